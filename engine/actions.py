@@ -1,0 +1,136 @@
+"""What a player can do: play a set, pass, or make the exchange return."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from .cards import CARDS, JOKER_ID, JOKER_RANK, Card, parse_cards
+
+
+class Play:
+    """Lead or follow with these cards.  Equal plays hold the same cards in any order.
+
+    `rank` is the set's rank (a wild joker takes the rank of its naturals; a set
+    of jokers alone has the joker rank), or -1 when the cards are not one set.
+    """
+
+    __slots__ = ("cards", "ids", "rank", "count", "jokers", "repeats", "step")
+
+    cards: tuple[Card, ...]
+    ids: tuple[int, ...]
+    rank: int
+    count: int
+    jokers: int
+    #: Whether a card kind appears more than once (jokers, or two decks).
+    repeats: bool
+    #: How much the play takes from its rank's suit pattern (see `moves.row_for`).
+    step: int
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(sorted(cards, key=lambda c: c.id))
+        ids = tuple(c.id for c in ordered)
+        naturals = {c.rank for c in ordered if c.id != JOKER_ID}
+        jokers = ids.count(JOKER_ID)
+        if len(naturals) == 1:
+            rank = next(iter(naturals))
+        elif not naturals and jokers:
+            rank = JOKER_RANK
+        else:
+            rank = -1
+        set_ = object.__setattr__
+        set_(self, "cards", ordered)
+        set_(self, "ids", ids)
+        set_(self, "rank", rank)
+        set_(self, "count", len(ids))
+        set_(self, "jokers", jokers)
+        set_(self, "repeats", len(set(ids)) != len(ids))
+        set_(self, "step", sum(3 ** (i & 3) if i != JOKER_ID else 1 for i in ids if
+                               (i != JOKER_ID) == (rank != JOKER_RANK)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> Play:
+        return cls(parse_cards(text))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Play and other.ids == self.ids
+
+    def __hash__(self) -> int:
+        return hash(("play", self.ids))
+
+    def __repr__(self) -> str:
+        return f"Play.parse({' '.join(map(str, self.cards))!r})"
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+
+class Return:
+    """The President's or Vice-President's return in the exchange."""
+
+    __slots__ = ("cards", "ids")
+
+    cards: tuple[Card, ...]
+    ids: tuple[int, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(sorted(cards, key=lambda c: c.id))
+        object.__setattr__(self, "cards", ordered)
+        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> Return:
+        return cls(parse_cards(text))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Return and other.ids == self.ids
+
+    def __hash__(self) -> int:
+        return hash(("return", self.ids))
+
+    def __repr__(self) -> str:
+        return f"Return.parse({' '.join(map(str, self.cards))!r})"
+
+    def __str__(self) -> str:
+        return "return " + " ".join(map(str, self.cards))
+
+
+class Pass:
+    """Decline to play on this turn.  `PASS` is the one instance."""
+
+    __slots__ = ()
+    _instance: Pass | None = None
+
+    def __new__(cls) -> Pass:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __reduce__(self) -> str:
+        return "PASS"
+
+
+PASS: Final = Pass()
+Action = Play | Pass | Return
+
+_PLAYS: dict[tuple[int, ...], Play] = {}
+
+
+def play_of(ids: tuple[int, ...]) -> Play:
+    """The interned `Play` for sorted card ids (the engine's hot path makes many)."""
+    play = _PLAYS.get(ids)
+    if play is None:
+        play = _PLAYS[ids] = Play(CARDS[i] for i in ids)
+    return play

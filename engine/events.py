@@ -1,0 +1,115 @@
+"""What happened: `Game.apply` and `Game.start_hand` return these, in order.
+
+Events that hold a seat's own cards (`Dealt`, `Gave`, `Returned`) are private
+to the seats named in them; everything else is public.  Events are immutable
+named tuples (cheap to make: a hand makes over a hundred); two events are equal
+only if they are of the same type.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, TypeVar
+
+from .cards import Card
+
+_T = TypeVar("_T")
+
+
+def _typed_equality(cls: type[_T]) -> type[_T]:
+    def __eq__(self: tuple[Any, ...], other: object) -> bool:
+        return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+    def __ne__(self: tuple[Any, ...], other: object) -> bool:
+        return not __eq__(self, other)
+
+    def __hash__(self: tuple[Any, ...]) -> int:
+        return hash((type(self).__name__, tuple(self)))
+
+    cls.__eq__ = __eq__  # type: ignore[assignment,method-assign]
+    cls.__ne__ = __ne__  # type: ignore[assignment,method-assign]
+    cls.__hash__ = __hash__  # type: ignore[assignment,method-assign]
+    return cls
+
+
+@_typed_equality
+class HandStarted(NamedTuple):
+    hand: int  # 0-based
+    seating: tuple[str, ...]
+    dealer: int
+
+
+@_typed_equality
+class Dealt(NamedTuple):
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@_typed_equality
+class Gave(NamedTuple):
+    """A forced give of the exchange, made by the engine."""
+
+    giver: int
+    receiver: int
+    cards: tuple[Card, ...]
+
+
+@_typed_equality
+class Returned(NamedTuple):
+    giver: int
+    receiver: int
+    cards: tuple[Card, ...]
+    automatic: bool
+
+
+@_typed_equality
+class ExchangeDone(NamedTuple):
+    """The exchange is over; the leader's turn comes next."""
+
+
+@_typed_equality
+class Played(NamedTuple):
+    seat: int
+    cards: tuple[Card, ...]
+    clears: bool
+    revolution: bool
+
+
+@_typed_equality
+class Passed(NamedTuple):
+    seat: int
+    automatic: bool
+
+
+@_typed_equality
+class Skipped(NamedTuple):
+    seat: int
+
+
+@_typed_equality
+class TrickEnded(NamedTuple):
+    winner: int
+    leader: int
+
+
+@_typed_equality
+class WentOut(NamedTuple):
+    seat: int
+    place: int
+
+
+@_typed_equality
+class HandOver(NamedTuple):
+    hand: int
+    finish: tuple[str, ...]
+    points: tuple[tuple[str, int], ...]
+
+
+@_typed_equality
+class GameOver(NamedTuple):
+    winners: tuple[str, ...]
+
+
+Event = (
+    HandStarted | Dealt | Gave | Returned | ExchangeDone | Played | Passed | Skipped
+    | TrickEnded | WentOut | HandOver | GameOver
+)

@@ -1,0 +1,203 @@
+"""Which sets may be played: one predicate, used by `Game.check`, `Game.legal_actions`
+and `SeatView.legal_actions` alike (RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+from .actions import Play, Return, play_of
+from .cards import CARDS, EIGHT, JOKER_ID, JOKER_RANK, KINDS, TEN, THREE, TWO, describe_set
+from .rules import Rules
+
+#: Card id of the 3♣, which must be in the opening play under first_lead = "three_of_clubs".
+THREE_OF_CLUBS = 0
+
+
+class Top(NamedTuple):
+    """The play to beat: its owner and shape."""
+
+    owner: int
+    rank: int
+    count: int
+    jokers: int
+
+
+def strength(rank: int, revolution: bool) -> int:
+    """Rank order for beating: reversed by a revolution, jokers always on top."""
+    if revolution and rank != JOKER_RANK:
+        return 12 - rank
+    return rank
+
+
+def clears(rules: Rules, rank: int, count: int) -> bool:
+    """Whether a set of this shape clears the pile at once (twos, eights/tens, bombs)."""
+    if rules.twos_clear and rank == TWO:
+        return True
+    if rules.clear_rank is not None and rank == (EIGHT if rules.clear_rank == 8 else TEN):
+        return True
+    return rules.bombs and count >= 4
+
+
+def may_play(rules: Rules, top: Top | None, revolution: bool, rank: int, count: int) -> bool:
+    """Whether a well-formed set of this shape may be played now: the one legality test."""
+    if top is None or clears(rules, rank, count):
+        return True
+    if count != top.count:
+        return False
+    mine, theirs = strength(rank, revolution), strength(top.rank, revolution)
+    return mine > theirs or (mine == theirs and rules.equal_plays != "off")
+
+
+def set_problem(
+    rules: Rules, top: Top | None, revolution: bool, rank: int, count: int, jokers: int
+) -> str | None:
+    """Why a well-formed set of this shape may not be played now, or None if it may."""
+    if may_play(rules, top, revolution, rank, count):
+        return None
+    assert top is not None
+    beaten = describe_set(top.rank, top.count, top.jokers)
+    play = describe_set(rank, count, jokers)
+    if count != top.count:
+        cards = f"{top.count} card{'s' if top.count > 1 else ''}"
+        return f"{beaten} cannot be beaten by {play}: every play in this trick has {cards}"
+    if rank == top.rank:
+        return f"{beaten} cannot be beaten by {play}: equal ranks never beat (equal_plays is off)"
+    note = " (a revolution has reversed the order)" if revolution else ""
+    return f"{beaten} cannot be beaten by {play}{note}"
+
+
+def play_problem(
+    rules: Rules, counts: Sequence[int], top: Top | None, revolution: bool, opening: bool,
+    play: Play,
+) -> str | None:
+    """Why `play` is not legal for a hand with card-kind `counts`, or None if it is."""
+    ids = play.ids
+    if not ids:
+        return "a play needs at least one card"
+    for card_id in ids:
+        if not counts[card_id] or (play.repeats and counts[card_id] < ids.count(card_id)):
+            card = play.cards[ids.index(card_id)]
+            need = ids.count(card_id)
+            return f"you do not hold {card}" if need == 1 else f"you do not hold {need} of {card}"
+    rank = play.rank
+    if rank < 0:
+        if play.jokers and rules.joker_mode == "high":
+            return "a joker is its own rank above the 2s and cannot join other cards (joker_mode = 'high')"
+        return "a play must be one rank: a single card or a set of equal cards"
+    if play.jokers and rank != JOKER_RANK and rules.joker_mode != "wild":
+        return "jokers are not wild here (joker_mode = 'high')"
+    if opening and THREE_OF_CLUBS not in ids:
+        return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
+    if top is None or may_play(rules, top, revolution, rank, play.count):
+        return None
+    return set_problem(rules, top, revolution, rank, play.count, play.jokers)
+
+
+#: A seat's cards of one rank as one number: the count of each suit in base 3
+#: (two decks hold at most two copies); for the joker rank, the number of jokers.
+CARD_RANK: Final = tuple(JOKER_RANK if i == JOKER_ID else i >> 2 for i in range(KINDS))
+CARD_STEP: Final = tuple(1 if i == JOKER_ID else 3 ** (i & 3) for i in range(KINDS))
+
+#: Per seat and rank, the canonical plays of 1, 2, ... cards of that rank.
+Row = tuple[Play, ...]
+_ROWS: dict[int, Row] = {}
+_RETURNS: dict[tuple[int, ...], Return] = {}
+
+
+def row_for(rank: int, pattern: int) -> Row:
+    """The plays of 1..n cards of `rank` from a hand with this suit pattern, each taking
+    the lowest suits first (which suits go is not a choice: suits never matter)."""
+    key = rank << 8 | pattern
+    row = _ROWS.get(key)
+    if row is None:
+        if rank == JOKER_RANK:
+            ids = [JOKER_ID] * pattern
+        else:
+            ids = [rank * 4 + suit for suit in range(4) for _ in range(pattern // 3**suit % 3)]
+        row = _ROWS[key] = tuple(play_of(tuple(ids[:n])) for n in range(1, len(ids) + 1))
+    return row
+
+
+def rows_of(counts: Sequence[int]) -> list[Row]:
+    """Every rank's row for a hand given as card-kind counts."""
+    patterns = [0] * 14
+    for card_id, n in enumerate(counts):
+        patterns[CARD_RANK[card_id]] += n * CARD_STEP[card_id]
+    return [row_for(rank, patterns[rank]) for rank in range(14)]
+
+
+def _with_jokers(play: Play, jokers: int) -> Play:
+    return play_of(play.ids + (JOKER_ID,) * jokers)
+
+
+def legal_plays(
+    rules: Rules, rows: Sequence[Row], top: Top | None, revolution: bool, opening: bool,
+) -> list[Play]:
+    """One play of every distinct shape (rank, naturals, jokers) that `may_play` allows."""
+    jokers_held = len(rows[JOKER_RANK])
+    wild = jokers_held if rules.joker_mode == "wild" else 0
+    if opening:
+        # The opening must hold the 3C (the lowest suit of the lowest rank, so every
+        # canonical set of 3s has it); wild jokers may join.
+        plays = list(rows[THREE])
+        for play in rows[THREE]:
+            plays.extend(_with_jokers(play, j) for j in range(1, wild + 1))
+        return plays
+    if not wild:
+        if top is None:
+            return [play for row in rows for play in row]
+        if rules.plain_follow:
+            # The common follow: the trick's count, of a higher rank (or an equal one).
+            index = top.count - 1
+            beat = top.rank if not revolution or top.rank == JOKER_RANK else 12 - top.rank
+            low = beat + rules.follow_margin
+            if revolution:
+                plays = [row[index] for row in rows[: 13 - low] if len(row) > index]
+            else:
+                plays = [row[index] for row in rows[low:13] if len(row) > index]
+            if jokers_held > index and low <= JOKER_RANK:
+                plays.append(rows[JOKER_RANK][index])
+            return plays
+    plays = []
+    for rank in range(13):
+        for naturals, play in enumerate(rows[rank], 1):
+            for jokers in range(wild + 1):
+                if may_play(rules, top, revolution, rank, naturals + jokers):
+                    plays.append(_with_jokers(play, jokers) if jokers else play)
+    for jokers, play in enumerate(rows[JOKER_RANK], 1):
+        if may_play(rules, top, revolution, JOKER_RANK, jokers):
+            plays.append(play)
+    return plays
+
+
+def return_of(ids: tuple[int, ...]) -> Return:
+    ret = _RETURNS.get(ids)
+    if ret is None:
+        ret = _RETURNS[ids] = Return(CARDS[i] for i in ids)
+    return ret
+
+
+def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
+    """One return of every distinct multiset of ranks of `size` (1 or 2) cards."""
+    held = [rank for rank in range(14) if rows[rank]]
+    if size == 1:
+        return [return_of(rows[rank][0].ids) for rank in held]
+    returns = []
+    for i, low in enumerate(held):
+        if len(rows[low]) >= 2:
+            returns.append(return_of(rows[low][1].ids))
+        for high in held[i + 1:]:
+            returns.append(return_of(rows[low][0].ids + rows[high][0].ids))
+    return returns
+
+
+def return_problem(counts: Sequence[int], size: int, ret: Return) -> str | None:
+    if len(ret.ids) != size:
+        return f"the return is {size} card{'s' if size > 1 else ''}, not {len(ret.ids)}"
+    held: dict[int, int] = {}
+    for card_id in ret.ids:
+        held[card_id] = held.get(card_id, 0) + 1
+        if counts[card_id] < held[card_id]:
+            return f"you do not hold {ret.cards[ret.ids.index(card_id)]}"
+    return None

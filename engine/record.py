@@ -1,0 +1,289 @@
+"""Game records, `president-record/1` (../shared/RECORD.md): write them from a `Game`,
+read them back, and replay them through the engine, step by step."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import PASS, Action, Play, Return
+from .cards import CARDS, parse_cards
+from .errors import IllegalAction, RulesError
+from .events import Gave
+from .rules import PRESETS, Rules, preset_name_of, rules_from
+from .state import Game, Phase
+
+FORMAT = "president-record/1"
+
+
+class NotARecord(ValueError):
+    """The input is not JSON, or not a `president-record/1` document (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """The first illegal or malformed step: 0-based indexes into the record, and why."""
+
+    hand: int | None
+    action: int | None
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": False, "hand": self.hand, "action": self.action, "error": self.error}
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record: how every hand went, and the game's state."""
+
+    game: Game | None = None
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    fault: Fault | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.fault is not None:
+            return self.fault.to_json()
+        assert self.game is not None
+        return {
+            "ok": True,
+            "hands": self.hands,
+            "scores": dict(self.game.scores),
+            "game_over": self.game.phase is Phase.GAME_OVER,
+            "winners": list(self.game.winners),
+        }
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def rules_to_json(rules: Rules, preset: str | None = None) -> dict[str, Any]:
+    """`{"preset": NAME, toggle: value, ...}` with only the toggles that differ."""
+    if preset is None:
+        preset, changes = preset_name_of(rules)
+    else:
+        changes = rules.changes_from(PRESETS[preset])
+    return {"preset": preset, **changes}
+
+
+def action_to_json(seat: int, action: Action) -> dict[str, Any]:
+    if isinstance(action, Play):
+        return {"seat": seat, "play": [str(c) for c in action.cards]}
+    if isinstance(action, Return):
+        return {"seat": seat, "return": [str(c) for c in action.cards]}
+    return {"seat": seat, "pass": True}
+
+
+def to_record(game: Game, preset: str | None = None) -> dict[str, Any]:
+    """The record of everything `game` has dealt and every decision made in it."""
+    return {
+        "format": FORMAT,
+        "rules": rules_to_json(game.rules, preset),
+        "players": list(game.players),
+        "hands": [
+            {
+                "seating": list(hand.seating),
+                "dealer": hand.dealer,
+                "deal": [[str(CARDS[i]) for i in cards] for cards in hand.deal],
+                "actions": [action_to_json(seat, action) for seat, action in hand.actions],
+            }
+            for hand in game.history
+        ],
+    }
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """A record as JSON that reads like a score sheet: each seat's deal and each action
+    on a line of its own."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = ["{"]
+    head = [f" {one(key)}: {one(value)}" for key, value in record.items() if key != "hands"]
+    lines.append(",\n".join(head) + ",")
+    lines.append(' "hands": [')
+    hands = []
+    for hand in record.get("hands", []):
+        parts = [f"   {one(key)}: {one(value)}" for key, value in hand.items()
+                 if key not in ("deal", "actions")]
+        if "deal" in hand:
+            deal = ",\n".join(f"    {one(cards)}" for cards in hand["deal"])
+            parts.append(f'   "deal": [\n{deal}\n   ]')
+        if "actions" in hand:
+            actions = ",\n".join(f"    {one(step)}" for step in hand["actions"])
+            parts.append(f'   "actions": [\n{actions}\n   ]' if actions else '   "actions": []')
+        hands.append("  {\n" + ",\n".join(parts) + "\n  }")
+    lines.append(",\n".join(hands))
+    lines.append(" ]")
+    lines.append("}")
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+# --- reading and replaying ----------------------------------------------------------
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Parse a record's JSON; `NotARecord` if it is not JSON or not this format."""
+    try:
+        document = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise NotARecord(f"not JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise NotARecord("not a president record: the document is not a JSON object")
+    if document.get("format") != FORMAT:
+        found = document.get("format")
+        raise NotARecord(
+            f"not a {FORMAT} record (format is {found!r})" if found is not None
+            else f"not a president record: no \"format\": \"{FORMAT}\""
+        )
+    return document
+
+
+def replay(document: Mapping[str, Any]) -> Replay:
+    """Replay a parsed record through the engine; stops at the first fault."""
+    result = Replay()
+    try:
+        rules = rules_from(document.get("rules", "classic"))
+    except (RulesError, TypeError) as exc:
+        result.fault = Fault(None, None, f"rules: {exc}")
+        return result
+    players = document.get("players")
+    hands = document.get("hands", [])
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        result.fault = Fault(None, None, "players must be a list of names")
+        return result
+    if len(set(players)) != len(players):
+        result.fault = Fault(None, None, "players' names must be unique")
+        return result
+    if not isinstance(hands, list):
+        result.fault = Fault(None, None, "hands must be a list")
+        return result
+    game: Game | None = None
+    for index, hand in enumerate(hands):
+        try:
+            game = _replay_hand(rules, players, game, index, hand, result)
+        except _StepFault as fault:
+            result.fault = Fault(index, fault.action, fault.error)
+            return result
+    if game is None:
+        try:
+            game = Game(rules, players)
+        except (RulesError, IllegalAction) as exc:
+            result.fault = Fault(None, None, str(exc))
+            return result
+    result.game = game
+    return result
+
+
+class _StepFault(Exception):
+    def __init__(self, action: int | None, error: str) -> None:
+        super().__init__(error)
+        self.action = action
+        self.error = error
+
+
+def _replay_hand(
+    rules: Rules, players: Sequence[str], game: Game | None, index: int, hand: Any,
+    result: Replay,
+) -> Game:
+    if not isinstance(hand, dict):
+        raise _StepFault(None, "a hand must be a JSON object")
+    seating = hand.get("seating", list(players) if game is None else None)
+    if seating is not None and (
+        not isinstance(seating, list) or not all(isinstance(n, str) for n in seating)
+    ):
+        raise _StepFault(None, "seating must be a list of names")
+    if seating is not None:
+        unknown = [name for name in seating if name not in players]
+        if unknown:
+            raise _StepFault(None, f"{unknown[0]} sits down but is not among the players")
+    try:
+        if game is None:
+            assert seating is not None
+            game = Game(rules, seating)
+            result.game = game
+        elif seating is not None:
+            if game.phase is Phase.GAME_OVER:
+                raise IllegalAction("the game is over: no hand may follow")
+            if game.phase is not Phase.BETWEEN_HANDS:
+                raise IllegalAction("the hand before this one is not finished")
+            here = game.next_seating()
+            for name in here:
+                if name not in seating:
+                    game.leave(name)
+            for name in players:  # newcomers join in the order `players` gives
+                if name in seating and name not in here:
+                    game.join(name)
+        dealer = hand.get("dealer")
+        deal = hand.get("deal")
+        if type(dealer) is not int:
+            raise IllegalAction("the hand has no dealer seat")
+        if not isinstance(deal, list) or not all(
+            isinstance(cards, list) and all(isinstance(c, str) for c in cards) for cards in deal
+        ):
+            raise IllegalAction("the deal must be a list of each seat's cards")
+        game.start_hand(seating=seating, dealer=dealer, deal=deal)
+    except (IllegalAction, RulesError) as exc:
+        raise _StepFault(None, str(exc)) from None
+    summary: dict[str, Any] = {
+        "complete": False,
+        "gives": [
+            {"from": game.seating[e.giver], "to": game.seating[e.receiver],
+             "cards": [str(c) for c in e.cards]}
+            for e in game.exchanges if isinstance(e, Gave)
+        ],
+    }
+    result.hands.append(summary)
+    actions = hand.get("actions", [])
+    if not isinstance(actions, list):
+        raise _StepFault(None, "actions must be a list")
+    for number, step in enumerate(actions):
+        seat, action = _parse_action(number, step)
+        if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
+            raise _StepFault(number, "the hand is over: no action may follow")
+        try:
+            game.apply(seat, action)
+        except IllegalAction as exc:
+            raise _StepFault(number, str(exc)) from None
+    if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+        summary["complete"] = True
+        summary["finish"] = list(game.finishes[-1])
+        # Keep the key order of RECORD.md: complete, finish, gives.
+        summary["gives"] = summary.pop("gives")
+    return game
+
+
+def _parse_action(number: int, step: Any) -> tuple[int, Action]:
+    if not isinstance(step, dict):
+        raise _StepFault(number, "an action must be a JSON object")
+    seat = step.get("seat")
+    if type(seat) is not int:
+        raise _StepFault(number, "an action needs the seat that makes it")
+    kinds = [key for key in ("play", "pass", "return") if key in step]
+    if len(kinds) != 1:
+        raise _StepFault(number, "an action is one of play, pass or return")
+    kind = kinds[0]
+    if kind == "pass":
+        if step["pass"] is not True:
+            raise _StepFault(number, "a pass is written \"pass\": true")
+        return seat, PASS
+    cards = step[kind]
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise _StepFault(number, f"{kind} must be a list of cards")
+    try:
+        parsed = parse_cards(cards)
+    except ValueError as exc:
+        raise _StepFault(number, str(exc)) from None
+    return seat, Play(parsed) if kind == "play" else Return(parsed)
+
+
+__all__ = [
+    "FORMAT", "Fault", "NotARecord", "Replay", "action_to_json", "dumps", "loads", "replay",
+    "rules_to_json", "to_record",
+]

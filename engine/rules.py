@@ -1,0 +1,205 @@
+"""Every toggle of RULES.md in one frozen `Rules`, and the five presets (§10)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .errors import RulesError
+
+Dealer = Literal["rotate", "scum"]
+SeatOrder = Literal["fixed", "by_rank"]
+Passing = Literal["multi_round", "locked"]
+EqualPlays = Literal["off", "allow", "skip"]
+JokerMode = Literal["high", "wild"]
+Exchange = Literal["none", "one", "two", "two_one"]
+FirstLead = Literal["three_of_clubs", "dealer_left"]
+LaterLead = Literal["president", "scum"]
+Scoring = Literal["top_two", "positional", "last_president"]
+TitleScum = Literal["Scum", "Beggar"]
+
+_CHOICES: Final[dict[str, tuple[object, ...]]] = {
+    "decks": (1, 2),
+    "jokers": (0, 1, 2),
+    "joker_mode": ("high", "wild"),
+    "dealer": ("rotate", "scum"),
+    "seat_order": ("fixed", "by_rank"),
+    "passing": ("multi_round", "locked"),
+    "equal_plays": ("off", "allow", "skip"),
+    "clear_rank": (None, 8, 10),
+    "exchange": ("none", "one", "two", "two_one"),
+    "first_lead": ("three_of_clubs", "dealer_left"),
+    "later_lead": ("president", "scum"),
+    "scoring": ("top_two", "positional", "last_president"),
+    "title_scum": ("Scum", "Beggar"),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """The rules a table plays by.  Defaults are the base game (the `classic` preset)."""
+
+    decks: int = 1
+    jokers: int = 0
+    joker_mode: JokerMode = "high"
+    dealer: Dealer = "rotate"
+    deal_from_president: bool = False
+    seat_order: SeatOrder = "fixed"
+    passing: Passing = "multi_round"
+    auto_pass: bool = False
+    twos_clear: bool = False
+    clear_rank: int | None = None
+    bombs: bool = False
+    revolution: bool = False
+    equal_plays: EqualPlays = "off"
+    must_beat: bool = False
+    two_finish_penalty: bool = False
+    exchange: Exchange = "two_one"
+    auto_return: bool = False
+    first_lead: FirstLead = "three_of_clubs"
+    later_lead: LaterLead = "president"
+    scoring: Scoring = "top_two"
+    target: int = 11
+    rounds: int = 5
+    title_scum: TitleScum = "Scum"
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            choices = _CHOICES.get(field.name)
+            if choices is not None:
+                if value not in choices or type(value) is bool:
+                    shown = ", ".join(repr(c) if c is not None else "none" for c in choices)
+                    raise RulesError(f"{field.name} must be one of {shown}, not {value!r}")
+            elif field.type == "bool":
+                if type(value) is not bool:
+                    raise RulesError(f"{field.name} must be true or false, not {value!r}")
+            elif type(value) is not int:
+                raise RulesError(f"{field.name} must be a whole number, not {value!r}")
+        if self.target < 1:
+            raise RulesError(f"target must be at least 1 point, not {self.target}")
+        if not 1 <= self.rounds <= 99:
+            raise RulesError(f"rounds must be between 1 and 99 hands, not {self.rounds}")
+        if self.joker_mode == "wild" and self.jokers == 0:
+            raise RulesError("joker_mode = 'wild' needs jokers: set jokers to 1 or 2")
+        if self.auto_return and self.exchange == "none":
+            raise RulesError("auto_return needs an exchange: exchange = 'none' has no returns")
+
+    # --- derived facts the engine asks often -------------------------------------------
+
+    @functools.cached_property
+    def plain_follow(self) -> bool:
+        """No special play can answer a pile: only the trick's count of a higher rank."""
+        wild = self.joker_mode == "wild" and self.jokers > 0
+        return not (wild or self.bombs or self.twos_clear or self.clear_rank is not None)
+
+    @functools.cached_property
+    def follow_margin(self) -> int:
+        """How far above the pile a follow must rank: 1, or 0 when equal plays are allowed."""
+        return 0 if self.equal_plays != "off" else 1
+
+    @property
+    def deck_size(self) -> int:
+        return self.decks * (52 + self.jokers)
+
+    @property
+    def max_players(self) -> int:
+        return 8 if self.decks == 1 else 12
+
+    def check_players(self, count: int) -> None:
+        """Refuse a table size the deck cannot serve, naming the toggle."""
+        if count < 3:
+            raise RulesError(f"President needs at least 3 players, not {count}")
+        if count > self.max_players:
+            if self.decks == 1:
+                raise RulesError(
+                    f"decks = 1 serves at most 8 players, not {count}: set decks = 2"
+                )
+            raise RulesError(f"decks = 2 serves at most 12 players, not {count}")
+
+    def replace(self, **changes: Any) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def changes_from(self, base: Rules) -> dict[str, Any]:
+        """The toggles where this differs from `base`, for records and summaries."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+TOGGLES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
+
+PRESETS: Final[dict[str, Rules]] = {
+    "classic": Rules(),
+    "full": Rules(
+        dealer="scum", first_lead="dealer_left", later_lead="scum", target=10,
+        title_scum="Beggar",
+    ),
+    "house": Rules(
+        twos_clear=True, later_lead="scum", exchange="two", auto_return=True,
+        scoring="positional", rounds=5,
+    ),
+    "sheet": Rules(
+        dealer="scum", first_lead="dealer_left", exchange="one", seat_order="by_rank",
+        deal_from_president=True, title_scum="Beggar",
+    ),
+    "table": Rules(dealer="scum", auto_pass=True, target=10),
+}
+
+#: Each rulebook's suggested table sizes (shown to users; the engine accepts 3-8 or 3-12).
+SUGGESTED_PLAYERS: Final[dict[str, str]] = {
+    "classic": "4 (3-8)",
+    "full": "4-7 (3, 8)",
+    "house": "3-7",
+    "sheet": "4-7 (3+)",
+    "table": "3-5",
+}
+
+PRESET_SOURCES: Final[dict[str, str]] = {
+    "classic": "seed 000, the classic base game",
+    "full": "seed 001, the general full rules",
+    "house": "seed 002, an implementation's setup screen",
+    "sheet": "seed 003, the numbered rules sheet",
+    "table": "seed 004, the essay with computer players",
+}
+
+
+def find_preset(name: str) -> Rules:
+    """The preset called `name` (case-insensitive); `RulesError` naming the presets otherwise."""
+    try:
+        return PRESETS[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise RulesError(
+            f"there is no preset {name!r}: choose one of {', '.join(PRESETS)}"
+        ) from None
+
+
+def rules_from(spec: str | Mapping[str, Any]) -> Rules:
+    """Rules from a record's `rules` value: a preset name, or {"preset": NAME, toggle: value...}."""
+    if isinstance(spec, str):
+        return find_preset(spec)
+    if not isinstance(spec, Mapping):
+        raise RulesError("rules must be a preset name or an object of toggles")
+    preset = spec.get("preset", "classic")
+    if not isinstance(preset, str):
+        raise RulesError("rules.preset must be a preset name")
+    base = find_preset(preset)
+    toggles = {k: v for k, v in spec.items() if k != "preset"}
+    unknown = sorted(k for k in toggles if k not in TOGGLES)
+    if unknown:
+        raise RulesError(f"there is no toggle {unknown[0]!r} in RULES.md")
+    return base.replace(**toggles)
+
+
+def preset_name_of(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """The preset closest to `rules` (fewest changed toggles) and the changes on top of it."""
+    best = min(PRESETS, key=lambda name: len(rules.changes_from(PRESETS[name])))
+    return best, rules.changes_from(PRESETS[best])

@@ -1,0 +1,107 @@
+"""Between hands: who sits where, who deals, and where the deal starts (RULES.md §2, §7, §9)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import CARDS, Card, deck
+from .errors import IllegalAction
+from .rules import Rules
+
+
+def standing_after(
+    finish: Sequence[str], present: Sequence[str], join_order: Sequence[str]
+) -> list[str]:
+    """Places for the coming hand: last finish order less leavers, newcomers at the bottom
+    in the order they joined (the last to join is the Scum)."""
+    stay = [name for name in finish if name in present]
+    return stay + [name for name in join_order if name in present and name not in stay]
+
+
+def expected_seating(
+    rules: Rules, previous: Sequence[str], standing: Sequence[str]
+) -> list[str]:
+    """The seating the rules give: by rank, or the old seats with newcomers appended."""
+    if rules.seat_order == "by_rank":
+        return list(standing)
+    stay = [name for name in previous if name in standing]
+    return stay + [name for name in standing if name not in stay]
+
+
+def check_seating(rules: Rules, previous: Sequence[str], standing: Sequence[str],
+                  seating: Sequence[str]) -> None:
+    if rules.seat_order == "by_rank":
+        if list(seating) != list(standing):
+            raise IllegalAction(
+                "seats go by rank (seat_order = 'by_rank'): the seating must be "
+                + ", ".join(standing)
+            )
+        return
+    stay = [name for name in seating if name in previous]
+    if stay != [name for name in previous if name in seating]:
+        raise IllegalAction(
+            "seats never move (seat_order = 'fixed'): players who stay must keep their order"
+        )
+
+
+def deal_start(rules: Rules, dealer: int, seating: Sequence[str],
+               standing: Sequence[str] | None) -> int:
+    if rules.deal_from_president and standing:
+        return seating.index(standing[0])
+    return (dealer + 1) % len(seating)
+
+
+def shuffled_deal(rules: Rules, players: int, start: int, rng: random.Random) -> list[list[int]]:
+    """Shuffle the deck and deal it one card at a time from seat `start`, clockwise.
+    Returns each seat's card ids."""
+    order = [card.id for card in deck(rules.decks, rules.jokers)]
+    rng.shuffle(order)
+    return [order[(seat - start) % players::players] for seat in range(players)]
+
+
+def check_deal(rules: Rules, hands: Sequence[Sequence[int]], start: int) -> None:
+    """A given deal (card ids) must be the whole deck, with the extra cards at the seats
+    dealt first."""
+    players = len(hands)
+    whole = sorted(c.id for c in deck(rules.decks, rules.jokers))
+    dealt = sorted(card_id for hand in hands for card_id in hand)
+    if dealt != whole:
+        missing = _multiset_minus(whole, dealt)
+        extra = _multiset_minus(dealt, whole)
+        what = []
+        if missing:
+            what.append("missing " + " ".join(str(CARDS[i]) for i in missing[:6]))
+        if extra:
+            what.append("extra " + " ".join(str(CARDS[i]) for i in extra[:6]))
+        raise IllegalAction(f"the deal is not the whole deck ({'; '.join(what)})")
+    size, extra_cards = divmod(len(whole), players)
+    for seat in range(players):
+        want = size + (1 if (seat - start) % players < extra_cards else 0)
+        if len(hands[seat]) != want:
+            raise IllegalAction(
+                f"seat {seat} should be dealt {want} cards, not {len(hands[seat])} "
+                f"(the deal starts at seat {start})"
+            )
+
+
+def _multiset_minus(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    rest = list(b)
+    out = []
+    for x in a:
+        if x in rest:
+            rest.remove(x)
+        else:
+            out.append(x)
+    return out
+
+
+def highest_first(card: Card) -> tuple[int, int]:
+    """Order of forced gives: highest rank (jokers top), then the highest suit (♠ before ♣)."""
+    return (-card.rank, -card.suit)
+
+
+def lowest_first(card: Card) -> tuple[int, int]:
+    """Order of automatic returns: lowest rank, then the lowest suit (♣ first)."""
+    return (card.rank, card.suit)
+

@@ -1,0 +1,608 @@
+"""The whole game across hands: deal, exchange, tricks, scoring, the end of the game.
+
+`Game` is the one authority on what is legal.  `check` says why an action is
+illegal, `legal_actions` lists what `check` accepts, `apply` checks and then
+changes the state, returning the events it caused.  Hidden information leaves
+only through `view_for(seat)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from . import seating as seats
+from .actions import PASS, Action, Pass, Play, Return
+from .cards import CARDS, JOKER_RANK, KINDS, Card, parse_cards
+from .errors import IllegalAction, RulesError
+from .events import (
+    Dealt, Event, ExchangeDone, GameOver, Gave, HandOver, HandStarted, Passed, Played,
+    Returned, Skipped, TrickEnded, WentOut,
+)
+from .moves import (
+    _ROWS, CARD_RANK, CARD_STEP, THREE_OF_CLUBS, Row, Top, clears, legal_plays, legal_returns,
+    play_problem, return_problem, row_for, strength,
+)
+from .rules import Rules
+from .scoring import game_result, hand_points, titles
+from .view import SeatView
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """What a record keeps of one hand: who sat where, the deal, and every decision."""
+
+    seating: tuple[str, ...]
+    dealer: int
+    #: Each seat's card ids as dealt, before the exchange.
+    deal: tuple[tuple[int, ...], ...]
+    actions: list[tuple[int, Action]]
+
+
+class Phase(Enum):
+    """Where the game stands.  Transitions: BETWEEN_HANDS -> (EXCHANGE ->) PLAY ->
+    BETWEEN_HANDS or GAME_OVER; they all happen in `Game`, nowhere else."""
+
+    BETWEEN_HANDS = "between_hands"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    GAME_OVER = "game_over"
+
+
+_PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
+_new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
+
+
+class Game:
+    """A game of President at one table, from the first deal to the winner."""
+
+    def __init__(self, rules: Rules, players: Sequence[str]) -> None:
+        names = list(players)
+        _check_names(names)
+        rules.check_players(len(names))
+        self.rules = rules
+        #: Everyone who ever sat, in the order they joined.
+        self.players: list[str] = list(names)
+        self.scores: dict[str, int] = {name: 0 for name in names}
+        self.phase = Phase.BETWEEN_HANDS
+        #: 0-based number of the current (or last) hand; -1 before the first deal.
+        self.hand = -1
+        self.seating: list[str] = list(names)
+        self.dealer: int | None = None
+        #: Names by place for this hand (last hand's finish, adjusted); None in hand 1.
+        self.standing: list[str] | None = None
+        self.finishes: list[list[str]] = []
+        self.winners: list[str] = []
+        #: Every hand dealt so far, for records.
+        self.history: list[HandHistory] = []
+        self._actions: list[tuple[int, Action]] = []
+        self._present: list[str] = list(names)
+        self._joined: list[str] = []
+        self._counts: list[list[int]] = []
+        self._patterns: list[list[int]] = []
+        self._rows: list[list[Row]] = []
+        self._held: list[int] = []
+        self._holding = 0  # bitmask of seats holding cards
+        self._clockwise: list[tuple[int, ...]] = []  # per seat, the other seats clockwise
+        self._locks = rules.passing == "locked"
+        self._clearing = tuple(clears(rules, rank, 1) for rank in range(14))
+        self._bombs = rules.bombs
+        self._skips = rules.equal_plays == "skip"
+        self.turn: int | None = None
+        self.top: Top | None = None
+        self.revolution = False
+        #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
+        self.log: list[tuple[int, Play]] = []
+        self._trick_start = 0
+        self.exchanges: list[Gave | Returned] = []
+        self.pending_returns: dict[int, tuple[int, int]] = {}  # receiver -> (giver, size)
+        self._answered = 0  # seats that passed or were skipped since the last play
+        self._locked = 0  # seats out of this trick under passing = "locked"
+        self._opening = False
+        self._place_of: list[int | None] = []
+        self._places: list[int | None] = []
+        self._next_top = 0
+        self._next_bottom = 0
+
+    # --- between hands ---------------------------------------------------------------
+
+    def join(self, name: str) -> None:
+        """A newcomer sits down for the next hand, below everyone (RULES.md §9)."""
+        self._between_hands("join")
+        _check_names([name])
+        if name in self._present:
+            raise IllegalAction(f"{name} is already at the table")
+        self.rules.check_players(len(self._present) + 1)
+        self._present.append(name)
+        if self.hand >= 0:
+            self._joined.append(name)
+        if name not in self.players:
+            self.players.append(name)
+        self.scores[name] = 0
+
+    def leave(self, name: str) -> None:
+        """A player leaves before the next hand; nobody replaces them (RULES.md §9)."""
+        self._between_hands("leave")
+        if name not in self._present:
+            raise IllegalAction(f"{name} is not at the table")
+        self._present.remove(name)
+        if name in self._joined:
+            self._joined.remove(name)
+
+    def next_seating(self) -> list[str]:
+        """The seating the rules give for the next hand."""
+        if self.hand < 0:
+            return list(self._present)
+        return seats.expected_seating(self.rules, self.seating, self._next_standing())
+
+    def start_hand(
+        self, *, seating: Sequence[str] | None = None, dealer: int | None = None,
+        deal: Sequence[Sequence[Card | str]] | None = None, rng: random.Random | None = None,
+    ) -> list[Event]:
+        """Deal the next hand, from `rng` or as given (records), and make the exchange gives."""
+        self._between_hands("deal")
+        if len(self._present) < 3:
+            raise IllegalAction(f"President needs at least 3 players, and {len(self._present)} are here")
+        standing = self._next_standing() if self.hand >= 0 else None
+        if seating is None:
+            seating = self.next_seating()
+        else:
+            seating = list(seating)
+            if sorted(seating) != sorted(self._present) or len(set(seating)) != len(seating):
+                raise IllegalAction(
+                    "the seating must name everyone at the table once: " + ", ".join(self._present)
+                )
+            if self.hand >= 0 and standing is not None:
+                seats.check_seating(self.rules, self.seating, standing, seating)
+        rules = self.rules
+        players = len(seating)
+        want = self._next_dealer(seating, standing, rng)
+        if dealer is None:
+            if want is None:
+                raise IllegalAction("the first dealer is chosen at random: give an rng or a dealer")
+            dealer = want
+        elif not 0 <= dealer < players:
+            raise IllegalAction(f"there is no seat {dealer} at a table of {players}")
+        elif want is not None and dealer != want and self.hand >= 0:
+            why = "the Scum deals" if rules.dealer == "scum" else "the deal rotates to the left"
+            raise IllegalAction(f"seat {want} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}")
+        start = seats.deal_start(rules, dealer, seating, standing)
+        if deal is None:
+            if rng is None:
+                raise IllegalAction("a hand is dealt from an rng or given explicitly")
+            hands = seats.shuffled_deal(rules, players, start, rng)  # card ids
+        else:
+            if len(deal) != players:
+                raise IllegalAction(f"the deal has {len(deal)} hands for {players} seats")
+            try:
+                hands = [[c.id for c in parse_cards([str(c) for c in hand])] for hand in deal]
+            except (ValueError, TypeError) as exc:
+                raise IllegalAction(f"the deal holds a card that is not one: {exc}") from None
+            seats.check_deal(rules, hands, start)
+
+        # Committed: nothing below can fail.
+        self.hand += 1
+        self.seating = list(seating)
+        self.standing = standing
+        self.dealer = dealer
+        self._joined = []
+        self._counts = [[0] * KINDS for _ in range(players)]
+        self._patterns = [[0] * 14 for _ in range(players)]
+        for seat, hand in enumerate(hands):
+            counts, patterns = self._counts[seat], self._patterns[seat]
+            for card_id in hand:
+                counts[card_id] += 1
+                patterns[CARD_RANK[card_id]] += CARD_STEP[card_id]
+        self._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in self._patterns]
+        self._held = [len(hand) for hand in hands]
+        self._holding = (1 << players) - 1
+        self._clockwise = [tuple((s + step) % players for step in range(1, players)) for s in range(players)]
+        self.log, self._trick_start, self.exchanges = [], 0, []
+        self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
+        self._place_of = [None] * players
+        self._places = [None] * players
+        self._next_top, self._next_bottom = 0, players - 1
+        self._actions = []
+        self.history.append(HandHistory(
+            tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
+        ))
+        events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
+        events += [Dealt(seat, tuple([CARDS[i] for i in sorted(hand)])) for seat, hand in enumerate(hands)]
+        self._opening = standing is None and rules.first_lead == "three_of_clubs"
+        self.pending_returns = {}
+        if standing is not None and rules.exchange != "none":
+            self.phase = Phase.EXCHANGE
+            events += self._make_gives(standing)
+            if self.pending_returns:
+                return events
+        events += self._begin_play()
+        return events
+
+    # --- legality -------------------------------------------------------------------
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise `IllegalAction` with a sentence a player understands if `action` is illegal."""
+        phase = self.phase
+        if phase is _PLAY:
+            if seat != self.turn:
+                self._not_your_turn(seat)
+            if type(action) is Play:
+                problem = play_problem(
+                    self.rules, self._counts[seat], self.top, self.revolution, self._opening, action
+                )
+                if problem:
+                    raise IllegalAction(problem)
+                return
+            if type(action) is Pass:
+                if self.top is None:
+                    raise IllegalAction("the leader may not pass: lead any card or set")
+                if self.rules.must_beat and self._plays(seat):
+                    raise IllegalAction(
+                        "you hold a play that beats the pile, so you may not pass (must_beat)"
+                    )
+                return
+            if type(action) is Return:
+                raise IllegalAction("the exchange is over: returns are made before the first lead")
+            raise IllegalAction(f"{action!r} is not an action")
+        if phase is _EXCHANGE:
+            if type(action) is not Return:
+                if type(action) in (Play, Pass):
+                    raise IllegalAction("the exchange comes first: nobody plays until the returns are made")
+                raise IllegalAction(f"{action!r} is not an action")
+            pending = self.pending_returns.get(seat)
+            if pending is None:
+                raise IllegalAction(self._who_returns())
+            problem = return_problem(self._counts[seat], pending[1], action)
+            if problem:
+                raise IllegalAction(problem)
+            return
+        if phase is Phase.GAME_OVER:
+            raise IllegalAction("the game is over")
+        raise IllegalAction("the hand is over: the next hand has not been dealt")
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        try:
+            self.check(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every distinct action `check` accepts for `seat` now: one play per shape (which
+        suits go is not a choice; `check` accepts any cards of a listed shape)."""
+        if self.phase is _PLAY:
+            if seat != self.turn:
+                return []
+            top = self.top
+            plays: list[Action] = legal_plays(  # type: ignore[assignment]
+                self.rules, self._rows[seat], top, self.revolution, self._opening
+            )
+            if top is not None and not (plays and self.rules.must_beat):
+                plays.append(PASS)
+            return plays
+        if self.phase is _EXCHANGE and seat in self.pending_returns:
+            return list(legal_returns(self._rows[seat], self.pending_returns[seat][1]))
+        return []
+
+    def _plays(self, seat: int) -> list[Play]:
+        return legal_plays(self.rules, self._rows[seat], self.top, self.revolution, self._opening)
+
+    def timeout_action(self, seat: int) -> Action:
+        """What the table does for a seat whose time ran out (RULES.md §9): pass when
+        following, lead the lowest single when leading, return the lowest cards.  Under
+        must_beat, where passing is not allowed, the cheapest legal play."""
+        if self.phase is Phase.EXCHANGE and seat in self.pending_returns:
+            size = self.pending_returns[seat][1]
+            return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has nothing to do now")
+        if PASS in actions:
+            return PASS
+        rev = self.revolution
+        plays = [a for a in actions if isinstance(a, Play)]
+        return min(plays, key=lambda p: (p.count if self.top is None else 0,
+                                         strength(p.rank, rev), p.jokers, p.count))
+
+    # --- applying -------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check `action`, carry it out, and return the events it caused."""
+        self.check(seat, action)
+        self._actions.append((seat, action))
+        kind = type(action)
+        if kind is Return:
+            return self._return(seat, action)  # type: ignore[arg-type]
+        events: list[Event] = []
+        if kind is Play:
+            self._play(seat, action, events)  # type: ignore[arg-type]
+        else:
+            self._pass(seat, events)
+        if self.rules.auto_pass:
+            self._auto_pass(events)
+        return events
+
+    def _play(self, seat: int, play: Play, events: list[Event]) -> None:
+        rank, count = play.rank, play.count
+        counts, patterns, rows = self._counts[seat], self._patterns[seat], self._rows[seat]
+        for card_id in play.ids:
+            counts[card_id] -= 1
+        pattern = patterns[rank] - play.step
+        patterns[rank] = pattern
+        rows[rank] = _ROWS.get(rank << 8 | pattern) or row_for(rank, pattern)
+        if play.jokers and rank != JOKER_RANK:
+            patterns[JOKER_RANK] -= play.jokers
+            rows[JOKER_RANK] = row_for(JOKER_RANK, patterns[JOKER_RANK])
+        held = self._held[seat] - count
+        self._held[seat] = held
+        self.log.append((seat, play))
+        self._opening = False
+        cleared = self._clearing[rank] or (count >= 4 and self._bombs)
+        revolt = count >= 4 and self.rules.revolution
+        if revolt:
+            self.revolution = not self.revolution
+        events.append(_new(Played, (seat, play.cards, cleared, revolt)))
+        skip = self._skips and self.top is not None and self.top.rank == rank and not cleared
+        if not held:
+            self._holding &= ~(1 << seat)
+            self._go_out(seat, rank, events)
+            if self.phase is not _PLAY:
+                return
+        if cleared:
+            self._end_trick(seat, events)
+            return
+        self.top = _new(Top, (seat, rank, count, play.jokers))
+        self._answered = answered = 0
+        able = self._holding & ~self._locked
+        turn = -1
+        for turn in self._clockwise[seat]:
+            if able >> turn & 1:
+                break
+        else:
+            turn = -1
+        if turn >= 0 and skip:
+            events.append(Skipped(turn))
+            self._answered = answered = 1 << turn
+            turn = self._next_in_trick(turn)  # type: ignore[assignment]
+        if turn is None or turn < 0 or not able & ~(answered | 1 << seat):
+            self._end_trick(seat, events)
+        else:
+            self.turn = turn
+
+    def _pass(self, seat: int, events: list[Event], automatic: bool = False) -> None:
+        events.append(_new(Passed, (seat, automatic)))
+        answered = self._answered | 1 << seat
+        self._answered = answered
+        if self._locks:
+            self._locked |= 1 << seat
+        owner = self.top.owner  # type: ignore[union-attr]
+        if not self._holding & ~(answered | self._locked | 1 << owner):
+            self._end_trick(owner, events)
+        else:
+            self.turn = self._next_in_trick(seat)
+
+    def _auto_pass(self, events: list[Event]) -> None:
+        while self.phase is Phase.PLAY and self.top is not None:
+            seat = self.turn
+            assert seat is not None
+            if self._plays(seat):
+                return
+            self._pass(seat, events, automatic=True)
+
+    def _all_answered(self, owner: int) -> bool:
+        """Whether every seat still in the trick, but the owner of the last play, has
+        passed (or been skipped) since that play."""
+        return not self._holding & ~(self._answered | self._locked | (1 << owner))
+
+    def _next_in_trick(self, seat: int) -> int | None:
+        """The next seat clockwise that holds cards and is not locked out of the trick."""
+        able = self._holding & ~self._locked
+        for nxt in self._clockwise[seat]:
+            if able >> nxt & 1:
+                return nxt
+        return None
+
+    def _end_trick(self, winner: int, events: list[Event]) -> None:
+        leader = winner
+        if not self._holding >> winner & 1:
+            holding = self._holding
+            leader = next(s for s in self._clockwise[winner] if holding >> s & 1)
+        self.top, self._answered, self._locked = None, 0, 0
+        self._trick_start = len(self.log)
+        self.turn = leader
+        events.append(_new(TrickEnded, (winner, leader)))
+
+    def _go_out(self, seat: int, rank: int, events: list[Event]) -> None:
+        if self.rules.two_finish_penalty and rank == 12:
+            place = self._next_bottom
+            self._next_bottom -= 1
+        else:
+            place = self._next_top
+            self._next_top += 1
+        self._places[place] = seat
+        self._place_of[seat] = place
+        events.append(WentOut(seat, place))
+        still = [s for s, n in enumerate(self._held) if n]
+        if len(still) == 1:
+            last = still[0]
+            place = self._next_top
+            self._places[place] = last
+            self._place_of[last] = place
+            events.append(WentOut(last, place))
+            self._finish_hand(events)
+
+    def _finish_hand(self, events: list[Event]) -> None:
+        finish = [self.seating[s] for s in self._places if s is not None]
+        points = hand_points(self.rules, len(finish))
+        for name, gain in zip(finish, points):
+            self.scores[name] += gain
+        self.finishes.append(finish)
+        self.turn, self.top = None, None
+        events.append(HandOver(self.hand, tuple(finish), tuple(zip(finish, points))))
+        over, winners = game_result(self.rules, self.scores, self.seating, len(self.finishes), finish)
+        if over:
+            self.phase = Phase.GAME_OVER
+            self.winners = winners
+            events.append(GameOver(tuple(winners)))
+        else:
+            self.phase = Phase.BETWEEN_HANDS
+
+    # --- the exchange ----------------------------------------------------------------
+
+    def _make_gives(self, standing: list[str]) -> list[Event]:
+        rules, seating = self.rules, self.seating
+        players = len(seating)
+        seat_of = {name: seat for seat, name in enumerate(seating)}
+        size = 1 if rules.exchange == "one" else 2
+        pairs = [(seat_of[standing[-1]], seat_of[standing[0]], size)]
+        if rules.exchange == "two_one" and players >= 4:
+            pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
+        events: list[Event] = []
+        for giver, receiver, count in pairs:
+            cards = sorted(self.hand_of(giver), key=seats.highest_first)[:count]
+            self._move(giver, receiver, cards)
+            give = Gave(giver, receiver, tuple(cards))
+            self.exchanges.append(give)
+            events.append(give)
+            self.pending_returns[receiver] = (giver, count)
+        if rules.auto_return:
+            for receiver, (giver, count) in list(self.pending_returns.items()):
+                cards = sorted(self.hand_of(receiver), key=seats.lowest_first)[:count]
+                events += self._return(receiver, Return(cards), automatic=True)
+        return events
+
+    def _return(self, seat: int, action: Return, automatic: bool = False) -> list[Event]:
+        giver, _ = self.pending_returns.pop(seat)
+        self._move(seat, giver, action.cards)
+        back = Returned(seat, giver, action.cards, automatic)
+        self.exchanges.append(back)
+        events: list[Event] = [back]
+        if not self.pending_returns and self.phase is Phase.EXCHANGE and not automatic:
+            events += self._begin_play()
+        return events
+
+    def _move(self, giver: int, receiver: int, cards: Sequence[Card]) -> None:
+        for card in cards:
+            self._remove(giver, card.id)
+            self._add(receiver, card.id)
+
+    def _begin_play(self) -> list[Event]:
+        rules, players = self.rules, len(self.seating)
+        events: list[Event] = []
+        if self.phase is Phase.EXCHANGE:
+            events.append(ExchangeDone())
+        self.phase = Phase.PLAY
+        standing, dealer = self.standing, self.dealer
+        assert dealer is not None
+        if standing is None:
+            leader = (dealer + 1) % players
+            if rules.first_lead == "three_of_clubs":
+                leader = next(
+                    s % players for s in range(leader, leader + players)
+                    if self._counts[s % players][THREE_OF_CLUBS]
+                )
+        else:
+            leader = self.seating.index(standing[0] if rules.later_lead == "president" else standing[-1])
+        self.turn = leader
+        return events
+
+    # --- reading the state ------------------------------------------------------------
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """Seat's cards, lowest first.  Only for that seat (or a record): see `view_for`."""
+        counts = self._counts[seat]
+        return [CARDS[i] for i in range(KINDS) for _ in range(counts[i])]
+
+    def card_counts(self) -> list[int]:
+        return list(self._held)
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats that have gone out this hand, in order of going out."""
+        placed = [(p, s) for s, p in enumerate(self._place_of) if p is not None]
+        return [s for _, s in sorted(placed)] if self._places else []
+
+    def titles(self) -> dict[str, str]:
+        """Each seated player's title from the last finish (empty in hand 1)."""
+        if self.standing is None:
+            return {}
+        return dict(zip(self.standing, titles(self.rules, len(self.standing))))
+
+    def view_for(self, seat: int) -> SeatView:
+        """What `seat` may see: its own cards and only the counts of everyone else's."""
+        mine = tuple(self.hand_of(seat))
+        exchange = tuple(e for e in self.exchanges if seat in (e.giver, e.receiver))
+        pending = self.pending_returns.get(seat)
+        return SeatView(
+            rules=self.rules, seat=seat, hand_number=self.hand, phase=self.phase.value,
+            seating=tuple(self.seating), dealer=self.dealer, hand=mine,
+            counts=tuple(self._held), turn=self.turn, top=self.top,
+            trick=tuple(self.log[self._trick_start:]),
+            played=tuple(card for _, play in self.log for card in play.cards),
+            revolution=self.revolution,
+            opening=self._opening,
+            passed=tuple(bool(self._answered >> s & 1) for s in range(len(self._held))),
+            locked=tuple(bool(self._locked >> s & 1) for s in range(len(self._held))),
+            finish_order=tuple(self.finish_order), standing=tuple(self.standing or ()),
+            scores=tuple((name, self.scores[name]) for name in self.seating),
+            exchange=exchange, return_size=pending[1] if pending else 0,
+            hands_played=len(self.finishes), winners=tuple(self.winners),
+        )
+
+    # --- small helpers ----------------------------------------------------------------
+
+    def _add(self, seat: int, card_id: int, change: int = 1) -> None:
+        rank = CARD_RANK[card_id]
+        self._counts[seat][card_id] += change
+        self._patterns[seat][rank] += change * CARD_STEP[card_id]
+        self._rows[seat][rank] = row_for(rank, self._patterns[seat][rank])
+        self._held[seat] += change
+
+    def _remove(self, seat: int, card_id: int) -> None:
+        self._add(seat, card_id, -1)
+
+    def _between_hands(self, what: str) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalAction("the game is over")
+        if self.phase is not Phase.BETWEEN_HANDS:
+            raise IllegalAction(f"players {what} only between hands" if what != "deal"
+                                else "the hand in progress is not over")
+
+    def _next_standing(self) -> list[str]:
+        return seats.standing_after(self.finishes[-1], self._present, self._joined)
+
+    def _next_dealer(self, seating: list[str], standing: list[str] | None,
+                     rng: random.Random | None) -> int | None:
+        if self.hand < 0 or standing is None:
+            return rng.randrange(len(seating)) if rng is not None else None
+        if self.rules.dealer == "scum":
+            return seating.index(standing[-1])
+        # The player who sat on the last dealer's left (the next one still here) deals.
+        assert self.dealer is not None
+        old = self.seating
+        for step in range(1, len(old) + 1):
+            name = old[(self.dealer + step) % len(old)]
+            if name in seating:
+                return seating.index(name)
+        return 0
+
+    def _not_your_turn(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seating):
+            raise IllegalAction(f"there is no seat {seat}")
+        if not self._held[seat]:
+            raise IllegalAction("you are out of this hand")
+        raise IllegalAction(f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play")
+
+    def _who_returns(self) -> str:
+        names = " and ".join(self.seating[s] for s in self.pending_returns)
+        return f"only {names} make a return in this exchange"
+
+
+def _check_names(names: Sequence[str]) -> None:
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"a player's name must be some text, not {name!r}")
+    if len(set(names)) != len(names):
+        raise RulesError("players' names must be unique")

@@ -1,0 +1,3 @@
+"""President, the card game, for LAN play."""
+
+__version__ = "0.1.0"

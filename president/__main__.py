@@ -1,0 +1,3 @@
+from president.cli import main
+
+raise SystemExit(main())
