@@ -532,7 +532,8 @@ class Game:
 
     def view_for(self, seat: int) -> SeatView:
         """What `seat` may see: its own cards and only the counts of everyone else's."""
-        mine = tuple(self.hand_of(seat))
+        rows = tuple(self._rows[seat])
+        mine = tuple([card for row in rows if row for card in row[-1].cards])
         exchange = tuple(e for e in self.exchanges if seat in (e.giver, e.receiver))
         pending = self.pending_returns.get(seat)
         return SeatView(
@@ -548,7 +549,7 @@ class Game:
             finish_order=tuple(self.finish_order), standing=tuple(self.standing or ()),
             scores=tuple((name, self.scores[name]) for name in self.seating),
             exchange=exchange, return_size=pending[1] if pending else 0,
-            hands_played=len(self.finishes), winners=tuple(self.winners),
+            hands_played=len(self.finishes), winners=tuple(self.winners), rows=rows,
         )
 
     # --- small helpers ----------------------------------------------------------------

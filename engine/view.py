@@ -3,18 +3,19 @@ counts of everyone else's.  Bots choose from this; the server sends only this.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import PASS, Action, Play
 from .cards import KINDS, Card
 from .events import Gave, Returned
-from .moves import Top, legal_plays, legal_returns, rows_of
+from .moves import Row, Top, legal_plays, legal_returns, rows_of
 from .rules import Rules
 from .scoring import titles
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
+    """Immutable; a named tuple because bots and the server make one per decision."""
+
     rules: Rules
     seat: int
     hand_number: int
@@ -50,6 +51,8 @@ class SeatView:
     return_size: int
     hands_played: int
     winners: tuple[str, ...]
+    #: This seat's canonical plays by rank, derived from `hand` (see `moves.row_for`).
+    rows: tuple[Row, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -62,10 +65,12 @@ class SeatView:
 
     def legal_actions(self) -> list[Action]:
         """The same list `Game.legal_actions(seat)` gives, from what this seat can see."""
-        counts = [0] * KINDS
-        for card in self.hand:
-            counts[card.id] += 1
-        rows = rows_of(counts)
+        rows = self.rows
+        if not rows:
+            counts = [0] * KINDS
+            for card in self.hand:
+                counts[card.id] += 1
+            rows = tuple(rows_of(counts))
         if self.phase == "exchange" and self.return_size:
             return list(legal_returns(rows, self.return_size))
         if not self.my_turn:

@@ -1,0 +1,43 @@
+"""Bot strategies: each is a pure `choose(view) -> action` over the engine's per-seat
+view, so the same object plays offline in `president sim` and online at a table."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from president.engine import Action, SeatView
+
+
+class Strategy(Protocol):
+    """A bot: given what its seat can see, the action to take (a play, a pass, or the
+    exchange return when its seat owes one)."""
+
+    def choose(self, view: SeatView) -> Action: ...
+
+
+class RandomBot:
+    """Uniform among the distinct legal actions: one per play shape (a rank and a count;
+    which suits go is not a choice), plus pass when passing is legal."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions())
+
+
+STRATEGIES: dict[str, Callable[[random.Random], Strategy]] = {
+    "random": RandomBot,
+}
+
+
+def make_strategy(name: str, rng: random.Random) -> Strategy:
+    try:
+        factory = STRATEGIES[name.strip().lower()]
+    except KeyError:
+        raise ValueError(
+            f"there is no bot strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
+        ) from None
+    return factory(rng)
