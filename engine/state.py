@@ -594,6 +594,10 @@ class Game:
             raise IllegalAction(f"there is no seat {seat}")
         if not self._held[seat]:
             raise IllegalAction("you are out of this hand")
+        if self._locked >> seat & 1:
+            raise IllegalAction(
+                "you passed, so you sit out until the trick clears (passing = 'locked')"
+            )
         raise IllegalAction(f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play")
 
     def _who_returns(self) -> str:
