@@ -113,7 +113,8 @@ def test_example_3_the_count_can_be_split() -> None:
     """Splitting is allowed: two of three 7s answer a pair."""
     game = game_with(rules_from(DEALER_LEFT), {0: "6C 6D", 1: "7C 7D 7H"})
     play(game, "0 6C 6D", "1 7C 7D")
-    assert [str(c) for c in game.hand_of(1) if c.rank == 4] == ["7H"]
+    sevens = [str(c) for c in game.hand_of(1) if c.rank == 4]
+    assert "7H" in sevens and "7C" not in sevens and "7D" not in sevens
 
 
 def test_example_4_seed001_exchange() -> None:
