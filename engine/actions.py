@@ -15,7 +15,7 @@ class Play:
     of jokers alone has the joker rank), or -1 when the cards are not one set.
     """
 
-    __slots__ = ("cards", "ids", "rank", "count", "jokers", "repeats", "step")
+    __slots__ = ("cards", "count", "ids", "jokers", "rank", "repeats", "step")
 
     cards: tuple[Card, ...]
     ids: tuple[int, ...]

@@ -17,7 +17,7 @@ _T = TypeVar("_T")
 
 def _typed_equality(cls: type[_T]) -> type[_T]:
     def __eq__(self: tuple[Any, ...], other: object) -> bool:
-        return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(other) is type(self) and tuple.__eq__(self, other)
 
     def __ne__(self: tuple[Any, ...], other: object) -> bool:
         return not __eq__(self, other)

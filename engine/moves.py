@@ -19,7 +19,8 @@ class Top(NamedTuple):
 
     owner: int
     rank: int
-    count: int
+    #: How many cards each play of this trick holds.
+    size: int
     jokers: int
 
 
@@ -43,7 +44,7 @@ def may_play(rules: Rules, top: Top | None, revolution: bool, rank: int, count: 
     """Whether a well-formed set of this shape may be played now: the one legality test."""
     if top is None or clears(rules, rank, count):
         return True
-    if count != top.count:
+    if count != top.size:
         return False
     mine, theirs = strength(rank, revolution), strength(top.rank, revolution)
     return mine > theirs or (mine == theirs and rules.equal_plays != "off")
@@ -56,10 +57,10 @@ def set_problem(
     if may_play(rules, top, revolution, rank, count):
         return None
     assert top is not None
-    beaten = describe_set(top.rank, top.count, top.jokers)
+    beaten = describe_set(top.rank, top.size, top.jokers)
     play = describe_set(rank, count, jokers)
-    if count != top.count:
-        cards = f"{top.count} card{'s' if top.count > 1 else ''}"
+    if count != top.size:
+        cards = f"{top.size} card{'s' if top.size > 1 else ''}"
         return f"{beaten} cannot be beaten by {play}: every play in this trick has {cards}"
     if rank == top.rank:
         return f"{beaten} cannot be beaten by {play}: equal ranks never beat (equal_plays is off)"
@@ -149,11 +150,11 @@ def legal_plays(
             return [play for row in rows for play in row]
         if rules.plain_follow:
             # The common follow: the trick's count, of a higher rank (or an equal one).
-            index = top.count - 1
+            index = top.size - 1
             beat = top.rank if not revolution or top.rank == JOKER_RANK else 12 - top.rank
             low = beat + rules.follow_margin
             if revolution:
-                plays = [row[index] for row in rows[: 13 - low] if len(row) > index]
+                plays = [row[index] for row in rows[: max(0, 13 - low)] if len(row) > index]
             else:
                 plays = [row[index] for row in rows[low:13] if len(row) > index]
             if jokers_held > index and low <= JOKER_RANK:

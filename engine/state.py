@@ -18,12 +18,34 @@ from .actions import PASS, Action, Pass, Play, Return
 from .cards import CARDS, JOKER_RANK, KINDS, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import (
-    Dealt, Event, ExchangeDone, GameOver, Gave, HandOver, HandStarted, Passed, Played,
-    Returned, Skipped, TrickEnded, WentOut,
+    Dealt,
+    Event,
+    ExchangeDone,
+    GameOver,
+    Gave,
+    HandOver,
+    HandStarted,
+    Passed,
+    Played,
+    Returned,
+    Skipped,
+    TrickEnded,
+    WentOut,
 )
 from .moves import (
-    _ROWS, CARD_RANK, CARD_STEP, THREE_OF_CLUBS, Row, Top, clears, legal_plays, legal_returns,
-    play_problem, return_problem, row_for, strength,
+    _ROWS,
+    CARD_RANK,
+    CARD_STEP,
+    THREE_OF_CLUBS,
+    Row,
+    Top,
+    clears,
+    legal_plays,
+    legal_returns,
+    play_problem,
+    return_problem,
+    row_for,
+    strength,
 )
 from .rules import Rules
 from .scoring import game_result, hand_points, titles
@@ -468,7 +490,7 @@ class Game:
             events.append(give)
             self.pending_returns[receiver] = (giver, count)
         if rules.auto_return:
-            for receiver, (giver, count) in list(self.pending_returns.items()):
+            for receiver, (_, count) in list(self.pending_returns.items()):
                 cards = sorted(self.hand_of(receiver), key=seats.lowest_first)[:count]
                 events += self._return(receiver, Return(cards), automatic=True)
         return events

@@ -135,8 +135,24 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    on_game = None
+    if args.record:
+        from pathlib import Path
+
+        from president.engine.record import dumps, to_record
+
+        folder = Path(args.record)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
+
+        def on_game(number: int, game: Any) -> None:
+            path = folder / f"{args.preset}-seed{args.seed}-game{number:04d}.json"
+            path.write_text(dumps(to_record(game, args.preset)), encoding="utf-8")
+
     start = time.perf_counter()
-    result = run(rules, bots, args.games, args.seed)
+    result = run(rules, bots, args.games, args.seed, on_game)
     elapsed = time.perf_counter() - start
     rate = f"{result.hands} hands in {elapsed:.2f} s: {result.hands / elapsed:,.0f} hands/s"
     if args.json:
@@ -191,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="random",
                      help="strategies by seat, comma-separated, or one for every seat (default random)")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
     sim.set_defaults(handler=cmd_sim)
     return parser
 

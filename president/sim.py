@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,8 +43,10 @@ def seat_names(bots: list[str]) -> list[str]:
     return [f"{bot}-{seat}" for seat, bot in enumerate(bots)]
 
 
-def run(rules: Rules, bots: list[str], games: int, seed: int) -> SimResult:
-    """Play `games` whole games; the same seed gives the same games."""
+def run(rules: Rules, bots: list[str], games: int, seed: int,
+        on_game: Callable[[int, Game], None] | None = None) -> SimResult:
+    """Play `games` whole games; the same seed gives the same games.  `on_game` sees
+    each finished game (to write its record, say)."""
     players = len(bots)
     rules.check_players(players)
     names = seat_names(bots)
@@ -74,5 +77,7 @@ def run(rules: Rules, bots: list[str], games: int, seed: int) -> SimResult:
             result.hands += 1
         for name in game.winners:
             result.wins[names.index(name)] += 1
+        if on_game is not None:
+            on_game(game_number, game)
         result.games += 1
     return result

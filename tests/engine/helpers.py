@@ -70,7 +70,7 @@ def finish_hand_low(game: Game) -> None:
         plays = [a for a in actions if isinstance(a, Play)]
         if game.phase is Phase.EXCHANGE:
             game.apply(seat, actions[0])
-        elif game.top is None or not (PASS in actions):
+        elif game.top is None or PASS not in actions:
             game.apply(seat, min(plays, key=lambda p: (strength(p.rank, game.revolution), -p.count)))
         else:
             game.apply(seat, PASS)

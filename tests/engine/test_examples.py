@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from president.engine import Game, Phase, find_preset, rules_from
 from president.engine.record import dumps, loads, replay, to_record
 

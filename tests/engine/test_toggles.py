@@ -6,10 +6,21 @@ import random
 from typing import Any
 
 import pytest
-
 from president.engine import (
-    PASS, Game, IllegalAction, Passed, Phase, Play, Returned, Rules, RulesError, TrickEnded,
-    WentOut, find_preset, parse_cards, rules_from,
+    PASS,
+    Game,
+    IllegalAction,
+    Passed,
+    Phase,
+    Play,
+    Returned,
+    Rules,
+    RulesError,
+    TrickEnded,
+    WentOut,
+    find_preset,
+    parse_cards,
+    rules_from,
 )
 
 from .helpers import finish_hand_low, full_deal, game_with, play
@@ -235,9 +246,9 @@ def test_exchange(exchange: str, players: int, gives: list[tuple[int, int, int]]
     game.start_hand(rng=random.Random(3))
     made = [(g.giver, g.receiver, len(g.cards)) for g in game.exchanges]
     assert made == gives
-    for giver, _, count in gives:
+    for giver, _, _count in gives:
         # the giver's best cards went: nothing left in hand ranks above what was given
-        given = [g for g in game.exchanges if g.giver == giver][0].cards
+        given = next(g for g in game.exchanges if g.giver == giver).cards
         assert all(c.rank <= min(x.rank for x in given) for c in game.hand_of(giver))
     assert game.phase is (Phase.EXCHANGE if gives else Phase.PLAY)
     assert before  # (dealt before; the exchange happened on the new deal)

@@ -1,0 +1,55 @@
+"""Card notation, exactly as RULES.md §1."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from president.engine import CARDS, JOKER, Card, Play, Return, deck, parse_cards
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("3C", "3C"), ("10H", "10H"), ("QS", "QS"), ("2D", "2D"), ("JK", "JK"),
+    ("TD", "10D"), ("td", "10D"), ("10h", "10H"), ("q♠", "QS"), ("3♣", "3C"), ("A♦", "AD"),
+    ("K♥", "KH"), ("jk", "JK"), (" 7s ", "7S"),
+])
+def test_parse_and_format(text: str, shown: str) -> None:
+    assert str(Card.parse(text)) == shown
+
+
+@pytest.mark.parametrize("bad", ["", "1C", "11H", "3X", "JKK", "C3", "10", "♠", "joker"])
+def test_bad_notation_is_a_clear_error(bad: str) -> None:
+    with pytest.raises(ValueError, match="is not a card"):
+        Card.parse(bad)
+
+
+@given(st.sampled_from(CARDS))
+def test_round_trip_and_repr(card: Card) -> None:
+    assert Card.parse(str(card)) is card
+    assert eval(repr(card), {"Card": Card}) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+
+
+def test_ranks_and_order() -> None:
+    assert [str(c) for c in parse_cards("3C 4C 10S 2S JK")] == ["3C", "4C", "10S", "2S", "JK"]
+    three, two = Card.parse("3C"), Card.parse("2S")
+    assert three.rank == 0 and two.rank == 12 and JOKER.rank == 13 and JOKER.is_joker
+    assert sorted(parse_cards("2S 3C JK 10H")) == list(parse_cards("3C 10H 2S JK"))
+    with pytest.raises(AttributeError):
+        three.rank = 5  # type: ignore[misc]
+
+
+def test_decks() -> None:
+    assert len(deck()) == 52 and len(set(deck())) == 52
+    assert len(deck(2, 2)) == 108 and deck(2, 2).count(JOKER) == 4
+
+
+def test_actions_compare_by_cards() -> None:
+    assert Play.parse("7H 7C") == Play.parse("7C 7H")
+    assert Play.parse("7C") != Return.parse("7C")
+    assert repr(Play.parse("7C 7H")) == "Play.parse('7C 7H')"
+    assert eval(repr(Play.parse("10S JK")), {"Play": Play}) == Play.parse("10S JK")
+    mixed = Play.parse("7C 8C")
+    assert mixed.rank == -1

@@ -1,0 +1,262 @@
+"""Properties of random games, for every preset and random toggle combinations:
+cards are conserved, every game ends, `legal_actions` is exactly what `check` accepts,
+a view never holds another seat's cards, and a written record replays to the same game."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from president.engine import (
+    PASS,
+    PRESETS,
+    Action,
+    Card,
+    Game,
+    IllegalAction,
+    Phase,
+    Play,
+    Return,
+    Rules,
+    RulesError,
+    deck,
+    find_preset,
+)
+from president.engine.record import dumps, loads, replay, to_record
+
+TOGGLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "decks": st.sampled_from([1, 2]),
+    "jokers": st.sampled_from([0, 1, 2]),
+    "joker_mode": st.sampled_from(["high", "wild"]),
+    "dealer": st.sampled_from(["rotate", "scum"]),
+    "deal_from_president": st.booleans(),
+    "seat_order": st.sampled_from(["fixed", "by_rank"]),
+    "passing": st.sampled_from(["multi_round", "locked"]),
+    "auto_pass": st.booleans(),
+    "twos_clear": st.booleans(),
+    "clear_rank": st.sampled_from([None, 8, 10]),
+    "bombs": st.booleans(),
+    "revolution": st.booleans(),
+    "equal_plays": st.sampled_from(["off", "allow", "skip"]),
+    "must_beat": st.booleans(),
+    "two_finish_penalty": st.booleans(),
+    "exchange": st.sampled_from(["none", "one", "two", "two_one"]),
+    "auto_return": st.booleans(),
+    "first_lead": st.sampled_from(["three_of_clubs", "dealer_left"]),
+    "later_lead": st.sampled_from(["president", "scum"]),
+    "scoring": st.sampled_from(["top_two", "positional", "last_president"]),
+    "title_scum": st.sampled_from(["Scum", "Beggar"]),
+}
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
+    base = find_preset(draw(st.sampled_from(list(PRESETS))))
+    toggles = draw(st.fixed_dictionaries({}, optional=TOGGLE_VALUES))
+    try:
+        rules = base.replace(**toggles)
+    except RulesError:
+        assume(False)
+        raise
+    # Short games: a low target and few rounds (the rules are otherwise as drawn).
+    rules = rules.replace(target=min(rules.target, draw(st.integers(1, 6))),
+                          rounds=min(rules.rounds, draw(st.integers(1, 4))))
+    players = draw(st.integers(3, min(rules.max_players, 7)))
+    return rules, players, draw(st.integers(0, 2**32 - 1))
+
+
+def shape(action: Action, opening: bool = False) -> tuple[Any, ...]:
+    """What makes plays different: rank, count and jokers (suits never matter, except
+    that the game's opening play must hold the 3C)."""
+    if isinstance(action, Play):
+        return ("play", action.rank, action.count, action.jokers, opening and 0 in action.ids)
+    if isinstance(action, Return):
+        return ("return", tuple(sorted(c.rank for c in action.cards)))
+    return ("pass",)
+
+
+def candidates(game: Game, seat: int, rng: random.Random, limit: int = 40) -> list[Action]:
+    """Actions to put to `check`: sets of held ranks (with and without jokers), a mixture
+    of ranks, a card not held, pass, and returns of one or two cards; at most `limit`
+    drawn at random, plus every legal action's shape made of other suits."""
+    hand = game.hand_of(seat)
+    jokers = [c for c in hand if c.is_joker]
+    naturals = [c for c in hand if not c.is_joker]
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(card.rank, []).append(card)
+    out: list[Action] = [PASS]
+    for _ in range(limit):
+        kind = rng.random()
+        if by_rank and kind < 0.6:
+            cards = by_rank[rng.choice(list(by_rank))]
+            combo = rng.sample(cards, rng.randint(1, len(cards)))
+            out.append(Play(combo + jokers[: rng.randint(0, len(jokers))]))
+        elif jokers and kind < 0.7:
+            out.append(Play(jokers[: rng.randint(1, len(jokers))]))
+        elif len(by_rank) >= 2 and kind < 0.8:
+            a, b = rng.sample(list(by_rank), 2)
+            out.append(Play([by_rank[a][0], by_rank[b][0]]))
+        elif game.phase is Phase.EXCHANGE and hand:
+            out.append(Return(rng.sample(hand, min(len(hand), rng.choice((1, 2))))))
+    outside = Counter(c.id for c in deck(game.rules.decks, game.rules.jokers)) - Counter(
+        c.id for c in hand)
+    not_held = [c for c in deck(game.rules.decks, game.rules.jokers) if c.id in outside]
+    if not_held:
+        out.append(Play([rng.choice(not_held)]))
+    # The same shapes as the legal plays but with the highest suits: suits never matter.
+    for action in game.legal_actions(seat):
+        if isinstance(action, Play) and action.rank < 13:
+            same = sorted(by_rank.get(action.rank, []), key=lambda c: -c.id)
+            out.append(Play(same[: action.count - action.jokers] + jokers[: action.jokers]))
+    return out
+
+
+def check_legality(game: Game, seat: int, rng: random.Random) -> None:
+    legal = game.legal_actions(seat)
+    opening = game.view_for(seat).opening
+    shapes = [shape(a, opening) for a in legal]
+    assert len(shapes) == len(set(shapes)), "legal_actions lists one action per shape"
+    for action in legal:
+        game.check(seat, action)  # every listed action is accepted
+    held = Counter(c.id for c in game.hand_of(seat))
+    for action in candidates(game, seat, rng):
+        accepted = game.is_legal(seat, action)
+        cards = Counter(c.id for c in getattr(action, "cards", ()))
+        expected = shape(action, opening) in shapes and cards <= held
+        assert accepted == expected, (action, accepted, legal)
+    for other in range(len(game.seating)):
+        if other != seat and other not in game.pending_returns:
+            assert game.legal_actions(other) == []
+            for action in candidates(game, other, rng)[:5]:
+                assert not game.is_legal(other, action)
+
+
+def check_conservation(game: Game) -> None:
+    held = Counter(c.id for seat in range(len(game.seating)) for c in game.hand_of(seat))
+    played = Counter(c.id for _, p in game.log for c in p.cards)
+    assert held + played == Counter(c.id for c in deck(game.rules.decks, game.rules.jokers))
+    assert sum(game.card_counts()) + sum(played.values()) == game.rules.deck_size
+
+
+def cards_in(value: Any) -> list[Card]:
+    """Every card anywhere inside a view's field (tuples, named tuples, plays)."""
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, (Play, Return)):
+        return list(value.cards)
+    if isinstance(value, (tuple, list)):
+        return [card for item in value for card in cards_in(item)]
+    return []
+
+
+def check_views(game: Game) -> None:
+    public = Counter(c.id for _, p in game.log for c in p.cards)
+    for seat in range(len(game.seating)):
+        view = game.view_for(seat)
+        assert list(view.hand) == game.hand_of(seat)
+        assert list(view.counts) == game.card_counts()
+        assert all(seat in (e.giver, e.receiver) for e in view.exchange)
+        assert view.legal_actions() == game.legal_actions(seat)
+        # Every card the view holds anywhere is this seat's own, already played in the
+        # open, or one this seat gave or got in the exchange: never another seat's.
+        mine = Counter(c.id for c in game.hand_of(seat))
+        swapped = Counter(c.id for e in view.exchange for c in e.cards)
+        for name in view._fields:
+            if name in ("hand", "rows"):  # rows: the plays of 1..n cards of each held rank
+                assert {c.id for c in cards_in(getattr(view, name))} <= set(mine)
+                continue
+            for card in cards_in(getattr(view, name)):
+                assert public[card.id] or swapped[card.id], (name, card)
+
+
+MAX_HANDS = 300
+
+
+def play_game(rules: Rules, players: int, seed: int, deep_hands: int) -> Game:
+    rng = random.Random(seed)
+    names = [f"P{i}" for i in range(players)]
+    game = Game(rules, names)
+    newcomer = itertools.count()
+    while game.phase is not Phase.GAME_OVER:
+        assert len(game.finishes) < MAX_HANDS, "the game did not end"
+        if game.finishes and rng.random() < 0.2:  # players come and go between hands
+            here = game.next_seating()
+            if rng.random() < 0.5 and len(here) < rules.max_players:
+                game.join(f"N{next(newcomer)}")
+            elif len(here) > 3:
+                game.leave(rng.choice(here))
+        game.start_hand(rng=rng)
+        deep = len(game.finishes) < deep_hands
+        while game.phase in (Phase.PLAY, Phase.EXCHANGE):
+            seat = game.turn if game.phase is Phase.PLAY else next(iter(game.pending_returns))
+            assert seat is not None
+            if deep:
+                check_legality(game, seat, rng)
+                check_conservation(game)
+                check_views(game)
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        with_all = game.finishes[-1]
+        assert sorted(with_all) == sorted(game.seating)
+    return game
+
+
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@SETTINGS
+@given(tables())
+def test_random_games_keep_every_invariant(table: tuple[Rules, int, int]) -> None:
+    rules, players, seed = table
+    play_game(rules, players, seed, deep_hands=1)
+
+
+@SETTINGS
+@given(tables())
+def test_a_written_record_replays_to_the_same_game(table: tuple[Rules, int, int]) -> None:
+    rules, players, seed = table
+    game = play_game(rules, players, seed, deep_hands=0)
+    result = replay(loads(dumps(to_record(game))))
+    assert result.ok, result.fault
+    assert [hand["finish"] for hand in result.hands] == game.finishes
+    replayed = result.game
+    assert replayed is not None
+    assert replayed.scores == game.scores and replayed.winners == game.winners
+    assert replayed.phase is Phase.GAME_OVER
+
+
+@SETTINGS
+@given(st.sampled_from(list(PRESETS)), st.integers(3, 8), st.integers(0, 2**32 - 1))
+def test_every_preset_as_it_stands_ends(preset: str, players: int, seed: int) -> None:
+    game = play_game(find_preset(preset), players, seed, deep_hands=1)
+    assert game.winners
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    a = play_game(find_preset("classic"), 4, 99, deep_hands=0)
+    b = play_game(find_preset("classic"), 4, 99, deep_hands=0)
+    assert to_record(a) == to_record(b)
+    c = play_game(find_preset("classic"), 4, 100, deep_hands=0)
+    assert to_record(a) != to_record(c)
+
+
+def test_illegal_action_leaves_the_state_as_it_was() -> None:
+    game = play_game(find_preset("classic"), 4, 5, deep_hands=0)
+    fresh = Game(find_preset("classic"), ["A", "B", "C", "D"])
+    fresh.start_hand(rng=random.Random(1))
+    before = to_record(fresh), fresh.card_counts(), fresh.turn
+    seat = fresh.turn
+    assert seat is not None
+    for action in (PASS, Play([c for c in fresh.hand_of((seat + 1) % 4)][:1])):
+        try:
+            fresh.apply(seat, action)
+        except IllegalAction:
+            pass
+        else:  # pragma: no cover - the lead may not pass, and the card is not held
+            raise AssertionError(f"{action} was accepted")
+    assert (to_record(fresh), fresh.card_counts(), fresh.turn) == before
+    assert game.winners

@@ -1,0 +1,134 @@
+"""Records (RECORD.md): every fault found, named by hand and action, never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from president.engine import Game, find_preset
+from president.engine.record import NotARecord, dumps, loads, replay, to_record
+
+from .helpers import finish_hand_low, full_deal
+
+RECORDS = Path(__file__).parent / "records"
+PRESET_GAMES = sorted(RECORDS.glob("game_*.expected.json"))
+
+
+@pytest.mark.parametrize("expected", PRESET_GAMES, ids=lambda p: p.name.split(".")[0])
+def test_a_whole_game_of_every_preset_replays_as_written(expected: Path) -> None:
+    record = loads((RECORDS / expected.name.replace(".expected", "")).read_text())
+    result = replay(record).to_json()
+    assert result == json.loads(expected.read_text())
+    assert result["ok"] is True and result["game_over"] is True and result["winners"]
+    assert all(hand["complete"] and len(hand["finish"]) == len(record["players"])
+               for hand in result["hands"])
+    assert list(result) == ["ok", "hands", "scores", "game_over", "winners"]
+
+
+def two_hands() -> dict[str, Any]:
+    rules = find_preset("classic").replace(first_lead="dealer_left")
+    game = Game(rules, ["A", "B", "C", "D"])
+    game.start_hand(dealer=3, deal=full_deal(rules, 4, 0, {}))
+    finish_hand_low(game)
+    game.start_hand(dealer=0, deal=full_deal(rules, 4, 1, {}))
+    finish_hand_low(game)
+    return to_record(game)
+
+
+def fault(record: dict[str, Any]) -> tuple[int | None, int | None, str]:
+    result = replay(record)
+    assert result.fault is not None, "the record should not replay"
+    return result.fault.hand, result.fault.action, result.fault.error
+
+
+def test_two_hands_replay() -> None:
+    result = replay(two_hands())
+    assert result.ok
+    assert result.hands[0]["gives"] == [] and len(result.hands[1]["gives"]) == 2
+    assert result.to_json()["scores"] == {"A": 4, "B": 2, "C": 0, "D": 0}
+
+
+def test_a_record_may_stop_mid_hand() -> None:
+    record = two_hands()
+    del record["hands"][1]["actions"][10:]
+    out = replay(record).to_json()
+    assert out["ok"] and out["hands"][1] == {"complete": False, "gives": out["hands"][1]["gives"]}
+    assert out["scores"] == {"A": 2, "B": 1, "C": 0, "D": 0}
+
+
+def mutate(where: str, value: Any) -> dict[str, Any]:
+    record = copy.deepcopy(two_hands())
+    target: Any = record
+    *path, last = where.split("/")
+    for key in path:
+        target = target[int(key)] if key.isdigit() else target[key]
+    if value is DELETE:
+        del target[int(last) if last.isdigit() else last]
+    else:
+        target[int(last) if last.isdigit() else last] = value
+    return record
+
+
+DELETE = object()
+
+
+@pytest.mark.parametrize(("where", "value", "hand", "action", "words"), [
+    ("rules", {"preset": "nope"}, None, None, "no preset 'nope'"),
+    ("rules", {"preset": "classic", "jokers": 7}, None, None, "jokers"),
+    ("players", "ABCD", None, None, "players must be a list"),
+    ("players", ["A", "A", "C", "D"], None, None, "unique"),
+    ("hands", {}, None, None, "hands must be a list"),
+    ("hands/0/dealer", DELETE, 0, None, "no dealer"),
+    ("hands/1/dealer", 2, 1, None, "seat 0 deals this hand"),
+    ("hands/0/deal/0/0", "3X", 0, None, "not a card"),
+    ("hands/0/deal/0", ["3C"], 0, None, "not the whole deck"),
+    ("hands/1/seating", ["A", "B", "C", "Z"], 1, None, "Z sits down but is not among the players"),
+    ("hands/1/seating", ["B", "A", "C", "D"], 1, None, "keep their order"),
+    ("hands/0/actions/0", {"seat": 0}, 0, 0, "one of play, pass or return"),
+    ("hands/0/actions/0", {"play": ["3C"]}, 0, 0, "needs the seat"),
+    ("hands/0/actions/0", {"seat": 0, "pass": False}, 0, 0, "\"pass\": true"),
+    ("hands/0/actions/0", {"seat": 0, "play": "3C"}, 0, 0, "must be a list of cards"),
+    ("hands/0/actions/0", {"seat": 1, "pass": True}, 0, 0, "not your turn"),
+    ("hands/0/actions/0", {"seat": 0, "pass": True}, 0, 0, "leader may not pass"),
+    ("hands/0/actions/1", {"seat": 1, "play": ["2S"]}, 0, 1, "you do not hold 2S"),
+    ("hands/1/actions/0", {"seat": 0, "play": ["3C"]}, 1, 0, "exchange comes first"),
+    ("hands/1/actions/0", {"seat": 0, "return": ["3C", "3D", "3H"]}, 1, 0, "return is 2 cards"),
+    ("hands/1/actions/0", {"seat": 2, "return": ["3C"]}, 1, 0, "only A and B make a return"),
+])
+def test_faults_are_named_by_hand_and_action(where: str, value: Any, hand: int | None,
+                                             action: int | None, words: str) -> None:
+    got_hand, got_action, error = fault(mutate(where, value))
+    assert (got_hand, got_action) == (hand, action), error
+    assert words in error
+
+
+def test_an_action_after_the_hand_is_over() -> None:
+    record = two_hands()
+    record["hands"][0]["actions"].append({"seat": 0, "pass": True})
+    assert fault(record)[:2] == (0, len(record["hands"][0]["actions"]) - 1)
+
+
+def test_a_hand_after_the_game_is_over() -> None:
+    record = two_hands()
+    record["rules"] = {"preset": "classic", "first_lead": "dealer_left", "target": 2}
+    assert fault(record) == (1, None, "the game is over: no hand may follow")
+
+
+@pytest.mark.parametrize("text", [
+    "", "not json", "[1, 2]", '{"format": "pgn"}', '{"hands": []}',
+    dumps(two_hands())[:300],  # truncated
+])
+def test_not_a_record(text: str) -> None:
+    with pytest.raises(NotARecord):
+        loads(text)
+
+
+def test_written_records_are_stable_json() -> None:
+    record = two_hands()
+    text = dumps(record)
+    assert loads(text) == record
+    assert json.loads(text) == record
+    assert text.count("\n") > len(record["hands"][0]["actions"])  # one action a line

@@ -1,0 +1,71 @@
+"""Rules: presets by name, and combinations that make no sense refused by name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from president.engine import PRESETS, TOGGLES, Game, Rules, RulesError, find_preset, rules_from
+from president.engine.describe import describe
+
+
+def test_presets_by_name() -> None:
+    assert set(PRESETS) == {"classic", "full", "house", "sheet", "table"}
+    assert find_preset("Classic") is PRESETS["classic"]
+    with pytest.raises(RulesError, match=r"no preset 'poker'.*classic, full, house, sheet, table"):
+        find_preset("poker")
+
+
+def test_rules_are_frozen_and_keyword_only() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Rules().target = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Rules(1)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("changes", "named"), [
+    ({"joker_mode": "wild"}, "joker_mode"),
+    ({"auto_return": True, "exchange": "none"}, "auto_return"),
+    ({"decks": 3}, "decks"),
+    ({"jokers": 5}, "jokers"),
+    ({"passing": "sometimes"}, "passing"),
+    ({"clear_rank": 9}, "clear_rank"),
+    ({"target": 0}, "target"),
+    ({"rounds": 0}, "rounds"),
+    ({"twos_clear": "yes"}, "twos_clear"),
+    ({"target": True}, "target"),
+])
+def test_nonsense_is_refused_naming_the_toggle(changes: dict[str, object], named: str) -> None:
+    with pytest.raises(RulesError, match=named):
+        Rules(**changes)  # type: ignore[arg-type]
+
+
+def test_table_sizes() -> None:
+    with pytest.raises(RulesError, match="at least 3 players"):
+        Game(Rules(), ["A", "B"])
+    with pytest.raises(RulesError, match="decks = 1 serves at most 8 players, not 11"):
+        Game(Rules(), [str(i) for i in range(11)])
+    Game(Rules(decks=2), [str(i) for i in range(12)])
+    with pytest.raises(RulesError, match="decks = 2 serves at most 12"):
+        Game(Rules(decks=2), [str(i) for i in range(13)])
+    with pytest.raises(RulesError, match="unique"):
+        Game(Rules(), ["A", "A", "B"])
+
+
+def test_equal_skip_with_locked_passing_is_fine() -> None:
+    Rules(equal_plays="skip", passing="locked")
+
+
+def test_rules_from_record_values() -> None:
+    assert rules_from("house") == PRESETS["house"]
+    assert rules_from({"preset": "classic", "target": 5}).target == 5
+    assert rules_from({"target": 5}) == Rules(target=5)
+    with pytest.raises(RulesError, match="no toggle 'wildcards'"):
+        rules_from({"preset": "classic", "wildcards": True})
+
+
+def test_every_toggle_is_described_in_words() -> None:
+    rows = describe(find_preset("house"))
+    assert [name for name, _, _ in rows] == list(TOGGLES)
+    assert all(words for _, _, words in rows)
+    assert dict((n, v) for n, v, _ in rows)["twos_clear"] == "true"

@@ -1,0 +1,126 @@
+"""The `president` command as a user runs it: exit statuses, outputs, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RECORDS = Path(__file__).parent / "engine" / "records"
+
+
+def president(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "president", *args],
+                          capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_the_console_script_is_installed() -> None:
+    exe = shutil.which("president", path=str(Path(sys.executable).parent))
+    assert exe, "pip install should put `president` beside the interpreter"
+    out = subprocess.run([exe, "--help"], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and "replay" in out.stdout and "sim" in out.stdout
+
+
+@pytest.mark.parametrize("command", ["rules", "replay", "sim"])
+def test_every_subcommand_has_help(command: str) -> None:
+    out = president(command, "--help")
+    assert out.returncode == 0 and "usage: president " + command in out.stdout
+
+
+def test_no_subcommand_prints_help() -> None:
+    out = president()
+    assert out.returncode == 2 and "COMMAND" in out.stdout
+
+
+def test_rules_in_words() -> None:
+    out = president("rules", "house")
+    assert out.returncode == 0
+    assert "twos_clear = true" in out.stdout and "clears it" in out.stdout
+    listing = president("rules")
+    assert all(name in listing.stdout for name in ("classic", "full", "house", "sheet", "table"))
+    changed = president("rules", "classic", "--set", "bombs=on")
+    assert "*bombs = true" in changed.stdout
+    bad = president("rules", "classic", "--set", "joker_mode=wild")
+    assert bad.returncode == 2 and "joker_mode" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_replay_ok_and_json() -> None:
+    record = RECORDS / "game_classic.json"
+    out = president("replay", "--json", str(record))
+    assert out.returncode == 0
+    assert json.loads(out.stdout) == json.loads((RECORDS / "game_classic.expected.json").read_text())
+    text = president("replay", str(record))
+    assert text.returncode == 0 and text.stdout.startswith("ok:") and "game over" in text.stdout
+
+
+def test_replay_illegal_step_exit_1(tmp_path: Path) -> None:
+    record = json.loads((RECORDS / "example_1_seed000.json").read_text())
+    record["hands"][0]["actions"][2] = {"seat": 2, "play": ["10C"]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    out = president("replay", "--json", str(path))
+    assert out.returncode == 1
+    assert json.loads(out.stdout) == {
+        "ok": False, "hand": 0, "action": 2,
+        "error": "a pair of 6s cannot be beaten by a single 10: every play in this trick has 2 cards",
+    }
+    text = president("replay", str(path))
+    assert text.returncode == 1 and "hand 0, action 2" in text.stdout
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe garbage", b"[]", b'{"format": "x"}',
+                                     b'{"format": "president-record/1", "hands": ['])
+def test_replay_not_a_record_exit_2(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    out = president("replay", "--json", str(path))
+    assert out.returncode == 2
+    assert out.stdout == "" and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
+    out = president("replay", str(tmp_path / "nope.json"))
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_sim_same_seed_same_output(tmp_path: Path) -> None:
+    args = ("sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "11",
+            "--bots", "random")
+    first, second = president(*args), president(*args)
+    assert first.returncode == 0 and first.stdout == second.stdout
+    assert "hands/s" in first.stderr
+    other = president("sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "12")
+    assert other.stdout != first.stdout
+    lines = first.stdout.splitlines()
+    assert lines[1].startswith("games 3, hands ") and len([x for x in lines if x.startswith("  seat ")]) == 5
+
+
+def test_sim_json_and_records(tmp_path: Path) -> None:
+    out = president("sim", "--games", "2", "--seed", "3", "--json", "--record", str(tmp_path))
+    assert out.returncode == 0
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 2 and len(summary["seats"]) == 4
+    places = [seat["average_place"] for seat in summary["seats"]]
+    assert abs(sum(places) - 10) < 1e-6  # 1+2+3+4 every hand
+    written = sorted(tmp_path.glob("*.json"))
+    assert len(written) == 2
+    for path in written:
+        assert president("replay", str(path)).returncode == 0
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("--players", "9"), "decks = 1 serves at most 8"),
+    (("--bots", "genius"), "no bot strategy 'genius'"),
+    (("--bots", "random,random"), "2 strategies for 4 players"),
+    (("--preset", "poker"), "no preset"),
+    (("--set", "nonsense"), "NAME=VALUE"),
+    (("--games", "0"), "at least 1"),
+])
+def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:
+    out = president("sim", "--players", "4", *args) if "--players" not in args else president("sim", *args)
+    assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
