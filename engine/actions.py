@@ -55,6 +55,15 @@ class Play:
     def parse(cls, text: str | Iterable[str]) -> Play:
         return cls(parse_cards(text))
 
+    def __reduce__(self) -> tuple[type[Play], tuple[tuple[Card, ...]]]:
+        return (Play, (self.cards,))
+
+    def __copy__(self) -> Play:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Play:
+        return self
+
     def __eq__(self, other: object) -> bool:
         return type(other) is Play and other.ids == self.ids
 
@@ -87,6 +96,15 @@ class Return:
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> Return:
         return cls(parse_cards(text))
+
+    def __reduce__(self) -> tuple[type[Return], tuple[tuple[Card, ...]]]:
+        return (Return, (self.cards,))
+
+    def __copy__(self) -> Return:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Return:
+        return self
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Return and other.ids == self.ids

@@ -52,6 +52,12 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (str(self),))
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
     @staticmethod
     def parse(text: str) -> Card:
         """Parse notation such as ``3C``, ``10h``, ``TD``, ``Q♠`` or ``JK``."""

@@ -53,3 +53,23 @@ def test_actions_compare_by_cards() -> None:
     assert eval(repr(Play.parse("10S JK")), {"Play": Play}) == Play.parse("10S JK")
     mixed = Play.parse("7C 8C")
     assert mixed.rank == -1
+
+
+def test_games_copy_and_pickle() -> None:
+    import copy
+    import random
+
+    from president.engine import Game, find_preset
+
+    game = Game(find_preset("classic"), ["A", "B", "C", "D"])
+    game.start_hand(rng=random.Random(1))
+    seat = game.turn
+    assert seat is not None
+    game.apply(seat, game.legal_actions(seat)[0])
+    for twin in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert twin.hand_of(1) == game.hand_of(1) and twin.turn == game.turn
+        nxt = twin.turn
+        assert nxt is not None
+        twin.apply(nxt, twin.legal_actions(nxt)[-1])
+        assert twin.card_counts() != game.card_counts() or twin.turn != game.turn
+    assert pickle.loads(pickle.dumps(Play.parse("7C 7D"))) == Play.parse("7C 7D")
