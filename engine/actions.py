@@ -120,15 +120,15 @@ class Return:
 
 
 class Pass:
-    """Decline to play on this turn.  `PASS` is the one instance."""
+    """Decline to play on this turn.  All passes are equal; `PASS` is the usual one."""
 
     __slots__ = ()
-    _instance: Pass | None = None
 
-    def __new__(cls) -> Pass:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Pass
+
+    def __hash__(self) -> int:
+        return hash("pass")
 
     def __repr__(self) -> str:
         return "PASS"

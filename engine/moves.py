@@ -70,12 +70,22 @@ def set_problem(
 
 def play_problem(
     rules: Rules, counts: Sequence[int], top: Top | None, revolution: bool, opening: bool,
-    play: Play,
+    play: Play, rows: Sequence[Row] | None = None,
 ) -> str | None:
-    """Why `play` is not legal for a hand with card-kind `counts`, or None if it is."""
+    """Why `play` is not legal for a hand with card-kind `counts`, or None if it is.
+    `rows` (the same hand's, optional) lets a canonical play skip counting its cards."""
     ids = play.ids
     if not ids:
         return "a play needs at least one card"
+    if rows is not None and not play.jokers and play.rank >= 0:
+        row = rows[play.rank]
+        if len(row) >= play.count and row[play.count - 1] is play:
+            # The hand's own canonical play of this shape: held, one rank, no jokers.
+            if opening and THREE_OF_CLUBS not in ids:
+                return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
+            if top is None or may_play(rules, top, revolution, play.rank, play.count):
+                return None
+            return set_problem(rules, top, revolution, play.rank, play.count, 0)
     for card_id in ids:
         if not counts[card_id] or (play.repeats and counts[card_id] < ids.count(card_id)):
             card = play.cards[ids.index(card_id)]
@@ -153,10 +163,9 @@ def legal_plays(
             index = top.size - 1
             beat = top.rank if not revolution or top.rank == JOKER_RANK else 12 - top.rank
             low = beat + rules.follow_margin
-            if revolution:
-                plays = [row[index] for row in rows[: max(0, 13 - low)] if len(row) > index]
-            else:
-                plays = [row[index] for row in rows[low:13] if len(row) > index]
+            if not revolution:  # rows run low to high, jokers last
+                return [row[index] for row in rows[low:] if len(row) > index]
+            plays = [row[index] for row in rows[: max(0, 13 - low)] if len(row) > index]
             if jokers_held > index and low <= JOKER_RANK:
                 plays.append(rows[JOKER_RANK][index])
             return plays

@@ -74,7 +74,7 @@ class Rules:
                 if value not in choices or type(value) is bool:
                     shown = ", ".join(repr(c) if c is not None else "none" for c in choices)
                     raise RulesError(f"{field.name} must be one of {shown}, not {value!r}")
-            elif field.type == "bool":
+            elif isinstance(field.default, bool):
                 if type(value) is not bool:
                     raise RulesError(f"{field.name} must be true or false, not {value!r}")
             elif type(value) is not int:

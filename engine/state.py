@@ -111,6 +111,9 @@ class Game:
         self._locks = rules.passing == "locked"
         self._clearing = tuple(clears(rules, rank, 1) for rank in range(14))
         self._bombs = rules.bombs
+        #: No special play can answer a pile, and no wild joker (see `legal_plays`).
+        self._plain = rules.plain_follow
+        self._margin = rules.follow_margin
         self._skips = rules.equal_plays == "skip"
         self.turn: int | None = None
         self.top: Top | None = None
@@ -252,7 +255,8 @@ class Game:
                 self._not_your_turn(seat)
             if type(action) is Play:
                 problem = play_problem(
-                    self.rules, self._counts[seat], self.top, self.revolution, self._opening, action
+                    self.rules, self._counts[seat], self.top, self.revolution, self._opening,
+                    action, self._rows[seat],
                 )
                 if problem:
                     raise IllegalAction(problem)
@@ -298,9 +302,17 @@ class Game:
             if seat != self.turn:
                 return []
             top = self.top
-            plays: list[Action] = legal_plays(  # type: ignore[assignment]
-                self.rules, self._rows[seat], top, self.revolution, self._opening
-            )
+            plays: list[Action]
+            if top is not None and self._plain and not self.revolution:
+                # The common follow, inlined from `legal_plays` (the same rows, the same
+                # bound): the trick's count, of a rank above the pile's (or equal).
+                index = top.size - 1
+                rows = self._rows[seat]
+                plays = [row[index] for row in rows[top.rank + self._margin:] if len(row) > index]
+            else:
+                plays = legal_plays(  # type: ignore[assignment]
+                    self.rules, self._rows[seat], top, self.revolution, self._opening
+                )
             if top is not None and not (plays and self.rules.must_beat):
                 plays.append(PASS)
             return plays
