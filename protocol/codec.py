@@ -1,0 +1,49 @@
+"""msgpack on untrusted input, with every limit explicit (NOTES.md: the defaults let one
+64 KiB frame of nested array headers allocate ~67 MiB)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgpack
+
+from .errors import RemoteProtocolError
+
+MAX_STR: Final = 4096
+MAX_BIN: Final = 4096
+MAX_ARRAY: Final = 1024
+MAX_MAP: Final = 64
+MAX_DEPTH: Final = 8
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack(body: bytes) -> Any:
+    """One msgpack object from a frame body, within the limits; anything else is a
+    `RemoteProtocolError("bad_msgpack")`."""
+    try:
+        value = msgpack.unpackb(
+            body, raw=False, strict_map_key=True, use_list=False,
+            max_str_len=MAX_STR, max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
+            max_map_len=MAX_MAP, max_ext_len=0,
+        )
+    except msgpack.ExtraData:
+        raise RemoteProtocolError("bad_msgpack", "a frame holds more than one object") from None
+    except (ValueError, msgpack.UnpackException, TypeError, RecursionError) as exc:
+        why = str(exc) or type(exc).__name__
+        raise RemoteProtocolError("bad_msgpack", f"not msgpack within the limits: {why}") from None
+    if _depth(value) > MAX_DEPTH:
+        raise RemoteProtocolError("bad_msgpack", "the message nests too deep")
+    return value
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, tuple):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    return level

@@ -1,0 +1,144 @@
+"""`Connection`: one side of a protocol conversation, without I/O (after h11).
+Feed it bytes with `receive_data`, take messages with `next_event`, turn messages into
+bytes with `send`.  It enforces framing, limits, the schema, who may send what, and
+the handshake (`hello` first, then `welcome` or `reject`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Sequence
+from typing import Literal
+
+from . import messages as m
+from .codec import pack, unpack
+from .errors import LocalProtocolError, RemoteProtocolError
+from .framing import MAX_FRAME, FrameReader, encode_frame
+
+Side = Literal["client", "server"]
+
+#: What each side may send once the handshake is done.
+CLIENT_SENDS: frozenset[type[m.Message]] = frozenset({
+    m.Ping, m.Pong, m.Chat, m.ListTables, m.CreateTable, m.Join, m.Spectate, m.Leave,
+    m.AddBot, m.RemoveBot, m.Ready, m.Resume, m.PlayCards, m.PassTurn, m.ReturnCards,
+    m.ClientSeed, m.DealCheck,
+})
+SERVER_SENDS: frozenset[type[m.Message]] = frozenset({
+    m.Ping, m.Pong, m.Chat, m.Error, m.Tables, m.Seated, m.TableView, m.GameEvent,
+    m.SealedHand, m.DealCommit, m.DealReveal, m.Bye,
+})
+
+
+def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS) -> int | None:
+    """The newest version both sides speak, or None."""
+    common = set(offered) & set(supported)
+    return max(common) if common else None
+
+
+class Connection:
+    """One end of a conversation: `Connection("server")` or `Connection("client")`."""
+
+    def __init__(self, side: Side, limit: int = MAX_FRAME) -> None:
+        self.side = side
+        self.state: Literal["handshake", "open", "closed"] = "handshake"
+        self.version: int | None = None
+        self._reader = FrameReader(limit)
+        self._limit = limit
+        self._events: deque[m.Message | RemoteProtocolError] = deque()
+        self._hello_seen = False
+        self._hello_sent = False
+
+    # --- receiving --------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        """Take bytes from the peer.  Problems surface from `next_event`, in order."""
+        if self.state == "closed":
+            return
+        try:
+            bodies = self._reader.feed(data)
+        except RemoteProtocolError as error:
+            self._events.append(error)
+            self.state = "closed"
+            return
+        for body in bodies:
+            try:
+                self._events.append(self._accept(m.Message.from_wire(unpack(body))))
+            except RemoteProtocolError as error:
+                self._events.append(error)
+
+    def next_event(self) -> m.Message | None:
+        """The next message received, None when there is none yet; raises
+        `RemoteProtocolError` for a bad one (the ones after it are still there)."""
+        if not self._events:
+            return None
+        item = self._events.popleft()
+        if isinstance(item, RemoteProtocolError):
+            raise item
+        return item
+
+    def events(self) -> Iterator[m.Message]:
+        while (event := self.next_event()) is not None:
+            yield event
+
+    @property
+    def buffered(self) -> int:
+        """Bytes of a partial frame waiting for the rest (for slow-sender deadlines)."""
+        return self._reader.pending
+
+    def _accept(self, message: m.Message) -> m.Message:
+        kind = type(message)
+        if self.side == "server":
+            if kind is m.Hello:
+                if self._hello_seen:
+                    raise RemoteProtocolError("handshake", "hello was already said")
+                self._hello_seen = True
+                return message
+            if not self._hello_seen:
+                raise RemoteProtocolError("handshake", f"say hello first, not {message.TYPE}")
+            if kind not in CLIENT_SENDS:
+                raise RemoteProtocolError("not_allowed", f"a client does not send {message.TYPE}")
+            return message
+        if self.state == "handshake":
+            if kind is m.Welcome:
+                self.state = "open"
+                self.version = message.version  # type: ignore[attr-defined]
+            elif kind is m.Reject:
+                self.state = "closed"
+            elif kind not in (m.Error, m.Bye):
+                raise RemoteProtocolError("handshake", f"expected welcome, not {message.TYPE}")
+            return message
+        if kind not in SERVER_SENDS:
+            raise RemoteProtocolError("not_allowed", f"a server does not send {message.TYPE}")
+        return message
+
+    # --- sending ----------------------------------------------------------------------
+
+    def send(self, message: m.Message) -> bytes:
+        """The bytes that carry `message` to the peer."""
+        kind = type(message)
+        if self.state == "closed" and kind not in (m.Error, m.Bye, m.Reject):
+            raise LocalProtocolError("handshake", "the conversation is over")
+        if self.side == "client":
+            if kind is m.Hello:
+                if self._hello_sent:
+                    raise LocalProtocolError("handshake", "hello was already sent")
+                self._hello_sent = True
+            elif not self._hello_sent:
+                raise LocalProtocolError("handshake", "send hello first")
+            elif kind not in CLIENT_SENDS:
+                raise LocalProtocolError("not_allowed", f"a client does not send {message.TYPE}")
+        else:
+            if kind is m.Welcome:
+                if not self._hello_seen or self.state != "handshake":
+                    raise LocalProtocolError("handshake", "welcome answers one hello")
+                self.state = "open"
+                self.version = message.version  # type: ignore[attr-defined]
+            elif kind is m.Reject:
+                self.state = "closed"
+            elif kind not in SERVER_SENDS:
+                raise LocalProtocolError("not_allowed", f"a server does not send {message.TYPE}")
+            elif self.state == "handshake" and kind not in (m.Error, m.Bye):
+                raise LocalProtocolError("handshake", "answer hello with welcome first")
+        return encode_frame(pack(message.to_wire()), self._limit)
+
+    def close(self) -> None:
+        self.state = "closed"

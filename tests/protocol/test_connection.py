@@ -1,0 +1,113 @@
+"""Client and server `Connection`s paired in memory (after h11's ConnectionPair)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from president.protocol import messages as m
+from president.protocol.connection import Connection, choose_version
+from president.protocol.errors import LocalProtocolError, RemoteProtocolError
+from president.protocol.framing import encode_frame
+
+KEY = bytes(32)
+HELLO = m.Hello(versions=(1,), name="Ann", role="player", hand_key=KEY)
+
+
+def pair() -> tuple[Connection, Connection]:
+    return Connection("client"), Connection("server")
+
+
+def deliver(data: bytes, to: Connection) -> list[m.Message]:
+    to.receive_data(data)
+    return list(to.events())
+
+
+def test_a_handshake_and_a_conversation() -> None:
+    client, server = pair()
+    assert deliver(client.send(HELLO), server) == [HELLO]
+    assert choose_version(HELLO.versions) == 1
+    welcome = m.Welcome(version=1, server="home")
+    assert deliver(server.send(welcome), client) == [welcome]
+    assert client.state == server.state == "open" and client.version == 1
+    play = m.PlayCards(cards=("7C",))
+    assert deliver(client.send(play), server) == [play]
+    event = m.GameEvent(table="t", number=1, kind="passed", data={"seat": 1})
+    assert deliver(server.send(event), client) == [event]
+
+
+def test_version_negotiation() -> None:
+    assert choose_version((1, 2, 3), (1, 2)) == 2
+    assert choose_version((9,), (1,)) is None
+    client, server = pair()
+    deliver(client.send(m.Hello(versions=(9,), name="Old", role="bot", hand_key=KEY)), server)
+    reject = m.Reject(versions=m.VERSIONS, reason="no version in common")
+    assert deliver(server.send(reject), client) == [reject]
+    assert client.state == "closed" and server.state == "closed"
+
+
+def test_a_message_before_hello_is_a_handshake_error() -> None:
+    _, server = pair()
+    server.receive_data(encode_frame(b"not msgpack at all \xc1"))
+    with pytest.raises(RemoteProtocolError):
+        server.next_event()
+    other = Connection("server")
+    from president.protocol.codec import pack
+    other.receive_data(encode_frame(pack(m.ListTables().to_wire())))
+    with pytest.raises(RemoteProtocolError) as info:
+        other.next_event()
+    assert info.value.code == "handshake"
+
+
+def test_a_second_hello_is_refused() -> None:
+    client, server = pair()
+    data = client.send(HELLO)
+    server.receive_data(data + data)
+    assert server.next_event() == HELLO
+    with pytest.raises(RemoteProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "handshake"
+
+
+def test_a_client_cannot_send_server_messages_and_vice_versa() -> None:
+    client, server = pair()
+    with pytest.raises(LocalProtocolError):
+        client.send(m.ListTables())  # hello first
+    deliver(client.send(HELLO), server)
+    with pytest.raises(LocalProtocolError):
+        client.send(m.Seated(table="t", seat=0, token=KEY))
+    with pytest.raises(LocalProtocolError):
+        server.send(m.Tables(tables=()))  # welcome first
+    deliver(server.send(m.Welcome(version=1, server="s")), client)
+    with pytest.raises(LocalProtocolError):
+        server.send(m.PlayCards(cards=("3C",)))
+    # A hostile peer sending the other side's messages is refused on arrival.
+    from president.protocol.codec import pack
+    server.receive_data(encode_frame(pack(m.Seated(table="t", seat=0, token=KEY).to_wire())))
+    with pytest.raises(RemoteProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "not_allowed"
+
+
+def test_bad_frames_surface_in_order() -> None:
+    client, server = pair()
+    good = client.send(HELLO)
+    server.receive_data(good + encode_frame(b"\xc1") + client.send(m.Ping(nonce=1)))
+    assert server.next_event() == HELLO
+    with pytest.raises(RemoteProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "bad_msgpack"
+    assert server.next_event() == m.Ping(nonce=1)
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=2000))
+def test_fuzzed_bytes_only_ever_raise_protocol_errors(data: bytes) -> None:
+    server = Connection("server")
+    server.receive_data(Connection("client").send(HELLO) + data)
+    for _ in range(100):
+        try:
+            if server.next_event() is None:
+                break
+        except RemoteProtocolError:
+            continue

@@ -1,0 +1,97 @@
+"""Every message: an example that round-trips, and ill-typed input refused with a code."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from president.protocol import messages as m
+from president.protocol.codec import pack, unpack
+from president.protocol.errors import RemoteProtocolError
+
+SEATS = tuple(m.SeatInfo(f"P{i}", 13, 2, "Citizen", True, True, False) for i in range(4))
+KEY = bytes(range(32))
+
+EXAMPLES: list[m.Message] = [
+    m.Hello(versions=(1,), name="Ann", role="player", hand_key=KEY),
+    m.Welcome(version=1, server="Kitchen table"),
+    m.Reject(versions=(1,), reason="this server speaks protocol 1"),
+    m.Ping(nonce=7), m.Pong(nonce=7),
+    m.Chat(scope="lobby", text="hi all"),
+    m.Chat(scope="table", text="nice play", sender="Ben"),
+    m.ListTables(),
+    m.CreateTable(name="Friday", preset="house", toggles={"bombs": True, "clear_rank": 8},
+                  seats=4, password="pw", turn_seconds=30),
+    m.Join(table="Friday", seat=2, password="pw"), m.Join(table="Friday"),
+    m.Spectate(table="Friday"), m.Leave(),
+    m.AddBot(table="Friday", strategy="random", seat=3), m.RemoveBot(table="Friday", seat=3),
+    m.Ready(ready=True), m.Resume(table="Friday", seat=1, token=KEY),
+    m.PlayCards(cards=("7C", "7D")), m.PassTurn(), m.ReturnCards(cards=("3C", "4D")),
+    m.ClientSeed(hand=2, seed=KEY), m.DealCheck(hand=2, ok=True),
+    m.Error(code="illegal", message="a pair of 6s cannot be beaten by a single K", about="play"),
+    m.Tables(tables=(m.TableInfo(name="Friday", preset="house", changes="bombs", seats=4,
+                                 players=("Ann", "bot:random", "", ""), status="waiting",
+                                 password=True, turn_seconds=30, spectators=0),)),
+    m.Seated(table="Friday", seat=1, token=KEY),
+    m.TableView(table="Friday", number=12, phase="play", hand=0, rules={"preset": "house"},
+                seats=SEATS, turn=2, dealer=3, trick=((0, ("6C", "6D")), (1, ("9S", "9H"))),
+                revolution=False, turn_deadline_ms=41000),
+    m.GameEvent(table="Friday", number=13, kind="played",
+                data={"seat": 2, "cards": ("KC", "KD"), "clears": False}),
+    m.SealedHand(table="Friday", number=3, hand=0, seat=1, sealed=b"\x01" * 101, reason="deal"),
+    m.DealCommit(table="Friday", hand=0, digest=KEY),
+    m.DealReveal(table="Friday", hand=0, server_seed=KEY, client_seeds=(KEY, KEY, KEY, KEY),
+                 dealer=3, start=0, players=4),
+    m.Bye(code="server_closing", reason="the host is shutting the server down"),
+]
+
+
+def test_every_message_type_has_an_example() -> None:
+    assert {type(e) for e in EXAMPLES} == set(m.REGISTRY.values())
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.TYPE)
+def test_round_trip(example: m.Message) -> None:
+    wire = example.to_wire()
+    assert wire["type"] == example.TYPE
+    assert m.Message.from_wire(unpack(pack(wire))) == example
+
+
+@pytest.mark.parametrize(("wire", "code", "words"), [
+    ({"type": "teleport"}, "unknown_message", "no message type 'teleport'"),
+    ({"kind": "hello"}, "unknown_message", "no message type None"),
+    ([1, 2], "bad_message", "a map"),
+    ({"type": "hello", "versions": [1], "name": "Ann", "role": "player"}, "bad_message", "missing field 'hand_key'"),
+    ({"type": "hello", "versions": [1], "name": "Ann", "role": "player", "hand_key": b"short"}, "bad_message", "hand_key: expected 32 bytes"),
+    ({"type": "hello", "versions": [], "name": "Ann", "role": "player", "hand_key": KEY}, "bad_message", "versions"),
+    ({"type": "hello", "versions": [1], "name": "", "role": "player", "hand_key": KEY}, "bad_message", "name"),
+    ({"type": "hello", "versions": [1], "name": "A\x00n", "role": "player", "hand_key": KEY}, "bad_message", "control characters"),
+    ({"type": "join", "table": "T", "seat": 12}, "bad_message", "seat: 12 is outside 0..11"),
+    ({"type": "join", "table": "T", "seat": True}, "bad_message", "seat"),
+    ({"type": "ready", "ready": 1}, "bad_message", "true or false"),
+    ({"type": "play", "cards": "7C"}, "bad_message", "expected a list"),
+    ({"type": "play", "cards": [7]}, "bad_message", "expected text"),
+    ({"type": "pass", "cards": []}, "bad_message", "unexpected field 'cards'"),
+    ({"type": "create_table", "name": "T", "preset": "classic", "toggles": {"a": [1]}, "seats": 4}, "bad_message", "toggles.a"),
+])
+def test_ill_typed_input_is_refused_with_a_code(wire: Any, code: str, words: str) -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        m.Message.from_wire(wire)
+    assert info.value.code == code and words in info.value.message
+
+
+wire_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=40) | st.binary(max_size=40),
+    lambda inner: st.lists(inner, max_size=5).map(tuple) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(sorted(m.REGISTRY)), st.dictionaries(st.text(max_size=12), wire_values, max_size=8))
+def test_fuzzed_messages_only_ever_raise_protocol_errors(kind: str, fields: dict[str, Any]) -> None:
+    with contextlib.suppress(RemoteProtocolError):
+        m.Message.from_wire({"type": kind, **fields})
