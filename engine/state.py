@@ -162,6 +162,17 @@ class Game:
             return list(self._present)
         return seats.expected_seating(self.rules, self.seating, self._next_standing())
 
+    def plan_hand(self, rng: random.Random) -> tuple[list[str], int, int]:
+        """(seating, dealer, first seat dealt) for the next hand, as the rules give them
+        (the first dealer drawn from `rng`): what a server needs to deal a deck it shuffled
+        itself, before calling `start_hand(seating=..., dealer=..., deal=...)`."""
+        self._between_hands("deal")
+        seating = self.next_seating()
+        standing = self._next_standing() if self.hand >= 0 else None
+        dealer = self._next_dealer(seating, standing, rng)
+        assert dealer is not None
+        return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
+
     def start_hand(
         self, *, seating: Sequence[str] | None = None, dealer: int | None = None,
         deal: Sequence[Sequence[Card | str]] | None = None, rng: random.Random | None = None,

@@ -87,7 +87,8 @@ class TableInfo:
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat at a table, as every seat may see it."""
+    """One seat at a table, as every seat may see it.  During a game the seats are listed
+    in this hand's seating order (RULES.md: seats may move between hands)."""
 
     name: Annotated[str, Text(0, 40)]
     cards: Annotated[int, Range(0, 108)]
@@ -111,6 +112,8 @@ class Hello(Message):
     name: Name
     role: Role
     hand_key: Key
+    #: The server's password, when it has one.
+    password: Password | None = None
 
 
 @message("welcome")
@@ -308,7 +311,15 @@ class TableView(Message):
     #: The plays of the trick in progress: (seat, cards), oldest first.
     trick: Annotated[tuple[tuple[Annotated[int, Range(0, 11)], Cards], ...], Items(0, 200)]
     revolution: bool
+    #: Milliseconds left on the turn timer (0: no timer running).
     turn_deadline_ms: Annotated[int, Range(0, 3_600_000)]
+    #: The next play must hold the 3C (the game's opening play).
+    opening: bool = False
+    #: Exchange returns still owed: (seat, number of cards).
+    owed: Annotated[tuple[tuple[Annotated[int, Range(0, 11)], Annotated[int, Range(1, 2)]], ...], Items(0, 2)] = ()
+    #: Names by place from the last hand (empty in the first hand).
+    standing: Annotated[tuple[Annotated[str, Text(0, 40)], ...], Items(0, 12)] = ()
+    hands_played: Count = 0
 
 
 @message("event")

@@ -122,3 +122,15 @@ def test_game_over_refuses_more() -> None:
         game.start_hand(rng=random.Random(1))
     with pytest.raises(IllegalAction, match="game is over"):
         game.join("E")
+
+
+def test_plan_hand_names_the_dealer_and_the_first_seat_dealt() -> None:
+    from president.protocol.fairdeal import deal, deck_order
+
+    rules = BASE.replace(dealer="scum", deal_from_president=True)
+    game = after_hand_one(rules)
+    seating, dealer, start = game.plan_hand(random.Random(1))
+    assert seating == ["A", "B", "C", "D"] and dealer == 3 and start == 0  # Scum deals, from the President
+    order = deck_order(bytes(32), [], 1)
+    game.start_hand(seating=seating, dealer=dealer, deal=deal(order, 4, start))
+    assert game.dealer == 3

@@ -1,0 +1,245 @@
+"""A client's link to a server: TLS 1.3 with the certificate pinned by fingerprint, the
+protocol's handshake, and a `Client` that keeps a `TableModel` up to date — opening its
+own sealed hand, contributing to each fair deal and checking it afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from president.engine import Action, Pass, Play, Return, rules_from
+from president.protocol import messages as m
+from president.protocol.certs import fingerprint, same_fingerprint
+from president.protocol.connection import Connection
+from president.protocol.errors import RemoteProtocolError
+from president.protocol.fairdeal import check_hand
+from president.protocol.sealing import SealError, open_hand, public_key_bytes
+
+from .model import TableModel
+from .pinning import KnownServers, PinMismatch
+
+DEFAULT_PORT = 7766
+
+
+class ConnectFailed(Exception):
+    """Could not reach the server, or it refused us; the message says why."""
+
+
+def split_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if sep and port.isdigit() and host and not host.endswith(":"):
+        return host.strip("[]"), int(port)
+    return text.strip("[]"), DEFAULT_PORT
+
+
+def client_tls() -> ssl.SSLContext:
+    """TLS 1.3; the certificate is checked by its pinned fingerprint, not by a CA."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+@dataclass
+class Link:
+    """An open, welcomed connection."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    conn: Connection
+    key: X25519PrivateKey
+    name: str
+    fingerprint: str
+    server: str
+
+    async def send(self, message: m.Message) -> None:
+        self.writer.write(self.conn.send(message))
+        await self.writer.drain()
+
+    async def receive(self) -> m.Message | None:
+        """The next message; None when the server closed the connection."""
+        while True:
+            message = self.conn.next_event()
+            if message is not None:
+                return message
+            data = await self.reader.read(65536)
+            if not data:
+                return None
+            self.conn.receive_data(data)
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()
+
+
+async def connect(
+    address: str, name: str, *, role: str = "player", pin: str | None = None,
+    known: KnownServers | None = None, trust: Callable[[str], bool] | None = None,
+    password: str | None = None, timeout: float = 10.0,
+) -> Link:
+    """Open a link.  `pin` checks the fingerprint given; otherwise `known_servers` does,
+    and a server never seen before is trusted if `trust(fingerprint)` says so (or, with
+    no `trust`, always) and then remembered."""
+    host, port = split_address(address)
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout
+        )
+    except (OSError, TimeoutError, ssl.SSLError) as exc:
+        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {exc}") from None
+    ssl_object = writer.get_extra_info("ssl_object")
+    der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
+    if der is None:
+        writer.close()
+        raise ConnectFailed(f"{host}:{port} did not show a certificate")
+    shown = fingerprint(der)
+    where = f"{host}:{port}"
+    known = known or KnownServers()
+    try:
+        if pin is not None:
+            if not same_fingerprint(pin, shown):
+                raise PinMismatch(where, pin, shown, known.path)
+            known.remember(where, shown)
+        elif not known.check(where, shown):
+            if trust is not None and not trust(shown):
+                raise ConnectFailed(f"you did not trust the server at {where} ({shown})")
+            known.remember(where, shown)
+    except (PinMismatch, ConnectFailed):
+        writer.close()
+        raise
+    key = X25519PrivateKey.generate()
+    conn = Connection("client")
+    link = Link(reader, writer, conn, key, name, shown, "")
+    await link.send(m.Hello(versions=m.VERSIONS, name=name, role=role,  # type: ignore[arg-type]
+                            hand_key=public_key_bytes(key), password=password))
+    try:
+        answer = await asyncio.wait_for(link.receive(), timeout)
+    except (TimeoutError, RemoteProtocolError, OSError) as exc:
+        await link.close()
+        raise ConnectFailed(f"the server at {where} did not answer hello: {exc}") from None
+    if isinstance(answer, m.Welcome):
+        link.server = answer.server
+        return link
+    await link.close()
+    if isinstance(answer, (m.Reject, m.Bye)):
+        raise ConnectFailed(f"the server at {where} refused: {answer.reason}")
+    raise ConnectFailed(f"the server at {where} answered hello with {answer!r}")
+
+
+def action_message(action: Action) -> m.Message:
+    if isinstance(action, Play):
+        return m.PlayCards(cards=tuple(str(c) for c in action.cards))
+    if isinstance(action, Return):
+        return m.ReturnCards(cards=tuple(str(c) for c in action.cards))
+    assert isinstance(action, Pass)
+    return m.PassTurn()
+
+
+class Client:
+    """Keeps a `TableModel` in step with the server and does the protocol's chores:
+    answering pings, opening sealed hands, seeding and checking each deal."""
+
+    def __init__(self, link: Link, on_message: Callable[[m.Message], Awaitable[None]] | None = None) -> None:
+        self.link = link
+        self.model = TableModel(me=link.name)
+        self.on_message = on_message
+        self.errors: list[m.Error] = []
+        self.received: list[m.Message] = []
+        self.commits: dict[int, bytes] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.tables: m.Tables | None = None
+        self.bye: m.Bye | None = None
+        self.keep = False  # keep every message in `received` (tests, debugging)
+
+    async def send(self, message: m.Message) -> None:
+        await self.link.send(message)
+
+    async def act(self, action: Action) -> None:
+        await self.send(action_message(action))
+
+    async def run(self) -> None:
+        """Read until the server closes the connection."""
+        while True:
+            try:
+                message = await self.link.receive()
+            except RemoteProtocolError as error:
+                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
+                continue
+            except (ConnectionError, OSError, asyncio.IncompleteReadError):
+                return
+            if message is None:
+                return
+            await self.handle(message)
+
+    async def handle(self, message: m.Message) -> None:
+        model = self.model
+        if self.keep:
+            self.received.append(message)
+        if isinstance(message, m.Ping):
+            await self.send(m.Pong(nonce=message.nonce))
+        elif isinstance(message, m.TableView):
+            model.view = message
+            model.name = message.table
+        elif isinstance(message, m.Seated):
+            model.name, model.slot, model.token = message.table, message.seat, message.token
+        elif isinstance(message, m.SealedHand):
+            try:
+                cards = open_hand(message.sealed, self.link.key, message.table, message.hand,
+                                  message.seat, message.number)
+            except SealError as error:
+                self.errors.append(m.Error(code="illegal", message=str(error)))
+            else:
+                model.hand = cards
+                if message.reason == "deal":
+                    model.dealt[message.hand] = list(cards)
+        elif isinstance(message, m.GameEvent):
+            model.events.append(message)
+            if message.kind == "played" and message.data.get("seat") == model.seat:
+                model.remove_played(message.data.get("cards"))
+        elif isinstance(message, m.DealCommit):
+            self.commits[message.hand] = message.digest
+            seed = secrets.token_bytes(32)
+            self.seeds[message.hand] = seed
+            await self.send(m.ClientSeed(hand=message.hand, seed=seed))
+        elif isinstance(message, m.DealReveal):
+            await self._check_deal(message)
+        elif isinstance(message, m.Chat):
+            model.chat.append(message)
+        elif isinstance(message, m.Error):
+            self.errors.append(message)
+        elif isinstance(message, m.Tables):
+            self.tables = message
+        elif isinstance(message, m.Bye):
+            self.bye = message
+        if self.on_message is not None:
+            await self.on_message(message)
+
+    async def _check_deal(self, reveal: m.DealReveal) -> None:
+        model = self.model
+        dealt = model.dealt.get(reveal.hand)
+        digest = self.commits.get(reveal.hand)
+        seat = None
+        if model.view is not None and model.me in [s.name for s in model.view.seats]:
+            seat = [s.name for s in model.view.seats].index(model.me)
+        problem: str | None
+        if dealt is None or digest is None or seat is None:
+            problem = "this client did not see the whole deal"
+        else:
+            mine = self.seeds.get(reveal.hand)
+            if mine is not None and mine not in reveal.client_seeds:
+                problem = "the reveal leaves out this client's seed"
+            else:
+                rules = rules_from(dict(model.view.rules)) if model.view is not None else None
+                problem = check_hand(
+                    reveal.server_seed, digest, reveal.client_seeds, reveal.hand, reveal.players,
+                    reveal.start, seat, dealt, rules.decks if rules else 1, rules.jokers if rules else 0,
+                )
+        model.deal_results[reveal.hand] = problem
+        await self.send(m.DealCheck(hand=reveal.hand, ok=problem is None, detail=(problem or "")[:500]))

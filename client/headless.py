@@ -1,0 +1,51 @@
+"""A headless player: a `Client` that lets a strategy choose whenever its seat is asked.
+The same strategy object plays offline in `president sim`."""
+
+from __future__ import annotations
+
+import asyncio
+
+from president.protocol import messages as m
+
+from .connection import Client
+from .strategies import Strategy
+
+#: Events that show a seat's own action arrived (`giver` for returns).
+_OWN = {"played": "seat", "passed": "seat", "returned": "giver"}
+
+
+class BotPlayer:
+    """Answers every turn and exchange return of its seat with `strategy.choose`.  After
+    answering it waits for the server to acknowledge (its own event, or an error about
+    its action) before answering again, so a view sent meanwhile is not answered twice."""
+
+    def __init__(self, client: Client, strategy: Strategy, delay: float = 0.0) -> None:
+        self.client = client
+        self.strategy = strategy
+        self.delay = delay
+        self.waiting = False
+        self.game_over = asyncio.Event()
+        client.on_message = self.on_message
+
+    async def on_message(self, message: m.Message) -> None:
+        model = self.client.model
+        if isinstance(message, m.GameEvent):
+            if message.kind == "game_over":
+                self.game_over.set()
+            field = _OWN.get(message.kind)
+            if field is not None and message.data.get(field) == model.seat:
+                self.waiting = False
+            return
+        if isinstance(message, m.Error) and message.about in ("play", "pass", "return"):
+            self.waiting = False
+            return
+        if not isinstance(message, m.TableView):
+            return
+        if message.phase == "finished":
+            self.game_over.set()
+        if self.waiting or not model.my_turn or not model.hand:
+            return
+        self.waiting = True
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        await self.client.act(self.strategy.choose(model.seat_view()))

@@ -1,0 +1,88 @@
+"""What a client knows of its table, updated from protocol messages; separate from any
+screen.  `seat_view()` turns it into the engine's `SeatView`, so a bot chooses online
+exactly as it does offline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from president.engine import Card, Play, SeatView, parse_cards, rules_from
+from president.engine.moves import Top, rows_of
+from president.protocol import messages as m
+
+
+@dataclass
+class TableModel:
+    name: str = ""
+    view: m.TableView | None = None
+    #: This connection's slot (from `seated`) and name.
+    slot: int | None = None
+    me: str = ""
+    token: bytes = b""
+    hand: list[Card] = field(default_factory=list)
+    dealt: dict[int, list[Card]] = field(default_factory=dict)  # hand number -> as dealt
+    events: list[m.GameEvent] = field(default_factory=list)
+    chat: list[m.Chat] = field(default_factory=list)
+    deal_results: dict[int, str | None] = field(default_factory=dict)
+
+    def remove_played(self, cards: object) -> None:
+        """My own play, announced: those cards leave my hand."""
+        if not isinstance(cards, tuple):
+            return
+        for card in parse_cards([str(c) for c in cards]):
+            if card in self.hand:
+                self.hand.remove(card)
+
+    @property
+    def seat(self) -> int | None:
+        """My seat in this hand's seating (seats move between hands under by_rank)."""
+        if self.view is None:
+            return None
+        for index, info in enumerate(self.view.seats):
+            if info.name == self.me:
+                return index
+        return None
+
+    def decision_key(self) -> object:
+        """What my decision depends on: a view with the same key asks the same question."""
+        view = self.view
+        assert view is not None
+        return (view.hand, view.phase, view.trick, view.turn, len(self.hand),
+                tuple(s.passed for s in view.seats), view.owed)
+
+    @property
+    def my_turn(self) -> bool:
+        view, seat = self.view, self.seat
+        if view is None or seat is None:
+            return False
+        if view.phase == "play":
+            return view.turn == seat
+        return view.phase == "exchange" and any(s == seat for s, _ in view.owed)
+
+    def seat_view(self) -> SeatView:
+        """The engine's view of my seat, built from what the server sent."""
+        view, seat = self.view, self.seat
+        assert view is not None and seat is not None
+        rules = rules_from(dict(view.rules))
+        trick = tuple((s, Play(parse_cards(cards))) for s, cards in view.trick)
+        top = None
+        if trick:
+            owner, play = trick[-1]
+            top = Top(owner, play.rank, play.count, play.jokers)
+        counts = [0] * 53
+        for card in self.hand:
+            counts[card.id] += 1
+        owed = dict(view.owed)
+        scores: Any = tuple((info.name, info.score) for info in view.seats)
+        return SeatView(
+            rules=rules, seat=seat, hand_number=view.hand, phase=view.phase,
+            seating=tuple(info.name for info in view.seats), dealer=view.dealer,
+            hand=tuple(sorted(self.hand)), counts=tuple(info.cards for info in view.seats),
+            turn=view.turn, top=top, trick=trick, played=(), revolution=view.revolution,
+            opening=view.opening, passed=tuple(info.passed for info in view.seats),
+            locked=tuple(False for _ in view.seats), finish_order=(),
+            standing=tuple(view.standing), scores=scores, exchange=(),
+            return_size=owed.get(seat, 0), hands_played=view.hands_played, winners=(),
+            rows=tuple(rows_of(counts)),
+        )

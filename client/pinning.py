@@ -1,0 +1,70 @@
+"""Trust on first use: the server's certificate fingerprint is remembered per address in
+`known_servers` (in the XDG config directory) and a changed one is refused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from president.protocol.certs import normalise_fingerprint, same_fingerprint
+
+
+def default_known_servers() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "president" / "known_servers"
+
+
+class PinMismatch(Exception):
+    """The server shows a different certificate than the one remembered for it."""
+
+    def __init__(self, address: str, known: str, shown: str, path: Path) -> None:
+        super().__init__(
+            f"the server at {address} shows a different certificate than last time.\n"
+            f"  remembered: {known}\n  shown now:  {shown}\n"
+            "Someone may be between you and the server, or the host made a new certificate. "
+            f"Ask the host for the fingerprint their server printed; if it is the new one, remove "
+            f"the line for {address} from {path} (or connect with --fingerprint)."
+        )
+        self.address, self.known, self.shown = address, known, shown
+
+
+class KnownServers:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_known_servers()
+
+    def load(self) -> dict[str, str]:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return {}
+        known: dict[str, str] = {}
+        for line in lines:
+            parts = line.split()
+            if len(parts) == 2 and not line.startswith("#"):
+                try:
+                    known[parts[0]] = normalise_fingerprint(parts[1])
+                except ValueError:
+                    continue
+        return known
+
+    def lookup(self, address: str) -> str | None:
+        return self.load().get(address)
+
+    def check(self, address: str, shown: str) -> bool:
+        """True if `shown` is the remembered fingerprint, False if nothing is remembered;
+        `PinMismatch` if something else is."""
+        known = self.lookup(address)
+        if known is None:
+            return False
+        if not same_fingerprint(known, shown):
+            raise PinMismatch(address, known, normalise_fingerprint(shown), self.path)
+        return True
+
+    def remember(self, address: str, shown: str) -> None:
+        known = self.load()
+        known[address] = normalise_fingerprint(shown)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text("# president: servers whose certificates you trusted\n" + body, encoding="utf-8")
+        os.replace(tmp, self.path)

@@ -1,0 +1,112 @@
+"""`Server`: TLS on a port, one `Session` per connection, the lobby, graceful shutdown.
+An async context manager with an idempotent `close()` (after websockets' server)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+from typing import Any
+
+from president.protocol import messages as m
+
+from .config import ServerConfig
+from .lobby import Lobby
+from .session import Session
+from .storage import Storage
+from .table import Table
+
+log = logging.getLogger("president.server")
+
+
+class Server:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.storage = Storage(config.data_dir)
+        self.lobby = Lobby(self)
+        self.fingerprint = ""
+        self.sessions: set[Session] = set()
+        self.records: list[str] = []
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._per_address: dict[str, int] = {}
+        self._closing = False
+        self._closed = asyncio.Event()
+
+    async def __aenter__(self) -> Server:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        self.storage.prepare()
+        cert, key, self.fingerprint = self.storage.certificate(self.config.name)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_3
+        context.load_cert_chain(cert, key)
+        self._server = await asyncio.start_server(
+            self._accept, self.config.host, self.config.port, ssl=context,
+            ssl_handshake_timeout=self.config.tls_handshake_seconds, limit=2**16,
+        )
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer: Any = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        if self._closing or len(self.sessions) >= self.config.max_connections or \
+                self._per_address.get(address, 0) >= self.config.max_per_address:
+            writer.transport.abort()
+            return
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        session = Session(self, reader, writer, address)
+        self.sessions.add(session)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)  # type: ignore[arg-type]
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
+            if task is not None:
+                self._tasks.discard(task)  # type: ignore[arg-type]
+
+    def write_record(self, table: Table, record: dict[str, Any]) -> None:
+        path = self.storage.write_record(table.name, record)
+        self.records.append(str(path))
+        log.info("table %s: record written to %s", table.name, path)
+
+    async def close(self) -> None:
+        """Stop accepting, tell every client, finish the tables' writes, and close every
+        connection within the shutdown deadline.  Safe to call more than once."""
+        if self._closing:
+            await self._closed.wait()
+            return
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        for session in list(self.sessions):
+            session.deliver(m.Bye(code="server_closing", reason="the server is shutting down"))
+        await self.lobby.close()  # each table writes its record as it stops
+        if self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.shutdown_seconds / 2)
+            for session in list(self.sessions):
+                session.kill("server closing")
+            if pending:
+                await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
+        if self._server is not None:
+            await self._server.wait_closed()
+        self._closed.set()
+
+    async def serve_until(self, stop: asyncio.Event) -> None:
+        await stop.wait()
+        await self.close()

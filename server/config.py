@@ -1,0 +1,44 @@
+"""Everything a server can be told, with the limits that keep one bad client from
+hurting anyone else."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "president"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = 7766
+    data_dir: Path = Path()
+    name: str = "president"
+    password: str | None = None
+    # connections
+    max_connections: int = 1000
+    max_per_address: int = 32
+    tls_handshake_seconds: float = 10.0
+    hello_seconds: float = 10.0
+    idle_seconds: float = 60.0
+    heartbeat_seconds: float = 15.0
+    # a client that stops reading is dropped, not waited for
+    queue_size: int = 512
+    drain_seconds: float = 5.0
+    # abuse
+    rate_per_second: float = 200.0
+    rate_burst: float = 400.0
+    strikes: int = 10
+    chat_per_minute: int = 30
+    max_tables: int = 500
+    # tables
+    grace_seconds: float = 120.0
+    seed_seconds: float = 5.0
+    bot_delay: float = 0.3
+    pause_between_hands: float = 2.0
+    shutdown_seconds: float = 5.0

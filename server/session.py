@@ -1,0 +1,194 @@
+"""One client connection: a reader loop with deadlines and a rate limit, and a writer
+fed from a bounded queue with a drain deadline, so a client that stops reading is
+dropped instead of stalling its table."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from president.protocol import messages as m
+from president.protocol.connection import Connection, choose_version
+from president.protocol.errors import LocalProtocolError, RemoteProtocolError
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .table import Table
+
+log = logging.getLogger("president.server")
+
+
+class Session:
+    def __init__(self, server: Server, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, address: str) -> None:
+        self.server = server
+        self.config = server.config
+        self.reader = reader
+        self.writer = writer
+        self.address = address
+        self.conn = Connection("server")
+        self.name = ""
+        self.role = "player"
+        self.hand_key = b""
+        self.table: Table | None = None
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
+        self.closed = False
+        self._tokens = self.config.rate_burst
+        self._last = asyncio.get_running_loop().time()
+        self._strikes = 0
+        self._chat_times: list[float] = []
+
+    # --- sending ----------------------------------------------------------------------
+
+    def deliver(self, message: m.Message) -> None:
+        """Queue a message; a client whose queue is full is too slow and is dropped."""
+        if self.closed:
+            return
+        try:
+            data = self.conn.send(message)
+        except LocalProtocolError:
+            log.exception("%s: could not send %s", self.address, message.TYPE)
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.kill("too_slow")
+
+    def kill(self, why: str) -> None:
+        """Drop the connection now, without waiting for the queue."""
+        if self.closed:
+            return
+        self.closed = True
+        log.info("%s (%s): dropped: %s", self.address, self.name or "?", why)
+        self.writer.transport.abort()
+
+    async def _write_loop(self) -> None:
+        while True:
+            data = await self.queue.get()
+            if data is None:
+                return
+            self.writer.write(data)
+            try:
+                await asyncio.wait_for(self.writer.drain(), self.config.drain_seconds)
+            except (TimeoutError, ConnectionError, OSError):
+                self.kill("too_slow")
+                return
+
+    # --- receiving --------------------------------------------------------------------
+
+    async def _heartbeat(self) -> None:
+        nonce = 0
+        while not self.closed:
+            await asyncio.sleep(self.config.heartbeat_seconds)
+            nonce += 1
+            self.deliver(m.Ping(nonce=nonce))
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        writer_task = loop.create_task(self._write_loop())
+        heartbeat = loop.create_task(self._heartbeat())
+        try:
+            if await self._handshake():
+                await self._read_loop()
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.closed = True
+            heartbeat.cancel()
+            await self.server.lobby.disconnect(self)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            try:
+                await asyncio.wait_for(writer_task, 1.0)
+            except (TimeoutError, Exception):
+                writer_task.cancel()
+            self.writer.close()
+
+    async def _next(self, timeout: float) -> m.Message | None:
+        """The next message, or None when the peer closed; raises TimeoutError."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                message = self.conn.next_event()
+            except RemoteProtocolError as error:
+                self._refuse(error)
+                if self.closed:
+                    return None
+                continue
+            if message is not None:
+                return message
+            if self.conn.state == "closed" or self.closed:
+                return None
+            data = await asyncio.wait_for(self.reader.read(65536), max(0.0, deadline - loop.time()))
+            if not data:
+                return None
+            self.conn.receive_data(data)
+
+    def _refuse(self, error: RemoteProtocolError) -> None:
+        self.deliver(m.Error(code=error.code, message=error.message[:500]))
+        self._strikes += 1
+        if error.code == "frame_too_large" or self._strikes >= self.config.strikes:
+            self.deliver(m.Bye(code=error.code, reason="too many bad messages" if error.code != "frame_too_large" else error.message[:500]))
+            self.closed = True
+
+    async def _handshake(self) -> bool:
+        try:
+            hello = await self._next(self.config.hello_seconds)
+        except TimeoutError:
+            self.kill("no hello in time")
+            return False
+        if not isinstance(hello, m.Hello):
+            return False
+        version = choose_version(hello.versions)
+        if version is None:
+            self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
+            return False
+        password = self.config.password
+        if password is not None and not _same(hello.password or "", password):
+            self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
+            return False
+        self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
+        self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
+        return True
+
+    async def _read_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            try:
+                message = await self._next(self.config.idle_seconds)
+            except TimeoutError:
+                self.deliver(m.Bye(code="timeout", reason="nothing heard for too long"))
+                return
+            if message is None:
+                return
+            await self._throttle(loop)
+            await self.server.lobby.handle(self, message)
+
+    async def _throttle(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A token bucket: past the burst, this connection's messages wait their turn.
+        Nothing is dropped and no other connection waits: each session reads alone."""
+        now = loop.time()
+        rate = self.config.rate_per_second
+        self._tokens = min(self.config.rate_burst, self._tokens + (now - self._last) * rate)
+        self._last = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / rate)
+            self._tokens = 1.0
+            self._last = loop.time()
+        self._tokens -= 1
+
+    def chat_allowed(self, now: float) -> bool:
+        self._chat_times = [t for t in self._chat_times if now - t < 60]
+        if len(self._chat_times) >= self.config.chat_per_minute:
+            return False
+        self._chat_times.append(now)
+        return True
+
+
+def _same(a: str, b: str) -> bool:
+    import hmac
+
+    return hmac.compare_digest(a.encode(), b.encode())

@@ -1,0 +1,62 @@
+"""A real server on loopback, port 0, and real clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+from president.client.connection import Client, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.protocol import messages as m
+from president.server.app import Server
+from president.server.config import ServerConfig
+
+FAST = ServerConfig(host="127.0.0.1", port=0, bot_delay=0.0, pause_between_hands=0.0,
+                    seed_seconds=2.0, shutdown_seconds=2.0)
+
+
+@contextlib.asynccontextmanager
+async def running_server(tmp_path: Path, **changes: object) -> AsyncIterator[Server]:
+    config = replace(FAST, data_dir=tmp_path / "data", **changes)  # type: ignore[arg-type]
+    async with Server(config) as server:
+        yield server
+
+
+async def client(server: Server, name: str, tmp_path: Path, **kwargs: object) -> Client:
+    link = await connect(f"127.0.0.1:{server.port}", name,
+                         known=KnownServers(tmp_path / f"known-{name}"), **kwargs)  # type: ignore[arg-type]
+    return Client(link)
+
+
+async def wait_for(predicate: object, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():  # type: ignore[operator]
+        if loop.time() > end:
+            raise TimeoutError("the condition never came true")
+        await asyncio.sleep(0.01)
+
+
+async def table_of_bots(server: Server, tmp_path: Path, table: str = "T", preset: str = "classic",
+                        players: int = 4, toggles: dict[str, object] | None = None,
+                        seed: int = 1) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
+    """`players` headless random bots, each over its own connection, seated and ready."""
+    clients = [await client(server, f"bot{i}", tmp_path) for i in range(players)]
+    for c in clients:
+        c.keep = True
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    await clients[0].send(m.CreateTable(name=table, preset=preset, toggles=toggles or {},  # type: ignore[arg-type]
+                                        seats=players, turn_seconds=30))
+    bots = [BotPlayer(c, RandomBot(random.Random(seed * 10 + i))) for i, c in enumerate(clients)]
+    for c in clients:
+        await c.send(m.Join(table=table))
+    await wait_for(lambda: all(c.model.slot is not None for c in clients))
+    for c in clients:
+        await c.send(m.Ready())
+    return clients, bots, tasks
