@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import ssl
 from typing import Any
 
@@ -65,6 +66,9 @@ class Server:
             writer.transport.abort()
             return
         self._per_address[address] = self._per_address.get(address, 0) + 1
+        sock = writer.get_extra_info("socket")
+        if self.config.send_buffer is not None and sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
         session = Session(self, reader, writer, address)
         self.sessions.add(session)
         task = asyncio.current_task()

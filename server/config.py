@@ -30,6 +30,11 @@ class ServerConfig:
     # a client that stops reading is dropped, not waited for
     queue_size: int = 512
     drain_seconds: float = 5.0
+    #: Bytes the TLS transport may buffer for a client before writes wait on it.
+    write_buffer: int = 64 * 1024
+    #: SO_SNDBUF for each client socket (None: the system's choice): bounds what a
+    #: client that stops reading can hold in kernel memory before it is dropped.
+    send_buffer: int | None = None
     # abuse
     rate_per_second: float = 200.0
     rate_burst: float = 400.0

@@ -34,6 +34,9 @@ class Session:
         self.hand_key = b""
         self.table: Table | None = None
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
+        # drain() waits once this much is buffered (the TLS transport's own default is far
+        # higher), so the drain deadline catches a client that stopped reading.
+        writer.transport.set_write_buffer_limits(high=self.config.write_buffer)
         self.closed = False
         self._tokens = self.config.rate_burst
         self._last = asyncio.get_running_loop().time()

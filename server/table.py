@@ -7,6 +7,7 @@ public events and the table view to everyone, each hand sealed to its own holder
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import random
@@ -288,10 +289,8 @@ class Table:
     async def stop(self) -> None:
         if self._driver is not None:
             self._driver.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
-            except (asyncio.CancelledError, Exception):
-                pass
             self._driver = None
 
     def wake(self) -> None:

@@ -8,12 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from president.protocol import messages as m
 
 from .helpers import running_server, table_of_bots, wait_for
-
-pytestmark = pytest.mark.asyncio
 
 
 async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: Path) -> None:

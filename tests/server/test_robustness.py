@@ -1,0 +1,236 @@
+"""Bad input gets a clear error and loses nothing; drops, stalls and shutdowns are
+survived; fuzzed frames never crash the server."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+import struct
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from president.client.connection import Client, ConnectFailed, client_tls, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.framing import encode_frame
+
+from .helpers import client, running_server, table_of_bots, wait_for
+
+HELLO = encode_frame(pack(m.Hello(versions=(1,), name="raw", role="player", hand_key=bytes(32)).to_wire()))
+
+
+async def raw_tls(port: int, rcvbuf: int | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    sock = socket.socket()
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return await asyncio.open_connection(sock=sock, ssl=client_tls(), server_hostname="127.0.0.1")
+
+
+async def answers_after(writer: asyncio.StreamWriter, reader: asyncio.StreamReader, data: bytes) -> bytes:
+    writer.write(data)
+    await writer.drain()
+    got = b""
+    try:
+        while True:
+            chunk = await asyncio.wait_for(reader.read(65536), 0.3)
+            if not chunk:
+                break
+            got += chunk
+    except (TimeoutError, ConnectionError, ssl.SSLError):
+        pass
+    return got
+
+
+async def still_serving(server: object, tmp_path: Path) -> None:
+    c = await client(server, "probe", tmp_path)  # type: ignore[arg-type]
+    await c.send(m.ListTables())
+    message = await asyncio.wait_for(c.link.receive(), 5)
+    assert isinstance(message, m.Tables)
+    await c.link.close()
+
+
+async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.05) as server:
+        ann = await client(server, "ann", tmp_path)
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4, turn_seconds=30))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(3):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        bot = BotPlayer(ann, RandomBot(__import__("random").Random(3)))
+        await ann.send(m.Ready())
+        await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play"
+                       and 5 < sum(s.cards for s in ann.model.view.seats) < 45)
+        hand, slot, token, held = ann.model.view.hand, ann.model.slot, ann.model.token, len(ann.model.hand)  # type: ignore[union-attr]
+        assert slot is not None and held
+        task.cancel()
+        await ann.link.close()  # the Wi-Fi drops
+        back = await client(server, "ann", tmp_path)
+        back.keep = True
+        bot2 = BotPlayer(back, RandomBot(__import__("random").Random(4)))
+        task2 = asyncio.create_task(back.run())
+        await back.send(m.Resume(table="T", seat=slot, token=token))
+        await wait_for(lambda: any(isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in back.received))
+        snapshot = next(x for x in back.received if isinstance(x, m.SealedHand))
+        assert back.model.slot == slot
+        assert snapshot.hand == hand  # the same hand, resumed
+        assert 0 < len(back.model.hand) <= held
+        server.lobby.tables["T"].settings.bot_delay = 0.0  # resumed: now play on quickly
+        await asyncio.wait_for(bot2.game_over.wait(), 60)
+        assert not [e for e in back.errors if e.about], back.errors
+        await wait_for(lambda: len(server.records) == 1)
+        task2.cancel()
+        assert bot.waiting in (True, False)
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_path: Path) -> None:
+    async with running_server(tmp_path, send_buffer=4096, queue_size=16, drain_seconds=0.5,
+                              bot_delay=0.0) as server:
+        _reader, writer = await raw_tls(server.port, rcvbuf=2048)
+        writer.write(HELLO + encode_frame(pack(m.ListTables().to_wire())))
+        await writer.drain()
+        _clients, bots, tasks = await table_of_bots(server, tmp_path)
+        writer.write(encode_frame(pack(m.Spectate(table="T").to_wire())))
+        await writer.drain()
+        # ... and never reads again
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        await wait_for(lambda: all(s.name != "raw" for s in server.sessions), 10)
+        await wait_for(lambda: len(server.records) == 1)
+        for t in tasks:
+            t.cancel()
+        writer.close()
+
+
+async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        c = await client(server, "ann", tmp_path)
+        c.keep = True
+        task = asyncio.create_task(c.run())
+
+        async def refused(message: m.Message, code: str) -> None:
+            before = len(c.errors)
+            await c.send(message)
+            await wait_for(lambda: len(c.errors) > before)
+            assert c.errors[-1].code == code, c.errors[-1]
+            assert c.errors[-1].message
+
+        await refused(m.Join(table="nowhere"), "no_such_table")
+        await refused(m.CreateTable(name="T", preset="classic", toggles={"joker_mode": "wild"}, seats=4), "bad_rules")
+        await refused(m.CreateTable(name="T", preset="poker", toggles={}, seats=4), "bad_rules")
+        await refused(m.CreateTable(name="T", preset="classic", toggles={}, seats=9), "bad_rules")
+        await c.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3, password="pw"))
+        await refused(m.Join(table="T", password="nope"), "wrong_password")
+        await refused(m.Join(table="T"), "wrong_password")
+        await refused(m.PlayCards(cards=("3C",)), "not_allowed")
+        await refused(m.Ready(), "not_allowed")
+        await refused(m.AddBot(table="T", strategy="genius"), "not_allowed")
+        for _ in range(3):
+            await c.send(m.AddBot(table="T", strategy="random"))
+        await refused(m.Join(table="T", password="pw"), "table_full")
+        # frames that are not messages
+        writer = c.link.writer
+        writer.write(encode_frame(b"\xc1"))
+        writer.write(encode_frame(pack({"type": "teleport"})))
+        writer.write(encode_frame(pack({"type": "join", "table": 7})))
+        await wait_for(lambda: [e.code for e in c.errors[-3:]] == ["bad_msgpack", "unknown_message", "bad_message"])
+        await still_serving(server, tmp_path)
+        task.cancel()
+
+
+async def test_an_oversize_frame_closes_the_connection_and_nothing_else(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        reader, writer = await raw_tls(server.port)
+        got = await answers_after(writer, reader, HELLO + struct.pack(">I", 10_000_000) + b"x" * 100)
+        assert b"frame_too_large" in got or not got
+        await still_serving(server, tmp_path)
+
+
+async def test_wrong_server_password_and_silent_clients(tmp_path: Path) -> None:
+    async with running_server(tmp_path, password="lan-party", hello_seconds=0.3) as server:
+        with pytest.raises(ConnectFailed, match="wrong server password"):
+            await connect(f"127.0.0.1:{server.port}", "eve", known=KnownServers(tmp_path / "k"))
+        ok = await connect(f"127.0.0.1:{server.port}", "ann", known=KnownServers(tmp_path / "k"),
+                           password="lan-party")
+        await ok.close()
+        reader, writer = await raw_tls(server.port)  # says nothing at all
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        writer.close()
+
+
+async def test_the_turn_timer_plays_the_timeout_rule(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path)
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3, turn_seconds=1))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        await ann.send(m.Ready())
+        # ann never plays: after a second each time, the table plays for her
+        await wait_for(lambda: any(isinstance(x, m.GameEvent) and x.kind in ("played", "passed")
+                                   and x.data.get("seat") == ann.model.seat for x in ann.received), 15)
+        task.cancel()
+
+
+async def test_graceful_shutdown_tells_clients_and_writes_the_record(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.05) as server:
+        clients, _bots, tasks = await table_of_bots(server, tmp_path)
+        await wait_for(lambda: clients[0].model.view is not None and clients[0].model.view.phase == "play")
+    # the context manager closed the server mid-game
+    for c in clients:
+        await wait_for(lambda c=c: c.bye is not None, 5)  # type: ignore[misc]
+        assert c.bye is not None and c.bye.code == "server_closing"
+    assert len(server.records) == 1
+    for t in tasks:
+        t.cancel()
+
+
+frames = st.one_of(
+    st.binary(max_size=300),
+    st.builds(lambda b: encode_frame(b), st.binary(max_size=200)),
+    st.builds(lambda v: encode_frame(pack(v)), st.dictionaries(
+        st.sampled_from(["type", "table", "cards", "seat", "name", "x"]),
+        st.one_of(st.sampled_from(sorted(m.REGISTRY)), st.integers(), st.text(max_size=5),
+                  st.lists(st.text(max_size=3), max_size=3), st.none(), st.binary(max_size=8)),
+        max_size=4)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(frames, min_size=1, max_size=6))
+def test_fuzzed_frames_never_crash_the_server(tmp_path_factory: pytest.TempPathFactory,
+                                              chunks: list[bytes]) -> None:
+    async def run() -> None:
+        tmp = tmp_path_factory.mktemp("fuzz")
+        async with running_server(tmp) as server:
+            reader, writer = await raw_tls(server.port)
+            await answers_after(writer, reader, HELLO + b"".join(chunks))
+            writer.close()
+            await still_serving(server, tmp)
+
+    asyncio.run(run())
+
+
+async def test_clients_answer_with_the_same_view(tmp_path: Path) -> None:
+    """Two seats at one table see the same public state."""
+    async with running_server(tmp_path) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, players=3)
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        last = [c.model.view for c in clients]
+        assert all(v is not None for v in last)
+        assert len({(v.number, v.phase) for v in last if v is not None}) == 1
+        for t in tasks:
+            t.cancel()
+    assert isinstance(Client, type)
