@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from president.engine import Action, Pass, Play, Return, rules_from
 from president.protocol import messages as m
-from president.protocol.certs import fingerprint, same_fingerprint
+from president.protocol.certs import fingerprint, normalise_fingerprint, same_fingerprint
 from president.protocol.connection import Connection
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.fairdeal import check_hand
@@ -88,6 +88,11 @@ async def connect(
     and a server never seen before is trusted if `trust(fingerprint)` says so (or, with
     no `trust`, always) and then remembered."""
     host, port = split_address(address)
+    if pin is not None:
+        try:
+            pin = normalise_fingerprint(pin)
+        except ValueError as exc:
+            raise ConnectFailed(str(exc)) from None
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout

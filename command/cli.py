@@ -209,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
     sim.set_defaults(handler=cmd_sim)
+
+    from president.serve import add_parser as add_server
+
+    add_server(sub)
     return parser
 
 

@@ -34,6 +34,18 @@ def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS
     return max(common) if common else None
 
 
+_last: tuple[m.Message | None, bytes] = (None, b"")
+
+
+def _encoded(message: m.Message, limit: int) -> bytes:
+    """A message's frame; a broadcast sends one message object to many connections, so
+    the last one encoded is kept and reused (messages are immutable)."""
+    global _last
+    if _last[0] is not message:
+        _last = (message, encode_frame(pack(message.to_wire()), limit))
+    return _last[1]
+
+
 class Connection:
     """One end of a conversation: `Connection("server")` or `Connection("client")`."""
 
@@ -138,7 +150,7 @@ class Connection:
                 raise LocalProtocolError("not_allowed", f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):
                 raise LocalProtocolError("handshake", "answer hello with welcome first")
-        return encode_frame(pack(message.to_wire()), self._limit)
+        return _encoded(message, self._limit)
 
     def close(self) -> None:
         self.state = "closed"

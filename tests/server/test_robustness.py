@@ -96,18 +96,20 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
 async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_path: Path) -> None:
     async with running_server(tmp_path, send_buffer=4096, queue_size=16, drain_seconds=0.5,
                               bot_delay=0.0) as server:
+        host = await client(server, "host", tmp_path)
+        htask = asyncio.create_task(host.run())
+        await host.send(m.CreateTable(name="T", preset="classic", toggles={"target": 21}, seats=4))
         _reader, writer = await raw_tls(server.port, rcvbuf=2048)
-        writer.write(HELLO + encode_frame(pack(m.ListTables().to_wire())))
+        writer.write(HELLO + encode_frame(pack(m.Spectate(table="T").to_wire())))
         await writer.drain()
-        _clients, bots, tasks = await table_of_bots(server, tmp_path)
-        writer.write(encode_frame(pack(m.Spectate(table="T").to_wire())))
-        await writer.drain()
-        # ... and never reads again
-        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
-        await wait_for(lambda: all(s.name != "raw" for s in server.sessions), 10)
-        await wait_for(lambda: len(server.records) == 1)
-        for t in tasks:
-            t.cancel()
+        await wait_for(lambda: any(len(t.spectators) for t in server.lobby.tables.values()))
+        # ... and never reads again, while four server bots play a long game
+        for _ in range(4):
+            await host.send(m.AddBot(table="T", strategy="random"))
+        await wait_for(lambda: all(s.name != "raw" for s in server.sessions), 30)
+        await wait_for(lambda: len(server.records) == 1, 60)  # the table went on to the end
+        assert server.lobby.tables["T"].status == "finished"
+        htask.cancel()
         writer.close()
 
 

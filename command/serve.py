@@ -1,0 +1,82 @@
+"""`president server`: run a lobby server until Ctrl-C (or SIGTERM), then shut down
+gracefully: tell every client, write the tables' records, close within a deadline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from president.server.app import Server
+from president.server.config import ServerConfig, default_data_dir
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses other players on the LAN may use (best effort, no traffic)."""
+    found: set[str] = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(str(info[4][0]))
+    except OSError:
+        pass
+    return sorted(a for a in found if not a.startswith("127."))
+
+
+async def serve(config: ServerConfig) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        server = Server(config)
+        await server.start()
+    except OSError as exc:
+        print(f"president server: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    print(f"president server {config.name!r} listening on {config.host}:{server.port}")
+    if config.host in ("0.0.0.0", "::", ""):
+        for address in lan_addresses():
+            print(f"  friends connect with: president connect {address}:{server.port} --name NAME")
+    print(f"certificate fingerprint (SHA-256): {server.fingerprint}")
+    print("  tell your friends this fingerprint: their client shows it on first connect")
+    print(f"data and game records in {config.data_dir}")
+    print("Ctrl-C stops the server", flush=True)
+    await stop.wait()
+    print("shutting down: telling clients, writing records ...", flush=True)
+    await server.close()
+    print(f"stopped; {len(server.records)} game record(s) written this run")
+    return 0
+
+
+def cmd_server(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    config = ServerConfig(
+        host=args.host, port=args.port, data_dir=Path(args.data) if args.data else default_data_dir(),
+        name=args.name, password=args.password, pause_between_hands=args.pause,
+    )
+    return asyncio.run(serve(config))
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    server = sub.add_parser(
+        "server", help="run a lobby server for the LAN",
+        description="Run a president server. It makes a self-signed certificate on first start "
+        "(kept in the data directory) and prints its fingerprint for players to check.")
+    server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    server.add_argument("--port", type=int, default=7766, help="port (default 7766; 0 picks one)")
+    server.add_argument("--data", metavar="DIR", help=f"data directory (default {default_data_dir()})")
+    server.add_argument("--password", help="a password every client must give")
+    server.add_argument("--name", default="president", help="the server's name, shown to clients")
+    server.add_argument("--pause", type=float, default=2.0, metavar="SECONDS",
+                        help="pause between hands, for people to read the result (default 2)")
+    server.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
+    server.set_defaults(handler=cmd_server)

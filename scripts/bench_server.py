@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Server throughput over loopback (issue 3 §7): N tables of 4 bot clients against a real
+`president server` process — moves per second and the move round trip (a client sends its
+play, until its own event comes back) — beside, in the same run, a bare echo of frames of
+the same size over the same TLS, which is the limit.
+
+    python scripts/bench_server.py [--tables 4] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from president.client.connection import Client, client_tls, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.engine import Action
+from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.framing import FrameReader, encode_frame
+
+
+class TimedBot(BotPlayer):
+    """A random bot that notes when it sent each move and when its own event returned."""
+
+    def __init__(self, client: Client, strategy: RandomBot, trips: list[float]) -> None:
+        super().__init__(client, strategy)
+        self.trips = trips
+        self.sent: float | None = None
+        act = client.act
+
+        async def timed_act(action: Action) -> None:
+            self.sent = time.perf_counter()
+            await act(action)
+
+        client.act = timed_act  # type: ignore[method-assign]
+
+    async def on_message(self, message: m.Message) -> None:
+        was_waiting = self.waiting
+        await super().on_message(message)
+        if was_waiting and not self.waiting and self.sent is not None:
+            self.trips.append(time.perf_counter() - self.sent)
+            self.sent = None
+        if isinstance(message, m.GameEvent) and message.kind == "game_over":
+            self.game_over.clear()
+            await self.client.send(m.Ready())  # play another game
+
+
+def start_process(args: list[str]) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    head = ""
+    while "Ctrl-C" not in head and "ECHO" not in head:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the process did not start: " + head)
+        head += line
+    return proc, head
+
+
+async def bench_tables(port: int, fingerprint: str, tables: int, seconds: float) -> tuple[int, list[float]]:
+    trips: list[float] = []
+    known = KnownServers(Path(tempfile.mkdtemp()) / "known")
+    tasks = []
+    for t in range(tables):
+        clients = [Client(await connect(f"127.0.0.1:{port}", f"b{t}-{i}", pin=fingerprint, known=known))
+                   for i in range(4)]
+        tasks += [asyncio.create_task(c.run()) for c in clients]
+        for i, c in enumerate(clients):
+            TimedBot(c, RandomBot(random.Random(t * 10 + i)), trips)
+        await clients[0].send(m.CreateTable(name=f"bench{t}", preset="classic", toggles={}, seats=4))
+        for c in clients:
+            await c.send(m.Join(table=f"bench{t}"))
+        await asyncio.sleep(0.2)
+        for c in clients:
+            await c.send(m.Ready())
+    await asyncio.sleep(2)  # warm up
+    start_count = len(trips)
+    await asyncio.sleep(seconds)
+    moves = len(trips) - start_count
+    window = trips[start_count:]
+    for task in tasks:
+        task.cancel()
+    return moves, window
+
+
+async def echo_server(port_holder: list[int], cert: str, key: str) -> None:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(cert, key)
+
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        frames = FrameReader()
+        while data := await reader.read(65536):
+            for body in frames.feed(data):
+                writer.write(encode_frame(body))
+            await writer.drain()
+
+    server = await asyncio.start_server(echo, "127.0.0.1", 0, ssl=context)
+    print(f"ECHO {server.sockets[0].getsockname()[1]}", flush=True)
+    await asyncio.Event().wait()
+
+
+async def bench_echo(port: int, clients: int, seconds: float) -> tuple[int, list[float]]:
+    body = pack(m.PlayCards(cards=("7C", "7D")).to_wire())
+    trips: list[float] = []
+    stop = time.perf_counter() + seconds + 2
+
+    async def one() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=client_tls(),
+                                                       server_hostname="127.0.0.1")
+        frames = FrameReader()
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            writer.write(encode_frame(body))
+            await writer.drain()
+            got: list[bytes] = []
+            while not got:
+                got = frames.feed(await reader.read(65536))
+            trips.append(time.perf_counter() - sent)
+        writer.close()
+
+    tasks = [asyncio.create_task(one()) for _ in range(clients)]
+    await asyncio.sleep(2)
+    start_count = len(trips)
+    await asyncio.sleep(seconds)
+    window = trips[start_count:start_count + 10**9]
+    moves = len(window)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return moves, window
+
+
+def describe(name: str, moves: int, trips: list[float], seconds: float) -> float:
+    rate = moves / seconds
+    trips = sorted(trips)
+    p50 = statistics.median(trips) * 1000 if trips else float("nan")
+    p99 = trips[int(len(trips) * 0.99) - 1] * 1000 if trips else float("nan")
+    print(f"{name:34} {rate:10,.0f} /s   round trip p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
+    return rate
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--echo-server", nargs=2, metavar=("CERT", "KEY"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        asyncio.run(echo_server([], *args.echo_server))
+        return 0
+    data = Path(tempfile.mkdtemp())
+    server, head = start_process(["-m", "president", "server", "--host", "127.0.0.1", "--port", "0",
+                                  "--data", str(data), "--pause", "0"])
+    try:
+        port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
+        fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]
+        moves, trips = asyncio.run(bench_tables(port, fingerprint, args.tables, args.seconds))
+    finally:
+        server.terminate()
+        server.wait(10)
+    echo, head = start_process([__file__, "--echo-server", str(data / "cert.pem"), str(data / "key.pem")])
+    try:
+        port = int(head.split()[-1])
+        echoes, echo_trips = asyncio.run(bench_echo(port, args.tables * 4, args.seconds))
+    finally:
+        echo.terminate()
+        echo.wait(10)
+    print(f"{args.tables} tables x 4 bot clients, {args.seconds:.0f} s, loopback, TLS 1.3, server in its own process")
+    game = describe("server: moves (play/pass/return)", moves, trips, args.seconds)
+    limit = describe("bare TLS echo of same-size frames", echoes, echo_trips, args.seconds)
+    print(f"server moves/s over echo/s: {game / limit:.2f}")
+    print("command: python " + " ".join(sys.argv))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
