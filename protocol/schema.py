@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -42,6 +43,7 @@ class Items:
 Scalar = Union[bool, int, str, None]  # noqa: UP007 - a runtime type for the checker
 
 _HINTS: dict[type, dict[str, Any]] = {}
+_SPECS: dict[type, list[tuple[str, Any, Any]]] = {}
 
 
 def hints(cls: type) -> dict[str, Any]:
@@ -55,8 +57,21 @@ def bad(path: str, why: str) -> RemoteProtocolError:
     return RemoteProtocolError("bad_message", f"{path}: {why}")
 
 
+Checker = Callable[[Any, str], Any]
+_CHECKERS: dict[Any, Checker] = {}
+
+
 def convert(value: Any, kind: Any, path: str) -> Any:
     """`value` as `kind`, or `RemoteProtocolError("bad_message")` naming the field."""
+    checker = _CHECKERS.get(kind)
+    if checker is None:
+        checker = _CHECKERS[kind] = _compile(kind)
+    return checker(value, path)
+
+
+def _compile(kind: Any) -> Checker:
+    """A checker for one annotation, built once: the annotations are read here, not on
+    every message."""
     limits: tuple[Any, ...] = ()
     if typing.get_origin(kind) is typing.Annotated:
         kind, *extra = typing.get_args(kind)
@@ -64,76 +79,122 @@ def convert(value: Any, kind: Any, path: str) -> Any:
     origin = typing.get_origin(kind)
     if origin in (Union, types.UnionType):
         options = typing.get_args(kind)
-        if value is None and type(None) in options:
-            return None
-        real = [o if not limits else typing.Annotated[(o, *limits)] for o in options
-                if o is not type(None)]
-        if len(real) == 1:  # an optional field: say what is wrong with the value itself
-            return convert(value, real[0], path)
-        for option in real:
-            try:
-                return convert(value, option, path)
-            except RemoteProtocolError:
-                continue
-        raise bad(path, f"{_shown(value)} is none of the allowed types")
+        nullable = type(None) in options
+        real = [_compile(o if not limits else typing.Annotated[(o, *limits)])
+                for o in options if o is not type(None)]
+
+        def union(value: Any, path: str) -> Any:
+            if value is None and nullable:
+                return None
+            if len(real) == 1:  # an optional field: say what is wrong with the value itself
+                return real[0](value, path)
+            for check in real:
+                try:
+                    return check(value, path)
+                except RemoteProtocolError:
+                    continue
+            raise bad(path, f"{_shown(value)} is none of the allowed types")
+
+        return union
     if origin is typing.Literal:
-        if value not in typing.get_args(kind) or type(value) is bool:
-            choices = ", ".join(map(repr, typing.get_args(kind)))
-            raise bad(path, f"{_shown(value)} is not one of {choices}")
-        return value
+        allowed = typing.get_args(kind)
+
+        def literal(value: Any, path: str) -> Any:
+            if type(value) is bool or value not in allowed:
+                raise bad(path, f"{_shown(value)} is not one of {', '.join(map(repr, allowed))}")
+            return value
+
+        return literal
     if kind is bool:
-        if type(value) is not bool:
-            raise bad(path, f"expected true or false, not {_shown(value)}")
-        return value
+        def boolean(value: Any, path: str) -> Any:
+            if type(value) is not bool:
+                raise bad(path, f"expected true or false, not {_shown(value)}")
+            return value
+
+        return boolean
     if kind is int:
-        if type(value) is not int:
-            raise bad(path, f"expected a whole number, not {_shown(value)}")
-        for limit in limits:
-            if isinstance(limit, Range) and not limit.low <= value <= limit.high:
-                raise bad(path, f"{value} is outside {limit.low}..{limit.high}")
-        return value
+        ranges = [limit for limit in limits if isinstance(limit, Range)]
+
+        def integer(value: Any, path: str) -> Any:
+            if type(value) is not int:
+                raise bad(path, f"expected a whole number, not {_shown(value)}")
+            for limit in ranges:
+                if not limit.low <= value <= limit.high:
+                    raise bad(path, f"{value} is outside {limit.low}..{limit.high}")
+            return value
+
+        return integer
     if kind is str:
-        if type(value) is not str:
-            raise bad(path, f"expected text, not {_shown(value)}")
-        for limit in limits:
-            if isinstance(limit, Text) and not limit.low <= len(value) <= limit.high:
-                raise bad(path, f"text of {len(value)} characters is outside {limit.low}..{limit.high}")
-        if any(ord(ch) < 32 and ch not in "\t" for ch in value):
-            raise bad(path, "control characters are not allowed in text")
-        return value
+        texts = [limit for limit in limits if isinstance(limit, Text)]
+
+        def text(value: Any, path: str) -> Any:
+            if type(value) is not str:
+                raise bad(path, f"expected text, not {_shown(value)}")
+            for limit in texts:
+                if not limit.low <= len(value) <= limit.high:
+                    raise bad(path, f"text of {len(value)} characters is outside {limit.low}..{limit.high}")
+            if not value.isprintable() and any(ord(ch) < 32 and ch != "\t" for ch in value):
+                raise bad(path, "control characters are not allowed in text")
+            return value
+
+        return text
     if kind is bytes:
-        if type(value) is not bytes:
-            raise bad(path, f"expected bytes, not {_shown(value)}")
-        for limit in limits:
-            if isinstance(limit, Size):
+        sizes = [limit for limit in limits if isinstance(limit, Size)]
+
+        def binary(value: Any, path: str) -> Any:
+            if type(value) is not bytes:
+                raise bad(path, f"expected bytes, not {_shown(value)}")
+            for limit in sizes:
                 high = limit.low if limit.high is None else limit.high
                 if not limit.low <= len(value) <= high:
                     want = limit.low if limit.high is None else f"{limit.low}..{limit.high}"
                     raise bad(path, f"expected {want} bytes, not {len(value)}")
-        return value
+            return value
+
+        return binary
     if kind is type(None):
-        if value is not None:
-            raise bad(path, f"expected nil, not {_shown(value)}")
-        return None
+        def nil(value: Any, path: str) -> Any:
+            if value is not None:
+                raise bad(path, f"expected nil, not {_shown(value)}")
+            return None
+
+        return nil
     if origin is tuple:
-        if type(value) not in (tuple, list):
-            raise bad(path, f"expected a list, not {_shown(value)}")
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
-            _check_items(value, limits, path)
-            return tuple(convert(v, args[0], f"{path}[{i}]") for i, v in enumerate(value))
-        if len(value) != len(args):
-            raise bad(path, f"expected a list of {len(args)}, not {len(value)}")
-        return tuple(convert(v, a, f"{path}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+            item = _compile(args[0])
+
+            def many(value: Any, path: str) -> Any:
+                if type(value) not in (tuple, list):
+                    raise bad(path, f"expected a list, not {_shown(value)}")
+                _check_items(value, limits, path)
+                return tuple([item(v, f"{path}[{i}]") for i, v in enumerate(value)])
+
+            return many
+        parts = [_compile(a) for a in args]
+
+        def fixed(value: Any, path: str) -> Any:
+            if type(value) not in (tuple, list):
+                raise bad(path, f"expected a list, not {_shown(value)}")
+            if len(value) != len(parts):
+                raise bad(path, f"expected a list of {len(parts)}, not {len(value)}")
+            return tuple([p(v, f"{path}[{i}]") for i, (v, p) in enumerate(zip(value, parts))])
+
+        return fixed
     if origin is dict:
         key_kind, value_kind = typing.get_args(kind)
-        if type(value) is not dict:
-            raise bad(path, f"expected a map, not {_shown(value)}")
-        _check_items(value, limits, path)
-        return {convert(k, key_kind, f"{path} key"): convert(v, value_kind, f"{path}.{k}")
-                for k, v in value.items()}
+        key_check, value_check = _compile(key_kind), _compile(value_kind)
+
+        def mapping(value: Any, path: str) -> Any:
+            if type(value) is not dict:
+                raise bad(path, f"expected a map, not {_shown(value)}")
+            _check_items(value, limits, path)
+            return {key_check(k, f"{path} key"): value_check(v, f"{path}.{k}") for k, v in value.items()}
+
+        return mapping
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
-        return from_fields(kind, value, path)
+        record = kind
+        return lambda value, path: from_fields(record, value, path)
     raise TypeError(f"no wire form for {kind!r}")  # our own schema is wrong
 
 
@@ -141,27 +202,39 @@ def from_fields(cls: type, value: Any, path: str) -> Any:
     """A dataclass from a wire map, every field checked."""
     if type(value) is not dict:
         raise bad(path, f"expected a map, not {_shown(value)}")
-    fields = hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
-    extra = sorted(set(value) - set(names) - {"type"})
+    specs = _SPECS.get(cls)
+    if specs is None:
+        fields = hints(cls)
+        specs = _SPECS[cls] = [(f.name, fields[f.name], f.default) for f in dataclasses.fields(cls)]
+    extra = [key for key in value if key != "type" and all(key != name for name, _, _ in specs)]
     if extra:
-        raise bad(path, f"unexpected field {extra[0]!r}")
+        raise bad(path, f"unexpected field {sorted(map(str, extra))[0]!r}")
     args = {}
-    for field in dataclasses.fields(cls):
-        if field.name in value:
-            args[field.name] = convert(value[field.name], fields[field.name], f"{path}.{field.name}")
-        elif field.default is not dataclasses.MISSING:
-            args[field.name] = field.default
+    for name, kind, default in specs:
+        if name in value:
+            args[name] = convert(value[name], kind, f"{path}.{name}")
+        elif default is not dataclasses.MISSING:
+            args[name] = default
         else:
-            raise bad(path, f"missing field {field.name!r}")
+            raise bad(path, f"missing field {name!r}")
     return cls(**args)
+
+
+_SCALARS = frozenset({str, int, bool, bytes, float, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def to_fields(value: Any) -> Any:
     """A message or record as plain wire values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_fields(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(kind):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    if names is not None:
+        return {name: to_fields(getattr(value, name)) for name in names}
+    if isinstance(value, (tuple, list)):
         return [to_fields(v) for v in value]
     if isinstance(value, dict):
         return {k: to_fields(v) for k, v in value.items()}

@@ -69,7 +69,19 @@ def start_process(args: list[str]) -> tuple[subprocess.Popen[str], str]:
     return proc, head
 
 
-async def bench_tables(port: int, fingerprint: str, tables: int, seconds: float) -> tuple[int, list[float]]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+SERVER_CPU: list[float] = []
+
+
+async def bench_tables(port: int, fingerprint: str, tables: int, seconds: float,
+                       server_pid: int | None = None) -> tuple[int, list[float]]:
     trips: list[float] = []
     known = KnownServers(Path(tempfile.mkdtemp()) / "known")
     tasks = []
@@ -87,8 +99,11 @@ async def bench_tables(port: int, fingerprint: str, tables: int, seconds: float)
             await c.send(m.Ready())
     await asyncio.sleep(2)  # warm up
     start_count = len(trips)
+    cpu = cpu_seconds(server_pid) if server_pid else 0.0
     await asyncio.sleep(seconds)
     moves = len(trips) - start_count
+    if server_pid:
+        SERVER_CPU.append(cpu_seconds(server_pid) - cpu)
     window = trips[start_count:]
     for task in tasks:
         task.cancel()
@@ -165,7 +180,7 @@ def main() -> int:
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
         fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]
-        moves, trips = asyncio.run(bench_tables(port, fingerprint, args.tables, args.seconds))
+        moves, trips = asyncio.run(bench_tables(port, fingerprint, args.tables, args.seconds, server.pid))
     finally:
         server.terminate()
         server.wait(10)
@@ -179,7 +194,12 @@ def main() -> int:
     print(f"{args.tables} tables x 4 bot clients, {args.seconds:.0f} s, loopback, TLS 1.3, server in its own process")
     game = describe("server: moves (play/pass/return)", moves, trips, args.seconds)
     limit = describe("bare TLS echo of same-size frames", echoes, echo_trips, args.seconds)
-    print(f"server moves/s over echo/s: {game / limit:.2f}")
+    print(f"server moves/s over echo/s: {game / limit:.3f}")
+    if SERVER_CPU and moves:
+        busy = SERVER_CPU[0] / args.seconds
+        print(f"server process CPU: {busy:.0%} of one core, {SERVER_CPU[0] / moves * 1000:.2f} ms per move "
+              f"(the {args.tables * 4} benchmark clients share one process and are the bottleneck "
+              f"when this is well under 100%)")
     print("command: python " + " ".join(sys.argv))
     return 0
 

@@ -230,9 +230,10 @@ async def _chat(lobby: Lobby, session: Session, message: m.Chat) -> None:
     if message.scope == "table":
         for member in lobby.seated_table(session).members():
             member.deliver(said)
-    else:
+    else:  # everyone in the lobby: not at a table
         for other in list(lobby.sessions):
-            other.deliver(said)
+            if other.table is None or other is session:
+                other.deliver(said)
 
 
 @handles(m.PlayCards)

@@ -68,15 +68,21 @@ class Session:
         self.writer.transport.abort()
 
     async def _write_loop(self) -> None:
+        transport = self.writer.transport
         while True:
-            data = await self.queue.get()
-            if data is None:
-                return
-            self.writer.write(data)
-            try:
-                await asyncio.wait_for(self.writer.drain(), self.config.drain_seconds)
-            except (TimeoutError, ConnectionError, OSError):
-                self.kill("too_slow")
+            batch = [await self.queue.get()]
+            while not self.queue.empty() and batch[-1] is not None:
+                batch.append(self.queue.get_nowait())
+            done = batch[-1] is None
+            self.writer.write(b"".join(b for b in batch if b is not None))
+            if transport.get_write_buffer_size() > self.config.write_buffer:
+                try:  # the client is behind: give it the drain deadline to catch up
+                    async with asyncio.timeout(self.config.drain_seconds):
+                        await self.writer.drain()
+                except (TimeoutError, ConnectionError, OSError):
+                    self.kill("too_slow")
+                    return
+            if done:
                 return
 
     # --- receiving --------------------------------------------------------------------
@@ -125,7 +131,8 @@ class Session:
                 return message
             if self.conn.state == "closed" or self.closed:
                 return None
-            data = await asyncio.wait_for(self.reader.read(65536), max(0.0, deadline - loop.time()))
+            async with asyncio.timeout_at(deadline):
+                data = await self.reader.read(65536)
             if not data:
                 return None
             self.conn.receive_data(data)
@@ -155,6 +162,7 @@ class Session:
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
+        self.server.lobby.sessions.add(self)  # in the lobby from now on
         return True
 
     async def _read_loop(self) -> None:

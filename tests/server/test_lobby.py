@@ -1,0 +1,91 @@
+"""Lobby life: coming and going between hands, chat, connection caps."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from president.client.connection import ConnectFailed, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.protocol import messages as m
+from president.protocol.errors import RemoteProtocolError
+
+from .helpers import client, running_server, wait_for
+
+
+async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.01) as server:
+        ann = await client(server, "ann", tmp_path)
+        ann.keep = True
+        atask = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={"target": 30}, seats=4))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(3):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        BotPlayer(ann, RandomBot(random.Random(1)))
+        await ann.send(m.Ready())
+        await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play")
+        await ann.send(m.Leave())  # mid-hand: her seat is played by the timeout rule
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.game is not None and len(table.game.seating) == 3, 30)
+        bob = await client(server, "bob", tmp_path)
+        bob.keep = True
+        btask = asyncio.create_task(bob.run())
+        BotPlayer(bob, RandomBot(random.Random(2)))
+        await bob.send(m.Join(table="T"))
+        await wait_for(lambda: table.game is not None and "bob" in table.game.seating, 30)
+        assert "ann" not in table.game.seating
+        await wait_for(lambda: any(isinstance(x, m.SealedHand) for x in bob.received), 10)
+        await table.stop()  # end it here: the record holds the leaving and the joining
+        atask.cancel()
+        btask.cancel()
+    record = Path(server.records[-1])
+    out = subprocess.run([sys.executable, "-m", "president", "replay", str(record)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = record.read_text()
+    assert '"bob"' in text and '"ann"' in text
+
+
+async def test_chat_in_the_lobby_and_at_the_table_and_floods(tmp_path: Path) -> None:
+    async with running_server(tmp_path, chat_per_minute=5) as server:
+        ann, bob = await client(server, "ann", tmp_path), await client(server, "bob", tmp_path)
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob)]
+        for c in (ann, bob):
+            await c.send(m.ListTables())  # both in the lobby
+        await ann.send(m.Chat(scope="lobby", text="anyone for a game?"))
+        await wait_for(lambda: bob.model.chat)
+        assert bob.model.chat[-1] == m.Chat(scope="lobby", text="anyone for a game?", sender="ann")
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        for c in (ann, bob):
+            await c.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None and bob.model.slot is not None)
+        await bob.send(m.Chat(scope="table", text="good luck"))
+        await wait_for(lambda: any(c.text == "good luck" for c in ann.model.chat))
+        for i in range(8):
+            await bob.send(m.Chat(scope="table", text=f"spam {i}"))
+        await wait_for(lambda: any(e.code == "rate_limited" for e in bob.errors))
+        with pytest.raises(RemoteProtocolError, match=r"outside 1\.\.500"):  # chat is capped
+            m.Message.from_wire({"type": "chat", "scope": "table", "text": "x" * 501})
+        for t in tasks:
+            t.cancel()
+
+
+async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
+    async with running_server(tmp_path, max_per_address=2) as server:
+        known = KnownServers(tmp_path / "known")
+        links = [await connect(f"127.0.0.1:{server.port}", f"c{i}", known=known) for i in range(2)]
+        with pytest.raises(ConnectFailed):
+            await connect(f"127.0.0.1:{server.port}", "c3", known=known, timeout=3)
+        for link in links:
+            await link.close()
+        await wait_for(lambda: not server.sessions)
+        link = await connect(f"127.0.0.1:{server.port}", "c4", known=known)
+        await link.close()
