@@ -485,7 +485,7 @@ class Table:
         if slot.member is None:
             return
         self.number += 1
-        held = game.hand_of(seat) if cards is None else cards
+        held = game.view_for(seat).hand if cards is None else cards  # the one per-seat path
         sealed = seal_hand(held, slot.member.hand_key, self.name, game.hand, seat, self.number)
         slot.member.deliver(m.SealedHand(table=self.name, number=self.number, hand=game.hand,
                                          seat=seat, sealed=sealed, reason=reason))
