@@ -204,7 +204,7 @@ frames = st.one_of(
     st.builds(lambda b: encode_frame(b), st.binary(max_size=200)),
     st.builds(lambda v: encode_frame(pack(v)), st.dictionaries(
         st.sampled_from(["type", "table", "cards", "seat", "name", "x"]),
-        st.one_of(st.sampled_from(sorted(m.REGISTRY)), st.integers(), st.text(max_size=5),
+        st.one_of(st.sampled_from(sorted(m.REGISTRY)), st.integers(-2**63, 2**64 - 1), st.text(max_size=5),
                   st.lists(st.text(max_size=3), max_size=3), st.none(), st.binary(max_size=8)),
         max_size=4)),
 )
