@@ -3,12 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, TypeVar
 
 from .cards import CARDS, JOKER_ID, JOKER_RANK, Card, parse_cards
 
+_A = TypeVar("_A", bound="_Cards")
 
-class Play:
+
+class _Cards:
+    """What plays and returns share: immutable, parsed from notation, copied and pickled
+    as themselves."""
+
+    __slots__ = ()
+    cards: tuple[Card, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    @classmethod
+    def parse(cls: type[_A], text: str | Iterable[str]) -> _A:
+        return cls(parse_cards(text))  # type: ignore[call-arg]
+
+    def __reduce__(self) -> tuple[type[_Cards], tuple[tuple[Card, ...]]]:
+        return (type(self), (self.cards,))
+
+    def __copy__(self: _A) -> _A:
+        return self
+
+    def __deepcopy__(self: _A, memo: object) -> _A:
+        return self
+
+
+class Play(_Cards):
     """Lead or follow with these cards.  Equal plays hold the same cards in any order.
 
     `rank` is the set's rank (a wild joker takes the rank of its naturals; a set
@@ -48,22 +74,6 @@ class Play:
         set_(self, "step", sum(3 ** (i & 3) if i != JOKER_ID else 1 for i in ids if
                                (i != JOKER_ID) == (rank != JOKER_RANK)))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    @classmethod
-    def parse(cls, text: str | Iterable[str]) -> Play:
-        return cls(parse_cards(text))
-
-    def __reduce__(self) -> tuple[type[Play], tuple[tuple[Card, ...]]]:
-        return (Play, (self.cards,))
-
-    def __copy__(self) -> Play:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Play:
-        return self
-
     def __eq__(self, other: object) -> bool:
         return type(other) is Play and other.ids == self.ids
 
@@ -77,7 +87,7 @@ class Play:
         return " ".join(map(str, self.cards))
 
 
-class Return:
+class Return(_Cards):
     """The President's or Vice-President's return in the exchange."""
 
     __slots__ = ("cards", "ids")
@@ -89,22 +99,6 @@ class Return:
         ordered = tuple(sorted(cards, key=lambda c: c.id))
         object.__setattr__(self, "cards", ordered)
         object.__setattr__(self, "ids", tuple(c.id for c in ordered))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    @classmethod
-    def parse(cls, text: str | Iterable[str]) -> Return:
-        return cls(parse_cards(text))
-
-    def __reduce__(self) -> tuple[type[Return], tuple[tuple[Card, ...]]]:
-        return (Return, (self.cards,))
-
-    def __copy__(self) -> Return:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Return:
-        return self
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Return and other.ids == self.ids

@@ -60,3 +60,21 @@ async def table_of_bots(server: Server, tmp_path: Path, table: str = "T", preset
     for c in clients:
         await c.send(m.Ready())
     return clients, bots, tasks
+
+
+async def seated_among_server_bots(server: Server, tmp_path: Path, name: str = "ann",
+                                   seats: int = 4, turn_seconds: int = 30,
+                                   toggles: dict[str, object] | None = None,
+                                   ) -> tuple[Client, asyncio.Task[None]]:
+    """One client at a new table "T", server-side random bots in the other seats; the
+    client has not said ready yet."""
+    person = await client(server, name, tmp_path)
+    person.keep = True
+    task = asyncio.create_task(person.run())
+    await person.send(m.CreateTable(name="T", preset="classic", toggles=toggles or {},  # type: ignore[arg-type]
+                                    seats=seats, turn_seconds=turn_seconds))
+    await person.send(m.Join(table="T"))
+    await wait_for(lambda: person.model.slot is not None)
+    for _ in range(seats - 1):
+        await person.send(m.AddBot(table="T", strategy="random"))
+    return person, task

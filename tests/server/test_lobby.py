@@ -16,19 +16,12 @@ from president.client.strategies import RandomBot
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 
-from .helpers import client, running_server, wait_for
+from .helpers import client, running_server, seated_among_server_bots, wait_for
 
 
 async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.01) as server:
-        ann = await client(server, "ann", tmp_path)
-        ann.keep = True
-        atask = asyncio.create_task(ann.run())
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={"target": 30}, seats=4))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(3):
-            await ann.send(m.AddBot(table="T", strategy="random"))
+        ann, atask = await seated_among_server_bots(server, tmp_path, toggles={"target": 30})
         BotPlayer(ann, RandomBot(random.Random(1)))
         await ann.send(m.Ready())
         await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play")

@@ -20,7 +20,7 @@ from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
 
-from .helpers import client, running_server, table_of_bots, wait_for
+from .helpers import client, running_server, seated_among_server_bots, table_of_bots, wait_for
 
 HELLO = encode_frame(pack(m.Hello(versions=(1,), name="raw", role="player", hand_key=bytes(32)).to_wire()))
 
@@ -59,14 +59,7 @@ async def still_serving(server: object, tmp_path: Path) -> None:
 
 async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.05) as server:
-        ann = await client(server, "ann", tmp_path)
-        ann.keep = True
-        task = asyncio.create_task(ann.run())
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4, turn_seconds=30))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(3):
-            await ann.send(m.AddBot(table="T", strategy="random"))
+        ann, task = await seated_among_server_bots(server, tmp_path)
         bot = BotPlayer(ann, RandomBot(__import__("random").Random(3)))
         await ann.send(m.Ready())
         await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play"
@@ -171,14 +164,7 @@ async def test_wrong_server_password_and_silent_clients(tmp_path: Path) -> None:
 
 async def test_the_turn_timer_plays_the_timeout_rule(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
-        ann = await client(server, "ann", tmp_path)
-        ann.keep = True
-        task = asyncio.create_task(ann.run())
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3, turn_seconds=1))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="T", strategy="random"))
+        ann, task = await seated_among_server_bots(server, tmp_path, seats=3, turn_seconds=1)
         await ann.send(m.Ready())
         # ann never plays: after a second each time, the table plays for her
         await wait_for(lambda: any(isinstance(x, m.GameEvent) and x.kind in ("played", "passed")
