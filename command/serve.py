@@ -61,6 +61,7 @@ def cmd_server(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host, port=args.port, data_dir=Path(args.data) if args.data else default_data_dir(),
         name=args.name, password=args.password, pause_between_hands=args.pause,
+        bot_delay=args.bot_delay,
     )
     return asyncio.run(serve(config))
 
@@ -77,5 +78,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     server.add_argument("--name", default="president", help="the server's name, shown to clients")
     server.add_argument("--pause", type=float, default=2.0, metavar="SECONDS",
                         help="pause between hands, for people to read the result (default 2)")
+    server.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
+                        help="how long server-side bots think, so people can follow (default 0.3)")
     server.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     server.set_defaults(handler=cmd_server)

@@ -176,7 +176,7 @@ def main() -> int:
         return 0
     data = Path(tempfile.mkdtemp())
     server, head = start_process(["-m", "president", "server", "--host", "127.0.0.1", "--port", "0",
-                                  "--data", str(data), "--pause", "0"])
+                                  "--data", str(data), "--pause", "0", "--bot-delay", "0"])
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
         fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]

@@ -73,7 +73,7 @@ class Server:
         self.sessions.add(session)
         task = asyncio.current_task()
         if task is not None:
-            self._tasks.add(task)  # type: ignore[arg-type]
+            self._tasks.add(task)
         try:
             await session.run()
         finally:
@@ -82,7 +82,7 @@ class Server:
             if not self._per_address[address]:
                 del self._per_address[address]
             if task is not None:
-                self._tasks.discard(task)  # type: ignore[arg-type]
+                self._tasks.discard(task)
 
     def write_record(self, table: Table, record: dict[str, Any]) -> None:
         path = self.storage.write_record(table.name, record)

@@ -236,12 +236,14 @@ async def _chat(lobby: Lobby, session: Session, message: m.Chat) -> None:
                 other.deliver(said)
 
 
-@handles(m.PlayCards)
-@handles(m.PassTurn)
-@handles(m.ReturnCards)
 async def _act(lobby: Lobby, session: Session, message: m.Message) -> None:
+    """A play, a pass or a return: for the seat of this connection, never another."""
     table = lobby.seated_table(session)
     await table.act(session, parse_action(message))
+
+
+for _kind in (m.PlayCards, m.PassTurn, m.ReturnCards):
+    HANDLERS[_kind] = _act
 
 
 @handles(m.ClientSeed)

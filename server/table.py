@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from president.client.strategies import Strategy, make_strategy
 from president.engine import (
@@ -115,7 +115,7 @@ class Table:
         self.slots = [Slot() for _ in range(settings.seats)]
         self.spectators: list[Member] = []
         self.game: Game | None = None
-        self.status = "waiting"
+        self.status: Literal["waiting", "playing", "finished"] = "waiting"
         self.number = 0
         self.lock = asyncio.Lock()
         self.on_record = on_record

@@ -1,0 +1,76 @@
+"""`president server` as a host runs it: a real process, a real signal, a written record."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from president.client.connection import Client, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.protocol import messages as m
+
+from .helpers import wait_for
+
+
+async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", "0",
+         "--data", str(tmp_path / "data"), "--pause", "0", "--bot-delay", "0", "--name", "kitchen"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        head = ""
+        while "Ctrl-C" not in head:
+            line = await asyncio.to_thread(proc.stdout.readline)
+            assert line, head + (proc.stderr.read() if proc.stderr else "")
+            head += line
+        port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
+        printed = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+        assert (tmp_path / "data" / "cert.pem").exists()
+        link = await connect(f"127.0.0.1:{port}", "ann", pin=printed, known=KnownServers(tmp_path / "k"))
+        assert link.server == "kitchen" and link.fingerprint == printed
+        ann = Client(link)
+        task = asyncio.create_task(ann.run())
+        bot = BotPlayer(ann, RandomBot(__import__("random").Random(5)))
+        await ann.send(m.CreateTable(name="Friday", preset="table", toggles={}, seats=3))
+        await ann.send(m.Join(table="Friday"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="Friday", strategy="random"))
+        await ann.send(m.Ready())
+        await asyncio.wait_for(bot.game_over.wait(), 60)
+        assert all(result is None for result in ann.model.deal_results.values())
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.to_thread(proc.communicate, timeout=15)
+        assert proc.returncode == 0, err
+        assert "1 game record(s) written" in out
+        task.cancel()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    records = list((tmp_path / "data" / "records").glob("*.json"))
+    assert len(records) == 1
+    replayed = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(records[0])],
+                              capture_output=True, text=True, check=False)
+    assert replayed.returncode == 0 and json.loads(replayed.stdout)["game_over"] is True
+
+
+async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:
+    blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = blocker.sockets[0].getsockname()[1]
+    try:
+        out = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "president", "server", "--host", "127.0.0.1",
+                             "--port", str(port), "--data", str(tmp_path)],
+            capture_output=True, text=True, timeout=30)
+        assert out.returncode == 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
+    finally:
+        blocker.close()
