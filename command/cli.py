@@ -210,8 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
     sim.set_defaults(handler=cmd_sim)
 
+    from president.play import add_parser as add_play
     from president.serve import add_parser as add_server
 
+    add_play(sub)
     add_server(sub)
     return parser
 

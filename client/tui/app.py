@@ -1,0 +1,294 @@
+"""The table screen in prompt_toolkit: a layout of callables that read `TableScreen`,
+key bindings from `create_key_bindings`, input and output injectable for tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from president.engine import PASS, Action
+from president.protocol import messages as m
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from ..connection import Client
+from .table import TableScreen, card_style, card_text
+
+STYLE = Style.from_dict({
+    "red": "fg:ansired bold",
+    "black": "bold",
+    "joker": "fg:ansimagenta bold",
+    "legal": "underline",
+    "selected": "reverse",
+    "cursor": "fg:ansiyellow bold",
+    "turn": "fg:ansigreen bold",
+    "dim": "fg:ansibrightblack",
+    "message": "fg:ansiyellow",
+    "title": "bold",
+})
+
+HELP = """\
+ keys
+ ←/→  h/l    move along your hand
+ space        choose / unchoose the card (or click it)
+ enter        play the chosen cards (in the exchange: return them)
+ s            choose the cheapest legal play for you
+ p            pass
+ esc          clear the choice
+ c            chat to the table (enter sends, esc cancels)
+ ?            this help (any key closes it)
+ q  ctrl-c    leave
+"""
+
+
+class TableApp:
+    """The application around one `Client` at one table."""
+
+    def __init__(self, client: Client, *, input: Input | None = None, output: Output | None = None,
+                 on_exit: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.client = client
+        self.screen = TableScreen(client.model)
+        self.on_exit = on_exit
+        self.chat = TextArea(height=1, prompt="say: ", multiline=False)
+        self.chatting = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.app: Application[None] = Application(
+            layout=self._layout(), key_bindings=create_key_bindings(self), style=STYLE,
+            full_screen=True, mouse_support=True, refresh_interval=0.5,
+            input=input, output=output,
+        )
+        client.on_message = self._on_message
+
+    async def _on_message(self, message: m.Message) -> None:
+        self.screen.record(message)
+        self.app.invalidate()
+
+    def spawn(self, coro: Awaitable[None]) -> None:
+        """Run a send in the background, keeping the task alive until it is done."""
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.screen.message = f"not sent: {task.exception()}"
+            self.app.invalidate()
+
+    async def send(self, action: Action) -> None:
+        try:
+            await self.client.act(action)
+        except (ConnectionError, OSError):
+            self.screen.message = "not sent: the connection is down"
+
+    # --- layout ---------------------------------------------------------------------
+
+    def _layout(self) -> Layout:
+        screen = self.screen
+        header = Window(FormattedTextControl(self._header), height=1)
+        seats = Frame(Window(FormattedTextControl(self._seats)), title="table")
+        pile = Frame(Window(FormattedTextControl(self._pile)), title="pile")
+        log = Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="log")
+        self.hand_window = Window(FormattedTextControl(self._hand, focusable=True), height=2,
+                                  wrap_lines=True)
+        hand = Frame(self.hand_window, title="your hand")
+        status = Window(FormattedTextControl(self._status), height=1)
+        chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
+        body = HSplit([header, VSplit([HSplit([seats, pile]), log]), hand, chat, status])
+        help_box = Frame(Window(FormattedTextControl(HELP), width=70, height=12), title="help")
+        return Layout(FloatContainer(body, floats=[
+            Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+        ]), focused_element=self.hand_window)
+
+    def _header(self) -> StyleAndTextTuples:
+        view = self.client.model.view
+        if view is None:
+            return [("class:title", " president — waiting for the table ...")]
+        rules = view.rules.get("preset", "")
+        hand = f"hand {view.hand + 1}" if view.hand >= 0 else "not started"
+        extra = "  REVOLUTION" if view.revolution else ""
+        left = self.screen.seconds_left()
+        timer = f"  ⏱ {left}s" if left is not None else ""
+        return [("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {view.phase}{extra}{timer}"),
+                ("class:dim", f"   [{self.screen.connection}]  ? for help")]
+
+    def _seats(self) -> StyleAndTextTuples:
+        view = self.client.model.view
+        if view is None:
+            return []
+        out: StyleAndTextTuples = []
+        for seat, info in enumerate(view.seats):
+            turn = view.turn == seat or any(s == seat for s, _ in view.owed)
+            mark = "▶ " if turn else "  "
+            me = " (you)" if info.name == self.client.model.me else ""
+            flags = " passed" if info.passed else ""
+            flags += "" if info.connected else " away"
+            title = f" {info.title}" if info.title else ""
+            style = "class:turn" if turn else ""
+            out.append((style, f"{mark}{info.name}{me}{title}: {info.cards} cards, {info.score} pts{flags}\n"))
+        return out
+
+    def _pile(self) -> StyleAndTextTuples:
+        view = self.client.model.view
+        if view is None or not view.trick:
+            return [("class:dim", "empty: the next play leads")]
+        seat, cards = view.trick[-1]
+        out: StyleAndTextTuples = [("", f"{self.screen.name_of(seat)}: ")]
+        from president.engine import Card
+
+        for text in cards:
+            card = Card.parse(text)
+            out.append((card_style(card), card_text(card) + " "))
+        return out
+
+    def _log(self) -> StyleAndTextTuples:
+        lines = [*self.screen.summary, ""] if self.screen.summary else []
+        lines += self.screen.log[-14:]
+        deal = self.screen.deal_line()
+        return [("", "\n".join(lines)), ("class:dim", ("\n" + deal) if deal else "")]
+
+    def _hand(self) -> StyleAndTextTuples:
+        screen = self.screen
+        legal = screen.legal_ranks()
+        out: StyleAndTextTuples = []
+        for index, card in enumerate(screen.hand()):
+            style = card_style(card)
+            if card.rank in legal:
+                style += " class:legal"
+            if index in screen.selected:
+                style += " class:selected"
+            if index == screen.cursor:
+                out.append(("class:cursor", "["))
+            else:
+                out.append(("", " "))
+            out.append((style, card_text(card), self._clicker(index)))
+            out.append(("class:cursor", "]") if index == screen.cursor else ("", " "))
+        if not out:
+            out.append(("class:dim", "no cards"))
+        return out
+
+    def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
+        def click(event: MouseEvent) -> None:
+            if event.event_type == MouseEventType.MOUSE_UP:
+                self.screen.toggle(index)
+                self.app.invalidate()
+
+        return click
+
+    def _status(self) -> StyleAndTextTuples:
+        screen = self.screen
+        model = self.client.model
+        view = model.view
+        if screen.message:
+            return [("class:message", " " + screen.message)]
+        if view is not None and model.my_turn:
+            if view.phase == "exchange":
+                owed = dict(view.owed).get(model.seat or 0, 0)
+                return [("class:turn", f" your return: choose {owed} card(s) to give back, then enter")]
+            lead = " (you lead: any set)" if not view.trick else ""
+            return [("class:turn", f" your turn{lead}: space chooses, enter plays, p passes, s suggests")]
+        return [("class:dim", " waiting for the others ...")]
+
+
+def create_key_bindings(table: TableApp) -> KeyBindings:
+    """Every key of the table screen (the help overlay lists them)."""
+    kb = KeyBindings()
+    screen = table.screen
+    playing = Condition(lambda: not table.chatting)
+
+    def later(coro: Awaitable[None]) -> None:
+        table.spawn(coro)
+
+    @kb.add("?", filter=playing)
+    def _help(event: KeyPressEvent) -> None:
+        screen.help = not screen.help
+
+    @kb.add("<any>", filter=Condition(lambda: screen.help))
+    def _close_help(event: KeyPressEvent) -> None:
+        screen.help = False
+
+    @kb.add("left", filter=playing)
+    @kb.add("h", filter=playing)
+    def _left(event: KeyPressEvent) -> None:
+        screen.move(-1)
+
+    @kb.add("right", filter=playing)
+    @kb.add("l", filter=playing)
+    def _right(event: KeyPressEvent) -> None:
+        screen.move(1)
+
+    @kb.add("space", filter=playing)
+    def _toggle(event: KeyPressEvent) -> None:
+        screen.toggle()
+
+    @kb.add("escape", filter=playing)
+    def _clear(event: KeyPressEvent) -> None:
+        screen.clear()
+        screen.message = ""
+
+    @kb.add("s", filter=playing)
+    def _suggest(event: KeyPressEvent) -> None:
+        screen.select_lowest()
+
+    @kb.add("enter", filter=playing)
+    def _play(event: KeyPressEvent) -> None:
+        action = screen.action()
+        if action is not None:
+            later(table.send(action))
+
+    @kb.add("p", filter=playing)
+    def _pass(event: KeyPressEvent) -> None:
+        view = screen.seat_view()
+        if view is None or not table.client.model.my_turn:
+            screen.message = "it is not your turn"
+        elif PASS not in view.legal_actions():
+            screen.message = ("the leader may not pass: lead any card or set" if view.top is None
+                              else "you hold a play that beats the pile, so you may not pass (must_beat)")
+        else:
+            screen.clear()
+            screen.message = ""
+            later(table.send(PASS))
+
+    @kb.add("c", filter=playing)
+    def _chat(event: KeyPressEvent) -> None:
+        table.chatting = True
+        event.app.layout.focus(table.chat)
+
+    @kb.add("enter", filter=Condition(lambda: table.chatting))
+    def _say(event: KeyPressEvent) -> None:
+        text = table.chat.text.strip()[:500]
+        table.chat.text = ""
+        table.chatting = False
+        event.app.layout.focus(table.hand_window)
+        if text:
+            later(table.client.send(m.Chat(scope="table", text=text)))
+
+    @kb.add("escape", filter=Condition(lambda: table.chatting))
+    def _unsay(event: KeyPressEvent) -> None:
+        table.chat.text = ""
+        table.chatting = False
+        event.app.layout.focus(table.hand_window)
+
+    @kb.add("q", filter=playing)
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    return kb

@@ -1,0 +1,90 @@
+"""`president play`: one command, no setup — an embedded server on loopback, a table
+with bots in the other seats, and the table screen.  Quitting stops the server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import sys
+import tempfile
+from pathlib import Path
+
+from president.client.connection import Client, connect
+from president.client.pinning import KnownServers
+from president.client.strategies import STRATEGIES
+from president.client.tui.app import TableApp
+from president.engine import RulesError, find_preset
+from president.protocol import messages as m
+from president.server.app import Server
+from president.server.config import ServerConfig, default_data_dir
+
+
+async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:
+    """The server, and this player's client seated at a table of bots, ready."""
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, name="local",
+                          bot_delay=args.bot_delay, pause_between_hands=args.pause)
+    server = Server(config)
+    await server.start()
+    known = KnownServers(Path(tempfile.mkdtemp()) / "known_servers")
+    client = Client(await connect(f"127.0.0.1:{server.port}", args.name, pin=server.fingerprint,
+                                  known=known))
+    await client.send(m.CreateTable(name="local", preset=args.preset, toggles={}, seats=args.players,
+                                    turn_seconds=0))
+    await client.send(m.Join(table="local", seat=0))
+    for _ in range(args.players - 1):
+        await client.send(m.AddBot(table="local", strategy=args.bots))
+    await client.send(m.Ready())
+    return server, client
+
+
+async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
+    data = Path(args.data) if args.data else default_data_dir() / "local"
+    server, client = await start_local_game(args, data)
+    app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
+    reader = asyncio.get_running_loop().create_task(client.run())
+    try:
+        await app.app.run_async()
+    finally:
+        reader.cancel()
+        await client.link.close()
+        await server.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+    for record in server.records:
+        print(f"game record: {record}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        find_preset(args.preset).check_players(args.players)
+    except RulesError as exc:
+        print(f"president play: {exc}", file=sys.stderr)
+        return 2
+    if args.bots not in STRATEGIES:
+        print(f"president play: there is no bot strategy {args.bots!r}: choose from {', '.join(STRATEGIES)}",
+              file=sys.stderr)
+        return 2
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("president play: needs a terminal (run it in one)", file=sys.stderr)
+        return 2
+    return asyncio.run(play(args))
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "play", help="play against bots right now (no server to start)",
+        description="Start a game against bots in this terminal: an embedded server on "
+        "loopback, bots in the other seats. Press ? in the game for the keys.")
+    parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
+    parser.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    parser.add_argument("--bots", default="random", help="strategy of the bots (default random)")
+    parser.add_argument("--name", default=(getpass.getuser() or "you")[:32], help="your name")
+    parser.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
+                        help="how long bots think, so you can follow (default 0.7)")
+    parser.add_argument("--pause", type=float, default=3.0, metavar="SECONDS",
+                        help="pause between hands to read the result (default 3)")
+    parser.add_argument("--data", metavar="DIR", help="where game records go")
+    parser.set_defaults(handler=cmd_play)

@@ -1,0 +1,119 @@
+"""The table screen driven like a person would: keys through a pipe, against bots at a
+real loopback server started the way `president play` starts it."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from president.client.tui.app import TableApp
+from president.client.tui.table import TableScreen
+from president.engine import Card
+from president.play import start_local_game
+from president.protocol import messages as m
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from ..server.helpers import wait_for
+
+
+def local_args(**changes: object) -> argparse.Namespace:
+    args = dict(name="ann", preset="classic", players=4, bots="random", bot_delay=0.0, pause=0.0)
+    args.update(changes)
+    return argparse.Namespace(**args)
+
+
+async def test_a_whole_hand_played_by_keystrokes(tmp_path: Path) -> None:
+    server, client = await start_local_game(local_args(), tmp_path)
+    reader = asyncio.create_task(client.run())
+    with create_pipe_input() as keys:
+        table = TableApp(client, input=keys, output=DummyOutput())
+        running = asyncio.create_task(table.app.run_async())
+        screen = table.screen
+        try:
+            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play")
+            moves = 0
+
+            def hand_over() -> bool:
+                return any(line.startswith("hand over") for line in screen.log)
+
+            while not hand_over():
+                await wait_for(lambda: client.model.my_turn or hand_over(), 20)
+                if hand_over():
+                    break
+                mine = len([line for line in screen.log if line.startswith("you ")])
+                screen.message = ""
+                keys.send_text("s")  # choose the cheapest legal play ...
+                await wait_for(lambda: bool(screen.selected) or bool(screen.message))
+                if screen.selected:
+                    assert screen.explain() is None  # ... which the engine accepts
+                    keys.send_text("\r")
+                else:
+                    keys.send_text("p")
+                # the move shows in the log (the bots answer faster than we can look)
+                await wait_for(lambda mine=mine: len([ln for ln in screen.log if ln.startswith("you ")]) > mine)
+                moves += 1
+            assert moves > 0
+            assert any(line.startswith("you play") for line in screen.log)
+            assert any(line.startswith("hand over") for line in screen.log)
+            assert not [e for e in client.errors if e.about], client.errors
+            await wait_for(lambda: screen.deal_line().endswith("verified"))
+            keys.send_text("?")
+            await wait_for(lambda: screen.help)
+            keys.send_text("x")  # any key closes the help
+            await wait_for(lambda: not screen.help)
+            keys.send_text("q")
+            await asyncio.wait_for(running, 5)
+        finally:
+            reader.cancel()
+            await client.link.close()
+            await server.close()
+    assert server.records  # quitting stopped the server, which wrote the record
+
+
+async def test_an_illegal_choice_is_explained_before_it_is_sent(tmp_path: Path) -> None:
+    server, client = await start_local_game(local_args(bot_delay=0.5), tmp_path)
+    reader = asyncio.create_task(client.run())
+    with create_pipe_input() as keys:
+        table = TableApp(client, input=keys, output=DummyOutput())
+        running = asyncio.create_task(table.app.run_async())
+        screen = table.screen
+        try:
+            await wait_for(lambda: client.model.my_turn, 30)
+            hand = screen.hand()
+            ranks = [c.rank for c in hand]
+            # two cards of different ranks are never one play
+            first = 0
+            second = next(i for i, r in enumerate(ranks) if r != ranks[0])
+            screen.toggle(first)
+            screen.toggle(second)
+            sent_before = len([x for x in client.received])
+            keys.send_text("\r")
+            await wait_for(lambda: "one rank" in screen.message or "3C" in screen.message
+                           or "cannot be beaten" in screen.message)
+            assert len(client.received) >= sent_before  # nothing was sent for it
+            assert screen.selected == {first, second}
+            keys.send_text("q")
+            await asyncio.wait_for(running, 5)
+        finally:
+            reader.cancel()
+            await client.link.close()
+            await server.close()
+
+
+def test_the_screen_state_without_a_terminal() -> None:
+    from president.client.model import TableModel
+
+    screen = TableScreen(TableModel(me="ann", hand=[Card.parse("3C"), Card.parse("2S"), Card.parse("7H")]))
+    assert [str(c) for c in screen.hand()] == ["3C", "7H", "2S"]
+    screen.move(1)
+    assert screen.cursor == 1
+    screen.move(5)
+    assert screen.cursor == 0
+    screen.toggle()
+    assert screen.chosen() == [Card.parse("3C")]
+    assert screen.explain() == "wait for the hand to start"
+    event = m.GameEvent(table="t", number=1, kind="game_over", data={"winners": ("bob",)})
+    screen.record(event)
+    assert screen.summary[0] == "GAME OVER — bob won!"
