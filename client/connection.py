@@ -162,6 +162,8 @@ class Client:
         self.tables: m.Tables | None = None
         self.bye: m.Bye | None = None
         self.keep = False  # keep every message in `received` (tests, debugging)
+        #: Opens a new link to the same server (for taking the seat back after a drop).
+        self.reconnect: Callable[[], Awaitable[Link]] | None = None
 
     async def send(self, message: m.Message) -> None:
         await self.link.send(message)

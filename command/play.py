@@ -9,9 +9,10 @@ import contextlib
 import getpass
 import sys
 import tempfile
+from collections.abc import Awaitable
 from pathlib import Path
 
-from president.client.connection import Client, connect
+from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
 from president.client.strategies import STRATEGIES
 from president.client.tui.app import TableApp
@@ -22,14 +23,19 @@ from president.server.config import ServerConfig, default_data_dir
 
 
 async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:
-    """The server, and this player's client seated at a table of bots, ready."""
+    """The server, and this player's client seated at a table of bots, ready.  The
+    client's `reconnect` opens a new link to the same server."""
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, name="local",
                           bot_delay=args.bot_delay, pause_between_hands=args.pause)
     server = Server(config)
     await server.start()
     known = KnownServers(Path(tempfile.mkdtemp()) / "known_servers")
-    client = Client(await connect(f"127.0.0.1:{server.port}", args.name, pin=server.fingerprint,
-                                  known=known))
+
+    def reconnect() -> Awaitable[Link]:
+        return connect(f"127.0.0.1:{server.port}", args.name, pin=server.fingerprint, known=known)
+
+    client = Client(await reconnect())
+    client.reconnect = reconnect
     await client.send(m.CreateTable(name="local", preset=args.preset, toggles={}, seats=args.players,
                                     turn_seconds=0))
     await client.send(m.Join(table="local", seat=0))
@@ -43,7 +49,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
     data = Path(args.data) if args.data else default_data_dir() / "local"
     server, client = await start_local_game(args, data)
     app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
-    reader = asyncio.get_running_loop().create_task(client.run())
+    reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
     try:
         await app.app.run_async()
     finally:

@@ -28,7 +28,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from ..connection import Client
+from ..connection import Client, ConnectFailed, Link
 from .table import TableScreen, card_style, card_text
 
 STYLE = Style.from_dict({
@@ -79,6 +79,33 @@ class TableApp:
     async def _on_message(self, message: m.Message) -> None:
         self.screen.record(message)
         self.app.invalidate()
+
+    async def network(self, reconnect: Callable[[], Awaitable[Link]] | None = None,
+                      retry_seconds: float = 1.0) -> None:
+        """Read from the server for as long as the screen is up.  When the connection
+        drops, say so and take the seat back with its token, again and again."""
+        client, screen = self.client, self.screen
+        while True:
+            await client.run()
+            if reconnect is None or (client.bye is not None and client.bye.code == "server_closing"):
+                screen.connection = "disconnected"
+                self.app.invalidate()
+                return
+            screen.connection = "connection lost — reconnecting"
+            self.app.invalidate()
+            while True:
+                await asyncio.sleep(retry_seconds)
+                try:
+                    client.link = await reconnect()
+                except (ConnectFailed, OSError):
+                    continue
+                model = client.model
+                if model.slot is not None:
+                    await client.send(m.Resume(table=model.name, seat=model.slot, token=model.token))
+                screen.connection = "connected"
+                screen.message = "reconnected to your seat"
+                self.app.invalidate()
+                break
 
     def spawn(self, coro: Awaitable[None]) -> None:
         """Run a send in the background, keeping the task alive until it is done."""
@@ -162,7 +189,9 @@ class TableApp:
         lines = [*self.screen.summary, ""] if self.screen.summary else []
         lines += self.screen.log[-14:]
         deal = self.screen.deal_line()
-        return [("", "\n".join(lines)), ("class:dim", ("\n" + deal) if deal else "")]
+        swap = self.screen.exchange_line
+        return [("class:message", (swap + "\n") if swap else ""), ("", "\n".join(lines)),
+                ("class:dim", ("\n" + deal) if deal else "")]
 
     def _hand(self) -> StyleAndTextTuples:
         screen = self.screen

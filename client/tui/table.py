@@ -43,6 +43,7 @@ class TableScreen:
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
     view_time: float = 0.0
+    exchange_line: str = ""
 
     # --- the hand -------------------------------------------------------------------
 
@@ -172,6 +173,7 @@ class TableScreen:
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
+            self.exchange_line = self.exchanged(message.hand) if message.reason == "exchange" else ""
         del self.log[:-200]
 
     def describe(self, event: m.GameEvent) -> str | None:
@@ -216,6 +218,19 @@ class TableScreen:
             self.summary = [f"GAME OVER — {winners} won!", "press q to leave"]
             return f"game over: {winners} won"
         return None
+
+    def exchanged(self, hand: int) -> str:
+        """What my exchange did to the hand I was dealt: the cards gone and come."""
+        dealt = list(self.model.dealt.get(hand, []))
+        now = list(self.model.hand)
+        gave = [c for c in dealt if c not in now or dealt.count(c) > now.count(c)]
+        got = [c for c in now if c not in dealt or now.count(c) > dealt.count(c)]
+        if not gave and not got:
+            return ""
+        def shown(cards: list[Card]) -> str:
+            return " ".join(card_text(c) for c in sorted(set(cards))) or "nothing"
+
+        return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
 
     def deal_line(self) -> str:
         results = self.model.deal_results

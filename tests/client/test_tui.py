@@ -117,3 +117,41 @@ def test_the_screen_state_without_a_terminal() -> None:
     event = m.GameEvent(table="t", number=1, kind="game_over", data={"winners": ("bob",)})
     screen.record(event)
     assert screen.summary[0] == "GAME OVER — bob won!"
+
+
+def test_the_exchange_line_says_what_went_and_came() -> None:
+    from president.client.model import TableModel
+    from president.engine import parse_cards
+
+    model = TableModel(me="ann", hand=list(parse_cards("3C 4D 2S AH")))
+    model.dealt[1] = list(parse_cards("3C 4D 5H 6S"))
+    screen = TableScreen(model)
+    assert screen.exchanged(1) == "exchange: you gave 5♥ 6♠; you got A♥ 2♠"
+    model.hand = list(model.dealt[1])
+    assert screen.exchanged(1) == ""
+
+
+async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> None:
+    server, client = await start_local_game(local_args(bot_delay=0.05), tmp_path)
+    with create_pipe_input() as keys:
+        table = TableApp(client, input=keys, output=DummyOutput())
+        network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
+        running = asyncio.create_task(table.app.run_async())
+        screen = table.screen
+        try:
+            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play")
+            slot, hand = client.model.slot, client.model.view.hand  # type: ignore[union-attr]
+            old = client.link
+            old.writer.transport.abort()  # the Wi-Fi drops
+            await wait_for(lambda: screen.connection.startswith("connection lost"), 5)
+            await wait_for(lambda: client.link is not old and screen.connection == "connected", 10)
+            await wait_for(lambda: screen.message == "reconnected to your seat", 5)
+            await wait_for(lambda: client.model.view is not None and client.model.hand != [], 5)
+            assert client.model.slot == slot
+            assert client.model.view is not None and client.model.view.hand >= hand
+            keys.send_text("q")
+            await asyncio.wait_for(running, 5)
+        finally:
+            network.cancel()
+            await client.link.close()
+            await server.close()
