@@ -4,6 +4,8 @@
 # p = pass), the screen read back with capture-pane. Prints what it saw; exits 1 on failure.
 set -euo pipefail
 president=${PRESIDENT:-president}
+command -v "$president" >/dev/null || { echo "FAIL: no '$president' command: activate the venv, or set PRESIDENT"; exit 1; }
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
 session="president-smoke-$$"
 data=$(mktemp -d)
 screen() { tmux capture-pane -p -t "$session"; }
