@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from president.client.tui.app import TableApp
@@ -12,7 +14,8 @@ from president.client.tui.table import TableScreen
 from president.engine import Card
 from president.play import start_local_game
 from president.protocol import messages as m
-from prompt_toolkit.input import create_pipe_input
+from president.server.app import Server
+from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from ..server.helpers import wait_for
@@ -24,82 +27,76 @@ def local_args(**changes: object) -> argparse.Namespace:
     return argparse.Namespace(**args)
 
 
-async def test_a_whole_hand_played_by_keystrokes(tmp_path: Path) -> None:
-    server, client = await start_local_game(local_args(), tmp_path)
-    reader = asyncio.create_task(client.run())
+@contextlib.asynccontextmanager
+async def local_screen(tmp_path: Path, **changes: object
+                       ) -> AsyncIterator[tuple[TableApp, PipeInput, Server]]:
+    """`president play`'s game, its screen fed keys through a pipe; quits and cleans up."""
+    server, client = await start_local_game(local_args(**changes), tmp_path)
     with create_pipe_input() as keys:
         table = TableApp(client, input=keys, output=DummyOutput())
+        network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
         running = asyncio.create_task(table.app.run_async())
-        screen = table.screen
         try:
-            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play")
-            moves = 0
-
-            def hand_over() -> bool:
-                return any(line.startswith("hand over") for line in screen.log)
-
-            while not hand_over():
-                await wait_for(lambda: client.model.my_turn or hand_over(), 20)
-                if hand_over():
-                    break
-                mine = len([line for line in screen.log if line.startswith("you ")])
-                screen.message = ""
-                keys.send_text("s")  # choose the cheapest legal play ...
-                await wait_for(lambda: bool(screen.selected) or bool(screen.message))
-                if screen.selected:
-                    assert screen.explain() is None  # ... which the engine accepts
-                    keys.send_text("\r")
-                else:
-                    keys.send_text("p")
-                # the move shows in the log (the bots answer faster than we can look)
-                await wait_for(lambda mine=mine: len([ln for ln in screen.log if ln.startswith("you ")]) > mine)
-                moves += 1
-            assert moves > 0
-            assert any(line.startswith("you play") for line in screen.log)
-            assert any(line.startswith("hand over") for line in screen.log)
-            assert not [e for e in client.errors if e.about], client.errors
-            await wait_for(lambda: screen.deal_line().endswith("verified"))
-            keys.send_text("?")
-            await wait_for(lambda: screen.help)
-            keys.send_text("x")  # any key closes the help
-            await wait_for(lambda: not screen.help)
+            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play", 30)
+            yield table, keys, server
             keys.send_text("q")
             await asyncio.wait_for(running, 5)
         finally:
-            reader.cancel()
+            network.cancel()
+            running.cancel()
             await client.link.close()
             await server.close()
+
+
+async def test_a_whole_hand_played_by_keystrokes(tmp_path: Path) -> None:
+    async with local_screen(tmp_path) as (table, keys, server):
+        client, screen = table.client, table.screen
+        moves = 0
+
+        def hand_over() -> bool:
+            return any(line.startswith("hand over") for line in screen.log)
+
+        while not hand_over():
+            await wait_for(lambda: client.model.my_turn or hand_over(), 20)
+            if hand_over():
+                break
+            mine = len([line for line in screen.log if line.startswith("you ")])
+            screen.message = ""
+            keys.send_text("s")  # choose the cheapest legal play ...
+            await wait_for(lambda: bool(screen.selected) or bool(screen.message))
+            if screen.selected:
+                assert screen.explain() is None  # ... which the engine accepts
+                keys.send_text("\r")
+            else:
+                keys.send_text("p")
+            # the move shows in the log (the bots answer faster than we can look)
+            await wait_for(lambda mine=mine: len([x for x in screen.log if x.startswith("you ")]) > mine)
+            moves += 1
+        assert moves > 0
+        assert any(line.startswith("you play") for line in screen.log)
+        assert any(line.startswith("hand over") for line in screen.log)
+        assert not [e for e in client.errors if e.about], client.errors
+        await wait_for(lambda: screen.deal_line().endswith("verified"))
+        keys.send_text("?")
+        await wait_for(lambda: screen.help)
+        keys.send_text("x")  # any key closes the help
+        await wait_for(lambda: not screen.help)
     assert server.records  # quitting stopped the server, which wrote the record
 
 
 async def test_an_illegal_choice_is_explained_before_it_is_sent(tmp_path: Path) -> None:
-    server, client = await start_local_game(local_args(bot_delay=0.5), tmp_path)
-    reader = asyncio.create_task(client.run())
-    with create_pipe_input() as keys:
-        table = TableApp(client, input=keys, output=DummyOutput())
-        running = asyncio.create_task(table.app.run_async())
-        screen = table.screen
-        try:
-            await wait_for(lambda: client.model.my_turn, 30)
-            hand = screen.hand()
-            ranks = [c.rank for c in hand]
-            # two cards of different ranks are never one play
-            first = 0
-            second = next(i for i, r in enumerate(ranks) if r != ranks[0])
-            screen.toggle(first)
-            screen.toggle(second)
-            sent_before = len([x for x in client.received])
-            keys.send_text("\r")
-            await wait_for(lambda: "one rank" in screen.message or "3C" in screen.message
-                           or "cannot be beaten" in screen.message)
-            assert len(client.received) >= sent_before  # nothing was sent for it
-            assert screen.selected == {first, second}
-            keys.send_text("q")
-            await asyncio.wait_for(running, 5)
-        finally:
-            reader.cancel()
-            await client.link.close()
-            await server.close()
+    async with local_screen(tmp_path, bot_delay=0.5) as (table, keys, _):
+        client, screen = table.client, table.screen
+        await wait_for(lambda: client.model.my_turn, 30)
+        ranks = [c.rank for c in screen.hand()]
+        other = next(i for i, r in enumerate(ranks) if r != ranks[0])
+        screen.toggle(0)
+        screen.toggle(other)  # two ranks are never one play
+        keys.send_text("\r")
+        await wait_for(lambda: "one rank" in screen.message or "3C" in screen.message
+                       or "cannot be beaten" in screen.message)
+        assert screen.selected == {0, other}  # kept, and nothing was sent
+        assert not client.errors
 
 
 def test_the_screen_state_without_a_terminal() -> None:
@@ -132,26 +129,14 @@ def test_the_exchange_line_says_what_went_and_came() -> None:
 
 
 async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> None:
-    server, client = await start_local_game(local_args(bot_delay=0.05), tmp_path)
-    with create_pipe_input() as keys:
-        table = TableApp(client, input=keys, output=DummyOutput())
-        network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
-        running = asyncio.create_task(table.app.run_async())
-        screen = table.screen
-        try:
-            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play")
-            slot, hand = client.model.slot, client.model.view.hand  # type: ignore[union-attr]
-            old = client.link
-            old.writer.transport.abort()  # the Wi-Fi drops
-            await wait_for(lambda: screen.connection.startswith("connection lost"), 5)
-            await wait_for(lambda: client.link is not old and screen.connection == "connected", 10)
-            await wait_for(lambda: screen.message == "reconnected to your seat", 5)
-            await wait_for(lambda: client.model.view is not None and client.model.hand != [], 5)
-            assert client.model.slot == slot
-            assert client.model.view is not None and client.model.view.hand >= hand
-            keys.send_text("q")
-            await asyncio.wait_for(running, 5)
-        finally:
-            network.cancel()
-            await client.link.close()
-            await server.close()
+    async with local_screen(tmp_path, bot_delay=0.05) as (table, _keys, _):
+        client, screen = table.client, table.screen
+        slot, hand = client.model.slot, client.model.view.hand  # type: ignore[union-attr]
+        old = client.link
+        old.writer.transport.abort()  # the Wi-Fi drops
+        await wait_for(lambda: screen.connection.startswith("connection lost"), 5)
+        await wait_for(lambda: client.link is not old and screen.connection == "connected", 10)
+        await wait_for(lambda: screen.message == "reconnected to your seat", 5)
+        await wait_for(lambda: client.model.view is not None and client.model.hand != [], 5)
+        assert client.model.slot == slot
+        assert client.model.view is not None and client.model.view.hand >= hand
