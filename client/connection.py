@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from president.engine import Action, Pass, Play, Return, rules_from
+from president.engine import Action, Pass, Play, Return
 from president.protocol import messages as m
 from president.protocol.certs import fingerprint, normalise_fingerprint, same_fingerprint
 from president.protocol.connection import Connection
@@ -243,7 +243,7 @@ class Client:
             if mine is not None and mine not in reveal.client_seeds:
                 problem = "the reveal leaves out this client's seed"
             else:
-                rules = rules_from(dict(model.view.rules)) if model.view is not None else None
+                rules = model.rules()
                 problem = check_hand(
                     reveal.server_seed, digest, reveal.client_seeds, reveal.hand, reveal.players,
                     reveal.start, seat, dealt, rules.decks if rules else 1, rules.jokers if rules else 0,

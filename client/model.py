@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from president.engine import Card, Play, SeatView, parse_cards, rules_from
+from president.engine import Card, Play, Rules, SeatView, parse_cards, rules_from
 from president.engine.moves import Top, rows_of
 from president.protocol import messages as m
 
@@ -25,6 +25,7 @@ class TableModel:
     events: list[m.GameEvent] = field(default_factory=list)
     chat: list[m.Chat] = field(default_factory=list)
     deal_results: dict[int, str | None] = field(default_factory=dict)
+    _rules: tuple[dict[str, Any], Rules] | None = field(default=None, repr=False)
 
     def remove_played(self, cards: object) -> None:
         """My own play, announced: those cards leave my hand."""
@@ -44,12 +45,14 @@ class TableModel:
                 return index
         return None
 
-    def decision_key(self) -> object:
-        """What my decision depends on: a view with the same key asks the same question."""
-        view = self.view
-        assert view is not None
-        return (view.hand, view.phase, view.trick, view.turn, len(self.hand),
-                tuple(s.passed for s in view.seats), view.owed)
+    def rules(self) -> Rules | None:
+        """The table's rules, parsed once (a view repeats them in every message)."""
+        if self.view is None:
+            return None
+        wire = dict(self.view.rules)
+        if self._rules is None or self._rules[0] != wire:
+            self._rules = (wire, rules_from(wire))
+        return self._rules[1]
 
     @property
     def my_turn(self) -> bool:
@@ -64,7 +67,8 @@ class TableModel:
         """The engine's view of my seat, built from what the server sent."""
         view, seat = self.view, self.seat
         assert view is not None and seat is not None
-        rules = rules_from(dict(view.rules))
+        rules = self.rules()
+        assert rules is not None
         trick = tuple((s, Play(parse_cards(cards))) for s, cards in view.trick)
         top = None
         if trick:

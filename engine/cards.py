@@ -6,7 +6,7 @@ one interned `Card`, so cards compare and hash by identity-fast integer ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
@@ -159,11 +159,3 @@ def _count_word(count: int) -> str:
 def deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     """The full deck in a fixed order: naturals by id, then the jokers."""
     return [c for c in CARDS[:JOKER_ID] for _ in range(decks)] + [JOKER] * (jokers * decks)
-
-
-def sort_key(card: Card) -> int:
-    return card.id
-
-
-def sorted_cards(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=sort_key)

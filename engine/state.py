@@ -436,11 +436,6 @@ class Game:
                 return
             self._pass(seat, events, automatic=True)
 
-    def _all_answered(self, owner: int) -> bool:
-        """Whether every seat still in the trick, but the owner of the last play, has
-        passed (or been skipped) since that play."""
-        return not self._holding & ~(self._answered | self._locked | (1 << owner))
-
     def _next_in_trick(self, seat: int) -> int | None:
         """The next seat clockwise that holds cards and is not locked out of the trick."""
         able = self._holding & ~self._locked

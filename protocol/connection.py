@@ -91,11 +91,6 @@ class Connection:
         while (event := self.next_event()) is not None:
             yield event
 
-    @property
-    def buffered(self) -> int:
-        """Bytes of a partial frame waiting for the rest (for slow-sender deadlines)."""
-        return self._reader.pending
-
     def _accept(self, message: m.Message) -> m.Message:
         kind = type(message)
         if self.side == "server":

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from president.engine import PRESETS, RulesError, find_preset
+from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 
 from .table import Table, TableError, TableSettings, parse_action
@@ -119,7 +119,7 @@ async def _create(lobby: Lobby, session: Session, message: m.CreateTable) -> Non
         raise TableError("bad_rules", str(exc).split("\n")[0][:500]) from None
     config = lobby.config
     settings = TableSettings(
-        name=message.name, preset=preset if preset in PRESETS else "classic", rules=rules,
+        name=message.name, preset=preset, rules=rules,
         seats=message.seats, password=message.password, turn_seconds=message.turn_seconds,
         grace_seconds=config.grace_seconds, seed_seconds=config.seed_seconds,
         bot_delay=config.bot_delay, pause_between_hands=config.pause_between_hands,

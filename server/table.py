@@ -43,7 +43,6 @@ from president.engine import (
     WentOut,
     parse_cards,
 )
-from president.engine.describe import describe
 from president.engine.record import to_record
 from president.engine.rules import PRESETS
 from president.protocol import messages as m
@@ -113,6 +112,9 @@ class Table:
         self.settings = settings
         self.name = settings.name
         self.slots = [Slot() for _ in range(settings.seats)]
+        #: The toggles changed from the preset, and the rules as the wire carries them.
+        self.changes = settings.rules.changes_from(PRESETS[settings.preset])
+        self.wire_rules: dict[str, Any] = {"preset": settings.preset, **self.changes}
         self.spectators: list[Member] = []
         self.game: Game | None = None
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
@@ -147,18 +149,14 @@ class Table:
         return [s.member for s in self.slots if s.member is not None] + list(self.spectators)
 
     def info(self) -> m.TableInfo:
-        changes = self.settings.rules.changes_from(PRESETS[self.settings.preset])
         return m.TableInfo(
             name=self.name, preset=self.settings.preset,
-            changes=", ".join(f"{k}={v}" for k, v in changes.items())[:500],
+            changes=", ".join(f"{k}={v}" for k, v in self.changes.items())[:500],
             seats=self.settings.seats,
             players=tuple((f"bot:{s.strategy}" if s.bot else s.name)[:40] for s in self.slots),
             status=self.status, password=self.settings.password is not None,
             turn_seconds=self.settings.turn_seconds, spectators=len(self.spectators),
         )
-
-    def rules_words(self) -> list[tuple[str, str, str]]:
-        return describe(self.settings.rules)
 
     # --- joining and leaving ----------------------------------------------------------
 
@@ -461,7 +459,7 @@ class Table:
                 continue
             if isinstance(event, (Gave, Returned)):
                 resealed.update((event.giver, event.receiver))
-            public = _public(event, game)
+            public = _public(event)
             if public is not None:
                 kind, data = public
                 self._broadcast(m.GameEvent(table=self.name, number=self.number, kind=kind, data=data))
@@ -529,7 +527,6 @@ class Table:
 
     def view(self) -> m.TableView:
         game = self.game
-        rules = {"preset": self.settings.preset, **self.settings.rules.changes_from(PRESETS[self.settings.preset])}
         remaining = 0
         if self.deadline is not None:
             remaining = int(max(0.0, self.deadline - self.clock()) * 1000)
@@ -541,7 +538,7 @@ class Table:
                 for s in self.slots
             )
             return m.TableView(table=self.name, number=self.number, phase=self.status, hand=-1,
-                               rules=_wire_rules(rules), seats=seats, turn=None, dealer=None,
+                               rules=self.wire_rules, seats=seats, turn=None, dealer=None,
                                trick=(), revolution=False, turn_deadline_ms=remaining)
         public = game.view_for(0)
         titles = game.titles()
@@ -559,7 +556,7 @@ class Table:
         )
         return m.TableView(
             table=self.name, number=self.number, phase=game.phase.value, hand=game.hand,
-            rules=_wire_rules(rules), seats=seats, turn=game.turn if game.phase is Phase.PLAY else None,
+            rules=self.wire_rules, seats=seats, turn=game.turn if game.phase is Phase.PLAY else None,
             dealer=game.dealer,
             trick=tuple((seat, tuple(str(c) for c in play.cards)) for seat, play in public.trick),
             revolution=game.revolution, turn_deadline_ms=remaining, opening=public.opening,
@@ -597,11 +594,7 @@ def parse_action(message: m.Message) -> Action:
     return PASS
 
 
-def _wire_rules(rules: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in rules.items()}
-
-
-def _public(event: Event, game: Game) -> tuple[str, dict[str, Any]] | None:
+def _public(event: Event) -> tuple[str, dict[str, Any]] | None:
     """The public face of an engine event: what every seat may know of it."""
     if isinstance(event, HandStarted):
         return "hand_started", {"hand": event.hand, "dealer": event.dealer, "seating": tuple(event.seating)}
