@@ -79,6 +79,34 @@ class Link:
             await self.writer.wait_closed()
 
 
+async def _open_tls(host: str, port: int, timeout: float
+                    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
+    """A TLS connection and the fingerprint of the certificate the server showed."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout
+        )
+    except (OSError, TimeoutError, ssl.SSLError) as exc:
+        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {exc}") from None
+    ssl_object = writer.get_extra_info("ssl_object")
+    der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
+    if der is None:
+        writer.close()
+        raise ConnectFailed(f"{host}:{port} did not show a certificate")
+    return reader, writer, fingerprint(der)
+
+
+async def server_fingerprint(address: str, timeout: float = 10.0) -> tuple[str, str]:
+    """("host:port", the fingerprint its certificate has), without saying hello: for
+    showing a user the fingerprint before they trust it."""
+    host, port = split_address(address)
+    _, writer, shown = await _open_tls(host, port, timeout)
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    return f"{host}:{port}", shown
+
+
 async def connect(
     address: str, name: str, *, role: str = "player", pin: str | None = None,
     known: KnownServers | None = None, trust: Callable[[str], bool] | None = None,
@@ -93,24 +121,16 @@ async def connect(
             pin = normalise_fingerprint(pin)
         except ValueError as exc:
             raise ConnectFailed(str(exc)) from None
-    try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout
-        )
-    except (OSError, TimeoutError, ssl.SSLError) as exc:
-        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {exc}") from None
-    ssl_object = writer.get_extra_info("ssl_object")
-    der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
-    if der is None:
-        writer.close()
-        raise ConnectFailed(f"{host}:{port} did not show a certificate")
-    shown = fingerprint(der)
+    reader, writer, shown = await _open_tls(host, port, timeout)
     where = f"{host}:{port}"
     known = known or KnownServers()
     try:
         if pin is not None:
             if not same_fingerprint(pin, shown):
-                raise PinMismatch(where, pin, shown, known.path)
+                raise ConnectFailed(
+                    f"the server at {where} shows the certificate {shown},\n"
+                    f"not the {pin} you gave. Someone may be between you and the server, or the "
+                    "fingerprint was copied wrong: ask the host what their server printed.")
             known.remember(where, shown)
         elif not known.check(where, shown):
             if trust is not None and not trust(shown):
@@ -184,6 +204,32 @@ class Client:
             if message is None:
                 return
             await self.handle(message)
+
+    async def follow(self, on_status: Callable[[str], None], retry_seconds: float = 1.0) -> None:
+        """Read for as long as the caller wants; when the connection drops, report it and
+        reconnect with `reconnect` again and again, taking the seat back with its token
+        (or, away from a table, asking for the table list again).  Returns when the server
+        closes for good (or there is no way to reconnect)."""
+        while True:
+            await self.run()
+            if self.reconnect is None or (self.bye is not None and self.bye.code == "server_closing"):
+                on_status("disconnected")
+                return
+            on_status("connection lost — reconnecting")
+            while True:
+                await asyncio.sleep(retry_seconds)
+                try:
+                    self.link = await self.reconnect()
+                except (ConnectFailed, OSError):
+                    continue
+                self.bye = None
+                model = self.model
+                if model.slot is not None:
+                    await self.send(m.Resume(table=model.name, seat=model.slot, token=model.token))
+                else:
+                    await self.send(m.ListTables())
+                on_status("reconnected")
+                break
 
     async def handle(self, message: m.Message) -> None:
         model = self.model

@@ -210,11 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
     sim.set_defaults(handler=cmd_sim)
 
+    from president.connect import add_parser as add_connect
     from president.play import add_parser as add_play
     from president.serve import add_parser as add_server
 
     add_play(sub)
     add_server(sub)
+    add_connect(sub)
     return parser
 
 

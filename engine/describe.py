@@ -71,6 +71,11 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
 }
 
 
+def toggle_words(name: str, value: Any, rules: Rules) -> str:
+    """One toggle at `value` in words (`rules` supplies what the words refer to)."""
+    return _WORDS[name](value, rules)
+
+
 def describe(rules: Rules) -> list[tuple[str, str, str]]:
     """(toggle, value as written in records, the rule in words) for every toggle."""
     rows = []

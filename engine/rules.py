@@ -172,6 +172,14 @@ PRESET_SOURCES: Final[dict[str, str]] = {
 }
 
 
+def toggle_choices(name: str) -> tuple[object, ...] | None:
+    """The values a toggle may take, for forms; None for a whole number (target, rounds)."""
+    if name in _CHOICES:
+        return _CHOICES[name]
+    field = next(f for f in dataclasses.fields(Rules) if f.name == name)
+    return (False, True) if isinstance(field.default, bool) else None
+
+
 def find_preset(name: str) -> Rules:
     """The preset called `name` (case-insensitive); `RulesError` naming the presets otherwise."""
     try:

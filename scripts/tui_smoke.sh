@@ -35,7 +35,7 @@ echo "--- after $moves moves of ours:"; screen
 screen | grep -q "hand over" || { echo "FAIL: the hand did not end"; exit 1; }
 tmux send-keys -t "$session" "?"; sleep 0.5
 screen | grep -q "choose the cheapest legal play" || { echo "FAIL: no help overlay"; exit 1; }
-tmux send-keys -t "$session" x; sleep 0.3; tmux send-keys -t "$session" q
+tmux send-keys -t "$session" x; sleep 0.3; tmux send-keys -t "$session" q; sleep 0.3; tmux send-keys -t "$session" q
 for _ in $(seq 50); do screen | grep -q EXITED && break; sleep 0.2; done
 echo "--- after q:"; screen | grep -E "game record|EXITED" || true
 screen | grep -q "game record:" || { echo "FAIL: quitting did not stop the server and write the record"; exit 1; }

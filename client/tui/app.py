@@ -28,7 +28,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from ..connection import Client, ConnectFailed, Link
+from ..connection import Client, Link
 from .table import TableScreen, card_style, card_text
 
 STYLE = Style.from_dict({
@@ -51,21 +51,27 @@ HELP = """\
  enter        play the chosen cards (in the exchange: return them)
  s            choose the cheapest legal play for you
  p            pass
+ r            ready / not ready (before a game starts)
+ b            add a bot to an empty seat (before a game starts)
  esc          clear the choice
  c            chat to the table (enter sends, esc cancels)
  ?            this help (any key closes it)
- q  ctrl-c    leave
+ q            leave the table (asks again while a game is on)
+ ctrl-c       leave at once
 """
+
+
+LEAVE_AGAIN = "a game is on: press q again to leave (the timeout rule plays your seat to the hand's end)"
 
 
 class TableApp:
     """The application around one `Client` at one table."""
 
     def __init__(self, client: Client, *, input: Input | None = None, output: Output | None = None,
-                 on_exit: Callable[[], Awaitable[None]] | None = None) -> None:
+                 bots: str = "random") -> None:
         self.client = client
         self.screen = TableScreen(client.model)
-        self.on_exit = on_exit
+        self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -82,30 +88,20 @@ class TableApp:
 
     async def network(self, reconnect: Callable[[], Awaitable[Link]] | None = None,
                       retry_seconds: float = 1.0) -> None:
-        """Read from the server for as long as the screen is up.  When the connection
-        drops, say so and take the seat back with its token, again and again."""
-        client, screen = self.client, self.screen
-        while True:
-            await client.run()
-            if reconnect is None or (client.bye is not None and client.bye.code == "server_closing"):
-                screen.connection = "disconnected"
-                self.app.invalidate()
-                return
-            screen.connection = "connection lost — reconnecting"
-            self.app.invalidate()
-            while True:
-                await asyncio.sleep(retry_seconds)
-                try:
-                    client.link = await reconnect()
-                except (ConnectFailed, OSError):
-                    continue
-                model = client.model
-                if model.slot is not None:
-                    await client.send(m.Resume(table=model.name, seat=model.slot, token=model.token))
-                screen.connection = "connected"
-                screen.message = "reconnected to your seat"
-                self.app.invalidate()
-                break
+        """Read from the server for as long as the screen is up; after a drop, take the
+        seat back with its token by itself (see `Client.follow`)."""
+        if reconnect is not None:
+            self.client.reconnect = reconnect
+        await self.client.follow(self.status, retry_seconds)
+
+    def status(self, what: str) -> None:
+        """The connection's state, shown in the header."""
+        if what == "reconnected":
+            self.screen.connection = "connected"
+            self.screen.message = "reconnected to your seat"
+        else:
+            self.screen.connection = what
+        self.app.invalidate()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         """Run a send in the background, keeping the task alive until it is done."""
@@ -148,7 +144,7 @@ class TableApp:
         view = self.client.model.view
         if view is None:
             return [("class:title", " president — waiting for the table ...")]
-        rules = view.rules.get("preset", "")
+        rules = f"{view.rules.get('preset', '')}{'+' if len(view.rules) > 1 else ''}"
         hand = f"hand {view.hand + 1}" if view.hand >= 0 else "not started"
         extra = "  REVOLUTION" if view.revolution else ""
         left = self.screen.seconds_left()
@@ -161,7 +157,16 @@ class TableApp:
         if view is None:
             return []
         out: StyleAndTextTuples = []
+        waiting = view.hand < 0
         for seat, info in enumerate(view.seats):
+            if waiting:
+                if not info.name:
+                    out.append(("class:dim", f"  seat {seat}: empty\n"))
+                    continue
+                me = " (you)" if info.name == self.client.model.me else ""
+                ready = "ready" if info.ready else "not ready"
+                out.append(("class:turn" if info.ready else "", f"  {info.name}{me}: {ready}\n"))
+                continue
             turn = view.turn == seat or any(s == seat for s, _ in view.owed)
             mark = "▶ " if turn else "  "
             me = " (you)" if info.name == self.client.model.me else ""
@@ -187,6 +192,9 @@ class TableApp:
 
     def _log(self) -> StyleAndTextTuples:
         lines = [*self.screen.summary, ""] if self.screen.summary else []
+        view = self.client.model.view
+        if view is not None and view.hand < 0:
+            lines += self.screen.rules_lines()
         lines += self.screen.log[-14:]
         deal = self.screen.deal_line()
         swap = self.screen.exchange_line
@@ -210,7 +218,8 @@ class TableApp:
             out.append((style, card_text(card), self._clicker(index)))
             out.append(("class:cursor", "]") if index == screen.cursor else ("", " "))
         if not out:
-            out.append(("class:dim", "no cards"))
+            watching = self.client.model.slot is None
+            out.append(("class:dim", "you are watching: every hand is private" if watching else "no cards"))
         return out
 
     def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
@@ -227,6 +236,14 @@ class TableApp:
         view = model.view
         if screen.message:
             return [("class:message", " " + screen.message)]
+        if view is not None and view.hand < 0:
+            if model.slot is None:
+                return [("class:dim", " watching: the game starts when every seat is filled and ready")]
+            return [("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")]
+        if model.slot is None and view is not None:
+            return [("class:dim", " watching (q leaves)")]
+        if view is not None and view.phase == "game_over":
+            return [("class:turn", " game over: r = ready for another game, q = leave the table")]
         if view is not None and model.my_turn:
             if view.phase == "exchange":
                 owed = dict(view.owed).get(model.seat or 0, 0)
@@ -315,7 +332,37 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         table.chatting = False
         event.app.layout.focus(table.hand_window)
 
+    @kb.add("r", filter=playing)
+    def _ready(event: KeyPressEvent) -> None:
+        model = table.client.model
+        view = model.view
+        if model.slot is None or view is None or view.phase == "play" or view.phase == "exchange":
+            screen.message = "ready is for a seated player before a game"
+            return
+        mine = next((info for info in view.seats if info.name == model.me), None)
+        ready = not (mine is not None and mine.ready)
+        screen.message = "ready: the game starts when every seat is ready" if ready else "not ready"
+        later(table.client.send(m.Ready(ready=ready)))
+
+    @kb.add("b", filter=playing)
+    def _bot(event: KeyPressEvent) -> None:
+        model = table.client.model
+        if model.view is None or model.view.phase in ("play", "exchange"):
+            screen.message = "bots join between games"
+            return
+        screen.message = f"asked for a {table.bots} bot"
+        later(table.client.send(m.AddBot(table=model.name, strategy=table.bots)))
+
     @kb.add("q", filter=playing)
+    def _leave(event: KeyPressEvent) -> None:
+        model = table.client.model
+        view = model.view
+        in_game = (model.slot is not None and view is not None and view.phase in ("play", "exchange"))
+        if in_game and screen.message != LEAVE_AGAIN:
+            screen.message = LEAVE_AGAIN
+            return
+        event.app.exit()
+
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()

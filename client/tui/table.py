@@ -9,6 +9,7 @@ from typing import Any
 
 from president.engine import Card, Play, Return, SeatView
 from president.engine.cards import JOKER_RANK
+from president.engine.describe import toggle_words
 from president.engine.moves import play_problem, return_problem, strength
 from president.protocol import messages as m
 
@@ -181,10 +182,11 @@ class TableScreen:
         kind = event.kind
         if kind == "hand_started":
             self.summary = []
+            self.message = ""
             seating = list(data["seating"])
             dealer = seating[int(data["dealer"])]
-            dealer = "you" if dealer == self.model.me else dealer
-            return f"— hand {int(data['hand']) + 1}: {dealer} deals —"
+            says = "you deal" if dealer == self.model.me else f"{dealer} deals"
+            return f"— hand {int(data['hand']) + 1}: {says} —"
         if kind == "played":
             cards = " ".join(card_text(Card.parse(str(c))) for c in data["cards"])
             extra = " — clears the pile" if data.get("clears") else ""
@@ -231,6 +233,18 @@ class TableScreen:
             return " ".join(card_text(c) for c in sorted(set(cards))) or "nothing"
 
         return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
+
+    def rules_lines(self) -> list[str]:
+        """The table's rules: the preset, and each changed toggle in words."""
+        view = self.model.view
+        rules = self.model.rules()
+        if view is None or rules is None:
+            return []
+        preset = str(view.rules.get("preset", "classic"))
+        changed = [name for name in view.rules if name != "preset"]
+        return [f"rules: {preset}" + (", changed:" if changed else " (see president rules)")] + [
+            f"• {toggle_words(name, getattr(rules, name), rules)}" for name in changed
+        ]
 
     def deal_line(self) -> str:
         results = self.model.deal_results

@@ -39,7 +39,8 @@ async def local_screen(tmp_path: Path, **changes: object
         try:
             await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play", 30)
             yield table, keys, server
-            keys.send_text("q")
+            keys.send_text("q")  # mid-game this asks again ...
+            keys.send_text("q")  # ... and this leaves
             await asyncio.wait_for(running, 5)
         finally:
             network.cancel()

@@ -1,0 +1,213 @@
+"""What the lobby screen shows and what its keys do, as plain Python: the table list, the
+selected table in words, lobby chat, and the create-table form.  No prompt_toolkit here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
+from president.engine.describe import toggle_words
+from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
+from president.protocol import messages as m
+
+#: The form's rows before the toggles: (key, label).
+FIELDS = (("name", "table name"), ("preset", "preset"), ("seats", "seats"),
+          ("turn_seconds", "turn timer"), ("password", "password"))
+TEXT_FIELDS = ("name", "password")
+TURN_SECONDS = (0, 15, 30, 45, 60, 90, 120, 180, 300)
+
+
+@dataclass
+class TableForm:
+    """The create-table form: a row per setting and per toggle, each changed in place."""
+
+    name: str = ""
+    preset: str = "classic"
+    seats: int = 4
+    turn_seconds: int = 60
+    password: str = ""
+    toggles: dict[str, Any] = field(default_factory=dict)  # changed from the preset
+    row: int = 0
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(key for key, _ in FIELDS) + TOGGLES
+
+    @property
+    def key(self) -> str:
+        return self.keys[self.row]
+
+    def base(self) -> Rules:
+        return find_preset(self.preset)
+
+    def value(self, key: str) -> Any:
+        if key in TOGGLES:
+            return self.toggles.get(key, getattr(self.base(), key))
+        return getattr(self, key)
+
+    def rules(self) -> Rules:
+        """The rules as set; `RulesError` saying what is wrong with them."""
+        return self.base().replace(**self.toggles)
+
+    def problem(self) -> str | None:
+        """Why the table cannot be created as set, or None."""
+        if not self.name.strip():
+            return "give the table a name"
+        try:
+            self.rules().check_players(self.seats)
+        except RulesError as exc:
+            return str(exc)
+        return None
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(label, value, the setting in words) for every row."""
+        try:
+            rules = self.rules()
+        except RulesError:
+            rules = self.base()
+        out = [
+            ("table name", self.name or "—", "type it"),
+            ("preset", self.preset, f"suggested for {SUGGESTED_PLAYERS[self.preset]} players"),
+            ("seats", str(self.seats), f"up to {rules.max_players} with decks = {rules.decks}"),
+            ("turn timer", f"{self.turn_seconds}s" if self.turn_seconds else "off",
+             "then the timeout rule plays for the seat" if self.turn_seconds else "nobody is hurried"),
+            ("password", "*" * len(self.password) if self.password else "none",
+             "type it (empty: anyone may join)"),
+        ]
+        for name in TOGGLES:
+            value = self.value(name)
+            shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+            if name in self.toggles:
+                shown += " *"
+            out.append((name, shown, toggle_words(name, value, rules)))
+        return out
+
+    def move(self, step: int) -> None:
+        self.row = (self.row + step) % len(self.keys)
+
+    def change(self, step: int) -> None:
+        """Left/right on the current row: the previous/next value."""
+        key = self.key
+        if key == "preset":
+            names = list(PRESETS)
+            self.preset = names[(names.index(self.preset) + step) % len(names)]
+            self.toggles = {}
+        elif key == "seats":
+            self.seats = min(12, max(3, self.seats + step))
+        elif key == "turn_seconds":
+            index = TURN_SECONDS.index(self.turn_seconds) if self.turn_seconds in TURN_SECONDS else 4
+            self.turn_seconds = TURN_SECONDS[(index + step) % len(TURN_SECONDS)]
+        elif key in TOGGLES:
+            choices = toggle_choices(key)
+            value = self.value(key)
+            if choices is None:
+                value = min(99, max(1, int(value) + step))
+            else:
+                value = choices[(choices.index(value) + step) % len(choices)]
+            if value == getattr(self.base(), key):
+                self.toggles.pop(key, None)
+            else:
+                self.toggles[key] = value
+
+    def type(self, text: str) -> None:
+        key = self.key
+        if key == "name":
+            self.name = (self.name + text)[:40]
+        elif key == "password":
+            self.password = (self.password + text)[:64]
+
+    def backspace(self) -> None:
+        if self.key == "name":
+            self.name = self.name[:-1]
+        elif self.key == "password":
+            self.password = self.password[:-1]
+
+    def request(self) -> m.CreateTable:
+        return m.CreateTable(name=self.name.strip(), preset=self.preset, toggles=dict(self.toggles),
+                             seats=self.seats, password=self.password or None,
+                             turn_seconds=self.turn_seconds)
+
+
+@dataclass
+class LobbyScreen:
+    """The lobby's own state: the tables as the server last listed them, the cursor,
+    lobby chat, the message line, and the form when it is open."""
+
+    me: str
+    server: str = ""
+    address: str = ""
+    fingerprint: str = ""
+    tables: tuple[m.TableInfo, ...] = ()
+    cursor: int = 0
+    chat: list[str] = field(default_factory=list)
+    message: str = ""
+    form: TableForm | None = None
+    help: bool = False
+    connection: str = "connected"
+
+    def selected(self) -> m.TableInfo | None:
+        return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None
+
+    def move(self, step: int) -> None:
+        if self.tables:
+            self.cursor = (self.cursor + step) % len(self.tables)
+
+    def record(self, message: m.Message) -> None:
+        if isinstance(message, m.Tables):
+            chosen = self.selected()
+            self.tables = message.tables
+            names = [t.name for t in self.tables]
+            if chosen is not None and chosen.name in names:
+                self.cursor = names.index(chosen.name)
+            self.cursor = min(self.cursor, max(0, len(self.tables) - 1))
+        elif isinstance(message, m.Chat) and message.scope == "lobby":
+            self.chat.append(f"<{message.sender}> {message.text}")
+            del self.chat[:-100]
+        elif isinstance(message, m.Error):
+            self.message = message.message
+
+    @staticmethod
+    def line(info: m.TableInfo) -> str:
+        taken = sum(1 for p in info.players if p)
+        lock = " locked" if info.password else ""
+        return f"{info.name[:18]:<18} {info.preset:<7} {taken}/{info.seats} {info.status}{lock}"
+
+    def details(self) -> list[str]:
+        """The selected table in words: its rules, its seats, how it is set."""
+        info = self.selected()
+        if info is None:
+            return ["choose a table to see it here"]
+        out = [f"{info.name} — {info.status}",
+               f"preset {info.preset}" + (f", changed: {info.changes}" if info.changes else ""),
+               f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
+               "password needed" if info.password else "open to anyone",
+               f"{info.spectators} watching" if info.spectators else "", "seats:"]
+        for seat, player in enumerate(info.players):
+            out.append(f"  {seat}: {player or '(empty)'}")
+        return [line for line in out if line]
+
+    def rules_words(self) -> list[str]:
+        """The selected table's changed toggles in words (RULES.md's terms)."""
+        info = self.selected()
+        if info is None or not info.changes:
+            return []
+        try:
+            base = find_preset(info.preset)
+            changes = dict(_parse_change(part) for part in info.changes.split(", "))
+            rules = base.replace(**changes)
+        except (RulesError, ValueError, TypeError):
+            return []
+        return [toggle_words(name, getattr(rules, name), rules) for name in changes]
+
+
+def _parse_change(text: str) -> tuple[str, Any]:
+    name, _, raw = text.partition("=")
+    value: Any = raw
+    if raw in ("True", "False"):
+        value = raw == "True"
+    elif raw == "None":
+        value = None
+    elif raw.isdigit():
+        value = int(raw)
+    return name, value

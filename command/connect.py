@@ -1,0 +1,153 @@
+"""`president connect HOST[:PORT] --name NAME`: check the server's certificate (asking
+the user the first time), then the lobby screen; sitting down or watching opens the
+table screen, and leaving the table comes back to the lobby."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import sys
+from collections.abc import Awaitable, Callable
+
+from president.client.connection import (
+    Client,
+    ConnectFailed,
+    Link,
+    connect,
+    server_fingerprint,
+)
+from president.client.model import TableModel
+from president.client.pinning import KnownServers, PinMismatch
+from president.client.strategies import STRATEGIES
+from president.client.tui.app import TableApp
+from president.client.tui.lobby import LobbyScreen
+from president.client.tui.lobby_app import LobbyApp
+from president.protocol import messages as m
+from president.protocol.certs import normalise_fingerprint
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+Ask = Callable[[str], Awaitable[str]]
+
+
+async def trusted_pin(address: str, known: KnownServers, given: str | None, ask: Ask) -> str:
+    """The fingerprint to hold the server to: the one given, the one remembered, or the
+    one shown — if the user, comparing it with what the host printed, says so."""
+    if given is not None:
+        try:
+            return normalise_fingerprint(given)
+        except ValueError as exc:
+            raise ConnectFailed(f"--fingerprint: {exc}") from None
+    where, shown = await server_fingerprint(address)
+    try:
+        if known.check(where, shown):
+            return shown
+    except PinMismatch as exc:
+        raise ConnectFailed(str(exc)) from None
+    answer = await ask(
+        f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
+        f"  {shown}\n"
+        "Compare it with the fingerprint the host's `president server` printed.\n"
+        "Is it the same? Trust this server and remember it [y/N]: "
+    )
+    if answer.strip().lower() not in ("y", "yes"):
+        raise ConnectFailed(f"not connected: you did not trust {where}")
+    return shown
+
+
+async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,
+                           input: Input | None = None, output: Output | None = None) -> None:
+    """The lobby, then a table, then the lobby again ... until the user quits or the
+    server goes away for good."""
+    network = asyncio.get_running_loop().create_task(client.follow(lambda what: current(what)))
+    statuses: list[Callable[[str], None]] = []
+
+    def current(what: str) -> None:
+        if statuses:
+            statuses[-1](what)
+
+    try:
+        while True:
+            lobby = LobbyApp(client, screen, bots=bots, input=input, output=output)
+            client.on_message = lobby.on_message
+            statuses.append(lobby.status)
+            await client.send(m.ListTables())
+            await lobby.app.run_async()
+            if lobby.outcome != "table":
+                return
+            table = TableApp(client, input=input, output=output, bots=bots)
+            client.on_message = table._on_message
+            statuses.append(table.status)
+            if client.model.view is not None:
+                table.screen.record(client.model.view)
+            await table.app.run_async()
+            if network.done():
+                return
+            with contextlib.suppress(ConnectionError, OSError):
+                await client.send(m.Leave())
+            client.model = TableModel(me=client.model.me)
+            screen.message = ""
+    finally:
+        network.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await network
+
+
+async def run_connect(args: argparse.Namespace) -> int:
+    known = KnownServers()
+    loop = asyncio.get_running_loop()
+
+    async def ask(question: str) -> str:
+        return await loop.run_in_executor(None, input, question)
+
+    try:
+        pin = await trusted_pin(args.address, known, args.fingerprint, ask)
+
+        def reconnect() -> Awaitable[Link]:
+            return connect(args.address, args.name, pin=pin, known=known, password=args.password)
+
+        link = await reconnect()
+    except (ConnectFailed, EOFError) as exc:
+        print(f"president connect: {exc}", file=sys.stderr)
+        return 1
+    client = Client(link)
+    client.reconnect = reconnect
+    screen = LobbyScreen(me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint)
+    try:
+        await lobby_and_tables(client, screen, bots=args.bots)
+    finally:
+        await client.link.close()
+    if client.bye is not None:
+        print(f"the server said goodbye: {client.bye.reason}")
+    return 0
+
+
+def cmd_connect(args: argparse.Namespace) -> int:
+    if args.bots not in STRATEGIES:
+        print(f"president connect: there is no bot strategy {args.bots!r}: choose from {', '.join(STRATEGIES)}",
+              file=sys.stderr)
+        return 2
+    if not 1 <= len(args.name) <= 32:
+        print("president connect: --name must be 1 to 32 characters", file=sys.stderr)
+        return 2
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("president connect: needs a terminal (run it in one)", file=sys.stderr)
+        return 2
+    return asyncio.run(run_connect(args))
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "connect", help="join a president server on the LAN (the lobby, then a table)",
+        description="Connect to a president server: the lobby lists its tables; create one, "
+        "sit down, watch, add bots. The first time, you are shown the server's certificate "
+        "fingerprint to compare with the one the host's server printed.")
+    parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
+    parser.add_argument("--name", default=(getpass.getuser() or "player")[:32], help="your name at the tables")
+    parser.add_argument("--fingerprint", metavar="SHA256", help="the fingerprint the host printed "
+                        "(skips the question; a different certificate is refused)")
+    parser.add_argument("--password", help="the server's password, if the host set one")
+    parser.add_argument("--bots", default="random", help="strategy of the bots you add (default random)")
+    parser.set_defaults(handler=cmd_connect)

@@ -1,0 +1,169 @@
+"""The lobby: the form and the table list as plain state, the first-use fingerprint
+question, and `president connect`'s screens driven by keys against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from president.client.connection import Client, ConnectFailed, connect
+from president.client.pinning import KnownServers
+from president.client.tui.lobby import LobbyScreen, TableForm
+from president.connect import lobby_and_tables, trusted_pin
+from president.engine import TOGGLES
+from president.protocol import messages as m
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from ..server.helpers import client as make_client
+from ..server.helpers import running_server, wait_for
+
+
+def test_the_form_has_every_toggle_in_words_and_builds_the_request() -> None:
+    form = TableForm(name="friday")
+    labels = [label for label, _, _ in form.rows()]
+    assert labels[5:] == list(TOGGLES)
+    words = dict((label, w) for label, _, w in form.rows())
+    assert words["must_beat"] == "passing is always allowed when following"
+    form.row = form.keys.index("must_beat")
+    form.change(1)
+    assert form.toggles == {"must_beat": True}
+    assert dict((label, w) for label, _, w in form.rows())["must_beat"] == \
+        "a follower holding a legal play may not pass"
+    form.change(1)  # back to the preset's value: no longer a change
+    assert form.toggles == {}
+    form.row = form.keys.index("target")
+    form.change(-1)
+    assert form.toggles == {"target": 10}
+    form.row = form.keys.index("preset")
+    form.change(1)
+    assert form.preset == "full" and form.toggles == {}  # a new preset starts clean
+    form.row = form.keys.index("password")
+    form.type("s3")
+    form.type("x")
+    form.backspace()
+    request = form.request()
+    assert request == m.CreateTable(name="friday", preset="full", toggles={}, seats=4,
+                                    password="s3", turn_seconds=60)
+
+
+def test_the_form_says_what_is_wrong_before_anything_is_sent() -> None:
+    form = TableForm(name="")
+    assert form.problem() == "give the table a name"
+    form.type("x")  # row 0 is the name
+    assert form.problem() is None
+    form.row = form.keys.index("joker_mode")
+    form.change(1)
+    assert form.problem() == "joker_mode = 'wild' needs jokers: set jokers to 1 or 2"
+    form.row = form.keys.index("jokers")
+    form.change(1)
+    assert form.problem() is None
+    form.row = form.keys.index("seats")
+    for _ in range(20):
+        form.change(1)
+    assert form.seats == 12
+    assert "decks = 1 serves at most 8 players" in (form.problem() or "")
+
+
+def test_the_table_list_follows_the_server() -> None:
+    screen = LobbyScreen(me="ann")
+    info = m.TableInfo(name="b", preset="full", changes="must_beat=True, jokers=1", seats=4,
+                       players=("ann", "", "bot:random", ""), status="waiting", password=True,
+                       turn_seconds=30, spectators=1)
+    other = m.TableInfo(name="a", preset="classic", changes="", seats=3, players=("", "", ""),
+                        status="playing", password=False, turn_seconds=0, spectators=0)
+    screen.record(m.Tables(tables=(other, info)))
+    screen.move(1)
+    assert screen.selected() == info
+    screen.record(m.Tables(tables=(info,)))  # the cursor stays on the same table
+    assert screen.selected() == info
+    assert screen.line(info).split() == ["b", "full", "2/4", "waiting", "locked"]
+    assert "  2: bot:random" in screen.details() and "  1: (empty)" in screen.details()
+    assert screen.rules_words() == ["a follower holding a legal play may not pass", "1 joker per deck"]
+    screen.record(m.Chat(scope="lobby", text="hi", sender="bob"))
+    assert screen.chat == ["<bob> hi"]
+    screen.record(m.Tables(tables=()))
+    assert screen.selected() is None and screen.details() == ["choose a table to see it here"]
+
+
+async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
+    known = KnownServers(tmp_path / "known")
+    asked: list[str] = []
+
+    def answer(text: str):  # type: ignore[no-untyped-def]
+        async def ask(question: str) -> str:
+            asked.append(question)
+            return text
+        return ask
+
+    async with running_server(tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        with pytest.raises(ConnectFailed, match="you did not trust"):
+            await trusted_pin(address, known, None, answer("n"))
+        assert server.fingerprint in asked[0]  # the user sees what the host printed
+        assert known.lookup(address) is None
+        pin = await trusted_pin(address, known, None, answer("y"))
+        link = await connect(address, "ann", pin=pin, known=known)
+        await link.close()
+        assert known.lookup(address) == server.fingerprint
+        asked.clear()
+        assert await trusted_pin(address, known, None, answer("n")) == server.fingerprint
+        assert not asked  # remembered: no question the second time
+        with pytest.raises(ConnectFailed, match="--fingerprint"):
+            await trusted_pin(address, known, "not hex", answer("y"))
+        changed = KnownServers(tmp_path / "known-old")
+        changed.remember(address, "AA" * 32)  # another certificate was trusted here before
+        with pytest.raises(ConnectFailed, match="different certificate"):
+            await trusted_pin(address, changed, None, answer("y"))
+
+
+async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        link = await connect(address, "ann", pin=server.fingerprint, known=KnownServers(tmp_path / "k"))
+        client = Client(link)
+        screen = LobbyScreen(me="ann", server=link.server, address=address, fingerprint=link.fingerprint)
+        bob = await make_client(server, "bob", tmp_path)
+        bob.keep = True
+        bob_reads = asyncio.create_task(bob.run())
+        await bob.send(m.ListTables())
+        with create_pipe_input() as keys:
+            screens = asyncio.create_task(
+                lobby_and_tables(client, screen, bots="random", input=keys, output=DummyOutput()))
+            await wait_for(lambda: client.tables is not None)
+            keys.send_text("c")
+            keys.send_text("hello lobby\r")
+            await wait_for(lambda: any(isinstance(x, m.Chat) and x.text == "hello lobby" for x in bob.received))
+            keys.send_text("n")  # the form, with a name ready
+            await wait_for(lambda: screen.form is not None)
+            assert screen.form is not None and screen.form.name == "ann's table"
+            keys.send_text("\x1b[B" * 4)  # down to the password row
+            keys.send_text("pw")
+            keys.send_text("\r")  # create, and sit down at it
+            await wait_for(lambda: client.model.slot is not None)
+            info = server.lobby.tables["ann's table"].info()
+            assert info.password and info.players[0] == "ann"
+            # bob, in the lobby, sees it; a wrong password keeps him out
+            await wait_for(lambda: bob.tables is not None and len(bob.tables.tables) == 1)
+            await bob.send(m.Join(table="ann's table", password="nope"))
+            await wait_for(lambda: any(e.code == "wrong_password" for e in bob.errors))
+            # at the table: three bots, ready, and the game is on
+            keys.send_text("bbb")
+            await wait_for(lambda: client.model.view is not None
+                           and all(s.name for s in client.model.view.seats))
+            keys.send_text("r")
+            await wait_for(lambda: client.model.view is not None and client.model.view.phase in ("play", "exchange"))
+            # leaving mid-game asks once more, then goes back to the lobby
+            keys.send_text("q")
+            await asyncio.sleep(0.2)
+            assert client.model.slot is not None
+            keys.send_text("q")
+            await wait_for(lambda: client.model.slot is None and client.model.view is None)
+            await wait_for(lambda: screen.tables != ())
+            keys.send_text("q")
+            await asyncio.wait_for(screens, 5)
+        bob_reads.cancel()
+        await bob.link.close()
+        await client.link.close()
+        assert not [e for e in client.errors if e.about], client.errors
