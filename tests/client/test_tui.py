@@ -9,8 +9,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from president.client.connection import Client
 from president.client.tui.app import TableApp
-from president.client.tui.table import TableScreen
+from president.client.tui.table import TableScreen, card_text
 from president.engine import Card
 from president.play import start_local_game
 from president.protocol import messages as m
@@ -49,33 +50,47 @@ async def local_screen(tmp_path: Path, **changes: object
             await server.close()
 
 
-async def test_a_whole_hand_played_by_keystrokes(tmp_path: Path) -> None:
+def acted(client: Client, since: int, seat: int | None) -> bool:
+    """The server announced a play, pass or return of `seat` after event `since`."""
+    for event in client.model.events[since:]:
+        if event.kind in ("played", "passed") and event.data.get("seat") == seat:
+            return True
+        if event.kind == "returned" and event.data.get("giver") == seat:
+            return True
+    return False
+
+
+async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
     async with local_screen(tmp_path) as (table, keys, server):
         client, screen = table.client, table.screen
-        moves = 0
+        moves = returns = 0
 
-        def hand_over() -> bool:
-            return any(line.startswith("hand over") for line in screen.log)
+        def over() -> bool:
+            return client.model.view is not None and client.model.view.phase == "game_over"
 
-        while not hand_over():
-            await wait_for(lambda: client.model.my_turn or hand_over(), 20)
-            if hand_over():
+        while not over():
+            await wait_for(lambda: client.model.my_turn or over(), 20)
+            if over():
                 break
-            mine = len([line for line in screen.log if line.startswith("you ")])
+            # wait for the server's word on each key's move, not for the screen: the bots
+            # answer at once, so the turn may be ours again before we look
+            since, seat = len(client.model.events), client.model.seat
+            exchange = client.model.view is not None and client.model.view.phase == "exchange"
             screen.message = ""
-            keys.send_text("s")  # choose the cheapest legal play ...
+            keys.send_text("s")  # choose the cheapest legal play (or return) ...
             await wait_for(lambda: bool(screen.selected) or bool(screen.message))
             if screen.selected:
                 assert screen.explain() is None  # ... which the engine accepts
                 keys.send_text("\r")
             else:
                 keys.send_text("p")
-            # the move shows in the log (the bots answer faster than we can look)
-            await wait_for(lambda mine=mine: len([x for x in screen.log if x.startswith("you ")]) > mine)
+            await wait_for(lambda since=since, seat=seat: acted(client, since, seat))
             moves += 1
-        assert moves > 0
-        assert any(line.startswith("you play") for line in screen.log)
-        assert any(line.startswith("hand over") for line in screen.log)
+            returns += exchange
+        assert moves > 0 and any(line.startswith("game over") for line in screen.log)
+        assert returns > 0 or not any(e.kind == "gave" and e.data.get("receiver") == client.model.seat
+                                      for e in client.model.events)
+        assert screen.summary[0].startswith("GAME OVER")
         assert not [e for e in client.errors if e.about], client.errors
         await wait_for(lambda: screen.deal_line().endswith("verified"))
         keys.send_text("?")
@@ -141,3 +156,18 @@ async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> N
         await wait_for(lambda: client.model.view is not None and client.model.hand != [], 5)
         assert client.model.slot == slot
         assert client.model.view is not None and client.model.view.hand >= hand
+
+
+async def test_a_mouse_click_chooses_the_card_under_it(tmp_path: Path) -> None:
+    async with local_screen(tmp_path, bot_delay=0.5) as (table, keys, _):
+        screen = table.screen
+        await wait_for(lambda: table.hand_window.render_info is not None and len(screen.hand()) > 2)
+        info = table.hand_window.render_info
+        assert info is not None
+        hand = screen.hand()
+        # each card is drawn as one mark, its text, one mark: the third card's first column
+        column = sum(len(card_text(c)) + 2 for c in hand[:2]) + 1
+        x, y = info._x_offset + column + 1, info._y_offset + 1  # the terminal counts from 1
+        keys.send_text(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")  # press and release (SGR mouse)
+        await wait_for(lambda: bool(screen.selected))
+        assert screen.selected == {2} and screen.cursor == 2
