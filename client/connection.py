@@ -252,8 +252,10 @@ class Client:
                 model.hand = cards
                 if message.reason == "deal":
                     model.dealt[message.hand] = list(cards)
+                elif message.reason == "exchange":
+                    model.exchanged[message.hand] = list(cards)
         elif isinstance(message, m.GameEvent):
-            model.events.append(message)
+            model.note(message)
             if message.kind == "played" and message.data.get("seat") == model.seat:
                 model.remove_played(message.data.get("cards"))
         elif isinstance(message, m.DealCommit):

@@ -25,12 +25,23 @@ class BotPlayer:
         self.delay = delay
         self.waiting = False
         self.game_over = asyncio.Event()
+        #: My place (1 = first) in every hand played, and the games won.
+        self.places: list[int] = []
+        self.games = 0
+        self.won = 0
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
         model = self.client.model
         if isinstance(message, m.GameEvent):
+            if message.kind == "hand_over":
+                finish = message.data.get("finish")
+                if isinstance(finish, tuple) and model.me in finish:
+                    self.places.append(finish.index(model.me) + 1)
             if message.kind == "game_over":
+                self.games += 1
+                winners = message.data.get("winners")
+                self.won += isinstance(winners, tuple) and model.me in winners
                 self.game_over.set()
             field = _OWN.get(message.kind)
             if field is not None and message.data.get(field) == model.seat:

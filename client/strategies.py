@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from president.engine import Action, SeatView
 
@@ -28,16 +28,46 @@ class RandomBot:
         return self.rng.choice(view.legal_actions())
 
 
-STRATEGIES: dict[str, Callable[[random.Random], Strategy]] = {
-    "random": RandomBot,
+def _random(rng: random.Random, **options: Any) -> Strategy:
+    return RandomBot(rng)
+
+
+def _greedy(rng: random.Random, **options: Any) -> Strategy:
+    from .heuristic import GreedyBot
+    return GreedyBot()
+
+
+def _heuristic(rng: random.Random, **options: Any) -> Strategy:
+    from .heuristic import HeuristicBot
+    return HeuristicBot()
+
+
+def _hoarder(rng: random.Random, **options: Any) -> Strategy:
+    from .heuristic import HoarderBot
+    return HoarderBot()
+
+
+def _search(rng: random.Random, **options: Any) -> Strategy:
+    from .search import SearchBot
+    return SearchBot(rng, **options)
+
+
+#: Strategy name -> factory(rng, **options); options (e.g. the search budget) that a
+#: strategy has no use for are ignored.
+STRATEGIES: dict[str, Callable[..., Strategy]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "heuristic": _heuristic,
+    "hoarder": _hoarder,
+    "search": _search,
 }
 
 
-def make_strategy(name: str, rng: random.Random) -> Strategy:
+def make_strategy(name: str, rng: random.Random, **options: Any) -> Strategy:
     try:
         factory = STRATEGIES[name.strip().lower()]
     except KeyError:
         raise ValueError(
             f"there is no bot strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
         ) from None
-    return factory(rng)
+    return factory(rng, **options)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,7 +118,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from president.client.strategies import STRATEGIES
-    from president.sim import run
+    from president.sim import default_processes, progress_bar, report, run
 
     rules = rules_for(args.preset, args.set)
     bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
@@ -135,37 +134,43 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    on_game = None
+    processes = args.jobs if args.jobs is not None else default_processes()
+    if processes < 1:
+        raise UsageError("--jobs must be at least 1")
     if args.record:
         from pathlib import Path
 
-        from president.engine.record import dumps, to_record
-
-        folder = Path(args.record)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            Path(args.record).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
-
-        def on_game(number: int, game: Any) -> None:
-            path = folder / f"{args.preset}-seed{args.seed}-game{number:04d}.json"
-            path.write_text(dumps(to_record(game, args.preset)), encoding="utf-8")
-
-    start = time.perf_counter()
-    result = run(rules, bots, args.games, args.seed, on_game)
-    elapsed = time.perf_counter() - start
-    rate = f"{result.hands} hands in {elapsed:.2f} s: {result.hands / elapsed:,.0f} hands/s"
+            raise UsageError(f"cannot make {args.record}: {exc.strerror or exc}") from None
+    options = search_options(args)
+    show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
+    result = run(rules, bots, args.games, args.seed, rotate=not args.fixed_seats, processes=processes,
+                 record=args.record, preset=args.preset, progress=show, options=options)
     if args.json:
-        print(json.dumps({"preset": args.preset, "seed": args.seed, **result.to_json()}))
-        print(rate, file=sys.stderr)
+        print(json.dumps({"preset": args.preset, "seed": args.seed, "rules": rules.changes_from(
+            find_preset(args.preset)), "rotated": not args.fixed_seats, **result.to_json()}))
         return 0
-    print(f"preset {args.preset}, {players} players, seed {args.seed}")
-    print(f"games {result.games}, hands {result.hands}")
-    print("average finishing place per seat (1 = President):")
-    for seat, (bot, avg, wins) in enumerate(zip(bots, result.average_places(), result.wins)):
-        print(f"  seat {seat}  {bot:10} {avg:.3f}   games won {wins}")
-    print(rate, file=sys.stderr)
+    changed = rules.changes_from(find_preset(args.preset))
+    title = (f"preset {args.preset}" + "".join(f", {k}={v}" for k, v in changed.items())
+             + f", {players} players, seed {args.seed}, "
+             + ("seats rotated each game" if not args.fixed_seats else "seats fixed"))
+    print("\n".join(report(result, title)))
     return 0
+
+
+def search_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if getattr(args, "playouts", None) is not None:
+        if args.playouts < 1:
+            raise UsageError("--playouts must be at least 1")
+        options["playouts"] = args.playouts
+    if getattr(args, "think", None) is not None:
+        if args.think <= 0:
+            raise UsageError("--think must be more than 0 seconds")
+        options["seconds"] = args.think
+    return options
 
 
 # --- the parser -------------------------------------------------------------------------
@@ -205,11 +210,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="seed for deals and bots (default 1)")
     sim.add_argument("--bots", default="random",
-                     help="strategies by seat, comma-separated, or one for every seat (default random)")
+                     help="the line-up: one strategy per chair, comma-separated (rotated round the seats each game), or one for every chair (default random)")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
+    sim.add_argument("--jobs", type=int, metavar="N", help="processes to use (default: every core)")
+    sim.add_argument("--fixed-seats", action="store_true",
+                     help="keep each strategy in its chair (default: rotate the line-up each game)")
+    sim.add_argument("--playouts", type=int, metavar="N", help="search bot: playouts per decision")
+    sim.add_argument("--think", type=float, metavar="SECONDS",
+                     help="search bot: thinking time per decision (instead of a playout count)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(handler=cmd_sim)
 
+    from president.bot import add_parser as add_bot
     from president.connect import add_parser as add_connect
     from president.play import add_parser as add_play
     from president.serve import add_parser as add_server
@@ -217,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play(sub)
     add_server(sub)
     add_connect(sub)
+    add_bot(sub)
     return parser
 
 

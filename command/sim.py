@@ -1,17 +1,94 @@
-"""`president sim`: whole games offline between bots, with the finishing places they earn."""
+"""`president sim`: whole games offline between bots, seats rotated, spread over
+processes, with the finishing places each strategy earns and their confidence intervals.
+
+Every game draws its deal and its bots' randomness from (seed, game number) alone, so a
+run gives the same figures whatever the number of processes."""
 
 from __future__ import annotations
 
+import math
+import multiprocessing
+import os
 import random
-from collections.abc import Callable
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from president.client.strategies import make_strategy
+from president.client.strategies import Strategy, make_strategy
 from president.engine import Game, Phase, Rules
 
 #: A game that has not ended after this many hands is reported, not looped on forever.
 MAX_HANDS_PER_GAME = 10_000
+
+
+@dataclass
+class Tally:
+    """One entrant's results (an entrant is one strategy in one chair of the line-up);
+    tallies of the same entrant from different processes add up."""
+
+    strategy: str
+    hands: int = 0
+    place_sum: int = 0
+    presidents: int = 0
+    #: Hands begun as the sitting President, and of those the ones it kept the office.
+    chances: int = 0
+    kept: int = 0
+    games_won: float = 0.0
+    think: float = 0.0
+    #: Per game: (hands, sum of places), for a confidence interval clustered by game.
+    per_game: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.hands += other.hands
+        self.place_sum += other.place_sum
+        self.presidents += other.presidents
+        self.chances += other.chances
+        self.kept += other.kept
+        self.games_won += other.games_won
+        self.think += other.think
+        self.per_game += other.per_game
+
+    @property
+    def average(self) -> float:
+        return self.place_sum / self.hands if self.hands else 0.0
+
+    def interval(self) -> float:
+        """Half-width of the 95% confidence interval of the average place.  Hands of one
+        game are not independent (the exchange ties them), so games are the samples: the
+        ratio estimator's standard error over per-game clusters."""
+        games = len(self.per_game)
+        if games < 2 or not self.hands:
+            return math.inf
+        mean = self.average
+        n_bar = self.hands / games
+        spread = sum((y - mean * n) ** 2 for n, y in self.per_game) / (games - 1)
+        return 1.96 * math.sqrt(spread / games) / n_bar
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy, "hands": self.hands, "average_place": round(self.average, 4),
+            "ci95": round(self.interval(), 4), "president_rate": round(self.presidents / max(1, self.hands), 4),
+            "president_chances": self.chances,
+            "retention_rate": round(self.kept / self.chances, 4) if self.chances else None,
+            "games_won": self.games_won, "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
+        }
+
+
+def merge(results: Sequence[SimResult]) -> SimResult:
+    """Runs of the same line-up, as one."""
+    first = results[0]
+    merged = SimResult(first.players, list(first.bots), entrants=[Tally(bot) for bot in first.bots],
+                       processes=first.processes)
+    for result in results:
+        for total, part in zip(merged.entrants, result.entrants):
+            total.add(part)
+        merged.games += result.games
+        merged.hands += result.hands
+        merged.seconds += result.seconds
+    return merged
 
 
 @dataclass
@@ -20,64 +97,201 @@ class SimResult:
     bots: list[str]
     games: int = 0
     hands: int = 0
-    #: Per starting seat: the sum of finishing places (1 = President) and hands played.
-    place_sums: list[int] = field(default_factory=list)
-    wins: list[int] = field(default_factory=list)
+    entrants: list[Tally] = field(default_factory=list)
+    seconds: float = 0.0
+    processes: int = 1
 
-    def average_places(self) -> list[float]:
-        return [total / self.hands if self.hands else 0.0 for total in self.place_sums]
+    def by_strategy(self) -> dict[str, Tally]:
+        merged: dict[str, Tally] = {}
+        for tally in self.entrants:
+            merged.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
+        return merged
 
     def to_json(self) -> dict[str, Any]:
         return {
             "players": self.players, "games": self.games, "hands": self.hands,
-            "seats": [
-                {"seat": seat, "bot": bot, "average_place": round(avg, 4), "wins": wins}
-                for seat, (bot, avg, wins) in enumerate(
-                    zip(self.bots, self.average_places(), self.wins)
-                )
-            ],
+            "seconds": round(self.seconds, 3), "processes": self.processes,
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "entrants": [t.to_json() for t in self.entrants],
+            "strategies": {name: t.to_json() for name, t in self.by_strategy().items()},
         }
 
 
-def seat_names(bots: list[str]) -> list[str]:
-    return [f"{bot}-{seat}" for seat, bot in enumerate(bots)]
+def entrant_names(bots: Sequence[str]) -> list[str]:
+    return [f"{bot}-{index}" for index, bot in enumerate(bots)]
 
 
-def run(rules: Rules, bots: list[str], games: int, seed: int,
-        on_game: Callable[[int, Game], None] | None = None) -> SimResult:
-    """Play `games` whole games; the same seed gives the same games.  `on_game` sees
-    each finished game (to write its record, say)."""
+class Timed:
+    """A strategy whose thinking time is added up."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.seconds = 0.0
+
+    def choose(self, view: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.strategy.choose(view)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
+def play_game(rules: Rules, bots: Sequence[str], seed: int, number: int, rotate: bool,
+              options: dict[str, Any] | None = None) -> tuple[Game, list[str], list[Timed]]:
+    """Game `number` of a run: its seating (entrants rotated by the game number), deals
+    and bot randomness from (seed, number) alone."""
+    players = len(bots)
+    names = entrant_names(bots)
+    shift = number % players if rotate else 0
+    seating = [names[(seat - shift) % players] for seat in range(players)]
+    base = seed * 1_000_003 + number * 7_919
+    strategies = {
+        name: Timed(make_strategy(bot, random.Random(base + index), **(options or {})))
+        for index, (name, bot) in enumerate(zip(names, bots))
+    }
+    deal_rng = random.Random(base ^ 0x5EED)
+    game = Game(rules, seating)
+    while game.phase is not Phase.GAME_OVER:
+        if len(game.finishes) >= MAX_HANDS_PER_GAME:
+            raise RuntimeError(f"game {number} did not end in {MAX_HANDS_PER_GAME} hands")
+        game.start_hand(rng=deal_rng)
+        while True:
+            phase = game.phase
+            if phase is Phase.PLAY:
+                seat = game.turn
+            elif phase is Phase.EXCHANGE:
+                seat = next(iter(game.pending_returns))
+            else:
+                break
+            assert seat is not None
+            game.apply(seat, strategies[game.seating[seat]].choose(game.view_for(seat)))
+    return game, names, [strategies[name] for name in names]
+
+
+def tally_game(game: Game, names: list[str], timers: list[Timed], tallies: list[Tally]) -> None:
+    for index, name in enumerate(names):
+        tally = tallies[index]
+        places = 0
+        for hand, finish in enumerate(game.finishes):
+            place = finish.index(name) + 1
+            places += place
+            tally.presidents += place == 1
+            if hand and game.finishes[hand - 1][0] == name:
+                tally.chances += 1
+                tally.kept += place == 1
+        tally.hands += len(game.finishes)
+        tally.place_sum += places
+        tally.per_game.append((len(game.finishes), places))
+        if name in game.winners:
+            tally.games_won += 1 / len(game.winners)
+        tally.think += timers[index].seconds
+
+
+@dataclass(frozen=True)
+class Job:
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: int
+    numbers: tuple[int, ...]
+    rotate: bool
+    record: str | None
+    preset: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def run_job(job: Job) -> tuple[int, list[Tally]]:
+    tallies = [Tally(bot) for bot in job.bots]
+    for number in job.numbers:
+        game, names, timers = play_game(job.rules, job.bots, job.seed, number, job.rotate, dict(job.options))
+        tally_game(game, names, timers, tallies)
+        if job.record:
+            from president.engine.record import dumps, to_record
+
+            path = Path(job.record) / f"{job.preset}-seed{job.seed}-game{number:05d}.json"
+            path.write_text(dumps(to_record(game, job.preset)), encoding="utf-8")
+    return len(job.numbers), tallies
+
+
+def run(rules: Rules, bots: Sequence[str], games: int, seed: int, *, rotate: bool = True,
+        processes: int = 1, record: str | None = None, preset: str = "classic",
+        progress: Callable[[int, int], None] | None = None, options: dict[str, Any] | None = None,
+        first: int = 0) -> SimResult:
+    """Play `games` whole games between `bots` (one strategy per chair of the line-up),
+    numbered from `first` (a number fixes the game's seating, deals and bot randomness)."""
     players = len(bots)
     rules.check_players(players)
-    names = seat_names(bots)
-    result = SimResult(players, list(bots), place_sums=[0] * players, wins=[0] * players)
-    deal_rng = random.Random(seed)
-    for game_number in range(games):
-        strategies = {
-            name: make_strategy(bot, random.Random(seed * 1_000_003 + game_number * 101 + seat))
-            for seat, (name, bot) in enumerate(zip(names, bots))
-        }
-        game = Game(rules, names)
-        while game.phase is not Phase.GAME_OVER:
-            if len(game.finishes) >= MAX_HANDS_PER_GAME:
-                raise RuntimeError(f"game {game_number} did not end in {MAX_HANDS_PER_GAME} hands")
-            game.start_hand(rng=deal_rng)
-            while True:
-                if game.phase is Phase.PLAY:
-                    seat = game.turn
-                elif game.phase is Phase.EXCHANGE:
-                    seat = next(iter(game.pending_returns))
-                else:
-                    break
-                assert seat is not None
-                view = game.view_for(seat)
-                game.apply(seat, strategies[game.seating[seat]].choose(view))
-            for place, name in enumerate(game.finishes[-1], 1):
-                result.place_sums[names.index(name)] += place
-            result.hands += 1
-        for name in game.winners:
-            result.wins[names.index(name)] += 1
-        if on_game is not None:
-            on_game(game_number, game)
-        result.games += 1
+    result = SimResult(players, list(bots), entrants=[Tally(bot) for bot in bots],
+                       processes=max(1, processes))
+    chunk = max(1, min(25, games // (max(1, processes) * 8)))
+    jobs = [Job(rules, tuple(bots), seed, tuple(range(start, min(first + games, start + chunk))), rotate,
+                record, preset, tuple(sorted((options or {}).items())))
+            for start in range(first, first + games, chunk)]
+    start = time.perf_counter()
+    done = 0
+    for count, tallies in _map(jobs, processes):
+        for total, part in zip(result.entrants, tallies):
+            total.add(part)
+        done += count
+        if progress is not None:
+            progress(done, games)
+    result.seconds = time.perf_counter() - start
+    result.games = done
+    result.hands = result.entrants[0].hands if result.entrants else 0
     return result
+
+
+def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, list[Tally]]]:
+    if processes <= 1 or len(jobs) <= 1:
+        yield from map(run_job, jobs)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(processes) as pool:
+        yield from pool.imap_unordered(run_job, jobs)
+
+
+def default_processes() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
+    started = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(1, total)
+        elapsed = time.perf_counter() - started
+        eta = elapsed / done * (total - done) if done else 0.0
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+                     f"  {elapsed:.0f}s, about {eta:.0f}s left ")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def report(result: SimResult, title: str) -> list[str]:
+    """The result table, in lines."""
+    lines = [title, f"{result.games} games, {result.hands:,} hands; average place 1 (President) "
+             f"to {result.players}, parity {(result.players + 1) / 2:g}", ""]
+    head = f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>13} " \
+           f"{'games won':>9} {'think s/hand':>12}"
+    lines.append(head)
+
+    def row(label: str, t: Tally) -> str:
+        kept = f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
+        return (f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>9} "
+                f"{t.presidents / max(1, t.hands):>9.1%} {kept:>13} {t.games_won:>9.1f} "
+                f"{t.think / max(1, t.hands):>12.4f}")
+
+    for name, tally in zip(entrant_names(result.bots), result.entrants):
+        lines.append(row(name, tally))
+    shared = {name: tally for name, tally in result.by_strategy().items() if result.bots.count(name) > 1}
+    if shared:
+        lines.append("")
+        for name, tally in shared.items():
+            lines.append(row(f"all {name}", tally))
+    rate = result.hands / result.seconds if result.seconds else 0.0
+    lines += ["", f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
+              f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s"]
+    return lines

@@ -353,9 +353,12 @@ class Game:
 
     # --- applying -------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Check `action`, carry it out, and return the events it caused."""
-        self.check(seat, action)
+    def apply(self, seat: int, action: Action, *, checked: bool = True) -> list[Event]:
+        """Check `action`, carry it out, and return the events it caused.  `checked=False`
+        skips the check, for callers that only ever pass an action from `legal_actions`
+        (a bot's playouts); anything else then corrupts the game."""
+        if checked:
+            self.check(seat, action)
         self._actions.append((seat, action))
         kind = type(action)
         if kind is Return:
@@ -555,6 +558,15 @@ class Game:
         counts = self._counts[seat]
         return [CARDS[i] for i in range(KINDS) for _ in range(counts[i])]
 
+    def place_of(self, seat: int) -> int | None:
+        """The place (0 = first) the seat took this hand; None while it holds cards."""
+        return self._place_of[seat]
+
+    def rows(self, seat: int) -> list[Row]:
+        """Seat's canonical plays by rank (`rows[rank][n - 1]` is its set of n of that rank;
+        `len(rows[rank])` is how many it holds).  Read-only: for bots that search."""
+        return self._rows[seat]
+
     def card_counts(self) -> list[int]:
         return list(self._held)
 
@@ -590,7 +602,49 @@ class Game:
             scores=tuple((name, self.scores[name]) for name in self.seating),
             exchange=exchange, return_size=pending[1] if pending else 0,
             hands_played=len(self.finishes), winners=tuple(self.winners), rows=rows,
+            places=tuple(self._place_of),
         )
+
+    @classmethod
+    def from_view(cls, view: SeatView, hands: Sequence[Sequence[Card]]) -> Game:
+        """The hand in play as `view` sees it, with every seat's cards as given (the
+        viewer's own among them): a possible world for a bot that searches.  Only the
+        rest of this hand can be played in it (its history is not there)."""
+        if view.phase != "play":
+            raise IllegalAction("only a hand in play can be rebuilt from a view")
+        players = len(view.seating)
+        if len(hands) != players or any(len(h) != n for h, n in zip(hands, view.counts)):
+            raise IllegalAction("the hands must match the view's card counts")
+        game = cls(view.rules, view.seating)
+        game.scores = dict(view.scores)
+        game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
+        game.standing = list(view.standing) if view.standing else None
+        game._counts = [[0] * KINDS for _ in range(players)]
+        game._patterns = [[0] * 14 for _ in range(players)]
+        for seat, hand in enumerate(hands):
+            counts, patterns = game._counts[seat], game._patterns[seat]
+            for card in hand:
+                counts[card.id] += 1
+                patterns[CARD_RANK[card.id]] += CARD_STEP[card.id]
+        game._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in game._patterns]
+        game._held = list(view.counts)
+        game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
+        game._clockwise = [tuple((s + step) % players for step in range(1, players)) for s in range(players)]
+        game.log, game._trick_start = list(view.trick), 0
+        game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
+        game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
+        game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
+        game._opening = view.opening
+        places: list[int | None] = list(view.places) if view.places else [None] * players
+        game._place_of = places
+        game._places = [None] * players
+        for seat, place in enumerate(places):
+            if place is not None:
+                game._places[place] = seat
+        taken = [p for p in places if p is not None]
+        game._next_top = next((p for p in range(players) if p not in taken), 0)
+        game._next_bottom = next((p for p in range(players - 1, -1, -1) if p not in taken), players - 1)
+        return game
 
     # --- small helpers ----------------------------------------------------------------
 

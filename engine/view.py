@@ -53,6 +53,8 @@ class SeatView(NamedTuple):
     winners: tuple[str, ...]
     #: This seat's canonical plays by rank, derived from `hand` (see `moves.row_for`).
     rows: tuple[Row, ...] = ()
+    #: Per seat, the place it took this hand (0 = first), None while it holds cards.
+    places: tuple[int | None, ...] = ()
 
     @property
     def my_turn(self) -> bool:

@@ -260,3 +260,47 @@ def test_illegal_action_leaves_the_state_as_it_was() -> None:
             raise AssertionError(f"{action} was accepted")
     assert (to_record(fresh), fresh.card_counts(), fresh.turn) == before
     assert game.winners
+
+
+@SETTINGS
+@given(tables())
+def test_a_hand_rebuilt_from_a_view_plays_on_exactly_like_the_game(table: tuple[Rules, int, int]) -> None:
+    """`Game.from_view` with the true hands: the same actions give the same events."""
+    rules, players, seed = table
+    rng = random.Random(seed)
+    game = Game(rules, [f"p{i}" for i in range(players)])
+    for _ in range(rng.randint(1, 3)):  # a hand from the first few, so exchanges come in
+        game.start_hand(rng=rng)
+        while game.phase is Phase.EXCHANGE:
+            seat = next(iter(game.pending_returns))
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        stop = rng.randint(0, 60)
+        moves = 0
+        while game.phase is Phase.PLAY:
+            seat = game.turn
+            assert seat is not None
+            if moves == stop:
+                break
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            moves += 1
+        if game.phase is not Phase.PLAY:
+            if game.phase is Phase.GAME_OVER:
+                return
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = game.view_for(rng.randrange(players))
+        copy = Game.from_view(view, [game.hand_of(s) for s in range(players)])
+        again = copy.view_for(view.seat)
+        for name in ("hand", "counts", "turn", "top", "trick", "revolution", "opening", "passed",
+                     "locked", "places", "scores", "standing", "rows"):
+            assert getattr(again, name) == getattr(view, name), name
+        while game.phase is Phase.PLAY:
+            seat = game.turn
+            assert seat is not None and copy.turn == seat
+            assert copy.legal_actions(seat) == game.legal_actions(seat)
+            action = rng.choice(game.legal_actions(seat))
+            assert copy.apply(seat, action) == game.apply(seat, action)
+        assert copy.finishes[-1] == game.finishes[-1]
+        assert copy.scores == game.scores
+        return

@@ -1,0 +1,199 @@
+"""`president bot HOST[:PORT] --strategy S [--count N] [--table T] [--name NAME]`:
+headless bots that join a server's tables as ordinary clients (the server's certificate
+pinned as for the terminal client) and play with the same strategy objects the
+simulator runs offline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from president.client.connection import Client, ConnectFailed, Link, connect, server_fingerprint
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers, PinMismatch
+from president.client.strategies import STRATEGIES, make_strategy
+from president.engine import RulesError, find_preset
+from president.protocol import messages as m
+from president.protocol.certs import normalise_fingerprint
+
+
+class BotFailed(Exception):
+    """A bot could not do what it was asked; the message says why."""
+
+
+@dataclass
+class RunningBot:
+    name: str
+    client: Client
+    player: BotPlayer
+    reader: asyncio.Task[None]
+
+
+async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise BotFailed(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def bot_pin(address: str, known: KnownServers, given: str | None) -> str:
+    """The fingerprint to hold the server to: --fingerprint, or the remembered one.  A bot
+    cannot ask anyone, so a server never trusted before needs --fingerprint."""
+    if given is not None:
+        try:
+            return normalise_fingerprint(given)
+        except ValueError as exc:
+            raise BotFailed(f"--fingerprint: {exc}") from None
+    where, shown = await server_fingerprint(address)
+    try:
+        if known.check(where, shown):
+            return shown
+    except PinMismatch as exc:
+        raise BotFailed(str(exc)) from None
+    raise BotFailed(
+        f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
+        f"its host printed (this server shows {shown}: compare it with what the host printed)"
+    )
+
+
+def pick_table(tables: m.Tables, wanted: str | None) -> str | None:
+    """The table to join: the one named, or the first waiting one with a free seat."""
+    for info in tables.tables:
+        if wanted is not None:
+            if info.name == wanted:
+                return info.name
+        elif info.status != "playing" and not info.password and any(not p for p in info.players):
+            return info.name
+    return None
+
+
+async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownServers, index: int,
+                    say: Callable[[str], None]) -> RunningBot:
+    """Connect, find (or create) the table, sit down."""
+    def reconnect() -> Awaitable[Link]:
+        return connect(args.address, name, role="bot", pin=pin, known=known, password=args.password)
+
+    try:
+        link = await reconnect()
+    except ConnectFailed as exc:
+        raise BotFailed(str(exc)) from None
+    client = Client(link)
+    client.reconnect = reconnect
+    options = {"playouts": args.playouts} if args.playouts else {}
+    if args.think:
+        options["seconds"] = args.think
+    strategy = make_strategy(args.strategy, random.Random(args.seed * 1000 + index if args.seed is not None else None),
+                             **options)
+    player = BotPlayer(client, strategy, delay=args.delay)
+    reader = asyncio.get_running_loop().create_task(client.follow(lambda what: say(f"{name}: {what}")))
+    bot = RunningBot(name, client, player, reader)
+    await client.send(m.ListTables())
+    await until(lambda: client.tables is not None, 10, "the table list")
+    assert client.tables is not None
+    table = pick_table(client.tables, args.table)
+    if table is None and args.table is not None:
+        try:
+            find_preset(args.preset).check_players(args.seats)
+        except RulesError as exc:
+            raise BotFailed(str(exc)) from None
+        await client.send(m.CreateTable(name=args.table, preset=args.preset, toggles={}, seats=args.seats,
+                                        password=args.table_password, turn_seconds=args.turn_seconds))
+        table = args.table
+        say(f"{name}: created table {table} ({args.preset}, {args.seats} seats)")
+    if table is None:
+        raise BotFailed("no table has a free seat: name one with --table (it is created if missing)")
+    errors = len(client.errors)
+    await client.send(m.Join(table=table, password=args.table_password))
+    await until(lambda: client.model.slot is not None or len(client.errors) > errors, 10, "a seat")
+    if client.model.slot is None:
+        raise BotFailed(f"{name} could not sit at {table}: {client.errors[-1].message}")
+    say(f"{name}: seated at {table}, seat {client.model.slot}")
+    return bot
+
+
+async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) -> None:
+    client, player, name = bot.client, bot.player, bot.name
+    played = 0
+    while games == 0 or played < games:
+        player.game_over.clear()
+        await client.send(m.Ready())
+        waiter = asyncio.ensure_future(player.game_over.wait())
+        await asyncio.wait({waiter, bot.reader}, return_when=asyncio.FIRST_COMPLETED)
+        if not player.game_over.is_set():
+            waiter.cancel()
+            raise BotFailed(f"{name}: the server went away")
+        played += 1
+        places = player.places
+        average = sum(places) / len(places) if places else 0.0
+        say(f"{name}: game {played} over; won {player.won} of {player.games}, "
+            f"average place {average:.2f} over {len(places)} hands")
+
+
+async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
+    known = KnownServers()
+    pin = await bot_pin(args.address, known, args.fingerprint)
+    base = args.name or f"{args.strategy}-bot"
+    names = [base] if args.count == 1 else [f"{base}-{i}" for i in range(1, args.count + 1)]
+    bots: list[RunningBot] = []
+    try:
+        for index, name in enumerate(names):  # one after another: the first may create the table
+            bots.append(await start_bot(args, name, pin, known, index, say))
+        await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
+    finally:
+        for bot in bots:
+            with contextlib.suppress(ConnectionError, OSError):
+                await bot.client.send(m.Leave())
+            bot.reader.cancel()
+            await bot.client.link.close()
+    places = [place for bot in bots for place in bot.player.places]
+    if places:
+        say(f"all bots: {len(places)} hands, average place {sum(places) / len(places):.3f}, "
+            f"games won {sum(bot.player.won for bot in bots)}")
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    if args.strategy not in STRATEGIES:
+        print(f"president bot: there is no bot strategy {args.strategy!r}: choose from {', '.join(STRATEGIES)}",
+              file=sys.stderr)
+        return 2
+    if not 1 <= args.count <= 12 or args.games < 0:
+        print("president bot: --count is 1 to 12 and --games 0 (forever) or more", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run_bots(args))
+    except (BotFailed, ConnectFailed) as exc:
+        print(f"president bot: {exc}", file=sys.stderr)
+        return 1
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "bot", help="run headless bots at a server's table",
+        description="Bots that join a president server as ordinary clients. Without --table "
+        "they sit at the first waiting table with a free seat; a --table that does not exist "
+        "is created. They say ready and play --games games, then leave.")
+    parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
+    parser.add_argument("--strategy", default="heuristic", help=f"one of {', '.join(STRATEGIES)} (default heuristic)")
+    parser.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
+    parser.add_argument("--table", help="the table to join (created if missing)")
+    parser.add_argument("--name", help="bot name (numbered when --count > 1)")
+    parser.add_argument("--games", type=int, default=1, help="games to play, 0 = forever (default 1)")
+    parser.add_argument("--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it")
+    parser.add_argument("--password", help="the server's password")
+    parser.add_argument("--table-password", help="the table's password")
+    parser.add_argument("--preset", default="classic", help="preset of a table the bots create")
+    parser.add_argument("--seats", type=int, default=4, help="seats of a table the bots create")
+    parser.add_argument("--turn-seconds", type=int, default=60, help="turn timer of a table the bots create")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause before each move")
+    parser.add_argument("--playouts", type=int, help="search: playouts per decision")
+    parser.add_argument("--think", type=float, metavar="SECONDS", help="search: time per decision")
+    parser.add_argument("--seed", type=int, help="seed the bots' randomness (for repeatable runs)")
+    parser.set_defaults(handler=cmd_bot)

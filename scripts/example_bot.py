@@ -1,0 +1,21 @@
+"""A bot in twenty lines.  Offline:  python scripts/example_bot.py sim --games 200
+Online:  python scripts/example_bot.py bot HOST:PORT --fingerprint FP --table T --count 1"""
+
+from president.client import sdk
+from president.engine import PASS, Play, Return
+
+
+class LowBall:
+    """Plays its lowest set with all its copies; returns its lowest cards."""
+
+    def choose(self, view):
+        moves = [a for a in view.legal_actions() if isinstance(a, (Play, Return))]
+        if not moves:
+            return PASS
+        strength = lambda a: sum(c.rank for c in a.cards) / len(a.cards)  # noqa: E731
+        return min(moves, key=lambda a: (strength(a), -len(a.cards)))
+
+
+if __name__ == "__main__":
+    sdk.register("lowball", lambda rng: LowBall())
+    raise SystemExit(sdk.main("lowball"))

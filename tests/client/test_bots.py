@@ -1,0 +1,177 @@
+"""The bots: every strategy plays legal moves under every preset and random toggles, the
+same bot object plays online over the protocol, and the online view a bot gets holds
+what the engine's own view of that seat holds."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from president.client.headless import BotPlayer
+from president.client.heuristic import GreedyBot, HeuristicBot, HoarderBot, cheapest_return
+from president.client.search import SearchBot, deal_unseen, known_cards
+from president.client.strategies import STRATEGIES, make_strategy
+from president.engine import PASS, Card, Game, Phase, Play, Return, SeatView, find_preset
+from president.engine.moves import rows_of
+from president.protocol import messages as m
+from president.sim import play_game
+
+from ..engine.test_properties import tables
+from ..server.helpers import running_server, seated_among_server_bots
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+@settings(max_examples=25, deadline=None)
+@given(tables())
+def test_every_strategy_finishes_games_under_random_rules(table: tuple[object, int, int]) -> None:
+    rules, players, seed = table
+    line_up = [name for name in STRATEGIES][:players] + ["heuristic"] * max(0, players - len(STRATEGIES))
+    game, _, _ = play_game(rules, line_up, seed, 0, True, {"playouts": 8})  # type: ignore[arg-type]
+    assert game.phase is Phase.GAME_OVER  # every action was legal: `apply` checks each
+
+
+def view_with(hand: str, top: tuple[int, int, int] | None = None, **changes: object) -> SeatView:
+    """A seat's view of a 4-player classic hand in play."""
+    from president.engine.moves import Top
+
+    held = cards(hand)
+    counts = [0] * 53
+    for card in held:
+        counts[card.id] += 1
+    fields: dict[str, object] = dict(
+        rules=find_preset("classic"), seat=0, hand_number=1, phase="play", seating=("a", "b", "c", "d"),
+        dealer=3, hand=tuple(sorted(held)), counts=(len(held), 10, 10, 10), turn=0,
+        top=Top(top[0], top[1], top[2], 0) if top else None, trick=(), played=(), revolution=False,
+        opening=False, passed=(False,) * 4, locked=(False,) * 4, finish_order=(), standing=("a", "b", "c", "d"),
+        scores=(("a", 0), ("b", 0), ("c", 0), ("d", 0)), exchange=(), return_size=0, hands_played=1,
+        winners=(), rows=tuple(rows_of(counts)),
+    )
+    fields.update(changes)
+    return SeatView(**fields)  # type: ignore[arg-type]
+
+
+def test_greedy_leads_its_lowest_rank_whole_and_follows_as_low_as_it_can() -> None:
+    bot = GreedyBot()
+    assert bot.choose(view_with("4C 4D 4H 7S 9C 2S")) == Play(cards("4C 4D 4H"))
+    assert bot.choose(view_with("4C 4D 7S 9C 2S", top=(1, 2, 1))) == Play(cards("7S"))  # on a 5
+    assert bot.choose(view_with("4C 4D 7S", top=(1, 11, 1))) is PASS
+
+
+def test_heuristic_keeps_sets_whole_and_spends_a_2_when_it_is_the_cheapest_answer() -> None:
+    bot = HeuristicBot()
+    # a single 5 on the pile: the 7 answers without breaking the pair of 6s
+    assert bot.choose(view_with("3C 6C 6D 7S KC KD", top=(1, 2, 1))) == Play(cards("7S"))
+    # only a broken pair answers a low single: pass rather than break it
+    assert bot.choose(view_with("3C 3D 6C 6D", top=(1, 2, 1))) is PASS
+    # an ace on the pile: the 2 is the cheapest answer, and the heuristic spends it
+    assert bot.choose(view_with("3C 4D 6C 9D 2S", top=(1, 11, 1))) == Play(cards("2S"))
+    # the hoarder will not, while it holds anything else
+    assert HoarderBot().choose(view_with("3C 4D 6C 9D 2S", top=(1, 11, 1))) is PASS
+    assert HoarderBot().choose(view_with("2S 2C", top=(1, 11, 1))) == Play(cards("2C"))
+
+
+def test_a_player_about_to_go_out_is_pressed() -> None:
+    bot = HeuristicBot()
+    # only broken pairs answer: pass while nobody is close to going out ...
+    calm = view_with("3C 3D 4S 4H 9C 9D", top=(1, 0, 1), counts=(6, 8, 10, 10))
+    assert bot.choose(calm) is PASS
+    # ... but seat 1 holds one card after this single: break a pair to stop it
+    pressed = view_with("3C 3D 4S 4H 9C 9D", top=(1, 0, 1), counts=(6, 1, 10, 10))
+    choice = bot.choose(pressed)
+    assert isinstance(choice, Play) and choice.rank == 1 and choice.count == 1  # a single 4
+
+
+def test_returns_are_junk_singles_that_break_nothing() -> None:
+    view = view_with("3C 5D 5S 8H KC 2S 2D", phase="exchange", return_size=2, turn=None)
+    held = [len(row) for row in view.rows]
+    returned = cheapest_return([a for a in view.legal_actions() if isinstance(a, Return)], held)
+    assert sorted(c.rank for c in returned.cards) == [0, 5]  # 3C and 8H, not the 5s or 2s
+    assert HeuristicBot().choose(view) == returned
+
+
+def test_a_world_deals_only_what_the_seat_has_not_seen() -> None:
+    from president.engine.events import Gave
+
+    played = cards("3S 3H 4C")
+    view = view_with("5C 6C 7C", played=played, counts=(3, 2, 2, 2),
+                     exchange=(Gave(0, 2, cards("AS")), Gave(2, 0, cards("7C"))))
+    assert known_cards(view) == {2: list(cards("AS"))}
+    rng = random.Random(1)
+    for _ in range(20):
+        hands = deal_unseen(view, rng)
+        assert [len(h) for h in hands] == [3, 2, 2, 2]
+        assert hands[0] == list(view.hand)
+        assert Card.parse("AS") in hands[2]  # what I gave is where I gave it
+        dealt = [c for h in hands[1:] for c in h]
+        assert not set(dealt) & set(played) and not set(dealt) & set(view.hand)
+
+
+def test_search_takes_a_sure_win_and_spends_its_budget() -> None:
+    bot = SearchBot(random.Random(2), playouts=40)
+    # two 2s and a 3 against a lone 4-card opponent hand: lead the 2s, then the 3
+    view = view_with("3C 2S 2D", counts=(3, 1, 1, 1))
+    choice = bot.choose(view)
+    assert choice in view.legal_actions()
+    timed = SearchBot(random.Random(3), seconds=0.05)
+    assert timed.choose(view_with("3C 5D 7S 9C JD KH 2S")) in view_with("3C 5D 7S 9C JD KH 2S").legal_actions()
+
+
+EXCHANGES: list[int] = []
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "heuristic", "hoarder", "search"])
+async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -> None:
+    """A seat at a real server played by the strategy; each online view it is given
+    matches the server's own view of that seat."""
+    async with running_server(tmp_path) as server:
+        person, task = await seated_among_server_bots(server, tmp_path, turn_seconds=0)
+        inner = make_strategy(strategy, random.Random(5), playouts=16)
+        mismatches: list[str] = []
+
+        class Checked:
+            def choose(self, view: SeatView) -> object:
+                game = server.lobby.tables["T"].game
+                assert game is not None
+                truth = game.view_for(view.seat)
+                if view.phase != "play":  # in the exchange, others' returns do not wait for us
+                    return inner.choose(view)
+                for name in ("hand", "counts", "top", "trick", "played", "revolution", "opening",
+                             "passed", "places", "finish_order", "return_size", "phase"):
+                    if getattr(view, name) != getattr(truth, name):
+                        mismatches.append(f"{name}: {getattr(view, name)} != {getattr(truth, name)}")
+                # what left my hand in the exchange, I gave
+                mine = {c for e in truth.exchange if e.giver == view.seat for c in e.cards}
+                online = {c for e in view.exchange if e.giver == view.seat for c in e.cards}
+                if not online <= mine:
+                    mismatches.append(f"exchange: {online} not within {mine}")
+                EXCHANGES.append(len(online))
+                return inner.choose(view)
+
+        bot = BotPlayer(person, Checked())  # type: ignore[arg-type]
+        await person.send(m.Ready())
+        await asyncio.wait_for(bot.game_over.wait(), 120)
+        assert not mismatches, mismatches[:5]
+        assert any(EXCHANGES), "no exchange was ever seen online"
+        assert not [e for e in person.errors if e.about], person.errors
+        task.cancel()
+        await person.link.close()
+
+
+def test_from_a_view_the_engine_rebuilds_a_hand_in_play() -> None:
+    rng = random.Random(4)
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    game.start_hand(rng=rng)
+    while game.phase is Phase.PLAY and len(game.log) < 5:
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, game.legal_actions(seat)[0])
+    seat = game.turn
+    assert seat is not None
+    world = Game.from_view(game.view_for(seat), [game.hand_of(s) for s in range(4)])
+    assert world.legal_actions(seat) == game.legal_actions(seat)
