@@ -23,7 +23,7 @@ def rank_counts(rows: Sequence[Row]) -> list[int]:
 
 
 #: Rank order for beating, by revolution (see `moves.strength`), as lookups.
-_ORDER = (tuple(strength(r, False) for r in range(14)), tuple(strength(r, True) for r in range(14)))
+ORDER = (tuple(strength(r, False) for r in range(14)), tuple(strength(r, True) for r in range(14)))
 
 
 def view_rows(view: SeatView) -> Sequence[Row]:
@@ -74,10 +74,10 @@ class Facts:
     def __init__(self, rules: Rules, seat: int, held: Sequence[int], top: Top | None,
                  revolution: bool, counts: Sequence[int], unseen: Sequence[int] | None) -> None:
         self.rules, self.seat, self.held, self.top, self.revolution = rules, seat, held, top, revolution
-        self.order = _ORDER[revolution]
-        self.left = sum(held)
+        self.order = ORDER[revolution]
+        self.left = counts[seat]
         #: The fewest cards an opponent still holds (99 when none does).
-        self.threat = min([n for s, n in enumerate(counts) if n and s != seat], default=99)
+        self.threat = min(filter(None, [*counts[:seat], *counts[seat + 1:]]), default=99)
         #: Per rank, how many copies may still be in other hands (None: not counted).
         self.unseen = unseen
 
@@ -164,24 +164,29 @@ def _lead(facts: Facts, plays: Sequence[Play]) -> Action:
 def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
     top = facts.top
     assert top is not None
-    rules = facts.rules
-    pressing = facts.threat <= 2 or (top.owner != facts.seat and facts.left <= 3)
-    whole = [p for p in plays if facts.whole(p)]
-    by_cost = sorted(whole, key=lambda p: (facts.precious(p), facts.strength(p.rank), p.count))
-    for play in by_cost:
-        if not facts.precious(play):
-            return play
+    order, held, left = facts.order, facts.held, facts.left
+    pressing = facts.threat <= 2 or (top.owner != facts.seat and left <= 3)
+    # the cheapest answer that keeps its set whole, cheap ones before precious ones
+    best: Play | None = None
+    best_key = (2, 99, 99)
+    for play in plays:
+        rank = play.rank
+        if rank != JOKER_RANK and (play.jokers or play.count != held[rank]):
+            continue
+        key = (facts.precious(play), order[rank], play.count)
+        if key < best_key:
+            best, best_key = play, key
+    if best is not None:
+        if not best_key[0]:
+            return best
         # a 2 (or another card that buys the lead) is worth it as the cheapest answer
         # to a high pile, near the end, or against a player about to go out
-        if pressing or facts.left <= 4 or facts.strength(top.rank) >= facts.strength(11) - 1:
-            return play
-        if clears(rules, play.rank, play.count) and facts.left <= 6:
-            return play
-        break
+        if pressing or left <= 4 or order[top.rank] >= order[11] - 1:
+            return best
+        if clears(facts.rules, best.rank, best.count) and left <= 6:
+            return best
     if pressing or not can_pass:
-        broken = sorted(plays, key=lambda p: (facts.precious(p), facts.strength(p.rank), p.jokers))
-        if broken:
-            return broken[0]
+        return min(plays, key=lambda p: (facts.precious(p), order[p.rank], p.jokers))
     return PASS
 
 

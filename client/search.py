@@ -24,18 +24,18 @@ from president.engine import (
     SeatView,
     deck,
 )
-from president.engine.cards import KINDS
+from president.engine.cards import JOKER_RANK, KINDS, TWO
 from president.engine.events import Gave, Returned
-from president.engine.moves import legal_plays, rows_of
+from president.engine.moves import legal_plays, rows_of, strength
 
-from .heuristic import Facts, HeuristicBot, heuristic_choice, rank_counts
+from .heuristic import ORDER, Facts, HeuristicBot, heuristic_choice, rank_counts, view_rows
 
 #: Rejection sampling tries this many deals before giving up a constraint it cannot meet.
 MAX_TRIES = 20
 
 
 class SearchBot:
-    def __init__(self, rng: random.Random, playouts: int = 96, seconds: float | None = None,
+    def __init__(self, rng: random.Random, playouts: int = 128, seconds: float | None = None,
                  exploration: float = 0.5, endgame_cards: int = 8) -> None:
         self.rng = rng
         self.playouts = playouts
@@ -53,17 +53,51 @@ class SearchBot:
         others = sum(n for s, n in enumerate(view.counts) if s != view.seat)
         if others + len(view.hand) <= self.endgame_cards:
             return self._endgame(view, actions)
-        return self._bandit(view, actions)
+        prior = self.fallback.choose(view)
+        candidates = self.candidates(view, actions, prior)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._bandit(view, candidates, prior)
+
+    def candidates(self, view: SeatView, actions: list[Action], prior: Action) -> list[Action]:
+        """The actions worth a playout: sets kept whole (jokers alone or not at all), the
+        cheapest few broken ones when following, passing, and the heuristic's own choice
+        `prior`.  Fewer arms, more playouts each."""
+        held = rank_counts(view_rows(view))
+        order = [strength(r, view.revolution) for r in range(14)]
+        plays = [a for a in actions if isinstance(a, Play)]
+        whole = [p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])]
+        broken = sorted((p for p in plays if p not in whole), key=lambda p: (order[p.rank], p.jokers))
+        ordered = sorted(whole, key=lambda p: order[p.rank])
+        chosen: list[Action]
+        if view.top is not None:
+            chosen = [*ordered[:3], *broken[:1]]
+            if PASS in actions:
+                chosen.append(PASS)
+        else:  # a lead: the low sets to shed, and the high ones that take the lead back
+            chosen = [*ordered[:4], *ordered[4:][-2:]]
+        fewest = min((n for s, n in enumerate(view.counts) if s != view.seat and n), default=99)
+        if view.top is not None and isinstance(prior, Play) and whole and prior == chosen[0] \
+                and prior.rank < TWO and fewest > 3:
+            return [prior]  # the cheapest whole answer, nobody near the end: nothing to search
+        if prior not in chosen:
+            chosen.append(prior)
+        return chosen or actions
 
     # --- the bandit ------------------------------------------------------------------
 
-    def _bandit(self, view: SeatView, actions: list[Action]) -> Action:
+    def _bandit(self, view: SeatView, actions: list[Action], prior: Action) -> Action:
+        """UCB1 over the actions; an action's n-th try is played in the n-th world dealt,
+        so the actions are compared on the same deals (common random numbers): the luck of
+        the deal, the biggest noise there is, cancels out between them."""
         arms = len(actions)
         totals = [0.0] * arms
         visits = [0] * arms
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
-        budget = self.playouts if deadline is None else 1 << 30
-        prior = self.fallback.choose(view)
+        worlds: list[list[list[Card]]] = []
+        # a lead shapes the whole trick: it gets the full budget, a follow half of it
+        share = 1.0 if view.top is None else 0.5
+        deadline = time.perf_counter() + self.seconds * share if self.seconds else None
+        budget = max(arms, int(self.playouts * share)) if deadline is None else 1 << 30
         done = 0
         while done < budget:
             if deadline is not None and done >= arms and time.perf_counter() > deadline:
@@ -74,7 +108,10 @@ class SearchBot:
                 log_n = math.log(done)
                 arm = max(range(arms), key=lambda a: totals[a] / visits[a]
                           + self.exploration * math.sqrt(log_n / visits[a]))
-            world = self._world(view)
+            n = visits[arm]
+            if n == len(worlds):
+                worlds.append(deal_unseen(view, self.rng))
+            world = Game.from_view(view, worlds[n])
             totals[arm] += self._playout(world, view.seat, actions[arm])
             visits[arm] += 1
             done += 1
@@ -137,8 +174,11 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
     for card in [*view.played, *view.hand, *(c for cards in known.values() for c in cards)]:
         left[card.id] -= 1
     unseen = [CARDS[i] for i in range(KINDS) for _ in range(max(0, left[i]))]
+    # who passed on the pile as it is: under must_beat they hold nothing that beats it;
+    # otherwise they most likely hold no cheap set that answers it whole
     passers = [s for s, p in enumerate(view.passed) if p and s != view.seat and view.counts[s]] \
-        if view.rules.must_beat and view.top is not None else []
+        if view.top is not None else []
+    strict = view.rules.must_beat
     for _ in range(MAX_TRIES):
         rng.shuffle(unseen)
         hands: list[list[Card]] = []
@@ -151,18 +191,24 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
             need = view.counts[seat] - len(mine)
             hands.append(mine + unseen[at:at + need])
             at += need
-        if not passers or all(not _beats(view, hands[s]) for s in passers):
+        if not passers or all(not _beats(view, hands[s], strict) for s in passers):
             return hands
     return hands
 
 
-def _beats(view: SeatView, hand: Sequence[Card]) -> bool:
+def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
+    """Whether `hand` answers the pile: with any play, or (`any_play` false) with a set
+    it holds whole that is neither a 2 nor a joker."""
     top = view.top
     assert top is not None
-    counts = [0] * 53
+    counts = [0] * KINDS
     for card in hand:
         counts[card.id] += 1
-    return bool(legal_plays(view.rules, rows_of(counts), top, view.revolution, False))
+    rows = rows_of(counts)
+    plays = legal_plays(view.rules, rows, top, view.revolution, False)
+    if any_play:
+        return bool(plays)
+    return any(p.jokers == 0 and p.rank < 12 and p.count == len(rows[p.rank]) for p in plays)
 
 
 def _facts(game: Game, seat: int) -> Facts:
@@ -177,6 +223,27 @@ def policy(game: Game, seat: int) -> Action:
         return actions[0]
     plays = [a for a in actions if type(a) is Play]
     can_pass = actions[-1] is PASS or PASS in actions
+    top = game.top
+    if top is not None:
+        # the heuristic's commonest answer, found without weighing everything: a play
+        # that goes out, else the cheapest set held whole that is not precious
+        rows = game.rows(seat)
+        left = game.card_counts()[seat]
+        revolution = game.revolution
+        order = ORDER[revolution]
+        penalty = game.rules.two_finish_penalty
+        best: Play | None = None
+        for play in plays:
+            rank = play.rank
+            if play.count == left and not (penalty and rank == TWO):
+                best = None
+                break
+            if play.jokers or (rank >= TWO and not revolution) or play.count != len(rows[rank]):
+                continue
+            if best is None or order[rank] < order[best.rank]:
+                best = play
+        if best is not None:
+            return best
     action = heuristic_choice(_facts(game, seat), plays, can_pass)
     if action is PASS and not can_pass:
         return plays[0]

@@ -118,7 +118,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from president.client.strategies import STRATEGIES
-    from president.sim import default_processes, progress_bar, report, run
+    from president.sim import default_processes, progress_bar, report, run, speed_line
 
     rules = rules_for(args.preset, args.set)
     bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
@@ -157,6 +157,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
              + f", {players} players, seed {args.seed}, "
              + ("seats rotated each game" if not args.fixed_seats else "seats fixed"))
     print("\n".join(report(result, title)))
+    print(speed_line(result), file=sys.stderr)
     return 0
 
 

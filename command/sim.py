@@ -291,7 +291,10 @@ def report(result: SimResult, title: str) -> list[str]:
         lines.append("")
         for name, tally in shared.items():
             lines.append(row(f"all {name}", tally))
-    rate = result.hands / result.seconds if result.seconds else 0.0
-    lines += ["", f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
-              f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s"]
     return lines
+
+
+def speed_line(result: SimResult) -> str:
+    rate = result.hands / result.seconds if result.seconds else 0.0
+    return (f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
+            f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s")

@@ -20,7 +20,7 @@ from president.protocol import messages as m
 from president.sim import play_game
 
 from ..engine.test_properties import tables
-from ..server.helpers import running_server, seated_among_server_bots
+from ..server.helpers import running_server, seated_among_server_bots, wait_for
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -175,3 +175,29 @@ def test_from_a_view_the_engine_rebuilds_a_hand_in_play() -> None:
     assert seat is not None
     world = Game.from_view(game.view_for(seat), [game.hand_of(s) for s in range(4)])
     assert world.legal_actions(seat) == game.legal_actions(seat)
+
+
+async def test_president_bot_fills_a_table_and_plays_a_game(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from president.bot import BotFailed, run_bots
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    async with running_server(tmp_path) as server:
+        args = argparse.Namespace(
+            address=f"127.0.0.1:{server.port}", strategy="greedy", count=4, table="T", name=None,
+            games=1, fingerprint=None, password=None, table_password=None, preset="table", seats=4,
+            turn_seconds=30, delay=0.0, playouts=None, think=None, seed=3)
+        said: list[str] = []
+        with pytest.raises(BotFailed, match="not a server you trusted before"):
+            await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
+        args.fingerprint = server.fingerprint
+        assert await run_bots(args, said.append) == 0
+        assert "greedy-bot-1: created table T (table, 4 seats)" in said
+        assert len([line for line in said if ": game 1 over" in line]) == 4
+        assert said[-1].startswith("all bots: ")
+        await wait_for(lambda: bool(server.records))
+        args.fingerprint = "AB" * 32  # not the server's: refused
+        with pytest.raises(BotFailed, match=r"not the .* you gave"):
+            await run_bots(args, said.append)
