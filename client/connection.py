@@ -107,6 +107,38 @@ async def server_fingerprint(address: str, timeout: float = 10.0) -> tuple[str, 
     return f"{host}:{port}", shown
 
 
+async def resolve_pin(address: str, known: KnownServers, given: str | None,
+                      ask: Callable[[str], Awaitable[str]] | None) -> str:
+    """The fingerprint to hold a server to: the one given (`--fingerprint`), the one
+    remembered for it, or the one it shows — if `ask`, putting the question to a person
+    who compares it with what the host printed, gets "y".  Without `ask` (a bot cannot
+    answer), a server never trusted before is refused."""
+    if given is not None:
+        try:
+            return normalise_fingerprint(given)
+        except ValueError as exc:
+            raise ConnectFailed(f"--fingerprint: {exc}") from None
+    where, shown = await server_fingerprint(address)
+    try:
+        if known.check(where, shown):
+            return shown
+    except PinMismatch as exc:
+        raise ConnectFailed(str(exc)) from None
+    if ask is None:
+        raise ConnectFailed(
+            f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
+            f"its host printed (this server shows {shown}: compare it with what the host printed)")
+    answer = await ask(
+        f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
+        f"  {shown}\n"
+        "Compare it with the fingerprint the host's `president server` printed.\n"
+        "Is it the same? Trust this server and remember it [y/N]: "
+    )
+    if answer.strip().lower() not in ("y", "yes"):
+        raise ConnectFailed(f"not connected: you did not trust {where}")
+    return shown
+
+
 async def connect(
     address: str, name: str, *, role: str = "player", pin: str | None = None,
     known: KnownServers | None = None, trust: Callable[[str], bool] | None = None,

@@ -63,11 +63,15 @@ STRATEGIES: dict[str, Callable[..., Strategy]] = {
 }
 
 
+def strategy_problem(name: str) -> str | None:
+    """Why `name` is not a strategy (naming the ones there are), or None if it is."""
+    if name.strip().lower() in STRATEGIES:
+        return None
+    return f"there is no bot strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
+
+
 def make_strategy(name: str, rng: random.Random, **options: Any) -> Strategy:
-    try:
-        factory = STRATEGIES[name.strip().lower()]
-    except KeyError:
-        raise ValueError(
-            f"there is no bot strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
-        ) from None
-    return factory(rng, **options)
+    problem = strategy_problem(name)
+    if problem:
+        raise ValueError(problem)
+    return STRATEGIES[name.strip().lower()](rng, **options)

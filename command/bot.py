@@ -13,13 +13,12 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from president.client.connection import Client, ConnectFailed, Link, connect, server_fingerprint
+from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
-from president.client.pinning import KnownServers, PinMismatch
-from president.client.strategies import STRATEGIES, make_strategy
+from president.client.pinning import KnownServers
+from president.client.strategies import STRATEGIES, make_strategy, strategy_problem
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
-from president.protocol.certs import normalise_fingerprint
 
 
 class BotFailed(Exception):
@@ -41,26 +40,6 @@ async def until(predicate: Callable[[], bool], timeout: float, what: str) -> Non
         if loop.time() > end:
             raise BotFailed(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
-
-
-async def bot_pin(address: str, known: KnownServers, given: str | None) -> str:
-    """The fingerprint to hold the server to: --fingerprint, or the remembered one.  A bot
-    cannot ask anyone, so a server never trusted before needs --fingerprint."""
-    if given is not None:
-        try:
-            return normalise_fingerprint(given)
-        except ValueError as exc:
-            raise BotFailed(f"--fingerprint: {exc}") from None
-    where, shown = await server_fingerprint(address)
-    try:
-        if known.check(where, shown):
-            return shown
-    except PinMismatch as exc:
-        raise BotFailed(str(exc)) from None
-    raise BotFailed(
-        f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
-        f"its host printed (this server shows {shown}: compare it with what the host printed)"
-    )
 
 
 def pick_table(tables: m.Tables, wanted: str | None) -> str | None:
@@ -138,7 +117,10 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
 
 async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
     known = KnownServers()
-    pin = await bot_pin(args.address, known, args.fingerprint)
+    try:
+        pin = await resolve_pin(args.address, known, args.fingerprint, None)
+    except ConnectFailed as exc:
+        raise BotFailed(str(exc)) from None
     base = args.name or f"{args.strategy}-bot"
     names = [base] if args.count == 1 else [f"{base}-{i}" for i in range(1, args.count + 1)]
     bots: list[RunningBot] = []
@@ -160,9 +142,9 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    if args.strategy not in STRATEGIES:
-        print(f"president bot: there is no bot strategy {args.strategy!r}: choose from {', '.join(STRATEGIES)}",
-              file=sys.stderr)
+    problem = strategy_problem(args.strategy)
+    if problem:
+        print(f"president bot: {problem}", file=sys.stderr)
         return 2
     if not 1 <= args.count <= 12 or args.games < 0:
         print("president bot: --count is 1 to 12 and --games 0 (forever) or more", file=sys.stderr)

@@ -117,16 +117,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from president.client.strategies import STRATEGIES
+    from president.client.strategies import strategy_problem
     from president.sim import default_processes, progress_bar, report, run, speed_line
 
     rules = rules_for(args.preset, args.set)
     bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one strategy")
-    unknown = [b for b in bots if b not in STRATEGIES]
-    if unknown:
-        raise UsageError(f"there is no bot strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}")
+    problems = [p for p in map(strategy_problem, bots) if p]
+    if problems:
+        raise UsageError(problems[0])
     players = args.players if args.players is not None else (len(bots) if len(bots) > 1 else 4)
     if len(bots) == 1:
         bots = bots * players

@@ -11,50 +11,16 @@ import getpass
 import sys
 from collections.abc import Awaitable, Callable
 
-from president.client.connection import (
-    Client,
-    ConnectFailed,
-    Link,
-    connect,
-    server_fingerprint,
-)
+from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.model import TableModel
-from president.client.pinning import KnownServers, PinMismatch
-from president.client.strategies import STRATEGIES
+from president.client.pinning import KnownServers
+from president.client.strategies import strategy_problem
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.protocol import messages as m
-from president.protocol.certs import normalise_fingerprint
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
-
-Ask = Callable[[str], Awaitable[str]]
-
-
-async def trusted_pin(address: str, known: KnownServers, given: str | None, ask: Ask) -> str:
-    """The fingerprint to hold the server to: the one given, the one remembered, or the
-    one shown — if the user, comparing it with what the host printed, says so."""
-    if given is not None:
-        try:
-            return normalise_fingerprint(given)
-        except ValueError as exc:
-            raise ConnectFailed(f"--fingerprint: {exc}") from None
-    where, shown = await server_fingerprint(address)
-    try:
-        if known.check(where, shown):
-            return shown
-    except PinMismatch as exc:
-        raise ConnectFailed(str(exc)) from None
-    answer = await ask(
-        f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
-        f"  {shown}\n"
-        "Compare it with the fingerprint the host's `president server` printed.\n"
-        "Is it the same? Trust this server and remember it [y/N]: "
-    )
-    if answer.strip().lower() not in ("y", "yes"):
-        raise ConnectFailed(f"not connected: you did not trust {where}")
-    return shown
 
 
 async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,
@@ -78,7 +44,7 @@ async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,
             if lobby.outcome != "table":
                 return
             table = TableApp(client, input=input, output=output, bots=bots)
-            client.on_message = table._on_message
+            client.on_message = table.on_message
             statuses.append(table.status)
             if client.model.view is not None:
                 table.screen.record(client.model.view)
@@ -103,7 +69,7 @@ async def run_connect(args: argparse.Namespace) -> int:
         return await loop.run_in_executor(None, input, question)
 
     try:
-        pin = await trusted_pin(args.address, known, args.fingerprint, ask)
+        pin = await resolve_pin(args.address, known, args.fingerprint, ask)
 
         def reconnect() -> Awaitable[Link]:
             return connect(args.address, args.name, pin=pin, known=known, password=args.password)
@@ -125,9 +91,9 @@ async def run_connect(args: argparse.Namespace) -> int:
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
-    if args.bots not in STRATEGIES:
-        print(f"president connect: there is no bot strategy {args.bots!r}: choose from {', '.join(STRATEGIES)}",
-              file=sys.stderr)
+    problem = strategy_problem(args.bots)
+    if problem:
+        print(f"president connect: {problem}", file=sys.stderr)
         return 2
     if not 1 <= len(args.name) <= 32:
         print("president connect: --name must be 1 to 32 characters", file=sys.stderr)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
-from president.client.strategies import STRATEGIES
+from president.client.strategies import strategy_problem
 from president.client.tui.app import TableApp
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
@@ -69,9 +69,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"president play: {exc}", file=sys.stderr)
         return 2
-    if args.bots not in STRATEGIES:
-        print(f"president play: there is no bot strategy {args.bots!r}: choose from {', '.join(STRATEGIES)}",
-              file=sys.stderr)
+    problem = strategy_problem(args.bots)
+    if problem:
+        print(f"president play: {problem}", file=sys.stderr)
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("president play: needs a terminal (run it in one)", file=sys.stderr)

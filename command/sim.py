@@ -155,16 +155,10 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int, number: int, rotate:
         if len(game.finishes) >= MAX_HANDS_PER_GAME:
             raise RuntimeError(f"game {number} did not end in {MAX_HANDS_PER_GAME} hands")
         game.start_hand(rng=deal_rng)
-        while True:
-            phase = game.phase
-            if phase is Phase.PLAY:
-                seat = game.turn
-            elif phase is Phase.EXCHANGE:
-                seat = next(iter(game.pending_returns))
-            else:
-                break
-            assert seat is not None
+        seat = game.actor
+        while seat is not None:
             game.apply(seat, strategies[game.seating[seat]].choose(game.view_for(seat)))
+            seat = game.actor
     return game, names, [strategies[name] for name in names]
 
 

@@ -558,6 +558,16 @@ class Game:
         counts = self._counts[seat]
         return [CARDS[i] for i in range(KINDS) for _ in range(counts[i])]
 
+    @property
+    def actor(self) -> int | None:
+        """The seat asked to act now: the turn in play, a seat owing a return in the
+        exchange (the first of them); None between hands and after the game."""
+        if self.phase is _PLAY:
+            return self.turn
+        if self.phase is _EXCHANGE:
+            return next(iter(self.pending_returns))
+        return None
+
     def place_of(self, seat: int) -> int | None:
         """The place (0 = first) the seat took this hand; None while it holds cards."""
         return self._place_of[seat]

@@ -30,17 +30,11 @@ def play_for(seconds: float, preset: str, players: int, seed: int) -> tuple[int,
         game = Game(rules, names)
         while game.phase is not Phase.GAME_OVER:
             game.start_hand(rng=rng)
-            while True:
-                phase = game.phase
-                if phase is Phase.PLAY:
-                    seat = game.turn
-                elif phase is Phase.EXCHANGE:
-                    seat = next(iter(game.pending_returns))
-                else:
-                    break
-                assert seat is not None
+            seat = game.actor
+            while seat is not None:
                 game.apply(seat, rng.choice(game.legal_actions(seat)))
                 decisions += 1
+                seat = game.actor
             hands += 1
     return hands, decisions, time.perf_counter() - start
 

@@ -80,9 +80,9 @@ class TableApp:
             full_screen=True, mouse_support=True, refresh_interval=0.5,
             input=input, output=output,
         )
-        client.on_message = self._on_message
+        client.on_message = self.on_message
 
-    async def _on_message(self, message: m.Message) -> None:
+    async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
         self.app.invalidate()
 

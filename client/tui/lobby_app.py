@@ -236,27 +236,24 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
             screen.message = "there is no table: press n to create one"
         return info
 
-    @kb.add("enter", filter=browsing)
-    def _join(event: KeyPressEvent) -> None:
+    def enter(what: Asking) -> None:
+        """Sit down (`join`) or watch (`watch`), asking the password first if there is one."""
         info = chosen()
         if info is None:
             return
         screen.message = ""
         if info.password:
-            lobby.ask("join", f"password for {info.name}: ")
+            lobby.ask(what, f"password for {info.name}: ")
         else:
-            lobby.send(m.Join(table=info.name))
+            lobby.send(m.Join(table=info.name) if what == "join" else m.Spectate(table=info.name))
+
+    @kb.add("enter", filter=browsing)
+    def _join(event: KeyPressEvent) -> None:
+        enter("join")
 
     @kb.add("w", filter=browsing)
     def _watch(event: KeyPressEvent) -> None:
-        info = chosen()
-        if info is None:
-            return
-        screen.message = ""
-        if info.password:
-            lobby.ask("watch", f"password for {info.name}: ")
-        else:
-            lobby.send(m.Spectate(table=info.name))
+        enter("watch")
 
     @kb.add("b", filter=browsing)
     def _bot(event: KeyPressEvent) -> None:

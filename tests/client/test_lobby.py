@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from president.client.connection import Client, ConnectFailed, connect
+from president.client.connection import Client, ConnectFailed, connect, resolve_pin
 from president.client.pinning import KnownServers
 from president.client.tui.lobby import LobbyScreen, TableForm
-from president.connect import lobby_and_tables, trusted_pin
+from president.connect import lobby_and_tables
 from president.engine import TOGGLES
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
@@ -100,22 +100,22 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         address = f"127.0.0.1:{server.port}"
         with pytest.raises(ConnectFailed, match="you did not trust"):
-            await trusted_pin(address, known, None, answer("n"))
+            await resolve_pin(address, known, None, answer("n"))
         assert server.fingerprint in asked[0]  # the user sees what the host printed
         assert known.lookup(address) is None
-        pin = await trusted_pin(address, known, None, answer("y"))
+        pin = await resolve_pin(address, known, None, answer("y"))
         link = await connect(address, "ann", pin=pin, known=known)
         await link.close()
         assert known.lookup(address) == server.fingerprint
         asked.clear()
-        assert await trusted_pin(address, known, None, answer("n")) == server.fingerprint
+        assert await resolve_pin(address, known, None, answer("n")) == server.fingerprint
         assert not asked  # remembered: no question the second time
         with pytest.raises(ConnectFailed, match="--fingerprint"):
-            await trusted_pin(address, known, "not hex", answer("y"))
+            await resolve_pin(address, known, "not hex", answer("y"))
         changed = KnownServers(tmp_path / "known-old")
         changed.remember(address, "AA" * 32)  # another certificate was trusted here before
         with pytest.raises(ConnectFailed, match="different certificate"):
-            await trusted_pin(address, changed, None, answer("y"))
+            await resolve_pin(address, changed, None, answer("y"))
 
 
 async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) -> None:

@@ -55,10 +55,9 @@ def play(game: Game, *steps: str) -> list[object]:
 
 
 def acting_seat(game: Game) -> int:
-    if game.phase is Phase.EXCHANGE:
-        return next(iter(game.pending_returns))
-    assert game.turn is not None
-    return game.turn
+    seat = game.actor
+    assert seat is not None
+    return seat
 
 
 def finish_hand_low(game: Game) -> None:
