@@ -58,6 +58,9 @@ class LobbyApp:
                              password=Condition(lambda: self.asking in ("join", "watch")))
         #: A table this client created and will sit at once the server lists it.
         self.creating: m.CreateTable | None = None
+        #: A join or watch was sent: the table's view, when it comes, opens the table.
+        #: (Views of a table just left may still be on their way: they open nothing.)
+        self.entering = False
         self.asking: Asking = ""
         self.outcome: Outcome = "quit"
         self._tasks: set[asyncio.Task[None]] = set()
@@ -75,7 +78,10 @@ class LobbyApp:
                 self.send(m.Join(table=creating.name, password=creating.password))
             elif isinstance(message, m.Error) and message.about == m.CreateTable.TYPE:
                 self.creating = None
-        if isinstance(message, m.TableView) and self.app.is_running and not self.app.is_done:
+        if isinstance(message, m.Error) and message.about in (m.Join.TYPE, m.Spectate.TYPE):
+            self.entering = False
+        if isinstance(message, m.TableView) and self.entering and self.app.is_running \
+                and not self.app.is_done:
             self.outcome = "table"  # seated or watching: the table screen takes over
             self.app.exit()
         self.app.invalidate()
@@ -88,6 +94,9 @@ class LobbyApp:
         self.app.invalidate()
 
     def send(self, message: m.Message) -> None:
+        if isinstance(message, (m.Join, m.Spectate)):
+            self.entering = True
+
         async def go() -> None:
             try:
                 await self.client.send(message)

@@ -167,3 +167,35 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
         await bob.link.close()
         await client.link.close()
         assert not [e for e in client.errors if e.about], client.errors
+
+
+async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) -> None:
+    """Views of a table just left may still be on their way when the lobby comes back:
+    they must not bounce the user back to that table."""
+    from president.client.tui.lobby_app import LobbyApp
+
+    async with running_server(tmp_path) as server:
+        link = await connect(f"127.0.0.1:{server.port}", "ann", pin=server.fingerprint,
+                             known=KnownServers(tmp_path / "k"))
+        client = Client(link)
+        view = m.TableView(table="T", number=1, phase="waiting", hand=-1, rules={"preset": "classic"},
+                           seats=tuple(m.SeatInfo(name="", cards=0, score=0, title="", connected=False,
+                                                  ready=False, passed=False) for _ in range(4)),
+                           turn=None, dealer=None, trick=(), revolution=False, turn_deadline_ms=0)
+        with create_pipe_input() as keys:
+            lobby = LobbyApp(client, LobbyScreen(me="ann"), input=keys, output=DummyOutput())
+            client.on_message = lobby.on_message
+            reading = asyncio.create_task(client.run())
+            running = asyncio.create_task(lobby.app.run_async())
+            await wait_for(lambda: lobby.app.is_running)
+            await lobby.on_message(view)  # a stale view: nothing asked for
+            await asyncio.sleep(0.1)
+            assert not running.done()
+            lobby.send(m.Spectate(table="nowhere"))  # asked: an error ends the asking
+            await wait_for(lambda: not lobby.entering)
+            lobby.send(m.Join(table="T"))
+            await lobby.on_message(view)  # the view of the table we asked for
+            await asyncio.wait_for(running, 5)
+            assert lobby.outcome == "table"
+        reading.cancel()
+        await link.close()
