@@ -13,6 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from president.cli import UsageError
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
@@ -144,11 +145,9 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
 def cmd_bot(args: argparse.Namespace) -> int:
     problem = strategy_problem(args.strategy)
     if problem:
-        print(f"president bot: {problem}", file=sys.stderr)
-        return 2
+        raise UsageError(problem)
     if not 1 <= args.count <= 12 or args.games < 0:
-        print("president bot: --count is 1 to 12 and --games 0 (forever) or more", file=sys.stderr)
-        return 2
+        raise UsageError("--count is 1 to 12 and --games 0 (forever) or more")
     try:
         return asyncio.run(run_bots(args))
     except (BotFailed, ConnectFailed) as exc:

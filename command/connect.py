@@ -11,6 +11,7 @@ import getpass
 import sys
 from collections.abc import Awaitable, Callable
 
+from president.cli import UsageError
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
@@ -93,14 +94,11 @@ async def run_connect(args: argparse.Namespace) -> int:
 def cmd_connect(args: argparse.Namespace) -> int:
     problem = strategy_problem(args.bots)
     if problem:
-        print(f"president connect: {problem}", file=sys.stderr)
-        return 2
+        raise UsageError(problem)
     if not 1 <= len(args.name) <= 32:
-        print("president connect: --name must be 1 to 32 characters", file=sys.stderr)
-        return 2
+        raise UsageError("--name must be 1 to 32 characters")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("president connect: needs a terminal (run it in one)", file=sys.stderr)
-        return 2
+        raise UsageError("needs a terminal (run it in one)")
     return asyncio.run(run_connect(args))
 
 

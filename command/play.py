@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Awaitable
 from pathlib import Path
 
+from president.cli import UsageError
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
 from president.client.strategies import strategy_problem
@@ -71,11 +72,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     problem = strategy_problem(args.bots)
     if problem:
-        print(f"president play: {problem}", file=sys.stderr)
-        return 2
+        raise UsageError(problem)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("president play: needs a terminal (run it in one)", file=sys.stderr)
-        return 2
+        raise UsageError("needs a terminal (run it in one)")
     return asyncio.run(play(args))
 
 
