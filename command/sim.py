@@ -268,14 +268,14 @@ def report(result: SimResult, title: str) -> list[str]:
     """The result table, in lines."""
     lines = [title, f"{result.games} games, {result.hands:,} hands; average place 1 (President) "
              f"to {result.players}, parity {(result.players + 1) / 2:g}", ""]
-    head = f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>13} " \
+    head = f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>15} " \
            f"{'games won':>9} {'think s/hand':>12}"
     lines.append(head)
 
     def row(label: str, t: Tally) -> str:
         kept = f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
         return (f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>9} "
-                f"{t.presidents / max(1, t.hands):>9.1%} {kept:>13} {t.games_won:>9.1f} "
+                f"{t.presidents / max(1, t.hands):>9.1%} {kept:>15} {t.games_won:>9.1f} "
                 f"{t.think / max(1, t.hands):>12.4f}")
 
     for name, tally in zip(entrant_names(result.bots), result.entrants):
