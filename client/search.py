@@ -26,7 +26,7 @@ from president.engine import (
 )
 from president.engine.cards import JOKER_RANK, KINDS, TWO
 from president.engine.events import Gave, Returned
-from president.engine.moves import legal_plays, rows_of, strength
+from president.engine.moves import legal_plays, rows_of
 
 from .heuristic import ORDER, Facts, HeuristicBot, heuristic_choice, rank_counts, view_rows
 
@@ -64,7 +64,7 @@ class SearchBot:
         cheapest few broken ones when following, passing, and the heuristic's own choice
         `prior`.  Fewer arms, more playouts each."""
         held = rank_counts(view_rows(view))
-        order = [strength(r, view.revolution) for r in range(14)]
+        order = ORDER[view.revolution]
         plays = [a for a in actions if isinstance(a, Play)]
         whole = [p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])]
         broken = sorted((p for p in plays if p not in whole), key=lambda p: (order[p.rank], p.jokers))

@@ -12,8 +12,9 @@ import random
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
-from president.cli import UsageError
+from president.cli import UsageError, search_options
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
@@ -55,7 +56,7 @@ def pick_table(tables: m.Tables, wanted: str | None) -> str | None:
 
 
 async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownServers, index: int,
-                    say: Callable[[str], None]) -> RunningBot:
+                    options: dict[str, Any], say: Callable[[str], None]) -> RunningBot:
     """Connect, find (or create) the table, sit down."""
     def reconnect() -> Awaitable[Link]:
         return connect(args.address, name, role="bot", pin=pin, known=known, password=args.password)
@@ -66,9 +67,6 @@ async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownS
         raise BotFailed(str(exc)) from None
     client = Client(link)
     client.reconnect = reconnect
-    options = {"playouts": args.playouts} if args.playouts else {}
-    if args.think:
-        options["seconds"] = args.think
     strategy = make_strategy(args.strategy, random.Random(args.seed * 1000 + index if args.seed is not None else None),
                              **options)
     player = BotPlayer(client, strategy, delay=args.delay)
@@ -117,6 +115,7 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
 
 
 async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
+    options = search_options(args)  # checked before any connection is made
     known = KnownServers()
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, None)
@@ -127,7 +126,7 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
     bots: list[RunningBot] = []
     try:
         for index, name in enumerate(names):  # one after another: the first may create the table
-            bots.append(await start_bot(args, name, pin, known, index, say))
+            bots.append(await start_bot(args, name, pin, known, index, options, say))
         await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
     finally:
         for bot in bots:

@@ -28,25 +28,22 @@ async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,
                            input: Input | None = None, output: Output | None = None) -> None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
     server goes away for good."""
-    network = asyncio.get_running_loop().create_task(client.follow(lambda what: current(what)))
-    statuses: list[Callable[[str], None]] = []
-
-    def current(what: str) -> None:
-        if statuses:
-            statuses[-1](what)
+    # the screen that is up shows the connection's state: one slot, set as screens change
+    shown: list[Callable[[str], None]] = [lambda what: None]
+    network = asyncio.get_running_loop().create_task(client.follow(lambda what: shown[0](what)))
 
     try:
         while True:
             lobby = LobbyApp(client, screen, bots=bots, input=input, output=output)
             client.on_message = lobby.on_message
-            statuses.append(lobby.status)
+            shown[0] = lobby.status
             await client.send(m.ListTables())
             await lobby.app.run_async()
             if lobby.outcome != "table":
                 return
             table = TableApp(client, input=input, output=output, bots=bots)
             client.on_message = table.on_message
-            statuses.append(table.status)
+            shown[0] = table.status
             if client.model.view is not None:
                 table.screen.record(client.model.view)
             await table.app.run_async()
