@@ -29,6 +29,8 @@ class BotPlayer:
         self.places: list[int] = []
         self.games = 0
         self.won = 0
+        #: The view number an answer was chosen on.
+        self.answered: int | None = None
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -48,15 +50,22 @@ class BotPlayer:
                 self.waiting = False
             return
         if isinstance(message, m.Error) and message.about in ("play", "pass", "return"):
+            # refused: answer again only if the table moved on since (never loop on one view)
+            self.waiting = False
+            if model.view is None or model.view.number == self.answered:
+                return
+        elif isinstance(message, m.Seated):  # (re)seated: an answer sent before a drop may be lost
             self.waiting = False
             return
-        if not isinstance(message, m.TableView):
-            return
-        if message.phase == "finished":
-            self.game_over.set()
+        elif isinstance(message, m.TableView):
+            if message.phase == "finished":
+                self.game_over.set()
+        elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):
+            return  # (after a reconnect the hand comes after the view: answer on either)
         if self.waiting or not model.my_turn or not model.hand:
             return
         self.waiting = True
+        self.answered = model.view.number if model.view is not None else None
         if self.delay:
             await asyncio.sleep(self.delay)
         await self.client.act(self.strategy.choose(model.seat_view()))

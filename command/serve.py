@@ -14,6 +14,7 @@ from pathlib import Path
 
 from president.server.app import Server
 from president.server.config import ServerConfig, default_data_dir
+from president.server.journal import JournalError
 
 
 def lan_addresses() -> list[str]:
@@ -36,6 +37,9 @@ async def serve(config: ServerConfig) -> int:
     try:
         server = Server(config)
         await server.start()
+    except JournalError as exc:
+        print(f"president server: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"president server: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -47,11 +51,20 @@ async def serve(config: ServerConfig) -> int:
     print(f"certificate fingerprint (SHA-256): {server.fingerprint}")
     print("  tell your friends this fingerprint: their client shows it on first connect")
     print(f"data and game records in {config.data_dir}")
+    tables = server.lobby.tables.values()
+    if tables:
+        playing = sum(t.status == "playing" for t in tables)
+        print(f"restored {len(tables)} table(s), {playing} with a game in progress: players have "
+              f"{config.resume_seconds:g} s to reconnect")
+    for problem in server.restore_problems:
+        print(f"  {problem}")
     print("Ctrl-C stops the server", flush=True)
     await stop.wait()
-    print("shutting down: telling clients, writing records ...", flush=True)
+    print("shutting down: telling clients, keeping the tables ...", flush=True)
+    kept = sum(t.status == "playing" for t in server.lobby.tables.values())
     await server.close()
-    print(f"stopped; {len(server.records)} game record(s) written this run")
+    print(f"stopped; {len(server.records)} game record(s) written this run", end="")
+    print(f"; {kept} game(s) in progress kept for the next start" if kept else "")
     return 0
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from president.protocol import messages as m
 
 from .config import ServerConfig
+from .journal import Journal
 from .lobby import Lobby
 from .session import Session
 from .storage import Storage
@@ -28,6 +29,9 @@ class Server:
         self.fingerprint = ""
         self.sessions: set[Session] = set()
         self.records: list[str] = []
+        self.journal: Journal | None = None
+        #: Tables the journal held that could not be rebuilt at start (one line each).
+        self.restore_problems: list[str] = []
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
@@ -42,6 +46,11 @@ class Server:
         await self.close()
 
     @property
+    def closing(self) -> bool:
+        """Shutting down: every table stays as it is, for the next start."""
+        return self._closing
+
+    @property
     def port(self) -> int:
         assert self._server is not None
         port: int = self._server.sockets[0].getsockname()[1]
@@ -50,6 +59,8 @@ class Server:
     async def start(self) -> None:
         self.storage.prepare()
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)
+        self.journal = Journal(self.storage.journal)
+        self.restore_problems = self.lobby.restore(self.journal)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_3
         context.load_cert_chain(cert, key)
@@ -100,7 +111,7 @@ class Server:
             self._server.close()
         for session in list(self.sessions):
             session.deliver(m.Bye(code="server_closing", reason="the server is shutting down"))
-        await self.lobby.close()  # each table writes its record as it stops
+        await self.lobby.close()  # games in progress stay in the journal
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.shutdown_seconds / 2)
             for session in list(self.sessions):
@@ -109,6 +120,8 @@ class Server:
                 await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
         if self._server is not None:
             await self._server.wait_closed()
+        if self.journal is not None:
+            self.journal.close()
         self._closed.set()
 
     async def serve_until(self, stop: asyncio.Event) -> None:

@@ -43,6 +43,8 @@ class ServerConfig:
     max_tables: int = 500
     # tables
     grace_seconds: float = 120.0
+    #: After a restart: how long tables wait for their players to come back.
+    resume_seconds: float = 120.0
     seed_seconds: float = 5.0
     bot_delay: float = 0.3
     pause_between_hands: float = 2.0

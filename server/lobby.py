@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 
+from .journal import Journal
+from .restore import RestoreError, compacted, rebuild
 from .table import Table, TableError, TableSettings, parse_action
 
 if TYPE_CHECKING:
@@ -43,6 +46,10 @@ class Lobby:
 
     async def handle(self, session: Session, message: m.Message) -> None:
         handler = HANDLERS.get(type(message))
+        if self.server.closing and type(message) not in (m.Ping, m.Pong):
+            session.deliver(m.Error(code="server_closing", message="the server is shutting down",
+                                    about=message.TYPE))
+            return
         if handler is None:
             session.deliver(m.Error(code="not_allowed", message=f"a server does not take {message.TYPE}",
                                     about=message.TYPE))
@@ -65,6 +72,39 @@ class Lobby:
                 table.broadcast_view()
             session.table = None
 
+    def restore(self, journal: Journal) -> list[str]:
+        """Rebuild every table the journal holds and set its game going again; a table
+        whose journal does not rebuild is closed (its rows are kept) and named in the
+        returned problems, and the others come back all the same."""
+        problems = []
+        for table_id, name, entries in journal.open_tables():
+            try:
+                table = rebuild(entries, self.config, self.server.write_record, time.monotonic)
+                if name in self.tables:
+                    raise RestoreError("a table of that name is already open")
+            except RestoreError as exc:
+                log.error("table %s: not restored: %s", name, exc)
+                problems.append(f"table {name!r} could not be restored: {exc}")
+                journal.close_table(table_id)
+                continue
+            table.journal, table.log_id = journal, table_id
+            if table.status != "playing":
+                journal.compact(table_id, compacted(table))
+            self.tables[name] = table
+            if table.status == "playing":
+                table.drive()
+        if self.tables:
+            asyncio.get_running_loop().call_later(self.config.resume_seconds, self.free_unclaimed)
+        return problems
+
+    def free_unclaimed(self) -> None:
+        """The resume window after a restart is over: seats at tables with no game on
+        whose people did not come back are freed (mid-game, the grace rule does it)."""
+        for table in self.tables.values():
+            if table.status != "playing" and table.free_away_seats():
+                table.broadcast_view()
+        self.lobby_changed()
+
     def table_list(self) -> m.Tables:
         return m.Tables(tables=tuple(t.info() for t in self.tables.values())[:1024])
 
@@ -86,7 +126,8 @@ class Lobby:
         return session.table
 
     async def close(self) -> None:
-        await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        """Stop driving every table; games in progress stay in the journal for the next start."""
+        await asyncio.gather(*(t.suspend() for t in self.tables.values()), return_exceptions=True)
 
 
 @handles(m.Ping)
@@ -123,8 +164,9 @@ async def _create(lobby: Lobby, session: Session, message: m.CreateTable) -> Non
         seats=message.seats, password=message.password, turn_seconds=message.turn_seconds,
         grace_seconds=config.grace_seconds, seed_seconds=config.seed_seconds,
         bot_delay=config.bot_delay, pause_between_hands=config.pause_between_hands,
+        resume_seconds=config.resume_seconds,
     )
-    lobby.tables[message.name] = Table(settings, lobby.server.write_record)
+    lobby.tables[message.name] = Table(settings, lobby.server.write_record, journal=lobby.server.journal)
     lobby.lobby_changed()
 
 

@@ -1,4 +1,5 @@
-"""The server's data directory: its certificate and key, and the finished games' records."""
+"""The server's data directory: its certificate and key, the tables' journal, and the
+finished games' records."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class Storage:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.records = root / "records"
+        self.journal = root / "tables.sqlite3"
 
     def prepare(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)

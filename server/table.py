@@ -12,6 +12,7 @@ import hmac
 import logging
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,11 +44,13 @@ from president.engine import (
     WentOut,
     parse_cards,
 )
-from president.engine.record import to_record
+from president.engine.record import action_to_json, to_record
 from president.engine.rules import PRESETS
 from president.protocol import messages as m
 from president.protocol.fairdeal import commitment, deal, deck_order
 from president.protocol.sealing import seal_hand
+
+from .journal import Journal
 
 log = logging.getLogger("president.server")
 
@@ -81,6 +84,11 @@ class Slot:
     def empty(self) -> bool:
         return not self.name
 
+    def entry(self) -> dict[str, Any]:
+        """What the journal keeps of a chair (the connection is not kept: see restore.py)."""
+        return {"name": self.name, "strategy": self.strategy, "token": self.token.hex(),
+                "ready": self.ready, "leaving": self.leaving}
+
 
 @dataclass
 class TableSettings:
@@ -94,6 +102,15 @@ class TableSettings:
     seed_seconds: float = 5.0
     bot_delay: float = 0.3
     pause_between_hands: float = 2.0
+    #: After a restart: how long a table waits for its players before the timeout rule.
+    resume_seconds: float = 120.0
+
+    def entry(self) -> dict[str, Any]:
+        """What the journal keeps: the table as created (timings come from the server's
+        configuration at each start)."""
+        return {"name": self.name, "preset": self.preset,
+                "toggles": self.rules.changes_from(PRESETS[self.preset]), "seats": self.seats,
+                "password": self.password, "turn_seconds": self.turn_seconds}
 
 
 @dataclass
@@ -108,7 +125,7 @@ class DealSecret:
 
 class Table:
     def __init__(self, settings: TableSettings, on_record: Callable[[Table, dict[str, Any]], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, journal: Journal | None = None) -> None:
         self.settings = settings
         self.name = settings.name
         self.slots = [Slot() for _ in range(settings.seats)]
@@ -128,6 +145,31 @@ class Table:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
+        self._suspended = False
+        #: After a restart: the turn time left, held until the seats owing a move are back,
+        #: and when the table stops waiting for them.
+        self.held: float | None = None
+        self.resume_until: float | None = None
+        self.journal = journal
+        self.log_id: int | None = None
+        if journal is not None:
+            self.log_id = journal.open_table(self.name)
+            self.note("table", settings.entry())
+            self.note_seats()
+
+    # --- the journal ---------------------------------------------------------------------
+
+    def note(self, kind: str, body: dict[str, Any]) -> None:
+        """Write one entry of this table's journal (before what it records is sent)."""
+        if self.journal is None or self.log_id is None:
+            return
+        try:
+            self.journal.append(self.log_id, kind, body)
+        except sqlite3.Error:
+            log.exception("table %s: could not write to the journal", self.name)
+
+    def note_seats(self) -> None:
+        self.note("seats", {"seats": [s.entry() for s in self.slots]})
 
     # --- who is here --------------------------------------------------------------------
 
@@ -190,7 +232,19 @@ class Table:
             self.spectators.remove(member)
         if self.status == "playing" and self.game is not None:
             self.slots[seat].ready = True  # sits in from the next hand (RULES.md §9)
+        self.note_seats()
         return m.Seated(table=self.name, seat=seat, token=token)
+
+    def free_away_seats(self) -> bool:
+        """Free the seats of people not connected (no game on); True if any was."""
+        freed = False
+        for index, slot in enumerate(self.slots):
+            if not slot.empty and slot.bot is None and slot.member is None:
+                self.slots[index] = Slot()
+                freed = True
+        if freed:
+            self.note_seats()
+        return freed
 
     def spectate(self, member: Member, password: str | None) -> None:
         self.check_password(password)
@@ -213,6 +267,7 @@ class Table:
             slot.member, slot.leaving, slot.away_since = None, True, self.clock()
         else:
             self.slots[index] = Slot()
+        self.note_seats()
 
     def drop(self, member: Member) -> None:
         """The member's connection is gone: keep the seat for the grace period."""
@@ -227,6 +282,7 @@ class Table:
             slot.member, slot.away_since = None, self.clock()
         else:
             self.slots[index] = Slot()
+            self.note_seats()
 
     def resume(self, member: Member, seat: int, token: bytes) -> m.Seated:
         if not 0 <= seat < len(self.slots):
@@ -236,7 +292,10 @@ class Table:
             raise TableError("bad_token", "that seat token does not match")
         if slot.member is not None and slot.member is not member:
             slot.member.deliver(m.Bye(code="not_allowed", reason="your seat was resumed from another connection"))
-        slot.member, slot.away_since, slot.leaving = member, None, False
+        if slot.leaving:
+            slot.leaving = False
+            self.note_seats()
+        slot.member, slot.away_since = member, None
         if member.name != slot.name:
             member.name = slot.name
         return m.Seated(table=self.name, seat=seat, token=slot.token)
@@ -258,6 +317,7 @@ class Table:
         taken = {s.name for s in self.slots}
         name = next(f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken)
         self.slots[seat] = Slot(name=name, bot=bot, strategy=strategy, ready=True)
+        self.note_seats()
 
     def remove_bot(self, seat: int) -> None:
         if self.status == "playing":
@@ -265,13 +325,16 @@ class Table:
         if not 0 <= seat < len(self.slots) or self.slots[seat].bot is None:
             raise TableError("not_allowed", f"there is no bot in seat {seat}")
         self.slots[seat] = Slot()
+        self.note_seats()
 
     def set_ready(self, member: Member, ready: bool) -> bool:
         """Mark a seat ready; True when that makes a full table ready to start."""
         index = self.slot_of(member)
         if index is None:
             raise TableError("not_allowed", f"you do not sit at {self.name}")
-        self.slots[index].ready = ready
+        if self.slots[index].ready != ready:
+            self.slots[index].ready = ready
+            self.note_seats()
         return self.status != "playing" and all(not s.empty and s.ready for s in self.slots)
 
     # --- the game -----------------------------------------------------------------------
@@ -282,14 +345,26 @@ class Table:
         self.game = Game(self.settings.rules, names)
         self.status = "playing"
         self.deal_checks = {}
+        self.note("game", {"players": names, "number": self.number})
+        self.drive()
+
+    def drive(self) -> None:
+        """Run the game in a task of its own (also for a game restored from the journal)."""
         self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.name}")
 
     async def stop(self) -> None:
+        """End the game here: what was played goes into a record."""
         if self._driver is not None:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
             self._driver = None
+
+    async def suspend(self) -> None:
+        """Stop driving the game without ending it (the server is shutting down): the
+        journal keeps it, and the next start resumes it."""
+        self._suspended = True
+        await self.stop()
 
     def wake(self) -> None:
         self._wake.set()
@@ -299,14 +374,21 @@ class Table:
         async with self.lock:
             game = self.game
             seat = self.seat_of(member)
+            if self._suspended:
+                raise TableError("server_closing", "the server is shutting down")
             if game is None or seat is None or self.status != "playing":
                 raise TableError("not_allowed", "you are not playing at a table")
             try:
-                events = game.apply(seat, action)
+                self._apply(seat, action)
             except IllegalAction as exc:
                 code = "not_your_turn" if "not your turn" in str(exc) else "illegal"
                 raise TableError(code, str(exc)) from None
-            self._after(events)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """One action through the engine; journaled, then sent."""
+        assert self.game is not None
+        events = self.game.apply(seat, action)
+        self._after(events, "act", {"action": action_to_json(seat, action)})
 
     def client_seed(self, member: Member, hand: int, seed: bytes) -> None:
         secret = self.deal_secret
@@ -331,7 +413,7 @@ class Table:
         game = self.game
         assert game is not None
         try:
-            while True:
+            while not self._suspended:
                 async with self.lock:
                     phase = game.phase
                 if phase is Phase.GAME_OVER:
@@ -346,8 +428,9 @@ class Table:
                     continue
                 await self._next_moves()
         finally:
-            async with self.lock:
-                self._finish()
+            if not self._suspended:
+                async with self.lock:
+                    self._finish()
 
     async def _next_moves(self) -> None:
         game = self.game
@@ -366,23 +449,45 @@ class Table:
                     if seat in self._actors():
                         slot = self._slot_for_seat(seat)
                         assert slot.bot is not None
-                        self._after(game.apply(seat, slot.bot.choose(game.view_for(seat))))
+                        self._apply(seat, slot.bot.choose(game.view_for(seat)))
             return
+        if away and self.resume_until is not None:
+            if now < self.resume_until:  # restarted: wait for the seats to come back
+                await self._woken(self.resume_until - now)
+                return
+            self.resume_until = None
         if away:
             async with self.lock:
+                self.held = None
                 for seat in away:
                     if seat in self._actors():
-                        self._after(game.apply(seat, game.timeout_action(seat)))
+                        self._apply(seat, game.timeout_action(seat))
+            return
+        if self.held is not None:  # everyone owing a move is back: their clock runs again
+            async with self.lock:
+                if self.settings.turn_seconds:
+                    self.deadline = self.clock() + self.held
+                self.held = None
+                self.broadcast_view()
             return
         deadline = self.deadline
         timeout = None if deadline is None else max(0.0, deadline - now)
-        try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
-        except TimeoutError:
+        if not await self._woken(timeout):
             async with self.lock:
                 if self.deadline is not None and self.clock() >= self.deadline:
                     for seat in self._actors():
-                        self._after(game.apply(seat, game.timeout_action(seat)))
+                        self._apply(seat, game.timeout_action(seat))
+
+    async def _woken(self, timeout: float | None) -> bool:
+        """Wait for `wake()` up to `timeout` seconds; False if the time ran out.
+        (`asyncio.timeout`, not `wait_for`: on 3.11 `wait_for` can swallow a cancellation
+        that arrives as the event is set, and the table would never stop.)"""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
+        except TimeoutError:
+            return False
+        return True
 
     def _actors(self) -> list[int]:
         game = self.game
@@ -408,11 +513,14 @@ class Table:
             gone = slot.leaving or (slot.away_since is not None and self.clock() - slot.away_since > grace)
             if gone and slot.name in game.next_seating():
                 game.leave(slot.name)
+                self.note("leave", {"name": slot.name})
                 self.slots[index] = Slot()
+                self.note_seats()
         here = game.next_seating()
         for slot in self.slots:
             if not slot.empty and slot.name not in here:
                 game.join(slot.name)
+                self.note("join", {"name": slot.name})
         return len(game.next_seating()) >= 3
 
     async def _deal(self) -> None:
@@ -435,57 +543,71 @@ class Table:
         end = self.clock() + self.settings.seed_seconds
         while any(name not in secret.seeds for name in waiting) and self.clock() < end:
             self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), max(0.0, end - self.clock()))
-            except TimeoutError:
+            if not await self._woken(max(0.0, end - self.clock())):
                 break
         async with self.lock:
             seeds = [secret.seeds.get(name, MISSING_SEED) for name in seating]
             rules = self.settings.rules
             order = deck_order(secret.server_seed, seeds, secret.hand, rules.decks, rules.jokers)
-            events = game.start_hand(seating=seating, dealer=dealer,
-                                     deal=deal(order, len(seating), start))
-            self._after(events)
+            dealt = deal(order, len(seating), start)
+            events = game.start_hand(seating=seating, dealer=dealer, deal=dealt)
+            self._after(events, "deal", {
+                "hand": secret.hand, "seating": seating, "dealer": dealer, "start": start,
+                "deal": [[str(c) for c in cards] for cards in dealt],
+                "server_seed": secret.server_seed.hex(),
+                "seeds": {name: seed.hex() for name, seed in secret.seeds.items()},
+            })
 
-    def _after(self, events: list[Event]) -> None:
-        """Send what the events say to whom they concern; re-arm the turn timer."""
+    def _after(self, events: list[Event], kind: str, entry: dict[str, Any]) -> None:
+        """Re-arm the turn timer, write the journal entry, then send what the events say
+        to whom they concern.  Every event and every re-sealed hand takes a number."""
         game = self.game
         assert game is not None
-        resealed: set[int] = set()
-        for event in events:
-            self.number += 1
-            if isinstance(event, Dealt):  # the hand as dealt: what the fair-deal check needs
-                self._send_hand(event.seat, "deal", event.cards)
-                continue
-            if isinstance(event, (Gave, Returned)):
-                resealed.update((event.giver, event.receiver))
-            public = _public(event)
-            if public is not None:
-                kind, data = public
-                self._broadcast(m.GameEvent(table=self.name, number=self.number, kind=kind, data=data))
-            if isinstance(event, HandOver):
-                self._reveal()
-        for seat in sorted(resealed):
-            self._send_hand(seat, "exchange")
-        actors = self._actors()
-        if actors and self.settings.turn_seconds:
+        resealed = sorted({seat for e in events if isinstance(e, (Gave, Returned))
+                           for seat in (e.giver, e.receiver)})
+        if self._actors() and self.settings.turn_seconds:
             if any(isinstance(e, (Played, Passed, HandStarted, ExchangeDone, Returned)) for e in events):
                 self.deadline = self.clock() + self.settings.turn_seconds
         else:
             self.deadline = None
+        number = self.number
+        self.number += len(events) + len(resealed)
+        self.note(kind, {**entry, "number": self.number, "remaining": self._remaining()})
+        for event in events:
+            number += 1
+            if isinstance(event, Dealt):  # the hand as dealt: what the fair-deal check needs
+                self._send_hand(event.seat, "deal", number, event.cards)
+                continue
+            public = _public(event)
+            if public is not None:
+                name, data = public
+                self._broadcast(m.GameEvent(table=self.name, number=number, kind=name, data=data))
+            if isinstance(event, HandOver):
+                self._reveal()
+        for seat in resealed:
+            number += 1
+            self._send_hand(seat, "exchange", number)
         self.broadcast_view()
         self.wake()
 
-    def _send_hand(self, seat: int, reason: str, cards: Sequence[Card] | None = None) -> None:
+    def _remaining(self) -> float | None:
+        """Seconds left on the turn timer (held or running); None when none runs."""
+        if self.held is not None:
+            return self.held
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self.clock())
+
+    def _send_hand(self, seat: int, reason: str, number: int,
+                   cards: Sequence[Card] | None = None) -> None:
         game = self.game
         assert game is not None
         slot = self._slot_for_seat(seat)
         if slot.member is None:
             return
-        self.number += 1
         held = game.view_for(seat).hand if cards is None else cards  # the one per-seat path
-        sealed = seal_hand(held, slot.member.hand_key, self.name, game.hand, seat, self.number)
-        slot.member.deliver(m.SealedHand(table=self.name, number=self.number, hand=game.hand,
+        sealed = seal_hand(held, slot.member.hand_key, self.name, game.hand, seat, number)
+        slot.member.deliver(m.SealedHand(table=self.name, number=number, hand=game.hand,
                                          seat=seat, sealed=sealed, reason=reason))
 
     def _reveal(self) -> None:
@@ -507,7 +629,7 @@ class Table:
         if game is None or self.status != "playing":
             return
         self.status = "finished" if game.phase is Phase.GAME_OVER else "waiting"
-        self.deadline = None
+        self.deadline = self.held = self.resume_until = None
         if game.history:
             try:
                 self.on_record(self, to_record(game, self.settings.preset))
@@ -517,6 +639,8 @@ class Table:
             slot.ready = slot.bot is not None
             if slot.member is None and slot.bot is None:
                 self.slots[index] = Slot()
+        self.note("end", {"status": self.status, "number": self.number})
+        self.note_seats()
         self.broadcast_view()
 
     # --- what members see ------------------------------------------------------------------
@@ -527,9 +651,8 @@ class Table:
 
     def view(self) -> m.TableView:
         game = self.game
-        remaining = 0
-        if self.deadline is not None:
-            remaining = int(max(0.0, self.deadline - self.clock()) * 1000)
+        left = self._remaining()
+        remaining = 0 if left is None else int(left * 1000)
         if game is None or game.hand < 0:
             seats = tuple(
                 m.SeatInfo(name=(f"bot:{s.strategy}" if s.bot else s.name)[:40], cards=0, score=0,
@@ -572,7 +695,9 @@ class Table:
         member.deliver(self.view())
         seat = self.seat_of(member)
         if seat is not None and self.game is not None and self.game.phase in (Phase.PLAY, Phase.EXCHANGE):
-            self._send_hand(seat, "snapshot")
+            self.number += 1
+            self.note("snapshot", {"number": self.number})
+            self._send_hand(seat, "snapshot", self.number)
 
 
 class TableError(Exception):

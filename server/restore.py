@@ -1,0 +1,140 @@
+"""Rebuilding a table from its journal after a restart: its settings and seats, its game
+replayed through the engine action by action (checked, so a damaged journal is refused
+rather than believed), the event number, the deal's secret seeds and the turn timer.
+
+Nobody is connected after a restart: people's seats are kept with their seat tokens and
+counted as away from the moment of the restart; the table waits `resume_seconds` for the
+seats owing a move before the timeout rule plays for them, and the turn timer, held at
+what was left when the last entry was written, runs again when they are back."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from president.client.strategies import make_strategy
+from president.engine import (
+    PASS,
+    Action,
+    Game,
+    IllegalAction,
+    Phase,
+    Play,
+    Return,
+    RulesError,
+    find_preset,
+)
+from president.engine.cards import parse_cards
+
+from .config import ServerConfig
+from .journal import Entry
+from .table import DealSecret, Slot, Table, TableSettings
+
+
+class RestoreError(Exception):
+    """The journal of one table does not rebuild it; the message says where."""
+
+
+def settings_from(body: dict[str, Any], config: ServerConfig) -> TableSettings:
+    preset = body["preset"]
+    return TableSettings(
+        name=body["name"], preset=preset, rules=find_preset(preset).replace(**body["toggles"]),
+        seats=body["seats"], password=body["password"], turn_seconds=body["turn_seconds"],
+        grace_seconds=config.grace_seconds, seed_seconds=config.seed_seconds,
+        bot_delay=config.bot_delay, pause_between_hands=config.pause_between_hands,
+        resume_seconds=config.resume_seconds,
+    )
+
+
+def slot_from(body: dict[str, Any], away_since: float) -> Slot:
+    """A chair as the journal kept it: a bot gets a fresh strategy object, a person is away."""
+    name, strategy = body["name"], body["strategy"]
+    if not name:
+        return Slot()
+    if strategy:
+        return Slot(name=name, bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
+                    strategy=strategy, ready=body["ready"])
+    return Slot(name=name, token=bytes.fromhex(body["token"]), ready=body["ready"],
+                leaving=body["leaving"], away_since=away_since)
+
+
+def action_from(body: dict[str, Any]) -> tuple[int, Action]:
+    seat = body["seat"]
+    if "play" in body:
+        return seat, Play(parse_cards(body["play"]))
+    if "return" in body:
+        return seat, Return(parse_cards(body["return"]))
+    return seat, PASS
+
+
+def rebuild(entries: list[Entry], config: ServerConfig,
+            on_record: Callable[[Table, dict[str, Any]], None], clock: Callable[[], float]) -> Table:
+    """The table as its journal leaves it (not yet attached to the journal or driven)."""
+    if not entries or entries[0].kind != "table":
+        raise RestoreError("the journal does not begin with the table's settings")
+    try:
+        return _rebuild(entries, config, on_record, clock)
+    except RestoreError:
+        raise
+    except (IllegalAction, RulesError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise RestoreError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _rebuild(entries: list[Entry], config: ServerConfig,
+             on_record: Callable[[Table, dict[str, Any]], None], clock: Callable[[], float]) -> Table:
+    now = clock()
+    table = Table(settings_from(entries[0].body, config), on_record, clock=clock)
+    game: Game | None = None
+    remaining: float | None = None
+    for index, entry in enumerate(entries[1:], start=1):
+        kind, body = entry.kind, entry.body
+        if kind == "seats":
+            slots = [slot_from(s, now) for s in body["seats"]]
+            if len(slots) != table.settings.seats:
+                raise RestoreError(f"entry {index}: {len(slots)} seats at a table of {table.settings.seats}")
+            table.slots = slots
+        elif kind == "game":
+            game = table.game = Game(table.settings.rules, body["players"])
+            table.status, table.deal_secret = "playing", None
+        elif kind in ("join", "leave", "deal", "act"):
+            if game is None:
+                raise RestoreError(f"entry {index}: {kind} before any game")
+            if kind == "join":
+                game.join(body["name"])
+            elif kind == "leave":
+                game.leave(body["name"])
+            elif kind == "deal":
+                if body["hand"] != game.hand + 1:
+                    raise RestoreError(f"entry {index}: the deal of hand {body['hand']} after hand {game.hand}")
+                game.start_hand(seating=body["seating"], dealer=body["dealer"], deal=body["deal"])
+                table.deal_secret = DealSecret(
+                    hand=body["hand"], server_seed=bytes.fromhex(body["server_seed"]),
+                    seeds={name: bytes.fromhex(seed) for name, seed in body["seeds"].items()},
+                    order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"])
+            else:
+                game.apply(*action_from(body["action"]))
+            if kind in ("deal", "act"):
+                remaining = body["remaining"]
+                if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
+                    table.deal_secret = None  # revealed when the hand ended
+        elif kind == "end":
+            table.status = body["status"]
+        elif kind != "snapshot":
+            raise RestoreError(f"entry {index}: an entry of kind {kind!r}")
+        if "number" in body:
+            table.number = body["number"]
+    table.resume_until = now + table.settings.resume_seconds
+    if table.status == "playing":
+        table.held = remaining
+    else:  # with no game on, a person not back yet must not start one by being ready
+        for slot in table.slots:
+            slot.ready = slot.bot is not None
+    return table
+
+
+def compacted(table: Table) -> list[Entry]:
+    """The entries that rebuild `table` as it is, when no game is in progress there."""
+    return [Entry("table", table.settings.entry()),
+            Entry("seats", {"seats": [s.entry() for s in table.slots]})]

@@ -1,0 +1,333 @@
+"""Durable tables: the journal rebuilds every table exactly, a restarted server (graceful
+or SIGKILLed, a real process) brings the games back, and players take their seats back
+with their seat tokens and play on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from president.client.connection import Client, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.client.strategies import RandomBot
+from president.protocol import messages as m
+from president.server.journal import Entry, Journal
+from president.server.restore import RestoreError, rebuild
+from president.server.table import Table
+
+from .helpers import FAST, client, running_server, table_of_bots, wait_for
+
+
+def same_table(live: Table, restored: Table) -> None:
+    """Everything a restart must keep, compared between the live table and its rebuild."""
+    assert restored.status == live.status and restored.number == live.number
+    assert [(s.name, s.strategy, s.token, s.ready, s.leaving) for s in restored.slots] == \
+        [(s.name, s.strategy, s.token, s.ready, s.leaving) for s in live.slots]
+    assert restored.settings.rules == live.settings.rules
+    assert restored.settings.password == live.settings.password
+    game, again = live.game, restored.game
+    assert (game is None) == (again is None)
+    if game is None or again is None:
+        return
+    assert again.scores == game.scores and again.hand == game.hand and again.phase == game.phase
+    assert again.finishes == game.finishes and again.players == game.players
+    for seat in range(len(game.seating) if game.hand >= 0 else 0):
+        assert again.view_for(seat) == game.view_for(seat)
+    live_secret, secret = live.deal_secret, restored.deal_secret
+    if live_secret is not None and game.phase.value in ("play", "exchange"):
+        assert secret is not None
+        assert (secret.server_seed, secret.seeds, secret.order_names, secret.start) == \
+            (live_secret.server_seed, live_secret.seeds, live_secret.order_names, live_secret.start)
+
+
+async def test_the_journal_rebuilds_the_table_exactly_at_every_step(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        _clients, _bots, tasks = await table_of_bots(server, tmp_path, preset="house", seed=4)
+        table = server.lobby.tables["T"]
+        journal = server.journal
+        assert journal is not None
+        checked = 0
+        while table.status != "finished" and checked < 400:
+            async with table.lock:  # between two actions: compare the live table and its rebuild
+                (_, _, entries), = [t for t in journal.open_tables() if t[1] == "T"]
+                same_table(table, rebuild(entries, server.config, server.write_record, time.monotonic))
+                checked += 1
+            await asyncio.sleep(random.Random(checked).random() * 0.01)
+        assert checked > 20
+        for t in tasks:
+            t.cancel()
+
+
+def test_a_damaged_journal_is_refused_with_where_it_went_wrong() -> None:
+    base = [Entry("table", {"name": "T", "preset": "classic", "toggles": {}, "seats": 3,
+                            "password": None, "turn_seconds": 30})]
+    config = replace(FAST, data_dir=Path("."))
+    cases = {
+        "the journal does not begin": [],
+        "before any game": [*base, Entry("act", {"action": {"seat": 0, "pass": True}, "number": 1})],
+        "KeyError": [*base, Entry("seats", {})],
+        "of kind 'damaged'": [*base, Entry("damaged", {})],
+        "2 seats at a table of 3": [*base, Entry("seats", {"seats": [{"name": "", "strategy": ""}] * 2})],
+        "President needs": [*base, Entry("game", {"players": ["a", "b"]})],
+    }
+    for words, entries in cases.items():
+        try:
+            rebuild(entries, config, lambda t, r: None, time.monotonic)
+        except RestoreError as exc:
+            assert words in str(exc), (words, str(exc))
+        else:
+            raise AssertionError(f"{words}: rebuilt")
+
+
+async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_tokens(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, seed=7, toggles={"target": 25})
+        await wait_for(lambda: clients[0].model.view is not None and clients[0].model.view.hands_played >= 1
+                       and clients[0].model.view.phase == "play", 60)
+        seats = [(c.model.slot, c.model.token) for c in clients]
+    for c in clients:  # the context manager closed the server mid-game
+        await wait_for(lambda c=c: c.bye is not None, 5)  # type: ignore[misc]
+    assert server.records == []  # nothing was ended: the game is kept
+    table = server.lobby.tables["T"]
+    async with running_server(tmp_path, bot_delay=0.0) as again:
+        restored = again.lobby.tables["T"]
+        same_table(table, restored)
+        assert restored.status == "playing"
+        back = []
+        for i, (slot, token) in enumerate(seats):
+            c = await client(again, f"bot{i}", tmp_path)
+            bots[i] = BotPlayer(c, RandomBot(random.Random(i)))
+            tasks.append(asyncio.create_task(c.run()))
+            assert slot is not None
+            await c.send(m.Resume(table="T", seat=slot, token=token))
+            back.append(c)
+        await asyncio.wait_for(bots[0].game_over.wait(), 90)
+        await wait_for(lambda: len(again.records) == 1)
+    out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", again.records[0]],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
+    for t in tasks:
+        t.cancel()
+
+
+async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "tables.sqlite3").write_bytes(b"this is not a database" * 100)
+    out = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "president", "server", "--host", "127.0.0.1",
+                         "--port", "0", "--data", str(data)], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "tables.sqlite3 cannot be read" in out.stderr and "move it away" in out.stderr
+
+
+async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02) as server:
+        for name in ("good", "bad"):
+            host = await client(server, f"host-{name}", tmp_path)
+            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
+            for _ in range(3):
+                await host.send(m.AddBot(table=name, strategy="random"))
+        await wait_for(lambda: len(server.lobby.tables) == 2 and all(
+            t.game is not None and t.game.hand >= 0 for t in server.lobby.tables.values()))
+    db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
+    (bad,), = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
+    db.execute("UPDATE events SET body = json_set(body, '$.seating', json_array('x', 'y', 'z')) "
+               "WHERE id = (SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')", (bad,))
+    db.commit()
+    db.close()
+    async with running_server(tmp_path, bot_delay=0.0) as again:
+        assert list(again.lobby.tables) == ["good"]
+        assert len(again.restore_problems) == 1 and "'bad'" in again.restore_problems[0]
+        assert "the seating must name everyone" in again.restore_problems[0]
+        await wait_for(lambda: again.lobby.tables["good"].status == "finished", 60)
+    async with running_server(tmp_path) as third:  # closed: not tried again
+        assert third.restore_problems == [] and "bad" not in third.lobby.tables
+
+
+# --- a real process, killed ---------------------------------------------------------------
+
+
+class Pausable(BotPlayer):
+    """A bot the test can hold: while `paused` it does not answer its turn."""
+
+    paused = False
+
+    async def on_message(self, message: m.Message) -> None:
+        if self.paused and isinstance(message, m.TableView):
+            return
+        await super().on_message(message)
+
+
+def start_server(data: Path, port: int = 0) -> tuple[subprocess.Popen[str], int, str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(data), "--pause", "0", "--bot-delay", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    head = ""
+    while "Ctrl-C" not in head:
+        line = proc.stdout.readline()
+        assert line, head + (proc.stderr.read() if proc.stderr else "")
+        head += line
+    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
+    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
+    assert found and pin, head
+    return proc, int(found.group(1)), head
+
+
+def public(view: m.TableView) -> tuple[object, ...]:
+    """What a restart must not change in a table's public view."""
+    return (view.phase, view.hand, [(s.name, s.cards, s.score, s.title, s.passed) for s in view.seats],
+            view.turn, view.dealer, view.trick, view.revolution, view.owed, view.standing,
+            view.hands_played, view.rules)
+
+
+async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_timer(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    proc, port, head = await asyncio.to_thread(start_server, data)
+    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+    address = f"127.0.0.1:{port}"
+    clients: list[Client] = []
+    players: list[Pausable] = []
+    follows = []
+    try:
+        for i in range(3):
+            def reconnect(i: int = i) -> object:
+                return connect(address, f"p{i}", pin=pin, known=KnownServers(tmp_path / f"k{i}"))
+            c = Client(await reconnect())  # type: ignore[arg-type]
+            c.reconnect = reconnect  # type: ignore[assignment]
+            c.keep = True
+            clients.append(c)
+            players.append(Pausable(c, RandomBot(random.Random(i))))
+            follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
+        await clients[0].send(m.CreateTable(name="T", preset="table", toggles={"target": 15}, seats=4,
+                                            turn_seconds=600))
+        for c in clients:
+            await c.send(m.Join(table="T"))
+        await wait_for(lambda: all(c.model.slot is not None for c in clients))
+        await clients[0].send(m.AddBot(table="T", strategy="greedy"))
+        for c in clients:
+            await c.send(m.Ready())
+
+        # play into the second hand, then hold everyone: the table waits on a person
+        def mid_second_hand() -> bool:
+            view = clients[0].model.view
+            return view is not None and view.hands_played >= 1 and view.phase == "play" and len(view.trick) >= 2
+        await wait_for(mid_second_hand, 60)
+        for p in players:
+            p.paused = True
+        await asyncio.sleep(0.5)
+        numbers = {c.model.view.number for c in clients}  # type: ignore[union-attr]
+        await asyncio.sleep(0.3)
+        assert numbers == {c.model.view.number for c in clients}, "the table did not settle"  # type: ignore[union-attr]
+        before = [(public(c.model.view), sorted(map(str, c.model.hand)), c.model.view.turn_deadline_ms)  # type: ignore[union-attr]
+                  for c in clients]
+        assert before[0][0][0] == "play" and all(b[0] == before[0][0] for b in before)
+        marks = [len(c.received) for c in clients]
+
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc, again, head = await asyncio.to_thread(start_server, data, port)
+        assert again == port and pin in head
+        assert "restored 1 table(s), 1 with a game in progress" in head
+
+        # each player's client reconnects by itself and takes its seat back with its token
+        def resumed(c: Client, mark: int) -> bool:
+            return any(isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in c.received[mark:])
+        await wait_for(lambda: all(resumed(c, k) for c, k in zip(clients, marks, strict=True)), 30)
+        for c, mark, (view, hand, timer) in zip(clients, marks, before, strict=True):
+            views = [x for x in c.received[mark:] if isinstance(x, m.TableView)]
+            assert views and public(views[0]) == view
+            assert sorted(map(str, c.model.hand)) == hand
+            assert isinstance(views[0].turn_deadline_ms, int)
+            assert abs(views[0].turn_deadline_ms - timer) < 2000, (views[0].turn_deadline_ms, timer)
+            assert not [e for e in c.errors if e.about == "resume"], c.errors
+        for p in players:
+            p.paused = False
+            view = p.client.model.view
+            assert view is not None
+            await p.on_message(view)  # the held turn is answered
+        await asyncio.wait_for(players[0].game_over.wait(), 120)
+        for c in clients:  # the deals before and after the restart all check out
+            assert c.model.deal_results and all(v is None for v in c.model.deal_results.values()), \
+                c.model.deal_results
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.to_thread(proc.communicate, timeout=20)
+        assert "1 game record(s) written" in out, out + err
+    finally:
+        for task in follows:
+            task.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    (record,) = (data / "records").glob("*.json")
+    out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(record)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
+
+
+async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: Path) -> None:
+    """Three SIGKILLs at moments nobody chose, four tables of bots: every game ends and
+    every record replays."""
+    data = tmp_path / "data"
+    proc, port, head = await asyncio.to_thread(start_server, data)
+    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+    follows = []
+    players = []
+    try:
+        for t in range(4):
+            for i in range(3):
+                name = f"t{t}p{i}"
+                def reconnect(name: str = name) -> object:
+                    return connect(f"127.0.0.1:{port}", name, pin=pin, known=KnownServers(tmp_path / name))
+                c = Client(await reconnect())  # type: ignore[arg-type]
+                c.reconnect = reconnect  # type: ignore[assignment]
+                players.append(BotPlayer(c, RandomBot(random.Random(t * 10 + i))))
+                follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
+                if i == 0:
+                    await c.send(m.CreateTable(name=f"T{t}", preset="classic", toggles={"target": 9},
+                                               seats=3, turn_seconds=600))
+                await c.send(m.Join(table=f"T{t}"))
+        await wait_for(lambda: all(p.client.model.slot is not None for p in players), 20)
+        for p in players:
+            await p.client.send(m.Ready())
+        rng = random.Random(5)
+        for _ in range(3):
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            proc, _, head = await asyncio.to_thread(start_server, data, port)
+        await asyncio.wait_for(asyncio.gather(*(p.game_over.wait() for p in players)), 180)
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(proc.communicate, timeout=20)
+    finally:
+        for task in follows:
+            task.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    records = sorted((data / "records").glob("*.json"))
+    assert len(records) == 4
+    for record in records:
+        out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(record)],
+                             capture_output=True, text=True, check=False)
+        assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout
+
+
+def test_the_journal_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    table = journal.open_table("T")
+    journal.append(table, "seats", {"seats": []})
+    journal.close()
+    db = sqlite3.connect(tmp_path / "j.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT kind, body FROM events").fetchall() == [("seats", '{"seats":[]}')]
