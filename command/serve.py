@@ -74,9 +74,20 @@ def cmd_server(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host, port=args.port, data_dir=Path(args.data) if args.data else default_data_dir(),
         name=args.name, password=args.password, pause_between_hands=args.pause,
-        bot_delay=args.bot_delay,
+        bot_delay=args.bot_delay, max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
     )
     return asyncio.run(serve(config))
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -93,5 +104,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         help="pause between hands, for people to read the result (default 2)")
     server.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
                         help="how long server-side bots think, so people can follow (default 0.3)")
+    defaults = ServerConfig()
+    server.add_argument("--max-connections", type=positive, default=defaults.max_connections, metavar="N",
+                        help=f"connections held at once, in all (default {defaults.max_connections})")
+    server.add_argument("--max-per-address", type=positive, default=defaults.max_per_address, metavar="N",
+                        help="connections from one address (default "
+                        f"{defaults.max_per_address}; raise it to run many bots from one machine)")
     server.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     server.set_defaults(handler=cmd_server)

@@ -39,11 +39,16 @@ def unpack(body: bytes) -> Any:
     return value
 
 
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, tuple):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    return level
+def _depth(value: Any) -> int:
+    """How many containers nest in `value` (counted to just past MAX_DEPTH), level by
+    level: only containers are visited."""
+    depth = 0
+    level = [value] if isinstance(value, (tuple, dict)) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        inner: list[Any] = []
+        for container in level:
+            items = container.values() if isinstance(container, dict) else container
+            inner += [v for v in items if isinstance(v, (tuple, dict))]
+        level = inner
+    return depth

@@ -43,7 +43,8 @@ class Items:
 Scalar = Union[bool, int, str, None]  # noqa: UP007 - a runtime type for the checker
 
 _HINTS: dict[type, dict[str, Any]] = {}
-_SPECS: dict[type, list[tuple[str, Any, Any]]] = {}
+#: Per dataclass: its fields (name, checker, default) and the keys a wire map may hold.
+_SPECS: dict[type, tuple[list[tuple[str, Checker, Any]], frozenset[str]]] = {}
 
 
 def hints(cls: type) -> dict[str, Any]:
@@ -63,10 +64,14 @@ _CHECKERS: dict[Any, Checker] = {}
 
 def convert(value: Any, kind: Any, path: str) -> Any:
     """`value` as `kind`, or `RemoteProtocolError("bad_message")` naming the field."""
+    return _checker(kind)(value, path)
+
+
+def _checker(kind: Any) -> Checker:
     checker = _CHECKERS.get(kind)
     if checker is None:
         checker = _CHECKERS[kind] = _compile(kind)
-    return checker(value, path)
+    return checker
 
 
 def _compile(kind: Any) -> Checker:
@@ -202,17 +207,19 @@ def from_fields(cls: type, value: Any, path: str) -> Any:
     """A dataclass from a wire map, every field checked."""
     if type(value) is not dict:
         raise bad(path, f"expected a map, not {_shown(value)}")
-    specs = _SPECS.get(cls)
-    if specs is None:
+    found = _SPECS.get(cls)
+    if found is None:
         fields = hints(cls)
-        specs = _SPECS[cls] = [(f.name, fields[f.name], f.default) for f in dataclasses.fields(cls)]
-    extra = [key for key in value if key != "type" and all(key != name for name, _, _ in specs)]
-    if extra:
+        specs = [(f.name, _checker(fields[f.name]), f.default) for f in dataclasses.fields(cls)]
+        found = _SPECS[cls] = (specs, frozenset(name for name, _, _ in specs) | {"type"})
+    specs, allowed = found
+    if not allowed.issuperset(value):
+        extra = [key for key in value if key not in allowed]
         raise bad(path, f"unexpected field {sorted(map(str, extra))[0]!r}")
     args = {}
-    for name, kind, default in specs:
+    for name, check, default in specs:
         if name in value:
-            args[name] = convert(value[name], kind, f"{path}.{name}")
+            args[name] = check(value[name], f"{path}.{name}")
         elif default is not dataclasses.MISSING:
             args[name] = default
         else:

@@ -33,6 +33,7 @@ class Server:
         #: Tables the journal held that could not be rebuilt at start (one line each).
         self.restore_problems: list[str] = []
         self._server: asyncio.Server | None = None
+        self._tls: ssl.SSLContext | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
         self._closing = False
@@ -64,31 +65,40 @@ class Server:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_3
         context.load_cert_chain(cert, key)
+        self._tls = context
+        # Plain TCP first, TLS once the caps allow the connection: a flood of connections
+        # that never finish a handshake is counted (and refused) like any other.
         self._server = await asyncio.start_server(
-            self._accept, self.config.host, self.config.port, ssl=context,
-            ssl_handshake_timeout=self.config.tls_handshake_seconds, limit=2**16,
-        )
+            self._accept, self.config.host, self.config.port, limit=2**16)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer: Any = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-        if self._closing or len(self.sessions) >= self.config.max_connections or \
+        if self._closing or sum(self._per_address.values()) >= self.config.max_connections or \
                 self._per_address.get(address, 0) >= self.config.max_per_address:
             writer.transport.abort()
             return
         self._per_address[address] = self._per_address.get(address, 0) + 1
-        sock = writer.get_extra_info("socket")
-        if self.config.send_buffer is not None and sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
-        session = Session(self, reader, writer, address)
-        self.sessions.add(session)
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
-            await session.run()
+            assert self._tls is not None
+            try:
+                await writer.start_tls(self._tls, ssl_handshake_timeout=self.config.tls_handshake_seconds)
+            except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
+                writer.transport.abort()
+                return
+            sock = writer.get_extra_info("socket")
+            if self.config.send_buffer is not None and sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
+            session = Session(self, reader, writer, address)
+            self.sessions.add(session)
+            try:
+                await session.run()
+            finally:
+                self.sessions.discard(session)
         finally:
-            self.sessions.discard(session)
             self._per_address[address] -= 1
             if not self._per_address[address]:
                 del self._per_address[address]

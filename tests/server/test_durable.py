@@ -164,7 +164,7 @@ class Pausable(BotPlayer):
     paused = False
 
     async def on_message(self, message: m.Message) -> None:
-        if self.paused and isinstance(message, m.TableView):
+        if self.paused and isinstance(message, (m.TableView, m.SealedHand)):
             return
         await super().on_message(message)
 

@@ -1,0 +1,125 @@
+"""Abuse while a game is on: slowloris (frames that never finish), connection floods
+(the total cap), chat floods.  Each is dropped or throttled, and the table beside it
+keeps playing the whole time.  (A client that never reads, the per-address cap and the
+chat limit for the flooder themselves are in test_robustness.py and test_lobby.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ssl
+import struct
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from president.protocol import messages as m
+from president.server.app import Server
+
+from .helpers import client, running_server, wait_for
+from .test_robustness import HELLO, raw_tls, still_serving
+
+
+@contextlib.asynccontextmanager
+async def a_game_beside(server: Server, tmp_path: Path) -> AsyncIterator[Callable[[], int]]:
+    """Three server bots playing a long game at table "busy", watched by a spectator:
+    yields the count of game events the spectator has seen so far."""
+    watcher = await client(server, "watcher", tmp_path)
+    seen = [0]
+
+    async def count(message: m.Message) -> None:
+        seen[0] += isinstance(message, m.GameEvent)
+
+    watcher.on_message = count
+    task = asyncio.create_task(watcher.run())
+    await watcher.send(m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3))
+    await watcher.send(m.Spectate(table="busy"))
+    for _ in range(3):
+        await watcher.send(m.AddBot(table="busy", strategy="random"))
+    await wait_for(lambda: seen[0] > 0)
+    try:
+        yield lambda: seen[0]
+    finally:
+        task.cancel()
+
+
+async def dropped(reader: asyncio.StreamReader, within: float) -> bool:
+    """True if the server closed the connection within `within` seconds."""
+    try:
+        async with asyncio.timeout(within):
+            while await reader.read(65536):
+                pass
+    except TimeoutError:
+        return False
+    except (ConnectionError, ssl.SSLError):
+        pass
+    return True
+
+
+async def test_slowloris_frames_that_never_finish_are_dropped(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=2.0) as server, \
+            a_game_beside(server, tmp_path) as events:
+        lorises = []
+        for n in range(10):
+            reader, writer = await raw_tls(server.port)
+            if n % 2:  # after a proper hello: a frame of 200 bytes, sent a byte at a time
+                writer.write(HELLO + struct.pack(">I", 200))
+            else:  # half a hello, then a byte at a time
+                writer.write(HELLO[: len(HELLO) // 2])
+            lorises.append((reader, writer))
+
+        async def dribble() -> None:
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                while True:
+                    for _, writer in lorises:
+                        if not writer.is_closing():
+                            writer.write(b"\x00")
+                    await asyncio.sleep(0.2)
+
+        before = events()
+        feeding = asyncio.create_task(dribble())
+        try:
+            results = await asyncio.gather(*(dropped(reader, 6) for reader, _ in lorises))
+        finally:
+            feeding.cancel()
+        assert all(results), results  # each cut off at its deadline, bytes or no bytes
+        assert events() > before + 20  # and the game beside went on meanwhile
+        await still_serving(server, tmp_path)
+
+
+async def test_a_connection_flood_meets_the_total_cap_and_the_game_goes_on(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02, max_connections=12, max_per_address=1000,
+                              tls_handshake_seconds=1.0) as server, a_game_beside(server, tmp_path) as events:
+        before = events()
+        flood = []
+        for _ in range(60):  # plain TCP, as fast as they open
+            with contextlib.suppress(OSError):
+                flood.append(await asyncio.open_connection("127.0.0.1", server.port))
+        await asyncio.sleep(0.3)
+        assert sum(server._per_address.values()) <= 12
+        closed = await asyncio.gather(*(dropped(reader, 3) for reader, _ in flood))
+        assert all(closed)  # refused at once past the cap, or cut at the handshake deadline
+        for _, writer in flood:
+            writer.close()
+        assert events() > before + 20
+        await wait_for(lambda: len(server.sessions) == 1, 5)  # only the watcher is left
+        await still_serving(server, tmp_path)
+
+
+async def test_a_chat_flood_is_throttled_and_others_still_talk_and_play(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02, chat_per_minute=10, rate_per_second=50,
+                              rate_burst=50) as server, a_game_beside(server, tmp_path) as events:
+        flooder, ann, bob = [await client(server, name, tmp_path) for name in ("flooder", "ann", "bob")]
+        tasks = [asyncio.create_task(c.run()) for c in (flooder, ann, bob)]
+        for c in (flooder, ann, bob):
+            await c.send(m.ListTables())
+        before = events()
+        for i in range(500):
+            await flooder.send(m.Chat(scope="lobby", text=f"spam {i}"))
+        await ann.send(m.Chat(scope="lobby", text="hello bob"))
+        await wait_for(lambda: any(c.text == "hello bob" for c in bob.model.chat), 15)
+        spam = [c for c in bob.model.chat if c.sender == "flooder"]
+        assert len(spam) == 10  # the rest refused: one minute's worth got through
+        await wait_for(lambda: sum(e.code == "rate_limited" for e in flooder.errors) == 490, 20)
+        assert events() > before + 20
+        for t in tasks:
+            t.cancel()
