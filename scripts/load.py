@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import multiprocessing
 import os
@@ -91,7 +92,7 @@ async def play_share(args: argparse.Namespace, address: str, pin: str, tables: r
     await asyncio.to_thread(release.wait)
     result = {
         "trips": trips, "games": sum(min(b.games, args.games) for b in bots[::4]),
-        "deal_problems": sum(v is not None for b in bots for v in b.client.model.deal_results.values()),
+        "deal_problems": [v for b in bots for v in b.client.model.deal_results.values() if v is not None],
         "idle_closed": sum(task.done() for task in idle_tasks),
     }
     for task in tasks + idle_tasks:
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     trips = [t for share in shares for t in share["trips"]]
     finished = sum(share["games"] for share in shares)
     idle_closed = sum(share["idle_closed"] for share in shares)
-    deal_problems = sum(share["deal_problems"] for share in shares)
+    deal_problems = collections.Counter(p for share in shares for p in share["deal_problems"])
     expected = args.tables * args.games
     if finished < expected:
         problems.append(f"{expected - finished} game(s) did not finish within {args.seconds:g} s")
@@ -177,7 +178,9 @@ def run(args: argparse.Namespace) -> int:
     ordered = sorted(trips) or [0.0]
     p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
     print(f"games finished: {finished}/{expected} in {elapsed:.1f} s; records replayed OK: "
-          f"{replayed}/{len(records)}; deals that did not check out: {deal_problems}")
+          f"{replayed}/{len(records)}; deals that did not check out: {sum(deal_problems.values())}")
+    for why, count in deal_problems.most_common():
+        print(f"  {count} × {why}")
     print(f"moves: {moves:,} ({moves / elapsed:,.0f}/s); move round trip p50 {p(0.5):.1f} ms, "
           f"p99 {p(0.99):.1f} ms, max {ordered[-1] * 1000:.1f} ms, mean "
           f"{statistics.fmean(ordered) * 1000:.1f} ms")

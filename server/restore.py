@@ -112,7 +112,8 @@ def _rebuild(entries: list[Entry], config: ServerConfig,
                 table.deal_secret = DealSecret(
                     hand=body["hand"], server_seed=bytes.fromhex(body["server_seed"]),
                     seeds={name: bytes.fromhex(seed) for name, seed in body["seeds"].items()},
-                    order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"])
+                    order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"],
+                    dealt=True)
             else:
                 game.apply(*action_from(body["action"]))
             if kind in ("deal", "act"):

@@ -121,6 +121,8 @@ class DealSecret:
     order_names: list[str] = field(default_factory=list)
     dealer: int = 0
     start: int = 0
+    #: The deck is cut: a seed arriving now would not be in it, so none is taken.
+    dealt: bool = False
 
 
 class Table:
@@ -395,6 +397,8 @@ class Table:
         index = self.slot_of(member)
         if secret is None or index is None or secret.hand != hand:
             raise TableError("bad_deal_seed", "no deal is waiting for that seed")
+        if secret.dealt:
+            raise TableError("bad_deal_seed", f"too late: hand {hand} is dealt without your seed")
         if self.slots[index].name in secret.seeds:
             raise TableError("bad_deal_seed", "your seed for this deal is already in")
         secret.seeds[self.slots[index].name] = seed
@@ -546,6 +550,7 @@ class Table:
             if not await self._woken(max(0.0, end - self.clock())):
                 break
         async with self.lock:
+            secret.dealt = True
             seeds = [secret.seeds.get(name, MISSING_SEED) for name in seating]
             rules = self.settings.rules
             order = deck_order(secret.server_seed, seeds, secret.hand, rules.decks, rules.jokers)

@@ -28,3 +28,33 @@ async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: P
     assert out.returncode == 0, out.stdout + out.stderr
     summary = json.loads(out.stdout)
     assert summary["ok"] and summary["game_over"] and summary["winners"]
+
+
+async def test_a_seed_that_comes_after_the_deal_is_refused_not_counted(tmp_path: Path) -> None:
+    """Found under load (scripts/load.py): a seed arriving after the deck was cut was
+    still put into the reveal, so the deal no longer checked out.  Now it is refused, the
+    reveal shows the seed the deal really used, and the late client says so."""
+    import random
+
+    from president.client.headless import BotPlayer
+    from president.client.strategies import RandomBot
+    from president.protocol import messages as m
+
+    from .helpers import seated_among_server_bots
+
+    async with running_server(tmp_path, seed_seconds=0.2) as server:
+        ann, task = await seated_among_server_bots(server, tmp_path)
+        BotPlayer(ann, RandomBot(random.Random(1)))
+        handle = ann.handle
+
+        async def late(message: m.Message) -> None:
+            if isinstance(message, m.DealCommit):
+                await asyncio.sleep(0.6)  # the table deals without waiting longer
+            await handle(message)
+
+        ann.handle = late  # type: ignore[method-assign]
+        await ann.send(m.Ready())
+        await wait_for(lambda: 0 in ann.model.deal_results, 30)
+        assert ann.model.deal_results[0] == "the reveal leaves out this client's seed"
+        assert any(e.code == "bad_deal_seed" and "too late" in e.message for e in ann.errors)
+        task.cancel()
