@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import asyncio.sslproto
+import contextlib
 import logging
 import socket
 import ssl
@@ -49,7 +50,8 @@ class Server:
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start (one line each).
         self.restore_problems: list[str] = []
-        self._server: asyncio.Server | None = None
+        self._listener: socket.socket | None = None
+        self._accepting: asyncio.Task[None] | None = None
         self._tls: ssl.SSLContext | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
@@ -70,8 +72,8 @@ class Server:
 
     @property
     def port(self) -> int:
-        assert self._server is not None
-        port: int = self._server.sockets[0].getsockname()[1]
+        assert self._listener is not None
+        port: int = self._listener.getsockname()[1]
         return port
 
     async def start(self) -> None:
@@ -84,32 +86,55 @@ class Server:
         context.load_cert_chain(cert, key)
         self._tls = context
         _smaller_tls_reads()
-        # Plain TCP first, TLS once the caps allow the connection: a flood of connections
-        # that never finish a handshake is counted (and refused) like any other.
-        self._server = await asyncio.start_server(
-            self._accept, self.config.host, self.config.port, limit=2**16)
+        # The server accepts plain TCP itself and starts TLS only once the caps allow the
+        # connection: a flood of connections that never finish a handshake is counted and
+        # refused like any other.
+        family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
+        self._listener = socket.create_server((self.config.host, self.config.port), family=family,
+                                              backlog=512)
+        self._listener.setblocking(False)
+        self._accepting = asyncio.get_running_loop().create_task(self._accept_loop(), name="accept")
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer: Any = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-        if self._closing or sum(self._per_address.values()) >= self.config.max_connections or \
-                self._per_address.get(address, 0) >= self.config.max_per_address:
-            writer.transport.abort()
-            return
-        self._per_address[address] = self._per_address.get(address, 0) + 1
-        task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
-        try:
-            assert self._tls is not None
+    async def _accept_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._listener is not None
+        while not self._closing:
             try:
-                await writer.start_tls(self._tls, ssl_handshake_timeout=self.config.tls_handshake_seconds)
-            except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
-                writer.transport.abort()
-                return
-            sock = writer.get_extra_info("socket")
-            if self.config.send_buffer is not None and sock is not None:
+                sock, peer = await loop.sock_accept(self._listener)
+            except OSError as exc:  # out of descriptors, say: wait, do not spin
+                log.warning("accepting a connection failed: %s", exc)
+                await asyncio.sleep(0.1)
+                continue
+            address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+            if self._closing or sum(self._per_address.values()) >= self.config.max_connections or \
+                    self._per_address.get(address, 0) >= self.config.max_per_address:
+                sock.close()
+                continue
+            self._per_address[address] = self._per_address.get(address, 0) + 1
+            task = loop.create_task(self._serve(sock, address))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, sock: socket.socket, address: str) -> None:
+        """One accepted connection: the TLS handshake within its deadline, then a session."""
+        loop = asyncio.get_running_loop()
+        try:
+            # asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and a socket
+            # from socket.create_server says 0: without it each small write waits on Nagle.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.config.send_buffer is not None:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
+            reader = asyncio.StreamReader(limit=2**16)
+            protocol = asyncio.StreamReaderProtocol(reader)
+            try:
+                transport, _ = await loop.connect_accepted_socket(
+                    lambda: protocol, sock, ssl=self._tls,
+                    ssl_handshake_timeout=self.config.tls_handshake_seconds)
+            except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
+                sock.close()
+                return
+            writer = asyncio.StreamWriter(transport, protocol, reader, loop)
             session = Session(self, reader, writer, address)
             self.sessions.add(session)
             try:
@@ -120,8 +145,6 @@ class Server:
             self._per_address[address] -= 1
             if not self._per_address[address]:
                 del self._per_address[address]
-            if task is not None:
-                self._tasks.discard(task)
 
     def write_record(self, table: Table, record: dict[str, Any]) -> None:
         path = self.storage.write_record(table.name, record)
@@ -135,8 +158,12 @@ class Server:
             await self._closed.wait()
             return
         self._closing = True
-        if self._server is not None:
-            self._server.close()
+        if self._accepting is not None:
+            self._accepting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._accepting
+        if self._listener is not None:
+            self._listener.close()
         for session in list(self.sessions):
             session.deliver(m.Bye(code="server_closing", reason="the server is shutting down"))
         await self.lobby.close()  # games in progress stay in the journal
@@ -146,8 +173,6 @@ class Server:
                 session.kill("server closing")
             if pending:
                 await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
-        if self._server is not None:
-            await self._server.wait_closed()
         if self.journal is not None:
             self.journal.close()
         self._closed.set()
