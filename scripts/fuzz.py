@@ -34,6 +34,8 @@ from president.protocol.errors import RemoteProtocolError
 from president.protocol.framing import encode_frame
 from president.server.app import Server
 from president.server.config import ServerConfig
+from president.server.journal import Journal
+from president.server.restore import RestoreError, differences, rebuild
 
 HANG = 1.0
 CARDS = [str(c) for c in deck(2, 2)]
@@ -202,11 +204,27 @@ def check_tables(server: Server) -> None:
             assert held + played == game.rules.deck_size, f"{table.name}: cards lost"
 
 
+def journal_problems(server: Server) -> list[str]:
+    """Each table against its rebuild from the journal: a restart must change nothing."""
+    assert server.journal is not None
+    problems = []
+    for _, name, entries in server.journal.open_tables():
+        live = server.lobby.tables[name]
+        try:
+            rebuilt = rebuild(entries, server.config, server.write_record, time.monotonic)
+        except RestoreError as exc:
+            problems.append(f"table {name}'s journal does not rebuild it: {exc}")
+            continue
+        problems += [f"table {name}: {d}" for d in differences(live, rebuilt)]
+    return problems
+
+
 async def fuzz_handlers(inputs: int, rng: random.Random, data: Path) -> tuple[int, int, float]:
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, bot_delay=0.0, pause_between_hands=0.0,
                           seed_seconds=0.05, grace_seconds=0.2)
     server = Server(config)
     server.storage.prepare()  # the records' folder (the lobby itself needs no socket)
+    server.journal = Journal(server.storage.journal)  # every table journaled, and checked
     errors = ErrorCount()
     logging.getLogger("president").addHandler(errors)
     crashes: list[str] = []
@@ -246,6 +264,7 @@ async def _handlers(server: Server, inputs: int, rng: random.Random, crashes: li
         hangs += took > HANG
         if n % 500 == 499:
             await asyncio.sleep(0.01)  # let the tables' drivers and timers run
+            crashes += [f"input {n}: {problem}" for problem in journal_problems(server)]
     await server.lobby.close()
     for crash in crashes[:10]:
         print(f"handler crash: {crash}", file=sys.stderr)

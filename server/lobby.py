@@ -89,6 +89,8 @@ class Lobby:
                 continue
             table.journal, table.log_id = journal, table_id
             if table.status != "playing":
+                for slot in table.slots:  # nobody not back yet may start a game by being ready
+                    slot.ready = slot.bot is not None
                 journal.compact(table_id, compacted(table))
             self.tables[name] = table
             if table.status == "playing":

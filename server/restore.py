@@ -129,9 +129,6 @@ def _rebuild(entries: list[Entry], config: ServerConfig,
     table.resume_until = now + table.settings.resume_seconds
     if table.status == "playing":
         table.held = remaining
-    else:  # with no game on, a person not back yet must not start one by being ready
-        for slot in table.slots:
-            slot.ready = slot.bot is not None
     return table
 
 
@@ -139,3 +136,31 @@ def compacted(table: Table) -> list[Entry]:
     """The entries that rebuild `table` as it is, when no game is in progress there."""
     return [Entry("table", table.settings.entry()),
             Entry("seats", {"seats": [s.entry() for s in table.slots]})]
+
+
+def differences(live: Table, rebuilt: Table) -> list[str]:
+    """What a restart would change at `live` (nothing, for a table whose journal is
+    whole): the test suite and scripts/fuzz.py compare a table with its rebuild."""
+    found = []
+
+    def compare(what: str, a: object, b: object) -> None:
+        if a != b:
+            found.append(f"{what}: {a!r} is {b!r} after a rebuild")
+
+    compare("status", live.status, rebuilt.status)
+    compare("event number", live.number, rebuilt.number)
+    compare("seats", [s.entry() for s in live.slots], [s.entry() for s in rebuilt.slots])
+    compare("rules", live.settings.entry(), rebuilt.settings.entry())
+    game, again = live.game, rebuilt.game
+    if game is None or again is None:
+        compare("game", game is None, again is None)
+        return found
+    for what in ("players", "scores", "hand", "phase", "finishes", "seating", "winners"):
+        compare(what, getattr(game, what), getattr(again, what))
+    if not found and game.hand >= 0:
+        for seat in range(len(game.seating)):
+            compare(f"seat {seat}'s view", game.view_for(seat), again.view_for(seat))
+    secret, kept = live.deal_secret, rebuilt.deal_secret
+    if secret is not None and secret.dealt and game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        compare("deal secret", secret, kept)
+    return found
