@@ -3,20 +3,12 @@
 # loopback, the client in an 80x24 tmux pane; the first-use fingerprint question is
 # answered by comparing it with what the server printed; a table is created with the
 # form, filled with bots, the game starts, we leave to the lobby and quit. Exits 1 on failure.
-set -euo pipefail
-president=${PRESIDENT:-president}
-command -v "$president" >/dev/null || { echo "FAIL: no '$president' command: activate the venv, or set PRESIDENT"; exit 1; }
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
+source "$(dirname "$0")/smoke_lib.sh"
 work=$(mktemp -d)
 port=${PORT:-$((20000 + RANDOM % 20000))}
 session="president-lobby-$$"
-screen() { tmux capture-pane -p -t "$session" -J; }
 cleanup() { tmux kill-session -t "$session" 2>/dev/null || true; kill "$server" 2>/dev/null || true; }
 trap cleanup EXIT
-wait_screen() {  # wait_screen PATTERN WHAT
-  for _ in $(seq 50); do screen | grep -q -- "$1" && return 0; sleep 0.2; done
-  echo "FAIL: $2"; screen; exit 1
-}
 
 "$president" server --host 127.0.0.1 --port "$port" --data "$work/data" --name "Smoke LAN" >"$work/server.log" 2>&1 &
 server=$!
