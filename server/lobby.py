@@ -66,7 +66,7 @@ class Lobby:
     async def disconnect(self, session: Session) -> None:
         self.sessions.discard(session)
         table = session.table
-        if table is not None:
+        if table is not None and not self.server.closing:  # closing: the tables stay as they are
             async with table.lock:
                 table.drop(session)
                 table.broadcast_view()

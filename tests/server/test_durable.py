@@ -314,3 +314,23 @@ def test_the_journal_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / "j.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("SELECT kind, body FROM events").fetchall() == [("seats", '{"seats":[]}')]
+
+
+async def test_at_a_table_with_no_game_on_a_seat_not_claimed_after_a_restart_is_freed(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path)
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await ann.send(m.AddBot(table="T", strategy="random"))
+        await ann.send(m.Ready())
+        await wait_for(lambda: "T" in server.lobby.tables and server.lobby.tables["T"].slots[0].ready)
+        task.cancel()
+    async with running_server(tmp_path, resume_seconds=0.5) as again:
+        table = again.lobby.tables["T"]
+        assert table.status == "waiting" and table.slots[0].name == "ann"
+        assert not table.slots[0].ready  # not back: cannot start a game by being ready
+        assert table.slots[1].strategy == "random" and table.slots[1].ready
+        await wait_for(lambda: table.slots[0].empty, 5)  # the resume window passed
+    async with running_server(tmp_path) as third:  # and the journal says so
+        assert [s.name for s in third.lobby.tables["T"].slots] == ["", "random-bot-1", ""]
