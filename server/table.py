@@ -283,8 +283,25 @@ class Table:
         if self.status == "playing":
             slot.member, slot.away_since = None, self.clock()
         else:
-            self.slots[index] = Slot()
-            self.note_seats()
+            self._hold_for_grace(slot)
+
+    def _hold_for_grace(self, slot: Slot) -> None:
+        """No game on and a person's connection is gone: their seat waits the grace period
+        for them to resume (not ready meanwhile, so no game starts without them)."""
+        slot.member, slot.ready, slot.away_since = None, False, self.clock()
+        self.note_seats()
+        asyncio.get_running_loop().call_later(self.settings.grace_seconds, self._free_if_away, slot.name)
+
+    def _free_if_away(self, name: str) -> None:
+        if self.status == "playing":
+            return  # in a game, the grace rule between hands decides
+        for index, slot in enumerate(self.slots):
+            away = slot.away_since
+            if slot.name == name and slot.member is None and slot.bot is None and away is not None \
+                    and self.clock() - away >= self.settings.grace_seconds * 0.99:
+                self.slots[index] = Slot()
+                self.note_seats()
+                self.broadcast_view()
 
     def resume(self, member: Member, seat: int, token: bytes) -> m.Seated:
         if not 0 <= seat < len(self.slots):
@@ -642,8 +659,11 @@ class Table:
                 log.exception("table %s: could not write the game record", self.name)
         for index, slot in enumerate(self.slots):
             slot.ready = slot.bot is not None
-            if slot.member is None and slot.bot is None:
-                self.slots[index] = Slot()
+            if slot.member is None and slot.bot is None and not slot.empty:
+                if slot.leaving:
+                    self.slots[index] = Slot()
+                else:  # away as the game ended: they may still come back to see it
+                    self._hold_for_grace(slot)
         self.note("end", {"status": self.status, "number": self.number})
         self.note_seats()
         self.broadcast_view()

@@ -101,7 +101,9 @@ async def test_the_game_goes_on_through_a_flaky_network(fault: Fault, tmp_path: 
                                                          caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="president.server")
     async with running_server(tmp_path, bot_delay=0.0) as server, FaultProxy(server.port) as proxy:
-        players = await through_the_proxy(server, proxy, tmp_path, fault)
+        # a longer game where the faults come again and again, so it is not over before them
+        target = 7 if fault is slow_and_bytewise else 15
+        players = await through_the_proxy(server, proxy, tmp_path, fault, target)
         whole(server)
         if fault is cut_mid_frame:
             assert proxy.cuts == 3
