@@ -627,6 +627,9 @@ class Game:
             raise IllegalAction("the hands must match the view's card counts")
         game = cls(view.rules, view.seating)
         game.scores = dict(view.scores)
+        # Earlier hands' finishes are not in a view, only how many there were, which is
+        # what the end of a game by rounds depends on.
+        game.finishes = [[] for _ in range(view.hands_played)]
         game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
         game.standing = list(view.standing) if view.standing else None
         game._counts = [[0] * KINDS for _ in range(players)]
