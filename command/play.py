@@ -26,7 +26,7 @@ from president.server.config import ServerConfig, default_data_dir
 async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:
     """The server, and this player's client seated at a table of bots, ready.  The
     client's `reconnect` opens a new link to the same server."""
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, name="local",
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, name="local", journal=False,
                           bot_delay=args.bot_delay, pause_between_hands=args.pause)
     server = Server(config)
     await server.start()

@@ -79,8 +79,9 @@ class Server:
     async def start(self) -> None:
         self.storage.prepare()
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)
-        self.journal = Journal(self.storage.journal)
-        self.restore_problems = self.lobby.restore(self.journal)
+        if self.config.journal:
+            self.journal = Journal(self.storage.journal)
+            self.restore_problems = self.lobby.restore(self.journal)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_3
         context.load_cert_chain(cert, key)

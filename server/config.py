@@ -19,6 +19,9 @@ class ServerConfig:
     port: int = 7766
     data_dir: Path = Path()
     name: str = "president"
+    #: Journal every table (and restore them at start); off for `president play`'s own
+    #: embedded server, where each run is a new game.
+    journal: bool = True
     password: str | None = None
     # connections
     max_connections: int = 1000

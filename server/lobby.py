@@ -128,8 +128,11 @@ class Lobby:
         return session.table
 
     async def close(self) -> None:
-        """Stop driving every table; games in progress stay in the journal for the next start."""
-        await asyncio.gather(*(t.suspend() for t in self.tables.values()), return_exceptions=True)
+        """Stop driving every table; games in progress stay in the journal for the next
+        start (with no journal, they end here and their records are written)."""
+        keep = self.server.journal is not None
+        await asyncio.gather(*(t.suspend() if keep else t.stop() for t in self.tables.values()),
+                             return_exceptions=True)
 
 
 @handles(m.Ping)

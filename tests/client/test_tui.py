@@ -171,3 +171,14 @@ async def test_a_mouse_click_chooses_the_card_under_it(tmp_path: Path) -> None:
         keys.send_text(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")  # press and release (SGR mouse)
         await wait_for(lambda: bool(screen.selected))
         assert screen.selected == {2} and screen.cursor == 2
+
+
+async def test_play_twice_with_the_same_data_is_a_new_game_each_time(tmp_path: Path) -> None:
+    """`president play`'s embedded server keeps no journal: quitting mid-game and playing
+    again starts afresh (its records still go to the data directory)."""
+    for run in range(2):
+        async with local_screen(tmp_path) as (_table, _keys, server):
+            assert server.journal is None and list(server.lobby.tables) == ["local"]
+        # quit mid-game: the game is ended and its record written, as before journals
+        assert len(list((tmp_path / "records").glob("*.json"))) == run + 1
+    assert not (tmp_path / "tables.sqlite3").exists()
