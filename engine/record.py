@@ -260,30 +260,36 @@ def _replay_hand(
 
 
 def _parse_action(number: int, step: Any) -> tuple[int, Action]:
+    try:
+        return action_from_json(step)
+    except ValueError as exc:
+        raise _StepFault(number, str(exc)) from None
+
+
+def action_from_json(step: Any) -> tuple[int, Action]:
+    """(seat, action) from `{"seat": 1, "play": [...]}` (or "pass" / "return"), the form
+    `action_to_json` writes; `ValueError` saying what is wrong with it."""
     if not isinstance(step, dict):
-        raise _StepFault(number, "an action must be a JSON object")
+        raise ValueError("an action must be a JSON object")
     seat = step.get("seat")
     if type(seat) is not int:
-        raise _StepFault(number, "an action needs the seat that makes it")
+        raise ValueError("an action needs the seat that makes it")
     kinds = [key for key in ("play", "pass", "return") if key in step]
     if len(kinds) != 1:
-        raise _StepFault(number, "an action is one of play, pass or return")
+        raise ValueError("an action is one of play, pass or return")
     kind = kinds[0]
     if kind == "pass":
         if step["pass"] is not True:
-            raise _StepFault(number, "a pass is written \"pass\": true")
+            raise ValueError("a pass is written \"pass\": true")
         return seat, PASS
     cards = step[kind]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise _StepFault(number, f"{kind} must be a list of cards")
-    try:
-        parsed = parse_cards(cards)
-    except ValueError as exc:
-        raise _StepFault(number, str(exc)) from None
+        raise ValueError(f"{kind} must be a list of cards")
+    parsed = parse_cards(cards)
     return seat, Play(parsed) if kind == "play" else Return(parsed)
 
 
 __all__ = [
-    "FORMAT", "Fault", "NotARecord", "Replay", "action_to_json", "dumps", "loads", "replay",
-    "rules_to_json", "to_record",
+    "FORMAT", "Fault", "NotARecord", "Replay", "action_from_json", "action_to_json", "dumps", "loads",
+    "replay", "rules_to_json", "to_record",
 ]

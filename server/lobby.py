@@ -163,14 +163,9 @@ async def _create(lobby: Lobby, session: Session, message: m.CreateTable) -> Non
         rules.check_players(message.seats)
     except (RulesError, TypeError) as exc:
         raise TableError("bad_rules", str(exc).split("\n")[0][:500]) from None
-    config = lobby.config
-    settings = TableSettings(
-        name=message.name, preset=preset, rules=rules,
-        seats=message.seats, password=message.password, turn_seconds=message.turn_seconds,
-        grace_seconds=config.grace_seconds, seed_seconds=config.seed_seconds,
-        bot_delay=config.bot_delay, pause_between_hands=config.pause_between_hands,
-        resume_seconds=config.resume_seconds,
-    )
+    settings = TableSettings.on(lobby.config, name=message.name, preset=preset, rules=rules,
+                                seats=message.seats, password=message.password,
+                                turn_seconds=message.turn_seconds)
     lobby.tables[message.name] = Table(settings, lobby.server.write_record, journal=lobby.server.journal)
     lobby.lobby_changed()
 

@@ -16,17 +16,13 @@ from typing import Any
 
 from president.client.strategies import make_strategy
 from president.engine import (
-    PASS,
-    Action,
     Game,
     IllegalAction,
     Phase,
-    Play,
-    Return,
     RulesError,
     find_preset,
 )
-from president.engine.cards import parse_cards
+from president.engine.record import action_from_json
 
 from .config import ServerConfig
 from .journal import Entry
@@ -39,13 +35,9 @@ class RestoreError(Exception):
 
 def settings_from(body: dict[str, Any], config: ServerConfig) -> TableSettings:
     preset = body["preset"]
-    return TableSettings(
-        name=body["name"], preset=preset, rules=find_preset(preset).replace(**body["toggles"]),
-        seats=body["seats"], password=body["password"], turn_seconds=body["turn_seconds"],
-        grace_seconds=config.grace_seconds, seed_seconds=config.seed_seconds,
-        bot_delay=config.bot_delay, pause_between_hands=config.pause_between_hands,
-        resume_seconds=config.resume_seconds,
-    )
+    return TableSettings.on(
+        config, name=body["name"], preset=preset, rules=find_preset(preset).replace(**body["toggles"]),
+        seats=body["seats"], password=body["password"], turn_seconds=body["turn_seconds"])
 
 
 def slot_from(body: dict[str, Any], away_since: float) -> Slot:
@@ -58,15 +50,6 @@ def slot_from(body: dict[str, Any], away_since: float) -> Slot:
                     strategy=strategy, ready=body["ready"])
     return Slot(name=name, token=bytes.fromhex(body["token"]), ready=body["ready"],
                 leaving=body["leaving"], away_since=away_since)
-
-
-def action_from(body: dict[str, Any]) -> tuple[int, Action]:
-    seat = body["seat"]
-    if "play" in body:
-        return seat, Play(parse_cards(body["play"]))
-    if "return" in body:
-        return seat, Return(parse_cards(body["return"]))
-    return seat, PASS
 
 
 def rebuild(entries: list[Entry], config: ServerConfig,
@@ -115,7 +98,7 @@ def _rebuild(entries: list[Entry], config: ServerConfig,
                     order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"],
                     dealt=True)
             else:
-                game.apply(*action_from(body["action"]))
+                game.apply(*action_from_json(body["action"]))
             if kind in ("deal", "act"):
                 remaining = body["remaining"]
                 if game.phase not in (Phase.PLAY, Phase.EXCHANGE):

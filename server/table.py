@@ -50,6 +50,7 @@ from president.protocol import messages as m
 from president.protocol.fairdeal import commitment, deal, deck_order
 from president.protocol.sealing import seal_hand
 
+from .config import ServerConfig
 from .journal import Journal
 
 log = logging.getLogger("president.server")
@@ -104,6 +105,16 @@ class TableSettings:
     pause_between_hands: float = 2.0
     #: After a restart: how long a table waits for its players before the timeout rule.
     resume_seconds: float = 120.0
+
+    @classmethod
+    def on(cls, config: ServerConfig, *, name: str, preset: str, rules: Rules, seats: int,
+           password: str | None, turn_seconds: int) -> TableSettings:
+        """A table as created (or restored), with the timings of this server's configuration."""
+        return cls(name=name, preset=preset, rules=rules, seats=seats, password=password,
+                   turn_seconds=turn_seconds, grace_seconds=config.grace_seconds,
+                   seed_seconds=config.seed_seconds, bot_delay=config.bot_delay,
+                   pause_between_hands=config.pause_between_hands,
+                   resume_seconds=config.resume_seconds)
 
     def entry(self) -> dict[str, Any]:
         """What the journal keeps: the table as created (timings come from the server's
@@ -284,21 +295,22 @@ class Table:
             slot.member, slot.away_since = None, self.clock()
         else:
             self._hold_for_grace(slot)
+            self.note_seats()
 
     def _hold_for_grace(self, slot: Slot) -> None:
         """No game on and a person's connection is gone: their seat waits the grace period
-        for them to resume (not ready meanwhile, so no game starts without them)."""
-        slot.member, slot.ready, slot.away_since = None, False, self.clock()
-        self.note_seats()
-        asyncio.get_running_loop().call_later(self.settings.grace_seconds, self._free_if_away, slot.name)
+        for them to resume (not ready meanwhile, so no game starts without them).  The
+        caller journals the seats."""
+        since = self.clock()
+        slot.member, slot.ready, slot.away_since = None, False, since
+        asyncio.get_running_loop().call_later(self.settings.grace_seconds, self._free_if_away, slot.name, since)
 
-    def _free_if_away(self, name: str) -> None:
+    def _free_if_away(self, name: str, since: float) -> None:
+        """The grace period from `since` is over: free the seat if that absence goes on."""
         if self.status == "playing":
             return  # in a game, the grace rule between hands decides
         for index, slot in enumerate(self.slots):
-            away = slot.away_since
-            if slot.name == name and slot.member is None and slot.bot is None and away is not None \
-                    and self.clock() - away >= self.settings.grace_seconds * 0.99:
+            if slot.name == name and slot.member is None and slot.bot is None and slot.away_since == since:
                 self.slots[index] = Slot()
                 self.note_seats()
                 self.broadcast_view()
@@ -529,6 +541,7 @@ class Table:
         """Between hands: players who left go, newcomers join; False if too few remain."""
         game = self.game
         assert game is not None
+        left = False
         for index, slot in enumerate(self.slots):
             grace = self.settings.grace_seconds
             gone = slot.leaving or (slot.away_since is not None and self.clock() - slot.away_since > grace)
@@ -536,7 +549,9 @@ class Table:
                 game.leave(slot.name)
                 self.note("leave", {"name": slot.name})
                 self.slots[index] = Slot()
-                self.note_seats()
+                left = True
+        if left:
+            self.note_seats()
         here = game.next_seating()
         for slot in self.slots:
             if not slot.empty and slot.name not in here:

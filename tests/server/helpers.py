@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -78,3 +81,23 @@ async def seated_among_server_bots(server: Server, tmp_path: Path, name: str = "
     for _ in range(seats - 1):
         await person.send(m.AddBot(table="T", strategy="random"))
     return person, task
+
+
+def server_process(data: Path, port: int = 0, *extra: str
+                   ) -> tuple[subprocess.Popen[str], int, str, str]:
+    """`president server` as a host runs it, on loopback, with no pauses: (the process,
+    its port, the fingerprint it printed, everything it printed up to "Ctrl-C")."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(data), "--pause", "0", "--bot-delay", "0", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    head = ""
+    while "Ctrl-C" not in head:
+        line = proc.stdout.readline()
+        assert line, head + (proc.stderr.read() if proc.stderr else "")
+        head += line
+    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
+    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
+    assert found and pin, head
+    return proc, int(found.group(1)), pin.group(1), head

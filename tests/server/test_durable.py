@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 import signal
 import sqlite3
 import subprocess
@@ -25,7 +24,7 @@ from president.server.journal import Entry, Journal
 from president.server.restore import RestoreError, differences, rebuild
 from president.server.table import Table
 
-from .helpers import FAST, client, running_server, table_of_bots, wait_for
+from .helpers import FAST, client, running_server, server_process, table_of_bots, wait_for
 
 
 def same_table(live: Table, restored: Table) -> None:
@@ -152,23 +151,6 @@ class Pausable(BotPlayer):
         await super().on_message(message)
 
 
-def start_server(data: Path, port: int = 0) -> tuple[subprocess.Popen[str], int, str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", str(port),
-         "--data", str(data), "--pause", "0", "--bot-delay", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head:
-        line = proc.stdout.readline()
-        assert line, head + (proc.stderr.read() if proc.stderr else "")
-        head += line
-    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-    assert found and pin, head
-    return proc, int(found.group(1)), head
-
-
 def public(view: m.TableView) -> tuple[object, ...]:
     """What a restart must not change in a table's public view."""
     return (view.phase, view.hand, [(s.name, s.cards, s.score, s.title, s.passed) for s in view.seats],
@@ -178,8 +160,7 @@ def public(view: m.TableView) -> tuple[object, ...]:
 
 async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_timer(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    proc, port, head = await asyncio.to_thread(start_server, data)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+    proc, port, pin, head = await asyncio.to_thread(server_process, data)
     address = f"127.0.0.1:{port}"
     clients: list[Client] = []
     players: list[Pausable] = []
@@ -221,8 +202,8 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
 
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-        proc, again, head = await asyncio.to_thread(start_server, data, port)
-        assert again == port and pin in head
+        proc, again, printed, head = await asyncio.to_thread(server_process, data, port)
+        assert again == port and printed == pin
         assert "restored 1 table(s), 1 with a game in progress" in head
 
         # each player's client reconnects by itself and takes its seat back with its token
@@ -263,8 +244,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
     """Three SIGKILLs at moments nobody chose, four tables of bots: every game ends and
     every record replays."""
     data = tmp_path / "data"
-    proc, port, head = await asyncio.to_thread(start_server, data)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
     follows = []
     players = []
     try:
@@ -289,7 +269,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
-            proc, _, head = await asyncio.to_thread(start_server, data, port)
+            proc, *_ = await asyncio.to_thread(server_process, data, port)
         await asyncio.wait_for(asyncio.gather(*(p.game_over.wait() for p in players)), 180)
         proc.send_signal(signal.SIGTERM)
         await asyncio.to_thread(proc.communicate, timeout=20)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import signal
 import subprocess
 import sys
@@ -16,24 +15,12 @@ from president.client.pinning import KnownServers
 from president.client.strategies import RandomBot
 from president.protocol import messages as m
 
-from .helpers import wait_for
+from .helpers import server_process, wait_for
 
 
 async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(tmp_path / "data"), "--pause", "0", "--bot-delay", "0", "--name", "kitchen"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    proc, port, printed, _ = await asyncio.to_thread(server_process, tmp_path / "data", 0, "--name", "kitchen")
     try:
-        assert proc.stdout is not None
-        head = ""
-        while "Ctrl-C" not in head:
-            line = await asyncio.to_thread(proc.stdout.readline)
-            assert line, head + (proc.stderr.read() if proc.stderr else "")
-            head += line
-        port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
-        printed = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
         assert (tmp_path / "data" / "cert.pem").exists()
         link = await connect(f"127.0.0.1:{port}", "ann", pin=printed, known=KnownServers(tmp_path / "k"))
         assert link.server == "kitchen" and link.fingerprint == printed
