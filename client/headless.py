@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+from president.bots.strategies import Strategy
 from president.protocol import messages as m
 
 from .connection import Client
-from .strategies import Strategy
 
 #: Events that show a seat's own action arrived (`giver` for returns).
 _OWN = {"played": "seat", "passed": "seat", "returned": "giver"}

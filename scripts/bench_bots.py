@@ -14,8 +14,8 @@ import argparse
 import json
 import time
 
+from president.bots.sim import SimResult, default_processes, merge, run
 from president.engine import find_preset
-from president.sim import SimResult, default_processes, merge, run
 
 MATCHES = [
     ("heuristic vs 3 greedy", ["heuristic", "greedy", "greedy", "greedy"], 2.2, None),

@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, client_tls, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.engine import Action
 from president.protocol import messages as m
 from president.protocol.codec import pack
@@ -175,7 +175,7 @@ def main() -> int:
         asyncio.run(echo_server([], *args.echo_server))
         return 0
     data = Path(tempfile.mkdtemp())
-    server, head = start_process(["-m", "president", "server", "--host", "127.0.0.1", "--port", "0",
+    server, head = start_process(["-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0",
                                   "--data", str(data), "--pause", "0", "--bot-delay", "0"])
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]

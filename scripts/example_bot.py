@@ -1,7 +1,8 @@
 """A bot in twenty lines.  Offline:  python scripts/example_bot.py sim --games 200
 Online:  python scripts/example_bot.py bot HOST:PORT --fingerprint FP --table T --count 1"""
 
-from president.client import sdk
+from president.bots import sdk
+from president.cli import bot_script
 from president.engine import PASS, Play, Return
 
 
@@ -18,4 +19,4 @@ class LowBall:
 
 if __name__ == "__main__":
     sdk.register("lowball", lambda rng: LowBall())
-    raise SystemExit(sdk.main("lowball"))
+    raise SystemExit(bot_script("lowball"))

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from bench_server import TimedBot, cpu_seconds, start_process
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.engine.record import loads, replay
 from president.protocol import messages as m
 
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     data = Path(tempfile.mkdtemp(prefix="president-load-"))
     cap = str(args.tables * 4 + args.idle + 50)
     proc, head = start_process([
-        "-m", "president", "server", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+        "-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
         "--pause", "0", "--bot-delay", "0", "--max-connections", cap, "--max-per-address", cap])
     port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
     pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]

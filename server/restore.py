@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from president.client.strategies import make_strategy
+from president.bots.strategies import make_strategy
 from president.engine import (
     Game,
     IllegalAction,

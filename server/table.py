@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from president.client.strategies import Strategy, make_strategy
+from president.bots.strategies import Strategy, make_strategy
 from president.engine import (
     PASS,
     Action,

@@ -14,7 +14,7 @@ RECORDS = Path(__file__).parent / "engine" / "records"
 
 
 def president(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "president", *args],
+    return subprocess.run([sys.executable, "-m", "president.cli", *args],
                           capture_output=True, text=True, check=False, timeout=120)
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from president.bots.heuristic import GreedyBot, HeuristicBot, HoarderBot, cheapest_return
+from president.bots.search import SearchBot, deal_unseen, known_cards
+from president.bots.sim import play_game
+from president.bots.strategies import STRATEGIES, make_strategy
 from president.client.headless import BotPlayer
-from president.client.heuristic import GreedyBot, HeuristicBot, HoarderBot, cheapest_return
-from president.client.search import SearchBot, deal_unseen, known_cards
-from president.client.strategies import STRATEGIES, make_strategy
 from president.engine import PASS, Card, Game, Phase, Play, Return, SeatView, find_preset
 from president.engine.moves import rows_of
 from president.protocol import messages as m
-from president.sim import play_game
 
 from ..engine.test_properties import tables
 from ..server.helpers import running_server, seated_among_server_bots, wait_for
@@ -181,7 +181,7 @@ async def test_president_bot_fills_a_table_and_plays_a_game(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
-    from president.bot import BotFailed, run_bots
+    from president.cli.bot import BotFailed, run_bots
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     async with running_server(tmp_path) as server:

@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from president.cli.connect import lobby_and_tables
 from president.client.connection import Client, ConnectFailed, connect, resolve_pin
 from president.client.pinning import KnownServers
 from president.client.tui.lobby import LobbyScreen, TableForm
-from president.connect import lobby_and_tables
 from president.engine import TOGGLES
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input

@@ -9,11 +9,11 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from president.cli.play import start_local_game
 from president.client.connection import Client
 from president.client.tui.app import TableApp
 from president.client.tui.table import TableScreen, card_text
 from president.engine import Card
-from president.play import start_local_game
 from president.protocol import messages as m
 from president.server.app import Server
 from prompt_toolkit.input import PipeInput, create_pipe_input

@@ -80,7 +80,7 @@ def test_worked_example_files_replay_through_the_cli(tmp_path: Path) -> None:
         saved = RECORDS / name
         assert loads(saved.read_text()) == make(), f"{name} is out of date"
         out = subprocess.run(
-            [sys.executable, "-m", "president", "replay", "--json", str(saved)],
+            [sys.executable, "-m", "president.cli", "replay", "--json", str(saved)],
             capture_output=True, text=True, check=False,
         )
         assert out.returncode == 0, out.stderr

@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig
@@ -88,7 +88,7 @@ def server_process(data: Path, port: int = 0, *extra: str
     """`president server` as a host runs it, on loopback, with no pauses: (the process,
     its port, the fingerprint it printed, everything it printed up to "Ctrl-C")."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "president", "server", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1", "--port", str(port),
          "--data", str(data), "--pause", "0", "--bot-delay", "0", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None

@@ -15,10 +15,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.protocol import messages as m
 from president.server.journal import Entry, Journal
 from president.server.restore import RestoreError, differences, rebuild
@@ -95,7 +95,7 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
             back.append(c)
         await asyncio.wait_for(bots[0].game_over.wait(), 90)
         await wait_for(lambda: len(again.records) == 1)
-    out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", again.records[0]],
+    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", again.records[0]],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
     for t in tasks:
@@ -107,7 +107,7 @@ async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(t
     data.mkdir()
     (data / "tables.sqlite3").write_bytes(b"this is not a database" * 100)
     out = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "president", "server", "--host", "127.0.0.1",
+        subprocess.run, [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1",
                          "--port", "0", "--data", str(data)], capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "tables.sqlite3 cannot be read" in out.stderr and "move it away" in out.stderr
@@ -235,7 +235,7 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         if proc.poll() is None:
             proc.kill()
     (record,) = (data / "records").glob("*.json")
-    out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(record)],
+    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
 
@@ -281,7 +281,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
     records = sorted((data / "records").glob("*.json"))
     assert len(records) == 4
     for record in records:
-        out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(record)],
+        out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
                              capture_output=True, text=True, check=False)
         assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout
 

@@ -13,10 +13,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, Link, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.engine.record import replay, to_record
 from president.protocol import messages as m
 from president.server.app import Server

@@ -23,7 +23,7 @@ async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: P
         for t in tasks:
             t.cancel()
     record = Path(server.records[0])
-    out = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(record)],
+    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     summary = json.loads(out.stdout)
@@ -36,8 +36,8 @@ async def test_a_seed_that_comes_after_the_deal_is_refused_not_counted(tmp_path:
     reveal shows the seed the deal really used, and the late client says so."""
     import random
 
+    from president.bots.strategies import RandomBot
     from president.client.headless import BotPlayer
-    from president.client.strategies import RandomBot
     from president.protocol import messages as m
 
     from .helpers import seated_among_server_bots

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from president.bots.strategies import RandomBot
 from president.client.connection import ConnectFailed, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 
@@ -40,7 +40,7 @@ async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path
         atask.cancel()
         btask.cancel()
     record = Path(server.records[-1])
-    out = subprocess.run([sys.executable, "-m", "president", "replay", str(record)],
+    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", str(record)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     text = record.read_text()

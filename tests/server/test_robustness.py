@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, ConnectFailed, client_tls, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame

@@ -156,8 +156,8 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
         others, _bots, tasks = await table_of_bots(server, tmp_path, players=3, table="P")
         import random as _random
 
+        from president.bots.strategies import RandomBot
         from president.client.headless import BotPlayer
-        from president.client.strategies import RandomBot
         bot = BotPlayer(watched, RandomBot(_random.Random(9)))
         wtask = asyncio.create_task(watched.run())
         await others[0].send(m.CreateTable(name="Q", preset="classic", toggles={}, seats=4))

@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import RandomBot
 from president.protocol import messages as m
 
 from .helpers import server_process, wait_for
@@ -45,7 +45,7 @@ async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Pa
             proc.kill()
     records = list((tmp_path / "data" / "records").glob("*.json"))
     assert len(records) == 1
-    replayed = subprocess.run([sys.executable, "-m", "president", "replay", "--json", str(records[0])],
+    replayed = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(records[0])],
                               capture_output=True, text=True, check=False)
     assert replayed.returncode == 0 and json.loads(replayed.stdout)["game_over"] is True
 
@@ -55,7 +55,7 @@ async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:
     port = blocker.sockets[0].getsockname()[1]
     try:
         out = await asyncio.to_thread(
-            subprocess.run, [sys.executable, "-m", "president", "server", "--host", "127.0.0.1",
+            subprocess.run, [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1",
                              "--port", str(port), "--data", str(tmp_path)],
             capture_output=True, text=True, timeout=30)
         assert out.returncode == 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr

@@ -12,15 +12,16 @@ import tempfile
 from collections.abc import Awaitable
 from pathlib import Path
 
-from president.cli import UsageError
+from president.bots.strategies import strategy_problem
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
-from president.client.strategies import strategy_problem
 from president.client.tui.app import TableApp
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig, default_data_dir
+
+from .usage import UsageError
 
 
 async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:

@@ -14,13 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from president.cli import UsageError, search_options
+from president.bots.strategies import STRATEGIES, make_strategy, strategy_problem
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.client.strategies import STRATEGIES, make_strategy, strategy_problem
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
+
+from .usage import UsageError, search_options
 
 
 class BotFailed(Exception):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from president.client.strategies import Strategy, make_strategy
+from president.bots.strategies import Strategy, make_strategy
 from president.engine import Game, Phase, Rules
 
 #: A game that has not ended after this many hands is reported, not looped on forever.

@@ -11,17 +11,18 @@ import getpass
 import sys
 from collections.abc import Awaitable, Callable
 
-from president.cli import UsageError
+from president.bots.strategies import strategy_problem
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
-from president.client.strategies import strategy_problem
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
+
+from .usage import UsageError
 
 
 async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,

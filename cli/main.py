@@ -1,0 +1,131 @@
+"""`president`: one command, a subcommand for each thing you do with the game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from president.engine import PRESETS, RulesError
+from president.engine.describe import describe
+from president.engine.record import NotARecord, loads, replay
+from president.engine.rules import PRESET_SOURCES, SUGGESTED_PLAYERS
+
+from . import bot, connect, play, serve, sim
+from .usage import UsageError, rules_for
+
+# --- president rules --------------------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None and not args.set:
+        print("Presets (one per source rulebook; `president rules NAME` shows one in words):")
+        for name in PRESETS:
+            print(f"  {name:8} {PRESET_SOURCES[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
+        print("\nAny toggle can be set on top of a preset: --set NAME=VALUE.")
+        return 0
+    preset = args.preset or "classic"
+    rules = rules_for(preset, args.set)
+    if args.json:
+        print(json.dumps({"preset": preset, **rules.to_dict()}, indent=1))
+        return 0
+    changed = rules.changes_from(PRESETS[preset])
+    title = f"Preset {preset.lower()}" + (" with " + ", ".join(changed) + " changed" if changed else "")
+    print(f"{title} ({PRESET_SOURCES[preset.lower()]}; suggested players "
+          f"{SUGGESTED_PLAYERS[preset.lower()]}):")
+    width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
+    for name, value, words in describe(rules):
+        mark = "*" if name in changed else " "
+        print(f" {mark}{name} = {value}".ljust(width + 2) + f"  {words}")
+    return 0
+
+
+# --- president replay -------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        print(f"president replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        document = loads(data)
+    except NotARecord as exc:
+        print(f"president replay: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    result = replay(document)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0 if result.ok else 1
+    if result.fault is not None:
+        where = "in the header" if result.fault.hand is None else f"in hand {result.fault.hand}"
+        if result.fault.action is not None:
+            where += f", action {result.fault.action}"
+        print(f"illegal {where} (0-based): {result.fault.error}")
+        return 1
+    summary = result.to_json()
+    print(f"ok: {len(summary['hands'])} hand(s) replayed, every step legal")
+    for number, hand in enumerate(summary["hands"]):
+        status = ", ".join(hand["finish"]) if hand["complete"] else "not finished"
+        print(f"hand {number}: {status}")
+        for give in hand["gives"]:
+            print(f"  {give['from']} gave {give['to']} {' '.join(give['cards'])}")
+    print("scores: " + ", ".join(f"{name} {points}" for name, points in summary["scores"].items()))
+    if summary["game_over"]:
+        print("game over: " + " and ".join(summary["winners"]) + " won")
+    else:
+        print("the game is not over")
+    return 0
+
+
+# --- the parser -------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="president",
+        description="President (Scum, Daifugo): the card game, for LAN play.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rules = sub.add_parser("rules", help="show a preset's rules in words",
+                           description="Show a preset's toggles in words, or list the presets.")
+    rules.add_argument("preset", nargs="?", help="classic, full, house, sheet or table")
+    rules.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="change a toggle on top of the preset (repeatable)")
+    rules.add_argument("--json", action="store_true", help="print the toggles as JSON")
+    rules.set_defaults(handler=cmd_rules)
+
+    rep = sub.add_parser(
+        "replay", help="check a game record and show how it went",
+        description="Replay a president-record/1 file through the engine. Exit status: 0 every "
+        "step legal, 1 an illegal or malformed step, 2 not a record.")
+    rep.add_argument("file", help="the record (JSON)")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON (RECORD.md)")
+    rep.set_defaults(handler=cmd_replay)
+
+    for command in (sim, play, serve, connect, bot):
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.handler(args)
+        return code
+    except (UsageError, RulesError, ValueError) as exc:
+        print(f"president {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"president {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

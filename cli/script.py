@@ -1,0 +1,29 @@
+"""A bot author's script as a command: `python mybot.py sim ...` is `president sim` and
+`python mybot.py bot HOST ...` is `president bot`, with the bot the script registered
+(`president.bots.sdk.register`) as the default line-up or strategy."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from .main import main
+
+USAGE = """\
+usage: {prog} sim [president sim options]      play it offline (default: against 3 greedy bots)
+       {prog} bot HOST[:PORT] [president bot options]   play it at a server's table"""
+
+
+def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
+    """Run `president sim` or `president bot` for the registered bot `strategy`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["sim"]:
+        if "--bots" not in args:
+            args += ["--bots", f"{strategy},greedy,greedy,greedy"]
+    elif args[:1] == ["bot"]:
+        if "--strategy" not in args:
+            args += ["--strategy", strategy]
+    else:
+        print(USAGE.format(prog=sys.argv[0]), file=sys.stderr)
+        return 2
+    return main(args)

@@ -1,3 +1,0 @@
-"""President, the card game, for LAN play."""
-
-__version__ = "0.1.0"
