@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from president.engine import PASS, Action, Play, Return, Rules, SeatView
-from president.engine.cards import JOKER_RANK, KINDS, TWO, deck
-from president.engine.moves import Row, Top, clears, rows_of, strength
+from president.engine import PASS, Action, Phase, Play, Return, Rules, SeatView
+from president.engine.cards import JOKER_RANK, TWO, deck
+from president.engine.moves import Row, Top, clears, strength
 
 
 def rank_counts(rows: Sequence[Row]) -> list[int]:
@@ -24,15 +24,6 @@ def rank_counts(rows: Sequence[Row]) -> list[int]:
 
 #: Rank order for beating, by revolution (see `moves.strength`), as lookups.
 ORDER = (tuple(strength(r, False) for r in range(14)), tuple(strength(r, True) for r in range(14)))
-
-
-def view_rows(view: SeatView) -> Sequence[Row]:
-    if view.rows:
-        return view.rows
-    counts = [0] * KINDS
-    for card in view.hand:
-        counts[card.id] += 1
-    return rows_of(counts)
 
 
 def cheapest_return(returns: Sequence[Return], held: Sequence[int], revolution: bool = False) -> Return:
@@ -191,7 +182,7 @@ def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
 
 
 def view_facts(view: SeatView, rows: Sequence[Row] | None = None, count: bool = True) -> Facts:
-    rows = rows if rows is not None else view_rows(view)
+    rows = rows if rows is not None else view.rows
     return Facts(view.rules, view.seat, rank_counts(rows), view.top, view.revolution, view.counts,
                  unseen_counts(view) if count else None)
 
@@ -201,9 +192,9 @@ class GreedyBot:
 
     def choose(self, view: SeatView) -> Action:
         actions = view.legal_actions()
-        if view.phase == "exchange":
+        if view.phase is Phase.EXCHANGE:
             return cheapest_return([a for a in actions if isinstance(a, Return)],
-                                   rank_counts(view_rows(view)), view.revolution)
+                                   rank_counts(view.rows), view.revolution)
         return greedy_choice([a for a in actions if isinstance(a, Play)], view.top, view.revolution)
 
 
@@ -214,8 +205,8 @@ class HeuristicBot:
 
     def choose(self, view: SeatView) -> Action:
         actions = view.legal_actions()
-        rows = view_rows(view)
-        if view.phase == "exchange":
+        rows = view.rows
+        if view.phase is Phase.EXCHANGE:
             return cheapest_return([a for a in actions if isinstance(a, Return)], rank_counts(rows),
                                    view.revolution)
         plays = [a for a in actions if isinstance(a, Play)]

@@ -20,15 +20,17 @@ from president.engine import (
     Card,
     Game,
     IllegalAction,
+    Phase,
     Play,
     SeatView,
+    counts_of,
     deck,
 )
 from president.engine.cards import JOKER_RANK, KINDS, TWO
 from president.engine.events import Gave, Returned
 from president.engine.moves import legal_plays, rows_of
 
-from .heuristic import ORDER, Facts, HeuristicBot, heuristic_choice, rank_counts, view_rows
+from .heuristic import ORDER, Facts, HeuristicBot, heuristic_choice, rank_counts
 
 #: Rejection sampling tries this many deals before giving up a constraint it cannot meet.
 MAX_TRIES = 20
@@ -45,7 +47,7 @@ class SearchBot:
         self.fallback = HeuristicBot()
 
     def choose(self, view: SeatView) -> Action:
-        if view.phase != "play":
+        if view.phase is not Phase.PLAY:
             return self.fallback.choose(view)
         actions = view.legal_actions()
         if len(actions) == 1:
@@ -63,7 +65,7 @@ class SearchBot:
         """The actions worth a playout: sets kept whole (jokers alone or not at all), the
         cheapest few broken ones when following, passing, and the heuristic's own choice
         `prior`.  Fewer arms, more playouts each."""
-        held = rank_counts(view_rows(view))
+        held = rank_counts(view.rows)
         order = ORDER[view.revolution]
         plays = [a for a in actions if isinstance(a, Play)]
         whole = [p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])]
@@ -201,10 +203,7 @@ def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
     it holds whole that is neither a 2 nor a joker."""
     top = view.top
     assert top is not None
-    counts = [0] * KINDS
-    for card in hand:
-        counts[card.id] += 1
-    rows = rows_of(counts)
+    rows = rows_of(counts_of(hand))
     plays = legal_plays(view.rules, rows, top, view.revolution, False)
     if any_play:
         return bool(plays)

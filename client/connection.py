@@ -12,11 +12,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from president.engine import Action, Pass, Play, Return
+from president.engine import Action
 from president.protocol import messages as m
+from president.protocol import wire
 from president.protocol.certs import fingerprint, normalise_fingerprint, same_fingerprint
 from president.protocol.connection import Connection
-from president.protocol.errors import RemoteProtocolError
+from president.protocol.errors import Code, RemoteProtocolError
 from president.protocol.fairdeal import check_hand
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
@@ -190,15 +191,6 @@ async def connect(
     raise ConnectFailed(f"the server at {where} answered hello with {answer!r}")
 
 
-def action_message(action: Action) -> m.Message:
-    if isinstance(action, Play):
-        return m.PlayCards(cards=tuple(str(c) for c in action.cards))
-    if isinstance(action, Return):
-        return m.ReturnCards(cards=tuple(str(c) for c in action.cards))
-    assert isinstance(action, Pass)
-    return m.PassTurn()
-
-
 class Client:
     """Keeps a `TableModel` in step with the server and does the protocol's chores:
     answering pings, opening sealed hands, seeding and checking each deal."""
@@ -221,7 +213,7 @@ class Client:
         await self.link.send(message)
 
     async def act(self, action: Action) -> None:
-        await self.send(action_message(action))
+        await self.send(wire.action_to_wire(action))
 
     async def run(self) -> None:
         """Read until the server closes the connection."""
@@ -244,7 +236,7 @@ class Client:
         closes for good (or there is no way to reconnect)."""
         while True:
             await self.run()
-            if self.reconnect is None or (self.bye is not None and self.bye.code == "server_closing"):
+            if self.reconnect is None or (self.bye is not None and self.bye.code == Code.SERVER_CLOSING):
                 on_status("disconnected")
                 return
             on_status("connection lost — reconnecting")
@@ -270,26 +262,25 @@ class Client:
         if isinstance(message, m.Ping):
             await self.send(m.Pong(nonce=message.nonce))
         elif isinstance(message, m.TableView):
-            model.view = message
-            model.name = message.table
+            try:
+                model.see(message)
+            except RemoteProtocolError as error:
+                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
         elif isinstance(message, m.Seated):
             model.name, model.slot, model.token = message.table, message.seat, message.token
         elif isinstance(message, m.SealedHand):
             try:
-                cards = open_hand(message.sealed, self.link.key, message.table, message.hand,
-                                  message.seat, message.number)
+                cards, exchange = open_hand(message.sealed, self.link.key, message.table,
+                                            message.hand, message.seat, message.number)
             except SealError as error:
-                self.errors.append(m.Error(code="illegal", message=str(error)))
+                self.errors.append(m.Error(code=Code.BAD_MESSAGE, message=str(error)[:500]))
             else:
-                model.hand = cards
-                if message.reason == "deal":
-                    model.dealt[message.hand] = list(cards)
-                elif message.reason == "exchange":
-                    model.exchanged[message.hand] = list(cards)
-        elif isinstance(message, m.GameEvent):
-            model.note(message)
-            if message.kind == "played" and message.data.get("seat") == model.seat:
-                model.remove_played(message.data.get("cards"))
+                model.hold(cards, exchange, message.hand, message.reason)
+        elif isinstance(message, m.TableEvent):
+            try:
+                model.note(message)
+            except RemoteProtocolError as error:
+                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
         elif isinstance(message, m.DealCommit):
             self.commits[message.hand] = message.digest
             seed = secrets.token_bytes(32)
@@ -312,9 +303,7 @@ class Client:
         model = self.model
         dealt = model.dealt.get(reveal.hand)
         digest = self.commits.get(reveal.hand)
-        seat = None
-        if model.view is not None and model.me in [s.name for s in model.view.seats]:
-            seat = [s.name for s in model.view.seats].index(model.me)
+        seat = model.seat
         problem: str | None
         if dealt is None or digest is None or seat is None:
             problem = "this client did not see the whole deal"

@@ -10,9 +10,6 @@ from president.protocol import messages as m
 
 from .connection import Client
 
-#: Events that show a seat's own action arrived (`giver` for returns).
-_OWN = {"played": "seat", "passed": "seat", "returned": "giver"}
-
 
 class BotPlayer:
     """Answers every turn and exchange return of its seat with `strategy.choose`.  After
@@ -35,18 +32,14 @@ class BotPlayer:
 
     async def on_message(self, message: m.Message) -> None:
         model = self.client.model
-        if isinstance(message, m.GameEvent):
-            if message.kind == "hand_over":
-                finish = message.data.get("finish")
-                if isinstance(finish, tuple) and model.me in finish:
-                    self.places.append(finish.index(model.me) + 1)
-            if message.kind == "game_over":
+        if isinstance(message, m.TableEvent):
+            if isinstance(message, m.HandOver) and model.me in message.finish:
+                self.places.append(message.finish.index(model.me) + 1)
+            elif isinstance(message, m.GameOver):
                 self.games += 1
-                winners = message.data.get("winners")
-                self.won += isinstance(winners, tuple) and model.me in winners
+                self.won += model.me in message.winners
                 self.game_over.set()
-            field = _OWN.get(message.kind)
-            if field is not None and message.data.get(field) == model.seat:
+            elif _acted(message) == model.seat:  # our own action arrived
                 self.waiting = False
             return
         if isinstance(message, m.Error) and message.about in ("play", "pass", "return"):
@@ -58,7 +51,7 @@ class BotPlayer:
             self.waiting = False
             return
         elif isinstance(message, m.TableView):
-            if message.phase == "finished":
+            if message.status == "finished":
                 self.game_over.set()
         elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):
             return  # (after a reconnect the hand comes after the view: answer on either)
@@ -69,3 +62,12 @@ class BotPlayer:
         if self.delay:
             await asyncio.sleep(self.delay)
         await self.client.act(self.strategy.choose(model.seat_view()))
+
+
+def _acted(event: m.TableEvent) -> int | None:
+    """The seat whose own action `event` shows (None for other events)."""
+    if isinstance(event, (m.Played, m.Passed)):
+        return event.seat
+    if isinstance(event, m.Returned):
+        return event.giver
+    return None

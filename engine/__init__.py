@@ -1,8 +1,8 @@
 """The rules of President as a pure library: no I/O, no clocks, no global randomness."""
 
 from .actions import PASS, Action, Pass, Play, Return
-from .cards import CARDS, JOKER, Card, deck, format_cards, parse_cards
-from .errors import IllegalAction, RulesError
+from .cards import CARDS, JOKER, Card, counts_of, deck, format_cards, parse_cards
+from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
     Event,
@@ -17,11 +17,13 @@ from .events import (
     Skipped,
     TrickEnded,
     WentOut,
+    public_event,
 )
 from .moves import Top
+from .phase import Phase
 from .rules import PRESETS, TOGGLES, Rules, find_preset, rules_from
-from .state import Game, Phase
-from .view import SeatView
+from .state import Game
+from .view import PublicView, SeatView
 
 __all__ = [
     "CARDS",
@@ -40,11 +42,13 @@ __all__ = [
     "HandOver",
     "HandStarted",
     "IllegalAction",
+    "NotYourTurn",
     "Pass",
     "Passed",
     "Phase",
     "Play",
     "Played",
+    "PublicView",
     "Return",
     "Returned",
     "Rules",
@@ -54,9 +58,11 @@ __all__ = [
     "Top",
     "TrickEnded",
     "WentOut",
+    "counts_of",
     "deck",
     "find_preset",
     "format_cards",
     "parse_cards",
+    "public_event",
     "rules_from",
 ]

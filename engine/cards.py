@@ -126,6 +126,14 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(CARDS[parse_id(t)] for t in texts)
 
 
+def counts_of(cards: Iterable[Card]) -> list[int]:
+    """A hand as a count per card kind (`counts[card.id]`), the engine's own form."""
+    counts = [0] * KINDS
+    for card in cards:
+        counts[card.id] += 1
+    return counts
+
+
 def format_cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 

@@ -7,3 +7,8 @@ class RulesError(ValueError):
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why in the game's words."""
+
+
+class NotYourTurn(IllegalAction):
+    """An action from a seat that is not asked to act now (another seat's turn, or this
+    seat is out of the hand or of the trick)."""

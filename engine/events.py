@@ -1,9 +1,9 @@
 """What happened: `Game.apply` and `Game.start_hand` return these, in order.
 
-Events that hold a seat's own cards (`Dealt`, `Gave`, `Returned`) are private
-to the seats named in them; everything else is public.  Events are immutable
-named tuples (cheap to make: a hand makes over a hundred); two events are equal
-only if they are of the same type.
+Events that hold a seat's own cards (`Dealt`, `Gave`, `Returned`) are private to the
+seats named in them; `public_event` is what everyone else may know of each event.
+Events are immutable named tuples (cheap to make: a hand makes over a hundred); two
+events are equal only if they are of the same type.
 """
 
 from __future__ import annotations
@@ -46,17 +46,22 @@ class Dealt(NamedTuple):
 
 @_typed_equality
 class Gave(NamedTuple):
-    """A forced give of the exchange, made by the engine."""
+    """A forced give of the exchange, made by the engine.  `cards` is () in its public
+    face: only the giver and the receiver see them."""
 
     giver: int
     receiver: int
+    size: int
     cards: tuple[Card, ...]
 
 
 @_typed_equality
 class Returned(NamedTuple):
+    """A return of the exchange (`cards` is () in its public face, as for `Gave`)."""
+
     giver: int
     receiver: int
+    size: int
     cards: tuple[Card, ...]
     automatic: bool
 
@@ -113,3 +118,15 @@ Event = (
     HandStarted | Dealt | Gave | Returned | ExchangeDone | Played | Passed | Skipped
     | TrickEnded | WentOut | HandOver | GameOver
 )
+
+
+def public_event(event: Event) -> Event | None:
+    """What everyone at the table may know of `event`: nothing of a deal (each seat sees
+    only its own cards), a give or a return without its cards, the rest as it is."""
+    if isinstance(event, Dealt):
+        return None
+    if isinstance(event, Gave):
+        return Gave(event.giver, event.receiver, event.size, ())
+    if isinstance(event, Returned):
+        return Returned(event.giver, event.receiver, event.size, (), event.automatic)
+    return event

@@ -12,8 +12,9 @@ from .actions import PASS, Action, Play, Return
 from .cards import CARDS, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Gave
+from .phase import Phase
 from .rules import PRESETS, Rules, preset_name_of, rules_from
-from .state import Game, Phase
+from .state import Game
 
 FORMAT = "president-record/1"
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from . import seating as seats
 from .actions import PASS, Action, Pass, Play, Return
 from .cards import CARDS, JOKER_RANK, KINDS, Card, parse_cards
-from .errors import IllegalAction, RulesError
+from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
     Event,
@@ -47,9 +46,10 @@ from .moves import (
     row_for,
     strength,
 )
+from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles
-from .view import SeatView
+from .view import PublicView, SeatView
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,6 @@ class HandHistory:
     #: Each seat's card ids as dealt, before the exchange.
     deal: tuple[tuple[int, ...], ...]
     actions: list[tuple[int, Action]]
-
-
-class Phase(Enum):
-    """Where the game stands.  Transitions: BETWEEN_HANDS -> (EXCHANGE ->) PLAY ->
-    BETWEEN_HANDS or GAME_OVER; they all happen in `Game`, nowhere else."""
-
-    BETWEEN_HANDS = "between_hands"
-    EXCHANGE = "exchange"
-    PLAY = "play"
-    GAME_OVER = "game_over"
 
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
@@ -506,7 +496,7 @@ class Game:
         for giver, receiver, count in pairs:
             cards = sorted(self.hand_of(giver), key=seats.highest_first)[:count]
             self._move(giver, receiver, cards)
-            give = Gave(giver, receiver, tuple(cards))
+            give = Gave(giver, receiver, len(cards), tuple(cards))
             self.exchanges.append(give)
             events.append(give)
             self.pending_returns[receiver] = (giver, count)
@@ -519,7 +509,7 @@ class Game:
     def _return(self, seat: int, action: Return, automatic: bool = False) -> list[Event]:
         giver, _ = self.pending_returns.pop(seat)
         self._move(seat, giver, action.cards)
-        back = Returned(seat, giver, action.cards, automatic)
+        back = Returned(seat, giver, len(action.cards), action.cards, automatic)
         self.exchanges.append(back)
         events: list[Event] = [back]
         if not self.pending_returns and self.phase is Phase.EXCHANGE and not automatic:
@@ -568,6 +558,15 @@ class Game:
             return next(iter(self.pending_returns))
         return None
 
+    @property
+    def actors(self) -> list[int]:
+        """Every seat asked to act now: the turn in play, each seat owing a return."""
+        if self.phase is _PLAY:
+            return [] if self.turn is None else [self.turn]
+        if self.phase is _EXCHANGE:
+            return list(self.pending_returns)
+        return []
+
     def place_of(self, seat: int) -> int | None:
         """The place (0 = first) the seat took this hand; None while it holds cards."""
         return self._place_of[seat]
@@ -592,35 +591,36 @@ class Game:
             return {}
         return dict(zip(self.standing, titles(self.rules, len(self.standing))))
 
-    def view_for(self, seat: int) -> SeatView:
-        """What `seat` may see: its own cards and only the counts of everyone else's."""
-        rows = tuple(self._rows[seat])
-        mine = tuple([card for row in rows if row for card in row[-1].cards])
-        exchange = tuple(e for e in self.exchanges if seat in (e.giver, e.receiver))
-        pending = self.pending_returns.get(seat)
-        return SeatView(
-            rules=self.rules, seat=seat, hand_number=self.hand, phase=self.phase.value,
-            seating=tuple(self.seating), dealer=self.dealer, hand=mine,
-            counts=tuple(self._held), turn=self.turn, top=self.top,
-            trick=tuple(self.log[self._trick_start:]),
-            played=tuple(card for _, play in self.log for card in play.cards),
-            revolution=self.revolution,
-            opening=self._opening,
-            passed=tuple(bool(self._answered >> s & 1) for s in range(len(self._held))),
-            locked=tuple(bool(self._locked >> s & 1) for s in range(len(self._held))),
+    def public_view(self) -> PublicView:
+        """What everyone at the table may see now: counts, never the cards in a hand."""
+        players = len(self._held)
+        return PublicView(
+            rules=self.rules, hand_number=self.hand, phase=self.phase,
+            seating=tuple(self.seating), dealer=self.dealer, counts=tuple(self._held),
+            turn=self.turn, top=self.top, trick=tuple(self.log[self._trick_start:]),
+            played=tuple([card for _, play in self.log for card in play.cards]),
+            revolution=self.revolution, opening=self._opening,
+            passed=tuple([bool(self._answered >> s & 1) for s in range(players)]),
+            locked=tuple([bool(self._locked >> s & 1) for s in range(players)]),
             finish_order=tuple(self.finish_order), standing=tuple(self.standing or ()),
-            scores=tuple((name, self.scores[name]) for name in self.seating),
-            exchange=exchange, return_size=pending[1] if pending else 0,
-            hands_played=len(self.finishes), winners=tuple(self.winners), rows=rows,
+            scores=tuple([(name, self.scores[name]) for name in self.seating]),
+            owed=tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
+            hands_played=len(self.finishes), winners=tuple(self.winners),
             places=tuple(self._place_of),
         )
+
+    def view_for(self, seat: int) -> SeatView:
+        """What `seat` may see: the public view, its own cards and its own part of the
+        exchange (the one construction a client also uses: `SeatView.of`)."""
+        exchange = [e for e in self.exchanges if seat in (e.giver, e.receiver)]
+        return SeatView.of(self.public_view(), seat, (), exchange, rows=self._rows[seat])
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Sequence[Sequence[Card]]) -> Game:
         """The hand in play as `view` sees it, with every seat's cards as given (the
         viewer's own among them): a possible world for a bot that searches.  Only the
         rest of this hand can be played in it (its history is not there)."""
-        if view.phase != "play":
+        if view.phase is not _PLAY:
             raise IllegalAction("only a hand in play can be rebuilt from a view")
         players = len(view.seating)
         if len(hands) != players or any(len(h) != n for h, n in zip(hands, view.counts)):
@@ -700,12 +700,12 @@ class Game:
         if not 0 <= seat < len(self.seating):
             raise IllegalAction(f"there is no seat {seat}")
         if not self._held[seat]:
-            raise IllegalAction("you are out of this hand")
+            raise NotYourTurn("you are out of this hand")
         if self._locked >> seat & 1:
-            raise IllegalAction(
+            raise NotYourTurn(
                 "you passed, so you sit out until the trick clears (passing = 'locked')"
             )
-        raise IllegalAction(f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play")
+        raise NotYourTurn(f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play")
 
     def _who_returns(self) -> str:
         names = " and ".join(self.seating[s] for s in self.pending_returns)

@@ -1,31 +1,37 @@
-"""What one seat may see (RULES.md's hidden information): its own cards, and only the
-counts of everyone else's.  Bots choose from this; the server sends only this."""
+"""What a seat may see (RULES.md's hidden information), decided here and nowhere else.
+
+`PublicView` is what everyone at the table may see: a spectator's whole view, and the
+server's public message.  `SeatView` is that plus one seat's own cards and its own part
+of the exchange; `SeatView.of` is the one way to make one, so a client that holds a
+table's public view and its own cards builds exactly the view `Game.view_for` gives.
+Bots choose from a `SeatView`; the server sends nothing else."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .actions import PASS, Action, Play
-from .cards import KINDS, Card
+from .cards import Card, counts_of
 from .events import Gave, Returned
 from .moves import Row, Top, legal_plays, legal_returns, rows_of
+from .phase import Phase
 from .rules import Rules
 from .scoring import titles
 
 
-class SeatView(NamedTuple):
-    """Immutable; a named tuple because bots and the server make one per decision."""
+class PublicView(NamedTuple):
+    """The table as everyone there sees it: card counts, never cards in a hand."""
 
     rules: Rules
-    seat: int
+    #: 0-based number of the current (or last) hand; -1 before the first deal.
     hand_number: int
-    phase: str
+    phase: Phase
     seating: tuple[str, ...]
     dealer: int | None
-    #: This seat's own cards, lowest first.
-    hand: tuple[Card, ...]
     #: How many cards each seat holds.
     counts: tuple[int, ...]
+    #: The seat to play (None outside the play).
     turn: int | None
     #: The play to beat (None when the turn is a lead).
     top: Top | None
@@ -45,20 +51,75 @@ class SeatView(NamedTuple):
     #: Names by place from the last hand (empty in hand 1).
     standing: tuple[str, ...]
     scores: tuple[tuple[str, int], ...]
-    #: The exchange gives and returns this seat made or received this hand.
+    #: Exchange returns still owed: (seat, number of cards).
+    owed: tuple[tuple[int, int], ...]
+    hands_played: int
+    winners: tuple[str, ...]
+    #: Per seat, the place it took this hand (0 = first), None while it holds cards.
+    places: tuple[int | None, ...]
+
+    def titles(self) -> dict[str, str]:
+        """Each player's title from the last finish (empty in hand 1)."""
+        if not self.standing:
+            return {}
+        return dict(zip(self.standing, titles(self.rules, len(self.standing))))
+
+
+class SeatView(NamedTuple):
+    """Immutable; a named tuple because bots and the server make one per decision.
+    Its fields are `PublicView`'s and then the seat's own."""
+
+    rules: Rules
+    hand_number: int
+    phase: Phase
+    seating: tuple[str, ...]
+    dealer: int | None
+    counts: tuple[int, ...]
+    turn: int | None
+    top: Top | None
+    trick: tuple[tuple[int, Play], ...]
+    played: tuple[Card, ...]
+    revolution: bool
+    opening: bool
+    passed: tuple[bool, ...]
+    locked: tuple[bool, ...]
+    finish_order: tuple[int, ...]
+    standing: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+    owed: tuple[tuple[int, int], ...]
+    hands_played: int
+    winners: tuple[str, ...]
+    places: tuple[int | None, ...]
+    seat: int
+    #: This seat's own cards, lowest first.
+    hand: tuple[Card, ...]
+    #: The exchange gives and returns this seat made or received this hand, with cards.
     exchange: tuple[Gave | Returned, ...]
     #: Cards this seat must return in the exchange now (0 if none).
     return_size: int
-    hands_played: int
-    winners: tuple[str, ...]
     #: This seat's canonical plays by rank, derived from `hand` (see `moves.row_for`).
-    rows: tuple[Row, ...] = ()
-    #: Per seat, the place it took this hand (0 = first), None while it holds cards.
-    places: tuple[int | None, ...] = ()
+    rows: tuple[Row, ...]
+
+    @classmethod
+    def of(cls, public: PublicView, seat: int, hand: Sequence[Card],
+           exchange: Sequence[Gave | Returned], rows: Sequence[Row] | None = None) -> SeatView:
+        """`public` seen from `seat`, holding `hand`, with its own part of the exchange.
+        `rows` (the hand's `rows_of`), when already known, stand for `hand`."""
+        rows = tuple(rows_of(counts_of(hand)) if rows is None else rows)
+        mine = tuple([card for row in rows if row for card in row[-1].cards])
+        owed = 0
+        for debtor, size in public.owed:
+            if debtor == seat:
+                owed = size
+        return cls(*public, seat, mine, tuple(exchange), owed, rows)
+
+    def public(self) -> PublicView:
+        """What everyone else at the table sees of the same moment."""
+        return PublicView._make(self[:len(PublicView._fields)])
 
     @property
     def my_turn(self) -> bool:
-        return self.phase == "play" and self.turn == self.seat
+        return self.phase is Phase.PLAY and self.turn == self.seat
 
     def titles(self) -> dict[str, str]:
         if not self.standing:
@@ -68,12 +129,7 @@ class SeatView(NamedTuple):
     def legal_actions(self) -> list[Action]:
         """The same list `Game.legal_actions(seat)` gives, from what this seat can see."""
         rows = self.rows
-        if not rows:
-            counts = [0] * KINDS
-            for card in self.hand:
-                counts[card.id] += 1
-            rows = tuple(rows_of(counts))
-        if self.phase == "exchange" and self.return_size:
+        if self.phase is Phase.EXCHANGE and self.return_size:
             return list(legal_returns(rows, self.return_size))
         if not self.my_turn:
             return []
@@ -83,6 +139,3 @@ class SeatView(NamedTuple):
         if self.top is not None and not (self.rules.must_beat and plays):
             plays.append(PASS)
         return plays
-
-
-

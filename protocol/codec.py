@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import msgpack
 
-from .errors import RemoteProtocolError
+from .errors import Code, RemoteProtocolError
 
 MAX_STR: Final = 4096
 MAX_BIN: Final = 4096
@@ -22,7 +22,7 @@ def pack(value: Any) -> bytes:
 
 def unpack(body: bytes) -> Any:
     """One msgpack object from a frame body, within the limits; anything else is a
-    `RemoteProtocolError("bad_msgpack")`."""
+    `RemoteProtocolError(Code.BAD_MSGPACK)`."""
     try:
         value = msgpack.unpackb(
             body, raw=False, strict_map_key=True, use_list=False,
@@ -30,12 +30,12 @@ def unpack(body: bytes) -> Any:
             max_map_len=MAX_MAP, max_ext_len=0,
         )
     except msgpack.ExtraData:
-        raise RemoteProtocolError("bad_msgpack", "a frame holds more than one object") from None
+        raise RemoteProtocolError(Code.BAD_MSGPACK, "a frame holds more than one object") from None
     except (ValueError, msgpack.UnpackException, TypeError, RecursionError) as exc:
         why = str(exc) or type(exc).__name__
-        raise RemoteProtocolError("bad_msgpack", f"not msgpack within the limits: {why}") from None
+        raise RemoteProtocolError(Code.BAD_MSGPACK, f"not msgpack within the limits: {why}") from None
     if _depth(value) > MAX_DEPTH:
-        raise RemoteProtocolError("bad_msgpack", "the message nests too deep")
+        raise RemoteProtocolError(Code.BAD_MSGPACK, "the message nests too deep")
     return value
 
 

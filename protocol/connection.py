@@ -11,7 +11,7 @@ from typing import Literal
 
 from . import messages as m
 from .codec import pack, unpack
-from .errors import LocalProtocolError, RemoteProtocolError
+from .errors import Code, LocalProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME, FrameReader, encode_frame
 
 Side = Literal["client", "server"]
@@ -23,8 +23,9 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset({
     m.ClientSeed, m.DealCheck,
 })
 SERVER_SENDS: frozenset[type[m.Message]] = frozenset({
-    m.Ping, m.Pong, m.Chat, m.Error, m.Tables, m.Seated, m.TableView, m.GameEvent,
-    m.SealedHand, m.DealCommit, m.DealReveal, m.Bye,
+    m.Ping, m.Pong, m.Chat, m.Error, m.Tables, m.Seated, m.TableView, m.SealedHand,
+    m.DealCommit, m.DealReveal, m.Bye,
+    *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
 })
 
 
@@ -96,13 +97,13 @@ class Connection:
         if self.side == "server":
             if kind is m.Hello:
                 if self._hello_seen:
-                    raise RemoteProtocolError("handshake", "hello was already said")
+                    raise RemoteProtocolError(Code.HANDSHAKE, "hello was already said")
                 self._hello_seen = True
                 return message
             if not self._hello_seen:
-                raise RemoteProtocolError("handshake", f"say hello first, not {message.TYPE}")
+                raise RemoteProtocolError(Code.HANDSHAKE, f"say hello first, not {message.TYPE}")
             if kind not in CLIENT_SENDS:
-                raise RemoteProtocolError("not_allowed", f"a client does not send {message.TYPE}")
+                raise RemoteProtocolError(Code.NOT_ALLOWED, f"a client does not send {message.TYPE}")
             return message
         if self.state == "handshake":
             if kind is m.Welcome:
@@ -111,10 +112,10 @@ class Connection:
             elif kind is m.Reject:
                 self.state = "closed"
             elif kind not in (m.Error, m.Bye):
-                raise RemoteProtocolError("handshake", f"expected welcome, not {message.TYPE}")
+                raise RemoteProtocolError(Code.HANDSHAKE, f"expected welcome, not {message.TYPE}")
             return message
         if kind not in SERVER_SENDS:
-            raise RemoteProtocolError("not_allowed", f"a server does not send {message.TYPE}")
+            raise RemoteProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
         return message
 
     # --- sending ----------------------------------------------------------------------
@@ -123,28 +124,28 @@ class Connection:
         """The bytes that carry `message` to the peer."""
         kind = type(message)
         if self.state == "closed" and kind not in (m.Error, m.Bye, m.Reject):
-            raise LocalProtocolError("handshake", "the conversation is over")
+            raise LocalProtocolError(Code.HANDSHAKE, "the conversation is over")
         if self.side == "client":
             if kind is m.Hello:
                 if self._hello_sent:
-                    raise LocalProtocolError("handshake", "hello was already sent")
+                    raise LocalProtocolError(Code.HANDSHAKE, "hello was already sent")
                 self._hello_sent = True
             elif not self._hello_sent:
-                raise LocalProtocolError("handshake", "send hello first")
+                raise LocalProtocolError(Code.HANDSHAKE, "send hello first")
             elif kind not in CLIENT_SENDS:
-                raise LocalProtocolError("not_allowed", f"a client does not send {message.TYPE}")
+                raise LocalProtocolError(Code.NOT_ALLOWED, f"a client does not send {message.TYPE}")
         else:
             if kind is m.Welcome:
                 if not self._hello_seen or self.state != "handshake":
-                    raise LocalProtocolError("handshake", "welcome answers one hello")
+                    raise LocalProtocolError(Code.HANDSHAKE, "welcome answers one hello")
                 self.state = "open"
                 self.version = message.version  # type: ignore[attr-defined]
             elif kind is m.Reject:
                 self.state = "closed"
             elif kind not in SERVER_SENDS:
-                raise LocalProtocolError("not_allowed", f"a server does not send {message.TYPE}")
+                raise LocalProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):
-                raise LocalProtocolError("handshake", "answer hello with welcome first")
+                raise LocalProtocolError(Code.HANDSHAKE, "answer hello with welcome first")
         return _encoded(message, self._limit)
 
     def close(self) -> None:

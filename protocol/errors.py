@@ -1,39 +1,75 @@
-"""Protocol errors.  The peer's mistakes are `RemoteProtocolError` (they get an `Error`
-message with the code); our own misuse is `LocalProtocolError` (a bug here)."""
+"""Protocol errors and the one table of error codes.
+
+Every refusal on the wire carries a `Code` (docs/PROTOCOL.md lists each with its
+meaning; a test keeps the two the same).  The peer's mistakes are `RemoteProtocolError`
+(they get an `Error` message with the code); our own misuse is `LocalProtocolError` (a
+bug here)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
 from typing import Final
 
-#: Error codes sent on the wire, each with what it means.
-CODES: Final[dict[str, str]] = {
-    "frame_too_large": "a frame declared more bytes than the limit",
-    "bad_msgpack": "a frame's body is not one msgpack object within the limits",
-    "unknown_message": "a message type this version does not have",
-    "bad_message": "a message with a missing, extra or ill-typed field",
-    "handshake": "a message before the handshake finished, or a second hello",
-    "version": "no protocol version in common",
-    "rate_limited": "too many messages too fast",
-    "not_allowed": "that is not something this connection may do now",
-    "no_such_table": "there is no table of that name",
-    "table_full": "every seat at that table is taken",
-    "seat_taken": "that seat is taken",
-    "wrong_password": "the table's password does not match",
-    "bad_token": "the seat token does not match",
-    "bad_rules": "the rules asked for make no sense",
-    "illegal": "the rules do not allow that action now",
-    "not_your_turn": "it is another seat's turn",
-    "bad_deal_seed": "a deal seed out of turn or of the wrong size",
-    "server_closing": "the server is shutting down",
-    "too_slow": "the connection did not keep up and was dropped",
-    "timeout": "the connection was idle or silent too long",
+
+class Code(StrEnum):
+    """An error code as sent in `error.code` and `bye.code`."""
+
+    FRAME_TOO_LARGE = "frame_too_large"
+    BAD_MSGPACK = "bad_msgpack"
+    UNKNOWN_MESSAGE = "unknown_message"
+    BAD_MESSAGE = "bad_message"
+    HANDSHAKE = "handshake"
+    VERSION = "version"
+    RATE_LIMITED = "rate_limited"
+    NOT_ALLOWED = "not_allowed"
+    NO_SUCH_TABLE = "no_such_table"
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"
+    WRONG_PASSWORD = "wrong_password"
+    BAD_TOKEN = "bad_token"
+    BAD_RULES = "bad_rules"
+    ILLEGAL = "illegal"
+    NOT_YOUR_TURN = "not_your_turn"
+    BAD_DEAL_SEED = "bad_deal_seed"
+    SERVER_CLOSING = "server_closing"
+    SERVER_ERROR = "server_error"
+    TOO_SLOW = "too_slow"
+    TIMEOUT = "timeout"
+    REPLACED = "replaced"
+
+
+#: What each code means, as docs/PROTOCOL.md shows it.
+MEANINGS: Final[Mapping[Code, str]] = {
+    Code.FRAME_TOO_LARGE: "a frame declared more bytes than the limit (the connection is closed)",
+    Code.BAD_MSGPACK: "a frame's body is not one msgpack object within the limits",
+    Code.UNKNOWN_MESSAGE: "a message type this version does not have",
+    Code.BAD_MESSAGE: "a message with a missing, extra or ill-typed field",
+    Code.HANDSHAKE: "a message before the handshake finished, or a second hello",
+    Code.VERSION: "no protocol version in common",
+    Code.RATE_LIMITED: "too many chat messages too fast",
+    Code.NOT_ALLOWED: "not something this connection may do now",
+    Code.NO_SUCH_TABLE: "there is no table of that name",
+    Code.TABLE_FULL: "every seat at that table is taken",
+    Code.SEAT_TAKEN: "that seat is taken",
+    Code.WRONG_PASSWORD: "the table's password does not match",
+    Code.BAD_TOKEN: "the seat token does not match",
+    Code.BAD_RULES: "the rules asked for make no sense (the message names the toggle)",
+    Code.ILLEGAL: "the rules do not allow that action now (the message says why)",
+    Code.NOT_YOUR_TURN: "it is another seat's turn, or this seat sits out the trick",
+    Code.BAD_DEAL_SEED: "a deal seed out of turn, a second one, or one after the deal",
+    Code.SERVER_CLOSING: "the server is shutting down",
+    Code.SERVER_ERROR: "the server failed to do it (a bug, logged there); nothing changed",
+    Code.TOO_SLOW: "the connection did not keep up and was dropped",
+    Code.TIMEOUT: "the connection was silent too long",
+    Code.REPLACED: "the seat was taken back from another connection",
 }
 
 
 class ProtocolError(Exception):
     """Something on the wire was wrong."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Code, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -6,7 +6,7 @@ from __future__ import annotations
 import struct
 from typing import Final
 
-from .errors import LocalProtocolError, RemoteProtocolError
+from .errors import Code, LocalProtocolError, RemoteProtocolError
 
 #: The largest frame body either side accepts.
 MAX_FRAME: Final = 64 * 1024
@@ -15,7 +15,7 @@ _HEADER: Final = struct.Struct(">I")
 
 def encode_frame(body: bytes, limit: int = MAX_FRAME) -> bytes:
     if len(body) > limit:
-        raise LocalProtocolError("frame_too_large", f"a {len(body)}-byte frame is over {limit}")
+        raise LocalProtocolError(Code.FRAME_TOO_LARGE, f"a {len(body)}-byte frame is over {limit}")
     return _HEADER.pack(len(body)) + body
 
 
@@ -38,7 +38,7 @@ class FrameReader:
                 (need,) = _HEADER.unpack_from(self._buffer)
                 if need > self.limit:
                     raise RemoteProtocolError(
-                        "frame_too_large", f"a frame of {need} bytes is over the {self.limit}-byte limit"
+                        Code.FRAME_TOO_LARGE, f"a frame of {need} bytes is over the {self.limit}-byte limit"
                     )
                 del self._buffer[: _HEADER.size]
                 self._need = need

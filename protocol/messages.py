@@ -7,11 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from .errors import RemoteProtocolError
+from .errors import Code, RemoteProtocolError
 from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 
-#: Protocol versions this build speaks, newest last.
-VERSIONS: tuple[int, ...] = (1,)
+#: Protocol versions this build speaks, newest last.  Version 2 carries each game event
+#: as a message of its own type and the table's public view as the engine's.
+VERSIONS: tuple[int, ...] = (2,)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -26,6 +27,8 @@ Seed = Annotated[bytes, Size(32)]
 Token = Annotated[bytes, Size(32)]
 Sealed = Annotated[bytes, Size(1, 256)]
 Seat = Annotated[int, Range(0, 11)]
+SeatName = Annotated[str, Text(0, 40)]
+Names = Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(0, 12)]
 Count = Annotated[int, Range(0, 2**31)]
 Number = Annotated[int, Range(0, 2**53)]
 Role = Literal["player", "bot", "spectator"]
@@ -47,11 +50,11 @@ class Message:
     def from_wire(value: Any) -> Message:
         """The message a wire map holds; `RemoteProtocolError` if it is not a valid one."""
         if type(value) is not dict:
-            raise RemoteProtocolError("bad_message", "a message is a map with a type")
+            raise RemoteProtocolError(Code.BAD_MESSAGE, "a message is a map with a type")
         kind = value.get("type")
         cls = REGISTRY.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise RemoteProtocolError("unknown_message", f"there is no message type {kind!r}")
+            raise RemoteProtocolError(Code.UNKNOWN_MESSAGE, f"there is no message type {kind!r}")
         message: Message = from_fields(cls, value, cls.TYPE)
         return message
 
@@ -86,17 +89,60 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
-class SeatInfo:
-    """One seat at a table, as every seat may see it.  During a game the seats are listed
-    in this hand's seating order (RULES.md: seats may move between hands)."""
+class Chair:
+    """One chair at a table as everyone there sees it, in the table's chair order."""
 
-    name: Annotated[str, Text(0, 40)]
-    cards: Annotated[int, Range(0, 108)]
-    score: Count
-    title: Annotated[str, Text(0, 20)]
+    #: Who sits there ("" for an empty chair).
+    name: SeatName
+    #: The strategy of a server-side bot ("" for a person or an empty chair).
+    bot: Annotated[str, Text(0, 40)]
     connected: bool
     ready: bool
-    passed: bool
+
+
+@dataclass(frozen=True)
+class TopPlay:
+    """The play to beat: its owner's seat and its shape."""
+
+    owner: Seat
+    rank: Annotated[int, Range(0, 13)]
+    size: Annotated[int, Range(1, 12)]
+    jokers: Annotated[int, Range(0, 4)]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The game as everyone at the table sees it: the engine's `PublicView` on the wire
+    (protocol/wire.py maps one to the other).  Seats are this hand's seating order."""
+
+    hand: Annotated[int, Range(-1, 2**31)]
+    phase: Literal["between_hands", "exchange", "play", "game_over"]
+    seating: Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(3, 12)]
+    dealer: Seat | None
+    counts: Annotated[tuple[Annotated[int, Range(0, 108)], ...], Items(3, 12)]
+    turn: Seat | None
+    top: TopPlay | None
+    #: The plays of the trick in progress: (seat, cards), oldest first.
+    trick: Annotated[tuple[tuple[Seat, Cards], ...], Items(0, 200)]
+    #: Every card played this hand, in order.
+    played: Cards
+    revolution: bool
+    #: The next play must hold the 3C (the game's opening play).
+    opening: bool
+    passed: Annotated[tuple[bool, ...], Items(3, 12)]
+    #: Seats out of this trick under passing = "locked".
+    locked: Annotated[tuple[bool, ...], Items(3, 12)]
+    finish_order: Annotated[tuple[Seat, ...], Items(0, 12)]
+    #: Names by place from the last hand (empty in the first hand).
+    standing: Names
+    #: Each seat's score, by seat.
+    scores: Annotated[tuple[Annotated[int, Range(-(2**31), 2**31)], ...], Items(3, 12)]
+    #: Exchange returns still owed: (seat, number of cards).
+    owed: Annotated[tuple[tuple[Seat, Annotated[int, Range(1, 2)]], ...], Items(0, 2)]
+    hands_played: Count
+    winners: Names
+    #: Per seat, the place it took this hand (0 = first), nil while it holds cards.
+    places: Annotated[tuple[Annotated[int, Range(0, 11)] | None, ...], Items(3, 12)]
 
 
 # --- the handshake --------------------------------------------------------------------
@@ -273,6 +319,7 @@ class DealCheck(Message):
 @message("error")
 @dataclass(frozen=True)
 class Error(Message):
+    #: One of the codes in `errors.Code` (docs/PROTOCOL.md lists them).
     code: Word
     message: Sentence
     #: The type of the message it answers, when there is one.
@@ -302,43 +349,121 @@ class TableView(Message):
 
     table: TableName
     number: Number
-    phase: Word
-    hand: Annotated[int, Range(-1, 2**31)]
-    rules: Annotated[dict[Word, Scalar], Items(0, 32)]
-    seats: Annotated[tuple[SeatInfo, ...], Items(3, 12)]
-    turn: Seat | None
-    dealer: Seat | None
-    #: The plays of the trick in progress: (seat, cards), oldest first.
-    trick: Annotated[tuple[tuple[Annotated[int, Range(0, 11)], Cards], ...], Items(0, 200)]
-    revolution: bool
+    status: Literal["waiting", "playing", "finished"]
+    #: The rules: {"preset": NAME, toggle: value, ...} for the toggles changed.
+    rules: Annotated[dict[Word, Scalar], Items(1, 33)]
+    chairs: Annotated[tuple[Chair, ...], Items(3, 12)]
     #: Milliseconds left on the turn timer (0: no timer running).
     turn_deadline_ms: Annotated[int, Range(0, 3_600_000)]
-    #: The next play must hold the 3C (the game's opening play).
-    opening: bool = False
-    #: Exchange returns still owed: (seat, number of cards).
-    owed: Annotated[tuple[tuple[Annotated[int, Range(0, 11)], Annotated[int, Range(1, 2)]], ...], Items(0, 2)] = ()
-    #: Names by place from the last hand (empty in the first hand).
-    standing: Annotated[tuple[Annotated[str, Text(0, 40)], ...], Items(0, 12)] = ()
-    hands_played: Count = 0
+    #: The game, once one has started at this table.
+    game: GameView | None = None
 
 
-@message("event")
+# --- game events: server to client, one type each (the engine's events, public face) ---
+
+
 @dataclass(frozen=True)
-class GameEvent(Message):
-    """Something public happened at a table: a play, a pass, a trick won, a player out,
-    the end of a hand or of the game.  `data` holds the event's fields."""
+class TableEvent(Message):
+    """Something public happened at a table; `number` orders it among the table's events."""
 
     table: TableName
     number: Number
-    kind: Word
-    data: Annotated[dict[Word, Scalar | tuple[Scalar, ...]], Items(0, 16)]
+
+
+@message("hand_started")
+@dataclass(frozen=True)
+class HandStarted(TableEvent):
+    hand: Number
+    seating: Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(3, 12)]
+    dealer: Seat
+
+
+@message("gave")
+@dataclass(frozen=True)
+class Gave(TableEvent):
+    """The exchange's forced give; the cards are only in the two seats' sealed hands."""
+
+    giver: Seat
+    receiver: Seat
+    size: Annotated[int, Range(0, 2)]
+
+
+@message("returned")
+@dataclass(frozen=True)
+class Returned(TableEvent):
+    giver: Seat
+    receiver: Seat
+    size: Annotated[int, Range(0, 2)]
+    automatic: bool
+
+
+@message("exchange_done")
+@dataclass(frozen=True)
+class ExchangeDone(TableEvent):
+    pass
+
+
+@message("played")
+@dataclass(frozen=True)
+class Played(TableEvent):
+    seat: Seat
+    cards: Annotated[tuple[CardText, ...], Items(1, 12)]
+    clears: bool
+    revolution: bool
+
+
+@message("passed")
+@dataclass(frozen=True)
+class Passed(TableEvent):
+    """A pass: chosen, or made for the seat (auto-pass, the timeout rule)."""
+
+    seat: Seat
+    automatic: bool
+
+
+@message("skipped")
+@dataclass(frozen=True)
+class Skipped(TableEvent):
+    seat: Seat
+
+
+@message("trick_ended")
+@dataclass(frozen=True)
+class TrickEnded(TableEvent):
+    winner: Seat
+    leader: Seat
+
+
+@message("went_out")
+@dataclass(frozen=True)
+class WentOut(TableEvent):
+    seat: Seat
+    #: 0 = first out.
+    place: Annotated[int, Range(0, 11)]
+
+
+@message("hand_over")
+@dataclass(frozen=True)
+class HandOver(TableEvent):
+    hand: Number
+    #: Names by place.
+    finish: Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(3, 12)]
+    #: Points by place.
+    points: Annotated[tuple[Annotated[int, Range(-(2**31), 2**31)], ...], Items(3, 12)]
+
+
+@message("game_over")
+@dataclass(frozen=True)
+class GameOver(TableEvent):
+    winners: Names
 
 
 @message("hand")
 @dataclass(frozen=True)
 class SealedHand(Message):
-    """Your cards, sealed to your hand key: after the deal, after the exchange, in a
-    snapshot.  Only your key opens it, and only for this table, hand, seat and event."""
+    """Your cards and your part of the exchange, sealed to your hand key: after the deal,
+    after the exchange, in a snapshot.  Only your key opens it, and only for this table,
+    hand, seat and event."""
 
     table: TableName
     number: Number

@@ -6,13 +6,14 @@ type and within its limits; nothing extra.  Limits ride on the annotations:
 from __future__ import annotations
 
 import dataclasses
+import enum
 import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .errors import RemoteProtocolError
+from .errors import Code, RemoteProtocolError
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,11 @@ def hints(cls: type) -> dict[str, Any]:
 
 
 def bad(path: str, why: str) -> RemoteProtocolError:
-    return RemoteProtocolError("bad_message", f"{path}: {why}")
+    return RemoteProtocolError(Code.BAD_MESSAGE, f"{path}: {why}")
 
 
 Checker = Callable[[Any, str], Any]
 _CHECKERS: dict[Any, Checker] = {}
-
-
-def convert(value: Any, kind: Any, path: str) -> Any:
-    """`value` as `kind`, or `RemoteProtocolError("bad_message")` naming the field."""
-    return _checker(kind)(value, path)
 
 
 def _checker(kind: Any) -> Checker:
@@ -236,6 +232,8 @@ def to_fields(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
+    if isinstance(value, enum.Enum):  # an error code
+        return value.value
     names = _FIELD_NAMES.get(kind)
     if names is None and dataclasses.is_dataclass(kind):
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))

@@ -52,7 +52,7 @@ class TimedBot(BotPlayer):
         if was_waiting and not self.waiting and self.sent is not None:
             self.trips.append(time.perf_counter() - self.sent)
             self.sent = None
-        if isinstance(message, m.GameEvent) and message.kind == "game_over":
+        if isinstance(message, m.GameOver):
             self.game_over.clear()
             await self.client.send(m.Ready())  # play another game
 

@@ -44,7 +44,7 @@ NAMES = ["T", "U", "lounge", "x" * 40]
 
 def valid_messages(rng: random.Random) -> list[m.Message]:
     return [
-        m.Hello(versions=(1,), name="ann", role="player", hand_key=secrets.token_bytes(32)),
+        m.Hello(versions=m.VERSIONS, name="ann", role="player", hand_key=secrets.token_bytes(32)),
         m.ListTables(), m.Ready(), m.PassTurn(), m.Leave(),
         m.CreateTable(name="T", preset="classic", toggles={"bombs": True}, seats=4, turn_seconds=1),
         m.Join(table="T", seat=rng.randrange(4)), m.Spectate(table="T"),

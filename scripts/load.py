@@ -45,7 +45,7 @@ class LoadBot(TimedBot):
         self.done = asyncio.Event()
 
     async def on_message(self, message: m.Message) -> None:
-        if isinstance(message, m.GameEvent) and message.kind == "game_over" and self.games + 1 >= self.wanted:
+        if isinstance(message, m.GameOver) and self.games + 1 >= self.wanted:
             await BotPlayer.on_message(self, message)  # counted, and no "ready" for another
             self.done.set()
             return

@@ -1,5 +1,6 @@
-"""`Server`: TLS on a port, one `Session` per connection, the lobby, graceful shutdown.
-An async context manager with an idempotent `close()` (after websockets' server)."""
+"""`Server`: TLS on a port, one `Session` per connection handing its messages to the
+lobby, graceful shutdown.  An async context manager with an idempotent `close()` (after
+websockets' server)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ import ssl
 from typing import Any
 
 from president.protocol import messages as m
+from president.protocol.errors import Code
 
 from .config import ServerConfig
 from .journal import Journal
 from .lobby import Lobby
 from .session import Session
 from .storage import Storage
-from .table import Table
 
 log = logging.getLogger("president.server")
 
@@ -43,7 +44,7 @@ class Server:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.storage = Storage(config.data_dir)
-        self.lobby = Lobby(self)
+        self.lobby = Lobby(config, self.write_record)
         self.fingerprint = ""
         self.sessions: set[Session] = set()
         self.records: list[str] = []
@@ -80,7 +81,7 @@ class Server:
         self.storage.prepare()
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)
         if self.config.journal:
-            self.journal = Journal(self.storage.journal)
+            self.journal = self.lobby.journal = Journal(self.storage.journal)
             self.restore_problems = self.lobby.restore(self.journal)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_3
@@ -136,7 +137,7 @@ class Server:
                 sock.close()
                 return
             writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-            session = Session(self, reader, writer, address)
+            session = Session(self.config, self.lobby, reader, writer, address)
             self.sessions.add(session)
             try:
                 await session.run()
@@ -147,10 +148,10 @@ class Server:
             if not self._per_address[address]:
                 del self._per_address[address]
 
-    def write_record(self, table: Table, record: dict[str, Any]) -> None:
-        path = self.storage.write_record(table.name, record)
+    def write_record(self, table: str, record: dict[str, Any]) -> None:
+        path = self.storage.write_record(table, record)
         self.records.append(str(path))
-        log.info("table %s: record written to %s", table.name, path)
+        log.info("table %s: record written to %s", table, path)
 
     async def close(self) -> None:
         """Stop accepting, tell every client, finish the tables' writes, and close every
@@ -159,6 +160,7 @@ class Server:
             await self._closed.wait()
             return
         self._closing = True
+        self.lobby.closing = True
         if self._accepting is not None:
             self._accepting.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -166,7 +168,7 @@ class Server:
         if self._listener is not None:
             self._listener.close()
         for session in list(self.sessions):
-            session.deliver(m.Bye(code="server_closing", reason="the server is shutting down"))
+            session.deliver(m.Bye(code=Code.SERVER_CLOSING, reason="the server is shutting down"))
         await self.lobby.close()  # games in progress stay in the journal
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.shutdown_seconds / 2)
@@ -178,6 +180,3 @@ class Server:
             self.journal.close()
         self._closed.set()
 
-    async def serve_until(self, stop: asyncio.Event) -> None:
-        await stop.wait()
-        await self.close()

@@ -1,11 +1,15 @@
 """Everything a server can be told, with the limits that keep one bad client from
-hurting anyone else."""
+hurting anyone else, and each table's settings."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from president.engine import Rules, find_preset
+from president.engine.rules import PRESETS
 
 
 def default_data_dir() -> Path:
@@ -52,3 +56,46 @@ class ServerConfig:
     bot_delay: float = 0.3
     pause_between_hands: float = 2.0
     shutdown_seconds: float = 5.0
+
+
+@dataclass
+class TableSettings:
+    """One table as its creator asked for it, with this server's timings."""
+
+    name: str
+    preset: str
+    rules: Rules
+    seats: int
+    password: str | None = None
+    turn_seconds: int = 60
+    grace_seconds: float = 120.0
+    seed_seconds: float = 5.0
+    bot_delay: float = 0.3
+    pause_between_hands: float = 2.0
+    #: After a restart: how long a table waits for its players before the timeout rule.
+    resume_seconds: float = 120.0
+
+    @classmethod
+    def on(cls, config: ServerConfig, *, name: str, preset: str, rules: Rules, seats: int,
+           password: str | None, turn_seconds: int) -> TableSettings:
+        """A table as created (or restored), with the timings of this server's configuration."""
+        return cls(name=name, preset=preset, rules=rules, seats=seats, password=password,
+                   turn_seconds=turn_seconds, grace_seconds=config.grace_seconds,
+                   seed_seconds=config.seed_seconds, bot_delay=config.bot_delay,
+                   pause_between_hands=config.pause_between_hands,
+                   resume_seconds=config.resume_seconds)
+
+    @classmethod
+    def from_entry(cls, body: dict[str, Any], config: ServerConfig) -> TableSettings:
+        """The settings the journal's "table" entry kept."""
+        preset = body["preset"]
+        return cls.on(config, name=body["name"], preset=preset,
+                      rules=find_preset(preset).replace(**body["toggles"]), seats=body["seats"],
+                      password=body["password"], turn_seconds=body["turn_seconds"])
+
+    def entry(self) -> dict[str, Any]:
+        """What the journal keeps: the table as created (timings come from the server's
+        configuration at each start)."""
+        return {"name": self.name, "preset": self.preset,
+                "toggles": self.rules.changes_from(PRESETS[self.preset]), "seats": self.seats,
+                "password": self.password, "turn_seconds": self.turn_seconds}

@@ -1,6 +1,7 @@
 """The lobby: tables by name, and one handler per message type (a registry, not an
 if-chain).  Every refusal is an `Error` with a code and a sentence; nothing a client
-sends can touch another table."""
+sends can touch another table.  The lobby is given what it needs (the configuration, the
+journal, where records go); it knows a connection only as a `Guest`."""
 
 from __future__ import annotations
 
@@ -8,69 +9,91 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol
 
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
+from president.protocol import wire
+from president.protocol.errors import Code, RemoteProtocolError
 
+from .config import ServerConfig, TableSettings
 from .journal import Journal
 from .restore import RestoreError, compacted, rebuild
-from .table import Table, TableError, TableSettings, parse_action
-
-if TYPE_CHECKING:
-    from .app import Server
-    from .session import Session
+from .seats import TableError
+from .table import OnRecord, Table
 
 log = logging.getLogger("president.server")
 
-M = TypeVar("M", bound=m.Message)
-Handler = Callable[["Lobby", "Session", Any], Awaitable[None]]
+
+class Guest(Protocol):
+    """A connection as the lobby sees it."""
+
+    name: str
+    role: str
+    hand_key: bytes
+    address: str
+    table: Table | None
+
+    def deliver(self, message: m.Message) -> None: ...
+
+    def chat_allowed(self, now: float) -> bool: ...
+
+
+Handler = Callable[["Lobby", Guest, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Message], Handler] = {}
 
 
-def handles(kind: type[M]) -> Callable[[Callable[[Lobby, Session, M], Awaitable[None]]],
-                                       Callable[[Lobby, Session, M], Awaitable[None]]]:
-    def register(func: Callable[[Lobby, Session, M], Awaitable[None]]) -> Callable[[Lobby, Session, M], Awaitable[None]]:
-        HANDLERS[kind] = func
+def handles(*kinds: type[m.Message]) -> Callable[[Handler], Handler]:
+    """Register the decorated function as the handler of each message type in `kinds`."""
+
+    def register(func: Handler) -> Handler:
+        for kind in kinds:
+            HANDLERS[kind] = func
         return func
 
     return register
 
 
 class Lobby:
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.config = server.config
+    def __init__(self, config: ServerConfig, on_record: OnRecord,
+                 journal: Journal | None = None) -> None:
+        self.config = config
+        self.on_record = on_record
+        self.journal = journal
         self.tables: dict[str, Table] = {}
-        self.sessions: set[Session] = set()
+        self.guests: set[Guest] = set()
+        #: Shutting down: every table stays as it is, for the next start.
+        self.closing = False
 
-    async def handle(self, session: Session, message: m.Message) -> None:
+    def welcome(self, guest: Guest) -> None:
+        """A connection said hello: it is in the lobby from now on."""
+        self.guests.add(guest)
+
+    async def handle(self, guest: Guest, message: m.Message) -> None:
         handler = HANDLERS.get(type(message))
-        if self.server.closing and type(message) not in (m.Ping, m.Pong):
-            session.deliver(m.Error(code="server_closing", message="the server is shutting down",
-                                    about=message.TYPE))
+        if self.closing and type(message) not in (m.Ping, m.Pong):
+            guest.deliver(m.Error(code=Code.SERVER_CLOSING, message="the server is shutting down",
+                                  about=message.TYPE))
             return
         if handler is None:
-            session.deliver(m.Error(code="not_allowed", message=f"a server does not take {message.TYPE}",
-                                    about=message.TYPE))
+            guest.deliver(m.Error(code=Code.NOT_ALLOWED, message=f"a server does not take {message.TYPE}",
+                                  about=message.TYPE))
             return
         try:
-            await handler(self, session, message)
-        except TableError as error:
-            session.deliver(m.Error(code=error.code, message=error.message[:500], about=message.TYPE))
+            await handler(self, guest, message)
+        except (TableError, RemoteProtocolError) as error:
+            guest.deliver(m.Error(code=error.code, message=error.message[:500], about=message.TYPE))
         except Exception:
-            log.exception("%s: handling %s failed", session.address, message.TYPE)
-            session.deliver(m.Error(code="not_allowed", message="the server could not do that",
-                                    about=message.TYPE))
+            log.exception("%s: handling %s failed", guest.address, message.TYPE)
+            guest.deliver(m.Error(code=Code.SERVER_ERROR, message="the server could not do that",
+                                  about=message.TYPE))
 
-    async def disconnect(self, session: Session) -> None:
-        self.sessions.discard(session)
-        table = session.table
-        if table is not None and not self.server.closing:  # closing: the tables stay as they are
-            async with table.lock:
-                table.drop(session)
-                table.broadcast_view()
-            session.table = None
+    async def disconnect(self, guest: Guest) -> None:
+        self.guests.discard(guest)
+        table = guest.table
+        if table is not None and not self.closing:  # closing: the tables stay as they are
+            await table.drop(guest)
+            guest.table = None
 
     def restore(self, journal: Journal) -> list[str]:
         """Rebuild every table the journal holds and set its game going again; a table
@@ -79,32 +102,29 @@ class Lobby:
         problems = []
         for table_id, name, entries in journal.open_tables():
             try:
-                table = rebuild(entries, self.config, self.server.write_record, time.monotonic)
                 if name in self.tables:
                     raise RestoreError("a table of that name is already open")
+                table = rebuild(entries, self.config, self.on_record, time.monotonic,
+                                journal=journal, log_id=table_id)
             except RestoreError as exc:
                 log.error("table %s: not restored: %s", name, exc)
                 problems.append(f"table {name!r} could not be restored: {exc}")
                 journal.close_table(table_id)
                 continue
-            table.journal, table.log_id = journal, table_id
+            table.resume_after_restart()
             if table.status != "playing":
-                for slot in table.slots:  # nobody not back yet may start a game by being ready
-                    slot.ready = slot.bot is not None
                 journal.compact(table_id, compacted(table))
             self.tables[name] = table
-            if table.status == "playing":
-                table.drive()
         if self.tables:
-            asyncio.get_running_loop().call_later(self.config.resume_seconds, self.free_unclaimed)
+            asyncio.get_running_loop().call_later(
+                self.config.resume_seconds, lambda: asyncio.ensure_future(self.free_unclaimed()))
         return problems
 
-    def free_unclaimed(self) -> None:
-        """The resume window after a restart is over: seats at tables with no game on
+    async def free_unclaimed(self) -> None:
+        """The resume window after a restart is over: chairs at tables with no game on
         whose people did not come back are freed (mid-game, the grace rule does it)."""
-        for table in self.tables.values():
-            if table.status != "playing" and table.free_away_seats():
-                table.broadcast_view()
+        for table in list(self.tables.values()):
+            await table.free_unclaimed()
         self.lobby_changed()
 
     def table_list(self) -> m.Tables:
@@ -112,191 +132,151 @@ class Lobby:
 
     def lobby_changed(self) -> None:
         listing = self.table_list()
-        for session in list(self.sessions):
-            if session.table is None:
-                session.deliver(listing)
+        for guest in list(self.guests):
+            if guest.table is None:
+                guest.deliver(listing)
 
     def table_of(self, name: str) -> Table:
         table = self.tables.get(name)
         if table is None:
-            raise TableError("no_such_table", f"there is no table called {name!r}")
+            raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {name!r}")
         return table
 
-    def seated_table(self, session: Session) -> Table:
-        if session.table is None:
-            raise TableError("not_allowed", "you are not at a table")
-        return session.table
+    def seated_table(self, guest: Guest) -> Table:
+        if guest.table is None:
+            raise TableError(Code.NOT_ALLOWED, "you are not at a table")
+        return guest.table
 
     async def close(self) -> None:
         """Stop driving every table; games in progress stay in the journal for the next
         start (with no journal, they end here and their records are written)."""
-        keep = self.server.journal is not None
+        self.closing = True
+        keep = self.journal is not None
         await asyncio.gather(*(t.suspend() if keep else t.stop() for t in self.tables.values()),
                              return_exceptions=True)
 
 
 @handles(m.Ping)
-async def _ping(lobby: Lobby, session: Session, message: m.Ping) -> None:
-    session.deliver(m.Pong(nonce=message.nonce))
+async def _ping(lobby: Lobby, guest: Guest, message: m.Ping) -> None:
+    guest.deliver(m.Pong(nonce=message.nonce))
 
 
 @handles(m.Pong)
-async def _pong(lobby: Lobby, session: Session, message: m.Pong) -> None:
+async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
     return
 
 
 @handles(m.ListTables)
-async def _list(lobby: Lobby, session: Session, message: m.ListTables) -> None:
-    lobby.sessions.add(session)
-    session.deliver(lobby.table_list())
+async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
+    lobby.guests.add(guest)
+    guest.deliver(lobby.table_list())
 
 
 @handles(m.CreateTable)
-async def _create(lobby: Lobby, session: Session, message: m.CreateTable) -> None:
+async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     if message.name in lobby.tables:
-        raise TableError("not_allowed", f"there is already a table called {message.name!r}")
+        raise TableError(Code.NOT_ALLOWED, f"there is already a table called {message.name!r}")
     if len(lobby.tables) >= lobby.config.max_tables:
-        raise TableError("not_allowed", "this server has as many tables as it takes")
+        raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
     try:
         preset = message.preset.strip().lower()
-        rules = find_preset(preset).replace(**dict(message.toggles)) if message.toggles else find_preset(preset)
+        rules = find_preset(preset).replace(**dict(message.toggles))
         rules.check_players(message.seats)
     except (RulesError, TypeError) as exc:
-        raise TableError("bad_rules", str(exc).split("\n")[0][:500]) from None
+        raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
     settings = TableSettings.on(lobby.config, name=message.name, preset=preset, rules=rules,
                                 seats=message.seats, password=message.password,
                                 turn_seconds=message.turn_seconds)
-    lobby.tables[message.name] = Table(settings, lobby.server.write_record, journal=lobby.server.journal)
+    lobby.tables[message.name] = Table(settings, lobby.on_record, journal=lobby.journal)
     lobby.lobby_changed()
 
 
-async def _enter(lobby: Lobby, session: Session, table: Table) -> None:
-    if session.table is not None and session.table is not table:
-        raise TableError("not_allowed", f"you are at {session.table.name}: leave it first")
-    session.table = table
+def _enter(guest: Guest, table: Table) -> None:
+    if guest.table is not None and guest.table is not table:
+        raise TableError(Code.NOT_ALLOWED, f"you are at {guest.table.name}: leave it first")
 
 
 @handles(m.Join)
-async def _join(lobby: Lobby, session: Session, message: m.Join) -> None:
-    if session.role == "spectator":
-        raise TableError("not_allowed", "a spectator's connection cannot take a seat")
+async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
+    if guest.role == "spectator":
+        raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
-    await _enter(lobby, session, table)
-    async with table.lock:
-        try:
-            seated = table.join(session, message.seat, message.password)
-        except TableError:
-            if table.slot_of(session) is None and session not in table.spectators:
-                session.table = None
-            raise
-        session.deliver(seated)
-        table.broadcast_view()
-        table.snapshot(session)
+    _enter(guest, table)
+    await table.join(guest, message.seat, message.password)
+    guest.table = table
     lobby.lobby_changed()
 
 
 @handles(m.Spectate)
-async def _spectate(lobby: Lobby, session: Session, message: m.Spectate) -> None:
+async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
-    await _enter(lobby, session, table)
-    async with table.lock:
-        try:
-            table.spectate(session, message.password)
-        except TableError:
-            session.table = None
-            raise
-        table.snapshot(session)
+    _enter(guest, table)
+    await table.spectate(guest, message.password)
+    guest.table = table
     lobby.lobby_changed()
 
 
 @handles(m.Leave)
-async def _leave(lobby: Lobby, session: Session, message: m.Leave) -> None:
-    table = lobby.seated_table(session)
-    async with table.lock:
-        table.leave(session)
-        table.broadcast_view()
-    session.table = None
+async def _leave(lobby: Lobby, guest: Guest, message: m.Leave) -> None:
+    table = lobby.seated_table(guest)
+    await table.leave(guest)
+    guest.table = None
     lobby.lobby_changed()
-    session.deliver(lobby.table_list())
+    guest.deliver(lobby.table_list())
 
 
 @handles(m.AddBot)
-async def _add_bot(lobby: Lobby, session: Session, message: m.AddBot) -> None:
-    table = lobby.table_of(message.table)
-    async with table.lock:
-        table.add_bot(message.strategy, message.seat)
-        table.broadcast_view()
-        if table.status != "playing" and all(not s.empty and s.ready for s in table.slots):
-            table.start()
+async def _add_bot(lobby: Lobby, guest: Guest, message: m.AddBot) -> None:
+    await lobby.table_of(message.table).add_bot(message.strategy, message.seat)
     lobby.lobby_changed()
 
 
 @handles(m.RemoveBot)
-async def _remove_bot(lobby: Lobby, session: Session, message: m.RemoveBot) -> None:
-    table = lobby.table_of(message.table)
-    async with table.lock:
-        table.remove_bot(message.seat)
-        table.broadcast_view()
+async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
+    await lobby.table_of(message.table).remove_bot(message.seat)
     lobby.lobby_changed()
 
 
 @handles(m.Ready)
-async def _ready(lobby: Lobby, session: Session, message: m.Ready) -> None:
-    table = lobby.seated_table(session)
-    async with table.lock:
-        if table.set_ready(session, message.ready):
-            table.start()
-        table.broadcast_view()
+async def _ready(lobby: Lobby, guest: Guest, message: m.Ready) -> None:
+    await lobby.seated_table(guest).ready(guest, message.ready)
     lobby.lobby_changed()
 
 
 @handles(m.Resume)
-async def _resume(lobby: Lobby, session: Session, message: m.Resume) -> None:
+async def _resume(lobby: Lobby, guest: Guest, message: m.Resume) -> None:
     table = lobby.table_of(message.table)
-    if session.table is not None and session.table is not table:
-        raise TableError("not_allowed", f"you are at {session.table.name}: leave it first")
-    async with table.lock:
-        seated = table.resume(session, message.seat, message.token)
-        session.table = table
-        session.deliver(seated)
-        table.broadcast_view()
-        table.snapshot(session)
-        table.wake()
+    _enter(guest, table)
+    await table.resume(guest, message.seat, message.token)
+    guest.table = table
 
 
 @handles(m.Chat)
-async def _chat(lobby: Lobby, session: Session, message: m.Chat) -> None:
-    if not session.chat_allowed(asyncio.get_running_loop().time()):
-        raise TableError("rate_limited", "slow down: too many chat messages")
-    said = m.Chat(scope=message.scope, text=message.text, sender=session.name[:40])
+async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
+    if not guest.chat_allowed(asyncio.get_running_loop().time()):
+        raise TableError(Code.RATE_LIMITED, "slow down: too many chat messages")
+    said = m.Chat(scope=message.scope, text=message.text, sender=guest.name[:40])
     if message.scope == "table":
-        for member in lobby.seated_table(session).members():
+        for member in lobby.seated_table(guest).members():
             member.deliver(said)
     else:  # everyone in the lobby: not at a table
-        for other in list(lobby.sessions):
-            if other.table is None or other is session:
+        for other in list(lobby.guests):
+            if other.table is None or other is guest:
                 other.deliver(said)
 
 
-async def _act(lobby: Lobby, session: Session, message: m.Message) -> None:
+@handles(m.PlayCards, m.PassTurn, m.ReturnCards)
+async def _act(lobby: Lobby, guest: Guest, message: m.PlayCards | m.PassTurn | m.ReturnCards) -> None:
     """A play, a pass or a return: for the seat of this connection, never another."""
-    table = lobby.seated_table(session)
-    await table.act(session, parse_action(message))
-
-
-for _kind in (m.PlayCards, m.PassTurn, m.ReturnCards):
-    HANDLERS[_kind] = _act
+    table = lobby.seated_table(guest)
+    await table.act(guest, wire.action_from_wire(message))
 
 
 @handles(m.ClientSeed)
-async def _seed(lobby: Lobby, session: Session, message: m.ClientSeed) -> None:
-    table = lobby.seated_table(session)
-    async with table.lock:
-        table.client_seed(session, message.hand, message.seed)
+async def _seed(lobby: Lobby, guest: Guest, message: m.ClientSeed) -> None:
+    await lobby.seated_table(guest).client_seed(guest, message.hand, message.seed)
 
 
 @handles(m.DealCheck)
-async def _check(lobby: Lobby, session: Session, message: m.DealCheck) -> None:
-    table = lobby.seated_table(session)
-    async with table.lock:
-        table.deal_check(session, message.hand, message.ok)
+async def _check(lobby: Lobby, guest: Guest, message: m.DealCheck) -> None:
+    await lobby.seated_table(guest).deal_check(guest, message.hand, message.ok)

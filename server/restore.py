@@ -1,86 +1,64 @@
-"""Rebuilding a table from its journal after a restart: its settings and seats, its game
+"""Rebuilding a table from its journal after a restart: its settings and chairs, its game
 replayed through the engine action by action (checked, so a damaged journal is refused
 rather than believed), the event number, the deal's secret seeds and the turn timer.
 
-Nobody is connected after a restart: people's seats are kept with their seat tokens and
+Nobody is connected after a restart: people's chairs are kept with their seat tokens and
 counted as away from the moment of the restart; the table waits `resume_seconds` for the
 seats owing a move before the timeout rule plays for them, and the turn timer, held at
 what was left when the last entry was written, runs again when they are back."""
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Callable
-from typing import Any
 
-from president.bots.strategies import make_strategy
-from president.engine import (
-    Game,
-    IllegalAction,
-    Phase,
-    RulesError,
-    find_preset,
-)
+from president.engine import Game, IllegalAction, Phase, RulesError
 from president.engine.record import action_from_json
 
-from .config import ServerConfig
-from .journal import Entry
-from .table import DealSecret, Slot, Table, TableSettings
+from .config import ServerConfig, TableSettings
+from .dealing import DealSecret
+from .journal import Entry, Journal
+from .seats import Slot
+from .table import OnRecord, Status, Table
 
 
 class RestoreError(Exception):
     """The journal of one table does not rebuild it; the message says where."""
 
 
-def settings_from(body: dict[str, Any], config: ServerConfig) -> TableSettings:
-    preset = body["preset"]
-    return TableSettings.on(
-        config, name=body["name"], preset=preset, rules=find_preset(preset).replace(**body["toggles"]),
-        seats=body["seats"], password=body["password"], turn_seconds=body["turn_seconds"])
-
-
-def slot_from(body: dict[str, Any], away_since: float) -> Slot:
-    """A chair as the journal kept it: a bot gets a fresh strategy object, a person is away."""
-    name, strategy = body["name"], body["strategy"]
-    if not name:
-        return Slot()
-    if strategy:
-        return Slot(name=name, bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
-                    strategy=strategy, ready=body["ready"])
-    return Slot(name=name, token=bytes.fromhex(body["token"]), ready=body["ready"],
-                leaving=body["leaving"], away_since=away_since)
-
-
-def rebuild(entries: list[Entry], config: ServerConfig,
-            on_record: Callable[[Table, dict[str, Any]], None], clock: Callable[[], float]) -> Table:
-    """The table as its journal leaves it (not yet attached to the journal or driven)."""
+def rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
+            clock: Callable[[], float], journal: Journal | None = None,
+            log_id: int | None = None) -> Table:
+    """The table as its journal leaves it, not yet driven (attached to `journal` as table
+    `log_id` when given)."""
     if not entries or entries[0].kind != "table":
         raise RestoreError("the journal does not begin with the table's settings")
     try:
-        return _rebuild(entries, config, on_record, clock)
+        return _rebuild(entries, config, on_record, clock, journal, log_id)
     except RestoreError:
         raise
     except (IllegalAction, RulesError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise RestoreError(f"{type(exc).__name__}: {exc}") from None
 
 
-def _rebuild(entries: list[Entry], config: ServerConfig,
-             on_record: Callable[[Table, dict[str, Any]], None], clock: Callable[[], float]) -> Table:
+def _rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
+             clock: Callable[[], float], journal: Journal | None, log_id: int | None) -> Table:
     now = clock()
-    table = Table(settings_from(entries[0].body, config), on_record, clock=clock)
+    settings = TableSettings.from_entry(entries[0].body, config)
+    slots = [Slot() for _ in range(settings.seats)]
     game: Game | None = None
+    status: Status = "waiting"
+    secret: DealSecret | None = None
+    number = 0
     remaining: float | None = None
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
-            slots = [slot_from(s, now) for s in body["seats"]]
-            if len(slots) != table.settings.seats:
-                raise RestoreError(f"entry {index}: {len(slots)} seats at a table of {table.settings.seats}")
-            table.slots = slots
+            slots = [Slot.from_entry(s, now) for s in body["seats"]]
+            if len(slots) != settings.seats:
+                raise RestoreError(f"entry {index}: {len(slots)} seats at a table of {settings.seats}")
         elif kind == "game":
-            game = table.game = Game(table.settings.rules, body["players"])
-            table.status, table.deal_secret = "playing", None
+            game = Game(settings.rules, body["players"])
+            status, secret = "playing", None
         elif kind in ("join", "leave", "deal", "act"):
             if game is None:
                 raise RestoreError(f"entry {index}: {kind} before any game")
@@ -92,33 +70,29 @@ def _rebuild(entries: list[Entry], config: ServerConfig,
                 if body["hand"] != game.hand + 1:
                     raise RestoreError(f"entry {index}: the deal of hand {body['hand']} after hand {game.hand}")
                 game.start_hand(seating=body["seating"], dealer=body["dealer"], deal=body["deal"])
-                table.deal_secret = DealSecret(
-                    hand=body["hand"], server_seed=bytes.fromhex(body["server_seed"]),
-                    seeds={name: bytes.fromhex(seed) for name, seed in body["seeds"].items()},
-                    order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"],
-                    dealt=True)
+                secret = DealSecret.from_entry(body)
             else:
                 game.apply(*action_from_json(body["action"]))
             if kind in ("deal", "act"):
                 remaining = body["remaining"]
                 if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
-                    table.deal_secret = None  # revealed when the hand ended
+                    secret = None  # revealed when the hand ended
         elif kind == "end":
-            table.status = body["status"]
+            if body["status"] not in ("waiting", "finished"):
+                raise RestoreError(f"entry {index}: a game ended as {body['status']!r}")
+            status = body["status"]
         elif kind != "snapshot":
             raise RestoreError(f"entry {index}: an entry of kind {kind!r}")
         if "number" in body:
-            table.number = body["number"]
-    table.resume_until = now + table.settings.resume_seconds
-    if table.status == "playing":
-        table.held = remaining
-    return table
+            number = body["number"]
+    return Table.restored(settings, on_record, clock=clock, slots=slots, game=game, status=status,
+                          number=number, deal_secret=secret, remaining=remaining,
+                          journal=journal, log_id=log_id)
 
 
 def compacted(table: Table) -> list[Entry]:
     """The entries that rebuild `table` as it is, when no game is in progress there."""
-    return [Entry("table", table.settings.entry()),
-            Entry("seats", {"seats": [s.entry() for s in table.slots]})]
+    return [Entry("table", table.settings.entry()), Entry("seats", {"seats": table.chairs.entries()})]
 
 
 def differences(live: Table, rebuilt: Table) -> list[str]:
@@ -132,7 +106,7 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
 
     compare("status", live.status, rebuilt.status)
     compare("event number", live.number, rebuilt.number)
-    compare("seats", [s.entry() for s in live.slots], [s.entry() for s in rebuilt.slots])
+    compare("seats", live.chairs.entries(), rebuilt.chairs.entries())
     compare("rules", live.settings.entry(), rebuilt.settings.entry())
     game, again = live.game, rebuilt.game
     if game is None or again is None:

@@ -6,25 +6,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from president.protocol import messages as m
 from president.protocol.connection import Connection, choose_version
-from president.protocol.errors import LocalProtocolError, RemoteProtocolError
+from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 
-if TYPE_CHECKING:
-    from .app import Server
-    from .table import Table
+from .config import ServerConfig
+from .table import Table
 
 log = logging.getLogger("president.server")
 
 
+class Handler(Protocol):
+    """What a session hands its messages to (the lobby), passed in by the server."""
+
+    def welcome(self, session: Session) -> None: ...
+
+    async def handle(self, session: Session, message: m.Message) -> None: ...
+
+    async def disconnect(self, session: Session) -> None: ...
+
+
 class Session:
-    def __init__(self, server: Server, reader: asyncio.StreamReader,
+    def __init__(self, config: ServerConfig, handler: Handler, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter, address: str) -> None:
-        self.server = server
-        self.config = server.config
+        self.config = config
+        self.handler = handler
         self.reader = reader
         self.writer = writer
         self.address = address
@@ -57,7 +67,7 @@ class Session:
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
-            self.kill("too_slow")
+            self.kill(Code.TOO_SLOW)
 
     def kill(self, why: str) -> None:
         """Drop the connection now, without waiting for the queue."""
@@ -80,7 +90,7 @@ class Session:
                     async with asyncio.timeout(self.config.drain_seconds):
                         await self.writer.drain()
                 except (TimeoutError, ConnectionError, OSError):
-                    self.kill("too_slow")
+                    self.kill(Code.TOO_SLOW)
                     return
             if done:
                 return
@@ -106,7 +116,7 @@ class Session:
         finally:
             self.closed = True
             heartbeat.cancel()
-            await self.server.lobby.disconnect(self)
+            await self.handler.disconnect(self)
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
             try:
@@ -140,8 +150,9 @@ class Session:
     def _refuse(self, error: RemoteProtocolError) -> None:
         self.deliver(m.Error(code=error.code, message=error.message[:500]))
         self._strikes += 1
-        if error.code == "frame_too_large" or self._strikes >= self.config.strikes:
-            self.deliver(m.Bye(code=error.code, reason="too many bad messages" if error.code != "frame_too_large" else error.message[:500]))
+        if error.code is Code.FRAME_TOO_LARGE or self._strikes >= self.config.strikes:
+            reason = error.message[:500] if error.code is Code.FRAME_TOO_LARGE else "too many bad messages"
+            self.deliver(m.Bye(code=error.code, reason=reason))
             self.closed = True
 
     async def _handshake(self) -> bool:
@@ -157,12 +168,13 @@ class Session:
             self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
             return False
         password = self.config.password
-        if password is not None and not _same(hello.password or "", password):
+        if password is not None and not hmac.compare_digest((hello.password or "").encode(),
+                                                            password.encode()):
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
-        self.server.lobby.sessions.add(self)  # in the lobby from now on
+        self.handler.welcome(self)  # in the lobby from now on
         return True
 
     async def _read_loop(self) -> None:
@@ -171,12 +183,12 @@ class Session:
             try:
                 message = await self._next(self.config.idle_seconds)
             except TimeoutError:
-                self.deliver(m.Bye(code="timeout", reason="nothing heard for too long"))
+                self.deliver(m.Bye(code=Code.TIMEOUT, reason="nothing heard for too long"))
                 return
             if message is None:
                 return
             await self._throttle(loop)
-            await self.server.lobby.handle(self, message)
+            await self.handler.handle(self, message)
 
     async def _throttle(self, loop: asyncio.AbstractEventLoop) -> None:
         """A token bucket: past the burst, this connection's messages wait their turn.
@@ -198,8 +210,3 @@ class Session:
         self._chat_times.append(now)
         return True
 
-
-def _same(a: str, b: str) -> bool:
-    import hmac
-
-    return hmac.compare_digest(a.encode(), b.encode())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from president.engine import PASS, Action
+from president.engine import PASS, Action, Phase
 from president.protocol import messages as m
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
@@ -141,59 +141,62 @@ class TableApp:
         ]), focused_element=self.hand_window)
 
     def _header(self) -> StyleAndTextTuples:
-        view = self.client.model.view
+        view, public = self.client.model.view, self.client.model.public
         if view is None:
             return [("class:title", " president — waiting for the table ...")]
         rules = f"{view.rules.get('preset', '')}{'+' if len(view.rules) > 1 else ''}"
-        hand = f"hand {view.hand + 1}" if view.hand >= 0 else "not started"
-        extra = "  REVOLUTION" if view.revolution else ""
+        hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
+        phase = public.phase.value.replace("_", " ") if public is not None else view.status
+        extra = "  REVOLUTION" if public is not None and public.revolution else ""
         left = self.screen.seconds_left()
         timer = f"  ⏱ {left}s" if left is not None else ""
-        return [("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {view.phase}{extra}{timer}"),
+        return [("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {phase}{extra}{timer}"),
                 ("class:dim", f"   [{self.screen.connection}]  ? for help")]
 
     def _seats(self) -> StyleAndTextTuples:
-        view = self.client.model.view
+        model = self.client.model
+        view, public = model.view, model.public
         if view is None:
             return []
         out: StyleAndTextTuples = []
-        waiting = view.hand < 0
-        for seat, info in enumerate(view.seats):
-            if waiting:
-                if not info.name:
+        if public is None:
+            for seat, chair in enumerate(view.chairs):
+                if not chair.name:
                     out.append(("class:dim", f"  seat {seat}: empty\n"))
                     continue
-                me = " (you)" if info.name == self.client.model.me else ""
-                ready = "ready" if info.ready else "not ready"
-                out.append(("class:turn" if info.ready else "", f"  {info.name}{me}: {ready}\n"))
-                continue
-            turn = view.turn == seat or any(s == seat for s, _ in view.owed)
+                me = " (you)" if chair.name == model.me else ""
+                who = f"bot:{chair.bot}" if chair.bot else chair.name
+                ready = "ready" if chair.ready else "not ready"
+                out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}\n"))
+            return out
+        connected = {chair.name: chair.connected for chair in view.chairs}
+        titles = public.titles()
+        owing = {seat for seat, _ in public.owed}
+        for seat, name in enumerate(public.seating):
+            turn = public.turn == seat or seat in owing
             mark = "▶ " if turn else "  "
-            me = " (you)" if info.name == self.client.model.me else ""
-            flags = " passed" if info.passed else ""
-            flags += "" if info.connected else " away"
-            title = f" {info.title}" if info.title else ""
+            me = " (you)" if name == model.me else ""
+            flags = " passed" if public.passed[seat] or public.locked[seat] else ""
+            flags += "" if connected.get(name, False) else " away"
+            title = f" {titles[name]}" if name in titles else ""
             style = "class:turn" if turn else ""
-            out.append((style, f"{mark}{info.name}{me}{title}: {info.cards} cards, {info.score} pts{flags}\n"))
+            score = dict(public.scores)[name]
+            out.append((style, f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {score} pts{flags}\n"))
         return out
 
     def _pile(self) -> StyleAndTextTuples:
-        view = self.client.model.view
-        if view is None or not view.trick:
+        public = self.client.model.public
+        if public is None or not public.trick:
             return [("class:dim", "empty: the next play leads")]
-        seat, cards = view.trick[-1]
+        seat, play = public.trick[-1]
         out: StyleAndTextTuples = [("", f"{self.screen.name_of(seat)}: ")]
-        from president.engine import Card
-
-        for text in cards:
-            card = Card.parse(text)
+        for card in play.cards:
             out.append((card_style(card), card_text(card) + " "))
         return out
 
     def _log(self) -> StyleAndTextTuples:
         lines = [*self.screen.summary, ""] if self.screen.summary else []
-        view = self.client.model.view
-        if view is not None and view.hand < 0:
+        if self.client.model.public is None:
             lines += self.screen.rules_lines()
         lines += self.screen.log[-14:]
         deal = self.screen.deal_line()
@@ -233,22 +236,22 @@ class TableApp:
     def _status(self) -> StyleAndTextTuples:
         screen = self.screen
         model = self.client.model
-        view = model.view
+        view, public = model.view, model.public
         if screen.message:
             return [("class:message", " " + screen.message)]
-        if view is not None and view.hand < 0:
+        if view is not None and public is None:
             if model.slot is None:
                 return [("class:dim", " watching: the game starts when every seat is filled and ready")]
             return [("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")]
         if model.slot is None and view is not None:
             return [("class:dim", " watching (q leaves)")]
-        if view is not None and view.phase == "game_over":
+        if public is not None and view is not None and view.status != "playing":
             return [("class:turn", " game over: r = ready for another game, q = leave the table")]
-        if view is not None and model.my_turn:
-            if view.phase == "exchange":
-                owed = dict(view.owed).get(model.seat or 0, 0)
+        if public is not None and model.my_turn:
+            if public.phase is Phase.EXCHANGE:
+                owed = dict(public.owed).get(model.seat or 0, 0)
                 return [("class:turn", f" your return: choose {owed} card(s) to give back, then enter")]
-            lead = " (you lead: any set)" if not view.trick else ""
+            lead = " (you lead: any set)" if not public.trick else ""
             return [("class:turn", f" your turn{lead}: space chooses, enter plays, p passes, s suggests")]
         return [("class:dim", " waiting for the others ...")]
 
@@ -336,10 +339,10 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _ready(event: KeyPressEvent) -> None:
         model = table.client.model
         view = model.view
-        if model.slot is None or view is None or view.phase == "play" or view.phase == "exchange":
+        if model.slot is None or view is None or view.status == "playing":
             screen.message = "ready is for a seated player before a game"
             return
-        mine = next((info for info in view.seats if info.name == model.me), None)
+        mine = next((chair for chair in view.chairs if chair.name == model.me), None)
         ready = not (mine is not None and mine.ready)
         screen.message = "ready: the game starts when every seat is ready" if ready else "not ready"
         later(table.client.send(m.Ready(ready=ready)))
@@ -347,7 +350,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("b", filter=playing)
     def _bot(event: KeyPressEvent) -> None:
         model = table.client.model
-        if model.view is None or model.view.phase in ("play", "exchange"):
+        if model.view is None or model.view.status == "playing":
             screen.message = "bots join between games"
             return
         screen.message = f"asked for a {table.bots} bot"
@@ -356,8 +359,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("q", filter=playing)
     def _leave(event: KeyPressEvent) -> None:
         model = table.client.model
-        view = model.view
-        in_game = (model.slot is not None and view is not None and view.phase in ("play", "exchange"))
+        in_game = model.slot is not None and model.playing
         if in_game and screen.message != LEAVE_AGAIN:
             screen.message = LEAVE_AGAIN
             return

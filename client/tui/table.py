@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
-from president.engine import Card, Play, Return, SeatView
+from president.engine import Card, Phase, Play, Return, SeatView, counts_of
 from president.engine.cards import JOKER_RANK
 from president.engine.describe import toggle_words
 from president.engine.moves import play_problem, return_problem, strength
@@ -50,13 +49,13 @@ class TableScreen:
 
     def hand(self) -> list[Card]:
         """My cards, lowest first by the current order (a revolution reverses it)."""
-        view = self.model.view
-        reverse = bool(view and view.revolution)
+        public = self.model.public
+        reverse = bool(public and public.revolution)
         return sorted(self.model.hand, key=lambda c: (strength(c.rank, reverse), c.suit))
 
     def seat_view(self) -> SeatView | None:
         model = self.model
-        if model.view is None or model.seat is None or model.view.phase not in ("play", "exchange"):
+        if model.seat is None or not model.playing:
             return None
         return model.seat_view()
 
@@ -120,10 +119,8 @@ class TableScreen:
             return "it is not your turn" if chosen else None
         if not chosen:
             return "choose cards with space, then enter"
-        counts = [0] * 53
-        for card in view.hand:
-            counts[card.id] += 1
-        if view.phase == "exchange":
+        counts = counts_of(view.hand)
+        if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
         return play_problem(view.rules, counts, view.top, view.revolution, view.opening,
                             Play(chosen), view.rows)
@@ -139,18 +136,18 @@ class TableScreen:
         chosen = self.chosen()
         self.selected = set()
         self.message = ""
-        return Return(chosen) if view.phase == "exchange" else Play(chosen)
+        return Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
 
     # --- what happened --------------------------------------------------------------
 
-    def name_of(self, seat: object) -> str:
-        view = self.model.view
-        if view is None or not isinstance(seat, int) or not 0 <= seat < len(view.seats):
+    def name_of(self, seat: int) -> str:
+        public = self.model.public
+        if public is None or not 0 <= seat < len(public.seating):
             return f"seat {seat}"
-        name = view.seats[seat].name
+        name = public.seating[seat]
         return "you" if name == self.model.me else name
 
-    def _says(self, seat: object, third: str, second: str) -> str:
+    def _says(self, seat: int, third: str, second: str) -> str:
         name = self.name_of(seat)
         return f"{name} {second if name == 'you' else third}"
 
@@ -165,8 +162,8 @@ class TableScreen:
             self.log.append(f"<{message.sender}> {message.text}")
         elif isinstance(message, m.Error):
             self.message = message.message
-        elif isinstance(message, m.GameEvent):
-            if message.kind == "played" and message.data.get("seat") == self.model.seat:
+        elif isinstance(message, m.TableEvent):
+            if isinstance(message, m.Played) and message.seat == self.model.seat:
                 self.selected = set()
             line = self.describe(message)
             if line:
@@ -174,63 +171,60 @@ class TableScreen:
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
-            self.exchange_line = self.exchanged(message.hand) if message.reason == "exchange" else ""
+            self.exchange_line = self.exchanged() if message.reason == "exchange" else ""
         del self.log[:-200]
 
-    def describe(self, event: m.GameEvent) -> str | None:
-        data: Any = event.data  # checked on arrival; its values depend on the kind
-        kind = event.kind
-        if kind == "hand_started":
+    def describe(self, event: m.TableEvent) -> str | None:
+        """A public event as a line of the log."""
+        if isinstance(event, m.HandStarted):
             self.summary = []
             self.message = ""
-            seating = list(data["seating"])
-            dealer = seating[int(data["dealer"])]
+            dealer = event.seating[event.dealer]
             says = "you deal" if dealer == self.model.me else f"{dealer} deals"
-            return f"— hand {int(data['hand']) + 1}: {says} —"
-        if kind == "played":
-            cards = " ".join(card_text(Card.parse(str(c))) for c in data["cards"])
-            extra = " — clears the pile" if data.get("clears") else ""
-            extra += " — REVOLUTION" if data.get("revolution") else ""
-            return f"{self._says(data['seat'], 'plays', 'play')} {cards}{extra}"
-        if kind == "passed":
-            return self._says(data["seat"], "passes", "pass") + (" (auto)" if data.get("automatic") else "")
-        if kind == "skipped":
-            return f"{self._says(data['seat'], 'is', 'are')} skipped"
-        if kind == "trick_ended":
-            return (f"{self._says(data['winner'], 'wins', 'win')} the trick; "
-                    f"{self._says(data['leader'], 'leads', 'lead')}")
-        if kind == "went_out":
-            return f"{self._says(data['seat'], 'is', 'are')} out in place {int(data['place']) + 1}"
-        if kind == "gave":
-            count = data["count"]
-            return (f"{self._says(data['giver'], 'gives', 'give')} {count} card{'s' if count != 1 else ''}"
-                    f" to {self.name_of(data['receiver'])}")
-        if kind == "returned":
-            return f"{self._says(data['giver'], 'returns', 'return')} {data['count']} to {self.name_of(data['receiver'])}"
-        if kind == "hand_over":
-            finish = list(data["finish"])
-            points = list(data["points"])
-            self.summary = [f"Hand {int(data['hand']) + 1} is over:"] + [
+            return f"— hand {event.hand + 1}: {says} —"
+        if isinstance(event, m.Played):
+            cards = " ".join(card_text(Card.parse(c)) for c in event.cards)
+            extra = " — clears the pile" if event.clears else ""
+            extra += " — REVOLUTION" if event.revolution else ""
+            return f"{self._says(event.seat, 'plays', 'play')} {cards}{extra}"
+        if isinstance(event, m.Passed):
+            return self._says(event.seat, "passes", "pass") + (" (auto)" if event.automatic else "")
+        if isinstance(event, m.Skipped):
+            return f"{self._says(event.seat, 'is', 'are')} skipped"
+        if isinstance(event, m.TrickEnded):
+            return (f"{self._says(event.winner, 'wins', 'win')} the trick; "
+                    f"{self._says(event.leader, 'leads', 'lead')}")
+        if isinstance(event, m.WentOut):
+            return f"{self._says(event.seat, 'is', 'are')} out in place {event.place + 1}"
+        if isinstance(event, m.Gave):
+            plural = "s" if event.size != 1 else ""
+            return (f"{self._says(event.giver, 'gives', 'give')} {event.size} card{plural}"
+                    f" to {self.name_of(event.receiver)}")
+        if isinstance(event, m.Returned):
+            return (f"{self._says(event.giver, 'returns', 'return')} {event.size}"
+                    f" to {self.name_of(event.receiver)}")
+        if isinstance(event, m.HandOver):
+            self.summary = [f"Hand {event.hand + 1} is over:"] + [
                 f"  {place}. {name}{'  +' + str(p) if p else ''}" for place, (name, p)
-                in enumerate(zip(finish, points), 1)
+                in enumerate(zip(event.finish, event.points), 1)
             ]
-            return f"hand over: {', '.join(finish)}"
-        if kind == "game_over":
-            winners = " and ".join(data["winners"])
+            return f"hand over: {', '.join(event.finish)}"
+        if isinstance(event, m.GameOver):
+            winners = " and ".join(event.winners)
             self.summary = [f"GAME OVER — {winners} won!", "press q to leave"]
             return f"game over: {winners} won"
         return None
 
-    def exchanged(self, hand: int) -> str:
-        """What my exchange did to the hand I was dealt: the cards gone and come."""
-        dealt = list(self.model.dealt.get(hand, []))
-        now = list(self.model.hand)
-        gave = [c for c in dealt if c not in now or dealt.count(c) > now.count(c)]
-        got = [c for c in now if c not in dealt or now.count(c) > dealt.count(c)]
+    def exchanged(self) -> str:
+        """What my exchange did to my hand: the cards I gave and the cards I got."""
+        me = self.model.seat
+        gave = [c for e in self.model.exchange if e.giver == me for c in e.cards]
+        got = [c for e in self.model.exchange if e.receiver == me for c in e.cards]
         if not gave and not got:
             return ""
+
         def shown(cards: list[Card]) -> str:
-            return " ".join(card_text(c) for c in sorted(set(cards))) or "nothing"
+            return " ".join(card_text(c) for c in sorted(cards)) or "nothing"
 
         return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
 

@@ -151,9 +151,9 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             # at the table: three bots, ready, and the game is on
             keys.send_text("bbb")
             await wait_for(lambda: client.model.view is not None
-                           and all(s.name for s in client.model.view.seats))
+                           and all(c.name for c in client.model.view.chairs))
             keys.send_text("r")
-            await wait_for(lambda: client.model.view is not None and client.model.view.phase in ("play", "exchange"))
+            await wait_for(lambda: client.model.playing)
             # leaving mid-game asks once more, then goes back to the lobby
             keys.send_text("q")
             await asyncio.sleep(0.2)
@@ -178,10 +178,9 @@ async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) 
         link = await connect(f"127.0.0.1:{server.port}", "ann", pin=server.fingerprint,
                              known=KnownServers(tmp_path / "k"))
         client = Client(link)
-        view = m.TableView(table="T", number=1, phase="waiting", hand=-1, rules={"preset": "classic"},
-                           seats=tuple(m.SeatInfo(name="", cards=0, score=0, title="", connected=False,
-                                                  ready=False, passed=False) for _ in range(4)),
-                           turn=None, dealer=None, trick=(), revolution=False, turn_deadline_ms=0)
+        view = m.TableView(table="T", number=1, status="waiting", rules={"preset": "classic"},
+                           chairs=tuple(m.Chair(name="", bot="", connected=False, ready=False)
+                                        for _ in range(4)), turn_deadline_ms=0)
         with create_pipe_input() as keys:
             lobby = LobbyApp(client, LobbyScreen(me="ann"), input=keys, output=DummyOutput())
             client.on_message = lobby.on_message

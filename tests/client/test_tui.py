@@ -13,13 +13,13 @@ from president.cli.play import start_local_game
 from president.client.connection import Client
 from president.client.tui.app import TableApp
 from president.client.tui.table import TableScreen, card_text
-from president.engine import Card
+from president.engine import Card, Gave, Passed, Phase, Played, PublicView, Returned, find_preset
 from president.protocol import messages as m
 from president.server.app import Server
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from ..server.helpers import wait_for
+from ..server.helpers import in_play, wait_for
 
 
 def local_args(**changes: object) -> argparse.Namespace:
@@ -38,7 +38,7 @@ async def local_screen(tmp_path: Path, **changes: object
         network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
         running = asyncio.create_task(table.app.run_async())
         try:
-            await wait_for(lambda: client.model.view is not None and client.model.view.phase == "play", 30)
+            await wait_for(lambda: in_play(client), 30)
             yield table, keys, server
             keys.send_text("q")  # mid-game this asks again ...
             keys.send_text("q")  # ... and this leaves
@@ -53,9 +53,9 @@ async def local_screen(tmp_path: Path, **changes: object
 def acted(client: Client, since: int, seat: int | None) -> bool:
     """The server announced a play, pass or return of `seat` after event `since`."""
     for event in client.model.events[since:]:
-        if event.kind in ("played", "passed") and event.data.get("seat") == seat:
+        if isinstance(event, (Played, Passed)) and event.seat == seat:
             return True
-        if event.kind == "returned" and event.data.get("giver") == seat:
+        if isinstance(event, Returned) and event.giver == seat:
             return True
     return False
 
@@ -66,7 +66,7 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
         moves = returns = 0
 
         def over() -> bool:
-            return client.model.view is not None and client.model.view.phase == "game_over"
+            return client.model.public is not None and client.model.public.phase is Phase.GAME_OVER
 
         while not over():
             await wait_for(lambda: client.model.my_turn or over(), 20)
@@ -75,7 +75,7 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             # wait for the server's word on each key's move, not for the screen: the bots
             # answer at once, so the turn may be ours again before we look
             since, seat = len(client.model.events), client.model.seat
-            exchange = client.model.view is not None and client.model.view.phase == "exchange"
+            exchange = client.model.public is not None and client.model.public.phase is Phase.EXCHANGE
             screen.message = ""
             keys.send_text("s")  # choose the cheapest legal play (or return) ...
             await wait_for(lambda: bool(screen.selected) or bool(screen.message))
@@ -88,7 +88,7 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             moves += 1
             returns += exchange
         assert moves > 0 and any(line.startswith("game over") for line in screen.log)
-        assert returns > 0 or not any(e.kind == "gave" and e.data.get("receiver") == client.model.seat
+        assert returns > 0 or not any(isinstance(e, Gave) and e.receiver == client.model.seat
                                       for e in client.model.events)
         assert screen.summary[0].startswith("GAME OVER")
         assert not [e for e in client.errors if e.about], client.errors
@@ -127,35 +127,43 @@ def test_the_screen_state_without_a_terminal() -> None:
     screen.toggle()
     assert screen.chosen() == [Card.parse("3C")]
     assert screen.explain() == "wait for the hand to start"
-    event = m.GameEvent(table="t", number=1, kind="game_over", data={"winners": ("bob",)})
-    screen.record(event)
+    screen.record(m.GameOver(table="t", number=1, winners=("bob",)))
     assert screen.summary[0] == "GAME OVER — bob won!"
 
 
 def test_the_exchange_line_says_what_went_and_came() -> None:
+    """From the exchange the server sealed to this seat: exact, even with two decks
+    where the same card can go and come back."""
     from president.client.model import TableModel
     from president.engine import parse_cards
 
     model = TableModel(me="ann", hand=list(parse_cards("3C 4D 2S AH")))
-    model.dealt[1] = list(parse_cards("3C 4D 5H 6S"))
+    seating = ("bob", "ann", "cat")
+    model.public = PublicView(
+        rules=find_preset("classic"), hand_number=1, phase=Phase.PLAY, seating=seating, dealer=0,
+        counts=(4, 4, 4), turn=0, top=None, trick=(), played=(), revolution=False, opening=False,
+        passed=(False,) * 3, locked=(False,) * 3, finish_order=(), standing=("ann", "bob", "cat"),
+        scores=tuple((n, 0) for n in seating), owed=(), hands_played=1, winners=(), places=(None,) * 3)
     screen = TableScreen(model)
-    assert screen.exchanged(1) == "exchange: you gave 5♥ 6♠; you got A♥ 2♠"
-    model.hand = list(model.dealt[1])
-    assert screen.exchanged(1) == ""
+    assert screen.exchanged() == ""
+    got, gave = parse_cards("2S AH"), parse_cards("5H 2S")
+    model.exchange = (Gave(2, 1, 2, got), Returned(1, 2, 2, gave, False))
+    assert screen.exchanged() == "exchange: you gave 5♥ 2♠; you got A♥ 2♠"
 
 
 async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> None:
     async with local_screen(tmp_path, bot_delay=0.05) as (table, _keys, _):
         client, screen = table.client, table.screen
-        slot, hand = client.model.slot, client.model.view.hand  # type: ignore[union-attr]
+        assert client.model.public is not None
+        slot, hand = client.model.slot, client.model.public.hand_number
         old = client.link
         old.writer.transport.abort()  # the Wi-Fi drops
         await wait_for(lambda: screen.connection.startswith("connection lost"), 5)
         await wait_for(lambda: client.link is not old and screen.connection == "connected", 10)
         await wait_for(lambda: screen.message == "reconnected to your seat", 5)
-        await wait_for(lambda: client.model.view is not None and client.model.hand != [], 5)
+        await wait_for(lambda: client.model.public is not None and client.model.hand != [], 5)
         assert client.model.slot == slot
-        assert client.model.view is not None and client.model.view.hand >= hand
+        assert client.model.public is not None and client.model.public.hand_number >= hand
 
 
 async def test_a_mouse_click_chooses_the_card_under_it(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from president.engine import (
     PASS,
@@ -22,51 +22,12 @@ from president.engine import (
     Play,
     Return,
     Rules,
-    RulesError,
     deck,
     find_preset,
 )
 from president.engine.record import dumps, loads, replay, to_record
 
-TOGGLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
-    "decks": st.sampled_from([1, 2]),
-    "jokers": st.sampled_from([0, 1, 2]),
-    "joker_mode": st.sampled_from(["high", "wild"]),
-    "dealer": st.sampled_from(["rotate", "scum"]),
-    "deal_from_president": st.booleans(),
-    "seat_order": st.sampled_from(["fixed", "by_rank"]),
-    "passing": st.sampled_from(["multi_round", "locked"]),
-    "auto_pass": st.booleans(),
-    "twos_clear": st.booleans(),
-    "clear_rank": st.sampled_from([None, 8, 10]),
-    "bombs": st.booleans(),
-    "revolution": st.booleans(),
-    "equal_plays": st.sampled_from(["off", "allow", "skip"]),
-    "must_beat": st.booleans(),
-    "two_finish_penalty": st.booleans(),
-    "exchange": st.sampled_from(["none", "one", "two", "two_one"]),
-    "auto_return": st.booleans(),
-    "first_lead": st.sampled_from(["three_of_clubs", "dealer_left"]),
-    "later_lead": st.sampled_from(["president", "scum"]),
-    "scoring": st.sampled_from(["top_two", "positional", "last_president"]),
-    "title_scum": st.sampled_from(["Scum", "Beggar"]),
-}
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
-    base = find_preset(draw(st.sampled_from(list(PRESETS))))
-    toggles = draw(st.fixed_dictionaries({}, optional=TOGGLE_VALUES))
-    try:
-        rules = base.replace(**toggles)
-    except RulesError:
-        assume(False)
-        raise
-    # Short games: a low target and few rounds (the rules are otherwise as drawn).
-    rules = rules.replace(target=min(rules.target, draw(st.integers(1, 6))),
-                          rounds=min(rules.rounds, draw(st.integers(1, 4))))
-    players = draw(st.integers(3, min(rules.max_players, 7)))
-    return rules, players, draw(st.integers(0, 2**32 - 1))
+from ..strategies import tables
 
 
 def shape(action: Action, opening: bool = False) -> tuple[Any, ...]:

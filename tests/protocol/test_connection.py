@@ -11,7 +11,7 @@ from president.protocol.errors import LocalProtocolError, RemoteProtocolError
 from president.protocol.framing import encode_frame
 
 KEY = bytes(32)
-HELLO = m.Hello(versions=(1,), name="Ann", role="player", hand_key=KEY)
+HELLO = m.Hello(versions=m.VERSIONS, name="Ann", role="player", hand_key=KEY)
 
 
 def pair() -> tuple[Connection, Connection]:
@@ -26,19 +26,20 @@ def deliver(data: bytes, to: Connection) -> list[m.Message]:
 def test_a_handshake_and_a_conversation() -> None:
     client, server = pair()
     assert deliver(client.send(HELLO), server) == [HELLO]
-    assert choose_version(HELLO.versions) == 1
-    welcome = m.Welcome(version=1, server="home")
+    assert choose_version(HELLO.versions) == 2
+    welcome = m.Welcome(version=2, server="home")
     assert deliver(server.send(welcome), client) == [welcome]
-    assert client.state == server.state == "open" and client.version == 1
+    assert client.state == server.state == "open" and client.version == 2
     play = m.PlayCards(cards=("7C",))
     assert deliver(client.send(play), server) == [play]
-    event = m.GameEvent(table="t", number=1, kind="passed", data={"seat": 1})
+    event = m.Passed(table="t", number=1, seat=1, automatic=False)
     assert deliver(server.send(event), client) == [event]
 
 
 def test_version_negotiation() -> None:
     assert choose_version((1, 2, 3), (1, 2)) == 2
     assert choose_version((9,), (1,)) is None
+    assert choose_version((1,)) is None  # version 1 carried events as kind + data: gone
     client, server = pair()
     deliver(client.send(m.Hello(versions=(9,), name="Old", role="bot", hand_key=KEY)), server)
     reject = m.Reject(versions=m.VERSIONS, reason="no version in common")

@@ -12,13 +12,21 @@ from president.protocol import messages as m
 from president.protocol.codec import pack, unpack
 from president.protocol.errors import RemoteProtocolError
 
-SEATS = tuple(m.SeatInfo(f"P{i}", 13, 2, "Citizen", True, True, False) for i in range(4))
+CHAIRS = (m.Chair("Ann", "", True, True), m.Chair("heuristic-bot-1", "heuristic", True, True),
+          m.Chair("Cat", "", False, True), m.Chair("Dan", "", True, True))
+GAME = m.GameView(
+    hand=1, phase="play", seating=("Dan", "Ann", "heuristic-bot-1", "Cat"), dealer=3,
+    counts=(11, 12, 13, 12), turn=2, top=m.TopPlay(owner=1, rank=6, size=2, jokers=0),
+    trick=((0, ("6C", "6D")), (1, ("9S", "9H"))), played=("6C", "6D", "9S", "9H"),
+    revolution=False, opening=False, passed=(False, False, False, False),
+    locked=(False, False, False, False), finish_order=(), standing=("Ann", "Dan", "Cat", "heuristic-bot-1"),
+    scores=(1, 2, 0, 0), owed=(), hands_played=1, winners=(), places=(None, None, None, None))
 KEY = bytes(range(32))
 
 EXAMPLES: list[m.Message] = [
-    m.Hello(versions=(1,), name="Ann", role="player", hand_key=KEY),
-    m.Welcome(version=1, server="Kitchen table"),
-    m.Reject(versions=(1,), reason="this server speaks protocol 1"),
+    m.Hello(versions=(2,), name="Ann", role="player", hand_key=KEY),
+    m.Welcome(version=2, server="Kitchen table"),
+    m.Reject(versions=(2,), reason="no protocol version in common"),
     m.Ping(nonce=7), m.Pong(nonce=7),
     m.Chat(scope="lobby", text="hi all"),
     m.Chat(scope="table", text="nice play", sender="Ben"),
@@ -36,12 +44,25 @@ EXAMPLES: list[m.Message] = [
                                  players=("Ann", "bot:random", "", ""), status="waiting",
                                  password=True, turn_seconds=30, spectators=0),)),
     m.Seated(table="Friday", seat=1, token=KEY),
-    m.TableView(table="Friday", number=12, phase="play", hand=0, rules={"preset": "house"},
-                seats=SEATS, turn=2, dealer=3, trick=((0, ("6C", "6D")), (1, ("9S", "9H"))),
-                revolution=False, turn_deadline_ms=41000),
-    m.GameEvent(table="Friday", number=13, kind="played",
-                data={"seat": 2, "cards": ("KC", "KD"), "clears": False}),
-    m.SealedHand(table="Friday", number=3, hand=0, seat=1, sealed=b"\x01" * 101, reason="deal"),
+    m.TableView(table="Friday", number=12, status="playing", rules={"preset": "house", "bombs": True},
+                chairs=CHAIRS, turn_deadline_ms=41000, game=GAME),
+    m.TableView(table="Friday", number=0, status="waiting", rules={"preset": "classic"},
+                chairs=(m.Chair("Ann", "", True, False), m.Chair("", "", False, False),
+                        m.Chair("", "", False, False)), turn_deadline_ms=0),
+    m.HandStarted(table="Friday", number=13, hand=1, seating=("Dan", "Ann", "heuristic-bot-1", "Cat"),
+                  dealer=3),
+    m.Gave(table="Friday", number=15, giver=3, receiver=1, size=2),
+    m.Returned(table="Friday", number=16, giver=1, receiver=3, size=2, automatic=False),
+    m.ExchangeDone(table="Friday", number=18),
+    m.Played(table="Friday", number=19, seat=2, cards=("KC", "KD"), clears=False, revolution=False),
+    m.Passed(table="Friday", number=20, seat=3, automatic=False),
+    m.Skipped(table="Friday", number=21, seat=0),
+    m.TrickEnded(table="Friday", number=22, winner=2, leader=2),
+    m.WentOut(table="Friday", number=23, seat=2, place=0),
+    m.HandOver(table="Friday", number=60, hand=1, finish=("heuristic-bot-1", "Ann", "Dan", "Cat"),
+               points=(2, 1, 0, 0)),
+    m.GameOver(table="Friday", number=61, winners=("Ann",)),
+    m.SealedHand(table="Friday", number=14, hand=1, seat=1, sealed=b"\x01" * 104, reason="deal"),
     m.DealCommit(table="Friday", hand=0, digest=KEY),
     m.DealReveal(table="Friday", hand=0, server_seed=KEY, client_seeds=(KEY, KEY, KEY, KEY),
                  dealer=3, start=0, players=4),
@@ -64,6 +85,8 @@ def test_round_trip(example: m.Message) -> None:
     ({"type": "teleport"}, "unknown_message", "no message type 'teleport'"),
     ({"kind": "hello"}, "unknown_message", "no message type None"),
     ([1, 2], "bad_message", "a map"),
+    ({"type": "played", "table": "T", "number": 1, "seat": 0, "cards": [], "clears": False, "revolution": False}, "bad_message", "cards: 0 items"),
+    ({"type": "table", "table": "T", "number": 1, "status": "over", "rules": {"preset": "classic"}, "chairs": [], "turn_deadline_ms": 0}, "bad_message", "status"),
     ({"type": "hello", "versions": [1], "name": "Ann", "role": "player"}, "bad_message", "missing field 'hand_key'"),
     ({"type": "hello", "versions": [1], "name": "Ann", "role": "player", "hand_key": b"short"}, "bad_message", "hand_key: expected 32 bytes"),
     ({"type": "hello", "versions": [], "name": "Ann", "role": "player", "hand_key": KEY}, "bad_message", "versions"),

@@ -16,6 +16,7 @@ from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
+from president.engine import Phase
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig
@@ -35,6 +36,11 @@ async def client(server: Server, name: str, tmp_path: Path, **kwargs: object) ->
     link = await connect(f"127.0.0.1:{server.port}", name,
                          known=KnownServers(tmp_path / f"known-{name}"), **kwargs)  # type: ignore[arg-type]
     return Client(link)
+
+
+def in_play(c: Client) -> bool:
+    """The client's table is in the play of a hand (not the exchange, not between hands)."""
+    return c.model.public is not None and c.model.public.phase is Phase.PLAY
 
 
 async def wait_for(predicate: object, timeout: float = 10.0) -> None:

@@ -27,7 +27,7 @@ async def a_game_beside(server: Server, tmp_path: Path) -> AsyncIterator[Callabl
     seen = [0]
 
     async def count(message: m.Message) -> None:
-        seen[0] += isinstance(message, m.GameEvent)
+        seen[0] += isinstance(message, m.TableEvent)
 
     watcher.on_message = count
     task = asyncio.create_task(watcher.run())
@@ -106,7 +106,8 @@ async def test_a_connection_flood_meets_the_total_cap_and_the_game_goes_on(tmp_p
 
 
 async def test_a_chat_flood_is_throttled_and_others_still_talk_and_play(tmp_path: Path) -> None:
-    async with running_server(tmp_path, bot_delay=0.02, chat_per_minute=10, rate_per_second=50,
+    # 500 messages at 500 a second past a burst of 50: the flooder waits ~0.9 s in all
+    async with running_server(tmp_path, bot_delay=0.005, chat_per_minute=10, rate_per_second=500,
                               rate_burst=50) as server, a_game_beside(server, tmp_path) as events:
         flooder, ann, bob = [await client(server, name, tmp_path) for name in ("flooder", "ann", "bob")]
         tasks = [asyncio.create_task(c.run()) for c in (flooder, ann, bob)]

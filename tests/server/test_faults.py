@@ -23,14 +23,14 @@ from president.server.app import Server
 from president.server.restore import rebuild
 
 from ..faultproxy import FaultProxy
-from .helpers import running_server, wait_for
+from .helpers import in_play, running_server, wait_for
 from .test_durable import same_table
 
 Fault = Callable[[FaultProxy, list[BotPlayer]], Awaitable[None]]
 
 
 async def through_the_proxy(server: Server, proxy: FaultProxy, tmp_path: Path, fault: Fault,
-                            target: int = 7) -> list[BotPlayer]:
+                            target: int = 7, turn_seconds: int = 5) -> list[BotPlayer]:
     """Four bots at table "T", every connection through `proxy`; `fault` is applied once
     the first hand is under way; returns when the game is over."""
     players = []
@@ -45,13 +45,13 @@ async def through_the_proxy(server: Server, proxy: FaultProxy, tmp_path: Path, f
         follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
     first = players[0].client
     await first.send(m.CreateTable(name="T", preset="classic", toggles={"target": target}, seats=4,
-                                   turn_seconds=5))
+                                   turn_seconds=turn_seconds))
     for p in players:
         await p.client.send(m.Join(table="T"))
     await wait_for(lambda: all(p.client.model.slot is not None for p in players), 20)
     for p in players:
         await p.client.send(m.Ready())
-    await wait_for(lambda: first.model.view is not None and first.model.view.phase == "play", 20)
+    await wait_for(lambda: in_play(first), 20)
     await fault(proxy, players)
     await asyncio.wait_for(asyncio.gather(*(p.game_over.wait() for p in players)), 120)
     for task in follows:
@@ -71,13 +71,13 @@ def whole(server: Server) -> None:
 
 
 async def slow_and_bytewise(proxy: FaultProxy, players: list[BotPlayer]) -> None:
-    proxy.faults.delay = 0.002
+    proxy.faults.delay = 0.001
     proxy.faults.piece = 1
 
 
 async def stall(proxy: FaultProxy, players: list[BotPlayer]) -> None:
-    proxy.stall()  # longer than a turn (5 s): the table's timer plays for the silent seats
-    await asyncio.sleep(6)
+    proxy.stall()  # longer than a turn (1 s here): the table's timer plays for the silent seats
+    await asyncio.sleep(1.6)
     proxy.flow()
 
 
@@ -102,8 +102,9 @@ async def test_the_game_goes_on_through_a_flaky_network(fault: Fault, tmp_path: 
     caplog.set_level(logging.WARNING, logger="president.server")
     async with running_server(tmp_path, bot_delay=0.0) as server, FaultProxy(server.port) as proxy:
         # a longer game where the faults come again and again, so it is not over before them
-        target = 7 if fault is slow_and_bytewise else 15
-        players = await through_the_proxy(server, proxy, tmp_path, fault, target)
+        target = {slow_and_bytewise: 3, stall: 5}.get(fault, 15)
+        players = await through_the_proxy(server, proxy, tmp_path, fault, target,
+                                          turn_seconds=1 if fault is stall else 5)
         whole(server)
         if fault is cut_mid_frame:
             assert proxy.cuts == 3

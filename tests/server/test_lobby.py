@@ -16,7 +16,7 @@ from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 
-from .helpers import client, running_server, seated_among_server_bots, wait_for
+from .helpers import client, in_play, running_server, seated_among_server_bots, wait_for
 
 
 async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path: Path) -> None:
@@ -24,7 +24,7 @@ async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path
         ann, atask = await seated_among_server_bots(server, tmp_path, toggles={"target": 30})
         BotPlayer(ann, RandomBot(random.Random(1)))
         await ann.send(m.Ready())
-        await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play")
+        await wait_for(lambda: in_play(ann))
         await ann.send(m.Leave())  # mid-hand: her seat is played by the timeout rule
         table = server.lobby.tables["T"]
         await wait_for(lambda: table.game is not None and len(table.game.seating) == 3, 30)

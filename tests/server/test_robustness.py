@@ -7,22 +7,32 @@ import asyncio
 import socket
 import ssl
 import struct
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from president.bots.strategies import RandomBot
-from president.client.connection import Client, ConnectFailed, client_tls, connect
+from president.client.connection import ConnectFailed, client_tls, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
+from president.server.app import Server
 
-from .helpers import client, running_server, seated_among_server_bots, table_of_bots, wait_for
+from .helpers import (
+    client,
+    in_play,
+    running_server,
+    seated_among_server_bots,
+    table_of_bots,
+    wait_for,
+)
 
-HELLO = encode_frame(pack(m.Hello(versions=(1,), name="raw", role="player", hand_key=bytes(32)).to_wire()))
+HELLO = encode_frame(pack(m.Hello(versions=m.VERSIONS, name="raw", role="player", hand_key=bytes(32)).to_wire()))
 
 
 async def raw_tls(port: int, rcvbuf: int | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -34,13 +44,15 @@ async def raw_tls(port: int, rcvbuf: int | None = None) -> tuple[asyncio.StreamR
     return await asyncio.open_connection(sock=sock, ssl=client_tls(), server_hostname="127.0.0.1")
 
 
-async def answers_after(writer: asyncio.StreamWriter, reader: asyncio.StreamReader, data: bytes) -> bytes:
+async def answers_after(writer: asyncio.StreamWriter, reader: asyncio.StreamReader, data: bytes,
+                        quiet: float = 0.3) -> bytes:
+    """Everything the server sends after `data`, until it closes or is `quiet` seconds."""
     writer.write(data)
     await writer.drain()
     got = b""
     try:
         while True:
-            chunk = await asyncio.wait_for(reader.read(65536), 0.3)
+            chunk = await asyncio.wait_for(reader.read(65536), quiet)
             if not chunk:
                 break
             got += chunk
@@ -62,9 +74,9 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
         ann, task = await seated_among_server_bots(server, tmp_path)
         bot = BotPlayer(ann, RandomBot(__import__("random").Random(3)))
         await ann.send(m.Ready())
-        await wait_for(lambda: ann.model.view is not None and ann.model.view.phase == "play"
-                       and 5 < sum(s.cards for s in ann.model.view.seats) < 45)
-        hand, slot, token, held = ann.model.view.hand, ann.model.slot, ann.model.token, len(ann.model.hand)  # type: ignore[union-attr]
+        await wait_for(lambda: in_play(ann) and 5 < sum(ann.model.public.counts) < 45)  # type: ignore[union-attr]
+        assert ann.model.public is not None
+        hand, slot, token, held = ann.model.public.hand_number, ann.model.slot, ann.model.token, len(ann.model.hand)
         assert slot is not None and held
         task.cancel()
         await ann.link.close()  # the Wi-Fi drops
@@ -83,7 +95,7 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
         assert not [e for e in back.errors if e.about], back.errors
         await wait_for(lambda: len(server.records) == 1)
         task2.cancel()
-        assert bot.waiting in (True, False)
+        del bot
 
 
 async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_path: Path) -> None:
@@ -95,7 +107,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_
         _reader, writer = await raw_tls(server.port, rcvbuf=2048)
         writer.write(HELLO + encode_frame(pack(m.Spectate(table="T").to_wire())))
         await writer.drain()
-        await wait_for(lambda: any(len(t.spectators) for t in server.lobby.tables.values()))
+        await wait_for(lambda: any(len(t.chairs.spectators) for t in server.lobby.tables.values()))
         # ... and never reads again, while four server bots play a long game
         for _ in range(4):
             await host.send(m.AddBot(table="T", strategy="random"))
@@ -167,15 +179,15 @@ async def test_the_turn_timer_plays_the_timeout_rule(tmp_path: Path) -> None:
         ann, task = await seated_among_server_bots(server, tmp_path, seats=3, turn_seconds=1)
         await ann.send(m.Ready())
         # ann never plays: after a second each time, the table plays for her
-        await wait_for(lambda: any(isinstance(x, m.GameEvent) and x.kind in ("played", "passed")
-                                   and x.data.get("seat") == ann.model.seat for x in ann.received), 15)
+        await wait_for(lambda: any(isinstance(x, (m.Played, m.Passed)) and x.seat == ann.model.seat
+                                   for x in ann.received), 15)
         task.cancel()
 
 
 async def test_graceful_shutdown_tells_clients_and_keeps_the_game(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.05) as server:
         clients, _bots, tasks = await table_of_bots(server, tmp_path)
-        await wait_for(lambda: clients[0].model.view is not None and clients[0].model.view.phase == "play")
+        await wait_for(lambda: in_play(clients[0]))
     # the context manager closed the server mid-game
     for c in clients:
         await wait_for(lambda c=c: c.bye is not None, 5)  # type: ignore[misc]
@@ -196,29 +208,37 @@ frames = st.one_of(
 )
 
 
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Server, Path]]:
+    """One server for every fuzzed example (each example is a new connection to it)."""
+    tmp = tmp_path_factory.mktemp("fuzz")
+    async with running_server(tmp) as server:
+        yield server, tmp
+
+
+@pytest.mark.asyncio(loop_scope="module")
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(frames, min_size=1, max_size=6))
-def test_fuzzed_frames_never_crash_the_server(tmp_path_factory: pytest.TempPathFactory,
-                                              chunks: list[bytes]) -> None:
-    async def run() -> None:
-        tmp = tmp_path_factory.mktemp("fuzz")
-        async with running_server(tmp) as server:
-            reader, writer = await raw_tls(server.port)
-            await answers_after(writer, reader, HELLO + b"".join(chunks))
-            writer.close()
-            await still_serving(server, tmp)
-
-    asyncio.run(run())
+async def test_fuzzed_frames_never_crash_the_server(one_server: tuple[Server, Path],
+                                                    chunks: list[bytes]) -> None:
+    server, tmp = one_server
+    reader, writer = await raw_tls(server.port)
+    await answers_after(writer, reader, HELLO + b"".join(chunks), quiet=0.05)
+    writer.close()
+    await still_serving(server, tmp)
 
 
-async def test_clients_answer_with_the_same_view(tmp_path: Path) -> None:
-    """Two seats at one table see the same public state."""
+async def test_every_seat_ends_with_the_same_public_state_as_the_table(tmp_path: Path) -> None:
+    """The last table message every seat got is the table's own final view, field by
+    field, and its game is the engine's public view (the per-decision equality is
+    tests/server/test_online_views.py)."""
     async with running_server(tmp_path) as server:
         clients, bots, tasks = await table_of_bots(server, tmp_path, players=3)
         await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
-        last = [c.model.view for c in clients]
-        assert all(v is not None for v in last)
-        assert len({(v.number, v.phase) for v in last if v is not None}) == 1
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: all(c.model.view == table.view() for c in clients))
+        assert table.game is not None and table.status == "finished"
+        for c in clients:
+            assert c.model.public == table.game.public_view()
         for t in tasks:
             t.cancel()
-    assert isinstance(Client, type)

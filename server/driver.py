@@ -1,0 +1,215 @@
+"""The game driver of one table and its turn timer: deal each hand (waiting for the seats'
+seeds), let bots move, play the timeout rule for a seat whose time ran out or who is away,
+and end the game.  One task per table; every change goes through the table, under the
+table's lock, one at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from president.bots.strategies import Strategy
+from president.engine import (
+    Action,
+    Event,
+    ExchangeDone,
+    Game,
+    HandStarted,
+    Passed,
+    Phase,
+    Played,
+    Returned,
+)
+
+from .config import TableSettings
+from .dealing import DealSecret
+
+#: Events after which the seat to act gets a whole turn's time.
+_NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
+
+
+class Driven(Protocol):
+    """What a driver needs of its table (all called under `lock`)."""
+
+    lock: asyncio.Lock
+    game: Game | None
+    deal_secret: DealSecret | None
+
+    def bot_for(self, seat: int) -> Strategy | None: ...
+
+    def away(self, seat: int) -> bool: ...
+
+    def apply(self, seat: int, action: Action) -> None: ...
+
+    def seat_changes(self) -> bool: ...
+
+    def open_deal(self) -> list[str]: ...
+
+    def deal(self) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def broadcast_view(self) -> None: ...
+
+
+class TurnTimer:
+    """The turn timer: a deadline while it runs; after a restart, the time that was left,
+    held until the seats owing a move are back, and when the table stops waiting."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.deadline: float | None = None
+        self.held: float | None = None
+        self.resume_until: float | None = None
+
+    def rearm(self, events: Sequence[Event], someone_to_act: bool, turn_seconds: int) -> None:
+        if someone_to_act and turn_seconds:
+            if any(isinstance(e, _NEW_TURN) for e in events):
+                self.deadline = self.clock() + turn_seconds
+        else:
+            self.deadline = None
+
+    def remaining(self) -> float | None:
+        """Seconds left (held or running); None when no timer runs."""
+        if self.held is not None:
+            return self.held
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self.clock())
+
+    def clear(self) -> None:
+        self.deadline = self.held = self.resume_until = None
+
+
+class Driver:
+    """Drives the game at one table in a task of its own."""
+
+    def __init__(self, table: Driven, settings: TableSettings,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.settings = settings
+        self.clock = clock
+        self.timer = TurnTimer(clock)
+        self.suspended = False
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(
+            self._drive(), name=f"table {self.settings.name}")
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """End the game here (what was played goes into a record)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def suspend(self) -> None:
+        """Stop driving without ending the game (the server is shutting down): the
+        journal keeps it, and the next start resumes it."""
+        self.suspended = True
+        await self.stop()
+
+    # --- the loop ------------------------------------------------------------------------
+
+    async def _drive(self) -> None:
+        table, lock = self.table, self.table.lock
+        game = table.game
+        assert game is not None
+        try:
+            while not self.suspended:
+                async with lock:
+                    phase = game.phase
+                if phase is Phase.GAME_OVER:
+                    break
+                if phase is Phase.BETWEEN_HANDS:
+                    if game.hand >= 0 and self.settings.pause_between_hands:
+                        await asyncio.sleep(self.settings.pause_between_hands)
+                    async with lock:
+                        if not table.seat_changes():
+                            break
+                    await self._deal()
+                    continue
+                await self._next_moves(game)
+        finally:
+            if not self.suspended:
+                async with lock:
+                    table.finish()
+
+    async def _deal(self) -> None:
+        """Commit, wait up to `seed_seconds` for the seats' seeds, deal."""
+        table = self.table
+        async with table.lock:
+            waiting = table.open_deal()
+            secret = table.deal_secret
+        assert secret is not None
+        end = self.clock() + self.settings.seed_seconds
+        while any(name not in secret.seeds for name in waiting) and self.clock() < end:
+            self._wake.clear()
+            if not await self._woken(max(0.0, end - self.clock())):
+                break
+        async with table.lock:
+            table.deal()
+
+    async def _next_moves(self, game: Game) -> None:
+        table, timer, lock = self.table, self.timer, self.table.lock
+        async with lock:
+            self._wake.clear()  # before looking: a move made after this wakes the wait below
+            actors = game.actors
+            now = self.clock()
+            bots = [s for s in actors if table.bot_for(s) is not None]
+            away = [s for s in actors if s not in bots and table.away(s)]
+        if bots:
+            # (with no delay, still let the other tasks run: a table of bots never waits)
+            await asyncio.sleep(self.settings.bot_delay)
+            async with lock:
+                for seat in bots:
+                    bot = table.bot_for(seat)
+                    if bot is not None and seat in game.actors:
+                        table.apply(seat, bot.choose(game.view_for(seat)))
+            return
+        if away and timer.resume_until is not None:
+            if now < timer.resume_until:  # restarted: wait for the seats to come back
+                await self._woken(timer.resume_until - now)
+                return
+            timer.resume_until = None
+        if away:
+            async with lock:
+                timer.held = None
+                for seat in away:
+                    if seat in game.actors:
+                        table.apply(seat, game.timeout_action(seat))
+            return
+        if timer.held is not None:  # everyone owing a move is back: their clock runs again
+            async with lock:
+                if self.settings.turn_seconds:
+                    timer.deadline = self.clock() + timer.held
+                timer.held = None
+                table.broadcast_view()
+            return
+        deadline = timer.deadline
+        if not await self._woken(None if deadline is None else max(0.0, deadline - now)):
+            async with lock:
+                if timer.deadline is not None and self.clock() >= timer.deadline:
+                    for seat in game.actors:
+                        table.apply(seat, game.timeout_action(seat))
+
+    async def _woken(self, timeout: float | None) -> bool:
+        """Wait for `wake()` up to `timeout` seconds; False if the time ran out.
+        (`asyncio.timeout`, not `wait_for`: on 3.11 `wait_for` can swallow a cancellation
+        that arrives as the event is set, and the table would never stop.)"""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
+        except TimeoutError:
+            return False
+        return True
+

@@ -1,0 +1,214 @@
+"""The chairs of one table and who sits in them: people (connected or away, with their
+seat tokens), server-side bots, and the spectators.  No clock, no journal, no game: the
+table asks and journals what changed."""
+
+from __future__ import annotations
+
+import hmac
+import random
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from president.bots.strategies import Strategy, make_strategy
+from president.protocol import messages as m
+from president.protocol.errors import Code
+
+
+class TableError(Exception):
+    """A refusal at a table: its code (`errors.Code`) and a sentence for the person."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Member(Protocol):
+    """A connection as a table sees it."""
+
+    name: str
+    hand_key: bytes
+
+    def deliver(self, message: m.Message) -> None: ...
+
+
+@dataclass
+class Slot:
+    """A chair: empty, a person (maybe away), or a server-side bot."""
+
+    name: str = ""
+    member: Member | None = None
+    bot: Strategy | None = None
+    strategy: str = ""
+    token: bytes = b""
+    ready: bool = False
+    #: When the person's connection went (None while connected, and for bots).
+    away_since: float | None = None
+    #: The person left mid-game: the chair is freed when the hand ends.
+    leaving: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.name
+
+    @property
+    def present(self) -> bool:
+        """Someone who can act is here: a connected person or a bot."""
+        return self.member is not None or self.bot is not None
+
+    def entry(self) -> dict[str, Any]:
+        """What the journal keeps of a chair (not the connection: see restore.py)."""
+        return {"name": self.name, "strategy": self.strategy, "token": self.token.hex(),
+                "ready": self.ready, "leaving": self.leaving}
+
+    @classmethod
+    def from_entry(cls, body: dict[str, Any], away_since: float) -> Slot:
+        """A chair as the journal kept it: a bot gets a fresh strategy object, a person is
+        away (nobody is connected after a restart)."""
+        name, strategy = body["name"], body["strategy"]
+        if not name:
+            return cls()
+        if strategy:
+            return cls(name=name, bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
+                       strategy=strategy, ready=body["ready"])
+        return cls(name=name, token=bytes.fromhex(body["token"]), ready=body["ready"],
+                   leaving=body["leaving"], away_since=away_since)
+
+    def to_wire(self) -> m.Chair:
+        return m.Chair(name=self.name[:40], bot=self.strategy[:40], connected=self.present,
+                       ready=self.ready)
+
+
+class Chairs:
+    """The table's chairs, in order, and its spectators."""
+
+    def __init__(self, slots: list[Slot], table: str) -> None:
+        self.slots = slots
+        self.table = table
+        self.spectators: list[Member] = []
+
+    def __iter__(self) -> Iterator[Slot]:
+        return iter(self.slots)
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [slot.entry() for slot in self.slots]
+
+    # --- who is where ----------------------------------------------------------------
+
+    def index_of(self, member: Member) -> int | None:
+        for index, slot in enumerate(self.slots):
+            if slot.member is member:
+                return index
+        return None
+
+    def named(self, name: str) -> Slot:
+        return next(slot for slot in self.slots if slot.name == name)
+
+    def members(self) -> list[Member]:
+        """Everyone connected here: seated people and spectators."""
+        return [s.member for s in self.slots if s.member is not None] + list(self.spectators)
+
+    def has(self, member: Member) -> bool:
+        return self.index_of(member) is not None or member in self.spectators
+
+    def all_ready(self) -> bool:
+        return all(not s.empty and s.ready for s in self.slots)
+
+    def free(self) -> list[int]:
+        return [i for i, s in enumerate(self.slots) if s.empty]
+
+    # --- changes -----------------------------------------------------------------------
+
+    def sit(self, member: Member, seat: int | None) -> Slot:
+        """Seat a person in `seat` (or the first free chair), with a fresh seat token."""
+        if self.index_of(member) is not None:
+            raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.table}")
+        if any(s.name == member.name for s in self.slots):
+            raise TableError(Code.NOT_ALLOWED,
+                             f"someone called {member.name} already sits at {self.table}")
+        free = self.free()
+        if not free:
+            raise TableError(Code.TABLE_FULL, f"every seat at {self.table} is taken")
+        if seat is None:
+            seat = free[0]
+        elif not 0 <= seat < len(self.slots):
+            raise TableError(Code.NOT_ALLOWED, f"{self.table} has seats 0 to {len(self.slots) - 1}")
+        elif not self.slots[seat].empty:
+            raise TableError(Code.SEAT_TAKEN, f"seat {seat} at {self.table} is taken")
+        slot = self.slots[seat] = Slot(name=member.name, member=member, token=secrets.token_bytes(32))
+        if member in self.spectators:
+            self.spectators.remove(member)
+        return slot
+
+    def watch(self, member: Member) -> None:
+        if self.index_of(member) is not None:
+            raise TableError(Code.NOT_ALLOWED, "you sit at this table; leave your seat to watch")
+        if member not in self.spectators:
+            self.spectators.append(member)
+
+    def claim(self, member: Member, seat: int, token: bytes) -> Slot:
+        """A person takes their chair back with its token (from any connection)."""
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else Slot()
+        if slot.bot is not None or slot.empty or not hmac.compare_digest(slot.token, token):
+            raise TableError(Code.BAD_TOKEN, "that seat token does not match")
+        if slot.member is not None and slot.member is not member:
+            slot.member.deliver(m.Bye(code=Code.REPLACED,
+                                      reason="your seat was resumed from another connection"))
+        slot.member, slot.away_since = member, None
+        if member.name != slot.name:
+            member.name = slot.name
+        return slot
+
+    def add_bot(self, strategy: str, seat: int | None) -> Slot:
+        free = self.free()
+        if seat is None:
+            if not free:
+                raise TableError(Code.TABLE_FULL, f"every seat at {self.table} is taken")
+            seat = free[0]
+        if not 0 <= seat < len(self.slots) or not self.slots[seat].empty:
+            raise TableError(Code.SEAT_TAKEN, f"seat {seat} is not free")
+        try:
+            bot = make_strategy(strategy, random.Random(secrets.randbits(64)))
+        except ValueError as exc:
+            raise TableError(Code.NOT_ALLOWED, str(exc)) from None
+        strategy = strategy.strip().lower()
+        taken = {s.name for s in self.slots}
+        name = next(f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken)
+        slot = self.slots[seat] = Slot(name=name, bot=bot, strategy=strategy, ready=True)
+        return slot
+
+    def remove_bot(self, seat: int) -> None:
+        if not 0 <= seat < len(self.slots) or self.slots[seat].bot is None:
+            raise TableError(Code.NOT_ALLOWED, f"there is no bot in seat {seat}")
+        self.slots[seat] = Slot()
+
+    def set_ready(self, member: Member, ready: bool) -> bool:
+        """True if that changed the chair."""
+        index = self.index_of(member)
+        if index is None:
+            raise TableError(Code.NOT_ALLOWED, f"you do not sit at {self.table}")
+        changed = self.slots[index].ready != ready
+        self.slots[index].ready = ready
+        return changed
+
+    def vacate(self, index: int) -> None:
+        self.slots[index] = Slot()
+
+    def free_away(self) -> bool:
+        """Free the chairs of people not connected; True if any was."""
+        freed = False
+        for index, slot in enumerate(self.slots):
+            if not slot.empty and slot.bot is None and slot.member is None:
+                self.slots[index] = Slot()
+                freed = True
+        return freed
+
+    def unready_absent(self) -> None:
+        """Nobody who is not here may start a game by being ready (after a restart)."""
+        for slot in self.slots:
+            slot.ready = slot.bot is not None

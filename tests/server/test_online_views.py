@@ -1,0 +1,142 @@
+"""Online equals offline: at every decision of a game played through a real server (TLS,
+the protocol, the client library), each seat's view is `Game.view_for(seat)` field by
+field, and a spectator's view is the engine's public view, for every preset with random
+toggle combinations and 3 to 8 players.
+
+The truth is rebuilt from the server's own journal: each entry carries the event number
+the table had reached, and a view sent at number N shows the game as the last entry at or
+before N left it."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from hypothesis import HealthCheck, given, settings
+from president.bots.strategies import RandomBot
+from president.client.connection import Client
+from president.client.headless import BotPlayer
+from president.engine import Game, PublicView, Rules, SeatView, find_preset
+from president.engine.record import action_from_json
+from president.protocol import messages as m
+from president.server.app import Server
+from president.server.journal import Entry
+
+from ..strategies import tables
+from .helpers import client, running_server, wait_for
+
+TABLES = itertools.count()
+
+
+class Recorder(RandomBot):
+    """A random bot that writes down every view it is asked to choose from, with the
+    number of the table message it came with."""
+
+    def __init__(self, rng: random.Random, seen: list[tuple[int, SeatView]]) -> None:
+        super().__init__(rng)
+        self.seen = seen
+        self.client: Client | None = None
+
+    def choose(self, view: SeatView) -> Any:
+        assert self.client is not None and self.client.model.view is not None
+        self.seen.append((self.client.model.view.number, view))
+        return super().choose(view)
+
+
+def truth_by_number(entries: list[Entry], rules: Rules) -> dict[int, tuple[PublicView, tuple[SeatView, ...]]]:
+    """The public view and every seat's view after each numbered journal entry."""
+    game: Game | None = None
+    states: dict[int, tuple[PublicView, tuple[SeatView, ...]]] = {}
+    for entry in entries[1:]:
+        kind, body = entry.kind, entry.body
+        if kind == "game":
+            game = Game(rules, body["players"])
+        elif kind == "deal":
+            assert game is not None
+            game.start_hand(seating=body["seating"], dealer=body["dealer"], deal=body["deal"])
+        elif kind == "act":
+            assert game is not None
+            game.apply(*action_from_json(body["action"]))
+        if "number" in body and game is not None and game.hand >= 0:
+            states[body["number"]] = (game.public_view(),
+                                      tuple(game.view_for(s) for s in range(len(game.seating))))
+    return states
+
+
+def at(states: dict[int, Any], number: int) -> Any:
+    return states[max(n for n in states if n <= number)]
+
+
+def differences(online: tuple[Any, ...], truth: tuple[Any, ...]) -> list[str]:
+    return [f"{field}: online {a!r}, view_for {b!r}"
+            for field, a, b in zip(type(truth)._fields, online, truth) if a != b]  # type: ignore[attr-defined]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Server, Path]]:
+    tmp = tmp_path_factory.mktemp("online")
+    async with running_server(tmp, max_per_address=200, seed_seconds=5.0) as server:
+        yield server, tmp
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(tables(most_players=8))
+async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
+        one_server: tuple[Server, Path], table: tuple[Rules, int, int]) -> None:
+    server, tmp = one_server
+    rules, players, seed = table
+    name = f"T{next(TABLES)}"
+    seen: list[list[tuple[int, SeatView]]] = [[] for _ in range(players)]
+    clients = [await client(server, f"p{i}", tmp) for i in range(players)]
+    watcher = await client(server, "watcher", tmp, role="spectator")
+    watched: list[tuple[int, PublicView]] = []
+
+    async def watch(message: m.Message) -> None:
+        if isinstance(message, m.TableView) and watcher.model.public is not None:
+            watched.append((message.number, watcher.model.public))
+
+    watcher.on_message = watch
+    bots = []
+    for i, c in enumerate(clients):
+        recorder = Recorder(random.Random(seed + i), seen[i])
+        recorder.client = c
+        bots.append(BotPlayer(c, recorder))
+    tasks = [asyncio.create_task(c.run()) for c in [*clients, watcher]]
+    try:
+        await clients[0].send(m.CreateTable(name=name, preset="classic", seats=players, turn_seconds=0,
+                                            toggles=rules.changes_from(find_preset("classic"))))
+        await watcher.send(m.Spectate(table=name))
+        for c in clients:
+            await c.send(m.Join(table=name))
+        await wait_for(lambda: all(c.model.slot is not None for c in clients))
+        for c in clients:
+            await c.send(m.Ready())
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 120)
+        await wait_for(lambda: server.lobby.tables[name].status == "finished")
+    finally:
+        for task in tasks:
+            task.cancel()
+        for c in [*clients, watcher]:
+            await c.link.close()
+    assert server.journal is not None
+    (_, _, entries), = [t for t in server.journal.open_tables() if t[1] == name]
+    states = truth_by_number(entries, rules)
+    for i, decisions in enumerate(seen):
+        assert decisions, f"seat of p{i} was never asked to choose"
+        for number, view in decisions:
+            truth = at(states, number)[1][view.seat]
+            assert view == truth, differences(view, truth)
+    assert watched
+    for number, public in watched:
+        truth = at(states, number)[0]
+        assert public == truth, differences(public, truth)
+    for c in clients:
+        assert not [e for e in c.errors if e.about], c.errors
+        assert all(problem is None for problem in c.model.deal_results.values())
