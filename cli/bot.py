@@ -155,10 +155,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 1
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser(
-        "bot", help="run headless bots at a server's table",
-        description="Bots that join a president server as ordinary clients. Without --table "
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Bots that join a president server as ordinary clients. Without --table "
         "they sit at the first waiting table with a free seat; a --table that does not exist "
         "is created. They say ready and play --games games, then leave.")
     parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")

@@ -100,10 +100,10 @@ def cmd_connect(args: argparse.Namespace) -> int:
     return asyncio.run(run_connect(args))
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser(
-        "connect", help="join a president server on the LAN (the lobby, then a table)",
-        description="Connect to a president server: the lobby lists its tables; create one, "
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Connect to a president server: the lobby lists its tables; create one, "
         "sit down, watch, add bots. The first time, you are shown the server's certificate "
         "fingerprint to compare with the one the host's server printed.")
     parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")

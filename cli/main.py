@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -12,7 +13,6 @@ from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rules import PRESET_SOURCES, SUGGESTED_PLAYERS
 
-from . import bot, connect, play, serve, sim
 from .usage import UsageError, rules_for
 
 # --- president rules --------------------------------------------------------------------
@@ -84,7 +84,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # --- the parser -------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The other subcommands: each one's module and its line in `president --help`.  A module
+#: is imported only when its command runs (or shows its own help), so `president rules`
+#: does not load the server, the client and the terminal library.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "sim": ("president.cli.sim", "play whole games offline between bots"),
+    "play": ("president.cli.play", "play against bots right now (no server to start)"),
+    "server": ("president.cli.serve", "run a lobby server for the LAN"),
+    "connect": ("president.cli.connect", "join a president server on the LAN (the lobby, then a table)"),
+    "bot": ("president.cli.bot", "run headless bots at a server's table"),
+}
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser, with the options of the subcommand `argv` names."""
     parser = argparse.ArgumentParser(
         prog="president",
         description="President (Scum, Daifugo): the card game, for LAN play.",
@@ -107,13 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the result as JSON (RECORD.md)")
     rep.set_defaults(handler=cmd_replay)
 
-    for command in (sim, play, serve, connect, bot):
-        command.add_parser(sub)
+    wanted = next((arg for arg in argv if not arg.startswith("-")), None)
+    for name, (module, line) in COMMANDS.items():
+        command = sub.add_parser(name, help=line)
+        if name == wanted:
+            importlib.import_module(module).configure(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -79,10 +79,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     return asyncio.run(play(args))
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser(
-        "play", help="play against bots right now (no server to start)",
-        description="Start a game against bots in this terminal: an embedded server on "
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Start a game against bots in this terminal: an embedded server on "
         "loopback, bots in the other seats. Press ? in the game for the keys.")
     parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
     parser.add_argument("--players", type=int, default=4, help="table size (default 4)")

@@ -90,25 +90,25 @@ def positive(text: str) -> int:
     return value
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    server = sub.add_parser(
-        "server", help="run a lobby server for the LAN",
-        description="Run a president server. It makes a self-signed certificate on first start "
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Run a president parser. It makes a self-signed certificate on first start "
         "(kept in the data directory) and prints its fingerprint for players to check.")
-    server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    server.add_argument("--port", type=int, default=7766, help="port (default 7766; 0 picks one)")
-    server.add_argument("--data", metavar="DIR", help=f"data directory (default {default_data_dir()})")
-    server.add_argument("--password", help="a password every client must give")
-    server.add_argument("--name", default="president", help="the server's name, shown to clients")
-    server.add_argument("--pause", type=float, default=2.0, metavar="SECONDS",
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    parser.add_argument("--port", type=int, default=7766, help="port (default 7766; 0 picks one)")
+    parser.add_argument("--data", metavar="DIR", help=f"data directory (default {default_data_dir()})")
+    parser.add_argument("--password", help="a password every client must give")
+    parser.add_argument("--name", default="president", help="the server's name, shown to clients")
+    parser.add_argument("--pause", type=float, default=2.0, metavar="SECONDS",
                         help="pause between hands, for people to read the result (default 2)")
-    server.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
                         help="how long server-side bots think, so people can follow (default 0.3)")
     defaults = ServerConfig()
-    server.add_argument("--max-connections", type=positive, default=defaults.max_connections, metavar="N",
+    parser.add_argument("--max-connections", type=positive, default=defaults.max_connections, metavar="N",
                         help=f"connections held at once, in all (default {defaults.max_connections})")
-    server.add_argument("--max-per-address", type=positive, default=defaults.max_per_address, metavar="N",
+    parser.add_argument("--max-per-address", type=positive, default=defaults.max_per_address, metavar="N",
                         help="connections from one address (default "
                         f"{defaults.max_per_address}; raise it to run many bots from one machine)")
-    server.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
-    server.set_defaults(handler=cmd_server)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
+    parser.set_defaults(handler=cmd_server)

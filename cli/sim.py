@@ -55,26 +55,26 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    sim = sub.add_parser(
-        "sim", help="play whole games offline between bots",
-        description="Play whole games between bots and report their average finishing place. "
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Play whole games between bots and report their average finishing place. "
         "The same seed gives the same output (the speed goes to stderr).")
-    sim.add_argument("--preset", default="classic", help="rules preset (default classic)")
-    sim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+    parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="change a toggle on top of the preset (repeatable)")
-    sim.add_argument("--players", type=int, default=None, help="table size (default 4)")
-    sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    sim.add_argument("--seed", type=int, default=1, help="seed for deals and bots (default 1)")
-    sim.add_argument("--bots", default="random",
+    parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for deals and bots (default 1)")
+    parser.add_argument("--bots", default="random",
                      help="the line-up: one strategy per chair, comma-separated (rotated round the seats each game), or one for every chair (default random)")
-    sim.add_argument("--json", action="store_true", help="print the result as JSON")
-    sim.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
-    sim.add_argument("--jobs", type=int, metavar="N", help="processes to use (default: every core)")
-    sim.add_argument("--fixed-seats", action="store_true",
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
+    parser.add_argument("--jobs", type=int, metavar="N", help="processes to use (default: every core)")
+    parser.add_argument("--fixed-seats", action="store_true",
                      help="keep each strategy in its chair (default: rotate the line-up each game)")
-    sim.add_argument("--playouts", type=int, metavar="N", help="search bot: playouts per decision")
-    sim.add_argument("--think", type=float, metavar="SECONDS",
+    parser.add_argument("--playouts", type=int, metavar="N", help="search bot: playouts per decision")
+    parser.add_argument("--think", type=float, metavar="SECONDS",
                      help="search bot: thinking time per decision (instead of a playout count)")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.set_defaults(handler=cmd_sim)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=cmd_sim)

@@ -43,12 +43,15 @@ def _depth(value: Any) -> int:
     """How many containers nest in `value` (counted to just past MAX_DEPTH), level by
     level: only containers are visited."""
     depth = 0
-    level = [value] if isinstance(value, (tuple, dict)) else []
+    level = [value] if type(value) in _CONTAINERS else []
     while level and depth <= MAX_DEPTH:
         depth += 1
         inner: list[Any] = []
         for container in level:
-            items = container.values() if isinstance(container, dict) else container
-            inner += [v for v in items if isinstance(v, (tuple, dict))]
+            items = container.values() if type(container) is dict else container
+            inner += [v for v in items if type(v) in _CONTAINERS]
         level = inner
     return depth
+
+
+_CONTAINERS: Final = frozenset({tuple, dict})

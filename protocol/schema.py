@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import reprlib
 import types
 import typing
 from collections.abc import Callable
@@ -39,6 +40,9 @@ class Items:
     low: int
     high: int
 
+
+#: No text on the wire is longer (the codec's own limit on strings).
+MAX_TEXT = 4096
 
 #: Scalar values a rules toggle may take on the wire.
 Scalar = Union[bool, int, str, None]  # noqa: UP007 - a runtime type for the checker
@@ -81,15 +85,20 @@ def _compile(kind: Any) -> Checker:
     if origin in (Union, types.UnionType):
         options = typing.get_args(kind)
         nullable = type(None) in options
-        real = [_compile(o if not limits else typing.Annotated[(o, *limits)])
-                for o in options if o is not type(None)]
+        real = [o for o in options if o is not type(None)]
+        checks = [_compile(o if not limits else typing.Annotated[(o, *limits)]) for o in real]
+        # a scalar's own type picks its checker at once (bool before int: True is an int)
+        by_type = {o: c for o, c in zip(real, checks) if o in (bool, int, str, bytes)}
 
         def union(value: Any, path: str) -> Any:
             if value is None and nullable:
                 return None
-            if len(real) == 1:  # an optional field: say what is wrong with the value itself
-                return real[0](value, path)
-            for check in real:
+            if len(checks) == 1:  # an optional field: say what is wrong with the value itself
+                return checks[0](value, path)
+            check = by_type.get(type(value))
+            if check is not None:
+                return check(value, path)
+            for check in checks:
                 try:
                     return check(value, path)
                 except RemoteProtocolError:
@@ -127,13 +136,14 @@ def _compile(kind: Any) -> Checker:
         return integer
     if kind is str:
         texts = [limit for limit in limits if isinstance(limit, Text)]
+        shortest = max([limit.low for limit in texts], default=0)
+        longest = min([limit.high for limit in texts], default=MAX_TEXT)
 
         def text(value: Any, path: str) -> Any:
             if type(value) is not str:
                 raise bad(path, f"expected text, not {_shown(value)}")
-            for limit in texts:
-                if not limit.low <= len(value) <= limit.high:
-                    raise bad(path, f"text of {len(value)} characters is outside {limit.low}..{limit.high}")
+            if not shortest <= len(value) <= longest:
+                raise bad(path, f"text of {len(value)} characters is outside {shortest}..{longest}")
             if not value.isprintable() and any(ord(ch) < 32 and ch != "\t" for ch in value):
                 raise bad(path, "control characters are not allowed in text")
             return value
@@ -169,7 +179,12 @@ def _compile(kind: Any) -> Checker:
                 if type(value) not in (tuple, list):
                     raise bad(path, f"expected a list, not {_shown(value)}")
                 _check_items(value, limits, path)
-                return tuple([item(v, f"{path}[{i}]") for i, v in enumerate(value)])
+                try:
+                    return tuple([item(v, path) for v in value])
+                except RemoteProtocolError:  # again, naming the item (no paths made when all is well)
+                    for i, v in enumerate(value):
+                        item(v, f"{path}[{i}]")
+                    raise
 
             return many
         parts = [_compile(a) for a in args]
@@ -179,7 +194,12 @@ def _compile(kind: Any) -> Checker:
                 raise bad(path, f"expected a list, not {_shown(value)}")
             if len(value) != len(parts):
                 raise bad(path, f"expected a list of {len(parts)}, not {len(value)}")
-            return tuple([p(v, f"{path}[{i}]") for i, (v, p) in enumerate(zip(value, parts))])
+            try:
+                return tuple([p(v, path) for v, p in zip(value, parts)])
+            except RemoteProtocolError:
+                for i, (v, p) in enumerate(zip(value, parts)):
+                    p(v, f"{path}[{i}]")
+                raise
 
         return fixed
     if origin is dict:
@@ -215,7 +235,11 @@ def from_fields(cls: type, value: Any, path: str) -> Any:
     args = {}
     for name, check, default in specs:
         if name in value:
-            args[name] = check(value[name], f"{path}.{name}")
+            try:
+                args[name] = check(value[name], path)
+            except RemoteProtocolError:  # again, naming the field
+                check(value[name], f"{path}.{name}")
+                raise
         elif default is not dataclasses.MISSING:
             args[name] = default
         else:
@@ -252,6 +276,11 @@ def _check_items(value: Any, limits: tuple[Any, ...], path: str) -> None:
             raise bad(path, f"{len(value)} items is outside {limit.low}..{limit.high}")
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 30, 30
+
+
 def _shown(value: Any) -> str:
-    text = repr(value)
+    """A bad value, shortly (never deep: a hostile value may nest as deep as msgpack lets)."""
+    text = _REPR.repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

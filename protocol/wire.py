@@ -59,11 +59,18 @@ def cards_to_wire(cards: Iterable[Card]) -> tuple[str, ...]:
     return tuple([str(card) for card in cards])
 
 
+#: Each card by the text the wire carries it as (`str(card)`).
+_BY_TEXT: dict[str, Card] = {str(card): card for card in CARDS}
+
+
 def cards_from_wire(texts: Iterable[str]) -> tuple[Card, ...]:
     try:
-        return parse_cards(texts)
-    except ValueError as exc:
-        raise _bad(str(exc)) from None
+        return tuple([_BY_TEXT[text] for text in texts])
+    except KeyError:  # not as this side writes them: the engine's notation says what is wrong
+        try:
+            return parse_cards(texts)
+        except ValueError as exc:
+            raise _bad(str(exc)) from None
 
 
 def action_to_wire(action: Action) -> m.PlayCards | m.PassTurn | m.ReturnCards:

@@ -167,8 +167,9 @@ class Server:
                 await self._accepting
         if self._listener is not None:
             self._listener.close()
+        bye = m.Bye(code=Code.SERVER_CLOSING, reason="the server is shutting down")
         for session in list(self.sessions):
-            session.deliver(m.Bye(code=Code.SERVER_CLOSING, reason="the server is shutting down"))
+            session.goodbye(bye)
         await self.lobby.close()  # games in progress stay in the journal
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.shutdown_seconds / 2)

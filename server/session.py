@@ -69,6 +69,16 @@ class Session:
         except asyncio.QueueFull:
             self.kill(Code.TOO_SLOW)
 
+    def goodbye(self, bye: m.Bye) -> None:
+        """Send `bye` after whatever is queued, then close the connection: nothing more
+        is sent or read (the server is shutting down)."""
+        if self.closed:
+            return
+        self.deliver(bye)
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
     def kill(self, why: str) -> None:
         """Drop the connection now, without waiting for the queue."""
         if self.closed:
@@ -92,7 +102,8 @@ class Session:
                 except (TimeoutError, ConnectionError, OSError):
                     self.kill(Code.TOO_SLOW)
                     return
-            if done:
+            if done:  # the end: close once the last bytes are out (the reader then ends)
+                transport.close()
                 return
 
     # --- receiving --------------------------------------------------------------------

@@ -202,6 +202,7 @@ class Table:
             slot = self.chairs.slots[index]
             if self._in_game(slot):
                 slot.member, slot.leaving, slot.away_since = None, True, self.clock()
+                self.driver.wake()  # if the seat owes a move, the timeout rule makes it now
             else:
                 self.chairs.vacate(index)
             self.note_seats()

@@ -129,3 +129,12 @@ def test_sim_json_and_records(tmp_path: Path) -> None:
 def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:
     out = president("sim", "--players", "4", *args) if "--players" not in args else president("sim", *args)
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
+
+
+def test_rules_and_replay_start_without_the_server_or_the_terminal_library() -> None:
+    """Each subcommand loads only what it needs: `president rules` stays quick."""
+    code = ("import sys; from president.cli import main; main(['rules', 'house']); "
+            "loaded = [m for m in ('prompt_toolkit', 'president.server', 'president.client', 'asyncio') "
+            "if m in sys.modules]; print('LOADED', loaded)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and "LOADED []" in out.stdout, out.stdout + out.stderr

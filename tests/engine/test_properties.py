@@ -4,6 +4,7 @@ a view never holds another seat's cards, and a written record replays to the sam
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -12,6 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from president.engine import (
+    CARDS,
     PASS,
     PRESETS,
     Action,
@@ -64,9 +66,8 @@ def candidates(game: Game, seat: int, rng: random.Random, limit: int = 40) -> li
             out.append(Play([by_rank[a][0], by_rank[b][0]]))
         elif game.phase is Phase.EXCHANGE and hand:
             out.append(Return(rng.sample(hand, min(len(hand), rng.choice((1, 2))))))
-    outside = Counter(c.id for c in deck(game.rules.decks, game.rules.jokers)) - Counter(
-        c.id for c in hand)
-    not_held = [c for c in deck(game.rules.decks, game.rules.jokers) if c.id in outside]
+    outside = full_deck(game.rules) - Counter(c.id for c in hand)
+    not_held = [CARDS[i] for i in outside]
     if not_held:
         out.append(Play([rng.choice(not_held)]))
     # The same shapes as the legal plays but with the highest suits: suits never matter.
@@ -93,14 +94,20 @@ def check_legality(game: Game, seat: int, rng: random.Random) -> None:
     for other in range(len(game.seating)):
         if other != seat and other not in game.pending_returns:
             assert game.legal_actions(other) == []
-            for action in candidates(game, other, rng)[:5]:
+            for action in candidates(game, other, rng, limit=4):
                 assert not game.is_legal(other, action)
+
+
+@functools.cache
+def full_deck(rules: Rules) -> Counter[int]:
+    """The table's deck, as a count per card kind."""
+    return Counter(c.id for c in deck(rules.decks, rules.jokers))
 
 
 def check_conservation(game: Game) -> None:
     held = Counter(c.id for seat in range(len(game.seating)) for c in game.hand_of(seat))
     played = Counter(c.id for _, p in game.log for c in p.cards)
-    assert held + played == Counter(c.id for c in deck(game.rules.decks, game.rules.jokers))
+    assert held + played == full_deck(game.rules)
     assert sum(game.card_counts()) + sum(played.values()) == game.rules.deck_size
 
 

@@ -1,0 +1,250 @@
+"""The rules of a table, as specs: one `Table` with fake members (no sockets, no TLS):
+who may sit, who may act and when, what each member is sent, leaving and coming back.
+What sockets add (framing, TLS, drops, floods) is in the other server tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from president.engine import PASS, Card, Game, Phase, Play, find_preset
+from president.protocol import messages as m
+from president.protocol.errors import Code
+from president.protocol.sealing import open_hand, public_key_bytes
+from president.server.config import TableSettings
+from president.server.seats import TableError
+from president.server.table import Table
+
+from .helpers import wait_for
+
+
+@dataclass(eq=False)
+class Member:
+    """A connection as the table sees it, keeping what it is sent."""
+
+    name: str
+    key: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
+    sent: list[m.Message] = field(default_factory=list)
+
+    @property
+    def hand_key(self) -> bytes:
+        return public_key_bytes(self.key)
+
+    def deliver(self, message: m.Message) -> None:
+        self.sent.append(message)
+
+    def of(self, kind: type[m.Message]) -> list[m.Message]:
+        return [x for x in self.sent if isinstance(x, kind)]
+
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of the last hand sealed to me."""
+        sealed = self.of(m.SealedHand)[-1]
+        assert isinstance(sealed, m.SealedHand)
+        return open_hand(sealed.sealed, self.key, sealed.table, sealed.hand, sealed.seat, sealed.number)[0]
+
+
+def table(seats: int = 3, **changes: object) -> tuple[Table, list[dict[str, object]]]:
+    """A table with no waits (no seeds awaited, no pauses, bots at once); its records."""
+    settings = TableSettings(name="T", preset="classic", rules=find_preset("classic"), seats=seats,
+                             turn_seconds=0, seed_seconds=0.0, bot_delay=0.0, pause_between_hands=0.0)
+    for name, value in changes.items():
+        setattr(settings, name, value)
+    records: list[dict[str, object]] = []
+    return Table(settings, lambda name, record: records.append(record)), records
+
+
+async def refused(code: Code, action: Callable[[], object]) -> str:
+    with pytest.raises(TableError) as info:
+        await action()  # type: ignore[misc]
+    assert info.value.code is code, info.value.message
+    return info.value.message
+
+
+async def seated(t: Table, *names: str) -> list[Member]:
+    members = [Member(name) for name in names]
+    for member in members:
+        await t.join(member, None, None)
+    return members
+
+
+def game_of(t: Table) -> Game:
+    assert t.game is not None
+    return t.game
+
+
+async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) -> None:
+    """Members act by the timeout rule (the driver plays everyone else) until `done`."""
+    game = game_of(t)
+    by_name = {member.name: member for member in members}
+    while not done():
+        async with t.lock:
+            seat = game.actor
+            member = by_name.get(game.seating[seat]) if seat is not None else None
+        if seat is None or member is None:
+            await asyncio.sleep(0.001)
+            continue
+        await t.act(member, game.timeout_action(seat))
+
+
+async def test_who_may_sit_and_where() -> None:
+    t, _ = table(seats=3, password="pw")
+    ann = Member("ann")
+    assert "does not match" in await refused(Code.WRONG_PASSWORD, lambda: t.join(ann, None, "nope"))
+    await refused(Code.WRONG_PASSWORD, lambda: t.join(ann, None, None))
+    await t.join(ann, 1, "pw")
+    seated_msg = ann.of(m.Seated)[0]
+    assert isinstance(seated_msg, m.Seated) and seated_msg.seat == 1 and len(seated_msg.token) == 32
+    await refused(Code.NOT_ALLOWED, lambda: t.join(ann, None, "pw"))  # already there
+    await refused(Code.NOT_ALLOWED, lambda: t.join(Member("ann"), None, "pw"))  # the name is taken
+    await refused(Code.SEAT_TAKEN, lambda: t.join(Member("bob"), 1, "pw"))
+    await refused(Code.NOT_ALLOWED, lambda: t.join(Member("bob"), 7, "pw"))
+    await t.join(Member("bob"), None, "pw")
+    await refused(Code.NOT_ALLOWED, lambda: t.add_bot("genius", None))
+    await t.add_bot("greedy", None)
+    await refused(Code.TABLE_FULL, lambda: t.join(Member("cat"), None, "pw"))
+    await refused(Code.TABLE_FULL, lambda: t.add_bot("greedy", None))
+    view = ann.of(m.TableView)[-1]
+    assert isinstance(view, m.TableView)
+    assert [(c.name, c.bot) for c in view.chairs] == [("bob", ""), ("ann", ""), ("greedy-bot-1", "greedy")]
+    assert t.info().players == ("bob", "ann", "bot:greedy")
+
+
+async def test_a_full_ready_table_plays_and_each_seat_gets_only_its_own_cards() -> None:
+    t, records = table(seats=3)
+    members = await seated(t, "ann", "bob", "cat")
+    watcher = Member("watcher")
+    await t.spectate(watcher, None)
+    for member in members[:2]:
+        await t.ready(member, True)
+    assert t.status == "waiting"
+    await t.ready(members[2], True)
+    assert t.status == "playing"
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    game = game_of(t)
+    for member in members:
+        seat = game.seating.index(member.name)
+        assert [s.seat for s in member.of(m.SealedHand)] == [seat]  # its own seat only
+        assert list(member.cards()) == game.hand_of(seat)
+        assert member.of(m.DealCommit)
+    assert not watcher.of(m.SealedHand) and not watcher.of(m.DealCommit)
+    # each member's last view is the table's, its game the engine's public view
+    for member in [*members, watcher]:
+        last = member.of(m.TableView)[-1]
+        assert last == t.view() and isinstance(last, m.TableView) and last.game is not None
+    # play the game out with every seat passing or leading its lowest card
+    await play_until(t, members, lambda: t.status != "playing")
+    assert t.status == "finished" and game.phase is Phase.GAME_OVER
+    assert len(records) == 1 and records[0]["players"] == ["ann", "bob", "cat"]
+    reveals = [x for x in members[0].sent if isinstance(x, m.DealReveal)]
+    assert len(reveals) == len(game.history)  # every deal revealed after its hand
+    assert any(isinstance(x, m.GameOver) for x in watcher.sent)
+
+
+async def test_a_seat_acts_only_for_itself_and_only_in_turn() -> None:
+    t, _ = table(seats=3)
+    members = await seated(t, "ann", "bob", "cat")
+    stranger = Member("eve")
+    await refused(Code.NOT_ALLOWED, lambda: t.act(members[0], PASS))  # no game yet
+    for member in members:
+        await t.ready(member, True)
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    game = game_of(t)
+    turn = game.turn
+    assert turn is not None
+    idle = next(x for x in members if x.name != game.seating[turn])
+    mover = next(x for x in members if x.name == game.seating[turn])
+    assert "not your turn" in await refused(Code.NOT_YOUR_TURN, lambda: t.act(idle, PASS))
+    await refused(Code.NOT_ALLOWED, lambda: t.act(stranger, PASS))
+    held = game.hand_of(turn)
+    others = [c for seat in range(3) if seat != turn for c in game.hand_of(seat)]
+    await refused(Code.ILLEGAL, lambda: t.act(mover, Play([others[0]])))  # not in its hand
+    before = t.number
+    await t.act(mover, Play([held[0]]))  # the opening 3C is the lowest card of its holder
+    assert t.number > before
+    played = [x for x in idle.sent if isinstance(x, m.Played)]
+    assert played and played[-1].seat == turn
+
+
+async def test_leaving_mid_game_the_chair_goes_at_the_hand_end_and_a_newcomer_sits_in() -> None:
+    t, records = table(seats=4, turn_seconds=0)
+    ann, bob, cat, dan = await seated(t, "ann", "bob", "cat", "dan")
+    for member in (ann, bob, cat, dan):
+        await t.ready(member, True)
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    game = game_of(t)
+    await t.leave(dan)  # mid-hand: the timeout rule plays dan's seat to the hand's end
+    assert t.chairs.slots[3].leaving and t.chairs.slots[3].name == "dan"
+    eve = Member("eve")
+    await refused(Code.TABLE_FULL, lambda: t.join(eve, None, None))
+    await play_until(t, [ann, bob, cat], lambda: bool(game.finishes))
+    await wait_for(lambda: t.chairs.slots[3].empty)  # the hand is over: the chair is free
+    assert "dan" not in game.seating or game.phase is not Phase.PLAY
+    await t.join(eve, None, None)  # sits in from the next hand (RULES.md §9)
+    assert t.chairs.slots[3].ready
+    await play_until(t, [ann, bob, cat, eve], lambda: "eve" in game.seating)
+    assert "dan" not in game.seating and len(game.seating) == 4
+    await t.stop()
+    assert records and "eve" in records[0]["players"] and "dan" in records[0]["players"]
+
+
+async def test_a_dropped_seat_comes_back_with_its_token_and_only_with_it() -> None:
+    t, _ = table(seats=3)
+    ann, bob, cat = await seated(t, "ann", "bob", "cat")
+    for member in (ann, bob, cat):
+        await t.ready(member, True)
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
+    await t.drop(ann)  # the Wi-Fi drops
+    assert not t.chairs.slots[0].present and t.chairs.slots[0].name == "ann"
+    eve = Member("eve")
+    await refused(Code.BAD_TOKEN, lambda: t.resume(eve, 0, bytes(32)))
+    await refused(Code.BAD_TOKEN, lambda: t.resume(eve, 1, token))  # ann's token, bob's chair
+    await refused(Code.BAD_TOKEN, lambda: t.resume(eve, 9, token))
+    back = Member("ann-again")
+    await t.resume(back, 0, token)
+    assert back.name == "ann"  # the chair's name, whatever the connection said
+    seat = game_of(t).seating.index("ann")
+    snapshot = [x for x in back.sent if isinstance(x, m.SealedHand)]
+    assert snapshot and snapshot[-1].reason == "snapshot" and snapshot[-1].seat == seat
+    assert list(back.cards()) == game_of(t).hand_of(seat)
+    # taken back from yet another connection: the older one is told why
+    newest = Member("ann")
+    await t.resume(newest, 0, token)
+    bye = [x for x in back.sent if isinstance(x, m.Bye)]
+    assert bye and bye[0].code == Code.REPLACED
+    await t.stop()
+
+
+async def test_bots_fill_the_chairs_and_play_a_whole_game() -> None:
+    t, records = table(seats=4)
+    watcher = Member("watcher")
+    await t.spectate(watcher, None)
+    for strategy in ("random", "greedy", "heuristic", "hoarder"):
+        await t.add_bot(strategy, None)
+    assert t.status == "playing"  # bots are always ready
+    await refused(Code.NOT_ALLOWED, lambda: t.remove_bot(0))  # not mid-game
+    await wait_for(lambda: t.status == "finished", 30)
+    assert len(records) == 1 and not watcher.of(m.SealedHand)
+    last = watcher.of(m.TableView)[-1]
+    assert isinstance(last, m.TableView) and last.game is not None and last.game.phase == "game_over"
+
+
+async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_timer() -> None:
+    """No turn timer: the table must not wait for a seat whose player walked away (found
+    by this file: the driver slept on the leaver's turn until a timer that never came)."""
+    t, _ = table(seats=3, turn_seconds=0)
+    members = await seated(t, "ann", "bob", "cat")
+    for member in members:
+        await t.ready(member, True)
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    game = game_of(t)
+    turn = game.turn
+    assert turn is not None
+    leaver = next(x for x in members if x.name == game.seating[turn])
+    await asyncio.sleep(0.01)  # the driver is waiting on that seat now
+    await t.leave(leaver)
+    await wait_for(lambda: game.turn != turn or game.phase is not Phase.PLAY, 2)
+    await t.stop()
