@@ -19,8 +19,6 @@ from .errors import RemoteProtocolError
 from .wire import private_from_bytes, private_to_bytes
 
 SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
-#: The encapsulated key and the AEAD tag that sealing adds to the plaintext.
-OVERHEAD = 32 + 16
 _DOMAIN = b"president hand/2\x00"
 
 

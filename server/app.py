@@ -67,11 +67,6 @@ class Server:
         await self.close()
 
     @property
-    def closing(self) -> bool:
-        """Shutting down: every table stays as it is, for the next start."""
-        return self._closing
-
-    @property
     def port(self) -> int:
         assert self._listener is not None
         port: int = self._listener.getsockname()[1]

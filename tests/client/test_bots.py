@@ -5,7 +5,11 @@ what the engine's own view of that seat holds."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -200,3 +204,29 @@ async def test_president_bot_fills_a_table_and_plays_a_game(tmp_path: Path,
         args.fingerprint = "AB" * 32  # not the server's: refused
         with pytest.raises(BotFailed, match=r"not the .* you gave"):
             await run_bots(args, said.append)
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example_bot.py"
+
+
+def test_the_twenty_line_example_bot_runs_offline() -> None:
+    out = subprocess.run([sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"],
+                         capture_output=True, text=True, check=False, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "lowball" in {t["strategy"] for t in json.loads(out.stdout)["entrants"]}
+
+
+async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
+    """Three copies of the example bot, one process, at a real server: a whole game."""
+    async with running_server(tmp_path) as server:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(EXAMPLE), "bot", f"127.0.0.1:{server.port}", "--fingerprint",
+            server.fingerprint, "--table", "T", "--count", "3", "--seats", "3", "--games", "1",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")})
+        out, err = await asyncio.wait_for(proc.communicate(), 120)
+        text = out.decode()
+        assert proc.returncode == 0, text + err.decode()
+        assert "lowball-bot-1: created table T (classic, 3 seats)" in text
+        assert text.count(": game 1 over") == 3
+        await wait_for(lambda: bool(server.records))
