@@ -26,9 +26,12 @@ def rank_counts(rows: Sequence[Row]) -> list[int]:
 ORDER = (tuple(strength(r, False) for r in range(14)), tuple(strength(r, True) for r in range(14)))
 
 
-def cheapest_return(returns: Sequence[Return], held: Sequence[int], revolution: bool = False) -> Return:
+def cheapest_return(
+    returns: Sequence[Return], held: Sequence[int], revolution: bool = False
+) -> Return:
     """Junk singles: the lowest cards that break no set of mine and make no set for the
     receiver; a 2 or a joker only when nothing else is left."""
+
     def cost(ret: Return) -> int:
         total = 0
         ranks = [card.rank for card in ret.cards]
@@ -52,8 +55,10 @@ def greedy_choice(plays: Sequence[Play], top: Top | None, revolution: bool) -> A
         return PASS
     if top is None:
         low = min(strength(p.rank, revolution) for p in plays)
-        return max((p for p in plays if strength(p.rank, revolution) == low),
-                   key=lambda p: (p.count - p.jokers, -p.jokers))
+        return max(
+            (p for p in plays if strength(p.rank, revolution) == low),
+            key=lambda p: (p.count - p.jokers, -p.jokers),
+        )
     return min(plays, key=lambda p: (strength(p.rank, revolution), p.jokers, p.count))
 
 
@@ -62,13 +67,27 @@ class Facts:
 
     __slots__ = ("held", "left", "order", "revolution", "rules", "seat", "threat", "top", "unseen")
 
-    def __init__(self, rules: Rules, seat: int, held: Sequence[int], top: Top | None,
-                 revolution: bool, counts: Sequence[int], unseen: Sequence[int] | None) -> None:
-        self.rules, self.seat, self.held, self.top, self.revolution = rules, seat, held, top, revolution
+    def __init__(
+        self,
+        rules: Rules,
+        seat: int,
+        held: Sequence[int],
+        top: Top | None,
+        revolution: bool,
+        counts: Sequence[int],
+        unseen: Sequence[int] | None,
+    ) -> None:
+        self.rules, self.seat, self.held, self.top, self.revolution = (
+            rules,
+            seat,
+            held,
+            top,
+            revolution,
+        )
         self.order = ORDER[revolution]
         self.left = counts[seat]
         #: The fewest cards an opponent still holds (99 when none does).
-        self.threat = min(filter(None, [*counts[:seat], *counts[seat + 1:]]), default=99)
+        self.threat = min(filter(None, [*counts[:seat], *counts[seat + 1 :]]), default=99)
         #: Per rank, how many copies may still be in other hands (None: not counted).
         self.unseen = unseen
 
@@ -111,7 +130,9 @@ def unseen_counts(view: SeatView) -> list[int]:
     return [max(0, n) for n in counts]
 
 
-def heuristic_choice(facts: Facts, plays: Sequence[Play], can_pass: bool, hoard: bool = False) -> Action:
+def heuristic_choice(
+    facts: Facts, plays: Sequence[Play], can_pass: bool, hoard: bool = False
+) -> Action:
     """Seeds 000 and 004's advice.  `hoard`: never play a 2 while holding anything else."""
     if not plays:
         return PASS
@@ -183,8 +204,15 @@ def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
 
 def view_facts(view: SeatView, rows: Sequence[Row] | None = None, count: bool = True) -> Facts:
     rows = rows if rows is not None else view.rows
-    return Facts(view.rules, view.seat, rank_counts(rows), view.top, view.revolution, view.counts,
-                 unseen_counts(view) if count else None)
+    return Facts(
+        view.rules,
+        view.seat,
+        rank_counts(rows),
+        view.top,
+        view.revolution,
+        view.counts,
+        unseen_counts(view) if count else None,
+    )
 
 
 class GreedyBot:
@@ -193,8 +221,11 @@ class GreedyBot:
     def choose(self, view: SeatView) -> Action:
         actions = view.legal_actions()
         if view.phase is Phase.EXCHANGE:
-            return cheapest_return([a for a in actions if isinstance(a, Return)],
-                                   rank_counts(view.rows), view.revolution)
+            return cheapest_return(
+                [a for a in actions if isinstance(a, Return)],
+                rank_counts(view.rows),
+                view.revolution,
+            )
         return greedy_choice([a for a in actions if isinstance(a, Play)], view.top, view.revolution)
 
 
@@ -207,8 +238,9 @@ class HeuristicBot:
         actions = view.legal_actions()
         rows = view.rows
         if view.phase is Phase.EXCHANGE:
-            return cheapest_return([a for a in actions if isinstance(a, Return)], rank_counts(rows),
-                                   view.revolution)
+            return cheapest_return(
+                [a for a in actions if isinstance(a, Return)], rank_counts(rows), view.revolution
+            )
         plays = [a for a in actions if isinstance(a, Play)]
         can_pass = PASS in actions
         action = heuristic_choice(view_facts(view, rows), plays, can_pass, self.hoard)

@@ -37,8 +37,14 @@ MAX_TRIES = 20
 
 
 class SearchBot:
-    def __init__(self, rng: random.Random, playouts: int = 128, seconds: float | None = None,
-                 exploration: float = 0.5, endgame_cards: int = 8) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        playouts: int = 128,
+        seconds: float | None = None,
+        exploration: float = 0.5,
+        endgame_cards: int = 8,
+    ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.seconds = seconds
@@ -68,8 +74,12 @@ class SearchBot:
         held = rank_counts(view.rows)
         order = ORDER[view.revolution]
         plays = [a for a in actions if isinstance(a, Play)]
-        whole = [p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])]
-        broken = sorted((p for p in plays if p not in whole), key=lambda p: (order[p.rank], p.jokers))
+        whole = [
+            p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])
+        ]
+        broken = sorted(
+            (p for p in plays if p not in whole), key=lambda p: (order[p.rank], p.jokers)
+        )
         ordered = sorted(whole, key=lambda p: order[p.rank])
         chosen: list[Action]
         if view.top is not None:
@@ -79,8 +89,14 @@ class SearchBot:
         else:  # a lead: the low sets to shed, and the high ones that take the lead back
             chosen = [*ordered[:4], *ordered[4:][-2:]]
         fewest = min((n for s, n in enumerate(view.counts) if s != view.seat and n), default=99)
-        if view.top is not None and isinstance(prior, Play) and whole and prior == chosen[0] \
-                and prior.rank < TWO and fewest > 3:
+        if (
+            view.top is not None
+            and isinstance(prior, Play)
+            and whole
+            and prior == chosen[0]
+            and prior.rank < TWO
+            and fewest > 3
+        ):
             return [prior]  # the cheapest whole answer, nobody near the end: nothing to search
         if prior not in chosen:
             chosen.append(prior)
@@ -108,8 +124,12 @@ class SearchBot:
                 arm = done
             else:
                 log_n = math.log(done)
-                arm = max(range(arms), key=lambda a: totals[a] / visits[a]
-                          + self.exploration * math.sqrt(log_n / visits[a]))
+                arm = max(
+                    range(arms),
+                    key=lambda a: (
+                        totals[a] / visits[a] + self.exploration * math.sqrt(log_n / visits[a])
+                    ),
+                )
             n = visits[arm]
             if n == len(worlds):
                 worlds.append(deal_unseen(view, self.rng))
@@ -117,8 +137,10 @@ class SearchBot:
             totals[arm] += self._playout(world, view.seat, actions[arm])
             visits[arm] += 1
             done += 1
-        best = max(range(arms), key=lambda a: (totals[a] / visits[a] if visits[a] else -1.0,
-                                               actions[a] == prior))
+        best = max(
+            range(arms),
+            key=lambda a: (totals[a] / visits[a] if visits[a] else -1.0, actions[a] == prior),
+        )
         return actions[best]
 
     # --- the endgame -----------------------------------------------------------------
@@ -126,7 +148,9 @@ class SearchBot:
     def _endgame(self, view: SeatView, actions: list[Action]) -> Action:
         """Few cards left: every action against the same worlds, each played out by a
         small exact search (max over my moves, the heuristic for the others)."""
-        worlds = [self._world(view) for _ in range(max(8, self.playouts // max(1, len(actions)) // 4))]
+        worlds = [
+            self._world(view) for _ in range(max(8, self.playouts // max(1, len(actions)) // 4))
+        ]
         scores = []
         for action in actions:
             total = 0.0
@@ -178,8 +202,11 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
     unseen = [CARDS[i] for i in range(KINDS) for _ in range(max(0, left[i]))]
     # who passed on the pile as it is: under must_beat they hold nothing that beats it;
     # otherwise they most likely hold no cheap set that answers it whole
-    passers = [s for s, p in enumerate(view.passed) if p and s != view.seat and view.counts[s]] \
-        if view.top is not None else []
+    passers = (
+        [s for s, p in enumerate(view.passed) if p and s != view.seat and view.counts[s]]
+        if view.top is not None
+        else []
+    )
     strict = view.rules.must_beat
     for _ in range(MAX_TRIES):
         rng.shuffle(unseen)
@@ -191,7 +218,7 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
                 continue
             mine = known.get(seat, [])[: view.counts[seat]]
             need = view.counts[seat] - len(mine)
-            hands.append(mine + unseen[at:at + need])
+            hands.append(mine + unseen[at : at + need])
             at += need
         if not passers or all(not _beats(view, hands[s], strict) for s in passers):
             return hands
@@ -211,8 +238,15 @@ def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
 
 
 def _facts(game: Game, seat: int) -> Facts:
-    return Facts(game.rules, seat, rank_counts(game.rows(seat)), game.top, game.revolution,
-                 game.card_counts(), None)
+    return Facts(
+        game.rules,
+        seat,
+        rank_counts(game.rows(seat)),
+        game.top,
+        game.revolution,
+        game.card_counts(),
+        None,
+    )
 
 
 def policy(game: Game, seat: int) -> Action:
@@ -296,4 +330,3 @@ def _solve(game: Game, me: int, depth: int) -> float:
     place = game.place_of(me)
     assert place is not None
     return 1.0 - place / (len(game.seating) - 1)
-

@@ -69,19 +69,27 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "strategy": self.strategy, "hands": self.hands, "average_place": round(self.average, 4),
-            "ci95": round(self.interval(), 4), "president_rate": round(self.presidents / max(1, self.hands), 4),
+            "strategy": self.strategy,
+            "hands": self.hands,
+            "average_place": round(self.average, 4),
+            "ci95": round(self.interval(), 4),
+            "president_rate": round(self.presidents / max(1, self.hands), 4),
             "president_chances": self.chances,
             "retention_rate": round(self.kept / self.chances, 4) if self.chances else None,
-            "games_won": self.games_won, "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
+            "games_won": self.games_won,
+            "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
         }
 
 
 def merge(results: Sequence[SimResult]) -> SimResult:
     """Runs of the same line-up, as one."""
     first = results[0]
-    merged = SimResult(first.players, list(first.bots), entrants=[Tally(bot) for bot in first.bots],
-                       processes=first.processes)
+    merged = SimResult(
+        first.players,
+        list(first.bots),
+        entrants=[Tally(bot) for bot in first.bots],
+        processes=first.processes,
+    )
     for result in results:
         for total, part in zip(merged.entrants, result.entrants):
             total.add(part)
@@ -109,8 +117,11 @@ class SimResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "players": self.players, "games": self.games, "hands": self.hands,
-            "seconds": round(self.seconds, 3), "processes": self.processes,
+            "players": self.players,
+            "games": self.games,
+            "hands": self.hands,
+            "seconds": round(self.seconds, 3),
+            "processes": self.processes,
             "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
             "entrants": [t.to_json() for t in self.entrants],
             "strategies": {name: t.to_json() for name, t in self.by_strategy().items()},
@@ -136,8 +147,14 @@ class Timed:
             self.seconds += time.perf_counter() - start
 
 
-def play_game(rules: Rules, bots: Sequence[str], seed: int, number: int, rotate: bool,
-              options: dict[str, Any] | None = None) -> tuple[Game, list[str], list[Timed]]:
+def play_game(
+    rules: Rules,
+    bots: Sequence[str],
+    seed: int,
+    number: int,
+    rotate: bool,
+    options: dict[str, Any] | None = None,
+) -> tuple[Game, list[str], list[Timed]]:
     """Game `number` of a run: its seating (entrants rotated by the game number), deals
     and bot randomness from (seed, number) alone."""
     players = len(bots)
@@ -196,7 +213,9 @@ class Job:
 def run_job(job: Job) -> tuple[int, list[Tally]]:
     tallies = [Tally(bot) for bot in job.bots]
     for number in job.numbers:
-        game, names, timers = play_game(job.rules, job.bots, job.seed, number, job.rotate, dict(job.options))
+        game, names, timers = play_game(
+            job.rules, job.bots, job.seed, number, job.rotate, dict(job.options)
+        )
         tally_game(game, names, timers, tallies)
         if job.record:
             from president.engine.record import dumps, to_record
@@ -206,20 +225,41 @@ def run_job(job: Job) -> tuple[int, list[Tally]]:
     return len(job.numbers), tallies
 
 
-def run(rules: Rules, bots: Sequence[str], games: int, seed: int, *, rotate: bool = True,
-        processes: int = 1, record: str | None = None, preset: str = "classic",
-        progress: Callable[[int, int], None] | None = None, options: dict[str, Any] | None = None,
-        first: int = 0) -> SimResult:
+def run(
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    rotate: bool = True,
+    processes: int = 1,
+    record: str | None = None,
+    preset: str = "classic",
+    progress: Callable[[int, int], None] | None = None,
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+) -> SimResult:
     """Play `games` whole games between `bots` (one strategy per chair of the line-up),
     numbered from `first` (a number fixes the game's seating, deals and bot randomness)."""
     players = len(bots)
     rules.check_players(players)
-    result = SimResult(players, list(bots), entrants=[Tally(bot) for bot in bots],
-                       processes=max(1, processes))
+    result = SimResult(
+        players, list(bots), entrants=[Tally(bot) for bot in bots], processes=max(1, processes)
+    )
     chunk = max(1, min(25, games // (max(1, processes) * 8)))
-    jobs = [Job(rules, tuple(bots), seed, tuple(range(start, min(first + games, start + chunk))), rotate,
-                record, preset, tuple(sorted((options or {}).items())))
-            for start in range(first, first + games, chunk)]
+    jobs = [
+        Job(
+            rules,
+            tuple(bots),
+            seed,
+            tuple(range(start, min(first + games, start + chunk))),
+            rotate,
+            record,
+            preset,
+            tuple(sorted((options or {}).items())),
+        )
+        for start in range(first, first + games, chunk)
+    ]
     start = time.perf_counter()
     done = 0
     for count, tallies in _map(jobs, processes):
@@ -244,7 +284,10 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, list[Tally]]]:
 
 
 def default_processes() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    return max(
+        1,
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1),
+    )
 
 
 def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
@@ -255,8 +298,10 @@ def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
         filled = width * done // max(1, total)
         elapsed = time.perf_counter() - started
         eta = elapsed / done * (total - done) if done else 0.0
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
-                     f"  {elapsed:.0f}s, about {eta:.0f}s left ")
+        stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+            f"  {elapsed:.0f}s, about {eta:.0f}s left "
+        )
         if done >= total:
             stream.write("\n")
         stream.flush()
@@ -266,21 +311,31 @@ def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
 
 def report(result: SimResult, title: str) -> list[str]:
     """The result table, in lines."""
-    lines = [title, f"{result.games} games, {result.hands:,} hands; average place 1 (President) "
-             f"to {result.players}, parity {(result.players + 1) / 2:g}", ""]
-    head = f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>15} " \
-           f"{'games won':>9} {'think s/hand':>12}"
+    lines = [
+        title,
+        f"{result.games} games, {result.hands:,} hands; average place 1 (President) "
+        f"to {result.players}, parity {(result.players + 1) / 2:g}",
+        "",
+    ]
+    head = (
+        f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>15} "
+        f"{'games won':>9} {'think s/hand':>12}"
+    )
     lines.append(head)
 
     def row(label: str, t: Tally) -> str:
         kept = f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
-        return (f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>9} "
-                f"{t.presidents / max(1, t.hands):>9.1%} {kept:>15} {t.games_won:>9.1f} "
-                f"{t.think / max(1, t.hands):>12.4f}")
+        return (
+            f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>9} "
+            f"{t.presidents / max(1, t.hands):>9.1%} {kept:>15} {t.games_won:>9.1f} "
+            f"{t.think / max(1, t.hands):>12.4f}"
+        )
 
     for name, tally in zip(entrant_names(result.bots), result.entrants):
         lines.append(row(name, tally))
-    shared = {name: tally for name, tally in result.by_strategy().items() if result.bots.count(name) > 1}
+    shared = {
+        name: tally for name, tally in result.by_strategy().items() if result.bots.count(name) > 1
+    }
     if shared:
         lines.append("")
         for name, tally in shared.items():
@@ -290,5 +345,7 @@ def report(result: SimResult, title: str) -> list[str]:
 
 def speed_line(result: SimResult) -> str:
     rate = result.hands / result.seconds if result.seconds else 0.0
-    return (f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
-            f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s")
+    return (
+        f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
+        f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s"
+    )

@@ -34,21 +34,25 @@ def _random(rng: random.Random, **options: Any) -> Strategy:
 
 def _greedy(rng: random.Random, **options: Any) -> Strategy:
     from .heuristic import GreedyBot
+
     return GreedyBot()
 
 
 def _heuristic(rng: random.Random, **options: Any) -> Strategy:
     from .heuristic import HeuristicBot
+
     return HeuristicBot()
 
 
 def _hoarder(rng: random.Random, **options: Any) -> Strategy:
     from .heuristic import HoarderBot
+
     return HoarderBot()
 
 
 def _search(rng: random.Random, **options: Any) -> Strategy:
     from .search import SearchBot
+
     return SearchBot(rng, **options)
 
 

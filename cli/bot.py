@@ -56,9 +56,17 @@ def pick_table(tables: m.Tables, wanted: str | None) -> str | None:
     return None
 
 
-async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownServers, index: int,
-                    options: dict[str, Any], say: Callable[[str], None]) -> RunningBot:
+async def start_bot(
+    args: argparse.Namespace,
+    name: str,
+    pin: str,
+    known: KnownServers,
+    index: int,
+    options: dict[str, Any],
+    say: Callable[[str], None],
+) -> RunningBot:
     """Connect, find (or create) the table, sit down."""
+
     def reconnect() -> Awaitable[Link]:
         return connect(args.address, name, role="bot", pin=pin, known=known, password=args.password)
 
@@ -68,10 +76,15 @@ async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownS
         raise BotFailed(str(exc)) from None
     client = Client(link)
     client.reconnect = reconnect
-    strategy = make_strategy(args.strategy, random.Random(args.seed * 1000 + index if args.seed is not None else None),
-                             **options)
+    strategy = make_strategy(
+        args.strategy,
+        random.Random(args.seed * 1000 + index if args.seed is not None else None),
+        **options,
+    )
     player = BotPlayer(client, strategy, delay=args.delay)
-    reader = asyncio.get_running_loop().create_task(client.follow(lambda what: say(f"{name}: {what}")))
+    reader = asyncio.get_running_loop().create_task(
+        client.follow(lambda what: say(f"{name}: {what}"))
+    )
     bot = RunningBot(name, client, player, reader)
     await client.send(m.ListTables())
     await until(lambda: client.tables is not None, 10, "the table list")
@@ -82,12 +95,22 @@ async def start_bot(args: argparse.Namespace, name: str, pin: str, known: KnownS
             find_preset(args.preset).check_players(args.seats)
         except RulesError as exc:
             raise BotFailed(str(exc)) from None
-        await client.send(m.CreateTable(name=args.table, preset=args.preset, toggles={}, seats=args.seats,
-                                        password=args.table_password, turn_seconds=args.turn_seconds))
+        await client.send(
+            m.CreateTable(
+                name=args.table,
+                preset=args.preset,
+                toggles={},
+                seats=args.seats,
+                password=args.table_password,
+                turn_seconds=args.turn_seconds,
+            )
+        )
         table = args.table
         say(f"{name}: created table {table} ({args.preset}, {args.seats} seats)")
     if table is None:
-        raise BotFailed("no table has a free seat: name one with --table (it is created if missing)")
+        raise BotFailed(
+            "no table has a free seat: name one with --table (it is created if missing)"
+        )
     errors = len(client.errors)
     await client.send(m.Join(table=table, password=args.table_password))
     await until(lambda: client.model.slot is not None or len(client.errors) > errors, 10, "a seat")
@@ -111,8 +134,10 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         played += 1
         places = player.places
         average = sum(places) / len(places) if places else 0.0
-        say(f"{name}: game {played} over; won {player.won} of {player.games}, "
-            f"average place {average:.2f} over {len(places)} hands")
+        say(
+            f"{name}: game {played} over; won {player.won} of {player.games}, "
+            f"average place {average:.2f} over {len(places)} hands"
+        )
 
 
 async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
@@ -137,8 +162,10 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
             await bot.client.link.close()
     places = [place for bot in bots for place in bot.player.places]
     if places:
-        say(f"all bots: {len(places)} hands, average place {sum(places) / len(places):.3f}, "
-            f"games won {sum(bot.player.won for bot in bots)}")
+        say(
+            f"all bots: {len(places)} hands, average place {sum(places) / len(places):.3f}, "
+            f"games won {sum(bot.player.won for bot in bots)}"
+        )
     return 0
 
 
@@ -160,20 +187,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Bots that join a president server as ordinary clients. Without --table "
         "they sit at the first waiting table with a free seat; a --table that does not exist "
-        "is created. They say ready and play --games games, then leave.")
+        "is created. They say ready and play --games games, then leave."
+    )
     parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
-    parser.add_argument("--strategy", default="heuristic", help=f"one of {', '.join(STRATEGIES)} (default heuristic)")
+    parser.add_argument(
+        "--strategy",
+        default="heuristic",
+        help=f"one of {', '.join(STRATEGIES)} (default heuristic)",
+    )
     parser.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
     parser.add_argument("--table", help="the table to join (created if missing)")
     parser.add_argument("--name", help="bot name (numbered when --count > 1)")
-    parser.add_argument("--games", type=int, default=1, help="games to play, 0 = forever (default 1)")
-    parser.add_argument("--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it")
+    parser.add_argument(
+        "--games", type=int, default=1, help="games to play, 0 = forever (default 1)"
+    )
+    parser.add_argument(
+        "--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it"
+    )
     parser.add_argument("--password", help="the server's password")
     parser.add_argument("--table-password", help="the table's password")
     parser.add_argument("--preset", default="classic", help="preset of a table the bots create")
     parser.add_argument("--seats", type=int, default=4, help="seats of a table the bots create")
-    parser.add_argument("--turn-seconds", type=int, default=60, help="turn timer of a table the bots create")
-    parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause before each move")
+    parser.add_argument(
+        "--turn-seconds", type=int, default=60, help="turn timer of a table the bots create"
+    )
+    parser.add_argument(
+        "--delay", type=float, default=0.0, metavar="SECONDS", help="pause before each move"
+    )
     parser.add_argument("--playouts", type=int, help="search: playouts per decision")
     parser.add_argument("--think", type=float, metavar="SECONDS", help="search: time per decision")
     parser.add_argument("--seed", type=int, help="seed the bots' randomness (for repeatable runs)")

@@ -25,8 +25,14 @@ from prompt_toolkit.output import Output
 from .usage import UsageError
 
 
-async def lobby_and_tables(client: Client, screen: LobbyScreen, *, bots: str,
-                           input: Input | None = None, output: Output | None = None) -> None:
+async def lobby_and_tables(
+    client: Client,
+    screen: LobbyScreen,
+    *,
+    bots: str,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
     server goes away for good."""
     # the screen that is up shows the connection's state: one slot, set as screens change
@@ -79,7 +85,9 @@ async def run_connect(args: argparse.Namespace) -> int:
         return 1
     client = Client(link)
     client.reconnect = reconnect
-    screen = LobbyScreen(me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint)
+    screen = LobbyScreen(
+        me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
+    )
     try:
         await lobby_and_tables(client, screen, bots=args.bots)
     finally:
@@ -105,11 +113,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Connect to a president server: the lobby lists its tables; create one, "
         "sit down, watch, add bots. The first time, you are shown the server's certificate "
-        "fingerprint to compare with the one the host's server printed.")
+        "fingerprint to compare with the one the host's server printed."
+    )
     parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
-    parser.add_argument("--name", default=(getpass.getuser() or "player")[:32], help="your name at the tables")
-    parser.add_argument("--fingerprint", metavar="SHA256", help="the fingerprint the host printed "
-                        "(skips the question; a different certificate is refused)")
+    parser.add_argument(
+        "--name", default=(getpass.getuser() or "player")[:32], help="your name at the tables"
+    )
+    parser.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="the fingerprint the host printed "
+        "(skips the question; a different certificate is refused)",
+    )
     parser.add_argument("--password", help="the server's password, if the host set one")
-    parser.add_argument("--bots", default="random", help="strategy of the bots you add (default random)")
+    parser.add_argument(
+        "--bots", default="random", help="strategy of the bots you add (default random)"
+    )
     parser.set_defaults(handler=cmd_connect)

@@ -31,9 +31,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(json.dumps({"preset": preset, **rules.to_dict()}, indent=1))
         return 0
     changed = rules.changes_from(PRESETS[preset])
-    title = f"Preset {preset.lower()}" + (" with " + ", ".join(changed) + " changed" if changed else "")
-    print(f"{title} ({PRESET_SOURCES[preset.lower()]}; suggested players "
-          f"{SUGGESTED_PLAYERS[preset.lower()]}):")
+    title = f"Preset {preset.lower()}" + (
+        " with " + ", ".join(changed) + " changed" if changed else ""
+    )
+    print(
+        f"{title} ({PRESET_SOURCES[preset.lower()]}; suggested players "
+        f"{SUGGESTED_PLAYERS[preset.lower()]}):"
+    )
     width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
     for name, value, words in describe(rules):
         mark = "*" if name in changed else " "
@@ -91,7 +95,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("president.cli.sim", "play whole games offline between bots"),
     "play": ("president.cli.play", "play against bots right now (no server to start)"),
     "server": ("president.cli.serve", "run a lobby server for the LAN"),
-    "connect": ("president.cli.connect", "join a president server on the LAN (the lobby, then a table)"),
+    "connect": (
+        "president.cli.connect",
+        "join a president server on the LAN (the lobby, then a table)",
+    ),
     "bot": ("president.cli.bot", "run headless bots at a server's table"),
 }
 
@@ -104,18 +111,28 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    rules = sub.add_parser("rules", help="show a preset's rules in words",
-                           description="Show a preset's toggles in words, or list the presets.")
+    rules = sub.add_parser(
+        "rules",
+        help="show a preset's rules in words",
+        description="Show a preset's toggles in words, or list the presets.",
+    )
     rules.add_argument("preset", nargs="?", help="classic, full, house, sheet or table")
-    rules.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                       help="change a toggle on top of the preset (repeatable)")
+    rules.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a toggle on top of the preset (repeatable)",
+    )
     rules.add_argument("--json", action="store_true", help="print the toggles as JSON")
     rules.set_defaults(handler=cmd_rules)
 
     rep = sub.add_parser(
-        "replay", help="check a game record and show how it went",
+        "replay",
+        help="check a game record and show how it went",
         description="Replay a president-record/1 file through the engine. Exit status: 0 every "
-        "step legal, 1 an illegal or malformed step, 2 not a record.")
+        "step legal, 1 an illegal or malformed step, 2 not a record.",
+    )
     rep.add_argument("file", help="the record (JSON)")
     rep.add_argument("--json", action="store_true", help="print the result as JSON (RECORD.md)")
     rep.set_defaults(handler=cmd_replay)

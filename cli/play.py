@@ -27,8 +27,15 @@ from .usage import UsageError
 async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:
     """The server, and this player's client seated at a table of bots, ready.  The
     client's `reconnect` opens a new link to the same server."""
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, name="local", journal=False,
-                          bot_delay=args.bot_delay, pause_between_hands=args.pause)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        data_dir=data,
+        name="local",
+        journal=False,
+        bot_delay=args.bot_delay,
+        pause_between_hands=args.pause,
+    )
     server = Server(config)
     await server.start()
     known = KnownServers(Path(tempfile.mkdtemp()) / "known_servers")
@@ -38,8 +45,11 @@ async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server
 
     client = Client(await reconnect())
     client.reconnect = reconnect
-    await client.send(m.CreateTable(name="local", preset=args.preset, toggles={}, seats=args.players,
-                                    turn_seconds=0))
+    await client.send(
+        m.CreateTable(
+            name="local", preset=args.preset, toggles={}, seats=args.players, turn_seconds=0
+        )
+    )
     await client.send(m.Join(table="local", seat=0))
     for _ in range(args.players - 1):
         await client.send(m.AddBot(table="local", strategy=args.bots))
@@ -83,14 +93,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
         "Start a game against bots in this terminal: an embedded server on "
-        "loopback, bots in the other seats. Press ? in the game for the keys.")
+        "loopback, bots in the other seats. Press ? in the game for the keys."
+    )
     parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
     parser.add_argument("--players", type=int, default=4, help="table size (default 4)")
     parser.add_argument("--bots", default="random", help="strategy of the bots (default random)")
     parser.add_argument("--name", default=(getpass.getuser() or "you")[:32], help="your name")
-    parser.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
-                        help="how long bots think, so you can follow (default 0.7)")
-    parser.add_argument("--pause", type=float, default=3.0, metavar="SECONDS",
-                        help="pause between hands to read the result (default 3)")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.7,
+        metavar="SECONDS",
+        help="how long bots think, so you can follow (default 0.7)",
+    )
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="pause between hands to read the result (default 3)",
+    )
     parser.add_argument("--data", metavar="DIR", help="where game records go")
     parser.set_defaults(handler=cmd_play)

@@ -41,8 +41,10 @@ async def serve(config: ServerConfig) -> int:
         print(f"president server: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"president server: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"president server: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 2
     print(f"president server {config.name!r} listening on {config.host}:{server.port}")
     if config.host in ("0.0.0.0", "::", ""):
@@ -54,8 +56,10 @@ async def serve(config: ServerConfig) -> int:
     tables = server.lobby.tables.values()
     if tables:
         playing = sum(t.status == "playing" for t in tables)
-        print(f"restored {len(tables)} table(s), {playing} with a game in progress: players have "
-              f"{config.resume_seconds:g} s to reconnect")
+        print(
+            f"restored {len(tables)} table(s), {playing} with a game in progress: players have "
+            f"{config.resume_seconds:g} s to reconnect"
+        )
     for problem in server.restore_problems:
         print(f"  {problem}")
     print("Ctrl-C stops the server", flush=True)
@@ -69,12 +73,19 @@ async def serve(config: ServerConfig) -> int:
 
 
 def cmd_server(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
     config = ServerConfig(
-        host=args.host, port=args.port, data_dir=Path(args.data) if args.data else default_data_dir(),
-        name=args.name, password=args.password, pause_between_hands=args.pause,
-        bot_delay=args.bot_delay, max_connections=args.max_connections,
+        host=args.host,
+        port=args.port,
+        data_dir=Path(args.data) if args.data else default_data_dir(),
+        name=args.name,
+        password=args.password,
+        pause_between_hands=args.pause,
+        bot_delay=args.bot_delay,
+        max_connections=args.max_connections,
         max_per_address=args.max_per_address,
     )
     return asyncio.run(serve(config))
@@ -94,21 +105,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
         "Run a president parser. It makes a self-signed certificate on first start "
-        "(kept in the data directory) and prints its fingerprint for players to check.")
+        "(kept in the data directory) and prints its fingerprint for players to check."
+    )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=7766, help="port (default 7766; 0 picks one)")
-    parser.add_argument("--data", metavar="DIR", help=f"data directory (default {default_data_dir()})")
+    parser.add_argument(
+        "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"
+    )
     parser.add_argument("--password", help="a password every client must give")
     parser.add_argument("--name", default="president", help="the server's name, shown to clients")
-    parser.add_argument("--pause", type=float, default=2.0, metavar="SECONDS",
-                        help="pause between hands, for people to read the result (default 2)")
-    parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
-                        help="how long server-side bots think, so people can follow (default 0.3)")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="pause between hands, for people to read the result (default 2)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.3,
+        metavar="SECONDS",
+        help="how long server-side bots think, so people can follow (default 0.3)",
+    )
     defaults = ServerConfig()
-    parser.add_argument("--max-connections", type=positive, default=defaults.max_connections, metavar="N",
-                        help=f"connections held at once, in all (default {defaults.max_connections})")
-    parser.add_argument("--max-per-address", type=positive, default=defaults.max_per_address, metavar="N",
-                        help="connections from one address (default "
-                        f"{defaults.max_per_address}; raise it to run many bots from one machine)")
+    parser.add_argument(
+        "--max-connections",
+        type=positive,
+        default=defaults.max_connections,
+        metavar="N",
+        help=f"connections held at once, in all (default {defaults.max_connections})",
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=positive,
+        default=defaults.max_per_address,
+        metavar="N",
+        help="connections from one address (default "
+        f"{defaults.max_per_address}; raise it to run many bots from one machine)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     parser.set_defaults(handler=cmd_server)

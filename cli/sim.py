@@ -40,16 +40,38 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot make {args.record}: {exc.strerror or exc}") from None
     options = search_options(args)
     show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
-    result = run(rules, bots, args.games, args.seed, rotate=not args.fixed_seats, processes=processes,
-                 record=args.record, preset=args.preset, progress=show, options=options)
+    result = run(
+        rules,
+        bots,
+        args.games,
+        args.seed,
+        rotate=not args.fixed_seats,
+        processes=processes,
+        record=args.record,
+        preset=args.preset,
+        progress=show,
+        options=options,
+    )
     if args.json:
-        print(json.dumps({"preset": args.preset, "seed": args.seed, "rules": rules.changes_from(
-            find_preset(args.preset)), "rotated": not args.fixed_seats, **result.to_json()}))
+        print(
+            json.dumps(
+                {
+                    "preset": args.preset,
+                    "seed": args.seed,
+                    "rules": rules.changes_from(find_preset(args.preset)),
+                    "rotated": not args.fixed_seats,
+                    **result.to_json(),
+                }
+            )
+        )
         return 0
     changed = rules.changes_from(find_preset(args.preset))
-    title = (f"preset {args.preset}" + "".join(f", {k}={v}" for k, v in changed.items())
-             + f", {players} players, seed {args.seed}, "
-             + ("seats rotated each game" if not args.fixed_seats else "seats fixed"))
+    title = (
+        f"preset {args.preset}"
+        + "".join(f", {k}={v}" for k, v in changed.items())
+        + f", {players} players, seed {args.seed}, "
+        + ("seats rotated each game" if not args.fixed_seats else "seats fixed")
+    )
     print("\n".join(report(result, title)))
     print(speed_line(result), file=sys.stderr)
     return 0
@@ -59,22 +81,42 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
         "Play whole games between bots and report their average finishing place. "
-        "The same seed gives the same output (the speed goes to stderr).")
+        "The same seed gives the same output (the speed goes to stderr)."
+    )
     parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                     help="change a toggle on top of the preset (repeatable)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a toggle on top of the preset (repeatable)",
+    )
     parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed for deals and bots (default 1)")
-    parser.add_argument("--bots", default="random",
-                     help="the line-up: one strategy per chair, comma-separated (rotated round the seats each game), or one for every chair (default random)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        help="the line-up: one strategy per chair, comma-separated (rotated round the seats each game), or one for every chair (default random)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
-    parser.add_argument("--jobs", type=int, metavar="N", help="processes to use (default: every core)")
-    parser.add_argument("--fixed-seats", action="store_true",
-                     help="keep each strategy in its chair (default: rotate the line-up each game)")
-    parser.add_argument("--playouts", type=int, metavar="N", help="search bot: playouts per decision")
-    parser.add_argument("--think", type=float, metavar="SECONDS",
-                     help="search bot: thinking time per decision (instead of a playout count)")
+    parser.add_argument(
+        "--jobs", type=int, metavar="N", help="processes to use (default: every core)"
+    )
+    parser.add_argument(
+        "--fixed-seats",
+        action="store_true",
+        help="keep each strategy in its chair (default: rotate the line-up each game)",
+    )
+    parser.add_argument(
+        "--playouts", type=int, metavar="N", help="search bot: playouts per decision"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="search bot: thinking time per decision (instead of a playout count)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=cmd_sim)

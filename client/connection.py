@@ -80,8 +80,9 @@ class Link:
             await self.writer.wait_closed()
 
 
-async def _open_tls(host: str, port: int, timeout: float
-                    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
+async def _open_tls(
+    host: str, port: int, timeout: float
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
     """A TLS connection and the fingerprint of the certificate the server showed."""
     try:
         reader, writer = await asyncio.wait_for(
@@ -108,8 +109,12 @@ async def server_fingerprint(address: str, timeout: float = 10.0) -> tuple[str, 
     return f"{host}:{port}", shown
 
 
-async def resolve_pin(address: str, known: KnownServers, given: str | None,
-                      ask: Callable[[str], Awaitable[str]] | None) -> str:
+async def resolve_pin(
+    address: str,
+    known: KnownServers,
+    given: str | None,
+    ask: Callable[[str], Awaitable[str]] | None,
+) -> str:
     """The fingerprint to hold a server to: the one given (`--fingerprint`), the one
     remembered for it, or the one it shows — if `ask`, putting the question to a person
     who compares it with what the host printed, gets "y".  Without `ask` (a bot cannot
@@ -128,7 +133,8 @@ async def resolve_pin(address: str, known: KnownServers, given: str | None,
     if ask is None:
         raise ConnectFailed(
             f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
-            f"its host printed (this server shows {shown}: compare it with what the host printed)")
+            f"its host printed (this server shows {shown}: compare it with what the host printed)"
+        )
     answer = await ask(
         f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
         f"  {shown}\n"
@@ -141,9 +147,15 @@ async def resolve_pin(address: str, known: KnownServers, given: str | None,
 
 
 async def connect(
-    address: str, name: str, *, role: str = "player", pin: str | None = None,
-    known: KnownServers | None = None, trust: Callable[[str], bool] | None = None,
-    password: str | None = None, timeout: float = 10.0,
+    address: str,
+    name: str,
+    *,
+    role: str = "player",
+    pin: str | None = None,
+    known: KnownServers | None = None,
+    trust: Callable[[str], bool] | None = None,
+    password: str | None = None,
+    timeout: float = 10.0,
 ) -> Link:
     """Open a link.  `pin` checks the fingerprint given; otherwise `known_servers` does,
     and a server never seen before is trusted if `trust(fingerprint)` says so (or, with
@@ -163,7 +175,8 @@ async def connect(
                 raise ConnectFailed(
                     f"the server at {where} shows the certificate {shown},\n"
                     f"not the {pin} you gave. Someone may be between you and the server, or the "
-                    "fingerprint was copied wrong: ask the host what their server printed.")
+                    "fingerprint was copied wrong: ask the host what their server printed."
+                )
             known.remember(where, shown)
         elif not known.check(where, shown):
             if trust is not None and not trust(shown):
@@ -175,8 +188,15 @@ async def connect(
     key = X25519PrivateKey.generate()
     conn = Connection("client")
     link = Link(reader, writer, conn, key, name, shown, "")
-    await link.send(m.Hello(versions=m.VERSIONS, name=name, role=role,  # type: ignore[arg-type]
-                            hand_key=public_key_bytes(key), password=password))
+    await link.send(
+        m.Hello(
+            versions=m.VERSIONS,
+            name=name,
+            role=role,  # type: ignore[arg-type]
+            hand_key=public_key_bytes(key),
+            password=password,
+        )
+    )
     try:
         answer = await asyncio.wait_for(link.receive(), timeout)
     except (TimeoutError, RemoteProtocolError, OSError) as exc:
@@ -195,7 +215,9 @@ class Client:
     """Keeps a `TableModel` in step with the server and does the protocol's chores:
     answering pings, opening sealed hands, seeding and checking each deal."""
 
-    def __init__(self, link: Link, on_message: Callable[[m.Message], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self, link: Link, on_message: Callable[[m.Message], Awaitable[None]] | None = None
+    ) -> None:
         self.link = link
         self.model = TableModel(me=link.name)
         self.on_message = on_message
@@ -236,7 +258,9 @@ class Client:
         closes for good (or there is no way to reconnect)."""
         while True:
             await self.run()
-            if self.reconnect is None or (self.bye is not None and self.bye.code == Code.SERVER_CLOSING):
+            if self.reconnect is None or (
+                self.bye is not None and self.bye.code == Code.SERVER_CLOSING
+            ):
                 on_status("disconnected")
                 return
             on_status("connection lost — reconnecting")
@@ -270,8 +294,14 @@ class Client:
             model.name, model.slot, model.token = message.table, message.seat, message.token
         elif isinstance(message, m.SealedHand):
             try:
-                cards, exchange = open_hand(message.sealed, self.link.key, message.table,
-                                            message.hand, message.seat, message.number)
+                cards, exchange = open_hand(
+                    message.sealed,
+                    self.link.key,
+                    message.table,
+                    message.hand,
+                    message.seat,
+                    message.number,
+                )
             except SealError as error:
                 self.errors.append(m.Error(code=Code.BAD_MESSAGE, message=str(error)[:500]))
             else:
@@ -314,8 +344,18 @@ class Client:
             else:
                 rules = model.rules()
                 problem = check_hand(
-                    reveal.server_seed, digest, reveal.client_seeds, reveal.hand, reveal.players,
-                    reveal.start, seat, dealt, rules.decks if rules else 1, rules.jokers if rules else 0,
+                    reveal.server_seed,
+                    digest,
+                    reveal.client_seeds,
+                    reveal.hand,
+                    reveal.players,
+                    reveal.start,
+                    seat,
+                    dealt,
+                    rules.decks if rules else 1,
+                    rules.jokers if rules else 0,
                 )
         model.deal_results[reveal.hand] = problem
-        await self.send(m.DealCheck(hand=reveal.hand, ok=problem is None, detail=(problem or "")[:500]))
+        await self.send(
+            m.DealCheck(hand=reveal.hand, ok=problem is None, detail=(problem or "")[:500])
+        )

@@ -41,10 +41,15 @@ class TableModel:
         """A new table message: the public view it carries, in the engine's terms."""
         self.view, self.name = view, view.table
         rules = self.rules()
-        self.public = None if view.game is None or rules is None else wire.public_view_from_wire(view.game, rules)
+        self.public = (
+            None
+            if view.game is None or rules is None
+            else wire.public_view_from_wire(view.game, rules)
+        )
 
-    def hold(self, cards: tuple[Card, ...], exchange: tuple[Gave | Returned, ...],
-             hand: int, reason: str) -> None:
+    def hold(
+        self, cards: tuple[Card, ...], exchange: tuple[Gave | Returned, ...], hand: int, reason: str
+    ) -> None:
         """My sealed hand, opened."""
         self.hand, self.exchange = list(cards), exchange
         if reason == "deal":

@@ -66,5 +66,7 @@ class KnownServers:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text("# president: servers whose certificates you trusted\n" + body, encoding="utf-8")
+        tmp.write_text(
+            "# president: servers whose certificates you trusted\n" + body, encoding="utf-8"
+        )
         os.replace(tmp, self.path)

@@ -71,8 +71,15 @@ class Play(_Cards):
         set_(self, "count", len(ids))
         set_(self, "jokers", jokers)
         set_(self, "repeats", len(set(ids)) != len(ids))
-        set_(self, "step", sum(3 ** (i & 3) if i != JOKER_ID else 1 for i in ids if
-                               (i != JOKER_ID) == (rank != JOKER_RANK)))
+        set_(
+            self,
+            "step",
+            sum(
+                3 ** (i & 3) if i != JOKER_ID else 1
+                for i in ids
+                if (i != JOKER_ID) == (rank != JOKER_RANK)
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Play and other.ids == self.ids

@@ -115,8 +115,18 @@ class GameOver(NamedTuple):
 
 
 Event = (
-    HandStarted | Dealt | Gave | Returned | ExchangeDone | Played | Passed | Skipped
-    | TrickEnded | WentOut | HandOver | GameOver
+    HandStarted
+    | Dealt
+    | Gave
+    | Returned
+    | ExchangeDone
+    | Played
+    | Passed
+    | Skipped
+    | TrickEnded
+    | WentOut
+    | HandOver
+    | GameOver
 )
 
 

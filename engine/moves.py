@@ -69,8 +69,13 @@ def set_problem(
 
 
 def play_problem(
-    rules: Rules, counts: Sequence[int], top: Top | None, revolution: bool, opening: bool,
-    play: Play, rows: Sequence[Row] | None = None,
+    rules: Rules,
+    counts: Sequence[int],
+    top: Top | None,
+    revolution: bool,
+    opening: bool,
+    play: Play,
+    rows: Sequence[Row] | None = None,
 ) -> str | None:
     """Why `play` is not legal for a hand with card-kind `counts`, or None if it is.
     `rows` (the same hand's, optional) lets a canonical play skip counting its cards."""
@@ -82,7 +87,9 @@ def play_problem(
         if len(row) >= play.count and row[play.count - 1] is play:
             # The hand's own canonical play of this shape: held, one rank, no jokers.
             if opening and THREE_OF_CLUBS not in ids:
-                return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
+                return (
+                    "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
+                )
             if top is None or may_play(rules, top, revolution, play.rank, play.count):
                 return None
             return set_problem(rules, top, revolution, play.rank, play.count, 0)
@@ -143,7 +150,11 @@ def _with_jokers(play: Play, jokers: int) -> Play:
 
 
 def legal_plays(
-    rules: Rules, rows: Sequence[Row], top: Top | None, revolution: bool, opening: bool,
+    rules: Rules,
+    rows: Sequence[Row],
+    top: Top | None,
+    revolution: bool,
+    opening: bool,
 ) -> list[Play]:
     """One play of every distinct shape (rank, naturals, jokers) that `may_play` allows."""
     jokers_held = len(rows[JOKER_RANK])
@@ -197,7 +208,7 @@ def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
     for i, low in enumerate(held):
         if len(rows[low]) >= 2:
             returns.append(return_of(rows[low][1].ids))
-        for high in held[i + 1:]:
+        for high in held[i + 1 :]:
             returns.append(return_of(rows[low][0].ids + rows[high][0].ids))
     return returns
 

@@ -111,8 +111,11 @@ def dumps(record: Mapping[str, Any]) -> str:
     lines.append(' "hands": [')
     hands = []
     for hand in record.get("hands", []):
-        parts = [f"   {one(key)}: {one(value)}" for key, value in hand.items()
-                 if key not in ("deal", "actions")]
+        parts = [
+            f"   {one(key)}: {one(value)}"
+            for key, value in hand.items()
+            if key not in ("deal", "actions")
+        ]
         if "deal" in hand:
             deal = ",\n".join(f"    {one(cards)}" for cards in hand["deal"])
             parts.append(f'   "deal": [\n{deal}\n   ]')
@@ -140,8 +143,9 @@ def loads(text: str | bytes) -> dict[str, Any]:
     if document.get("format") != FORMAT:
         found = document.get("format")
         raise NotARecord(
-            f"not a {FORMAT} record (format is {found!r})" if found is not None
-            else f"not a president record: no \"format\": \"{FORMAT}\""
+            f"not a {FORMAT} record (format is {found!r})"
+            if found is not None
+            else f'not a president record: no "format": "{FORMAT}"'
         )
     return document
 
@@ -190,7 +194,11 @@ class _StepFault(Exception):
 
 
 def _replay_hand(
-    rules: Rules, players: Sequence[str], game: Game | None, index: int, hand: Any,
+    rules: Rules,
+    players: Sequence[str],
+    game: Game | None,
+    index: int,
+    hand: Any,
     result: Replay,
 ) -> Game:
     if not isinstance(hand, dict):
@@ -235,9 +243,13 @@ def _replay_hand(
     summary: dict[str, Any] = {
         "complete": False,
         "gives": [
-            {"from": game.seating[e.giver], "to": game.seating[e.receiver],
-             "cards": [str(c) for c in e.cards]}
-            for e in game.exchanges if isinstance(e, Gave)
+            {
+                "from": game.seating[e.giver],
+                "to": game.seating[e.receiver],
+                "cards": [str(c) for c in e.cards],
+            }
+            for e in game.exchanges
+            if isinstance(e, Gave)
         ],
     }
     result.hands.append(summary)
@@ -281,7 +293,7 @@ def action_from_json(step: Any) -> tuple[int, Action]:
     kind = kinds[0]
     if kind == "pass":
         if step["pass"] is not True:
-            raise ValueError("a pass is written \"pass\": true")
+            raise ValueError('a pass is written "pass": true')
         return seat, PASS
     cards = step[kind]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
@@ -291,6 +303,15 @@ def action_from_json(step: Any) -> tuple[int, Action]:
 
 
 __all__ = [
-    "FORMAT", "Fault", "NotARecord", "Replay", "action_from_json", "action_to_json", "dumps", "loads",
-    "replay", "rules_to_json", "to_record",
+    "FORMAT",
+    "Fault",
+    "NotARecord",
+    "Replay",
+    "action_from_json",
+    "action_to_json",
+    "dumps",
+    "loads",
+    "replay",
+    "rules_to_json",
+    "to_record",
 ]

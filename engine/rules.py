@@ -115,9 +115,7 @@ class Rules:
             raise RulesError(f"President needs at least 3 players, not {count}")
         if count > self.max_players:
             if self.decks == 1:
-                raise RulesError(
-                    f"decks = 1 serves at most 8 players, not {count}: set decks = 2"
-                )
+                raise RulesError(f"decks = 1 serves at most 8 players, not {count}: set decks = 2")
             raise RulesError(f"decks = 2 serves at most 12 players, not {count}")
 
     def replace(self, **changes: Any) -> Rules:
@@ -140,16 +138,27 @@ TOGGLES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "full": Rules(
-        dealer="scum", first_lead="dealer_left", later_lead="scum", target=10,
+        dealer="scum",
+        first_lead="dealer_left",
+        later_lead="scum",
+        target=10,
         title_scum="Beggar",
     ),
     "house": Rules(
-        twos_clear=True, later_lead="scum", exchange="two", auto_return=True,
-        scoring="positional", rounds=5,
+        twos_clear=True,
+        later_lead="scum",
+        exchange="two",
+        auto_return=True,
+        scoring="positional",
+        rounds=5,
     ),
     "sheet": Rules(
-        dealer="scum", first_lead="dealer_left", exchange="one", seat_order="by_rank",
-        deal_from_president=True, title_scum="Beggar",
+        dealer="scum",
+        first_lead="dealer_left",
+        exchange="one",
+        seat_order="by_rank",
+        deal_from_president=True,
+        title_scum="Beggar",
     ),
     "table": Rules(dealer="scum", auto_pass=True, target=10),
 }

@@ -25,7 +25,10 @@ def hand_points(rules: Rules, players: int) -> list[int]:
 
 
 def game_result(
-    rules: Rules, scores: Mapping[str, int], seated: Sequence[str], hands_played: int,
+    rules: Rules,
+    scores: Mapping[str, int],
+    seated: Sequence[str],
+    hands_played: int,
     last_finish: Sequence[str],
 ) -> tuple[bool, list[str]]:
     """(game over, winners) after a hand.  Only players at the table can win."""

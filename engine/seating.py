@@ -19,9 +19,7 @@ def standing_after(
     return stay + [name for name in join_order if name in present and name not in stay]
 
 
-def expected_seating(
-    rules: Rules, previous: Sequence[str], standing: Sequence[str]
-) -> list[str]:
+def expected_seating(rules: Rules, previous: Sequence[str], standing: Sequence[str]) -> list[str]:
     """The seating the rules give: by rank, or the old seats with newcomers appended."""
     if rules.seat_order == "by_rank":
         return list(standing)
@@ -29,8 +27,9 @@ def expected_seating(
     return stay + [name for name in standing if name not in stay]
 
 
-def check_seating(rules: Rules, previous: Sequence[str], standing: Sequence[str],
-                  seating: Sequence[str]) -> None:
+def check_seating(
+    rules: Rules, previous: Sequence[str], standing: Sequence[str], seating: Sequence[str]
+) -> None:
     if rules.seat_order == "by_rank":
         if list(seating) != list(standing):
             raise IllegalAction(
@@ -45,8 +44,9 @@ def check_seating(rules: Rules, previous: Sequence[str], standing: Sequence[str]
         )
 
 
-def deal_start(rules: Rules, dealer: int, seating: Sequence[str],
-               standing: Sequence[str] | None) -> int:
+def deal_start(
+    rules: Rules, dealer: int, seating: Sequence[str], standing: Sequence[str] | None
+) -> int:
     if rules.deal_from_president and standing:
         return seating.index(standing[0])
     return (dealer + 1) % len(seating)
@@ -57,7 +57,7 @@ def shuffled_deal(rules: Rules, players: int, start: int, rng: random.Random) ->
     Returns each seat's card ids."""
     order = [card.id for card in deck(rules.decks, rules.jokers)]
     rng.shuffle(order)
-    return [order[(seat - start) % players::players] for seat in range(players)]
+    return [order[(seat - start) % players :: players] for seat in range(players)]
 
 
 def check_deal(rules: Rules, hands: Sequence[Sequence[int]], start: int) -> None:
@@ -104,4 +104,3 @@ def highest_first(card: Card) -> tuple[int, int]:
 def lowest_first(card: Card) -> tuple[int, int]:
     """Order of automatic returns: lowest rank, then the lowest suit (♣ first)."""
     return (card.rank, card.suit)
-

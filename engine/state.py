@@ -164,13 +164,19 @@ class Game:
         return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
 
     def start_hand(
-        self, *, seating: Sequence[str] | None = None, dealer: int | None = None,
-        deal: Sequence[Sequence[Card | str]] | None = None, rng: random.Random | None = None,
+        self,
+        *,
+        seating: Sequence[str] | None = None,
+        dealer: int | None = None,
+        deal: Sequence[Sequence[Card | str]] | None = None,
+        rng: random.Random | None = None,
     ) -> list[Event]:
         """Deal the next hand, from `rng` or as given (records), and make the exchange gives."""
         self._between_hands("deal")
         if len(self._present) < 3:
-            raise IllegalAction(f"President needs at least 3 players, and {len(self._present)} are here")
+            raise IllegalAction(
+                f"President needs at least 3 players, and {len(self._present)} are here"
+            )
         standing = self._next_standing() if self.hand >= 0 else None
         if seating is None:
             seating = self.next_seating()
@@ -193,7 +199,9 @@ class Game:
             raise IllegalAction(f"there is no seat {dealer} at a table of {players}")
         elif want is not None and dealer != want and self.hand >= 0:
             why = "the Scum deals" if rules.dealer == "scum" else "the deal rotates to the left"
-            raise IllegalAction(f"seat {want} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}")
+            raise IllegalAction(
+                f"seat {want} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}"
+            )
         start = seats.deal_start(rules, dealer, seating, standing)
         if deal is None:
             if rng is None:
@@ -224,18 +232,24 @@ class Game:
         self._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in self._patterns]
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
-        self._clockwise = [tuple((s + step) % players for step in range(1, players)) for s in range(players)]
+        self._clockwise = [
+            tuple((s + step) % players for step in range(1, players)) for s in range(players)
+        ]
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
         self._actions = []
-        self.history.append(HandHistory(
-            tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
-        ))
+        self.history.append(
+            HandHistory(
+                tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
+            )
+        )
         events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
-        events += [Dealt(seat, tuple([CARDS[i] for i in sorted(hand)])) for seat, hand in enumerate(hands)]
+        events += [
+            Dealt(seat, tuple([CARDS[i] for i in sorted(hand)])) for seat, hand in enumerate(hands)
+        ]
         self._opening = standing is None and rules.first_lead == "three_of_clubs"
         self.pending_returns = {}
         if standing is not None and rules.exchange != "none":
@@ -256,8 +270,13 @@ class Game:
                 self._not_your_turn(seat)
             if type(action) is Play:
                 problem = play_problem(
-                    self.rules, self._counts[seat], self.top, self.revolution, self._opening,
-                    action, self._rows[seat],
+                    self.rules,
+                    self._counts[seat],
+                    self.top,
+                    self.revolution,
+                    self._opening,
+                    action,
+                    self._rows[seat],
                 )
                 if problem:
                     raise IllegalAction(problem)
@@ -276,7 +295,9 @@ class Game:
         if phase is _EXCHANGE:
             if type(action) is not Return:
                 if type(action) in (Play, Pass):
-                    raise IllegalAction("the exchange comes first: nobody plays until the returns are made")
+                    raise IllegalAction(
+                        "the exchange comes first: nobody plays until the returns are made"
+                    )
                 raise IllegalAction(f"{action!r} is not an action")
             pending = self.pending_returns.get(seat)
             if pending is None:
@@ -309,7 +330,7 @@ class Game:
                 # bound): the trick's count, of a rank above the pile's (or equal).
                 index = top.size - 1
                 rows = self._rows[seat]
-                plays = [row[index] for row in rows[top.rank + self._margin:] if len(row) > index]
+                plays = [row[index] for row in rows[top.rank + self._margin :] if len(row) > index]
             else:
                 plays = legal_plays(  # type: ignore[assignment]
                     self.rules, self._rows[seat], top, self.revolution, self._opening
@@ -338,8 +359,15 @@ class Game:
             return PASS
         rev = self.revolution
         plays = [a for a in actions if isinstance(a, Play)]
-        return min(plays, key=lambda p: (p.count if self.top is None else 0,
-                                         strength(p.rank, rev), p.jokers, p.count))
+        return min(
+            plays,
+            key=lambda p: (
+                p.count if self.top is None else 0,
+                strength(p.rank, rev),
+                p.jokers,
+                p.count,
+            ),
+        )
 
     # --- applying -------------------------------------------------------------------
 
@@ -474,7 +502,9 @@ class Game:
         self.finishes.append(finish)
         self.turn, self.top = None, None
         events.append(HandOver(self.hand, tuple(finish), tuple(zip(finish, points))))
-        over, winners = game_result(self.rules, self.scores, self.seating, len(self.finishes), finish)
+        over, winners = game_result(
+            self.rules, self.scores, self.seating, len(self.finishes), finish
+        )
         if over:
             self.phase = Phase.GAME_OVER
             self.winners = winners
@@ -533,11 +563,14 @@ class Game:
             leader = (dealer + 1) % players
             if rules.first_lead == "three_of_clubs":
                 leader = next(
-                    s % players for s in range(leader, leader + players)
+                    s % players
+                    for s in range(leader, leader + players)
                     if self._counts[s % players][THREE_OF_CLUBS]
                 )
         else:
-            leader = self.seating.index(standing[0] if rules.later_lead == "president" else standing[-1])
+            leader = self.seating.index(
+                standing[0] if rules.later_lead == "president" else standing[-1]
+            )
         self.turn = leader
         return events
 
@@ -595,17 +628,26 @@ class Game:
         """What everyone at the table may see now: counts, never the cards in a hand."""
         players = len(self._held)
         return PublicView(
-            rules=self.rules, hand_number=self.hand, phase=self.phase,
-            seating=tuple(self.seating), dealer=self.dealer, counts=tuple(self._held),
-            turn=self.turn, top=self.top, trick=tuple(self.log[self._trick_start:]),
+            rules=self.rules,
+            hand_number=self.hand,
+            phase=self.phase,
+            seating=tuple(self.seating),
+            dealer=self.dealer,
+            counts=tuple(self._held),
+            turn=self.turn,
+            top=self.top,
+            trick=tuple(self.log[self._trick_start :]),
             played=tuple([card for _, play in self.log for card in play.cards]),
-            revolution=self.revolution, opening=self._opening,
+            revolution=self.revolution,
+            opening=self._opening,
             passed=tuple([bool(self._answered >> s & 1) for s in range(players)]),
             locked=tuple([bool(self._locked >> s & 1) for s in range(players)]),
-            finish_order=tuple(self.finish_order), standing=tuple(self.standing or ()),
+            finish_order=tuple(self.finish_order),
+            standing=tuple(self.standing or ()),
             scores=tuple([(name, self.scores[name]) for name in self.seating]),
             owed=tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
-            hands_played=len(self.finishes), winners=tuple(self.winners),
+            hands_played=len(self.finishes),
+            winners=tuple(self.winners),
             places=tuple(self._place_of),
         )
 
@@ -642,7 +684,9 @@ class Game:
         game._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in game._patterns]
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
-        game._clockwise = [tuple((s + step) % players for step in range(1, players)) for s in range(players)]
+        game._clockwise = [
+            tuple((s + step) % players for step in range(1, players)) for s in range(players)
+        ]
         game.log, game._trick_start = list(view.trick), 0
         game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
@@ -656,7 +700,9 @@ class Game:
                 game._places[place] = seat
         taken = [p for p in places if p is not None]
         game._next_top = next((p for p in range(players) if p not in taken), 0)
-        game._next_bottom = next((p for p in range(players - 1, -1, -1) if p not in taken), players - 1)
+        game._next_bottom = next(
+            (p for p in range(players - 1, -1, -1) if p not in taken), players - 1
+        )
         return game
 
     # --- small helpers ----------------------------------------------------------------
@@ -675,14 +721,18 @@ class Game:
         if self.phase is Phase.GAME_OVER:
             raise IllegalAction("the game is over")
         if self.phase is not Phase.BETWEEN_HANDS:
-            raise IllegalAction(f"players {what} only between hands" if what != "deal"
-                                else "the hand in progress is not over")
+            raise IllegalAction(
+                f"players {what} only between hands"
+                if what != "deal"
+                else "the hand in progress is not over"
+            )
 
     def _next_standing(self) -> list[str]:
         return seats.standing_after(self.finishes[-1], self._present, self._joined)
 
-    def _next_dealer(self, seating: list[str], standing: list[str] | None,
-                     rng: random.Random | None) -> int | None:
+    def _next_dealer(
+        self, seating: list[str], standing: list[str] | None, rng: random.Random | None
+    ) -> int | None:
         if self.hand < 0 or standing is None:
             return rng.randrange(len(seating)) if rng is not None else None
         if self.rules.dealer == "scum":
@@ -705,7 +755,9 @@ class Game:
             raise NotYourTurn(
                 "you passed, so you sit out until the trick clears (passing = 'locked')"
             )
-        raise NotYourTurn(f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play")
+        raise NotYourTurn(
+            f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play"
+        )
 
     def _who_returns(self) -> str:
         names = " and ".join(self.seating[s] for s in self.pending_returns)

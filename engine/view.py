@@ -101,8 +101,14 @@ class SeatView(NamedTuple):
     rows: tuple[Row, ...]
 
     @classmethod
-    def of(cls, public: PublicView, seat: int, hand: Sequence[Card],
-           exchange: Sequence[Gave | Returned], rows: Sequence[Row] | None = None) -> SeatView:
+    def of(
+        cls,
+        public: PublicView,
+        seat: int,
+        hand: Sequence[Card],
+        exchange: Sequence[Gave | Returned],
+        rows: Sequence[Row] | None = None,
+    ) -> SeatView:
         """`public` seen from `seat`, holding `hand`, with its own part of the exchange.
         `rows` (the hand's `rows_of`), when already known, stand for `hand`."""
         rows = tuple(rows_of(counts_of(hand)) if rows is None else rows)
@@ -115,7 +121,7 @@ class SeatView(NamedTuple):
 
     def public(self) -> PublicView:
         """What everyone else at the table sees of the same moment."""
-        return PublicView._make(self[:len(PublicView._fields)])
+        return PublicView._make(self[: len(PublicView._fields)])
 
     @property
     def my_turn(self) -> bool:

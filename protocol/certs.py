@@ -13,8 +13,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 
-def make_certificate(name: str, now: datetime.datetime | None = None,
-                     days: int = 3650) -> tuple[bytes, bytes]:
+def make_certificate(
+    name: str, now: datetime.datetime | None = None, days: int = 3650
+) -> tuple[bytes, bytes]:
     """(certificate PEM, private key PEM) for a new self-signed ECDSA P-256 certificate."""
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name[:64] or "president")])
@@ -50,7 +51,7 @@ def normalise_fingerprint(text: str) -> str:
     digits = "".join(ch for ch in text if ch not in ": ").upper()
     if len(digits) != 64 or any(ch not in "0123456789ABCDEF" for ch in digits):
         raise ValueError(f"{text!r} is not a SHA-256 fingerprint (64 hex digits)")
-    return ":".join(digits[i:i + 2] for i in range(0, 64, 2))
+    return ":".join(digits[i : i + 2] for i in range(0, 64, 2))
 
 
 def same_fingerprint(a: str, b: str) -> bool:

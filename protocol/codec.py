@@ -25,15 +25,23 @@ def unpack(body: bytes) -> Any:
     `RemoteProtocolError(Code.BAD_MSGPACK)`."""
     try:
         value = msgpack.unpackb(
-            body, raw=False, strict_map_key=True, use_list=False,
-            max_str_len=MAX_STR, max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
-            max_map_len=MAX_MAP, max_ext_len=0,
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=False,
+            max_str_len=MAX_STR,
+            max_bin_len=MAX_BIN,
+            max_array_len=MAX_ARRAY,
+            max_map_len=MAX_MAP,
+            max_ext_len=0,
         )
     except msgpack.ExtraData:
         raise RemoteProtocolError(Code.BAD_MSGPACK, "a frame holds more than one object") from None
     except (ValueError, msgpack.UnpackException, TypeError, RecursionError) as exc:
         why = str(exc) or type(exc).__name__
-        raise RemoteProtocolError(Code.BAD_MSGPACK, f"not msgpack within the limits: {why}") from None
+        raise RemoteProtocolError(
+            Code.BAD_MSGPACK, f"not msgpack within the limits: {why}"
+        ) from None
     if _depth(value) > MAX_DEPTH:
         raise RemoteProtocolError(Code.BAD_MSGPACK, "the message nests too deep")
     return value

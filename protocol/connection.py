@@ -17,16 +17,43 @@ from .framing import MAX_FRAME, FrameReader, encode_frame
 Side = Literal["client", "server"]
 
 #: What each side may send once the handshake is done.
-CLIENT_SENDS: frozenset[type[m.Message]] = frozenset({
-    m.Ping, m.Pong, m.Chat, m.ListTables, m.CreateTable, m.Join, m.Spectate, m.Leave,
-    m.AddBot, m.RemoveBot, m.Ready, m.Resume, m.PlayCards, m.PassTurn, m.ReturnCards,
-    m.ClientSeed, m.DealCheck,
-})
-SERVER_SENDS: frozenset[type[m.Message]] = frozenset({
-    m.Ping, m.Pong, m.Chat, m.Error, m.Tables, m.Seated, m.TableView, m.SealedHand,
-    m.DealCommit, m.DealReveal, m.Bye,
-    *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
-})
+CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
+    {
+        m.Ping,
+        m.Pong,
+        m.Chat,
+        m.ListTables,
+        m.CreateTable,
+        m.Join,
+        m.Spectate,
+        m.Leave,
+        m.AddBot,
+        m.RemoveBot,
+        m.Ready,
+        m.Resume,
+        m.PlayCards,
+        m.PassTurn,
+        m.ReturnCards,
+        m.ClientSeed,
+        m.DealCheck,
+    }
+)
+SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
+    {
+        m.Ping,
+        m.Pong,
+        m.Chat,
+        m.Error,
+        m.Tables,
+        m.Seated,
+        m.TableView,
+        m.SealedHand,
+        m.DealCommit,
+        m.DealReveal,
+        m.Bye,
+        *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
+    }
+)
 
 
 def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS) -> int | None:
@@ -103,7 +130,9 @@ class Connection:
             if not self._hello_seen:
                 raise RemoteProtocolError(Code.HANDSHAKE, f"say hello first, not {message.TYPE}")
             if kind not in CLIENT_SENDS:
-                raise RemoteProtocolError(Code.NOT_ALLOWED, f"a client does not send {message.TYPE}")
+                raise RemoteProtocolError(
+                    Code.NOT_ALLOWED, f"a client does not send {message.TYPE}"
+                )
             return message
         if self.state == "handshake":
             if kind is m.Welcome:

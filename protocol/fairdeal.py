@@ -38,7 +38,9 @@ class _Stream:
 
     def word(self) -> int:
         if len(self.pool) < 4:
-            self.pool += hmac.new(self.key, struct.pack(">Q", self.counter), hashlib.sha256).digest()
+            self.pool += hmac.new(
+                self.key, struct.pack(">Q", self.counter), hashlib.sha256
+            ).digest()
             self.counter += 1
         value = int.from_bytes(self.pool[:4], "big")
         self.pool = self.pool[4:]
@@ -52,8 +54,9 @@ class _Stream:
                 return value % bound
 
 
-def deck_order(server_seed: bytes, client_seeds: Sequence[bytes], hand: int,
-               decks: int = 1, jokers: int = 0) -> list[Card]:
+def deck_order(
+    server_seed: bytes, client_seeds: Sequence[bytes], hand: int, decks: int = 1, jokers: int = 0
+) -> list[Card]:
     """The deck in dealing order: card 0 goes to the first seat dealt, and so on."""
     cards: list[Card] = deck(decks, jokers)
     stream = _Stream(deal_key(server_seed, client_seeds, hand))
@@ -65,12 +68,21 @@ def deck_order(server_seed: bytes, client_seeds: Sequence[bytes], hand: int,
 
 def deal(order: Sequence[Card], players: int, start: int) -> list[list[Card]]:
     """One card at a time, clockwise from seat `start` (RULES.md §2)."""
-    return [list(order[(seat - start) % players::players]) for seat in range(players)]
+    return [list(order[(seat - start) % players :: players]) for seat in range(players)]
 
 
-def check_hand(server_seed: bytes, digest: bytes, client_seeds: Sequence[bytes], hand: int,
-               players: int, start: int, seat: int, dealt: Sequence[Card],
-               decks: int = 1, jokers: int = 0) -> str | None:
+def check_hand(
+    server_seed: bytes,
+    digest: bytes,
+    client_seeds: Sequence[bytes],
+    hand: int,
+    players: int,
+    start: int,
+    seat: int,
+    dealt: Sequence[Card],
+    decks: int = 1,
+    jokers: int = 0,
+) -> str | None:
     """What a client checks after the reveal: None if its own cards are what the seeds
     deal, else what is wrong."""
     if not hmac.compare_digest(commitment(server_seed), digest):

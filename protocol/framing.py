@@ -38,7 +38,8 @@ class FrameReader:
                 (need,) = _HEADER.unpack_from(self._buffer)
                 if need > self.limit:
                     raise RemoteProtocolError(
-                        Code.FRAME_TOO_LARGE, f"a frame of {need} bytes is over the {self.limit}-byte limit"
+                        Code.FRAME_TOO_LARGE,
+                        f"a frame of {need} bytes is over the {self.limit}-byte limit",
                     )
                 del self._buffer[: _HEADER.size]
                 self._need = need

@@ -116,6 +116,7 @@ def _compile(kind: Any) -> Checker:
 
         return literal
     if kind is bool:
+
         def boolean(value: Any, path: str) -> Any:
             if type(value) is not bool:
                 raise bad(path, f"expected true or false, not {_shown(value)}")
@@ -164,6 +165,7 @@ def _compile(kind: Any) -> Checker:
 
         return binary
     if kind is type(None):
+
         def nil(value: Any, path: str) -> Any:
             if value is not None:
                 raise bad(path, f"expected nil, not {_shown(value)}")
@@ -181,7 +183,9 @@ def _compile(kind: Any) -> Checker:
                 _check_items(value, limits, path)
                 try:
                     return tuple([item(v, path) for v in value])
-                except RemoteProtocolError:  # again, naming the item (no paths made when all is well)
+                except (
+                    RemoteProtocolError
+                ):  # again, naming the item (no paths made when all is well)
                     for i, v in enumerate(value):
                         item(v, f"{path}[{i}]")
                     raise
@@ -210,7 +214,9 @@ def _compile(kind: Any) -> Checker:
             if type(value) is not dict:
                 raise bad(path, f"expected a map, not {_shown(value)}")
             _check_items(value, limits, path)
-            return {key_check(k, f"{path} key"): value_check(v, f"{path}.{k}") for k, v in value.items()}
+            return {
+                key_check(k, f"{path} key"): value_check(v, f"{path}.{k}") for k, v in value.items()
+            }
 
         return mapping
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):

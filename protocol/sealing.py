@@ -35,8 +35,15 @@ def public_key_bytes(key: X25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-def seal_hand(cards: Iterable[Card], exchange: Sequence[Gave | Returned], public_key: bytes,
-              table: str, hand: int, seat: int, number: int) -> bytes:
+def seal_hand(
+    cards: Iterable[Card],
+    exchange: Sequence[Gave | Returned],
+    public_key: bytes,
+    table: str,
+    hand: int,
+    seat: int,
+    number: int,
+) -> bytes:
     """`cards` and `exchange` encrypted to the holder of the private half of
     `public_key` (32 bytes)."""
     recipient = X25519PublicKey.from_public_bytes(public_key)
@@ -44,8 +51,9 @@ def seal_hand(cards: Iterable[Card], exchange: Sequence[Gave | Returned], public
     return SUITE.encrypt(plain, recipient, info=seal_info(table, hand, seat, number))
 
 
-def open_hand(sealed: bytes, key: X25519PrivateKey, table: str, hand: int, seat: int,
-              number: int) -> tuple[tuple[Card, ...], tuple[Gave | Returned, ...]]:
+def open_hand(
+    sealed: bytes, key: X25519PrivateKey, table: str, hand: int, seat: int, number: int
+) -> tuple[tuple[Card, ...], tuple[Gave | Returned, ...]]:
     """(cards, exchange) from a sealed hand; `SealError` if it was not sealed to us for
     this place or holds something that is not a hand."""
     try:

@@ -114,8 +114,9 @@ def event_to_wire(table: str, number: int, event: Event) -> m.TableEvent | None:
     if seen is None:
         return None
     if isinstance(seen, Played):
-        return m.Played(table, number, seen.seat, cards_to_wire(seen.cards), seen.clears,
-                        seen.revolution)
+        return m.Played(
+            table, number, seen.seat, cards_to_wire(seen.cards), seen.clears, seen.revolution
+        )
     if isinstance(seen, Passed):
         return m.Passed(table, number, seen.seat, seen.automatic)
     if isinstance(seen, TrickEnded):
@@ -133,8 +134,9 @@ def event_to_wire(table: str, number: int, event: Event) -> m.TableEvent | None:
     if isinstance(seen, ExchangeDone):
         return m.ExchangeDone(table, number)
     if isinstance(seen, HandOver):
-        return m.HandOver(table, number, seen.hand, tuple(seen.finish),
-                          tuple(points for _, points in seen.points))
+        return m.HandOver(
+            table, number, seen.hand, tuple(seen.finish), tuple(points for _, points in seen.points)
+        )
     if isinstance(seen, GameOver):
         return m.GameOver(table, number, tuple(seen.winners))
     raise TypeError(f"no wire form for {seen!r}")  # a new engine event: map it here
@@ -143,8 +145,9 @@ def event_to_wire(table: str, number: int, event: Event) -> m.TableEvent | None:
 def event_from_wire(message: m.TableEvent) -> Event:
     """The engine's event (its public face) that `message` tells of."""
     if isinstance(message, m.Played):
-        return Played(message.seat, cards_from_wire(message.cards), message.clears,
-                      message.revolution)
+        return Played(
+            message.seat, cards_from_wire(message.cards), message.clears, message.revolution
+        )
     if isinstance(message, m.Passed):
         return Passed(message.seat, message.automatic)
     if isinstance(message, m.TrickEnded):
@@ -164,8 +167,9 @@ def event_from_wire(message: m.TableEvent) -> Event:
     if isinstance(message, m.HandOver):
         if len(message.points) != len(message.finish):
             raise _bad("hand_over: a score for each place")
-        return HandOver(message.hand, tuple(message.finish),
-                        tuple(zip(message.finish, message.points)))
+        return HandOver(
+            message.hand, tuple(message.finish), tuple(zip(message.finish, message.points))
+        )
     if isinstance(message, m.GameOver):
         return GameOver(tuple(message.winners))
     raise _bad(f"{message.TYPE} is not a game event")
@@ -177,14 +181,25 @@ def event_from_wire(message: m.TableEvent) -> Event:
 def public_view_to_wire(view: PublicView) -> m.GameView:
     top = view.top
     return m.GameView(
-        hand=view.hand_number, phase=view.phase.value,
-        seating=view.seating, dealer=view.dealer, counts=view.counts, turn=view.turn,
+        hand=view.hand_number,
+        phase=view.phase.value,
+        seating=view.seating,
+        dealer=view.dealer,
+        counts=view.counts,
+        turn=view.turn,
         top=None if top is None else m.TopPlay(top.owner, top.rank, top.size, top.jokers),
         trick=tuple([(seat, cards_to_wire(play.cards)) for seat, play in view.trick]),
-        played=cards_to_wire(view.played), revolution=view.revolution, opening=view.opening,
-        passed=view.passed, locked=view.locked, finish_order=view.finish_order,
-        standing=view.standing, scores=tuple([score for _, score in view.scores]),
-        owed=view.owed, hands_played=view.hands_played, winners=view.winners,
+        played=cards_to_wire(view.played),
+        revolution=view.revolution,
+        opening=view.opening,
+        passed=view.passed,
+        locked=view.locked,
+        finish_order=view.finish_order,
+        standing=view.standing,
+        scores=tuple([score for _, score in view.scores]),
+        owed=view.owed,
+        hands_played=view.hands_played,
+        winners=view.winners,
         places=view.places,
     )
 
@@ -199,15 +214,27 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         raise _bad("game: a seat beyond the seating")
     top = game.top
     return PublicView(
-        rules=rules, hand_number=game.hand, phase=Phase(game.phase), seating=game.seating,
-        dealer=game.dealer, counts=game.counts, turn=game.turn,
+        rules=rules,
+        hand_number=game.hand,
+        phase=Phase(game.phase),
+        seating=game.seating,
+        dealer=game.dealer,
+        counts=game.counts,
+        turn=game.turn,
         top=None if top is None else Top(top.owner, top.rank, top.size, top.jokers),
         trick=tuple([(seat, Play(cards_from_wire(cards))) for seat, cards in game.trick]),
-        played=cards_from_wire(game.played), revolution=game.revolution,
-        opening=game.opening, passed=game.passed, locked=game.locked,
-        finish_order=game.finish_order, standing=game.standing,
-        scores=tuple(zip(game.seating, game.scores)), owed=game.owed,
-        hands_played=game.hands_played, winners=game.winners, places=game.places,
+        played=cards_from_wire(game.played),
+        revolution=game.revolution,
+        opening=game.opening,
+        passed=game.passed,
+        locked=game.locked,
+        finish_order=game.finish_order,
+        standing=game.standing,
+        scores=tuple(zip(game.seating, game.scores)),
+        owed=game.owed,
+        hands_played=game.hands_played,
+        winners=game.winners,
+        places=game.places,
     )
 
 
@@ -229,8 +256,16 @@ def private_to_bytes(hand: Iterable[Card], exchange: Sequence[Gave | Returned]) 
     Its length depends only on how many cards the exchange moved (public), never on
     which cards are held."""
     counts = bytes(counts_of(hand))
-    moves = [[type(e) is Returned, e.giver, e.receiver, isinstance(e, Returned) and e.automatic,
-              [card.id for card in e.cards]] for e in exchange]
+    moves = [
+        [
+            type(e) is Returned,
+            e.giver,
+            e.receiver,
+            isinstance(e, Returned) and e.automatic,
+            [card.id for card in e.cards],
+        ]
+        for e in exchange
+    ]
     return pack([counts, moves])
 
 
@@ -246,7 +281,9 @@ def private_from_bytes(data: bytes) -> tuple[tuple[Card, ...], tuple[Gave | Retu
         for returned, giver, receiver, automatic, ids in moves:
             if not all(type(x) is int for x in (giver, receiver, *ids)) or len(ids) > 2:
                 raise ValueError("an exchange entry is not seats and card ids")
-            if not (0 <= giver < 12 and 0 <= receiver < 12 and all(0 <= i < HAND_BYTES for i in ids)):
+            if not (
+                0 <= giver < 12 and 0 <= receiver < 12 and all(0 <= i < HAND_BYTES for i in ids)
+            ):
                 raise ValueError("an exchange entry names no seat or card")
             cards = tuple([CARDS[i] for i in ids])
             if returned is True:
@@ -256,4 +293,3 @@ def private_from_bytes(data: bytes) -> tuple[tuple[Card, ...], tuple[Gave | Retu
     except (ValueError, TypeError, IndexError) as exc:
         raise _bad(f"a sealed hand that is not one: {exc}") from None
     return hand, tuple(exchange)
-

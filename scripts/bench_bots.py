@@ -24,7 +24,9 @@ MATCHES = [
 ]
 
 
-def measure(bots: list[str], hands: int, seed: int, jobs: int, options: dict[str, object]) -> SimResult:
+def measure(
+    bots: list[str], hands: int, seed: int, jobs: int, options: dict[str, object]
+) -> SimResult:
     rules = find_preset("classic")
     results: list[SimResult] = []
     played = games = 0
@@ -53,8 +55,10 @@ def main() -> None:
         options["playouts"] = args.playouts
     if args.think:
         options["seconds"] = args.think
-    print(f"bench_bots: classic, 4 players, seats rotated, >= {args.hands} hands per match-up, "
-          f"seed {args.seed}, {args.jobs} processes, search options {options or 'default'}")
+    print(
+        f"bench_bots: classic, 4 players, seats rotated, >= {args.hands} hands per match-up, "
+        f"seed {args.seed}, {args.jobs} processes, search options {options or 'default'}"
+    )
     out = []
     for name, bots, target, think_target in MATCHES:
         if args.only and args.only not in name:
@@ -66,14 +70,26 @@ def main() -> None:
         verdict = "meets" if tally.average + 0 <= target else "MISSES"
         if think_target is not None and think > think_target:
             verdict = "MISSES (time)" if verdict == "meets" else verdict
-        line = (f"{name:<24} {bots[0]} avg place {tally.average:.3f} ± {tally.interval():.3f} "
-                f"(target <= {target})  {result.hands} hands, {result.games} games  "
-                f"think {think:.3f} s/hand" + (f" (target <= {think_target})" if think_target else "")
-                + f"  [{verdict}]  {time.perf_counter() - start:.0f}s")
+        line = (
+            f"{name:<24} {bots[0]} avg place {tally.average:.3f} ± {tally.interval():.3f} "
+            f"(target <= {target})  {result.hands} hands, {result.games} games  "
+            f"think {think:.3f} s/hand"
+            + (f" (target <= {think_target})" if think_target else "")
+            + f"  [{verdict}]  {time.perf_counter() - start:.0f}s"
+        )
         print(line, flush=True)
-        out.append({"match": name, "average_place": tally.average, "ci95": tally.interval(),
-                    "hands": result.hands, "games": result.games, "think_seconds_per_hand": think,
-                    "target": target, "verdict": verdict})
+        out.append(
+            {
+                "match": name,
+                "average_place": tally.average,
+                "ci95": tally.interval(),
+                "hands": result.hands,
+                "games": result.games,
+                "think_seconds_per_hand": think,
+                "target": target,
+                "verdict": verdict,
+            }
+        )
     if args.json:
         print(json.dumps(out))
 

@@ -100,25 +100,35 @@ def reference_for(seconds: float, players: int, seed: int) -> tuple[int, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
-    parser.add_argument("--repeats", type=int, default=3, help="runs; the best and median are shown")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="runs; the best and median are shown"
+    )
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rates, references = [], []
     for run in range(args.repeats):
-        hands, decisions, elapsed = play_for(args.seconds, args.preset, args.players, args.seed + run)
+        hands, decisions, elapsed = play_for(
+            args.seconds, args.preset, args.players, args.seed + run
+        )
         rates.append(hands / elapsed)
         ref_hands, ref_elapsed = reference_for(args.seconds / 2, args.players, args.seed + run)
         references.append(ref_hands / ref_elapsed)
-        print(f"run {run + 1}: engine {hands} hands, {decisions} decisions in {elapsed:.2f} s: "
-              f"{hands / elapsed:,.0f} hands/s, {decisions / elapsed:,.0f} decisions/s; "
-              f"bare reference loop {ref_hands / ref_elapsed:,.0f} hands/s")
+        print(
+            f"run {run + 1}: engine {hands} hands, {decisions} decisions in {elapsed:.2f} s: "
+            f"{hands / elapsed:,.0f} hands/s, {decisions / elapsed:,.0f} decisions/s; "
+            f"bare reference loop {ref_hands / ref_elapsed:,.0f} hands/s"
+        )
     ratio = statistics.median(r / ref for r, ref in zip(rates, references))
-    print(f"engine: {max(rates):,.0f} hands/s best, {statistics.median(rates):,.0f} median "
-          f"(preset {args.preset}, {args.players} players, exchange on, random bots, one process)")
-    print(f"bare hard-coded reference loop (no toggles, no cards, no checks): "
-          f"{statistics.median(references):,.0f} hands/s median; engine/reference = {ratio:.2f}")
+    print(
+        f"engine: {max(rates):,.0f} hands/s best, {statistics.median(rates):,.0f} median "
+        f"(preset {args.preset}, {args.players} players, exchange on, random bots, one process)"
+    )
+    print(
+        f"bare hard-coded reference loop (no toggles, no cards, no checks): "
+        f"{statistics.median(references):,.0f} hands/s median; engine/reference = {ratio:.2f}"
+    )
     print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
     return 0
 

@@ -80,18 +80,23 @@ def cpu_seconds(pid: int) -> float:
 SERVER_CPU: list[float] = []
 
 
-async def bench_tables(port: int, fingerprint: str, tables: int, seconds: float,
-                       server_pid: int | None = None) -> tuple[int, list[float]]:
+async def bench_tables(
+    port: int, fingerprint: str, tables: int, seconds: float, server_pid: int | None = None
+) -> tuple[int, list[float]]:
     trips: list[float] = []
     known = KnownServers(Path(tempfile.mkdtemp()) / "known")
     tasks = []
     for t in range(tables):
-        clients = [Client(await connect(f"127.0.0.1:{port}", f"b{t}-{i}", pin=fingerprint, known=known))
-                   for i in range(4)]
+        clients = [
+            Client(await connect(f"127.0.0.1:{port}", f"b{t}-{i}", pin=fingerprint, known=known))
+            for i in range(4)
+        ]
         tasks += [asyncio.create_task(c.run()) for c in clients]
         for i, c in enumerate(clients):
             TimedBot(c, RandomBot(random.Random(t * 10 + i)), trips)
-        await clients[0].send(m.CreateTable(name=f"bench{t}", preset="classic", toggles={}, seats=4))
+        await clients[0].send(
+            m.CreateTable(name=f"bench{t}", preset="classic", toggles={}, seats=4)
+        )
         for c in clients:
             await c.send(m.Join(table=f"bench{t}"))
         await asyncio.sleep(0.2)
@@ -133,8 +138,9 @@ async def bench_echo(port: int, clients: int, seconds: float) -> tuple[int, list
     stop = time.perf_counter() + seconds + 2
 
     async def one() -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=client_tls(),
-                                                       server_hostname="127.0.0.1")
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", port, ssl=client_tls(), server_hostname="127.0.0.1"
+        )
         frames = FrameReader()
         while time.perf_counter() < stop:
             sent = time.perf_counter()
@@ -150,7 +156,7 @@ async def bench_echo(port: int, clients: int, seconds: float) -> tuple[int, list
     await asyncio.sleep(2)
     start_count = len(trips)
     await asyncio.sleep(seconds)
-    window = trips[start_count:start_count + 10**9]
+    window = trips[start_count : start_count + 10**9]
     moves = len(window)
     await asyncio.gather(*tasks, return_exceptions=True)
     return moves, window
@@ -175,31 +181,54 @@ def main() -> int:
         asyncio.run(echo_server([], *args.echo_server))
         return 0
     data = Path(tempfile.mkdtemp())
-    server, head = start_process(["-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0",
-                                  "--data", str(data), "--pause", "0", "--bot-delay", "0"])
+    server, head = start_process(
+        [
+            "-m",
+            "president.cli",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(data),
+            "--pause",
+            "0",
+            "--bot-delay",
+            "0",
+        ]
+    )
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
         fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]
-        moves, trips = asyncio.run(bench_tables(port, fingerprint, args.tables, args.seconds, server.pid))
+        moves, trips = asyncio.run(
+            bench_tables(port, fingerprint, args.tables, args.seconds, server.pid)
+        )
     finally:
         server.terminate()
         server.wait(10)
-    echo, head = start_process([__file__, "--echo-server", str(data / "cert.pem"), str(data / "key.pem")])
+    echo, head = start_process(
+        [__file__, "--echo-server", str(data / "cert.pem"), str(data / "key.pem")]
+    )
     try:
         port = int(head.split()[-1])
         echoes, echo_trips = asyncio.run(bench_echo(port, args.tables * 4, args.seconds))
     finally:
         echo.terminate()
         echo.wait(10)
-    print(f"{args.tables} tables x 4 bot clients, {args.seconds:.0f} s, loopback, TLS 1.3, server in its own process")
+    print(
+        f"{args.tables} tables x 4 bot clients, {args.seconds:.0f} s, loopback, TLS 1.3, server in its own process"
+    )
     game = describe("server: moves (play/pass/return)", moves, trips, args.seconds)
     limit = describe("bare TLS echo of same-size frames", echoes, echo_trips, args.seconds)
     print(f"server moves/s over echo/s: {game / limit:.3f}")
     if SERVER_CPU and moves:
         busy = SERVER_CPU[0] / args.seconds
-        print(f"server process CPU: {busy:.0%} of one core, {SERVER_CPU[0] / moves * 1000:.2f} ms per move "
-              f"(the {args.tables * 4} benchmark clients share one process and are the bottleneck "
-              f"when this is well under 100%)")
+        print(
+            f"server process CPU: {busy:.0%} of one core, {SERVER_CPU[0] / moves * 1000:.2f} ms per move "
+            f"(the {args.tables * 4} benchmark clients share one process and are the bottleneck "
+            f"when this is well under 100%)"
+        )
     print("command: python " + " ".join(sys.argv))
     return 0
 

@@ -45,12 +45,19 @@ NAMES = ["T", "U", "lounge", "x" * 40]
 def valid_messages(rng: random.Random) -> list[m.Message]:
     return [
         m.Hello(versions=m.VERSIONS, name="ann", role="player", hand_key=secrets.token_bytes(32)),
-        m.ListTables(), m.Ready(), m.PassTurn(), m.Leave(),
+        m.ListTables(),
+        m.Ready(),
+        m.PassTurn(),
+        m.Leave(),
         m.CreateTable(name="T", preset="classic", toggles={"bombs": True}, seats=4, turn_seconds=1),
-        m.Join(table="T", seat=rng.randrange(4)), m.Spectate(table="T"),
-        m.PlayCards(cards=("3C", "3D")), m.ReturnCards(cards=("4S",)),
-        m.Chat(scope="table", text="hello"), m.Pong(nonce=7),
-        m.ClientSeed(hand=0, seed=bytes(32)), m.DealCheck(hand=0, ok=True),
+        m.Join(table="T", seat=rng.randrange(4)),
+        m.Spectate(table="T"),
+        m.PlayCards(cards=("3C", "3D")),
+        m.ReturnCards(cards=("4S",)),
+        m.Chat(scope="table", text="hello"),
+        m.Pong(nonce=7),
+        m.ClientSeed(hand=0, seed=bytes(32)),
+        m.DealCheck(hand=0, ok=True),
         m.Resume(table="T", seat=1, token=bytes(32)),
     ]
 
@@ -72,11 +79,21 @@ def random_value(rng: random.Random, depth: int = 0) -> Any:
     if kind == 6:
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(6))]
     if kind == 7:
-        return {random_value(rng, 3) if rng.random() < 0.2 else rng.choice(["type", "cards", "table", "seat"]):
-                random_value(rng, depth + 1) for _ in range(rng.randrange(6))}
-    return {"type": rng.choice(list(m.REGISTRY)), **{f: random_value(rng, depth + 1) for f in
-                                                     rng.sample(["name", "cards", "table", "seat", "token",
-                                                                 "versions", "hand_key", "toggles"], 3)}}
+        return {
+            random_value(rng, 3)
+            if rng.random() < 0.2
+            else rng.choice(["type", "cards", "table", "seat"]): random_value(rng, depth + 1)
+            for _ in range(rng.randrange(6))
+        }
+    return {
+        "type": rng.choice(list(m.REGISTRY)),
+        **{
+            f: random_value(rng, depth + 1)
+            for f in rng.sample(
+                ["name", "cards", "table", "seat", "token", "versions", "hand_key", "toggles"], 3
+            )
+        },
+    }
 
 
 def frame_input(rng: random.Random, corpus: list[bytes]) -> bytes:
@@ -117,7 +134,7 @@ def fuzz_decoders(inputs: int, rng: random.Random, out: Path) -> tuple[int, int,
             at = 0
             while at < len(data):
                 step = rng.choice([1, 3, 64, len(data)])
-                conn.receive_data(data[at:at + step])
+                conn.receive_data(data[at : at + step])
                 at += step
                 while conn.next_event() is not None:
                     pass
@@ -156,28 +173,46 @@ def random_message(rng: random.Random) -> m.Message | None:
     table = rng.choice(NAMES)
     seat = rng.randrange(12)
     cards = tuple(rng.sample(CARDS, rng.randrange(1, 5)))
-    wire: dict[str, Any] = rng.choice([
-        {"type": "list_tables"},
-        {"type": "create_table", "name": table, "preset": rng.choice(["classic", "full", "house", "sheet",
-                                                                        "table", "poker"]),
-         "toggles": rng.choice([{}, {"bombs": True}, {"jokers": 2, "joker_mode": "wild"}, {"decks": 3},
-                                {"revolution": True, "equal_plays": "skip"}, {"nonsense": 1}]),
-         "seats": rng.randrange(3, 9), "turn_seconds": rng.choice([0, 1])},
-        {"type": "join", "table": table, "seat": rng.choice([None, seat])},
-        {"type": "spectate", "table": table},
-        {"type": "leave"},
-        {"type": "add_bot", "table": table, "strategy": rng.choice(["random", "greedy", "heuristic", "nope"]),
-         "seat": rng.choice([None, seat])},
-        {"type": "remove_bot", "table": table, "seat": seat},
-        {"type": "ready", "ready": rng.random() < 0.9},
-        {"type": "play_cards", "cards": cards[: rng.randrange(1, 4)]},
-        {"type": "pass_turn"},
-        {"type": "return_cards", "cards": cards[:2]},
-        {"type": "resume", "table": table, "seat": seat, "token": rng.randbytes(32)},
-        {"type": "chat", "scope": rng.choice(["lobby", "table"]), "text": "hi"},
-        {"type": "client_seed", "hand": rng.randrange(3), "seed": rng.randbytes(32)},
-        {"type": "deal_check", "hand": rng.randrange(3), "ok": rng.random() < 0.5},
-    ])
+    wire: dict[str, Any] = rng.choice(
+        [
+            {"type": "list_tables"},
+            {
+                "type": "create_table",
+                "name": table,
+                "preset": rng.choice(["classic", "full", "house", "sheet", "table", "poker"]),
+                "toggles": rng.choice(
+                    [
+                        {},
+                        {"bombs": True},
+                        {"jokers": 2, "joker_mode": "wild"},
+                        {"decks": 3},
+                        {"revolution": True, "equal_plays": "skip"},
+                        {"nonsense": 1},
+                    ]
+                ),
+                "seats": rng.randrange(3, 9),
+                "turn_seconds": rng.choice([0, 1]),
+            },
+            {"type": "join", "table": table, "seat": rng.choice([None, seat])},
+            {"type": "spectate", "table": table},
+            {"type": "leave"},
+            {
+                "type": "add_bot",
+                "table": table,
+                "strategy": rng.choice(["random", "greedy", "heuristic", "nope"]),
+                "seat": rng.choice([None, seat]),
+            },
+            {"type": "remove_bot", "table": table, "seat": seat},
+            {"type": "ready", "ready": rng.random() < 0.9},
+            {"type": "play_cards", "cards": cards[: rng.randrange(1, 4)]},
+            {"type": "pass_turn"},
+            {"type": "return_cards", "cards": cards[:2]},
+            {"type": "resume", "table": table, "seat": seat, "token": rng.randbytes(32)},
+            {"type": "chat", "scope": rng.choice(["lobby", "table"]), "text": "hi"},
+            {"type": "client_seed", "hand": rng.randrange(3), "seed": rng.randbytes(32)},
+            {"type": "deal_check", "hand": rng.randrange(3), "ok": rng.random() < 0.5},
+        ]
+    )
     try:
         return m.Message.from_wire(wire)
     except RemoteProtocolError:
@@ -220,8 +255,15 @@ def journal_problems(server: Server) -> list[str]:
 
 
 async def fuzz_handlers(inputs: int, rng: random.Random, data: Path) -> tuple[int, int, float]:
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data, bot_delay=0.0, pause_between_hands=0.0,
-                          seed_seconds=0.05, grace_seconds=0.2)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        data_dir=data,
+        bot_delay=0.0,
+        pause_between_hands=0.0,
+        seed_seconds=0.05,
+        grace_seconds=0.2,
+    )
     server = Server(config)
     server.storage.prepare()  # the records' folder (the lobby itself needs no socket)
     server.journal = Journal(server.storage.journal)  # every table journaled, and checked
@@ -238,8 +280,9 @@ async def fuzz_handlers(inputs: int, rng: random.Random, data: Path) -> tuple[in
         logging.getLogger("president").removeHandler(errors)
 
 
-async def _handlers(server: Server, inputs: int, rng: random.Random, crashes: list[str],
-                    errors: ErrorCount) -> tuple[int, int, float]:
+async def _handlers(
+    server: Server, inputs: int, rng: random.Random, crashes: list[str], errors: ErrorCount
+) -> tuple[int, int, float]:
     sessions = [FakeSession(f"p{i}", rng) for i in range(6)]
     hangs = 0
     slowest = 0.0
@@ -269,10 +312,12 @@ async def _handlers(server: Server, inputs: int, rng: random.Random, crashes: li
     for crash in crashes[:10]:
         print(f"handler crash: {crash}", file=sys.stderr)
     tables = server.lobby.tables.values()
-    print(f"handlers reached: {len(server.lobby.tables)} tables, "
-          f"{sum(t.game is not None for t in tables)} games started, "
-          f"{sum(len(t.game.finishes) for t in tables if t.game is not None)} hands finished, "
-          f"{len(server.records)} records written, {sum(s.seen for s in sessions):,} messages sent to the connections open at the end")
+    print(
+        f"handlers reached: {len(server.lobby.tables)} tables, "
+        f"{sum(t.game is not None for t in tables)} games started, "
+        f"{sum(len(t.game.finishes) for t in tables if t.game is not None)} hands finished, "
+        f"{len(server.records)} records written, {sum(s.seen for s in sessions):,} messages sent to the connections open at the end"
+    )
     return len(crashes) + errors.count, hangs, slowest
 
 
@@ -286,13 +331,17 @@ def main() -> int:
     rng = random.Random(args.seed)
     start = time.perf_counter()
     crashes, hangs, slowest = fuzz_decoders(args.inputs, rng, args.out)
-    print(f"decoders: {args.inputs:,} inputs in {time.perf_counter() - start:.1f} s: {crashes} crashes, "
-          f"{hangs} hangs, slowest input {slowest * 1000:.1f} ms")
+    print(
+        f"decoders: {args.inputs:,} inputs in {time.perf_counter() - start:.1f} s: {crashes} crashes, "
+        f"{hangs} hangs, slowest input {slowest * 1000:.1f} ms"
+    )
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as data:
         h_crashes, h_hangs, h_slowest = asyncio.run(fuzz_handlers(args.inputs, rng, Path(data)))
-    print(f"handlers: {args.inputs:,} inputs in {time.perf_counter() - start:.1f} s: {h_crashes} crashes, "
-          f"{h_hangs} hangs, slowest input {h_slowest * 1000:.1f} ms")
+    print(
+        f"handlers: {args.inputs:,} inputs in {time.perf_counter() - start:.1f} s: {h_crashes} crashes, "
+        f"{h_hangs} hangs, slowest input {h_slowest * 1000:.1f} ms"
+    )
     return 1 if crashes or hangs or h_crashes or h_hangs else 0
 
 

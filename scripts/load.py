@@ -55,16 +55,25 @@ class LoadBot(TimedBot):
 def memory(pid: int) -> dict[str, int]:
     """VmRSS and VmHWM (peak) of a process, in KiB (Linux /proc)."""
     text = Path(f"/proc/{pid}/status").read_text()
-    return {key: int(re.search(rf"^{key}:\s+(\d+) kB", text, re.M).group(1))  # type: ignore[union-attr]
-            for key in ("VmRSS", "VmHWM")}
+    return {
+        key: int(re.search(rf"^{key}:\s+(\d+) kB", text, re.M).group(1))  # type: ignore[union-attr]
+        for key in ("VmRSS", "VmHWM")
+    }
 
 
 def mib(kib: int) -> str:
     return f"{kib / 1024:.1f} MiB"
 
 
-async def play_share(args: argparse.Namespace, address: str, pin: str, tables: range, idle: int,
-                     playing: Any, release: Any) -> dict[str, Any]:
+async def play_share(
+    args: argparse.Namespace,
+    address: str,
+    pin: str,
+    tables: range,
+    idle: int,
+    playing: Any,
+    release: Any,
+) -> dict[str, Any]:
     """One worker's share: its idle connections and its tables, played to the end; the
     idle connections stay open until the main process has measured the server."""
     known = KnownServers(Path(tempfile.mkdtemp(prefix="president-load-known-")) / "known")
@@ -76,11 +85,16 @@ async def play_share(args: argparse.Namespace, address: str, pin: str, tables: r
     bots: list[LoadBot] = []
     tasks = []
     for t in tables:
-        clients = [Client(await connect(address, f"t{t}p{i}", pin=pin, known=known)) for i in range(4)]
+        clients = [
+            Client(await connect(address, f"t{t}p{i}", pin=pin, known=known)) for i in range(4)
+        ]
         tasks += [asyncio.create_task(c.run()) for c in clients]
         bots += [LoadBot(c, t * 10 + i, trips, args.games) for i, c in enumerate(clients)]
-        await clients[0].send(m.CreateTable(name=f"load{t}", preset=args.preset,
-                                            toggles={"target": args.target}, seats=4))
+        await clients[0].send(
+            m.CreateTable(
+                name=f"load{t}", preset=args.preset, toggles={"target": args.target}, seats=4
+            )
+        )
         for c in clients:
             await c.send(m.Join(table=f"load{t}"))
     await asyncio.sleep(0.5)
@@ -91,8 +105,11 @@ async def play_share(args: argparse.Namespace, address: str, pin: str, tables: r
     playing.set()
     await asyncio.to_thread(release.wait)
     result = {
-        "trips": trips, "games": sum(min(b.games, args.games) for b in bots[::4]),
-        "deal_problems": [v for b in bots for v in b.client.model.deal_results.values() if v is not None],
+        "trips": trips,
+        "games": sum(min(b.games, args.games) for b in bots[::4]),
+        "deal_problems": [
+            v for b in bots for v in b.client.model.deal_results.values() if v is not None
+        ],
         "idle_closed": sum(task.done() for task in idle_tasks),
     }
     for task in tasks + idle_tasks:
@@ -100,17 +117,43 @@ async def play_share(args: argparse.Namespace, address: str, pin: str, tables: r
     return result
 
 
-def worker(args: argparse.Namespace, address: str, pin: str, tables: range, idle: int,
-           playing: Any, release: Any, results: Any) -> None:
+def worker(
+    args: argparse.Namespace,
+    address: str,
+    pin: str,
+    tables: range,
+    idle: int,
+    playing: Any,
+    release: Any,
+    results: Any,
+) -> None:
     results.put(asyncio.run(play_share(args, address, pin, tables, idle, playing, release)))
 
 
 def run(args: argparse.Namespace) -> int:
     data = Path(tempfile.mkdtemp(prefix="president-load-"))
     cap = str(args.tables * 4 + args.idle + 50)
-    proc, head = start_process([
-        "-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
-        "--pause", "0", "--bot-delay", "0", "--max-connections", cap, "--max-per-address", cap])
+    proc, head = start_process(
+        [
+            "-m",
+            "president.cli",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(data),
+            "--pause",
+            "0",
+            "--bot-delay",
+            "0",
+            "--max-connections",
+            cap,
+            "--max-per-address",
+            cap,
+        ]
+    )
     port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
     pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
     address = f"127.0.0.1:{port}"
@@ -128,12 +171,26 @@ def run(args: argparse.Namespace) -> int:
         for j in range(jobs):
             share = range(j * args.tables // jobs, (j + 1) * args.tables // jobs)
             playing = context.Event()
-            process = context.Process(target=worker, args=(
-                args, address, pin, share, args.idle // jobs + (j < args.idle % jobs), playing, release, results))
+            process = context.Process(
+                target=worker,
+                args=(
+                    args,
+                    address,
+                    pin,
+                    share,
+                    args.idle // jobs + (j < args.idle % jobs),
+                    playing,
+                    release,
+                    results,
+                ),
+            )
             process.start()
             workers.append((process, playing))
-        print(f"{jobs} client process(es): {args.tables} tables × 4 bots and {args.idle} idle "
-              f"connections; {args.games} game(s) a table ...", flush=True)
+        print(
+            f"{jobs} client process(es): {args.tables} tables × 4 bots and {args.idle} idle "
+            f"connections; {args.games} game(s) a table ...",
+            flush=True,
+        )
         deadline = time.monotonic() + args.seconds + 60
         for _, playing in workers:
             playing.wait(max(0.0, deadline - time.monotonic()))
@@ -177,16 +234,22 @@ def run(args: argparse.Namespace) -> int:
     moves = len(trips)
     ordered = sorted(trips) or [0.0]
     p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
-    print(f"games finished: {finished}/{expected} in {elapsed:.1f} s; records replayed OK: "
-          f"{replayed}/{len(records)}; deals that did not check out: {sum(deal_problems.values())}")
+    print(
+        f"games finished: {finished}/{expected} in {elapsed:.1f} s; records replayed OK: "
+        f"{replayed}/{len(records)}; deals that did not check out: {sum(deal_problems.values())}"
+    )
     for why, count in deal_problems.most_common():
         print(f"  {count} × {why}")
-    print(f"moves: {moves:,} ({moves / elapsed:,.0f}/s); move round trip p50 {p(0.5):.1f} ms, "
-          f"p99 {p(0.99):.1f} ms, max {ordered[-1] * 1000:.1f} ms, mean "
-          f"{statistics.fmean(ordered) * 1000:.1f} ms")
-    print(f"server RSS: start {mib(at_start['VmRSS'])}, end {mib(at_end['VmRSS'])}, peak "
-          f"{mib(at_end['VmHWM'])}; server CPU {server_cpu:.1f} s over {elapsed:.1f} s "
-          f"({server_cpu / elapsed:.0%} of a core)")
+    print(
+        f"moves: {moves:,} ({moves / elapsed:,.0f}/s); move round trip p50 {p(0.5):.1f} ms, "
+        f"p99 {p(0.99):.1f} ms, max {ordered[-1] * 1000:.1f} ms, mean "
+        f"{statistics.fmean(ordered) * 1000:.1f} ms"
+    )
+    print(
+        f"server RSS: start {mib(at_start['VmRSS'])}, end {mib(at_end['VmRSS'])}, peak "
+        f"{mib(at_end['VmHWM'])}; server CPU {server_cpu:.1f} s over {elapsed:.1f} s "
+        f"({server_cpu / elapsed:.0%} of a core)"
+    )
     print(f"idle connections still open at the end: {args.idle - idle_closed}/{args.idle}")
     for problem in problems:
         print(f"PROBLEM: {problem}")
@@ -201,9 +264,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1, help="games per table")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--target", type=int, default=11, help="points that win a game")
-    parser.add_argument("--seconds", type=float, default=600, help="time allowed for every game to finish")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="client processes (default: one per core)")
+    parser.add_argument(
+        "--seconds", type=float, default=600, help="time allowed for every game to finish"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="client processes (default: one per core)",
+    )
     return run(parser.parse_args())
 
 

@@ -87,8 +87,9 @@ class Server:
         # connection: a flood of connections that never finish a handshake is counted and
         # refused like any other.
         family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
-        self._listener = socket.create_server((self.config.host, self.config.port), family=family,
-                                              backlog=512)
+        self._listener = socket.create_server(
+            (self.config.host, self.config.port), family=family, backlog=512
+        )
         self._listener.setblocking(False)
         self._accepting = asyncio.get_running_loop().create_task(self._accept_loop(), name="accept")
 
@@ -103,8 +104,11 @@ class Server:
                 await asyncio.sleep(0.1)
                 continue
             address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-            if self._closing or sum(self._per_address.values()) >= self.config.max_connections or \
-                    self._per_address.get(address, 0) >= self.config.max_per_address:
+            if (
+                self._closing
+                or sum(self._per_address.values()) >= self.config.max_connections
+                or self._per_address.get(address, 0) >= self.config.max_per_address
+            ):
                 sock.close()
                 continue
             self._per_address[address] = self._per_address.get(address, 0) + 1
@@ -126,8 +130,11 @@ class Server:
             protocol = asyncio.StreamReaderProtocol(reader)
             try:
                 transport, _ = await loop.connect_accepted_socket(
-                    lambda: protocol, sock, ssl=self._tls,
-                    ssl_handshake_timeout=self.config.tls_handshake_seconds)
+                    lambda: protocol,
+                    sock,
+                    ssl=self._tls,
+                    ssl_handshake_timeout=self.config.tls_handshake_seconds,
+                )
             except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
                 sock.close()
                 return
@@ -167,7 +174,9 @@ class Server:
             session.goodbye(bye)
         await self.lobby.close()  # games in progress stay in the journal
         if self._tasks:
-            _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.shutdown_seconds / 2)
+            _, pending = await asyncio.wait(
+                set(self._tasks), timeout=self.config.shutdown_seconds / 2
+            )
             for session in list(self.sessions):
                 session.kill("server closing")
             if pending:
@@ -175,4 +184,3 @@ class Server:
         if self.journal is not None:
             self.journal.close()
         self._closed.set()
-

@@ -76,26 +76,54 @@ class TableSettings:
     resume_seconds: float = 120.0
 
     @classmethod
-    def on(cls, config: ServerConfig, *, name: str, preset: str, rules: Rules, seats: int,
-           password: str | None, turn_seconds: int) -> TableSettings:
+    def on(
+        cls,
+        config: ServerConfig,
+        *,
+        name: str,
+        preset: str,
+        rules: Rules,
+        seats: int,
+        password: str | None,
+        turn_seconds: int,
+    ) -> TableSettings:
         """A table as created (or restored), with the timings of this server's configuration."""
-        return cls(name=name, preset=preset, rules=rules, seats=seats, password=password,
-                   turn_seconds=turn_seconds, grace_seconds=config.grace_seconds,
-                   seed_seconds=config.seed_seconds, bot_delay=config.bot_delay,
-                   pause_between_hands=config.pause_between_hands,
-                   resume_seconds=config.resume_seconds)
+        return cls(
+            name=name,
+            preset=preset,
+            rules=rules,
+            seats=seats,
+            password=password,
+            turn_seconds=turn_seconds,
+            grace_seconds=config.grace_seconds,
+            seed_seconds=config.seed_seconds,
+            bot_delay=config.bot_delay,
+            pause_between_hands=config.pause_between_hands,
+            resume_seconds=config.resume_seconds,
+        )
 
     @classmethod
     def from_entry(cls, body: dict[str, Any], config: ServerConfig) -> TableSettings:
         """The settings the journal's "table" entry kept."""
         preset = body["preset"]
-        return cls.on(config, name=body["name"], preset=preset,
-                      rules=find_preset(preset).replace(**body["toggles"]), seats=body["seats"],
-                      password=body["password"], turn_seconds=body["turn_seconds"])
+        return cls.on(
+            config,
+            name=body["name"],
+            preset=preset,
+            rules=find_preset(preset).replace(**body["toggles"]),
+            seats=body["seats"],
+            password=body["password"],
+            turn_seconds=body["turn_seconds"],
+        )
 
     def entry(self) -> dict[str, Any]:
         """What the journal keeps: the table as created (timings come from the server's
         configuration at each start)."""
-        return {"name": self.name, "preset": self.preset,
-                "toggles": self.rules.changes_from(PRESETS[self.preset]), "seats": self.seats,
-                "password": self.password, "turn_seconds": self.turn_seconds}
+        return {
+            "name": self.name,
+            "preset": self.preset,
+            "toggles": self.rules.changes_from(PRESETS[self.preset]),
+            "seats": self.seats,
+            "password": self.password,
+            "turn_seconds": self.turn_seconds,
+        }

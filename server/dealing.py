@@ -35,16 +35,26 @@ class DealSecret:
 
     @classmethod
     def fresh(cls, hand: int, seating: list[str], dealer: int, start: int) -> DealSecret:
-        return cls(hand=hand, server_seed=secrets.token_bytes(32), order_names=list(seating),
-                   dealer=dealer, start=start)
+        return cls(
+            hand=hand,
+            server_seed=secrets.token_bytes(32),
+            order_names=list(seating),
+            dealer=dealer,
+            start=start,
+        )
 
     @classmethod
     def from_entry(cls, body: dict[str, Any]) -> DealSecret:
         """A dealt hand's secret as the journal's "deal" entry kept it."""
-        return cls(hand=body["hand"], server_seed=bytes.fromhex(body["server_seed"]),
-                   seeds={name: bytes.fromhex(seed) for name, seed in body["seeds"].items()},
-                   order_names=list(body["seating"]), dealer=body["dealer"], start=body["start"],
-                   dealt=True)
+        return cls(
+            hand=body["hand"],
+            server_seed=bytes.fromhex(body["server_seed"]),
+            seeds={name: bytes.fromhex(seed) for name, seed in body["seeds"].items()},
+            order_names=list(body["seating"]),
+            dealer=body["dealer"],
+            start=body["start"],
+            dealt=True,
+        )
 
     def commit(self, table: str) -> m.DealCommit:
         return m.DealCommit(table=table, hand=self.hand, digest=commitment(self.server_seed))
@@ -54,7 +64,9 @@ class DealSecret:
         if hand != self.hand:
             raise TableError(Code.BAD_DEAL_SEED, "no deal is waiting for that seed")
         if self.dealt:
-            raise TableError(Code.BAD_DEAL_SEED, f"too late: hand {hand} is dealt without your seed")
+            raise TableError(
+                Code.BAD_DEAL_SEED, f"too late: hand {hand} is dealt without your seed"
+            )
         if name in self.seeds:
             raise TableError(Code.BAD_DEAL_SEED, "your seed for this deal is already in")
         self.seeds[name] = seed
@@ -68,13 +80,23 @@ class DealSecret:
 
     def entry(self, dealt: list[list[Card]]) -> dict[str, Any]:
         """The journal's "deal" entry: enough to rebuild the hand and reveal it later."""
-        return {"hand": self.hand, "seating": self.order_names, "dealer": self.dealer,
-                "start": self.start, "deal": [[str(c) for c in cards] for cards in dealt],
-                "server_seed": self.server_seed.hex(),
-                "seeds": {name: seed.hex() for name, seed in self.seeds.items()}}
+        return {
+            "hand": self.hand,
+            "seating": self.order_names,
+            "dealer": self.dealer,
+            "start": self.start,
+            "deal": [[str(c) for c in cards] for cards in dealt],
+            "server_seed": self.server_seed.hex(),
+            "seeds": {name: seed.hex() for name, seed in self.seeds.items()},
+        }
 
     def reveal(self, table: str) -> m.DealReveal:
         return m.DealReveal(
-            table=table, hand=self.hand, server_seed=self.server_seed,
+            table=table,
+            hand=self.hand,
+            server_seed=self.server_seed,
             client_seeds=tuple(self.seeds.get(n, MISSING_SEED) for n in self.order_names),
-            dealer=self.dealer, start=self.start, players=len(self.order_names))
+            dealer=self.dealer,
+            start=self.start,
+            players=len(self.order_names),
+        )

@@ -87,8 +87,9 @@ class TurnTimer:
 class Driver:
     """Drives the game at one table in a task of its own."""
 
-    def __init__(self, table: Driven, settings: TableSettings,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, table: Driven, settings: TableSettings, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.table = table
         self.settings = settings
         self.clock = clock
@@ -99,7 +100,8 @@ class Driver:
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(
-            self._drive(), name=f"table {self.settings.name}")
+            self._drive(), name=f"table {self.settings.name}"
+        )
 
     def wake(self) -> None:
         self._wake.set()
@@ -212,4 +214,3 @@ class Driver:
         except TimeoutError:
             return False
         return True
-

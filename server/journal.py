@@ -54,7 +54,8 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(
                 f"the tables' journal {path} cannot be read ({exc}); move it away to start "
-                "with no tables") from None
+                "with no tables"
+            ) from None
         if mode != "wal":
             raise JournalError(f"the tables' journal {path} cannot use WAL mode (got {mode!r})")
 
@@ -64,8 +65,10 @@ class Journal:
         return cursor.lastrowid
 
     def append(self, table_id: int, kind: str, body: dict[str, Any]) -> None:
-        self.db.execute("INSERT INTO events (table_id, kind, body) VALUES (?, ?, ?)",
-                        (table_id, kind, json.dumps(body, separators=(",", ":"))))
+        self.db.execute(
+            "INSERT INTO events (table_id, kind, body) VALUES (?, ?, ?)",
+            (table_id, kind, json.dumps(body, separators=(",", ":"))),
+        )
 
     def close_table(self, table_id: int) -> None:
         """Leave a table out of every later start (its rows stay, for a person to read)."""
@@ -75,7 +78,9 @@ class Journal:
         """Every table not closed, oldest first, with its entries in order.  A row whose
         body is not JSON is given as kind "damaged" so the table's rebuild can refuse it."""
         try:
-            tables = self.db.execute("SELECT id, name FROM tables WHERE closed = 0 ORDER BY id").fetchall()
+            tables = self.db.execute(
+                "SELECT id, name FROM tables WHERE closed = 0 ORDER BY id"
+            ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"the tables' journal {self.path} cannot be read ({exc})") from None
         for table_id, name in tables:
@@ -100,7 +105,8 @@ class Journal:
             self.db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
             self.db.executemany(
                 "INSERT INTO events (table_id, kind, body) VALUES (?, ?, ?)",
-                [(table_id, e.kind, json.dumps(e.body, separators=(",", ":"))) for e in entries])
+                [(table_id, e.kind, json.dumps(e.body, separators=(",", ":"))) for e in entries],
+            )
 
     def close(self) -> None:
         self.db.close()

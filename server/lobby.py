@@ -55,8 +55,9 @@ def handles(*kinds: type[m.Message]) -> Callable[[Handler], Handler]:
 
 
 class Lobby:
-    def __init__(self, config: ServerConfig, on_record: OnRecord,
-                 journal: Journal | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, on_record: OnRecord, journal: Journal | None = None
+    ) -> None:
         self.config = config
         self.on_record = on_record
         self.journal = journal
@@ -72,12 +73,22 @@ class Lobby:
     async def handle(self, guest: Guest, message: m.Message) -> None:
         handler = HANDLERS.get(type(message))
         if self.closing and type(message) not in (m.Ping, m.Pong):
-            guest.deliver(m.Error(code=Code.SERVER_CLOSING, message="the server is shutting down",
-                                  about=message.TYPE))
+            guest.deliver(
+                m.Error(
+                    code=Code.SERVER_CLOSING,
+                    message="the server is shutting down",
+                    about=message.TYPE,
+                )
+            )
             return
         if handler is None:
-            guest.deliver(m.Error(code=Code.NOT_ALLOWED, message=f"a server does not take {message.TYPE}",
-                                  about=message.TYPE))
+            guest.deliver(
+                m.Error(
+                    code=Code.NOT_ALLOWED,
+                    message=f"a server does not take {message.TYPE}",
+                    about=message.TYPE,
+                )
+            )
             return
         try:
             await handler(self, guest, message)
@@ -85,8 +96,13 @@ class Lobby:
             guest.deliver(m.Error(code=error.code, message=error.message[:500], about=message.TYPE))
         except Exception:
             log.exception("%s: handling %s failed", guest.address, message.TYPE)
-            guest.deliver(m.Error(code=Code.SERVER_ERROR, message="the server could not do that",
-                                  about=message.TYPE))
+            guest.deliver(
+                m.Error(
+                    code=Code.SERVER_ERROR,
+                    message="the server could not do that",
+                    about=message.TYPE,
+                )
+            )
 
     async def disconnect(self, guest: Guest) -> None:
         self.guests.discard(guest)
@@ -104,8 +120,14 @@ class Lobby:
             try:
                 if name in self.tables:
                     raise RestoreError("a table of that name is already open")
-                table = rebuild(entries, self.config, self.on_record, time.monotonic,
-                                journal=journal, log_id=table_id)
+                table = rebuild(
+                    entries,
+                    self.config,
+                    self.on_record,
+                    time.monotonic,
+                    journal=journal,
+                    log_id=table_id,
+                )
             except RestoreError as exc:
                 log.error("table %s: not restored: %s", name, exc)
                 problems.append(f"table {name!r} could not be restored: {exc}")
@@ -117,7 +139,8 @@ class Lobby:
             self.tables[name] = table
         if self.tables:
             asyncio.get_running_loop().call_later(
-                self.config.resume_seconds, lambda: asyncio.ensure_future(self.free_unclaimed()))
+                self.config.resume_seconds, lambda: asyncio.ensure_future(self.free_unclaimed())
+            )
         return problems
 
     async def free_unclaimed(self) -> None:
@@ -152,8 +175,10 @@ class Lobby:
         start (with no journal, they end here and their records are written)."""
         self.closing = True
         keep = self.journal is not None
-        await asyncio.gather(*(t.suspend() if keep else t.stop() for t in self.tables.values()),
-                             return_exceptions=True)
+        await asyncio.gather(
+            *(t.suspend() if keep else t.stop() for t in self.tables.values()),
+            return_exceptions=True,
+        )
 
 
 @handles(m.Ping)
@@ -184,9 +209,15 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         rules.check_players(message.seats)
     except (RulesError, TypeError) as exc:
         raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
-    settings = TableSettings.on(lobby.config, name=message.name, preset=preset, rules=rules,
-                                seats=message.seats, password=message.password,
-                                turn_seconds=message.turn_seconds)
+    settings = TableSettings.on(
+        lobby.config,
+        name=message.name,
+        preset=preset,
+        rules=rules,
+        seats=message.seats,
+        password=message.password,
+        turn_seconds=message.turn_seconds,
+    )
     lobby.tables[message.name] = Table(settings, lobby.on_record, journal=lobby.journal)
     lobby.lobby_changed()
 
@@ -266,7 +297,9 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
 
 
 @handles(m.PlayCards, m.PassTurn, m.ReturnCards)
-async def _act(lobby: Lobby, guest: Guest, message: m.PlayCards | m.PassTurn | m.ReturnCards) -> None:
+async def _act(
+    lobby: Lobby, guest: Guest, message: m.PlayCards | m.PassTurn | m.ReturnCards
+) -> None:
     """A play, a pass or a return: for the seat of this connection, never another."""
     table = lobby.seated_table(guest)
     await table.act(guest, wire.action_from_wire(message))

@@ -25,9 +25,14 @@ class RestoreError(Exception):
     """The journal of one table does not rebuild it; the message says where."""
 
 
-def rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
-            clock: Callable[[], float], journal: Journal | None = None,
-            log_id: int | None = None) -> Table:
+def rebuild(
+    entries: list[Entry],
+    config: ServerConfig,
+    on_record: OnRecord,
+    clock: Callable[[], float],
+    journal: Journal | None = None,
+    log_id: int | None = None,
+) -> Table:
     """The table as its journal leaves it, not yet driven (attached to `journal` as table
     `log_id` when given)."""
     if not entries or entries[0].kind != "table":
@@ -40,8 +45,14 @@ def rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
         raise RestoreError(f"{type(exc).__name__}: {exc}") from None
 
 
-def _rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
-             clock: Callable[[], float], journal: Journal | None, log_id: int | None) -> Table:
+def _rebuild(
+    entries: list[Entry],
+    config: ServerConfig,
+    on_record: OnRecord,
+    clock: Callable[[], float],
+    journal: Journal | None,
+    log_id: int | None,
+) -> Table:
     now = clock()
     settings = TableSettings.from_entry(entries[0].body, config)
     slots = [Slot() for _ in range(settings.seats)]
@@ -55,7 +66,9 @@ def _rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
         if kind == "seats":
             slots = [Slot.from_entry(s, now) for s in body["seats"]]
             if len(slots) != settings.seats:
-                raise RestoreError(f"entry {index}: {len(slots)} seats at a table of {settings.seats}")
+                raise RestoreError(
+                    f"entry {index}: {len(slots)} seats at a table of {settings.seats}"
+                )
         elif kind == "game":
             game = Game(settings.rules, body["players"])
             status, secret = "playing", None
@@ -68,7 +81,9 @@ def _rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
                 game.leave(body["name"])
             elif kind == "deal":
                 if body["hand"] != game.hand + 1:
-                    raise RestoreError(f"entry {index}: the deal of hand {body['hand']} after hand {game.hand}")
+                    raise RestoreError(
+                        f"entry {index}: the deal of hand {body['hand']} after hand {game.hand}"
+                    )
                 game.start_hand(seating=body["seating"], dealer=body["dealer"], deal=body["deal"])
                 secret = DealSecret.from_entry(body)
             else:
@@ -85,14 +100,27 @@ def _rebuild(entries: list[Entry], config: ServerConfig, on_record: OnRecord,
             raise RestoreError(f"entry {index}: an entry of kind {kind!r}")
         if "number" in body:
             number = body["number"]
-    return Table.restored(settings, on_record, clock=clock, slots=slots, game=game, status=status,
-                          number=number, deal_secret=secret, remaining=remaining,
-                          journal=journal, log_id=log_id)
+    return Table.restored(
+        settings,
+        on_record,
+        clock=clock,
+        slots=slots,
+        game=game,
+        status=status,
+        number=number,
+        deal_secret=secret,
+        remaining=remaining,
+        journal=journal,
+        log_id=log_id,
+    )
 
 
 def compacted(table: Table) -> list[Entry]:
     """The entries that rebuild `table` as it is, when no game is in progress there."""
-    return [Entry("table", table.settings.entry()), Entry("seats", {"seats": table.chairs.entries()})]
+    return [
+        Entry("table", table.settings.entry()),
+        Entry("seats", {"seats": table.chairs.entries()}),
+    ]
 
 
 def differences(live: Table, rebuilt: Table) -> list[str]:

@@ -60,8 +60,13 @@ class Slot:
 
     def entry(self) -> dict[str, Any]:
         """What the journal keeps of a chair (not the connection: see restore.py)."""
-        return {"name": self.name, "strategy": self.strategy, "token": self.token.hex(),
-                "ready": self.ready, "leaving": self.leaving}
+        return {
+            "name": self.name,
+            "strategy": self.strategy,
+            "token": self.token.hex(),
+            "ready": self.ready,
+            "leaving": self.leaving,
+        }
 
     @classmethod
     def from_entry(cls, body: dict[str, Any], away_since: float) -> Slot:
@@ -71,14 +76,24 @@ class Slot:
         if not name:
             return cls()
         if strategy:
-            return cls(name=name, bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
-                       strategy=strategy, ready=body["ready"])
-        return cls(name=name, token=bytes.fromhex(body["token"]), ready=body["ready"],
-                   leaving=body["leaving"], away_since=away_since)
+            return cls(
+                name=name,
+                bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
+                strategy=strategy,
+                ready=body["ready"],
+            )
+        return cls(
+            name=name,
+            token=bytes.fromhex(body["token"]),
+            ready=body["ready"],
+            leaving=body["leaving"],
+            away_since=away_since,
+        )
 
     def to_wire(self) -> m.Chair:
-        return m.Chair(name=self.name[:40], bot=self.strategy[:40], connected=self.present,
-                       ready=self.ready)
+        return m.Chair(
+            name=self.name[:40], bot=self.strategy[:40], connected=self.present, ready=self.ready
+        )
 
 
 class Chairs:
@@ -129,8 +144,9 @@ class Chairs:
         if self.index_of(member) is not None:
             raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.table}")
         if any(s.name == member.name for s in self.slots):
-            raise TableError(Code.NOT_ALLOWED,
-                             f"someone called {member.name} already sits at {self.table}")
+            raise TableError(
+                Code.NOT_ALLOWED, f"someone called {member.name} already sits at {self.table}"
+            )
         free = self.free()
         if not free:
             raise TableError(Code.TABLE_FULL, f"every seat at {self.table} is taken")
@@ -140,7 +156,9 @@ class Chairs:
             raise TableError(Code.NOT_ALLOWED, f"{self.table} has seats 0 to {len(self.slots) - 1}")
         elif not self.slots[seat].empty:
             raise TableError(Code.SEAT_TAKEN, f"seat {seat} at {self.table} is taken")
-        slot = self.slots[seat] = Slot(name=member.name, member=member, token=secrets.token_bytes(32))
+        slot = self.slots[seat] = Slot(
+            name=member.name, member=member, token=secrets.token_bytes(32)
+        )
         if member in self.spectators:
             self.spectators.remove(member)
         return slot
@@ -157,8 +175,9 @@ class Chairs:
         if slot.bot is not None or slot.empty or not hmac.compare_digest(slot.token, token):
             raise TableError(Code.BAD_TOKEN, "that seat token does not match")
         if slot.member is not None and slot.member is not member:
-            slot.member.deliver(m.Bye(code=Code.REPLACED,
-                                      reason="your seat was resumed from another connection"))
+            slot.member.deliver(
+                m.Bye(code=Code.REPLACED, reason="your seat was resumed from another connection")
+            )
         slot.member, slot.away_since = member, None
         if member.name != slot.name:
             member.name = slot.name
@@ -178,7 +197,9 @@ class Chairs:
             raise TableError(Code.NOT_ALLOWED, str(exc)) from None
         strategy = strategy.strip().lower()
         taken = {s.name for s in self.slots}
-        name = next(f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken)
+        name = next(
+            f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken
+        )
         slot = self.slots[seat] = Slot(name=name, bot=bot, strategy=strategy, ready=True)
         return slot
 

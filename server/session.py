@@ -31,8 +31,14 @@ class Handler(Protocol):
 
 
 class Session:
-    def __init__(self, config: ServerConfig, handler: Handler, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, address: str) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        handler: Handler,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        address: str,
+    ) -> None:
         self.config = config
         self.handler = handler
         self.reader = reader
@@ -162,7 +168,11 @@ class Session:
         self.deliver(m.Error(code=error.code, message=error.message[:500]))
         self._strikes += 1
         if error.code is Code.FRAME_TOO_LARGE or self._strikes >= self.config.strikes:
-            reason = error.message[:500] if error.code is Code.FRAME_TOO_LARGE else "too many bad messages"
+            reason = (
+                error.message[:500]
+                if error.code is Code.FRAME_TOO_LARGE
+                else "too many bad messages"
+            )
             self.deliver(m.Bye(code=error.code, reason=reason))
             self.closed = True
 
@@ -179,8 +189,9 @@ class Session:
             self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
             return False
         password = self.config.password
-        if password is not None and not hmac.compare_digest((hello.password or "").encode(),
-                                                            password.encode()):
+        if password is not None and not hmac.compare_digest(
+            (hello.password or "").encode(), password.encode()
+        ):
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
@@ -220,4 +231,3 @@ class Session:
             return False
         self._chat_times.append(now)
         return True
-

@@ -53,9 +53,16 @@ OnRecord = Callable[[str, dict[str, Any]], None]
 
 
 class Table:
-    def __init__(self, settings: TableSettings, on_record: OnRecord, *,
-                 clock: Callable[[], float] = time.monotonic, journal: Journal | None = None,
-                 log_id: int | None = None, slots: list[Slot] | None = None) -> None:
+    def __init__(
+        self,
+        settings: TableSettings,
+        on_record: OnRecord,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        journal: Journal | None = None,
+        log_id: int | None = None,
+        slots: list[Slot] | None = None,
+    ) -> None:
         """A table as created (`journal` given: it is written down from here) or as the
         journal holds it (`log_id` given too: see `restored`)."""
         self.settings = settings
@@ -82,15 +89,31 @@ class Table:
             self.note_seats()
 
     @classmethod
-    def restored(cls, settings: TableSettings, on_record: OnRecord, *, clock: Callable[[], float],
-                 slots: list[Slot], game: Game | None, status: Status, number: int,
-                 deal_secret: DealSecret | None, remaining: float | None,
-                 journal: Journal | None = None, log_id: int | None = None) -> Table:
+    def restored(
+        cls,
+        settings: TableSettings,
+        on_record: OnRecord,
+        *,
+        clock: Callable[[], float],
+        slots: list[Slot],
+        game: Game | None,
+        status: Status,
+        number: int,
+        deal_secret: DealSecret | None,
+        remaining: float | None,
+        journal: Journal | None = None,
+        log_id: int | None = None,
+    ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
         left."""
         table = cls(settings, on_record, clock=clock, journal=journal, log_id=log_id, slots=slots)
-        table.game, table.status, table.number, table.deal_secret = game, status, number, deal_secret
+        table.game, table.status, table.number, table.deal_secret = (
+            game,
+            status,
+            number,
+            deal_secret,
+        )
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -141,12 +164,15 @@ class Table:
     def info(self) -> m.TableInfo:
         changes = {k: v for k, v in self.wire_rules.items() if k != "preset"}
         return m.TableInfo(
-            name=self.name, preset=self.settings.preset,
+            name=self.name,
+            preset=self.settings.preset,
             changes=", ".join(f"{k}={v}" for k, v in changes.items())[:500],
             seats=self.settings.seats,
             players=tuple((f"bot:{s.strategy}" if s.bot else s.name)[:40] for s in self.chairs),
-            status=self.status, password=self.settings.password is not None,
-            turn_seconds=self.settings.turn_seconds, spectators=len(self.chairs.spectators),
+            status=self.status,
+            password=self.settings.password is not None,
+            turn_seconds=self.settings.turn_seconds,
+            spectators=len(self.chairs.spectators),
         )
 
     def view(self) -> m.TableView:
@@ -156,30 +182,45 @@ class Table:
         public = None
         if game is not None and game.hand >= 0:
             public = wire.public_view_to_wire(game.public_view())
-        return m.TableView(table=self.name, number=self.number, status=self.status,
-                           rules=self.wire_rules, chairs=tuple(s.to_wire() for s in self.chairs),
-                           turn_deadline_ms=0 if left is None else int(left * 1000), game=public)
+        return m.TableView(
+            table=self.name,
+            number=self.number,
+            status=self.status,
+            rules=self.wire_rules,
+            chairs=tuple(s.to_wire() for s in self.chairs),
+            turn_deadline_ms=0 if left is None else int(left * 1000),
+            game=public,
+        )
 
     # --- members' operations (each under the table's lock) -------------------------------
 
     def _check_password(self, password: str | None) -> None:
         want = self.settings.password
         if want is not None and not hmac.compare_digest((password or "").encode(), want.encode()):
-            raise TableError(Code.WRONG_PASSWORD, f"the password for table {self.name} does not match")
+            raise TableError(
+                Code.WRONG_PASSWORD, f"the password for table {self.name} does not match"
+            )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
         async with self.lock:
             self._check_password(password)
             game = self.game
-            if self.status == "playing" and game is not None and member.name in game.seating \
-                    and self.chairs.index_of(member) is None:
-                raise TableError(Code.NOT_ALLOWED, f"{member.name} is still in the game at {self.name}")
+            if (
+                self.status == "playing"
+                and game is not None
+                and member.name in game.seating
+                and self.chairs.index_of(member) is None
+            ):
+                raise TableError(
+                    Code.NOT_ALLOWED, f"{member.name} is still in the game at {self.name}"
+                )
             slot = self.chairs.sit(member, seat)
             if self.status == "playing":
                 slot.ready = True  # sits in from the next hand (RULES.md §9)
             self.note_seats()
-            member.deliver(m.Seated(table=self.name, seat=self.chairs.slots.index(slot),
-                                    token=slot.token))
+            member.deliver(
+                m.Seated(table=self.name, seat=self.chairs.slots.index(slot), token=slot.token)
+            )
             self.broadcast_view()
             self._snapshot(member)
 
@@ -291,8 +332,12 @@ class Table:
             name = self.chairs.slots[index].name
             self.deal_checks.setdefault(hand, {})[name] = ok
             if not ok:
-                log.warning("table %s: %s reports the deal of hand %d did not check out",
-                            self.name, name, hand)
+                log.warning(
+                    "table %s: %s reports the deal of hand %d did not check out",
+                    self.name,
+                    name,
+                    hand,
+                )
 
     async def free_unclaimed(self) -> bool:
         """After a restart's resume window: with no game on, free the chairs of people
@@ -377,7 +422,9 @@ class Table:
         left = False
         for index, slot in enumerate(self.chairs.slots):
             grace = self.settings.grace_seconds
-            gone = slot.leaving or (slot.away_since is not None and self.clock() - slot.away_since > grace)
+            gone = slot.leaving or (
+                slot.away_since is not None and self.clock() - slot.away_since > grace
+            )
             if gone and slot.name in game.next_seating():
                 game.leave(slot.name)
                 self.note("leave", {"name": slot.name})
@@ -445,8 +492,14 @@ class Table:
         to whom they concern.  Every event and every re-sealed hand takes a number."""
         game = self.game
         assert game is not None
-        resealed = sorted({seat for e in events if isinstance(e, (Gave, Returned))
-                           for seat in (e.giver, e.receiver)})
+        resealed = sorted(
+            {
+                seat
+                for e in events
+                if isinstance(e, (Gave, Returned))
+                for seat in (e.giver, e.receiver)
+            }
+        )
         timer = self.driver.timer
         timer.rearm(events, bool(game.actors), self.settings.turn_seconds)
         number = self.number
@@ -468,8 +521,9 @@ class Table:
         self.broadcast_view()
         self.driver.wake()
 
-    def _send_hand(self, seat: int, reason: str, number: int,
-                   dealt: Sequence[Card] | None = None) -> None:
+    def _send_hand(
+        self, seat: int, reason: str, number: int, dealt: Sequence[Card] | None = None
+    ) -> None:
         """Seat's own cards (as dealt, or as the game holds them now with its part of the
         exchange), sealed to its member's key: the one way a hand leaves the table."""
         game = self.game
@@ -483,8 +537,16 @@ class Table:
         else:
             cards, exchange = tuple(dealt), ()
         sealed = seal_hand(cards, exchange, member.hand_key, self.name, game.hand, seat, number)
-        member.deliver(m.SealedHand(table=self.name, number=number, hand=game.hand,
-                                    seat=seat, sealed=sealed, reason=reason))
+        member.deliver(
+            m.SealedHand(
+                table=self.name,
+                number=number,
+                hand=game.hand,
+                seat=seat,
+                sealed=sealed,
+                reason=reason,
+            )
+        )
 
     def _reveal(self) -> None:
         secret = self.deal_secret
@@ -507,7 +569,11 @@ class Table:
         """Everything a member needs after joining, watching or resuming."""
         member.deliver(self.view())
         seat = self.seat_of(member)
-        if seat is not None and self.game is not None and self.game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        if (
+            seat is not None
+            and self.game is not None
+            and self.game.phase in (Phase.PLAY, Phase.EXCHANGE)
+        ):
             self.number += 1
             self.note("snapshot", {"number": self.number})
             self._send_hand(seat, "snapshot", self.number)

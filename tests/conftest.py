@@ -51,4 +51,5 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"the installed president is not this checkout's code: {problem}.\n"
             "Reinstall it (pip install '.[test]'), or install it editable once for development "
-            "(pip install -e '.[test]': CONTRIBUTING.md).")
+            "(pip install -e '.[test]': CONTRIBUTING.md)."
+        )

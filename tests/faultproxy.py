@@ -80,8 +80,13 @@ class FaultProxy:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter,
-                    pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter], downstream: bool) -> None:
+    async def _pump(
+        self,
+        source: asyncio.StreamReader,
+        sink: asyncio.StreamWriter,
+        pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter],
+        downstream: bool,
+    ) -> None:
         faults = self.faults
         try:
             while chunk := await source.read(65536):
@@ -96,7 +101,7 @@ class FaultProxy:
                     raise ConnectionResetError("cut")
                 step = faults.piece or len(chunk)
                 for start in range(0, len(chunk), step):
-                    sink.write(chunk[start:start + step])
+                    sink.write(chunk[start : start + step])
                     await sink.drain()
         except (ConnectionError, OSError):
             pass

@@ -13,7 +13,8 @@ from president.engine.rules import toggle_choices
 
 #: Each toggle with a choice of values (target and rounds are drawn short, below).
 TOGGLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
-    name: st.sampled_from(list(choices)) for name in TOGGLES
+    name: st.sampled_from(list(choices))
+    for name in TOGGLES
     if (choices := toggle_choices(name)) is not None
 }
 
@@ -29,7 +30,9 @@ def tables(draw: st.DrawFn, most_players: int = 7) -> tuple[Rules, int, int]:
     except RulesError:
         assume(False)
         raise
-    rules = rules.replace(target=min(rules.target, draw(st.integers(1, 6))),
-                          rounds=min(rules.rounds, draw(st.integers(1, 4))))
+    rules = rules.replace(
+        target=min(rules.target, draw(st.integers(1, 6))),
+        rounds=min(rules.rounds, draw(st.integers(1, 4))),
+    )
     players = draw(st.integers(3, min(rules.max_players, most_players)))
     return rules, players, draw(st.integers(0, 2**32 - 1))

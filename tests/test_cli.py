@@ -14,8 +14,13 @@ RECORDS = Path(__file__).parent / "engine" / "records"
 
 
 def president(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "president.cli", *args],
-                          capture_output=True, text=True, check=False, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "president.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
 
 
 def test_the_console_script_is_installed() -> None:
@@ -52,7 +57,9 @@ def test_replay_ok_and_json() -> None:
     record = RECORDS / "game_classic.json"
     out = president("replay", "--json", str(record))
     assert out.returncode == 0
-    assert json.loads(out.stdout) == json.loads((RECORDS / "game_classic.expected.json").read_text())
+    assert json.loads(out.stdout) == json.loads(
+        (RECORDS / "game_classic.expected.json").read_text()
+    )
     text = president("replay", str(record))
     assert text.returncode == 0 and text.stdout.startswith("ok:") and "game over" in text.stdout
 
@@ -65,15 +72,25 @@ def test_replay_illegal_step_exit_1(tmp_path: Path) -> None:
     out = president("replay", "--json", str(path))
     assert out.returncode == 1
     assert json.loads(out.stdout) == {
-        "ok": False, "hand": 0, "action": 2,
+        "ok": False,
+        "hand": 0,
+        "action": 2,
         "error": "a pair of 6s cannot be beaten by a single 10: every play in this trick has 2 cards",
     }
     text = president("replay", str(path))
     assert text.returncode == 1 and "hand 0, action 2" in text.stdout
 
 
-@pytest.mark.parametrize("content", [b"", b"\xff\xfe garbage", b"[]", b'{"format": "x"}',
-                                     b'{"format": "president-record/1", "hands": ['])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\xff\xfe garbage",
+        b"[]",
+        b'{"format": "x"}',
+        b'{"format": "president-record/1", "hands": [',
+    ],
+)
 def test_replay_not_a_record_exit_2(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "x.json"
     path.write_bytes(content)
@@ -89,11 +106,25 @@ def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
 
 
 def test_sim_same_seed_same_output(tmp_path: Path) -> None:
-    args = ("sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "11",
-            "--bots", "random")
+    args = (
+        "sim",
+        "--preset",
+        "table",
+        "--players",
+        "5",
+        "--games",
+        "3",
+        "--seed",
+        "11",
+        "--bots",
+        "random",
+    )
+
     def figures(out: str) -> list[str]:  # every column but the thinking time
-        return [line.rsplit(None, 1)[0] if line.startswith(("random-", "all ")) else line
-                for line in out.splitlines()]
+        return [
+            line.rsplit(None, 1)[0] if line.startswith(("random-", "all ")) else line
+            for line in out.splitlines()
+        ]
 
     first, second = president(*args, "--jobs", "1"), president(*args, "--jobs", "2")
     assert first.returncode == 0 and figures(first.stdout) == figures(second.stdout)
@@ -101,7 +132,9 @@ def test_sim_same_seed_same_output(tmp_path: Path) -> None:
     other = president("sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "12")
     assert figures(other.stdout) != figures(first.stdout)
     lines = first.stdout.splitlines()
-    assert lines[1].startswith("3 games, ") and len([x for x in lines if x.startswith("random-")]) == 5
+    assert (
+        lines[1].startswith("3 games, ") and len([x for x in lines if x.startswith("random-")]) == 5
+    )
     assert "seats rotated" in lines[0]
 
 
@@ -118,23 +151,32 @@ def test_sim_json_and_records(tmp_path: Path) -> None:
         assert president("replay", str(path)).returncode == 0
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (("--players", "9"), "decks = 1 serves at most 8"),
-    (("--bots", "genius"), "no bot strategy 'genius'"),
-    (("--bots", "random,random"), "2 strategies for 4 players"),
-    (("--preset", "poker"), "no preset"),
-    (("--set", "nonsense"), "NAME=VALUE"),
-    (("--games", "0"), "at least 1"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--players", "9"), "decks = 1 serves at most 8"),
+        (("--bots", "genius"), "no bot strategy 'genius'"),
+        (("--bots", "random,random"), "2 strategies for 4 players"),
+        (("--preset", "poker"), "no preset"),
+        (("--set", "nonsense"), "NAME=VALUE"),
+        (("--games", "0"), "at least 1"),
+    ],
+)
 def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:
-    out = president("sim", "--players", "4", *args) if "--players" not in args else president("sim", *args)
+    out = (
+        president("sim", "--players", "4", *args)
+        if "--players" not in args
+        else president("sim", *args)
+    )
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
 
 
 def test_rules_and_replay_start_without_the_server_or_the_terminal_library() -> None:
     """Each subcommand loads only what it needs: `president rules` stays quick."""
-    code = ("import sys; from president.cli import main; main(['rules', 'house']); "
-            "loaded = [m for m in ('prompt_toolkit', 'president.server', 'president.client', 'asyncio') "
-            "if m in sys.modules]; print('LOADED', loaded)")
+    code = (
+        "import sys; from president.cli import main; main(['rules', 'house']); "
+        "loaded = [m for m in ('prompt_toolkit', 'president.server', 'president.client', 'asyncio') "
+        "if m in sys.modules]; print('LOADED', loaded)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0 and "LOADED []" in out.stdout, out.stdout + out.stderr

@@ -31,18 +31,20 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from .table import TableScreen, card_style, card_text
 
-STYLE = Style.from_dict({
-    "red": "fg:ansired bold",
-    "black": "bold",
-    "joker": "fg:ansimagenta bold",
-    "legal": "underline",
-    "selected": "reverse",
-    "cursor": "fg:ansiyellow bold",
-    "turn": "fg:ansigreen bold",
-    "dim": "fg:ansibrightblack",
-    "message": "fg:ansiyellow",
-    "title": "bold",
-})
+STYLE = Style.from_dict(
+    {
+        "red": "fg:ansired bold",
+        "black": "bold",
+        "joker": "fg:ansimagenta bold",
+        "legal": "underline",
+        "selected": "reverse",
+        "cursor": "fg:ansiyellow bold",
+        "turn": "fg:ansigreen bold",
+        "dim": "fg:ansibrightblack",
+        "message": "fg:ansiyellow",
+        "title": "bold",
+    }
+)
 
 HELP = """\
  keys
@@ -61,14 +63,22 @@ HELP = """\
 """
 
 
-LEAVE_AGAIN = "a game is on: press q again to leave (the timeout rule plays your seat to the hand's end)"
+LEAVE_AGAIN = (
+    "a game is on: press q again to leave (the timeout rule plays your seat to the hand's end)"
+)
 
 
 class TableApp:
     """The application around one `Client` at one table."""
 
-    def __init__(self, client: Client, *, input: Input | None = None, output: Output | None = None,
-                 bots: str = "random") -> None:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        bots: str = "random",
+    ) -> None:
         self.client = client
         self.screen = TableScreen(client.model)
         self.bots = bots
@@ -76,9 +86,14 @@ class TableApp:
         self.chatting = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[None] = Application(
-            layout=self._layout(), key_bindings=create_key_bindings(self), style=STYLE,
-            full_screen=True, mouse_support=True, refresh_interval=0.5,
-            input=input, output=output,
+            layout=self._layout(),
+            key_bindings=create_key_bindings(self),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=True,
+            refresh_interval=0.5,
+            input=input,
+            output=output,
         )
         client.on_message = self.on_message
 
@@ -86,8 +101,9 @@ class TableApp:
         self.screen.record(message)
         self.app.invalidate()
 
-    async def network(self, reconnect: Callable[[], Awaitable[Link]] | None = None,
-                      retry_seconds: float = 1.0) -> None:
+    async def network(
+        self, reconnect: Callable[[], Awaitable[Link]] | None = None, retry_seconds: float = 1.0
+    ) -> None:
         """Read from the server for as long as the screen is up; after a drop, take the
         seat back with its token by itself (see `Client.follow`)."""
         if reconnect is not None:
@@ -129,16 +145,23 @@ class TableApp:
         seats = Frame(Window(FormattedTextControl(self._seats)), title="table")
         pile = Frame(Window(FormattedTextControl(self._pile)), title="pile")
         log = Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="log")
-        self.hand_window = Window(FormattedTextControl(self._hand, focusable=True), height=2,
-                                  wrap_lines=True)
+        self.hand_window = Window(
+            FormattedTextControl(self._hand, focusable=True), height=2, wrap_lines=True
+        )
         hand = Frame(self.hand_window, title="your hand")
         status = Window(FormattedTextControl(self._status), height=1)
         chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
         body = HSplit([header, VSplit([HSplit([seats, pile]), log]), hand, chat, status])
         help_box = Frame(Window(FormattedTextControl(HELP), width=70, height=12), title="help")
-        return Layout(FloatContainer(body, floats=[
-            Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
-        ]), focused_element=self.hand_window)
+        return Layout(
+            FloatContainer(
+                body,
+                floats=[
+                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+                ],
+            ),
+            focused_element=self.hand_window,
+        )
 
     def _header(self) -> StyleAndTextTuples:
         view, public = self.client.model.view, self.client.model.public
@@ -150,8 +173,10 @@ class TableApp:
         extra = "  REVOLUTION" if public is not None and public.revolution else ""
         left = self.screen.seconds_left()
         timer = f"  ⏱ {left}s" if left is not None else ""
-        return [("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {phase}{extra}{timer}"),
-                ("class:dim", f"   [{self.screen.connection}]  ? for help")]
+        return [
+            ("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {phase}{extra}{timer}"),
+            ("class:dim", f"   [{self.screen.connection}]  ? for help"),
+        ]
 
     def _seats(self) -> StyleAndTextTuples:
         model = self.client.model
@@ -181,7 +206,12 @@ class TableApp:
             title = f" {titles[name]}" if name in titles else ""
             style = "class:turn" if turn else ""
             score = dict(public.scores)[name]
-            out.append((style, f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {score} pts{flags}\n"))
+            out.append(
+                (
+                    style,
+                    f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {score} pts{flags}\n",
+                )
+            )
         return out
 
     def _pile(self) -> StyleAndTextTuples:
@@ -201,8 +231,11 @@ class TableApp:
         lines += self.screen.log[-14:]
         deal = self.screen.deal_line()
         swap = self.screen.exchange_line
-        return [("class:message", (swap + "\n") if swap else ""), ("", "\n".join(lines)),
-                ("class:dim", ("\n" + deal) if deal else "")]
+        return [
+            ("class:message", (swap + "\n") if swap else ""),
+            ("", "\n".join(lines)),
+            ("class:dim", ("\n" + deal) if deal else ""),
+        ]
 
     def _hand(self) -> StyleAndTextTuples:
         screen = self.screen
@@ -222,7 +255,9 @@ class TableApp:
             out.append(("class:cursor", "]") if index == screen.cursor else ("", " "))
         if not out:
             watching = self.client.model.slot is None
-            out.append(("class:dim", "you are watching: every hand is private" if watching else "no cards"))
+            out.append(
+                ("class:dim", "you are watching: every hand is private" if watching else "no cards")
+            )
         return out
 
     def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
@@ -241,8 +276,12 @@ class TableApp:
             return [("class:message", " " + screen.message)]
         if view is not None and public is None:
             if model.slot is None:
-                return [("class:dim", " watching: the game starts when every seat is filled and ready")]
-            return [("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")]
+                return [
+                    ("class:dim", " watching: the game starts when every seat is filled and ready")
+                ]
+            return [
+                ("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")
+            ]
         if model.slot is None and view is not None:
             return [("class:dim", " watching (q leaves)")]
         if public is not None and view is not None and view.status != "playing":
@@ -250,9 +289,16 @@ class TableApp:
         if public is not None and model.my_turn:
             if public.phase is Phase.EXCHANGE:
                 owed = dict(public.owed).get(model.seat or 0, 0)
-                return [("class:turn", f" your return: choose {owed} card(s) to give back, then enter")]
+                return [
+                    ("class:turn", f" your return: choose {owed} card(s) to give back, then enter")
+                ]
             lead = " (you lead: any set)" if not public.trick else ""
-            return [("class:turn", f" your turn{lead}: space chooses, enter plays, p passes, s suggests")]
+            return [
+                (
+                    "class:turn",
+                    f" your turn{lead}: space chooses, enter plays, p passes, s suggests",
+                )
+            ]
         return [("class:dim", " waiting for the others ...")]
 
 
@@ -308,8 +354,11 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         if view is None or not table.client.model.my_turn:
             screen.message = "it is not your turn"
         elif PASS not in view.legal_actions():
-            screen.message = ("the leader may not pass: lead any card or set" if view.top is None
-                              else "you hold a play that beats the pile, so you may not pass (must_beat)")
+            screen.message = (
+                "the leader may not pass: lead any card or set"
+                if view.top is None
+                else "you hold a play that beats the pile, so you may not pass (must_beat)"
+            )
         else:
             screen.clear()
             screen.message = ""

@@ -12,8 +12,13 @@ from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 #: The form's rows before the toggles: (key, label).
-FIELDS = (("name", "table name"), ("preset", "preset"), ("seats", "seats"),
-          ("turn_seconds", "turn timer"), ("password", "password"))
+FIELDS = (
+    ("name", "table name"),
+    ("preset", "preset"),
+    ("seats", "seats"),
+    ("turn_seconds", "turn timer"),
+    ("password", "password"),
+)
 TEXT_FIELDS = ("name", "password")
 TURN_SECONDS = (0, 15, 30, 45, 60, 90, 120, 180, 300)
 
@@ -70,14 +75,28 @@ class TableForm:
             ("table name", self.name or "—", "type it"),
             ("preset", self.preset, f"suggested for {SUGGESTED_PLAYERS[self.preset]} players"),
             ("seats", str(self.seats), f"up to {rules.max_players} with decks = {rules.decks}"),
-            ("turn timer", f"{self.turn_seconds}s" if self.turn_seconds else "off",
-             "then the timeout rule plays for the seat" if self.turn_seconds else "nobody is hurried"),
-            ("password", "*" * len(self.password) if self.password else "none",
-             "type it (empty: anyone may join)"),
+            (
+                "turn timer",
+                f"{self.turn_seconds}s" if self.turn_seconds else "off",
+                "then the timeout rule plays for the seat"
+                if self.turn_seconds
+                else "nobody is hurried",
+            ),
+            (
+                "password",
+                "*" * len(self.password) if self.password else "none",
+                "type it (empty: anyone may join)",
+            ),
         ]
         for name in TOGGLES:
             value = self.value(name)
-            shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+            shown = (
+                "none"
+                if value is None
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
             if name in self.toggles:
                 shown += " *"
             out.append((name, shown, toggle_words(name, value, rules)))
@@ -96,7 +115,9 @@ class TableForm:
         elif key == "seats":
             self.seats = min(12, max(3, self.seats + step))
         elif key == "turn_seconds":
-            index = TURN_SECONDS.index(self.turn_seconds) if self.turn_seconds in TURN_SECONDS else 4
+            index = (
+                TURN_SECONDS.index(self.turn_seconds) if self.turn_seconds in TURN_SECONDS else 4
+            )
             self.turn_seconds = TURN_SECONDS[(index + step) % len(TURN_SECONDS)]
         elif key in TOGGLES:
             choices = toggle_choices(key)
@@ -124,9 +145,14 @@ class TableForm:
             self.password = self.password[:-1]
 
     def request(self) -> m.CreateTable:
-        return m.CreateTable(name=self.name.strip(), preset=self.preset, toggles=dict(self.toggles),
-                             seats=self.seats, password=self.password or None,
-                             turn_seconds=self.turn_seconds)
+        return m.CreateTable(
+            name=self.name.strip(),
+            preset=self.preset,
+            toggles=dict(self.toggles),
+            seats=self.seats,
+            password=self.password or None,
+            turn_seconds=self.turn_seconds,
+        )
 
 
 @dataclass
@@ -178,11 +204,14 @@ class LobbyScreen:
         info = self.selected()
         if info is None:
             return ["choose a table to see it here"]
-        out = [f"{info.name} — {info.status}",
-               f"preset {info.preset}" + (f", changed: {info.changes}" if info.changes else ""),
-               f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
-               "password needed" if info.password else "open to anyone",
-               f"{info.spectators} watching" if info.spectators else "", "seats:"]
+        out = [
+            f"{info.name} — {info.status}",
+            f"preset {info.preset}" + (f", changed: {info.changes}" if info.changes else ""),
+            f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
+            "password needed" if info.password else "open to anyone",
+            f"{info.spectators} watching" if info.spectators else "",
+            "seats:",
+        ]
         for seat, player in enumerate(info.players):
             out.append(f"  {seat}: {player or '(empty)'}")
         return [line for line in out if line]

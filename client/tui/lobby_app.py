@@ -49,13 +49,21 @@ Asking = Literal["", "chat", "join", "watch"]
 
 
 class LobbyApp:
-    def __init__(self, client: Client, screen: LobbyScreen, *, bots: str = "random",
-                 input: Input | None = None, output: Output | None = None) -> None:
+    def __init__(
+        self,
+        client: Client,
+        screen: LobbyScreen,
+        *,
+        bots: str = "random",
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
         self.client = client
         self.screen = screen
         self.bots = bots
-        self.line = TextArea(height=1, multiline=False,
-                             password=Condition(lambda: self.asking in ("join", "watch")))
+        self.line = TextArea(
+            height=1, multiline=False, password=Condition(lambda: self.asking in ("join", "watch"))
+        )
         #: A table this client created and will sit at once the server lists it.
         self.creating: m.CreateTable | None = None
         #: A join or watch was sent: the table's view, when it comes, opens the table.
@@ -65,23 +73,34 @@ class LobbyApp:
         self.outcome: Outcome = "quit"
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[None] = Application(
-            layout=self._layout(), key_bindings=create_lobby_bindings(self), style=STYLE,
-            full_screen=True, mouse_support=True, input=input, output=output,
+            layout=self._layout(),
+            key_bindings=create_lobby_bindings(self),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=True,
+            input=input,
+            output=output,
         )
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
         creating = self.creating
         if creating is not None:
-            if isinstance(message, m.Tables) and any(t.name == creating.name for t in message.tables):
+            if isinstance(message, m.Tables) and any(
+                t.name == creating.name for t in message.tables
+            ):
                 self.creating = None
                 self.send(m.Join(table=creating.name, password=creating.password))
             elif isinstance(message, m.Error) and message.about == m.CreateTable.TYPE:
                 self.creating = None
         if isinstance(message, m.Error) and message.about in (m.Join.TYPE, m.Spectate.TYPE):
             self.entering = False
-        if isinstance(message, m.TableView) and self.entering and self.app.is_running \
-                and not self.app.is_done:
+        if (
+            isinstance(message, m.TableView)
+            and self.entering
+            and self.app.is_running
+            and not self.app.is_done
+        ):
             self.outcome = "table"  # seated or watching: the table screen takes over
             self.app.exit()
         self.app.invalidate()
@@ -136,28 +155,57 @@ class LobbyApp:
         self.list_window = Window(FormattedTextControl(self._tables, focusable=True))
         tables = Frame(self.list_window, title="tables", width=48)
         details = Frame(Window(FormattedTextControl(self._details), wrap_lines=True), title="table")
-        chat = Frame(Window(FormattedTextControl(self._chat), wrap_lines=True), title="lobby chat",
-                     height=8)
+        chat = Frame(
+            Window(FormattedTextControl(self._chat), wrap_lines=True), title="lobby chat", height=8
+        )
         asking = ConditionalContainer(
-            VSplit([Window(FormattedTextControl(lambda: [("class:turn", self.prompt)]),
-                           width=lambda: len(self.prompt) + 1, height=1), self.line]),
-            filter=Condition(lambda: bool(self.asking)))
+            VSplit(
+                [
+                    Window(
+                        FormattedTextControl(lambda: [("class:turn", self.prompt)]),
+                        width=lambda: len(self.prompt) + 1,
+                        height=1,
+                    ),
+                    self.line,
+                ]
+            ),
+            filter=Condition(lambda: bool(self.asking)),
+        )
         status = Window(FormattedTextControl(self._status), height=1)
         body = HSplit([header, VSplit([tables, details]), chat, asking, status])
-        form = Frame(Window(FormattedTextControl(self._form), wrap_lines=True),
-                     title="new table — ↑/↓ rows, ←/→ values, enter creates, esc cancels")
-        help_box = Frame(Window(FormattedTextControl(LOBBY_HELP), width=76, height=14), title="help")
-        return Layout(FloatContainer(body, floats=[
-            Float(ConditionalContainer(form, filter=Condition(lambda: screen.form is not None)),
-                  left=1, right=1, top=1, bottom=1),
-            Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
-        ]), focused_element=self.list_window)
+        form = Frame(
+            Window(FormattedTextControl(self._form), wrap_lines=True),
+            title="new table — ↑/↓ rows, ←/→ values, enter creates, esc cancels",
+        )
+        help_box = Frame(
+            Window(FormattedTextControl(LOBBY_HELP), width=76, height=14), title="help"
+        )
+        return Layout(
+            FloatContainer(
+                body,
+                floats=[
+                    Float(
+                        ConditionalContainer(
+                            form, filter=Condition(lambda: screen.form is not None)
+                        ),
+                        left=1,
+                        right=1,
+                        top=1,
+                        bottom=1,
+                    ),
+                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+                ],
+            ),
+            focused_element=self.list_window,
+        )
 
     def _header(self) -> StyleAndTextTuples:
         s = self.screen
-        return [("class:title", f" {s.server} at {s.address} — you are {s.me}"),
-                ("class:dim", f"  [{s.connection}]\n"),
-                ("class:dim", f" certificate (SHA-256) {s.fingerprint}")]
+        return [
+            ("class:title", f" {s.server} at {s.address} — you are {s.me}"),
+            ("class:dim", f"  [{s.connection}]\n"),
+            ("class:dim", f" certificate (SHA-256) {s.fingerprint}"),
+        ]
 
     def _tables(self) -> StyleAndTextTuples:
         s = self.screen
@@ -171,8 +219,10 @@ class LobbyApp:
 
     def _details(self) -> StyleAndTextTuples:
         words = self.screen.rules_words()
-        return [("", "\n".join(self.screen.details())),
-                ("class:dim", ("\n" + "\n".join(f"• {w}" for w in words)) if words else "")]
+        return [
+            ("", "\n".join(self.screen.details())),
+            ("class:dim", ("\n" + "\n".join(f"• {w}" for w in words)) if words else ""),
+        ]
 
     def _chat(self) -> StyleAndTextTuples:
         return [("", "\n".join(self.screen.chat[-6:]))]
@@ -182,8 +232,18 @@ class LobbyApp:
         if s.message:
             return [("class:message", " " + s.message)]
         if s.form is not None:
-            return [("class:dim", " ↑/↓ rows · ←/→ values · type the name and password · enter creates · esc")]
-        return [("class:dim", " enter sits · w watches · b adds a bot · n new table · c chat · ? help · q quits")]
+            return [
+                (
+                    "class:dim",
+                    " ↑/↓ rows · ←/→ values · type the name and password · enter creates · esc",
+                )
+            ]
+        return [
+            (
+                "class:dim",
+                " enter sits · w watches · b adds a bot · n new table · c chat · ? help · q quits",
+            )
+        ]
 
     def _form(self) -> StyleAndTextTuples:
         form = self.screen.form
@@ -199,11 +259,11 @@ class LobbyApp:
         # row's words in full below them
         first = max(0, min(form.row - height // 2, len(rows) - height))
         out: StyleAndTextTuples = []
-        for index, (label, value, words) in list(enumerate(rows))[first:first + height]:
+        for index, (label, value, words) in list(enumerate(rows))[first : first + height]:
             here = index == form.row
             line = f"{'▶' if here else ' '} {label:<20} {value:<15} {words}"
             if len(line) > width:
-                line = line[:width - 1] + "…"
+                line = line[: width - 1] + "…"
             out.append(("class:selected" if here else "", line + "\n"))
         label, value, words = rows[form.row]
         out.append(("class:title", f"\n{label}: "))
@@ -274,8 +334,11 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     @kb.add("n", filter=browsing)
     def _new(event: KeyPressEvent) -> None:
         taken = {t.name for t in screen.tables}
-        name = next(n for n in (f"{screen.me}'s table", *(f"{screen.me}'s table {i}" for i in range(2, 999)))
-                    if n not in taken)
+        name = next(
+            n
+            for n in (f"{screen.me}'s table", *(f"{screen.me}'s table {i}" for i in range(2, 999)))
+            if n not in taken
+        )
         screen.form = TableForm(name=name[:40])
         screen.message = ""
 
@@ -359,4 +422,3 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         screen.form = None
 
     return kb
-

@@ -101,7 +101,9 @@ class TableScreen:
             self.message = "you have no play: pass (p)"
             return
         rev = view.revolution
-        best = min(actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards)))
+        best = min(
+            actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards))
+        )
         hand = self.hand()
         self.selected = set()
         for card in best.cards:
@@ -122,8 +124,9 @@ class TableScreen:
         counts = counts_of(view.hand)
         if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
-        return play_problem(view.rules, counts, view.top, view.revolution, view.opening,
-                            Play(chosen), view.rows)
+        return play_problem(
+            view.rules, counts, view.top, view.revolution, view.opening, Play(chosen), view.rows
+        )
 
     def action(self) -> Play | Return | None:
         """The selection as the action to send, or None with `message` saying why not."""
@@ -192,21 +195,27 @@ class TableScreen:
         if isinstance(event, m.Skipped):
             return f"{self._says(event.seat, 'is', 'are')} skipped"
         if isinstance(event, m.TrickEnded):
-            return (f"{self._says(event.winner, 'wins', 'win')} the trick; "
-                    f"{self._says(event.leader, 'leads', 'lead')}")
+            return (
+                f"{self._says(event.winner, 'wins', 'win')} the trick; "
+                f"{self._says(event.leader, 'leads', 'lead')}"
+            )
         if isinstance(event, m.WentOut):
             return f"{self._says(event.seat, 'is', 'are')} out in place {event.place + 1}"
         if isinstance(event, m.Gave):
             plural = "s" if event.size != 1 else ""
-            return (f"{self._says(event.giver, 'gives', 'give')} {event.size} card{plural}"
-                    f" to {self.name_of(event.receiver)}")
+            return (
+                f"{self._says(event.giver, 'gives', 'give')} {event.size} card{plural}"
+                f" to {self.name_of(event.receiver)}"
+            )
         if isinstance(event, m.Returned):
-            return (f"{self._says(event.giver, 'returns', 'return')} {event.size}"
-                    f" to {self.name_of(event.receiver)}")
+            return (
+                f"{self._says(event.giver, 'returns', 'return')} {event.size}"
+                f" to {self.name_of(event.receiver)}"
+            )
         if isinstance(event, m.HandOver):
             self.summary = [f"Hand {event.hand + 1} is over:"] + [
-                f"  {place}. {name}{'  +' + str(p) if p else ''}" for place, (name, p)
-                in enumerate(zip(event.finish, event.points), 1)
+                f"  {place}. {name}{'  +' + str(p) if p else ''}"
+                for place, (name, p) in enumerate(zip(event.finish, event.points), 1)
             ]
             return f"hand over: {', '.join(event.finish)}"
         if isinstance(event, m.GameOver):
@@ -246,8 +255,11 @@ class TableScreen:
             return ""
         hand = max(results)
         problem = results[hand]
-        return (f"fair deal of hand {hand + 1}: verified" if problem is None
-                else f"fair deal of hand {hand + 1}: FAILED — {problem}")
+        return (
+            f"fair deal of hand {hand + 1}: verified"
+            if problem is None
+            else f"fair deal of hand {hand + 1}: FAILED — {problem}"
+        )
 
     def seconds_left(self) -> int | None:
         view = self.model.view

@@ -44,7 +44,9 @@ def cards(text: str) -> tuple[Card, ...]:
 @given(tables())
 def test_every_strategy_finishes_games_under_random_rules(table: tuple[object, int, int]) -> None:
     rules, players, seed = table
-    line_up = [name for name in STRATEGIES][:players] + ["heuristic"] * max(0, players - len(STRATEGIES))
+    line_up = [name for name in STRATEGIES][:players] + ["heuristic"] * max(
+        0, players - len(STRATEGIES)
+    )
     game, _, _ = play_game(rules, line_up, seed, 0, True, {"playouts": 8})  # type: ignore[arg-type]
     assert game.phase is Phase.GAME_OVER  # every action was legal: `apply` checks each
 
@@ -57,12 +59,27 @@ def view_with(hand: str, top: tuple[int, int, int] | None = None, **changes: obj
     held = cards(hand)
     exchange = changes.pop("exchange", ())
     public = PublicView(
-        rules=find_preset("classic"), hand_number=1, phase=Phase.PLAY, seating=("a", "b", "c", "d"),
-        dealer=3, counts=(len(held), 10, 10, 10), turn=0,
-        top=Top(top[0], top[1], top[2], 0) if top else None, trick=(), played=(), revolution=False,
-        opening=False, passed=(False,) * 4, locked=(False,) * 4, finish_order=(),
-        standing=("a", "b", "c", "d"), scores=(("a", 0), ("b", 0), ("c", 0), ("d", 0)), owed=(),
-        hands_played=1, winners=(), places=(None,) * 4,
+        rules=find_preset("classic"),
+        hand_number=1,
+        phase=Phase.PLAY,
+        seating=("a", "b", "c", "d"),
+        dealer=3,
+        counts=(len(held), 10, 10, 10),
+        turn=0,
+        top=Top(top[0], top[1], top[2], 0) if top else None,
+        trick=(),
+        played=(),
+        revolution=False,
+        opening=False,
+        passed=(False,) * 4,
+        locked=(False,) * 4,
+        finish_order=(),
+        standing=("a", "b", "c", "d"),
+        scores=(("a", 0), ("b", 0), ("c", 0), ("d", 0)),
+        owed=(),
+        hands_played=1,
+        winners=(),
+        places=(None,) * 4,
     )._replace(**changes)
     return SeatView.of(public, 0, held, exchange)  # type: ignore[arg-type]
 
@@ -110,8 +127,12 @@ def test_a_world_deals_only_what_the_seat_has_not_seen() -> None:
     from president.engine.events import Gave
 
     played = cards("3S 3H 4C")
-    view = view_with("5C 6C 7C", played=played, counts=(3, 2, 2, 2),
-                     exchange=(Gave(0, 2, 1, cards("AS")), Gave(2, 0, 1, cards("7C"))))
+    view = view_with(
+        "5C 6C 7C",
+        played=played,
+        counts=(3, 2, 2, 2),
+        exchange=(Gave(0, 2, 1, cards("AS")), Gave(2, 0, 1, cards("7C"))),
+    )
     assert known_cards(view) == {2: list(cards("AS"))}
     rng = random.Random(1)
     for _ in range(20):
@@ -130,7 +151,10 @@ def test_search_takes_a_sure_win_and_spends_its_budget() -> None:
     choice = bot.choose(view)
     assert choice in view.legal_actions()
     timed = SearchBot(random.Random(3), seconds=0.05)
-    assert timed.choose(view_with("3C 5D 7S 9C JD KH 2S")) in view_with("3C 5D 7S 9C JD KH 2S").legal_actions()
+    assert (
+        timed.choose(view_with("3C 5D 7S 9C JD KH 2S"))
+        in view_with("3C 5D 7S 9C JD KH 2S").legal_actions()
+    )
 
 
 EXCHANGES: list[int] = []
@@ -150,9 +174,14 @@ async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -
                 game = server.lobby.tables["T"].game
                 assert game is not None
                 truth = game.view_for(view.seat)
-                if view.phase is Phase.PLAY:  # (in the exchange, others' returns do not wait for us)
-                    mismatches.extend(f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
-                                      for name in SeatView._fields if getattr(view, name) != getattr(truth, name))
+                if (
+                    view.phase is Phase.PLAY
+                ):  # (in the exchange, others' returns do not wait for us)
+                    mismatches.extend(
+                        f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
+                        for name in SeatView._fields
+                        if getattr(view, name) != getattr(truth, name)
+                    )
                 EXCHANGES.append(len(view.exchange))
                 return inner.choose(view)
 
@@ -180,8 +209,9 @@ def test_from_a_view_the_engine_rebuilds_a_hand_in_play() -> None:
     assert world.legal_actions(seat) == game.legal_actions(seat)
 
 
-async def test_president_bot_fills_a_table_and_plays_a_game(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_president_bot_fills_a_table_and_plays_a_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import argparse
 
     from president.cli.bot import BotFailed, run_bots
@@ -189,9 +219,23 @@ async def test_president_bot_fills_a_table_and_plays_a_game(tmp_path: Path,
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     async with running_server(tmp_path) as server:
         args = argparse.Namespace(
-            address=f"127.0.0.1:{server.port}", strategy="greedy", count=4, table="T", name=None,
-            games=1, fingerprint=None, password=None, table_password=None, preset="table", seats=4,
-            turn_seconds=30, delay=0.0, playouts=None, think=None, seed=3)
+            address=f"127.0.0.1:{server.port}",
+            strategy="greedy",
+            count=4,
+            table="T",
+            name=None,
+            games=1,
+            fingerprint=None,
+            password=None,
+            table_password=None,
+            preset="table",
+            seats=4,
+            turn_seconds=30,
+            delay=0.0,
+            playouts=None,
+            think=None,
+            seed=3,
+        )
         said: list[str] = []
         with pytest.raises(BotFailed, match="not a server you trusted before"):
             await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
@@ -210,8 +254,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example_bot.py"
 
 
 def test_the_twenty_line_example_bot_runs_offline() -> None:
-    out = subprocess.run([sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"],
-                         capture_output=True, text=True, check=False, timeout=120)
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "lowball" in {t["strategy"] for t in json.loads(out.stdout)["entrants"]}
 
@@ -220,10 +269,24 @@ async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
     """Three copies of the example bot, one process, at a real server: a whole game."""
     async with running_server(tmp_path) as server:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(EXAMPLE), "bot", f"127.0.0.1:{server.port}", "--fingerprint",
-            server.fingerprint, "--table", "T", "--count", "3", "--seats", "3", "--games", "1",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")})
+            sys.executable,
+            str(EXAMPLE),
+            "bot",
+            f"127.0.0.1:{server.port}",
+            "--fingerprint",
+            server.fingerprint,
+            "--table",
+            "T",
+            "--count",
+            "3",
+            "--seats",
+            "3",
+            "--games",
+            "1",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")},
+        )
         out, err = await asyncio.wait_for(proc.communicate(), 120)
         text = out.decode()
         assert proc.returncode == 0, text + err.decode()

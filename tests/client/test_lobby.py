@@ -29,8 +29,10 @@ def test_the_form_has_every_toggle_in_words_and_builds_the_request() -> None:
     form.row = form.keys.index("must_beat")
     form.change(1)
     assert form.toggles == {"must_beat": True}
-    assert dict((label, w) for label, _, w in form.rows())["must_beat"] == \
-        "a follower holding a legal play may not pass"
+    assert (
+        dict((label, w) for label, _, w in form.rows())["must_beat"]
+        == "a follower holding a legal play may not pass"
+    )
     form.change(1)  # back to the preset's value: no longer a change
     assert form.toggles == {}
     form.row = form.keys.index("target")
@@ -44,8 +46,9 @@ def test_the_form_has_every_toggle_in_words_and_builds_the_request() -> None:
     form.type("x")
     form.backspace()
     request = form.request()
-    assert request == m.CreateTable(name="friday", preset="full", toggles={}, seats=4,
-                                    password="s3", turn_seconds=60)
+    assert request == m.CreateTable(
+        name="friday", preset="full", toggles={}, seats=4, password="s3", turn_seconds=60
+    )
 
 
 def test_the_form_says_what_is_wrong_before_anything_is_sent() -> None:
@@ -68,11 +71,28 @@ def test_the_form_says_what_is_wrong_before_anything_is_sent() -> None:
 
 def test_the_table_list_follows_the_server() -> None:
     screen = LobbyScreen(me="ann")
-    info = m.TableInfo(name="b", preset="full", changes="must_beat=True, jokers=1", seats=4,
-                       players=("ann", "", "bot:random", ""), status="waiting", password=True,
-                       turn_seconds=30, spectators=1)
-    other = m.TableInfo(name="a", preset="classic", changes="", seats=3, players=("", "", ""),
-                        status="playing", password=False, turn_seconds=0, spectators=0)
+    info = m.TableInfo(
+        name="b",
+        preset="full",
+        changes="must_beat=True, jokers=1",
+        seats=4,
+        players=("ann", "", "bot:random", ""),
+        status="waiting",
+        password=True,
+        turn_seconds=30,
+        spectators=1,
+    )
+    other = m.TableInfo(
+        name="a",
+        preset="classic",
+        changes="",
+        seats=3,
+        players=("", "", ""),
+        status="playing",
+        password=False,
+        turn_seconds=0,
+        spectators=0,
+    )
     screen.record(m.Tables(tables=(other, info)))
     screen.move(1)
     assert screen.selected() == info
@@ -80,7 +100,10 @@ def test_the_table_list_follows_the_server() -> None:
     assert screen.selected() == info
     assert screen.line(info).split() == ["b", "full", "2/4", "waiting", "locked"]
     assert "  2: bot:random" in screen.details() and "  1: (empty)" in screen.details()
-    assert screen.rules_words() == ["a follower holding a legal play may not pass", "1 joker per deck"]
+    assert screen.rules_words() == [
+        "a follower holding a legal play may not pass",
+        "1 joker per deck",
+    ]
     screen.record(m.Chat(scope="lobby", text="hi", sender="bob"))
     assert screen.chat == ["<bob> hi"]
     screen.record(m.Tables(tables=()))
@@ -95,6 +118,7 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
         async def ask(question: str) -> str:
             asked.append(question)
             return text
+
         return ask
 
     async with running_server(tmp_path) as server:
@@ -121,20 +145,27 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
 async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         address = f"127.0.0.1:{server.port}"
-        link = await connect(address, "ann", pin=server.fingerprint, known=KnownServers(tmp_path / "k"))
+        link = await connect(
+            address, "ann", pin=server.fingerprint, known=KnownServers(tmp_path / "k")
+        )
         client = Client(link)
-        screen = LobbyScreen(me="ann", server=link.server, address=address, fingerprint=link.fingerprint)
+        screen = LobbyScreen(
+            me="ann", server=link.server, address=address, fingerprint=link.fingerprint
+        )
         bob = await make_client(server, "bob", tmp_path)
         bob.keep = True
         bob_reads = asyncio.create_task(bob.run())
         await bob.send(m.ListTables())
         with create_pipe_input() as keys:
             screens = asyncio.create_task(
-                lobby_and_tables(client, screen, bots="random", input=keys, output=DummyOutput()))
+                lobby_and_tables(client, screen, bots="random", input=keys, output=DummyOutput())
+            )
             await wait_for(lambda: client.tables is not None)
             keys.send_text("c")
             keys.send_text("hello lobby\r")
-            await wait_for(lambda: any(isinstance(x, m.Chat) and x.text == "hello lobby" for x in bob.received))
+            await wait_for(
+                lambda: any(isinstance(x, m.Chat) and x.text == "hello lobby" for x in bob.received)
+            )
             keys.send_text("n")  # the form, with a name ready
             await wait_for(lambda: screen.form is not None)
             assert screen.form is not None and screen.form.name == "ann's table"
@@ -150,8 +181,11 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             await wait_for(lambda: any(e.code == "wrong_password" for e in bob.errors))
             # at the table: three bots, ready, and the game is on
             keys.send_text("bbb")
-            await wait_for(lambda: client.model.view is not None
-                           and all(c.name for c in client.model.view.chairs))
+            await wait_for(
+                lambda: (
+                    client.model.view is not None and all(c.name for c in client.model.view.chairs)
+                )
+            )
             keys.send_text("r")
             await wait_for(lambda: client.model.playing)
             # leaving mid-game asks once more, then goes back to the lobby
@@ -175,12 +209,21 @@ async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) 
     from president.client.tui.lobby_app import LobbyApp
 
     async with running_server(tmp_path) as server:
-        link = await connect(f"127.0.0.1:{server.port}", "ann", pin=server.fingerprint,
-                             known=KnownServers(tmp_path / "k"))
+        link = await connect(
+            f"127.0.0.1:{server.port}",
+            "ann",
+            pin=server.fingerprint,
+            known=KnownServers(tmp_path / "k"),
+        )
         client = Client(link)
-        view = m.TableView(table="T", number=1, status="waiting", rules={"preset": "classic"},
-                           chairs=tuple(m.Chair(name="", bot="", connected=False, ready=False)
-                                        for _ in range(4)), turn_deadline_ms=0)
+        view = m.TableView(
+            table="T",
+            number=1,
+            status="waiting",
+            rules={"preset": "classic"},
+            chairs=tuple(m.Chair(name="", bot="", connected=False, ready=False) for _ in range(4)),
+            turn_deadline_ms=0,
+        )
         with create_pipe_input() as keys:
             lobby = LobbyApp(client, LobbyScreen(me="ann"), input=keys, output=DummyOutput())
             client.on_message = lobby.on_message

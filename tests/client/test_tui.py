@@ -29,8 +29,9 @@ def local_args(**changes: object) -> argparse.Namespace:
 
 
 @contextlib.asynccontextmanager
-async def local_screen(tmp_path: Path, **changes: object
-                       ) -> AsyncIterator[tuple[TableApp, PipeInput, Server]]:
+async def local_screen(
+    tmp_path: Path, **changes: object
+) -> AsyncIterator[tuple[TableApp, PipeInput, Server]]:
     """`president play`'s game, its screen fed keys through a pipe; quits and cleans up."""
     server, client = await start_local_game(local_args(**changes), tmp_path)
     with create_pipe_input() as keys:
@@ -75,7 +76,9 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             # wait for the server's word on each key's move, not for the screen: the bots
             # answer at once, so the turn may be ours again before we look
             since, seat = len(client.model.events), client.model.seat
-            exchange = client.model.public is not None and client.model.public.phase is Phase.EXCHANGE
+            exchange = (
+                client.model.public is not None and client.model.public.phase is Phase.EXCHANGE
+            )
             screen.message = ""
             keys.send_text("s")  # choose the cheapest legal play (or return) ...
             await wait_for(lambda: bool(screen.selected) or bool(screen.message))
@@ -88,8 +91,9 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             moves += 1
             returns += exchange
         assert moves > 0 and any(line.startswith("game over") for line in screen.log)
-        assert returns > 0 or not any(isinstance(e, Gave) and e.receiver == client.model.seat
-                                      for e in client.model.events)
+        assert returns > 0 or not any(
+            isinstance(e, Gave) and e.receiver == client.model.seat for e in client.model.events
+        )
         assert screen.summary[0].startswith("GAME OVER")
         assert not [e for e in client.errors if e.about], client.errors
         await wait_for(lambda: screen.deal_line().endswith("verified"))
@@ -109,8 +113,13 @@ async def test_an_illegal_choice_is_explained_before_it_is_sent(tmp_path: Path) 
         screen.toggle(0)
         screen.toggle(other)  # two ranks are never one play
         keys.send_text("\r")
-        await wait_for(lambda: "one rank" in screen.message or "3C" in screen.message
-                       or "cannot be beaten" in screen.message)
+        await wait_for(
+            lambda: (
+                "one rank" in screen.message
+                or "3C" in screen.message
+                or "cannot be beaten" in screen.message
+            )
+        )
         assert screen.selected == {0, other}  # kept, and nothing was sent
         assert not client.errors
 
@@ -118,7 +127,9 @@ async def test_an_illegal_choice_is_explained_before_it_is_sent(tmp_path: Path) 
 def test_the_screen_state_without_a_terminal() -> None:
     from president.client.model import TableModel
 
-    screen = TableScreen(TableModel(me="ann", hand=[Card.parse("3C"), Card.parse("2S"), Card.parse("7H")]))
+    screen = TableScreen(
+        TableModel(me="ann", hand=[Card.parse("3C"), Card.parse("2S"), Card.parse("7H")])
+    )
     assert [str(c) for c in screen.hand()] == ["3C", "7H", "2S"]
     screen.move(1)
     assert screen.cursor == 1
@@ -140,10 +151,28 @@ def test_the_exchange_line_says_what_went_and_came() -> None:
     model = TableModel(me="ann", hand=list(parse_cards("3C 4D 2S AH")))
     seating = ("bob", "ann", "cat")
     model.public = PublicView(
-        rules=find_preset("classic"), hand_number=1, phase=Phase.PLAY, seating=seating, dealer=0,
-        counts=(4, 4, 4), turn=0, top=None, trick=(), played=(), revolution=False, opening=False,
-        passed=(False,) * 3, locked=(False,) * 3, finish_order=(), standing=("ann", "bob", "cat"),
-        scores=tuple((n, 0) for n in seating), owed=(), hands_played=1, winners=(), places=(None,) * 3)
+        rules=find_preset("classic"),
+        hand_number=1,
+        phase=Phase.PLAY,
+        seating=seating,
+        dealer=0,
+        counts=(4, 4, 4),
+        turn=0,
+        top=None,
+        trick=(),
+        played=(),
+        revolution=False,
+        opening=False,
+        passed=(False,) * 3,
+        locked=(False,) * 3,
+        finish_order=(),
+        standing=("ann", "bob", "cat"),
+        scores=tuple((n, 0) for n in seating),
+        owed=(),
+        hands_played=1,
+        winners=(),
+        places=(None,) * 3,
+    )
     screen = TableScreen(model)
     assert screen.exchanged() == ""
     got, gave = parse_cards("2S AH"), parse_cards("5H 2S")

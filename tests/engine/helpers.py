@@ -28,8 +28,13 @@ def full_deal(rules: Rules, players: int, start: int, given: Mapping[int, str]) 
     return hands
 
 
-def game_with(rules: Rules, given: Mapping[int, str], players: int = 4, dealer: int = 3,
-              names: Sequence[str] | None = None) -> Game:
+def game_with(
+    rules: Rules,
+    given: Mapping[int, str],
+    players: int = 4,
+    dealer: int = 3,
+    names: Sequence[str] | None = None,
+) -> Game:
     """Hand 1 of a game, dealt as `full_deal` says, the deal starting left of `dealer`."""
     game = Game(rules, list(names or "ABCDEFGHIJKL"[:players]))
     start = (dealer + 1) % players
@@ -70,7 +75,9 @@ def finish_hand_low(game: Game) -> None:
         if game.phase is Phase.EXCHANGE:
             game.apply(seat, actions[0])
         elif game.top is None or PASS not in actions:
-            game.apply(seat, min(plays, key=lambda p: (strength(p.rank, game.revolution), -p.count)))
+            game.apply(
+                seat, min(plays, key=lambda p: (strength(p.rank, game.revolution), -p.count))
+            )
         else:
             game.apply(seat, PASS)
 

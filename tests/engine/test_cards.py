@@ -10,11 +10,25 @@ from hypothesis import strategies as st
 from president.engine import CARDS, JOKER, Card, Play, Return, deck, parse_cards
 
 
-@pytest.mark.parametrize(("text", "shown"), [
-    ("3C", "3C"), ("10H", "10H"), ("QS", "QS"), ("2D", "2D"), ("JK", "JK"),
-    ("TD", "10D"), ("td", "10D"), ("10h", "10H"), ("q♠", "QS"), ("3♣", "3C"), ("A♦", "AD"),
-    ("K♥", "KH"), ("jk", "JK"), (" 7s ", "7S"),
-])
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("3C", "3C"),
+        ("10H", "10H"),
+        ("QS", "QS"),
+        ("2D", "2D"),
+        ("JK", "JK"),
+        ("TD", "10D"),
+        ("td", "10D"),
+        ("10h", "10H"),
+        ("q♠", "QS"),
+        ("3♣", "3C"),
+        ("A♦", "AD"),
+        ("K♥", "KH"),
+        ("jk", "JK"),
+        (" 7s ", "7S"),
+    ],
+)
 def test_parse_and_format(text: str, shown: str) -> None:
     assert str(Card.parse(text)) == shown
 

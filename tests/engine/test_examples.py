@@ -18,8 +18,13 @@ RECORDS = Path(__file__).parent / "records"
 DEALER_LEFT = {"preset": "classic", "first_lead": "dealer_left"}
 
 
-def record(rules: dict[str, Any], deal: list[list[str]], actions: list[dict[str, Any]],
-           dealer: int = 3, players: tuple[str, ...] = ("A", "B", "C", "D")) -> dict[str, Any]:
+def record(
+    rules: dict[str, Any],
+    deal: list[list[str]],
+    actions: list[dict[str, Any]],
+    dealer: int = 3,
+    players: tuple[str, ...] = ("A", "B", "C", "D"),
+) -> dict[str, Any]:
     return {
         "format": "president-record/1",
         "rules": rules,
@@ -37,11 +42,22 @@ def example_1() -> dict[str, Any]:
     passes; West re-enters with As; all pass; West leads the next trick."""
     rules = rules_from(DEALER_LEFT)
     deal = full_deal(rules, 4, 0, {0: "6C 6D", 1: "AC AD 3H", 2: "10C 10D", 3: "QC QD"})
-    return record(DEALER_LEFT, deal, [
-        act(0, "6C 6D"), act(1), act(2, "10C 10D"), act(3, "QC QD"), act(0),
-        act(1, "AC AD"), act(2), act(3), act(0),
-        act(1, "3H"),  # West leads the next trick
-    ])
+    return record(
+        DEALER_LEFT,
+        deal,
+        [
+            act(0, "6C 6D"),
+            act(1),
+            act(2, "10C 10D"),
+            act(3, "QC QD"),
+            act(0),
+            act(1, "AC AD"),
+            act(2),
+            act(3),
+            act(0),
+            act(1, "3H"),  # West leads the next trick
+        ],
+    )
 
 
 def example_2() -> dict[str, Any]:
@@ -49,11 +65,23 @@ def example_2() -> dict[str, Any]:
     D/A/B pass; C leads."""
     rules = rules_from(DEALER_LEFT)
     deal = full_deal(rules, 4, 0, {0: "5C 5H", 1: "9S 9D", 2: "AS AD 4C", 3: "KC KH"})
-    return record(DEALER_LEFT, deal, [
-        act(0, "5C 5H"), act(1, "9S 9D"), act(2), act(3, "KC KH"), act(0), act(1),
-        act(2, "AS AD"), act(3), act(0), act(1),
-        act(2, "4C"),
-    ])
+    return record(
+        DEALER_LEFT,
+        deal,
+        [
+            act(0, "5C 5H"),
+            act(1, "9S 9D"),
+            act(2),
+            act(3, "KC KH"),
+            act(0),
+            act(1),
+            act(2, "AS AD"),
+            act(3),
+            act(0),
+            act(1),
+            act(2, "4C"),
+        ],
+    )
 
 
 @pytest.mark.parametrize("make", [example_1, example_2], ids=["seed000", "seed001"])
@@ -76,12 +104,17 @@ def test_trick_examples_replay_and_the_winner_leads(make: Any, tmp_path: Path) -
 
 
 def test_worked_example_files_replay_through_the_cli(tmp_path: Path) -> None:
-    for name, make in (("example_1_seed000.json", example_1), ("example_2_seed001.json", example_2)):
+    for name, make in (
+        ("example_1_seed000.json", example_1),
+        ("example_2_seed001.json", example_2),
+    ):
         saved = RECORDS / name
         assert loads(saved.read_text()) == make(), f"{name} is out of date"
         out = subprocess.run(
             [sys.executable, "-m", "president.cli", "replay", "--json", str(saved)],
-            capture_output=True, text=True, check=False,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert out.returncode == 0, out.stderr
         summary = json.loads(out.stdout)
@@ -124,10 +157,15 @@ def test_example_4_seed001_exchange() -> None:
     finish_hand_low(game)  # everyone passes but the leader: they go out in seat order
     assert game.finishes[-1] == ["Anna", "Ben", "Carla", "Dan"]
     scum = 3
-    deal = full_deal(rules, 4, 0, {
-        scum: "2D AC AH KS 3C 3D 3H 3S 4C 4D 4H 4S 5C",
-        2: "2C 5D 5H 5S 6C 6D 6H 6S 7C 7D 7H 7S 8C",
-    })
+    deal = full_deal(
+        rules,
+        4,
+        0,
+        {
+            scum: "2D AC AH KS 3C 3D 3H 3S 4C 4D 4H 4S 5C",
+            2: "2C 5D 5H 5S 6C 6D 6H 6S 7C 7D 7H 7S 8C",
+        },
+    )
     game.start_hand(dealer=scum, deal=deal)  # under `full` the Scum deals
     result = replay(loads(dumps(to_record(game))))
     assert result.ok
@@ -143,15 +181,33 @@ def example_5() -> dict[str, Any]:
     cards, leads."""
     rules = find_preset("classic")
     deal = full_deal(rules, 4, 0, {0: "3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 6C 2H", 1: "7C"})
-    return record({"preset": "classic"}, deal, [
-        act(0, "3C 3D 3H 3S"), act(1), act(2), act(3),
-        act(0, "4C 4D 4H 4S"), act(1), act(2), act(3),
-        act(0, "5C 5D 5H"), act(1), act(2), act(3),
-        act(0, "6C"), act(1, "7C"), act(2), act(3),
-        act(0, "2H"),  # seat 0's last card beats the 7: out, mid-trick
-        act(1), act(2), act(3),
-        act(1, "8C"),  # the next seat clockwise still holding cards leads
-    ])
+    return record(
+        {"preset": "classic"},
+        deal,
+        [
+            act(0, "3C 3D 3H 3S"),
+            act(1),
+            act(2),
+            act(3),
+            act(0, "4C 4D 4H 4S"),
+            act(1),
+            act(2),
+            act(3),
+            act(0, "5C 5D 5H"),
+            act(1),
+            act(2),
+            act(3),
+            act(0, "6C"),
+            act(1, "7C"),
+            act(2),
+            act(3),
+            act(0, "2H"),  # seat 0's last card beats the 7: out, mid-trick
+            act(1),
+            act(2),
+            act(3),
+            act(1, "8C"),  # the next seat clockwise still holding cards leads
+        ],
+    )
 
 
 def test_example_5_going_out_mid_trick() -> None:
@@ -187,8 +243,11 @@ def test_example_6_the_last_player_never_plays() -> None:
 def write_example_files() -> None:
     """Regenerate the committed record files (run this module as a script)."""
     RECORDS.mkdir(exist_ok=True)
-    for name, make in (("example_1_seed000.json", example_1), ("example_2_seed001.json", example_2),
-                       ("example_5_out_mid_trick.json", example_5)):
+    for name, make in (
+        ("example_1_seed000.json", example_1),
+        ("example_2_seed001.json", example_2),
+        ("example_5_out_mid_trick.json", example_5),
+    ):
         (RECORDS / name).write_text(dumps(make()))
 
 

@@ -234,9 +234,16 @@ def test_illegal_action_leaves_the_state_as_it_was() -> None:
 @given(tables())
 # Found in CI: a game ended by rounds did not end in the rebuilt hand (it had no count of
 # the hands before).
-@example(table=(Rules(jokers=1, auto_pass=True, exchange="none", scoring="positional", target=1, rounds=2),
-                3, 114256531))
-def test_a_hand_rebuilt_from_a_view_plays_on_exactly_like_the_game(table: tuple[Rules, int, int]) -> None:
+@example(
+    table=(
+        Rules(jokers=1, auto_pass=True, exchange="none", scoring="positional", target=1, rounds=2),
+        3,
+        114256531,
+    )
+)
+def test_a_hand_rebuilt_from_a_view_plays_on_exactly_like_the_game(
+    table: tuple[Rules, int, int],
+) -> None:
     """`Game.from_view` with the true hands: the same actions give the same events."""
     rules, players, seed = table
     rng = random.Random(seed)
@@ -264,8 +271,21 @@ def test_a_hand_rebuilt_from_a_view_plays_on_exactly_like_the_game(table: tuple[
         view = game.view_for(rng.randrange(players))
         copy = Game.from_view(view, [game.hand_of(s) for s in range(players)])
         again = copy.view_for(view.seat)
-        for name in ("hand", "counts", "turn", "top", "trick", "revolution", "opening", "passed",
-                     "locked", "places", "scores", "standing", "rows"):
+        for name in (
+            "hand",
+            "counts",
+            "turn",
+            "top",
+            "trick",
+            "revolution",
+            "opening",
+            "passed",
+            "locked",
+            "places",
+            "scores",
+            "standing",
+            "rows",
+        ):
             assert getattr(again, name) == getattr(view, name), name
         while game.phase is Phase.PLAY:
             seat = game.turn

@@ -23,8 +23,10 @@ def test_a_whole_game_of_every_preset_replays_as_written(expected: Path) -> None
     result = replay(record).to_json()
     assert result == json.loads(expected.read_text())
     assert result["ok"] is True and result["game_over"] is True and result["winners"]
-    assert all(hand["complete"] and len(hand["finish"]) == len(record["players"])
-               for hand in result["hands"])
+    assert all(
+        hand["complete"] and len(hand["finish"]) == len(record["players"])
+        for hand in result["hands"]
+    )
     assert list(result) == ["ok", "hands", "scores", "game_over", "winners"]
 
 
@@ -75,31 +77,41 @@ def mutate(where: str, value: Any) -> dict[str, Any]:
 DELETE = object()
 
 
-@pytest.mark.parametrize(("where", "value", "hand", "action", "words"), [
-    ("rules", {"preset": "nope"}, None, None, "no preset 'nope'"),
-    ("rules", {"preset": "classic", "jokers": 7}, None, None, "jokers"),
-    ("players", "ABCD", None, None, "players must be a list"),
-    ("players", ["A", "A", "C", "D"], None, None, "unique"),
-    ("hands", {}, None, None, "hands must be a list"),
-    ("hands/0/dealer", DELETE, 0, None, "no dealer"),
-    ("hands/1/dealer", 2, 1, None, "seat 0 deals this hand"),
-    ("hands/0/deal/0/0", "3X", 0, None, "not a card"),
-    ("hands/0/deal/0", ["3C"], 0, None, "not the whole deck"),
-    ("hands/1/seating", ["A", "B", "C", "Z"], 1, None, "Z sits down but is not among the players"),
-    ("hands/1/seating", ["B", "A", "C", "D"], 1, None, "keep their order"),
-    ("hands/0/actions/0", {"seat": 0}, 0, 0, "one of play, pass or return"),
-    ("hands/0/actions/0", {"play": ["3C"]}, 0, 0, "needs the seat"),
-    ("hands/0/actions/0", {"seat": 0, "pass": False}, 0, 0, "\"pass\": true"),
-    ("hands/0/actions/0", {"seat": 0, "play": "3C"}, 0, 0, "must be a list of cards"),
-    ("hands/0/actions/0", {"seat": 1, "pass": True}, 0, 0, "not your turn"),
-    ("hands/0/actions/0", {"seat": 0, "pass": True}, 0, 0, "leader may not pass"),
-    ("hands/0/actions/1", {"seat": 1, "play": ["2S"]}, 0, 1, "you do not hold 2S"),
-    ("hands/1/actions/0", {"seat": 0, "play": ["3C"]}, 1, 0, "exchange comes first"),
-    ("hands/1/actions/0", {"seat": 0, "return": ["3C", "3D", "3H"]}, 1, 0, "return is 2 cards"),
-    ("hands/1/actions/0", {"seat": 2, "return": ["3C"]}, 1, 0, "only A and B make a return"),
-])
-def test_faults_are_named_by_hand_and_action(where: str, value: Any, hand: int | None,
-                                             action: int | None, words: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "value", "hand", "action", "words"),
+    [
+        ("rules", {"preset": "nope"}, None, None, "no preset 'nope'"),
+        ("rules", {"preset": "classic", "jokers": 7}, None, None, "jokers"),
+        ("players", "ABCD", None, None, "players must be a list"),
+        ("players", ["A", "A", "C", "D"], None, None, "unique"),
+        ("hands", {}, None, None, "hands must be a list"),
+        ("hands/0/dealer", DELETE, 0, None, "no dealer"),
+        ("hands/1/dealer", 2, 1, None, "seat 0 deals this hand"),
+        ("hands/0/deal/0/0", "3X", 0, None, "not a card"),
+        ("hands/0/deal/0", ["3C"], 0, None, "not the whole deck"),
+        (
+            "hands/1/seating",
+            ["A", "B", "C", "Z"],
+            1,
+            None,
+            "Z sits down but is not among the players",
+        ),
+        ("hands/1/seating", ["B", "A", "C", "D"], 1, None, "keep their order"),
+        ("hands/0/actions/0", {"seat": 0}, 0, 0, "one of play, pass or return"),
+        ("hands/0/actions/0", {"play": ["3C"]}, 0, 0, "needs the seat"),
+        ("hands/0/actions/0", {"seat": 0, "pass": False}, 0, 0, '"pass": true'),
+        ("hands/0/actions/0", {"seat": 0, "play": "3C"}, 0, 0, "must be a list of cards"),
+        ("hands/0/actions/0", {"seat": 1, "pass": True}, 0, 0, "not your turn"),
+        ("hands/0/actions/0", {"seat": 0, "pass": True}, 0, 0, "leader may not pass"),
+        ("hands/0/actions/1", {"seat": 1, "play": ["2S"]}, 0, 1, "you do not hold 2S"),
+        ("hands/1/actions/0", {"seat": 0, "play": ["3C"]}, 1, 0, "exchange comes first"),
+        ("hands/1/actions/0", {"seat": 0, "return": ["3C", "3D", "3H"]}, 1, 0, "return is 2 cards"),
+        ("hands/1/actions/0", {"seat": 2, "return": ["3C"]}, 1, 0, "only A and B make a return"),
+    ],
+)
+def test_faults_are_named_by_hand_and_action(
+    where: str, value: Any, hand: int | None, action: int | None, words: str
+) -> None:
     got_hand, got_action, error = fault(mutate(where, value))
     assert (got_hand, got_action) == (hand, action), error
     assert words in error
@@ -117,10 +129,17 @@ def test_a_hand_after_the_game_is_over() -> None:
     assert fault(record) == (1, None, "the game is over: no hand may follow")
 
 
-@pytest.mark.parametrize("text", [
-    "", "not json", "[1, 2]", '{"format": "pgn"}', '{"hands": []}',
-    dumps(two_hands())[:300],  # truncated
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "not json",
+        "[1, 2]",
+        '{"format": "pgn"}',
+        '{"hands": []}',
+        dumps(two_hands())[:300],  # truncated
+    ],
+)
 def test_not_a_record(text: str) -> None:
     with pytest.raises(NotARecord):
         loads(text)

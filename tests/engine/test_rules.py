@@ -23,18 +23,21 @@ def test_rules_are_frozen_and_keyword_only() -> None:
         Rules(1)  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(("changes", "named"), [
-    ({"joker_mode": "wild"}, "joker_mode"),
-    ({"auto_return": True, "exchange": "none"}, "auto_return"),
-    ({"decks": 3}, "decks"),
-    ({"jokers": 5}, "jokers"),
-    ({"passing": "sometimes"}, "passing"),
-    ({"clear_rank": 9}, "clear_rank"),
-    ({"target": 0}, "target"),
-    ({"rounds": 0}, "rounds"),
-    ({"twos_clear": "yes"}, "twos_clear"),
-    ({"target": True}, "target"),
-])
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"joker_mode": "wild"}, "joker_mode"),
+        ({"auto_return": True, "exchange": "none"}, "auto_return"),
+        ({"decks": 3}, "decks"),
+        ({"jokers": 5}, "jokers"),
+        ({"passing": "sometimes"}, "passing"),
+        ({"clear_rank": 9}, "clear_rank"),
+        ({"target": 0}, "target"),
+        ({"rounds": 0}, "rounds"),
+        ({"twos_clear": "yes"}, "twos_clear"),
+        ({"target": True}, "target"),
+    ],
+)
 def test_nonsense_is_refused_naming_the_toggle(changes: dict[str, object], named: str) -> None:
     with pytest.raises(RulesError, match=named):
         Rules(**changes)  # type: ignore[arg-type]

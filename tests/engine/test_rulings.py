@@ -65,8 +65,20 @@ def test_going_out_on_a_clearing_play_the_lead_passes_on() -> None:
     rules = BASE.replace(twos_clear=True)
     given = {0: "3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 5S 2H"}
     game = game_with(rules, given)
-    steps = ["0 3C 3D 3H 3S", "1 pass", "2 pass", "3 pass", "0 4C 4D 4H 4S", "1 pass",
-             "2 pass", "3 pass", "0 5C 5D 5H 5S", "1 pass", "2 pass", "3 pass"]
+    steps = [
+        "0 3C 3D 3H 3S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+        "0 4C 4D 4H 4S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+        "0 5C 5D 5H 5S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+    ]
     play(game, *steps)
     events = play(game, "0 2H")
     assert WentOut(0, 0) in events and TrickEnded(0, 1) in events and game.turn == 1
@@ -133,7 +145,9 @@ def test_positional_ties_share_the_win() -> None:
     game.start_hand(rng=random.Random(4))  # the Scum (C) leads
     finish_hand_low(game)  # C, A, B: A 3, B 1, C 2 ... A wins alone
     assert game.winners == ["A"]
-    over, winners = game_result(rules, {"A": 3, "B": 3, "C": 0}, ["A", "B", "C"], 2, ["C", "A", "B"])
+    over, winners = game_result(
+        rules, {"A": 3, "B": 3, "C": 0}, ["A", "B", "C"], 2, ["C", "A", "B"]
+    )
     assert over and winners == ["A", "B"]
 
 
@@ -186,6 +200,9 @@ def test_the_opening_three_of_clubs_only_in_hand_one() -> None:
     game.start_hand(rng=random.Random(1))
     leader = game.turn
     assert leader is not None
-    assert any(3 not in [c.id for c in p.cards] and 0 not in p.ids
-               for p in game.legal_actions(leader) if isinstance(p, Play))
+    assert any(
+        3 not in [c.id for c in p.cards] and 0 not in p.ids
+        for p in game.legal_actions(leader)
+        if isinstance(p, Play)
+    )
     assert parse_cards("3C")

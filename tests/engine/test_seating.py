@@ -29,7 +29,9 @@ def test_newcomers_take_the_lowest_places_the_last_to_join_is_scum() -> None:
     game.start_hand(rng=random.Random(1))
     assert game.standing == ["A", "B", "C", "D", "E", "F"]
     assert game.titles()["F"] == "Scum" and game.titles()["E"] == "Vice-Scum"
-    gives = [(game.seating[g.giver], game.seating[g.receiver], len(g.cards)) for g in game.exchanges]
+    gives = [
+        (game.seating[g.giver], game.seating[g.receiver], len(g.cards)) for g in game.exchanges
+    ]
     assert gives == [("F", "A", 2), ("E", "B", 1)]
 
 
@@ -47,7 +49,9 @@ def test_a_leaver_is_not_replaced_everyone_below_moves_up() -> None:
     assert game.seating == ["A", "C", "D"] and game.standing == ["A", "C", "D"]
     assert game.titles() == {"A": "President", "C": "Citizen", "D": "Scum"}
     # three players: only the two-card swap
-    assert [(game.seating[g.giver], game.seating[g.receiver]) for g in game.exchanges] == [("D", "A")]
+    assert [(game.seating[g.giver], game.seating[g.receiver]) for g in game.exchanges] == [
+        ("D", "A")
+    ]
 
 
 def test_the_president_leaving_promotes_the_vice() -> None:
@@ -112,7 +116,10 @@ def test_joins_and_leaves_are_in_the_record() -> None:
     assert result.ok and result.game is not None
     assert result.game.finishes == game.finishes and result.game.scores == game.scores
     assert result.hands[1]["gives"][0] == {
-        "from": "E", "to": "A", "cards": [str(c) for c in game.exchanges[0].cards]}
+        "from": "E",
+        "to": "A",
+        "cards": [str(c) for c in game.exchanges[0].cards],
+    }
 
 
 def test_game_over_refuses_more() -> None:
@@ -130,7 +137,9 @@ def test_plan_hand_names_the_dealer_and_the_first_seat_dealt() -> None:
     rules = BASE.replace(dealer="scum", deal_from_president=True)
     game = after_hand_one(rules)
     seating, dealer, start = game.plan_hand(random.Random(1))
-    assert seating == ["A", "B", "C", "D"] and dealer == 3 and start == 0  # Scum deals, from the President
+    assert (
+        seating == ["A", "B", "C", "D"] and dealer == 3 and start == 0
+    )  # Scum deals, from the President
     order = deck_order(bytes(32), [], 1)
     game.start_hand(seating=seating, dealer=dealer, deal=deal(order, 4, start))
     assert game.dealer == 3

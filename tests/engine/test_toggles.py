@@ -49,6 +49,7 @@ def after_hand_one(r: Rules, players: int = 4) -> Game:
 
 # --- deck -------------------------------------------------------------------------------
 
+
 def test_decks() -> None:
     with pytest.raises(RulesError, match="decks = 1"):
         Game(rules(decks=1), [str(i) for i in range(9)])
@@ -79,6 +80,7 @@ def test_joker_mode() -> None:
 
 
 # --- dealing and seats --------------------------------------------------------------------
+
 
 def test_dealer() -> None:
     rotate = after_hand_one(rules(dealer="rotate"))
@@ -123,6 +125,7 @@ def test_seat_order() -> None:
 
 # --- the trick ---------------------------------------------------------------------------
 
+
 def test_passing() -> None:
     given = {0: "5C 9C", 1: "6C 8C", 2: "7C", 3: "KC"}
     multi = game_with(rules(passing="multi_round"), given)
@@ -141,7 +144,11 @@ def test_auto_pass() -> None:
     given = {0: "2C 3D"}
     on = game_with(rules(auto_pass=True), given)
     events = play(on, "0 2C")
-    assert [e for e in events if isinstance(e, Passed)] == [Passed(1, True), Passed(2, True), Passed(3, True)]
+    assert [e for e in events if isinstance(e, Passed)] == [
+        Passed(1, True),
+        Passed(2, True),
+        Passed(3, True),
+    ]
     assert on.turn == 0 and on.top is None
     off = game_with(rules(auto_pass=False), given)
     play(off, "0 2C")
@@ -221,8 +228,21 @@ def test_must_beat() -> None:
 
 def test_two_finish_penalty() -> None:
     given = {0: "3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 5S 2H"}
-    steps = ["0 3C 3D 3H 3S", "1 pass", "2 pass", "3 pass", "0 4C 4D 4H 4S", "1 pass",
-             "2 pass", "3 pass", "0 5C 5D 5H 5S", "1 pass", "2 pass", "3 pass", "0 2H"]
+    steps = [
+        "0 3C 3D 3H 3S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+        "0 4C 4D 4H 4S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+        "0 5C 5D 5H 5S",
+        "1 pass",
+        "2 pass",
+        "3 pass",
+        "0 2H",
+    ]
     on = game_with(rules(two_finish_penalty=True), given)
     assert WentOut(0, 3) in play(on, *steps)  # out on a 2: the lowest free place
     finish_hand_low(on)
@@ -233,13 +253,17 @@ def test_two_finish_penalty() -> None:
 
 # --- the exchange ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("exchange", "players", "gives"), [
-    ("none", 4, []),
-    ("one", 4, [(3, 0, 1)]),
-    ("two", 4, [(3, 0, 2)]),
-    ("two_one", 4, [(3, 0, 2), (2, 1, 1)]),
-    ("two_one", 3, [(2, 0, 2)]),
-])
+
+@pytest.mark.parametrize(
+    ("exchange", "players", "gives"),
+    [
+        ("none", 4, []),
+        ("one", 4, [(3, 0, 1)]),
+        ("two", 4, [(3, 0, 2)]),
+        ("two_one", 4, [(3, 0, 2), (2, 1, 1)]),
+        ("two_one", 3, [(2, 0, 2)]),
+    ],
+)
 def test_exchange(exchange: str, players: int, gives: list[tuple[int, int, int]]) -> None:
     game = after_hand_one(rules(exchange=exchange), players)
     before = [sorted(game.hand_of(s)) for s in range(players)]
@@ -271,6 +295,7 @@ def test_auto_return() -> None:
 
 # --- who leads ---------------------------------------------------------------------------
 
+
 def test_first_lead() -> None:
     given = {2: "3C 9C", 0: "4C"}
     clubs = game_with(rules(first_lead="three_of_clubs"), given)
@@ -291,11 +316,15 @@ def test_later_lead(later: str, leader: int) -> None:
 
 # --- scoring and the end -----------------------------------------------------------------
 
-@pytest.mark.parametrize(("scoring", "points"), [
-    ("top_two", {"A": 2, "B": 1, "C": 0, "D": 0}),
-    ("positional", {"A": 3, "B": 2, "C": 1, "D": 0}),
-    ("last_president", {"A": 0, "B": 0, "C": 0, "D": 0}),
-])
+
+@pytest.mark.parametrize(
+    ("scoring", "points"),
+    [
+        ("top_two", {"A": 2, "B": 1, "C": 0, "D": 0}),
+        ("positional", {"A": 3, "B": 2, "C": 1, "D": 0}),
+        ("last_president", {"A": 0, "B": 0, "C": 0, "D": 0}),
+    ],
+)
 def test_scoring(scoring: str, points: dict[str, int]) -> None:
     game = after_hand_one(rules(scoring=scoring, rounds=1))
     assert game.scores == points
@@ -331,7 +360,12 @@ def test_rounds() -> None:
 def test_title_scum() -> None:
     beggar = after_hand_one(rules(title_scum="Beggar"))
     beggar.start_hand(rng=random.Random(1))
-    assert beggar.titles() == {"A": "President", "B": "Vice-President", "C": "Vice-Beggar", "D": "Beggar"}
+    assert beggar.titles() == {
+        "A": "President",
+        "B": "Vice-President",
+        "C": "Vice-Beggar",
+        "D": "Beggar",
+    }
     scum = after_hand_one(rules(title_scum="Scum"))
     scum.start_hand(rng=random.Random(1))
     assert scum.titles()["D"] == "Scum" and scum.titles()["C"] == "Vice-Scum"
@@ -344,14 +378,36 @@ def test_presets_are_the_table_of_rules_md() -> None:
     assert find_preset("classic") == Rules()
     full = find_preset("full")
     assert (full.dealer, full.first_lead, full.later_lead, full.target, full.title_scum) == (
-        "scum", "dealer_left", "scum", 10, "Beggar")
+        "scum",
+        "dealer_left",
+        "scum",
+        10,
+        "Beggar",
+    )
     house = find_preset("house")
-    assert (house.twos_clear, house.later_lead, house.exchange, house.auto_return,
-            house.scoring, house.rounds) == (True, "scum", "two", True, "positional", 5)
+    assert (
+        house.twos_clear,
+        house.later_lead,
+        house.exchange,
+        house.auto_return,
+        house.scoring,
+        house.rounds,
+    ) == (True, "scum", "two", True, "positional", 5)
     sheet = find_preset("sheet")
-    assert (sheet.dealer, sheet.first_lead, sheet.later_lead, sheet.exchange, sheet.seat_order,
-            sheet.deal_from_president, sheet.title_scum) == (
-        "scum", "dealer_left", "president", "one", "by_rank", True, "Beggar")
+    assert (
+        sheet.dealer,
+        sheet.first_lead,
+        sheet.later_lead,
+        sheet.exchange,
+        sheet.seat_order,
+        sheet.deal_from_president,
+        sheet.title_scum,
+    ) == ("scum", "dealer_left", "president", "one", "by_rank", True, "Beggar")
     table = find_preset("table")
     assert (table.dealer, table.first_lead, table.auto_pass, table.exchange, table.target) == (
-        "scum", "three_of_clubs", True, "two_one", 10)
+        "scum",
+        "three_of_clubs",
+        True,
+        "two_one",
+        10,
+    )

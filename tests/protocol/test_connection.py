@@ -54,6 +54,7 @@ def test_a_message_before_hello_is_a_handshake_error() -> None:
         server.next_event()
     other = Connection("server")
     from president.protocol.codec import pack
+
     other.receive_data(encode_frame(pack(m.ListTables().to_wire())))
     with pytest.raises(RemoteProtocolError) as info:
         other.next_event()
@@ -84,6 +85,7 @@ def test_a_client_cannot_send_server_messages_and_vice_versa() -> None:
         server.send(m.PlayCards(cards=("3C",)))
     # A hostile peer sending the other side's messages is refused on arrival.
     from president.protocol.codec import pack
+
     server.receive_data(encode_frame(pack(m.Seated(table="t", seat=0, token=KEY).to_wire())))
     with pytest.raises(RemoteProtocolError) as info:
         server.next_event()

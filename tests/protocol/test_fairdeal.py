@@ -45,14 +45,17 @@ def test_a_client_checks_its_own_hand() -> None:
         assert check_hand(SERVER, digest, CLIENTS, 5, 4, 1, seat, hands[seat]) is None
     cheat = list(hands[2])
     cheat[0] = hands[3][0]
-    assert "not the cards the seeds deal" in (check_hand(SERVER, digest, CLIENTS, 5, 4, 1, 2, cheat) or "")
+    assert "not the cards the seeds deal" in (
+        check_hand(SERVER, digest, CLIENTS, 5, 4, 1, 2, cheat) or ""
+    )
     assert "commitment" in (check_hand(bytes(32), digest, CLIENTS, 5, 4, 1, 2, hands[2]) or "")
 
 
 def test_the_shuffle_is_not_visibly_biased() -> None:
     """Where the 3C lands over 2,600 deals: each of 52 places about 50 times."""
-    places = Counter(deck_order(SERVER, [i.to_bytes(32, "big")], 0).index(deck()[0])
-                     for i in range(2600))
+    places = Counter(
+        deck_order(SERVER, [i.to_bytes(32, "big")], 0).index(deck()[0]) for i in range(2600)
+    )
     expected = 2600 / 52
     chi2 = sum((places[p] - expected) ** 2 / expected for p in range(52))
     assert chi2 < 100, chi2  # 51 degrees of freedom: p < 0.0001 above ~95

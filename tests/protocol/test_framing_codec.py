@@ -40,17 +40,20 @@ def test_a_partial_frame_is_pending() -> None:
     assert reader.pending == 6
 
 
-@pytest.mark.parametrize("body", [
-    b"".join(b"\xdc\xff\xff" for _ in range(21000))[:MAX_FRAME],  # nested array16 headers
-    b"\xdf\xff\xff\xff\xff",  # map32 of 4 billion
-    b"\xdb\x00\x01\x00\x00" + b"x" * 10,  # str32 longer than the cap
-    b"\xc6\x00\x01\x00\x00",  # bin32 longer than the cap
-    b"\x91" * (MAX_DEPTH + 5) + b"\xc0",  # nests too deep
-    pack(1) + pack(2),  # two objects in one frame
-    b"\xc1",  # never used
-    b"\xd4\x01\x00",  # an ext type
-    pack({1: "int key"}),
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"".join(b"\xdc\xff\xff" for _ in range(21000))[:MAX_FRAME],  # nested array16 headers
+        b"\xdf\xff\xff\xff\xff",  # map32 of 4 billion
+        b"\xdb\x00\x01\x00\x00" + b"x" * 10,  # str32 longer than the cap
+        b"\xc6\x00\x01\x00\x00",  # bin32 longer than the cap
+        b"\x91" * (MAX_DEPTH + 5) + b"\xc0",  # nests too deep
+        pack(1) + pack(2),  # two objects in one frame
+        b"\xc1",  # never used
+        b"\xd4\x01\x00",  # an ext type
+        pack({1: "int key"}),
+    ],
+)
 def test_hostile_msgpack_is_refused_without_allocating(body: bytes) -> None:
     tracemalloc.start()
     with pytest.raises(RemoteProtocolError) as info:
@@ -63,4 +66,8 @@ def test_hostile_msgpack_is_refused_without_allocating(body: bytes) -> None:
 
 def test_values_round_trip() -> None:
     value = {"type": "x", "list": [1, "a", b"\x00", None, True], "map": {"k": 1.5}}
-    assert unpack(pack(value)) == {"type": "x", "list": (1, "a", b"\x00", None, True), "map": {"k": 1.5}}
+    assert unpack(pack(value)) == {
+        "type": "x",
+        "list": (1, "a", b"\x00", None, True),
+        "map": {"k": 1.5},
+    }

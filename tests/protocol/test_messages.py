@@ -12,45 +12,111 @@ from president.protocol import messages as m
 from president.protocol.codec import pack, unpack
 from president.protocol.errors import RemoteProtocolError
 
-CHAIRS = (m.Chair("Ann", "", True, True), m.Chair("heuristic-bot-1", "heuristic", True, True),
-          m.Chair("Cat", "", False, True), m.Chair("Dan", "", True, True))
+CHAIRS = (
+    m.Chair("Ann", "", True, True),
+    m.Chair("heuristic-bot-1", "heuristic", True, True),
+    m.Chair("Cat", "", False, True),
+    m.Chair("Dan", "", True, True),
+)
 GAME = m.GameView(
-    hand=1, phase="play", seating=("Dan", "Ann", "heuristic-bot-1", "Cat"), dealer=3,
-    counts=(11, 12, 13, 12), turn=2, top=m.TopPlay(owner=1, rank=6, size=2, jokers=0),
-    trick=((0, ("6C", "6D")), (1, ("9S", "9H"))), played=("6C", "6D", "9S", "9H"),
-    revolution=False, opening=False, passed=(False, False, False, False),
-    locked=(False, False, False, False), finish_order=(), standing=("Ann", "Dan", "Cat", "heuristic-bot-1"),
-    scores=(1, 2, 0, 0), owed=(), hands_played=1, winners=(), places=(None, None, None, None))
+    hand=1,
+    phase="play",
+    seating=("Dan", "Ann", "heuristic-bot-1", "Cat"),
+    dealer=3,
+    counts=(11, 12, 13, 12),
+    turn=2,
+    top=m.TopPlay(owner=1, rank=6, size=2, jokers=0),
+    trick=((0, ("6C", "6D")), (1, ("9S", "9H"))),
+    played=("6C", "6D", "9S", "9H"),
+    revolution=False,
+    opening=False,
+    passed=(False, False, False, False),
+    locked=(False, False, False, False),
+    finish_order=(),
+    standing=("Ann", "Dan", "Cat", "heuristic-bot-1"),
+    scores=(1, 2, 0, 0),
+    owed=(),
+    hands_played=1,
+    winners=(),
+    places=(None, None, None, None),
+)
 KEY = bytes(range(32))
 
 EXAMPLES: list[m.Message] = [
     m.Hello(versions=(2,), name="Ann", role="player", hand_key=KEY),
     m.Welcome(version=2, server="Kitchen table"),
     m.Reject(versions=(2,), reason="no protocol version in common"),
-    m.Ping(nonce=7), m.Pong(nonce=7),
+    m.Ping(nonce=7),
+    m.Pong(nonce=7),
     m.Chat(scope="lobby", text="hi all"),
     m.Chat(scope="table", text="nice play", sender="Ben"),
     m.ListTables(),
-    m.CreateTable(name="Friday", preset="house", toggles={"bombs": True, "clear_rank": 8},
-                  seats=4, password="pw", turn_seconds=30),
-    m.Join(table="Friday", seat=2, password="pw"), m.Join(table="Friday"),
-    m.Spectate(table="Friday"), m.Leave(),
-    m.AddBot(table="Friday", strategy="random", seat=3), m.RemoveBot(table="Friday", seat=3),
-    m.Ready(ready=True), m.Resume(table="Friday", seat=1, token=KEY),
-    m.PlayCards(cards=("7C", "7D")), m.PassTurn(), m.ReturnCards(cards=("3C", "4D")),
-    m.ClientSeed(hand=2, seed=KEY), m.DealCheck(hand=2, ok=True),
+    m.CreateTable(
+        name="Friday",
+        preset="house",
+        toggles={"bombs": True, "clear_rank": 8},
+        seats=4,
+        password="pw",
+        turn_seconds=30,
+    ),
+    m.Join(table="Friday", seat=2, password="pw"),
+    m.Join(table="Friday"),
+    m.Spectate(table="Friday"),
+    m.Leave(),
+    m.AddBot(table="Friday", strategy="random", seat=3),
+    m.RemoveBot(table="Friday", seat=3),
+    m.Ready(ready=True),
+    m.Resume(table="Friday", seat=1, token=KEY),
+    m.PlayCards(cards=("7C", "7D")),
+    m.PassTurn(),
+    m.ReturnCards(cards=("3C", "4D")),
+    m.ClientSeed(hand=2, seed=KEY),
+    m.DealCheck(hand=2, ok=True),
     m.Error(code="illegal", message="a pair of 6s cannot be beaten by a single K", about="play"),
-    m.Tables(tables=(m.TableInfo(name="Friday", preset="house", changes="bombs", seats=4,
-                                 players=("Ann", "bot:random", "", ""), status="waiting",
-                                 password=True, turn_seconds=30, spectators=0),)),
+    m.Tables(
+        tables=(
+            m.TableInfo(
+                name="Friday",
+                preset="house",
+                changes="bombs",
+                seats=4,
+                players=("Ann", "bot:random", "", ""),
+                status="waiting",
+                password=True,
+                turn_seconds=30,
+                spectators=0,
+            ),
+        )
+    ),
     m.Seated(table="Friday", seat=1, token=KEY),
-    m.TableView(table="Friday", number=12, status="playing", rules={"preset": "house", "bombs": True},
-                chairs=CHAIRS, turn_deadline_ms=41000, game=GAME),
-    m.TableView(table="Friday", number=0, status="waiting", rules={"preset": "classic"},
-                chairs=(m.Chair("Ann", "", True, False), m.Chair("", "", False, False),
-                        m.Chair("", "", False, False)), turn_deadline_ms=0),
-    m.HandStarted(table="Friday", number=13, hand=1, seating=("Dan", "Ann", "heuristic-bot-1", "Cat"),
-                  dealer=3),
+    m.TableView(
+        table="Friday",
+        number=12,
+        status="playing",
+        rules={"preset": "house", "bombs": True},
+        chairs=CHAIRS,
+        turn_deadline_ms=41000,
+        game=GAME,
+    ),
+    m.TableView(
+        table="Friday",
+        number=0,
+        status="waiting",
+        rules={"preset": "classic"},
+        chairs=(
+            m.Chair("Ann", "", True, False),
+            m.Chair("", "", False, False),
+            m.Chair("", "", False, False),
+        ),
+        turn_deadline_ms=0,
+    ),
+    m.HandStarted(
+        table="Friday",
+        number=13,
+        hand=1,
+        seating=("Dan", "Ann", "heuristic-bot-1", "Cat"),
+        dealer=3,
+    ),
     m.Gave(table="Friday", number=15, giver=3, receiver=1, size=2),
     m.Returned(table="Friday", number=16, giver=1, receiver=3, size=2, automatic=False),
     m.ExchangeDone(table="Friday", number=18),
@@ -59,13 +125,25 @@ EXAMPLES: list[m.Message] = [
     m.Skipped(table="Friday", number=21, seat=0),
     m.TrickEnded(table="Friday", number=22, winner=2, leader=2),
     m.WentOut(table="Friday", number=23, seat=2, place=0),
-    m.HandOver(table="Friday", number=60, hand=1, finish=("heuristic-bot-1", "Ann", "Dan", "Cat"),
-               points=(2, 1, 0, 0)),
+    m.HandOver(
+        table="Friday",
+        number=60,
+        hand=1,
+        finish=("heuristic-bot-1", "Ann", "Dan", "Cat"),
+        points=(2, 1, 0, 0),
+    ),
     m.GameOver(table="Friday", number=61, winners=("Ann",)),
     m.SealedHand(table="Friday", number=14, hand=1, seat=1, sealed=b"\x01" * 104, reason="deal"),
     m.DealCommit(table="Friday", hand=0, digest=KEY),
-    m.DealReveal(table="Friday", hand=0, server_seed=KEY, client_seeds=(KEY, KEY, KEY, KEY),
-                 dealer=3, start=0, players=4),
+    m.DealReveal(
+        table="Friday",
+        hand=0,
+        server_seed=KEY,
+        client_seeds=(KEY, KEY, KEY, KEY),
+        dealer=3,
+        start=0,
+        players=4,
+    ),
     m.Bye(code="server_closing", reason="the host is shutting the server down"),
 ]
 
@@ -81,25 +159,88 @@ def test_round_trip(example: m.Message) -> None:
     assert m.Message.from_wire(unpack(pack(wire))) == example
 
 
-@pytest.mark.parametrize(("wire", "code", "words"), [
-    ({"type": "teleport"}, "unknown_message", "no message type 'teleport'"),
-    ({"kind": "hello"}, "unknown_message", "no message type None"),
-    ([1, 2], "bad_message", "a map"),
-    ({"type": "played", "table": "T", "number": 1, "seat": 0, "cards": [], "clears": False, "revolution": False}, "bad_message", "cards: 0 items"),
-    ({"type": "table", "table": "T", "number": 1, "status": "over", "rules": {"preset": "classic"}, "chairs": [], "turn_deadline_ms": 0}, "bad_message", "status"),
-    ({"type": "hello", "versions": [1], "name": "Ann", "role": "player"}, "bad_message", "missing field 'hand_key'"),
-    ({"type": "hello", "versions": [1], "name": "Ann", "role": "player", "hand_key": b"short"}, "bad_message", "hand_key: expected 32 bytes"),
-    ({"type": "hello", "versions": [], "name": "Ann", "role": "player", "hand_key": KEY}, "bad_message", "versions"),
-    ({"type": "hello", "versions": [1], "name": "", "role": "player", "hand_key": KEY}, "bad_message", "name"),
-    ({"type": "hello", "versions": [1], "name": "A\x00n", "role": "player", "hand_key": KEY}, "bad_message", "control characters"),
-    ({"type": "join", "table": "T", "seat": 12}, "bad_message", "seat: 12 is outside 0..11"),
-    ({"type": "join", "table": "T", "seat": True}, "bad_message", "seat"),
-    ({"type": "ready", "ready": 1}, "bad_message", "true or false"),
-    ({"type": "play", "cards": "7C"}, "bad_message", "expected a list"),
-    ({"type": "play", "cards": [7]}, "bad_message", "expected text"),
-    ({"type": "pass", "cards": []}, "bad_message", "unexpected field 'cards'"),
-    ({"type": "create_table", "name": "T", "preset": "classic", "toggles": {"a": [1]}, "seats": 4}, "bad_message", "toggles.a"),
-])
+@pytest.mark.parametrize(
+    ("wire", "code", "words"),
+    [
+        ({"type": "teleport"}, "unknown_message", "no message type 'teleport'"),
+        ({"kind": "hello"}, "unknown_message", "no message type None"),
+        ([1, 2], "bad_message", "a map"),
+        (
+            {
+                "type": "played",
+                "table": "T",
+                "number": 1,
+                "seat": 0,
+                "cards": [],
+                "clears": False,
+                "revolution": False,
+            },
+            "bad_message",
+            "cards: 0 items",
+        ),
+        (
+            {
+                "type": "table",
+                "table": "T",
+                "number": 1,
+                "status": "over",
+                "rules": {"preset": "classic"},
+                "chairs": [],
+                "turn_deadline_ms": 0,
+            },
+            "bad_message",
+            "status",
+        ),
+        (
+            {"type": "hello", "versions": [1], "name": "Ann", "role": "player"},
+            "bad_message",
+            "missing field 'hand_key'",
+        ),
+        (
+            {
+                "type": "hello",
+                "versions": [1],
+                "name": "Ann",
+                "role": "player",
+                "hand_key": b"short",
+            },
+            "bad_message",
+            "hand_key: expected 32 bytes",
+        ),
+        (
+            {"type": "hello", "versions": [], "name": "Ann", "role": "player", "hand_key": KEY},
+            "bad_message",
+            "versions",
+        ),
+        (
+            {"type": "hello", "versions": [1], "name": "", "role": "player", "hand_key": KEY},
+            "bad_message",
+            "name",
+        ),
+        (
+            {"type": "hello", "versions": [1], "name": "A\x00n", "role": "player", "hand_key": KEY},
+            "bad_message",
+            "control characters",
+        ),
+        ({"type": "join", "table": "T", "seat": 12}, "bad_message", "seat: 12 is outside 0..11"),
+        ({"type": "join", "table": "T", "seat": True}, "bad_message", "seat"),
+        ({"type": "ready", "ready": 1}, "bad_message", "true or false"),
+        ({"type": "play", "cards": "7C"}, "bad_message", "expected a list"),
+        ({"type": "play", "cards": [7]}, "bad_message", "expected text"),
+        ({"type": "pass", "cards": []}, "bad_message", "unexpected field 'cards'"),
+        (
+            {
+                "type": "create_table",
+                "name": "T",
+                "preset": "classic",
+                "toggles": {"a": [1]},
+                "seats": 4,
+            },
+            "bad_message",
+            "toggles.a",
+        ),
+    ],
+)
 def test_ill_typed_input_is_refused_with_a_code(wire: Any, code: str, words: str) -> None:
     with pytest.raises(RemoteProtocolError) as info:
         m.Message.from_wire(wire)
@@ -107,14 +248,24 @@ def test_ill_typed_input_is_refused_with_a_code(wire: Any, code: str, words: str
 
 
 wire_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=40) | st.binary(max_size=40),
-    lambda inner: st.lists(inner, max_size=5).map(tuple) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.text(max_size=40)
+    | st.binary(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=5).map(tuple)
+        | st.dictionaries(st.text(max_size=10), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 
 
 @settings(max_examples=300)
-@given(st.sampled_from(sorted(m.REGISTRY)), st.dictionaries(st.text(max_size=12), wire_values, max_size=8))
+@given(
+    st.sampled_from(sorted(m.REGISTRY)),
+    st.dictionaries(st.text(max_size=12), wire_values, max_size=8),
+)
 def test_fuzzed_messages_only_ever_raise_protocol_errors(kind: str, fields: dict[str, Any]) -> None:
     with contextlib.suppress(RemoteProtocolError):
         m.Message.from_wire({"type": kind, **fields})

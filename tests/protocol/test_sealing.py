@@ -46,9 +46,15 @@ def test_round_trip_and_a_length_that_depends_on_no_card() -> None:
     assert all(len(lengths) == 1 for lengths in sizes.values()), sizes
 
 
-@pytest.mark.parametrize("place", [
-    ("Saturday", 3, 1, 42), ("Friday", 4, 1, 42), ("Friday", 3, 2, 42), ("Friday", 3, 1, 43),
-])
+@pytest.mark.parametrize(
+    "place",
+    [
+        ("Saturday", 3, 1, 42),
+        ("Friday", 4, 1, 42),
+        ("Friday", 3, 2, 42),
+        ("Friday", 3, 1, 43),
+    ],
+)
 def test_a_copy_delivered_elsewhere_does_not_open(place: tuple[str, int, int, int]) -> None:
     key = X25519PrivateKey.generate()
     sealed = seal_hand(deck()[:13], (), public_key_bytes(key), *PLACE)
@@ -68,11 +74,19 @@ def test_another_key_or_a_tampered_byte_does_not_open() -> None:
             open_hand(bytes(tampered), key, *PLACE)
 
 
-@pytest.mark.parametrize("plain", [
-    b"\x00" * 10, pack([b"\x00" * 10, []]), pack([b"\x09" * 53, []]), pack([b"\x00" * 53]),
-    pack([b"\x00" * 53, [[False, 0, 1, False, [53]]]]), pack([b"\x00" * 53, [[False, -1, 1, False, [3]]]]),
-    pack([b"\x00" * 53, [[False, 0, 1, False, [1, 2, 3]]]]), pack([b"\x00" * 53, [[False, 0, 1]]]),
-])
+@pytest.mark.parametrize(
+    "plain",
+    [
+        b"\x00" * 10,
+        pack([b"\x00" * 10, []]),
+        pack([b"\x09" * 53, []]),
+        pack([b"\x00" * 53]),
+        pack([b"\x00" * 53, [[False, 0, 1, False, [53]]]]),
+        pack([b"\x00" * 53, [[False, -1, 1, False, [3]]]]),
+        pack([b"\x00" * 53, [[False, 0, 1, False, [1, 2, 3]]]]),
+        pack([b"\x00" * 53, [[False, 0, 1]]]),
+    ],
+)
 def test_a_sealed_plaintext_that_is_not_a_hand_is_refused(plain: bytes) -> None:
     """Properly sealed to us, but not a hand: a clear error, not a crash."""
     key = X25519PrivateKey.generate()

@@ -41,9 +41,15 @@ def through_bytes(message: m.Message) -> Any:
 def check_public(game: Game, preset: str) -> PublicView:
     public = game.public_view()
     rules = wire.rules_from_wire(wire.rules_to_wire(preset, game.rules))
-    view = m.TableView(table="T", number=1, status="playing", rules=wire.rules_to_wire(preset, game.rules),
-                       chairs=tuple(m.Chair(n, "", True, True) for n in game.seating),
-                       turn_deadline_ms=0, game=wire.public_view_to_wire(public))
+    view = m.TableView(
+        table="T",
+        number=1,
+        status="playing",
+        rules=wire.rules_to_wire(preset, game.rules),
+        chairs=tuple(m.Chair(n, "", True, True) for n in game.seating),
+        turn_deadline_ms=0,
+        game=wire.public_view_to_wire(public),
+    )
     again = through_bytes(view)
     assert again == view
     back = wire.public_view_from_wire(again.game, rules)
@@ -69,7 +75,8 @@ def check_events(events: list[Event]) -> int:
 @settings(max_examples=25)
 @given(tables())
 def test_every_event_view_action_and_hand_round_trips_and_rebuilds_view_for(
-        table: tuple[Any, int, int]) -> None:
+    table: tuple[Any, int, int],
+) -> None:
     rules, players, seed = table
     preset = "classic"
     rng = random.Random(seed)
@@ -101,20 +108,77 @@ def test_actions_round_trip() -> None:
         assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
 
 
-@pytest.mark.parametrize("game", [
-    m.GameView(hand=0, phase="play", seating=("a", "b", "c"), dealer=0, counts=(1, 2), turn=0,
-               top=None, trick=(), played=(), revolution=False, opening=False,
-               passed=(False,) * 3, locked=(False,) * 3, finish_order=(), standing=(),
-               scores=(0, 0, 0), owed=(), hands_played=0, winners=(), places=(None,) * 3),
-    m.GameView(hand=0, phase="play", seating=("a", "b", "c"), dealer=0, counts=(1, 2, 3), turn=7,
-               top=None, trick=(), played=(), revolution=False, opening=False,
-               passed=(False,) * 3, locked=(False,) * 3, finish_order=(), standing=(),
-               scores=(0, 0, 0), owed=(), hands_played=0, winners=(), places=(None,) * 3),
-    m.GameView(hand=0, phase="play", seating=("a", "b", "c"), dealer=0, counts=(1, 2, 3), turn=0,
-               top=None, trick=(), played=("ZZ",), revolution=False, opening=False,
-               passed=(False,) * 3, locked=(False,) * 3, finish_order=(), standing=(),
-               scores=(0, 0, 0), owed=(), hands_played=0, winners=(), places=(None,) * 3),
-])
+@pytest.mark.parametrize(
+    "game",
+    [
+        m.GameView(
+            hand=0,
+            phase="play",
+            seating=("a", "b", "c"),
+            dealer=0,
+            counts=(1, 2),
+            turn=0,
+            top=None,
+            trick=(),
+            played=(),
+            revolution=False,
+            opening=False,
+            passed=(False,) * 3,
+            locked=(False,) * 3,
+            finish_order=(),
+            standing=(),
+            scores=(0, 0, 0),
+            owed=(),
+            hands_played=0,
+            winners=(),
+            places=(None,) * 3,
+        ),
+        m.GameView(
+            hand=0,
+            phase="play",
+            seating=("a", "b", "c"),
+            dealer=0,
+            counts=(1, 2, 3),
+            turn=7,
+            top=None,
+            trick=(),
+            played=(),
+            revolution=False,
+            opening=False,
+            passed=(False,) * 3,
+            locked=(False,) * 3,
+            finish_order=(),
+            standing=(),
+            scores=(0, 0, 0),
+            owed=(),
+            hands_played=0,
+            winners=(),
+            places=(None,) * 3,
+        ),
+        m.GameView(
+            hand=0,
+            phase="play",
+            seating=("a", "b", "c"),
+            dealer=0,
+            counts=(1, 2, 3),
+            turn=0,
+            top=None,
+            trick=(),
+            played=("ZZ",),
+            revolution=False,
+            opening=False,
+            passed=(False,) * 3,
+            locked=(False,) * 3,
+            finish_order=(),
+            standing=(),
+            scores=(0, 0, 0),
+            owed=(),
+            hands_played=0,
+            winners=(),
+            places=(None,) * 3,
+        ),
+    ],
+)
 def test_a_game_view_the_engine_cannot_take_is_a_bad_message(game: m.GameView) -> None:
     with pytest.raises(RemoteProtocolError) as info:
         wire.public_view_from_wire(game, wire.rules_from_wire({"preset": "classic"}))

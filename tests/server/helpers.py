@@ -21,8 +21,14 @@ from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig
 
-FAST = ServerConfig(host="127.0.0.1", port=0, bot_delay=0.0, pause_between_hands=0.0,
-                    seed_seconds=2.0, shutdown_seconds=2.0)
+FAST = ServerConfig(
+    host="127.0.0.1",
+    port=0,
+    bot_delay=0.0,
+    pause_between_hands=0.0,
+    seed_seconds=2.0,
+    shutdown_seconds=2.0,
+)
 
 
 @contextlib.asynccontextmanager
@@ -33,8 +39,9 @@ async def running_server(tmp_path: Path, **changes: object) -> AsyncIterator[Ser
 
 
 async def client(server: Server, name: str, tmp_path: Path, **kwargs: object) -> Client:
-    link = await connect(f"127.0.0.1:{server.port}", name,
-                         known=KnownServers(tmp_path / f"known-{name}"), **kwargs)  # type: ignore[arg-type]
+    link = await connect(
+        f"127.0.0.1:{server.port}", name, known=KnownServers(tmp_path / f"known-{name}"), **kwargs
+    )  # type: ignore[arg-type]
     return Client(link)
 
 
@@ -52,16 +59,29 @@ async def wait_for(predicate: object, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def table_of_bots(server: Server, tmp_path: Path, table: str = "T", preset: str = "classic",
-                        players: int = 4, toggles: dict[str, object] | None = None,
-                        seed: int = 1) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
+async def table_of_bots(
+    server: Server,
+    tmp_path: Path,
+    table: str = "T",
+    preset: str = "classic",
+    players: int = 4,
+    toggles: dict[str, object] | None = None,
+    seed: int = 1,
+) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
     """`players` headless random bots, each over its own connection, seated and ready."""
     clients = [await client(server, f"bot{i}", tmp_path) for i in range(players)]
     for c in clients:
         c.keep = True
     tasks = [asyncio.create_task(c.run()) for c in clients]
-    await clients[0].send(m.CreateTable(name=table, preset=preset, toggles=toggles or {},  # type: ignore[arg-type]
-                                        seats=players, turn_seconds=30))
+    await clients[0].send(
+        m.CreateTable(
+            name=table,
+            preset=preset,
+            toggles=toggles or {},  # type: ignore[arg-type]
+            seats=players,
+            turn_seconds=30,
+        )
+    )
     bots = [BotPlayer(c, RandomBot(random.Random(seed * 10 + i))) for i, c in enumerate(clients)]
     for c in clients:
         await c.send(m.Join(table=table))
@@ -71,17 +91,28 @@ async def table_of_bots(server: Server, tmp_path: Path, table: str = "T", preset
     return clients, bots, tasks
 
 
-async def seated_among_server_bots(server: Server, tmp_path: Path, name: str = "ann",
-                                   seats: int = 4, turn_seconds: int = 30,
-                                   toggles: dict[str, object] | None = None,
-                                   ) -> tuple[Client, asyncio.Task[None]]:
+async def seated_among_server_bots(
+    server: Server,
+    tmp_path: Path,
+    name: str = "ann",
+    seats: int = 4,
+    turn_seconds: int = 30,
+    toggles: dict[str, object] | None = None,
+) -> tuple[Client, asyncio.Task[None]]:
     """One client at a new table "T", server-side random bots in the other seats; the
     client has not said ready yet."""
     person = await client(server, name, tmp_path)
     person.keep = True
     task = asyncio.create_task(person.run())
-    await person.send(m.CreateTable(name="T", preset="classic", toggles=toggles or {},  # type: ignore[arg-type]
-                                    seats=seats, turn_seconds=turn_seconds))
+    await person.send(
+        m.CreateTable(
+            name="T",
+            preset="classic",
+            toggles=toggles or {},  # type: ignore[arg-type]
+            seats=seats,
+            turn_seconds=turn_seconds,
+        )
+    )
     await person.send(m.Join(table="T"))
     await wait_for(lambda: person.model.slot is not None)
     for _ in range(seats - 1):
@@ -89,14 +120,33 @@ async def seated_among_server_bots(server: Server, tmp_path: Path, name: str = "
     return person, task
 
 
-def server_process(data: Path, port: int = 0, *extra: str
-                   ) -> tuple[subprocess.Popen[str], int, str, str]:
+def server_process(
+    data: Path, port: int = 0, *extra: str
+) -> tuple[subprocess.Popen[str], int, str, str]:
     """`president server` as a host runs it, on loopback, with no pauses: (the process,
     its port, the fingerprint it printed, everything it printed up to "Ctrl-C")."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1", "--port", str(port),
-         "--data", str(data), "--pause", "0", "--bot-delay", "0", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "president.cli",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            "--pause",
+            "0",
+            "--bot-delay",
+            "0",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     head = ""
     while "Ctrl-C" not in head:

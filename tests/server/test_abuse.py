@@ -31,7 +31,9 @@ async def a_game_beside(server: Server, tmp_path: Path) -> AsyncIterator[Callabl
 
     watcher.on_message = count
     task = asyncio.create_task(watcher.run())
-    await watcher.send(m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3))
+    await watcher.send(
+        m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
+    )
     await watcher.send(m.Spectate(table="busy"))
     for _ in range(3):
         await watcher.send(m.AddBot(table="busy", strategy="random"))
@@ -56,8 +58,10 @@ async def dropped(reader: asyncio.StreamReader, within: float) -> bool:
 
 
 async def test_slowloris_frames_that_never_finish_are_dropped(tmp_path: Path) -> None:
-    async with running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=2.0) as server, \
-            a_game_beside(server, tmp_path) as events:
+    async with (
+        running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=2.0) as server,
+        a_game_beside(server, tmp_path) as events,
+    ):
         lorises = []
         for n in range(10):
             reader, writer = await raw_tls(server.port)
@@ -87,8 +91,16 @@ async def test_slowloris_frames_that_never_finish_are_dropped(tmp_path: Path) ->
 
 
 async def test_a_connection_flood_meets_the_total_cap_and_the_game_goes_on(tmp_path: Path) -> None:
-    async with running_server(tmp_path, bot_delay=0.02, max_connections=12, max_per_address=1000,
-                              tls_handshake_seconds=1.0) as server, a_game_beside(server, tmp_path) as events:
+    async with (
+        running_server(
+            tmp_path,
+            bot_delay=0.02,
+            max_connections=12,
+            max_per_address=1000,
+            tls_handshake_seconds=1.0,
+        ) as server,
+        a_game_beside(server, tmp_path) as events,
+    ):
         before = events()
         flood = []
         for _ in range(60):  # plain TCP, as fast as they open
@@ -107,9 +119,15 @@ async def test_a_connection_flood_meets_the_total_cap_and_the_game_goes_on(tmp_p
 
 async def test_a_chat_flood_is_throttled_and_others_still_talk_and_play(tmp_path: Path) -> None:
     # 500 messages at 500 a second past a burst of 50: the flooder waits ~0.9 s in all
-    async with running_server(tmp_path, bot_delay=0.005, chat_per_minute=10, rate_per_second=500,
-                              rate_burst=50) as server, a_game_beside(server, tmp_path) as events:
-        flooder, ann, bob = [await client(server, name, tmp_path) for name in ("flooder", "ann", "bob")]
+    async with (
+        running_server(
+            tmp_path, bot_delay=0.005, chat_per_minute=10, rate_per_second=500, rate_burst=50
+        ) as server,
+        a_game_beside(server, tmp_path) as events,
+    ):
+        flooder, ann, bob = [
+            await client(server, name, tmp_path) for name in ("flooder", "ann", "bob")
+        ]
         tasks = [asyncio.create_task(c.run()) for c in (flooder, ann, bob)]
         for c in (flooder, ann, bob):
             await c.send(m.ListTables())

@@ -41,8 +41,10 @@ async def test_the_journal_rebuilds_the_table_exactly_at_every_step(tmp_path: Pa
         checked = 0
         while table.status != "finished" and checked < 400:
             async with table.lock:  # between two actions: compare the live table and its rebuild
-                (_, _, entries), = [t for t in journal.open_tables() if t[1] == "T"]
-                same_table(table, rebuild(entries, server.config, server.write_record, time.monotonic))
+                ((_, _, entries),) = [t for t in journal.open_tables() if t[1] == "T"]
+                same_table(
+                    table, rebuild(entries, server.config, server.write_record, time.monotonic)
+                )
                 checked += 1
             await asyncio.sleep(random.Random(checked).random() * 0.01)
         assert checked > 20
@@ -51,15 +53,32 @@ async def test_the_journal_rebuilds_the_table_exactly_at_every_step(tmp_path: Pa
 
 
 def test_a_damaged_journal_is_refused_with_where_it_went_wrong() -> None:
-    base = [Entry("table", {"name": "T", "preset": "classic", "toggles": {}, "seats": 3,
-                            "password": None, "turn_seconds": 30})]
+    base = [
+        Entry(
+            "table",
+            {
+                "name": "T",
+                "preset": "classic",
+                "toggles": {},
+                "seats": 3,
+                "password": None,
+                "turn_seconds": 30,
+            },
+        )
+    ]
     config = replace(FAST, data_dir=Path("."))
     cases = {
         "the journal does not begin": [],
-        "before any game": [*base, Entry("act", {"action": {"seat": 0, "pass": True}, "number": 1})],
+        "before any game": [
+            *base,
+            Entry("act", {"action": {"seat": 0, "pass": True}, "number": 1}),
+        ],
         "KeyError": [*base, Entry("seats", {})],
         "of kind 'damaged'": [*base, Entry("damaged", {})],
-        "2 seats at a table of 3": [*base, Entry("seats", {"seats": [{"name": "", "strategy": ""}] * 2})],
+        "2 seats at a table of 3": [
+            *base,
+            Entry("seats", {"seats": [{"name": "", "strategy": ""}] * 2}),
+        ],
         "President needs": [*base, Entry("game", {"players": ["a", "b"]})],
     }
     for words, entries in cases.items():
@@ -71,10 +90,14 @@ def test_a_damaged_journal_is_refused_with_where_it_went_wrong() -> None:
             raise AssertionError(f"{words}: rebuilt")
 
 
-async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_tokens(tmp_path: Path) -> None:
+async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_tokens(
+    tmp_path: Path,
+) -> None:
     async with running_server(tmp_path, bot_delay=0.02) as server:
         clients, bots, tasks = await table_of_bots(server, tmp_path, seed=7, toggles={"target": 8})
-        await wait_for(lambda: in_play(clients[0]) and clients[0].model.public.hands_played >= 1, 60)  # type: ignore[union-attr]
+        await wait_for(
+            lambda: in_play(clients[0]) and clients[0].model.public.hands_played >= 1, 60
+        )  # type: ignore[union-attr]
         seats = [(c.model.slot, c.model.token) for c in clients]
     for c in clients:  # the context manager closed the server mid-game
         await wait_for(lambda c=c: c.bye is not None, 5)  # type: ignore[misc]
@@ -94,20 +117,43 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
             back.append(c)
         await asyncio.wait_for(bots[0].game_over.wait(), 90)
         await wait_for(lambda: len(again.records) == 1)
-    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", again.records[0]],
-                         capture_output=True, text=True, check=False)
-    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "president.cli", "replay", "--json", again.records[0]],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, (
+        out.stdout + out.stderr
+    )
     for t in tasks:
         t.cancel()
 
 
-async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(tmp_path: Path) -> None:
+async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(
+    tmp_path: Path,
+) -> None:
     data = tmp_path / "data"
     data.mkdir()
     (data / "tables.sqlite3").write_bytes(b"this is not a database" * 100)
     out = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1",
-                         "--port", "0", "--data", str(data)], capture_output=True, text=True, timeout=30)
+        subprocess.run,
+        [
+            sys.executable,
+            "-m",
+            "president.cli",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(data),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "tables.sqlite3 cannot be read" in out.stderr and "move it away" in out.stderr
 
@@ -119,12 +165,21 @@ async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path:
             await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
             for _ in range(3):
                 await host.send(m.AddBot(table=name, strategy="random"))
-        await wait_for(lambda: len(server.lobby.tables) == 2 and all(
-            t.game is not None and t.game.hand >= 0 for t in server.lobby.tables.values()))
+        await wait_for(
+            lambda: (
+                len(server.lobby.tables) == 2
+                and all(
+                    t.game is not None and t.game.hand >= 0 for t in server.lobby.tables.values()
+                )
+            )
+        )
     db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
-    (bad,), = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
-    db.execute("UPDATE events SET body = json_set(body, '$.seating', json_array('x', 'y', 'z')) "
-               "WHERE id = (SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')", (bad,))
+    ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
+    db.execute(
+        "UPDATE events SET body = json_set(body, '$.seating', json_array('x', 'y', 'z')) "
+        "WHERE id = (SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')",
+        (bad,),
+    )
     db.commit()
     db.close()
     async with running_server(tmp_path, bot_delay=0.0) as again:
@@ -156,7 +211,9 @@ def public(view: m.TableView) -> tuple[object, ...]:
     return (view.status, view.rules, [(c.name, c.bot, c.ready) for c in view.chairs], view.game)
 
 
-async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_timer(tmp_path: Path) -> None:
+async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_timer(
+    tmp_path: Path,
+) -> None:
     data = tmp_path / "data"
     proc, port, pin, head = await asyncio.to_thread(server_process, data)
     address = f"127.0.0.1:{port}"
@@ -165,16 +222,21 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
     follows = []
     try:
         for i in range(3):
+
             def reconnect(i: int = i) -> object:
                 return connect(address, f"p{i}", pin=pin, known=KnownServers(tmp_path / f"k{i}"))
+
             c = Client(await reconnect())  # type: ignore[arg-type]
             c.reconnect = reconnect  # type: ignore[assignment]
             c.keep = True
             clients.append(c)
             players.append(Pausable(c, RandomBot(random.Random(i))))
             follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
-        await clients[0].send(m.CreateTable(name="T", preset="table", toggles={"target": 15}, seats=4,
-                                            turn_seconds=600))
+        await clients[0].send(
+            m.CreateTable(
+                name="T", preset="table", toggles={"target": 15}, seats=4, turn_seconds=600
+            )
+        )
         for c in clients:
             await c.send(m.Join(table="T"))
         await wait_for(lambda: all(c.model.slot is not None for c in clients))
@@ -185,7 +247,13 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         # play into the second hand, then hold everyone: the table waits on a person
         def mid_second_hand() -> bool:
             game = clients[0].model.public
-            return in_play(clients[0]) and game is not None and game.hands_played >= 1 and len(game.trick) >= 2
+            return (
+                in_play(clients[0])
+                and game is not None
+                and game.hands_played >= 1
+                and len(game.trick) >= 2
+            )
+
         await wait_for(mid_second_hand, 60)
         for p in players:
             p.paused = True
@@ -193,8 +261,10 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         numbers = {c.model.view.number for c in clients}  # type: ignore[union-attr]
         await asyncio.sleep(0.3)
         assert numbers == {c.model.view.number for c in clients}, "the table did not settle"  # type: ignore[union-attr]
-        before = [(public(c.model.view), sorted(map(str, c.model.hand)), c.model.view.turn_deadline_ms)  # type: ignore[union-attr]
-                  for c in clients]
+        before = [
+            (public(c.model.view), sorted(map(str, c.model.hand)), c.model.view.turn_deadline_ms)  # type: ignore[union-attr]
+            for c in clients
+        ]
         game = before[0][0][3]
         assert isinstance(game, m.GameView) and game.phase == "play"
         assert all(b[0] == before[0][0] for b in before)
@@ -208,7 +278,10 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
 
         # each player's client reconnects by itself and takes its seat back with its token
         def resumed(c: Client, mark: int) -> bool:
-            return any(isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in c.received[mark:])
+            return any(
+                isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in c.received[mark:]
+            )
+
         await wait_for(lambda: all(resumed(c, k) for c, k in zip(clients, marks, strict=True)), 30)
         for c, mark, (view, hand, timer) in zip(clients, marks, before, strict=True):
             views = [x for x in c.received[mark:] if isinstance(x, m.TableView)]
@@ -224,8 +297,9 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
             await p.on_message(view)  # the held turn is answered
         await asyncio.wait_for(players[0].game_over.wait(), 120)
         for c in clients:  # the deals before and after the restart all check out
-            assert c.model.deal_results and all(v is None for v in c.model.deal_results.values()), \
+            assert c.model.deal_results and all(v is None for v in c.model.deal_results.values()), (
                 c.model.deal_results
+            )
         proc.send_signal(signal.SIGTERM)
         out, err = await asyncio.to_thread(proc.communicate, timeout=20)
         assert "1 game record(s) written" in out, out + err
@@ -235,9 +309,15 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         if proc.poll() is None:
             proc.kill()
     (record,) = (data / "records").glob("*.json")
-    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
-                         capture_output=True, text=True, check=False)
-    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout + out.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, (
+        out.stdout + out.stderr
+    )
 
 
 async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: Path) -> None:
@@ -251,15 +331,26 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
         for t in range(4):
             for i in range(3):
                 name = f"t{t}p{i}"
+
                 def reconnect(name: str = name) -> object:
-                    return connect(f"127.0.0.1:{port}", name, pin=pin, known=KnownServers(tmp_path / name))
+                    return connect(
+                        f"127.0.0.1:{port}", name, pin=pin, known=KnownServers(tmp_path / name)
+                    )
+
                 c = Client(await reconnect())  # type: ignore[arg-type]
                 c.reconnect = reconnect  # type: ignore[assignment]
                 players.append(BotPlayer(c, RandomBot(random.Random(t * 10 + i))))
                 follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
                 if i == 0:
-                    await c.send(m.CreateTable(name=f"T{t}", preset="classic", toggles={"target": 9},
-                                               seats=3, turn_seconds=600))
+                    await c.send(
+                        m.CreateTable(
+                            name=f"T{t}",
+                            preset="classic",
+                            toggles={"target": 9},
+                            seats=3,
+                            turn_seconds=600,
+                        )
+                    )
                 await c.send(m.Join(table=f"T{t}"))
         await wait_for(lambda: all(p.client.model.slot is not None for p in players), 20)
         for p in players:
@@ -281,8 +372,12 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
     records = sorted((data / "records").glob("*.json"))
     assert len(records) == 4
     for record in records:
-        out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
-                             capture_output=True, text=True, check=False)
+        out = subprocess.run(
+            [sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert out.returncode == 0 and json.loads(out.stdout)["game_over"] is True, out.stdout
 
 
@@ -296,7 +391,9 @@ def test_the_journal_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
     assert db.execute("SELECT kind, body FROM events").fetchall() == [("seats", '{"seats":[]}')]
 
 
-async def test_at_a_table_with_no_game_on_a_seat_not_claimed_after_a_restart_is_freed(tmp_path: Path) -> None:
+async def test_at_a_table_with_no_game_on_a_seat_not_claimed_after_a_restart_is_freed(
+    tmp_path: Path,
+) -> None:
     async with running_server(tmp_path) as server:
         ann = await client(server, "ann", tmp_path)
         task = asyncio.create_task(ann.run())
@@ -304,7 +401,9 @@ async def test_at_a_table_with_no_game_on_a_seat_not_claimed_after_a_restart_is_
         await ann.send(m.Join(table="T"))
         await ann.send(m.AddBot(table="T", strategy="random"))
         await ann.send(m.Ready())
-        await wait_for(lambda: "T" in server.lobby.tables and server.lobby.tables["T"].slots[0].ready)
+        await wait_for(
+            lambda: "T" in server.lobby.tables and server.lobby.tables["T"].slots[0].ready
+        )
         task.cancel()
     async with running_server(tmp_path, resume_seconds=0.5) as again:
         table = again.lobby.tables["T"]

@@ -29,23 +29,42 @@ from .test_durable import same_table
 Fault = Callable[[FaultProxy, list[BotPlayer]], Awaitable[None]]
 
 
-async def through_the_proxy(server: Server, proxy: FaultProxy, tmp_path: Path, fault: Fault,
-                            target: int = 7, turn_seconds: int = 5) -> list[BotPlayer]:
+async def through_the_proxy(
+    server: Server,
+    proxy: FaultProxy,
+    tmp_path: Path,
+    fault: Fault,
+    target: int = 7,
+    turn_seconds: int = 5,
+) -> list[BotPlayer]:
     """Four bots at table "T", every connection through `proxy`; `fault` is applied once
     the first hand is under way; returns when the game is over."""
     players = []
     follows = []
     for i in range(4):
+
         def reconnect(i: int = i) -> Awaitable[Link]:
-            return connect(f"127.0.0.1:{proxy.port}", f"p{i}", known=KnownServers(tmp_path / f"k{i}"),
-                           timeout=5)
+            return connect(
+                f"127.0.0.1:{proxy.port}",
+                f"p{i}",
+                known=KnownServers(tmp_path / f"k{i}"),
+                timeout=5,
+            )
+
         c = Client(await reconnect())
         c.reconnect = reconnect
         players.append(BotPlayer(c, RandomBot(random.Random(i))))
         follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
     first = players[0].client
-    await first.send(m.CreateTable(name="T", preset="classic", toggles={"target": target}, seats=4,
-                                   turn_seconds=turn_seconds))
+    await first.send(
+        m.CreateTable(
+            name="T",
+            preset="classic",
+            toggles={"target": target},
+            seats=4,
+            turn_seconds=turn_seconds,
+        )
+    )
     for p in players:
         await p.client.send(m.Join(table="T"))
     await wait_for(lambda: all(p.client.model.slot is not None for p in players), 20)
@@ -64,7 +83,7 @@ def whole(server: Server) -> None:
     table = server.lobby.tables["T"]
     assert table.status == "finished" and table.game is not None
     assert server.journal is not None
-    (_, _, entries), = [t for t in server.journal.open_tables() if t[1] == "T"]
+    ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == "T"]
     same_table(table, rebuild(entries, server.config, server.write_record, time.monotonic))
     result = replay(to_record(table.game))
     assert result.ok and result.to_json()["game_over"]
@@ -95,16 +114,19 @@ async def reset(proxy: FaultProxy, players: list[BotPlayer]) -> None:
         await wait_for(lambda: proxy.connections == 4, 20)
 
 
-@pytest.mark.parametrize("fault", [slow_and_bytewise, stall, cut_mid_frame, reset],
-                         ids=lambda f: f.__name__)
-async def test_the_game_goes_on_through_a_flaky_network(fault: Fault, tmp_path: Path,
-                                                         caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    "fault", [slow_and_bytewise, stall, cut_mid_frame, reset], ids=lambda f: f.__name__
+)
+async def test_the_game_goes_on_through_a_flaky_network(
+    fault: Fault, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.WARNING, logger="president.server")
     async with running_server(tmp_path, bot_delay=0.0) as server, FaultProxy(server.port) as proxy:
         # a longer game where the faults come again and again, so it is not over before them
         target = {slow_and_bytewise: 3, stall: 5}.get(fault, 15)
-        players = await through_the_proxy(server, proxy, tmp_path, fault, target,
-                                          turn_seconds=1 if fault is stall else 5)
+        players = await through_the_proxy(
+            server, proxy, tmp_path, fault, target, turn_seconds=1 if fault is stall else 5
+        )
         whole(server)
         if fault is cut_mid_frame:
             assert proxy.cuts == 3

@@ -23,8 +23,12 @@ async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: P
         for t in tasks:
             t.cancel()
     record = Path(server.records[0])
-    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     summary = json.loads(out.stdout)
     assert summary["ok"] and summary["game_over"] and summary["winners"]

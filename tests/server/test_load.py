@@ -12,9 +12,26 @@ SCRIPT = Path(__file__).parents[2] / "scripts" / "load.py"
 
 
 def test_a_small_load_run_finishes_every_game() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--tables", "4", "--idle", "40", "--jobs", "1",
-                          "--target", "5", "--seconds", "120"],
-                         capture_output=True, text=True, timeout=300, check=False)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--tables",
+            "4",
+            "--idle",
+            "40",
+            "--jobs",
+            "1",
+            "--target",
+            "5",
+            "--seconds",
+            "120",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout + out.stderr[-2000:]
     assert "games finished: 4/4" in out.stdout and "records replayed OK: 4/4" in out.stdout
     assert "deals that did not check out: 0" in out.stdout

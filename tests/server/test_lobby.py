@@ -40,8 +40,12 @@ async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path
         atask.cancel()
         btask.cancel()
     record = Path(server.records[-1])
-    out = subprocess.run([sys.executable, "-m", "president.cli", "replay", str(record)],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "president.cli", "replay", str(record)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     text = record.read_text()
     assert '"bob"' in text and '"ann"' in text

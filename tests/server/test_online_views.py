@@ -49,7 +49,9 @@ class Recorder(RandomBot):
         return super().choose(view)
 
 
-def truth_by_number(entries: list[Entry], rules: Rules) -> dict[int, tuple[PublicView, tuple[SeatView, ...]]]:
+def truth_by_number(
+    entries: list[Entry], rules: Rules
+) -> dict[int, tuple[PublicView, tuple[SeatView, ...]]]:
     """The public view and every seat's view after each numbered journal entry."""
     game: Game | None = None
     states: dict[int, tuple[PublicView, tuple[SeatView, ...]]] = {}
@@ -64,8 +66,10 @@ def truth_by_number(entries: list[Entry], rules: Rules) -> dict[int, tuple[Publi
             assert game is not None
             game.apply(*action_from_json(body["action"]))
         if "number" in body and game is not None and game.hand >= 0:
-            states[body["number"]] = (game.public_view(),
-                                      tuple(game.view_for(s) for s in range(len(game.seating))))
+            states[body["number"]] = (
+                game.public_view(),
+                tuple(game.view_for(s) for s in range(len(game.seating))),
+            )
     return states
 
 
@@ -74,12 +78,17 @@ def at(states: dict[int, Any], number: int) -> Any:
 
 
 def differences(online: tuple[Any, ...], truth: tuple[Any, ...]) -> list[str]:
-    return [f"{field}: online {a!r}, view_for {b!r}"
-            for field, a, b in zip(type(truth)._fields, online, truth) if a != b]  # type: ignore[attr-defined]
+    return [
+        f"{field}: online {a!r}, view_for {b!r}"
+        for field, a, b in zip(type(truth)._fields, online, truth)
+        if a != b
+    ]  # type: ignore[attr-defined]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Server, Path]]:
+async def one_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[Server, Path]]:
     tmp = tmp_path_factory.mktemp("online")
     async with running_server(tmp, max_per_address=200, seed_seconds=5.0) as server:
         yield server, tmp
@@ -89,7 +98,8 @@ async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(tables(most_players=8))
 async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
-        one_server: tuple[Server, Path], table: tuple[Rules, int, int]) -> None:
+    one_server: tuple[Server, Path], table: tuple[Rules, int, int]
+) -> None:
     server, tmp = one_server
     rules, players, seed = table
     # two or three hands are enough: the first deals, the second has the exchange
@@ -112,8 +122,15 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
         bots.append(BotPlayer(c, recorder))
     tasks = [asyncio.create_task(c.run()) for c in [*clients, watcher]]
     try:
-        await clients[0].send(m.CreateTable(name=name, preset="classic", seats=players, turn_seconds=0,
-                                            toggles=rules.changes_from(find_preset("classic"))))
+        await clients[0].send(
+            m.CreateTable(
+                name=name,
+                preset="classic",
+                seats=players,
+                turn_seconds=0,
+                toggles=rules.changes_from(find_preset("classic")),
+            )
+        )
         await watcher.send(m.Spectate(table=name))
         for c in clients:
             await c.send(m.Join(table=name))
@@ -128,7 +145,7 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
         for c in [*clients, watcher]:
             await c.link.close()
     assert server.journal is not None
-    (_, _, entries), = [t for t in server.journal.open_tables() if t[1] == name]
+    ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == name]
     states = truth_by_number(entries, rules)
     for i, decisions in enumerate(seen):
         assert decisions, f"seat of p{i} was never asked to choose"

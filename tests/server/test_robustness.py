@@ -32,10 +32,14 @@ from .helpers import (
     wait_for,
 )
 
-HELLO = encode_frame(pack(m.Hello(versions=m.VERSIONS, name="raw", role="player", hand_key=bytes(32)).to_wire()))
+HELLO = encode_frame(
+    pack(m.Hello(versions=m.VERSIONS, name="raw", role="player", hand_key=bytes(32)).to_wire())
+)
 
 
-async def raw_tls(port: int, rcvbuf: int | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def raw_tls(
+    port: int, rcvbuf: int | None = None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     sock = socket.socket()
     if rcvbuf:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -44,8 +48,9 @@ async def raw_tls(port: int, rcvbuf: int | None = None) -> tuple[asyncio.StreamR
     return await asyncio.open_connection(sock=sock, ssl=client_tls(), server_hostname="127.0.0.1")
 
 
-async def answers_after(writer: asyncio.StreamWriter, reader: asyncio.StreamReader, data: bytes,
-                        quiet: float = 0.3) -> bytes:
+async def answers_after(
+    writer: asyncio.StreamWriter, reader: asyncio.StreamReader, data: bytes, quiet: float = 0.3
+) -> bytes:
     """Everything the server sends after `data`, until it closes or is `quiet` seconds."""
     writer.write(data)
     await writer.drain()
@@ -76,7 +81,12 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann) and 5 < sum(ann.model.public.counts) < 45)  # type: ignore[union-attr]
         assert ann.model.public is not None
-        hand, slot, token, held = ann.model.public.hand_number, ann.model.slot, ann.model.token, len(ann.model.hand)
+        hand, slot, token, held = (
+            ann.model.public.hand_number,
+            ann.model.slot,
+            ann.model.token,
+            len(ann.model.hand),
+        )
         assert slot is not None and held
         task.cancel()
         await ann.link.close()  # the Wi-Fi drops
@@ -85,7 +95,11 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
         bot2 = BotPlayer(back, RandomBot(__import__("random").Random(4)))
         task2 = asyncio.create_task(back.run())
         await back.send(m.Resume(table="T", seat=slot, token=token))
-        await wait_for(lambda: any(isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in back.received))
+        await wait_for(
+            lambda: any(
+                isinstance(x, m.SealedHand) and x.reason == "snapshot" for x in back.received
+            )
+        )
         snapshot = next(x for x in back.received if isinstance(x, m.SealedHand))
         assert back.model.slot == slot
         assert snapshot.hand == hand  # the same hand, resumed
@@ -99,8 +113,9 @@ async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path)
 
 
 async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_path: Path) -> None:
-    async with running_server(tmp_path, send_buffer=4096, queue_size=16, drain_seconds=0.5,
-                              bot_delay=0.0) as server:
+    async with running_server(
+        tmp_path, send_buffer=4096, queue_size=16, drain_seconds=0.5, bot_delay=0.0
+    ) as server:
         host = await client(server, "host", tmp_path)
         htask = asyncio.create_task(host.run())
         await host.send(m.CreateTable(name="T", preset="classic", toggles={"target": 21}, seats=4))
@@ -132,7 +147,10 @@ async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
             assert c.errors[-1].message
 
         await refused(m.Join(table="nowhere"), "no_such_table")
-        await refused(m.CreateTable(name="T", preset="classic", toggles={"joker_mode": "wild"}, seats=4), "bad_rules")
+        await refused(
+            m.CreateTable(name="T", preset="classic", toggles={"joker_mode": "wild"}, seats=4),
+            "bad_rules",
+        )
         await refused(m.CreateTable(name="T", preset="poker", toggles={}, seats=4), "bad_rules")
         await refused(m.CreateTable(name="T", preset="classic", toggles={}, seats=9), "bad_rules")
         await c.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3, password="pw"))
@@ -149,7 +167,11 @@ async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
         writer.write(encode_frame(b"\xc1"))
         writer.write(encode_frame(pack({"type": "teleport"})))
         writer.write(encode_frame(pack({"type": "join", "table": 7})))
-        await wait_for(lambda: [e.code for e in c.errors[-3:]] == ["bad_msgpack", "unknown_message", "bad_message"])
+        await wait_for(
+            lambda: (
+                [e.code for e in c.errors[-3:]] == ["bad_msgpack", "unknown_message", "bad_message"]
+            )
+        )
         await still_serving(server, tmp_path)
         task.cancel()
 
@@ -157,7 +179,9 @@ async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
 async def test_an_oversize_frame_closes_the_connection_and_nothing_else(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         reader, writer = await raw_tls(server.port)
-        got = await answers_after(writer, reader, HELLO + struct.pack(">I", 10_000_000) + b"x" * 100)
+        got = await answers_after(
+            writer, reader, HELLO + struct.pack(">I", 10_000_000) + b"x" * 100
+        )
         assert b"frame_too_large" in got or not got
         await still_serving(server, tmp_path)
 
@@ -166,8 +190,12 @@ async def test_wrong_server_password_and_silent_clients(tmp_path: Path) -> None:
     async with running_server(tmp_path, password="lan-party", hello_seconds=0.3) as server:
         with pytest.raises(ConnectFailed, match="wrong server password"):
             await connect(f"127.0.0.1:{server.port}", "eve", known=KnownServers(tmp_path / "k"))
-        ok = await connect(f"127.0.0.1:{server.port}", "ann", known=KnownServers(tmp_path / "k"),
-                           password="lan-party")
+        ok = await connect(
+            f"127.0.0.1:{server.port}",
+            "ann",
+            known=KnownServers(tmp_path / "k"),
+            password="lan-party",
+        )
         await ok.close()
         reader, writer = await raw_tls(server.port)  # says nothing at all
         assert await asyncio.wait_for(reader.read(), 5) == b""
@@ -179,8 +207,13 @@ async def test_the_turn_timer_plays_the_timeout_rule(tmp_path: Path) -> None:
         ann, task = await seated_among_server_bots(server, tmp_path, seats=3, turn_seconds=1)
         await ann.send(m.Ready())
         # ann never plays: after a second each time, the table plays for her
-        await wait_for(lambda: any(isinstance(x, (m.Played, m.Passed)) and x.seat == ann.model.seat
-                                   for x in ann.received), 15)
+        await wait_for(
+            lambda: any(
+                isinstance(x, (m.Played, m.Passed)) and x.seat == ann.model.seat
+                for x in ann.received
+            ),
+            15,
+        )
         task.cancel()
 
 
@@ -200,16 +233,28 @@ async def test_graceful_shutdown_tells_clients_and_keeps_the_game(tmp_path: Path
 frames = st.one_of(
     st.binary(max_size=300),
     st.builds(lambda b: encode_frame(b), st.binary(max_size=200)),
-    st.builds(lambda v: encode_frame(pack(v)), st.dictionaries(
-        st.sampled_from(["type", "table", "cards", "seat", "name", "x"]),
-        st.one_of(st.sampled_from(sorted(m.REGISTRY)), st.integers(-2**63, 2**64 - 1), st.text(max_size=5),
-                  st.lists(st.text(max_size=3), max_size=3), st.none(), st.binary(max_size=8)),
-        max_size=4)),
+    st.builds(
+        lambda v: encode_frame(pack(v)),
+        st.dictionaries(
+            st.sampled_from(["type", "table", "cards", "seat", "name", "x"]),
+            st.one_of(
+                st.sampled_from(sorted(m.REGISTRY)),
+                st.integers(-(2**63), 2**64 - 1),
+                st.text(max_size=5),
+                st.lists(st.text(max_size=3), max_size=3),
+                st.none(),
+                st.binary(max_size=8),
+            ),
+            max_size=4,
+        ),
+    ),
 )
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Server, Path]]:
+async def one_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[Server, Path]]:
     """One server for every fuzzed example (each example is a new connection to it)."""
     tmp = tmp_path_factory.mktemp("fuzz")
     async with running_server(tmp) as server:
@@ -219,8 +264,9 @@ async def one_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
 @pytest.mark.asyncio(loop_scope="module")
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(frames, min_size=1, max_size=6))
-async def test_fuzzed_frames_never_crash_the_server(one_server: tuple[Server, Path],
-                                                    chunks: list[bytes]) -> None:
+async def test_fuzzed_frames_never_crash_the_server(
+    one_server: tuple[Server, Path], chunks: list[bytes]
+) -> None:
     server, tmp = one_server
     reader, writer = await raw_tls(server.port)
     await answers_after(writer, reader, HELLO + b"".join(chunks), quiet=0.05)

@@ -124,7 +124,9 @@ async def test_a_tampered_or_misdelivered_sealed_hand_does_not_open(tmp_path: Pa
         with pytest.raises(SealError):
             open_hand(bytes(tampered), a.link.key, *args)
         with pytest.raises(SealError):
-            open_hand(sealed.sealed, a.link.key, sealed.table, sealed.hand, sealed.seat, sealed.number + 1)
+            open_hand(
+                sealed.sealed, a.link.key, sealed.table, sealed.hand, sealed.seat, sealed.number + 1
+            )
         for t in tasks:
             t.cancel()
 
@@ -133,6 +135,7 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
     """A recording TCP proxy between one client and the server."""
     captured = bytearray()
     async with running_server(tmp_path) as server:
+
         async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             try:
                 while data := await reader.read(65536):
@@ -150,14 +153,18 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
 
         proxy = await asyncio.start_server(relay, "127.0.0.1", 0)
         proxy_port = proxy.sockets[0].getsockname()[1]
-        watched = Client(await connect(f"127.0.0.1:{proxy_port}", "proxied",
-                                       known=KnownServers(tmp_path / "known-proxied")))
+        watched = Client(
+            await connect(
+                f"127.0.0.1:{proxy_port}", "proxied", known=KnownServers(tmp_path / "known-proxied")
+            )
+        )
         watched.keep = True
         others, _bots, tasks = await table_of_bots(server, tmp_path, players=3, table="P")
         import random as _random
 
         from president.bots.strategies import RandomBot
         from president.client.headless import BotPlayer
+
         bot = BotPlayer(watched, RandomBot(_random.Random(9)))
         wtask = asyncio.create_task(watched.run())
         await others[0].send(m.CreateTable(name="Q", preset="classic", toggles={}, seats=4))
@@ -178,9 +185,17 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
     assert raw.count(b"\x17\x03\x03") > 10  # TLS application-data records
     from president.engine import deck
     from president.protocol.codec import pack
+
     # What plaintext would hold: msgpack field names, and cards as msgpack lists.
-    for marker in (b"\xa4type", b"\xa6played", b"\xa5cards", b"\xa5hello", b"\xa6sealed",
-                   b"\xa4seat", pack("proxied")):
+    for marker in (
+        b"\xa4type",
+        b"\xa6played",
+        b"\xa5cards",
+        b"\xa5hello",
+        b"\xa6sealed",
+        b"\xa4seat",
+        pack("proxied"),
+    ):
         assert marker not in raw, marker
     listed = sum(raw.count(b"\x91" + pack(str(card))) for card in deck(1, 1))
     assert listed == 0, f"{listed} single-card msgpack lists in the raw bytes"
@@ -199,9 +214,16 @@ async def test_a_changed_certificate_is_refused(tmp_path: Path) -> None:
         with pytest.raises(PinMismatch, match="different certificate"):
             await connect(f"127.0.0.1:{port}", "ann", known=known)
         with pytest.raises(ConnectFailed, match=r"not the .* you gave"):
-            await connect(f"127.0.0.1:{port}", "ann", known=KnownServers(tmp_path / "k2"), pin=first)
+            await connect(
+                f"127.0.0.1:{port}", "ann", known=KnownServers(tmp_path / "k2"), pin=first
+            )
         link = await connect(f"127.0.0.1:{port}", "ann", known=known, pin=server.fingerprint)
         await link.close()
         with pytest.raises(ConnectFailed, match="did not trust"):
-            await connect(f"127.0.0.1:{port}", "bob", known=KnownServers(tmp_path / "k3"), trust=lambda fp: False)
+            await connect(
+                f"127.0.0.1:{port}",
+                "bob",
+                known=KnownServers(tmp_path / "k3"),
+                trust=lambda fp: False,
+            )
     assert client_tls().minimum_version == ssl.TLSVersion.TLSv1_3

@@ -19,10 +19,14 @@ from .helpers import server_process, wait_for
 
 
 async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
-    proc, port, printed, _ = await asyncio.to_thread(server_process, tmp_path / "data", 0, "--name", "kitchen")
+    proc, port, printed, _ = await asyncio.to_thread(
+        server_process, tmp_path / "data", 0, "--name", "kitchen"
+    )
     try:
         assert (tmp_path / "data" / "cert.pem").exists()
-        link = await connect(f"127.0.0.1:{port}", "ann", pin=printed, known=KnownServers(tmp_path / "k"))
+        link = await connect(
+            f"127.0.0.1:{port}", "ann", pin=printed, known=KnownServers(tmp_path / "k")
+        )
         assert link.server == "kitchen" and link.fingerprint == printed
         ann = Client(link)
         task = asyncio.create_task(ann.run())
@@ -45,8 +49,12 @@ async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Pa
             proc.kill()
     records = list((tmp_path / "data" / "records").glob("*.json"))
     assert len(records) == 1
-    replayed = subprocess.run([sys.executable, "-m", "president.cli", "replay", "--json", str(records[0])],
-                              capture_output=True, text=True, check=False)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "president.cli", "replay", "--json", str(records[0])],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert replayed.returncode == 0 and json.loads(replayed.stdout)["game_over"] is True
 
 
@@ -55,9 +63,25 @@ async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:
     port = blocker.sockets[0].getsockname()[1]
     try:
         out = await asyncio.to_thread(
-            subprocess.run, [sys.executable, "-m", "president.cli", "server", "--host", "127.0.0.1",
-                             "--port", str(port), "--data", str(tmp_path)],
-            capture_output=True, text=True, timeout=30)
-        assert out.returncode == 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
+            subprocess.run,
+            [
+                sys.executable,
+                "-m",
+                "president.cli",
+                "server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--data",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert (
+            out.returncode == 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
+        )
     finally:
         blocker.close()

@@ -43,13 +43,23 @@ class Member:
         """The cards of the last hand sealed to me."""
         sealed = self.of(m.SealedHand)[-1]
         assert isinstance(sealed, m.SealedHand)
-        return open_hand(sealed.sealed, self.key, sealed.table, sealed.hand, sealed.seat, sealed.number)[0]
+        return open_hand(
+            sealed.sealed, self.key, sealed.table, sealed.hand, sealed.seat, sealed.number
+        )[0]
 
 
 def table(seats: int = 3, **changes: object) -> tuple[Table, list[dict[str, object]]]:
     """A table with no waits (no seeds awaited, no pauses, bots at once); its records."""
-    settings = TableSettings(name="T", preset="classic", rules=find_preset("classic"), seats=seats,
-                             turn_seconds=0, seed_seconds=0.0, bot_delay=0.0, pause_between_hands=0.0)
+    settings = TableSettings(
+        name="T",
+        preset="classic",
+        rules=find_preset("classic"),
+        seats=seats,
+        turn_seconds=0,
+        seed_seconds=0.0,
+        bot_delay=0.0,
+        pause_between_hands=0.0,
+    )
     for name, value in changes.items():
         setattr(settings, name, value)
     records: list[dict[str, object]] = []
@@ -108,7 +118,11 @@ async def test_who_may_sit_and_where() -> None:
     await refused(Code.TABLE_FULL, lambda: t.add_bot("greedy", None))
     view = ann.of(m.TableView)[-1]
     assert isinstance(view, m.TableView)
-    assert [(c.name, c.bot) for c in view.chairs] == [("bob", ""), ("ann", ""), ("greedy-bot-1", "greedy")]
+    assert [(c.name, c.bot) for c in view.chairs] == [
+        ("bob", ""),
+        ("ann", ""),
+        ("greedy-bot-1", "greedy"),
+    ]
     assert t.info().players == ("bob", "ann", "bot:greedy")
 
 
@@ -229,7 +243,9 @@ async def test_bots_fill_the_chairs_and_play_a_whole_game() -> None:
     await wait_for(lambda: t.status == "finished", 30)
     assert len(records) == 1 and not watcher.of(m.SealedHand)
     last = watcher.of(m.TableView)[-1]
-    assert isinstance(last, m.TableView) and last.game is not None and last.game.phase == "game_over"
+    assert (
+        isinstance(last, m.TableView) and last.game is not None and last.game.phase == "game_over"
+    )
 
 
 async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_timer() -> None:
