@@ -249,7 +249,10 @@ class Client:
                 return
             if message is None:
                 return
-            await self.handle(message)
+            try:
+                await self.handle(message)
+            except (ConnectionError, OSError):  # an answer could not be sent: the link is gone
+                return
 
     async def follow(self, on_status: Callable[[str], None], retry_seconds: float = 1.0) -> None:
         """Read for as long as the caller wants; when the connection drops, report it and

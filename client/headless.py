@@ -57,11 +57,14 @@ class BotPlayer:
             return  # (after a reconnect the hand comes after the view: answer on either)
         if self.waiting or not model.my_turn or not model.hand:
             return
+        view = model.seat_view()
+        if not view.legal_actions():  # (only a server that contradicts itself says so)
+            return
         self.waiting = True
         self.answered = model.view.number if model.view is not None else None
         if self.delay:
             await asyncio.sleep(self.delay)
-        await self.client.act(self.strategy.choose(model.seat_view()))
+        await self.client.act(self.strategy.choose(view))
 
 
 def _acted(event: m.TableEvent) -> int | None:

@@ -87,6 +87,8 @@ def check_hand(
     deal, else what is wrong."""
     if not hmac.compare_digest(commitment(server_seed), digest):
         return "the revealed seed does not match the server's commitment"
+    if not 0 <= seat < players or not 0 <= start < players or len(client_seeds) != players:
+        return f"the reveal deals {players} seats with {len(client_seeds)} seeds, not this table's"
     order = deck_order(server_seed, client_seeds, hand, decks, jokers)
     mine = deal(order, players, start)[seat]
     if sorted(c.id for c in mine) != sorted(c.id for c in dealt):

@@ -276,6 +276,8 @@ async def _ready(lobby: Lobby, guest: Guest, message: m.Ready) -> None:
 
 @handles(m.Resume)
 async def _resume(lobby: Lobby, guest: Guest, message: m.Resume) -> None:
+    if guest.role == "spectator":
+        raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
     await table.resume(guest, message.seat, message.token)

@@ -128,9 +128,6 @@ class Chairs:
         """Everyone connected here: seated people and spectators."""
         return [s.member for s in self.slots if s.member is not None] + list(self.spectators)
 
-    def has(self, member: Member) -> bool:
-        return self.index_of(member) is not None or member in self.spectators
-
     def all_ready(self) -> bool:
         return all(not s.empty and s.ready for s in self.slots)
 
@@ -179,6 +176,8 @@ class Chairs:
                 m.Bye(code=Code.REPLACED, reason="your seat was resumed from another connection")
             )
         slot.member, slot.away_since = member, None
+        if member in self.spectators:  # watching, then back in the chair: one or the other
+            self.spectators.remove(member)
         if member.name != slot.name:
             member.name = slot.name
         return slot

@@ -108,12 +108,8 @@ class Table:
         progress waits `resume_seconds` for its people, its turn timer held at what was
         left."""
         table = cls(settings, on_record, clock=clock, journal=journal, log_id=log_id, slots=slots)
-        table.game, table.status, table.number, table.deal_secret = (
-            game,
-            status,
-            number,
-            deal_secret,
-        )
+        table.game, table.status = game, status
+        table.number, table.deal_secret = number, deal_secret
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -154,9 +150,6 @@ class Table:
             return None
         name = self.chairs.slots[index].name
         return self.game.seating.index(name) if name in self.game.seating else None
-
-    def has(self, member: Member) -> bool:
-        return self.chairs.has(member)
 
     def members(self) -> list[Member]:
         return self.chairs.members()

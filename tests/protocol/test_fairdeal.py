@@ -51,6 +51,19 @@ def test_a_client_checks_its_own_hand() -> None:
     assert "commitment" in (check_hand(bytes(32), digest, CLIENTS, 5, 4, 1, 2, hands[2]) or "")
 
 
+def test_a_reveal_that_does_not_fit_the_table_is_a_failed_check_not_a_crash() -> None:
+    """A hostile server's reveal: fewer seats than ours, or seeds that do not add up."""
+    digest = commitment(SERVER)
+    hands = deal(deck_order(SERVER, CLIENTS, 5), 4, 1)
+    for players, start, seat, seeds in (
+        (3, 1, 3, CLIENTS[:3]),
+        (4, 9, 2, CLIENTS),
+        (4, 1, 2, CLIENTS[:2]),
+    ):
+        problem = check_hand(SERVER, digest, seeds, 5, players, start, seat, hands[2])
+        assert problem is not None and "not this table's" in problem
+
+
 def test_the_shuffle_is_not_visibly_biased() -> None:
     """Where the 3C lands over 2,600 deals: each of 52 places about 50 times."""
     places = Counter(

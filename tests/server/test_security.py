@@ -76,6 +76,12 @@ async def test_a_spectator_never_sees_a_hand(tmp_path: Path) -> None:
         await watcher.send(m.Join(table="T"))
         await wait_for(lambda: watcher.errors)
         assert watcher.errors[-1].code == "not_allowed"
+        token = _clients[0].model.token  # nor with a seat's token
+        await watcher.send(m.Resume(table="T", seat=_clients[0].model.slot or 0, token=token))
+        await wait_for(lambda: len(watcher.errors) >= 2)
+        assert (
+            watcher.errors[-1].code == "not_allowed" and "spectator" in watcher.errors[-1].message
+        )
         for t in [*tasks, wtask]:
             t.cancel()
 

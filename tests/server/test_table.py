@@ -264,3 +264,18 @@ async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_t
     await t.leave(leaver)
     await wait_for(lambda: game.turn != turn or game.phase is not Phase.PLAY, 2)
     await t.stop()
+
+
+async def test_a_watcher_who_takes_a_chair_back_is_no_longer_a_watcher() -> None:
+    """Spectate, then resume a chair with its token: one or the other, never both (else
+    every message came twice, and leaving left a ghost in the chair)."""
+    t, _ = table(seats=3)
+    ann, _bob, _cat = await seated(t, "ann", "bob", "cat")
+    token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
+    await t.drop(ann)
+    again = Member("ann")
+    await t.spectate(again, None)
+    await t.resume(again, 0, token)
+    assert again not in t.chairs.spectators and t.chairs.members().count(again) == 1
+    await t.leave(again)
+    assert t.chairs.slots[0].empty and again not in t.chairs.members()
