@@ -24,7 +24,9 @@ from president.server.config import ServerConfig, default_data_dir
 from .usage import UsageError
 
 
-async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server, Client]:
+async def start_local_game(
+    args: argparse.Namespace, data: Path, known: KnownServers
+) -> tuple[Server, Client]:
     """The server, and this player's client seated at a table of bots, ready.  The
     client's `reconnect` opens a new link to the same server."""
     config = ServerConfig(
@@ -38,7 +40,6 @@ async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server
     )
     server = Server(config)
     await server.start()
-    known = KnownServers(Path(tempfile.mkdtemp()) / "known_servers")
 
     def reconnect() -> Awaitable[Link]:
         return connect(f"127.0.0.1:{server.port}", args.name, pin=server.fingerprint, known=known)
@@ -59,15 +60,17 @@ async def start_local_game(args: argparse.Namespace, data: Path) -> tuple[Server
 
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = Path(args.data) if args.data else default_data_dir() / "local"
-    server, client = await start_local_game(args, data)
-    app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
-    reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
-    try:
-        await app.app.run_async()
-    finally:
-        reader.cancel()
-        await client.link.close()
-        await server.close()
+    # the embedded server's certificate is pinned by its fingerprint: nothing to remember
+    with tempfile.TemporaryDirectory(prefix="president-play-") as scratch:
+        server, client = await start_local_game(args, data, KnownServers(Path(scratch) / "known"))
+        app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
+        reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
+        try:
+            await app.app.run_async()
+        finally:
+            reader.cancel()
+            await client.link.close()
+            await server.close()
         with contextlib.suppress(asyncio.CancelledError):
             await reader
     for record in server.records:

@@ -76,7 +76,8 @@ async def play_share(
 ) -> dict[str, Any]:
     """One worker's share: its idle connections and its tables, played to the end; the
     idle connections stay open until the main process has measured the server."""
-    known = KnownServers(Path(tempfile.mkdtemp(prefix="president-load-known-")) / "known")
+    scratch = tempfile.TemporaryDirectory(prefix="president-load-known-")
+    known = KnownServers(Path(scratch.name) / "known")
     idle_tasks = []
     for i in range(idle):
         c = Client(await connect(address, f"idle{tables.start}-{i}", pin=pin, known=known))
@@ -114,6 +115,7 @@ async def play_share(
     }
     for task in tasks + idle_tasks:
         task.cancel()
+    scratch.cleanup()
     return result
 
 
@@ -131,7 +133,12 @@ def worker(
 
 
 def run(args: argparse.Namespace) -> int:
-    data = Path(tempfile.mkdtemp(prefix="president-load-"))
+    with tempfile.TemporaryDirectory(prefix="president-load-") as scratch:
+        return measure(args, Path(scratch))
+
+
+def measure(args: argparse.Namespace, data: Path) -> int:
+    """The run, its server's data in `data`."""
     cap = str(args.tables * 4 + args.idle + 50)
     proc, head = start_process(
         [

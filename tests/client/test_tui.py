@@ -11,6 +11,7 @@ from pathlib import Path
 
 from president.cli.play import start_local_game
 from president.client.connection import Client
+from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.table import TableScreen, card_text
 from president.engine import Card, Gave, Passed, Phase, Played, PublicView, Returned, find_preset
@@ -33,7 +34,9 @@ async def local_screen(
     tmp_path: Path, **changes: object
 ) -> AsyncIterator[tuple[TableApp, PipeInput, Server]]:
     """`president play`'s game, its screen fed keys through a pipe; quits and cleans up."""
-    server, client = await start_local_game(local_args(**changes), tmp_path)
+    server, client = await start_local_game(
+        local_args(**changes), tmp_path, KnownServers(tmp_path / "known")
+    )
     with create_pipe_input() as keys:
         table = TableApp(client, input=keys, output=DummyOutput())
         network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
