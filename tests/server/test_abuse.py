@@ -59,7 +59,7 @@ async def dropped(reader: asyncio.StreamReader, within: float) -> bool:
 
 async def test_slowloris_frames_that_never_finish_are_dropped(tmp_path: Path) -> None:
     async with (
-        running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=2.0) as server,
+        running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=1.0) as server,
         a_game_beside(server, tmp_path) as events,
     ):
         lorises = []

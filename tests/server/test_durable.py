@@ -346,7 +346,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
                         m.CreateTable(
                             name=f"T{t}",
                             preset="classic",
-                            toggles={"target": 9},
+                            toggles={"target": 7},
                             seats=3,
                             turn_seconds=600,
                         )

@@ -123,7 +123,7 @@ async def test_the_game_goes_on_through_a_flaky_network(
     caplog.set_level(logging.WARNING, logger="president.server")
     async with running_server(tmp_path, bot_delay=0.0) as server, FaultProxy(server.port) as proxy:
         # a longer game where the faults come again and again, so it is not over before them
-        target = {slow_and_bytewise: 3, stall: 5}.get(fault, 15)
+        target = {slow_and_bytewise: 3, stall: 5}.get(fault, 10)
         players = await through_the_proxy(
             server, proxy, tmp_path, fault, target, turn_seconds=1 if fault is stall else 5
         )

@@ -1,0 +1,3 @@
+"""Bots: the strategies (`strategies`, `heuristic`, `search`), the SDK for writing one
+(`sdk`) and the simulator (`sim`).  They depend on the engine alone, so the same bot
+plays offline and, through the client library or the server, online (docs/bots.md)."""
