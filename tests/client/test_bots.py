@@ -25,7 +25,6 @@ from president.engine import (
     Game,
     Phase,
     Play,
-    PublicView,
     Return,
     SeatView,
     find_preset,
@@ -34,6 +33,7 @@ from president.protocol import messages as m
 
 from ..server.helpers import running_server, seated_among_server_bots, wait_for
 from ..strategies import tables
+from ..views import a_public_view
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -58,28 +58,10 @@ def view_with(hand: str, top: tuple[int, int, int] | None = None, **changes: obj
 
     held = cards(hand)
     exchange = changes.pop("exchange", ())
-    public = PublicView(
-        rules=find_preset("classic"),
-        hand_number=1,
-        phase=Phase.PLAY,
-        seating=("a", "b", "c", "d"),
-        dealer=3,
+    public = a_public_view(
+        ("a", "b", "c", "d"),
         counts=(len(held), 10, 10, 10),
-        turn=0,
         top=Top(top[0], top[1], top[2], 0) if top else None,
-        trick=(),
-        played=(),
-        revolution=False,
-        opening=False,
-        passed=(False,) * 4,
-        locked=(False,) * 4,
-        finish_order=(),
-        standing=("a", "b", "c", "d"),
-        scores=(("a", 0), ("b", 0), ("c", 0), ("d", 0)),
-        owed=(),
-        hands_played=1,
-        winners=(),
-        places=(None,) * 4,
     )._replace(**changes)
     return SeatView.of(public, 0, held, exchange)  # type: ignore[arg-type]
 

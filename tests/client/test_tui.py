@@ -14,13 +14,14 @@ from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.table import TableScreen, card_text
-from president.engine import Card, Gave, Passed, Phase, Played, PublicView, Returned, find_preset
+from president.engine import Card, Gave, Passed, Phase, Played, Returned
 from president.protocol import messages as m
 from president.server.app import Server
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from ..server.helpers import in_play, wait_for
+from ..views import a_public_view
 
 
 def local_args(**changes: object) -> argparse.Namespace:
@@ -152,30 +153,7 @@ def test_the_exchange_line_says_what_went_and_came() -> None:
     from president.engine import parse_cards
 
     model = TableModel(me="ann", hand=list(parse_cards("3C 4D 2S AH")))
-    seating = ("bob", "ann", "cat")
-    model.public = PublicView(
-        rules=find_preset("classic"),
-        hand_number=1,
-        phase=Phase.PLAY,
-        seating=seating,
-        dealer=0,
-        counts=(4, 4, 4),
-        turn=0,
-        top=None,
-        trick=(),
-        played=(),
-        revolution=False,
-        opening=False,
-        passed=(False,) * 3,
-        locked=(False,) * 3,
-        finish_order=(),
-        standing=("ann", "bob", "cat"),
-        scores=tuple((n, 0) for n in seating),
-        owed=(),
-        hands_played=1,
-        winners=(),
-        places=(None,) * 3,
-    )
+    model.public = a_public_view(("bob", "ann", "cat"), dealer=0, standing=("ann", "bob", "cat"))
     screen = TableScreen(model)
     assert screen.exchanged() == ""
     got, gave = parse_cards("2S AH"), parse_cards("5H 2S")

@@ -5,6 +5,7 @@ rebuilds from them is exactly `Game.view_for`."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -31,6 +32,7 @@ from president.protocol.codec import pack, unpack
 from president.protocol.errors import RemoteProtocolError
 
 from ..strategies import tables
+from ..views import a_public_view
 
 
 def through_bytes(message: m.Message) -> Any:
@@ -108,75 +110,15 @@ def test_actions_round_trip() -> None:
         assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
 
 
+PLAIN = wire.public_view_to_wire(a_public_view(("a", "b", "c")))
+
+
 @pytest.mark.parametrize(
     "game",
     [
-        m.GameView(
-            hand=0,
-            phase="play",
-            seating=("a", "b", "c"),
-            dealer=0,
-            counts=(1, 2),
-            turn=0,
-            top=None,
-            trick=(),
-            played=(),
-            revolution=False,
-            opening=False,
-            passed=(False,) * 3,
-            locked=(False,) * 3,
-            finish_order=(),
-            standing=(),
-            scores=(0, 0, 0),
-            owed=(),
-            hands_played=0,
-            winners=(),
-            places=(None,) * 3,
-        ),
-        m.GameView(
-            hand=0,
-            phase="play",
-            seating=("a", "b", "c"),
-            dealer=0,
-            counts=(1, 2, 3),
-            turn=7,
-            top=None,
-            trick=(),
-            played=(),
-            revolution=False,
-            opening=False,
-            passed=(False,) * 3,
-            locked=(False,) * 3,
-            finish_order=(),
-            standing=(),
-            scores=(0, 0, 0),
-            owed=(),
-            hands_played=0,
-            winners=(),
-            places=(None,) * 3,
-        ),
-        m.GameView(
-            hand=0,
-            phase="play",
-            seating=("a", "b", "c"),
-            dealer=0,
-            counts=(1, 2, 3),
-            turn=0,
-            top=None,
-            trick=(),
-            played=("ZZ",),
-            revolution=False,
-            opening=False,
-            passed=(False,) * 3,
-            locked=(False,) * 3,
-            finish_order=(),
-            standing=(),
-            scores=(0, 0, 0),
-            owed=(),
-            hands_played=0,
-            winners=(),
-            places=(None,) * 3,
-        ),
+        dataclasses.replace(PLAIN, counts=(1, 2)),  # a count missing
+        dataclasses.replace(PLAIN, turn=7),  # a seat beyond the seating
+        dataclasses.replace(PLAIN, played=("ZZ",)),  # not a card
     ],
 )
 def test_a_game_view_the_engine_cannot_take_is_a_bad_message(game: m.GameView) -> None:

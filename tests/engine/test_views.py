@@ -1,0 +1,56 @@
+"""The engine's two projections: what everyone at the table sees, and what one seat sees
+on top of it."""
+
+from __future__ import annotations
+
+import random
+
+from president.engine import (
+    Dealt,
+    Game,
+    Gave,
+    Phase,
+    Played,
+    PublicView,
+    Returned,
+    SeatView,
+    find_preset,
+    parse_cards,
+    public_event,
+)
+
+
+def test_a_seat_view_is_the_public_view_and_then_the_seats_own() -> None:
+    assert SeatView._fields[: len(PublicView._fields)] == PublicView._fields
+    assert SeatView._fields[len(PublicView._fields) :] == (
+        "seat",
+        "hand",
+        "exchange",
+        "return_size",
+        "rows",
+    )
+
+
+def test_every_seat_sees_the_same_public_view_and_only_its_own_cards() -> None:
+    game = Game(find_preset("house"), ["a", "b", "c", "d"])
+    rng = random.Random(3)
+    while not game.finishes or game.phase is not Phase.PLAY:
+        if game.phase is Phase.BETWEEN_HANDS:
+            game.start_hand(rng=rng)
+            continue
+        seat = game.actors[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    for seat in range(4):
+        view = game.view_for(seat)
+        assert view.public() == game.public_view()
+        assert list(view.hand) == game.hand_of(seat)
+        assert view == SeatView.of(game.public_view(), seat, game.hand_of(seat), view.exchange)
+
+
+def test_the_public_face_of_an_event_shows_no_card_in_a_hand() -> None:
+    cards = parse_cards(["2S", "AS"])
+    assert public_event(Dealt(0, cards)) is None
+    assert public_event(Gave(3, 0, 2, cards)) == Gave(3, 0, 2, ())
+    assert public_event(Returned(0, 3, 2, cards, True)) == Returned(0, 3, 2, (), True)
+    played = Played(1, cards[:1], False, False)
+    assert public_event(played) is played  # played in the open
