@@ -234,6 +234,10 @@ class Client:
     async def send(self, message: m.Message) -> None:
         await self.link.send(message)
 
+    def _keep(self, code: Code, text: str) -> None:
+        """A problem with what the server sent, kept like an error it sent itself."""
+        self.errors.append(m.Error(code=code, message=text[:500]))
+
     async def act(self, action: Action) -> None:
         await self.send(wire.action_to_wire(action))
 
@@ -243,7 +247,7 @@ class Client:
             try:
                 message = await self.link.receive()
             except RemoteProtocolError as error:
-                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
+                self._keep(error.code, error.message)
                 continue
             except (ConnectionError, OSError, asyncio.IncompleteReadError):
                 return
@@ -292,7 +296,7 @@ class Client:
             try:
                 model.see(message)
             except RemoteProtocolError as error:
-                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
+                self._keep(error.code, error.message)
         elif isinstance(message, m.Seated):
             model.name, model.slot, model.token = message.table, message.seat, message.token
         elif isinstance(message, m.SealedHand):
@@ -306,14 +310,14 @@ class Client:
                     message.number,
                 )
             except SealError as error:
-                self.errors.append(m.Error(code=Code.BAD_MESSAGE, message=str(error)[:500]))
+                self._keep(Code.BAD_MESSAGE, str(error))
             else:
                 model.hold(cards, exchange, message.hand, message.reason)
         elif isinstance(message, m.TableEvent):
             try:
                 model.note(message)
             except RemoteProtocolError as error:
-                self.errors.append(m.Error(code=error.code, message=error.message[:500]))
+                self._keep(error.code, error.message)
         elif isinstance(message, m.DealCommit):
             self.commits[message.hand] = message.digest
             seed = secrets.token_bytes(32)

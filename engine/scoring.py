@@ -15,6 +15,11 @@ def titles(rules: Rules, players: int) -> list[str]:
     return ["President", "Vice-President"] + ["Citizen"] * (players - 4) + [f"Vice-{low}", low]
 
 
+def titles_by_name(rules: Rules, standing: Sequence[str]) -> dict[str, str]:
+    """Each player's title from a standing (names by place; empty before hand 1's end)."""
+    return dict(zip(standing, titles(rules, len(standing)))) if standing else {}
+
+
 def hand_points(rules: Rules, players: int) -> list[int]:
     """Points for each finishing place, first to last."""
     if rules.scoring == "top_two":

@@ -48,7 +48,7 @@ from .moves import (
 )
 from .phase import Phase
 from .rules import Rules
-from .scoring import game_result, hand_points, titles
+from .scoring import game_result, hand_points, titles_by_name
 from .view import PublicView, SeatView
 
 
@@ -585,11 +585,8 @@ class Game:
     def actor(self) -> int | None:
         """The seat asked to act now: the turn in play, a seat owing a return in the
         exchange (the first of them); None between hands and after the game."""
-        if self.phase is _PLAY:
-            return self.turn
-        if self.phase is _EXCHANGE:
-            return next(iter(self.pending_returns))
-        return None
+        actors = self.actors
+        return actors[0] if actors else None
 
     @property
     def actors(self) -> list[int]:
@@ -620,9 +617,7 @@ class Game:
 
     def titles(self) -> dict[str, str]:
         """Each seated player's title from the last finish (empty in hand 1)."""
-        if self.standing is None:
-            return {}
-        return dict(zip(self.standing, titles(self.rules, len(self.standing))))
+        return titles_by_name(self.rules, self.standing or ())
 
     def public_view(self) -> PublicView:
         """What everyone at the table may see now: counts, never the cards in a hand."""

@@ -17,7 +17,7 @@ from .events import Gave, Returned
 from .moves import Row, Top, legal_plays, legal_returns, rows_of
 from .phase import Phase
 from .rules import Rules
-from .scoring import titles
+from .scoring import titles_by_name
 
 
 class PublicView(NamedTuple):
@@ -60,9 +60,7 @@ class PublicView(NamedTuple):
 
     def titles(self) -> dict[str, str]:
         """Each player's title from the last finish (empty in hand 1)."""
-        if not self.standing:
-            return {}
-        return dict(zip(self.standing, titles(self.rules, len(self.standing))))
+        return titles_by_name(self.rules, self.standing)
 
 
 class SeatView(NamedTuple):
@@ -128,9 +126,7 @@ class SeatView(NamedTuple):
         return self.phase is Phase.PLAY and self.turn == self.seat
 
     def titles(self) -> dict[str, str]:
-        if not self.standing:
-            return {}
-        return dict(zip(self.standing, titles(self.rules, len(self.standing))))
+        return titles_by_name(self.rules, self.standing)
 
     def legal_actions(self) -> list[Action]:
         """The same list `Game.legal_actions(seat)` gives, from what this seat can see."""

@@ -13,16 +13,11 @@ from typing import Any, Protocol
 
 from president.bots.strategies import Strategy, make_strategy
 from president.protocol import messages as m
-from president.protocol.errors import Code
+from president.protocol.errors import Code, ProtocolError
 
 
-class TableError(Exception):
+class TableError(ProtocolError):
     """A refusal at a table: its code (`errors.Code`) and a sentence for the person."""
-
-    def __init__(self, code: Code, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Member(Protocol):

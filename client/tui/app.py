@@ -196,6 +196,7 @@ class TableApp:
             return out
         connected = {chair.name: chair.connected for chair in view.chairs}
         titles = public.titles()
+        scores = dict(public.scores)
         owing = {seat for seat, _ in public.owed}
         for seat, name in enumerate(public.seating):
             turn = public.turn == seat or seat in owing
@@ -205,11 +206,10 @@ class TableApp:
             flags += "" if connected.get(name, False) else " away"
             title = f" {titles[name]}" if name in titles else ""
             style = "class:turn" if turn else ""
-            score = dict(public.scores)[name]
             out.append(
                 (
                     style,
-                    f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {score} pts{flags}\n",
+                    f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {scores[name]} pts{flags}\n",
                 )
             )
         return out

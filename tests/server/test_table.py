@@ -85,6 +85,13 @@ def game_of(t: Table) -> Game:
     return t.game
 
 
+async def all_ready(t: Table, members: list[Member]) -> None:
+    """Everyone says ready; the game starts and its first hand comes to the play."""
+    for member in members:
+        await t.ready(member, True)
+    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+
+
 async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) -> None:
     """Members act by the timeout rule (the driver plays everyone else) until `done`."""
     game = game_of(t)
@@ -162,9 +169,7 @@ async def test_a_seat_acts_only_for_itself_and_only_in_turn() -> None:
     members = await seated(t, "ann", "bob", "cat")
     stranger = Member("eve")
     await refused(Code.NOT_ALLOWED, lambda: t.act(members[0], PASS))  # no game yet
-    for member in members:
-        await t.ready(member, True)
-    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    await all_ready(t, members)
     game = game_of(t)
     turn = game.turn
     assert turn is not None
@@ -185,9 +190,7 @@ async def test_a_seat_acts_only_for_itself_and_only_in_turn() -> None:
 async def test_leaving_mid_game_the_chair_goes_at_the_hand_end_and_a_newcomer_sits_in() -> None:
     t, records = table(seats=4, turn_seconds=0)
     ann, bob, cat, dan = await seated(t, "ann", "bob", "cat", "dan")
-    for member in (ann, bob, cat, dan):
-        await t.ready(member, True)
-    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    await all_ready(t, [ann, bob, cat, dan])
     game = game_of(t)
     await t.leave(dan)  # mid-hand: the timeout rule plays dan's seat to the hand's end
     assert t.chairs.slots[3].leaving and t.chairs.slots[3].name == "dan"
@@ -207,9 +210,7 @@ async def test_leaving_mid_game_the_chair_goes_at_the_hand_end_and_a_newcomer_si
 async def test_a_dropped_seat_comes_back_with_its_token_and_only_with_it() -> None:
     t, _ = table(seats=3)
     ann, bob, cat = await seated(t, "ann", "bob", "cat")
-    for member in (ann, bob, cat):
-        await t.ready(member, True)
-    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    await all_ready(t, [ann, bob, cat])
     token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
     await t.drop(ann)  # the Wi-Fi drops
     assert not t.chairs.slots[0].present and t.chairs.slots[0].name == "ann"
@@ -253,9 +254,7 @@ async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_t
     by this file: the driver slept on the leaver's turn until a timer that never came)."""
     t, _ = table(seats=3, turn_seconds=0)
     members = await seated(t, "ann", "bob", "cat")
-    for member in members:
-        await t.ready(member, True)
-    await wait_for(lambda: game_of(t).phase is Phase.PLAY)
+    await all_ready(t, members)
     game = game_of(t)
     turn = game.turn
     assert turn is not None
