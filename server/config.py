@@ -54,7 +54,7 @@ class ServerConfig:
     #: Server-side bots one address may have added that still sit at a table.
     bots_per_address: int = 8
     #: A table with no person in a chair and nobody watching (bots do not count) is
-    #: removed after this long; a finished one as soon as it is empty.
+    #: removed after this long; a finished one at the next look (every idle/4 s, at most 30 s) once empty.
     idle_table_seconds: float = 600.0
     #: Upper bounds on a table's settings (a longer game is a bigger bill for the server).
     max_target: int = 100
