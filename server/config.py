@@ -54,7 +54,8 @@ class ServerConfig:
     #: Server-side bots one address may have added that still sit at a table.
     bots_per_address: int = 8
     #: A table with no person in a chair and nobody watching (bots do not count) is
-    #: removed after this long; a finished one at the next look (every idle/4 s, at most 30 s) once empty.
+    #: removed after this long; a finished one at the lobby's next look once empty
+    #: (it looks every idle_table_seconds / 4, at most every 30 s).
     idle_table_seconds: float = 600.0
     #: Upper bounds on a table's settings (a longer game is a bigger bill for the server).
     max_target: int = 100
