@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import random
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,9 +45,9 @@ async def until(predicate: Callable[[], bool], timeout: float, what: str) -> Non
         await asyncio.sleep(0.02)
 
 
-def pick_table(tables: m.Tables, wanted: str | None) -> str | None:
+def pick_table(tables: Sequence[m.TableInfo], wanted: str | None) -> str | None:
     """The table to join: the one named, or the first waiting one with a free seat."""
-    for info in tables.tables:
+    for info in tables:
         if wanted is not None:
             if info.name == wanted:
                 return info.name

@@ -87,6 +87,9 @@ def cmd_server(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        tables_per_address=args.tables_per_address,
+        bots_per_address=args.bots_per_address,
+        bot_workers=args.bot_workers,
     )
     return asyncio.run(serve(config))
 
@@ -143,6 +146,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="connections from one address (default "
         f"{defaults.max_per_address}; raise it to run many bots from one machine)",
+    )
+    parser.add_argument(
+        "--tables-per-address",
+        type=positive,
+        default=defaults.tables_per_address,
+        metavar="N",
+        help=f"open tables one address may have created (default {defaults.tables_per_address})",
+    )
+    parser.add_argument(
+        "--bots-per-address",
+        type=positive,
+        default=defaults.bots_per_address,
+        metavar="N",
+        help=f"server bots one address may have seated (default {defaults.bots_per_address})",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=positive,
+        default=defaults.bot_workers,
+        metavar="N",
+        help="processes that think for search bots, off the event loop "
+        f"(default {defaults.bot_workers})",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     parser.set_defaults(handler=cmd_server)

@@ -21,7 +21,7 @@ from president.protocol.errors import Code, RemoteProtocolError
 from president.protocol.fairdeal import check_hand
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
-from .model import TableModel
+from .model import TableList, TableModel
 from .pinning import KnownServers, PinMismatch
 
 DEFAULT_PORT = 7766
@@ -225,11 +225,17 @@ class Client:
         self.received: list[m.Message] = []
         self.commits: dict[int, bytes] = {}
         self.seeds: dict[int, bytes] = {}
-        self.tables: m.Tables | None = None
+        #: The lobby's table list, kept up to date from `tables` pages and per-table news.
+        self.lobby = TableList()
         self.bye: m.Bye | None = None
         self.keep = False  # keep every message in `received` (tests, debugging)
         #: Opens a new link to the same server (for taking the seat back after a drop).
         self.reconnect: Callable[[], Awaitable[Link]] | None = None
+
+    @property
+    def tables(self) -> tuple[m.TableInfo, ...] | None:
+        """Every table in the lobby, as last heard (None before the first whole list)."""
+        return self.lobby.tables
 
     async def send(self, message: m.Message) -> None:
         await self.link.send(message)
@@ -329,8 +335,8 @@ class Client:
             model.chat.append(message)
         elif isinstance(message, m.Error):
             self.errors.append(message)
-        elif isinstance(message, m.Tables):
-            self.tables = message
+        elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
+            self.lobby.take(message)
         elif isinstance(message, m.Bye):
             self.bye = message
         if self.on_message is not None:

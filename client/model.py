@@ -107,3 +107,45 @@ class TableModel:
         public, seat = self.public, self.seat
         assert public is not None and seat is not None
         return SeatView.of(public, seat, self.hand, self.exchange)
+
+
+@dataclass
+class TableList:
+    """The lobby's table list as the server keeps it up to date: `tables` pages (page 0
+    starts the list afresh, the last has `more` false), then a `table_info` or
+    `table_gone` for each table that changes.  `tables` is the list as last complete,
+    in the server's order (None before the first)."""
+
+    tables: tuple[m.TableInfo, ...] | None = None
+    _known: dict[str, m.TableInfo] = field(default_factory=dict, repr=False)
+    _paging: dict[str, m.TableInfo] | None = field(default=None, repr=False)
+    _page: int = field(default=0, repr=False)
+
+    def take(self, message: m.Message) -> bool:
+        """Apply a lobby message; True if the list as shown changed."""
+        if isinstance(message, m.Tables):
+            if message.page == 0:
+                self._paging, self._page = {}, 0
+            elif self._paging is None or message.page != self._page + 1:
+                return False  # a page out of its order: wait for the next page 0
+            self._page = message.page
+            self._paging.update((info.name, info) for info in message.tables)
+            if message.more:
+                return False
+            self._known, self._paging = self._paging, None
+        elif isinstance(message, m.TableChanged):
+            for listing in (self._known, self._paging):
+                if listing is not None:
+                    listing[message.info.name] = message.info
+            if self.tables is None:
+                return False
+        elif isinstance(message, m.TableGone):
+            for listing in (self._known, self._paging):
+                if listing is not None:
+                    listing.pop(message.table, None)
+            if self.tables is None:
+                return False
+        else:
+            return False
+        self.tables = tuple(self._known.values())
+        return True

@@ -45,6 +45,8 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.Chat,
         m.Error,
         m.Tables,
+        m.TableChanged,
+        m.TableGone,
         m.Seated,
         m.TableView,
         m.SealedHand,

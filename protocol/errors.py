@@ -47,7 +47,7 @@ MEANINGS: Final[Mapping[Code, str]] = {
     Code.BAD_MESSAGE: "a message with a missing, extra or ill-typed field",
     Code.HANDSHAKE: "a message before the handshake finished, or a second hello",
     Code.VERSION: "no protocol version in common",
-    Code.RATE_LIMITED: "too many chat messages too fast",
+    Code.RATE_LIMITED: "too many chat messages, or wrong passwords, too fast",
     Code.NOT_ALLOWED: "not something this connection may do now",
     Code.NO_SUCH_TABLE: "there is no table of that name",
     Code.TABLE_FULL: "every seat at that table is taken",

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
+from .codec import pack
 from .errors import Code, RemoteProtocolError
 from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 
@@ -329,7 +330,51 @@ class Error(Message):
 @message("tables")
 @dataclass(frozen=True)
 class Tables(Message):
+    """One page of the lobby's table list (the answer to `list_tables`): page 0 starts
+    the list afresh, `more` says another page follows.  Each page is cut to
+    `PAGE_BYTES`, so no number of tables makes a frame too large."""
+
     tables: Annotated[tuple[TableInfo, ...], Items(0, 1024)]
+    page: Count = 0
+    more: bool = False
+
+
+@message("table_info")
+@dataclass(frozen=True)
+class TableChanged(Message):
+    """One table of the lobby list is new or has changed (sent to the lobby)."""
+
+    info: TableInfo
+
+
+@message("table_gone")
+@dataclass(frozen=True)
+class TableGone(Message):
+    """A table has been removed from the lobby list."""
+
+    table: TableName
+
+
+#: The most bytes of table entries one `tables` page carries (a frame holds 64 KiB).
+PAGE_BYTES = 16 * 1024
+
+
+def table_pages(infos: Sequence[TableInfo]) -> list[Tables]:
+    """The table list as `tables` pages, each under `PAGE_BYTES` of entries (always at
+    least one page, so an empty list is said too)."""
+    pages: list[list[TableInfo]] = [[]]
+    size = 0
+    for info in infos:
+        cost = len(pack(to_fields(info)))
+        if pages[-1] and size + cost > PAGE_BYTES:
+            pages.append([])
+            size = 0
+        pages[-1].append(info)
+        size += cost
+    return [
+        Tables(tables=tuple(page), page=index, more=index < len(pages) - 1)
+        for index, page in enumerate(pages)
+    ]
 
 
 @message("seated")

@@ -196,6 +196,8 @@ def main() -> int:
             "0",
             "--bot-delay",
             "0",
+            "--tables-per-address",
+            str(max(1, args.tables)),
         ]
     )
     try:

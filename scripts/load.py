@@ -159,6 +159,8 @@ def measure(args: argparse.Namespace, data: Path) -> int:
             cap,
             "--max-per-address",
             cap,
+            "--tables-per-address",
+            str(max(1, args.tables)),
         ]
     )
     port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]

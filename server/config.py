@@ -48,6 +48,27 @@ class ServerConfig:
     strikes: int = 10
     chat_per_minute: int = 30
     max_tables: int = 500
+    #: Tables one address may have created that are still open (well under max_tables,
+    #: so one guest cannot fill the server).
+    tables_per_address: int = 3
+    #: Server-side bots one address may have added that still sit at a table.
+    bots_per_address: int = 8
+    #: A table with no person in a chair and nobody watching (bots do not count) is
+    #: removed after this long; a finished one at the lobby's next look once empty
+    #: (it looks every idle_table_seconds / 4, at most every 30 s).
+    idle_table_seconds: float = 600.0
+    #: Upper bounds on a table's settings (a longer game is a bigger bill for the server).
+    max_target: int = 100
+    max_turn_seconds: int = 600
+    #: Wrong passwords (server's or a table's): the first wait before the address may try
+    #: again, doubled after each wrong one up to the cap; forgotten after a quiet spell.
+    password_wait: float = 1.0
+    password_wait_max: float = 60.0
+    password_forget_seconds: float = 600.0
+    #: Lobby news of one table goes out at most this often (changes in between are merged).
+    lobby_update_seconds: float = 0.2
+    #: Processes that think for server-side search bots, off the event loop.
+    bot_workers: int = 1
     # tables
     grace_seconds: float = 120.0
     #: After a restart: how long tables wait for their players to come back.

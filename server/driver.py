@@ -18,6 +18,7 @@ from president.engine import (
     ExchangeDone,
     Game,
     HandStarted,
+    IllegalAction,
     Passed,
     Phase,
     Played,
@@ -26,6 +27,7 @@ from president.engine import (
 
 from .config import TableSettings
 from .dealing import DealSecret
+from .thinking import think
 
 #: Events after which the seat to act gets a whole turn's time.
 _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
@@ -172,11 +174,7 @@ class Driver:
         if bots:
             # (with no delay, still let the other tasks run: a table of bots never waits)
             await asyncio.sleep(self.settings.bot_delay)
-            async with lock:
-                for seat in bots:
-                    bot = table.bot_for(seat)
-                    if bot is not None and seat in game.actors:
-                        table.apply(seat, bot.choose(game.view_for(seat)))
+            await self._bots_move(game, bots)
             return
         if away and timer.resume_until is not None:
             if now < timer.resume_until:  # restarted: wait for the seats to come back
@@ -203,6 +201,24 @@ class Driver:
                 if timer.deadline is not None and self.clock() >= timer.deadline:
                     for seat in game.actors:
                         table.apply(seat, game.timeout_action(seat))
+
+    async def _bots_move(self, game: Game, bots: list[int]) -> None:
+        """Each bot owing a move chooses off the event loop (thinking.py), the table's lock
+        free meanwhile; a choice is applied if its seat still owes a move of that hand."""
+        table = self.table
+        async with table.lock:
+            asked = [
+                (seat, bot, game.view_for(seat))
+                for seat in bots
+                if (bot := table.bot_for(seat)) is not None and seat in game.actors
+            ]
+        hand = game.hand
+        choices = await asyncio.gather(*(think(bot, view) for _, bot, view in asked))
+        async with table.lock:
+            for (seat, bot, _), action in zip(asked, choices, strict=True):
+                if game.hand == hand and seat in game.actors and table.bot_for(seat) is bot:
+                    with contextlib.suppress(IllegalAction):  # the table moved on meanwhile
+                        table.apply(seat, action)
 
     async def _woken(self, timeout: float | None) -> bool:
         """Wait for `wake()` up to `timeout` seconds; False if the time ran out.

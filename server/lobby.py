@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from president.engine import RulesError, find_preset
@@ -16,7 +16,9 @@ from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
 
+from . import thinking
 from .config import ServerConfig, TableSettings
+from .guard import PasswordGuard
 from .journal import Journal
 from .restore import RestoreError, compacted, rebuild
 from .seats import TableError
@@ -59,12 +61,30 @@ class Lobby:
         self, config: ServerConfig, on_record: OnRecord, journal: Journal | None = None
     ) -> None:
         self.config = config
-        self.on_record = on_record
+
+        def recorded(table: str, record: dict[str, Any]) -> None:
+            on_record(table, record)
+            self.changed(table)  # the game there is over: the lobby hears of it
+
+        self.on_record = recorded
         self.journal = journal
         self.tables: dict[str, Table] = {}
         self.guests: set[Guest] = set()
         #: Shutting down: every table stays as it is, for the next start.
         self.closing = False
+        #: Who created each table since this start: (address, name).
+        self.creators: dict[str, tuple[str, str]] = {}
+        #: Wrong passwords slow down per address (the server's and the tables').
+        self.guard = PasswordGuard(
+            config.password_wait, config.password_wait_max, config.password_forget_seconds
+        )
+        #: Tables whose news the lobby has not been told yet, and when it will be.
+        self._changed: set[str] = set()
+        self._telling: asyncio.TimerHandle | None = None
+        #: Since when each table has held no person (no chair, no spectator).
+        self._empty_since: dict[str, float] = {}
+        self._sweeping: asyncio.Task[None] | None = None
+        thinking.configure(config.bot_workers)
 
     def welcome(self, guest: Guest) -> None:
         """A connection said hello: it is in the lobby from now on."""
@@ -110,6 +130,7 @@ class Lobby:
         if table is not None and not self.closing:  # closing: the tables stay as they are
             await table.drop(guest)
             guest.table = None
+            self.changed(table.name)
 
     def restore(self, journal: Journal) -> list[str]:
         """Rebuild every table the journal holds and set its game going again; a table
@@ -138,6 +159,7 @@ class Lobby:
                 journal.compact(table_id, compacted(table))
             self.tables[name] = table
         if self.tables:
+            self._sweep_soon()
             asyncio.get_running_loop().call_later(
                 self.config.resume_seconds, lambda: asyncio.ensure_future(self.free_unclaimed())
             )
@@ -147,17 +169,76 @@ class Lobby:
         """The resume window after a restart is over: chairs at tables with no game on
         whose people did not come back are freed (mid-game, the grace rule does it)."""
         for table in list(self.tables.values()):
-            await table.free_unclaimed()
-        self.lobby_changed()
+            if await table.free_unclaimed():
+                self.changed(table.name)
 
-    def table_list(self) -> m.Tables:
-        return m.Tables(tables=tuple(t.info() for t in self.tables.values())[:1024])
+    def send_list(self, guest: Guest) -> None:
+        """The whole table list to one guest, in pages that each fit a frame."""
+        for page in m.table_pages([t.info() for t in self.tables.values()]):
+            guest.deliver(page)
 
-    def lobby_changed(self) -> None:
-        listing = self.table_list()
-        for guest in list(self.guests):
-            if guest.table is None:
-                guest.deliver(listing)
+    def changed(self, name: str) -> None:
+        """Table `name` is new, changed or gone: the lobby hears of it (one message for
+        that table, not the whole list; changes within `lobby_update_seconds` merged)."""
+        self._changed.add(name)
+        if self._telling is None:
+            self._telling = asyncio.get_running_loop().call_later(
+                self.config.lobby_update_seconds, self._tell_lobby
+            )
+
+    def _tell_lobby(self) -> None:
+        self._telling = None
+        names, self._changed = self._changed, set()
+        news: list[m.Message] = []
+        for name in names:
+            table = self.tables.get(name)
+            news.append(m.TableGone(table=name) if table is None else m.TableChanged(table.info()))
+        in_lobby = [guest for guest in self.guests if guest.table is None]
+        for message in news:  # one message to every guest in turn: encoded once
+            for guest in in_lobby:
+                guest.deliver(message)
+
+    # --- tables that nobody uses --------------------------------------------------------
+
+    def _sweep_soon(self) -> None:
+        if self._sweeping is None or self._sweeping.done():
+            self._sweeping = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        every = min(30.0, max(0.01, self.config.idle_table_seconds / 4))
+        while not self.closing:
+            await asyncio.sleep(every)
+            await self.sweep()
+
+    async def sweep(self) -> None:
+        """Remove the tables nobody uses: empty (no person in a chair, nobody watching;
+        bots do not count) for `idle_table_seconds`, or finished and empty."""
+        now = time.monotonic()
+        for name, table in list(self.tables.items()):
+            if _holds_people(table):
+                self._empty_since.pop(name, None)
+                continue
+            since = self._empty_since.setdefault(name, now)
+            if table.status == "finished" or now - since >= self.config.idle_table_seconds:
+                await self.remove(
+                    name, "finished and empty" if table.status == "finished" else "empty"
+                )
+
+    async def remove(self, name: str, why: str) -> None:
+        """Take a table out of the lobby and out of the journal (it does not come back at
+        the next start); a game still going there ends, with its record."""
+        if self.closing:
+            return
+        table = self.tables.pop(name, None)
+        if table is None:
+            return
+        self._empty_since.pop(name, None)
+        self.creators.pop(name, None)
+        await table.stop()
+        if self.journal is not None and table.log_id is not None:
+            self.journal.close_table(table.log_id)
+        log.info("table %s: removed (%s)", name, why)
+        self.changed(name)
 
     def table_of(self, name: str) -> Table:
         table = self.tables.get(name)
@@ -174,11 +255,54 @@ class Lobby:
         """Stop driving every table; games in progress stay in the journal for the next
         start (with no journal, they end here and their records are written)."""
         self.closing = True
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+        if self._telling is not None:
+            self._telling.cancel()
         keep = self.journal is not None
         await asyncio.gather(
             *(t.suspend() if keep else t.stop() for t in self.tables.values()),
             return_exceptions=True,
         )
+        thinking.shutdown()
+
+
+def _holds_people(table: Table) -> bool:
+    """A person sits at the table (connected or away) or watches it: bots do not count."""
+    return bool(table.chairs.spectators) or any(
+        not slot.empty and slot.bot is None for slot in table.chairs
+    )
+
+
+def _may_change_bots(lobby: Lobby, guest: Guest, table: Table) -> None:
+    """Only the table's own people change its bots: who sits there, or who created it."""
+    if table.chairs.index_of(guest) is not None:
+        return
+    if lobby.creators.get(table.name) == (guest.address, guest.name):
+        return
+    raise TableError(
+        Code.NOT_ALLOWED, f"only the players at {table.name} or its creator change its bots"
+    )
+
+
+async def _password_tried(
+    lobby: Lobby, guest: Guest, table: Table, attempt: Coroutine[Any, Any, None]
+) -> None:
+    """Join or watch a table; at a table with a password, an address that gave wrong ones
+    waits (a doubling delay) before its next one is checked."""
+    if table.settings.password is None:
+        await attempt
+        return
+    refusal = lobby.guard.refusal(guest.address, "table")
+    if refusal is not None:
+        attempt.close()
+        raise TableError(Code.RATE_LIMITED, refusal)
+    try:
+        await attempt
+    except TableError as error:
+        if error.code == Code.WRONG_PASSWORD:
+            lobby.guard.wrong(guest.address, "table")
+        raise
 
 
 @handles(m.Ping)
@@ -194,19 +318,35 @@ async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
 @handles(m.ListTables)
 async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.guests.add(guest)
-    guest.deliver(lobby.table_list())
+    lobby.send_list(guest)
 
 
 @handles(m.CreateTable)
 async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     if message.name in lobby.tables:
         raise TableError(Code.NOT_ALLOWED, f"there is already a table called {message.name!r}")
-    if len(lobby.tables) >= lobby.config.max_tables:
+    config = lobby.config
+    mine = sum(1 for who in lobby.creators.values() if who[0] == guest.address)
+    if mine >= config.tables_per_address:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"your address already has {mine} tables open (the most one address may have)",
+        )
+    if len(lobby.tables) >= config.max_tables:
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
     try:
         preset = message.preset.strip().lower()
         rules = find_preset(preset).replace(**dict(message.toggles))
         rules.check_players(message.seats)
+        if rules.target > config.max_target:
+            raise RulesError(
+                f"target must be at most {config.max_target} points, not {rules.target}"
+            )
+        if message.turn_seconds > config.max_turn_seconds:
+            raise RulesError(
+                f"the turn timer must be at most {config.max_turn_seconds} s (0 for none), "
+                f"not {message.turn_seconds}"
+            )
     except (RulesError, TypeError) as exc:
         raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
     settings = TableSettings.on(
@@ -219,7 +359,9 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         turn_seconds=message.turn_seconds,
     )
     lobby.tables[message.name] = Table(settings, lobby.on_record, journal=lobby.journal)
-    lobby.lobby_changed()
+    lobby.creators[message.name] = (guest.address, guest.name)
+    lobby.changed(message.name)
+    lobby._sweep_soon()
 
 
 def _enter(guest: Guest, table: Table) -> None:
@@ -233,18 +375,18 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    await table.join(guest, message.seat, message.password)
+    await _password_tried(lobby, guest, table, table.join(guest, message.seat, message.password))
     guest.table = table
-    lobby.lobby_changed()
+    lobby.changed(table.name)
 
 
 @handles(m.Spectate)
 async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    await table.spectate(guest, message.password)
+    await _password_tried(lobby, guest, table, table.spectate(guest, message.password))
     guest.table = table
-    lobby.lobby_changed()
+    lobby.changed(table.name)
 
 
 @handles(m.Leave)
@@ -252,26 +394,43 @@ async def _leave(lobby: Lobby, guest: Guest, message: m.Leave) -> None:
     table = lobby.seated_table(guest)
     await table.leave(guest)
     guest.table = None
-    lobby.lobby_changed()
-    guest.deliver(lobby.table_list())
+    lobby.changed(table.name)
+    lobby.send_list(guest)
 
 
 @handles(m.AddBot)
 async def _add_bot(lobby: Lobby, guest: Guest, message: m.AddBot) -> None:
-    await lobby.table_of(message.table).add_bot(message.strategy, message.seat)
-    lobby.lobby_changed()
+    table = lobby.table_of(message.table)
+    _may_change_bots(lobby, guest, table)
+    config = lobby.config
+    mine = sum(
+        1
+        for other in lobby.tables.values()
+        for slot in other.chairs
+        if slot.bot is not None and slot.added_by == guest.address
+    )
+    if mine >= config.bots_per_address:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"your address already has {mine} server bots at tables (the most one address may have)",
+        )
+    await table.add_bot(message.strategy, message.seat, added_by=guest.address)
+    lobby.changed(table.name)
 
 
 @handles(m.RemoveBot)
 async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
-    await lobby.table_of(message.table).remove_bot(message.seat)
-    lobby.lobby_changed()
+    table = lobby.table_of(message.table)
+    _may_change_bots(lobby, guest, table)
+    await table.remove_bot(message.seat)
+    lobby.changed(table.name)
 
 
 @handles(m.Ready)
 async def _ready(lobby: Lobby, guest: Guest, message: m.Ready) -> None:
-    await lobby.seated_table(guest).ready(guest, message.ready)
-    lobby.lobby_changed()
+    table = lobby.seated_table(guest)
+    await table.ready(guest, message.ready)
+    lobby.changed(table.name)
 
 
 @handles(m.Resume)

@@ -43,6 +43,8 @@ class Slot:
     away_since: float | None = None
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
+    #: The address that added this bot (bots count against it; not journaled).
+    added_by: str = ""
 
     @property
     def empty(self) -> bool:

@@ -15,6 +15,7 @@ from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 
 from .config import ServerConfig
+from .guard import PasswordGuard
 from .table import Table
 
 log = logging.getLogger("president.server")
@@ -22,6 +23,8 @@ log = logging.getLogger("president.server")
 
 class Handler(Protocol):
     """What a session hands its messages to (the lobby), passed in by the server."""
+
+    guard: PasswordGuard
 
     def welcome(self, session: Session) -> None: ...
 
@@ -189,9 +192,13 @@ class Session:
             self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
             return False
         password = self.config.password
+        if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
+            return False
         if password is not None and not hmac.compare_digest(
             (hello.password or "").encode(), password.encode()
         ):
+            self.handler.guard.wrong(self.address, "server")
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key

@@ -270,11 +270,11 @@ class Table:
             self._snapshot(member)
             self.driver.wake()
 
-    async def add_bot(self, strategy: str, seat: int | None) -> None:
+    async def add_bot(self, strategy: str, seat: int | None, added_by: str = "") -> None:
         async with self.lock:
             if self.status == "playing":
                 raise TableError(Code.NOT_ALLOWED, "bots join between games")
-            self.chairs.add_bot(strategy, seat)
+            self.chairs.add_bot(strategy, seat).added_by = added_by
             self.note_seats()
             self.broadcast_view()
             self._start_if_ready()

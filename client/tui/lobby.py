@@ -11,6 +11,8 @@ from president.engine.describe import toggle_words
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
+from ..model import TableList
+
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
     ("name", "table name"),
@@ -171,6 +173,7 @@ class LobbyScreen:
     form: TableForm | None = None
     help: bool = False
     connection: str = "connected"
+    listing: TableList = field(default_factory=TableList, repr=False)
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None
@@ -180,9 +183,11 @@ class LobbyScreen:
             self.cursor = (self.cursor + step) % len(self.tables)
 
     def record(self, message: m.Message) -> None:
-        if isinstance(message, m.Tables):
+        if isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             chosen = self.selected()
-            self.tables = message.tables
+            if not self.listing.take(message):
+                return
+            self.tables = self.listing.tables or ()
             names = [t.name for t in self.tables]
             if chosen is not None and chosen.name in names:
                 self.cursor = names.index(chosen.name)

@@ -86,8 +86,8 @@ class LobbyApp:
         self.screen.record(message)
         creating = self.creating
         if creating is not None:
-            if isinstance(message, m.Tables) and any(
-                t.name == creating.name for t in message.tables
+            if isinstance(message, (m.Tables, m.TableChanged)) and any(
+                t.name == creating.name for t in self.screen.tables
             ):
                 self.creating = None
                 self.send(m.Join(table=creating.name, password=creating.password))

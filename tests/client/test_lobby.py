@@ -4,6 +4,7 @@ question, and `president connect`'s screens driven by keys against a real server
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -176,7 +177,7 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             info = server.lobby.tables["ann's table"].info()
             assert info.password and info.players[0] == "ann"
             # bob, in the lobby, sees it; a wrong password keeps him out
-            await wait_for(lambda: bob.tables is not None and len(bob.tables.tables) == 1)
+            await wait_for(lambda: bob.tables is not None and len(bob.tables) == 1)
             await bob.send(m.Join(table="ann's table", password="nope"))
             await wait_for(lambda: any(e.code == "wrong_password" for e in bob.errors))
             # at the table: three bots, ready, and the game is on
@@ -241,3 +242,93 @@ async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) 
             assert lobby.outcome == "table"
         reading.cancel()
         await link.close()
+
+
+async def test_the_lobby_screen_shows_hundreds_of_tables(tmp_path: Path) -> None:
+    """210 tables with the longest names and many toggles (one `tables` frame would be over
+    the 64 KiB cap): the client library and the lobby screen hold every one, and a new
+    table is one `table_info`, not the whole list again."""
+    from president.client.tui.lobby_app import LobbyApp
+
+    async with running_server(
+        tmp_path, tables_per_address=1000, lobby_update_seconds=0.01
+    ) as server:
+        host = await make_client(server, "host", tmp_path)
+        hosting = asyncio.create_task(host.run())
+        toggles = {
+            "bombs": True,
+            "twos_clear": True,
+            "revolution": True,
+            "must_beat": True,
+            "jokers": 2,
+            "joker_mode": "wild",
+            "equal_plays": "skip",
+            "target": 99,
+        }
+        names = [f"{i:03d} " + "\U0001d11e" * 36 for i in range(210)]
+        for name in names:
+            await host.send(
+                m.CreateTable(name=name, preset="full", toggles=toggles, seats=8, password="pw")
+            )
+        await wait_for(lambda: len(server.lobby.tables) == 210)
+        link = await connect(
+            f"127.0.0.1:{server.port}",
+            "ann",
+            pin=server.fingerprint,
+            known=KnownServers(tmp_path / "k"),
+        )
+        client = Client(link)
+        client.keep = True
+        with create_pipe_input() as keys:
+            lobby = LobbyApp(client, LobbyScreen(me="ann"), input=keys, output=DummyOutput())
+            client.on_message = lobby.on_message
+            reading = asyncio.create_task(client.run())
+            running = asyncio.create_task(lobby.app.run_async())
+            await client.send(m.ListTables())
+            await wait_for(lambda: len(lobby.screen.tables) == 210)
+            assert client.tables is not None and [t.name for t in client.tables] == names
+            shown = "".join(text for _, text, *_ in lobby._tables()).splitlines()
+            assert len(shown) == 210 and shown[-1].startswith("209 ")
+            pages = [x for x in client.received if isinstance(x, m.Tables)]
+            assert len(pages) > 1 and not pages[-1].more
+            await host.send(m.CreateTable(name="late", preset="classic", toggles={}, seats=3))
+            await wait_for(lambda: len(lobby.screen.tables) == 211)
+            assert lobby.screen.tables[-1].name == "late"
+            assert [x for x in client.received if isinstance(x, m.Tables)] == pages
+            keys.send_text("q")
+            await asyncio.wait_for(running, 5)
+        reading.cancel()
+        hosting.cancel()
+        await link.close()
+        await host.link.close()
+
+
+def test_the_table_list_is_built_from_pages_and_news() -> None:
+    from president.client.model import TableList
+
+    def info(name: str) -> m.TableInfo:
+        return m.TableInfo(
+            name=name,
+            preset="classic",
+            changes="",
+            seats=3,
+            players=("", "", ""),
+            status="waiting",
+            password=False,
+            turn_seconds=60,
+            spectators=0,
+        )
+
+    listing = TableList()
+    assert not listing.take(m.TableChanged(info("early")))  # no list yet: nothing shown
+    assert not listing.take(m.Tables(tables=(info("a"),), page=0, more=True))
+    assert listing.tables is None  # a list is shown only once it is whole
+    assert not listing.take(m.Tables(tables=(info("x"),), page=2, more=False))  # out of order
+    assert listing.take(m.Tables(tables=(info("b"),), page=1, more=False))
+    assert listing.tables is not None and [t.name for t in listing.tables] == ["a", "b"]
+    assert listing.take(m.TableChanged(info("c")))
+    assert listing.take(m.TableChanged(replace(info("a"), status="playing")))
+    assert listing.take(m.TableGone(table="b"))
+    assert [(t.name, t.status) for t in listing.tables] == [("a", "playing"), ("c", "waiting")]
+    assert listing.take(m.Tables(tables=()))  # a fresh list replaces it all
+    assert listing.tables == ()

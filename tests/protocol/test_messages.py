@@ -86,8 +86,24 @@ EXAMPLES: list[m.Message] = [
                 turn_seconds=30,
                 spectators=0,
             ),
+        ),
+        page=1,
+        more=True,
+    ),
+    m.TableChanged(
+        info=m.TableInfo(
+            name="Friday",
+            preset="classic",
+            changes="",
+            seats=3,
+            players=("Ann", "", ""),
+            status="playing",
+            password=False,
+            turn_seconds=0,
+            spectators=2,
         )
     ),
+    m.TableGone(table="Friday"),
     m.Seated(table="Friday", seat=1, token=KEY),
     m.TableView(
         table="Friday",

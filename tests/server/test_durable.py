@@ -324,7 +324,8 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
     """Three SIGKILLs at moments nobody chose, four tables of bots: every game ends and
     every record replays."""
     data = tmp_path / "data"
-    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
+    caps = ("--tables-per-address", "4")  # the four tables come from one address
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data, 0, *caps)
     follows = []
     players = []
     try:
@@ -360,7 +361,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
-            proc, *_ = await asyncio.to_thread(server_process, data, port)
+            proc, *_ = await asyncio.to_thread(server_process, data, port, *caps)
         await asyncio.wait_for(asyncio.gather(*(p.game_over.wait() for p in players)), 180)
         proc.send_signal(signal.SIGTERM)
         await asyncio.to_thread(proc.communicate, timeout=20)

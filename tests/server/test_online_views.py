@@ -90,7 +90,9 @@ async def one_server(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[Server, Path]]:
     tmp = tmp_path_factory.mktemp("online")
-    async with running_server(tmp, max_per_address=200, seed_seconds=5.0) as server:
+    async with running_server(
+        tmp, max_per_address=200, seed_seconds=5.0, tables_per_address=1000
+    ) as server:
         yield server, tmp
 
 

@@ -134,7 +134,8 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_
 
 
 async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
-    async with running_server(tmp_path) as server:
+    # (no wait after a wrong password here: test_hostile_guests.py tests the backoff)
+    async with running_server(tmp_path, password_wait=0.0) as server:
         c = await client(server, "ann", tmp_path)
         c.keep = True
         task = asyncio.create_task(c.run())
@@ -187,7 +188,9 @@ async def test_an_oversize_frame_closes_the_connection_and_nothing_else(tmp_path
 
 
 async def test_wrong_server_password_and_silent_clients(tmp_path: Path) -> None:
-    async with running_server(tmp_path, password="lan-party", hello_seconds=0.3) as server:
+    async with running_server(
+        tmp_path, password="lan-party", hello_seconds=0.3, password_wait=0.0
+    ) as server:
         with pytest.raises(ConnectFailed, match="wrong server password"):
             await connect(f"127.0.0.1:{server.port}", "eve", known=KnownServers(tmp_path / "k"))
         ok = await connect(

@@ -1,0 +1,84 @@
+"""Wrong passwords slow down per address: after each wrong one, the address waits a delay
+that doubles (up to a cap) before its next password is even checked; an attempt during
+the wait is refused with a sentence saying how long is left.  A burst of wrong passwords
+is logged once, not a line per guess."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+log = logging.getLogger("president.server")
+
+
+@dataclass
+class _Record:
+    wrong: int = 0
+    last: float = 0.0
+    until: float = 0.0
+
+
+class PasswordGuard:
+    """Per (address, what) backoff: `what` is "server" or "table" (table passwords
+    share one count, so guessing at many tables is no faster than at one)."""
+
+    def __init__(
+        self,
+        first: float,
+        cap: float,
+        forget: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.first = first
+        self.cap = cap
+        self.forget = forget
+        self.clock = clock
+        self._records: dict[tuple[str, str], _Record] = {}
+
+    def refusal(self, address: str, what: str) -> str | None:
+        """Why this address may not try a password now (how long to wait), or None."""
+        record = self._records.get((address, what))
+        if record is None:
+            return None
+        left = record.until - self.clock()
+        if left <= 0:
+            return None
+        return f"too many wrong passwords: try again in {max(1, round(left))} s"
+
+    def wrong(self, address: str, what: str) -> None:
+        """A wrong password: the address waits longer before its next try."""
+        now = self.clock()
+        self._forget_old(now)
+        record = self._records.setdefault((address, what), _Record())
+        if record.wrong and now - record.last > self.forget:
+            record.wrong = 0
+        record.wrong += 1
+        record.last = now
+        wait = min(self.cap, self.first * 2 ** min(record.wrong - 1, 60))
+        record.until = now + wait
+        if record.wrong == 1:
+            log.warning(
+                "%s: a wrong %s password; each further one doubles the wait (up to %g s), "
+                "not logged again for this burst",
+                address,
+                what,
+                self.cap,
+            )
+        elif wait >= self.cap and self.first * 2 ** (record.wrong - 2) < self.cap:
+            log.warning(
+                "%s: %d wrong %s passwords in a row; now one try per %g s",
+                address,
+                record.wrong,
+                what,
+                self.cap,
+            )
+
+    def _forget_old(self, now: float) -> None:
+        """Drop records quiet for longer than `forget` (memory bounded by recent guessers)."""
+        if len(self._records) < 1024:
+            return
+        for key, record in list(self._records.items()):
+            if now - record.last > self.forget and record.until <= now:
+                del self._records[key]

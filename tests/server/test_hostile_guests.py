@@ -1,0 +1,280 @@
+"""One hostile guest cannot break the lobby, hold the server's tables, spend its CPU on
+endless games and bots, or guess passwords fast (issue 12, items 6-8)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from president.client.connection import Client, ConnectFailed, connect
+from president.client.pinning import KnownServers
+from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.errors import Code
+from president.protocol.framing import MAX_FRAME
+from president.protocol.sealing import public_key_bytes
+from president.server.app import Server
+from president.server.config import ServerConfig
+from president.server.lobby import Lobby
+from president.server.table import Table
+
+from .helpers import FAST, client, running_server, server_process, wait_for
+
+
+@dataclass(eq=False)
+class Guest:
+    """A connection as the lobby sees it, from `address`, keeping what it is sent."""
+
+    name: str
+    address: str = "10.0.0.1"
+    role: str = "player"
+    table: Table | None = None
+    hand_key: bytes = field(default_factory=lambda: public_key_bytes(X25519PrivateKey.generate()))
+    sent: list[m.Message] = field(default_factory=list)
+
+    def deliver(self, message: m.Message) -> None:
+        self.sent.append(message)
+
+    def chat_allowed(self, now: float) -> bool:
+        return True
+
+    def errors(self) -> list[str]:
+        return [x.code for x in self.sent if isinstance(x, m.Error)]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def lobby(**changes: Any) -> Lobby:
+    return Lobby(replace(FAST, **changes), lambda table, record: None)
+
+
+def create(name: str, **changes: Any) -> m.CreateTable:
+    fields: dict[str, Any] = {"name": name, "preset": "classic", "toggles": {}, "seats": 4}
+    return m.CreateTable(**{**fields, **changes})
+
+
+async def test_one_address_cannot_hold_the_servers_tables() -> None:
+    hall = lobby(max_tables=20, tables_per_address=3)
+    mallory = Guest("mallory", address="10.0.0.66")
+    for i in range(500):  # as fast as it can
+        await hall.handle(mallory, create(f"spam {i}"))
+    assert len(hall.tables) == 3
+    assert mallory.errors().count(Code.NOT_ALLOWED) == 497
+    refusal = next(x for x in mallory.sent if isinstance(x, m.Error))
+    assert (
+        refusal.message == "your address already has 3 tables open (the most one address may have)"
+    )
+    ann = Guest("ann", address="10.0.0.7")  # another address still finds room
+    await hall.handle(ann, create("Friday"))
+    assert "Friday" in hall.tables and ann.errors() == []
+
+
+async def test_every_table_setting_has_an_upper_bound() -> None:
+    hall = lobby()
+    ann = Guest("ann")
+    await hall.handle(ann, create("long", toggles={"target": 1_000_000}))
+    await hall.handle(ann, create("slow", turn_seconds=3600))
+    await hall.handle(ann, create("fine", toggles={"target": 100}, turn_seconds=600))
+    errors = [x for x in ann.sent if isinstance(x, m.Error)]
+    assert [(e.code, e.message) for e in errors] == [
+        (Code.BAD_RULES, "target must be at most 100 points, not 1000000"),
+        (Code.BAD_RULES, "the turn timer must be at most 600 s (0 for none), not 3600"),
+    ]
+    assert list(hall.tables) == ["fine"]
+    await hall.close()
+
+
+async def test_only_the_tables_own_people_change_its_bots() -> None:
+    hall = lobby()
+    ann, bob, mallory = Guest("ann"), Guest("bob", address="10.0.0.2"), Guest("m", "10.0.0.66")
+    await hall.handle(ann, create("Friday", password="pw"))
+    await hall.handle(mallory, m.AddBot(table="Friday", strategy="random"))
+    assert mallory.errors() == [Code.NOT_ALLOWED]
+    await hall.handle(ann, m.AddBot(table="Friday", strategy="random"))  # the creator may
+    await hall.handle(mallory, m.RemoveBot(table="Friday", seat=0))
+    assert mallory.errors() == [Code.NOT_ALLOWED] * 2
+    await hall.handle(bob, m.Join(table="Friday", password="pw"))
+    await hall.handle(bob, m.AddBot(table="Friday", strategy="greedy"))  # a seated player may
+    await hall.handle(bob, m.RemoveBot(table="Friday", seat=0))
+    assert bob.errors() == []
+    assert [s.strategy for s in hall.tables["Friday"].chairs] == ["", "", "greedy", ""]
+    await hall.close()
+
+
+async def test_server_bots_are_capped_per_address() -> None:
+    hall = lobby(bots_per_address=4)
+    ann = Guest("ann")
+    for name in ("one", "two"):
+        await hall.handle(ann, create(name, seats=3))
+        for _ in range(3):
+            await hall.handle(ann, m.AddBot(table=name, strategy="random"))
+    assert ann.errors() == [Code.NOT_ALLOWED, Code.NOT_ALLOWED]
+    assert sum(s.bot is not None for t in hall.tables.values() for s in t.chairs) == 4
+    await hall.close()
+
+
+async def test_wrong_table_passwords_wait_longer_each_time() -> None:
+    """20 wrong guesses take at least the backoff's sum: 1 + 2 + 4 + ... capped at 60 s."""
+    hall = lobby(password_wait=1.0, password_wait_max=60.0)
+    clock = Clock()
+    hall.guard.clock = clock
+    await hall.handle(Guest("ann"), create("Friday", password="right"))
+    mallory = Guest("mallory", address="10.0.0.66")
+    start = clock.now
+    while mallory.errors().count(Code.WRONG_PASSWORD) < 20:
+        await hall.handle(mallory, m.Join(table="Friday", password="guess"))
+        clock.now += 0.25
+    waits = [min(60.0, 2.0**i) for i in range(19)]
+    assert clock.now - start >= sum(waits)
+    refused = [x for x in mallory.sent if isinstance(x, m.Error) and x.code == Code.RATE_LIMITED]
+    assert refused and refused[0].message.startswith("too many wrong passwords: try again in ")
+    # the right password, during the wait, is not even checked; after it, it is
+    ann = Guest("ben", address="10.0.0.66")
+    await hall.handle(ann, m.Spectate(table="Friday", password="right"))
+    assert ann.errors() == [Code.RATE_LIMITED]
+    clock.now += 61
+    await hall.handle(ann, m.Spectate(table="Friday", password="right"))
+    assert ann.errors() == [Code.RATE_LIMITED] and ann.table is hall.tables["Friday"]
+    # another address was never slowed
+    bob = Guest("bob", address="10.0.0.2")
+    await hall.handle(bob, m.Join(table="Friday", password="right"))
+    assert bob.errors() == []
+    await hall.close()
+
+
+async def test_wrong_server_passwords_wait_longer_each_time(tmp_path: Path) -> None:
+    async with running_server(tmp_path, password="sesame") as server:
+        clock = Clock()
+        server.lobby.guard.clock = clock
+        known = KnownServers(tmp_path / "known")
+        address = f"127.0.0.1:{server.port}"
+
+        async def hello(password: str) -> str:
+            try:
+                link = await connect(
+                    address, "m", pin=server.fingerprint, known=known, password=password
+                )
+            except ConnectFailed as exc:
+                return str(exc)
+            await link.close()
+            return "welcome"
+
+        assert (await hello("guess")).endswith("wrong server password")
+        assert (await hello("sesame")).endswith("too many wrong passwords: try again in 1 s")
+        clock.now += 1.1
+        assert (await hello("guess2")).endswith("wrong server password")
+        assert (await hello("guess3")).endswith("try again in 2 s")
+        clock.now += 2.1
+        assert await hello("sesame") == "welcome"
+
+
+async def test_an_empty_table_goes_and_does_not_come_back(tmp_path: Path) -> None:
+    """No person at a table (bots do not count) for the idle time: it is removed from the
+    lobby and from the journal; a table with a person stays."""
+    async with running_server(
+        tmp_path, idle_table_seconds=0.3, lobby_update_seconds=0.01
+    ) as server:
+        ann, bob = await client(server, "ann", tmp_path), await client(server, "bob", tmp_path)
+        bob.keep = True
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob)]
+        await bob.send(m.ListTables())
+        await ann.send(create("empty"))
+        await ann.send(create("bots", seats=3))
+        for _ in range(3):
+            await ann.send(m.AddBot(table="bots", strategy="random"))
+        await ann.send(create("kept", seats=3))
+        await ann.send(m.Join(table="kept"))
+        await wait_for(lambda: bob.tables is not None and len(bob.tables) == 3)
+        await wait_for(lambda: list(server.lobby.tables) == ["kept"], 10)
+        await wait_for(lambda: bob.tables is not None and [t.name for t in bob.tables] == ["kept"])
+        gone = {x.table for x in bob.received if isinstance(x, m.TableGone)}
+        assert gone == {"empty", "bots"}
+        for t in tasks:
+            t.cancel()
+    config = replace(FAST, data_dir=tmp_path / "data", idle_table_seconds=0.3)
+    async with Server(config) as again:
+        assert list(again.lobby.tables) == ["kept"]
+
+
+async def test_the_lobby_lists_any_number_of_tables() -> None:
+    """Hundreds of tables with the longest names and many toggles: every lobby guest still
+    gets the whole list, in pages that each fit a frame; a change is one table's news."""
+    config: ServerConfig = replace(FAST, journal=False, tables_per_address=1000)
+    hall = Lobby(config, lambda table, record: None)
+    host = Guest("host")
+    toggles = {
+        "bombs": True,
+        "twos_clear": True,
+        "revolution": True,
+        "must_beat": True,
+        "jokers": 2,
+        "joker_mode": "wild",
+        "equal_plays": "skip",
+        "target": 99,
+    }
+    count = 220
+    for i in range(count):
+        await hall.handle(host, create(f"{i:03d} " + "€" * 36, toggles=toggles, password="pw"))
+    assert host.errors() == []
+    ann = Guest("ann")
+    await hall.handle(ann, m.ListTables())
+    sizes = [len(pack(x.to_wire())) for x in ann.sent]
+    assert max(sizes) < MAX_FRAME // 2
+    assert sum(len(x.tables) for x in ann.sent if isinstance(x, m.Tables)) == count
+
+
+async def test_a_real_server_slows_password_guessing_and_logs_it_once(tmp_path: Path) -> None:
+    """`president server --password`: a guest guessing for 1.5 s as fast as it can gets at
+    most 2 server passwords and 2 table passwords checked (1 s, then 2 s of waiting), and
+    the host's log has one line per burst, not one per guess."""
+    proc, port, pin, _ = await asyncio.to_thread(
+        server_process, tmp_path / "data", 0, "--password", "sesame"
+    )
+    address = f"127.0.0.1:{port}"
+    known = KnownServers(tmp_path / "known")
+    try:
+        checked = refused = 0
+        end = asyncio.get_running_loop().time() + 1.5
+        while asyncio.get_running_loop().time() < end:
+            try:
+                link = await connect(address, "m", pin=pin, known=known, password="guess")
+            except ConnectFailed as exc:
+                checked += str(exc).endswith("wrong server password")
+                refused += "too many wrong passwords" in str(exc)
+            else:
+                await link.close()
+        assert 1 <= checked <= 2 and refused > 10
+        with pytest.raises(ConnectFailed, match="too many wrong passwords"):  # even the right one
+            await connect(address, "ann", pin=pin, known=known, password="sesame")
+        await asyncio.sleep(2.0)  # the wait after the second wrong one is over
+        ann = Client(await connect(address, "ann", pin=pin, known=known, password="sesame"))
+        await ann.send(create("Friday", password="right"))
+        await ann.send(m.Join(table="Friday", password="right"))
+        mallory = Client(await connect(address, "m2", pin=pin, known=known, password="sesame"))
+        reading = [asyncio.create_task(c.run()) for c in (ann, mallory)]
+        await wait_for(lambda: ann.model.slot is not None)
+        end = asyncio.get_running_loop().time() + 1.5
+        while asyncio.get_running_loop().time() < end:
+            await mallory.send(m.Join(table="Friday", password="guess"))
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
+        codes = [e.code for e in mallory.errors]
+        assert 1 <= codes.count(Code.WRONG_PASSWORD) <= 2 and codes.count(Code.RATE_LIMITED) > 10
+        for task in reading:
+            task.cancel()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, log = await asyncio.to_thread(proc.communicate, timeout=20)
+    lines = [line for line in log.splitlines() if "wrong" in line and "password" in line]
+    assert len(lines) == 2, log  # one for the server password's burst, one for the tables'
