@@ -217,6 +217,7 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
             playouts=None,
             think=None,
             seed=3,
+            give_up=300.0,
         )
         said: list[str] = []
         with pytest.raises(BotFailed, match="not a server you trusted before"):

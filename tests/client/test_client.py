@@ -63,7 +63,7 @@ async def test_a_link_that_breaks_while_answering_is_reconnected() -> None:
             break
         await asyncio.sleep(0.01)
     task.cancel()
-    assert said[:2] == ["connection lost — reconnecting", "reconnected"]
+    assert said[:2] == ["connection lost — reconnecting (attempt 1)", "reconnected"]
     assert second.sent == [m.ListTables()]
 
 

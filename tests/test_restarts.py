@@ -1,0 +1,153 @@
+"""What the README promises about stops, with real processes: a `president server` stopped
+with Ctrl-C (SIGINT) or killed (SIGKILL) and started again on the same data comes back
+with its game, and every client kind — the terminal client in a pseudo-terminal and
+`president bot` processes — reconnects, takes its seat back by itself, and plays the
+game to its end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from president.client.connection import connect
+from president.client.pinning import KnownServers
+from president.protocol import messages as m
+
+from .server.helpers import server_process
+from .terminal import Terminal
+
+
+class Output:
+    """A process's output lines, read as they come (by a thread)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        assert proc.stdout is not None
+        stream = proc.stdout
+        threading.Thread(target=lambda: self.lines.extend(stream), daemon=True).start()
+
+    def count(self, words: str, since: int = 0) -> int:
+        return sum(words in line for line in self.lines[since:])
+
+    async def wait_for(
+        self, words: str, times: int = 1, since: int = 0, timeout: float = 20
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.count(words, since) < times:
+            assert loop.time() < end, f"never {times} × {words!r}:\n" + "".join(self.lines)
+            await asyncio.sleep(0.05)
+
+
+async def play_as_a_person(ann: Terminal, stop: asyncio.Event) -> None:
+    """Ann at the keyboard: on her turn the suggested play and enter, and a pass if it is
+    still her turn (nothing beats the pile)."""
+    while not stop.is_set():
+        if TURN in ann.text():
+            ann.send("s\r")
+            await asyncio.sleep(0.15)
+            if TURN in ann.text():
+                ann.send("p")
+        await asyncio.sleep(0.05)
+
+
+#: What ann's screen shows when the table waits on her (a turn or a return she owes).
+TURN = "▶ ann (you)"
+
+
+async def ann_turn(ann: Terminal) -> None:
+    await asyncio.to_thread(ann.wait_for, TURN, 30)
+
+
+#: Three bots at table T for one game, reconnecting for up to a minute.
+BOTS = ("--table", "T", "--count", "3", "--strategy", "random", "--games", "1", "--give-up", "60")
+
+
+async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_ends(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
+    address = f"127.0.0.1:{port}"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    command = [sys.executable, "-m", "president.cli"]
+    # the table: a short game (to 3 points), no turn timer (the table waits for ann)
+    host = await connect(address, "host", pin=pin, known=KnownServers(tmp_path / "known"))
+    await host.send(
+        m.CreateTable(name="T", preset="classic", toggles={"target": 3}, seats=4, turn_seconds=0)
+    )
+    while not isinstance(await host.receive(), m.Tables):
+        pass
+    await host.close()
+    ann = Terminal([*command, "connect", address, "--name", "ann", "--fingerprint", pin], env)
+    bots: subprocess.Popen[str] | None = None
+    stop = asyncio.Event()
+    person: asyncio.Task[None] | None = None
+    try:
+        await asyncio.to_thread(ann.wait_for, "0/4 waiting")
+        ann.send("\r")  # sit down at the table the cursor is on
+        await asyncio.to_thread(ann.wait_for, "r = ready")
+        bots = subprocess.Popen(
+            [*command, "bot", address, "--fingerprint", pin, *BOTS],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        said = Output(bots)
+        await said.wait_for("seated at T", 3)
+        ann.send("r")
+        await ann_turn(ann)  # bots answer at once: the table now waits on ann
+
+        # Ctrl-C: the server says goodbye and keeps the game
+        proc.send_signal(signal.SIGINT)
+        out, err = await asyncio.to_thread(proc.communicate, timeout=30)
+        assert proc.returncode == 0 and "1 game(s) in progress kept" in out, out + err
+        await asyncio.to_thread(ann.wait_for, "server restarting — reconnecting (attempt")
+        await said.wait_for("server restarting — reconnecting (attempt", 3)
+        assert bots.poll() is None, "".join(said.lines)
+        mark = len(said.lines)
+        proc, again, _, head = await asyncio.to_thread(server_process, data, port)
+        assert again == port and "1 with a game in progress" in head
+        await said.wait_for(": reconnected", 3, since=mark)
+        await asyncio.to_thread(ann.wait_for, "reconnected to your seat")
+        await ann_turn(ann)  # back in her seat, on the turn she had
+
+        # play on into the second hand (the game needs two at least), SIGKILL on ann's turn
+        person = asyncio.create_task(play_as_a_person(ann, stop))
+        await asyncio.to_thread(ann.wait_for, "hand 2 ", 30)
+        stop.set()
+        await person
+        await ann_turn(ann)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        await asyncio.to_thread(ann.wait_for, "connection lost — reconnecting (attempt")
+        mark = len(said.lines)
+        proc, *_ = await asyncio.to_thread(server_process, data, port)
+        await said.wait_for(": reconnected", 3, since=mark)
+        await asyncio.to_thread(ann.wait_for, "[connected]")
+
+        # and the game goes on to its end: the bots played their one game and exit 0
+        stop.clear()
+        person = asyncio.create_task(play_as_a_person(ann, stop))
+        code = await asyncio.to_thread(bots.wait, 60)
+        assert code == 0, "".join(said.lines)
+        assert said.count("game 1 over") == 3, "".join(said.lines)
+        await asyncio.to_thread(ann.wait_for, "game over")
+        proc.send_signal(signal.SIGINT)
+        out, err = await asyncio.to_thread(proc.communicate, timeout=30)
+        assert "1 game record(s) written" in out, out + err
+    finally:
+        stop.set()
+        if person is not None:
+            await person
+        ann.close()
+        for process in (proc, bots):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(10)
