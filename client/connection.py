@@ -305,7 +305,8 @@ class Client:
                     if isinstance(exc, CertificateRefused):
                         why = "refused: the server shows a certificate that is not the pinned one"
                     if give_up is not None and loop.time() - since >= give_up:
-                        self.gave_up = f"gave up reconnecting after {give_up:g} s ({exc})"
+                        last = " ".join(str(exc).split())
+                        self.gave_up = f"gave up reconnecting after {give_up:g} s ({last})"
                         on_status("disconnected")
                         return
                     wait = min(wait * 2, max(RETRY_MOST, retry_seconds))

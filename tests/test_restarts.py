@@ -151,3 +151,74 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait(10)
+
+
+async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_state(
+    tmp_path: Path,
+) -> None:
+    """Started again without its tables, the server refuses the resume: the terminal
+    client is back in the lobby saying so, the bot exits 1 with one line.  A server on
+    the same port with another certificate is refused at every attempt, and a bot gives
+    up after --give-up seconds, with one line."""
+    data = tmp_path / "data"
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
+    address = f"127.0.0.1:{port}"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    command = [sys.executable, "-m", "president.cli"]
+    ann = Terminal([*command, "connect", address, "--name", "ann", "--fingerprint", pin], env)
+    bots: list[subprocess.Popen[str]] = []
+
+    def bot(table: str, give_up: str) -> tuple[subprocess.Popen[str], Output]:
+        process = subprocess.Popen(
+            [
+                *command,
+                *("bot", address, "--fingerprint", pin, "--table", table, "--seats", "3"),
+                *("--give-up", give_up, "--name", f"bot-{table}"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        bots.append(process)
+        return process, Output(process)
+
+    try:
+        first, said = bot("T", "60")
+        await said.wait_for("seated at T")
+        await asyncio.to_thread(ann.wait_for, "1/3 waiting")
+        ann.send("\r")
+        await asyncio.to_thread(ann.wait_for, "r = ready")
+
+        # the server comes back without its tables (same data dir, same certificate)
+        proc.kill()
+        proc.wait(10)
+        for journal in data.glob("tables.sqlite3*"):
+            journal.unlink()
+        proc, *_ = await asyncio.to_thread(server_process, data, port)
+        assert await asyncio.to_thread(first.wait, 20) == 1
+        assert first.stderr is not None
+        err = first.stderr.read()
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert "bot-T: the server did not give the seat back: there is no table called" in err
+        await asyncio.to_thread(ann.wait_for, "your seat is gone: there is no table called")
+
+        # a server with another certificate on the same port
+        second, said = bot("U", "3")
+        await said.wait_for("seated at U")
+        proc.kill()
+        proc.wait(10)
+        proc, *_ = await asyncio.to_thread(server_process, tmp_path / "other", port)
+        assert await asyncio.to_thread(second.wait, 30) == 1
+        assert second.stderr is not None
+        err = second.stderr.read()
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert "bot-U: gave up reconnecting after 3 s" in err and pin in err, err
+        assert said.count("refused: the server shows a certificate that is not the pinned one")
+        await asyncio.to_thread(ann.wait_for, "refused: the server shows a certificate")
+    finally:
+        ann.close()
+        for process in (proc, *bots):
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
