@@ -188,12 +188,9 @@ async def connect(
             if trust is not None and not trust(shown):
                 raise ConnectFailed(f"you did not trust the server at {where} ({shown})")
             known.remember(where, shown)
-    except ConnectFailed:
+    except (PinMismatch, ConnectFailed):
         writer.close()
         raise
-    except PinMismatch as exc:
-        writer.close()
-        raise CertificateRefused(str(exc)) from None
     key = X25519PrivateKey.generate()
     conn = Connection("client")
     link = Link(reader, writer, conn, key, name, shown, "")
@@ -301,8 +298,8 @@ class Client:
                 await asyncio.sleep(wait)
                 try:
                     self.link = await self.reconnect()
-                except (ConnectFailed, OSError) as exc:
-                    if isinstance(exc, CertificateRefused):
+                except (ConnectFailed, PinMismatch, OSError) as exc:
+                    if isinstance(exc, (CertificateRefused, PinMismatch)):
                         why = "refused: the server shows a certificate that is not the pinned one"
                     if give_up is not None and loop.time() - since >= give_up:
                         last = " ".join(str(exc).split())
