@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TextIO
 
 from president.client.connection import connect
 from president.client.pinning import KnownServers
@@ -28,8 +29,11 @@ class Output:
     def __init__(self, proc: subprocess.Popen[str]) -> None:
         self.lines: list[str] = []
         assert proc.stdout is not None
-        stream = proc.stdout
-        threading.Thread(target=lambda: self.lines.extend(stream), daemon=True).start()
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+
+    def _read(self, stream: TextIO) -> None:
+        for line in stream:
+            self.lines.append(line)
 
     def count(self, words: str, since: int = 0) -> int:
         return sum(words in line for line in self.lines[since:])
@@ -81,8 +85,10 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
     await host.send(
         m.CreateTable(name="T", preset="classic", toggles={"target": 3}, seats=4, turn_seconds=0)
     )
-    while not isinstance(await host.receive(), m.Tables):
-        pass
+    answer = await asyncio.wait_for(host.receive(), 10)
+    while answer is not None and not isinstance(answer, m.Tables):  # the table list: made
+        answer = await asyncio.wait_for(host.receive(), 10)
+    assert isinstance(answer, m.Tables) and [t.name for t in answer.tables] == ["T"], answer
     await host.close()
     ann = Terminal([*command, "connect", address, "--name", "ann", "--fingerprint", pin], env)
     bots: subprocess.Popen[str] | None = None
