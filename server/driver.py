@@ -201,9 +201,9 @@ class Driver:
                     if seat in game.actors and table.left(seat):
                         table.apply(seat, game.timeout_action(seat))
             return
-        if timer.held is not None:  # everyone owing a move is back: their clock runs again
-            async with lock:
-                if self.settings.turn_seconds:
+        if timer.resume_until is not None:  # everyone owing a move is back after a restart:
+            async with lock:  # their clock runs again, and a later drop is an ordinary one
+                if timer.held is not None and self.settings.turn_seconds:
                     timer.deadline = self.clock() + timer.held
                 timer.held = timer.resume_until = None
                 table.broadcast_view()

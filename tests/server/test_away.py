@@ -27,6 +27,7 @@ from .helpers import (
     server_process,
     wait_for,
 )
+from .test_table import all_ready, game_of, seated, table
 
 
 @dataclass
@@ -210,3 +211,22 @@ async def test_a_real_server_process_waits_for_a_player_away_for_two_seconds(
             task.cancel()
         proc.kill()
         proc.wait(10)
+
+
+async def test_once_everyone_is_back_after_a_restart_a_new_drop_is_an_ordinary_one() -> None:
+    """A restored table's resume window must not outlive the return of its players: a
+    seat that drops later is waited for as any away seat (here: no turn timer, so the
+    grace period), not played for because the window is over."""
+    t, _ = table(seats=3, turn_seconds=0, grace_seconds=60.0)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    t.driver.timer.resume_until = t.clock() - 1  # restored, its window over, everyone back
+    t.driver.wake()
+    await asyncio.sleep(0.05)
+    turn = game.turn
+    assert turn is not None
+    await t.drop(next(x for x in members if x.name == game.seating[turn]))
+    await asyncio.sleep(0.3)
+    assert game.turn == turn, "the seat was played for at once"
+    await t.stop()
