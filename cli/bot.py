@@ -83,7 +83,7 @@ async def start_bot(
     )
     player = BotPlayer(client, strategy, delay=args.delay)
     reader = asyncio.get_running_loop().create_task(
-        client.follow(lambda what: say(f"{name}: {what}"))
+        client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
     )
     bot = RunningBot(name, client, player, reader)
     await client.send(m.ListTables())
@@ -125,12 +125,19 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
     played = 0
     while games == 0 or played < games:
         player.game_over.clear()
+        player.ready = True
         await client.send(m.Ready())
         waiter = asyncio.ensure_future(player.game_over.wait())
-        await asyncio.wait({waiter, bot.reader}, return_when=asyncio.FIRST_COMPLETED)
+        lost = asyncio.ensure_future(player.seat_lost.wait())
+        await asyncio.wait({waiter, lost, bot.reader}, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        lost.cancel()
+        if client.seat_lost is not None:
+            raise BotFailed(
+                f"{name}: the server did not give the seat back: {client.seat_lost.message}"
+            )
         if not player.game_over.is_set():
-            waiter.cancel()
-            raise BotFailed(f"{name}: the server went away")
+            raise BotFailed(f"{name}: {client.gave_up or 'the server went away'}")
         played += 1
         places = player.places
         average = sum(places) / len(places) if places else 0.0
@@ -175,6 +182,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError(problem)
     if not 1 <= args.count <= 12 or args.games < 0:
         raise UsageError("--count is 1 to 12 and --games 0 (forever) or more")
+    if not args.give_up > 0:
+        raise UsageError("--give-up must be more than 0 seconds")
     try:
         return asyncio.run(run_bots(args))
     except (BotFailed, ConnectFailed) as exc:
@@ -187,7 +196,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Bots that join a president server as ordinary clients. Without --table "
         "they sit at the first waiting table with a free seat; a --table that does not exist "
-        "is created. They say ready and play --games games, then leave."
+        "is created. They say ready and play --games games, then leave. If the connection "
+        "drops or the server restarts, they reconnect and take their seats back by themselves "
+        "(for up to --give-up seconds)."
     )
     parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
     parser.add_argument(
@@ -217,4 +228,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--playouts", type=int, help="search: playouts per decision")
     parser.add_argument("--think", type=float, metavar="SECONDS", help="search: time per decision")
     parser.add_argument("--seed", type=int, help="seed the bots' randomness (for repeatable runs)")
+    parser.add_argument(
+        "--give-up",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="after a drop or a server restart, reconnect for this long before exiting "
+        "(default 300)",
+    )
     parser.set_defaults(handler=cmd_bot)

@@ -56,10 +56,12 @@ async def lobby_and_tables(
             await table.app.run_async()
             if network.done():
                 return
-            with contextlib.suppress(ConnectionError, OSError):
-                await client.send(m.Leave())
+            lost, client.seat_lost = client.seat_lost, None
+            if lost is None:
+                with contextlib.suppress(ConnectionError, OSError):
+                    await client.send(m.Leave())
             client.model = TableModel(me=client.model.me)
-            screen.message = ""
+            screen.message = "" if lost is None else f"your seat is gone: {lost.message}"
     finally:
         network.cancel()
         with contextlib.suppress(asyncio.CancelledError):

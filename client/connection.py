@@ -25,10 +25,16 @@ from .model import TableList, TableModel
 from .pinning import KnownServers, PinMismatch
 
 DEFAULT_PORT = 7766
+#: Between reconnection attempts: the first wait, doubled after each failure up to the most.
+RETRY_FIRST, RETRY_MOST = 0.5, 5.0
 
 
 class ConnectFailed(Exception):
     """Could not reach the server, or it refused us; the message says why."""
+
+
+class CertificateRefused(ConnectFailed):
+    """The server shows a certificate that is not the one pinned for it."""
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -172,7 +178,7 @@ async def connect(
     try:
         if pin is not None:
             if not same_fingerprint(pin, shown):
-                raise ConnectFailed(
+                raise CertificateRefused(
                     f"the server at {where} shows the certificate {shown},\n"
                     f"not the {pin} you gave. Someone may be between you and the server, or the "
                     "fingerprint was copied wrong: ask the host what their server printed."
@@ -231,6 +237,11 @@ class Client:
         self.keep = False  # keep every message in `received` (tests, debugging)
         #: Opens a new link to the same server (for taking the seat back after a drop).
         self.reconnect: Callable[[], Awaitable[Link]] | None = None
+        #: Why `follow` stopped reconnecting (None while it goes on).
+        self.gave_up: str | None = None
+        #: The server's refusal to give the seat back after a reconnect (the table is gone,
+        #: say): the client is no longer seated.
+        self.seat_lost: m.Error | None = None
 
     @property
     def tables(self) -> tuple[m.TableInfo, ...] | None:
@@ -264,24 +275,44 @@ class Client:
             except (ConnectionError, OSError):  # an answer could not be sent: the link is gone
                 return
 
-    async def follow(self, on_status: Callable[[str], None], retry_seconds: float = 1.0) -> None:
-        """Read for as long as the caller wants; when the connection drops, report it and
-        reconnect with `reconnect` again and again, taking the seat back with its token
-        (or, away from a table, asking for the table list again).  Returns when the server
-        closes for good (or there is no way to reconnect)."""
+    async def follow(
+        self,
+        on_status: Callable[[str], None],
+        retry_seconds: float = RETRY_FIRST,
+        give_up: float | None = None,
+    ) -> None:
+        """Read for as long as the caller wants.  When the connection drops, or the server
+        says it is shutting down (a restart: it comes back with its tables), report it and
+        reconnect with `reconnect`, waiting `retry_seconds` and twice as long after each
+        failure (up to `RETRY_MOST`), then take the seat back with its token (or, away from
+        a table, ask for the table list again).  A server whose certificate is not the
+        pinned one is refused each time.  Returns when there is no way to reconnect, when
+        the seat was taken back from another connection, or after `give_up` seconds
+        without a connection (`gave_up` says why)."""
+        loop = asyncio.get_running_loop()
         while True:
             await self.run()
-            if self.reconnect is None or (
-                self.bye is not None and self.bye.code == Code.SERVER_CLOSING
-            ):
-                on_status("disconnected")
+            if self.reconnect is None or (self.bye is not None and self.bye.code == Code.REPLACED):
+                on_status("disconnected")  # (replaced: taking the seat back would take turns)
                 return
-            on_status("connection lost — reconnecting")
+            closing = self.bye is not None and self.bye.code == Code.SERVER_CLOSING
+            why = "server restarting" if closing else "connection lost"
+            since, wait, attempt = loop.time(), retry_seconds, 0
             while True:
-                await asyncio.sleep(retry_seconds)
+                attempt += 1
+                on_status(f"{why} — reconnecting (attempt {attempt})")
+                await asyncio.sleep(wait)
                 try:
                     self.link = await self.reconnect()
-                except (ConnectFailed, OSError):
+                except (ConnectFailed, PinMismatch, OSError) as exc:
+                    if isinstance(exc, (CertificateRefused, PinMismatch)):
+                        why = "refused: the server shows a certificate that is not the pinned one"
+                    if give_up is not None and loop.time() - since >= give_up:
+                        last = " ".join(str(exc).split())
+                        self.gave_up = f"gave up reconnecting after {give_up:g} s ({last})"
+                        on_status("disconnected")
+                        return
+                    wait = min(wait * 2, max(RETRY_MOST, retry_seconds))
                     continue
                 self.bye = None
                 model = self.model
@@ -335,6 +366,8 @@ class Client:
             model.chat.append(message)
         elif isinstance(message, m.Error):
             self.errors.append(message)
+            if message.about == m.Resume.TYPE and model.slot is not None:
+                self.seat_lost, model.slot, model.token = message, None, b""
         elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             self.lobby.take(message)
         elif isinstance(message, m.Bye):

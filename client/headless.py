@@ -28,6 +28,12 @@ class BotPlayer:
         self.won = 0
         #: The view number an answer was chosen on.
         self.answered: int | None = None
+        #: Ready for a game (the caller says so): said again after taking the seat back at
+        #: a table with no game on (a restarted server counts nobody not back as ready).
+        self.ready = False
+        self._reseated = False
+        #: Set when the server does not give the seat back after a reconnect.
+        self.seat_lost = asyncio.Event()
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -42,17 +48,23 @@ class BotPlayer:
             elif _acted(message) == model.seat:  # our own action arrived
                 self.waiting = False
             return
+        if message is self.client.seat_lost:
+            self.seat_lost.set()
+            return
         if isinstance(message, m.Error) and message.about in ("play", "pass", "return"):
             # refused: answer again only if the table moved on since (never loop on one view)
             self.waiting = False
             if model.view is None or model.view.number == self.answered:
                 return
         elif isinstance(message, m.Seated):  # (re)seated: an answer sent before a drop may be lost
-            self.waiting = False
+            self.waiting, self._reseated = False, True
             return
         elif isinstance(message, m.TableView):
             if message.status == "finished":
                 self.game_over.set()
+            elif self._reseated:
+                self._reseated = False
+                await self._ready_again(message)
         elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):
             return  # (after a reconnect the hand comes after the view: answer on either)
         if self.waiting or not model.my_turn or not model.hand:
@@ -65,6 +77,18 @@ class BotPlayer:
         if self.delay:
             await asyncio.sleep(self.delay)
         await self.client.act(self.strategy.choose(view))
+
+    async def _ready_again(self, view: m.TableView) -> None:
+        slot = self.client.model.slot
+        if (
+            self.ready
+            and not self.game_over.is_set()
+            and view.status == "waiting"
+            and slot is not None
+            and slot < len(view.chairs)
+            and not view.chairs[slot].ready
+        ):
+            await self.client.send(m.Ready())
 
 
 def _acted(event: m.TableEvent) -> int | None:

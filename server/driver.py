@@ -1,6 +1,7 @@
 """The game driver of one table and its turn timer: deal each hand (waiting for the seats'
-seeds), let bots move, play the timeout rule for a seat whose time ran out or who is away,
-and end the game.  One task per table; every change goes through the table, under the
+seeds), let bots move, play the timeout rule for a seat whose time ran out (a seat that is
+away keeps its turn time to come back; one that left is played for at once), and end the
+game.  One task per table; every change goes through the table, under the
 table's lock, one at a time."""
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class Driven(Protocol):
     def bot_for(self, seat: int) -> Strategy | None: ...
 
     def away(self, seat: int) -> bool: ...
+
+    def left(self, seat: int) -> bool: ...
+
+    def away_since(self, seat: int) -> float | None: ...
 
     def apply(self, seat: int, action: Action) -> None: ...
 
@@ -171,6 +176,8 @@ class Driver:
             now = self.clock()
             bots = [s for s in actors if table.bot_for(s) is not None]
             away = [s for s in actors if s not in bots and table.away(s)]
+            gone = [s for s in away if table.left(s)]
+            graced = {s: since for s in away if (since := table.away_since(s)) is not None}
         if bots:
             # (with no delay, still let the other tasks run: a table of bots never waits)
             await asyncio.sleep(self.settings.bot_delay)
@@ -180,27 +187,42 @@ class Driver:
             if now < timer.resume_until:  # restarted: wait for the seats to come back
                 await self._woken(timer.resume_until - now)
                 return
-            timer.resume_until = None
-        if away:
-            async with lock:
-                timer.held = None
+            async with lock:  # the restart's window is over: who is not back is played for
+                timer.held = timer.resume_until = None
                 for seat in away:
                     if seat in game.actors:
                         table.apply(seat, game.timeout_action(seat))
             return
-        if timer.held is not None:  # everyone owing a move is back: their clock runs again
+        if gone:  # walked away: played for at once (RULES.md §9)
             async with lock:
-                if self.settings.turn_seconds:
+                for seat in gone:
+                    if seat in game.actors and table.left(seat):
+                        table.apply(seat, game.timeout_action(seat))
+            return
+        if timer.resume_until is not None:  # everyone owing a move is back after a restart:
+            async with lock:  # their clock runs again, and a later drop is an ordinary one
+                if timer.held is not None and self.settings.turn_seconds:
                     timer.deadline = self.clock() + timer.held
-                timer.held = None
+                timer.held = timer.resume_until = None
                 table.broadcast_view()
             return
-        deadline = timer.deadline
-        if not await self._woken(None if deadline is None else max(0.0, deadline - now)):
+        # A seat that is away (its connection dropped) keeps its turn time to come back;
+        # with no turn timer it is waited for up to the grace period from when it went.
+        ends = [] if timer.deadline is None else [timer.deadline]
+        if not self.settings.turn_seconds:
+            ends += [since + self.settings.grace_seconds for since in graced.values()]
+        end = min(ends, default=None)
+        if not await self._woken(None if end is None else max(0.0, end - now)):
             async with lock:
-                if timer.deadline is not None and self.clock() >= timer.deadline:
+                now = self.clock()
+                if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
                         table.apply(seat, game.timeout_action(seat))
+                elif not self.settings.turn_seconds:
+                    for seat in game.actors:
+                        since = table.away_since(seat)
+                        if since is not None and now >= since + self.settings.grace_seconds:
+                            table.apply(seat, game.timeout_action(seat))
 
     async def _bots_move(self, game: Game, bots: list[int]) -> None:
         """Each bot owing a move chooses off the event loop (thinking.py), the table's lock

@@ -254,6 +254,7 @@ class Table:
             slot = self.chairs.slots[index]
             if self.status == "playing":
                 slot.member, slot.away_since = None, self.clock()
+                self.driver.wake()  # with no turn timer, the wait for the seat is its grace
             else:
                 self._hold_for_grace(slot)
                 self.note_seats()
@@ -402,6 +403,16 @@ class Table:
     def away(self, seat: int) -> bool:
         return not self._slot_for_seat(seat).present
 
+    def left(self, seat: int) -> bool:
+        """The seat's player walked away mid-game (not a dropped connection)."""
+        slot = self._slot_for_seat(seat)
+        return slot.leaving and not slot.present
+
+    def away_since(self, seat: int) -> float | None:
+        """When the seat's person went away (None while here, and for bots)."""
+        slot = self._slot_for_seat(seat)
+        return None if slot.present else slot.away_since
+
     def apply(self, seat: int, action: Action) -> None:
         """One action through the engine; journaled, then sent."""
         assert self.game is not None
@@ -433,7 +444,9 @@ class Table:
         return len(game.next_seating()) >= 3
 
     def open_deal(self) -> list[str]:
-        """Commit to the next hand's seed; the names of the seats asked for theirs."""
+        """Commit to the next hand's seed; the names of the people whose seeds are waited
+        for: every person in the seating, connected or away (one who resumes while the
+        deal is open gets the commit with the snapshot)."""
         game = self.game
         assert game is not None
         seating, dealer, start = game.plan_hand(self._rng)
@@ -441,9 +454,10 @@ class Table:
         commit = secret.commit(self.name)
         waiting = []
         for name in seating:
-            member = self.chairs.named(name).member
-            if member is not None:
-                member.deliver(commit)
+            slot = self.chairs.named(name)
+            if slot.member is not None:
+                slot.member.deliver(commit)
+            if slot.bot is None:
                 waiting.append(name)
         return waiting
 
@@ -559,8 +573,14 @@ class Table:
         self._broadcast(self.view())
 
     def _snapshot(self, member: Member) -> None:
-        """Everything a member needs after joining, watching or resuming."""
+        """Everything a member needs after joining, watching or resuming: the view, an
+        open deal's commit if the member's seed is still wanted, the member's hand."""
         member.deliver(self.view())
+        secret, index = self.deal_secret, self.chairs.index_of(member)
+        if secret is not None and not secret.dealt and index is not None:
+            name = self.chairs.slots[index].name
+            if name in secret.order_names and name not in secret.seeds:
+                member.deliver(secret.commit(self.name))
         seat = self.seat_of(member)
         if (
             seat is not None

@@ -99,6 +99,8 @@ class TableApp:
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
+        if message is self.client.seat_lost and self.app.is_running and not self.app.is_done:
+            self.app.exit()  # the seat was not given back: the lobby says why
         self.app.invalidate()
 
     async def network(

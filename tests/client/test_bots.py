@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
@@ -217,6 +218,7 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
             playouts=None,
             think=None,
             seed=3,
+            give_up=300.0,
         )
         said: list[str] = []
         with pytest.raises(BotFailed, match="not a server you trusted before"):
@@ -275,3 +277,34 @@ async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
         assert "lowball-bot-1: created table T (classic, 3 seats)" in text
         assert text.count(": game 1 over") == 3
         await wait_for(lambda: bool(server.records))
+
+
+async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_again(
+    tmp_path: Path,
+) -> None:
+    """A graceful stop between games: the bot reconnects by itself, takes its chair back
+    (a restarted server counts nobody as ready until they are back) and is ready again."""
+    from president.client.connection import Client, Link, connect
+    from president.client.pinning import KnownServers
+
+    port = 0
+
+    def reconnect() -> Awaitable[Link]:
+        return connect(f"127.0.0.1:{port}", "bot", known=KnownServers(tmp_path / "known"))
+
+    async with running_server(tmp_path) as server:
+        port = server.port
+        bot = Client(await reconnect())
+        bot.reconnect = reconnect
+        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
+        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+        await bot.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await bot.send(m.Join(table="T"))
+        await wait_for(lambda: bot.model.slot is not None)
+        player.ready = True
+        await bot.send(m.Ready())
+        await wait_for(lambda: server.lobby.tables["T"].slots[0].ready)
+    async with running_server(tmp_path, port=port) as again:
+        chair = again.lobby.tables["T"].slots[0]
+        await wait_for(lambda: chair.present and chair.ready, 10)
+    follow.cancel()

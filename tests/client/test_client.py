@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from president.bots.strategies import RandomBot
-from president.client.connection import Client, Link
+from president.client.connection import CertificateRefused, Client, ConnectFailed, Link
 from president.client.headless import BotPlayer
 from president.engine import parse_cards
 from president.protocol import messages as m
@@ -63,7 +63,7 @@ async def test_a_link_that_breaks_while_answering_is_reconnected() -> None:
             break
         await asyncio.sleep(0.01)
     task.cancel()
-    assert said[:2] == ["connection lost — reconnecting", "reconnected"]
+    assert said[:2] == ["connection lost — reconnecting (attempt 1)", "reconnected"]
     assert second.sent == [m.ListTables()]
 
 
@@ -95,3 +95,62 @@ async def test_a_bot_never_chooses_from_a_view_where_nothing_is_legal() -> None:
     await client.handle(view)
     assert client.model.my_turn and not client.model.seat_view().legal_actions()
     assert link.sent == [] and not bot.waiting
+
+
+async def test_a_server_that_says_it_is_closing_is_reconnected_to_and_the_seat_taken_back() -> None:
+    """A graceful stop is a restart to come: the bye is not final; attempts are counted,
+    a failure waits longer, and the seat is asked back with its token."""
+    first = FakeLink([m.Bye(code="server_closing", reason="the server is shutting down")])
+    second = FakeLink([])
+    client = Client(first)  # type: ignore[arg-type]
+    client.model.name, client.model.slot, client.model.token = "T", 1, b"t" * 32
+    tries: list[float] = []
+
+    async def reconnect() -> Link:
+        tries.append(asyncio.get_running_loop().time())
+        if len(tries) < 3:
+            raise ConnectFailed("cannot reach a president server at 127.0.0.1:7766")
+        return second  # type: ignore[return-value]
+
+    client.reconnect = reconnect
+    said: list[str] = []
+    task = asyncio.create_task(client.follow(said.append, retry_seconds=0.02))
+    for _ in range(200):
+        if second.sent:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    assert said[:4] == [
+        "server restarting — reconnecting (attempt 1)",
+        "server restarting — reconnecting (attempt 2)",
+        "server restarting — reconnecting (attempt 3)",
+        "reconnected",
+    ]
+    assert second.sent == [m.Resume(table="T", seat=1, token=b"t" * 32)]
+    assert tries[2] - tries[1] > tries[1] - tries[0]  # the wait doubles
+
+
+async def test_reconnecting_gives_up_after_its_bound_and_says_why() -> None:
+    """A server that shows another certificate is refused at every attempt, and said so."""
+    client = Client(FakeLink([]))  # type: ignore[arg-type]
+
+    async def reconnect() -> Link:
+        raise CertificateRefused("the server at 127.0.0.1:7766 shows the certificate AB:CD")
+
+    client.reconnect = reconnect
+    said: list[str] = []
+    await asyncio.wait_for(client.follow(said.append, retry_seconds=0.01, give_up=0.05), 5)
+    assert said[0] == "connection lost — reconnecting (attempt 1)"
+    assert said[1].startswith("refused: the server shows a certificate that is not the pinned one")
+    assert said[-1] == "disconnected"
+    assert client.gave_up is not None and client.gave_up.startswith("gave up reconnecting after")
+    assert "shows the certificate AB:CD" in client.gave_up
+
+
+async def test_a_resume_the_server_refuses_leaves_the_seat_with_the_reason() -> None:
+    client = Client(FakeLink([]))  # type: ignore[arg-type]
+    client.model.name, client.model.slot, client.model.token = "T", 1, b"t" * 32
+    refusal = m.Error(code="no_such_table", message="there is no table called T", about="resume")
+    await client.handle(refusal)
+    assert client.seat_lost is refusal
+    assert client.model.slot is None and client.model.token == b""

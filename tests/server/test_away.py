@@ -1,0 +1,232 @@
+"""A player who is away (the connection dropped; not one who left) is not played for at
+once: their turn time runs as usual, with no turn timer they are waited for up to the
+grace period, and the deal waits its seed window for them (docs/reliability.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from president.bots.strategies import RandomBot
+from president.client.connection import Client, Link, connect
+from president.client.headless import BotPlayer
+from president.client.pinning import KnownServers
+from president.engine import Action, Play
+from president.protocol import messages as m
+from president.server.app import Server
+from president.server.table import Table
+
+from .helpers import (
+    client,
+    in_play,
+    running_server,
+    seated_among_server_bots,
+    server_process,
+    wait_for,
+)
+from .test_table import all_ready, game_of, seated, table
+
+
+@dataclass
+class Away:
+    """ann among server bots, seen by a watcher: she moved, then her connection dropped."""
+
+    ann: Client
+    table: Table
+    seat: int
+    watcher: Client
+    #: How much the watcher had received when ann went.
+    mark: int
+    tasks: list[asyncio.Task[None]]
+
+    def acts_of_ann(self) -> list[m.Message]:
+        """Her seat's plays and passes since she went."""
+        return [
+            x
+            for x in self.watcher.received[self.mark :]
+            if isinstance(x, (m.Played, m.Passed)) and x.seat == self.seat
+        ]
+
+
+async def moved_then_away(server: Server, tmp_path: Path, turn_seconds: int) -> Away:
+    """ann's move in the first hand, then her connection drops (the bots, thinking 0.1 s,
+    play round to her turn after she has gone)."""
+    ann, task = await seated_among_server_bots(server, tmp_path, seats=3, turn_seconds=turn_seconds)
+    watcher = await client(server, "watcher", tmp_path)
+    watcher.keep = True
+    tasks = [asyncio.create_task(watcher.run())]
+    await watcher.send(m.Spectate(table="T"))
+    await ann.send(m.Ready())
+    await wait_for(lambda: in_play(ann) and ann.model.my_turn and bool(ann.model.hand), 20)
+    table, seat = server.lobby.tables["T"], ann.model.seat
+    assert seat is not None and table.game is not None
+    away = Away(ann, table, seat, watcher, len(watcher.received), tasks)
+    await ann.act(table.game.timeout_action(seat))
+    await wait_for(away.acts_of_ann)  # her move is in; now she goes
+    task.cancel()
+    await ann.link.close()  # the Wi-Fi drops
+    away.mark = len(watcher.received)
+    return away
+
+
+async def test_a_player_away_for_two_seconds_loses_no_turn(tmp_path: Path) -> None:
+    """The bots play round to her turn: the table waits for her (her turn time runs),
+    and when she is back, her seat's next action is hers."""
+    async with running_server(tmp_path, bot_delay=0.1) as server:
+        away = await moved_then_away(server, tmp_path, turn_seconds=30)
+        seat, game = away.seat, away.table.game
+        assert game is not None
+        await asyncio.sleep(2.0)
+        assert away.acts_of_ann() == [], "the table played for ann while she was away"
+        assert game.actors == [seat]  # it waits on her turn
+        back = await client(server, "ann", tmp_path)
+        away.tasks.append(asyncio.create_task(back.run()))
+        assert away.ann.model.slot is not None
+        await back.send(m.Resume(table="T", seat=away.ann.model.slot, token=away.ann.model.token))
+        await wait_for(lambda: back.model.my_turn and bool(back.model.hand))
+        # her own move, and one the timeout rule would not have made where there is one
+        timeout = game.timeout_action(seat)
+        mine: Action = next(
+            (a for a in back.model.seat_view().legal_actions() if a != timeout), timeout
+        )
+        await back.act(mine)
+        await wait_for(away.acts_of_ann)
+        first = away.acts_of_ann()[0]
+        if isinstance(mine, Play):
+            assert isinstance(first, m.Played) and set(first.cards) == set(map(str, mine.cards))
+        else:
+            assert isinstance(first, m.Passed)
+        for task in away.tasks:
+            task.cancel()
+
+
+async def test_with_no_turn_timer_an_away_seat_is_played_for_after_the_grace_period(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, bot_delay=0.1, grace_seconds=2.0) as server:
+        away = await moved_then_away(server, tmp_path, turn_seconds=0)
+        await asyncio.sleep(1.0)
+        assert away.acts_of_ann() == [], "the table played for ann at once"
+        await wait_for(away.acts_of_ann, 10)  # the grace period is over: the timeout rule
+        for task in away.tasks:
+            task.cancel()
+
+
+async def test_the_deal_waits_for_an_away_seat_and_its_seed_counts_when_it_comes_back(
+    tmp_path: Path,
+) -> None:
+    """ann's connection drops as the first hand ends; she is back within the next deal's
+    seed window: the deal waits for her, she gets the commit, and her seed is in it."""
+    async with running_server(
+        tmp_path, bot_delay=0.0, pause_between_hands=1.0, seed_seconds=8.0
+    ) as server:
+        ann, task = await seated_among_server_bots(server, tmp_path, seats=3, turn_seconds=30)
+        task.cancel()
+
+        async def reconnect() -> Link:
+            again = await client(server, "ann", tmp_path)
+            return again.link
+
+        ann.reconnect = reconnect
+        bot = BotPlayer(ann, RandomBot(random.Random(2)))
+        plays = ann.on_message
+        dropped = asyncio.Event()
+
+        async def on_message(message: m.Message) -> None:
+            if plays is not None:
+                await plays(message)
+            if isinstance(message, m.HandOver) and message.hand == 0 and not dropped.is_set():
+                dropped.set()
+                ann.link.writer.transport.abort()  # gone as the hand ends
+
+        ann.on_message = on_message
+        follow = asyncio.create_task(ann.follow(lambda what: None, retry_seconds=1.5))
+        await ann.send(m.Ready())
+        await wait_for(lambda: 1 in ann.model.deal_results, 30)
+        assert dropped.is_set()
+        assert ann.model.deal_results[1] is None, ann.model.deal_results[1]
+        assert 1 in ann.seeds  # her seed went into the deal of hand 1 (the reveal shows it)
+        follow.cancel()
+        del bot
+
+
+async def test_a_real_server_process_waits_for_a_player_away_for_two_seconds(
+    tmp_path: Path,
+) -> None:
+    """The same with `president server` as a host runs it: ann's connection is cut after
+    her move, her client takes the seat back by itself 2 s later, and in between nothing
+    was played for her seat."""
+    # (the bots think 0.2 s: she is gone before her turn comes round again)
+    proc, port, pin, _ = await asyncio.to_thread(
+        server_process, tmp_path / "data", 0, "--bot-delay", "0.2"
+    )
+    address = f"127.0.0.1:{port}"
+
+    def reconnect(name: str) -> Callable[[], Awaitable[Link]]:
+        return lambda: connect(address, name, pin=pin, known=KnownServers(tmp_path / name))
+
+    ann = Client(await reconnect("ann")())
+    ann.reconnect = reconnect("ann")
+    watcher = Client(await reconnect("watcher")())
+    ann.keep = watcher.keep = True
+    said: list[str] = []
+    tasks = [
+        asyncio.create_task(ann.follow(said.append, retry_seconds=2.0)),
+        asyncio.create_task(watcher.run()),
+    ]
+    try:
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        await watcher.send(m.Spectate(table="T"))
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann) and ann.model.my_turn and bool(ann.model.hand), 20)
+        seat = ann.model.seat
+
+        def acts_of_ann(since: int) -> list[m.Message]:
+            return [
+                x
+                for x in watcher.received[since:]
+                if isinstance(x, (m.Played, m.Passed)) and x.seat == seat
+            ]
+
+        mark = len(watcher.received)
+        await ann.act(RandomBot(random.Random(1)).choose(ann.model.seat_view()))
+        await wait_for(lambda: acts_of_ann(mark))
+        mark, back = len(watcher.received), len(ann.received)
+        ann.link.writer.transport.abort()  # cut: her client comes back by itself in 2 s
+        await wait_for(lambda: any(isinstance(x, m.Seated) for x in ann.received[back:]), 10)
+        await wait_for(lambda: ann.model.my_turn and bool(ann.model.hand))
+        assert "connection lost — reconnecting (attempt 1)" in said and "reconnected" in said
+        assert acts_of_ann(mark) == [], "the table played for ann while she was away"
+        await ann.act(RandomBot(random.Random(2)).choose(ann.model.seat_view()))
+        await wait_for(lambda: acts_of_ann(mark))  # and the game goes on with her
+    finally:
+        for task in tasks:
+            task.cancel()
+        proc.kill()
+        proc.wait(10)
+
+
+async def test_once_everyone_is_back_after_a_restart_a_new_drop_is_an_ordinary_one() -> None:
+    """A restored table's resume window must not outlive the return of its players: a
+    seat that drops later is waited for as any away seat (here: no turn timer, so the
+    grace period), not played for because the window is over."""
+    t, _ = table(seats=3, turn_seconds=0, grace_seconds=60.0)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    t.driver.timer.resume_until = t.clock() - 1  # restored, its window over, everyone back
+    t.driver.wake()
+    await asyncio.sleep(0.05)
+    turn = game.turn
+    assert turn is not None
+    await t.drop(next(x for x in members if x.name == game.seating[turn]))
+    await asyncio.sleep(0.3)
+    assert game.turn == turn, "the seat was played for at once"
+    await t.stop()
