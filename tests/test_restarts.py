@@ -86,9 +86,9 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         m.CreateTable(name="T", preset="classic", toggles={"target": 3}, seats=4, turn_seconds=0)
     )
     answer = await asyncio.wait_for(host.receive(), 10)
-    while answer is not None and not isinstance(answer, m.Tables):  # the table list: made
+    while answer is not None and not isinstance(answer, m.TableChanged):  # the lobby's news
         answer = await asyncio.wait_for(host.receive(), 10)
-    assert isinstance(answer, m.Tables) and [t.name for t in answer.tables] == ["T"], answer
+    assert isinstance(answer, m.TableChanged) and answer.info.name == "T", answer
     await host.close()
     ann = Terminal([*command, "connect", address, "--name", "ann", "--fingerprint", pin], env)
     bots: subprocess.Popen[str] | None = None
