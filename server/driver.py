@@ -38,6 +38,9 @@ class Driven(Protocol):
     game: Game | None
     deal_secret: DealSecret | None
 
+    @property
+    def paused(self) -> bool: ...
+
     def bot_for(self, seat: int) -> Strategy | None: ...
 
     def away(self, seat: int) -> bool: ...
@@ -128,6 +131,10 @@ class Driver:
         assert game is not None
         try:
             while not self.suspended:
+                if table.paused:  # its journal cannot be written: no move until it can
+                    self._wake.clear()
+                    await self._woken(None)
+                    continue
                 async with lock:
                     phase = game.phase
                 if phase is Phase.GAME_OVER:
@@ -174,6 +181,8 @@ class Driver:
             await asyncio.sleep(self.settings.bot_delay)
             async with lock:
                 for seat in bots:
+                    if table.paused:
+                        return
                     bot = table.bot_for(seat)
                     if bot is not None and seat in game.actors:
                         table.apply(seat, bot.choose(game.view_for(seat)))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 from typing import Protocol
 
@@ -14,7 +13,7 @@ from president.protocol import messages as m
 from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 
-from .config import ServerConfig
+from .config import ServerConfig, password_matches
 from .table import Table
 
 log = logging.getLogger("president.server")
@@ -189,9 +188,7 @@ class Session:
             self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
             return False
         password = self.config.password
-        if password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), password.encode()
-        ):
+        if password is not None and not password_matches(password, hello.password):
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key

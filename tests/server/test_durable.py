@@ -74,7 +74,7 @@ def test_a_damaged_journal_is_refused_with_where_it_went_wrong() -> None:
             Entry("act", {"action": {"seat": 0, "pass": True}, "number": 1}),
         ],
         "KeyError": [*base, Entry("seats", {})],
-        "of kind 'damaged'": [*base, Entry("damaged", {})],
+        "entry 1: row 9 is not JSON": [*base, Entry("damaged", {"why": "row 9 is not JSON"})],
         "2 seats at a table of 3": [
             *base,
             Entry("seats", {"seats": [{"name": "", "strategy": ""}] * 2}),
@@ -173,19 +173,28 @@ async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path:
                 )
             )
         )
-    db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
+    # a row that is authentic (written with the journal's key) but does not fit the game:
+    # the replay through the engine refuses it
+    journal = Journal(
+        tmp_path / "data" / "tables.sqlite3", (tmp_path / "data" / "journal.key").read_bytes()
+    )
+    db = journal.db
     ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
-    db.execute(
-        "UPDATE events SET body = json_set(body, '$.seating', json_array('x', 'y', 'z')) "
+    row, seq, body = db.execute(
+        "SELECT id, seq, json_set(body, '$.seating', json_array('x', 'y', 'z')) FROM events "
         "WHERE id = (SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')",
         (bad,),
+    ).fetchone()
+    db.execute(
+        "UPDATE events SET body = ?, mac = ? WHERE id = ?",
+        (body, journal.mac(bad, seq, "deal", body), row),
     )
-    db.commit()
-    db.close()
+    journal.close()
     async with running_server(tmp_path, bot_delay=0.0) as again:
         assert list(again.lobby.tables) == ["good"]
         assert len(again.restore_problems) == 1 and "'bad'" in again.restore_problems[0]
         assert "the seating must name everyone" in again.restore_problems[0]
+        assert "set aside in" in again.restore_problems[0]
         await wait_for(lambda: again.lobby.tables["good"].status == "finished", 60)
     async with running_server(tmp_path) as third:  # closed: not tried again
         assert third.restore_problems == [] and "bad" not in third.lobby.tables
@@ -382,7 +391,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
 
 
 def test_the_journal_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+    journal = Journal(tmp_path / "j.sqlite3", bytes(32))
     table = journal.open_table("T")
     journal.append(table, "seats", {"seats": []})
     journal.close()
