@@ -75,6 +75,7 @@ class Journal:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA secure_delete=ON")  # rows removed leave no bytes behind
             self.db.executescript(SCHEMA)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(events)")}
             if "mac" not in columns:
@@ -115,10 +116,10 @@ class Journal:
         try:
             rows = self.db.execute("PRAGMA quick_check").fetchall()
         except sqlite3.DatabaseError as exc:
-            return str(exc)
+            return str(exc).splitlines()[0]
         if rows == [("ok",)]:
             return None
-        return str(rows[0][0]) if rows else "quick_check said nothing"
+        return str(rows[0][0]).splitlines()[0] if rows else "quick_check said nothing"
 
     # --- writing --------------------------------------------------------------------------
 
@@ -267,6 +268,10 @@ def salvage(damaged: Path, into: Path) -> int:
     target.executescript(SCHEMA)
     copied = 0
     try:
+        try:
+            source.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError:
+            return 0  # not a database at all: nothing to read
         names: dict[int, str] = {}
         for row in _readable(source, "tables", "id, name, closed"):
             names[row[0]] = row[1]

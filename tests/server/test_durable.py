@@ -130,32 +130,21 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
         t.cancel()
 
 
-async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(
+async def test_a_journal_that_is_not_a_database_is_set_aside_with_one_line(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    data.mkdir()
+    data.mkdir(mode=0o700)
     (data / "tables.sqlite3").write_bytes(b"this is not a database" * 100)
-    out = await asyncio.to_thread(
-        subprocess.run,
-        [
-            sys.executable,
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "tables.sqlite3 cannot be read" in out.stderr and "move it away" in out.stderr
+    (data / "tables.sqlite3").chmod(0o600)
+    proc, _, _, head = await asyncio.to_thread(server_process, data, 0)
+    proc.terminate()
+    _, err = await asyncio.to_thread(proc.communicate, timeout=15)
+    assert "Traceback" not in head + err
+    (line,) = [x for x in head.splitlines() if "tables.sqlite3" in x]
+    assert "is damaged (file is not a database)" in line and "0 row(s)" in line
+    (kept,) = (data / "damaged").iterdir()
+    assert (kept / "tables.sqlite3").read_bytes() == b"this is not a database" * 100
 
 
 async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path: Path) -> None:
