@@ -194,6 +194,8 @@ class Driver:
             timer.resume_until = None
         if away:
             async with lock:
+                if table.paused:
+                    return
                 timer.held = None
                 for seat in away:
                     if seat in game.actors:

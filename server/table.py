@@ -194,9 +194,11 @@ class Table:
     async def _retry_journal(self) -> None:
         journal, log_id = self.journal, self.log_id
         assert journal is not None and log_id is not None
-        while self.unwritten:
+        while self.unwritten and not self.driver.suspended:  # (suspended: the server stops)
             await asyncio.sleep(self.settings.journal_retry_seconds)
             async with self.lock:
+                if self.driver.suspended:
+                    return
                 try:
                     while self.unwritten:
                         journal.append(log_id, *self.unwritten[0])
