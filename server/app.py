@@ -168,7 +168,7 @@ class Server:
         fresh.unlink(missing_ok=True)
         os.close(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
         try:
-            rows = salvage(path, fresh)
+            rows = salvage(path, fresh, key)
         except sqlite3.DatabaseError:
             rows = 0
         for suffix in ("", "-wal", "-shm"):

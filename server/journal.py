@@ -59,6 +59,13 @@ class Entry:
     body: dict[str, Any]
 
 
+def row_mac(key: bytes, table_id: int, seq: int, kind: str, body: str) -> bytes:
+    """A row's MAC: HMAC-SHA256 over its table, its place in the table's log, its kind and
+    its body."""
+    message = f"{table_id}\0{seq}\0{kind}\0".encode() + body.encode()
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
 def _dump(body: dict[str, Any]) -> str:
     return json.dumps(body, separators=(",", ":"))
 
@@ -108,8 +115,7 @@ class Journal:
                 )
 
     def mac(self, table_id: int, seq: int, kind: str, body: str) -> bytes:
-        message = f"{table_id}\0{seq}\0{kind}\0".encode() + body.encode()
-        return hmac.new(self.key, message, hashlib.sha256).digest()
+        return row_mac(self.key, table_id, seq, kind, body)
 
     def check(self) -> str | None:
         """None if SQLite finds the file whole; else what it says is wrong (first line)."""
@@ -119,7 +125,9 @@ class Journal:
             return str(exc).splitlines()[0]
         if rows == [("ok",)]:
             return None
-        return str(rows[0][0]).splitlines()[0] if rows else "quick_check said nothing"
+        said = [line for row in rows for line in str(row[0]).splitlines()]
+        said = [line for line in said if not line.startswith("***")] or ["quick_check failed"]
+        return said[0]
 
     # --- writing --------------------------------------------------------------------------
 
@@ -258,10 +266,11 @@ class Journal:
         self.db.close()
 
 
-def salvage(damaged: Path, into: Path) -> int:
-    """Copy every row SQLite can still read from the damaged journal `damaged` into a new
-    journal file `into` (as they are: the MACs then decide what is believed); the number
-    of rows copied."""
+def salvage(damaged: Path, into: Path, key: bytes) -> int:
+    """Copy every row SQLite can still read from the damaged journal `damaged`, and whose
+    MAC holds (a damaged page can give rows of garbage), into a new journal file `into`,
+    as they are; the number of rows copied.  A table that lost rows then shows a gap in
+    its places, and is set aside at restore."""
     source = sqlite3.connect(damaged, isolation_level=None)
     target = sqlite3.connect(into, isolation_level=None)
     target.execute("PRAGMA journal_mode=WAL")
@@ -273,9 +282,7 @@ def salvage(damaged: Path, into: Path) -> int:
         except sqlite3.DatabaseError:
             return 0  # not a database at all: nothing to read
         names: dict[int, str] = {}
-        for row in _readable(source, "tables", "id, name, closed"):
-            names[row[0]] = row[1]
-            target.execute("INSERT OR IGNORE INTO tables (id, name, closed) VALUES (?, ?, ?)", row)
+        tables = {row[0]: row for row in _readable(source, "tables", "id, name, closed")}
         try:
             columns = {row[1] for row in source.execute("PRAGMA table_info(events)")}
         except sqlite3.DatabaseError:
@@ -283,13 +290,27 @@ def salvage(damaged: Path, into: Path) -> int:
         macs = "seq, mac" if "mac" in columns else "NULL, NULL"  # older: refused, set aside
         rows = _readable(source, "events", f"id, table_id, kind, body, {macs}")
         for row in rows:
-            if row[1] not in names:
-                names[row[1]] = f"table {row[1]}"
+            _, table_id, kind, body, seq, mac = row
+            if not (
+                isinstance(table_id, int)
+                and isinstance(seq, int)
+                and isinstance(mac, bytes)
+                and isinstance(kind, str)
+                and isinstance(body, str)
+                and hmac.compare_digest(mac, row_mac(key, table_id, seq, kind, body))
+            ):
+                continue
+            if table_id not in names:
+                known = tables.get(table_id)
+                names[table_id] = str(known[1]) if known else f"table {table_id}"
+                closed = known[2] if known else 0
                 target.execute(
-                    "INSERT OR IGNORE INTO tables (id, name) VALUES (?, ?)", (row[1], names[row[1]])
+                    "INSERT INTO tables (id, name, closed) VALUES (?, ?, ?)",
+                    (table_id, names[table_id], closed),
                 )
             target.execute(
-                "INSERT INTO events (id, table_id, kind, body, seq, mac) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO events (id, table_id, kind, body, seq, mac) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 row,
             )
             copied += 1
