@@ -494,3 +494,23 @@ async def test_a_tables_log_keeps_only_its_last_game_once_the_one_before_is_reco
         ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == "T"]
         kinds = [e.kind for e in entries]
         assert kinds.count("game") == 1 and kinds[:3] == ["table", "seats", "end"], kinds
+
+
+async def test_a_server_that_cannot_listen_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        _clients, _, tasks = await table_of_bots(server, tmp_path, toggles={"target": 30})
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.game is not None and table.game.hand >= 1)
+        for t in tasks:
+            t.cancel()
+    data = tmp_path / "data"
+    journal = {k: v for k, v in state_of(data).items() if k.startswith("tables.sqlite3")}
+    blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    try:
+        port = blocker.sockets[0].getsockname()[1]
+        line = refused_in_one_line(await asyncio.to_thread(server_command, data, port))
+        assert "cannot listen" in line
+    finally:
+        blocker.close()
+    assert {k: v for k, v in state_of(data).items() if k.startswith("tables.sqlite3")} == journal
+    assert not (data / "records").exists() or not list((data / "records").iterdir())
