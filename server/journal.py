@@ -83,6 +83,9 @@ class Journal:
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA secure_delete=ON")  # rows removed leave no bytes behind
+            # the WAL is copied into the file every 256 pages and then cut back to 1 MiB
+            self.db.execute("PRAGMA wal_autocheckpoint=256")
+            self.db.execute("PRAGMA journal_size_limit=1048576")
             self.db.executescript(SCHEMA)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(events)")}
             if "mac" not in columns:
