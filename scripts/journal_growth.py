@@ -68,10 +68,9 @@ async def main(toggles: int, games: int) -> None:
             start = size(data)
             for i in range(toggles):
                 await ann.send(m.Ready(ready=i % 2 == 0))
-            await ann.send(m.Ping(nonce=1))
-            table = server.lobby.tables["T"]
-            await settle(lambda: table.slots[0].ready == ((toggles - 1) % 2 == 0))
-            await asyncio.sleep(0.2)
+            ann.tables = None
+            await ann.send(m.ListTables())  # answered after every toggle before it
+            await settle(lambda: ann.tables is not None)
             after = size(data)
             print(
                 f"{toggles} ready toggles: journal {start[0]} -> {after[0]}, "
