@@ -68,9 +68,10 @@ async def main(toggles: int, games: int) -> None:
             start = size(data)
             for i in range(toggles):
                 await ann.send(m.Ready(ready=i % 2 == 0))
-            ann.tables = None
-            await ann.send(m.ListTables())  # answered after every toggle before it
-            await settle(lambda: ann.tables is not None)
+                if i % 100 == 99 or i == toggles - 1:  # let the views sent back be read
+                    ann.tables = None
+                    await ann.send(m.ListTables())  # answered after every toggle before it
+                    await settle(lambda: ann.tables is not None)
             after = size(data)
             print(
                 f"{toggles} ready toggles: journal {start[0]} -> {after[0]}, "
