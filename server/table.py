@@ -318,6 +318,8 @@ class Table:
             self._check_password(password)
             self.chairs.watch(member)
             self._snapshot(member)
+            if self.paused:  # what it shows now waits with the rest: say why
+                member.deliver(PAUSED)
 
     async def leave(self, member: Member) -> None:
         """A member walks away.  Mid-game their seat is played by the timeout rule until
