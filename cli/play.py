@@ -20,6 +20,7 @@ from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig, default_data_dir
+from president.server.storage import StorageError
 
 from .usage import UsageError
 
@@ -62,7 +63,13 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
     data = Path(args.data) if args.data else default_data_dir() / "local"
     # the embedded server's certificate is pinned by its fingerprint: nothing to remember
     with tempfile.TemporaryDirectory(prefix="president-play-") as scratch:
-        server, client = await start_local_game(args, data, KnownServers(Path(scratch) / "known"))
+        try:
+            server, client = await start_local_game(
+                args, data, KnownServers(Path(scratch) / "known")
+            )
+        except StorageError as exc:  # its data directory is not private, or in use
+            print(f"president play: {exc}", file=sys.stderr)
+            return 2
         app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
         reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
         try:

@@ -15,6 +15,7 @@ from pathlib import Path
 from president.server.app import Server
 from president.server.config import ServerConfig, default_data_dir
 from president.server.journal import JournalError
+from president.server.storage import StorageError
 
 
 def lan_addresses() -> list[str]:
@@ -37,7 +38,7 @@ async def serve(config: ServerConfig) -> int:
     try:
         server = Server(config)
         await server.start()
-    except JournalError as exc:
+    except (JournalError, StorageError) as exc:
         print(f"president server: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

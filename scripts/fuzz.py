@@ -266,7 +266,9 @@ async def fuzz_handlers(inputs: int, rng: random.Random, data: Path) -> tuple[in
     )
     server = Server(config)
     server.storage.prepare()  # the records' folder (the lobby itself needs no socket)
-    server.journal = Journal(server.storage.journal)  # every table journaled, and checked
+    server.journal = Journal(
+        server.storage.journal, server.storage.journal_key()
+    )  # every table journaled, and checked
     errors = ErrorCount()
     logging.getLogger("president").addHandler(errors)
     crashes: list[str] = []

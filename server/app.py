@@ -7,19 +7,27 @@ from __future__ import annotations
 import asyncio
 import asyncio.sslproto
 import contextlib
+import json
 import logging
+import os
 import socket
+import sqlite3
 import ssl
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from president.engine.record import to_record
 from president.protocol import messages as m
 from president.protocol.errors import Code
 
-from .config import ServerConfig
-from .journal import Journal
+from .config import ServerConfig, hash_password
+from .journal import Journal, JournalError, copy_aside, salvage
 from .lobby import Lobby
+from .restore import replay_what_can_be
 from .session import Session
-from .storage import Storage
+from .storage import Storage, write_private
+from .wal import check_wal
 
 log = logging.getLogger("president.server")
 
@@ -42,6 +50,8 @@ def _smaller_tls_reads() -> None:
 
 class Server:
     def __init__(self, config: ServerConfig) -> None:
+        if config.password is not None:  # kept only as its hash
+            config = replace(config, password=hash_password(config.password))
         self.config = config
         self.storage = Storage(config.data_dir)
         self.lobby = Lobby(config, self.write_record)
@@ -49,8 +59,11 @@ class Server:
         self.sessions: set[Session] = set()
         self.records: list[str] = []
         self.journal: Journal | None = None
-        #: Tables the journal held that could not be rebuilt at start (one line each).
+        #: Tables the journal held that could not be rebuilt at start, and a damaged
+        #: journal (one line each).
         self.restore_problems: list[str] = []
+        #: Where this start set aside what it could not use (DIR/damaged/<stamp>/).
+        self.set_aside: Path | None = None
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._tls: ssl.SSLContext | None = None
@@ -73,16 +86,21 @@ class Server:
         return port
 
     async def start(self) -> None:
+        """Lock the data directory (before anything else: a second server changes
+        nothing), listen (before the journal: a server that cannot listen leaves it as it
+        is), then the certificate, the journal and its tables."""
         self.storage.prepare()
-        cert, key, self.fingerprint = self.storage.certificate(self.config.name)
-        if self.config.journal:
-            self.journal = self.lobby.journal = Journal(self.storage.journal)
-            self.restore_problems = self.lobby.restore(self.journal)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.minimum_version = ssl.TLSVersion.TLSv1_3
-        context.load_cert_chain(cert, key)
-        self._tls = context
-        _smaller_tls_reads()
+        try:
+            self._start()
+        except BaseException:
+            if self._listener is not None:
+                self._listener.close()
+            if self.journal is not None:
+                self.journal.close()
+            self.storage.unlock()
+            raise
+
+    def _start(self) -> None:
         # The server accepts plain TCP itself and starts TLS only once the caps allow the
         # connection: a flood of connections that never finish a handshake is counted and
         # refused like any other.
@@ -91,7 +109,105 @@ class Server:
             (self.config.host, self.config.port), family=family, backlog=512
         )
         self._listener.setblocking(False)
+        self.storage.note_port(self.port)
+        cert, key, self.fingerprint = self.storage.certificate(self.config.name)
+        if self.config.journal:
+            try:
+                self.journal = self.lobby.journal = self._open_journal()
+                self.restore_problems += self.lobby.restore(self.journal)
+                self._set_aside_closed()
+                self.journal.checkpoint()
+            except (sqlite3.Error, OSError) as exc:
+                raise JournalError(
+                    f"the tables' journal {self.storage.journal} cannot be used: {exc}"
+                ) from None
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_3
+        context.load_cert_chain(cert, key)
+        self._tls = context
+        _smaller_tls_reads()
         self._accepting = asyncio.get_running_loop().create_task(self._accept_loop(), name="accept")
+
+    # --- the journal at start ---------------------------------------------------------------
+
+    def _problem(self, line: str) -> None:
+        log.error("%s", line)
+        self.restore_problems.append(line)
+
+    def _aside(self) -> Path:
+        if self.set_aside is None:
+            self.set_aside = self.storage.set_aside_dir()
+        return self.set_aside
+
+    def _open_journal(self) -> Journal:
+        """The journal, checked before it is believed: a damaged WAL is named and kept
+        (SQLite would drop what follows the damage without a word), a damaged file is kept
+        aside and the rows SQLite can still read are carried into a new one."""
+        storage = self.storage
+        path = storage.journal
+        storage.create_journal()
+        key = storage.journal_key()
+        damage = check_wal(path.with_name(path.name + "-wal"))
+        if damage is not None:
+            copy_aside(path, self._aside())
+            self._problem(f"{damage.line()}; a copy is kept in {self.set_aside}")
+        try:
+            journal = Journal(path, key)
+        except JournalError as exc:
+            trouble = str(exc).split(" (", 1)[-1].split(")", 1)[0]
+        else:
+            found = journal.check()
+            if found is None:
+                return journal
+            journal.close()
+            trouble = found
+        aside = self._aside()
+        if damage is None:
+            copy_aside(path, aside)
+        fresh = path.with_name(path.name + ".salvage")
+        fresh.unlink(missing_ok=True)
+        os.close(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+        try:
+            rows = salvage(path, fresh, key)
+        except sqlite3.DatabaseError:
+            rows = 0
+        for suffix in ("", "-wal", "-shm"):
+            path.with_name(path.name + suffix).unlink(missing_ok=True)
+        os.replace(fresh, path)
+        self._problem(
+            f"the tables' journal {path} is damaged ({trouble}): kept in {aside}; {rows} "
+            "row(s) could be read, and the tables they rebuild come back"
+        )
+        return Journal(path, key)
+
+    def _set_aside_closed(self) -> None:
+        """Tables the journal holds but does not rebuild: their rows are copied out to the
+        set-aside folder, a record written of their game as far as it replays, and they
+        leave the journal."""
+        journal = self.journal
+        assert journal is not None
+        for table_id, name in journal.closed_tables():
+            aside = self._aside()
+            rows = journal.rows(table_id)
+            write_private(
+                aside / f"table-{table_id}.json",
+                json.dumps({"table": name, "rows": rows}, indent=1).encode(),
+            )
+            entries = journal.entries(table_id)
+            game = replay_what_can_be(entries, self.config)
+            note = f"set aside in {aside}"
+            if game is not None and game.history and entries[0].kind == "table":
+                record = to_record(game, str(entries[0].body.get("preset", "classic")))
+                note += f", its game's record in {self.storage.write_record(name, record)}"
+            journal.drop_table(table_id)
+            head = f"table {name!r} could not be restored"
+            for i, line in enumerate(self.restore_problems):
+                if line.startswith(head) and "set aside" not in line:
+                    self.restore_problems[i] = f"{line}; {note}"
+                    break
+            else:
+                self._problem(f"{head}: {note}")
+            log.warning("table %s: %s", name, note)
 
     async def _accept_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -183,4 +299,5 @@ class Server:
                 await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
         if self.journal is not None:
             self.journal.close()
+        self.storage.unlock()
         self._closed.set()

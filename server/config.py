@@ -3,7 +3,10 @@ hurting anyone else, and each table's settings."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,42 @@ def default_data_dir() -> Path:
     return Path(base) / "president"
 
 
+#: scrypt's cost for passwords: 2**13 × 8 (8 MiB, ~27 ms here): slow for a guesser with
+#: the journal, quick enough for the event loop at each attempt.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**13, 8, 1
+
+
+def hash_password(password: str) -> str:
+    """A salted scrypt hash of `password`, as text: "scrypt$n$r$p$salt$hash" (hex)."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(
+        password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32
+    )
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
+
+
+def is_password_hash(text: str) -> bool:
+    return text.startswith("scrypt$") and text.count("$") == 5
+
+
+def password_matches(stored: str, given: str | None) -> bool:
+    """Whether `given` is the password whose hash is `stored` (constant-time compare)."""
+    try:
+        _, n, r, p, salt, digest = stored.split("$")
+        again = hashlib.scrypt(
+            (given or "").encode(),
+            salt=bytes.fromhex(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=32,
+            maxmem=256 * 1024 * 1024,
+        )
+    except ValueError:
+        return False
+    return hmac.compare_digest(again, bytes.fromhex(digest))
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     host: str = "0.0.0.0"
@@ -26,7 +65,10 @@ class ServerConfig:
     #: Journal every table (and restore them at start); off for `president play`'s own
     #: embedded server, where each run is a new game.
     journal: bool = True
+    #: The password every client must give (the `Server` keeps only its scrypt hash).
     password: str | None = None
+    #: While a table's journal writes fail: how often it tries again.
+    journal_retry_seconds: float = 5.0
     # connections
     max_connections: int = 1000
     max_per_address: int = 32
@@ -87,6 +129,7 @@ class TableSettings:
     preset: str
     rules: Rules
     seats: int
+    #: The table's password as a salted scrypt hash (`hash_password`), never in clear.
     password: str | None = None
     turn_seconds: int = 60
     grace_seconds: float = 120.0
@@ -95,6 +138,8 @@ class TableSettings:
     pause_between_hands: float = 2.0
     #: After a restart: how long a table waits for its players before the timeout rule.
     resume_seconds: float = 120.0
+    #: While its journal writes fail: how often the table tries again.
+    journal_retry_seconds: float = 5.0
 
     @classmethod
     def on(
@@ -108,34 +153,43 @@ class TableSettings:
         password: str | None,
         turn_seconds: int,
     ) -> TableSettings:
-        """A table as created (or restored), with the timings of this server's configuration."""
+        """A table as created (or restored), with the timings of this server's
+        configuration; `password` in clear (kept as its hash)."""
         return cls(
             name=name,
             preset=preset,
             rules=rules,
             seats=seats,
-            password=password,
+            password=None if password is None else hash_password(password),
             turn_seconds=turn_seconds,
             grace_seconds=config.grace_seconds,
             seed_seconds=config.seed_seconds,
             bot_delay=config.bot_delay,
             pause_between_hands=config.pause_between_hands,
             resume_seconds=config.resume_seconds,
+            journal_retry_seconds=config.journal_retry_seconds,
         )
 
     @classmethod
     def from_entry(cls, body: dict[str, Any], config: ServerConfig) -> TableSettings:
-        """The settings the journal's "table" entry kept."""
+        """The settings the journal's "table" entry kept (a journal from before hashes
+        holds the password in clear: it is hashed here)."""
         preset = body["preset"]
-        return cls.on(
+        settings = cls.on(
             config,
             name=body["name"],
             preset=preset,
             rules=find_preset(preset).replace(**body["toggles"]),
             seats=body["seats"],
-            password=body["password"],
+            password=body.get("password"),
             turn_seconds=body["turn_seconds"],
         )
+        if "password_scrypt" in body:
+            stored = body["password_scrypt"]
+            if stored is not None and not (isinstance(stored, str) and is_password_hash(stored)):
+                raise ValueError("the table's password hash is not one")
+            settings.password = stored
+        return settings
 
     def entry(self) -> dict[str, Any]:
         """What the journal keeps: the table as created (timings come from the server's
@@ -145,6 +199,6 @@ class TableSettings:
             "preset": self.preset,
             "toggles": self.rules.changes_from(PRESETS[self.preset]),
             "seats": self.seats,
-            "password": self.password,
+            "password_scrypt": self.password,
             "turn_seconds": self.turn_seconds,
         }

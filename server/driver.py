@@ -41,6 +41,9 @@ class Driven(Protocol):
     game: Game | None
     deal_secret: DealSecret | None
 
+    @property
+    def paused(self) -> bool: ...
+
     def bot_for(self, seat: int) -> Strategy | None: ...
 
     def away(self, seat: int) -> bool: ...
@@ -135,6 +138,10 @@ class Driver:
         assert game is not None
         try:
             while not self.suspended:
+                if table.paused:  # its journal cannot be written: no move until it can
+                    self._wake.clear()
+                    await self._woken(None)
+                    continue
                 async with lock:
                     phase = game.phase
                 if phase is Phase.GAME_OVER:
@@ -188,6 +195,8 @@ class Driver:
                 await self._woken(timer.resume_until - now)
                 return
             async with lock:  # the restart's window is over: who is not back is played for
+                if table.paused:
+                    return
                 timer.held = timer.resume_until = None
                 for seat in away:
                     if seat in game.actors:
@@ -195,6 +204,8 @@ class Driver:
             return
         if gone:  # walked away: played for at once (RULES.md §9)
             async with lock:
+                if table.paused:
+                    return
                 for seat in gone:
                     if seat in game.actors and table.left(seat):
                         table.apply(seat, game.timeout_action(seat))
@@ -215,6 +226,8 @@ class Driver:
         if not await self._woken(None if end is None else max(0.0, end - now)):
             async with lock:
                 now = self.clock()
+                if table.paused:
+                    return
                 if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
                         table.apply(seat, game.timeout_action(seat))
@@ -237,6 +250,8 @@ class Driver:
         hand = game.hand
         choices = await asyncio.gather(*(think(bot, view) for _, bot, view in asked))
         async with table.lock:
+            if table.paused:  # its journal cannot be written: no move until it can
+                return
             for (seat, bot, _), action in zip(asked, choices, strict=True):
                 if game.hand == hand and seat in game.actors and table.bot_for(seat) is bot:
                     with contextlib.suppress(IllegalAction):  # the table moved on meanwhile

@@ -9,6 +9,7 @@ what was left when the last entry was written, runs again when they are back."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from president.engine import Game, IllegalAction, Phase, RulesError
@@ -35,10 +36,13 @@ def rebuild(
 ) -> Table:
     """The table as its journal leaves it, not yet driven (attached to `journal` as table
     `log_id` when given)."""
+    for index, entry in enumerate(entries):
+        if entry.kind == "damaged":
+            raise RestoreError(f"entry {index}: {entry.body.get('why', 'damaged')}")
     if not entries or entries[0].kind != "table":
         raise RestoreError("the journal does not begin with the table's settings")
     try:
-        return _rebuild(entries, config, on_record, clock, journal, log_id)
+        return _rebuild(entries, config, on_record, clock, journal, log_id, [])
     except RestoreError:
         raise
     except (IllegalAction, RulesError, KeyError, TypeError, ValueError, IndexError) as exc:
@@ -52,6 +56,7 @@ def _rebuild(
     clock: Callable[[], float],
     journal: Journal | None,
     log_id: int | None,
+    games: list[Game],
 ) -> Table:
     now = clock()
     settings = TableSettings.from_entry(entries[0].body, config)
@@ -71,6 +76,7 @@ def _rebuild(
                 )
         elif kind == "game":
             game = Game(settings.rules, body["players"])
+            games.append(game)
             status, secret = "playing", None
         elif kind in ("join", "leave", "deal", "act"):
             if game is None:
@@ -115,12 +121,23 @@ def _rebuild(
     )
 
 
+def replay_what_can_be(entries: list[Entry], config: ServerConfig) -> Game | None:
+    """A table set aside (its journal does not rebuild it): its last game as far as the
+    entries replay, for a record of it."""
+    whole = []
+    for entry in entries:
+        if entry.kind == "damaged":
+            break
+        whole.append(entry)
+    games: list[Game] = []
+    with contextlib.suppress(Exception):  # the point: as far as it goes, whatever stops it
+        _rebuild(whole, config, lambda _n, _r: None, lambda: 0.0, None, None, games)
+    return games[-1] if games else None
+
+
 def compacted(table: Table) -> list[Entry]:
     """The entries that rebuild `table` as it is, when no game is in progress there."""
-    return [
-        Entry("table", table.settings.entry()),
-        Entry("seats", {"seats": table.chairs.entries()}),
-    ]
+    return table.compacted_log()
 
 
 def differences(live: Table, rebuilt: Table) -> list[str]:

@@ -4,6 +4,7 @@ table asks and journals what changed."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import random
 import secrets
@@ -37,7 +38,10 @@ class Slot:
     member: Member | None = None
     bot: Strategy | None = None
     strategy: str = ""
+    #: The seat token as given to the person (empty after a restart until they resume).
     token: bytes = b""
+    #: SHA-256 of the token: what the journal keeps, and what a resume is checked against.
+    token_hash: bytes = b""
     ready: bool = False
     #: When the person's connection went (None while connected, and for bots).
     away_since: float | None = None
@@ -60,7 +64,7 @@ class Slot:
         return {
             "name": self.name,
             "strategy": self.strategy,
-            "token": self.token.hex(),
+            "token_sha256": self.token_hash.hex(),
             "ready": self.ready,
             "leaving": self.leaving,
         }
@@ -79,9 +83,13 @@ class Slot:
                 strategy=strategy,
                 ready=body["ready"],
             )
+        if "token_sha256" in body:
+            token_hash = bytes.fromhex(body["token_sha256"])
+        else:  # a journal from before hashes
+            token_hash = hashlib.sha256(bytes.fromhex(body["token"])).digest()
         return cls(
             name=name,
-            token=bytes.fromhex(body["token"]),
+            token_hash=token_hash,
             ready=body["ready"],
             leaving=body["leaving"],
             away_since=away_since,
@@ -150,8 +158,9 @@ class Chairs:
             raise TableError(Code.NOT_ALLOWED, f"{self.table} has seats 0 to {len(self.slots) - 1}")
         elif not self.slots[seat].empty:
             raise TableError(Code.SEAT_TAKEN, f"seat {seat} at {self.table} is taken")
+        token = secrets.token_bytes(32)
         slot = self.slots[seat] = Slot(
-            name=member.name, member=member, token=secrets.token_bytes(32)
+            name=member.name, member=member, token=token, token_hash=hashlib.sha256(token).digest()
         )
         if member in self.spectators:
             self.spectators.remove(member)
@@ -166,8 +175,13 @@ class Chairs:
     def claim(self, member: Member, seat: int, token: bytes) -> Slot:
         """A person takes their chair back with its token (from any connection)."""
         slot = self.slots[seat] if 0 <= seat < len(self.slots) else Slot()
-        if slot.bot is not None or slot.empty or not hmac.compare_digest(slot.token, token):
+        if (
+            slot.bot is not None
+            or slot.empty
+            or not hmac.compare_digest(slot.token_hash, hashlib.sha256(token).digest())
+        ):
             raise TableError(Code.BAD_TOKEN, "that seat token does not match")
+        slot.token = token
         if slot.member is not None and slot.member is not member:
             slot.member.deliver(
                 m.Bye(code=Code.REPLACED, reason="your seat was resumed from another connection")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 from typing import Protocol
 
@@ -14,7 +13,7 @@ from president.protocol import messages as m
 from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 
-from .config import ServerConfig
+from .config import ServerConfig, password_matches
 from .guard import PasswordGuard
 from .table import Table
 
@@ -195,9 +194,7 @@ class Session:
         if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
             self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
             return False
-        if password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), password.encode()
-        ):
+        if password is not None and not password_matches(password, hello.password):
             self.handler.guard.wrong(self.address, "server")
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False

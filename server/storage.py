@@ -1,53 +1,202 @@
-"""The server's data directory: its certificate and key, the tables' journal, and the
-finished games' records."""
+"""The server's data directory: its lock, its certificate and key, the tables' journal and
+its key, and the finished games' records.
+
+The directory is private (0700, every file in it 0600, owned by the server's user:
+anything else is refused with one line), one server uses it at a time (an exclusive
+`flock` on `DIR/lock`, taken before anything else is touched and held for the process's
+life), and secrets are never written through a symlink."""
 
 from __future__ import annotations
 
 import datetime
+import errno
+import fcntl
 import os
 import re
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
 from president.engine.record import dumps
 from president.protocol.certs import fingerprint, make_certificate, pem_to_der
 
+#: The files of a data directory the server checks at start (besides the directories).
+SERVER_FILES = (
+    "lock",
+    "cert.pem",
+    "key.pem",
+    "journal.key",
+    "tables.sqlite3",
+    "tables.sqlite3-wal",
+    "tables.sqlite3-shm",
+)
+
+
+class StorageError(Exception):
+    """The data directory cannot be used; the message (one line) says why and what to do."""
+
 
 class Storage:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.records = root / "records"
+        self.damaged = root / "damaged"
         self.journal = root / "tables.sqlite3"
+        self.journal_key_file = root / "journal.key"
+        self._lock: int | None = None
+
+    # --- start: lock, then check ----------------------------------------------------------
 
     def prepare(self) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.records.mkdir(exist_ok=True)
+        """Make the directory if it is not there, lock it, and check it is private.  The
+        lock comes first: a second server refused here has changed nothing."""
+        try:
+            self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot make the data directory {self.root}: {exc}") from None
+        _check_private(self.root, directory=True, follow=True)
+        self.lock()
+        for name in SERVER_FILES:
+            _check_private(self.root / name, directory=False)
+        for folder in (self.records, self.damaged):
+            _check_private(folder, directory=True)
+        self.records.mkdir(mode=0o700, exist_ok=True)
+
+    def lock(self) -> None:
+        """Take the directory's lock (DIR/lock, holding our pid) or say who holds it."""
+        path = self.root / "lock"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise StorageError(f"{path} is a symlink; remove it") from None
+            raise StorageError(f"cannot open {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 100).decode("ascii", "replace").split()
+            os.close(fd)
+            who = f"process {holder[0]}" if holder else "another process"
+            if len(holder) > 1:
+                who += f", listening on port {holder[1]}"
+            raise StorageError(
+                f"the data directory {self.root} is in use by another president server "
+                f"({who}); stop it, or give this one another --data"
+            ) from None
+        self._lock = fd
+        self.note_port(None)
+
+    def note_port(self, port: int | None) -> None:
+        """Write who holds the lock (our pid, and our port once listening) into it."""
+        if self._lock is None:
+            return
+        text = f"{os.getpid()}" + ("" if port is None else f" {port}") + "\n"
+        os.ftruncate(self._lock, 0)
+        os.pwrite(self._lock, text.encode(), 0)
+
+    def unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+
+    # --- files ----------------------------------------------------------------------------
 
     def certificate(self, name: str) -> tuple[Path, Path, str]:
         """(cert file, key file, SHA-256 fingerprint): made on first start, kept after."""
         cert, key = self.root / "cert.pem", self.root / "key.pem"
         if not (cert.exists() and key.exists()):
             cert_pem, key_pem = make_certificate(name)
-            _write(key, key_pem, mode=0o600)
-            _write(cert, cert_pem, mode=0o644)
+            write_private(key, key_pem)
+            write_private(cert, cert_pem)
         return cert, key, fingerprint(pem_to_der(cert.read_bytes()))
 
-    def write_record(self, table: str, record: dict[str, Any]) -> Path:
+    def journal_key(self) -> bytes:
+        """The secret that authenticates the journal's rows (32 random bytes, made on
+        first start)."""
+        path = self.journal_key_file
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            key = secrets.token_bytes(32)
+            write_private(path, key)
+            return key
+        except OSError as exc:
+            raise StorageError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            key = os.read(fd, 64)
+        finally:
+            os.close(fd)
+        if len(key) != 32:
+            raise StorageError(f"{path} is not a journal key (32 bytes); move it away")
+        return key
+
+    def create_journal(self) -> None:
+        """Make the journal file 0600 before SQLite opens it (its -wal and -shm files take
+        the main file's mode), and refuse a symlink in its place."""
+        for name in ("", "-wal", "-shm"):
+            path = self.journal.with_name(self.journal.name + name)
+            if path.is_symlink():
+                raise StorageError(f"{path} is a symlink; the server does not follow one")
+        try:
+            fd = os.open(self.journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            return
+        os.close(fd)
+
+    def set_aside_dir(self) -> Path:
+        """A fresh folder under DIR/damaged/ for what a damaged journal leaves."""
+        self.damaged.mkdir(mode=0o700, exist_ok=True)
+        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
+        path, n = self.damaged / stamp, 1
+        while path.exists():
+            n += 1
+            path = self.damaged / f"{stamp}-{n}"
+        path.mkdir(mode=0o700)
+        return path
+
+    def write_record(self, table: str, record: dict[str, Any], folder: Path | None = None) -> Path:
         stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
         safe = re.sub(r"[^A-Za-z0-9_-]+", "_", table)[:40] or "table"
-        path = self.records / f"{stamp}-{safe}.json"
+        where = folder or self.records
+        path = where / f"{stamp}-{safe}.json"
         n = 1
         while path.exists():
             n += 1
-            path = self.records / f"{stamp}-{safe}-{n}.json"
-        _write(path, dumps(record).encode(), mode=0o644)
+            path = where / f"{stamp}-{safe}-{n}.json"
+        write_private(path, dumps(record).encode())
         return path
 
 
-def _write(path: Path, data: bytes, mode: int) -> None:
-    """Write whole or not at all: a temporary file, flushed, then renamed into place."""
+def _check_private(path: Path, *, directory: bool, follow: bool = False) -> None:
+    """Refuse (one line) a path owned by someone else, open to others, or (unless
+    `follow`: the data directory itself may be a link) a symlink."""
+    try:
+        info = os.stat(path) if follow else os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise StorageError(f"{path} is a symlink; the server does not follow one: remove it")
+    if info.st_uid != os.geteuid():
+        raise StorageError(
+            f"{path} belongs to user {info.st_uid}, not to this server's user "
+            f"{os.geteuid()}: use a data directory of your own (--data)"
+        )
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        fix = f"chmod 700 {path}" if directory else f"chmod 600 {path}"
+        raise StorageError(
+            f"{path} is open to other users (mode {stat.S_IMODE(info.st_mode):o}); it holds "
+            f"secrets: {fix}"
+        )
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write whole or not at all, 0600, never through a symlink: a fresh temporary file
+    (O_EXCL|O_NOFOLLOW, a stale one unlinked first: unlink does not follow), flushed,
+    then renamed into place (rename replaces a symlink, it does not follow it)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         os.write(fd, data)
         os.fsync(fd)

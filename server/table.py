@@ -10,11 +10,9 @@ driven by a `Driver` (driver.py); the chairs are `Chairs` (seats.py); the fair d
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import random
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -39,10 +37,10 @@ from president.protocol import wire
 from president.protocol.errors import Code
 from president.protocol.sealing import seal_hand
 
-from .config import TableSettings
+from .config import TableSettings, password_matches
 from .dealing import DealSecret
 from .driver import Driver
-from .journal import Journal
+from .journal import Entry, Journal, WriteFailed
 from .seats import Chairs, Member, Slot, TableError
 
 log = logging.getLogger("president.server")
@@ -50,6 +48,10 @@ log = logging.getLogger("president.server")
 Status = Literal["waiting", "playing", "finished"]
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
+
+#: What a table's members are told when its journal cannot be written.
+CANNOT_WRITE = "the server cannot write its journal (disk full?); the table is paused"
+PAUSED = m.Error(code=Code.SERVER_ERROR, message=CANNOT_WRITE)
 
 
 class Table:
@@ -83,8 +85,21 @@ class Table:
         self._later: set[asyncio.Task[None]] = set()
         self.journal = journal
         self.log_id = log_id
+        #: Entries not yet written (the journal failed): while there are any the table is
+        #: paused, and what it would send is held back with them.
+        self.unwritten: list[tuple[str, dict[str, Any]]] = []
+        self._held: list[tuple[Member, m.Message]] = []
+        self._paused_left: float | None = None
+        #: The last game's record is written (or there was none): its rows may go.
+        self._recorded = True
         if journal is not None and log_id is None:
-            self.log_id = journal.open_table(self.name)
+            try:
+                self.log_id = journal.open_table(self.name)
+            except WriteFailed:
+                log.error("table %s: not made: the journal cannot be written", self.name)
+                raise TableError(
+                    Code.SERVER_ERROR, "the server cannot write its journal (disk full?)"
+                ) from None
             self.note("table", settings.entry())
             self.note_seats()
 
@@ -126,16 +141,95 @@ class Table:
     # --- the journal ---------------------------------------------------------------------
 
     def note(self, kind: str, body: dict[str, Any]) -> None:
-        """Write one entry of this table's journal (before what it records is sent)."""
+        """Write one entry of this table's journal (before what it records is sent).  If
+        it cannot be written, the table pauses (see `_pause`)."""
         if self.journal is None or self.log_id is None:
+            return
+        if self.unwritten:
+            self.unwritten.append((kind, body))
             return
         try:
             self.journal.append(self.log_id, kind, body)
-        except sqlite3.Error:
-            log.exception("table %s: could not write to the journal", self.name)
+        except WriteFailed as exc:
+            self.unwritten.append((kind, body))
+            self._pause(exc)
 
     def note_seats(self) -> None:
         self.note("seats", {"seats": self.chairs.entries()})
+
+    @property
+    def paused(self) -> bool:
+        """The journal cannot be written: no move is made and nothing is sent here."""
+        return bool(self.unwritten)
+
+    def compacted_log(self) -> list[Entry]:
+        """The entries that rebuild this table as it is, when no game is in progress."""
+        return [
+            Entry("table", self.settings.entry()),
+            Entry("seats", {"seats": self.chairs.entries()}),
+            Entry("end", {"status": self.status, "number": self.number}),
+        ]
+
+    def _pause(self, exc: BaseException) -> None:
+        """A journal write failed: hold back everything this table would send from here,
+        stop the game (the turn timer too), tell the members (once), and try the write
+        again every `journal_retry_seconds` until it goes in."""
+        log.error(
+            "table %s: the journal cannot be written (%s); the table is paused and tries "
+            "again every %g s",
+            self.name,
+            exc,
+            self.settings.journal_retry_seconds,
+        )
+        timer = self.driver.timer
+        self._paused_left = None if timer.deadline is None else timer.remaining()
+        timer.deadline = None
+        for member in self.chairs.members():
+            member.deliver(PAUSED)
+        self.driver.wake()
+        task = asyncio.get_running_loop().create_task(self._retry_journal())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def _retry_journal(self) -> None:
+        journal, log_id = self.journal, self.log_id
+        assert journal is not None and log_id is not None
+        while self.unwritten and not self.driver.suspended:  # (suspended: the server stops)
+            await asyncio.sleep(self.settings.journal_retry_seconds)
+            async with self.lock:
+                if self.driver.suspended:
+                    return
+                try:
+                    while self.unwritten:
+                        journal.append(log_id, *self.unwritten[0])
+                        del self.unwritten[0]
+                except WriteFailed:
+                    continue
+                self._go_on()
+
+    def _go_on(self) -> None:
+        """Every entry is written: send what was held back, in order, and play on."""
+        log.warning("table %s: the journal is written again; the table goes on", self.name)
+        held, self._held = self._held, []
+        for member, message in held:
+            member.deliver(message)
+        if self._paused_left is not None and self.status == "playing":
+            self.driver.timer.deadline = self.clock() + self._paused_left
+        self._paused_left = None
+        self.broadcast_view()
+        self.driver.wake()
+
+    def _writable(self) -> None:
+        """Refuse a change while the journal cannot be written."""
+        if self.unwritten:
+            raise TableError(Code.SERVER_ERROR, CANNOT_WRITE)
+
+    def _deliver(self, member: Member, message: m.Message) -> None:
+        """The one way this table sends: held back while entries wait to be written."""
+        if self.unwritten:
+            self._held.append((member, message))
+        else:
+            member.deliver(message)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -189,13 +283,14 @@ class Table:
 
     def _check_password(self, password: str | None) -> None:
         want = self.settings.password
-        if want is not None and not hmac.compare_digest((password or "").encode(), want.encode()):
+        if want is not None and not password_matches(want, password):
             raise TableError(
                 Code.WRONG_PASSWORD, f"the password for table {self.name} does not match"
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
         async with self.lock:
+            self._writable()
             self._check_password(password)
             game = self.game
             if (
@@ -211,8 +306,9 @@ class Table:
             if self.status == "playing":
                 slot.ready = True  # sits in from the next hand (RULES.md §9)
             self.note_seats()
-            member.deliver(
-                m.Seated(table=self.name, seat=self.chairs.slots.index(slot), token=slot.token)
+            self._deliver(
+                member,
+                m.Seated(table=self.name, seat=self.chairs.slots.index(slot), token=slot.token),
             )
             self.broadcast_view()
             self._snapshot(member)
@@ -222,6 +318,8 @@ class Table:
             self._check_password(password)
             self.chairs.watch(member)
             self._snapshot(member)
+            if self.paused:  # what it shows now waits with the rest: say why
+                member.deliver(PAUSED)
 
     async def leave(self, member: Member) -> None:
         """A member walks away.  Mid-game their seat is played by the timeout rule until
@@ -266,13 +364,16 @@ class Table:
             if slot.leaving:
                 slot.leaving = False
                 self.note_seats()
-            member.deliver(m.Seated(table=self.name, seat=seat, token=slot.token))
+            self._deliver(member, m.Seated(table=self.name, seat=seat, token=slot.token))
+            if self.paused:
+                member.deliver(PAUSED)
             self.broadcast_view()
             self._snapshot(member)
             self.driver.wake()
 
     async def add_bot(self, strategy: str, seat: int | None, added_by: str = "") -> None:
         async with self.lock:
+            self._writable()
             if self.status == "playing":
                 raise TableError(Code.NOT_ALLOWED, "bots join between games")
             self.chairs.add_bot(strategy, seat).added_by = added_by
@@ -282,6 +383,7 @@ class Table:
 
     async def remove_bot(self, seat: int) -> None:
         async with self.lock:
+            self._writable()
             if self.status == "playing":
                 raise TableError(Code.NOT_ALLOWED, "bots leave between games")
             self.chairs.remove_bot(seat)
@@ -290,6 +392,7 @@ class Table:
 
     async def ready(self, member: Member, ready: bool) -> None:
         async with self.lock:
+            self._writable()
             if self.chairs.set_ready(member, ready):
                 self.note_seats()
             self._start_if_ready()
@@ -300,6 +403,7 @@ class Table:
         async with self.lock:
             if self.driver.suspended:
                 raise TableError(Code.SERVER_CLOSING, "the server is shutting down")
+            self._writable()
             seat = self.seat_of(member)
             if self.game is None or seat is None or self.status != "playing":
                 raise TableError(Code.NOT_ALLOWED, "you are not playing at a table")
@@ -358,6 +462,18 @@ class Table:
         """Every chair taken and ready: begin a game, driven by a task of its own."""
         if self.status == "playing" or not self.chairs.all_ready():
             return
+        if (
+            self.game is not None
+            and self._recorded
+            and not self.unwritten
+            and self.journal is not None
+            and self.log_id is not None
+        ):
+            try:  # the last game is in its record: the log needs only the table as it is
+                self.journal.compact(self.log_id, self.compacted_log())
+                self.journal.checkpoint()
+            except WriteFailed as exc:
+                log.warning("table %s: the journal could not be compacted: %s", self.name, exc)
         names = [s.name for s in self.chairs]
         self.game = Game(self.settings.rules, names)
         self.status = "playing"
@@ -456,7 +572,7 @@ class Table:
         for name in seating:
             slot = self.chairs.named(name)
             if slot.member is not None:
-                slot.member.deliver(commit)
+                self._deliver(slot.member, commit)
             if slot.bot is None:
                 waiting.append(name)
         return waiting
@@ -476,11 +592,13 @@ class Table:
             return
         self.status = "finished" if game.phase is Phase.GAME_OVER else "waiting"
         self.driver.timer.clear()
+        recorded = not game.history
         if game.history:
             try:
                 self.on_record(self.name, to_record(game, self.settings.preset))
-            except Exception:
-                log.exception("table %s: could not write the game record", self.name)
+                recorded = True
+            except Exception as exc:
+                log.error("table %s: could not write the game record: %s", self.name, exc)
         for index, slot in enumerate(self.chairs.slots):
             slot.ready = slot.bot is not None
             if not slot.present and not slot.empty:
@@ -491,6 +609,7 @@ class Table:
         self.note("end", {"status": self.status, "number": self.number})
         self.note_seats()
         self.broadcast_view()
+        self._recorded = recorded
 
     # --- sending ----------------------------------------------------------------------------
 
@@ -544,7 +663,8 @@ class Table:
         else:
             cards, exchange = tuple(dealt), ()
         sealed = seal_hand(cards, exchange, member.hand_key, self.name, game.hand, seat, number)
-        member.deliver(
+        self._deliver(
+            member,
             m.SealedHand(
                 table=self.name,
                 number=number,
@@ -552,7 +672,7 @@ class Table:
                 seat=seat,
                 sealed=sealed,
                 reason=reason,
-            )
+            ),
         )
 
     def _reveal(self) -> None:
@@ -562,12 +682,12 @@ class Table:
         reveal = secret.reveal(self.name)
         for slot in self.chairs:
             if slot.member is not None and slot.name in secret.order_names:
-                slot.member.deliver(reveal)
+                self._deliver(slot.member, reveal)
         self.deal_secret = None
 
     def _broadcast(self, message: m.Message) -> None:
         for member in self.chairs.members():
-            member.deliver(message)
+            self._deliver(member, message)
 
     def broadcast_view(self) -> None:
         self._broadcast(self.view())
@@ -575,12 +695,12 @@ class Table:
     def _snapshot(self, member: Member) -> None:
         """Everything a member needs after joining, watching or resuming: the view, an
         open deal's commit if the member's seed is still wanted, the member's hand."""
-        member.deliver(self.view())
+        self._deliver(member, self.view())
         secret, index = self.deal_secret, self.chairs.index_of(member)
         if secret is not None and not secret.dealt and index is not None:
             name = self.chairs.slots[index].name
             if name in secret.order_names and name not in secret.seeds:
-                member.deliver(secret.commit(self.name))
+                self._deliver(member, secret.commit(self.name))
         seat = self.seat_of(member)
         if (
             seat is not None

@@ -74,7 +74,7 @@ def test_a_damaged_journal_is_refused_with_where_it_went_wrong() -> None:
             Entry("act", {"action": {"seat": 0, "pass": True}, "number": 1}),
         ],
         "KeyError": [*base, Entry("seats", {})],
-        "of kind 'damaged'": [*base, Entry("damaged", {})],
+        "entry 1: row 9 is not JSON": [*base, Entry("damaged", {"why": "row 9 is not JSON"})],
         "2 seats at a table of 3": [
             *base,
             Entry("seats", {"seats": [{"name": "", "strategy": ""}] * 2}),
@@ -130,32 +130,21 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
         t.cancel()
 
 
-async def test_a_journal_that_is_not_a_database_stops_the_server_with_one_line(
+async def test_a_journal_that_is_not_a_database_is_set_aside_with_one_line(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    data.mkdir()
+    data.mkdir(mode=0o700)
     (data / "tables.sqlite3").write_bytes(b"this is not a database" * 100)
-    out = await asyncio.to_thread(
-        subprocess.run,
-        [
-            sys.executable,
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "tables.sqlite3 cannot be read" in out.stderr and "move it away" in out.stderr
+    (data / "tables.sqlite3").chmod(0o600)
+    proc, _, _, head = await asyncio.to_thread(server_process, data, 0)
+    proc.terminate()
+    _, err = await asyncio.to_thread(proc.communicate, timeout=15)
+    assert "Traceback" not in head + err
+    (line,) = [x for x in head.splitlines() if "tables.sqlite3" in x]
+    assert "is damaged (file is not a database)" in line and "0 row(s)" in line
+    (kept,) = (data / "damaged").iterdir()
+    assert (kept / "tables.sqlite3").read_bytes() == b"this is not a database" * 100
 
 
 async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path: Path) -> None:
@@ -173,19 +162,28 @@ async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path:
                 )
             )
         )
-    db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
+    # a row that is authentic (written with the journal's key) but does not fit the game:
+    # the replay through the engine refuses it
+    journal = Journal(
+        tmp_path / "data" / "tables.sqlite3", (tmp_path / "data" / "journal.key").read_bytes()
+    )
+    db = journal.db
     ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
-    db.execute(
-        "UPDATE events SET body = json_set(body, '$.seating', json_array('x', 'y', 'z')) "
+    row, seq, body = db.execute(
+        "SELECT id, seq, json_set(body, '$.seating', json_array('x', 'y', 'z')) FROM events "
         "WHERE id = (SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')",
         (bad,),
+    ).fetchone()
+    db.execute(
+        "UPDATE events SET body = ?, mac = ? WHERE id = ?",
+        (body, journal.mac(bad, seq, "deal", body), row),
     )
-    db.commit()
-    db.close()
+    journal.close()
     async with running_server(tmp_path, bot_delay=0.0) as again:
         assert list(again.lobby.tables) == ["good"]
         assert len(again.restore_problems) == 1 and "'bad'" in again.restore_problems[0]
         assert "the seating must name everyone" in again.restore_problems[0]
+        assert "set aside in" in again.restore_problems[0]
         await wait_for(lambda: again.lobby.tables["good"].status == "finished", 60)
     async with running_server(tmp_path) as third:  # closed: not tried again
         assert third.restore_problems == [] and "bad" not in third.lobby.tables
@@ -383,7 +381,7 @@ async def test_a_server_killed_at_random_moments_finishes_every_game(tmp_path: P
 
 
 def test_the_journal_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+    journal = Journal(tmp_path / "j.sqlite3", bytes(32))
     table = journal.open_table("T")
     journal.append(table, "seats", {"seats": []})
     journal.close()

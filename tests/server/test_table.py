@@ -14,7 +14,7 @@ from president.engine import PASS, Card, Game, Phase, Play, find_preset
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.sealing import open_hand, public_key_bytes
-from president.server.config import TableSettings
+from president.server.config import TableSettings, hash_password
 from president.server.seats import TableError
 from president.server.table import Table
 
@@ -61,7 +61,8 @@ def table(seats: int = 3, **changes: object) -> tuple[Table, list[dict[str, obje
         pause_between_hands=0.0,
     )
     for name, value in changes.items():
-        setattr(settings, name, value)
+        # a table keeps its password as a salted hash
+        setattr(settings, name, hash_password(value) if name == "password" else value)
     records: list[dict[str, object]] = []
     return Table(settings, lambda name, record: records.append(record)), records
 

@@ -1,0 +1,530 @@
+"""The data directory against careless hosts and other local users: one server at a time,
+private files, no symlink followed, no secret in the journal, an edited row refused."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from president.client.connection import Client, connect
+from president.client.pinning import KnownServers
+from president.protocol import messages as m
+from president.server import storage
+from president.server.app import Server
+from president.server.config import ServerConfig
+
+from .helpers import client, running_server, server_process, table_of_bots, wait_for
+
+
+def server_command(data: Path, port: int) -> subprocess.CompletedProcess[str]:
+    """`president server` run to its end (a refusal), or a TimeoutExpired if it serves."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "president.cli",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+
+
+def state_of(folder: Path) -> dict[str, tuple[str, int, int]]:
+    """Every file and folder under `folder`: (sha-256, mtime, mode)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        found[str(path.relative_to(folder))] = (digest, info.st_mtime_ns, info.st_mode)
+    return found
+
+
+def refused_in_one_line(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+async def test_a_second_server_on_the_same_data_dir_is_refused_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    proc, port, _, _ = await asyncio.to_thread(server_process, data, 0)
+    try:
+        host = await asyncio.wait_for(client_of(port, "ann", tmp_path), 10)
+        task = asyncio.create_task(host.run())
+        await host.send(m.CreateTable(name="Friday", preset="classic", toggles={}, seats=3))
+        await host.send(m.Join(table="Friday"))
+        await wait_for(lambda: host.model.slot is not None)
+        await asyncio.sleep(0.3)
+        before = state_of(data)
+        for other_port in (port, 0):  # the same port, and one of its own
+            line = refused_in_one_line(await asyncio.to_thread(server_command, data, other_port))
+            assert "in use by another president server" in line
+            assert f"process {proc.pid}" in line and f"port {port}" in line
+        assert state_of(data) == before
+        assert proc.poll() is None
+        newcomer = await asyncio.wait_for(client_of(port, "bob", tmp_path), 10)
+        listing = asyncio.create_task(newcomer.run())
+        await newcomer.send(m.ListTables())
+        await wait_for(lambda: newcomer.tables is not None and len(newcomer.tables.tables) == 1)
+        assert newcomer.tables is not None and newcomer.tables.tables[0].name == "Friday"
+        task.cancel()
+        listing.cancel()
+    finally:
+        proc.terminate()
+        await asyncio.to_thread(proc.communicate, timeout=15)
+
+
+async def client_of(port: int, name: str, tmp_path: Path) -> Client:
+    link = await connect(f"127.0.0.1:{port}", name, known=KnownServers(tmp_path / f"k-{name}"))
+    return Client(link)
+
+
+async def test_the_data_dir_is_0700_and_every_file_in_it_0600(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        _clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        await wait_for(lambda: len(server.records) == 1)
+        for t in tasks:
+            t.cancel()
+        data = tmp_path / "data"
+        files = [p for p in data.rglob("*") if p.is_file()]
+        names = {p.name for p in files}
+        assert {"cert.pem", "key.pem", "journal.key", "lock", "tables.sqlite3"} <= names
+        assert "tables.sqlite3-wal" in names and len(list((data / "records").iterdir())) == 1
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    for path in data.rglob("*"):
+        want = 0o700 if path.is_dir() else 0o600
+        assert stat.S_IMODE(path.lstat().st_mode) == want, path
+
+
+async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    data.chmod(0o755)
+    line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
+    assert f"chmod 700 {data}" in line
+    data.chmod(0o700)
+    (data / "tables.sqlite3").write_bytes(b"")
+    (data / "tables.sqlite3").chmod(0o644)
+    line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
+    assert f"chmod 600 {data / 'tables.sqlite3'}" in line
+    (data / "tables.sqlite3").unlink()
+    if os.geteuid() == 0:  # root can make a directory another user's
+        os.chown(data, 4242, 4242)
+        before = state_of(data)
+        line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
+        assert "belongs to user 4242" in line
+        assert state_of(data) == before  # its key and cert are not used, nor made
+
+
+async def test_a_planted_symlink_is_not_written_through(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    (data / ".key.pem.tmp").symlink_to(victim)
+    async with running_server(tmp_path):
+        pass
+    assert victim.read_bytes() == b"precious"
+    key = data / "key.pem"
+    assert not key.is_symlink() and b"PRIVATE KEY" in key.read_bytes()
+    # a symlink in the key's place is refused in one line, not used
+    key.unlink()
+    key.symlink_to(victim)
+    with pytest.raises(storage.StorageError, match="symlink"):
+        async with running_server(tmp_path):
+            pass
+    assert victim.read_bytes() == b"precious"
+
+
+async def test_the_journal_holds_no_table_password_and_no_seat_token(tmp_path: Path) -> None:
+    password = "hunter2-correct-horse"
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path)
+        task = asyncio.create_task(ann.run())
+        await ann.send(
+            m.CreateTable(name="T", preset="classic", toggles={}, seats=3, password=password)
+        )
+        await ann.send(m.Join(table="T", password=password))
+        await wait_for(lambda: ann.model.slot is not None)
+        token = ann.model.token
+        task.cancel()
+        await ann.link.close()
+        journal = b"".join(
+            p.read_bytes() for p in (tmp_path / "data").glob("tables.sqlite3*") if p.is_file()
+        )
+        assert password.encode() not in journal
+        assert token.hex().encode() not in journal and token not in journal
+    async with running_server(tmp_path) as again:  # the hashes are enough to come back
+        ann = await client(again, "ann", tmp_path)
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.Resume(table="T", seat=0, token=token))
+        await wait_for(lambda: ann.model.slot == 0)
+        bob = await client(again, "bob", tmp_path)
+        bob_task = asyncio.create_task(bob.run())
+        await bob.send(m.Join(table="T", password="wrong"))
+        await wait_for(lambda: bool(bob.errors))
+        assert bob.errors[0].code == "wrong_password"
+        await bob.send(m.Join(table="T", password=password))
+        await wait_for(lambda: bob.model.slot is not None)
+        task.cancel()
+        bob_task.cancel()
+
+
+async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.02) as server:
+        for name in ("good", "bad"):
+            host = await client(server, f"host-{name}", tmp_path)
+            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
+            for _ in range(3):
+                await host.send(m.AddBot(table=name, strategy="random"))
+        await wait_for(
+            lambda: (
+                len(server.lobby.tables) == 2
+                and all(
+                    t.game is not None and t.game.hand >= 1 for t in server.lobby.tables.values()
+                )
+            )
+        )
+    db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
+    ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
+    ((row, body),) = db.execute(
+        "SELECT id, body FROM events WHERE id = "
+        "(SELECT max(id) FROM events WHERE table_id = ? AND kind = 'deal')",
+        (bad,),
+    ).fetchall()
+    deal = json.loads(body)
+    # one card changes hands: still a whole deck, so the engine alone would believe it
+    deal["deal"][0][0], deal["deal"][1][0] = deal["deal"][1][0], deal["deal"][0][0]
+    db.execute("DELETE FROM events WHERE table_id = ? AND id > ?", (bad, row))
+    db.execute("UPDATE events SET body = ? WHERE id = ?", (json.dumps(deal), row))
+    db.commit()
+    db.close()
+    async with running_server(tmp_path, bot_delay=0.0) as again:
+        assert list(again.lobby.tables) == ["good"]
+        (line,) = again.restore_problems
+        assert "'bad'" in line and "not authentic" in line and "set aside in" in line
+        assert again.set_aside is not None
+        kept = json.loads((again.set_aside / f"table-{bad}.json").read_text())
+        assert kept["table"] == "bad" and any(r["kind"] == "deal" for r in kept["rows"])
+        assert "its game's record in" in line  # the game as far as it replays
+        assert again.journal is not None
+        assert again.journal.db.execute(
+            "SELECT count(*) FROM events WHERE table_id = ?", (bad,)
+        ).fetchone() == (0,)
+
+
+async def test_ready_toggles_do_not_grow_the_journal(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path)
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for i in range(100):
+            await ann.send(m.Ready(ready=i % 2 == 0))
+        await ann.send(m.Ready(ready=True))
+        await wait_for(lambda: server.lobby.tables["T"].slots[0].ready)
+        assert server.journal is not None
+        ((rows,),) = server.journal.db.execute("SELECT count(*) FROM events").fetchall()
+        assert rows <= 3, rows
+        task.cancel()
+
+
+def test_a_server_config_keeps_only_the_hash_of_its_password(tmp_path: Path) -> None:
+    server = Server(ServerConfig(data_dir=tmp_path, password="letmein"))
+    assert server.config.password is not None and "letmein" not in server.config.password
+
+
+def last_number(c: Client, table: str = "T") -> int:
+    """The number of the last thing this client was sent about the table."""
+    numbers = [getattr(x, "number", 0) for x in c.received if getattr(x, "table", None) == table]
+    return max(numbers, default=0)
+
+
+async def test_a_journal_that_cannot_be_written_pauses_the_table_and_sends_nothing_unwritten(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_server(tmp_path) as server:
+        clients, _, tasks = await table_of_bots(server, tmp_path, toggles={"target": 30})
+        table = server.lobby.tables["T"]
+        table.settings.journal_retry_seconds = 0.05
+        await wait_for(lambda: table.game is not None and table.game.hand >= 1)
+        journal = server.journal
+        assert journal is not None and table.log_id is not None
+        write = journal.append
+        full = True
+
+        def append(table_id: int, kind: str, body: dict[str, object]) -> None:
+            if full:
+                raise sqlite3.OperationalError("database or disk is full")
+            write(table_id, kind, body)
+
+        journal.append = append  # type: ignore[method-assign]
+        await wait_for(lambda: getattr(table, "paused", False))
+        await asyncio.sleep(0.5)  # ten retries, and the bots and the timer would have moved
+        written = max(e.body.get("number", 0) for e in journal.entries(table.log_id))
+        number = table.number
+        await asyncio.sleep(0.3)
+        assert table.number == number, "the game moved on while paused"
+        for c in clients:
+            assert last_number(c) <= written, "a player was sent what is not in the journal"
+            assert any("cannot write its journal" in e.message for e in c.errors), c.errors
+        failures = [r for r in caplog.records if "cannot be written" in r.getMessage()]
+        assert len(failures) == 1 and failures[0].exc_info is None  # once, no traceback
+        # the disk has room again: the held entries are written, then sent, and play goes on
+        full = False
+        await wait_for(lambda: not table.paused)
+        await wait_for(lambda: table.number > number + 20)
+        seen = [last_number(c) for c in clients]
+        # and full again: a restart from the journal is exactly what the players last saw
+        full = True
+        await wait_for(lambda: table.paused)
+        await asyncio.sleep(0.3)
+        seen = [last_number(c) for c in clients]
+        views = [[x for x in c.received if isinstance(x, m.TableView)][-1] for c in clients]
+        for t in tasks:
+            t.cancel()
+    async with running_server(tmp_path, resume_seconds=60) as again:
+        restored = again.lobby.tables["T"]
+        assert restored.number == max(seen)
+        last = max(views, key=lambda v: v.number)
+        assert last.number == restored.number
+        assert restored.view().game == last.game
+
+
+async def two_tables(tmp_path: Path) -> None:
+    """A table "quiet" with nobody playing, then a table "busy" of server bots in a long
+    game, stopped mid-game: a journal of many pages, "quiet" in its first ones."""
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(m.CreateTable(name="quiet", preset="classic", toggles={}, seats=3))
+        await host.send(
+            m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
+        )
+        await wait_for(lambda: len(server.lobby.tables) == 2)
+        for _ in range(3):
+            await host.send(m.AddBot(table="busy", strategy="random"))
+        busy = server.lobby.tables["busy"]
+        await wait_for(lambda: busy.game is not None and busy.game.hand >= 5, 60)
+
+
+def start_on(data: Path) -> tuple[subprocess.Popen[str], str]:
+    proc, _, _, head = server_process(data, 0)
+    return proc, head
+
+
+async def test_a_damaged_page_is_named_in_one_line_and_the_rest_comes_back(
+    tmp_path: Path,
+) -> None:
+    await two_tables(tmp_path)
+    data = tmp_path / "data"
+    journal = data / "tables.sqlite3"
+    assert (
+        not (data / "tables.sqlite3-wal").exists()
+        or not journal.with_name("tables.sqlite3-wal").stat().st_size
+    )
+    raw = bytearray(journal.read_bytes())
+    pages = len(raw) // 4096
+    assert pages > 8
+    at = (pages * 3 // 4) * 4096 + 100  # a page of the busy game's rows, well inside
+    raw[at : at + 600] = b"\xa5" * 600
+    journal.write_bytes(bytes(raw))
+    damaged = bytes(raw)
+    proc, head = await asyncio.to_thread(start_on, data)
+    try:
+        problems = [line for line in head.splitlines() if "is damaged" in line]
+        assert len(problems) == 1, head
+        assert "tables.sqlite3 is damaged" in problems[0] and "kept in" in problems[0]
+        assert "Traceback" not in head
+        (kept,) = (data / "damaged").iterdir()
+        assert (kept / "tables.sqlite3").read_bytes() == damaged
+        assert "quiet" not in "".join(
+            line for line in head.splitlines() if "could not be restored" in line
+        )
+        # the busy game lost rows with the page (set aside, with a record of it as far as
+        # it replays), unless the page held only an index, which is rebuilt
+        if "'busy' could not be restored" in head:
+            assert "set aside in" in head and "its game's record in" in head
+            assert len(list((data / "records").iterdir())) == 1
+        else:
+            assert "restored 2 table(s)" in head
+        ann = await asyncio.wait_for(
+            client_of(int(head.split("127.0.0.1:")[1].split()[0]), "ann", tmp_path), 10
+        )
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.ListTables())
+        await wait_for(lambda: ann.tables is not None)
+        assert ann.tables is not None and "quiet" in [t.name for t in ann.tables.tables]
+        task.cancel()
+    finally:
+        proc.terminate()
+        _out, err = await asyncio.to_thread(proc.communicate, timeout=15)
+    assert "Traceback" not in err
+
+
+def current_frames(wal: bytes) -> int:
+    """How many frames at the start of a WAL belong to its present log (its salts)."""
+    if len(wal) < 32:
+        return 0
+    salts, size, n = wal[16:24], 24 + int.from_bytes(wal[8:12], "big"), 0
+    while 32 + (n + 1) * size <= len(wal) and wal[32 + n * size + 8 : 32 + n * size + 16] == salts:
+        n += 1
+    return n
+
+
+async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    copy = tmp_path / "copy"
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(
+            m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
+        )
+        for _ in range(3):
+            await host.send(m.AddBot(table="busy", strategy="random"))
+        await wait_for(lambda: "busy" in server.lobby.tables)
+        busy = server.lobby.tables["busy"]
+        await wait_for(lambda: busy.game is not None and busy.game.hand >= 2, 60)
+        # the files as a crash would leave them: copied while the server writes, at a
+        # moment when the WAL holds a few commits since it last began again
+        copy.mkdir(mode=0o700)
+        frames = 0
+        while frames < 6:
+            await asyncio.sleep(0.01)
+            async with busy.lock:
+                wal = (data / "tables.sqlite3-wal").read_bytes()
+                frames = current_frames(wal)
+                if frames >= 6:
+                    for name in ("cert.pem", "key.pem", "journal.key", "tables.sqlite3"):
+                        if (data / name).exists():
+                            (copy / name).write_bytes((data / name).read_bytes())
+    for path in copy.iterdir():
+        path.chmod(0o600)
+    middle = 32 + (frames // 2) * (24 + 4096) + 24 + 2000
+    damaged = wal[:middle] + bytes(b ^ 0xFF for b in wal[middle : middle + 8]) + wal[middle + 8 :]
+    (copy / "tables.sqlite3-wal").write_bytes(damaged)
+    (copy / "tables.sqlite3-wal").chmod(0o600)
+    proc, head = await asyncio.to_thread(start_on, copy)
+    try:
+        problems = [line for line in head.splitlines() if "WAL" in line]
+        assert len(problems) == 1, head
+        assert f"the journal's WAL is damaged at frame {frames // 2 + 1}" in problems[0]
+        assert "write(s) cannot be read" in problems[0]
+        (kept,) = (copy / "damaged").iterdir()
+        assert (kept / "tables.sqlite3-wal").read_bytes() == damaged
+    finally:
+        proc.terminate()
+        _out, err = await asyncio.to_thread(proc.communicate, timeout=15)
+    assert "Traceback" not in err + head
+
+
+OLD_SCHEMA = """
+CREATE TABLE tables (id INTEGER PRIMARY KEY, name TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL REFERENCES tables(id),
+    kind TEXT NOT NULL, body TEXT NOT NULL
+);
+CREATE INDEX events_by_table ON events (table_id, id);
+"""
+
+
+async def test_a_journal_from_before_hashes_and_macs_comes_back_and_loses_its_secrets(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    token = os.urandom(32)
+    password = "old-clear-password"
+    empty = {"name": "", "strategy": "", "token": "", "ready": False, "leaving": False}
+    ann = {"name": "ann", "strategy": "", "token": token.hex(), "ready": False, "leaving": False}
+    settings = {"name": "T", "preset": "classic", "toggles": {}, "seats": 3}
+    db = sqlite3.connect(data / "tables.sqlite3")
+    db.executescript(OLD_SCHEMA)
+    db.execute("INSERT INTO tables (name) VALUES ('T')")
+    for kind, body in (
+        ("table", {**settings, "password": password, "turn_seconds": 60}),
+        ("seats", {"seats": [ann, empty, empty]}),
+    ):
+        db.execute(
+            "INSERT INTO events (table_id, kind, body) VALUES (1, ?, ?)", (kind, json.dumps(body))
+        )
+    db.commit()
+    db.close()
+    (data / "tables.sqlite3").chmod(0o600)
+    async with running_server(tmp_path) as server:
+        assert server.restore_problems == [] and list(server.lobby.tables) == ["T"]
+        journal = b"".join(p.read_bytes() for p in data.glob("tables.sqlite3*"))
+        assert password.encode() not in journal and token.hex().encode() not in journal
+        back = await client(server, "ann", tmp_path)
+        task = asyncio.create_task(back.run())
+        await back.send(m.Resume(table="T", seat=0, token=token))
+        await wait_for(lambda: back.model.slot == 0)
+        bob = await client(server, "bob", tmp_path)
+        bob_task = asyncio.create_task(bob.run())
+        await bob.send(m.Join(table="T", password=password))
+        await wait_for(lambda: bob.model.slot is not None)
+        task.cancel()
+        bob_task.cancel()
+
+
+async def test_a_tables_log_keeps_only_its_last_game_once_the_one_before_is_recorded(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3))
+        for _ in range(3):
+            await host.send(m.AddBot(table="T", strategy="random"))
+        for game in (1, 2, 3):
+            await wait_for(lambda g=game: len(server.records) == g, 60)  # type: ignore[misc]
+            await host.send(m.RemoveBot(table="T", seat=0))  # a bot leaves and comes back:
+            await host.send(m.AddBot(table="T", strategy="random", seat=0))  # a new game
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.status == "playing")
+        assert server.journal is not None
+        ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == "T"]
+        kinds = [e.kind for e in entries]
+        assert kinds.count("game") == 1 and kinds[:3] == ["table", "seats", "end"], kinds
+
+
+async def test_a_server_that_cannot_listen_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        _clients, _, tasks = await table_of_bots(server, tmp_path, toggles={"target": 30})
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.game is not None and table.game.hand >= 1)
+        for t in tasks:
+            t.cancel()
+    data = tmp_path / "data"
+    journal = {k: v for k, v in state_of(data).items() if k.startswith("tables.sqlite3")}
+    blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    try:
+        port = blocker.sockets[0].getsockname()[1]
+        line = refused_in_one_line(await asyncio.to_thread(server_command, data, port))
+        assert "cannot listen" in line
+    finally:
+        blocker.close()
+    assert {k: v for k, v in state_of(data).items() if k.startswith("tables.sqlite3")} == journal
+    assert not (data / "records").exists() or not list((data / "records").iterdir())
