@@ -15,6 +15,7 @@ from typing import Any
 from president.protocol import messages as m
 from president.protocol.errors import Code
 
+from .admission import Admitted, to_evict
 from .config import ServerConfig
 from .journal import Journal
 from .lobby import Lobby
@@ -56,6 +57,7 @@ class Server:
         self._tls: ssl.SSLContext | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
+        self._admitted: set[Admitted] = set()
         self._closing = False
         self._closed = asyncio.Event()
 
@@ -106,19 +108,53 @@ class Server:
             address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
             if (
                 self._closing
-                or sum(self._per_address.values()) >= self.config.max_connections
                 or self._per_address.get(address, 0) >= self.config.max_per_address
+                or (len(self._admitted) >= self.config.max_connections and not self._evict(address))
             ):
                 sock.close()
                 continue
+            entry = Admitted(address, loop.time())
+            self._admitted.add(entry)
             self._per_address[address] = self._per_address.get(address, 0) + 1
-            task = loop.create_task(self._serve(sock, address))
+            task = entry.task = loop.create_task(self._serve(sock, entry))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, sock: socket.socket, address: str) -> None:
+    def _evict(self, newcomer: str) -> bool:
+        """At the cap: make room for a connection from `newcomer` (server/admission.py
+        says who goes); False if nobody may be evicted."""
+        now = asyncio.get_running_loop().time()
+        victim = to_evict(self._admitted, newcomer, now, self.config.evict_idle_seconds)
+        if victim is None:
+            return False
+        self._release(victim)
+        session = victim.session
+        log.info("%s: evicted to make room for %s", victim.address, newcomer)
+        if isinstance(session, Session) and session.welcomed:
+            session.goodbye(
+                m.Bye(code=Code.TIMEOUT, reason="the server is full and this connection was idle")
+            )
+            asyncio.get_running_loop().call_later(1.0, session.writer.transport.abort)
+        elif isinstance(session, Session):
+            session.kill("evicted before hello: the server is full")
+        elif victim.task is not None:
+            victim.task.cancel()  # still in its TLS handshake
+        return True
+
+    def _release(self, entry: Admitted) -> None:
+        """The connection no longer counts against the caps (once)."""
+        if entry.released:
+            return
+        entry.released = True
+        self._admitted.discard(entry)
+        self._per_address[entry.address] -= 1
+        if not self._per_address[entry.address]:
+            del self._per_address[entry.address]
+
+    async def _serve(self, sock: socket.socket, entry: Admitted) -> None:
         """One accepted connection: the TLS handshake within its deadline, then a session."""
         loop = asyncio.get_running_loop()
+        address = entry.address
         try:
             # asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and a socket
             # from socket.create_server says 0: without it each small write waits on Nagle.
@@ -126,7 +162,8 @@ class Server:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if self.config.send_buffer is not None:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
-            reader = asyncio.StreamReader(limit=2**16)
+            # (a StreamReader stops reading the socket at twice its limit: 32 KiB held here)
+            reader = asyncio.StreamReader(limit=2**14)
             protocol = asyncio.StreamReaderProtocol(reader)
             try:
                 transport, _ = await loop.connect_accepted_socket(
@@ -138,17 +175,20 @@ class Server:
             except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
                 sock.close()
                 return
+            except asyncio.CancelledError:  # evicted during its handshake
+                sock.close()
+                raise
             writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-            session = Session(self.config, self.lobby, reader, writer, address)
+            session = entry.session = Session(
+                self.config, self.lobby, reader, writer, address, lambda: len(self.sessions)
+            )
             self.sessions.add(session)
             try:
                 await session.run()
             finally:
                 self.sessions.discard(session)
         finally:
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self._release(entry)
 
     def write_record(self, table: str, record: dict[str, Any]) -> None:
         path = self.storage.write_record(table, record)
