@@ -1,10 +1,11 @@
 """Who makes room at the connection cap.  A server full of connections that do nothing
 must still let a new player in, so at the cap a newcomer evicts, in this order:
 
-1. a connection that has not said hello (its TLS handshake or its hello still pending)
-   for `YOUNG` seconds or more (or one of the newcomer's own address): the oldest of the
-   address holding the most of them (so a newcomer still in its own handshake is not
-   the one the next connection of a flood pushes out);
+1. a connection that has not said hello (its TLS handshake or its hello still pending):
+   the oldest of the address holding the most of them, among those that have had
+   `YOUNG` seconds to say it, or are of the newcomer's own address, or of an address
+   holding at least two more of them than the newcomer's (so a newcomer still in its own
+   handshake is not the one the next connection of a flood pushes out);
 2. the lobby connection (not at a table) that has been idle longest, once it has sent
    nothing but pings and pongs for `evict_idle_seconds`;
 3. the longest-idle lobby connection of the address holding the most lobby connections,
@@ -55,14 +56,16 @@ def to_evict(
 ) -> Admitted | None:
     """The connection a newcomer from `newcomer` evicts at the cap, or None."""
     everyone = list(admitted)
+    waiting = [a for a in everyone if a.session is None or not a.session.welcomed]
+    per_address = Counter(a.address for a in waiting)
     waiting = [
         a
-        for a in everyone
-        if (a.session is None or not a.session.welcomed)
-        and (now - a.since >= YOUNG or a.address == newcomer)
+        for a in waiting
+        if now - a.since >= YOUNG
+        or a.address == newcomer
+        or per_address[a.address] >= per_address[newcomer] + 2
     ]
     if waiting:
-        per_address = Counter(a.address for a in waiting)
         return min(waiting, key=lambda a: (-per_address[a.address], a.since))
     lobby = [a for a in everyone if a.in_lobby]
     if not lobby:

@@ -25,6 +25,11 @@ from .storage import Storage
 log = logging.getLogger("president.server")
 
 
+#: Connections taken from the listen queue in one turn of the accept loop.
+ACCEPT_BATCH = 64
+#: The listen queue (the kernel caps it at net.core.somaxconn).
+BACKLOG = 2048
+
 #: Bytes asyncio's TLS layer reads at a time (and keeps as each connection's buffer).
 TLS_READ = 32 * 1024
 
@@ -90,7 +95,7 @@ class Server:
         # refused like any other.
         family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
         self._listener = socket.create_server(
-            (self.config.host, self.config.port), family=family, backlog=512
+            (self.config.host, self.config.port), family=family, backlog=BACKLOG
         )
         self._listener.setblocking(False)
         self._accepting = asyncio.get_running_loop().create_task(self._accept_loop(), name="accept")
@@ -100,25 +105,37 @@ class Server:
         assert self._listener is not None
         while not self._closing:
             try:
-                sock, peer = await loop.sock_accept(self._listener)
+                accepted = [await loop.sock_accept(self._listener)]
+                # then whatever else is waiting, at once: under a flood a listen queue
+                # taken one connection a loop turn overflows, and newcomers are reset
+                with contextlib.suppress(BlockingIOError, InterruptedError):
+                    while len(accepted) < ACCEPT_BATCH:
+                        accepted.append(self._listener.accept())
             except OSError as exc:  # out of descriptors, say: wait, do not spin
                 log.warning("accepting a connection failed: %s", exc)
                 await asyncio.sleep(0.1)
                 continue
-            address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-            if (
-                self._closing
-                or self._per_address.get(address, 0) >= self.config.max_per_address
-                or (len(self._admitted) >= self.config.max_connections and not self._evict(address))
-            ):
-                sock.close()
-                continue
-            entry = Admitted(address, loop.time())
-            self._admitted.add(entry)
-            self._per_address[address] = self._per_address.get(address, 0) + 1
-            task = entry.task = loop.create_task(self._serve(sock, entry))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            for sock, peer in accepted:
+                sock.setblocking(False)
+                self._admit(sock, str(peer[0]) if isinstance(peer, tuple) else str(peer))
+
+    def _admit(self, sock: socket.socket, address: str) -> None:
+        """Serve a connection just accepted, if the caps allow it (evicting another at
+        the total cap when one may go); close it otherwise."""
+        if (
+            self._closing
+            or self._per_address.get(address, 0) >= self.config.max_per_address
+            or (len(self._admitted) >= self.config.max_connections and not self._evict(address))
+        ):
+            sock.close()
+            return
+        loop = asyncio.get_running_loop()
+        entry = Admitted(address, loop.time())
+        self._admitted.add(entry)
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        task = entry.task = loop.create_task(self._serve(sock, entry))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _evict(self, newcomer: str) -> bool:
         """At the cap: make room for a connection from `newcomer` (server/admission.py
