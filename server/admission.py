@@ -2,18 +2,18 @@
 must still let a new player in, so at the cap a newcomer evicts, in this order:
 
 1. a connection that has not said hello (its TLS handshake or its hello still pending):
-   the oldest of the address holding the most of them, among those that have had
-   `YOUNG` seconds to say it, or are of the newcomer's own address, or of an address
-   holding at least two more of them than the newcomer's (so a newcomer still in its own
-   handshake is not the one the next connection of a flood pushes out);
-2. the lobby connection (not at a table) that has been idle longest, once it has sent
+   the newcomer's own address's oldest, else the oldest of the address holding the most
+   of them; one from another address only if it has had `YOUNG` seconds to say hello or
+   its address holds at least two more of them than the newcomer's (so a newcomer still
+   in its own handshake is not what the next connection of a flood pushes out);
+2. the lobby connection (at no table) or spectator idle longest, once it has sent
    nothing but pings and pongs for `evict_idle_seconds`;
 3. the longest-idle lobby connection of the address holding the most lobby connections,
    when that address holds at least two more of them than the newcomer's (the cap is
-   shared between addresses, not held by one; seated players do not count).
+   shared between addresses, not held by one).
 
-Players and spectators at a table are never evicted; with nobody to evict the newcomer
-is refused, as before.  The per-address cap is checked first and never bent."""
+Players seated at a table are never evicted; with nobody to evict the newcomer is
+refused, as before.  The per-address cap is checked first and never bent."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class Visitor(Protocol):
     last_active: float
     table: Any
 
+    @property
+    def watching(self) -> bool: ...
+
 
 @dataclass(eq=False)
 class Admitted:
@@ -49,6 +52,10 @@ class Admitted:
     @property
     def in_lobby(self) -> bool:
         return self.session is not None and self.session.welcomed and self.session.table is None
+
+    @property
+    def watching(self) -> bool:
+        return self.session is not None and self.session.welcomed and self.session.watching
 
 
 def to_evict(
@@ -66,18 +73,19 @@ def to_evict(
         or per_address[a.address] >= per_address[newcomer] + 2
     ]
     if waiting:
-        return min(waiting, key=lambda a: (-per_address[a.address], a.since))
+        return min(waiting, key=lambda a: (a.address != newcomer, -per_address[a.address], a.since))
     lobby = [a for a in everyone if a.in_lobby]
-    if not lobby:
-        return None
+    watchers = [a for a in everyone if a.watching]
 
     def idle_since(a: Admitted) -> float:
         assert a.session is not None
         return a.session.last_active
 
-    idle = [a for a in lobby if now - idle_since(a) >= idle_seconds]
+    idle = [a for a in lobby + watchers if now - idle_since(a) >= idle_seconds]
     if idle:
         return min(idle, key=idle_since)
+    if not lobby:
+        return None
     counts = Counter(a.address for a in lobby)
     heaviest = max({a.address for a in lobby}, key=lambda address: counts[address])
     if counts[heaviest] >= counts[newcomer] + 2:

@@ -97,6 +97,11 @@ class Session:
             return
         self.queued_bytes += len(data)
 
+    @property
+    def watching(self) -> bool:
+        """Watching a table (not playing at it)."""
+        return self.table is not None and self in self.table.chairs.spectators
+
     def queue_cap(self) -> int:
         """Bytes this client's queue may hold: `queue_bytes`, or less when many
         connections share `queue_total`."""
