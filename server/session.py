@@ -22,6 +22,8 @@ from .table import Table
 
 log = logging.getLogger("president.server")
 
+#: Bytes of answer that cost a connection one more token of its rate (docs/PROTOCOL.md).
+ANSWER_BYTES_PER_TOKEN = 4096
 #: However many connections share `queue_total`, each may queue this much (a few table
 #: lists and views in a burst: a client that reads is not dropped while the server is busy).
 QUEUE_FLOOR = 256 * 1024
@@ -62,6 +64,8 @@ class Session:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
         #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
         self.queued_bytes = 0
+        #: Bytes ever queued (what answering a message cost is charged to the sender).
+        self.sent_bytes = 0
         # drain() waits once this much is buffered (the TLS transport's own default is far
         # higher), so the drain deadline catches a client that stopped reading.
         writer.transport.set_write_buffer_limits(high=self.config.write_buffer)
@@ -96,6 +100,7 @@ class Session:
             self.kill(Code.TOO_SLOW)
             return
         self.queued_bytes += len(data)
+        self.sent_bytes += len(data)
 
     @property
     def watching(self) -> bool:
@@ -254,7 +259,10 @@ class Session:
             if not isinstance(message, (m.Ping, m.Pong)):
                 self.last_active = loop.time()
             await self._throttle(loop)
+            sent = self.sent_bytes
             await self.handler.handle(self, message)
+            # a message whose answer is large (a table list) costs a token a 4 KiB more
+            self._tokens -= (self.sent_bytes - sent) // ANSWER_BYTES_PER_TOKEN
 
     async def _throttle(self, loop: asyncio.AbstractEventLoop) -> None:
         """A token bucket: past the burst, this connection's messages wait their turn.
