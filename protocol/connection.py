@@ -5,7 +5,6 @@ the handshake (`hello` first, then `welcome` or `reject`)."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
@@ -85,37 +84,35 @@ class Connection:
         self.version: int | None = None
         self._reader = FrameReader(limit)
         self._limit = limit
-        self._events: deque[m.Message | RemoteProtocolError] = deque()
         self._hello_seen = False
         self._hello_sent = False
 
     # --- receiving --------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
-        """Take bytes from the peer.  Problems surface from `next_event`, in order."""
+        """Take bytes from the peer.  They are kept as they came and decoded one message
+        at a time by `next_event`, so a read of many tiny frames is never decoded at
+        once (the caller paces them); problems surface from `next_event`, in order."""
         if self.state == "closed":
             return
-        try:
-            bodies = self._reader.feed(data)
-        except RemoteProtocolError as error:
-            self._events.append(error)
-            self.state = "closed"
-            return
-        for body in bodies:
-            try:
-                self._events.append(self._accept(m.Message.from_wire(unpack(body))))
-            except RemoteProtocolError as error:
-                self._events.append(error)
+        self._reader.add(data)
 
     def next_event(self) -> m.Message | None:
         """The next message received, None when there is none yet; raises
         `RemoteProtocolError` for a bad one (the ones after it are still there)."""
-        if not self._events:
+        try:
+            body = self._reader.next_body()
+        except RemoteProtocolError:
+            self.state = "closed"
+            raise
+        if body is None:
             return None
-        item = self._events.popleft()
-        if isinstance(item, RemoteProtocolError):
-            raise item
-        return item
+        return self._accept(m.Message.from_wire(unpack(body)))
+
+    @property
+    def pending(self) -> int:
+        """Bytes received and not yet taken as messages."""
+        return self._reader.pending
 
     def events(self) -> Iterator[m.Message]:
         while (event := self.next_event()) is not None:

@@ -20,36 +20,61 @@ def encode_frame(body: bytes, limit: int = MAX_FRAME) -> bytes:
 
 
 class FrameReader:
-    """Collects bytes and yields whole frame bodies; refuses an oversize frame at its
-    header, so a peer cannot make us buffer more than one frame's cap."""
+    """Collects bytes and yields whole frame bodies, one at a time (`next_body`), so a
+    read full of tiny frames is never decoded all at once; refuses an oversize frame at
+    its header, so a peer cannot make us buffer more than one frame's cap beyond what
+    was read."""
 
     def __init__(self, limit: int = MAX_FRAME) -> None:
         self.limit = limit
         self._buffer = bytearray()
+        self._start = 0  # where the unread part of the buffer begins
         self._need: int | None = None  # body length of the frame being read
+        self._failed = False
+
+    def add(self, data: bytes) -> None:
+        """Keep bytes received; `next_body` takes frames from them."""
+        if self._failed:
+            return
+        if self._start:  # drop what was taken, once per read rather than once per frame
+            del self._buffer[: self._start]
+            self._start = 0
+        self._buffer += data
+
+    def next_body(self) -> bytes | None:
+        """The next whole frame body, or None until more bytes come; raises
+        `RemoteProtocolError` (once, then nothing more) for an oversize frame."""
+        if self._failed:
+            return None
+        if self._need is None:
+            if len(self._buffer) - self._start < _HEADER.size:
+                return None
+            (need,) = _HEADER.unpack_from(self._buffer, self._start)
+            if need > self.limit:
+                self._failed = True
+                self._buffer = bytearray()
+                raise RemoteProtocolError(
+                    Code.FRAME_TOO_LARGE,
+                    f"a frame of {need} bytes is over the {self.limit}-byte limit",
+                )
+            self._start += _HEADER.size
+            self._need = need
+        end = self._start + self._need
+        if len(self._buffer) < end:
+            return None
+        body = bytes(self._buffer[self._start : end])
+        self._start, self._need = end, None
+        return body
 
     def feed(self, data: bytes) -> list[bytes]:
-        self._buffer += data
+        """Keep `data` and take every whole frame body it completes."""
+        self.add(data)
         bodies: list[bytes] = []
-        while True:
-            if self._need is None:
-                if len(self._buffer) < _HEADER.size:
-                    return bodies
-                (need,) = _HEADER.unpack_from(self._buffer)
-                if need > self.limit:
-                    raise RemoteProtocolError(
-                        Code.FRAME_TOO_LARGE,
-                        f"a frame of {need} bytes is over the {self.limit}-byte limit",
-                    )
-                del self._buffer[: _HEADER.size]
-                self._need = need
-            if len(self._buffer) < self._need:
-                return bodies
-            bodies.append(bytes(self._buffer[: self._need]))
-            del self._buffer[: self._need]
-            self._need = None
+        while (body := self.next_body()) is not None:
+            bodies.append(body)
+        return bodies
 
     @property
     def pending(self) -> int:
-        """Bytes received but not yet part of a whole frame (for partial-frame deadlines)."""
-        return len(self._buffer) + (0 if self._need is None else _HEADER.size)
+        """Bytes received and not yet taken as frames."""
+        return len(self._buffer) - self._start + (0 if self._need is None else _HEADER.size)

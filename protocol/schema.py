@@ -44,6 +44,25 @@ class Items:
 #: No text on the wire is longer (the codec's own limit on strings).
 MAX_TEXT = 4096
 
+#: Characters no text on the wire may hold: C0 controls but tab, DEL, C1 controls, the
+#: line and paragraph separators, and the bidirectional controls (which reorder what a
+#: terminal or a log shows after them).
+CONTROLS = frozenset(
+    [chr(c) for c in range(32) if chr(c) != "\t"]
+    + [chr(c) for c in range(0x7F, 0xA0)]
+    + ["\u061c", "\u200e", "\u200f", "\u2028", "\u2029"]
+    + [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2066, 0x206A)]
+)
+
+
+def control_in(value: str) -> str | None:
+    """The first character of `value` that `CONTROLS` forbids, or None."""
+    if value.isprintable():  # fast: every forbidden character is unprintable
+        return None
+    return next((ch for ch in value if ch in CONTROLS), None)
+
+
 #: Scalar values a rules toggle may take on the wire.
 Scalar = Union[bool, int, str, None]  # noqa: UP007 - a runtime type for the checker
 
@@ -145,8 +164,9 @@ def _compile(kind: Any) -> Checker:
                 raise bad(path, f"expected text, not {_shown(value)}")
             if not shortest <= len(value) <= longest:
                 raise bad(path, f"text of {len(value)} characters is outside {shortest}..{longest}")
-            if not value.isprintable() and any(ord(ch) < 32 and ch != "\t" for ch in value):
-                raise bad(path, "control characters are not allowed in text")
+            found = control_in(value)
+            if found is not None:
+                raise bad(path, f"control characters are not allowed in text (U+{ord(found):04X})")
             return value
 
         return text

@@ -35,6 +35,18 @@ def public_key_bytes(key: X25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
+def key_problem(public_key: bytes) -> str | None:
+    """Why hands cannot be sealed to `public_key`, or None if they can.  A low-order
+    X25519 point (32 zero bytes, say) is a valid public key to `cryptography`, yet no key
+    agreement with it works: a trial agreement finds it when the key arrives, not when
+    the first hand is sealed."""
+    try:
+        X25519PrivateKey.generate().exchange(X25519PublicKey.from_public_bytes(public_key))
+    except ValueError:
+        return "hand_key is not a usable X25519 public key (a low-order point?)"
+    return None
+
+
 def seal_hand(
     cards: Iterable[Card],
     exchange: Sequence[Gave | Returned],

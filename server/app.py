@@ -21,6 +21,7 @@ from president.engine.record import to_record
 from president.protocol import messages as m
 from president.protocol.errors import Code
 
+from .admission import Admitted, to_evict
 from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
 from .lobby import Lobby
@@ -31,6 +32,11 @@ from .wal import check_wal
 
 log = logging.getLogger("president.server")
 
+
+#: Connections taken from the listen queue in one turn of the accept loop.
+ACCEPT_BATCH = 64
+#: The listen queue (the kernel caps it at net.core.somaxconn).
+BACKLOG = 2048
 
 #: Bytes asyncio's TLS layer reads at a time (and keeps as each connection's buffer).
 TLS_READ = 32 * 1024
@@ -69,6 +75,7 @@ class Server:
         self._tls: ssl.SSLContext | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
+        self._admitted: set[Admitted] = set()
         self._closing = False
         self._closed = asyncio.Event()
 
@@ -106,7 +113,7 @@ class Server:
         # refused like any other.
         family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
         self._listener = socket.create_server(
-            (self.config.host, self.config.port), family=family, backlog=512
+            (self.config.host, self.config.port), family=family, backlog=BACKLOG
         )
         self._listener.setblocking(False)
         self.storage.note_port(self.port)
@@ -214,27 +221,73 @@ class Server:
         assert self._listener is not None
         while not self._closing:
             try:
-                sock, peer = await loop.sock_accept(self._listener)
+                accepted = [await loop.sock_accept(self._listener)]
+                # then whatever else is waiting, at once: under a flood a listen queue
+                # taken one connection a loop turn overflows, and newcomers are reset
+                with contextlib.suppress(BlockingIOError, InterruptedError):
+                    while len(accepted) < ACCEPT_BATCH:
+                        accepted.append(self._listener.accept())
             except OSError as exc:  # out of descriptors, say: wait, do not spin
                 log.warning("accepting a connection failed: %s", exc)
                 await asyncio.sleep(0.1)
                 continue
-            address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-            if (
-                self._closing
-                or sum(self._per_address.values()) >= self.config.max_connections
-                or self._per_address.get(address, 0) >= self.config.max_per_address
-            ):
-                sock.close()
-                continue
-            self._per_address[address] = self._per_address.get(address, 0) + 1
-            task = loop.create_task(self._serve(sock, address))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            for sock, peer in accepted:
+                sock.setblocking(False)
+                self._admit(sock, str(peer[0]) if isinstance(peer, tuple) else str(peer))
 
-    async def _serve(self, sock: socket.socket, address: str) -> None:
+    def _admit(self, sock: socket.socket, address: str) -> None:
+        """Serve a connection just accepted, if the caps allow it (evicting another at
+        the total cap when one may go); close it otherwise."""
+        if (
+            self._closing
+            or self._per_address.get(address, 0) >= self.config.max_per_address
+            or (len(self._admitted) >= self.config.max_connections and not self._evict(address))
+        ):
+            sock.close()
+            return
+        loop = asyncio.get_running_loop()
+        entry = Admitted(address, loop.time())
+        self._admitted.add(entry)
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        task = entry.task = loop.create_task(self._serve(sock, entry))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _evict(self, newcomer: str) -> bool:
+        """At the cap: make room for a connection from `newcomer` (server/admission.py
+        says who goes); False if nobody may be evicted."""
+        now = asyncio.get_running_loop().time()
+        victim = to_evict(self._admitted, newcomer, now, self.config.evict_idle_seconds)
+        if victim is None:
+            return False
+        self._release(victim)
+        session = victim.session
+        log.info("%s: evicted to make room for %s", victim.address, newcomer)
+        if isinstance(session, Session) and session.welcomed:
+            session.goodbye(
+                m.Bye(code=Code.TIMEOUT, reason="the server is full and this connection was idle")
+            )
+            asyncio.get_running_loop().call_later(1.0, session.writer.transport.abort)
+        elif isinstance(session, Session):
+            session.kill("evicted before hello: the server is full")
+        elif victim.task is not None:
+            victim.task.cancel()  # still in its TLS handshake
+        return True
+
+    def _release(self, entry: Admitted) -> None:
+        """The connection no longer counts against the caps (once)."""
+        if entry.released:
+            return
+        entry.released = True
+        self._admitted.discard(entry)
+        self._per_address[entry.address] -= 1
+        if not self._per_address[entry.address]:
+            del self._per_address[entry.address]
+
+    async def _serve(self, sock: socket.socket, entry: Admitted) -> None:
         """One accepted connection: the TLS handshake within its deadline, then a session."""
         loop = asyncio.get_running_loop()
+        address = entry.address
         try:
             # asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and a socket
             # from socket.create_server says 0: without it each small write waits on Nagle.
@@ -242,7 +295,8 @@ class Server:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if self.config.send_buffer is not None:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.send_buffer)
-            reader = asyncio.StreamReader(limit=2**16)
+            # (a StreamReader stops reading the socket at twice its limit: 32 KiB held here)
+            reader = asyncio.StreamReader(limit=2**14)
             protocol = asyncio.StreamReaderProtocol(reader)
             try:
                 transport, _ = await loop.connect_accepted_socket(
@@ -254,17 +308,20 @@ class Server:
             except (ssl.SSLError, TimeoutError, ConnectionError, OSError):
                 sock.close()
                 return
+            except asyncio.CancelledError:  # evicted during its handshake
+                sock.close()
+                raise
             writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-            session = Session(self.config, self.lobby, reader, writer, address)
+            session = entry.session = Session(
+                self.config, self.lobby, reader, writer, address, lambda: len(self.sessions)
+            )
             self.sessions.add(session)
             try:
                 await session.run()
             finally:
                 self.sessions.discard(session)
         finally:
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self._release(entry)
 
     def write_record(self, table: str, record: dict[str, Any]) -> None:
         path = self.storage.write_record(table, record)

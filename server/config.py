@@ -74,10 +74,19 @@ class ServerConfig:
     max_per_address: int = 32
     tls_handshake_seconds: float = 10.0
     hello_seconds: float = 10.0
+    #: At the connection cap, a lobby connection (no table) that has sent nothing but
+    #: pongs for this long may be closed to let a newcomer in (docs/reliability.md).
+    evict_idle_seconds: float = 30.0
     idle_seconds: float = 60.0
     heartbeat_seconds: float = 15.0
     # a client that stops reading is dropped, not waited for
     queue_size: int = 512
+    #: Bytes a client's outgoing queue may hold (with the batch being written): past it
+    #: the client is too slow and is dropped.
+    queue_bytes: int = 1024 * 1024
+    #: Bytes all clients' outgoing queues may hold together: with many connections open,
+    #: each one's cap is its share of this (never under 256 KiB, nor over `queue_bytes`).
+    queue_total: int = 64 * 1024 * 1024
     drain_seconds: float = 5.0
     #: Bytes the TLS transport may buffer for a client before writes wait on it.
     write_buffer: int = 64 * 1024
@@ -87,8 +96,14 @@ class ServerConfig:
     # abuse
     rate_per_second: float = 200.0
     rate_burst: float = 400.0
+    #: Messages a second taken from all connections together: with many connections
+    #: open, each one's rate (and burst) is its share of this, so a thousand of them
+    #: cannot take the whole server.
+    rate_total: float = 5000.0
     strikes: int = 10
     chat_per_minute: int = 30
+    #: Log lines one connection may cause (a burst of this many, then this many a minute).
+    log_per_minute: int = 20
     max_tables: int = 500
     #: Tables one address may have created that are still open (well under max_tables,
     #: so one guest cannot fill the server).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -28,7 +29,14 @@ from president.engine import (
 
 from .config import TableSettings
 from .dealing import DealSecret
+from .logs import LOG_BUDGET
 from .thinking import think
+
+log = logging.getLogger("president.server")
+
+#: Faults in a row (with no step of the game in between) after which a table's game
+#: ends rather than being tried again.
+MAX_FAULTS = 3
 
 #: Events after which the seat to act gets a whole turn's time.
 _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
@@ -63,6 +71,8 @@ class Driven(Protocol):
     def finish(self) -> None: ...
 
     def broadcast_view(self) -> None: ...
+
+    def tell_fault(self, sentence: str) -> None: ...
 
 
 class TurnTimer:
@@ -133,32 +143,62 @@ class Driver:
     # --- the loop ------------------------------------------------------------------------
 
     async def _drive(self) -> None:
+        """Drive the game to its end.  An unexpected exception never stops the table
+        silently: it is logged (its traceback once a game, in the log only), the players
+        are told, and the game goes on; after `MAX_FAULTS` in a row it ends with its
+        record written."""
+        LOG_BUDGET.set(None)  # started from a connection's task: its lines are not its
         table, lock = self.table, self.table.lock
         game = table.game
         assert game is not None
+        faults = logged = 0
         try:
             while not self.suspended:
                 if table.paused:  # its journal cannot be written: no move until it can
                     self._wake.clear()
                     await self._woken(None)
                     continue
-                async with lock:
-                    phase = game.phase
-                if phase is Phase.GAME_OVER:
-                    break
-                if phase is Phase.BETWEEN_HANDS:
-                    if game.hand >= 0 and self.settings.pause_between_hands:
-                        await asyncio.sleep(self.settings.pause_between_hands)
+                try:
                     async with lock:
-                        if not table.seat_changes():
-                            break
-                    await self._deal()
-                    continue
-                await self._next_moves(game)
+                        phase = game.phase
+                    if phase is Phase.GAME_OVER:
+                        break
+                    if phase is Phase.BETWEEN_HANDS:
+                        if game.hand >= 0 and self.settings.pause_between_hands:
+                            await asyncio.sleep(self.settings.pause_between_hands)
+                        async with lock:
+                            if not table.seat_changes():
+                                break
+                        await self._deal()
+                        faults = 0
+                        continue
+                    await self._next_moves(game)
+                    faults = 0
+                except Exception as exc:
+                    faults += 1
+                    if not logged:
+                        log.exception("table %s: the game's driver failed", self.settings.name)
+                    else:
+                        log.error("table %s: the driver failed again: %r", self.settings.name, exc)
+                    logged += 1
+                    ending = faults >= MAX_FAULTS
+                    async with lock:
+                        table.tell_fault(
+                            "the server hit a fault at this table: the game ends here and its "
+                            "record is kept"
+                            if ending
+                            else "the server hit a fault at this table; the game goes on"
+                        )
+                    if ending:
+                        break
+                    await asyncio.sleep(0)
         finally:
             if not self.suspended:
                 async with lock:
-                    table.finish()
+                    try:
+                        table.finish()
+                    except Exception:
+                        log.exception("table %s: ending the game failed", self.settings.name)
 
     async def _deal(self) -> None:
         """Commit, wait up to `seed_seconds` for the seats' seeds, deal."""

@@ -7,17 +7,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
 from president.protocol import messages as m
 from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
+from president.protocol.sealing import key_problem
 
 from .config import ServerConfig, password_matches
 from .guard import PasswordGuard
+from .logs import LOG_BUDGET, LogBudget
 from .table import Table
 
 log = logging.getLogger("president.server")
+
+#: Bytes of answer that cost a connection one more token of its rate (docs/PROTOCOL.md).
+ANSWER_BYTES_PER_TOKEN = 4096
+#: However many connections share `queue_total`, each may queue this much (a few table
+#: lists and views in a burst: a client that reads is not dropped while the server is busy).
+QUEUE_FLOOR = 256 * 1024
 
 
 class Handler(Protocol):
@@ -40,24 +49,36 @@ class Session:
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         address: str,
+        crowd: Callable[[], int] = lambda: 1,
     ) -> None:
         self.config = config
         self.handler = handler
         self.reader = reader
         self.writer = writer
         self.address = address
+        #: How many connections are open (each takes its share of `rate_total`).
+        self.crowd = crowd
         self.conn = Connection("server")
         self.name = ""
         self.role = "player"
         self.hand_key = b""
         self.table: Table | None = None
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
+        #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
+        self.queued_bytes = 0
+        #: Bytes ever queued (what answering a message cost is charged to the sender).
+        self.sent_bytes = 0
         # drain() waits once this much is buffered (the TLS transport's own default is far
         # higher), so the drain deadline catches a client that stopped reading.
         writer.transport.set_write_buffer_limits(high=self.config.write_buffer)
         self.closed = False
+        #: Said hello and was welcomed (until then the connection may be evicted first).
+        self.welcomed = False
         self._tokens = self.config.rate_burst
         self._last = asyncio.get_running_loop().time()
+        #: When this connection last sent something other than a ping or a pong.
+        self.last_active = self._last
+        self.log_budget = LogBudget(config.log_per_minute, config.log_per_minute)
         self._strikes = 0
         self._chat_times: list[float] = []
 
@@ -72,10 +93,27 @@ class Session:
         except LocalProtocolError:
             log.exception("%s: could not send %s", self.address, message.TYPE)
             return
+        if self.queued_bytes + len(data) > self.queue_cap():
+            self.kill(Code.TOO_SLOW)
+            return
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
             self.kill(Code.TOO_SLOW)
+            return
+        self.queued_bytes += len(data)
+        self.sent_bytes += len(data)
+
+    @property
+    def watching(self) -> bool:
+        """Watching a table (not playing at it)."""
+        return self.table is not None and self in self.table.chairs.spectators
+
+    def queue_cap(self) -> int:
+        """Bytes this client's queue may hold: `queue_bytes`, or less when many
+        connections share `queue_total`."""
+        share = self.config.queue_total // max(1, self.crowd())
+        return min(self.config.queue_bytes, max(QUEUE_FLOOR, share))
 
     def goodbye(self, bye: m.Bye) -> None:
         """Send `bye` after whatever is queued, then close the connection: nothing more
@@ -102,7 +140,8 @@ class Session:
             while not self.queue.empty() and batch[-1] is not None:
                 batch.append(self.queue.get_nowait())
             done = batch[-1] is None
-            self.writer.write(b"".join(b for b in batch if b is not None))
+            data = b"".join(b for b in batch if b is not None)
+            self.writer.write(data)
             if transport.get_write_buffer_size() > self.config.write_buffer:
                 try:  # the client is behind: give it the drain deadline to catch up
                     async with asyncio.timeout(self.config.drain_seconds):
@@ -110,6 +149,7 @@ class Session:
                 except (TimeoutError, ConnectionError, OSError):
                     self.kill(Code.TOO_SLOW)
                     return
+            self.queued_bytes -= len(data)
             if done:  # the end: close once the last bytes are out (the reader then ends)
                 transport.close()
                 return
@@ -124,6 +164,7 @@ class Session:
             self.deliver(m.Ping(nonce=nonce))
 
     async def run(self) -> None:
+        LOG_BUDGET.set(self.log_budget)  # what is logged in this task is charged to it
         loop = asyncio.get_running_loop()
         writer_task = loop.create_task(self._write_loop())
         heartbeat = loop.create_task(self._heartbeat())
@@ -182,7 +223,8 @@ class Session:
         try:
             hello = await self._next(self.config.hello_seconds)
         except TimeoutError:
-            self.kill("no hello in time")
+            seconds = self.config.hello_seconds
+            self.deliver(m.Bye(code=Code.TIMEOUT, reason=f"no hello within {seconds:g} s"))
             return False
         if not isinstance(hello, m.Hello):
             return False
@@ -198,7 +240,12 @@ class Session:
             self.handler.guard.wrong(self.address, "server")
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
+        problem = key_problem(hello.hand_key)
+        if problem is not None:
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
+            return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
+        self.welcomed = True
         self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
         self.handler.welcome(self)  # in the lobby from now on
         return True
@@ -213,15 +260,23 @@ class Session:
                 return
             if message is None:
                 return
+            if not isinstance(message, (m.Ping, m.Pong)):
+                self.last_active = loop.time()
             await self._throttle(loop)
+            sent = self.sent_bytes
             await self.handler.handle(self, message)
+            # a message whose answer is large (a table list) costs a token a 4 KiB more
+            self._tokens -= (self.sent_bytes - sent) // ANSWER_BYTES_PER_TOKEN
 
     async def _throttle(self, loop: asyncio.AbstractEventLoop) -> None:
         """A token bucket: past the burst, this connection's messages wait their turn.
-        Nothing is dropped and no other connection waits: each session reads alone."""
+        Nothing is dropped and no other connection waits: each session reads alone.  Its
+        rate is the smaller of `rate_per_second` and its share of `rate_total`."""
         now = loop.time()
-        rate = self.config.rate_per_second
-        self._tokens = min(self.config.rate_burst, self._tokens + (now - self._last) * rate)
+        config = self.config
+        rate = min(config.rate_per_second, config.rate_total / max(1, self.crowd()))
+        burst = min(config.rate_burst, max(10.0, 2 * rate))
+        self._tokens = min(burst, self._tokens + (now - self._last) * rate)
         self._last = now
         if self._tokens < 1:
             await asyncio.sleep((1 - self._tokens) / rate)

@@ -46,6 +46,9 @@ from .seats import Chairs, Member, Slot, TableError
 log = logging.getLogger("president.server")
 
 Status = Literal["waiting", "playing", "finished"]
+#: Deal checks are kept for this many of the latest hands (the one revealed last, and a
+#: few before it for a slow client).
+RECENT_CHECKS = 4
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
 
@@ -423,12 +426,20 @@ class Table:
             self.driver.wake()
 
     async def deal_check(self, member: Member, hand: int, ok: bool) -> None:
+        """A seat's report on a revealed deal: kept for the last `RECENT_CHECKS` hands
+        dealt here to that seat, once per seat and hand (anything else is dropped: a
+        made-up hand number neither grows memory nor writes a log line)."""
         async with self.lock:
-            index = self.chairs.index_of(member)
-            if index is None:
+            index, game = self.chairs.index_of(member), self.game
+            if index is None or game is None or not 0 <= game.hand - hand < RECENT_CHECKS:
                 return
             name = self.chairs.slots[index].name
-            self.deal_checks.setdefault(hand, {})[name] = ok
+            checks = self.deal_checks.setdefault(hand, {})
+            if name in checks:
+                return
+            checks[name] = ok
+            for old in [h for h in self.deal_checks if game.hand - h >= RECENT_CHECKS]:
+                del self.deal_checks[old]
             if not ok:
                 log.warning(
                     "table %s: %s reports the deal of hand %d did not check out",
@@ -662,7 +673,11 @@ class Table:
             cards, exchange = view.hand, view.exchange
         else:
             cards, exchange = tuple(dealt), ()
-        sealed = seal_hand(cards, exchange, member.hand_key, self.name, game.hand, seat, number)
+        try:
+            sealed = seal_hand(cards, exchange, member.hand_key, self.name, game.hand, seat, number)
+        except ValueError as exc:  # keys are checked at hello: this is not meant to happen
+            self._unsealable(seat, member, exc)
+            return
         self._deliver(
             member,
             m.SealedHand(
@@ -674,6 +689,28 @@ class Table:
                 reason=reason,
             ),
         )
+
+    def _unsealable(self, seat: int, member: Member, exc: Exception) -> None:
+        """A hand that cannot be sealed to its member's key: that seat is away (played by
+        the timeout rule, as a dropped player's: it can resume from a connection with a
+        good key); nobody else is held up."""
+        log.error("table %s: cannot seal %s's hand to their key: %s", self.name, member.name, exc)
+        slot = self._slot_for_seat(seat)
+        if slot.member is member:
+            slot.member, slot.away_since = None, self.clock()
+        member.deliver(
+            m.Error(
+                code=Code.SERVER_ERROR,
+                message="your hand cannot be sealed to your key: your seat is away; "
+                "resume it from a connection with a good key",
+            )
+        )
+        self.driver.wake()
+
+    def tell_fault(self, sentence: str) -> None:
+        """Tell everyone here that something went wrong at the table (the details are in
+        the server's log only)."""
+        self._broadcast(m.Error(code=Code.SERVER_ERROR, message=sentence[:500]))
 
     def _reveal(self) -> None:
         secret = self.deal_secret

@@ -1,0 +1,200 @@
+"""Hostile guests on real sockets: a hand key no hand can be sealed to, names that would
+take over the host's terminal, a full server, a client that never reads, and a flood of
+log lines.  Each is refused, evicted, dropped or held down; the server goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from president.client.connection import ConnectFailed, client_tls
+from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.framing import encode_frame
+from president.protocol.sealing import public_key_bytes
+from president.server import lobby
+
+from .helpers import client, running_server, wait_for
+from .test_abuse import dropped
+from .test_robustness import raw_tls, sent_until_closed, still_serving
+
+
+def hello(name: str = "raw", role: str = "player", key: bytes | None = None) -> bytes:
+    """A raw hello frame (the schema is not checked here: it is the server's job)."""
+    wire = {
+        "type": "hello",
+        "versions": list(m.VERSIONS),
+        "name": name,
+        "role": role,
+        "hand_key": public_key_bytes(X25519PrivateKey.generate()) if key is None else key,
+    }
+    return encode_frame(pack(wire))
+
+
+async def answer_to(port: int, data: bytes, wait: float = 1.0) -> list[m.Message]:
+    """What the server says to a raw client that sends `data` (until it closes or goes
+    quiet for `wait` seconds)."""
+    reader, writer = await raw_tls(port)
+    writer.write(data)
+    got = b""
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        while chunk := await asyncio.wait_for(reader.read(65536), wait):
+            got += chunk
+    writer.close()
+    return sent_until_closed(got)
+
+
+@pytest.mark.parametrize("role", ["player", "spectator"])
+async def test_a_low_order_hand_key_is_refused_at_hello(tmp_path: Path, role: str) -> None:
+    async with running_server(tmp_path) as server:
+        said = await answer_to(server.port, hello(role=role, key=bytes(32)))
+        assert len(said) == 1 and isinstance(said[0], m.Reject), said
+        assert "hand_key is not a usable X25519 public key" in said[0].reason
+        assert not server.lobby.guests
+        await still_serving(server, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "name", ["eve\x9b31m", "eve\x7f", "\u202eeve", "eve\u2066", "ev\u200fe", "e\u061cve", "e\x85"]
+)
+async def test_a_name_with_control_or_bidi_characters_is_refused(tmp_path: Path, name: str) -> None:
+    async with running_server(tmp_path) as server:
+        said = await answer_to(server.port, hello(name=name), wait=0.5)
+        assert said and isinstance(said[0], m.Error), said
+        assert said[0].code == "bad_message" and "control characters" in said[0].message
+        assert not any(isinstance(x, m.Welcome) for x in said)
+
+
+async def test_what_the_log_prints_of_a_client_is_escaped(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    hostile = "eve\x9b2J\u202etxt.exe\n[fake] line\x1b]0;x\x07"
+    with caplog.at_level(logging.INFO, logger="president.server"):
+        logging.getLogger("president.server").info("%s said hello", hostile)
+        try:
+            raise ValueError(hostile)
+        except ValueError:
+            logging.getLogger("president.server").exception("handling %r failed", hostile)
+    text = caplog.text + "".join(r.getMessage() for r in caplog.records)
+    for bad in ("\x9b", "\u202e", "\x1b", "\x07"):
+        assert bad not in text
+    assert "eve\\x9b2J\\u202etxt.exe\\n[fake] line" in caplog.records[0].getMessage()
+    assert "\n[fake]" not in text
+
+
+async def test_log_lines_a_connection_causes_are_rate_limited(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def failing(*args: object) -> None:
+        raise RuntimeError("a planted bug")
+
+    monkeypatch.setitem(lobby.HANDLERS, m.ListTables, failing)
+    async with running_server(tmp_path, log_per_minute=5) as server:
+        c = await client(server, "flooder", tmp_path)
+        task = asyncio.create_task(c.run())
+        with caplog.at_level(logging.INFO, logger="president.server"):
+            for _ in range(200):
+                await c.send(m.ListTables())
+            await wait_for(lambda: len(c.errors) == 200)
+        task.cancel()
+    from_flooder = [r for r in caplog.records if "handling list_tables failed" in r.getMessage()]
+    assert len(from_flooder) == 5  # the burst; the other 195 were not written
+
+
+async def test_at_the_cap_a_newcomer_evicts_connections_that_never_said_hello(
+    tmp_path: Path,
+) -> None:
+    async with running_server(
+        tmp_path, max_connections=10, max_per_address=100, tls_handshake_seconds=30
+    ) as server:
+        squatters = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(10)]
+        await wait_for(lambda: len(server._admitted) == 10)
+        newcomer = await client(server, "ann", tmp_path)  # welcomed, not refused
+        await newcomer.send(m.ListTables())
+        assert isinstance(await asyncio.wait_for(newcomer.link.receive(), 5), m.Tables)
+        assert sum(server._per_address.values()) <= 10
+        assert await dropped(squatters[0][0], 2)  # the oldest made room
+        for _, writer in squatters:
+            writer.close()
+        await newcomer.link.close()
+
+
+async def test_at_the_cap_idle_lobby_connections_make_room_but_seated_players_never_do(
+    tmp_path: Path,
+) -> None:
+    async with running_server(
+        tmp_path, max_connections=4, max_per_address=100, evict_idle_seconds=0.3
+    ) as server:
+        seated = [await client(server, f"p{i}", tmp_path) for i in range(3)]
+        await seated[0].send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        for c in seated:
+            await c.send(m.Join(table="T"))
+        idler = await client(server, "idler", tmp_path)
+        await wait_for(lambda: sum(s.table is not None for s in server.sessions) == 3)
+        await asyncio.sleep(0.4)  # the idler has said nothing for longer than 0.3 s
+        newcomer = await client(server, "ann", tmp_path)
+        said = []
+        while (x := await asyncio.wait_for(idler.link.receive(), 5)) is not None:
+            said.append(x)
+        assert said[-1] == m.Bye(
+            code="timeout", reason="the server is full and this connection was idle"
+        )
+        # full again: the newcomer is in the lobby but active, the others are seated
+        await newcomer.send(m.ListTables())
+        with pytest.raises((ConnectFailed, ConnectionError, OSError)):
+            await client(server, "late", tmp_path)
+        assert sum(s.table is not None for s in server.sessions if not s.closed) == 3
+        for c in [*seated, newcomer]:
+            await c.link.close()
+
+
+async def test_at_the_cap_the_address_holding_most_makes_room_for_another(tmp_path: Path) -> None:
+    async with running_server(
+        tmp_path, max_connections=6, max_per_address=100, evict_idle_seconds=60
+    ) as server:
+        hogs = [await client(server, f"hog{i}", tmp_path) for i in range(6)]  # all active
+        for hog in hogs:
+            await hog.send(m.ListTables())
+        sock = socket.socket()
+        sock.bind(("127.0.0.2", 0))  # another address on the loopback
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+        reader, writer = await asyncio.open_connection(
+            sock=sock, ssl=client_tls(), server_hostname="127.0.0.1"
+        )
+        writer.write(hello(name="ann"))
+        got = await asyncio.wait_for(reader.read(65536), 5)
+        assert isinstance(sent_until_closed(got)[0], m.Welcome)
+        assert sorted(server._per_address.items()) == [("127.0.0.1", 5), ("127.0.0.2", 1)]
+        writer.close()
+        for hog in hogs:
+            await hog.link.close()
+
+
+async def test_a_client_that_never_reads_is_dropped_when_its_queue_holds_too_many_bytes(
+    tmp_path: Path,
+) -> None:
+    # the drain deadline is long and the message cap far off: only the byte cap can act
+    async with running_server(
+        tmp_path, send_buffer=4096, drain_seconds=60, queue_size=100_000, queue_bytes=64 * 1024
+    ) as server:
+        host = await client(server, "host", tmp_path)
+        for i in range(30):  # a table list of a few KiB
+            await host.send(
+                m.CreateTable(
+                    name=f"table {i:02} " + "x" * 28, preset="classic", toggles={}, seats=12
+                )
+            )
+        _reader, writer = await raw_tls(server.port, rcvbuf=2048)
+        writer.write(hello(name="sink") + encode_frame(pack(m.ListTables().to_wire())) * 300)
+        await writer.drain()
+        await wait_for(lambda: all(s.name != "sink" for s in server.sessions), 10)
+        assert all(s.queued_bytes <= 64 * 1024 for s in server.sessions)
+        writer.close()
+        await host.link.close()
+        await still_serving(server, tmp_path)
