@@ -96,7 +96,7 @@ class Server:
         """Lock the data directory (before anything else: a second server changes
         nothing), listen (before the journal: a server that cannot listen leaves it as it
         is), then the certificate, the journal and its tables."""
-        self.storage.prepare()
+        self.storage.prepare(exclusive=self.config.journal)
         try:
             self._start()
         except BaseException:

@@ -45,25 +45,31 @@ class Storage:
         self.journal = root / "tables.sqlite3"
         self.journal_key_file = root / "journal.key"
         self._lock: int | None = None
+        self._exclusive = True
 
     # --- start: lock, then check ----------------------------------------------------------
 
-    def prepare(self) -> None:
+    def prepare(self, exclusive: bool = True) -> None:
         """Make the directory if it is not there, lock it, and check it is private.  The
-        lock comes first: a second server refused here has changed nothing."""
-        try:
-            self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        lock comes first: a second server refused here has changed nothing.  A server
+        with no journal (`president play`'s) shares the directory with others like it
+        (`exclusive` False: only its records and certificate are there) but never with a
+        journaled server."""
+        missing = [p for p in (self.root, *self.root.parents) if not p.exists()]
+        try:  # each directory made here is private, the parents too (mkdir's mode is
+            for path in reversed(missing):  # only the last one's with parents=True)
+                path.mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
             raise StorageError(f"cannot make the data directory {self.root}: {exc}") from None
         _check_private(self.root, directory=True, follow=True)
-        self.lock()
+        self.lock(exclusive)
         for name in SERVER_FILES:
             _check_private(self.root / name, directory=False)
         for folder in (self.records, self.damaged):
             _check_private(folder, directory=True)
         self.records.mkdir(mode=0o700, exist_ok=True)
 
-    def lock(self) -> None:
+    def lock(self, exclusive: bool = True) -> None:
         """Take the directory's lock (DIR/lock, holding our pid) or say who holds it."""
         path = self.root / "lock"
         try:
@@ -73,7 +79,7 @@ class Storage:
                 raise StorageError(f"{path} is a symlink; remove it") from None
             raise StorageError(f"cannot open {path}: {exc.strerror}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
         except OSError:
             holder = os.read(fd, 100).decode("ascii", "replace").split()
             os.close(fd)
@@ -84,12 +90,13 @@ class Storage:
                 f"the data directory {self.root} is in use by another president server "
                 f"({who}); stop it, or give this one another --data"
             ) from None
-        self._lock = fd
-        self.note_port(None)
+        self._lock, self._exclusive = fd, exclusive
+        if exclusive:
+            self.note_port(None)
 
     def note_port(self, port: int | None) -> None:
         """Write who holds the lock (our pid, and our port once listening) into it."""
-        if self._lock is None:
+        if self._lock is None or not self._exclusive:
             return
         text = f"{os.getpid()}" + ("" if port is None else f" {port}") + "\n"
         os.ftruncate(self._lock, 0)

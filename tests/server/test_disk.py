@@ -530,3 +530,23 @@ async def test_a_server_that_cannot_listen_leaves_the_journal_as_it_was(tmp_path
         blocker.close()
     assert {k: v for k, v in state_of(data).items() if k.startswith("tables.sqlite3")} == journal
     assert not (data / "records").exists() or not list((data / "records").iterdir())
+
+
+def test_a_play_data_dir_leaves_its_parents_private_and_plays_share_it(tmp_path: Path) -> None:
+    """`president play` keeps its records in DIR/local under the server's default data
+    directory: making it must not leave the server's own directory 0755 (then refused),
+    and two plays at once (no journal) share their directory, while a journaled server
+    does not."""
+    home = tmp_path / "share" / "president"
+    play = storage.Storage(home / "local")
+    play.prepare(exclusive=False)
+    assert stat.S_IMODE(os.stat(home).st_mode) == 0o700
+    another = storage.Storage(home / "local")
+    another.prepare(exclusive=False)  # a second game in another terminal
+    with pytest.raises(storage.StorageError, match="in use"):
+        storage.Storage(home / "local").prepare()
+    play.unlock()
+    another.unlock()
+    server = storage.Storage(home)
+    server.prepare()  # the server's default directory, after a play made it
+    server.unlock()
