@@ -95,6 +95,7 @@ async def start_bot(
             find_preset(args.preset).check_players(args.seats)
         except RulesError as exc:
             raise BotFailed(str(exc)) from None
+        errors = len(client.errors)
         await client.send(
             m.CreateTable(
                 name=args.table,
@@ -106,6 +107,13 @@ async def start_bot(
             )
         )
         table = args.table
+
+        def listed() -> bool:
+            return any(t.name == table for t in client.tables or ())
+
+        await until(lambda: listed() or len(client.errors) > errors, 10, "the new table")
+        if not listed():  # refused (this address's tables, a name taken meanwhile, ...)
+            raise BotFailed(f"{name} could not create {table}: {client.errors[-1].message}")
         say(f"{name}: created table {table} ({args.preset}, {args.seats} seats)")
     if table is None:
         raise BotFailed(

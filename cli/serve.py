@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
@@ -29,6 +30,16 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
+def say(*args: object, **kwargs: object) -> None:
+    """Print for the host; a closed output (the end of a pipe gone, as `| tee` goes with
+    Ctrl-C) never stops the server from shutting down properly."""
+    try:
+        print(*args, **kwargs, flush=True)  # type: ignore[call-overload]
+    except (BrokenPipeError, OSError):
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
+
+
 async def serve(config: ServerConfig) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -47,29 +58,31 @@ async def serve(config: ServerConfig) -> int:
             file=sys.stderr,
         )
         return 2
-    print(f"president server {config.name!r} listening on {config.host}:{server.port}")
+    say(f"president server {config.name!r} listening on {config.host}:{server.port}")
     if config.host in ("0.0.0.0", "::", ""):
         for address in lan_addresses():
-            print(f"  friends connect with: president connect {address}:{server.port} --name NAME")
-    print(f"certificate fingerprint (SHA-256): {server.fingerprint}")
-    print("  tell your friends this fingerprint: their client shows it on first connect")
-    print(f"data and game records in {config.data_dir}")
+            say(f"  friends connect with: president connect {address}:{server.port} --name NAME")
+    say(f"certificate fingerprint (SHA-256): {server.fingerprint}")
+    say("  tell your friends this fingerprint: their client shows it on first connect")
+    say(f"data and game records in {config.data_dir}")
     tables = server.lobby.tables.values()
     if tables:
         playing = sum(t.status == "playing" for t in tables)
-        print(
+        say(
             f"restored {len(tables)} table(s), {playing} with a game in progress: players have "
             f"{config.resume_seconds:g} s to reconnect"
         )
     for problem in server.restore_problems:
-        print(f"  {problem}")
-    print("Ctrl-C stops the server", flush=True)
-    await stop.wait()
-    print("shutting down: telling clients, keeping the tables ...", flush=True)
-    kept = sum(t.status == "playing" for t in server.lobby.tables.values())
-    await server.close()
-    print(f"stopped; {len(server.records)} game record(s) written this run", end="")
-    print(f"; {kept} game(s) in progress kept for the next start" if kept else "")
+        say(f"  {problem}")
+    say("Ctrl-C stops the server")
+    try:
+        await stop.wait()
+        say("shutting down: telling clients, keeping the tables ...")
+    finally:  # whatever happens here, the games in progress stay in the journal
+        kept = sum(t.status == "playing" for t in server.lobby.tables.values())
+        await server.close()
+    kept_line = f"; {kept} game(s) in progress kept for the next start" if kept else ""
+    say(f"stopped; {len(server.records)} game record(s) written this run{kept_line}")
     return 0
 
 
@@ -105,14 +118,24 @@ def positive(text: str) -> int:
     return value
 
 
+def port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
-        "Run a president parser. It makes a self-signed certificate on first start "
+        "Run a president server. It makes a self-signed certificate on first start "
         "(kept in the data directory) and prints its fingerprint for players to check."
     )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    parser.add_argument("--port", type=int, default=7766, help="port (default 7766; 0 picks one)")
+    parser.add_argument("--port", type=port, default=7766, help="port (default 7766; 0 picks one)")
     parser.add_argument(
         "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"
     )

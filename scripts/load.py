@@ -472,7 +472,10 @@ def measure(args: argparse.Namespace, data: Path) -> int:
         )
         if len(admitted) < len(welcomes):
             problems.append(f"{len(welcomes) - len(admitted)} new player(s) were not admitted")
-        print(f"server peak RSS (VmHWM): {mib(at_end['VmHWM'])}")
+        peak = at_end["VmHWM"] / 1024
+        print(f"server peak RSS (VmHWM): {mib(at_end['VmHWM'])} (bound {args.max_rss} MiB)")
+        if peak > args.max_rss:
+            problems.append(f"server peak RSS {peak:.1f} MiB is over {args.max_rss} MiB")
         print(
             "server descriptors open while new players came (sockets and files): "
             f"median {statistics.median(held or [0]):.0f}, max {max(held or [0])}"
@@ -497,6 +500,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--attackers", type=int, default=4, help="processes the hostile connections run in"
+    )
+    parser.add_argument(
+        "--max-rss",
+        type=int,
+        default=640,
+        help="with --hostile: the server's peak memory (MiB) past which the run fails",
     )
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--target", type=int, default=11, help="points that win a game")

@@ -3,6 +3,7 @@ hurting anyone else, and each table's settings."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import os
@@ -54,6 +55,21 @@ def password_matches(stored: str, given: str | None) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(again, bytes.fromhex(digest))
+
+
+#: One scrypt at a time, in a worker thread (hashlib releases the GIL while it works):
+#: a guest sending the right password again and again must not hold the event loop
+#: (~27 ms each on the loop froze every table for seconds).
+_SCRYPT_TURN: asyncio.Semaphore | None = None
+
+
+async def password_checks(stored: str, given: str | None) -> bool:
+    """`password_matches`, off the event loop."""
+    global _SCRYPT_TURN
+    if _SCRYPT_TURN is None:
+        _SCRYPT_TURN = asyncio.Semaphore(1)
+    async with _SCRYPT_TURN:
+        return await asyncio.to_thread(password_matches, stored, given)
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,10 @@ class Driver:
         self.clock = clock
         self.timer = TurnTimer(clock)
         self.suspended = False
+        #: `stop()` was asked: the game ends here.  A task cancelled otherwise (the event
+        #: loop torn down by a crash of the server's main task) leaves the game as the
+        #: journal has it, for the next start, rather than ending it.
+        self._ending = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -129,6 +133,7 @@ class Driver:
     async def stop(self) -> None:
         """End the game here (what was played goes into a record)."""
         if self._task is not None:
+            self._ending = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
@@ -152,6 +157,7 @@ class Driver:
         game = table.game
         assert game is not None
         faults = logged = 0
+        cancelled = False
         try:
             while not self.suspended:
                 if table.paused:  # its journal cannot be written: no move until it can
@@ -192,8 +198,11 @@ class Driver:
                     if ending:
                         break
                     await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
         finally:
-            if not self.suspended:
+            if not self.suspended and (self._ending or not cancelled):
                 async with lock:
                     try:
                         table.finish()

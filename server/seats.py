@@ -181,6 +181,8 @@ class Chairs:
             or not hmac.compare_digest(slot.token_hash, hashlib.sha256(token).digest())
         ):
             raise TableError(Code.BAD_TOKEN, "that seat token does not match")
+        if self.index_of(member) is not None:  # one chair a connection, and one resume
+            raise TableError(Code.NOT_ALLOWED, f"this connection already sits at {self.table}")
         slot.token = token
         if slot.member is not None and slot.member is not member:
             slot.member.deliver(

@@ -15,7 +15,7 @@ from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 from president.protocol.sealing import key_problem
 
-from .config import ServerConfig, password_matches
+from .config import ServerConfig, password_checks
 from .guard import PasswordGuard
 from .logs import LOG_BUDGET, LogBudget
 from .table import Table
@@ -176,6 +176,8 @@ class Session:
         finally:
             self.closed = True
             heartbeat.cancel()
+            if self.welcomed:
+                log.info("%s: %s disconnected", self.address, self.name)
             await self.handler.disconnect(self)
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
@@ -236,7 +238,7 @@ class Session:
         if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
             self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
             return False
-        if password is not None and not password_matches(password, hello.password):
+        if password is not None and not await password_checks(password, hello.password):
             self.handler.guard.wrong(self.address, "server")
             self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
             return False
@@ -246,6 +248,7 @@ class Session:
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.welcomed = True
+        log.info("%s: %s connected (%s)", self.address, self.name, self.role)
         self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
         self.handler.welcome(self)  # in the lobby from now on
         return True

@@ -37,7 +37,7 @@ from president.protocol import wire
 from president.protocol.errors import Code
 from president.protocol.sealing import seal_hand
 
-from .config import TableSettings, password_matches
+from .config import TableSettings, password_checks
 from .dealing import DealSecret
 from .driver import Driver
 from .journal import Entry, Journal, WriteFailed
@@ -284,17 +284,19 @@ class Table:
 
     # --- members' operations (each under the table's lock) -------------------------------
 
-    def _check_password(self, password: str | None) -> None:
+    async def _check_password(self, password: str | None) -> None:
+        """Before the table's lock is taken: the check takes a while (scrypt, in a thread)
+        and the game here goes on meanwhile."""
         want = self.settings.password
-        if want is not None and not password_matches(want, password):
+        if want is not None and not await password_checks(want, password):
             raise TableError(
                 Code.WRONG_PASSWORD, f"the password for table {self.name} does not match"
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
+        await self._check_password(password)
         async with self.lock:
             self._writable()
-            self._check_password(password)
             game = self.game
             if (
                 self.status == "playing"
@@ -317,8 +319,8 @@ class Table:
             self._snapshot(member)
 
     async def spectate(self, member: Member, password: str | None) -> None:
+        await self._check_password(password)
         async with self.lock:
-            self._check_password(password)
             self.chairs.watch(member)
             self._snapshot(member)
             if self.paused:  # what it shows now waits with the rest: say why

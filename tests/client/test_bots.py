@@ -32,7 +32,7 @@ from president.engine import (
 )
 from president.protocol import messages as m
 
-from ..server.helpers import running_server, seated_among_server_bots, wait_for
+from ..server.helpers import client, running_server, seated_among_server_bots, wait_for
 from ..strategies import tables
 from ..views import a_public_view
 
@@ -229,6 +229,14 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         assert len([line for line in said if ": game 1 over" in line]) == 4
         assert said[-1].startswith("all bots: ")
         await wait_for(lambda: bool(server.records))
+        host = await client(server, "host", tmp_path)
+        for table in ("A", "B", "C"):  # this address's cap on open tables: 3
+            await host.send(m.CreateTable(name=table, preset="classic", toggles={}, seats=4))
+        await host.link.close()
+        args.table, args.count = "D", 1  # refused: said so, not "created", then "no such table"
+        with pytest.raises(BotFailed, match="could not create D: your address already has"):
+            await run_bots(args, said.append)
+        assert not any("created table D" in line for line in said)
         args.fingerprint = "AB" * 32  # not the server's: refused
         with pytest.raises(BotFailed, match=r"not the .* you gave"):
             await run_bots(args, said.append)

@@ -85,3 +85,37 @@ async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:
         )
     finally:
         blocker.close()
+
+
+async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path) -> None:
+    """`president server | tee log` and Ctrl-C: the terminal's SIGINT ends `tee` too, so
+    the server's "shutting down" line meets a closed pipe.  That used to end the game in
+    progress (a record of one hand, an `end` row) instead of keeping it for the next start."""
+    data = tmp_path / "data"
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
+    ann = Client(
+        await connect(f"127.0.0.1:{port}", "ann", pin=pin, known=KnownServers(tmp_path / "k"))
+    )
+    reader = asyncio.create_task(ann.run())
+    try:
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        await ann.send(m.Ready())
+        await wait_for(lambda: ann.model.view is not None and ann.model.view.status == "playing")
+    finally:
+        reader.cancel()
+        await ann.link.close()
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reading end of the pipe is gone, as `tee` is
+    proc.send_signal(signal.SIGINT)
+    assert await asyncio.to_thread(proc.wait, 20) == 0
+    assert not list((data / "records").iterdir())  # no game was ended
+    again, _, _, head = await asyncio.to_thread(server_process, data)
+    try:
+        assert "1 with a game in progress" in head, head
+    finally:
+        again.send_signal(signal.SIGINT)
+        await asyncio.to_thread(again.wait, 20)

@@ -5,6 +5,7 @@ What sockets add (framing, TLS, drops, floods) is in the other server tests."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -279,3 +280,43 @@ async def test_a_watcher_who_takes_a_chair_back_is_no_longer_a_watcher() -> None
     assert again not in t.chairs.spectators and t.chairs.members().count(again) == 1
     await t.leave(again)
     assert t.chairs.slots[0].empty and again not in t.chairs.members()
+
+
+async def test_a_table_password_is_checked_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """scrypt takes ~27 ms: checked on the loop, a guest sending the right password again
+    and again froze every table (pings 10 s late).  Each check runs in a worker thread,
+    before the table's lock is taken."""
+    from president.server import config
+
+    threads: list[int] = []
+    checked = config.password_matches
+
+    def where(stored: str, given: str | None) -> bool:
+        threads.append(threading.get_ident())
+        return checked(stored, given)
+
+    monkeypatch.setattr(config, "password_matches", where)
+    t, _ = table(seats=3, password="pw")
+    await t.spectate(Member("eve"), "pw")
+    await t.join(Member("ann"), None, "pw")
+    await refused(Code.WRONG_PASSWORD, lambda: t.join(Member("bob"), None, "nope"))
+    assert len(threads) == 3 and threading.get_ident() not in threads
+
+
+async def test_a_connection_that_sits_cannot_resume_a_seat_again() -> None:
+    """Re-sending `resume` for one's own seat wrote a journal row and sealed a hand each
+    time (145 rows a second from one guest); resuming a second chair left it 'present'
+    for ever after the connection dropped."""
+    t, _ = table(seats=3)
+    ann, bob = Member("ann"), Member("bob")
+    await t.join(ann, 0, None)
+    await t.join(bob, 1, None)
+    ann_token, bob_token = t.slots[0].token, t.slots[1].token
+    await t.drop(bob)
+    numbered = t.number
+    await refused(Code.NOT_ALLOWED, lambda: t.resume(ann, 0, ann_token))
+    await refused(Code.NOT_ALLOWED, lambda: t.resume(ann, 1, bob_token))
+    assert t.number == numbered and t.slots[1].member is None
+    await t.resume(Member("bob"), 1, bob_token)  # bob himself, from a new connection
