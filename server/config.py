@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,16 +60,17 @@ def password_matches(stored: str, given: str | None) -> bool:
 
 #: One scrypt at a time, in a worker thread (hashlib releases the GIL while it works):
 #: a guest sending the right password again and again must not hold the event loop
-#: (~27 ms each on the loop froze every table for seconds).
-_SCRYPT_TURN: asyncio.Semaphore | None = None
+#: (~27 ms each on the loop froze every table for seconds).  One turn per event loop (a
+#: semaphore belongs to the loop it first waited in).
+_SCRYPT_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def password_checks(stored: str, given: str | None) -> bool:
     """`password_matches`, off the event loop."""
-    global _SCRYPT_TURN
-    if _SCRYPT_TURN is None:
-        _SCRYPT_TURN = asyncio.Semaphore(1)
-    async with _SCRYPT_TURN:
+    turn = _SCRYPT_TURNS.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))
+    async with turn:
         return await asyncio.to_thread(password_matches, stored, given)
 
 
