@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_server import cpu_seconds, start_process
+from bench_server import cpu_seconds, start_server
 from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
@@ -111,24 +111,7 @@ def main() -> int:
     if "--tables-per-address" in helptext:  # a server with caps: lift them for the owner
         n = str(max(1, args.search_tables + 1))
         caps = ["--tables-per-address", n, "--bots-per-address", str(4 * int(n))]
-    server, head = start_process(
-        [
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-            "--pause",
-            "0",
-            "--bot-delay",
-            "0",
-            *caps,
-        ]
-    )
+    server, head = start_server(data, *caps)
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
         pin = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]

@@ -69,6 +69,15 @@ def start_process(args: list[str]) -> tuple[subprocess.Popen[str], str]:
     return proc, head
 
 
+def start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """`president server` on loopback (a port of its own), no pauses, bots at once, with
+    `extra` options: the process and what it printed up to "Ctrl-C"."""
+    command = ["-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0"]
+    return start_process(
+        [*command, "--data", str(data), "--pause", "0", "--bot-delay", "0", *extra]
+    )
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     import os
@@ -181,25 +190,7 @@ def main() -> int:
         asyncio.run(echo_server([], *args.echo_server))
         return 0
     data = Path(tempfile.mkdtemp())
-    server, head = start_process(
-        [
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-            "--pause",
-            "0",
-            "--bot-delay",
-            "0",
-            "--tables-per-address",
-            str(max(1, args.tables)),
-        ]
-    )
+    server, head = start_server(data, "--tables-per-address", str(max(1, args.tables)))
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
         fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]

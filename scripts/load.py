@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_server import TimedBot, cpu_seconds, start_process
+from bench_server import TimedBot, cpu_seconds, start_server
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from president.bots.strategies import RandomBot
 from president.client.connection import Client, client_tls, connect
@@ -295,24 +295,7 @@ def measure(args: argparse.Namespace, data: Path) -> int:
         cap = str(args.tables * 4 + args.idle + 50)
         caps = ["--max-connections", cap, "--max-per-address", cap]
     caps += ["--tables-per-address", str(max(1, args.tables))]  # the bots' tables: one address
-    proc, head = start_process(
-        [
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-            "--pause",
-            "0",
-            "--bot-delay",
-            "0",
-            *caps,
-        ]
-    )
+    proc, head = start_server(data, *caps)
     port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
     pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
     address = f"127.0.0.1:{port}"
