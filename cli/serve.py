@@ -156,42 +156,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="how long server-side bots think, so people can follow (default 0.3)",
     )
     defaults = ServerConfig()
-    parser.add_argument(
-        "--max-connections",
-        type=positive,
-        default=defaults.max_connections,
-        metavar="N",
-        help=f"connections held at once, in all (default {defaults.max_connections})",
+    caps = (
+        ("max_connections", "connections held at once, in all (default {})"),
+        (
+            "max_per_address",
+            "connections from one address (default {}; raise it to run many bots from one machine)",
+        ),
+        ("tables_per_address", "open tables one address may have created (default {})"),
+        ("bots_per_address", "server bots one address may have seated (default {})"),
+        ("bot_workers", "processes that think for search bots, off the event loop (default {})"),
     )
-    parser.add_argument(
-        "--max-per-address",
-        type=positive,
-        default=defaults.max_per_address,
-        metavar="N",
-        help="connections from one address (default "
-        f"{defaults.max_per_address}; raise it to run many bots from one machine)",
-    )
-    parser.add_argument(
-        "--tables-per-address",
-        type=positive,
-        default=defaults.tables_per_address,
-        metavar="N",
-        help=f"open tables one address may have created (default {defaults.tables_per_address})",
-    )
-    parser.add_argument(
-        "--bots-per-address",
-        type=positive,
-        default=defaults.bots_per_address,
-        metavar="N",
-        help=f"server bots one address may have seated (default {defaults.bots_per_address})",
-    )
-    parser.add_argument(
-        "--bot-workers",
-        type=positive,
-        default=defaults.bot_workers,
-        metavar="N",
-        help="processes that think for search bots, off the event loop "
-        f"(default {defaults.bot_workers})",
-    )
+    for field, words in caps:
+        default = getattr(defaults, field)
+        parser.add_argument(
+            "--" + field.replace("_", "-"),
+            type=positive,
+            default=default,
+            metavar="N",
+            help=words.format(default),
+        )
     parser.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     parser.set_defaults(handler=cmd_server)
