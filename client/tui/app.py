@@ -25,26 +25,13 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
-from .table import TableScreen, card_style, card_text
+from .table import TableScreen, card_text
+from .theme import card_style, style_for
 
-STYLE = Style.from_dict(
-    {
-        "red": "fg:ansired bold",
-        "black": "bold",
-        "joker": "fg:ansimagenta bold",
-        "legal": "underline",
-        "selected": "reverse",
-        "cursor": "fg:ansiyellow bold",
-        "turn": "fg:ansigreen bold",
-        "dim": "fg:ansibrightblack",
-        "message": "fg:ansiyellow",
-        "title": "bold",
-    }
-)
+STYLE = style_for("dark")
 
 HELP = """\
  keys

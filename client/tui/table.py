@@ -24,12 +24,6 @@ def card_text(card: Card) -> str:
     return RANKS[card.rank] + SUIT_SYMBOLS[card.suit]
 
 
-def card_style(card: Card) -> str:
-    if card.rank == JOKER_RANK:
-        return "class:joker"
-    return "class:red" if card.suit in (1, 2) else "class:black"
-
-
 @dataclass
 class TableScreen:
     """The screen's own state: the cursor, the selection, the message line, the log."""

@@ -1,0 +1,77 @@
+"""The screens' colours: one palette per terminal background, and the choice of one.
+
+`THEMES` are `dark`, `light` and `mono`; `choose_theme` picks one from the command line,
+then `NO_COLOR` (https://no-color.org: any non-empty value means no colour), then what the
+terminal tells of its background (`COLORFGBG`), dark otherwise.  Suits never rely on
+colour alone: their glyphs differ, and each theme also sets them apart by weight."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from president.engine import Card
+from president.engine.cards import JOKER_RANK
+from prompt_toolkit.styles import Style
+
+THEMES = ("dark", "light", "mono")
+
+_COMMON = {
+    "legal": "underline",
+    "selected": "reverse",
+    "title": "bold",
+}
+
+_PALETTES: dict[str, dict[str, str]] = {
+    "dark": {
+        "red": "fg:ansibrightred bold",
+        "black": "fg:ansibrightcyan bold",
+        "joker": "fg:ansibrightmagenta bold",
+        "cursor": "fg:ansiyellow bold",
+        "turn": "fg:ansibrightgreen bold",
+        "dim": "fg:ansibrightblack",
+        "message": "fg:ansiyellow",
+    },
+    "light": {
+        "red": "fg:ansired bold",
+        "black": "fg:ansiblue bold",
+        "joker": "fg:ansimagenta bold",
+        "cursor": "fg:ansiblue bold",
+        "turn": "fg:ansigreen bold",
+        "dim": "fg:ansigray",
+        "message": "fg:ansired",
+    },
+    "mono": {
+        "red": "bold",
+        "black": "",
+        "joker": "bold underline",
+        "cursor": "bold",
+        "turn": "bold",
+        "dim": "",
+        "message": "bold",
+    },
+}
+
+
+def style_for(theme: str) -> Style:
+    """The prompt_toolkit style of a theme."""
+    return Style.from_dict({**_COMMON, **_PALETTES[theme]})
+
+
+def choose_theme(asked: str | None, environ: Mapping[str, str]) -> str:
+    """The theme to use: the one asked for, else none if NO_COLOR is set, else the
+    terminal's background as COLORFGBG tells it, else dark."""
+    if asked:
+        return asked
+    if environ.get("NO_COLOR"):
+        return "mono"
+    background = environ.get("COLORFGBG", "").rpartition(";")[2]
+    if background.isdigit():
+        # rxvt/konsole convention: background colour 0-6 and 8 are dark, 7 and 9-15 light
+        return "light" if int(background) in (7, *range(9, 16)) else "dark"
+    return "dark"
+
+
+def card_style(card: Card) -> str:
+    if card.rank == JOKER_RANK:
+        return "class:joker"
+    return "class:red" if card.suit in (1, 2) else "class:black"
