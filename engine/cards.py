@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md §1).
+"""Cards and their notation (docs/rules.md, "The cards").
 
 A card is one of 53 kinds: 13 ranks x 4 suits, plus the joker.  Each kind has
 one interned `Card`, so cards compare and hash by identity-fast integer ids.

@@ -1,5 +1,5 @@
 """Which sets may be played: one predicate, used by `Game.check`, `Game.legal_actions`
-and `SeatView.legal_actions` alike (RULES.md §3)."""
+and `SeatView.legal_actions` alike (docs/rules.md, "A trick" and "Special plays")."""
 
 from __future__ import annotations
 

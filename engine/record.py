@@ -1,4 +1,4 @@
-"""Game records, `president-record/1` (../shared/RECORD.md): write them from a `Game`,
+"""Game records, `president-record/1` (docs/records.md): write them from a `Game`,
 read them back, and replay them through the engine, step by step."""
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def _replay_hand(
     if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
         summary["complete"] = True
         summary["finish"] = list(game.finishes[-1])
-        # Keep the key order of RECORD.md: complete, finish, gives.
+        # The key order docs/records.md shows: complete, finish, gives.
         summary["gives"] = summary.pop("gives")
     return game
 

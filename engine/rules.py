@@ -1,4 +1,5 @@
-"""Every toggle of RULES.md in one frozen `Rules`, and the five presets (§10)."""
+"""Every toggle of the rules in one frozen `Rules`, and the five presets (docs/rules.md,
+"Toggles" and "Presets")."""
 
 from __future__ import annotations
 
@@ -212,7 +213,7 @@ def rules_from(spec: str | Mapping[str, Any]) -> Rules:
     toggles = {k: v for k, v in spec.items() if k != "preset"}
     unknown = sorted(k for k in toggles if k not in TOGGLES)
     if unknown:
-        raise RulesError(f"there is no toggle {unknown[0]!r} in RULES.md")
+        raise RulesError(f"there is no toggle {unknown[0]!r}: the toggles are {', '.join(TOGGLES)}")
     return base.replace(**toggles)
 
 

@@ -1,4 +1,5 @@
-"""Titles, points per hand, and the end of the game (RULES.md §5, §8)."""
+"""Titles, points per hand, and the end of the game (docs/rules.md, "Titles" and
+"Scoring and the end of the game")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Between hands: who sits where, who deals, and where the deal starts (RULES.md §2, §7, §9)."""
+"""Between hands: who sits where, who deals, and where the deal starts (docs/rules.md,
+"Players, seats and the deal" and "Players coming and going")."""
 
 from __future__ import annotations
 

@@ -124,7 +124,8 @@ class Game:
     # --- between hands ---------------------------------------------------------------
 
     def join(self, name: str) -> None:
-        """A newcomer sits down for the next hand, below everyone (RULES.md §9)."""
+        """A newcomer sits down for the next hand, below everyone (docs/rules.md, "Players
+        coming and going")."""
         self._between_hands("join")
         _check_names([name])
         if name in self._present:
@@ -138,7 +139,8 @@ class Game:
         self.scores[name] = 0
 
     def leave(self, name: str) -> None:
-        """A player leaves before the next hand; nobody replaces them (RULES.md §9)."""
+        """A player leaves before the next hand; nobody replaces them (docs/rules.md,
+        "Players coming and going")."""
         self._between_hands("leave")
         if name not in self._present:
             raise IllegalAction(f"{name} is not at the table")
@@ -346,7 +348,8 @@ class Game:
         return legal_plays(self.rules, self._rows[seat], self.top, self.revolution, self._opening)
 
     def timeout_action(self, seat: int) -> Action:
-        """What the table does for a seat whose time ran out (RULES.md §9): pass when
+        """What the table does for a seat whose time ran out (docs/rules.md, "Networked
+        play: the timeout rule"): pass when
         following, lead the lowest single when leading, return the lowest cards.  Under
         must_beat, where passing is not allowed, the cheapest legal play."""
         if self.phase is Phase.EXCHANGE and seat in self.pending_returns:

@@ -1,4 +1,5 @@
-"""What a seat may see (RULES.md's hidden information), decided here and nowhere else.
+"""What a seat may see (its own cards, only how many everyone else holds), decided here
+and nowhere else.
 
 `PublicView` is what everyone at the table may see: a spectator's whole view, and the
 server's public message.  `SeatView` is that plus one seat's own cards and its own part

@@ -67,7 +67,8 @@ def deck_order(
 
 
 def deal(order: Sequence[Card], players: int, start: int) -> list[list[Card]]:
-    """One card at a time, clockwise from seat `start` (RULES.md §2)."""
+    """One card at a time, clockwise from seat `start` (docs/rules.md, "Players, seats
+    and the deal")."""
     return [list(order[(seat - start) % players :: players]) for seat in range(players)]
 
 

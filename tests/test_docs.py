@@ -1,16 +1,23 @@
 """The documents hold: docs/rules.md is the engine's rules (every toggle with its values and
-default, the preset tables, the worked examples, the tests it cites), and no markdown file
-in the repository points outside it."""
+default, the preset tables, the worked examples, the tests it cites); docs/records.md is the
+record format `engine.record` reads and writes (its example replays, its key tables and the
+outputs it shows are the code's); and no markdown file, nor any Python source of the folders
+checked, points outside the repository."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
+import json
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from president.cli.main import main as president_main
 from president.engine import (
     PASS,
     PRESETS,
@@ -26,12 +33,14 @@ from president.engine import (
     parse_cards,
     rules_from,
 )
+from president.engine.record import dumps, loads, replay, to_record
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 
 from .engine.helpers import finish_hand_low, full_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
+RECORDS_DOC = ROOT / "docs" / "records.md"
 
 #: http(s) links a markdown file may keep (none: the project's documents are all here).
 ALLOWED_URLS: frozenset[str] = frozenset()
@@ -382,3 +391,131 @@ def test_the_repository_has_its_markdown_files() -> None:
 def test_no_markdown_file_links_outside_the_repository(path: Path) -> None:
     problems = sorted(set(link_problems(path)))
     assert not problems, f"{path.relative_to(ROOT)}: " + "; ".join(problems)
+
+
+# --- (d) docs/records.md is the format engine.record reads and writes -----------------------
+
+
+RECORDS_TEXT = RECORDS_DOC.read_text(encoding="utf-8")
+#: Each fenced block of docs/records.md: (its language, its text).
+BLOCKS: list[tuple[str, str]] = re.findall(
+    r"^```(\w*)\n(.*?)^```", RECORDS_TEXT, re.MULTILINE | re.DOTALL
+)
+
+
+def json_block(test: Callable[[Any], bool], what: str) -> tuple[str, Any]:
+    """The one ```json block of docs/records.md whose value passes `test`: its text and value."""
+    found = []
+    for language, text in BLOCKS:
+        if language == "json":
+            value = json.loads(text)
+            if isinstance(value, dict) and test(value):
+                found.append((text, value))
+    assert len(found) == 1, f"docs/records.md should show {what} once, not {len(found)} times"
+    return found[0]
+
+
+def text_block(start: str) -> str:
+    found = [text for language, text in BLOCKS if language == "text" and text.startswith(start)]
+    assert len(found) == 1, f"docs/records.md should show one output starting {start!r}"
+    return found[0]
+
+
+def example() -> tuple[str, dict[str, Any]]:
+    return json_block(lambda value: "format" in value, "the example record")
+
+
+def key_table(section: str, first: str) -> list[str]:
+    """The first column of the table headed `first` under '## section', code marks removed."""
+    body = sections(RECORDS_TEXT, 2).get(section)
+    assert body is not None, f"docs/records.md has no '## {section}'"
+    table = next((t for t in tables(body) if plain(t[0][0]) == first), None)
+    assert table is not None, f"docs/records.md '## {section}' has no table headed {first!r}"
+    return [plain(row[0]) for row in table[1:]]
+
+
+def president_replay(path: Path, *options: str) -> tuple[int, str, str]:
+    """`president replay` run in this process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = president_main(["replay", str(path), *options])
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_the_example_record_replays_and_is_written_as_president_writes_it() -> None:
+    text, document = example()
+    result = replay(loads(text))
+    assert result.ok, f"the example record does not replay: {result.to_json()}"
+    assert result.game is not None
+    assert dumps(to_record(result.game, document["rules"]["preset"])) == text
+
+
+def test_the_example_shows_every_key_and_every_kind_of_action() -> None:
+    _, document = example()
+    hands = document["hands"]
+    assert sorted(document) == sorted(key_table("The document", "key"))
+    assert all(sorted(hand) == sorted(key_table("A hand", "key")) for hand in hands)
+    kinds = {key for hand in hands for step in hand["actions"] for key in step if key != "seat"}
+    assert kinds == {"play", "pass", "return"}
+    assert any(
+        set(hand["seating"]) - set(before["seating"]) for before, hand in itertools.pairwise(hands)
+    ), "the example should show a player joining"
+
+
+def test_the_json_output_shown_is_the_examples(tmp_path: Path) -> None:
+    text, _ = example()
+    path = tmp_path / "example.json"
+    path.write_text(text, encoding="utf-8")
+    _, shown = json_block(lambda value: value.get("ok") is True, "a legal record's output")
+    status, out, _ = president_replay(path, "--json")
+    assert (status, json.loads(out)) == (0, shown)
+    assert list(shown) == key_table("`president replay`", "key")
+
+
+def test_the_text_output_shown_is_the_examples(tmp_path: Path) -> None:
+    text, _ = example()
+    path = tmp_path / "example.json"
+    path.write_text(text, encoding="utf-8")
+    assert president_replay(path) == (0, text_block("ok:"), "")
+
+
+def test_the_fault_shown_is_the_one_the_change_makes(tmp_path: Path) -> None:
+    change = re.search(r"Change hand (\d+)'s action (\d+) to `(\{.*?\})`", RECORDS_TEXT)
+    assert change, "docs/records.md should show a fault made by changing one action"
+    _, document = example()
+    hand, action = int(change.group(1)), int(change.group(2))
+    document["hands"][hand]["actions"][action] = json.loads(change.group(3))
+    path = tmp_path / "fault.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    _, shown = json_block(lambda value: value.get("ok") is False, "a fault's output")
+    assert shown["hand"] == hand and shown["action"] == action
+    status, out, _ = president_replay(path, "--json")
+    assert (status, json.loads(out)) == (1, shown)
+    assert president_replay(path) == (1, text_block("illegal"), "")
+
+
+def test_not_a_record_is_exit_2_and_one_line_on_stderr_only(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "something else"}', encoding="utf-8")
+    assert "| `2` |" in RECORDS_TEXT
+    status, out, err = president_replay(path, "--json")
+    assert (status, out, err.count("\n")) == (2, "", 1)
+
+
+# --- no Python source names a document outside the repository --------------------------------
+
+#: The folders checked so far; server/, client/ and cli/ join them once theirs are fixed.
+SOURCE_FOLDERS = ("engine", "protocol", "bots", "scripts", "tests")
+#: The rules and the record format used to live beside the repository, as these two files.
+OUTSIDE_DOCUMENT = re.compile(r"\b(?:RULES|RECORD)\.md\b|\.\./shared/")
+
+
+def test_no_python_source_cites_a_document_outside_the_repository() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for folder in SOURCE_FOLDERS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE_DOCUMENT.search(line)
+    ]
+    assert not found, "cite docs/rules.md or docs/records.md instead:\n" + "\n".join(found)

@@ -1,4 +1,4 @@
-"""Card notation, exactly as RULES.md §1."""
+"""Card notation, exactly as docs/rules.md writes it ("The cards")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md §11: every worked example, written as a record and replayed exactly."""
+"""The rulebooks' worked examples behind docs/rules.md (a trick, the exact count, the forced
+give, going out mid-trick, the last player), each written as a record and replayed exactly."""
 
 from __future__ import annotations
 

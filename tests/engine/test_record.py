@@ -1,4 +1,4 @@
-"""Records (RECORD.md): every fault found, named by hand and action, never a traceback."""
+"""Records (docs/records.md): every fault found, named by hand and action, never a traceback."""
 
 from __future__ import annotations
 

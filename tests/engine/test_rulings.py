@@ -1,4 +1,4 @@
-"""Rulings where RULES.md is silent (docs/rules.md lists them); each pinned here."""
+"""The rulings of docs/rules.md, for the cases the rulebooks leave open; each pinned here."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md §9: players joining and leaving between hands, and reseating by rank."""
+"""Players joining and leaving between hands, and reseating by rank (docs/rules.md,
+"Players coming and going" and `seat_order`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every toggle of RULES.md, on and off, on a fixed deal where it changes what happens."""
+"""Every toggle of docs/rules.md, on and off, on a fixed deal where it changes what happens."""
 
 from __future__ import annotations
 

@@ -201,7 +201,7 @@ async def test_leaving_mid_game_the_chair_goes_at_the_hand_end_and_a_newcomer_si
     await play_until(t, [ann, bob, cat], lambda: bool(game.finishes))
     await wait_for(lambda: t.chairs.slots[3].empty)  # the hand is over: the chair is free
     assert "dan" not in game.seating or game.phase is not Phase.PLAY
-    await t.join(eve, None, None)  # sits in from the next hand (RULES.md §9)
+    await t.join(eve, None, None)  # sits in from the next hand (docs/rules.md)
     assert t.chairs.slots[3].ready
     await play_until(t, [ann, bob, cat, eve], lambda: "eve" in game.seating)
     assert "dan" not in game.seating and len(game.seating) == 4
