@@ -267,7 +267,8 @@ class LobbyApp:
             )
         return (
             "class:dim",
-            "enter sits · w watches · b adds a bot · n new table · c chat · ? help · q quits",
+            # the least needed last: a narrow screen drops them first (the help has all)
+            "enter sits · n new table · w watches · c chat · b adds a bot · ? help · q quits",
         )
 
     def _status_lines(self) -> list[tuple[str, str]]:

@@ -267,7 +267,7 @@ def seat_rows(lines: list[str]) -> list[tuple[bool, int, int]]:
     """(turn marker, cards, points) of each seat line on the screen, top to bottom."""
     found = []
     for line in lines:
-        hit = re.search(r"(▶)? [^│]*?(\d+)(?: cards|c),? +(\d+)(?: pts|p)", line)
+        hit = re.search(r"(▶)? [^│]*?(\d+)(?: cards?|c),? +(\d+)(?: pts|p)", line)
         if hit:
             found.append((bool(hit.group(1)), int(hit.group(2)), int(hit.group(3))))
     return found
