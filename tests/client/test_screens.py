@@ -293,6 +293,15 @@ async def test_everything_needed_to_play_is_on_the_screen(
         text = terminal.screen.text()
         lines = terminal.lines()
     assert "Window too small" not in text, text
+
+    # the header and the status are shortened by whole words, never cut inside one
+    def words(text: str) -> set[str]:
+        return {word.strip(",;:") for word in text.split()}
+
+    header = words("".join(fragment[1] for fragment in table.app._header()))
+    status = words("".join(fragment[1] for fragment in table.app._status()))
+    assert words(lines[0]) <= header, (lines[0], header)
+    assert words(lines[-1]) <= status, (lines[-1], status)
     model = table.client.model
     if name == "before":
         assert re.search(r"ann \(you\): not ready", text), text
