@@ -141,8 +141,16 @@ class TableApp:
     def _layout(self) -> Layout:
         screen = self.screen
         header = Window(FormattedTextControl(self._header), height=1)
+        playing = Condition(lambda: self.client.model.public is not None)
         seats = Frame(
-            Window(FormattedTextControl(self._seats), height=self._seats_height),
+            HSplit(
+                [
+                    Window(FormattedTextControl(self._seats), height=self._seats_height),
+                    ConditionalContainer(
+                        Window(FormattedTextControl(self._pile_line), height=1), filter=playing
+                    ),
+                ]
+            ),
             title="table",
         )
         log = Frame(Window(self.log), title="log")
@@ -194,8 +202,9 @@ class TableApp:
         return min(80, max(56, self._columns() // 2))
 
     def _seats_height(self) -> int:
-        """A line a seat, and one for the pile once a game is on."""
-        return len(self._seat_lines()) + (self.client.model.public is not None)
+        """A line a seat; on a short screen fewer, scrolled to whose turn it is."""
+        rows = get_app().output.get_size().rows
+        return max(1, min(len(self._seat_lines()), rows - 14 if self._wide() else rows - 13))
 
     def _seats_width(self) -> int:
         return (self._left_width() if self._wide() else self._columns()) - 2
@@ -311,11 +320,16 @@ class TableApp:
         ]
 
     def _seats(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [(style, line + "\n") for style, line in self._seat_lines()]
-        if self.client.model.public is not None:
-            out.append(("class:dim", " pile  "))
-            out.extend(self._pile())
+        out: StyleAndTextTuples = []
+        lines = self._seat_lines()
+        for number, (style, line) in enumerate(lines):
+            if style == "class:turn" and not any(f[0] == "[SetCursorPosition]" for f in out):
+                out.append(("[SetCursorPosition]", ""))  # the window scrolls to show it
+            out.append((style, line + ("\n" if number < len(lines) - 1 else "")))
         return out
+
+    def _pile_line(self) -> StyleAndTextTuples:
+        return [("class:dim", " pile  "), *self._pile()]
 
     def _pile(self) -> StyleAndTextTuples:
         public = self.client.model.public

@@ -30,7 +30,8 @@ _PALETTES: dict[str, dict[str, str]] = {
         "joker": "fg:ansibrightmagenta bold",
         "cursor": "fg:ansiyellow bold",
         "turn": "fg:ansibrightgreen bold",
-        "dim": "fg:ansibrightblack",
+        # not bright black: some dark palettes (Solarized) draw it in the background's colour
+        "dim": "fg:ansigray",
         "message": "fg:ansiyellow",
     },
     "light": {

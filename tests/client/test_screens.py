@@ -119,13 +119,15 @@ class Table:
     """An engine game at a table called `t`, its public events and views turned into
     protocol messages and given to the screen as the `Client` would give them."""
 
-    def __init__(self, target: int = 11, seed: int = 7) -> None:
-        self.rules = find_preset("classic").replace(target=target)
-        self.game = Game(self.rules, SEATING)
+    def __init__(self, seating: tuple[str, ...] = SEATING, seed: int = 7) -> None:
+        self.seating = seating
+        decks = 2 if len(seating) > 8 else 1
+        self.rules = find_preset("classic").replace(target=3, decks=decks)
+        self.game = Game(self.rules, seating)
         self.rng = random.Random(seed)
         self.number = 0
         self.client = FakeClient(TableModel(me=ME, slot=0))
-        self.ready = {ME: False, SEATING[1]: True, SEATING[2]: True, SEATING[3]: True}
+        self.ready = {name: name != ME for name in seating}
 
     def view(self, status: str = "playing") -> m.TableView:
         game = self.game
@@ -137,7 +139,7 @@ class Table:
                 connected=name != "cat",
                 ready=self.ready[name],
             )
-            for name in SEATING
+            for name in self.seating
         )
         return m.TableView(
             table="t",
@@ -247,12 +249,16 @@ SITUATIONS = {
 
 @contextlib.asynccontextmanager
 async def open_table(
-    situation: Callable[[Table], None], rows: int, columns: int, theme: str = "dark"
+    situation: Callable[[Table], None],
+    rows: int,
+    columns: int,
+    theme: str = "dark",
+    seating: tuple[str, ...] = SEATING,
 ) -> AsyncIterator[tuple[Table, Terminal]]:
     """The table screen on a terminal of that size, in that situation; closed after."""
     with create_pipe_input() as keys:
         terminal = Terminal(rows, columns, keys)
-        table = Table(target=3)
+        table = Table(seating)
         app = TableApp(table.client, input=keys, output=terminal.output, theme=theme)  # type: ignore[arg-type]
         table.attach(app)
         situation(table)
@@ -326,6 +332,22 @@ async def test_everything_needed_to_play_is_on_the_screen(
         assert titles and all(middle_cut(t, 6)[:3] in text for t in titles.values()), text
     for line in lines:
         assert len(line) <= columns
+
+
+async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
+    """Twelve seats do not fit in 20 rows with the rest: the seats scroll to the turn."""
+    seating = (ME, *(f"player-{n}" for n in range(1, 12)))
+    async with open_table(mid_hand, 20, 60, seating=seating) as (table, terminal):
+        first = terminal.screen.text()
+        table.until(lambda: (table.game.public_view().turn or 0) >= 9)  # out of the first view
+        text = await terminal.redraw()
+    assert "Window too small" not in first, first
+    public = table.client.model.public
+    assert public is not None and public.turn is not None and public.turn >= 9
+    assert re.search(rf"▶ {public.seating[public.turn]} ", text), text
+    assert sum(1 for row in seat_rows(text.split("\n")) if row[0]) == 1, text
+    assert hand_cards(text.split("\n")) == [card_text(c) for c in table.app.screen.hand()], text
+    assert table.app.screen.log[-1] in text, text
 
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
