@@ -47,6 +47,7 @@ LOBBY_HELP = (
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
     ("r", "ask the server for the table list again"),
+    ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (any key closes it)"),
     ("q  ctrl-c", "quit"),
 )
@@ -300,6 +301,8 @@ class LobbyApp:
         width = self._columns() - 1
         who = f" {s.server} at {s.address} — you are {s.me}"
         state = f"  [{s.connection}]"
+        if len(who) + len(state) > width:  # the address is the first to go
+            who = f" {s.server} — you are {s.me}"
         out = [("class:title", cut(who, width - len(state)) + state)]
         certificate = f" certificate (SHA-256) {s.fingerprint}"
         if len(certificate) > width:  # checked in full when first connecting
