@@ -354,11 +354,14 @@ class LobbyApp:
         if form is None:
             return []
         rows = form.rows()
-        if self.app.is_running:
-            size = get_app().output.get_size()
-            height, width = max(1, size.rows - 10), max(40, size.columns - 4)
-        else:
-            height, width = len(rows), 200
+        size = get_app().output.get_size()
+        # inside the float (one column and row off each edge) and its frame
+        room, width = max(4, size.rows - 4), max(30, size.columns - 4)
+        label, value, words = rows[form.row]
+        below = [("class:title", line) for line in wrap(f"{label}: {words}", width)]
+        problem = form.problem() or "ready: enter creates the table and sits you down"
+        below += [("class:message", line) for line in wrap(problem, width)]
+        height = max(1, room - 1 - len(below))
         # a window of rows around the current one, each cut to the width; the current
         # row's words in full below them
         first = max(0, min(form.row - height // 2, len(rows) - height))
@@ -369,11 +372,8 @@ class LobbyApp:
             if len(line) > width:
                 line = line[: width - 1] + "…"
             out.append(("class:selected" if here else "", line + "\n"))
-        label, value, words = rows[form.row]
-        out.append(("class:title", f"\n{label}: "))
-        out.append(("", words + "\n"))
-        problem = form.problem()
-        out.append(("class:message", problem or "ready: enter creates the table and sits you down"))
+        out.append(("", "\n"))
+        out.extend((style, line + "\n") for style, line in below)
         return out
 
 

@@ -559,6 +559,13 @@ async def test_the_lobby_fits(rows: int, columns: int) -> None:
         assert "choose a table" not in text and not lobby.entering
         text = await terminal.press("n")
         assert "new table" in text and "preset" in text and "turn timer" in text, text
+        for _ in range(9):
+            text = await terminal.press("\x1b[B")  # down to a toggle with a long sentence
+        form = screen.form
+        assert form is not None
+        label, _, words = form.rows()[form.row]
+        shown = set(text.replace("│", " ").split())
+        assert label == "deal_from_president" and set(words.split()) <= shown, text
         await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
