@@ -141,13 +141,13 @@ class TableApp:
     def _layout(self) -> Layout:
         screen = self.screen
         header = Window(FormattedTextControl(self._header), height=1)
-        playing = Condition(lambda: self.client.model.public is not None)
+        in_game = Condition(lambda: self.client.model.public is not None)
         seats = Frame(
             HSplit(
                 [
                     Window(FormattedTextControl(self._seats), height=self._seats_height),
                     ConditionalContainer(
-                        Window(FormattedTextControl(self._pile_line), height=1), filter=playing
+                        Window(FormattedTextControl(self._pile_line), height=1), filter=in_game
                     ),
                 ]
             ),
