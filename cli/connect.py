@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import os
 import sys
 from collections.abc import Awaitable, Callable
 
@@ -18,6 +19,7 @@ from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.theme import THEMES, choose_theme
 from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -32,6 +34,7 @@ async def lobby_and_tables(
     bots: str,
     input: Input | None = None,
     output: Output | None = None,
+    theme: str = "dark",
 ) -> None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
     server goes away for good."""
@@ -41,14 +44,14 @@ async def lobby_and_tables(
 
     try:
         while True:
-            lobby = LobbyApp(client, screen, bots=bots, input=input, output=output)
+            lobby = LobbyApp(client, screen, bots=bots, input=input, output=output, theme=theme)
             client.on_message = lobby.on_message
             shown[0] = lobby.status
             await client.send(m.ListTables())
             await lobby.app.run_async()
             if lobby.outcome != "table":
                 return
-            table = TableApp(client, input=input, output=output, bots=bots)
+            table = TableApp(client, input=input, output=output, bots=bots, theme=theme)
             client.on_message = table.on_message
             shown[0] = table.status
             if client.model.view is not None:
@@ -91,7 +94,7 @@ async def run_connect(args: argparse.Namespace) -> int:
         me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
     )
     try:
-        await lobby_and_tables(client, screen, bots=args.bots)
+        await lobby_and_tables(client, screen, bots=args.bots, theme=args.theme)
     finally:
         await client.link.close()
     if client.bye is not None:
@@ -130,5 +133,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password", help="the server's password, if the host set one")
     parser.add_argument(
         "--bots", default="random", help="strategy of the bots you add (default random)"
+    )
+    parser.add_argument(
+        "--theme",
+        choices=THEMES,
+        default=choose_theme(None, os.environ),
+        help="colours for a dark or light terminal, or none "
+        "(default: none if NO_COLOR is set, else as COLORFGBG tells, else dark)",
     )
     parser.set_defaults(handler=cmd_connect)

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import os
 import sys
 import tempfile
 from collections.abc import Awaitable
@@ -16,6 +17,7 @@ from president.bots.strategies import strategy_problem
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
+from president.client.tui.theme import THEMES, choose_theme
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 from president.server.app import Server
@@ -70,7 +72,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except StorageError as exc:  # its data directory is not private, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
-        app = TableApp(client, input=input, output=output)  # type: ignore[arg-type]
+        app = TableApp(client, input=input, output=output, theme=args.theme)  # type: ignore[arg-type]
         reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
         try:
             await app.app.run_async()
@@ -124,4 +126,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="pause between hands to read the result (default 3)",
     )
     parser.add_argument("--data", metavar="DIR", help="where game records go")
+    parser.add_argument(
+        "--theme",
+        choices=THEMES,
+        default=choose_theme(None, os.environ),
+        help="colours for a dark or light terminal, or none "
+        "(default: none if NO_COLOR is set, else as COLORFGBG tells, else dark)",
+    )
     parser.set_defaults(handler=cmd_play)

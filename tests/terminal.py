@@ -1,6 +1,7 @@
 """A program in a pseudo-terminal, and the text of its screen: enough of a VT100 to read
-what a prompt_toolkit full-screen application shows (cursor moves, erases, text), so a
-test can run `president connect` as a person does and read its screen."""
+what a prompt_toolkit full-screen application shows (cursor moves, erases, text, the
+colours and weight of each character), so a test can run `president connect` as a
+person does and read its screen."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import termios
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 #: A control sequence: CSI with its parameters and final byte, OSC up to BEL or ST,
 #: or a two-byte escape.
@@ -26,12 +28,27 @@ _ESCAPE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class Pen:
+    """How a character is drawn: its colours as the SGR codes that set them ("91",
+    "38;5;196"; "" for the terminal's own) and its attributes."""
+
+    fg: str = ""
+    bg: str = ""
+    bold: bool = False
+    underline: bool = False
+    reverse: bool = False
+
+
 class Screen:
-    """The characters on a `rows` × `columns` screen, as the output drew them."""
+    """The characters on a `rows` × `columns` screen, as the output drew them, and the
+    pen each was drawn with."""
 
     def __init__(self, rows: int, columns: int) -> None:
         self.rows, self.columns = rows, columns
         self.cells = [[" "] * columns for _ in range(rows)]
+        self.pens = [[Pen()] * columns for _ in range(rows)]
+        self.pen = Pen()
         self.row = self.column = 0
         self._pending = ""  # the start of a control sequence the next read completes
 
@@ -52,6 +69,9 @@ class Screen:
         self._write(data[at:])
 
     def _control(self, params: str, final: str) -> None:
+        if final == "m" and not params.startswith(("?", ">", "<", "=")):
+            self._sgr([int(p) if p.isdigit() else 0 for p in params.split(";")])
+            return
         numbers = [int(p) if p.isdigit() else 0 for p in params.lstrip("?").split(";")]
         n = max(numbers[0], 1)
         if final in "Hf":
@@ -70,13 +90,42 @@ class Screen:
             start = {0: self.column, 1: 0, 2: 0}.get(numbers[0], self.column)
             end = self.column + 1 if numbers[0] == 1 else self.columns
             self.cells[self.row][start:end] = [" "] * (end - start)
+            self.pens[self.row][start:end] = [Pen()] * (end - start)
         elif final == "J" and not params.startswith("?"):
             if numbers[0] == 2:
                 self.cells = [[" "] * self.columns for _ in range(self.rows)]
+                self.pens = [[Pen()] * self.columns for _ in range(self.rows)]
             elif numbers[0] == 0:
                 self.cells[self.row][self.column :] = [" "] * (self.columns - self.column)
+                self.pens[self.row][self.column :] = [Pen()] * (self.columns - self.column)
                 for r in range(self.row + 1, self.rows):
                     self.cells[r] = [" "] * self.columns
+                    self.pens[r] = [Pen()] * self.columns
+
+    def _sgr(self, codes: list[int]) -> None:
+        pen = self.pen
+        at = 0
+        while at < len(codes):
+            code = codes[at]
+            if code == 0:
+                pen = Pen()
+            elif code in (1, 22):
+                pen = replace(pen, bold=code == 1)
+            elif code in (4, 24):
+                pen = replace(pen, underline=code == 4)
+            elif code in (7, 27):
+                pen = replace(pen, reverse=code == 7)
+            elif code in (38, 48):  # 38;5;N or 38;2;R;G;B
+                size = 3 if codes[at + 1 : at + 2] == [5] else 5
+                colour = ";".join(str(c) for c in codes[at : at + size])
+                pen = replace(pen, **{"fg" if code == 38 else "bg": colour})
+                at += size - 1
+            elif code == 39 or 30 <= code <= 37 or 90 <= code <= 97:
+                pen = replace(pen, fg="" if code == 39 else str(code))
+            elif code == 49 or 40 <= code <= 47 or 100 <= code <= 107:
+                pen = replace(pen, bg="" if code == 49 else str(code))
+            at += 1
+        self.pen = pen
 
     def _write(self, text: str) -> None:
         for char in text:
@@ -91,6 +140,7 @@ class Screen:
                     self.column = 0
                     self.row = min(self.row + 1, self.rows - 1)
                 self.cells[self.row][self.column] = char
+                self.pens[self.row][self.column] = self.pen
                 self.column += 1
 
 

@@ -8,13 +8,14 @@ from collections.abc import Awaitable, Callable
 
 from president.engine import PASS, Action, Phase
 from president.protocol import messages as m
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -23,31 +24,37 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
+from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
+from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
+from .logview import LogView
 from .table import TableScreen, card_text
-from .theme import card_style, style_for
+from .theme import card_style, color_depth, style_for
 
-STYLE = style_for("dark")
+#: The keys and what they do, as the help overlay shows them.
+HELP = (
+    ("", " keys"),
+    ("←/→  h/l", "move along your hand"),
+    ("space", "choose / unchoose the card (or click it)"),
+    ("enter", "play the chosen cards (in the exchange: return them)"),
+    ("s", "choose the cheapest legal play for you"),
+    ("p", "pass"),
+    ("r", "ready / not ready (before a game starts)"),
+    ("b", "add a bot to an empty seat (before a game starts)"),
+    ("esc", "clear the choice"),
+    ("c", "chat to the table (enter sends, esc cancels)"),
+    ("pgup/pgdn", "scroll the log back and forth (or the mouse wheel); end follows it"),
+    ("?", "this help (any key closes it)"),
+    ("q", "leave the table (asks again while a game is on)"),
+    ("ctrl-c", "leave at once"),
+)
 
-HELP = """\
- keys
- ←/→  h/l    move along your hand
- space        choose / unchoose the card (or click it)
- enter        play the chosen cards (in the exchange: return them)
- s            choose the cheapest legal play for you
- p            pass
- r            ready / not ready (before a game starts)
- b            add a bot to an empty seat (before a game starts)
- esc          clear the choice
- c            chat to the table (enter sends, esc cancels)
- ?            this help (any key closes it)
- q            leave the table (asks again while a game is on)
- ctrl-c       leave at once
-"""
+#: From this many columns the log stands beside the table rather than under it.
+WIDE = 100
 
 
 LEAVE_AGAIN = (
@@ -65,17 +72,20 @@ class TableApp:
         input: Input | None = None,
         output: Output | None = None,
         bots: str = "random",
+        theme: str = "dark",
     ) -> None:
         self.client = client
         self.screen = TableScreen(client.model)
         self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
+        self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=create_key_bindings(self),
-            style=STYLE,
+            style=style_for(theme),
+            color_depth=color_depth(theme),
             full_screen=True,
             mouse_support=True,
             refresh_interval=0.5,
@@ -131,17 +141,45 @@ class TableApp:
     def _layout(self) -> Layout:
         screen = self.screen
         header = Window(FormattedTextControl(self._header), height=1)
-        seats = Frame(Window(FormattedTextControl(self._seats)), title="table")
-        pile = Frame(Window(FormattedTextControl(self._pile)), title="pile")
-        log = Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="log")
+        in_game = Condition(lambda: self.client.model.public is not None)
+        seats = Frame(
+            HSplit(
+                [
+                    Window(FormattedTextControl(self._seats), height=self._seats_height),
+                    ConditionalContainer(
+                        Window(FormattedTextControl(self._pile_line), height=1), filter=in_game
+                    ),
+                ]
+            ),
+            title="table",
+        )
+        log = Frame(Window(self.log), title="log")
+        notes = Frame(Window(FormattedTextControl(self._notes)), title="notes")
+        wide = VSplit([HSplit([seats, notes], width=self._left_width), log])
+        narrow = HSplit([seats, log])
         self.hand_window = Window(
-            FormattedTextControl(self._hand, focusable=True), height=2, wrap_lines=True
+            FormattedTextControl(self._hand, focusable=True), height=self._hand_height
         )
         hand = Frame(self.hand_window, title="your hand")
-        status = Window(FormattedTextControl(self._status), height=1)
+        status = Window(FormattedTextControl(self._fitted_status), height=self._status_height)
         chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
-        body = HSplit([header, VSplit([HSplit([seats, pile]), log]), hand, chat, status])
-        help_box = Frame(Window(FormattedTextControl(HELP), width=70, height=12), title="help")
+        body = HSplit(
+            [
+                header,
+                DynamicContainer(lambda: wide if self._wide() else narrow),
+                hand,
+                chat,
+                status,
+            ]
+        )
+        help_box = Frame(
+            Window(
+                FormattedTextControl(lambda: "\n".join(self._help_lines())),
+                width=lambda: D.exact(self._help_width()),
+                height=lambda: D(min=1, preferred=len(self._help_lines())),
+            ),
+            title="help",
+        )
         return Layout(
             FloatContainer(
                 body,
@@ -152,6 +190,62 @@ class TableApp:
             focused_element=self.hand_window,
         )
 
+    # --- sizes: from the terminal's, so the split does not move as the text does ----------
+
+    def _columns(self) -> int:
+        return get_app().output.get_size().columns
+
+    def _wide(self) -> bool:
+        return self._columns() >= WIDE
+
+    def _left_width(self) -> int:
+        return min(80, max(56, self._columns() // 2))
+
+    def _seats_height(self) -> int:
+        """A line a seat; on a short screen fewer, scrolled to whose turn it is."""
+        rows = get_app().output.get_size().rows
+        return max(1, min(len(self._seat_lines()), rows - 14 if self._wide() else rows - 13))
+
+    def _seats_width(self) -> int:
+        return (self._left_width() if self._wide() else self._columns()) - 2
+
+    def _help_width(self) -> int:
+        return max(20, min(76, self._columns() - 4))
+
+    def _help_lines(self) -> list[str]:
+        return help_lines(HELP, self._help_width())
+
+    def _hand_height(self) -> int:
+        return min(3, max(1, len(self._hand_rows())))
+
+    def _status_lines(self) -> list[StyleAndTextTuples]:
+        """The status as it is if it fits; else hints lose their last parts and a message
+        wraps onto two lines (in the first part's style)."""
+        width = self._columns() - 1
+        status = self._status()
+        text = "".join(fragment[1] for fragment in status)
+        if len(text) <= width or not status:
+            return [status]
+        style = status[0][0]
+        if not self.screen.message:
+            return [[(style, " " + shorten(text.strip(), width - 1))]]
+        lines = wrap(text.strip(), width - 1)
+        if len(lines) > 2:
+            lines = [lines[0], cut(" ".join(lines[1:]), width - 1)]
+        return [[(style, " " + line)] for line in lines]
+
+    def _status_height(self) -> int:
+        return len(self._status_lines())
+
+    def _fitted_status(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for number, line in enumerate(self._status_lines()):
+            out.extend([("", "\n")] if number else [])
+            out.extend(line)
+        return out
+
+    # --- what each part shows ----------------------------------------------------------
+
     def _header(self) -> StyleAndTextTuples:
         view, public = self.client.model.view, self.client.model.public
         if view is None:
@@ -159,49 +253,83 @@ class TableApp:
         rules = f"{view.rules.get('preset', '')}{'+' if len(view.rules) > 1 else ''}"
         hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
         phase = public.phase.value.replace("_", " ") if public is not None else view.status
-        extra = "  REVOLUTION" if public is not None and public.revolution else ""
         left = self.screen.seconds_left()
-        timer = f"  ⏱ {left}s" if left is not None else ""
+        # (importance, text): the least important go first when the line is too narrow
+        parts = [
+            (2, view.table),
+            (4, rules),
+            (1, hand),
+            (1, phase),
+            (0, "REVOLUTION" if public is not None and public.revolution else ""),
+            (0, f"⏱ {left}s" if left is not None else ""),
+            (3, f"[{self.screen.connection}]"),
+            (2, "? for help"),
+        ]
+        parts = [(rank, text) for rank, text in parts if text]
+        width = self._columns() - 1
+        kept = fit_parts(parts, width - 4, " · ")
+        main = [parts[i][1] for i in kept if i < len(parts) - 2]
+        tail = [parts[i][1] for i in kept if i >= len(parts) - 2]
+        rest = "   " + "  ".join(tail) if tail else ""
         return [
-            ("class:title", f" {view.table}  ·  {rules}  ·  {hand}  ·  {phase}{extra}{timer}"),
-            ("class:dim", f"   [{self.screen.connection}]  ? for help"),
+            ("class:title", cut(" " + " · ".join(main), width - len(rest))),
+            ("class:dim", rest),
         ]
 
-    def _seats(self) -> StyleAndTextTuples:
+    def _seat_lines(self) -> list[tuple[str, str]]:
+        """Each seat's line and style: who is there, and in a game their title, cards,
+        points and flags, fitted to the panel."""
         model = self.client.model
         view, public = model.view, model.public
+        width = self._seats_width()
         if view is None:
             return []
-        out: StyleAndTextTuples = []
+        out: list[tuple[str, str]] = []
         if public is None:
             for seat, chair in enumerate(view.chairs):
                 if not chair.name:
-                    out.append(("class:dim", f"  seat {seat}: empty\n"))
+                    out.append(("class:dim", f"  seat {seat}: empty"))
                     continue
                 me = " (you)" if chair.name == model.me else ""
                 who = f"bot:{chair.bot}" if chair.bot else chair.name
                 ready = "ready" if chair.ready else "not ready"
-                out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}\n"))
+                who = middle_cut(who, max(4, width - len(me) - len(ready) - 4))
+                out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}"))
             return out
         connected = {chair.name: chair.connected for chair in view.chairs}
         titles = public.titles()
         scores = dict(public.scores)
         owing = {seat for seat, _ in public.owed}
+        rows = []
         for seat, name in enumerate(public.seating):
-            turn = public.turn == seat or seat in owing
-            mark = "▶ " if turn else "  "
-            me = " (you)" if name == model.me else ""
-            flags = " passed" if public.passed[seat] or public.locked[seat] else ""
-            flags += "" if connected.get(name, False) else " away"
-            title = f" {titles[name]}" if name in titles else ""
-            style = "class:turn" if turn else ""
-            out.append(
-                (
-                    style,
-                    f"{mark}{name}{me}{title}: {public.counts[seat]} cards, {scores[name]} pts{flags}\n",
+            flags = "passed" if public.passed[seat] or public.locked[seat] else ""
+            flags += "" if connected.get(name, False) else (" away" if flags else "away")
+            rows.append(
+                SeatRow(
+                    turn=public.turn == seat or seat in owing,
+                    name=name + (" (you)" if name == model.me else ""),
+                    title=titles.get(name, ""),
+                    cards=public.counts[seat],
+                    points=scores[name],
+                    flags=flags,
                 )
             )
+        return [
+            ("class:turn" if row.turn else "", line)
+            for row, line in zip(rows, seat_lines(rows, width))
+        ]
+
+    def _seats(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        lines = self._seat_lines()
+        for number, (style, line) in enumerate(lines):
+            if style == "class:turn" and not any(f[0] == "[SetCursorPosition]" for f in out):
+                out.append(("[SetCursorPosition]", ""))  # the window scrolls to show it
+            out.append((style, line + ("\n" if number < len(lines) - 1 else "")))
         return out
+
+    def _pile_line(self) -> StyleAndTextTuples:
+        return [("class:dim", " pile  "), *self._pile()]
 
     def _pile(self) -> StyleAndTextTuples:
         public = self.client.model.public
@@ -213,40 +341,71 @@ class TableApp:
             out.append((card_style(card), card_text(card) + " "))
         return out
 
-    def _log(self) -> StyleAndTextTuples:
-        lines = [*self.screen.summary, ""] if self.screen.summary else []
-        if self.client.model.public is None:
-            lines += self.screen.rules_lines()
-        lines += self.screen.log[-14:]
-        deal = self.screen.deal_line()
-        swap = self.screen.exchange_line
-        return [
-            ("class:message", (swap + "\n") if swap else ""),
-            ("", "\n".join(lines)),
-            ("class:dim", ("\n" + deal) if deal else ""),
-        ]
+    def _notes(self) -> StyleAndTextTuples:
+        """Beside the log on a wide screen: what is not an event (the exchange, the last
+        hand's summary, the deal's check), then the table's rules."""
+        screen = self.screen
+        lines = [("class:message", screen.exchange_line)] if screen.exchange_line else []
+        lines += [("", line) for line in screen.summary]
+        deal = screen.deal_line()
+        lines += [("class:dim", deal)] if deal else []
+        if self.client.model.public is not None:
+            rules = [("class:dim", line) for line in screen.rules_lines()]
+            lines += [("", ""), *rules] if lines else rules
+        width = self._left_width() - 2
+        return [(style, part + "\n") for style, text in lines for part in wrap(text, width)]
 
-    def _hand(self) -> StyleAndTextTuples:
+    def _log(self) -> list[tuple[str, str]]:
+        """The log's lines, oldest first: the rules before a game, the events, and on a
+        narrow screen the notes after them (beside the log on a wide one)."""
+        lines: list[tuple[str, str]] = []
+        if self.client.model.public is None:
+            lines += [("", line) for line in self.screen.rules_lines()]
+        lines += [("", line) for line in self.screen.log]
+        if not self._wide():
+            swap, deal = self.screen.exchange_line, self.screen.deal_line()
+            notes = [("class:message", swap)] if swap else []
+            notes += [("", line) for line in self.screen.summary]
+            notes += [("class:dim", deal)] if deal else []
+            lines += [("", ""), *notes] if notes and lines else notes
+        return lines
+
+    def _hand_rows(self) -> list[StyleAndTextTuples]:
+        """My cards, each as a mark, its text and a mark, in rows of the hand's width."""
         screen = self.screen
         legal = screen.legal_ranks()
-        out: StyleAndTextTuples = []
+        width = self._columns() - 2
+        rows: list[StyleAndTextTuples] = [[]]
+        used = 0
         for index, card in enumerate(screen.hand()):
+            text = card_text(card)
+            if used and used + len(text) + 2 > width:
+                rows.append([])
+                used = 0
             style = card_style(card)
             if card.rank in legal:
                 style += " class:legal"
             if index in screen.selected:
                 style += " class:selected"
-            if index == screen.cursor:
-                out.append(("class:cursor", "["))
-            else:
-                out.append(("", " "))
-            out.append((style, card_text(card), self._clicker(index)))
-            out.append(("class:cursor", "]") if index == screen.cursor else ("", " "))
-        if not out:
+            here = index == screen.cursor
+            rows[-1].append(("class:cursor", "[") if here else ("", " "))
+            rows[-1].append((style, text, self._clicker(index)))
+            rows[-1].append(("class:cursor", "]") if here else ("", " "))
+            used += len(text) + 2
+        return rows if rows[0] else []
+
+    def _hand(self) -> StyleAndTextTuples:
+        rows = self._hand_rows()
+        if not rows:
             watching = self.client.model.slot is None
-            out.append(
+            return [
                 ("class:dim", "you are watching: every hand is private" if watching else "no cards")
-            )
+            ]
+        out: StyleAndTextTuples = []
+        for number, row in enumerate(rows):
+            out.extend(row)
+            if number < len(rows) - 1:
+                out.append(("", "\n"))
         return out
 
     def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
@@ -295,18 +454,34 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     """Every key of the table screen (the help overlay lists them)."""
     kb = KeyBindings()
     screen = table.screen
-    playing = Condition(lambda: not table.chatting)
+    # while the help is up, every key closes it and does nothing else
+    playing = Condition(lambda: not table.chatting and not screen.help)
 
     def later(coro: Awaitable[None]) -> None:
+        table.log.follow()  # a move brings the log back to its newest line
         table.spawn(coro)
 
     @kb.add("?", filter=playing)
     def _help(event: KeyPressEvent) -> None:
-        screen.help = not screen.help
+        screen.help = True
 
     @kb.add("<any>", filter=Condition(lambda: screen.help))
+    @kb.add("escape", filter=Condition(lambda: screen.help))
+    @kb.add("enter", filter=Condition(lambda: screen.help))
     def _close_help(event: KeyPressEvent) -> None:
         screen.help = False
+
+    @kb.add("pageup", filter=playing)
+    def _log_back(event: KeyPressEvent) -> None:
+        table.log.page(1)
+
+    @kb.add("pagedown", filter=playing)
+    def _log_on(event: KeyPressEvent) -> None:
+        table.log.page(-1)
+
+    @kb.add("end", filter=playing)
+    def _log_follow(event: KeyPressEvent) -> None:
+        table.log.follow()
 
     @kb.add("left", filter=playing)
     @kb.add("h", filter=playing)

@@ -8,13 +8,14 @@ import asyncio
 from typing import Literal
 
 from president.protocol import messages as m
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -23,26 +24,36 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
+from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .app import STYLE
+from .fit import cut, help_lines, middle_cut, shorten, wrap
 from .lobby import LobbyScreen, TableForm
+from .logview import LogView
+from .theme import color_depth, style_for
 
-LOBBY_HELP = """\
- keys
- ↑/↓  k/j     choose a table
- enter        sit down at the table (asks for its password if it has one)
- w            watch the table
- b            add a bot to an empty seat of the table
- n            create a table (a form: ↑/↓ rows, ←/→ values, type names;
-              enter creates, esc cancels)
- c            chat to the lobby (enter sends, esc cancels)
- r            ask the server for the table list again
- ?            this help (any key closes it)
- q  ctrl-c    quit
-"""
+#: The keys and what they do, as the help overlay shows them.
+LOBBY_HELP = (
+    ("", " keys"),
+    ("↑/↓  k/j", "choose a table"),
+    ("enter", "sit down at the table (asks for its password if it has one)"),
+    ("w", "watch the table"),
+    ("b", "add a bot to an empty seat of the table"),
+    (
+        "n",
+        "create a table (a form: ↑/↓ rows, ←/→ values, type names; enter creates, esc cancels)",
+    ),
+    ("c", "chat to the lobby (enter sends, esc cancels)"),
+    ("r", "ask the server for the table list again"),
+    ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
+    ("?", "this help (any key closes it)"),
+    ("q  ctrl-c", "quit"),
+)
+
+#: From this many columns the table list and the chosen table stand side by side.
+WIDE = 76
 
 Outcome = Literal["table", "quit", "disconnected"]
 Asking = Literal["", "chat", "join", "watch"]
@@ -57,6 +68,7 @@ class LobbyApp:
         bots: str = "random",
         input: Input | None = None,
         output: Output | None = None,
+        theme: str = "dark",
     ) -> None:
         self.client = client
         self.screen = screen
@@ -75,7 +87,8 @@ class LobbyApp:
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=create_lobby_bindings(self),
-            style=STYLE,
+            style=style_for(theme),
+            color_depth=color_depth(theme),
             full_screen=True,
             mouse_support=True,
             input=input,
@@ -151,13 +164,22 @@ class LobbyApp:
     def _layout(self) -> Layout:
         screen = self.screen
         self.prompt = ""
-        header = Window(FormattedTextControl(self._header), height=3, wrap_lines=True)
+        header = Window(FormattedTextControl(self._header), height=lambda: len(self._head()))
         self.list_window = Window(FormattedTextControl(self._tables, focusable=True))
-        tables = Frame(self.list_window, title="tables", width=48)
-        details = Frame(Window(FormattedTextControl(self._details), wrap_lines=True), title="table")
-        chat = Frame(
-            Window(FormattedTextControl(self._chat), wrap_lines=True), title="lobby chat", height=8
+        details = Frame(Window(FormattedTextControl(self._details)), title="table")
+        wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
+        narrow = HSplit(
+            [
+                Frame(
+                    self.list_window,
+                    title="tables",
+                    height=lambda: D(min=3, preferred=min(len(screen.tables), 4) + 2),
+                ),
+                details,
+            ]
         )
+        self.chat_log = LogView(lambda: [("", line) for line in self.screen.chat])
+        chat = Frame(Window(self.chat_log), title="lobby chat", height=self._chat_height)
         asking = ConditionalContainer(
             VSplit(
                 [
@@ -171,14 +193,27 @@ class LobbyApp:
             ),
             filter=Condition(lambda: bool(self.asking)),
         )
-        status = Window(FormattedTextControl(self._status), height=1)
-        body = HSplit([header, VSplit([tables, details]), chat, asking, status])
+        status = Window(FormattedTextControl(self._status), height=self._status_height)
+        body = HSplit(
+            [
+                header,
+                DynamicContainer(lambda: wide if self._wide() else narrow),
+                chat,
+                asking,
+                status,
+            ]
+        )
         form = Frame(
-            Window(FormattedTextControl(self._form), wrap_lines=True),
-            title="new table — ↑/↓ rows, ←/→ values, enter creates, esc cancels",
+            Window(FormattedTextControl(self._form)),
+            title="new table — enter creates, esc cancels",
         )
         help_box = Frame(
-            Window(FormattedTextControl(LOBBY_HELP), width=76, height=14), title="help"
+            Window(
+                FormattedTextControl(lambda: "\n".join(self._help_lines())),
+                width=lambda: D.exact(self._help_width()),
+                height=lambda: D(min=1, preferred=len(self._help_lines())),
+            ),
+            title="help",
         )
         return Layout(
             FloatContainer(
@@ -199,12 +234,87 @@ class LobbyApp:
             focused_element=self.list_window,
         )
 
-    def _header(self) -> StyleAndTextTuples:
+    # --- sizes: from the terminal's ----------------------------------------------------
+
+    def _columns(self) -> int:
+        return get_app().output.get_size().columns
+
+    def _rows(self) -> int:
+        return get_app().output.get_size().rows
+
+    def _wide(self) -> bool:
+        return self._columns() >= WIDE
+
+    def _list_width(self) -> int:
+        return min(64, max(50, self._columns() // 2))
+
+    def _chat_height(self) -> int:
+        return 8 if self._rows() >= 30 else 5 if self._rows() >= 22 else 4
+
+    def _help_width(self) -> int:
+        return max(20, min(80, self._columns() - 4))
+
+    def _help_lines(self) -> list[str]:
+        return help_lines(LOBBY_HELP, self._help_width())
+
+    def _status_text(self) -> tuple[str, str]:
         s = self.screen
+        if s.message:
+            return "class:message", s.message
+        if s.form is not None:
+            return (
+                "class:dim",
+                "↑/↓ rows · ←/→ values · type the name and password · enter creates · esc",
+            )
+        return (
+            "class:dim",
+            # the least needed last: a narrow screen drops them first (the help has all)
+            "enter sits · n new table · w watches · c chat · b adds a bot · ? help · q quits",
+        )
+
+    def _status_lines(self) -> list[tuple[str, str]]:
+        """The status in the width: hints lose their last parts, a message wraps onto two."""
+        width = self._columns() - 2
+        style, text = self._status_text()
+        if not self.screen.message:
+            return [(style, shorten(text, width))]
+        lines = wrap(text, width)
+        if len(lines) > 2:
+            lines = [lines[0], cut(" ".join(lines[1:]), width)]
+        return [(style, line) for line in lines]
+
+    def _status_height(self) -> int:
+        return len(self._status_lines())
+
+    def _status(self) -> StyleAndTextTuples:
+        lines = self._status_lines()
         return [
-            ("class:title", f" {s.server} at {s.address} — you are {s.me}"),
-            ("class:dim", f"  [{s.connection}]\n"),
-            ("class:dim", f" certificate (SHA-256) {s.fingerprint}"),
+            (style, " " + text + ("\n" if i < len(lines) - 1 else ""))
+            for i, (style, text) in enumerate(lines)
+        ]
+
+    # --- what each part shows ----------------------------------------------------------
+
+    def _head(self) -> list[tuple[str, str]]:
+        """Who and where, then the certificate (on its own line when the width is short)."""
+        s = self.screen
+        width = self._columns() - 1
+        who = f" {s.server} at {s.address} — you are {s.me}"
+        state = f"  [{s.connection}]"
+        if len(who) + len(state) > width:  # the address is the first to go
+            who = f" {s.server} — you are {s.me}"
+        out = [("class:title", cut(who, width - len(state)) + state)]
+        certificate = f" certificate (SHA-256) {s.fingerprint}"
+        if len(certificate) > width:  # checked in full when first connecting
+            certificate = " certificate " + middle_cut(s.fingerprint, width - 13)
+        out.append(("class:dim", certificate))
+        return out
+
+    def _header(self) -> StyleAndTextTuples:
+        lines = self._head()
+        return [
+            (style, text + ("\n" if i < len(lines) - 1 else ""))
+            for i, (style, text) in enumerate(lines)
         ]
 
     def _tables(self) -> StyleAndTextTuples:
@@ -213,36 +323,30 @@ class LobbyApp:
             return [("class:dim", "no tables yet: press n to create one")]
         out: StyleAndTextTuples = []
         for index, info in enumerate(s.tables):
+            if index == s.cursor:
+                out.append(("[SetCursorPosition]", ""))  # the list scrolls to show it
             style = "class:selected" if index == s.cursor else ""
             out.append((style, s.line(info) + "\n"))
         return out
 
     def _details(self) -> StyleAndTextTuples:
-        words = self.screen.rules_words()
+        """The chosen table in words; under the list on a narrow screen, a few lines."""
+        details = self.screen.details()
+        words = [f"• {w}" for w in self.screen.rules_words()]
+        if self._wide():
+            width = self._columns() - self._list_width() - 2
+            plain = details
+        else:
+            width = self._columns() - 2
+            cut_at = details.index("seats:") if "seats:" in details else len(details)
+            seats = [line.strip() for line in details[cut_at + 1 :]]
+            plain = [" · ".join(details[:cut_at])]
+            plain += ["seats: " + "  ".join(seats)] if seats else []
+        lines = [("", part) for line in plain for part in wrap(line, width)]
+        lines += [("class:dim", part) for line in words for part in wrap(line, width)]
         return [
-            ("", "\n".join(self.screen.details())),
-            ("class:dim", ("\n" + "\n".join(f"• {w}" for w in words)) if words else ""),
-        ]
-
-    def _chat(self) -> StyleAndTextTuples:
-        return [("", "\n".join(self.screen.chat[-6:]))]
-
-    def _status(self) -> StyleAndTextTuples:
-        s = self.screen
-        if s.message:
-            return [("class:message", " " + s.message)]
-        if s.form is not None:
-            return [
-                (
-                    "class:dim",
-                    " ↑/↓ rows · ←/→ values · type the name and password · enter creates · esc",
-                )
-            ]
-        return [
-            (
-                "class:dim",
-                " enter sits · w watches · b adds a bot · n new table · c chat · ? help · q quits",
-            )
+            (style, text + ("\n" if i < len(lines) - 1 else ""))
+            for i, (style, text) in enumerate(lines)
         ]
 
     def _form(self) -> StyleAndTextTuples:
@@ -250,11 +354,14 @@ class LobbyApp:
         if form is None:
             return []
         rows = form.rows()
-        if self.app.is_running:
-            size = self.app.output.get_size()
-            height, width = max(1, size.rows - 10), max(40, size.columns - 4)
-        else:
-            height, width = len(rows), 200
+        size = get_app().output.get_size()
+        # inside the float (one column and row off each edge) and its frame
+        room, width = max(4, size.rows - 4), max(30, size.columns - 4)
+        label, value, words = rows[form.row]
+        below = [("class:title", line) for line in wrap(f"{label}: {words}", width)]
+        problem = form.problem() or "ready: enter creates the table and sits you down"
+        below += [("class:message", line) for line in wrap(problem, width)]
+        height = max(1, room - 1 - len(below))
         # a window of rows around the current one, each cut to the width; the current
         # row's words in full below them
         first = max(0, min(form.row - height // 2, len(rows) - height))
@@ -265,11 +372,8 @@ class LobbyApp:
             if len(line) > width:
                 line = line[: width - 1] + "…"
             out.append(("class:selected" if here else "", line + "\n"))
-        label, value, words = rows[form.row]
-        out.append(("class:title", f"\n{label}: "))
-        out.append(("", words + "\n"))
-        problem = form.problem()
-        out.append(("class:message", problem or "ready: enter creates the table and sits you down"))
+        out.append(("", "\n"))
+        out.extend((style, line + "\n") for style, line in below)
         return out
 
 
@@ -286,8 +390,22 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         screen.help = True
 
     @kb.add("<any>", filter=Condition(lambda: screen.help))
+    @kb.add("escape", filter=Condition(lambda: screen.help))
+    @kb.add("enter", filter=Condition(lambda: screen.help))
     def _close_help(event: KeyPressEvent) -> None:
         screen.help = False
+
+    @kb.add("pageup", filter=browsing)
+    def _chat_back(event: KeyPressEvent) -> None:
+        lobby.chat_log.page(1)
+
+    @kb.add("pagedown", filter=browsing)
+    def _chat_on(event: KeyPressEvent) -> None:
+        lobby.chat_log.page(-1)
+
+    @kb.add("end", filter=browsing)
+    def _chat_follow(event: KeyPressEvent) -> None:
+        lobby.chat_log.follow()
 
     @kb.add("up", filter=browsing)
     @kb.add("k", filter=browsing)

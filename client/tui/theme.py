@@ -3,7 +3,8 @@
 `THEMES` are `dark`, `light` and `mono`; `choose_theme` picks one from the command line,
 then `NO_COLOR` (https://no-color.org: any non-empty value means no colour), then what the
 terminal tells of its background (`COLORFGBG`), dark otherwise.  Suits never rely on
-colour alone: their glyphs differ, and each theme also sets them apart by weight."""
+colour alone: their glyphs differ, and each theme also sets them apart by weight (red
+suits bold, black suits plain); no theme draws a suit in black, and mono draws no colour."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 
 from president.engine import Card
 from president.engine.cards import JOKER_RANK
+from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 THEMES = ("dark", "light", "mono")
@@ -24,25 +26,26 @@ _COMMON = {
 _PALETTES: dict[str, dict[str, str]] = {
     "dark": {
         "red": "fg:ansibrightred bold",
-        "black": "fg:ansibrightcyan bold",
+        "black": "fg:ansibrightcyan nobold",
         "joker": "fg:ansibrightmagenta bold",
         "cursor": "fg:ansiyellow bold",
         "turn": "fg:ansibrightgreen bold",
-        "dim": "fg:ansibrightblack",
+        # not bright black: some dark palettes (Solarized) draw it in the background's colour
+        "dim": "fg:ansigray",
         "message": "fg:ansiyellow",
     },
     "light": {
         "red": "fg:ansired bold",
-        "black": "fg:ansiblue bold",
+        "black": "fg:ansiblue nobold",
         "joker": "fg:ansimagenta bold",
         "cursor": "fg:ansiblue bold",
         "turn": "fg:ansigreen bold",
-        "dim": "fg:ansigray",
+        "dim": "fg:ansibrightblack",
         "message": "fg:ansired",
     },
     "mono": {
         "red": "bold",
-        "black": "",
+        "black": "nobold",
         "joker": "bold underline",
         "cursor": "bold",
         "turn": "bold",
@@ -55,6 +58,12 @@ _PALETTES: dict[str, dict[str, str]] = {
 def style_for(theme: str) -> Style:
     """The prompt_toolkit style of a theme."""
     return Style.from_dict({**_COMMON, **_PALETTES[theme]})
+
+
+def color_depth(theme: str) -> ColorDepth | None:
+    """Mono writes no colour at all (not even the defaults' greys); the others leave the
+    depth to the terminal (None: what `TERM` and prompt_toolkit's environment say)."""
+    return ColorDepth.DEPTH_1_BIT if theme == "mono" else None
 
 
 def choose_theme(asked: str | None, environ: Mapping[str, str]) -> str:

@@ -1,0 +1,146 @@
+"""Text fitted to a terminal's width, as plain Python: lines wrapped at words, hint lines
+shortened by whole parts, names cut in the middle, the seats as aligned columns, the help
+as two columns.  The screens call these with the width they have; no prompt_toolkit here."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+ELLIPSIS = "…"
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width`, broken at spaces (a word longer than a line is
+    cut); a line's leading indent is kept on its continuation lines."""
+    width = max(1, width)
+    if len(text) <= width:
+        return [text]
+    indent = " " * min(len(text) - len(text.lstrip(" ")), width // 2)
+    return textwrap.wrap(
+        text,
+        width,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+        replace_whitespace=False,
+    ) or [""]
+
+
+def cut(text: str, width: int) -> str:
+    """`text` cut to `width` at a word boundary, with an ellipsis if anything went."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return ELLIPSIS[:width]
+    room = text[: width - 1]
+    space = room.rstrip().rfind(" ")
+    if text[width - 1] != " " and space > width // 3:
+        room = room[:space]  # not in the middle of a word
+    return room.rstrip(" ,;:·—") + ELLIPSIS
+
+
+def middle_cut(name: str, width: int) -> str:
+    """`name` in `width` characters, cut in the middle so the start and the end stay
+    (`random-bot-1` and `random-bot-2` remain told apart)."""
+    if len(name) <= width:
+        return name
+    if width <= 2:
+        return name[:width]
+    tail = (width - 1) // 2
+    return name[: width - 1 - tail] + ELLIPSIS + name[len(name) - tail :]
+
+
+def shorten(text: str, width: int, separators: Sequence[str] = (" · ", ", ")) -> str:
+    """A line of parts ("a: x, y, z" or "x · y · z") fitted by dropping whole parts from
+    the end (a part starting with "?", the way to the help, is kept the longest), then by
+    cutting at a word."""
+    if len(text) <= width:
+        return text
+    for separator in separators:
+        parts = text.split(separator)
+        if len(parts) < 2:
+            continue
+        while len(parts) > 1 and len(separator.join(parts)) > width:
+            droppable = [i for i in range(1, len(parts)) if not parts[i].lstrip().startswith("?")]
+            del parts[droppable[-1] if droppable else len(parts) - 1]
+        text = separator.join(parts)
+        if len(text) <= width:
+            return text
+    return cut(text, width)
+
+
+def fit_parts(parts: Sequence[tuple[int, str]], width: int, separator: str) -> list[int]:
+    """Which of `parts` (priority, text) fit on one line of `width` joined by
+    `separator`: the least important (highest number) go first.  Their indexes, in order."""
+    kept = list(range(len(parts)))
+
+    def length() -> int:
+        return sum(len(parts[i][1]) for i in kept) + len(separator) * max(0, len(kept) - 1)
+
+    while len(kept) > 1 and length() > width:
+        kept.remove(max(kept, key=lambda i: (parts[i][0], i)))
+    return kept
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as the table shows it."""
+
+    turn: bool
+    name: str
+    title: str
+    cards: int
+    points: int
+    flags: str
+
+
+def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
+    """The seats as aligned columns in `width`: the marker, the name (cut in the middle
+    if it must be), the title, the cards, the points, the flags.  The numbers and the
+    flags are never cut; the title is cut before the name gets shorter than 8."""
+    if not rows:
+        return []
+    title_w = max(len(r.title) for r in rows)
+    cards_w = max(len(str(r.cards)) for r in rows)
+    points_w = max(len(str(r.points)) for r in rows)
+    flags_w = max(len(r.flags) for r in rows)
+    name_w = max(len(r.name) for r in rows)
+    words = True
+
+    def fixed() -> int:
+        numbers = (cards_w + 6 + 2 + points_w + 4) if words else (cards_w + 2 + points_w + 2)
+        return 2 + (title_w + 1 if title_w else 0) + 1 + numbers + (flags_w + 1 if flags_w else 0)
+
+    if fixed() + min(name_w, 10) > width:
+        words = False  # "13c 0p": the numbers in 9 fewer columns
+    while title_w > 6 and fixed() + min(name_w, 8) > width:
+        title_w -= 1
+    name_w = max(4, min(name_w, width - fixed()))
+    out = []
+    for r in rows:
+        mark = "▶ " if r.turn else "  "
+        title = f"{middle_cut(r.title, title_w):<{title_w}} " if title_w else ""
+        if words:
+            cards = "card " if r.cards == 1 else "cards"
+            numbers = f"{r.cards:>{cards_w}} {cards}  {r.points:>{points_w}} pts"
+        else:
+            numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
+        flags = f" {r.flags}" if r.flags else ""
+        out.append(f"{mark}{middle_cut(r.name, name_w):<{name_w}} {title}{numbers}{flags}".rstrip())
+    return out
+
+
+def help_lines(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
+    """The keys and what they do as two columns in `width`, the words wrapped under
+    their own column."""
+    key_w = min(max(len(k) for k, _ in entries), max(4, width // 3))
+    out = []
+    for keys, words in entries:
+        if not keys:
+            out.append(words)
+            continue
+        lines = wrap(words, max(8, width - key_w - 3))
+        out.append(f" {keys:<{key_w}}  {lines[0]}")
+        out.extend(" " * (key_w + 3) + line for line in lines[1:])
+    return out

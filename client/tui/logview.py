@@ -1,0 +1,63 @@
+"""A log that follows its newest line, wrapped at words, and scrolls back (PageUp,
+PageDown, the mouse wheel) until End or the next move brings it back: the way tig and
+htop treat a pager."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import UIContent, UIControl
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+
+from .fit import wrap
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+
+#: A line of the log and its style class.
+Line = tuple[str, str]
+
+
+class LogView(UIControl):
+    """The last lines of `lines()` that fit, or older ones `back` rows up."""
+
+    def __init__(self, lines: Callable[[], list[Line]], wheel: int = 3) -> None:
+        self.lines = lines
+        self.wheel = wheel
+        self.back = 0
+        self.height = 10
+
+    def follow(self) -> None:
+        self.back = 0
+
+    def scroll(self, rows: int) -> None:
+        """Up (positive) or down (negative) by `rows`; clamped when next drawn."""
+        self.back = max(0, self.back + rows)
+
+    def page(self, pages: int) -> None:
+        self.scroll(pages * max(1, self.height - 1))
+
+    def rows(self, width: int) -> list[Line]:
+        return [(style, part) for style, text in self.lines() for part in wrap(text, width)]
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        self.height = height
+        rows = self.rows(width)
+        self.back = min(self.back, max(0, len(rows) - height))
+        end = len(rows) - self.back
+        shown: list[StyleAndTextTuples] = [[row] for row in rows[max(0, end - height) : end]]
+        if self.back and shown:
+            newer = f"↓ {self.back} newer line{'s' if self.back != 1 else ''}: End follows"
+            shown[-1] = [("class:dim reverse", newer[:width])]
+        return UIContent(get_line=lambda i: shown[i], line_count=len(shown))
+
+    def mouse_handler(self, mouse_event: MouseEvent) -> NotImplementedOrNone:
+        if mouse_event.event_type == MouseEventType.SCROLL_UP:
+            self.scroll(self.wheel)
+        elif mouse_event.event_type == MouseEventType.SCROLL_DOWN:
+            self.scroll(-self.wheel)
+        else:
+            return NotImplemented
+        return None

@@ -1,0 +1,571 @@
+"""The table and lobby screens as a terminal shows them: each application run with
+prompt_toolkit's real VT100 output into a virtual terminal of a fixed size, fed game
+situations built from the engine and the protocol's own messages, and the screen read
+back as text and colours."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import random
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+import pytest
+from president.client.model import TableModel
+from president.client.tui.app import TableApp
+from president.client.tui.fit import SeatRow, cut, middle_cut, seat_lines, shorten, wrap
+from president.client.tui.lobby import LobbyScreen
+from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.table import card_text
+from president.client.tui.theme import choose_theme
+from president.engine import PASS, Game, Phase, find_preset
+from president.protocol import messages as m
+from president.protocol import wire
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from ..terminal import Pen, Screen
+
+SIZES = ((20, 60), (24, 80), (40, 120))
+ME = "ann"
+#: Long enough to be cut somewhere, told apart from the others by its end.
+SEATING = (ME, "bartholomew-the-patient-2", "cat", "random-bot-3")
+
+
+# --- a terminal ---------------------------------------------------------------------------
+
+
+class Terminal:
+    """An application drawing into a `rows` × `columns` virtual terminal through
+    prompt_toolkit's VT100 output, its keys from a pipe."""
+
+    def __init__(self, rows: int, columns: int, keys: PipeInput) -> None:
+        self.stdout = io.StringIO()
+        self.output = Vt100_Output(self.stdout, lambda: Size(rows, columns), term="xterm")
+        self.keys = keys
+        self.screen = Screen(rows, columns)
+        self.read = 0
+        self.app: Application[None] | None = None
+        self.running: asyncio.Task[None] | None = None
+
+    async def start(self, app: Application[None]) -> None:
+        self.app = app
+        self.running = asyncio.create_task(app.run_async())
+        await self.drawn(0)
+
+    async def drawn(self, since: int) -> str:
+        """The screen once it has been drawn after render number `since`."""
+        assert self.app is not None
+        for _ in range(500):
+            if self.app.render_counter > since:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)  # the output is flushed after the render counts
+        data = self.stdout.getvalue()
+        self.screen.feed(data[self.read :])
+        self.read = len(data)
+        return self.screen.text()
+
+    async def press(self, keys: str) -> str:
+        assert self.app is not None
+        since = self.app.render_counter
+        self.keys.send_text(keys)
+        return await self.drawn(since)
+
+    async def redraw(self) -> str:
+        assert self.app is not None
+        since = self.app.render_counter
+        self.app.invalidate()
+        return await self.drawn(since)
+
+    async def stop(self) -> None:
+        assert self.app is not None and self.running is not None
+        if not self.running.done() and not self.app.is_done:
+            self.app.exit()
+        await asyncio.wait_for(self.running, 5)
+
+    def lines(self) -> list[str]:
+        return self.screen.text().split("\n")
+
+    def all_output(self) -> str:
+        return self.stdout.getvalue()
+
+
+# --- a table fed from an engine game --------------------------------------------------------
+
+
+@dataclass
+class FakeClient:
+    """What the table screen reads of a `Client`: the model, and where messages go."""
+
+    model: TableModel
+    on_message: Callable[[m.Message], object] | None = None
+    seat_lost: m.Error | None = None
+    sent: list[object] = field(default_factory=list)
+
+    async def act(self, action: object) -> None:
+        self.sent.append(action)
+
+    async def send(self, message: object) -> None:
+        self.sent.append(message)
+
+
+class Table:
+    """An engine game at a table called `t`, its public events and views turned into
+    protocol messages and given to the screen as the `Client` would give them."""
+
+    def __init__(self, seating: tuple[str, ...] = SEATING, seed: int = 7) -> None:
+        self.seating = seating
+        decks = 2 if len(seating) > 8 else 1
+        self.rules = find_preset("classic").replace(target=3, decks=decks)
+        self.game = Game(self.rules, seating)
+        self.rng = random.Random(seed)
+        self.number = 0
+        self.client = FakeClient(TableModel(me=ME, slot=0))
+        self.ready = {name: name != ME for name in seating}
+
+    def view(self, status: str = "playing") -> m.TableView:
+        game = self.game
+        public = wire.public_view_to_wire(game.public_view()) if game.hand >= 0 else None
+        chairs = tuple(
+            m.Chair(
+                name=name,
+                bot="random" if name.startswith("random-bot") else "",
+                connected=name != "cat",
+                ready=self.ready[name],
+            )
+            for name in self.seating
+        )
+        return m.TableView(
+            table="t",
+            number=self.number,
+            status=status,  # type: ignore[arg-type]
+            rules=wire.rules_to_wire("classic", self.rules),
+            chairs=chairs,
+            turn_deadline_ms=0,
+            game=public,
+        )
+
+    def deliver(self, message: m.Message) -> None:
+        """As `Client.handle` does: the model first, then the screen."""
+        model, app = self.client.model, self.app
+        if isinstance(message, m.TableView):
+            model.see(message)
+        elif isinstance(message, m.TableEvent):
+            model.note(message)
+        app.screen.record(message)
+
+    def attach(self, app: TableApp) -> None:
+        self.app = app
+
+    def events(self, events: list[object]) -> None:
+        for event in events:
+            self.number += 1
+            message = wire.event_to_wire("t", self.number, event)  # type: ignore[arg-type]
+            if message is not None:
+                self.deliver(message)
+        self.hold()
+        self.deliver(
+            self.view("finished" if self.game.public_view().phase is Phase.GAME_OVER else "playing")
+        )
+
+    def hold(self) -> None:
+        seat = self.game.seating.index(ME)
+        view = self.game.view_for(seat)
+        self.client.model.hold(view.hand, view.exchange, self.game.hand, "snapshot")
+
+    def deal(self) -> None:
+        self.events(self.game.start_hand(rng=self.rng))
+
+    def step(self) -> None:
+        """One seat acts: the cheapest play or return, else a pass."""
+        public = self.game.public_view()
+        seat = public.turn if public.phase is Phase.PLAY else public.owed[0][0]
+        assert seat is not None
+        actions = self.game.legal_actions(seat)
+        action = next((a for a in actions if a is not PASS), PASS)
+        self.events(self.game.apply(seat, action))
+
+    def phase(self) -> Phase:
+        return self.game.public_view().phase
+
+    def until(self, done: Callable[[], bool]) -> None:
+        for _ in range(5000):
+            if done():
+                return
+            if self.phase() is Phase.BETWEEN_HANDS:
+                self.deal()
+            else:
+                self.step()
+        raise AssertionError("the game never got there")
+
+    def chat(self, text: str) -> None:
+        message = m.Chat(scope="table", text=text, sender="cat")
+        self.client.model.chat.append(message)
+        self.deliver(message)
+
+
+LONG = (
+    "well played everyone, that was a properly long trick and I would like it noted "
+    "that I saw the revolution coming from a mile away"
+)
+
+
+def before_the_game(table: Table) -> None:
+    table.deliver(table.view("waiting"))
+
+
+def mid_hand(table: Table) -> None:
+    """Hand 2 under way (titles from hand 1), after a long log with lines that wrap; the
+    newest line is a play."""
+    table.deal()
+    table.until(lambda: table.game.hand == 1 and table.phase() is Phase.PLAY)
+    table.chat(LONG)
+    table.until(lambda: len(table.game.public_view().played) >= 3)
+
+
+def exchange(table: Table) -> None:
+    table.deal()
+    table.until(lambda: table.game.hand == 1 and table.phase() is Phase.EXCHANGE)
+
+
+def game_over(table: Table) -> None:
+    table.deal()
+    table.until(lambda: table.phase() is Phase.GAME_OVER)
+
+
+SITUATIONS = {
+    "before": before_the_game,
+    "mid-hand": mid_hand,
+    "exchange": exchange,
+    "game-over": game_over,
+}
+
+
+@contextlib.asynccontextmanager
+async def open_table(
+    situation: Callable[[Table], None],
+    rows: int,
+    columns: int,
+    theme: str = "dark",
+    seating: tuple[str, ...] = SEATING,
+) -> AsyncIterator[tuple[Table, Terminal]]:
+    """The table screen on a terminal of that size, in that situation; closed after."""
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        table = Table(seating)
+        app = TableApp(table.client, input=keys, output=terminal.output, theme=theme)  # type: ignore[arg-type]
+        table.attach(app)
+        situation(table)
+        await terminal.start(app.app)
+        try:
+            yield table, terminal
+        finally:
+            await terminal.stop()
+
+
+def seat_rows(lines: list[str]) -> list[tuple[bool, int, int]]:
+    """(turn marker, cards, points) of each seat line on the screen, top to bottom."""
+    found = []
+    for line in lines:
+        hit = re.search(r"(▶)? [^│]*?(\d+)(?: cards?|c),? +(\d+)(?: pts|p)", line)
+        if hit:
+            found.append((bool(hit.group(1)), int(hit.group(2)), int(hit.group(3))))
+    return found
+
+
+def hand_cards(lines: list[str]) -> list[str]:
+    """The card texts in the "your hand" box."""
+    top = next(i for i, line in enumerate(lines) if "your hand" in line)
+    cards: list[str] = []
+    for line in lines[top + 1 :]:
+        if line.startswith("└"):
+            break
+        cards += re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]|JK", line)
+    return cards
+
+
+@pytest.mark.parametrize(("rows", "columns"), SIZES)
+@pytest.mark.parametrize("name", SITUATIONS)
+async def test_everything_needed_to_play_is_on_the_screen(
+    name: str, rows: int, columns: int
+) -> None:
+    async with open_table(SITUATIONS[name], rows, columns) as (table, terminal):
+        text = terminal.screen.text()
+        lines = terminal.lines()
+    assert "Window too small" not in text, text
+
+    # the header and the status are shortened by whole words, never cut inside one
+    def words(text: str) -> set[str]:
+        return {word.strip(",;:") for word in text.split()}
+
+    header = words("".join(fragment[1] for fragment in table.app._header()))
+    status = words("".join(fragment[1] for fragment in table.app._status()))
+    assert words(lines[0]) <= header, (lines[0], header)
+    assert words(lines[-1]) <= status, (lines[-1], status)
+    model = table.client.model
+    if name == "before":
+        assert re.search(r"ann \(you\): not ready", text), text
+        assert text.count(": ready") == 3, text
+        assert "r = ready" in text, text  # the status line says how to start
+        return
+    public = model.public
+    assert public is not None
+    scores = dict(public.scores)
+    owing = {seat for seat, _ in public.owed}
+    want = [
+        (public.turn == seat or seat in owing, public.counts[seat], scores[name])
+        for seat, name in enumerate(public.seating)
+    ]
+    assert seat_rows(lines) == want, text
+    assert any("▶" in line for line in lines) or public.phase is Phase.GAME_OVER, text
+    assert hand_cards(lines) == [card_text(c) for c in table.app.screen.hand()], text
+    newest = table.app.screen.log[-1]
+    assert newest in text, f"newest log line {newest!r} is not on the screen:\n{text}"
+    if name == "mid-hand":
+        titles = public.titles()
+        assert titles and all(middle_cut(t, 6)[:3] in text for t in titles.values()), text
+    for line in lines:
+        assert len(line) <= columns
+
+
+async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
+    """Twelve seats do not fit in 20 rows with the rest: the seats scroll to the turn."""
+    seating = (ME, *(f"player-{n}" for n in range(1, 12)))
+    async with open_table(mid_hand, 20, 60, seating=seating) as (table, terminal):
+        first = terminal.screen.text()
+        table.until(lambda: (table.game.public_view().turn or 0) >= 9)  # out of the first view
+        text = await terminal.redraw()
+    assert "Window too small" not in first, first
+    public = table.client.model.public
+    assert public is not None and public.turn is not None and public.turn >= 9
+    assert re.search(rf"▶ {public.seating[public.turn]} ", text), text
+    assert sum(1 for row in seat_rows(text.split("\n")) if row[0]) == 1, text
+    assert hand_cards(text.split("\n")) == [card_text(c) for c in table.app.screen.hand()], text
+    assert table.app.screen.log[-1] in text, text
+
+
+@pytest.mark.parametrize(("rows", "columns"), SIZES)
+async def test_the_help_fits_and_any_key_closes_it_without_acting(rows: int, columns: int) -> None:
+    async with open_table(mid_hand, rows, columns) as (table, terminal):
+        while not table.client.model.my_turn:
+            table.step()
+        screen = table.app.screen
+        screen.select_lowest()
+        await terminal.redraw()
+        text = await terminal.press("?")
+        assert screen.help
+        for keys_, words in (("ctrl-c", "leave at once"), ("s", "cheapest legal play")):
+            assert re.search(rf"{re.escape(keys_)} +.*{words}", text), text
+        assert "q " in text and "this help" in text, text
+        text = await terminal.press("\r")  # closes the help, and plays nothing
+        assert not screen.help and "this help" not in text
+        await asyncio.sleep(0.05)
+        assert table.client.sent == [] and screen.selected
+        await terminal.press("?")
+        terminal.keys.send_text("\x1b")  # escape closes it too, and keeps the choice
+        for _ in range(200):  # a lone escape is known as one after a short wait
+            if not screen.help:
+                break
+            await asyncio.sleep(0.01)
+        assert not screen.help and screen.selected
+
+
+async def test_the_log_follows_and_scrolls_back() -> None:
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        for n in range(40):
+            table.chat(f"line {n} of a chat that goes on for a while")
+        text = await terminal.redraw()
+        assert "line 39 of" in text and "line 20 of" not in text
+        text = await terminal.press("\x1b[5~")  # page up
+        assert "line 39 of" not in text and "newer lines: End follows" in text, text
+        text = await terminal.press("\x1b[6~\x1b[6~\x1b[6~")  # page down to the end
+        assert "line 39 of" in text and "End follows" not in text, text
+        text = await terminal.press("\x1b[5~\x1b[5~")
+        assert "line 39 of" not in text
+        text = await terminal.press("\x1b[F")  # end
+        assert "line 39 of" in text
+        row = next(i for i, line in enumerate(terminal.lines()) if "line 39 of" in line)
+        text = await terminal.press(f"\x1b[<64;10;{row + 1}M")  # the wheel, up over the log
+        assert "line 39 of" not in text and "End follows" in text, text
+        table.chat("one more")  # new lines do not pull the reader back down ...
+        text = await terminal.redraw()
+        assert "one more" not in text
+        while not table.client.model.my_turn:
+            table.step()
+        await terminal.redraw()
+        text = await terminal.press("s\r")  # ... the player's own move does
+        assert "End follows" not in text and table.client.sent, text
+
+
+async def test_wrapped_log_lines_break_between_words() -> None:
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        table.chat(LONG)
+        table.step()
+        await terminal.redraw()
+    rows = [line[1:-1].rstrip() for line in terminal.lines() if line.startswith("│")]
+    first = max(i for i, row in enumerate(rows) if row.startswith("<cat> well played"))
+    wrapped = [rows[first]]
+    while len(" ".join(wrapped)) < len(f"<cat> {LONG}"):
+        wrapped.append(rows[first + len(wrapped)])
+    assert len(wrapped) > 1  # it did wrap
+    assert " ".join(wrapped) == f"<cat> {LONG}", wrapped  # no word cut in two
+
+
+# --- colour ---------------------------------------------------------------------------------
+
+
+def suit_pens(terminal: Terminal) -> dict[str, set[Pen]]:
+    """The pens of each suit's glyph in the hand box."""
+    lines = terminal.lines()
+    top = next(i for i, line in enumerate(lines) if "your hand" in line)
+    pens: dict[str, set[Pen]] = {}
+    for row in range(top + 1, len(lines)):
+        if lines[row].startswith("└"):
+            break
+        for column, char in enumerate(terminal.screen.cells[row]):
+            if char in "♣♦♥♠":
+                pen = terminal.screen.pens[row][column]
+                pens.setdefault(char, set()).add(
+                    Pen(fg=pen.fg, bg=pen.bg, bold=pen.bold)  # not cursor/selection marks
+                )
+    return pens
+
+
+COLOUR = re.compile(r"\x1b\[[0-9;]*?(?<![0-9])(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
+
+
+@pytest.mark.parametrize("theme", ["dark", "light", "mono"])
+async def test_each_suit_is_drawn_readably_and_apart(theme: str) -> None:
+    async with open_table(mid_hand, 24, 80, theme=theme) as (_table, terminal):
+        pass
+    pens = suit_pens(terminal)
+    assert set(pens) == {"♣", "♦", "♥", "♠"}, pens  # the deal gives every suit here
+    red = pens["♦"] | pens["♥"]
+    black = pens["♣"] | pens["♠"]
+    assert len(red) == 1 and len(black) == 1 and red != black, pens  # one look per colour
+    (r,), (b,) = red, black
+    assert r.bold != b.bold  # told apart by weight as well as colour
+    if theme == "mono":
+        assert not COLOUR.search(terminal.all_output()), "mono drew a colour"
+        assert r.fg == b.fg == "" and r.bg == b.bg == ""
+        return
+    assert r.fg and b.fg and r.fg != b.fg
+    assert b.fg not in ("30", "38;5;0", "38;5;16"), "black on a terminal: invisible when dark"
+    if theme == "dark":
+        assert b.fg not in ("90", "34"), "too dim on a dark background"
+    else:
+        assert b.fg not in ("97", "37", "93", "33"), "too pale on a light background"
+
+
+def test_the_theme_is_chosen_from_the_environment() -> None:
+    assert choose_theme(None, {}) == "dark"
+    assert choose_theme(None, {"NO_COLOR": "1"}) == "mono"
+    assert choose_theme("light", {"NO_COLOR": "1"}) == "light"
+    assert choose_theme(None, {"COLORFGBG": "0;15"}) == "light"
+    assert choose_theme(None, {"COLORFGBG": "15;default;0"}) == "dark"
+    assert choose_theme(None, {"NO_COLOR": ""}) == "dark"  # empty means unset
+
+
+# --- fitting text -----------------------------------------------------------------------------
+
+
+def test_lines_fit_by_whole_words_and_parts() -> None:
+    assert wrap("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"]
+    assert wrap("  1. bartholomew  +2", 14) == ["  1.", "  bartholomew", "  +2"]
+    assert cut("a game is on: press q again to leave", 20) == "a game is on: press…"
+    hint = "your turn: space chooses, enter plays, p passes, s suggests"
+    assert shorten(hint, 50) == "your turn: space chooses, enter plays, p passes"
+    assert shorten("enter sits · n new · c chat · ? help · q quits", 30) == (
+        "enter sits · n new · ? help"
+    )
+    assert middle_cut("random-bot-12", 9) == "rand…t-12"
+
+
+def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
+    rows = [
+        SeatRow(True, "bartholomew-the-patient-2 (you)", "Vice-President", 13, 10, ""),
+        SeatRow(False, "random-bot-3", "President", 0, 120, "passed away"),
+    ]
+    for width in (40, 58, 78, 120):
+        lines = seat_lines(rows, width)
+        assert all(len(line) <= width for line in lines), (width, lines)
+        assert re.search(r"13(?: cards|c) +10(?: pts|p)$", lines[0]), lines
+        assert lines[1].endswith("passed away") and " 120" in lines[1], lines
+        assert lines[0].startswith("▶ ") and lines[1].startswith("  ")
+    wide = seat_lines(rows, 120)
+    assert "Vice-President" in wide[0] and "bartholomew-the-patient-2 (you)" in wide[0]
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+def a_table(name: str, status: str, players: tuple[str, ...]) -> m.TableInfo:
+    return m.TableInfo(
+        name=name,
+        preset="classic",
+        changes="must_beat=True",
+        seats=len(players),
+        players=players,
+        status=status,  # type: ignore[arg-type]
+        password=name.endswith("s"),
+        turn_seconds=30,
+        spectators=1,
+    )
+
+
+def lobby_screen() -> LobbyScreen:
+    screen = LobbyScreen(
+        me=ME,
+        server="friday-night-server",
+        address="192.168.1.20:7766",
+        fingerprint="9f" * 32,
+    )
+    tables = tuple(
+        a_table(f"table {n}{'s' if n % 3 == 0 else ''}", "waiting", ("bob", "", "", "bot:random"))
+        for n in range(9)
+    )
+    screen.record(m.Tables(tables=tables))
+    for n in range(12):
+        screen.record(m.Chat(scope="lobby", text=f"message {n}: {LONG}", sender="bob"))
+    screen.record(m.Chat(scope="lobby", text="the newest word", sender="cat"))
+    return screen
+
+
+@pytest.mark.parametrize(("rows", "columns"), SIZES)
+async def test_the_lobby_fits(rows: int, columns: int) -> None:
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        screen = lobby_screen()
+        lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = terminal.screen.text()
+        assert "Window too small" not in text, text
+        assert "friday-night-server" in text and "9f9f" in text
+        assert "table 0" in text and "? help" in text, text
+        assert "<cat> the newest word" in text, text
+        assert "bot:random" in text, text  # the chosen table's seats
+        for _ in range(8):
+            text = await terminal.press("j")
+        assert "table 8" in text, text  # the list follows its cursor
+        text = await terminal.press("?")
+        assert "choose a table" in text and "quit" in text, text
+        text = await terminal.press("\r")  # closes the help, sits nowhere
+        assert "choose a table" not in text and not lobby.entering
+        text = await terminal.press("n")
+        assert "new table" in text and "preset" in text and "turn timer" in text, text
+        for _ in range(9):
+            text = await terminal.press("\x1b[B")  # down to a toggle with a long sentence
+        form = screen.form
+        assert form is not None
+        label, _, words = form.rows()[form.row]
+        shown = set(text.replace("│", " ").split())
+        assert label == "deal_from_president" and set(words.split()) <= shown, text
+        await terminal.stop()
+    for line in text.split("\n"):
+        assert len(line) <= columns
