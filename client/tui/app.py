@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from president.engine import PASS, Action, Phase
+from president.engine import PASS, Action
 from president.protocol import messages as m
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
@@ -42,7 +42,7 @@ HELP = """\
  p            pass
  r            ready / not ready (before a game starts)
  b            add a bot to an empty seat (before a game starts)
- esc          clear the choice
+ esc          clear the choice (after a game: show the table)
  c            chat to the table (enter sends, esc cancels)
  ?            this help (any key closes it)
  q            leave the table (asks again while a game is on)
@@ -142,11 +142,17 @@ class TableApp:
         chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
         body = HSplit([header, VSplit([HSplit([seats, pile]), log]), hand, chat, status])
         help_box = Frame(Window(FormattedTextControl(HELP), width=70, height=12), title="help")
+        final = Frame(
+            Window(FormattedTextControl(self._standings)),
+            title="final standings",
+        )
+        standings = Condition(lambda: screen.game_over() and not screen.standings_hidden)
         return Layout(
             FloatContainer(
                 body,
                 floats=[
                     Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+                    Float(ConditionalContainer(final, filter=standings)),
                 ],
             ),
             focused_element=self.hand_window,
@@ -226,6 +232,10 @@ class TableApp:
             ("class:dim", ("\n" + deal) if deal else ""),
         ]
 
+    def _standings(self) -> str:
+        columns = self.app.output.get_size().columns
+        return "\n".join(self.screen.standings(max(30, min(60, columns - 4))))
+
     def _hand(self) -> StyleAndTextTuples:
         screen = self.screen
         legal = screen.legal_ranks()
@@ -258,37 +268,7 @@ class TableApp:
         return click
 
     def _status(self) -> StyleAndTextTuples:
-        screen = self.screen
-        model = self.client.model
-        view, public = model.view, model.public
-        if screen.message:
-            return [("class:message", " " + screen.message)]
-        if view is not None and public is None:
-            if model.slot is None:
-                return [
-                    ("class:dim", " watching: the game starts when every seat is filled and ready")
-                ]
-            return [
-                ("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")
-            ]
-        if model.slot is None and view is not None:
-            return [("class:dim", " watching (q leaves)")]
-        if public is not None and view is not None and view.status != "playing":
-            return [("class:turn", " game over: r = ready for another game, q = leave the table")]
-        if public is not None and model.my_turn:
-            if public.phase is Phase.EXCHANGE:
-                owed = dict(public.owed).get(model.seat or 0, 0)
-                return [
-                    ("class:turn", f" your return: choose {owed} card(s) to give back, then enter")
-                ]
-            lead = " (you lead: any set)" if not public.trick else ""
-            return [
-                (
-                    "class:turn",
-                    f" your turn{lead}: space chooses, enter plays, p passes, s suggests",
-                )
-            ]
-        return [("class:dim", " waiting for the others ...")]
+        return [self.screen.status_line()]
 
 
 def create_key_bindings(table: TableApp) -> KeyBindings:
@@ -326,6 +306,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _clear(event: KeyPressEvent) -> None:
         screen.clear()
         screen.message = ""
+        screen.standings_hidden = screen.game_over()  # the table under the final standings
 
     @kb.add("s", filter=playing)
     def _suggest(event: KeyPressEvent) -> None:
