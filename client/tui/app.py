@@ -320,15 +320,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("p", filter=playing)
     def _pass(event: KeyPressEvent) -> None:
-        view = screen.seat_view()
-        if view is None or not table.client.model.my_turn:
-            screen.message = "it is not your turn"
-        elif PASS not in view.legal_actions():
-            screen.message = (
-                "the leader may not pass: lead any card or set"
-                if view.top is None
-                else "you hold a play that beats the pile, so you may not pass (must_beat)"
-            )
+        problem = screen.pass_problem()
+        if problem:
+            screen.message = problem
         else:
             screen.clear()
             screen.message = ""

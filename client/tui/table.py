@@ -147,6 +147,23 @@ class TableScreen:
         self.message = ""
         return Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
 
+    def pass_problem(self) -> str | None:
+        """Why `p` cannot pass now (None if it can)."""
+        view = self.seat_view()
+        if self.model.slot is None:
+            return "you are watching"
+        if self.game_over():
+            return "the game is over"
+        if view is None or not self.model.my_turn:
+            return "it is not your turn"
+        if view.phase is Phase.EXCHANGE:
+            return "no passing in the exchange: choose the cards to give back, then enter"
+        if PASS in view.legal_actions():
+            return None
+        if view.top is None:
+            return "the leader may not pass: lead any card or set"
+        return "you hold a play that beats the pile, so you may not pass (must_beat)"
+
     # --- what happened --------------------------------------------------------------
 
     def name_of(self, seat: int) -> str:
@@ -264,7 +281,7 @@ class TableScreen:
             self.results = [r for r in self.results if r.hand != event.hand]
             self.results.append(HandResult(event.hand, tuple(event.finish), tuple(event.points)))
             self.summary = self.hand_summary(event)
-            return f"hand {event.hand + 1} over: {', '.join(event.finish)}"
+            return f"hand over: {', '.join(event.finish)}"
         if isinstance(event, m.GameOver):
             self.winners = tuple(event.winners)
             winners = " and ".join(event.winners)
@@ -309,8 +326,10 @@ class TableScreen:
         view, public = model.view, model.public
         if message:
             return "class:message", f" {message}"
-        if self.connection != "connected":
-            return "class:message", f" {self.connection}: your seat waits for you"
+        if self.connection == "disconnected":
+            return "class:message", " disconnected from the server: q leaves"
+        if self.connection != "connected":  # reconnecting: nothing sent gets there now
+            return "class:message", f" {self.connection} ..."
         if view is None:
             return "class:dim", " waiting for the table ..."
         seated = model.slot is not None
@@ -332,7 +351,7 @@ class TableScreen:
             return self._turn_status()
         turn = self.name_of(public.turn) if public.turn is not None else "the others"
         if public.locked[seat]:
-            return "class:dim", f" you passed: out of this trick until it ends ({turn} to play)"
+            return "class:dim", f" you passed: out of this trick ({turn} to play)"
         return "class:dim", f" {turn} to play ..."
 
     def _between_games(self, seated: bool) -> tuple[str, str]:
@@ -341,7 +360,7 @@ class TableScreen:
         if not seated:
             if public is not None and view.status != "waiting":
                 return "class:dim", " watching: the game is over (q leaves)"
-            return "class:dim", " watching: the game starts when every seat is filled and ready"
+            return "class:dim", " watching: the game starts when every seat is ready"
         if view.status == "playing":
             if public is None:
                 return "class:dim", " the game begins: the first hand is being dealt ..."
@@ -349,9 +368,9 @@ class TableScreen:
         empty = any(not chair.name for chair in view.chairs)
         bot = ", b = add a bot" if empty else ""
         if public is None:
-            return "class:turn", f" before the game: r = ready{bot}, q = leave the table"
+            return "class:turn", f" before the game: r = ready{bot}, q = leave"
         over = "game over" if view.status == "finished" else "the game stopped"
-        return "class:turn", f" {over}: r = ready for another{bot}, q = leave"
+        return "class:turn", f" {over}: r = ready again{bot}, q = leave"
 
     def _exchange_status(self, seat: int) -> tuple[str, str]:
         public = self.model.public
@@ -366,7 +385,7 @@ class TableScreen:
             cards = f"{size} card{'s' if size != 1 else ''}"
             return (
                 "class:turn",
-                f" your return: choose {cards} to give back{to}, enter (s suggests)",
+                f" give back {cards}{to}: space chooses, enter, s suggests",
             )
         names = " and ".join(self.name_of(s) for s in owed)
         return "class:dim", f" the exchange: waiting for {names} to return cards ..."
@@ -377,8 +396,12 @@ class TableScreen:
         actions = view.legal_actions()
         plays = [a for a in actions if isinstance(a, Play)]
         if view.top is None:
-            lead = "your lead (the 3♣ must be in it)" if view.opening else "your lead: any set"
-            return "class:turn", f" {lead}: space chooses, enter plays, s suggests"
+            if view.opening:
+                return (
+                    "class:turn",
+                    " your turn to lead with the 3♣: enter plays, s suggests",
+                )
+            return "class:turn", " your turn to lead: space chooses, enter plays, s suggests"
         if not plays:
             return "class:turn", " your turn: nothing you hold beats the pile: p passes"
         if PASS not in actions:
@@ -405,8 +428,8 @@ class TableScreen:
             public.hands_played,
             width,
         )
-        again = "r: ready for another game, " if self.model.slot is not None else ""
-        return [*lines, "", f"q leaves, {again}esc: back to the table"[:width]]
+        again = "r: ready for another game · " if self.model.slot is not None else ""
+        return [*lines, "", f"q: leave · {again}esc: the table"[:width]]
 
     def exchanged(self, me: int | None = None) -> str:
         """What my exchange did to my hand: the cards I gave and the cards I got (`me`:

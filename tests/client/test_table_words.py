@@ -86,7 +86,7 @@ def following(seating: tuple[str, ...] = SEATING, **changes: Any) -> PublicView:
 def test_the_leader_is_not_offered_a_pass() -> None:
     style, text = screen_at(a_public_view(SEATING), "4C 9H KD").status_line()
     assert style == "class:turn"
-    assert "your lead" in text and "enter plays" in text and "p passes" not in text
+    assert "your turn to lead" in text and "enter plays" in text and "p passes" not in text
     opening = screen_at(a_public_view(SEATING, opening=True), "3C 9H KD").status_line()[1]
     assert "3♣" in opening and "p passes" not in opening
 
@@ -98,6 +98,20 @@ def test_a_follower_is_offered_what_the_rules_let_them_do() -> None:
     assert "must beat" in forced and "p passes" not in forced
     stuck = screen_at(following(), "4C 5H 6D", toggles={"must_beat": True}).status_line()[1]
     assert "p passes" in stuck and "nothing you hold beats" in stuck and "enter" not in stuck
+
+
+def test_p_says_why_it_cannot_pass_in_each_situation() -> None:
+    assert screen_at(following(), "4C 10H").pass_problem() is None
+    assert screen_at(a_public_view(SEATING), "4C").pass_problem() == (
+        "the leader may not pass: lead any card or set"
+    )
+    forced = screen_at(following(), "4C 10H", toggles={"must_beat": True}).pass_problem()
+    assert forced is not None and "must_beat" in forced
+    exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 1),))
+    returning = screen_at(exchange, "4C 2S").pass_problem()
+    assert returning is not None and returning.startswith("no passing in the exchange")
+    assert screen_at(following(turn=2), "4C").pass_problem() == "it is not your turn"
+    assert screen_at(following(), me="sam", slot=None).pass_problem() == "you are watching"
 
 
 def test_waiting_locked_out_and_out_say_so() -> None:
@@ -118,7 +132,7 @@ def test_the_exchange_says_who_owes_a_return() -> None:
     mine = screen_at(public, "4C 5D 9H AS 2S")
     mine.model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
     style, text = mine.status_line()
-    assert style == "class:turn" and "choose 2 cards to give back to dan" in text
+    assert style == "class:turn" and "give back 2 cards to dan" in text
     assert "p passes" not in text
     theirs = screen_at(public, "4C 5D 9H", me="bob", slot=1).status_line()
     assert theirs == ("class:dim", " the exchange: waiting for ann to return cards ...")
@@ -138,6 +152,35 @@ def test_watching_before_and_after_a_game() -> None:
     assert "r = ready" not in closing and "p passes" not in closing
     late = screen_at(following(), me="eve", slot=3).status_line()[1]
     assert "next hand" in late
+
+
+def test_each_status_line_fits_60_columns() -> None:
+    exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
+    over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
+    screens = [
+        screen_at(a_public_view(SEATING), "4C"),
+        screen_at(a_public_view(SEATING, opening=True), "3C"),
+        screen_at(following(), "4C 10H"),
+        screen_at(following(), "4C 10H", toggles={"must_beat": True}),
+        screen_at(following(), "4C", toggles={"must_beat": True}),
+        screen_at(following(turn=2, locked=(True, False, False, False)), "4C"),
+        screen_at(following(places=(0, None, None, None)), ""),
+        screen_at(exchange, "4C 5D"),
+        screen_at(exchange, "4C 5D", me="bob", slot=1),
+        screen_at(following(), me="eve", slot=3),
+        screen_at(None, status="waiting", names=("ann",)),
+        screen_at(None, status="waiting", me="sam", slot=None),
+        screen_at(None, status="playing"),
+        screen_at(over, status="finished", names=("ann",)),
+        screen_at(over, status="waiting", names=("ann",)),
+        screen_at(over, status="playing"),
+    ]
+    screens[7].model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
+    lost = screen_at(following(), "4C")
+    lost.connection = "connection lost — reconnecting (attempt 12)"
+    for screen in [*screens, lost]:
+        text = screen.status_line()[1]
+        assert len(text) <= 60, text
 
 
 def test_a_lost_connection_and_a_message_come_first() -> None:
@@ -253,7 +296,7 @@ def test_the_hand_summary_is_short() -> None:
         " 3. cat: Vice-Scum",
         " 4. dan: Scum",
     ]
-    assert screen.log[-1] == "hand 1 over: bob, ann, cat, dan"
+    assert screen.log[-1] == "hand over: bob, ann, cat, dan"
 
 
 def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
@@ -290,7 +333,7 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
     assert lines[grid + 5].split() == ["dan", "4", "3", "4", "4"]  # no points: no number
     assert "President: bob (hand 1), ann (hands 2–4)" in lines
     assert "kept the office longest: ann, 3 hands in a row" in lines
-    assert lines[-1] == "q leaves, r: ready for another game, esc: back to the table"
+    assert lines[-1] == "q: leave · r: ready for another game · esc: the table"
     assert all(len(line) <= 60 for line in lines)
 
 
@@ -307,7 +350,7 @@ def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
     assert "place and points won, hand by hand (the last 8)" in lines
     assert "(3 hands were not seen here)" in lines
     assert "kept the office longest: bob, 17 hands in a row" in lines
-    assert lines[-1] == "q leaves, esc: back to the table"
+    assert lines[-1] == "q: leave · esc: the table"  # watching: nothing to be ready for
 
 
 # --- through a real server ---------------------------------------------------------------
