@@ -1,4 +1,4 @@
-"""Every message of protocol version 1: a frozen dataclass with a `type` tag,
+"""Every message of the protocol (versions 2 and 3): a frozen dataclass with a `type` tag,
 `to_wire()` and `from_wire()`.  docs/PROTOCOL.md shows each with an example."""
 
 from __future__ import annotations

@@ -357,20 +357,22 @@ class TableScreen:
     def _between_games(self, seated: bool) -> tuple[str, str]:
         view, public = self.model.view, self.model.public
         assert view is not None
-        if not seated:
-            if public is not None and view.status != "waiting":
-                return "class:dim", " watching: the game is over (q leaves)"
-            return "class:dim", " watching: the game starts when every seat is ready"
         if view.status == "playing":
             if public is None:
                 return "class:dim", " the game begins: the first hand is being dealt ..."
             return "class:dim", " the game is over: the table is closing it ..."
+        if not seated:
+            if view.status == "finished":
+                return "class:dim", " watching: the game is over (q leaves)"
+            return "class:dim", " watching: the game starts when every seat is ready"
         empty = any(not chair.name for chair in view.chairs)
         bot = ", b = add a bot" if empty else ""
+        mine = next((chair for chair in view.chairs if chair.name == self.model.me), None)
+        ready = "r = not ready" if mine is not None and mine.ready else "r = ready"
         if public is None:
-            return "class:turn", f" before the game: r = ready{bot}, q = leave"
+            return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if view.status == "finished" else "the game stopped"
-        return "class:turn", f" {over}: r = ready again{bot}, q = leave"
+        return "class:turn", f" {over}: {ready}{bot}, q = leave"
 
     def _exchange_status(self, seat: int) -> tuple[str, str]:
         public = self.model.public
@@ -441,9 +443,14 @@ class TableScreen:
             return ""
 
         def shown(cards: list[Card]) -> str:
-            return " ".join(card_text(c) for c in sorted(cards)) or "nothing"
+            return " ".join(card_text(c) for c in sorted(cards))
 
-        return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
+        if gave and got:
+            return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
+        if got:  # a forced give came to me: my return is owed
+            return f"exchange: you got {shown(got)}; you give {len(got)} back"
+        back = f"{len(gave)} {'comes' if len(gave) == 1 else 'come'} back"
+        return f"exchange: you gave {shown(gave)}; {back} after the return"
 
     def rules_lines(self) -> list[str]:
         """The table's rules: the preset, and each changed toggle in words."""

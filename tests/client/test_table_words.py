@@ -5,6 +5,7 @@ rule did, and a finished game gets its final standings."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ SEATING = ("ann", "bob", "cat", "dan")
 
 def chairs(names: tuple[str, ...], seats: int = 4) -> tuple[m.Chair, ...]:
     padded = [*names, *[""] * (seats - len(names))]
-    return tuple(m.Chair(name=n, bot="", connected=bool(n), ready=bool(n)) for n in padded)
+    return tuple(m.Chair(name=n, bot="", connected=bool(n), ready=False) for n in padded)
 
 
 def table_view(
@@ -141,8 +142,12 @@ def test_the_exchange_says_who_owes_a_return() -> None:
 def test_watching_before_and_after_a_game() -> None:
     watching = screen_at(following(), me="sam", slot=None).status_line()
     assert watching == ("class:dim", " watching (q leaves)")
-    before = screen_at(None, status="waiting", names=("ann", "bob")).status_line()[1]
-    assert "r = ready" in before and "b = add a bot" in before
+    before = screen_at(None, status="waiting", names=("ann", "bob"))
+    assert "r = ready" in before.status_line()[1] and "b = add a bot" in before.status_line()[1]
+    assert before.model.view is not None
+    ready = [dataclasses.replace(c, ready=c.name == "ann") for c in before.model.view.chairs]
+    receive(before, dataclasses.replace(before.model.view, chairs=tuple(ready)))
+    assert before.status_line()[1] == " before the game: r = not ready, b = add a bot, q = leave"
     full = screen_at(None, status="waiting").status_line()[1]
     assert "r = ready" in full and "b = add" not in full  # no empty chair for a bot
     over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
@@ -228,6 +233,9 @@ def test_the_exchange_names_the_seating_of_its_hand_after_a_seat_changes() -> No
         m.SealedHand(table="t", number=5, hand=1, seat=2, sealed=b"x", reason="exchange"),
     )
     assert screen.exchange_line == "exchange: you gave A♠; you got 4♣"
+    screen.model.exchange = screen.model.exchange[:1]  # before the return: nothing back yet
+    assert screen.exchanged(2) == "exchange: you gave A♠; 1 comes back after the return"
+    assert screen.exchanged(1) == "exchange: you got A♠; you give 1 back"
     receive(screen, table_view(following(seating)))  # the new hand's view: the pile's names
     assert screen.name_of(2) == "you" and screen.who(0) == "eve"
 
