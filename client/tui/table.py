@@ -302,7 +302,7 @@ class TableScreen:
         if played is None or played[0] != event.seat:
             return f"{self._says(event.seat, 'is', 'are')} left holding cards: {place}"
         rules = self.model.rules()
-        if rules is not None and rules.two_finish_penalty and played[1][0].rank == 12:
+        if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
             return f"{self._says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
         return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
 
