@@ -5,10 +5,13 @@ rule did, and a finished game gets its final standings."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from president.client.connection import Client
 from president.client.model import TableModel
 from president.client.tui.table import TableScreen
 from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
@@ -16,7 +19,7 @@ from president.engine.moves import Top
 from president.protocol import messages as m
 from president.protocol import wire
 
-from ..server.helpers import client, running_server, seated_among_server_bots, wait_for
+from ..server.helpers import client, in_play, running_server, seated_among_server_bots, wait_for
 from ..views import a_public_view
 
 SEATING = ("ann", "bob", "cat", "dan")
@@ -364,11 +367,14 @@ def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
 # --- through a real server ---------------------------------------------------------------
 
 
-async def test_the_timeout_rule_is_logged_as_such_through_a_real_server(tmp_path: Path) -> None:
-    """Ann never moves (a 1-second turn timer): her screen and a spectator's say her time
-    ran out; once her connection is gone, that she was away."""
+@contextlib.asynccontextmanager
+async def ann_watched_by_sam(
+    tmp_path: Path, turn_seconds: int
+) -> AsyncIterator[tuple[Client, Callable[[str, str], bool]]]:
+    """Ann among server bots at a real server, sam watching; each with a table screen.
+    Yields ann's client and `said(name, start)`: a line of name's log starts so."""
     async with running_server(tmp_path) as server:
-        ann, ann_task = await seated_among_server_bots(server, tmp_path, turn_seconds=1)
+        ann, ann_task = await seated_among_server_bots(server, tmp_path, turn_seconds=turn_seconds)
         sam = await client(server, "sam", tmp_path)
         sam_task = asyncio.create_task(sam.run())
         screens = {}
@@ -387,12 +393,28 @@ async def test_the_timeout_rule_is_logged_as_such_through_a_real_server(tmp_path
             return any(line.startswith(start) for line in screens[name].log)
 
         try:
-            await wait_for(lambda: said("sam", "ann ran out of time: auto-"), 20)
-            assert said("ann", "you ran out of time: auto-")
-            assert not said("sam", "ann passes") and not said("sam", "ann plays")
-            ann.link.writer.transport.abort()  # her Wi-Fi drops: her seat is away
-            await wait_for(lambda: said("sam", "ann was away: auto-"), 20)
+            yield ann, said
         finally:
             for task in (ann_task, sam_task):
                 task.cancel()
             await sam.link.close()
+            await ann.link.close()
+
+
+async def test_the_timeout_rule_is_logged_as_such_through_a_real_server(tmp_path: Path) -> None:
+    """Ann never moves (a 1-second turn timer): her screen and a spectator's say her time
+    ran out; once her connection is gone, that she was away."""
+    async with ann_watched_by_sam(tmp_path, turn_seconds=1) as (ann, said):
+        await wait_for(lambda: said("sam", "ann ran out of time: auto-"), 20)
+        assert said("ann", "you ran out of time: auto-")
+        assert not said("sam", "ann passes") and not said("sam", "ann plays")
+        ann.link.writer.transport.abort()  # her Wi-Fi drops: her seat is away
+        await wait_for(lambda: said("sam", "ann was away: auto-"), 20)
+
+
+async def test_a_seat_whose_player_left_is_logged_as_played_for(tmp_path: Path) -> None:
+    async with ann_watched_by_sam(tmp_path, turn_seconds=60) as (ann, said):
+        await wait_for(lambda: in_play(ann), 20)
+        await ann.send(m.Leave())  # mid-game: the timeout rule plays her seat at once
+        await wait_for(lambda: said("sam", "ann left the table: auto-"), 20)
+        assert not said("sam", "ann ran out of time") and not said("sam", "ann was away")
