@@ -19,7 +19,14 @@ from president.engine.moves import Top
 from president.protocol import messages as m
 from president.protocol import wire
 
-from ..server.helpers import client, in_play, running_server, seated_among_server_bots, wait_for
+from ..server.helpers import (
+    client,
+    in_play,
+    running_server,
+    seated_among_server_bots,
+    table_of_bots,
+    wait_for,
+)
 from ..views import a_public_view
 
 SEATING = ("ann", "bob", "cat", "dan")
@@ -418,3 +425,42 @@ async def test_a_seat_whose_player_left_is_logged_as_played_for(tmp_path: Path) 
         await ann.send(m.Leave())  # mid-game: the timeout rule plays her seat at once
         await wait_for(lambda: said("sam", "ann left the table: auto-"), 20)
         assert not said("sam", "ann ran out of time") and not said("sam", "ann was away")
+
+
+async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
+    tmp_path: Path,
+) -> None:
+    """Under the sheet preset players are reseated by rank before each hand: each give
+    and return is logged with the names of its own hand's seating, which the view that
+    shows it comes after."""
+    async with running_server(tmp_path) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, preset="sheet")
+        screen = TableScreen(clients[0].model)
+        answer = clients[0].on_message
+        assert answer is not None
+        seatings: list[tuple[str, ...]] = []
+        logged: list[tuple[m.Gave | m.Returned, tuple[str, ...], str]] = []
+
+        async def record(message: m.Message) -> None:
+            await answer(message)
+            screen.record(message)
+            if isinstance(message, m.HandStarted):
+                seatings.append(message.seating)
+            elif isinstance(message, (m.Gave, m.Returned)):
+                logged.append((message, seatings[-1], screen.log[-1]))
+
+        clients[0].on_message = record
+        try:
+            await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        finally:
+            for task in tasks:
+                task.cancel()
+    me = clients[0].model.me
+
+    def named(name: str) -> str:
+        return "you" if name == me else name
+
+    assert logged and len(set(seatings)) > 1  # seats did move
+    for message, seating, line in logged:
+        assert line.startswith(named(seating[message.giver]) + " "), (line, seating)
+        assert f" to {named(seating[message.receiver])}" in line, (line, seating)
