@@ -60,19 +60,21 @@ def standings(
     winners: Sequence[str],
     scores: Mapping[str, int],
     hands_played: int,
+    standing: Sequence[str] = (),
     width: int = 60,
 ) -> list[str]:
     """The final standings, each line at most `width` characters (names are cut).
     `scores` are the game's totals as the table last said them; a player who left
     before the end is counted from the hands seen.  `hands_played` is how many hands
-    the game had: hands this client did not see are said to be missing."""
+    the game had: hands this client did not see are said to be missing.  `standing` is
+    the last hand's finish as the table says it (titles come from it)."""
     results = sorted({r.hand: r for r in results}.values(), key=lambda r: r.hand)
     totals = dict(scores)
     for result in results:
         for name, gain in zip(result.finish, result.points):
             if name not in scores:
                 totals[name] = totals.get(name, 0) + gain
-    last = results[-1].finish if results else ()
+    last = tuple(standing) or (results[-1].finish if results else ())
     last_place = {name: place for place, name in enumerate(last)}
     names = sorted(
         totals,

@@ -428,6 +428,7 @@ class TableScreen:
             self.winners or public.winners,
             dict(public.scores),
             public.hands_played,
+            public.standing,
             width,
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""

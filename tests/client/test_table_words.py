@@ -464,3 +464,26 @@ async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
     for message, seating, line in logged:
         assert line.startswith(named(seating[message.giver]) + " "), (line, seating)
         assert f" to {named(seating[message.receiver])}" in line, (line, seating)
+
+
+def test_standings_seen_only_from_the_last_view_still_rank_and_title() -> None:
+    """A spectator who comes after the game ended saw no hand end: the view's scores,
+    standing and winners are enough for the ranking."""
+    over = a_public_view(
+        SEATING,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=6,
+        winners=("cat",),
+        standing=("cat", "dan", "ann", "bob"),
+        scores=(("ann", 3), ("bob", 2), ("cat", 11), ("dan", 5)),
+    )
+    lines = screen_at(over, me="sam", slot=None, status="finished").standings()
+    assert lines[0] == "GAME OVER after 6 hands — cat won"
+    assert [line.split()[:4] for line in lines[2:6]] == [
+        ["1.", "cat", "11", "President"],
+        ["2.", "dan", "5", "Vice-President"],
+        ["3.", "ann", "3", "Vice-Scum"],
+        ["4.", "bob", "2", "Scum"],
+    ]
+    assert "(6 hands were not seen here)" in lines
