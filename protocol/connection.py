@@ -63,16 +63,22 @@ def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS
     return max(common) if common else None
 
 
-_last: tuple[m.Message | None, bytes] = (None, b"")
+_last: tuple[m.Message | None, bool, bytes] = (None, False, b"")
 
 
-def _encoded(message: m.Message, limit: int) -> bytes:
-    """A message's frame; a broadcast sends one message object to many connections, so
-    the last one encoded is kept and reused (messages are immutable)."""
+def _encoded(message: m.Message, limit: int, version: int | None) -> bytes:
+    """A message's frame in `version` (a version-2 peer gets no field of version 3); a
+    broadcast sends one message object to many connections, so the last one encoded is
+    kept and reused (messages are immutable)."""
     global _last
-    if _last[0] is not message:
-        _last = (message, encode_frame(pack(message.to_wire()), limit))
-    return _last[1]
+    old = version == 2 and type(message) in m.SINCE_VERSION_3
+    if _last[0] is not message or _last[1] != old:
+        wired = message.to_wire()
+        if old:
+            for name in m.SINCE_VERSION_3[type(message)]:
+                del wired[name]
+        _last = (message, old, encode_frame(pack(wired), limit))
+    return _last[2]
 
 
 class Connection:
@@ -174,7 +180,7 @@ class Connection:
                 raise LocalProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):
                 raise LocalProtocolError(Code.HANDSHAKE, "answer hello with welcome first")
-        return _encoded(message, self._limit)
+        return _encoded(message, self._limit, self.version)
 
     def close(self) -> None:
         self.state = "closed"

@@ -1,4 +1,4 @@
-"""Every message of protocol version 1: a frozen dataclass with a `type` tag,
+"""Every message of the protocol (versions 2 and 3): a frozen dataclass with a `type` tag,
 `to_wire()` and `from_wire()`.  docs/PROTOCOL.md shows each with an example."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from .errors import Code, RemoteProtocolError
 from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 
 #: Protocol versions this build speaks, newest last.  Version 2 carries each game event
-#: as a message of its own type and the table's public view as the engine's.
-VERSIONS: tuple[int, ...] = (2,)
+#: as a message of its own type and the table's public view as the engine's; version 3
+#: adds `timeout` to `played`, `passed` and `returned` (`Connection.send` leaves it out
+#: for a peer that speaks version 2 only: a field it does not know is an error to it).
+VERSIONS: tuple[int, ...] = (2, 3)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -33,6 +35,11 @@ Names = Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(0, 12)]
 Count = Annotated[int, Range(0, 2**31)]
 Number = Annotated[int, Range(0, 2**53)]
 Role = Literal["player", "bot", "spectator"]
+#: Why the timeout rule made a move for a seat: "" it did not (the seat's own move, or
+#: one a rule such as auto_pass made); "time" the turn timer ran out with its player at
+#: the table; "away" its player's connection was gone past the turn time (or the grace
+#: period); "left" its player left the table.
+TimeoutReason = Literal["", "time", "away", "left"]
 
 MessageT = TypeVar("MessageT", bound="Message")
 REGISTRY: dict[str, type[Message]] = {}
@@ -440,6 +447,7 @@ class Returned(TableEvent):
     receiver: Seat
     size: Annotated[int, Range(0, 2)]
     automatic: bool
+    timeout: TimeoutReason = ""
 
 
 @message("exchange_done")
@@ -455,15 +463,19 @@ class Played(TableEvent):
     cards: Annotated[tuple[CardText, ...], Items(1, 12)]
     clears: bool
     revolution: bool
+    #: The timeout rule played for the seat, and why (version 3).
+    timeout: TimeoutReason = ""
 
 
 @message("passed")
 @dataclass(frozen=True)
 class Passed(TableEvent):
-    """A pass: chosen, or made for the seat (auto-pass, the timeout rule)."""
+    """A pass: chosen, or made for the seat (`automatic`: by the auto_pass rule;
+    `timeout`: by the timeout rule, and why)."""
 
     seat: Seat
     automatic: bool
+    timeout: TimeoutReason = ""
 
 
 @message("skipped")
@@ -501,6 +513,15 @@ class HandOver(TableEvent):
 @dataclass(frozen=True)
 class GameOver(TableEvent):
     winners: Names
+
+
+#: Fields a version-2 peer does not know, by message type: `Connection.send` leaves
+#: them out when version 2 was chosen.
+SINCE_VERSION_3: dict[type[Message], tuple[str, ...]] = {
+    Returned: ("timeout",),
+    Played: ("timeout",),
+    Passed: ("timeout",),
+}
 
 
 @message("hand")

@@ -107,18 +107,27 @@ def rules_from_wire(wire: Mapping[str, Any]) -> Rules:
 # --- events -------------------------------------------------------------------------------
 
 
-def event_to_wire(table: str, number: int, event: Event) -> m.TableEvent | None:
+def event_to_wire(
+    table: str, number: int, event: Event, timeout: m.TimeoutReason = ""
+) -> m.TableEvent | None:
     """The message that tells everyone at `table` of `event` (its public face), or None
-    for an event nobody else may see (a deal)."""
+    for an event nobody else may see (a deal).  `timeout`: the timeout rule made this
+    play, pass or return for its seat, and why."""
     seen = public_event(event)
     if seen is None:
         return None
     if isinstance(seen, Played):
         return m.Played(
-            table, number, seen.seat, cards_to_wire(seen.cards), seen.clears, seen.revolution
+            table,
+            number,
+            seen.seat,
+            cards_to_wire(seen.cards),
+            seen.clears,
+            seen.revolution,
+            timeout,
         )
     if isinstance(seen, Passed):
-        return m.Passed(table, number, seen.seat, seen.automatic)
+        return m.Passed(table, number, seen.seat, seen.automatic, timeout)
     if isinstance(seen, TrickEnded):
         return m.TrickEnded(table, number, seen.winner, seen.leader)
     if isinstance(seen, Skipped):
@@ -130,7 +139,9 @@ def event_to_wire(table: str, number: int, event: Event) -> m.TableEvent | None:
     if isinstance(seen, Gave):
         return m.Gave(table, number, seen.giver, seen.receiver, seen.size)
     if isinstance(seen, Returned):
-        return m.Returned(table, number, seen.giver, seen.receiver, seen.size, seen.automatic)
+        return m.Returned(
+            table, number, seen.giver, seen.receiver, seen.size, seen.automatic, timeout
+        )
     if isinstance(seen, ExchangeDone):
         return m.ExchangeDone(table, number)
     if isinstance(seen, HandOver):

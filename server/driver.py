@@ -26,6 +26,7 @@ from president.engine import (
     Played,
     Returned,
 )
+from president.protocol.messages import TimeoutReason
 
 from .config import TableSettings
 from .dealing import DealSecret
@@ -60,7 +61,7 @@ class Driven(Protocol):
 
     def away_since(self, seat: int) -> float | None: ...
 
-    def apply(self, seat: int, action: Action) -> None: ...
+    def apply(self, seat: int, action: Action, timeout: TimeoutReason = "") -> None: ...
 
     def seat_changes(self) -> bool: ...
 
@@ -249,7 +250,7 @@ class Driver:
                 timer.held = timer.resume_until = None
                 for seat in away:
                     if seat in game.actors:
-                        table.apply(seat, game.timeout_action(seat))
+                        self._time_out(game, seat, "away")
             return
         if gone:  # walked away: played for at once (RULES.md §9)
             async with lock:
@@ -257,7 +258,7 @@ class Driver:
                     return
                 for seat in gone:
                     if seat in game.actors and table.left(seat):
-                        table.apply(seat, game.timeout_action(seat))
+                        self._time_out(game, seat, "left")
             return
         if timer.resume_until is not None:  # everyone owing a move is back after a restart:
             async with lock:  # their clock runs again, and a later drop is an ordinary one
@@ -279,12 +280,16 @@ class Driver:
                     return
                 if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
-                        table.apply(seat, game.timeout_action(seat))
+                        self._time_out(game, seat, "away" if table.away(seat) else "time")
                 elif not self.settings.turn_seconds:
                     for seat in game.actors:
                         since = table.away_since(seat)
                         if since is not None and now >= since + self.settings.grace_seconds:
-                            table.apply(seat, game.timeout_action(seat))
+                            self._time_out(game, seat, "away")
+
+    def _time_out(self, game: Game, seat: int, why: TimeoutReason) -> None:
+        """The timeout rule's move for `seat` (under the table's lock), said as such."""
+        self.table.apply(seat, game.timeout_action(seat), why)
 
     async def _bots_move(self, game: Game, bots: list[int]) -> None:
         """Each bot owing a move chooses off the event loop (thinking.py), the table's lock

@@ -542,11 +542,12 @@ class Table:
         slot = self._slot_for_seat(seat)
         return None if slot.present else slot.away_since
 
-    def apply(self, seat: int, action: Action) -> None:
-        """One action through the engine; journaled, then sent."""
+    def apply(self, seat: int, action: Action, timeout: m.TimeoutReason = "") -> None:
+        """One action through the engine; journaled, then sent (`timeout`: the timeout
+        rule made it for the seat, and why: the players are told)."""
         assert self.game is not None
         events = self.game.apply(seat, action)
-        self._after(events, "act", {"action": action_to_json(seat, action)})
+        self._after(events, "act", {"action": action_to_json(seat, action)}, timeout)
 
     def seat_changes(self) -> bool:
         """Between hands: players who left go, newcomers join; False if too few remain."""
@@ -626,9 +627,16 @@ class Table:
 
     # --- sending ----------------------------------------------------------------------------
 
-    def _after(self, events: list[Event], kind: str, entry: dict[str, Any]) -> None:
+    def _after(
+        self,
+        events: list[Event],
+        kind: str,
+        entry: dict[str, Any],
+        timeout: m.TimeoutReason = "",
+    ) -> None:
         """Re-arm the turn timer, write the journal entry, then send what the events say
-        to whom they concern.  Every event and every re-sealed hand takes a number."""
+        to whom they concern.  Every event and every re-sealed hand takes a number; the
+        first is the action's own (`timeout` says why the timeout rule made it)."""
         game = self.game
         assert game is not None
         resealed = sorted(
@@ -644,12 +652,12 @@ class Table:
         number = self.number
         self.number += len(events) + len(resealed)
         self.note(kind, {**entry, "number": self.number, "remaining": timer.remaining()})
-        for event in events:
+        for index, event in enumerate(events):
             number += 1
             if isinstance(event, Dealt):  # the hand as dealt: what the fair-deal check needs
                 self._send_hand(event.seat, "deal", number, event.cards)
                 continue
-            message = wire.event_to_wire(self.name, number, event)
+            message = wire.event_to_wire(self.name, number, event, "" if index else timeout)
             if message is not None:
                 self._broadcast(message)
             if isinstance(event, HandOver):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from president.engine import PASS, Action, Phase
+from president.engine import PASS, Action
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -45,7 +45,7 @@ HELP = (
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
     ("b", "add a bot to an empty seat (before a game starts)"),
-    ("esc", "clear the choice"),
+    ("esc", "clear the choice, or hide the standings"),
     ("c", "chat to the table (enter sends, esc cancels)"),
     ("pgup/pgdn", "scroll the log back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (any key closes it)"),
@@ -180,11 +180,20 @@ class TableApp:
             ),
             title="help",
         )
+        final = Frame(
+            Window(
+                FormattedTextControl(self._standings),
+                height=lambda: D(min=1, max=max(1, self._rows() - 3 - self._status_height())),
+            ),
+            title="final standings (esc shows the table)",
+        )
+        standings = Condition(lambda: screen.game_over() and not screen.standings_hidden)
         return Layout(
             FloatContainer(
                 body,
                 floats=[
                     Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+                    Float(ConditionalContainer(final, filter=standings), top=1),
                 ],
             ),
             focused_element=self.hand_window,
@@ -194,6 +203,9 @@ class TableApp:
 
     def _columns(self) -> int:
         return get_app().output.get_size().columns
+
+    def _rows(self) -> int:
+        return get_app().output.get_size().rows
 
     def _wide(self) -> bool:
         return self._columns() >= WIDE
@@ -355,6 +367,10 @@ class TableApp:
         width = self._left_width() - 2
         return [(style, part + "\n") for style, text in lines for part in wrap(text, width)]
 
+    def _standings(self) -> str:
+        columns = self.app.output.get_size().columns
+        return "\n".join(self.screen.standings(max(30, min(60, columns - 4))))
+
     def _log(self) -> list[tuple[str, str]]:
         """The log's lines, oldest first: the rules before a game, the events, and on a
         narrow screen the notes after them (beside the log on a wide one)."""
@@ -417,37 +433,7 @@ class TableApp:
         return click
 
     def _status(self) -> StyleAndTextTuples:
-        screen = self.screen
-        model = self.client.model
-        view, public = model.view, model.public
-        if screen.message:
-            return [("class:message", " " + screen.message)]
-        if view is not None and public is None:
-            if model.slot is None:
-                return [
-                    ("class:dim", " watching: the game starts when every seat is filled and ready")
-                ]
-            return [
-                ("class:turn", " before the game: r = ready, b = add a bot, q = leave the table")
-            ]
-        if model.slot is None and view is not None:
-            return [("class:dim", " watching (q leaves)")]
-        if public is not None and view is not None and view.status != "playing":
-            return [("class:turn", " game over: r = ready for another game, q = leave the table")]
-        if public is not None and model.my_turn:
-            if public.phase is Phase.EXCHANGE:
-                owed = dict(public.owed).get(model.seat or 0, 0)
-                return [
-                    ("class:turn", f" your return: choose {owed} card(s) to give back, then enter")
-                ]
-            lead = " (you lead: any set)" if not public.trick else ""
-            return [
-                (
-                    "class:turn",
-                    f" your turn{lead}: space chooses, enter plays, p passes, s suggests",
-                )
-            ]
-        return [("class:dim", " waiting for the others ...")]
+        return [self.screen.status_line()]
 
 
 def create_key_bindings(table: TableApp) -> KeyBindings:
@@ -501,6 +487,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _clear(event: KeyPressEvent) -> None:
         screen.clear()
         screen.message = ""
+        screen.standings_hidden = screen.game_over()  # the table under the final standings
 
     @kb.add("s", filter=playing)
     def _suggest(event: KeyPressEvent) -> None:
@@ -514,15 +501,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("p", filter=playing)
     def _pass(event: KeyPressEvent) -> None:
-        view = screen.seat_view()
-        if view is None or not table.client.model.my_turn:
-            screen.message = "it is not your turn"
-        elif PASS not in view.legal_actions():
-            screen.message = (
-                "the leader may not pass: lead any card or set"
-                if view.top is None
-                else "you hold a play that beats the pile, so you may not pass (must_beat)"
-            )
+        problem = screen.pass_problem()
+        if problem:
+            screen.message = problem
         else:
             screen.clear()
             screen.message = ""

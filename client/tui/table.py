@@ -6,13 +6,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from president.engine import Card, Phase, Play, Return, SeatView, counts_of
+from president.engine import PASS, Card, Gave, Phase, Play, Return, SeatView, counts_of
 from president.engine.cards import JOKER_RANK
 from president.engine.describe import toggle_words
 from president.engine.moves import play_problem, return_problem, strength
+from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import TableModel
+from .standings import HandResult, standings
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
@@ -38,6 +40,16 @@ class TableScreen:
     connection: str = "connected"
     view_time: float = 0.0
     exchange_line: str = ""
+    #: The seating the events being logged refer to: the last `hand_started`'s, or the
+    #: last view's (a view always follows the events it counts).
+    seating: tuple[str, ...] = ()
+    #: The ends of the hands seen in this game, and its winners once it is over.
+    results: list[HandResult] = field(default_factory=list)
+    winners: tuple[str, ...] = ()
+    #: The final standings were put away (esc); a new game shows the table again.
+    standings_hidden: bool = False
+    #: The last play logged: (seat, its cards), for what a `went_out` after it means.
+    last_play: tuple[int, tuple[Card, ...]] | None = None
 
     # --- the hand -------------------------------------------------------------------
 
@@ -110,7 +122,7 @@ class TableScreen:
         view = self.seat_view()
         chosen = self.chosen()
         if view is None:
-            return "wait for the hand to start"
+            return "the game is over" if self.game_over() else "wait for the hand to start"
         if not self.model.my_turn:
             return "it is not your turn" if chosen else None
         if not chosen:
@@ -135,23 +147,60 @@ class TableScreen:
         self.message = ""
         return Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
 
+    def pass_problem(self) -> str | None:
+        """Why `p` cannot pass now (None if it can)."""
+        view = self.seat_view()
+        if self.model.slot is None:
+            return "you are watching"
+        if self.game_over():
+            return "the game is over"
+        if view is None or not self.model.my_turn:
+            return "it is not your turn"
+        if view.phase is Phase.EXCHANGE:
+            return "no passing in the exchange: choose the cards to give back, then enter"
+        if PASS in view.legal_actions():
+            return None
+        if view.top is None:
+            return "the leader may not pass: lead any card or set"
+        return "you hold a play that beats the pile, so you may not pass (must_beat)"
+
     # --- what happened --------------------------------------------------------------
 
     def name_of(self, seat: int) -> str:
+        """Who sits in `seat` of the table as last seen ("you" for me)."""
         public = self.model.public
-        if public is None or not 0 <= seat < len(public.seating):
+        return self._named(seat, public.seating if public is not None else ())
+
+    def _named(self, seat: int, seating: tuple[str, ...]) -> str:
+        if not 0 <= seat < len(seating):
             return f"seat {seat}"
-        name = public.seating[seat]
+        name = seating[seat]
         return "you" if name == self.model.me else name
 
+    def who(self, seat: int) -> str:
+        """Who `seat` was in the hand the event being logged belongs to (seats change
+        between hands: the new hand's events come before the view that shows it)."""
+        public = self.model.public
+        return self._named(seat, self.seating or (public.seating if public else ()))
+
     def _says(self, seat: int, third: str, second: str) -> str:
-        name = self.name_of(seat)
+        name = self.who(seat)
         return f"{name} {second if name == 'you' else third}"
+
+    def _timed_out(self, seat: int, why: str) -> str:
+        """Why the timeout rule moved for `seat`: its time ran out, it was away, it left."""
+        if why == "away":
+            return self._says(seat, "was away", "were away")
+        if why == "left":
+            return f"{self.who(seat)} left the table"
+        return f"{self.who(seat)} ran out of time"
 
     def record(self, message: m.Message) -> None:
         """Turn a server message into log lines and summaries."""
         if isinstance(message, m.TableView):
             self.view_time = time.monotonic()
+            if self.model.public is not None:
+                self.seating = self.model.public.seating
             if self.cursor >= max(1, len(self.model.hand)):
                 self.cursor = max(0, len(self.model.hand) - 1)
             return
@@ -168,68 +217,241 @@ class TableScreen:
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
-            self.exchange_line = self.exchanged() if message.reason == "exchange" else ""
+            exchange = message.reason == "exchange"
+            self.exchange_line = self.exchanged(message.seat) if exchange else ""
         del self.log[:-200]
 
     def describe(self, event: m.TableEvent) -> str | None:
-        """A public event as a line of the log."""
+        """A public event as a line of the log, naming each seat as it was then."""
         if isinstance(event, m.HandStarted):
-            self.summary = []
-            self.message = ""
-            dealer = event.seating[event.dealer]
-            says = "you deal" if dealer == self.model.me else f"{dealer} deals"
+            self.seating = tuple(event.seating)
+            self.summary, self.message, self.last_play = [], "", None
+            if event.hand == 0:  # a new game
+                self.results, self.winners, self.standings_hidden = [], (), False
+            says = self._says(event.dealer, "deals", "deal")
             return f"— hand {event.hand + 1}: {says} —"
         if isinstance(event, m.Played):
-            cards = " ".join(card_text(Card.parse(c)) for c in event.cards)
+            cards = tuple(Card.parse(c) for c in event.cards)
+            self.last_play = (event.seat, cards)
+            shown = " ".join(card_text(c) for c in cards)
             extra = " — clears the pile" if event.clears else ""
-            extra += " — REVOLUTION" if event.revolution else ""
-            return f"{self._says(event.seat, 'plays', 'play')} {cards}{extra}"
+            if event.revolution:
+                public = self.model.public  # the view before this play
+                extra += (
+                    " — counter-revolution: ranks back in order"
+                    if public is not None and public.revolution
+                    else " — REVOLUTION: ranks reversed"
+                )
+            if event.timeout:
+                return f"{self._timed_out(event.seat, event.timeout)}: auto-play {shown}{extra}"
+            return f"{self._says(event.seat, 'plays', 'play')} {shown}{extra}"
         if isinstance(event, m.Passed):
-            return self._says(event.seat, "passes", "pass") + (" (auto)" if event.automatic else "")
+            if event.timeout:
+                return f"{self._timed_out(event.seat, event.timeout)}: auto-pass"
+            if event.automatic:
+                return f"{self._says(event.seat, 'cannot', 'cannot')} beat the pile: auto-pass"
+            return self._says(event.seat, "passes", "pass")
         if isinstance(event, m.Skipped):
-            return f"{self._says(event.seat, 'is', 'are')} skipped"
+            return f"{self._says(event.seat, 'misses', 'miss')} a turn (the same rank was played)"
         if isinstance(event, m.TrickEnded):
+            wins = self._says(event.winner, "wins", "win")
+            if event.leader == event.winner:
+                return f"{wins} the trick and {'lead' if wins.startswith('you ') else 'leads'}"
             return (
-                f"{self._says(event.winner, 'wins', 'win')} the trick; "
-                f"{self._says(event.leader, 'leads', 'lead')}"
+                f"{wins} the trick; {self._says(event.leader, 'leads', 'lead')}"
+                f" ({self.who(event.winner)} went out)"
             )
         if isinstance(event, m.WentOut):
-            return f"{self._says(event.seat, 'is', 'are')} out in place {event.place + 1}"
+            return self._went_out(event)
         if isinstance(event, m.Gave):
             plural = "s" if event.size != 1 else ""
             return (
                 f"{self._says(event.giver, 'gives', 'give')} {event.size} card{plural}"
-                f" to {self.name_of(event.receiver)}"
+                f" to {self.who(event.receiver)}"
             )
         if isinstance(event, m.Returned):
-            return (
-                f"{self._says(event.giver, 'returns', 'return')} {event.size}"
-                f" to {self.name_of(event.receiver)}"
-            )
+            plural = "s" if event.size != 1 else ""
+            back = f"{event.size} card{plural} to {self.who(event.receiver)}"
+            if event.timeout:
+                return f"{self._timed_out(event.giver, event.timeout)}: auto-return {back}"
+            if event.automatic:
+                return f"{self._says(event.giver, 'returns', 'return')} {back} (auto: the lowest)"
+            return f"{self._says(event.giver, 'returns', 'return')} {back}"
         if isinstance(event, m.HandOver):
-            self.summary = [f"Hand {event.hand + 1} is over:"] + [
-                f"  {place}. {name}{'  +' + str(p) if p else ''}"
-                for place, (name, p) in enumerate(zip(event.finish, event.points), 1)
-            ]
+            self.results = [r for r in self.results if r.hand != event.hand]
+            self.results.append(HandResult(event.hand, tuple(event.finish), tuple(event.points)))
+            self.summary = self.hand_summary(event)
             return f"hand over: {', '.join(event.finish)}"
         if isinstance(event, m.GameOver):
+            self.winners = tuple(event.winners)
             winners = " and ".join(event.winners)
-            self.summary = [f"GAME OVER — {winners} won!", "press q to leave"]
-            return f"game over: {winners} won"
+            again = ", r: ready for another game" if self.model.slot is not None else ""
+            self.summary = [
+                f"GAME OVER — {winners} won!" if winners else "GAME OVER",
+                f"q leaves{again}",
+            ]
+            return f"game over: {winners} won" if winners else "game over"
         return None
 
-    def exchanged(self) -> str:
-        """What my exchange did to my hand: the cards I gave and the cards I got."""
-        me = self.model.seat
+    def _went_out(self, event: m.WentOut) -> str:
+        """Out by playing the last card, or left holding cards when everyone else is out
+        (the engine places that seat too); a 2 under two_finish_penalty takes the lowest
+        free place."""
+        place = f"place {event.place + 1}"
+        played = self.last_play
+        if played is None or played[0] != event.seat:
+            return f"{self._says(event.seat, 'is', 'are')} left holding cards: {place}"
+        rules = self.model.rules()
+        if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
+            return f"{self._says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
+        return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
+
+    def hand_summary(self, event: m.HandOver) -> list[str]:
+        """Between hands: each place with its name, title and points (short lines)."""
+        rules = self.model.rules()
+        named = titles(rules, len(event.finish)) if rules else [""] * len(event.finish)
+        lines = [f"Hand {event.hand + 1} is over:"]
+        for place, (name, gain, title) in enumerate(zip(event.finish, event.points, named), 1):
+            you = " (you)" if name == self.model.me else ""
+            points = f", +{gain}" if gain else ""
+            lines.append(f" {place}. {name[:20]}{you}: {title}{points}")
+        return lines
+
+    # --- what the keys do now ---------------------------------------------------------
+
+    def status_line(self) -> tuple[str, str]:
+        """(style, text) for the status line: what is true now and which keys do
+        something now (a key the screen would refuse is not offered)."""
+        model, message = self.model, self.message
+        view, public = model.view, model.public
+        if message:
+            return "class:message", f" {message}"
+        if self.connection == "disconnected":
+            return "class:message", " disconnected from the server: q leaves"
+        if self.connection != "connected":  # reconnecting: nothing sent gets there now
+            return "class:message", f" {self.connection} ..."
+        if view is None:
+            return "class:dim", " waiting for the table ..."
+        seated = model.slot is not None
+        if public is None or view.status != "playing" or public.phase is Phase.GAME_OVER:
+            return self._between_games(seated)
+        if not seated:
+            return "class:dim", " watching (q leaves)"
+        seat = model.seat
+        if seat is None:
+            return "class:dim", " you play from the next hand: watching this one (q leaves)"
+        if public.phase is Phase.BETWEEN_HANDS:
+            return "class:dim", " the next hand is being dealt ..."
+        if public.phase is Phase.EXCHANGE:
+            return self._exchange_status(seat)
+        place = public.places[seat]
+        if place is not None:
+            return "class:dim", f" you are out (place {place + 1}): the others play on"
+        if public.turn == seat:
+            return self._turn_status()
+        turn = self.name_of(public.turn) if public.turn is not None else "the others"
+        if public.locked[seat]:
+            return "class:dim", f" you passed: out of this trick ({turn} to play)"
+        return "class:dim", f" {turn} to play ..."
+
+    def _between_games(self, seated: bool) -> tuple[str, str]:
+        view, public = self.model.view, self.model.public
+        assert view is not None
+        if view.status == "playing":
+            if public is None:
+                return "class:dim", " the game begins: the first hand is being dealt ..."
+            return "class:dim", " the game is over: the table is closing it ..."
+        if not seated:
+            if view.status == "finished":
+                return "class:dim", " watching: the game is over (q leaves)"
+            return "class:dim", " watching: the game starts when every seat is ready"
+        empty = any(not chair.name for chair in view.chairs)
+        bot = ", b = add a bot" if empty else ""
+        mine = next((chair for chair in view.chairs if chair.name == self.model.me), None)
+        ready = "r = not ready" if mine is not None and mine.ready else "r = ready"
+        if public is None:
+            return "class:turn", f" before the game: {ready}{bot}, q = leave"
+        over = "game over" if view.status == "finished" else "the game stopped"
+        return "class:turn", f" {over}: {ready}{bot}, q = leave"
+
+    def _exchange_status(self, seat: int) -> tuple[str, str]:
+        public = self.model.public
+        assert public is not None
+        owed = dict(public.owed)
+        if seat in owed:
+            givers = [
+                e.giver for e in self.model.exchange if isinstance(e, Gave) and e.receiver == seat
+            ]
+            to = f" to {self.name_of(givers[0])}" if givers else ""
+            size = owed[seat]
+            cards = f"{size} card{'s' if size != 1 else ''}"
+            return (
+                "class:turn",
+                f" give back {cards}{to}: space chooses, enter, s suggests",
+            )
+        names = " and ".join(self.name_of(s) for s in owed)
+        return "class:dim", f" the exchange: waiting for {names} to return cards ..."
+
+    def _turn_status(self) -> tuple[str, str]:
+        view = self.seat_view()
+        assert view is not None
+        actions = view.legal_actions()
+        plays = [a for a in actions if isinstance(a, Play)]
+        if view.top is None:
+            if view.opening:
+                return (
+                    "class:turn",
+                    " your turn to lead with the 3♣: enter plays, s suggests",
+                )
+            return "class:turn", " your turn to lead: space chooses, enter plays, s suggests"
+        if not plays:
+            return "class:turn", " your turn: nothing you hold beats the pile: p passes"
+        if PASS not in actions:
+            return "class:turn", " your turn: you must beat the pile: space, enter, s suggests"
+        return "class:turn", " your turn: space chooses, enter plays, p passes, s suggests"
+
+    # --- the end of the game ----------------------------------------------------------
+
+    def game_over(self) -> bool:
+        public = self.model.public
+        return public is not None and public.phase is Phase.GAME_OVER
+
+    def standings(self, width: int = 60) -> list[str]:
+        """The final standings as lines of at most `width` characters (empty while no
+        game is over), then what the keys do now."""
+        public = self.model.public
+        if public is None or public.phase is not Phase.GAME_OVER:
+            return []
+        lines = standings(
+            self.model.rules(),
+            self.results,
+            self.winners or public.winners,
+            dict(public.scores),
+            public.hands_played,
+            public.standing,
+            width,
+        )
+        again = "r: ready for another game · " if self.model.slot is not None else ""
+        return [*lines, "", f"q: leave · {again}esc: the table"[:width]]
+
+    def exchanged(self, me: int | None = None) -> str:
+        """What my exchange did to my hand: the cards I gave and the cards I got (`me`:
+        my seat in this hand, as the sealed hand says; by default the view's)."""
+        me = self.model.seat if me is None else me
         gave = [c for e in self.model.exchange if e.giver == me for c in e.cards]
         got = [c for e in self.model.exchange if e.receiver == me for c in e.cards]
         if not gave and not got:
             return ""
 
         def shown(cards: list[Card]) -> str:
-            return " ".join(card_text(c) for c in sorted(cards)) or "nothing"
+            return " ".join(card_text(c) for c in sorted(cards))
 
-        return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
+        if gave and got:
+            return f"exchange: you gave {shown(gave)}; you got {shown(got)}"
+        if got:  # a forced give came to me: my return is owed
+            return f"exchange: you got {shown(got)}; you give {len(got)} back"
+        back = f"{len(gave)} {'comes' if len(gave) == 1 else 'come'} back"
+        return f"exchange: you gave {shown(gave)}; {back} after the return"
 
     def rules_lines(self) -> list[str]:
         """The table's rules: the preset, and each changed toggle in words."""

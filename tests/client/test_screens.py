@@ -297,6 +297,19 @@ async def test_everything_needed_to_play_is_on_the_screen(
 ) -> None:
     async with open_table(SITUATIONS[name], rows, columns) as (table, terminal):
         text = terminal.screen.text()
+        if name == "game-over":
+            # the final standings come first: every player with the points of the game,
+            # the header and the status line still showing; esc shows the table under them
+            assert "final standings" in text, text
+            public = table.client.model.public
+            assert public is not None
+            for player, points in public.scores:
+                assert re.search(rf"{re.escape(middle_cut(player, 12)[:6])}.*\b{points}\b", text), (
+                    text
+                )
+            assert "game over" in terminal.lines()[-1], text
+            text = await terminal.press("\x1b")
+            assert "final standings" not in text, text
         lines = terminal.lines()
     assert "Window too small" not in text, text
 

@@ -99,6 +99,13 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             isinstance(e, Gave) and e.receiver == client.model.seat for e in client.model.events
         )
         assert screen.summary[0].startswith("GAME OVER")
+        # the final standings: every hand of the game, the winners, the office
+        public = client.model.public
+        assert public is not None and len(screen.results) == public.hands_played
+        standings = screen.standings()
+        assert standings[0].startswith(f"GAME OVER after {public.hands_played} hand")
+        assert any(line.startswith("President: ") for line in standings)
+        assert all(winner in standings[0] for winner in public.winners)
         assert not [e for e in client.errors if e.about], client.errors
         await wait_for(lambda: screen.deal_line().endswith("verified"))
         keys.send_text("?")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,14 +28,51 @@ def deliver(data: bytes, to: Connection) -> list[m.Message]:
 def test_a_handshake_and_a_conversation() -> None:
     client, server = pair()
     assert deliver(client.send(HELLO), server) == [HELLO]
-    assert choose_version(HELLO.versions) == 2
-    welcome = m.Welcome(version=2, server="home")
+    assert choose_version(HELLO.versions) == 3
+    welcome = m.Welcome(version=3, server="home")
     assert deliver(server.send(welcome), client) == [welcome]
-    assert client.state == server.state == "open" and client.version == 2
+    assert client.state == server.state == "open" and client.version == 3
     play = m.PlayCards(cards=("7C",))
     assert deliver(client.send(play), server) == [play]
-    event = m.Passed(table="t", number=1, seat=1, automatic=False)
+    event = m.Passed(table="t", number=1, seat=1, automatic=False, timeout="time")
     assert deliver(server.send(event), client) == [event]
+
+
+def test_a_version_2_client_gets_no_field_of_version_3() -> None:
+    """A version-2 reader refuses a field its messages do not have: a server that chose
+    version 2 leaves `timeout` out (the same message object, broadcast, keeps it for a
+    version-3 peer); a version-3 client reads a version-2 server's `passed` as it is."""
+    old_client, server, new_server, new_client = (
+        Connection("client"),
+        Connection("server"),
+        Connection("server"),
+        Connection("client"),
+    )
+    deliver(old_client.send(m.Hello(versions=(2,), name="Old", role="bot", hand_key=KEY)), server)
+    deliver(server.send(m.Welcome(version=2, server="home")), old_client)
+    deliver(new_client.send(HELLO), new_server)
+    deliver(new_server.send(m.Welcome(version=3, server="home")), new_client)
+    events = [
+        m.Passed(table="t", number=1, seat=1, automatic=False, timeout="away"),
+        m.Played(
+            table="t",
+            number=2,
+            seat=0,
+            cards=("3C",),
+            clears=False,
+            revolution=False,
+            timeout="left",
+        ),
+        m.Returned(
+            table="t", number=3, giver=1, receiver=0, size=1, automatic=False, timeout="time"
+        ),
+    ]
+    for event in events:
+        assert deliver(new_server.send(event), new_client) == [event]
+        data = server.send(event)
+        assert b"timeout" not in data
+        assert deliver(data, old_client) == [dataclasses.replace(event, timeout="")]
+        assert deliver(new_server.send(event), new_client) == [event]  # the cache is per version
 
 
 def test_version_negotiation() -> None:

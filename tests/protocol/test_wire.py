@@ -17,8 +17,10 @@ from president.engine import (
     Event,
     Game,
     Gave,
+    Passed,
     Phase,
     Play,
+    Played,
     PublicView,
     Return,
     Returned,
@@ -132,3 +134,22 @@ def test_rules_that_are_not_rules_are_a_bad_message() -> None:
         wire.rules_from_wire({"preset": "classic", "decks": 3})
     with pytest.raises(RemoteProtocolError):
         wire.rules_from_wire({"preset": "poker"})
+
+
+def test_why_the_timeout_rule_moved_rides_on_the_moves_own_message() -> None:
+    """The engine's events do not know the turn timer: the server says why it moved for
+    a seat, the message carries it, and the engine's event read back is the same."""
+    cases = [
+        (Passed(2, False), m.Passed("T", 5, 2, False, "time")),
+        (Played(1, tuple(parse_cards("3C")), False, False), None),
+        (Returned(0, 3, 1, tuple(parse_cards("4D")), False), None),
+    ]
+    for event, expected in cases:
+        message = wire.event_to_wire("T", 5, event, "away")
+        assert message is not None and through_bytes(message) == message
+        assert message.timeout == "away"  # type: ignore[attr-defined]
+        assert wire.event_from_wire(message) == public_event(event)
+        plain = wire.event_to_wire("T", 5, event)
+        assert plain is not None and plain.timeout == ""  # type: ignore[attr-defined]
+        if expected is not None:
+            assert wire.event_to_wire("T", 5, event, "time") == expected

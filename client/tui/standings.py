@@ -1,0 +1,126 @@
+"""The final standings of a game as lines of text: the ranking with points and titles,
+each player's place and points hand by hand, and who held the office of President.
+Plain Python over the hands a client saw end (`HandResult`), tested without a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from president.engine import Rules
+from president.engine.scoring import titles
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One hand's end, as `hand_over` says it: names by place, points by place."""
+
+    hand: int
+    finish: tuple[str, ...]
+    points: tuple[int, ...]
+
+
+def presidents(results: Sequence[HandResult]) -> list[tuple[str, int, int]]:
+    """Who came first, run by run: (name, first hand, last hand), hands from 0, in order
+    (a run is broken by a hand someone else won or a hand not seen)."""
+    runs: list[tuple[str, int, int]] = []
+    for result in results:
+        first = result.finish[0]
+        if runs and runs[-1][0] == first and runs[-1][2] == result.hand - 1:
+            runs[-1] = (first, runs[-1][1], result.hand)
+        else:
+            runs.append((first, result.hand, result.hand))
+    return runs
+
+
+def _hands(first: int, last: int) -> str:
+    return f"hand {first + 1}" if first == last else f"hands {first + 1}–{last + 1}"
+
+
+def office_lines(results: Sequence[HandResult]) -> list[str]:
+    """Who was President after each run of hands, and who kept the office longest."""
+    runs = presidents(results)
+    if not runs:
+        return []
+    held = ", ".join(f"{name} ({_hands(a, b)})" for name, a, b in runs)
+    lines = [f"President: {held}"]
+    longest = max(b - a + 1 for _, a, b in runs)
+    if longest > 1:
+        keepers = [name for name, a, b in runs if b - a + 1 == longest]
+        names = " and ".join(dict.fromkeys(keepers))
+        lines.append(f"kept the office longest: {names}, {longest} hands in a row")
+    else:
+        lines.append("nobody kept the office two hands in a row")
+    return lines
+
+
+def standings(
+    rules: Rules | None,
+    results: Sequence[HandResult],
+    winners: Sequence[str],
+    scores: Mapping[str, int],
+    hands_played: int,
+    standing: Sequence[str] = (),
+    width: int = 60,
+) -> list[str]:
+    """The final standings, each line at most `width` characters (names are cut).
+    `scores` are the game's totals as the table last said them; a player who left
+    before the end is counted from the hands seen.  `hands_played` is how many hands
+    the game had: hands this client did not see are said to be missing.  `standing` is
+    the last hand's finish as the table says it (titles come from it)."""
+    results = sorted({r.hand: r for r in results}.values(), key=lambda r: r.hand)
+    totals = dict(scores)
+    for result in results:
+        for name, gain in zip(result.finish, result.points):
+            if name not in scores:
+                totals[name] = totals.get(name, 0) + gain
+    last = tuple(standing) or (results[-1].finish if results else ())
+    last_place = {name: place for place, name in enumerate(last)}
+    names = sorted(
+        totals,
+        key=lambda n: (n not in winners, -totals[n], last_place.get(n, len(totals)), n),
+    )
+    title_of = dict(zip(last, titles(rules, len(last)))) if rules and last else {}
+    who = max((len(n) for n in names), default=4)
+    who = max(4, min(who, 14))
+    won = " and ".join(winners)
+    plural = "s" if hands_played != 1 else ""
+    head = f"GAME OVER after {hands_played} hand{plural}"
+    lines = [head + (f" — {won} won" if won else "")]
+    lines.append(f"    {'name':<{who}}  points  title")
+    for place, name in enumerate(names, 1):
+        mark = "  ★ winner" if name in winners else ""
+        title = title_of.get(name, "—")
+        lines.append(f"{place:>2}. {name[:who]:<{who}}  {totals[name]:>6}  {title}{mark}")
+    lines += _grid(results, names, who, width)
+    missing = hands_played - len(results)
+    if missing > 0:
+        lines.append(f"({missing} hand{'s were' if missing != 1 else ' was'} not seen here)")
+    lines += office_lines(results)
+    return [line[:width] for line in lines]
+
+
+def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: int) -> list[str]:
+    """Place and points in each hand, one column per hand: the latest hands that fit."""
+    if not results:
+        return []
+    cell = 6  # " 1 +3 "
+    fit = max(1, (width - who - 5) // cell)
+    shown = list(results)[-fit:]
+    cut = len(results) - len(shown)
+    title = "place and points won, hand by hand" + (f" (the last {len(shown)})" if cut else "")
+    lines = ["", title]
+    lines.append(
+        " " * (who + 4) + "".join(f"{'h' + str(r.hand + 1):>3}".ljust(cell) for r in shown).rstrip()
+    )
+    for name in names:
+        cells = ""
+        for result in shown:
+            if name in result.finish:
+                place = result.finish.index(name)
+                gain = result.points[place]
+                cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
+            else:
+                cells += f"{'·':>3}".ljust(cell)
+        lines.append(f"    {name[:who]:<{who}}{cells}".rstrip())
+    return lines

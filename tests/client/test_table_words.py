@@ -1,0 +1,489 @@
+"""The table screen's words, without a terminal: the status line offers only what is
+legal now, log lines name each seat as it was in its hand and say what the timeout
+rule did, and a finished game gets its final standings."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from president.client.connection import Client
+from president.client.model import TableModel
+from president.client.tui.table import TableScreen
+from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
+from president.engine.moves import Top
+from president.protocol import messages as m
+from president.protocol import wire
+
+from ..server.helpers import (
+    client,
+    in_play,
+    running_server,
+    seated_among_server_bots,
+    table_of_bots,
+    wait_for,
+)
+from ..views import a_public_view
+
+SEATING = ("ann", "bob", "cat", "dan")
+
+
+def chairs(names: tuple[str, ...], seats: int = 4) -> tuple[m.Chair, ...]:
+    padded = [*names, *[""] * (seats - len(names))]
+    return tuple(m.Chair(name=n, bot="", connected=bool(n), ready=False) for n in padded)
+
+
+def table_view(
+    public: PublicView | None,
+    status: str = "playing",
+    toggles: dict[str, Any] | None = None,
+    names: tuple[str, ...] = SEATING,
+) -> m.TableView:
+    return m.TableView(
+        table="t",
+        number=1,
+        status=status,  # type: ignore[arg-type]
+        rules={"preset": "classic", **(toggles or {})},
+        chairs=chairs(names),
+        turn_deadline_ms=0,
+        game=None if public is None else wire.public_view_to_wire(public),
+    )
+
+
+def screen_at(
+    public: PublicView | None,
+    hand: str = "",
+    me: str = "ann",
+    status: str = "playing",
+    toggles: dict[str, Any] | None = None,
+    slot: int | None = 0,
+    names: tuple[str, ...] = SEATING,
+) -> TableScreen:
+    """A screen whose client has just received `public` (and holds `hand`)."""
+    model = TableModel(me=me, hand=list(parse_cards(hand)) if hand else [], slot=slot)
+    screen = TableScreen(model)
+    receive(screen, table_view(public, status, toggles, names))
+    return screen
+
+
+def receive(screen: TableScreen, message: m.Message) -> None:
+    """As the client does: the model first, then the screen."""
+    if isinstance(message, m.TableView):
+        screen.model.see(message)
+    elif isinstance(message, m.TableEvent):
+        screen.model.note(message)
+    screen.record(message)
+
+
+def following(seating: tuple[str, ...] = SEATING, **changes: Any) -> PublicView:
+    """Ann to play on bob's single 9♠."""
+    nine = Card.parse("9S")
+    return a_public_view(
+        seating,
+        top=Top(1, nine.rank, 1, 0),
+        trick=((1, Play((nine,))),),
+        played=(nine,),
+        **changes,
+    )
+
+
+# --- the status line -------------------------------------------------------------------
+
+
+def test_the_leader_is_not_offered_a_pass() -> None:
+    style, text = screen_at(a_public_view(SEATING), "4C 9H KD").status_line()
+    assert style == "class:turn"
+    assert "your turn to lead" in text and "enter plays" in text and "p passes" not in text
+    opening = screen_at(a_public_view(SEATING, opening=True), "3C 9H KD").status_line()[1]
+    assert "3♣" in opening and "p passes" not in opening
+
+
+def test_a_follower_is_offered_what_the_rules_let_them_do() -> None:
+    free = screen_at(following(), "4C 10H KD").status_line()[1]
+    assert "p passes" in free and "enter plays" in free
+    forced = screen_at(following(), "4C 10H KD", toggles={"must_beat": True}).status_line()[1]
+    assert "must beat" in forced and "p passes" not in forced
+    stuck = screen_at(following(), "4C 5H 6D", toggles={"must_beat": True}).status_line()[1]
+    assert "p passes" in stuck and "nothing you hold beats" in stuck and "enter" not in stuck
+
+
+def test_p_says_why_it_cannot_pass_in_each_situation() -> None:
+    assert screen_at(following(), "4C 10H").pass_problem() is None
+    assert screen_at(a_public_view(SEATING), "4C").pass_problem() == (
+        "the leader may not pass: lead any card or set"
+    )
+    forced = screen_at(following(), "4C 10H", toggles={"must_beat": True}).pass_problem()
+    assert forced is not None and "must_beat" in forced
+    exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 1),))
+    returning = screen_at(exchange, "4C 2S").pass_problem()
+    assert returning is not None and returning.startswith("no passing in the exchange")
+    assert screen_at(following(turn=2), "4C").pass_problem() == "it is not your turn"
+    assert screen_at(following(), me="sam", slot=None).pass_problem() == "you are watching"
+
+
+def test_waiting_locked_out_and_out_say_so() -> None:
+    waiting = screen_at(following(turn=2), "4C").status_line()
+    assert waiting == ("class:dim", " cat to play ...")
+    locked = screen_at(
+        following(turn=2, locked=(True, False, False, False), passed=(True, False, False, False)),
+        "4C",
+        toggles={"passing": "locked"},
+    ).status_line()[1]
+    assert "out of this trick" in locked and "cat to play" in locked
+    out = screen_at(following(turn=2, places=(0, None, None, None), counts=(0, 13, 13, 13)))
+    assert "you are out (place 1)" in out.status_line()[1]
+
+
+def test_the_exchange_says_who_owes_a_return() -> None:
+    public = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
+    mine = screen_at(public, "4C 5D 9H AS 2S")
+    mine.model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
+    style, text = mine.status_line()
+    assert style == "class:turn" and "give back 2 cards to dan" in text
+    assert "p passes" not in text
+    theirs = screen_at(public, "4C 5D 9H", me="bob", slot=1).status_line()
+    assert theirs == ("class:dim", " the exchange: waiting for ann to return cards ...")
+
+
+def test_watching_before_and_after_a_game() -> None:
+    watching = screen_at(following(), me="sam", slot=None).status_line()
+    assert watching == ("class:dim", " watching (q leaves)")
+    before = screen_at(None, status="waiting", names=("ann", "bob"))
+    assert "r = ready" in before.status_line()[1] and "b = add a bot" in before.status_line()[1]
+    assert before.model.view is not None
+    ready = [dataclasses.replace(c, ready=c.name == "ann") for c in before.model.view.chairs]
+    receive(before, dataclasses.replace(before.model.view, chairs=tuple(ready)))
+    assert before.status_line()[1] == " before the game: r = not ready, b = add a bot, q = leave"
+    full = screen_at(None, status="waiting").status_line()[1]
+    assert "r = ready" in full and "b = add" not in full  # no empty chair for a bot
+    over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
+    finished = screen_at(over, status="finished").status_line()[1]
+    assert finished.startswith(" game over") and "r = ready" in finished
+    closing = screen_at(over, status="playing").status_line()[1]  # before the table says so
+    assert "r = ready" not in closing and "p passes" not in closing
+    late = screen_at(following(), me="eve", slot=3).status_line()[1]
+    assert "next hand" in late
+
+
+def test_each_status_line_fits_60_columns() -> None:
+    exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
+    over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
+    screens = [
+        screen_at(a_public_view(SEATING), "4C"),
+        screen_at(a_public_view(SEATING, opening=True), "3C"),
+        screen_at(following(), "4C 10H"),
+        screen_at(following(), "4C 10H", toggles={"must_beat": True}),
+        screen_at(following(), "4C", toggles={"must_beat": True}),
+        screen_at(following(turn=2, locked=(True, False, False, False)), "4C"),
+        screen_at(following(places=(0, None, None, None)), ""),
+        screen_at(exchange, "4C 5D"),
+        screen_at(exchange, "4C 5D", me="bob", slot=1),
+        screen_at(following(), me="eve", slot=3),
+        screen_at(None, status="waiting", names=("ann",)),
+        screen_at(None, status="waiting", me="sam", slot=None),
+        screen_at(None, status="playing"),
+        screen_at(over, status="finished", names=("ann",)),
+        screen_at(over, status="waiting", names=("ann",)),
+        screen_at(over, status="playing"),
+    ]
+    screens[7].model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
+    lost = screen_at(following(), "4C")
+    lost.connection = "connection lost — reconnecting (attempt 12)"
+    for screen in [*screens, lost]:
+        text = screen.status_line()[1]
+        assert len(text) <= 60, text
+
+
+def test_a_lost_connection_and_a_message_come_first() -> None:
+    screen = screen_at(a_public_view(SEATING), "4C")
+    screen.connection = "connection lost — reconnecting (attempt 2)"
+    assert screen.status_line()[1].startswith(" connection lost")
+    screen.message = "the leader may not pass"
+    assert screen.status_line() == ("class:message", " the leader may not pass")
+
+
+# --- names as they were ----------------------------------------------------------------
+
+
+def test_the_exchange_names_the_seating_of_its_hand_after_a_seat_changes() -> None:
+    """Dan left after hand 1 and eve took a seat: hand 2's seating is new, and its
+    exchange comes before the view that shows it."""
+    screen = screen_at(
+        a_public_view(
+            SEATING,
+            phase=Phase.BETWEEN_HANDS,
+            turn=None,
+            hand_number=0,
+            standing=("cat", "ann", "bob", "dan"),
+        )
+    )
+    seating = ("eve", "cat", "ann", "bob")  # by_rank: the President first ... eve new
+    lines = []
+    for message in (
+        m.HandStarted(table="t", number=2, hand=1, seating=seating, dealer=3),
+        m.Gave(table="t", number=3, giver=3, receiver=1, size=2),
+        m.Returned(table="t", number=4, giver=1, receiver=3, size=2, automatic=True),
+    ):
+        receive(screen, message)
+        lines.append(screen.log[-1])
+    assert lines == [
+        "— hand 2: bob deals —",
+        "bob gives 2 cards to cat",
+        "cat returns 2 cards to bob (auto: the lowest)",
+    ]
+    # my own exchange, sealed to my seat in the new seating (2), before the new view
+    screen.model.exchange = (Gave(2, 1, 1, tuple(parse_cards("AS"))),)
+    screen.model.exchange += (Returned(1, 2, 1, tuple(parse_cards("4C")), False),)
+    receive(
+        screen,
+        m.SealedHand(table="t", number=5, hand=1, seat=2, sealed=b"x", reason="exchange"),
+    )
+    assert screen.exchange_line == "exchange: you gave A♠; you got 4♣"
+    screen.model.exchange = screen.model.exchange[:1]  # before the return: nothing back yet
+    assert screen.exchanged(2) == "exchange: you gave A♠; 1 comes back after the return"
+    assert screen.exchanged(1) == "exchange: you got A♠; you give 1 back"
+    receive(screen, table_view(following(seating)))  # the new hand's view: the pile's names
+    assert screen.name_of(2) == "you" and screen.who(0) == "eve"
+
+
+# --- what the timeout rule did, and other log lines --------------------------------------
+
+
+def test_a_timed_out_move_is_logged_as_such() -> None:
+    screen = screen_at(following())
+
+    def line(message: m.TableEvent) -> str:
+        receive(screen, message)
+        return screen.log[-1]
+
+    assert line(m.Passed("t", 2, 2, False, "time")) == "cat ran out of time: auto-pass"
+    assert line(m.Passed("t", 3, 0, False, "away")) == "you were away: auto-pass"
+    assert line(m.Passed("t", 4, 3, False, "left")) == "dan left the table: auto-pass"
+    assert line(m.Passed("t", 5, 3, True)) == "dan cannot beat the pile: auto-pass"
+    assert line(m.Passed("t", 6, 3, False)) == "dan passes"
+    assert line(m.Played("t", 7, 2, ("3C",), False, False, "time")) == (
+        "cat ran out of time: auto-play 3♣"
+    )
+    assert line(m.Returned("t", 8, 1, 0, 2, False, "away")) == (
+        "bob was away: auto-return 2 cards to you"
+    )
+
+
+def test_tricks_revolutions_and_going_out_are_said_truly() -> None:
+    screen = screen_at(following(), toggles={"two_finish_penalty": True})
+
+    def line(message: m.TableEvent) -> str:
+        receive(screen, message)
+        return screen.log[-1]
+
+    four = ("7C", "7D", "7H", "7S")
+    assert line(m.Played("t", 2, 1, four, False, True)).endswith("REVOLUTION: ranks reversed")
+    receive(screen, table_view(following(revolution=True), toggles={"two_finish_penalty": True}))
+    assert line(m.Played("t", 3, 1, four, False, True)).endswith(
+        "counter-revolution: ranks back in order"
+    )
+    assert line(m.TrickEnded("t", 4, 1, 1)) == "bob wins the trick and leads"
+    assert line(m.TrickEnded("t", 5, 0, 0)) == "you win the trick and lead"
+    assert line(m.Played("t", 6, 2, ("2S",), True, False)) == "cat plays 2♠ — clears the pile"
+    assert line(m.WentOut("t", 7, 2, 3)) == "cat goes out on a 2: place 4 (the lowest free)"
+    assert line(m.TrickEnded("t", 8, 2, 3)) == "cat wins the trick; dan leads (cat went out)"
+    assert line(m.Played("t", 9, 3, ("KS",), False, False)) == "dan plays K♠"
+    assert line(m.WentOut("t", 10, 3, 0)) == "dan goes out: place 1"
+    assert line(m.WentOut("t", 11, 0, 1)) == "you are left holding cards: place 2"
+    assert line(m.Skipped("t", 12, 1)) == "bob misses a turn (the same rank was played)"
+
+
+# --- the end of a game -----------------------------------------------------------------
+
+
+def hand_over(hand: int, finish: tuple[str, ...]) -> m.HandOver:
+    return m.HandOver(table="t", number=100 + hand, hand=hand, finish=finish, points=(2, 1, 0, 0))
+
+
+def test_the_hand_summary_is_short() -> None:
+    screen = screen_at(following())
+    receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
+    assert screen.summary == [
+        "Hand 1 is over:",
+        " 1. bob: President, +2",
+        " 2. ann (you): Vice-President, +1",
+        " 3. cat: Vice-Scum",
+        " 4. dan: Scum",
+    ]
+    assert screen.log[-1] == "hand over: bob, ann, cat, dan"
+
+
+def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
+    screen = screen_at(following())
+    finishes = [
+        ("bob", "ann", "cat", "dan"),
+        ("ann", "bob", "dan", "cat"),
+        ("ann", "cat", "bob", "dan"),
+        ("ann", "bob", "cat", "dan"),
+    ]
+    for hand, finish in enumerate(finishes):
+        receive(screen, hand_over(hand, finish))
+    assert screen.standings() == []  # not over yet
+    receive(screen, m.GameOver(table="t", number=200, winners=("ann",)))
+    over = a_public_view(
+        SEATING,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hand_number=3,
+        hands_played=4,
+        winners=("ann",),
+        scores=(("ann", 7), ("bob", 4), ("cat", 1), ("dan", 0)),
+        standing=finishes[-1],
+    )
+    receive(screen, table_view(over, status="finished"))
+    lines = screen.standings()
+    assert lines[0] == "GAME OVER after 4 hands — ann won"
+    assert lines[2].split() == ["1.", "ann", "7", "President", "★", "winner"]
+    assert lines[3].split() == ["2.", "bob", "4", "Vice-President"]
+    assert lines[5].split() == ["4.", "dan", "0", "Scum"]
+    grid = lines.index("place and points won, hand by hand")
+    assert lines[grid + 1].split() == ["h1", "h2", "h3", "h4"]
+    assert lines[grid + 2].split() == ["ann", "2", "+1", "1", "+2", "1", "+2", "1", "+2"]
+    assert lines[grid + 5].split() == ["dan", "4", "3", "4", "4"]  # no points: no number
+    assert "President: bob (hand 1), ann (hands 2–4)" in lines
+    assert "kept the office longest: ann, 3 hands in a row" in lines
+    assert lines[-1] == "q: leave · r: ready for another game · esc: the table"
+    assert all(len(line) <= 60 for line in lines)
+
+
+def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
+    screen = screen_at(following(), me="sam", slot=None)
+    for hand in range(3, 20):
+        receive(screen, hand_over(hand, ("bob", "ann", "cat", "dan")))
+    over = a_public_view(
+        SEATING, phase=Phase.GAME_OVER, turn=None, hands_played=20, winners=("bob",)
+    )
+    receive(screen, table_view(over, status="finished"))
+    lines = screen.standings(60)
+    assert all(len(line) <= 60 for line in lines)
+    assert "place and points won, hand by hand (the last 8)" in lines
+    assert "(3 hands were not seen here)" in lines
+    assert "kept the office longest: bob, 17 hands in a row" in lines
+    assert lines[-1] == "q: leave · esc: the table"  # watching: nothing to be ready for
+
+
+# --- through a real server ---------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def ann_watched_by_sam(
+    tmp_path: Path, turn_seconds: int
+) -> AsyncIterator[tuple[Client, Callable[[str, str], bool]]]:
+    """Ann among server bots at a real server, sam watching; each with a table screen.
+    Yields ann's client and `said(name, start)`: a line of name's log starts so."""
+    async with running_server(tmp_path) as server:
+        ann, ann_task = await seated_among_server_bots(server, tmp_path, turn_seconds=turn_seconds)
+        sam = await client(server, "sam", tmp_path)
+        sam_task = asyncio.create_task(sam.run())
+        screens = {}
+        for person in (ann, sam):
+            screen = screens[person.model.me] = TableScreen(person.model)
+
+            async def record(message: m.Message, screen: TableScreen = screen) -> None:
+                screen.record(message)
+
+            person.on_message = record
+        await sam.send(m.Spectate(table="T"))
+        await wait_for(lambda: sam.model.view is not None)
+        await ann.send(m.Ready())
+
+        def said(name: str, start: str) -> bool:
+            return any(line.startswith(start) for line in screens[name].log)
+
+        try:
+            yield ann, said
+        finally:
+            for task in (ann_task, sam_task):
+                task.cancel()
+            await sam.link.close()
+            await ann.link.close()
+
+
+async def test_the_timeout_rule_is_logged_as_such_through_a_real_server(tmp_path: Path) -> None:
+    """Ann never moves (a 1-second turn timer): her screen and a spectator's say her time
+    ran out; once her connection is gone, that she was away."""
+    async with ann_watched_by_sam(tmp_path, turn_seconds=1) as (ann, said):
+        await wait_for(lambda: said("sam", "ann ran out of time: auto-"), 20)
+        assert said("ann", "you ran out of time: auto-")
+        assert not said("sam", "ann passes") and not said("sam", "ann plays")
+        ann.link.writer.transport.abort()  # her Wi-Fi drops: her seat is away
+        await wait_for(lambda: said("sam", "ann was away: auto-"), 20)
+
+
+async def test_a_seat_whose_player_left_is_logged_as_played_for(tmp_path: Path) -> None:
+    async with ann_watched_by_sam(tmp_path, turn_seconds=60) as (ann, said):
+        await wait_for(lambda: in_play(ann), 20)
+        await ann.send(m.Leave())  # mid-game: the timeout rule plays her seat at once
+        await wait_for(lambda: said("sam", "ann left the table: auto-"), 20)
+        assert not said("sam", "ann ran out of time") and not said("sam", "ann was away")
+
+
+async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
+    tmp_path: Path,
+) -> None:
+    """Under the sheet preset players are reseated by rank before each hand: each give
+    and return is logged with the names of its own hand's seating, which the view that
+    shows it comes after."""
+    async with running_server(tmp_path) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, preset="sheet")
+        screen = TableScreen(clients[0].model)
+        answer = clients[0].on_message
+        assert answer is not None
+        seatings: list[tuple[str, ...]] = []
+        logged: list[tuple[m.Gave | m.Returned, tuple[str, ...], str]] = []
+
+        async def record(message: m.Message) -> None:
+            await answer(message)
+            screen.record(message)
+            if isinstance(message, m.HandStarted):
+                seatings.append(message.seating)
+            elif isinstance(message, (m.Gave, m.Returned)):
+                logged.append((message, seatings[-1], screen.log[-1]))
+
+        clients[0].on_message = record
+        try:
+            await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        finally:
+            for task in tasks:
+                task.cancel()
+    me = clients[0].model.me
+
+    def named(name: str) -> str:
+        return "you" if name == me else name
+
+    assert logged and len(set(seatings)) > 1  # seats did move
+    for message, seating, line in logged:
+        assert line.startswith(named(seating[message.giver]) + " "), (line, seating)
+        assert f" to {named(seating[message.receiver])}" in line, (line, seating)
+
+
+def test_standings_seen_only_from_the_last_view_still_rank_and_title() -> None:
+    """A spectator who comes after the game ended saw no hand end: the view's scores,
+    standing and winners are enough for the ranking."""
+    over = a_public_view(
+        SEATING,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=6,
+        winners=("cat",),
+        standing=("cat", "dan", "ann", "bob"),
+        scores=(("ann", 3), ("bob", 2), ("cat", 11), ("dan", 5)),
+    )
+    lines = screen_at(over, me="sam", slot=None, status="finished").standings()
+    assert lines[0] == "GAME OVER after 6 hands — cat won"
+    assert [line.split()[:4] for line in lines[2:6]] == [
+        ["1.", "cat", "11", "President"],
+        ["2.", "dan", "5", "Vice-President"],
+        ["3.", "ann", "3", "Vice-Scum"],
+        ["4.", "bob", "2", "Scum"],
+    ]
+    assert "(6 hands were not seen here)" in lines
