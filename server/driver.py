@@ -252,7 +252,9 @@ class Driver:
                     if seat in game.actors:
                         self._time_out(game, seat, "away")
             return
-        if gone:  # walked away: played for at once (RULES.md §9)
+        if (
+            gone
+        ):  # walked away: played for at once (docs/rules.md, "Networked play: the timeout rule")
             async with lock:
                 if table.paused:
                     return

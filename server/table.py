@@ -309,7 +309,9 @@ class Table:
                 )
             slot = self.chairs.sit(member, seat)
             if self.status == "playing":
-                slot.ready = True  # sits in from the next hand (RULES.md §9)
+                slot.ready = (
+                    True  # sits in from the next hand (docs/rules.md, "Players coming and going")
+                )
             self.note_seats()
             self._deliver(
                 member,
@@ -328,7 +330,7 @@ class Table:
 
     async def leave(self, member: Member) -> None:
         """A member walks away.  Mid-game their seat is played by the timeout rule until
-        the hand ends; then they leave the game (RULES.md §9)."""
+        the hand ends; then they leave the game (docs/rules.md, "Players coming and going")."""
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)

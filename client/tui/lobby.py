@@ -222,7 +222,7 @@ class LobbyScreen:
         return [line for line in out if line]
 
     def rules_words(self) -> list[str]:
-        """The selected table's changed toggles in words (RULES.md's terms)."""
+        """The selected table's changed toggles in words (docs/rules.md's terms)."""
         info = self.selected()
         if info is None or not info.changes:
             return []
