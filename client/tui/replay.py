@@ -246,8 +246,8 @@ def rules_label(document: Mapping[str, Any]) -> str:
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """A log line cut at word boundaries to `width`, the lines after the first indented."""
-    return textwrap.wrap(text, max(width, 8), subsequent_indent="    ") or [""]
+    """A log line cut at word boundaries to `width`, the lines after its first indented."""
+    return textwrap.wrap(text, max(width, 8), subsequent_indent="  ") or [""]
 
 
 @dataclass
@@ -351,10 +351,13 @@ class ReplayScreen:
         while index >= 0 and len(out) < height:
             step = self.steps[index]
             number = "" if step.action is None else f"{step.action + 1:>3} "
+            indent = " " * len(number)
             lines: list[str] = []
             for n, line in enumerate(step.lines):
-                lead = number if n == 0 else " " * len(number)
-                lines += [lead + part for part in wrap(line, width - len(lead))]
+                parts = wrap(line, width - len(number))
+                lines += [
+                    (number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)
+                ]
             out[:0] = [(line, index == self.index) for line in lines]
             index -= 1
         return out[-height:] if height > 0 else []

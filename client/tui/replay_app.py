@@ -30,7 +30,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
+from .replay import ReplayScreen, SeatRow, Step, place_text
 from .table import card_text
 from .theme import card_style, style_for
 
@@ -124,7 +124,16 @@ class ReplayApp:
         pile = Window(Panel(self._pile), dont_extend_height=True)
         # the log takes what the table leaves, never a row the table needs
         log = Window(Panel(self._log), height=Dimension(min=1, preferred=1, weight=1))
-        table = HSplit([_rule("table"), seats, _rule("pile"), pile])
+        # a crowded screen (many seats, many cards, few rows) gives its titles to the seats
+        roomy = Condition(lambda: not self._crowded())
+        table = HSplit(
+            [
+                ConditionalContainer(_rule("table"), roomy),
+                seats,
+                ConditionalContainer(_rule("pile"), roomy),
+                pile,
+            ]
+        )
         stacked = HSplit([table, _rule("log"), log])
         beside = VSplit(
             [
@@ -182,7 +191,18 @@ class ReplayApp:
 
     # --- the seats ------------------------------------------------------------------
 
-    def _seat_label(self, row: SeatRow, names: int, titles: int) -> StyleAndTextTuples:
+    def _seat_label(
+        self, row: SeatRow, names: int, titles: int, short: bool = False
+    ) -> StyleAndTextTuples:
+        style = "class:turn" if row.turn else "class:title" if row.acted else ""
+        if short:  # one line a seat on a crowded screen: the title's initials, no state
+            mark = "▶ " if row.turn else "· " if row.passed else "  "
+            initials = "".join(part[:1] for part in (row.title or "").split("-"))
+            return [
+                (style, f"{mark}{row.name.ljust(names)} "),
+                ("class:dim", f"{initials:<2} " if titles else ""),
+                (style, f"{row.score:>2} pt{'s' if row.score != 1 else ' '} "),
+            ]
         mark = "▶ " if row.turn else "  "
         if row.place is not None:
             state = f"out {place_text(row.place)}"
@@ -192,7 +212,6 @@ class ReplayApp:
             state = "passed"
         else:
             state = ""
-        style = "class:turn" if row.turn else "class:title" if row.acted else ""
         title = (row.title or "").ljust(titles)
         return [
             (style, f"{mark}{row.name.ljust(names)} "),
@@ -200,8 +219,9 @@ class ReplayApp:
             (style, f"{row.score:>3} pt{'s' if row.score != 1 else ' '} {state:<8}"),
         ]
 
-    def _cards(self, row: SeatRow) -> Lines:
-        """Each card of the seat as fragments (its colour; underlined if received)."""
+    def _cards(self, row: SeatRow, grouped: bool = False) -> Lines:
+        """The seat's cards as fragments, one list a card (or, grouped, one a rank:
+        3♣♦), each in its suit's colour, underlined if got in the exchange."""
         got = list(row.received)
         out: Lines = []
         for card in row.cards:
@@ -209,40 +229,52 @@ class ReplayApp:
             if card in got:
                 got.remove(card)
                 style += " class:legal"
-            out.append([(style, card_text(card))])
+            text = card_text(card)
+            if grouped and out and not card.is_joker and out[-1][0][1] == text[:-1]:
+                out[-1].append((style, text[-1]))
+            elif grouped and not card.is_joker:
+                out.append([(style, text[:-1]), (style, text[-1])])
+            else:
+                out.append([(style, text)])
         return out
 
-    def _seat_lines(self, step: Step, width: int) -> Lines:
+    def _seat_lines(self, step: Step, width: int, layout: str) -> Lines:
+        """The seats in one of three layouts: each seat's cards `beside` its name, `under`
+        it, or on a crowded screen `compact` (short labels, cards grouped by rank)."""
         rows = step.seats()
         names = max(len(r.name) for r in rows)
         titles = max(len(r.title or "") for r in rows)
-        labels = [self._seat_label(r, names, titles) for r in rows]
-        label_width = max(fragment_list_width(label) for label in labels)
-        # One line a seat when the biggest hand of this hand's deal fits beside the label,
-        # so the layout stays put while the cards go.
+        short = layout == "compact"
+        labels = [self._seat_label(r, names, titles, short) for r in rows]
         deal = self.screen.steps[self.screen.hands[step.hand].start]
         widest = max(len(" ".join(card_text(c) for c in cards)) for cards in deal.cards)
-        beside = label_width + 1 + widest <= width
         indent = "    " if 4 + widest <= width else "  "
         lines: Lines = []
         for row, label in zip(rows, labels):
-            cards = self._cards(row)
-            if beside:
-                line = [*label, ("", " ")]
+            cards = self._cards(row, grouped=short)
+            if layout == "beside":
+                line = [*label]
                 for card in cards:
                     line += [*card, ("", " ")]
                 lines.append(_fit(line, width))
                 continue
-            lines.append(_fit(label, width))
-            line, used = [("", indent)], len(indent)
+            if short:  # the cards beside the label, and on under them if they must
+                line, used = [*label], fragment_list_width(label)
+                indent = " " * min(used, width // 3)
+                if row.place is not None:
+                    line.append(("class:dim", f"out {place_text(row.place)}"))
+            else:
+                lines.append(_fit(label, width))
+                line, used = [("", indent)], len(indent)
+            on_line = 0
             for card in cards:
                 size = fragment_list_width(card)
-                if used + size > width and used > len(indent):
+                if used + size > width and on_line:
                     lines.append(line)
-                    line, used = [("", indent)], len(indent)
-                size += 1
+                    line, used, on_line = [("", indent)], len(indent), 0
                 line += [*card, ("", " ")]
-                used += size
+                used += size + 1
+                on_line += 1
             lines.append(line)
         seated = set(step.view.seating)
         gone = [f"{name} {points}" for name, points in step.scores if name not in seated]
@@ -250,13 +282,50 @@ class ReplayApp:
             lines.append(_fit([("class:dim", "  not seated: " + ", ".join(gone))], width))
         return lines
 
+    def _seat_layout(self, step: Step, width: int) -> str:
+        """The first layout whose seats fit, judged on this hand's deal (the most cards),
+        so the screen stays put while the hand is played."""
+        deal = self.screen.steps[self.screen.hands[step.hand].start]
+        rows = self._rows()
+        # what the other parts need: header, status, section titles, the pile and the
+        # exchange (at their longest in this hand), and (stacked) three lines of log
+        end = self.screen.steps[self.screen.hands[step.hand][-1]]
+        pile = len(self._pile_lines(end, width, 3 + (rows >= 30)))
+        room = rows - pile - (4 if self._columns() >= WIDE else 8)
+        for layout in ("beside", "under"):
+            lines = self._seat_lines(deal, width, layout)
+            wide_enough = all(fragment_list_width(line) <= width for line in lines) and not any(
+                line and line[-1][1] == "…" for line in lines
+            )
+            if wide_enough and (not rows or len(lines) <= room):
+                return layout
+        return "compact"
+
+    def _crowded(self) -> bool:
+        columns = self._columns()
+        step = self.screen.step
+        return columns < WIDE and self._seat_layout(step, columns) == "compact"
+
+    def _rows(self) -> int:
+        app = get_app_or_none()
+        return app.output.get_size().rows if app is not None else 0
+
+    def _columns(self) -> int:
+        app = get_app_or_none()
+        return app.output.get_size().columns if app is not None else 0
+
     def _seats(self, width: int, height: int) -> Lines:
-        return self._seat_lines(self.screen.step, width)
+        step = self.screen.step
+        return self._seat_lines(step, width, self._seat_layout(step, width))
 
     # --- the pile -------------------------------------------------------------------
 
     def _pile(self, width: int, height: int) -> Lines:
-        step = self.screen.step
+        most = 3 + (self._rows() >= 30) - self._crowded()
+        return self._pile_lines(self.screen.step, width, most)
+
+    def _pile_lines(self, step: Step, width: int, most: int) -> Lines:
+        """The trick in progress, then the exchange: `most` lines in all."""
         view = step.view
         plays = step.pile()
         if plays:
@@ -286,15 +355,23 @@ class ReplayApp:
             pile = [("class:dim", f" empty: {leader} leads")]
         lines = [_fit(pile, width)]
         if step.exchange:
-            moves = " · ".join(
+            moves = [
                 f"{s.giver}→{s.receiver} {' '.join(card_text(c) for c in s.cards)}"
                 for s in step.exchange
-            )
-            text = f"exchange: {moves}"
+            ]
         else:
-            text = "exchange: none" + (" in hand 1" if step.hand == 0 else "")
-        lines += [[("class:dim", " " + part)] for part in wrap(text, width - 1)[:2]]
-        return lines
+            moves = ["none" + (" in hand 1" if step.hand == 0 else "")]
+        # one move of the exchange is never cut in two; a third line is for tall screens
+        text = " exchange: "
+        for move in moves:
+            if len(text) + len(move) + 3 > width and text.strip():
+                lines.append([("class:dim", text.rstrip(" ·"))])
+                text = "   "
+            text += move + " · "
+        lines.append([("class:dim", text.rstrip(" ·"))])
+        if len(lines) > most:
+            lines = [*lines[: most - 1], [*lines[most - 1], ("class:dim", " …")]]
+        return [_fit(line, width) for line in lines]
 
     # --- the log --------------------------------------------------------------------
 

@@ -198,6 +198,13 @@ def test_the_log_up_to_the_step_cut_at_words() -> None:
     assert " ".join(now).split()[1:] == words  # its number, then its words, none cut
     earlier = [line for line, current in log if not current]
     assert " ".join(screen.steps[screen.index - 1].lines).split()[-1] in earlier[-1]
+    long = next(i for i, s in enumerate(screen.steps) if s.action and len(s.lines[0]) > 30)
+    screen.go(long)
+    narrow = screen.log(24, 30)
+    now = [line for line, current in narrow if current]
+    assert all(len(line) <= 24 for line, _ in narrow) and len(now) > len(screen.step.lines)
+    assert now[0].split()[0] == str(screen.step.action + 1)  # the number once, at its start
+    assert " ".join(now).split()[1:] == " ".join(screen.step.lines).split()
     screen.first()
     first = screen.log(80, 10)
     assert first[0][0].startswith("— hand 1:") and all(current for _, current in first)
@@ -314,12 +321,20 @@ async def until(check: Callable[[], bool], what: Callable[[], str]) -> None:
 CARD_TEXTS = {card_text(card) for card in deck(decks=1, jokers=1)}
 
 
+def spread(word: str) -> list[str]:
+    """The cards of a word on screen: 7♣ as it is; a crowded screen's 7♣♥ as 7♣ 7♥."""
+    rank = word.rstrip("♣♦♥♠")
+    suits = word[len(rank) :]
+    return [rank + suit for suit in suits] if len(suits) > 1 else [word]
+
+
 def on_screen(step: Step, text: str) -> None:
     """The cards of every seat, its score, and what this step did are all there."""
-    lines = text.splitlines()
+    lines = [line.partition("│")[0] for line in text.splitlines()]  # the table's column
     for row in step.seats():
-        label = f"{row.name} "
-        seat_line = next((i for i, line in enumerate(lines) if label in line), None)
+        seat_line = next(
+            (i for i, line in enumerate(lines) if line[2:].startswith(f"{row.name} ")), None
+        )
         assert seat_line is not None, f"{row.name} is not on screen:\n{text}"
         assert f"{row.score} pt" in lines[seat_line], text
         # the cards beside the name, or on the lines under it (wrapped at a card)
@@ -328,14 +343,14 @@ def on_screen(step: Step, text: str) -> None:
             if not line.startswith("  ") or " pt" in line:
                 break  # the next seat, or the next section
             words += line.split()
-        held = [word for word in words if word in CARD_TEXTS]
+        held = [card for word in words for card in spread(word) if card in CARD_TEXTS]
         assert held == [card_text(c) for c in row.cards], f"{row.name}'s cards:\n{text}"
     first = step.lines[0]
     assert " ".join(first.split()[:3]) in text, f"{first!r} is not on screen:\n{text}"
 
 
-@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
-@pytest.mark.parametrize("name", ["classic", "full", "sheet", "table"])
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
+@pytest.mark.parametrize("name", TABLES)
 async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, columns: int) -> None:
     async with viewer(a_record(name), rows, columns) as (screen, keys, shown, running):
         await until(lambda: "hand 1/" in shown.text(), shown.text)
