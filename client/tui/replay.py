@@ -337,11 +337,16 @@ class ReplayScreen:
             )
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
         if fault.hand is None:
-            return f"not playable: {fault.error}"
-        where = f"hand {fault.hand + 1}" + (
-            f", action {fault.action + 1}" if fault.action is not None else " (its deal)"
-        )
-        return f"illegal at {where}: {fault.error} — the steps before it are shown"
+            return f"illegal in the header: {fault.error}"
+        # the checker's words (0-based, as RECORD.md counts), then the viewer's numbers
+        where = f"hand {fault.hand}"
+        here = f"hand {fault.hand + 1}"
+        if fault.action is not None:
+            where += f", action {fault.action}"
+            here += f", action {fault.action + 1}"
+        else:
+            here += "'s deal"
+        return f"illegal in {where} (0-based; here {here}): {fault.error}"
 
     def log(self, width: int, height: int) -> list[tuple[str, bool]]:
         """The last `height` lines of the log up to this step, cut to `width`; each with

@@ -30,7 +30,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from .replay import ReplayScreen, SeatRow, Step, place_text
+from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
 from .table import card_text
 from .theme import card_style, style_for
 
@@ -119,7 +119,7 @@ class ReplayApp:
 
     def _layout(self) -> Layout:
         header = Window(Panel(self._header), height=1)
-        status = Window(Panel(self._status), height=1)
+        status = Window(Panel(self._status), dont_extend_height=True)
         seats = Window(Panel(self._seats), dont_extend_height=True)
         pile = Window(Panel(self._pile), dont_extend_height=True)
         # the log takes what the table leaves, never a row the table needs
@@ -185,7 +185,10 @@ class ReplayApp:
         screen = self.screen
         if screen.fault is not None or screen.index == len(screen.steps) - 1:
             style = "class:message" if screen.fault is not None else "class:turn"
-            return [_fit([(style, " " + screen.verdict())], width)]
+            verdict = wrap(screen.verdict(), width - 1)
+            if len(verdict) > 2:  # the checker's line is whole in `president replay`
+                verdict = [verdict[0], verdict[1] + " …"]
+            return [_fit([(style, " " + line)], width) for line in verdict]
         keys = " ←/→ step  ↑/↓ hand  Home/End  ? help  q quit"
         return [_fit([("class:dim", keys)], width)]
 

@@ -229,18 +229,20 @@ def test_an_illegal_step_shows_the_steps_before_it() -> None:
     screen = ReplayScreen.of(document)
     assert screen.fault == replay(document).fault
     assert (screen.steps[-1].hand, screen.steps[-1].action) == (1, lead - 1)
-    assert screen.verdict().startswith(f"illegal at hand 2, action {lead + 1}: ")
+    assert screen.verdict().startswith(
+        f"illegal in hand 1, action {lead} (0-based; here hand 2, action {lead + 1}): "
+    )
     assert screen.fault is not None and screen.fault.error in screen.verdict()
 
     bad_deal = a_record("classic")
     bad_deal["hands"][2]["dealer"] = 9
     screen = ReplayScreen.of(bad_deal)
     assert screen.steps[-1].hand == 1 and screen.steps[-1].action == len(screen.hands[1]) - 2
-    assert screen.verdict().startswith("illegal at hand 3 (its deal): ")
+    assert screen.verdict().startswith("illegal in hand 2 (0-based; here hand 3's deal): ")
 
     no_rules = {**a_record("classic"), "rules": {"preset": "nope"}}
     screen = ReplayScreen.of(no_rules)
-    assert not screen.steps and screen.verdict().startswith("not playable: rules: ")
+    assert not screen.steps and screen.verdict().startswith("illegal in the header: rules: ")
 
 
 def _left_and_joined() -> dict[str, Any]:
@@ -388,7 +390,7 @@ async def test_a_faulty_record_on_screen_says_so_in_one_line() -> None:
     document = a_record("classic")
     document["hands"][0]["actions"][4] = {"seat": 0, "return": ["3C"]}
     async with viewer(document, 24, 80) as (screen, keys, shown, running):
-        await until(lambda: "illegal at hand 1, action 5" in shown.text(), shown.text)
+        await until(lambda: "illegal in hand 0, action 4 (0-based" in shown.text(), shown.text)
         keys.send_text("\x1b[F")
         await until(lambda: "action 4/" in shown.text(), shown.text)
         on_screen(screen.step, shown.text())
@@ -443,7 +445,8 @@ def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path) -> N
     path.write_text(json.dumps(document), encoding="utf-8")
     term = Terminal([*COMMAND, str(path), "--view", "--theme", "mono"], dict(os.environ))
     try:
-        term.wait_for("illegal at hand 2, action 1: an action is one of play, pass or return")
+        shown = term.wait_for("illegal in hand 1, action 0 (0-based; here hand 2, action 1):")
+        assert "an action is one of play, pass or" in shown, shown
         term.send("q")
         assert term.proc.wait(10) == 1
     finally:
