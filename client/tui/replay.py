@@ -316,6 +316,24 @@ class ReplayScreen:
         else:
             self.go(self.hands[self.step.hand - 1].start)
 
+    def sheet(self) -> list[tuple[int, tuple[str, ...], dict[str, int]]]:
+        """The score sheet up to this step: each finished hand's number (0-based), its
+        finish (names, first to last) and every player's score after it."""
+        rows = []
+        for hand, steps in enumerate(self.hands):
+            end = self.steps[steps[-1]]
+            if steps[-1] > self.index:
+                break
+            if end.view.phase not in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+                continue
+            places = end.view.places
+            finish = tuple(
+                end.view.seating[seat]
+                for seat in sorted(range(len(places)), key=lambda s: places[s] or 0)
+            )
+            rows.append((hand, finish, dict(end.scores)))
+        return rows
+
     # --- words ----------------------------------------------------------------------
 
     def position(self) -> str:

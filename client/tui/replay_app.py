@@ -135,9 +135,10 @@ class ReplayApp:
             ]
         )
         stacked = HSplit([table, _rule("log"), log])
+        sheet = Window(Panel(self._sheet), dont_extend_height=True)
         beside = VSplit(
             [
-                HSplit([table, Window()], width=Dimension(weight=3)),
+                HSplit([table, _rule("score sheet"), sheet, Window()], width=Dimension(weight=3)),
                 Window(width=1, char="│", style="class:dim"),
                 HSplit([_rule("log"), log], width=Dimension(weight=2)),
             ]
@@ -375,6 +376,29 @@ class ReplayApp:
         if len(lines) > most:
             lines = [*lines[: most - 1], [*lines[most - 1], ("class:dim", " …")]]
         return [_fit(line, width) for line in lines]
+
+    # --- the score sheet ------------------------------------------------------------
+
+    def _sheet(self, width: int, height: int) -> Lines:
+        """Players down, hands across: each one's score after each finished hand (the
+        hand's President highlighted), as many of the latest hands as fit."""
+        rows = self.screen.sheet()
+        if not rows:
+            return [[("class:dim", " no hand finished yet")]]
+        players = list(rows[-1][2])
+        names = max(len(name) for name in players) + 2
+        cell = max(3, max(len(str(points)) for points in rows[-1][2].values()) + 1)
+        shown = rows[-max(1, (width - names) // cell) :]
+        lines: Lines = [
+            [("class:dim", " " * names + "".join(f"{hand + 1:>{cell}}" for hand, _, _ in shown))]
+        ]
+        for name in players:
+            line: StyleAndTextTuples = [("", f" {name}".ljust(names))]
+            for _, finish, scores in shown:
+                points = f"{scores[name]:>{cell}}" if name in scores else " " * cell
+                line.append(("class:turn" if finish[:1] == (name,) else "", points))
+            lines.append(_fit(line, width))
+        return lines
 
     # --- the log --------------------------------------------------------------------
 

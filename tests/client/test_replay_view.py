@@ -123,6 +123,13 @@ def test_the_scores_as_they_stood(name: str) -> None:
         assert {r.name: r.score for r in rows} == {
             n: after.game.scores[n] for n in after.game.seating
         }
+        screen.go(steps[-1])  # the score sheet, as far as this hand
+        number, finish, scores = screen.sheet()[-1]
+        assert (number, scores) == (hand, after.game.scores)
+        assert list(finish) == after.to_json()["hands"][-1]["finish"]
+        assert len(screen.sheet()) == hand + 1
+        screen.go(steps[-1] - 1)
+        assert len(screen.sheet()) == hand
     assert screen.over and screen.verdict().startswith("every step legal")
 
 
@@ -376,6 +383,12 @@ async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, col
         keys.send_text("\x1b[F")  # End: the verdict on the status line
         await until(lambda: "every step legal" in shown.text(), shown.text)
         assert "game over" in shown.text()
+        if columns >= 100:  # room for the score sheet: each player's final total
+            table = [line.partition("│")[0] for line in shown.text().splitlines()]
+            sheet = table[next(i for i, line in enumerate(table) if "score sheet" in line) :]
+            for player, points in screen.step.scores:
+                row = next(line for line in sheet if line.startswith(f" {player} "))
+                assert row.split()[-1] == str(points), shown.text()
         keys.send_text("?")
         await until(lambda: "next step" in shown.text(), shown.text)
         keys.send_text("x")  # any key closes the help
