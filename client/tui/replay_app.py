@@ -106,6 +106,10 @@ class ReplayApp:
         output: Output | None = None,
     ) -> None:
         self.screen = screen
+        #: The seats' layout per (hand, width, rows, columns): worked out once.
+        self._layouts: dict[tuple[int, int, int, int], str] = {}
+        #: Seats drawn for a step at a width, in a layout: a screen asks more than once.
+        self._drawn: dict[tuple[str, int, int, str], Lines] = {}
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=create_key_bindings(screen),
@@ -138,7 +142,17 @@ class ReplayApp:
         sheet = Window(Panel(self._sheet), dont_extend_height=True)
         beside = VSplit(
             [
-                HSplit([table, _rule("score sheet"), sheet, Window()], width=Dimension(weight=3)),
+                HSplit(
+                    [
+                        table,
+                        ConditionalContainer(
+                            HSplit([_rule("score sheet"), sheet]),
+                            Condition(self._sheet_fits),
+                        ),
+                        Window(),
+                    ],
+                    width=Dimension(weight=3),
+                ),
                 Window(width=1, char="│", style="class:dim"),
                 HSplit([_rule("log"), log], width=Dimension(weight=2)),
             ]
@@ -245,6 +259,14 @@ class ReplayApp:
     def _seat_lines(self, step: Step, width: int, layout: str) -> Lines:
         """The seats in one of three layouts: each seat's cards `beside` its name, `under`
         it, or on a crowded screen `compact` (short labels, cards grouped by rank)."""
+        key = ("seats", id(step), width, layout)
+        if key not in self._drawn:
+            if len(self._drawn) > 256:  # a screen needs a handful: keep the newest
+                self._drawn.clear()
+            self._drawn[key] = self._draw_seats(step, width, layout)
+        return self._drawn[key]
+
+    def _draw_seats(self, step: Step, width: int, layout: str) -> Lines:
         rows = step.seats()
         names = max(len(r.name) for r in rows)
         titles = max(len(r.title or "") for r in rows)
@@ -289,8 +311,14 @@ class ReplayApp:
     def _seat_layout(self, step: Step, width: int) -> str:
         """The first layout whose seats fit, judged on this hand's deal (the most cards),
         so the screen stays put while the hand is played."""
-        deal = self.screen.steps[self.screen.hands[step.hand].start]
         rows = self._rows()
+        key = (step.hand, width, rows, self._columns())
+        if key not in self._layouts:
+            self._layouts[key] = self._first_fit(step, width, rows)
+        return self._layouts[key]
+
+    def _first_fit(self, step: Step, width: int, rows: int) -> str:
+        deal = self.screen.steps[self.screen.hands[step.hand].start]
         # what the other parts need: header, status, section titles, the pile and the
         # exchange (at their longest in this hand), and (stacked) three lines of log
         end = self.screen.steps[self.screen.hands[step.hand][-1]]
@@ -378,6 +406,15 @@ class ReplayApp:
         return [_fit(line, width) for line in lines]
 
     # --- the score sheet ------------------------------------------------------------
+
+    def _sheet_fits(self) -> bool:
+        """Whether the rows the table leaves in its column hold the score sheet."""
+        step = self.screen.step
+        width = self._columns() * 3 // 5
+        seats = self._seat_lines(step, width, self._seat_layout(step, width))
+        pile = self._pile_lines(step, width, 3 + (self._rows() >= 30))
+        sheet = len(step.scores) + 1
+        return self._rows() - 5 - len(seats) - len(pile) >= sheet
 
     def _sheet(self, width: int, height: int) -> Lines:
         """Players down, hands across: each one's score after each finished hand (the
