@@ -27,7 +27,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.widgets import Frame
 
 from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
@@ -114,6 +114,9 @@ class ReplayApp:
             layout=self._layout(),
             key_bindings=create_key_bindings(screen),
             style=style_for(theme),
+            # mono writes no colour at all: prompt_toolkit's own styles colour the classes
+            # `red` and `black` that the cards use
+            color_depth=ColorDepth.DEPTH_1_BIT if theme == "mono" else None,
             full_screen=True,
             input=input,
             output=output,

@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -499,3 +500,83 @@ def test_walk_sees_the_same_fault_as_the_checker() -> None:
     assert fault == replay(document).fault and fault is not None
     assert (fault.hand, fault.action) == (0, 2)
     assert (steps[-1].hand, steps[-1].action) == (0, 1)
+
+
+# --- colours --------------------------------------------------------------------------
+
+
+class RawOutput:
+    """What prompt_toolkit writes, kept as it is."""
+
+    encoding = "utf-8"
+
+    def __init__(self) -> None:
+        self.data = ""
+
+    def write(self, data: str) -> int:
+        self.data += data
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+#: A select-graphic-rendition sequence that sets a foreground colour.
+COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38)(?:;[0-9;]*)?m")
+
+
+@pytest.mark.parametrize(("theme", "coloured"), [("dark", True), ("light", True), ("mono", False)])
+async def test_the_theme_colours_the_screen_or_not(theme: str, coloured: bool) -> None:
+    raw = RawOutput()
+    output = Vt100_Output(
+        raw,  # type: ignore[arg-type]
+        lambda: Size(rows=24, columns=80),
+        term="xterm",
+        enable_cpr=False,
+    )
+    screen = ReplayScreen.of(a_record("classic"))
+    with create_pipe_input() as keys:
+        app = ReplayApp(screen, theme=theme, input=keys, output=output)
+        running = asyncio.create_task(app.app.run_async())
+        await until(lambda: "♥" in raw.data, lambda: raw.data)
+        keys.send_text("q")
+        await asyncio.wait_for(running, 5)
+    assert bool(COLOUR.search(raw.data)) is coloured, raw.data[:400]
+
+
+class TTY:
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("asked", "environ", "theme"),
+    [
+        ([], {"NO_COLOR": "1"}, "mono"),
+        (["--theme", "light"], {"NO_COLOR": "1"}, "light"),
+        ([], {}, "dark"),
+    ],
+)
+def test_the_command_hands_the_viewer_its_theme(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    asked: list[str],
+    environ: dict[str, str],
+    theme: str,
+) -> None:
+    from president.cli.main import main
+    from president.client.tui import replay_app
+
+    path = tmp_path / "game.json"
+    path.write_text(_record_text("table"), encoding="utf-8")
+    shown: list[tuple[ReplayScreen, str]] = []
+    monkeypatch.setattr(replay_app, "run_viewer", lambda s, t: shown.append((s, t)))
+    monkeypatch.setattr(sys, "stdin", TTY())
+    monkeypatch.setattr(sys, "stdout", TTY())
+    for name in ("NO_COLOR", "COLORFGBG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert main(["replay", str(path), "--view", *asked]) == 0
+    [(screen, chosen)] = shown
+    assert chosen == theme and screen.name == "game.json" and screen.fault is None
