@@ -5,6 +5,7 @@ terminal; `replay_app` draws it."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -245,6 +246,17 @@ def rules_label(document: Mapping[str, Any]) -> str:
     return "?"
 
 
+def rules_text(document: Mapping[str, Any]) -> str:
+    """The rules a record names, as it writes them: the preset and each toggle changed."""
+    rules = document.get("rules", "classic")
+    if not isinstance(rules, Mapping):
+        return f"rules: {rules}"
+    changed = ", ".join(
+        f"{name}={json.dumps(value)}" for name, value in rules.items() if name != "preset"
+    )
+    return f"rules: {rules.get('preset', 'classic')}" + (f", changed: {changed}" if changed else "")
+
+
 def wrap(text: str, width: int) -> list[str]:
     """A log line cut at word boundaries to `width`, the lines after its first indented."""
     return textwrap.wrap(text, max(width, 8), subsequent_indent="  ") or [""]
@@ -258,6 +270,8 @@ class ReplayScreen:
     fault: Fault | None = None
     name: str = ""
     rules: str = "classic"
+    #: The rules in full: the preset and every toggle the record changes.
+    rules_in_full: str = "rules: classic"
     index: int = 0
     help: bool = False
     #: Per hand of the record, the indexes of its steps.
@@ -272,7 +286,7 @@ class ReplayScreen:
     @classmethod
     def of(cls, document: Mapping[str, Any], name: str = "") -> ReplayScreen:
         steps, fault = walk(document)
-        return cls(steps, fault, name, rules_label(document))
+        return cls(steps, fault, name, rules_label(document), rules_text(document))
 
     @property
     def step(self) -> Step:

@@ -46,6 +46,7 @@ HELP = """\
  ?             this help (any key closes it)
  q  ctrl-c     quit
  ▶ whose turn (or who owes a return in the exchange)
+ crowded screens: · passed, titles by initials (P VP C)
  underlined: cards got in this hand's exchange
  highlighted in the log: what this step did"""
 
@@ -179,7 +180,8 @@ class ReplayApp:
         )
 
     def _rules_line(self) -> str:
-        return f"\n rules: {self.screen.rules}" if self.screen.rules else ""
+        width = max(len(line) for line in HELP.splitlines()) - 1
+        return "".join(f"\n {line}" for line in wrap(self.screen.rules_in_full, width))
 
     def _header(self, width: int, height: int) -> Lines:
         screen = self.screen

@@ -392,6 +392,10 @@ async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, col
                 assert row.split()[-1] == str(points), shown.text()
         keys.send_text("?")
         await until(lambda: "next step" in shown.text(), shown.text)
+        preset, _, toggles = TABLES[name]
+        assert f"rules: {preset}" in shown.text()
+        for toggle, value in toggles.items():  # every change of the preset, as written
+            assert f"{toggle}={json.dumps(value)}" in shown.text(), shown.text()
         keys.send_text("x")  # any key closes the help
         await until(lambda: "next step" not in shown.text(), shown.text)
         keys.send_text("\x1b[H")  # Home
