@@ -103,7 +103,7 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
     screen = ReplayScreen.of(document, os.path.basename(args.file))
     if not screen.steps:
         print(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
-        return 1
+        return 0 if screen.fault is None else 1
     run_viewer(screen, choose_theme(args.theme, os.environ))
     return 0 if screen.fault is None else 1
 

@@ -362,6 +362,8 @@ class ReplayScreen:
         fault = self.fault
         if fault is None:
             hands = len(self.hands)
+            if not hands:
+                return "every step legal: no hand was dealt"
             end = (
                 f"game over: {' and '.join(self.steps[-1].view.winners)} won"
                 if self.over

@@ -584,3 +584,30 @@ def test_the_command_hands_the_viewer_its_theme(
     assert main(["replay", str(path), "--view", *asked]) == 0
     [(screen, chosen)] = shown
     assert chosen == theme and screen.name == "game.json" and screen.fault is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "code", "words"),
+    [
+        ("classic", 0, "every step legal: no hand was dealt: nothing to view"),
+        ("nope", 1, "illegal in the header: rules: there is no preset 'nope'"),
+    ],
+)
+def test_a_record_without_a_step_to_show_is_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    rules: str,
+    code: int,
+    words: str,
+) -> None:
+    from president.cli.main import main
+
+    path = tmp_path / "empty.json"
+    document = {"format": "president-record/1", "rules": rules, "players": ["A", "B", "C"]}
+    path.write_text(json.dumps({**document, "hands": []}), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", TTY())
+    monkeypatch.setattr(sys, "stdout", TTY())
+    assert main(["replay", str(path), "--view"]) == code
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1, err
