@@ -383,8 +383,9 @@ class ReplayScreen:
         return f"illegal in {where} (0-based; here {here}): {fault.error}"
 
     def log(self, width: int, height: int) -> list[tuple[str, bool]]:
-        """The last `height` lines of the log up to this step, cut to `width`; each with
-        whether it belongs to this step (the viewer highlights those)."""
+        """The last `height` lines of the log up to this step, cut to `width`, each with
+        whether it belongs to this step (the viewer highlights those); a step with more
+        lines than that shows its first ones, the action itself among them."""
         out: list[tuple[str, bool]] = []
         index = self.index
         while index >= 0 and len(out) < height:
@@ -399,4 +400,9 @@ class ReplayScreen:
                 ]
             out[:0] = [(line, index == self.index) for line in lines]
             index -= 1
-        return out[-height:] if height > 0 else []
+        if height <= 0:
+            return []
+        own = sum(now for _, now in out)
+        if own > height:  # this step's lines alone overfill the log: from their start
+            return out[len(out) - own :][:height]
+        return out[-height:]

@@ -293,7 +293,7 @@ class ReplayApp:
                 line, used = [*label], fragment_list_width(label)
                 indent = " " * min(used, width // 3)
                 if row.place is not None:
-                    line.append(("class:dim", f"out {place_text(row.place)}"))
+                    line.append(("class:dim", f"out {place_text(row.place)} "))
             else:
                 lines.append(_fit(label, width))
                 line, used = [("", indent)], len(indent)

@@ -213,6 +213,10 @@ def test_the_log_up_to_the_step_cut_at_words() -> None:
     assert all(len(line) <= 24 for line, _ in narrow) and len(now) > len(screen.step.lines)
     assert now[0].split()[0] == str(screen.step.action + 1)  # the number once, at its start
     assert " ".join(now).split()[1:] == " ".join(screen.step.lines).split()
+    screen.last()  # the last action: the play, who went out, the hand, the game
+    tight = screen.log(60, 3)
+    assert all(now for _, now in tight) and len(screen.step.lines) > 3
+    assert tight[0][0].split()[1:] == screen.step.lines[0].split()[: len(tight[0][0].split()) - 1]
     screen.first()
     first = screen.log(80, 10)
     assert first[0][0].startswith("— hand 1:") and all(current for _, current in first)
@@ -384,6 +388,7 @@ async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, col
         keys.send_text("\x1b[F")  # End: the verdict on the status line
         await until(lambda: "every step legal" in shown.text(), shown.text)
         assert "game over" in shown.text()
+        on_screen(screen.step, shown.text())  # the last seat out still holds its cards
         if columns >= 100:  # room for the score sheet: each player's final total
             table = [line.partition("│")[0] for line in shown.text().splitlines()]
             sheet = table[next(i for i, line in enumerate(table) if "score sheet" in line) :]
