@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +63,6 @@ class SeatRow:
     place: int | None
     #: Cards it owes back in the exchange.
     owes: int
-    dealer: bool
     #: It made this step's action.
     acted: bool
 
@@ -97,8 +97,11 @@ class Step:
             cards = tuple(
                 sorted(self.cards[seat], key=lambda c: (strength(c.rank, reverse), c.suit))
             )
-            got = [c for swap in self.exchange if swap.receiver == name for c in swap.cards]
-            received = tuple(c for c in cards if c in got)
+            # what came in and stays (two decks hold two of a card; a card may go back)
+            came = Counter(c for s in self.exchange if s.receiver == name for c in s.cards)
+            went = Counter(c for s in self.exchange if s.giver == name for c in s.cards)
+            kept = Counter(cards) & (came - went)
+            received = tuple(kept.elements())
             rows.append(
                 SeatRow(
                     name=name,
@@ -110,7 +113,6 @@ class Step:
                     passed=view.passed[seat] or view.locked[seat],
                     place=view.places[seat] if view.places else None,
                     owes=owing.get(seat, 0),
-                    dealer=view.dealer == seat,
                     acted=self.actor == seat,
                 )
             )

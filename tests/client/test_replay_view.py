@@ -148,6 +148,9 @@ def test_the_exchange_who_gave_what_to_whom(name: str) -> None:
             if not s.returned
         ]
         assert gives == checked[hand]["gives"]
+        for row in deal.seats():  # what each seat got is marked in its hand
+            got = Counter(card for s in deal.exchange if s.receiver == row.name for card in s.cards)
+            assert Counter(row.received) == got
         for index, action in enumerate(document["hands"][hand]["actions"]):
             if "return" not in action:
                 continue
