@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from president.engine import PRESETS, RulesError
 from president.engine.describe import describe
@@ -60,6 +62,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except NotARecord as exc:
         print(f"president replay: {args.file}: {exc}", file=sys.stderr)
         return 2
+    if args.view:
+        return view_replay(args, document)
     result = replay(document)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
@@ -83,6 +87,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print("the game is not over")
     return 0
+
+
+def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
+    """`president replay FILE --view`: the record in the terminal, step by step; exits as
+    the check would (0 every step legal, 1 an illegal step), 2 without a terminal."""
+    if args.json:
+        raise UsageError("--view and --json do not go together: choose one")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("--view needs a terminal (for scripts: president replay FILE --json)")
+    from president.client.tui.replay import ReplayScreen
+    from president.client.tui.replay_app import run_viewer
+    from president.client.tui.theme import choose_theme
+
+    screen = ReplayScreen.of(document, os.path.basename(args.file))
+    if not screen.steps:
+        print(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
+        return 0 if screen.fault is None else 1
+    run_viewer(screen, choose_theme(args.theme, os.environ))
+    return 0 if screen.fault is None else 1
 
 
 # --- the parser -------------------------------------------------------------------------
@@ -135,6 +158,16 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     rep.add_argument("file", help="the record (JSON)")
     rep.add_argument("--json", action="store_true", help="print the result as JSON (RECORD.md)")
+    rep.add_argument(
+        "--view",
+        action="store_true",
+        help="step through the game in the terminal, every hand face up (exits as the check)",
+    )
+    rep.add_argument(
+        "--theme",
+        choices=("dark", "light", "mono"),
+        help="colours for --view (default: NO_COLOR, then the terminal's background)",
+    )
     rep.set_defaults(handler=cmd_replay)
 
     wanted = next((arg for arg in argv if not arg.startswith("-")), None)

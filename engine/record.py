@@ -4,14 +4,14 @@ read them back, and replay them through the engine, step by step."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import PASS, Action, Play, Return
 from .cards import CARDS, parse_cards
 from .errors import IllegalAction, RulesError
-from .events import Gave
+from .events import Event, Gave
 from .phase import Phase
 from .rules import PRESETS, Rules, preset_name_of, rules_from
 from .state import Game
@@ -150,8 +150,15 @@ def loads(text: str | bytes) -> dict[str, Any]:
     return document
 
 
-def replay(document: Mapping[str, Any]) -> Replay:
-    """Replay a parsed record through the engine; stops at the first fault."""
+#: Told of each step of a replay as it is made: the game after it, the hand's index, the
+#: action's index (None for the deal, with the exchange gives the engine made) and the
+#: events the step caused.
+StepObserver = Callable[[Game, int, int | None, list[Event]], None]
+
+
+def replay(document: Mapping[str, Any], on_step: StepObserver | None = None) -> Replay:
+    """Replay a parsed record through the engine; stops at the first fault.  `on_step`,
+    if given, sees every legal step (a replay viewer keeps each one)."""
     result = Replay()
     try:
         rules = rules_from(document.get("rules", "classic"))
@@ -172,7 +179,7 @@ def replay(document: Mapping[str, Any]) -> Replay:
     game: Game | None = None
     for index, hand in enumerate(hands):
         try:
-            game = _replay_hand(rules, players, game, index, hand, result)
+            game = _replay_hand(rules, players, game, index, hand, result, on_step)
         except _StepFault as fault:
             result.fault = Fault(index, fault.action, fault.error)
             return result
@@ -200,6 +207,7 @@ def _replay_hand(
     index: int,
     hand: Any,
     result: Replay,
+    on_step: StepObserver | None = None,
 ) -> Game:
     if not isinstance(hand, dict):
         raise _StepFault(None, "a hand must be a JSON object")
@@ -237,9 +245,11 @@ def _replay_hand(
             isinstance(cards, list) and all(isinstance(c, str) for c in cards) for cards in deal
         ):
             raise IllegalAction("the deal must be a list of each seat's cards")
-        game.start_hand(seating=seating, dealer=dealer, deal=deal)
+        events = game.start_hand(seating=seating, dealer=dealer, deal=deal)
     except (IllegalAction, RulesError) as exc:
         raise _StepFault(None, str(exc)) from None
+    if on_step is not None:
+        on_step(game, index, None, events)
     summary: dict[str, Any] = {
         "complete": False,
         "gives": [
@@ -261,9 +271,11 @@ def _replay_hand(
         if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
             raise _StepFault(number, "the hand is over: no action may follow")
         try:
-            game.apply(seat, action)
+            events = game.apply(seat, action)
         except IllegalAction as exc:
             raise _StepFault(number, str(exc)) from None
+        if on_step is not None:
+            on_step(game, index, number, events)
     if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
         summary["complete"] = True
         summary["finish"] = list(game.finishes[-1])
@@ -307,6 +319,7 @@ __all__ = [
     "Fault",
     "NotARecord",
     "Replay",
+    "StepObserver",
     "action_from_json",
     "action_to_json",
     "dumps",

@@ -1,0 +1,410 @@
+"""The replay viewer's model: a game record walked through the engine once, each step
+kept as the table stood after it (every hand face up: a finished game's record is
+public), and where the viewer is.  No prompt_toolkit here, so it is tested without a
+terminal; `replay_app` draws it."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from president.engine import (
+    Card,
+    Event,
+    Game,
+    GameOver,
+    Gave,
+    HandOver,
+    Passed,
+    Phase,
+    Play,
+    Played,
+    PublicView,
+    Returned,
+    Skipped,
+    TrickEnded,
+    WentOut,
+)
+from president.engine.moves import strength
+from president.engine.record import Fault, replay
+
+from .table import card_text
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One move of a hand's exchange, its cards shown: a give or a return."""
+
+    giver: str
+    receiver: str
+    cards: tuple[Card, ...]
+    returned: bool
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as the viewer shows it at a step."""
+
+    name: str
+    #: The title this hand was played under (None in hand 1).
+    title: str | None
+    score: int
+    #: The seat's cards, in the order of play (a revolution reverses it).
+    cards: tuple[Card, ...]
+    #: Cards it got in this hand's exchange and still holds.
+    received: tuple[Card, ...]
+    turn: bool
+    passed: bool
+    #: The place it took this hand (0 = first), None while it holds cards.
+    place: int | None
+    #: Cards it owes back in the exchange.
+    owes: int
+    #: It made this step's action.
+    acted: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table just after one step of the record: a hand's deal (with the exchange
+    gives the engine makes) or one recorded action (with the forced passes it caused)."""
+
+    #: 0-based indexes into the record: the hand, and the action (None for the deal).
+    hand: int
+    action: int | None
+    view: PublicView
+    #: Each seat's cards, lowest first.
+    cards: tuple[tuple[Card, ...], ...]
+    exchange: tuple[Swap, ...]
+    #: Every player's score as it stood, in the order they joined (leavers included).
+    scores: tuple[tuple[str, int], ...]
+    #: What the step did, in words (its lines of the log).
+    lines: tuple[str, ...]
+    #: The seat whose action this is (None for the deal).
+    actor: int | None
+
+    def seats(self) -> list[SeatRow]:
+        view = self.view
+        titles = view.titles()
+        scores = dict(self.scores)
+        owing = dict(view.owed)
+        reverse = view.revolution
+        rows = []
+        for seat, name in enumerate(view.seating):
+            cards = tuple(
+                sorted(self.cards[seat], key=lambda c: (strength(c.rank, reverse), c.suit))
+            )
+            # what came in and stays (two decks hold two of a card; a card may go back)
+            came = Counter(c for s in self.exchange if s.receiver == name for c in s.cards)
+            went = Counter(c for s in self.exchange if s.giver == name for c in s.cards)
+            kept = Counter(cards) & (came - went)
+            received = tuple(kept.elements())
+            rows.append(
+                SeatRow(
+                    name=name,
+                    title=titles.get(name),
+                    score=scores.get(name, 0),
+                    cards=cards,
+                    received=received,
+                    turn=view.turn == seat or seat in owing,
+                    passed=view.passed[seat] or view.locked[seat],
+                    place=view.places[seat] if view.places else None,
+                    owes=owing.get(seat, 0),
+                    acted=self.actor == seat,
+                )
+            )
+        return rows
+
+    def pile(self) -> list[tuple[str, Play]]:
+        """The trick in progress, oldest play first: (who, what)."""
+        return [(self.view.seating[seat], play) for seat, play in self.view.trick]
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def place_text(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... for a 0-based place."""
+    number = place + 1
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def describe(event: Event, seating: Sequence[str]) -> str | None:
+    """An engine event as a line of the log, its cards shown (the record is public)."""
+    if isinstance(event, Played):
+        extra = " — clears the pile" if event.clears else ""
+        extra += " — REVOLUTION" if event.revolution else ""
+        return f"{seating[event.seat]} plays {cards_text(event.cards)}{extra}"
+    if isinstance(event, Passed):
+        return f"{seating[event.seat]} passes" + (
+            " (no play: automatic)" if event.automatic else ""
+        )
+    if isinstance(event, Skipped):
+        return f"{seating[event.seat]} is skipped"
+    if isinstance(event, TrickEnded):
+        winner, leader = seating[event.winner], seating[event.leader]
+        if winner == leader:
+            return f"{winner} wins the trick and leads"
+        return f"{winner} wins the trick; {leader} leads"
+    if isinstance(event, WentOut):
+        return f"{seating[event.seat]} is out: {place_text(event.place)}"
+    if isinstance(event, Gave):
+        return (
+            f"{seating[event.giver]} gives {cards_text(event.cards)} to {seating[event.receiver]}"
+        )
+    if isinstance(event, Returned):
+        auto = " (automatic)" if event.automatic else ""
+        return (
+            f"{seating[event.giver]} returns {cards_text(event.cards)} to "
+            f"{seating[event.receiver]}{auto}"
+        )
+    if isinstance(event, HandOver):
+        points = dict(event.points)
+        finish = ", ".join(
+            f"{place}. {name}" + (f" +{points[name]}" if points.get(name) else "")
+            for place, name in enumerate(event.finish, 1)
+        )
+        return f"hand {event.hand + 1} is over: {finish}"
+    if isinstance(event, GameOver):
+        return f"GAME OVER: {' and '.join(event.winners)} won"
+    return None
+
+
+def _deal_lines(game: Game, before: Sequence[str] | None, events: Sequence[Event]) -> list[str]:
+    """The log of a deal: who sat down or left, who deals, the exchange, who is to act."""
+    seating = game.seating
+    lines = []
+    if before is not None:
+        lines += [f"{name} has left the table" for name in before if name not in seating]
+        lines += [f"{name} sits down" for name in seating if name not in before]
+    assert game.dealer is not None
+    lines.append(f"— hand {game.hand + 1}: {seating[game.dealer]} deals —")
+    lines += [line for e in events if (line := describe(e, seating))]
+    if game.phase is Phase.EXCHANGE:
+        lines += [
+            f"{seating[seat]} owes {size} card{'s' if size > 1 else ''} back to {seating[giver]}"
+            for seat, (giver, size) in game.pending_returns.items()
+        ]
+    elif game.turn is not None:
+        lines.append(f"{seating[game.turn]} leads")
+    return lines
+
+
+def _swaps(game: Game) -> tuple[Swap, ...]:
+    names = game.seating
+    return tuple(
+        Swap(names[e.giver], names[e.receiver], tuple(e.cards), isinstance(e, Returned))
+        for e in game.exchanges
+    )
+
+
+def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
+    """Every legal step of a record, in order, and the first fault (None if there is
+    none): the same checks as `president replay`, the engine's `replay`."""
+    steps: list[Step] = []
+    seatings: list[tuple[str, ...]] = []
+
+    def keep(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
+        if action is None:
+            before = seatings[-1] if seatings else None
+            seatings.append(tuple(game.seating))
+            lines = _deal_lines(game, before, events)
+            actor = None
+        else:
+            lines = [line for e in events if (line := describe(e, game.seating))]
+            actor = game.history[-1].actions[action][0]
+        steps.append(
+            Step(
+                hand=hand,
+                action=action,
+                view=game.public_view(),
+                cards=tuple(tuple(game.hand_of(s)) for s in range(len(game.seating))),
+                exchange=_swaps(game),
+                scores=tuple(game.scores.items()),
+                lines=tuple(lines),
+                actor=actor,
+            )
+        )
+
+    result = replay(document, on_step=keep)
+    return steps, result.fault
+
+
+def rules_label(document: Mapping[str, Any]) -> str:
+    """The preset a record names, with a + if it changes toggles on top of it."""
+    rules = document.get("rules", "classic")
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, Mapping):
+        preset = rules.get("preset", "classic")
+        return f"{preset}{'+' if len(rules) > 1 else ''}"
+    return "?"
+
+
+def rules_text(document: Mapping[str, Any]) -> str:
+    """The rules a record names, as it writes them: the preset and each toggle changed."""
+    rules = document.get("rules", "classic")
+    if not isinstance(rules, Mapping):
+        return f"rules: {rules}"
+    changed = ", ".join(
+        f"{name}={json.dumps(value)}" for name, value in rules.items() if name != "preset"
+    )
+    return f"rules: {rules.get('preset', 'classic')}" + (f", changed: {changed}" if changed else "")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """A log line cut at word boundaries to `width`, the lines after its first indented."""
+    return textwrap.wrap(text, max(width, 8), subsequent_indent="  ") or [""]
+
+
+@dataclass
+class ReplayScreen:
+    """The viewer's state: the steps of a record, the one shown, the help box."""
+
+    steps: list[Step]
+    fault: Fault | None = None
+    name: str = ""
+    rules: str = "classic"
+    #: The rules in full: the preset and every toggle the record changes.
+    rules_in_full: str = "rules: classic"
+    index: int = 0
+    help: bool = False
+    #: Per hand of the record, the indexes of its steps.
+    hands: list[range] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        starts = [i for i, step in enumerate(self.steps) if step.action is None]
+        self.hands = [
+            range(start, end) for start, end in zip(starts, [*starts[1:], len(self.steps)])
+        ]
+
+    @classmethod
+    def of(cls, document: Mapping[str, Any], name: str = "") -> ReplayScreen:
+        steps, fault = walk(document)
+        return cls(steps, fault, name, rules_label(document), rules_text(document))
+
+    @property
+    def step(self) -> Step:
+        return self.steps[self.index]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.steps) and self.steps[-1].view.phase is Phase.GAME_OVER
+
+    # --- moving ---------------------------------------------------------------------
+
+    def go(self, index: int) -> None:
+        if self.steps:
+            self.index = max(0, min(index, len(self.steps) - 1))
+
+    def forward(self) -> None:
+        self.go(self.index + 1)
+
+    def back(self) -> None:
+        self.go(self.index - 1)
+
+    def first(self) -> None:
+        self.go(0)
+
+    def last(self) -> None:
+        self.go(len(self.steps) - 1)
+
+    def next_hand(self) -> None:
+        """The deal of the next hand (the last step, from the last hand)."""
+        hand = self.step.hand
+        if hand + 1 < len(self.hands):
+            self.go(self.hands[hand + 1].start)
+        else:
+            self.last()
+
+    def previous_hand(self) -> None:
+        """Back to this hand's deal; from the deal, the deal of the hand before."""
+        start = self.hands[self.step.hand].start
+        if self.index != start or self.step.hand == 0:
+            self.go(start)
+        else:
+            self.go(self.hands[self.step.hand - 1].start)
+
+    def sheet(self) -> list[tuple[int, tuple[str, ...], dict[str, int]]]:
+        """The score sheet up to this step: each finished hand's number (0-based), its
+        finish (names, first to last) and every player's score after it."""
+        rows = []
+        for hand, steps in enumerate(self.hands):
+            end = self.steps[steps[-1]]
+            if steps[-1] > self.index:
+                break
+            if end.view.phase not in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+                continue
+            places = end.view.places
+            finish = tuple(
+                end.view.seating[seat]
+                for seat in sorted(range(len(places)), key=lambda s: places[s] or 0)
+            )
+            rows.append((hand, finish, dict(end.scores)))
+        return rows
+
+    # --- words ----------------------------------------------------------------------
+
+    def position(self) -> str:
+        """Where the viewer is: hand n/N, and the deal or action k/K."""
+        step = self.step
+        actions = len(self.hands[step.hand]) - 1
+        where = "deal" if step.action is None else f"action {step.action + 1}/{actions}"
+        return f"hand {step.hand + 1}/{len(self.hands)} · {where}"
+
+    def verdict(self) -> str:
+        """The checking result in one line (what `president replay` says, in words)."""
+        fault = self.fault
+        if fault is None:
+            hands = len(self.hands)
+            if not hands:
+                return "every step legal: no hand was dealt"
+            end = (
+                f"game over: {' and '.join(self.steps[-1].view.winners)} won"
+                if self.over
+                else "the game is not over"
+            )
+            return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
+        if fault.hand is None:
+            return f"illegal in the header: {fault.error}"
+        # the checker's words (0-based, as RECORD.md counts), then the viewer's numbers
+        where = f"hand {fault.hand}"
+        here = f"hand {fault.hand + 1}"
+        if fault.action is not None:
+            where += f", action {fault.action}"
+            here += f", action {fault.action + 1}"
+        else:
+            here += "'s deal"
+        return f"illegal in {where} (0-based; here {here}): {fault.error}"
+
+    def log(self, width: int, height: int) -> list[tuple[str, bool]]:
+        """The last `height` lines of the log up to this step, cut to `width`, each with
+        whether it belongs to this step (the viewer highlights those); a step with more
+        lines than that shows its first ones, the action itself among them."""
+        out: list[tuple[str, bool]] = []
+        index = self.index
+        while index >= 0 and len(out) < height:
+            step = self.steps[index]
+            number = "" if step.action is None else f"{step.action + 1:>3} "
+            indent = " " * len(number)
+            lines: list[str] = []
+            for n, line in enumerate(step.lines):
+                parts = wrap(line, width - len(number))
+                lines += [
+                    (number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)
+                ]
+            out[:0] = [(line, index == self.index) for line in lines]
+            index -= 1
+        if height <= 0:
+            return []
+        own = sum(now for _, now in out)
+        if own > height:  # this step's lines alone overfill the log: from their start
+            return out[len(out) - own :][:height]
+        return out[-height:]

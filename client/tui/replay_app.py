@@ -1,0 +1,488 @@
+"""The replay viewer in prompt_toolkit: the table screen's layout (header, seats, pile,
+log) with every seat's hand face up, drawn from a `ReplayScreen`; keys step through the
+record.  Input and output are injectable for tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from president.engine import Phase
+from prompt_toolkit.application import Application, get_app_or_none
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import fragment_list_width
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import UIContent, UIControl
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.widgets import Frame
+
+from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
+from .table import card_text
+from .theme import card_style, style_for
+
+#: From this many columns the log stands beside the table instead of under it.
+WIDE = 100
+
+HELP = """\
+ →  l  space   next step
+ ←  h          step back
+ ↓  n  PgDn    next hand (its deal)
+ ↑  p  PgUp    this hand's deal; again: the hand before
+ Home  g       the first step      End  G   the last
+ ?             this help (any key closes it)
+ q  ctrl-c     quit
+ ▶ whose turn (or who owes a return in the exchange)
+ crowded screens: · passed, titles by initials (P VP C)
+ underlined: cards got in this hand's exchange
+ highlighted in the log: what this step did"""
+
+Lines = list[StyleAndTextTuples]
+
+
+class Panel(UIControl):
+    """Lines drawn for the width and height the window has (so they can be cut to fit
+    at word boundaries); its preferred height is the number of lines it draws."""
+
+    def __init__(self, draw: Callable[[int, int], Lines]) -> None:
+        self.draw = draw
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.draw(width, height)
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object
+    ) -> int:
+        return len(self.draw(width, max_available_height))
+
+
+def _rule(title: str) -> Window:
+    """A section's title on a line of its own: cheaper than a frame on a small screen."""
+    return Window(
+        FormattedTextControl([("class:title", f"─ {title} ")]),
+        height=1,
+        char="─",
+        style="class:dim",
+    )
+
+
+def _fit(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """Fragments cut to `width` columns (the last one ends in …)."""
+    if fragment_list_width(fragments) <= width:
+        return fragments
+    out: StyleAndTextTuples = []
+    room = width - 1
+    for style, text, *_ in fragments:
+        if room <= 0:
+            break
+        out.append((style, text[:room]))
+        room -= len(text[:room])
+    out.append(("", "…"))
+    return out
+
+
+class ReplayApp:
+    """The application around one `ReplayScreen`."""
+
+    def __init__(
+        self,
+        screen: ReplayScreen,
+        *,
+        theme: str = "dark",
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.screen = screen
+        #: The seats' layout per (hand, width, rows, columns): worked out once.
+        self._layouts: dict[tuple[int, int, int, int], str] = {}
+        #: Seats drawn for a step at a width, in a layout: a screen asks more than once.
+        self._drawn: dict[tuple[str, int, int, str], Lines] = {}
+        self.app: Application[None] = Application(
+            layout=self._layout(),
+            key_bindings=create_key_bindings(screen),
+            style=style_for(theme),
+            # mono writes no colour at all: prompt_toolkit's own styles colour the classes
+            # `red` and `black` that the cards use
+            color_depth=ColorDepth.DEPTH_1_BIT if theme == "mono" else None,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    # --- layout ---------------------------------------------------------------------
+
+    def _layout(self) -> Layout:
+        header = Window(Panel(self._header), height=1)
+        status = Window(Panel(self._status), dont_extend_height=True)
+        seats = Window(Panel(self._seats), dont_extend_height=True)
+        pile = Window(Panel(self._pile), dont_extend_height=True)
+        # the log takes what the table leaves, never a row the table needs
+        log = Window(Panel(self._log), height=Dimension(min=1, preferred=1, weight=1))
+        # a crowded screen (many seats, many cards, few rows) gives its titles to the seats
+        roomy = Condition(lambda: not self._crowded())
+        table = HSplit(
+            [
+                ConditionalContainer(_rule("table"), roomy),
+                seats,
+                ConditionalContainer(_rule("pile"), roomy),
+                pile,
+            ]
+        )
+        stacked = HSplit([table, _rule("log"), log])
+        sheet = Window(Panel(self._sheet), dont_extend_height=True)
+        beside = VSplit(
+            [
+                HSplit(
+                    [
+                        table,
+                        ConditionalContainer(
+                            HSplit([_rule("score sheet"), sheet]),
+                            Condition(self._sheet_fits),
+                        ),
+                        Window(),
+                    ],
+                    width=Dimension(weight=3),
+                ),
+                Window(width=1, char="│", style="class:dim"),
+                HSplit([_rule("log"), log], width=Dimension(weight=2)),
+            ]
+        )
+
+        def body() -> Container:
+            app = get_app_or_none()
+            wide = app is not None and app.output.get_size().columns >= WIDE
+            return beside if wide else stacked
+
+        help_box = Frame(Window(FormattedTextControl(HELP + self._rules_line())), title="keys")
+        return Layout(
+            FloatContainer(
+                HSplit([header, DynamicContainer(body), status]),
+                floats=[
+                    Float(
+                        ConditionalContainer(help_box, filter=Condition(lambda: self.screen.help))
+                    )
+                ],
+            )
+        )
+
+    def _rules_line(self) -> str:
+        width = max(len(line) for line in HELP.splitlines()) - 1
+        return "".join(f"\n {line}" for line in wrap(self.screen.rules_in_full, width))
+
+    def _header(self, width: int, height: int) -> Lines:
+        screen = self.screen
+        step = screen.step
+        where = screen.position()
+        phase = step.view.phase
+        extra = "" if phase is Phase.PLAY else " · " + phase.value.replace("_", " ")
+        extra += " · REVOLUTION" if step.view.revolution else ""
+        right = "  ? help"
+        for left in (
+            f" {screen.name} · {screen.rules} · {where}{extra}",
+            f" {screen.rules} · {where}{extra}",
+            f" {where}{extra}",
+        ):
+            if len(left) + len(right) <= width:
+                break
+        pad = max(0, width - len(left) - len(right))
+        return [_fit([("class:title", left), ("", " " * pad), ("class:dim", right)], width)]
+
+    def _status(self, width: int, height: int) -> Lines:
+        screen = self.screen
+        if screen.fault is not None or screen.index == len(screen.steps) - 1:
+            style = "class:message" if screen.fault is not None else "class:turn"
+            verdict = wrap(screen.verdict(), width - 1)
+            if len(verdict) > 2:  # the checker's line is whole in `president replay`
+                verdict = [verdict[0], verdict[1] + " …"]
+            return [_fit([(style, " " + line)], width) for line in verdict]
+        keys = " ←/→ step  ↑/↓ hand  Home/End  ? help  q quit"
+        return [_fit([("class:dim", keys)], width)]
+
+    # --- the seats ------------------------------------------------------------------
+
+    def _seat_label(
+        self, row: SeatRow, names: int, titles: int, short: bool = False
+    ) -> StyleAndTextTuples:
+        style = "class:turn" if row.turn else "class:title" if row.acted else ""
+        if short:  # one line a seat on a crowded screen: the title's initials, no state
+            mark = "▶ " if row.turn else "· " if row.passed else "  "
+            initials = "".join(part[:1] for part in (row.title or "").split("-"))
+            return [
+                (style, f"{mark}{row.name.ljust(names)} "),
+                ("class:dim", f"{initials:<2} " if titles else ""),
+                (style, f"{row.score:>2} pt{'s' if row.score != 1 else ' '} "),
+            ]
+        mark = "▶ " if row.turn else "  "
+        if row.place is not None:
+            state = f"out {place_text(row.place)}"
+        elif row.owes:
+            state = f"owes {row.owes}"
+        elif row.passed:
+            state = "passed"
+        else:
+            state = ""
+        title = (row.title or "").ljust(titles)
+        return [
+            (style, f"{mark}{row.name.ljust(names)} "),
+            ("class:dim", f"{title} " if titles else ""),
+            (style, f"{row.score:>3} pt{'s' if row.score != 1 else ' '} {state:<8}"),
+        ]
+
+    def _cards(self, row: SeatRow, grouped: bool = False) -> Lines:
+        """The seat's cards as fragments, one list a card (or, grouped, one a rank:
+        3♣♦), each in its suit's colour, underlined if got in the exchange."""
+        got = list(row.received)
+        out: Lines = []
+        for card in row.cards:
+            style = card_style(card)
+            if card in got:
+                got.remove(card)
+                style += " class:legal"
+            text = card_text(card)
+            if grouped and out and not card.is_joker and out[-1][0][1] == text[:-1]:
+                out[-1].append((style, text[-1]))
+            elif grouped and not card.is_joker:
+                out.append([(style, text[:-1]), (style, text[-1])])
+            else:
+                out.append([(style, text)])
+        return out
+
+    def _seat_lines(self, step: Step, width: int, layout: str) -> Lines:
+        """The seats in one of three layouts: each seat's cards `beside` its name, `under`
+        it, or on a crowded screen `compact` (short labels, cards grouped by rank)."""
+        key = ("seats", id(step), width, layout)
+        if key not in self._drawn:
+            if len(self._drawn) > 256:  # a screen needs a handful: keep the newest
+                self._drawn.clear()
+            self._drawn[key] = self._draw_seats(step, width, layout)
+        return self._drawn[key]
+
+    def _draw_seats(self, step: Step, width: int, layout: str) -> Lines:
+        rows = step.seats()
+        names = max(len(r.name) for r in rows)
+        titles = max(len(r.title or "") for r in rows)
+        short = layout == "compact"
+        labels = [self._seat_label(r, names, titles, short) for r in rows]
+        deal = self.screen.steps[self.screen.hands[step.hand].start]
+        widest = max(len(" ".join(card_text(c) for c in cards)) for cards in deal.cards)
+        indent = "    " if 4 + widest <= width else "  "
+        lines: Lines = []
+        for row, label in zip(rows, labels):
+            cards = self._cards(row, grouped=short)
+            if layout == "beside":
+                line = [*label]
+                for card in cards:
+                    line += [*card, ("", " ")]
+                lines.append(_fit(line, width))
+                continue
+            if short:  # the cards beside the label, and on under them if they must
+                line, used = [*label], fragment_list_width(label)
+                indent = " " * min(used, width // 3)
+                if row.place is not None:
+                    line.append(("class:dim", f"out {place_text(row.place)} "))
+            else:
+                lines.append(_fit(label, width))
+                line, used = [("", indent)], len(indent)
+            on_line = 0
+            for card in cards:
+                size = fragment_list_width(card)
+                if used + size > width and on_line:
+                    lines.append(line)
+                    line, used, on_line = [("", indent)], len(indent), 0
+                line += [*card, ("", " ")]
+                used += size + 1
+                on_line += 1
+            lines.append(line)
+        seated = set(step.view.seating)
+        gone = [f"{name} {points}" for name, points in step.scores if name not in seated]
+        if gone:
+            lines.append(_fit([("class:dim", "  not seated: " + ", ".join(gone))], width))
+        return lines
+
+    def _seat_layout(self, step: Step, width: int) -> str:
+        """The first layout whose seats fit, judged on this hand's deal (the most cards),
+        so the screen stays put while the hand is played."""
+        rows = self._rows()
+        key = (step.hand, width, rows, self._columns())
+        if key not in self._layouts:
+            self._layouts[key] = self._first_fit(step, width, rows)
+        return self._layouts[key]
+
+    def _first_fit(self, step: Step, width: int, rows: int) -> str:
+        deal = self.screen.steps[self.screen.hands[step.hand].start]
+        # what the other parts need: header, status, section titles, the pile and the
+        # exchange (at their longest in this hand), and (stacked) three lines of log
+        end = self.screen.steps[self.screen.hands[step.hand][-1]]
+        pile = len(self._pile_lines(end, width, 3 + (rows >= 30)))
+        room = rows - pile - (4 if self._columns() >= WIDE else 8)
+        for layout in ("beside", "under"):
+            lines = self._seat_lines(deal, width, layout)
+            wide_enough = all(fragment_list_width(line) <= width for line in lines) and not any(
+                line and line[-1][1] == "…" for line in lines
+            )
+            if wide_enough and (not rows or len(lines) <= room):
+                return layout
+        return "compact"
+
+    def _crowded(self) -> bool:
+        columns = self._columns()
+        step = self.screen.step
+        return columns < WIDE and self._seat_layout(step, columns) == "compact"
+
+    def _rows(self) -> int:
+        app = get_app_or_none()
+        return app.output.get_size().rows if app is not None else 0
+
+    def _columns(self) -> int:
+        app = get_app_or_none()
+        return app.output.get_size().columns if app is not None else 0
+
+    def _seats(self, width: int, height: int) -> Lines:
+        step = self.screen.step
+        return self._seat_lines(step, width, self._seat_layout(step, width))
+
+    # --- the pile -------------------------------------------------------------------
+
+    def _pile(self, width: int, height: int) -> Lines:
+        most = 3 + (self._rows() >= 30) - self._crowded()
+        return self._pile_lines(self.screen.step, width, most)
+
+    def _pile_lines(self, step: Step, width: int, most: int) -> Lines:
+        """The trick in progress, then the exchange: `most` lines in all."""
+        view = step.view
+        plays = step.pile()
+        if plays:
+            parts: list[StyleAndTextTuples] = []
+            for n, (name, play) in enumerate(plays):
+                last = n == len(plays) - 1
+                part: StyleAndTextTuples = [("" if last else "class:dim", f"{name} ")]
+                for card in play.cards:
+                    part.append((card_style(card) if last else "class:dim", card_text(card) + " "))
+                parts.append(part)
+            # the newest plays that fit, the top of the pile last
+            line: StyleAndTextTuples = []
+            for part in reversed(parts):
+                if fragment_list_width(part) + fragment_list_width(line) + 8 > width and line:
+                    line = [("class:dim", "… "), *line]
+                    break
+                line = part + ([("class:dim", "· ")] if line else []) + line
+            pile = [("", " "), *line]
+        elif view.phase is Phase.GAME_OVER:
+            pile = [("class:turn", f" game over: {' and '.join(view.winners)} won")]
+        elif view.phase is Phase.BETWEEN_HANDS:
+            pile = [("class:dim", " the hand is over")]
+        elif view.phase is Phase.EXCHANGE:
+            pile = [("class:dim", " the exchange: returns are owed")]
+        else:
+            leader = view.seating[view.turn] if view.turn is not None else "?"
+            pile = [("class:dim", f" empty: {leader} leads")]
+        lines = [_fit(pile, width)]
+        if step.exchange:
+            moves = [
+                f"{s.giver}→{s.receiver} {' '.join(card_text(c) for c in s.cards)}"
+                for s in step.exchange
+            ]
+        else:
+            moves = ["none" + (" in hand 1" if step.hand == 0 else "")]
+        # one move of the exchange is never cut in two; a third line is for tall screens
+        text = " exchange: "
+        for move in moves:
+            if len(text) + len(move) + 3 > width and text.strip():
+                lines.append([("class:dim", text.rstrip(" ·"))])
+                text = "   "
+            text += move + " · "
+        lines.append([("class:dim", text.rstrip(" ·"))])
+        if len(lines) > most:
+            lines = [*lines[: most - 1], [*lines[most - 1], ("class:dim", " …")]]
+        return [_fit(line, width) for line in lines]
+
+    # --- the score sheet ------------------------------------------------------------
+
+    def _sheet_fits(self) -> bool:
+        """Whether the rows the table leaves in its column hold the score sheet."""
+        step = self.screen.step
+        width = self._columns() * 3 // 5
+        seats = self._seat_lines(step, width, self._seat_layout(step, width))
+        pile = self._pile_lines(step, width, 3 + (self._rows() >= 30))
+        sheet = len(step.scores) + 1
+        return self._rows() - 5 - len(seats) - len(pile) >= sheet
+
+    def _sheet(self, width: int, height: int) -> Lines:
+        """Players down, hands across: each one's score after each finished hand (the
+        hand's President highlighted), as many of the latest hands as fit."""
+        rows = self.screen.sheet()
+        if not rows:
+            return [[("class:dim", " no hand finished yet")]]
+        players = list(rows[-1][2])
+        names = max(len(name) for name in players) + 2
+        cell = max(3, max(len(str(points)) for points in rows[-1][2].values()) + 1)
+        shown = rows[-max(1, (width - names) // cell) :]
+        lines: Lines = [
+            [("class:dim", " " * names + "".join(f"{hand + 1:>{cell}}" for hand, _, _ in shown))]
+        ]
+        for name in players:
+            line: StyleAndTextTuples = [("", f" {name}".ljust(names))]
+            for _, finish, scores in shown:
+                points = f"{scores[name]:>{cell}}" if name in scores else " " * cell
+                line.append(("class:turn" if finish[:1] == (name,) else "", points))
+            lines.append(_fit(line, width))
+        return lines
+
+    # --- the log --------------------------------------------------------------------
+
+    def _log(self, width: int, height: int) -> Lines:
+        return [
+            [("class:selected" if now else "", " " + line)]
+            for line, now in self.screen.log(width - 1, height)
+        ]
+
+
+def create_key_bindings(screen: ReplayScreen) -> KeyBindings:
+    """Every key of the viewer (the help box lists them)."""
+    kb = KeyBindings()
+    browsing = Condition(lambda: not screen.help)
+    moves: dict[tuple[str, ...], Callable[[], None]] = {
+        ("right", "l", "space"): screen.forward,
+        ("left", "h"): screen.back,
+        ("down", "n", "pagedown"): screen.next_hand,
+        ("up", "p", "pageup"): screen.previous_hand,
+        ("home", "g"): screen.first,
+        ("end", "G"): screen.last,
+    }
+    for keys, move in moves.items():
+        for key in keys:
+            kb.add(key, filter=browsing)(lambda event, move=move: move())
+
+    @kb.add("?", filter=browsing)
+    def _help(event: KeyPressEvent) -> None:
+        screen.help = True
+
+    @kb.add("<any>", filter=Condition(lambda: screen.help))
+    def _close_help(event: KeyPressEvent) -> None:
+        screen.help = False
+
+    @kb.add("q")
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    return kb
+
+
+def run_viewer(screen: ReplayScreen, theme: str) -> None:
+    """Show the record in the terminal until q."""
+    ReplayApp(screen, theme=theme).app.run()

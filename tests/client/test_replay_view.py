@@ -1,0 +1,621 @@
+"""The replay viewer (`president replay FILE --view`): the pure stepping over records of
+every preset, the screen driven by keys at 60x20 and 80x24, and the real command in a
+pseudo-terminal.  Records are made the way `president sim --record` makes them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from president.bots.sim import play_game
+from president.bots.strategies import make_strategy
+from president.client.tui.replay import ReplayScreen, Step, walk
+from president.client.tui.replay_app import ReplayApp
+from president.client.tui.table import card_text
+from president.engine import PRESETS, Game, Phase, deck, parse_cards
+from president.engine.record import dumps, replay, to_record
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from ..terminal import Screen, Terminal
+
+# --- records, as `president sim --record` writes them --------------------------------
+
+#: name -> (preset, players, toggles on top of it)
+TABLES: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "classic": ("classic", 4, {}),
+    "full": ("full", 5, {}),
+    "house": ("house", 4, {}),
+    "sheet": ("sheet", 5, {}),
+    "table": ("table", 3, {}),
+    # returns chosen by hand, locked passing, revolutions, bombs, skips, two decks, wild jokers
+    "toggles": (
+        "classic",
+        6,
+        {
+            "decks": 2,
+            "jokers": 2,
+            "joker_mode": "wild",
+            "passing": "locked",
+            "revolution": True,
+            "bombs": True,
+            "equal_plays": "skip",
+            "two_finish_penalty": True,
+            "target": 4,
+        },
+    ),
+}
+
+
+@cache
+def _record_text(name: str) -> str:
+    preset, players, toggles = TABLES[name]
+    rules = PRESETS[preset].replace(**toggles)
+    game, _, _ = play_game(rules, ["heuristic"] * players, seed=13, number=0, rotate=True)
+    assert game.phase is Phase.GAME_OVER
+    return dumps(to_record(game, preset))
+
+
+def a_record(name: str) -> dict[str, Any]:
+    return json.loads(_record_text(name))
+
+
+def step_of(screen: ReplayScreen, hand: int, action: int | None) -> int:
+    return next(i for i, s in enumerate(screen.steps) if (s.hand, s.action) == (hand, action))
+
+
+# --- the pure stepping ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_each_step_is_the_table_after_one_deal_or_action(name: str) -> None:
+    document = a_record(name)
+    screen = ReplayScreen.of(document)
+    assert screen.fault is None
+    hands = document["hands"]
+    assert [(s.hand, s.action) for s in screen.steps] == [
+        (h, a) for h, hand in enumerate(hands) for a in [None, *range(len(hand["actions"]))]
+    ]
+    assert len(screen.hands) == len(hands)
+    for step in screen.steps:
+        dealt = Counter(parse_cards([c for cards in hands[step.hand]["deal"] for c in cards]))
+        held = Counter(card for cards in step.cards for card in cards)
+        # no card made or lost: what the seats hold and what was played is the deal
+        assert held + Counter(step.view.played) == dealt, (step.hand, step.action)
+        assert list(step.view.seating) == hands[step.hand]["seating"]
+        if step.action is None:
+            # each hand face up as dealt, then moved by the exchange the engine made
+            for seat, cards in enumerate(hands[step.hand]["deal"]):
+                name_ = step.view.seating[seat]
+                got = Counter(c for s in step.exchange if s.receiver == name_ for c in s.cards)
+                gave = Counter(c for s in step.exchange if s.giver == name_ for c in s.cards)
+                assert Counter(step.cards[seat]) == Counter(parse_cards(cards)) - gave + got
+        else:
+            assert step.actor == hands[step.hand]["actions"][step.action]["seat"]
+            assert step.lines, "every action says what it did"
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_the_scores_as_they_stood(name: str) -> None:
+    """At a hand's deal, the scores after the hands before it; at its last action,
+    after it: as `president replay` counts them on the record cut there."""
+    document = a_record(name)
+    screen = ReplayScreen.of(document)
+    for hand, steps in enumerate(screen.hands):
+        before = replay({**document, "hands": document["hands"][:hand]})
+        after = replay({**document, "hands": document["hands"][: hand + 1]})
+        assert before.game is not None and after.game is not None
+        assert dict(screen.steps[steps.start].scores) == before.game.scores
+        assert dict(screen.steps[steps[-1]].scores) == after.game.scores
+        rows = screen.steps[steps[-1]].seats()
+        assert {r.name: r.score for r in rows} == {
+            n: after.game.scores[n] for n in after.game.seating
+        }
+        screen.go(steps[-1])  # the score sheet, as far as this hand
+        number, finish, scores = screen.sheet()[-1]
+        assert (number, scores) == (hand, after.game.scores)
+        assert list(finish) == after.to_json()["hands"][-1]["finish"]
+        assert len(screen.sheet()) == hand + 1
+        screen.go(steps[-1] - 1)
+        assert len(screen.sheet()) == hand
+    assert screen.over and screen.verdict().startswith("every step legal")
+
+
+@pytest.mark.parametrize("name", ["classic", "full", "sheet", "toggles"])
+def test_the_exchange_who_gave_what_to_whom(name: str) -> None:
+    document = a_record(name)
+    screen = ReplayScreen.of(document)
+    checked = replay(document).to_json()["hands"]
+    returns = 0
+    for hand, steps in enumerate(screen.hands):
+        deal = screen.steps[steps.start]
+        gives = [
+            {"from": s.giver, "to": s.receiver, "cards": [str(c) for c in s.cards]}
+            for s in deal.exchange
+            if not s.returned
+        ]
+        assert gives == checked[hand]["gives"]
+        for row in deal.seats():  # what each seat got is marked in its hand
+            got = Counter(card for s in deal.exchange if s.receiver == row.name for card in s.cards)
+            assert Counter(row.received) == got
+        for index, action in enumerate(document["hands"][hand]["actions"]):
+            if "return" not in action:
+                continue
+            returns += 1
+            step = screen.steps[step_of(screen, hand, index)]
+            giver = step.view.seating[action["seat"]]
+            swap = step.exchange[-1]
+            assert swap.returned and swap.giver == giver
+            assert sorted(swap.cards) == sorted(parse_cards(action["return"]))
+            assert step.seats()[action["seat"]].owes == 0
+            assert f"{giver} returns {' '.join(card_text(c) for c in swap.cards)}" in step.lines[0]
+    if name != "house":
+        assert returns, "the record has returns chosen by hand"
+
+
+def test_moving_action_by_action_and_hand_by_hand() -> None:
+    screen = ReplayScreen.of(a_record("classic"))
+    assert (screen.step.hand, screen.step.action) == (0, None)
+    screen.back()
+    assert screen.index == 0
+    screen.forward()
+    assert (screen.step.hand, screen.step.action) == (0, 0)
+    screen.next_hand()
+    assert (screen.step.hand, screen.step.action) == (1, None)
+    screen.forward()
+    screen.forward()
+    screen.previous_hand()  # back to this hand's deal ...
+    assert (screen.step.hand, screen.step.action) == (1, None)
+    screen.previous_hand()  # ... and from there to the hand before
+    assert (screen.step.hand, screen.step.action) == (0, None)
+    screen.previous_hand()
+    assert screen.index == 0
+    screen.last()
+    assert screen.index == len(screen.steps) - 1 and screen.step.view.phase is Phase.GAME_OVER
+    screen.forward()
+    assert screen.index == len(screen.steps) - 1
+    screen.next_hand()
+    assert screen.index == len(screen.steps) - 1
+    screen.back()
+    assert screen.index == len(screen.steps) - 2
+    screen.first()
+    assert screen.index == 0
+    assert screen.position() == f"hand 1/{len(screen.hands)} · deal"
+    screen.forward()
+    assert screen.position() == f"hand 1/{len(screen.hands)} · action 1/{len(screen.hands[0]) - 1}"
+
+
+def test_the_log_up_to_the_step_cut_at_words() -> None:
+    screen = ReplayScreen.of(a_record("classic"))
+    screen.go(step_of(screen, 1, 5))
+    log = screen.log(34, 12)
+    assert len(log) == 12 and all(len(line) <= 34 for line, _ in log)
+    now = [line for line, current in log if current]
+    assert now and log[-1][1], "this step's lines come last, highlighted"
+    words = " ".join(screen.step.lines).split()
+    assert " ".join(now).split()[1:] == words  # its number, then its words, none cut
+    earlier = [line for line, current in log if not current]
+    assert " ".join(screen.steps[screen.index - 1].lines).split()[-1] in earlier[-1]
+    long = next(i for i, s in enumerate(screen.steps) if s.action and len(s.lines[0]) > 30)
+    screen.go(long)
+    narrow = screen.log(24, 30)
+    now = [line for line, current in narrow if current]
+    assert all(len(line) <= 24 for line, _ in narrow) and len(now) > len(screen.step.lines)
+    assert now[0].split()[0] == str(screen.step.action + 1)  # the number once, at its start
+    assert " ".join(now).split()[1:] == " ".join(screen.step.lines).split()
+    screen.last()  # the last action: the play, who went out, the hand, the game
+    tight = screen.log(60, 3)
+    assert all(now for _, now in tight) and len(screen.step.lines) > 3
+    assert tight[0][0].split()[1:] == screen.step.lines[0].split()[: len(tight[0][0].split()) - 1]
+    screen.first()
+    first = screen.log(80, 10)
+    assert first[0][0].startswith("— hand 1:") and all(current for _, current in first)
+
+
+def test_a_record_cut_mid_hand_is_shown_as_far_as_it_goes() -> None:
+    document = a_record("house")
+    document["hands"] = document["hands"][:3]
+    document["hands"][2]["actions"] = document["hands"][2]["actions"][:7]
+    screen = ReplayScreen.of(document)
+    assert screen.fault is None and not screen.over
+    screen.last()
+    assert (screen.step.hand, screen.step.action) == (2, 6)
+    assert screen.verdict() == "every step legal: 3 hands, the game is not over"
+
+
+def test_an_illegal_step_shows_the_steps_before_it() -> None:
+    document = a_record("classic")
+    actions = document["hands"][1]["actions"]
+    lead = next(i for i, a in enumerate(actions) if i > 3 and "play" in a)
+    actions[lead] = {"seat": actions[lead]["seat"], "play": ["3C", "3C", "3C", "3C", "3C"]}
+    screen = ReplayScreen.of(document)
+    assert screen.fault == replay(document).fault
+    assert (screen.steps[-1].hand, screen.steps[-1].action) == (1, lead - 1)
+    assert screen.verdict().startswith(
+        f"illegal in hand 1, action {lead} (0-based; here hand 2, action {lead + 1}): "
+    )
+    assert screen.fault is not None and screen.fault.error in screen.verdict()
+
+    bad_deal = a_record("classic")
+    bad_deal["hands"][2]["dealer"] = 9
+    screen = ReplayScreen.of(bad_deal)
+    assert screen.steps[-1].hand == 1 and screen.steps[-1].action == len(screen.hands[1]) - 2
+    assert screen.verdict().startswith("illegal in hand 2 (0-based; here hand 3's deal): ")
+
+    no_rules = {**a_record("classic"), "rules": {"preset": "nope"}}
+    screen = ReplayScreen.of(no_rules)
+    assert not screen.steps and screen.verdict().startswith("illegal in the header: rules: ")
+
+
+def _left_and_joined() -> dict[str, Any]:
+    """A table where Ben leaves after hand 1 and Eve sits down, as a server's record has it."""
+    game = Game(PRESETS["classic"].replace(target=30), ["Ann", "Ben", "Cat", "Dan"])
+    bots = make_strategy("greedy", random.Random(1))
+    for hand in range(2):
+        if hand:
+            game.leave("Ben")
+            game.join("Eve")
+        game.start_hand(rng=random.Random(hand))
+        while (seat := game.actor) is not None:
+            game.apply(seat, bots.choose(game.view_for(seat)))
+    return json.loads(dumps(to_record(game, "classic")))
+
+
+def test_players_who_leave_and_join_between_hands() -> None:
+    screen = ReplayScreen.of(_left_and_joined())
+    assert screen.fault is None
+    deal = screen.steps[screen.hands[1].start]
+    assert "Ben has left the table" in deal.lines and "Eve sits down" in deal.lines
+    assert "Ben" not in deal.view.seating and "Eve" in deal.view.seating
+    scores = dict(deal.scores)
+    assert scores["Eve"] == 0 and "Ben" in scores  # the leaver's score is kept
+    assert {r.name for r in deal.seats()} == {"Ann", "Cat", "Dan", "Eve"}
+
+
+# --- the screen, driven by keys -------------------------------------------------------
+
+
+class ScreenOutput:
+    """What prompt_toolkit writes, read as a VT100 would show it."""
+
+    encoding = "utf-8"
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+
+    def write(self, data: str) -> int:
+        self.screen.feed(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+@contextlib.asynccontextmanager
+async def viewer(
+    document: dict[str, Any], rows: int, columns: int
+) -> AsyncIterator[tuple[ReplayScreen, PipeInput, Screen, asyncio.Task[None]]]:
+    screen = ReplayScreen.of(document, "game.json")
+    shown = Screen(rows, columns)
+    output = Vt100_Output(
+        ScreenOutput(shown),  # type: ignore[arg-type]
+        lambda: Size(rows=rows, columns=columns),
+        term="xterm",
+        enable_cpr=False,
+    )
+    with create_pipe_input() as keys:
+        app = ReplayApp(screen, input=keys, output=output)
+        running = asyncio.create_task(app.app.run_async())
+        try:
+            yield screen, keys, shown, running
+        finally:
+            if not running.done():
+                app.app.exit()
+            await asyncio.wait_for(running, 5)
+
+
+async def until(check: Callable[[], bool], what: Callable[[], str]) -> None:
+    for _ in range(200):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(what())
+
+
+CARD_TEXTS = {card_text(card) for card in deck(decks=1, jokers=1)}
+
+
+def spread(word: str) -> list[str]:
+    """The cards of a word on screen: 7♣ as it is; a crowded screen's 7♣♥ as 7♣ 7♥."""
+    rank = word.rstrip("♣♦♥♠")
+    suits = word[len(rank) :]
+    return [rank + suit for suit in suits] if len(suits) > 1 else [word]
+
+
+def on_screen(step: Step, text: str) -> None:
+    """The cards of every seat, its score, and what this step did are all there."""
+    lines = [line.partition("│")[0] for line in text.splitlines()]  # the table's column
+    for row in step.seats():
+        seat_line = next(
+            (i for i, line in enumerate(lines) if line[2:].startswith(f"{row.name} ")), None
+        )
+        assert seat_line is not None, f"{row.name} is not on screen:\n{text}"
+        assert f"{row.score} pt" in lines[seat_line], text
+        # the cards beside the name, or on the lines under it (wrapped at a card)
+        words = lines[seat_line].split()
+        for line in lines[seat_line + 1 :]:
+            if not line.startswith("  ") or " pt" in line:
+                break  # the next seat, or the next section
+            words += line.split()
+        held = [card for word in words for card in spread(word) if card in CARD_TEXTS]
+        assert held == [card_text(c) for c in row.cards], f"{row.name}'s cards:\n{text}"
+    first = step.lines[0]
+    assert " ".join(first.split()[:3]) in text, f"{first!r} is not on screen:\n{text}"
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
+@pytest.mark.parametrize("name", TABLES)
+async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, columns: int) -> None:
+    async with viewer(a_record(name), rows, columns) as (screen, keys, shown, running):
+        await until(lambda: "hand 1/" in shown.text(), shown.text)
+        on_screen(screen.step, shown.text())
+
+        keys.send_text("n")  # the next hand's deal: the exchange is made
+        keys.send_text("\x1b[C" * 3)  # three actions on
+        await until(lambda: screen.index == screen.hands[1].start + 3, shown.text)
+        where = screen.position()
+        await until(lambda: where in shown.text(), shown.text)
+        on_screen(screen.step, shown.text())
+        text = shown.text()
+        assert "exchange: " in text and "→" in text, text
+
+        keys.send_text("\x1b[6~")  # PageDown: hand 3
+        keys.send_text("l")
+        await until(lambda: screen.index == screen.hands[2].start + 1, shown.text)
+        await until(lambda: screen.position() in shown.text(), shown.text)
+        on_screen(screen.step, shown.text())
+
+        keys.send_text("\x1b[F")  # End: the verdict on the status line
+        await until(lambda: "every step legal" in shown.text(), shown.text)
+        assert "game over" in shown.text()
+        on_screen(screen.step, shown.text())  # the last seat out still holds its cards
+        if columns >= 100:  # room for the score sheet: each player's final total
+            table = [line.partition("│")[0] for line in shown.text().splitlines()]
+            sheet = table[next(i for i, line in enumerate(table) if "score sheet" in line) :]
+            for player, points in screen.step.scores:
+                row = next(line for line in sheet if line.startswith(f" {player} "))
+                assert row.split()[-1] == str(points), shown.text()
+        keys.send_text("?")
+        await until(lambda: "next step" in shown.text(), shown.text)
+        preset, _, toggles = TABLES[name]
+        assert f"rules: {preset}" in shown.text()
+        for toggle, value in toggles.items():  # every change of the preset, as written
+            assert f"{toggle}={json.dumps(value)}" in shown.text(), shown.text()
+        keys.send_text("x")  # any key closes the help
+        await until(lambda: "next step" not in shown.text(), shown.text)
+        keys.send_text("\x1b[H")  # Home
+        await until(lambda: screen.index == 0, shown.text)
+        keys.send_text("q")
+        await asyncio.wait_for(running, 5)
+
+
+async def test_a_faulty_record_on_screen_says_so_in_one_line() -> None:
+    document = a_record("classic")
+    document["hands"][0]["actions"][4] = {"seat": 0, "return": ["3C"]}
+    async with viewer(document, 24, 80) as (screen, keys, shown, running):
+        await until(lambda: "illegal in hand 0, action 4 (0-based" in shown.text(), shown.text)
+        keys.send_text("\x1b[F")
+        await until(lambda: "action 4/" in shown.text(), shown.text)
+        on_screen(screen.step, shown.text())
+        keys.send_text("q")
+        await asyncio.wait_for(running, 5)
+
+
+def test_the_seat_rows_say_turn_passes_and_places() -> None:
+    screen = ReplayScreen.of(a_record("classic"))
+    last = screen.hands[0][-1]
+    places = sorted((r.place, r.name) for r in screen.steps[last].seats())
+    assert [n for _, n in places] == replay(
+        {**a_record("classic"), "hands": a_record("classic")["hands"][:1]}
+    ).to_json()["hands"][0]["finish"]
+    passed = next(i for i, s in enumerate(screen.steps) if any(r.passed for r in s.seats()))
+    step = screen.steps[passed]
+    assert step.lines[0].split()[1] == "passes" or "passes" in " ".join(step.lines)
+    turn = [r.name for r in screen.steps[1].seats() if r.turn]
+    view = screen.steps[1].view
+    assert view.turn is not None and turn == [view.seating[view.turn]]
+
+
+# --- the command, in a pseudo-terminal ------------------------------------------------
+
+COMMAND = [sys.executable, "-m", "president.cli", "replay"]
+
+
+def test_president_replay_view_in_a_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(_record_text("full"), encoding="utf-8")
+    document = json.loads(_record_text("full"))
+    term = Terminal([*COMMAND, str(path), "--view"], dict(os.environ), rows=24, columns=80)
+    try:
+        term.wait_for("hand 1/")
+        first = document["hands"][0]["deal"][0]
+        shown = term.text()
+        assert " ".join(card_text(c) for c in sorted(parse_cards(first))) in shown, shown
+        term.send("n")
+        term.wait_for("hand 2/")
+        term.send("\x1b[C")
+        term.wait_for(f"hand 2/{len(document['hands'])} · action 1/")
+        term.send("q")
+        assert term.proc.wait(10) == 0
+    finally:
+        term.close()
+
+
+def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path) -> None:
+    document = a_record("table")
+    document["hands"][1]["actions"][0] = {"seat": 0, "pass": True, "play": ["3C"]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    term = Terminal([*COMMAND, str(path), "--view", "--theme", "mono"], dict(os.environ))
+    try:
+        shown = term.wait_for("illegal in hand 1, action 0 (0-based; here hand 2, action 1):")
+        assert "an action is one of play, pass or" in shown, shown
+        term.send("q")
+        assert term.proc.wait(10) == 1
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "words"),
+    [
+        (None, [], "--view needs a terminal"),
+        (b"not json", [], "not JSON"),
+        (None, ["--json"], "--view and --json do not go together"),
+    ],
+)
+def test_president_replay_view_without_a_terminal_or_a_record_exits_2(
+    tmp_path: Path, content: bytes | None, extra: list[str], words: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(content if content is not None else _record_text("classic").encode())
+    out = subprocess.run(
+        [*COMMAND, str(path), "--view", *extra],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert out.returncode == 2, out
+    assert words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "Traceback" not in out.stderr and not out.stdout
+
+
+def test_walk_sees_the_same_fault_as_the_checker() -> None:
+    document = a_record("sheet")
+    document["hands"][0]["actions"].insert(2, {"seat": 0, "return": ["3C"]})
+    steps, fault = walk(document)
+    assert fault == replay(document).fault and fault is not None
+    assert (fault.hand, fault.action) == (0, 2)
+    assert (steps[-1].hand, steps[-1].action) == (0, 1)
+
+
+# --- colours --------------------------------------------------------------------------
+
+
+class RawOutput:
+    """What prompt_toolkit writes, kept as it is."""
+
+    encoding = "utf-8"
+
+    def __init__(self) -> None:
+        self.data = ""
+
+    def write(self, data: str) -> int:
+        self.data += data
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+#: A select-graphic-rendition sequence that sets a foreground colour.
+COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38)(?:;[0-9;]*)?m")
+
+
+@pytest.mark.parametrize(("theme", "coloured"), [("dark", True), ("light", True), ("mono", False)])
+async def test_the_theme_colours_the_screen_or_not(theme: str, coloured: bool) -> None:
+    raw = RawOutput()
+    output = Vt100_Output(
+        raw,  # type: ignore[arg-type]
+        lambda: Size(rows=24, columns=80),
+        term="xterm",
+        enable_cpr=False,
+    )
+    screen = ReplayScreen.of(a_record("classic"))
+    with create_pipe_input() as keys:
+        app = ReplayApp(screen, theme=theme, input=keys, output=output)
+        running = asyncio.create_task(app.app.run_async())
+        await until(lambda: "♥" in raw.data, lambda: raw.data)
+        keys.send_text("q")
+        await asyncio.wait_for(running, 5)
+    assert bool(COLOUR.search(raw.data)) is coloured, raw.data[:400]
+
+
+class TTY:
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("asked", "environ", "theme"),
+    [
+        ([], {"NO_COLOR": "1"}, "mono"),
+        (["--theme", "light"], {"NO_COLOR": "1"}, "light"),
+        ([], {}, "dark"),
+    ],
+)
+def test_the_command_hands_the_viewer_its_theme(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    asked: list[str],
+    environ: dict[str, str],
+    theme: str,
+) -> None:
+    from president.cli.main import main
+    from president.client.tui import replay_app
+
+    path = tmp_path / "game.json"
+    path.write_text(_record_text("table"), encoding="utf-8")
+    shown: list[tuple[ReplayScreen, str]] = []
+    monkeypatch.setattr(replay_app, "run_viewer", lambda s, t: shown.append((s, t)))
+    monkeypatch.setattr(sys, "stdin", TTY())
+    monkeypatch.setattr(sys, "stdout", TTY())
+    for name in ("NO_COLOR", "COLORFGBG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert main(["replay", str(path), "--view", *asked]) == 0
+    [(screen, chosen)] = shown
+    assert chosen == theme and screen.name == "game.json" and screen.fault is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "code", "words"),
+    [
+        ("classic", 0, "every step legal: no hand was dealt: nothing to view"),
+        ("nope", 1, "illegal in the header: rules: there is no preset 'nope'"),
+    ],
+)
+def test_a_record_without_a_step_to_show_is_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    rules: str,
+    code: int,
+    words: str,
+) -> None:
+    from president.cli.main import main
+
+    path = tmp_path / "empty.json"
+    document = {"format": "president-record/1", "rules": rules, "players": ["A", "B", "C"]}
+    path.write_text(json.dumps({**document, "hands": []}), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", TTY())
+    monkeypatch.setattr(sys, "stdout", TTY())
+    assert main(["replay", str(path), "--view"]) == code
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1, err
