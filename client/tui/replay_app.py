@@ -27,12 +27,12 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
-from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
 from .table import card_text
-from .theme import card_style, style_for
+from .theme import card_style, color_depth, style_for
 
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
@@ -117,7 +117,7 @@ class ReplayApp:
             style=style_for(theme),
             # mono writes no colour at all: prompt_toolkit's own styles colour the classes
             # `red` and `black` that the cards use
-            color_depth=ColorDepth.DEPTH_1_BIT if theme == "mono" else None,
+            color_depth=color_depth(theme),
             full_screen=True,
             input=input,
             output=output,
