@@ -17,8 +17,9 @@ trap cleanup EXIT
 
 tmux new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
   "env -u NO_COLOR COLORFGBG='15;0' $president play --name smoke --bot-delay 0.02 --pause 0.5 --data $data; echo EXITED; sleep 5"
-for _ in $(seq 50); do screen | grep -q "your hand" && break; sleep 0.2; done
+for _ in $(seq 100); do screen | grep -q "[♣♠]" && break; sleep 0.2; done
 screen | grep -q "your hand" || { echo "FAIL: the table screen never came up"; screen; exit 1; }
+screen | grep -q "[♣♠]" || { echo "FAIL: no cards were dealt"; screen; exit 1; }
 echo "--- the table screen ($size):"; screen
 
 # the dark palette: clubs and spades in bright cyan (96), never black (30)
