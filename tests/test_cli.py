@@ -159,7 +159,7 @@ def test_sim_json_and_records(tmp_path: Path) -> None:
         (("--bots", "random,random"), "2 strategies for 4 players"),
         (("--preset", "poker"), "no preset"),
         (("--set", "nonsense"), "NAME=VALUE"),
-        (("--games", "0"), "at least 1"),
+        (("--games", "0"), "--games: must be 1 to"),
     ],
 )
 def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:
