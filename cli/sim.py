@@ -40,9 +40,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     made = record_folder(args.record) if args.record else None
     try:
         return simulate(args, rules, bots, players, processes)
-    except BaseException:
-        if made is not None:  # a folder this run made holds no part of a run
+    except BaseException:  # Ctrl-C, a full disk: no part of a record is left
+        if made is not None:  # a folder this run made goes altogether
             shutil.rmtree(made, ignore_errors=True)
+        elif args.record:
+            for part in Path(args.record).glob(".*.json.part"):
+                part.unlink(missing_ok=True)
         raise
 
 

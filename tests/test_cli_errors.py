@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import importlib.metadata
+import json
 import os
 import random
 import socket
@@ -478,6 +479,16 @@ def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: Path) 
     with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
         interrupted(terminal, "Trust this server and remember it [y/N]")
     assert not (tmp_path / "config").exists()  # nothing remembered
+    # answered, the question leads on to the password the server wants, then the lobby
+    with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
+        terminal.wait_for("Trust this server and remember it [y/N]")
+        terminal.type("y\r")
+        terminal.wait_for(f"the password for {address} (not shown): ")
+        terminal.type("sesame\r")
+        terminal.wait_for("tables")
+        terminal.type("q")
+        assert terminal.proc.wait(10) == 0
+    assert address in (tmp_path / "config" / "president" / "known_servers").read_text()
 
 
 def test_connect_asks_for_the_password_the_server_wants(
@@ -491,7 +502,7 @@ def test_connect_asks_for_the_password_the_server_wants(
         terminal.wait_for("tables")  # the lobby
         terminal.type("q")
         assert terminal.proc.wait(10) == 0
-        assert "sesame" not in terminal.shown.text()
+        assert "sesame" not in terminal.shown.text() + terminal.err.text()
     # a wrong one (from the environment) is asked again, saying so; Ctrl-C there
     env = environment(tmp_path, PRESIDENT_PASSWORD="open")
     with prompted(args, env) as terminal:
@@ -515,6 +526,26 @@ def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: P
     with prompted([a.format(data=data) for a in args], environment(tmp_path)) as terminal:
         interrupted(terminal, question)
         assert not data.exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) -> None:
+    """Interrupted, `president sim` stops its workers without their tracebacks, and
+    leaves each record whole or not at all."""
+    records = tmp_path / "records"
+    records.mkdir()
+    args = ["sim", "--games", "100000", "--jobs", jobs, "--record", str(records)]
+    with prompted(args, environment(tmp_path)) as terminal:
+        end = time.monotonic() + 20
+        while len(list(records.iterdir())) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        code, err, seconds = terminal.ctrl_c()
+        assert seconds < 3, f"took {seconds:.1f} s to stop"
+        assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
+    written = list(records.iterdir())
+    assert written and all(p.suffix == ".json" and not p.name.startswith(".") for p in written)
+    for path in written:
+        assert json.loads(path.read_text())["format"] == "president-record/1"
 
 
 def test_the_password_is_read_from_the_environment(
