@@ -133,6 +133,9 @@ CASES: dict[str, Case] = {
     "play-data-read-only": case(
         "play", "--data", "{ro}", words="Permission denied", tty=True, ro=True
     ),
+    "play-data-read-only-used": case(
+        "play", "--data", "{used}", words="cannot keep the certificate", tty=True, ro=True
+    ),
     "play-data-under-read-only": case(
         "play", "--data", "{ro}/d", words="Permission denied", tty=True, ro=True
     ),
@@ -157,6 +160,9 @@ CASES: dict[str, Case] = {
     ),
     "server-data-read-only": case(
         "server", "--port", "0", "--data", "{ro}", words="Permission denied", ro=True
+    ),
+    "server-data-read-only-used": case(
+        "server", "--port", "0", "--data", "{used}", words="cannot keep the certificate", ro=True
     ),
     "server-data-under-read-only": case(
         "server", "--port", "0", "--data", "{ro}/d", words="Permission denied", ro=True
@@ -238,6 +244,11 @@ def sandbox(root: Path) -> dict[str, str]:
     (root / "unreadable.json").write_bytes(record)
     (root / "unreadable.json").chmod(0)
     (root / "ro").mkdir(mode=0o500)
+    used = root / "used"  # a server's data directory, made read-only after a first start
+    (used / "records").mkdir(mode=0o700, parents=True)
+    (used / "lock").write_bytes(b"")
+    (used / "lock").chmod(0o600)
+    used.chmod(0o500)
     return {
         "file": str(root / "afile"),
         "dir": str(root / "adir"),
@@ -248,6 +259,7 @@ def sandbox(root: Path) -> dict[str, str]:
         "missing": str(root / "missing.json"),
         "ro": str(root / "ro"),
         "new": str(root / "new"),
+        "used": str(used),
     }
 
 
