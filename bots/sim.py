@@ -10,6 +10,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -221,7 +222,9 @@ def run_job(job: Job) -> tuple[int, list[Tally]]:
             from president.engine.record import dumps, to_record
 
             path = Path(job.record) / f"{job.preset}-seed{job.seed}-game{number:05d}.json"
-            path.write_text(dumps(to_record(game, job.preset)), encoding="utf-8")
+            part = path.with_name(f".{path.name}.part")  # whole or not at all (Ctrl-C, disk full)
+            part.write_text(dumps(to_record(game, job.preset)), encoding="utf-8")
+            part.replace(path)
     return len(job.numbers), tallies
 
 
@@ -279,8 +282,13 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, list[Tally]]]:
         yield from map(run_job, jobs)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(processes) as pool:
+    with context.Pool(processes, initializer=_leave_ctrl_c_to_the_parent) as pool:
         yield from pool.imap_unordered(run_job, jobs)
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """A worker ignores Ctrl-C: the parent stops the pool (one line, no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def default_processes() -> int:

@@ -67,15 +67,31 @@ STRATEGIES: dict[str, Callable[..., Strategy]] = {
 }
 
 
+#: The levels a player picks opponents by (`--bots easy|normal|hard`): each is a strategy.
+LEVELS: dict[str, str] = {"easy": "greedy", "normal": "heuristic", "hard": "search"}
+
+
+def strategy_name(name: str) -> str:
+    """The strategy `name` means: a strategy's name or a level's, in any case;
+    `ValueError` naming the choices if it is neither."""
+    wanted = name.strip().lower()
+    wanted = LEVELS.get(wanted, wanted)
+    if wanted not in STRATEGIES:
+        raise ValueError(
+            f"there is no bot strategy {name!r}: choose one of {', '.join(LEVELS)} "
+            f"or {', '.join(STRATEGIES)}"
+        )
+    return wanted
+
+
 def strategy_problem(name: str) -> str | None:
-    """Why `name` is not a strategy (naming the ones there are), or None if it is."""
-    if name.strip().lower() in STRATEGIES:
-        return None
-    return f"there is no bot strategy {name!r}: choose one of {', '.join(STRATEGIES)}"
+    """Why `name` is not a strategy or a level (naming the choices), or None if it is one."""
+    try:
+        strategy_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def make_strategy(name: str, rng: random.Random, **options: Any) -> Strategy:
-    problem = strategy_problem(name)
-    if problem:
-        raise ValueError(problem)
-    return STRATEGIES[name.strip().lower()](rng, **options)
+    return STRATEGIES[strategy_name(name)](rng, **options)

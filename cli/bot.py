@@ -14,18 +14,37 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from president.bots.strategies import STRATEGIES, make_strategy, strategy_problem
+from president.bots.strategies import STRATEGIES, make_strategy
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
-from president.engine import RulesError, find_preset
+from president.engine import find_preset
 from president.protocol import messages as m
 
-from .usage import UsageError, search_options
+from .usage import (
+    PLAYOUTS,
+    STRATEGY_HELP,
+    THINK,
+    UsageError,
+    add_password,
+    address,
+    password,
+    preset,
+    search_options,
+    seconds,
+    short_text,
+    strategy,
+    whole,
+)
 
 
 class BotFailed(Exception):
-    """A bot could not do what it was asked; the message says why."""
+    """A bot could not do what it was asked; the message says why (exit status 1)."""
+
+
+class StartFailed(BotFailed):
+    """The bots could not start: the server cannot be reached or trusted, or refused a
+    table or a seat (exit status 2, as for any mistake in the command)."""
 
 
 @dataclass
@@ -66,9 +85,10 @@ async def start_bot(
     say: Callable[[str], None],
 ) -> RunningBot:
     """Connect, find (or create) the table, sit down."""
+    secret, table_secret = args.password, args.table_password  # as `cmd_bot` found them
 
     def reconnect() -> Awaitable[Link]:
-        return connect(args.address, name, role="bot", pin=pin, known=known, password=args.password)
+        return connect(args.address, name, role="bot", pin=pin, known=known, password=secret)
 
     try:
         link = await reconnect()
@@ -91,10 +111,6 @@ async def start_bot(
     assert client.tables is not None
     table = pick_table(client.tables, args.table)
     if table is None and args.table is not None:
-        try:
-            find_preset(args.preset).check_players(args.seats)
-        except RulesError as exc:
-            raise BotFailed(str(exc)) from None
         errors = len(client.errors)
         await client.send(
             m.CreateTable(
@@ -102,7 +118,7 @@ async def start_bot(
                 preset=args.preset,
                 toggles={},
                 seats=args.seats,
-                password=args.table_password,
+                password=table_secret,
                 turn_seconds=args.turn_seconds,
             )
         )
@@ -120,7 +136,7 @@ async def start_bot(
             "no table has a free seat: name one with --table (it is created if missing)"
         )
     errors = len(client.errors)
-    await client.send(m.Join(table=table, password=args.table_password))
+    await client.send(m.Join(table=table, password=table_secret))
     await until(lambda: client.model.slot is not None or len(client.errors) > errors, 10, "a seat")
     if client.model.slot is None:
         raise BotFailed(f"{name} could not sit at {table}: {client.errors[-1].message}")
@@ -156,18 +172,21 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
 
 
 async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
-    options = search_options(args)  # checked before any connection is made
+    options = search_options(args)
     known = KnownServers()
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, None)
     except ConnectFailed as exc:
-        raise BotFailed(str(exc)) from None
+        raise StartFailed(str(exc)) from None
     base = args.name or f"{args.strategy}-bot"
     names = [base] if args.count == 1 else [f"{base}-{i}" for i in range(1, args.count + 1)]
     bots: list[RunningBot] = []
     try:
         for index, name in enumerate(names):  # one after another: the first may create the table
-            bots.append(await start_bot(args, name, pin, known, index, options, say))
+            try:
+                bots.append(await start_bot(args, name, pin, known, index, options, say))
+            except BotFailed as exc:
+                raise StartFailed(str(exc)) from None
         await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
     finally:
         for bot in bots:
@@ -185,15 +204,18 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    problem = strategy_problem(args.strategy)
-    if problem:
-        raise UsageError(problem)
-    if not 1 <= args.count <= 12 or args.games < 0:
-        raise UsageError("--count is 1 to 12 and --games 0 (forever) or more")
-    if not args.give_up > 0:
-        raise UsageError("--give-up must be more than 0 seconds")
+    find_preset(args.preset).check_players(args.seats)  # before any connection is made
+    if args.name is not None and args.count > 1 and len(args.name) > 29:
+        raise UsageError("--name is at most 29 characters with --count (a number is added)")
+    args.password = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
+    args.table_password = password(
+        args, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password: "
+    )
     try:
         return asyncio.run(run_bots(args))
+    except StartFailed as exc:
+        print(f"president bot: {exc}", file=sys.stderr)
+        return 2
     except (BotFailed, ConnectFailed) as exc:
         print(f"president bot: {exc}", file=sys.stderr)
         return 1
@@ -208,37 +230,55 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "drops or the server restarts, they reconnect and take their seats back by themselves "
         "(for up to --give-up seconds)."
     )
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
+    parser.add_argument(
+        "address", type=address, metavar="HOST[:PORT]", help="the server (default port 7766)"
+    )
     parser.add_argument(
         "--strategy",
+        type=strategy,
         default="heuristic",
-        help=f"one of {', '.join(STRATEGIES)} (default heuristic)",
+        help=f"{STRATEGY_HELP}: {', '.join(STRATEGIES)} (default heuristic)",
     )
-    parser.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
-    parser.add_argument("--table", help="the table to join (created if missing)")
-    parser.add_argument("--name", help="bot name (numbered when --count > 1)")
+    parser.add_argument("--count", type=whole(1, 12), default=1, help="how many bots (default 1)")
     parser.add_argument(
-        "--games", type=int, default=1, help="games to play, 0 = forever (default 1)"
+        "--table",
+        type=short_text(40, "a table name"),
+        help="the table to join (created if missing)",
+    )
+    parser.add_argument(
+        "--name", type=short_text(32, "a name"), help="bot name (numbered when --count > 1)"
+    )
+    parser.add_argument(
+        "--games", type=whole(0), default=1, help="games to play, 0 = forever (default 1)"
     )
     parser.add_argument(
         "--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it"
     )
-    parser.add_argument("--password", help="the server's password")
-    parser.add_argument("--table-password", help="the table's password")
-    parser.add_argument("--preset", default="classic", help="preset of a table the bots create")
-    parser.add_argument("--seats", type=int, default=4, help="seats of a table the bots create")
+    add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
+    add_password(parser, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password")
     parser.add_argument(
-        "--turn-seconds", type=int, default=60, help="turn timer of a table the bots create"
+        "--preset", type=preset, default="classic", help="preset of a table the bots create"
     )
     parser.add_argument(
-        "--delay", type=float, default=0.0, metavar="SECONDS", help="pause before each move"
+        "--seats", type=whole(3, 12), default=4, help="seats of a table the bots create"
     )
-    parser.add_argument("--playouts", type=int, help="search: playouts per decision")
-    parser.add_argument("--think", type=float, metavar="SECONDS", help="search: time per decision")
-    parser.add_argument("--seed", type=int, help="seed the bots' randomness (for repeatable runs)")
+    parser.add_argument(
+        "--turn-seconds",
+        type=whole(0, 3600),
+        default=60,
+        help="turn timer of a table the bots create (0: none)",
+    )
+    parser.add_argument(
+        "--delay", type=seconds(60), default=0.0, metavar="SECONDS", help="pause before each move"
+    )
+    parser.add_argument("--playouts", type=PLAYOUTS, help="search: playouts per decision")
+    parser.add_argument("--think", type=THINK, metavar="SECONDS", help="search: time per decision")
+    parser.add_argument(
+        "--seed", type=whole(), help="seed the bots' randomness (for repeatable runs)"
+    )
     parser.add_argument(
         "--give-up",
-        type=float,
+        type=seconds(7 * 24 * 3600, zero=False),
         default=300.0,
         metavar="SECONDS",
         help="after a drop or a server restart, reconnect for this long before exiting "

@@ -7,13 +7,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import os
 import sys
+import termios
 from collections.abc import Awaitable, Callable
 
-from president.bots.strategies import strategy_problem
-from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
+from president.client.connection import (
+    Client,
+    ConnectFailed,
+    Link,
+    PasswordNeeded,
+    connect,
+    resolve_pin,
+)
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
@@ -24,7 +30,17 @@ from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from .usage import UsageError
+from .usage import (
+    PASSWORD,
+    STRATEGY_HELP,
+    UsageError,
+    add_password,
+    address,
+    login_name,
+    password,
+    short_text,
+    strategy,
+)
 
 
 async def lobby_and_tables(
@@ -71,23 +87,81 @@ async def lobby_and_tables(
             await network
 
 
-async def run_connect(args: argparse.Namespace) -> int:
-    known = KnownServers()
+async def ask(question: str, *, echo: bool = True) -> str:
+    """A line typed at the terminal (not shown if not `echo`), read by the event loop:
+    Ctrl-C stops the command at once (`input` in a thread held the exit until Enter).
+    `EOFError` when the input ends."""
+    fd = sys.stdin.fileno()
     loop = asyncio.get_running_loop()
+    line: asyncio.Future[bytes] = loop.create_future()
+    typed = bytearray()
 
-    async def ask(question: str) -> str:
-        return await loop.run_in_executor(None, input, question)
+    def readable() -> None:
+        try:
+            data = os.read(fd, 1024)
+        except OSError:
+            data = b""
+        typed.extend(data)
+        if (not data or b"\n" in typed) and not line.done():
+            line.set_result(bytes(typed))
 
+    saved = termios.tcgetattr(fd) if not echo else None
+    if saved is not None:
+        quiet = list(saved)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+    print(question, end="", flush=True)
+    loop.add_reader(fd, readable)
+    try:
+        answer = await line
+    finally:
+        loop.remove_reader(fd)
+        if saved is not None:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            print(flush=True)  # the Enter the terminal did not show
+    if not answer:
+        raise EOFError("no answer: the input ended")
+    return answer.decode(errors="replace").partition("\n")[0].rstrip("\r")
+
+
+#: Questions for a server's password before giving up.
+PASSWORD_TRIES = 3
+
+
+async def first_link(
+    args: argparse.Namespace, pin: str, known: KnownServers, secret: str | None
+) -> tuple[Link, str | None]:
+    """The first link, and the password it took: asked for when the server wants one
+    (a few tries), never shown."""
+    for _ in range(PASSWORD_TRIES):
+        try:
+            link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+            return link, secret
+        except PasswordNeeded as exc:
+            what = "that password is wrong: the password" if exc.wrong else "the password"
+            secret = await ask(f"{what} for {args.address} (not shown): ", echo=False)
+            if not secret:
+                raise ConnectFailed(f"not connected: {args.address} needs a password") from None
+            try:
+                PASSWORD(secret)
+            except argparse.ArgumentTypeError as problem:
+                raise ConnectFailed(str(problem)) from None
+    link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+    return link, secret
+
+
+async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
+    known = KnownServers()
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, ask)
-
-        def reconnect() -> Awaitable[Link]:
-            return connect(args.address, args.name, pin=pin, known=known, password=args.password)
-
-        link = await reconnect()
+        link, secret = await first_link(args, pin, known, secret)
     except (ConnectFailed, EOFError) as exc:
         print(f"president connect: {exc}", file=sys.stderr)
-        return 1
+        return 2
+
+    def reconnect() -> Awaitable[Link]:
+        return connect(args.address, args.name, pin=pin, known=known, password=secret)
+
     client = Client(link)
     client.reconnect = reconnect
     screen = LobbyScreen(
@@ -103,14 +177,10 @@ async def run_connect(args: argparse.Namespace) -> int:
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
-    problem = strategy_problem(args.bots)
-    if problem:
-        raise UsageError(problem)
-    if not 1 <= len(args.name) <= 32:
-        raise UsageError("--name must be 1 to 32 characters")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
-    return asyncio.run(run_connect(args))
+    secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
+    return asyncio.run(run_connect(args, secret))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -120,9 +190,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "sit down, watch, add bots. The first time, you are shown the server's certificate "
         "fingerprint to compare with the one the host's server printed."
     )
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the server (default port 7766)")
     parser.add_argument(
-        "--name", default=(getpass.getuser() or "player")[:32], help="your name at the tables"
+        "address", type=address, metavar="HOST[:PORT]", help="the server (default port 7766)"
+    )
+    parser.add_argument(
+        "--name",
+        type=short_text(32, "a name"),
+        default=login_name("player"),
+        help="your name at the tables",
     )
     parser.add_argument(
         "--fingerprint",
@@ -130,9 +205,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the fingerprint the host printed "
         "(skips the question; a different certificate is refused)",
     )
-    parser.add_argument("--password", help="the server's password, if the host set one")
+    add_password(
+        parser,
+        "--password",
+        "PRESIDENT_PASSWORD",
+        "the server's password, if the host set one (asked for when needed)",
+    )
     parser.add_argument(
-        "--bots", default="random", help="strategy of the bots you add (default random)"
+        "--bots",
+        type=strategy,
+        default="heuristic",
+        help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
     parser.add_argument(
         "--theme",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import os
 import sys
@@ -15,7 +16,7 @@ from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rules import PRESET_SOURCES, SUGGESTED_PLAYERS
 
-from .usage import UsageError, rules_for
+from .usage import Parser, UsageError, preset, rules_for
 
 # --- president rules --------------------------------------------------------------------
 
@@ -27,19 +28,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {name:8} {PRESET_SOURCES[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
         print("\nAny toggle can be set on top of a preset: --set NAME=VALUE.")
         return 0
-    preset = args.preset or "classic"
-    rules = rules_for(preset, args.set)
+    name = args.preset or "classic"
+    rules = rules_for(name, args.set)
     if args.json:
-        print(json.dumps({"preset": preset, **rules.to_dict()}, indent=1))
+        print(json.dumps({"preset": name, **rules.to_dict()}, indent=1))
         return 0
-    changed = rules.changes_from(PRESETS[preset])
-    title = f"Preset {preset.lower()}" + (
-        " with " + ", ".join(changed) + " changed" if changed else ""
-    )
-    print(
-        f"{title} ({PRESET_SOURCES[preset.lower()]}; suggested players "
-        f"{SUGGESTED_PLAYERS[preset.lower()]}):"
-    )
+    changed = rules.changes_from(PRESETS[name])
+    title = f"Preset {name}" + (" with " + ", ".join(changed) + " changed" if changed else "")
+    print(f"{title} ({PRESET_SOURCES[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
     width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
     for name, value, words in describe(rules):
         mark = "*" if name in changed else " "
@@ -111,6 +107,14 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
 # --- the parser -------------------------------------------------------------------------
 
 
+def installed_version() -> str:
+    """The installed package's version (its metadata), as `president --version` shows it."""
+    try:
+        return importlib.metadata.version("president")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 #: The other subcommands: each one's module and its line in `president --help`.  A module
 #: is imported only when its command runs (or shows its own help), so `president rules`
 #: does not load the server, the client and the terminal library.
@@ -128,9 +132,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser, with the options of the subcommand `argv` names."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="president",
         description="President (Scum, Daifugo): the card game, for LAN play.",
+    )
+    parser.add_argument(
+        "-V", "--version", action="version", version=f"president {installed_version()}"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -139,7 +146,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="show a preset's rules in words",
         description="Show a preset's toggles in words, or list the presets.",
     )
-    rules.add_argument("preset", nargs="?", help="classic, full, house, sheet or table")
+    rules.add_argument(
+        "preset", nargs="?", type=preset, help="classic, full, house, sheet or table"
+    )
     rules.add_argument(
         "--set",
         action="append",
@@ -157,7 +166,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "step legal, 1 an illegal or malformed step, 2 not a record.",
     )
     rep.add_argument("file", help="the record (JSON)")
-    rep.add_argument("--json", action="store_true", help="print the result as JSON (RECORD.md)")
+    rep.add_argument(
+        "--json", action="store_true", help="print the result as JSON (docs/records.md)"
+    )
     rep.add_argument(
         "--view",
         action="store_true",
@@ -179,20 +190,28 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command `argv` (the process's arguments by default); its exit status:
+    0 done, 2 a mistake (one line on stderr: never a traceback), 130 Ctrl-C."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
+    command = "president"
     try:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
+        command = f"president {args.command}"
         code: int = args.handler(args)
         return code
     except (UsageError, RulesError, ValueError) as exc:
-        print(f"president {args.command}: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"president {args.command}: interrupted", file=sys.stderr)
+        print(f"{command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # what no command foresaw: still one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2

@@ -6,25 +6,32 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import os
 import sys
 import tempfile
 from collections.abc import Awaitable
 from pathlib import Path
 
-from president.bots.strategies import strategy_problem
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.theme import THEMES, choose_theme
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
-from president.server.app import Server
+from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
 from president.server.storage import StorageError
 
-from .usage import UsageError
+from .usage import (
+    STRATEGY_HELP,
+    UsageError,
+    login_name,
+    preset,
+    seconds,
+    short_text,
+    strategy,
+    whole,
+)
 
 
 async def start_local_game(
@@ -69,7 +76,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
             server, client = await start_local_game(
                 args, data, KnownServers(Path(scratch) / "known")
             )
-        except StorageError as exc:  # its data directory is not private, or in use
+        except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
         app = TableApp(client, input=input, output=output, theme=args.theme)  # type: ignore[arg-type]
@@ -93,9 +100,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"president play: {exc}", file=sys.stderr)
         return 2
-    problem = strategy_problem(args.bots)
-    if problem:
-        raise UsageError(problem)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
     return asyncio.run(play(args))
@@ -107,20 +111,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Start a game against bots in this terminal: an embedded server on "
         "loopback, bots in the other seats. Press ? in the game for the keys."
     )
-    parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
-    parser.add_argument("--players", type=int, default=4, help="table size (default 4)")
-    parser.add_argument("--bots", default="random", help="strategy of the bots (default random)")
-    parser.add_argument("--name", default=(getpass.getuser() or "you")[:32], help="your name")
+    parser.add_argument(
+        "--preset", type=preset, default="classic", help="rules preset (default classic)"
+    )
+    parser.add_argument("--players", type=whole(), default=4, help="table size (default 4)")
+    parser.add_argument(
+        "--bots",
+        type=strategy,
+        default="heuristic",
+        help=f"the bots' strategy: {STRATEGY_HELP} (default normal: heuristic)",
+    )
+    parser.add_argument(
+        "--name", type=short_text(32, "a name"), default=login_name("you"), help="your name"
+    )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=seconds(60),
         default=0.7,
         metavar="SECONDS",
         help="how long bots think, so you can follow (default 0.7)",
     )
     parser.add_argument(
         "--pause",
-        type=float,
+        type=seconds(600),
         default=3.0,
         metavar="SECONDS",
         help="pause between hands to read the result (default 3)",

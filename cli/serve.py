@@ -13,10 +13,12 @@ import socket
 import sys
 from pathlib import Path
 
-from president.server.app import Server
+from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
 from president.server.journal import JournalError
 from president.server.storage import StorageError
+
+from .usage import add_password, password, port, seconds, short_text, whole
 
 
 def lan_addresses() -> list[str]:
@@ -49,14 +51,8 @@ async def serve(config: ServerConfig) -> int:
     try:
         server = Server(config)
         await server.start()
-    except (JournalError, StorageError) as exc:
+    except (JournalError, StorageError, ListenError) as exc:
         print(f"president server: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(
-            f"president server: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
         return 2
     say(f"president server {config.name!r} listening on {config.host}:{server.port}")
     if config.host in ("0.0.0.0", "::", ""):
@@ -96,7 +92,9 @@ def cmd_server(args: argparse.Namespace) -> int:
         port=args.port,
         data_dir=Path(args.data) if args.data else default_data_dir(),
         name=args.name,
-        password=args.password,
+        password=password(
+            args, "--password", "PRESIDENT_PASSWORD", "the password every client must give: "
+        ),
         pause_between_hands=args.pause,
         bot_delay=args.bot_delay,
         max_connections=args.max_connections,
@@ -106,26 +104,6 @@ def cmd_server(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
     )
     return asyncio.run(serve(config))
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -139,18 +117,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"
     )
-    parser.add_argument("--password", help="a password every client must give")
-    parser.add_argument("--name", default="president", help="the server's name, shown to clients")
+    add_password(parser, "--password", "PRESIDENT_PASSWORD", "a password every client must give")
+    parser.add_argument(
+        "--name",
+        type=short_text(32, "a name"),
+        default="president",
+        help="the server's name, shown to clients",
+    )
     parser.add_argument(
         "--pause",
-        type=float,
+        type=seconds(600),
         default=2.0,
         metavar="SECONDS",
         help="pause between hands, for people to read the result (default 2)",
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=seconds(60),
         default=0.3,
         metavar="SECONDS",
         help="how long server-side bots think, so people can follow (default 0.3)",
@@ -170,7 +153,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default = getattr(defaults, field)
         parser.add_argument(
             "--" + field.replace("_", "-"),
-            type=positive,
+            type=whole(1, 1_000_000),
             default=default,
             metavar="N",
             help=words.format(default),

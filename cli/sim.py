@@ -4,40 +4,70 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 from president.bots.sim import default_processes, progress_bar, report, run, speed_line
-from president.bots.strategies import strategy_problem
-from president.engine import find_preset
+from president.bots.strategies import strategy_name
+from president.engine import Rules, find_preset
 
-from .usage import UsageError, rules_for, search_options
+from .usage import (
+    PLAYOUTS,
+    STRATEGY_HELP,
+    THINK,
+    UsageError,
+    preset,
+    rules_for,
+    search_options,
+    whole,
+)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     rules = rules_for(args.preset, args.set)
-    bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
+    bots = [strategy_name(b) for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one strategy")
-    problems = [p for p in map(strategy_problem, bots) if p]
-    if problems:
-        raise UsageError(problems[0])
     players = args.players if args.players is not None else (len(bots) if len(bots) > 1 else 4)
+    rules.check_players(players)
     if len(bots) == 1:
         bots = bots * players
     if len(bots) != players:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     processes = args.jobs if args.jobs is not None else default_processes()
-    if processes < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.record:
-        from pathlib import Path
+    made = record_folder(args.record) if args.record else None
+    try:
+        return simulate(args, rules, bots, players, processes)
+    except BaseException:  # Ctrl-C, a full disk: no part of a record is left
+        if made is not None:  # a folder this run made goes altogether
+            shutil.rmtree(made, ignore_errors=True)
+        elif args.record:
+            for part in Path(args.record).glob(".*.json.part"):
+                part.unlink(missing_ok=True)
+        raise
 
-        try:
-            Path(args.record).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"cannot make {args.record}: {exc.strerror or exc}") from None
+
+def record_folder(folder: str) -> Path | None:
+    """Make sure records can be written into `folder`: the topmost folder this made
+    (None if it was there), to remove again if the run does not finish."""
+    path = Path(folder)
+    made = next((p for p in reversed((path, *path.parents)) if not p.exists()), None)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise UsageError(f"cannot write records into {folder}: {exc.strerror or exc}") from None
+    return made
+
+
+def simulate(
+    args: argparse.Namespace, rules: Rules, bots: list[str], players: int, processes: int
+) -> int:
     options = search_options(args)
     show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
     result = run(
@@ -83,7 +113,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Play whole games between bots and report their average finishing place. "
         "The same seed gives the same output (the speed goes to stderr)."
     )
-    parser.add_argument("--preset", default="classic", help="rules preset (default classic)")
+    parser.add_argument(
+        "--preset", type=preset, default="classic", help="rules preset (default classic)"
+    )
     parser.add_argument(
         "--set",
         action="append",
@@ -91,18 +123,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="change a toggle on top of the preset (repeatable)",
     )
-    parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed for deals and bots (default 1)")
+    parser.add_argument("--players", type=whole(), default=None, help="table size (default 4)")
+    parser.add_argument(
+        "--games", type=whole(1, 1_000_000), default=100, help="games to play (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=whole(), default=1, help="seed for deals and bots (default 1)"
+    )
     parser.add_argument(
         "--bots",
         default="random",
-        help="the line-up: one strategy per chair, comma-separated (rotated round the seats each game), or one for every chair (default random)",
+        help="the line-up: one strategy per chair, comma-separated (rotated round the seats "
+        f"each game), or one for every chair (default random); {STRATEGY_HELP}",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--record", metavar="DIR", help="write each game's record into DIR")
     parser.add_argument(
-        "--jobs", type=int, metavar="N", help="processes to use (default: every core)"
+        "--jobs", type=whole(1, 256), metavar="N", help="processes to use (default: every core)"
     )
     parser.add_argument(
         "--fixed-seats",
@@ -110,11 +147,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="keep each strategy in its chair (default: rotate the line-up each game)",
     )
     parser.add_argument(
-        "--playouts", type=int, metavar="N", help="search bot: playouts per decision"
+        "--playouts", type=PLAYOUTS, metavar="N", help="search bot: playouts per decision"
     )
     parser.add_argument(
         "--think",
-        type=float,
+        type=THINK,
         metavar="SECONDS",
         help="search bot: thinking time per decision (instead of a playout count)",
     )

@@ -1,17 +1,128 @@
-"""What every subcommand shares: command-line mistakes, toggles from `--set`, the
-search bot's budget."""
+"""What every subcommand shares: command-line mistakes said in one line, the checks of
+each kind of value (numbers in range, seconds, names, addresses), toggles from `--set`,
+bot strategies and levels, passwords from the environment or a prompt, the search bot's
+budget."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import Any
+import getpass
+import ipaddress
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
-from president.engine import TOGGLES, Rules, find_preset
+from president.bots.strategies import strategy_name
+from president.engine import TOGGLES, Rules, RulesError, find_preset
 
 
 class UsageError(Exception):
     """A mistake on the command line: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a mistake said in one line: the usage is one `--help` away."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+# --- values: each a function for argparse's `type=`, its mistake in words ----------------
+
+
+def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """A whole number from `low` to `high` (either end open when None)."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if low is not None and high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        if low is not None and value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
+        return value
+
+    return number
+
+
+def seconds(high: float, *, zero: bool = True) -> Callable[[str], float]:
+    """A time in seconds, up to `high`; 0 allowed when `zero`, never negative, NaN or
+    infinite."""
+
+    def duration(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero) or value > high:
+            least = "0" if zero else "more than 0"
+            raise argparse.ArgumentTypeError(
+                f"must be {least} and at most {high:g} seconds, not {text!r}"
+            )
+        return value
+
+    return duration
+
+
+def short_text(high: int, what: str = "text") -> Callable[[str], str]:
+    """Text of 1 to `high` characters, no control characters (what the wire carries)."""
+
+    def checked(text: str) -> str:
+        if not 1 <= len(text) <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be 1 to {high} characters")
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+            raise argparse.ArgumentTypeError(f"{what} must not hold control characters")
+        return text
+
+    return checked
+
+
+def port(text: str) -> int:
+    """A port to listen on: 0 (the system picks one) to 65535."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def address(text: str) -> str:
+    """A server's HOST[:PORT] (a name, an IPv4 address, or an IPv6 one in brackets when a
+    port follows); whether the name resolves is found by connecting."""
+    text = text.strip()
+    host, sep, tail = text.rpartition(":")
+    if not sep or (host.count(":") and not host.startswith("[")):
+        host, tail = text, ""  # no port, or a bare IPv6 address
+    if tail and (not tail.isdigit() or not 1 <= int(tail) <= 65535):
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {tail!r}")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}") from None
+    elif not host or not all(c.isalnum() or c in "-._" for c in host):
+        raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}")
+    return text
+
+
+def login_name(fallback: str) -> str:
+    """The user's login name, as a default name at the tables (`fallback` without one)."""
+    try:
+        return getpass.getuser()[:32] or fallback
+    except (OSError, KeyError, ImportError):
+        return fallback
+
+
+# --- rules, strategies --------------------------------------------------------------------
 
 
 def parse_toggle(text: str) -> tuple[str, Any]:
@@ -43,14 +154,80 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
     return rules.replace(**changes) if changes else rules
 
 
+def preset(text: str) -> str:
+    """A preset's name, in any case, as the engine spells it (`--preset CLASSIC` is
+    classic)."""
+    try:
+        find_preset(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip().lower()
+
+
+def strategy(text: str) -> str:
+    """The strategy a `--bots`/`--strategy` value names: a strategy or a level
+    (easy, normal, hard), in any case."""
+    try:
+        return strategy_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: Words for `--bots` and `--strategy` in `--help`.
+STRATEGY_HELP = "easy, normal or hard (greedy, heuristic, search), or a strategy's name"
+
+#: The search bot's budget per decision: playouts, or seconds.
+PLAYOUTS = whole(1, 100_000)
+THINK = seconds(60, zero=False)
+
+
 def search_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if getattr(args, "playouts", None) is not None:
-        if args.playouts < 1:
-            raise UsageError("--playouts must be at least 1")
         options["playouts"] = args.playouts
     if getattr(args, "think", None) is not None:
-        if args.think <= 0:
-            raise UsageError("--think must be more than 0 seconds")
         options["seconds"] = args.think
     return options
+
+
+# --- passwords: never needed on the command line -------------------------------------------
+
+#: What a password may be (the protocol's limit).
+PASSWORD = short_text(64, "a password")
+
+
+def add_password(parser: argparse.ArgumentParser, flag: str, variable: str, what: str) -> None:
+    """`flag` (e.g. --password) and `flag`-prompt, for the password `what` describes;
+    without either, the environment variable `variable`."""
+    parser.add_argument(
+        flag,
+        type=PASSWORD,
+        metavar="PW",
+        help=f"{what} (visible to other users in `ps`: prefer ${variable} or {flag}-prompt)",
+    )
+    parser.add_argument(
+        flag + "-prompt",
+        action="store_true",
+        help=f"ask for {what} without echoing it",
+    )
+
+
+def password(args: argparse.Namespace, flag: str, variable: str, question: str) -> str | None:
+    """The password from `flag`, else asked for (`flag`-prompt), else from the environment
+    variable `variable`, else None."""
+    dest = flag.lstrip("-").replace("-", "_")
+    given: str | None = getattr(args, dest)
+    if getattr(args, dest + "_prompt"):
+        if given is not None:
+            raise UsageError(f"give {flag} or {flag}-prompt, not both")
+        if not sys.stdin.isatty():
+            raise UsageError(f"{flag}-prompt needs a terminal to ask in")
+        given = getpass.getpass(question)
+    elif given is None:
+        given = os.environ.get(variable) or None
+    if given is None:
+        return None
+    try:
+        return PASSWORD(given)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None

@@ -33,6 +33,14 @@ class ConnectFailed(Exception):
     """Could not reach the server, or it refused us; the message says why."""
 
 
+class PasswordNeeded(ConnectFailed):
+    """The server has a password and the hello gave none, or a wrong one (`wrong`)."""
+
+    def __init__(self, message: str, *, wrong: bool) -> None:
+        super().__init__(message)
+        self.wrong = wrong
+
+
 class CertificateRefused(ConnectFailed):
     """The server shows a certificate that is not the one pinned for it."""
 
@@ -94,8 +102,12 @@ async def _open_tls(
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout
         )
-    except (OSError, TimeoutError, ssl.SSLError) as exc:
-        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {exc}") from None
+    except (OSError, TimeoutError, ssl.SSLError, OverflowError, UnicodeError) as exc:
+        # a name that does not resolve, or cannot be one (too long a label), a port out of range
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if isinstance(exc, TimeoutError):
+            reason = f"no answer within {timeout:g} s"
+        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {reason}") from None
     ssl_object = writer.get_extra_info("ssl_object")
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
     if der is None:
@@ -212,6 +224,11 @@ async def connect(
         link.server = answer.server
         return link
     await link.close()
+    if isinstance(answer, m.Reject) and answer.reason in (m.NEEDS_PASSWORD, m.WRONG_PASSWORD):
+        raise PasswordNeeded(
+            f"the server at {where} refused: {answer.reason}",
+            wrong=answer.reason == m.WRONG_PASSWORD,
+        )
     if isinstance(answer, (m.Reject, m.Bye)):
         raise ConnectFailed(f"the server at {where} refused: {answer.reason}")
     raise ConnectFailed(f"the server at {where} answered hello with {answer!r}")

@@ -184,6 +184,13 @@ class Reject(Message):
     reason: Sentence
 
 
+#: A `reject`'s reason when the server has a password and the `hello` gave none (a client
+#: with a person at it asks for one) ...
+NEEDS_PASSWORD = "this server needs a password"
+#: ... and when the one given is not it.
+WRONG_PASSWORD = "wrong server password"
+
+
 # --- either way -----------------------------------------------------------------------
 
 

@@ -54,6 +54,11 @@ def _smaller_tls_reads() -> None:
         protocol.max_size = TLS_READ
 
 
+class ListenError(Exception):
+    """The server cannot listen on its address (in use, not this machine's, no such
+    name); the message (one line) says which and why."""
+
+
 class Server:
     def __init__(self, config: ServerConfig) -> None:
         if config.password is not None:  # kept only as its hash
@@ -104,7 +109,7 @@ class Server:
                 self._listener.close()
             if self.journal is not None:
                 self.journal.close()
-            self.storage.unlock()
+            self.storage.discard()  # a data directory this start made goes again
             raise
 
     def _start(self) -> None:
@@ -112,9 +117,16 @@ class Server:
         # connection: a flood of connections that never finish a handshake is counted and
         # refused like any other.
         family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
-        self._listener = socket.create_server(
-            (self.config.host, self.config.port), family=family, backlog=BACKLOG
-        )
+        try:
+            self._listener = socket.create_server(
+                (self.config.host, self.config.port), family=family, backlog=BACKLOG
+            )
+        except (OSError, OverflowError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = reason.split(" (while attempting")[0]  # asyncio's repeat of the address
+            raise ListenError(
+                f"cannot listen on {self.config.host}:{self.config.port}: {reason}"
+            ) from None
         self._listener.setblocking(False)
         self.storage.note_port(self.port)
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from president.bots.strategies import Strategy, make_strategy
+from president.bots.strategies import Strategy, make_strategy, strategy_name
 from president.protocol import messages as m
 from president.protocol.errors import Code, ProtocolError
 
@@ -207,7 +207,7 @@ class Chairs:
             bot = make_strategy(strategy, random.Random(secrets.randbits(64)))
         except ValueError as exc:
             raise TableError(Code.NOT_ALLOWED, str(exc)) from None
-        strategy = strategy.strip().lower()
+        strategy = strategy_name(strategy)  # a level (hard) is seated as its strategy (search)
         taken = {s.name for s in self.slots}
         name = next(
             f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken

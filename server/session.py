@@ -235,12 +235,15 @@ class Session:
             self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
             return False
         password = self.config.password
+        if password is not None and hello.password is None:  # not a guess: no wait after it
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=m.NEEDS_PASSWORD))
+            return False
         if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
             self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
             return False
         if password is not None and not await password_checks(password, hello.password):
             self.handler.guard.wrong(self.address, "server")
-            self.deliver(m.Reject(versions=m.VERSIONS, reason="wrong server password"))
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
             return False
         problem = key_problem(hello.hand_key)
         if problem is not None:

@@ -8,6 +8,7 @@ life), and secrets are never written through a symlink."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import errno
 import fcntl
@@ -46,6 +47,9 @@ class Storage:
         self.journal_key_file = root / "journal.key"
         self._lock: int | None = None
         self._exclusive = True
+        #: The directories this start made (the data directory and missing parents),
+        #: outermost first: what `discard` takes away again if the start fails.
+        self._made: list[Path] = []
 
     # --- start: lock, then check ----------------------------------------------------------
 
@@ -58,16 +62,44 @@ class Storage:
         missing = [p for p in (self.root, *self.root.parents) if not p.exists()]
         try:  # each directory made here is private, the parents too (mkdir's mode is
             for path in reversed(missing):  # only the last one's with parents=True)
-                path.mkdir(mode=0o700, exist_ok=True)
+                with contextlib.suppress(FileExistsError):  # made meanwhile: not ours
+                    path.mkdir(mode=0o700)
+                    self._made.append(path)
         except OSError as exc:
-            raise StorageError(f"cannot make the data directory {self.root}: {exc}") from None
-        _check_private(self.root, directory=True, follow=True)
-        self.lock(exclusive)
-        for name in SERVER_FILES:
-            _check_private(self.root / name, directory=False)
-        for folder in (self.records, self.damaged):
-            _check_private(folder, directory=True)
-        self.records.mkdir(mode=0o700, exist_ok=True)
+            self.discard()
+            raise StorageError(
+                f"cannot make the data directory {self.root}: {exc.strerror or exc}"
+            ) from None
+        try:
+            _check_private(self.root, directory=True, follow=True)
+            self.lock(exclusive)
+            for name in SERVER_FILES:
+                _check_private(self.root / name, directory=False)
+            for folder in (self.records, self.damaged):
+                _check_private(folder, directory=True)
+            try:
+                self.records.mkdir(mode=0o700, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(f"cannot make {self.records}: {exc.strerror}") from None
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """After a failed start: take away the data directory (and parents) this start
+        made, with what it put there, so a mistake leaves nothing behind.  A directory
+        someone else wrote in meanwhile (another `president play`) stays."""
+        held = self._lock is not None
+        self.unlock()
+        if not self._made:
+            return
+        for name in (*SERVER_FILES, ".cert.pem.tmp", ".key.pem.tmp", ".journal.key.tmp"):
+            if held:  # without the lock, another server may be using them
+                (self.root / name).unlink(missing_ok=True)
+        for path in (self.records, self.damaged, *reversed(self._made)):
+            with contextlib.suppress(OSError):  # not empty: not only ours
+                path.rmdir()
+        self._made = []
 
     def lock(self, exclusive: bool = True) -> None:
         """Take the directory's lock (DIR/lock, holding our pid) or say who holds it."""
@@ -112,11 +144,15 @@ class Storage:
     def certificate(self, name: str) -> tuple[Path, Path, str]:
         """(cert file, key file, SHA-256 fingerprint): made on first start, kept after."""
         cert, key = self.root / "cert.pem", self.root / "key.pem"
-        if not (cert.exists() and key.exists()):
-            cert_pem, key_pem = make_certificate(name)
-            write_private(key, key_pem)
-            write_private(cert, cert_pem)
-        return cert, key, fingerprint(pem_to_der(cert.read_bytes()))
+        try:
+            if not (cert.exists() and key.exists()):
+                cert_pem, key_pem = make_certificate(name)
+                write_private(key, key_pem)
+                write_private(cert, cert_pem)
+            return cert, key, fingerprint(pem_to_der(cert.read_bytes()))
+        except OSError as exc:
+            where = exc.filename or cert
+            raise StorageError(f"cannot keep the certificate ({where}): {exc.strerror}") from None
 
     def journal_key(self) -> bytes:
         """The secret that authenticates the journal's rows (32 random bytes, made on
@@ -184,6 +220,10 @@ def _check_private(path: Path, *, directory: bool, follow: bool = False) -> None
         return
     if stat.S_ISLNK(info.st_mode):
         raise StorageError(f"{path} is a symlink; the server does not follow one: remove it")
+    if directory and not stat.S_ISDIR(info.st_mode):
+        raise StorageError(f"{path} is not a directory")
+    if not directory and stat.S_ISDIR(info.st_mode):
+        raise StorageError(f"{path} is a directory, not a file: move it away")
     if info.st_uid != os.geteuid():
         raise StorageError(
             f"{path} belongs to user {info.st_uid}, not to this server's user "

@@ -30,7 +30,7 @@ def test_the_console_script_is_installed() -> None:
     assert out.returncode == 0 and "replay" in out.stdout and "sim" in out.stdout
 
 
-@pytest.mark.parametrize("command", ["rules", "replay", "sim"])
+@pytest.mark.parametrize("command", ["rules", "replay", "sim", "play", "server", "connect", "bot"])
 def test_every_subcommand_has_help(command: str) -> None:
     out = president(command, "--help")
     assert out.returncode == 0 and "usage: president " + command in out.stdout
@@ -159,7 +159,7 @@ def test_sim_json_and_records(tmp_path: Path) -> None:
         (("--bots", "random,random"), "2 strategies for 4 players"),
         (("--preset", "poker"), "no preset"),
         (("--set", "nonsense"), "NAME=VALUE"),
-        (("--games", "0"), "at least 1"),
+        (("--games", "0"), "--games: must be 1 to"),
     ],
 )
 def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:

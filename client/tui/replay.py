@@ -374,7 +374,7 @@ class ReplayScreen:
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
         if fault.hand is None:
             return f"illegal in the header: {fault.error}"
-        # the checker's words (0-based, as RECORD.md counts), then the viewer's numbers
+        # the checker's words (0-based, as docs/records.md counts), then the viewer's numbers
         where = f"hand {fault.hand}"
         here = f"hand {fault.hand + 1}"
         if fault.action is not None:

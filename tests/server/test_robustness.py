@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from president.bots.strategies import RandomBot
-from president.client.connection import ConnectFailed, client_tls, connect
+from president.client.connection import PasswordNeeded, client_tls, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
@@ -206,8 +206,12 @@ async def test_wrong_server_password_and_silent_clients(tmp_path: Path) -> None:
     async with running_server(
         tmp_path, password="lan-party", hello_seconds=0.3, password_wait=0.0
     ) as server:
-        with pytest.raises(ConnectFailed, match="wrong server password"):
-            await connect(f"127.0.0.1:{server.port}", "eve", known=KnownServers(tmp_path / "k"))
+        address, known = f"127.0.0.1:{server.port}", KnownServers(tmp_path / "k")
+        with pytest.raises(PasswordNeeded, match="this server needs a password") as none:
+            await connect(address, "eve", known=known)
+        with pytest.raises(PasswordNeeded, match="wrong server password") as wrong:
+            await connect(address, "eve", known=known, password="guess")
+        assert (none.value.wrong, wrong.value.wrong) == (False, True)
         ok = await connect(
             f"127.0.0.1:{server.port}",
             "ann",

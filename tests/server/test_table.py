@@ -122,7 +122,7 @@ async def test_who_may_sit_and_where() -> None:
     await refused(Code.NOT_ALLOWED, lambda: t.join(Member("bob"), 7, "pw"))
     await t.join(Member("bob"), None, "pw")
     await refused(Code.NOT_ALLOWED, lambda: t.add_bot("genius", None))
-    await t.add_bot("greedy", None)
+    await t.add_bot("Easy", None)  # a level: seated as its strategy, greedy
     await refused(Code.TABLE_FULL, lambda: t.join(Member("cat"), None, "pw"))
     await refused(Code.TABLE_FULL, lambda: t.add_bot("greedy", None))
     view = ann.of(m.TableView)[-1]

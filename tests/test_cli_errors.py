@@ -1,0 +1,646 @@
+"""Every mistake is one line (issue 13, step 5): each subcommand run as a real process
+with bad input, in a sandbox of its own, says what is wrong in exactly one line on
+stderr, exits 2 (130 for Ctrl-C; `president replay` keeps its 0/1/2), never shows a
+traceback and leaves nothing behind.  The matrix runs its processes a few at a time."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib.metadata
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from president.bots.strategies import LEVELS, make_strategy, strategy_name
+from president.cli.main import build_parser
+
+from .server.helpers import server_process
+
+PRESIDENT = (sys.executable, "-m", "president.cli")
+RECORD = Path(__file__).parent / "engine" / "records" / "game_classic.json"
+#: Permissions mean nothing to root: the read-only cases run for other users only.
+ROOT_USER = os.geteuid() == 0
+#: A port something listens on, and one nothing does (both on loopback).
+_busy = socket.create_server(("127.0.0.1", 0))
+BUSY = _busy.getsockname()[1]
+with socket.create_server(("127.0.0.1", 0)) as _closed:
+    CLOSED = _closed.getsockname()[1]
+
+
+@dataclass(frozen=True)
+class Case:
+    """`president ARGS` and what it must say: `words` on its one stderr line (or, with
+    code 0, in its output).  `tty`: stdin and stdout are a terminal (stderr stays a pipe)."""
+
+    args: tuple[str, ...]
+    words: str
+    code: int = 2
+    tty: bool = False
+    read_only: bool = False  # needs a directory its user cannot write in
+
+
+def case(*args: str, words: str, code: int = 2, tty: bool = False, ro: bool = False) -> Case:
+    return Case(args, words, code, tty, ro)
+
+
+LONG = "x" * 65
+CASES: dict[str, Case] = {
+    # rules: a preset in any case; unknown ones, in any case, refused
+    "rules-upper": case("rules", "CLASSIC", words="Preset classic", code=0),
+    "rules-mixed-json": case("rules", "House", "--json", words='"preset": "house"', code=0),
+    "rules-unknown": case("rules", "poker", words="no preset 'poker'"),
+    "rules-unknown-upper": case("rules", "POKER", words="no preset 'POKER'"),
+    "rules-set-shape": case("rules", "classic", "--set", "bombs", words="NAME=VALUE"),
+    "rules-set-unknown": case("rules", "sheet", "--set", "nope=1", words="no toggle 'nope'"),
+    "no-such-command": case("deal", words="invalid choice: 'deal'"),
+    # replay: 2 for anything that is not a record
+    "replay-random-bytes": case("replay", "{garbage}", words="not JSON"),
+    "replay-truncated": case("replay", "--json", "{truncated}", words="truncated.json"),
+    "replay-empty": case("replay", "{empty}", words="empty.json"),
+    "replay-directory": case("replay", "{dir}", words="cannot read"),
+    "replay-missing": case("replay", "{missing}", words="No such file"),
+    "replay-under-a-file": case("replay", "{file}/x", words="Not a directory"),
+    "replay-unreadable": case("replay", "{unreadable}", words="Permission denied", ro=True),
+    # sim
+    "sim-preset-upper": case(
+        "sim", "--preset", "HOUSE", "--games", "1", "--jobs", "1", words="preset house", code=0
+    ),
+    "sim-levels": case(
+        "sim",
+        *("--bots", "EASY,normal,Hard,random", "--playouts", "4", "--games", "1", "--jobs", "1"),
+        words="search-2",
+        code=0,
+    ),
+    "sim-preset-unknown": case("sim", "--preset", "Poker", words="no preset 'Poker'"),
+    "sim-players-word": case("sim", "--players", "four", words="not a whole number: 'four'"),
+    "sim-players-0": case("sim", "--players", "0", words="at least 3 players"),
+    "sim-players-negative": case("sim", "--players", "-3", words="at least 3 players"),
+    "sim-players-100": case("sim", "--players", "100", words="at most 8 players"),
+    "sim-games-0": case("sim", "--games", "0", words="--games: must be 1 to 1000000"),
+    "sim-games-huge": case("sim", "--games", "1" + "0" * 30, words="must be 1 to 1000000"),
+    "sim-games-fraction": case("sim", "--games", "1.5", words="not a whole number"),
+    "sim-seed-word": case("sim", "--seed", "abc", words="--seed: not a whole number"),
+    "sim-jobs-0": case("sim", "--jobs", "0", words="--jobs: must be 1 to 256"),
+    "sim-jobs-huge": case("sim", "--jobs", "100000", words="--jobs: must be 1 to 256"),
+    "sim-playouts-0": case("sim", "--playouts", "0", words="--playouts: must be 1 to"),
+    "sim-think-nan": case("sim", "--think", "nan", words="--think: must be more than 0"),
+    "sim-think-inf": case("sim", "--think", "inf", words="--think: must be more than 0"),
+    "sim-think-negative": case("sim", "--think", "-1", words="--think: must be more than 0"),
+    "sim-bots-unknown": case("sim", "--bots", "genius", words="no bot strategy 'genius'"),
+    "sim-bots-empty": case("sim", "--bots", ",,", words="at least one strategy"),
+    "sim-record-a-file": case("sim", "--games", "1", "--record", "{file}", words="cannot write"),
+    "sim-record-under-a-file": case(
+        "sim", "--games", "1", "--record", "{file}/r", words="Not a directory"
+    ),
+    "sim-record-read-only": case(
+        "sim", "--games", "1", "--record", "{ro}", words="Permission denied", ro=True
+    ),
+    "sim-record-under-read-only": case(
+        "sim", "--games", "1", "--record", "{ro}/new/r", words="Permission denied", ro=True
+    ),
+    "sim-record-then-mistake": case(
+        "sim", "--record", "{new}/r", "--players", "3", "--bots", "a,b", words="no bot strategy"
+    ),
+    # play: the options, then (in a terminal) its data directory
+    "play-preset-upper": case("play", "--preset", "TABLE", words="needs a terminal"),
+    "play-preset-unknown": case("play", "--preset", "POKER", words="no preset 'POKER'"),
+    "play-players-2": case("play", "--players", "2", words="at least 3 players"),
+    "play-players-word": case("play", "--players", "x", words="not a whole number"),
+    "play-bots-unknown": case("play", "--bots", "genius", words="no bot strategy 'genius'"),
+    "play-bots-level": case("play", "--bots", "HARD", words="needs a terminal"),
+    "play-bot-delay-negative": case("play", "--bot-delay", "-1", words="--bot-delay: must be"),
+    "play-bot-delay-nan": case("play", "--bot-delay", "nan", words="--bot-delay: must be"),
+    "play-pause-inf": case("play", "--pause", "inf", words="--pause: must be"),
+    "play-name-empty": case("play", "--name", "", words="1 to 32 characters"),
+    "play-name-long": case("play", "--name", LONG, words="1 to 32 characters"),
+    "play-data-a-file": case("play", "--data", "{file}", words="is not a directory", tty=True),
+    "play-data-under-a-file": case(
+        "play", "--data", "{file}/d", words="cannot make the data directory", tty=True
+    ),
+    "play-data-read-only": case(
+        "play", "--data", "{ro}", words="Permission denied", tty=True, ro=True
+    ),
+    "play-data-read-only-used": case(
+        "play", "--data", "{used}", words="cannot keep the certificate", tty=True, ro=True
+    ),
+    "play-data-under-read-only": case(
+        "play", "--data", "{ro}/d", words="Permission denied", tty=True, ro=True
+    ),
+    # server
+    "server-port-huge": case("server", "--port", "99999", words="a port is 0 to 65535"),
+    "server-port-negative": case("server", "--port", "-1", words="a port is 0 to 65535"),
+    "server-port-word": case("server", "--port", "http", words="not a port number"),
+    "server-port-in-use": case(
+        "server",
+        *("--host", "127.0.0.1", "--port", str(BUSY), "--data", "{new}/data"),
+        words=f"cannot listen on 127.0.0.1:{BUSY}",
+    ),
+    "server-host-unknown": case(
+        "server", "--host", "nosuchhost.invalid", "--port", "0", "--data", "{new}", words="listen"
+    ),
+    "server-host-garbage": case(
+        "server", "--host", "no such host", "--port", "0", "--data", "{new}", words="listen"
+    ),
+    "server-data-a-file": case("server", "--data", "{file}", words="is not a directory"),
+    "server-data-under-a-file": case(
+        "server", "--data", "{file}/d", words="cannot make the data directory"
+    ),
+    "server-data-read-only": case(
+        "server", "--port", "0", "--data", "{ro}", words="Permission denied", ro=True
+    ),
+    "server-data-read-only-used": case(
+        "server", "--port", "0", "--data", "{used}", words="cannot keep the certificate", ro=True
+    ),
+    "server-data-under-read-only": case(
+        "server", "--port", "0", "--data", "{ro}/d", words="Permission denied", ro=True
+    ),
+    "server-pause-negative": case("server", "--pause", "-1", words="--pause: must be"),
+    "server-bot-delay-nan": case("server", "--bot-delay", "nan", words="--bot-delay: must be"),
+    "server-cap-0": case("server", "--max-connections", "0", words="must be 1 to"),
+    "server-cap-word": case("server", "--bot-workers", "two", words="not a whole number"),
+    "server-name-empty": case("server", "--name", "", words="1 to 32 characters"),
+    "server-password-empty": case("server", "--password", "", words="1 to 64 characters"),
+    "server-password-long": case("server", "--password", LONG, words="1 to 64 characters"),
+    # connect: the options, then (in a terminal) the address
+    "connect-address-garbage": case("connect", "no such host", words="not HOST[:PORT]"),
+    "connect-address-empty": case("connect", "", words="not HOST[:PORT]"),
+    "connect-port-huge": case("connect", "localhost:99999", words="a port is 1 to 65535"),
+    "connect-port-word": case("connect", "localhost:http", words="a port is 1 to 65535"),
+    "connect-bots-unknown": case("connect", "x", "--bots", "genius", words="no bot strategy"),
+    "connect-name-empty": case("connect", "x", "--name", "", words="1 to 32 characters"),
+    "connect-password-long": case("connect", "x", "--password", LONG, words="1 to 64"),
+    "connect-host-unknown": case(
+        "connect", "nosuchhost.invalid", words="cannot reach a president server", tty=True
+    ),
+    "connect-port-closed": case(
+        "connect", f"127.0.0.1:{CLOSED}", words="cannot reach a president server", tty=True
+    ),
+    "connect-fingerprint-garbage": case(
+        "connect", "127.0.0.1", "--fingerprint", "zz", words="not a SHA-256", tty=True
+    ),
+    # bot
+    "bot-address-garbage": case("bot", "host:port:x", words="not HOST[:PORT]"),
+    "bot-port-0": case("bot", "localhost:0", words="a port is 1 to 65535"),
+    "bot-count-0": case("bot", "x", "--count", "0", words="--count: must be 1 to 12"),
+    "bot-count-13": case("bot", "x", "--count", "13", words="--count: must be 1 to 12"),
+    "bot-games-negative": case("bot", "x", "--games", "-1", words="--games: must be at least 0"),
+    "bot-seats-2": case("bot", "x", "--seats", "2", words="--seats: must be 3 to 12"),
+    "bot-seats-9": case("bot", "x", "--seats", "9", words="at most 8 players"),
+    "bot-preset-unknown": case("bot", "x", "--preset", "Poker", words="no preset 'Poker'"),
+    "bot-turn-negative": case("bot", "x", "--turn-seconds", "-5", words="must be 0 to 3600"),
+    "bot-turn-huge": case("bot", "x", "--turn-seconds", "3601", words="must be 0 to 3600"),
+    "bot-delay-nan": case("bot", "x", "--delay", "nan", words="--delay: must be"),
+    "bot-give-up-0": case("bot", "x", "--give-up", "0", words="--give-up: must be more than 0"),
+    "bot-give-up-inf": case("bot", "x", "--give-up", "inf", words="--give-up: must be"),
+    "bot-seed-word": case("bot", "x", "--seed", "x", words="--seed: not a whole number"),
+    "bot-strategy-unknown": case("bot", "x", "--strategy", "genius", words="no bot strategy"),
+    "bot-playouts-0": case("bot", "x", "--playouts", "0", words="--playouts: must be"),
+    "bot-think-0": case("bot", "x", "--think", "0", words="--think: must be more than 0"),
+    "bot-name-long": case("bot", "x", "--name", "n" * 33, words="1 to 32 characters"),
+    "bot-name-numbered": case(
+        "bot", "x", "--name", "n" * 30, "--count", "2", words="at most 29 characters"
+    ),
+    "bot-table-long": case("bot", "x", "--table", "t" * 41, words="1 to 40 characters"),
+    "bot-table-password-empty": case("bot", "x", "--table-password", "", words="1 to 64"),
+    "bot-prompt-without-terminal": case(
+        "bot", "x", "--password-prompt", words="needs a terminal to ask in"
+    ),
+    "bot-password-twice": case(
+        "bot", "x", "--password", "a", "--password-prompt", words="not both"
+    ),
+    "bot-host-unknown": case("bot", "nosuchhost.invalid", words="cannot reach a president"),
+    "bot-port-closed": case("bot", f"127.0.0.1:{CLOSED}", words="cannot reach a president"),
+    "bot-accepts-any-case": case(
+        "bot",
+        *(f"127.0.0.1:{CLOSED}", "--preset", "CLASSIC", "--strategy", "Hard"),
+        words="cannot reach a president",
+    ),
+    "bot-fingerprint-garbage": case("bot", "127.0.0.1", "--fingerprint", "zz", words="SHA-256"),
+}
+
+
+def sandbox(root: Path) -> dict[str, str]:
+    """A case's own folder: files to point at, and the paths it names."""
+    root.mkdir()
+    (root / "afile").write_text("not a directory\n")
+    (root / "adir").mkdir()
+    (root / "garbage.json").write_bytes(random.Random(13).randbytes(2000))
+    record = RECORD.read_bytes()
+    (root / "truncated.json").write_bytes(record[: len(record) // 2])
+    (root / "empty.json").write_bytes(b"")
+    (root / "unreadable.json").write_bytes(record)
+    (root / "unreadable.json").chmod(0)
+    (root / "ro").mkdir(mode=0o500)
+    used = root / "used"  # a server's data directory, made read-only after a first start
+    (used / "records").mkdir(mode=0o700, parents=True)
+    (used / "lock").write_bytes(b"")
+    (used / "lock").chmod(0o600)
+    used.chmod(0o500)
+    return {
+        "file": str(root / "afile"),
+        "dir": str(root / "adir"),
+        "garbage": str(root / "garbage.json"),
+        "truncated": str(root / "truncated.json"),
+        "empty": str(root / "empty.json"),
+        "unreadable": str(root / "unreadable.json"),
+        "missing": str(root / "missing.json"),
+        "ro": str(root / "ro"),
+        "new": str(root / "new"),
+        "used": str(used),
+    }
+
+
+def environment(root: Path, **extra: str) -> dict[str, str]:
+    """No password from the test's own environment; home and config inside the sandbox."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRESIDENT_")}
+    env.update(
+        HOME=str(root / "home"),
+        XDG_CONFIG_HOME=str(root / "config"),
+        XDG_DATA_HOME=str(root / "share"),
+        **extra,
+    )
+    return env
+
+
+def tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@dataclass
+class Outcome:
+    code: int | None
+    out: str
+    err: str
+    before: set[str]
+    after: set[str]
+
+
+def run_case(root: Path, case: Case) -> Outcome:
+    paths = sandbox(root)
+    before = tree(root)
+    args = [arg.format(**paths) for arg in case.args]
+    if case.tty:
+        code, out, err = in_terminal(args, root)
+    else:
+        done = subprocess.run(
+            [*PRESIDENT, *args],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env=environment(root),
+            stdin=subprocess.DEVNULL,
+            timeout=30,
+            check=False,
+        )
+        code, out, err = done.returncode, done.stdout, done.stderr
+    return Outcome(code, out, err, before, tree(root))
+
+
+def in_terminal(args: list[str], root: Path) -> tuple[int | None, str, str]:
+    """stdin and stdout a pseudo-terminal, stderr a pipe of its own."""
+    master, slave = os.openpty()
+    proc = subprocess.Popen(
+        [*PRESIDENT, *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**environment(root), "TERM": "xterm"},
+        start_new_session=True,
+    )
+    os.close(slave)
+    shown = Shown(master)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        shown.close()
+    return proc.returncode, shown.text(), err
+
+
+class Shown:
+    """What a program writes to a file descriptor (its terminal, its stderr), read as it
+    comes (a full terminal or pipe would block it)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.data = bytearray()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.data.extend(chunk)
+
+    def text(self) -> str:
+        return self.data.decode(errors="replace")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def outcomes(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Future[Outcome]]]:
+    """The cases of the matrix this run selected, started at once, four processes at a
+    time."""
+    selected = {
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", "") == "test_a_mistake_is_one_line"
+    }
+    base = tmp_path_factory.mktemp("cases")
+    with ThreadPoolExecutor(4) as pool:
+        yield {
+            name: pool.submit(run_case, base / name, case)
+            for name, case in CASES.items()
+            if name in selected and not (case.read_only and ROOT_USER)
+        }
+    for path in base.rglob("*"):  # let pytest clean up the unreadable and read-only ones
+        with contextlib.suppress(OSError):
+            path.chmod(0o700)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_mistake_is_one_line(name: str, outcomes: dict[str, Future[Outcome]]) -> None:
+    case = CASES[name]
+    if case.read_only and ROOT_USER:
+        pytest.skip("permissions do not stop root")
+    result = outcomes[name].result()
+    said = f"exit {result.code}\nstdout: {result.out!r}\nstderr: {result.err!r}"
+    assert "Traceback" not in result.out + result.err, said
+    assert result.code == case.code, said
+    if case.code == 0:
+        assert case.words in result.out, said
+    else:
+        assert result.err.endswith("\n") and result.err.count("\n") == 1, said
+        assert case.words in result.err and result.err.startswith("president"), said
+        assert result.after == result.before, f"left behind: {result.after - result.before}"
+
+
+# --- prompts: Ctrl-C, and the passwords ------------------------------------------------------
+
+
+class Prompted:
+    """`president ARGS` in a terminal that is its controlling terminal (so Ctrl-C is a
+    SIGINT, as for a person), stderr apart."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        master, slave = os.openpty()
+
+        def own_terminal() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(
+            [*PRESIDENT, *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env={**env, "TERM": "xterm"},
+            preexec_fn=own_terminal,  # a test: no threads to fear in the child
+        )
+        os.close(slave)
+        self.master = master
+        self.shown = Shown(master)
+        assert self.proc.stderr is not None
+        self.err = Shown(os.dup(self.proc.stderr.fileno()))
+        self.proc.stderr.close()
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def wait_for(self, words: str, timeout: float = 20) -> None:
+        """Until the terminal (or stderr, where `input` may put a prompt) shows `words`."""
+        end = time.monotonic() + timeout
+        while words not in self.shown.text() + self.err.text():
+            said = f"{self.shown.text()!r}, stderr {self.err.text()!r}"
+            assert self.proc.poll() is None, f"exit {self.proc.returncode} before {words!r}: {said}"
+            assert time.monotonic() < end, f"never showed {words!r}: {said}"
+            time.sleep(0.02)
+
+    def ctrl_c(self) -> tuple[int | None, str, float]:
+        """Ctrl-C; (exit status, stderr since, seconds it took to exit)."""
+        start = time.monotonic()
+        before = len(self.err.data)
+        self.type("\x03")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(10)
+        seconds = time.monotonic() - start
+        self.err.thread.join(2)
+        return self.proc.poll(), self.err.data[before:].decode(errors="replace"), seconds
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.shown.close()
+        self.err.close()
+
+
+@contextlib.contextmanager
+def prompted(args: list[str], env: dict[str, str]) -> Iterator[Prompted]:
+    terminal = Prompted(args, env)
+    try:
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def interrupted(terminal: Prompted, question: str) -> None:
+    """At `question`, Ctrl-C: exit 130 at once, one line on stderr."""
+    terminal.wait_for(question)
+    code, err, seconds = terminal.ctrl_c()
+    assert seconds < 3, f"took {seconds:.1f} s to stop"
+    assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
+    assert "Traceback" not in err + terminal.shown.text()
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server whose password (sesame) comes from its environment: (address, pin)."""
+    data = tmp_path_factory.mktemp("guarded") / "data"
+    with mock.patch.dict(os.environ, {"PRESIDENT_PASSWORD": "sesame"}):
+        proc, port, pin, _ = server_process(data)
+    try:
+        yield f"127.0.0.1:{port}", pin
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: Path) -> None:
+    address, _ = guarded
+    with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
+        interrupted(terminal, "Trust this server and remember it [y/N]")
+    assert not (tmp_path / "config").exists()  # nothing remembered
+    # answered, the question leads on to the password the server wants, then the lobby
+    with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
+        terminal.wait_for("Trust this server and remember it [y/N]")
+        terminal.type("y\r")
+        terminal.wait_for(f"the password for {address} (not shown): ")
+        terminal.type("sesame\r")
+        terminal.wait_for("tables")
+        terminal.type("q")
+        assert terminal.proc.wait(10) == 0
+    assert address in (tmp_path / "config" / "president" / "known_servers").read_text()
+
+
+def test_connect_asks_for_the_password_the_server_wants(
+    guarded: tuple[str, str], tmp_path: Path
+) -> None:
+    address, pin = guarded
+    args = ["connect", address, "--name", "ann", "--fingerprint", pin]
+    with prompted(args, environment(tmp_path)) as terminal:
+        terminal.wait_for(f"the password for {address} (not shown): ")
+        terminal.type("sesame\r")
+        terminal.wait_for("tables")  # the lobby
+        terminal.type("q")
+        assert terminal.proc.wait(10) == 0
+        assert "sesame" not in terminal.shown.text() + terminal.err.text()
+    # a wrong one (from the environment) is asked again, saying so; Ctrl-C there
+    env = environment(tmp_path, PRESIDENT_PASSWORD="open")
+    with prompted(args, env) as terminal:
+        interrupted(terminal, "that password is wrong: the password for")
+
+
+@pytest.mark.parametrize(
+    ("args", "question"),
+    [
+        (["connect", "127.0.0.1:1", "--password-prompt"], "the server's password: "),
+        (["bot", "127.0.0.1:1", "--password-prompt"], "the server's password: "),
+        (["bot", "127.0.0.1:1", "--table-password-prompt"], "the table's password: "),
+        (
+            ["server", "--port", "0", "--data", "{data}", "--password-prompt"],
+            "the password every client must give: ",
+        ),
+    ],
+)
+def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with prompted([a.format(data=data) for a in args], environment(tmp_path)) as terminal:
+        interrupted(terminal, question)
+        assert not data.exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) -> None:
+    """Interrupted, `president sim` stops its workers without their tracebacks, and
+    leaves each record whole or not at all."""
+    records = tmp_path / "records"
+    records.mkdir()
+    args = ["sim", "--games", "100000", "--jobs", jobs, "--record", str(records)]
+    with prompted(args, environment(tmp_path)) as terminal:
+        end = time.monotonic() + 20
+        while len(list(records.iterdir())) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        code, err, seconds = terminal.ctrl_c()
+        assert seconds < 3, f"took {seconds:.1f} s to stop"
+        assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
+    written = list(records.iterdir())
+    assert written and all(p.suffix == ".json" and not p.name.startswith(".") for p in written)
+    for path in written:
+        assert json.loads(path.read_text())["format"] == "president-record/1"
+
+
+def test_the_password_is_read_from_the_environment(
+    guarded: tuple[str, str], tmp_path: Path
+) -> None:
+    """`president bot` without --password: refused; with $PRESIDENT_PASSWORD: let in (and
+    then told there is no table to sit at).  Both are one line, exit 2."""
+    address, pin = guarded
+    args = [*PRESIDENT, "bot", address, "--fingerprint", pin]
+    shut = subprocess.run(args, capture_output=True, text=True, env=environment(tmp_path))
+    assert shut.returncode == 2 and shut.stderr.count("\n") == 1, shut.stderr
+    assert "refused: this server needs a password" in shut.stderr
+    env = environment(tmp_path, PRESIDENT_PASSWORD="sesame")
+    let_in = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert let_in.returncode == 2 and let_in.stderr.count("\n") == 1, let_in.stderr
+    assert "no table has a free seat" in let_in.stderr
+
+
+def test_a_known_servers_file_that_cannot_be_written(
+    guarded: tuple[str, str], tmp_path: Path
+) -> None:
+    address, pin = guarded
+    (tmp_path / "config" / "president" / "known_servers").mkdir(parents=True)
+    env = environment(tmp_path, PRESIDENT_PASSWORD="sesame")
+    out = subprocess.run(
+        [*PRESIDENT, "bot", address, "--fingerprint", pin], capture_output=True, text=True, env=env
+    )
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "known_servers" in out.stderr and "Traceback" not in out.stderr
+
+
+# --- conventions and opponents ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str) -> None:
+    out = subprocess.run([*PRESIDENT, flag], capture_output=True, text=True, check=False)
+    assert out.returncode == 0
+    assert out.stdout == f"president {importlib.metadata.version('president')}\n"
+
+
+def test_levels_are_strategies() -> None:
+    assert LEVELS == {"easy": "greedy", "normal": "heuristic", "hard": "search"}
+    assert [strategy_name(n) for n in ("EASY", " Normal", "hard", "Greedy")] == [
+        "greedy",
+        "heuristic",
+        "search",
+        "greedy",
+    ]
+    assert type(make_strategy("hard", random.Random(1))).__name__ == "SearchBot"
+    with pytest.raises(ValueError, match="easy, normal, hard"):
+        strategy_name("expert")
+
+
+@pytest.mark.parametrize(
+    ("argv", "field", "wanted"),
+    [
+        (["play"], "bots", "heuristic"),
+        (["play", "--bots", "Easy"], "bots", "greedy"),
+        (["play", "--bots", "hard"], "bots", "search"),
+        (["connect", "host"], "bots", "heuristic"),
+        (["connect", "host", "--bots", "NORMAL"], "bots", "heuristic"),
+        (["bot", "host"], "strategy", "heuristic"),
+        (["bot", "host", "--strategy", "hard"], "strategy", "search"),
+        (["play", "--preset", "HOUSE"], "preset", "house"),
+    ],
+)
+def test_what_the_options_mean(argv: list[str], field: str, wanted: str) -> None:
+    args = build_parser(argv).parse_args(argv)
+    assert getattr(args, field) == wanted
+
+
+def test_the_readme_stays_in_the_repository() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert "Python >= 3.11" in readme or "Python 3.11" in readme
+    assert "../" not in readme and "http://" not in readme and "https://" not in readme
+    for option in ("--version", "--password-prompt", "PRESIDENT_PASSWORD", "easy|normal|hard"):
+        assert option in readme
