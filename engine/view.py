@@ -63,6 +63,16 @@ class PublicView(NamedTuple):
         """Each player's title from the last finish (empty in hand 1)."""
         return titles_by_name(self.rules, self.standing)
 
+    def titles_won(self) -> dict[str, str]:
+        """The titles as they stand: once a hand is over (every seat placed), the ones
+        its finish gives; during a hand, the ones held (`titles`).  What a screen shows
+        between hands and at the end of the game."""
+        places = self.places
+        if places and self.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER) and None not in places:
+            order = sorted(range(len(places)), key=lambda seat: places[seat] or 0)
+            return titles_by_name(self.rules, [self.seating[seat] for seat in order])
+        return self.titles()
+
 
 class SeatView(NamedTuple):
     """Immutable; a named tuple because bots and the server make one per decision.

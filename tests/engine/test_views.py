@@ -54,3 +54,31 @@ def test_the_public_face_of_an_event_shows_no_card_in_a_hand() -> None:
     assert public_event(Returned(0, 3, 2, cards, True)) == Returned(0, 3, 2, (), True)
     played = Played(1, cards[:1], False, False)
     assert public_event(played) is played  # played in the open
+
+
+def test_titles_won_are_the_last_finishs_between_hands_and_at_the_end_of_the_game() -> None:
+    """`titles` are the ones held in the hand being played (from the hand before); once a
+    hand is over, `titles_won` are the ones its finish gave, so a screen at the end of the
+    game names the last player the Scum even if they were the Vice-Scum in that hand."""
+    from .helpers import finish_hand_random
+
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    rng = random.Random(11)
+    seen_over = 0
+    while game.phase is not Phase.GAME_OVER:
+        game.start_hand(rng=rng)
+        finish_hand_random(game, rng)
+        public = game.public_view()
+        order = sorted(range(4), key=lambda seat: public.places[seat] or 0)
+        finish = [public.seating[seat] for seat in order]
+        won = public.titles_won()
+        assert won[finish[0]] == "President" and won[finish[-1]] == "Scum", (finish, won)
+        assert (
+            won["a"] == dict(zip(finish, ["President", "Vice-President", "Vice-Scum", "Scum"]))["a"]
+        )
+        if public.hands_played > 1 and won != public.titles():
+            seen_over += 1
+    assert seen_over, "no hand changed the titles: the test shows nothing"
+    # during a hand, the titles won are the titles held
+    public = Game(find_preset("classic"), ["a", "b", "c", "d"]).public_view()
+    assert public.titles_won() == public.titles() == {}
