@@ -45,7 +45,7 @@ HELP = (
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
     ("b", "add a bot to an empty seat (before a game starts)"),
-    ("esc", "clear the choice, or hide the standings"),
+    ("esc", "clear the choice, or hide/show the standings"),
     ("c", "chat to the table (enter sends, esc cancels)"),
     ("pgup/pgdn", "scroll the log back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (any key closes it)"),
@@ -92,7 +92,16 @@ class TableApp:
             input=input,
             output=output,
         )
+        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
+        # a message lasts until the next key (one that key sets shows)
+        self.app.key_processor.before_key_press += self._key_pressed
+        #: q was pressed once during a game (by the key before this one): q again leaves
+        self.leaving = False
         client.on_message = self.on_message
+
+    def _key_pressed(self, _: object) -> None:
+        self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
+        self.screen.message = ""
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
@@ -309,7 +318,7 @@ class TableApp:
                 out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}"))
             return out
         connected = {chair.name: chair.connected for chair in view.chairs}
-        titles = public.titles()
+        titles = public.titles_won()  # after a hand, the titles it gave
         scores = dict(public.scores)
         owing = {seat for seat, _ in public.owed}
         rows = []
@@ -369,21 +378,17 @@ class TableApp:
 
     def _standings(self) -> str:
         columns = self.app.output.get_size().columns
-        return "\n".join(self.screen.standings(max(30, min(60, columns - 4))))
+        return "\n".join(self.screen.standings(max(30, columns - 2)))  # all but the frame
 
     def _log(self) -> list[tuple[str, str]]:
-        """The log's lines, oldest first: the rules before a game, the events, and on a
-        narrow screen the notes after them (beside the log on a wide one)."""
+        """The log's lines, oldest first: the rules before a game, then the events as they
+        came; on a narrow screen the notes among them, when each came (beside the log on a
+        wide one)."""
         lines: list[tuple[str, str]] = []
         if self.client.model.public is None:
             lines += [("", line) for line in self.screen.rules_lines()]
-        lines += [("", line) for line in self.screen.log]
-        if not self._wide():
-            swap, deal = self.screen.exchange_line, self.screen.deal_line()
-            notes = [("class:message", swap)] if swap else []
-            notes += [("", line) for line in self.screen.summary]
-            notes += [("class:dim", deal)] if deal else []
-            lines += [("", ""), *notes] if notes and lines else notes
+        here = "wide" if self._wide() else "narrow"
+        lines += [(style, text) for where, style, text in self.screen.stream if where in ("", here)]
         return lines
 
     def _hand_rows(self) -> list[StyleAndTextTuples]:
@@ -487,7 +492,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _clear(event: KeyPressEvent) -> None:
         screen.clear()
         screen.message = ""
-        screen.standings_hidden = screen.game_over()  # the table under the final standings
+        # the table under the final standings, and back
+        screen.standings_hidden = screen.game_over() and not screen.standings_hidden
 
     @kb.add("s", filter=playing)
     def _suggest(event: KeyPressEvent) -> None:
@@ -554,8 +560,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _leave(event: KeyPressEvent) -> None:
         model = table.client.model
         in_game = model.slot is not None and model.playing
-        if in_game and screen.message != LEAVE_AGAIN:
-            screen.message = LEAVE_AGAIN
+        if in_game and not table.leaving:
+            screen.message, screen.leave_asked = LEAVE_AGAIN, True
             return
         event.app.exit()
 

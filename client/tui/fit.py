@@ -123,7 +123,8 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         title = f"{middle_cut(r.title, title_w):<{title_w}} " if title_w else ""
         if words:
             cards = "card " if r.cards == 1 else "cards"
-            numbers = f"{r.cards:>{cards_w}} {cards}  {r.points:>{points_w}} pts"
+            points = "pt " if r.points == 1 else "pts"
+            numbers = f"{r.cards:>{cards_w}} {cards}  {r.points:>{points_w}} {points}"
         else:
             numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""

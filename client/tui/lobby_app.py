@@ -94,6 +94,7 @@ class LobbyApp:
             input=input,
             output=output,
         )
+        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)

@@ -122,6 +122,7 @@ class ReplayApp:
             input=input,
             output=output,
         )
+        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
 
     # --- layout ---------------------------------------------------------------------
 

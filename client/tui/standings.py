@@ -4,11 +4,14 @@ Plain Python over the hands a client saw end (`HandResult`), tested without a te
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from president.engine import Rules
 from president.engine.scoring import titles
+
+from .fit import middle_cut
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,9 @@ def standings(
     standing: Sequence[str] = (),
     width: int = 60,
 ) -> list[str]:
-    """The final standings, each line at most `width` characters (names are cut).
-    `scores` are the game's totals as the table last said them; a player who left
+    """The final standings, each line at most `width` characters: the name column as
+    wide as the longest name (cut in the middle only when it cannot be), the lines about
+    the office wrapped at words.  `scores` are the game's totals as the table last said them; a player who left
     before the end is counted from the hands seen.  `hands_played` is how many hands
     the game had: hands this client did not see are said to be missing.  `standing` is
     the last hand's finish as the table says it (titles come from it)."""
@@ -81,8 +85,11 @@ def standings(
         key=lambda n: (n not in winners, -totals[n], last_place.get(n, len(totals)), n),
     )
     title_of = dict(zip(last, titles(rules, len(last)))) if rules and last else {}
-    who = max((len(n) for n in names), default=4)
-    who = max(4, min(who, 14))
+    # the name column as wide as the longest name, unless the ranking line would not fit:
+    # "NN. " name "  " points(6) "  " title "  ★ winner"
+    title_w = max((len(title_of.get(n, "—")) for n in names), default=1)
+    rest = 4 + 2 + 6 + 2 + title_w + (len("  ★ winner") if winners else 0)
+    who = max(4, min(max((len(n) for n in names), default=4), width - rest))
     won = " and ".join(winners)
     plural = "s" if hands_played != 1 else ""
     head = f"GAME OVER after {hands_played} hand{plural}"
@@ -91,12 +98,14 @@ def standings(
     for place, name in enumerate(names, 1):
         mark = "  ★ winner" if name in winners else ""
         title = title_of.get(name, "—")
-        lines.append(f"{place:>2}. {name[:who]:<{who}}  {totals[name]:>6}  {title}{mark}")
+        shown = middle_cut(name, who)
+        lines.append(f"{place:>2}. {shown:<{who}}  {totals[name]:>6}  {title}{mark}")
     lines += _grid(results, names, who, width)
     missing = hands_played - len(results)
     if missing > 0:
         lines.append(f"({missing} hand{'s were' if missing != 1 else ' was'} not seen here)")
-    lines += office_lines(results)
+    for line in office_lines(results):  # broken between names, never inside one
+        lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
     return [line[:width] for line in lines]
 
 
@@ -122,5 +131,5 @@ def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: 
                 cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
             else:
                 cells += f"{'·':>3}".ljust(cell)
-        lines.append(f"    {name[:who]:<{who}}{cells}".rstrip())
+        lines.append(f"    {middle_cut(name, who):<{who}}{cells}".rstrip())
     return lines

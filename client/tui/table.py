@@ -40,6 +40,14 @@ class TableScreen:
     connection: str = "connected"
     view_time: float = 0.0
     exchange_line: str = ""
+    #: What the log shows, oldest first, as (where, style, text): where is "" for every
+    #: screen, "narrow" for what a wide screen has in its notes beside the log instead
+    #: (the exchange, a hand's summary, the deal's check), "wide" for a line the narrow
+    #: screen's summary stands for.
+    stream: list[tuple[str, str, str]] = field(default_factory=list)
+    #: What of the notes the stream has had: the hand whose exchange, the deal's line.
+    exchange_logged: int = -1
+    deal_logged: str = ""
     #: The seating the events being logged refer to: the last `hand_started`'s, or the
     #: last view's (a view always follows the events it counts).
     seating: tuple[str, ...] = ()
@@ -48,6 +56,8 @@ class TableScreen:
     winners: tuple[str, ...] = ()
     #: The final standings were put away (esc); a new game shows the table again.
     standings_hidden: bool = False
+    #: q was pressed during a game: the next key, if q, leaves.
+    leave_asked: bool = False
     #: The last play logged: (seat, its cards), for what a `went_out` after it means.
     last_play: tuple[int, tuple[Card, ...]] | None = None
 
@@ -197,29 +207,50 @@ class TableScreen:
 
     def record(self, message: m.Message) -> None:
         """Turn a server message into log lines and summaries."""
+        deal = self.deal_line()
+        if deal and deal != self.deal_logged:  # the deal's check, when it comes
+            self.deal_logged = deal
+            self._add(deal, "class:dim", "narrow")
         if isinstance(message, m.TableView):
             self.view_time = time.monotonic()
-            if self.model.public is not None:
-                self.seating = self.model.public.seating
+            public = self.model.public
+            if public is not None:
+                self.seating = public.seating
+                done = public.phase is not Phase.EXCHANGE and public.hand_number >= 0
+                if done and self.exchange_line and self.exchange_logged != public.hand_number:
+                    self.exchange_logged = public.hand_number  # once, when it is over
+                    self._add(self.exchange_line, "class:message", "narrow")
             if self.cursor >= max(1, len(self.model.hand)):
                 self.cursor = max(0, len(self.model.hand) - 1)
-            return
-        if isinstance(message, m.Chat):
-            self.log.append(f"<{message.sender}> {message.text}")
+        elif isinstance(message, m.Chat):
+            self._add(f"<{message.sender}> {message.text}")
         elif isinstance(message, m.Error):
             self.message = message.message
         elif isinstance(message, m.TableEvent):
             if isinstance(message, m.Played) and message.seat == self.model.seat:
                 self.selected = set()
+            if isinstance(message, m.HandStarted) and message.hand == 0 and self.results:
+                self._add("— a new game —")  # another game at the same table
             line = self.describe(message)
-            if line:
+            if line and isinstance(message, m.HandOver):
                 self.log.append(line)
+                self.stream.append(("wide", "", line))
+                self.stream += [("narrow", "", text) for text in self.summary]
+            elif line:
+                self._add(line)
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
             exchange = message.reason == "exchange"
             self.exchange_line = self.exchanged(message.seat) if exchange else ""
         del self.log[:-200]
+        del self.stream[:-300]
+
+    def _add(self, line: str, style: str = "", where: str = "") -> None:
+        """A line for the log: an event or a chat line (`where` ""), or a note."""
+        if not where:
+            self.log.append(line)
+        self.stream.append((where, style, line))
 
     def describe(self, event: m.TableEvent) -> str | None:
         """A public event as a line of the log, naming each seat as it was then."""
@@ -310,7 +341,7 @@ class TableScreen:
         """Between hands: each place with its name, title and points (short lines)."""
         rules = self.model.rules()
         named = titles(rules, len(event.finish)) if rules else [""] * len(event.finish)
-        lines = [f"Hand {event.hand + 1} is over:"]
+        lines = [f"hand over (hand {event.hand + 1}):"]
         for place, (name, gain, title) in enumerate(zip(event.finish, event.points, named), 1):
             you = " (you)" if name == self.model.me else ""
             points = f", +{gain}" if gain else ""
@@ -372,7 +403,8 @@ class TableScreen:
         if public is None:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if view.status == "finished" else "the game stopped"
-        return "class:turn", f" {over}: {ready}{bot}, q = leave"
+        shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
+        return "class:turn", f" {over}: {ready}{bot}, q = leave{shown}"
 
     def _exchange_status(self, seat: int) -> tuple[str, str]:
         public = self.model.public
@@ -387,7 +419,7 @@ class TableScreen:
             cards = f"{size} card{'s' if size != 1 else ''}"
             return (
                 "class:turn",
-                f" give back {cards}{to}: space chooses, enter, s suggests",
+                f" give back {cards}{to}: space chooses, enter gives",
             )
         names = " and ".join(self.name_of(s) for s in owed)
         return "class:dim", f" the exchange: waiting for {names} to return cards ..."
@@ -401,13 +433,13 @@ class TableScreen:
             if view.opening:
                 return (
                     "class:turn",
-                    " your turn to lead with the 3♣: enter plays, s suggests",
+                    " your turn to lead with the 3♣: space chooses, enter plays",
                 )
             return "class:turn", " your turn to lead: space chooses, enter plays, s suggests"
         if not plays:
             return "class:turn", " your turn: nothing you hold beats the pile: p passes"
         if PASS not in actions:
-            return "class:turn", " your turn: you must beat the pile: space, enter, s suggests"
+            return "class:turn", " your turn, must beat the pile: space chooses, enter plays"
         return "class:turn", " your turn: space chooses, enter plays, p passes, s suggests"
 
     # --- the end of the game ----------------------------------------------------------
@@ -428,11 +460,25 @@ class TableScreen:
             self.winners or public.winners,
             dict(public.scores),
             public.hands_played,
-            public.standing,
+            self.last_finish(),
             width,
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""
         return [*lines, "", f"q: leave · {again}esc: the table"[:width]]
+
+    def last_finish(self) -> tuple[str, ...]:
+        """Names by place in the hand that ended last: at the end of a hand, its own (the
+        view's `standing`, what `titles` come from, changes only at the next deal); during
+        a hand, the one before's.  The order `PublicView.titles_won` titles."""
+        public = self.model.public
+        if public is None:
+            return ()
+        places = public.places
+        over = public.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER)
+        if not over or not places or None in places:
+            return public.standing
+        order = sorted(range(len(places)), key=lambda seat: places[seat] or 0)
+        return tuple(public.seating[seat] for seat in order)
 
     def exchanged(self, me: int | None = None) -> str:
         """What my exchange did to my hand: the cards I gave and the cards I got (`me`:

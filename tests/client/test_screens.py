@@ -14,14 +14,18 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 import pytest
+from president.bots.sim import play_game
 from president.client.model import TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.fit import SeatRow, cut, middle_cut, seat_lines, shorten, wrap
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.replay import ReplayScreen
+from president.client.tui.replay_app import ReplayApp
 from president.client.tui.table import card_text
 from president.client.tui.theme import choose_theme
 from president.engine import PASS, Game, Phase, find_preset
+from president.engine.record import to_record
 from president.protocol import messages as m
 from president.protocol import wire
 from prompt_toolkit.application import Application
@@ -119,10 +123,10 @@ class Table:
     """An engine game at a table called `t`, its public events and views turned into
     protocol messages and given to the screen as the `Client` would give them."""
 
-    def __init__(self, seating: tuple[str, ...] = SEATING, seed: int = 7) -> None:
+    def __init__(self, seating: tuple[str, ...] = SEATING, seed: int = 7, target: int = 3) -> None:
         self.seating = seating
         decks = 2 if len(seating) > 8 else 1
-        self.rules = find_preset("classic").replace(target=3, decks=decks)
+        self.rules = find_preset("classic").replace(target=target, decks=decks)
         self.game = Game(self.rules, seating)
         self.rng = random.Random(seed)
         self.number = 0
@@ -254,11 +258,13 @@ async def open_table(
     columns: int,
     theme: str = "dark",
     seating: tuple[str, ...] = SEATING,
+    target: int = 3,
+    seed: int = 7,
 ) -> AsyncIterator[tuple[Table, Terminal]]:
     """The table screen on a terminal of that size, in that situation; closed after."""
     with create_pipe_input() as keys:
         terminal = Terminal(rows, columns, keys)
-        table = Table(seating)
+        table = Table(seating, seed=seed, target=target)
         app = TableApp(table.client, input=keys, output=terminal.output, theme=theme)  # type: ignore[arg-type]
         table.attach(app)
         situation(table)
@@ -273,7 +279,7 @@ def seat_rows(lines: list[str]) -> list[tuple[bool, int, int]]:
     """(turn marker, cards, points) of each seat line on the screen, top to bottom."""
     found = []
     for line in lines:
-        hit = re.search(r"(▶)? [^│]*?(\d+)(?: cards?|c),? +(\d+)(?: pts|p)", line)
+        hit = re.search(r"(▶)? [^│]*?(\d+)(?: cards?|c),? +(\d+)(?: pts?|p)", line)
         if hit:
             found.append((bool(hit.group(1)), int(hit.group(2)), int(hit.group(3))))
     return found
@@ -515,6 +521,12 @@ def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
     assert "Vice-President" in wide[0] and "bartholomew-the-patient-2 (you)" in wide[0]
 
 
+def test_one_point_is_one_pt() -> None:
+    rows = [SeatRow(False, "ann", "", 13, 1, "away"), SeatRow(False, "bob", "", 13, 2, "away")]
+    one, two = seat_lines(rows, 60)
+    assert one.endswith(" 1 pt  away") and two.endswith(" 2 pts away"), (one, two)
+
+
 # --- the lobby ---------------------------------------------------------------------------------
 
 
@@ -582,3 +594,120 @@ async def test_the_lobby_fits(rows: int, columns: int) -> None:
         await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
+
+
+# --- what the reviewer met playing the table --------------------------------------------------
+
+BOTS = (ME, "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3")
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (40, 120)])
+async def test_the_final_standings_take_the_width_they_need(rows: int, columns: int) -> None:
+    """Long bot names stay whole in the final standings and the line about the office is
+    wrapped between names; at 120 columns every hand has its column."""
+    async with open_table(game_over, rows, columns, seating=BOTS, target=12, seed=12) as (
+        table,
+        terminal,
+    ):
+        text = terminal.screen.text()
+    lines = text.split("\n")
+    top = next(i for i, line in enumerate(lines) if "final standings" in line)
+    left = lines[top].rindex("┌", 0, lines[top].index("final standings"))
+    right = lines[top].index("┐", left)
+    bottom = next(i for i in range(top + 1, len(lines)) if lines[i][left] == "└")
+    inside = "\n".join(line[left + 1 : right] for line in lines[top + 1 : bottom])
+    for name in BOTS[1:]:
+        assert re.search(rf"\d\. {name} +\d", inside), inside
+    assert "…" not in inside, inside
+    hands = len(table.app.screen.results)
+    if columns == 120:
+        office = inside[inside.index("President: ") : inside.index("kept the office")]
+        assert "," in office and "\n" in office, inside  # several names, wrapped between them
+        assert hands > 9 and "the last" not in inside, inside
+        assert f"h{hands} " in inside and " h1 " in inside, inside
+
+
+async def test_at_the_end_the_seats_show_the_titles_the_last_hand_gave() -> None:
+    async with open_table(game_over, 40, 120) as (table, terminal):
+        text = await terminal.press("\x1b")  # the table under the standings
+    public = table.client.model.public
+    assert public is not None and public.titles_won() != public.titles()  # seed 7's game
+    for name, title in public.titles_won().items():
+        assert re.search(rf"{re.escape(name[:8])}\S*(?: \(you\))? +{title} ", text), text
+
+
+async def test_a_message_lasts_until_the_next_key() -> None:
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        while not table.client.model.my_turn:
+            table.step()
+        screen = table.app.screen
+        await terminal.redraw()
+        hint = screen.status_line()[1].strip()
+        text = await terminal.press("\r")  # nothing chosen: refused, and said why
+        assert "choose cards with space" in terminal.lines()[-1], text
+        text = await terminal.press("l")  # the next key puts the hint back
+        assert terminal.lines()[-1].strip() == hint, text
+        text = await terminal.press("q")
+        assert "press q again" in text, text
+        text = await terminal.press("l")  # ... a key between: q asks again
+        assert "press q again" not in text, text
+        text = await terminal.press("q")
+        assert "press q again" in text and not table.app.app.is_done, text
+        table.deliver(m.Error(code="refused", message="the server says no"))
+        text = await terminal.redraw()
+        assert "the server says no" in text
+        text = await terminal.redraw()
+        assert "the server says no" in text  # until a key
+        await terminal.press("l")
+        assert "the server says no" not in await terminal.redraw()
+        await terminal.press("q")
+        terminal.keys.send_text("q")
+        for _ in range(100):
+            if table.app.app.is_done:
+                break
+            await asyncio.sleep(0.01)
+        assert table.app.app.is_done  # q twice leaves
+
+
+async def test_esc_acts_at_once_and_toggles_the_final_standings() -> None:
+    async with open_table(game_over, 24, 80) as (table, terminal):
+        screen = table.app.screen
+        for hidden in (True, False, True):
+            start = asyncio.get_running_loop().time()
+            terminal.keys.send_text("\x1b")
+            while screen.standings_hidden is not hidden:
+                await asyncio.sleep(0.005)
+                assert asyncio.get_running_loop().time() - start < 0.4, "esc waited"
+            text = await terminal.redraw()
+            assert ("final standings" in text) is not hidden, text
+            if hidden:
+                assert "esc = standings" in terminal.lines()[-1], text
+
+
+def test_the_lobby_and_the_replay_take_esc_at_once() -> None:
+    game, _, _ = play_game(find_preset("classic"), ["heuristic"] * 4, seed=1, number=0, rotate=True)
+    with create_pipe_input() as keys:
+        output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm")
+        lobby = LobbyApp(FakeClient(TableModel(me=ME)), lobby_screen(), input=keys, output=output)  # type: ignore[arg-type]
+        record = ReplayScreen.of(to_record(game, "classic"), "game.json")  # type: ignore[arg-type]
+        replay = ReplayApp(record, input=keys, output=output)
+        for app in (lobby.app, replay.app):
+            assert app.ttimeoutlen <= 0.1 and (app.timeoutlen or 0) <= 0.1
+
+
+async def test_the_narrow_log_ends_with_the_newest_event() -> None:
+    """The deal's check and the exchange are lines of the log when they come, not lines
+    pinned under the newest events."""
+    async with open_table(mid_hand, 20, 60) as (table, terminal):
+        table.client.model.deal_results[1] = None
+        table.chat("checked")  # any message: the deal's check is logged with it
+        for _ in range(3):
+            table.step()
+        await terminal.redraw()
+        lines = terminal.lines()
+        top = next(i for i, line in enumerate(lines) if "| log |" in line)
+        end = next(i for i in range(top + 1, len(lines)) if lines[i].startswith("└"))
+        last = lines[end - 1].strip("│ ")
+        screen = table.app.screen
+        assert last and screen.log[-1].endswith(last), (last, screen.log[-1])
+        assert screen.log[-1] != "fair deal of hand 2: verified"

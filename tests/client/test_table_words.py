@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -308,7 +309,7 @@ def test_the_hand_summary_is_short() -> None:
     screen = screen_at(following())
     receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
     assert screen.summary == [
-        "Hand 1 is over:",
+        "hand over (hand 1):",
         " 1. bob: President, +2",
         " 2. ann (you): Vice-President, +1",
         " 3. cat: Vice-Scum",
@@ -487,3 +488,103 @@ def test_standings_seen_only_from_the_last_view_still_rank_and_title() -> None:
         ["4.", "bob", "2", "Scum"],
     ]
     assert "(6 hands were not seen here)" in lines
+
+
+def test_the_final_standings_name_everyone_whole_when_the_screen_allows() -> None:
+    """Names as long as the bots' are not cut in a wide box; every hand gets its column
+    and the line about the office is wrapped between names, never cut.  Where the width
+    is truly short, a name is cut in the middle and keeps the end that tells it apart."""
+    names = ("root", "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3")
+    screen = screen_at(following(names), me="root", names=names)
+    for hand in range(12):
+        first = (hand // 2) % 4  # the office changes hands every two hands
+        receive(screen, hand_over(hand, names[first:] + names[:first]))
+    over = a_public_view(
+        names,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hand_number=11,
+        hands_played=12,
+        winners=("heuristic-bot-1",),
+        scores=tuple(zip(names, (6, 7, 6, 5))),
+    )
+    receive(screen, table_view(over, status="finished", names=names))
+    lines = screen.standings(118)
+    text = "\n".join(lines)
+    assert all(len(line) <= 118 for line in lines)
+    assert "…" not in text, text
+    ranking = [line.split()[1] for line in lines[2:6]]
+    assert sorted(ranking) == sorted(names), text
+    grid = lines.index("place and points won, hand by hand")  # not "the last N"
+    assert lines[grid + 1].split() == [f"h{n}" for n in range(1, 13)], text
+    office = lines[next(i for i, line in enumerate(lines) if line.startswith("President: ")) :]
+    said = " ".join(line.strip() for line in office if not line.startswith("kept"))
+    assert said.startswith("President: root (hands 1–2), heuristic-bot-1 (hands 3–4), "), said
+    assert "heuristic-bot-3 (hands 7–8), root (hands 9–10), heuristic-bot-1 (hands 11–12)" in said
+    assert any(line.startswith("  ") for line in office), office  # it did wrap
+    narrow = screen.standings(48)
+    assert all(len(line) <= 48 for line in narrow), narrow
+    cut = [line.split()[1] for line in narrow[2:6]]
+    assert len(set(cut)) == 4 and sorted(name[-1] for name in cut) == ["1", "2", "3", "t"], cut
+
+
+def test_the_final_standings_give_the_titles_the_last_hand_won() -> None:
+    """The view's standing is the finish of the hand before the last (it changes at the
+    next deal, and there is none): the titles come from the last hand's places."""
+    over = a_public_view(
+        SEATING,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=2,
+        winners=("dan",),
+        standing=("ann", "bob", "cat", "dan"),
+        places=(3, 2, 1, 0),
+        scores=(("ann", 2), ("bob", 1), ("cat", 1), ("dan", 2)),
+    )
+    lines = screen_at(over, status="finished").standings()
+    assert lines[2].split()[:4] == ["1.", "dan", "2", "President"], lines
+    assert lines[3].split()[:4] == ["2.", "ann", "2", "Scum"], lines
+
+
+def test_every_hint_that_offers_enter_says_how_to_choose_and_what_enter_does() -> None:
+    exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
+    screens = [
+        screen_at(a_public_view(SEATING), "4C"),
+        screen_at(a_public_view(SEATING, opening=True), "3C"),
+        screen_at(following(), "4C 10H"),
+        screen_at(following(), "4C 10H", toggles={"must_beat": True}),
+        screen_at(exchange, "4C 5D"),
+    ]
+    screens[4].model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
+    for screen in screens:
+        text = screen.status_line()[1]
+        assert "enter" in text, text
+        assert "space chooses" in text and re.search(r"enter (plays|gives)\b", text), text
+        assert screen.explain() == "choose cards with space, then enter"  # enter alone
+
+
+def test_the_log_is_one_stream_in_time_order_with_the_notes_where_they_came() -> None:
+    """On a narrow screen the exchange, a hand's summary and the deal's check are lines
+    of the log, each added once when it happens, newer events after them."""
+    screen = screen_at(following())
+    receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
+    narrow = [text for where, _, text in screen.stream if where != "wide"]
+    assert narrow[-5:] == screen.summary and "hand over" in narrow[-5]
+    wide = [text for where, _, text in screen.stream if where != "narrow"]
+    assert wide[-1] == "hand over: bob, ann, cat, dan"
+    screen.model.deal_results[0] = None  # the reveal of hand 1 checked
+    receive(screen, m.Chat(scope="table", text="gg", sender="bob"))
+    receive(screen, m.Chat(scope="table", text="again", sender="cat"))
+    texts = [text for _, _, text in screen.stream]
+    assert texts.count("fair deal of hand 1: verified") == 1
+    assert texts[-3:] == ["fair deal of hand 1: verified", "<bob> gg", "<cat> again"], texts
+    receive(screen, m.HandStarted(table="t", number=300, hand=1, seating=SEATING, dealer=3))
+    assert screen.stream[-1][2] == "— hand 2: dan deals —"
+
+
+def test_a_new_game_at_the_same_table_is_marked_in_the_log() -> None:
+    screen = screen_at(following())
+    receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
+    receive(screen, m.GameOver(table="t", number=200, winners=("bob",)))
+    receive(screen, m.HandStarted(table="t", number=300, hand=0, seating=SEATING, dealer=0))
+    assert screen.log[-2:] == ["— a new game —", "— hand 1: you deal —"]
