@@ -26,6 +26,20 @@ def card_text(card: Card) -> str:
     return RANKS[card.rank] + SUIT_SYMBOLS[card.suit]
 
 
+def short_refusal(problem: str) -> str:
+    """The engine's refusal of one chosen card, without what the rest already says, so
+    it fits one status line: the pile's set and the trick's size are enough when the
+    size is the problem, and the first lead needs no rule name after it."""
+    beaten, by, why = problem.partition(" cannot be beaten by ")
+    size = why.partition(": ")[2]
+    if by and size.startswith("every play in this trick has"):
+        return f"{beaten} on the pile: {size}"
+    first = " (first_lead = 'three_of_clubs')"
+    if problem.endswith(first):
+        return problem.removesuffix(first).replace("the 3C", "the 3♣")
+    return problem
+
+
 @dataclass
 class TableScreen:
     """The screen's own state: the cursor, the selection, the message line, the log."""
@@ -140,9 +154,10 @@ class TableScreen:
         counts = counts_of(view.hand)
         if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
-        return play_problem(
+        problem = play_problem(
             view.rules, counts, view.top, view.revolution, view.opening, Play(chosen), view.rows
         )
+        return short_refusal(problem) if problem and len(chosen) == 1 else problem
 
     def action(self) -> Play | Return | None:
         """The selection as the action to send, or None with `message` saying why not."""

@@ -588,3 +588,19 @@ def test_a_new_game_at_the_same_table_is_marked_in_the_log() -> None:
     receive(screen, m.GameOver(table="t", number=200, winners=("bob",)))
     receive(screen, m.HandStarted(table="t", number=300, hand=0, seating=SEATING, dealer=0))
     assert screen.log[-2:] == ["— a new game —", "— hand 1: you deal —"]
+
+
+def test_one_chosen_card_is_refused_in_words_that_fit_a_status_line() -> None:
+    nines = parse_cards("9S 9H")
+    pair = a_public_view(
+        SEATING, top=Top(1, nines[0].rank, 2, 0), trick=((1, Play(nines)),), played=nines
+    )
+    screen = screen_at(pair, "4C 4D 10H")
+    screen.toggle(0)
+    assert screen.message == "a pair of 9s on the pile: every play in this trick has 2 cards"
+    assert len(screen.message) < 78  # with its leading space, inside 80 columns
+    screen.toggle(1)  # the pair of 4s: the engine's own words
+    assert screen.message == "a pair of 9s cannot be beaten by a pair of 4s"
+    opening = screen_at(a_public_view(SEATING, opening=True), "3C 4D")
+    opening.toggle(1)
+    assert opening.message == "the first play of the game must contain the 3♣"
