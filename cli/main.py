@@ -9,7 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError
 from president.engine.describe import describe
@@ -46,6 +46,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 # --- president replay -------------------------------------------------------------------
 
 
+def say(line: str, file: TextIO | None = None) -> None:
+    """Print a line made from a record: a record is anyone's file, so its names and words
+    are shown with their control characters escaped (protocol.schema.shown)."""
+    from president.protocol.schema import shown
+
+    print(shown(line), file=file)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         with open(args.file, "rb") as handle:
@@ -56,7 +64,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         document = loads(data)
     except NotARecord as exc:
-        print(f"president replay: {args.file}: {exc}", file=sys.stderr)
+        say(f"president replay: {args.file}: {exc}", file=sys.stderr)
         return 2
     if args.view:
         return view_replay(args, document)
@@ -68,20 +76,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         where = "in the header" if result.fault.hand is None else f"in hand {result.fault.hand}"
         if result.fault.action is not None:
             where += f", action {result.fault.action}"
-        print(f"illegal {where} (0-based): {result.fault.error}")
+        say(f"illegal {where} (0-based): {result.fault.error}")
         return 1
     summary = result.to_json()
-    print(f"ok: {len(summary['hands'])} hand(s) replayed, every step legal")
+    say(f"ok: {len(summary['hands'])} hand(s) replayed, every step legal")
     for number, hand in enumerate(summary["hands"]):
         status = ", ".join(hand["finish"]) if hand["complete"] else "not finished"
-        print(f"hand {number}: {status}")
+        say(f"hand {number}: {status}")
         for give in hand["gives"]:
-            print(f"  {give['from']} gave {give['to']} {' '.join(give['cards'])}")
-    print("scores: " + ", ".join(f"{name} {points}" for name, points in summary["scores"].items()))
+            say(f"  {give['from']} gave {give['to']} {' '.join(give['cards'])}")
+    say("scores: " + ", ".join(f"{name} {points}" for name, points in summary["scores"].items()))
     if summary["game_over"]:
-        print("game over: " + " and ".join(summary["winners"]) + " won")
+        say("game over: " + " and ".join(summary["winners"]) + " won")
     else:
-        print("the game is not over")
+        say("the game is not over")
     return 0
 
 
@@ -98,7 +106,7 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
 
     screen = ReplayScreen.of(document, os.path.basename(args.file))
     if not screen.steps:
-        print(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
+        say(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
         return 0 if screen.fault is None else 1
     run_viewer(screen, choose_theme(args.theme, os.environ))
     return 0 if screen.fault is None else 1

@@ -63,6 +63,17 @@ def control_in(value: str) -> str | None:
     return next((ch for ch in value if ch in CONTROLS), None)
 
 
+def shown(value: str) -> str:
+    """`value` as it may be put on a terminal: each character `CONTROLS` forbids written
+    as its escape (an ESC as \\x1b, a right-to-left override as \\u202e), so text from a
+    file cannot move the cursor, retitle the window or reorder what follows."""
+    if value.isprintable():
+        return value
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if ch in CONTROLS else ch for ch in value
+    )
+
+
 #: Scalar values a rules toggle may take on the wire.
 Scalar = Union[bool, int, str, None]  # noqa: UP007 - a runtime type for the checker
 

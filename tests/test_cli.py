@@ -180,3 +180,18 @@ def test_rules_and_replay_start_without_the_server_or_the_terminal_library() -> 
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0 and "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_replay_shows_a_records_names_without_their_control_characters(tmp_path: Path) -> None:
+    """A record is anyone's file: a player called ESC ]0;... BEL ESC [2J (retitle the
+    window, clear the screen) or with a right-to-left override must not reach the
+    terminal as those characters; the check prints them escaped, and says the same."""
+    text = (RECORDS / "game_classic.json").read_text()
+    name = json.loads(text)["players"][0]
+    evil = "ev\x1b]0;pwned\x07\x1b[2J\u202eil"
+    path = tmp_path / "evil.json"
+    path.write_text(text.replace(json.dumps(name), json.dumps(evil)))
+    out = president("replay", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout and "\u202e" not in out.stdout
+    assert "ev\\x1b]0;pwned\\x07\\x1b[2J\\u202eil" in out.stdout
