@@ -6,6 +6,7 @@ terminal; `replay_app` draws it."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -50,7 +51,8 @@ class SeatRow:
     """One seat as the viewer shows it at a step."""
 
     name: str
-    #: The title this hand was played under (None in hand 1).
+    #: The title this hand was played under (None in hand 1); once the hand is over,
+    #: the one its finish gave.
     title: str | None
     score: int
     #: The seat's cards, in the order of play (a revolution reverses it).
@@ -88,7 +90,7 @@ class Step:
 
     def seats(self) -> list[SeatRow]:
         view = self.view
-        titles = view.titles()
+        titles = view.titles_won()
         scores = dict(self.scores)
         owing = dict(view.owed)
         reverse = view.revolution
@@ -259,9 +261,17 @@ def rules_text(document: Mapping[str, Any]) -> str:
     return f"rules: {rules.get('preset', 'classic')}" + (f", changed: {changed}" if changed else "")
 
 
+#: The spaces a line is not cut at: after a place ("3. greedy-3") and before points
+#: ("greedy-3 +1"), so a finish reads one player at a time.
+_GLUED = re.compile(r"(?<=\d\.) (?=\S)|(?<=\S) (?=\+\d)")
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """A log line cut at word boundaries to `width`, the lines after its first indented."""
-    return textwrap.wrap(text, max(width, 8), subsequent_indent="  ") or [""]
+    """A log line cut at spaces to `width` (never inside a name such as heuristic-0,
+    never between a place and its player), the lines after its first indented."""
+    glued = _GLUED.sub("\0", text)  # not a space to textwrap; the same width
+    lines = textwrap.wrap(glued, max(width, 8), subsequent_indent="  ", break_on_hyphens=False)
+    return [line.replace("\0", " ") for line in lines] or [""]
 
 
 @dataclass
@@ -384,6 +394,18 @@ class ReplayScreen:
             here += "'s deal"
         return f"illegal in {where} (0-based; here {here}): {fault.error}"
 
+    def log_lines(self, index: int, width: int) -> list[str]:
+        """What step `index` did as lines of the log cut to `width`: the action's number
+        on its first line."""
+        step = self.steps[index]
+        number = "" if step.action is None else f"{step.action + 1:>3} "
+        indent = " " * len(number)
+        lines: list[str] = []
+        for n, line in enumerate(step.lines):
+            parts = wrap(line, width - len(number))
+            lines += [(number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)]
+        return lines
+
     def log(self, width: int, height: int) -> list[tuple[str, bool]]:
         """The last `height` lines of the log up to this step, cut to `width`, each with
         whether it belongs to this step (the viewer highlights those); a step with more
@@ -391,16 +413,7 @@ class ReplayScreen:
         out: list[tuple[str, bool]] = []
         index = self.index
         while index >= 0 and len(out) < height:
-            step = self.steps[index]
-            number = "" if step.action is None else f"{step.action + 1:>3} "
-            indent = " " * len(number)
-            lines: list[str] = []
-            for n, line in enumerate(step.lines):
-                parts = wrap(line, width - len(number))
-                lines += [
-                    (number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)
-                ]
-            out[:0] = [(line, index == self.index) for line in lines]
+            out[:0] = [(line, index == self.index) for line in self.log_lines(index, width)]
             index -= 1
         if height <= 0:
             return []

@@ -220,7 +220,7 @@ class ReplayApp:
     ) -> StyleAndTextTuples:
         style = "class:turn" if row.turn else "class:title" if row.acted else ""
         if short:  # one line a seat on a crowded screen: the title's initials, no state
-            mark = "▶ " if row.turn else "· " if row.passed else "  "
+            mark = "▶ " if row.turn else "· " if row.passed and row.place is None else "  "
             initials = "".join(part[:1] for part in (row.title or "").split("-"))
             return [
                 (style, f"{mark}{row.name.ljust(names)} "),
@@ -297,6 +297,8 @@ class ReplayApp:
                     line.append(("class:dim", f"out {place_text(row.place)} "))
             else:
                 lines.append(_fit(label, width))
+                if not cards:  # out with none left: no empty line, the log gets the row
+                    continue
                 line, used = [("", indent)], len(indent)
             on_line = 0
             for card in cards:
@@ -332,8 +334,10 @@ class ReplayApp:
         room = rows - pile - (4 if self._columns() >= WIDE else 8)
         for layout in ("beside", "under"):
             lines = self._seat_lines(deal, width, layout)
-            wide_enough = all(fragment_list_width(line) <= width for line in lines) and not any(
-                line and line[-1][1] == "…" for line in lines
+            # and the hand's end: the titles its finish gives widen the names
+            drawn = [*lines, *self._seat_lines(end, width, layout)]
+            wide_enough = all(fragment_list_width(line) <= width for line in drawn) and not any(
+                line and line[-1][1] == "…" for line in drawn
             )
             if wide_enough and (not rows or len(lines) <= room):
                 return layout
@@ -359,8 +363,24 @@ class ReplayApp:
     # --- the pile -------------------------------------------------------------------
 
     def _pile(self, width: int, height: int) -> Lines:
-        most = 3 + (self._rows() >= 30) - self._crowded()
-        return self._pile_lines(self.screen.step, width, most)
+        return self._pile_lines(self.screen.step, width, self._pile_most(width))
+
+    def _pile_most(self, width: int) -> int:
+        """The pile's lines: three (four on a tall screen, two on a crowded one); but
+        stacked, the exchange gives the log what it needs to show this step's lines
+        whole, down to a line of its own."""
+        rows = self._rows()
+        crowded = self._crowded()
+        most = 3 + (rows >= 30) - crowded
+        if not rows or self._columns() >= WIDE:
+            return most
+        screen = self.screen
+        need = len(screen.log_lines(screen.index, width - 1))
+        titles = 1 if crowded else 3  # of the table, the pile and the log
+        room = rows - 1 - len(self._status(width, 1)) - titles - len(self._seats(width, rows))
+        while most > 2 and room - len(self._pile_lines(screen.step, width, most)) < need:
+            most -= 1
+        return most
 
     def _pile_lines(self, step: Step, width: int, most: int) -> Lines:
         """The trick in progress, then the exchange: `most` lines in all."""

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,12 @@ from typing import Any
 import pytest
 from president.bots.sim import play_game
 from president.bots.strategies import make_strategy
-from president.client.tui.replay import ReplayScreen, Step, walk
-from president.client.tui.replay_app import ReplayApp
+from president.client.tui.replay import ReplayScreen, SeatRow, Step, walk, wrap
+from president.client.tui.replay_app import WIDE, ReplayApp
 from president.client.tui.table import card_text
 from president.engine import PRESETS, Game, Phase, deck, parse_cards
 from president.engine.record import dumps, replay, to_record
+from president.engine.scoring import titles_by_name
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -225,6 +227,37 @@ def test_the_log_up_to_the_step_cut_at_words() -> None:
     assert first[0][0].startswith("— hand 1:") and all(current for _, current in first)
 
 
+def test_a_finish_is_wrapped_a_player_at_a_time() -> None:
+    """A long line is cut at spaces only: not inside heuristic-bot-1, not between a
+    place and its player or a player and their points."""
+    line = "hand 3 is over: 1. heuristic-bot-1 +2, 2. heuristic-bot-3 +1, 3. me, 4. greedy-2"
+    for width in range(30, len(line) + 1):
+        parts = wrap(line, width)
+        assert all(len(part) <= width for part in parts), (width, parts)
+        assert " ".join(parts).split() == line.split(), (width, parts)
+        for part in parts:
+            assert not re.search(r"(\d\.|-)$", part), (width, parts)
+            assert not part.lstrip().startswith("+"), (width, parts)
+    assert wrap(line, len(line)) == [line]
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_titles_once_a_hand_is_over_are_the_ones_it_gave(name: str) -> None:
+    """During a hand, each seat's title is from the hand before; at its last step (and
+    at the end of the game) the one its own finish gave, kept into the next deal."""
+    screen = ReplayScreen.of(a_record(name))
+    held: dict[str, str] = {}
+    for hand, steps in enumerate(screen.hands):
+        for index in steps[:-1]:
+            assert {r.name: r.title for r in screen.steps[index].seats() if r.title} == held
+        screen.go(steps[-1])
+        number, finish, _ = screen.sheet()[-1]
+        assert number == hand
+        held = titles_by_name(screen.step.view.rules, finish)
+        assert {r.name: r.title for r in screen.step.seats()} == held, hand
+    assert screen.over
+
+
 def test_a_record_cut_mid_hand_is_shown_as_far_as_it_goes() -> None:
     document = a_record("house")
     document["hands"] = document["hands"][:3]
@@ -410,6 +443,113 @@ async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, col
         await until(lambda: screen.index == 0, shown.text)
         keys.send_text("q")
         await asyncio.wait_for(running, 5)
+
+
+#: (preset, line-up) as `president sim --preset P --games 1 --seed 1 --bots ...` plays
+SIM_GAMES = [
+    pytest.param(preset, ["heuristic", *["greedy"] * (players - 1)], id=f"{preset}-{players}")
+    for preset in PRESETS
+    for players in (4, 6)
+]
+
+
+@cache
+def _sim_record_text(preset: str, bots: tuple[str, ...]) -> str:
+    game, _, _ = play_game(PRESETS[preset], list(bots), seed=1, number=0, rotate=True)
+    return dumps(to_record(game, preset))
+
+
+def this_step_in_the_log(screen: ReplayScreen, text: str, columns: int) -> None:
+    """All of what this step did is in the log box, last, if it fits there (and its
+    first lines if it does not)."""
+    lines = text.splitlines()
+    if columns >= WIDE:  # the log is the column right of the bar: as tall as the screen
+        box = [line.partition("│")[2] for line in lines[2:-1]]
+        words = " ".join(box).split()
+        step = screen.log_lines(screen.index, 80)
+        want = " ".join(step).split()
+        assert words[-len(want) :] == want, text
+        return
+    rule = next(i for i, line in enumerate(lines) if line.startswith("─ log ─"))
+    box = [line[1:] for line in lines[rule + 1 : -1]]  # up to the status line
+    while box and not box[-1]:  # a log shorter than its box is drawn from the top
+        box.pop()
+    step = [line.rstrip() for line in screen.log_lines(screen.index, columns - 1)]
+    if len(step) <= len(box):
+        assert box[len(box) - len(step) :] == step, text
+    else:
+        assert box == step[: len(box)], text
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
+@pytest.mark.parametrize(("preset", "bots"), SIM_GAMES)
+async def test_every_line_of_a_deal_and_the_end_is_on_screen(
+    preset: str, bots: list[str], rows: int, columns: int
+) -> None:
+    """On the records `president sim` writes: each hand's deal (the exchange said in
+    full) and the last step (the last ones out, the finish, GAME OVER) show every line
+    they add to the log, wrapped at spaces, when the box can hold them; the box is made
+    to hold them (a seat out with no cards takes one line; stacked, the exchange under
+    the pile gives way)."""
+    document = json.loads(_sim_record_text(preset, tuple(bots)))
+    async with viewer(document, rows, columns) as (screen, keys, shown, running):
+        for hand in range(len(screen.hands)):
+            if hand:
+                keys.send_text("n")
+            await until(lambda hand=hand: screen.index == screen.hands[hand].start, shown.text)
+            await until(lambda: screen.position() in shown.text(), shown.text)
+            this_step_in_the_log(screen, shown.text(), columns)
+        keys.send_text("G")
+        await until(lambda: "every step legal" in shown.text(), shown.text)
+        text = shown.text()
+        this_step_in_the_log(screen, text, columns)
+        assert "GAME OVER" in text and screen.step.lines[-1].startswith("GAME OVER"), text
+        if columns < WIDE:  # a whole step, even the end of a game, fits a stacked box
+            box = text.splitlines()
+            start = next(i for i, line in enumerate(box) if line.startswith("─ log ─"))
+            assert len(screen.log_lines(screen.index, columns - 1)) <= len(box) - start - 2
+        on_screen(screen.step, text)
+        keys.send_text("q")
+        await asyncio.wait_for(running, 5)
+
+
+@pytest.mark.parametrize("name", ["classic", "full", "house", "sheet"])
+def test_no_seat_is_cut_when_a_finish_gives_titles(name: str) -> None:
+    """The seats' layout is chosen for the whole hand, the titles its finish gives
+    included: hand 1 is dealt without titles, and its last step must not cut a name's
+    line (…) where its deal fitted."""
+    screen = ReplayScreen.of(a_record(name))
+    app = ReplayApp(screen)
+    for width in range(40, 61):
+        for index in screen.hands[0]:
+            screen.go(index)
+            for line in app._seats(width, 0):
+                text = "".join(text for _, text, *_ in line)
+                assert not text.endswith("…"), (width, index, text)
+
+
+def test_a_crowded_seat_out_is_not_marked_as_passed() -> None:
+    """On a crowded screen the mark before a name says who is to play (▶) or passed
+    (·); a seat out of the hand has neither, whatever its last move was."""
+    app = ReplayApp(ReplayScreen.of(a_record("classic")))
+    row = SeatRow(
+        name="Ann",
+        title="Scum",
+        score=3,
+        cards=(),
+        received=(),
+        turn=False,
+        passed=True,
+        place=3,
+        owes=0,
+        acted=False,
+    )
+    label = "".join(text for _, text, *_ in app._seat_label(row, 3, 4, short=True))
+    assert label.startswith("  Ann S ") and "·" not in label, label
+    playing = "".join(
+        text for _, text, *_ in app._seat_label(replace(row, place=None), 3, 4, short=True)
+    )
+    assert playing.startswith("· Ann"), playing
 
 
 async def test_a_faulty_record_on_screen_says_so_in_one_line() -> None:
