@@ -32,6 +32,7 @@ from president.engine import (
 )
 from president.engine.moves import strength
 from president.engine.record import Fault, replay
+from president.protocol.schema import shown
 
 from .table import card_text
 
@@ -297,8 +298,8 @@ class ReplayScreen:
 
     @classmethod
     def of(cls, document: Mapping[str, Any], name: str = "") -> ReplayScreen:
-        steps, fault = walk(document)
-        return cls(steps, fault, name, rules_label(document), rules_text(document))
+        steps, fault = walk(shown_names(document))
+        return cls(steps, fault, shown(name), rules_label(document), rules_text(document))
 
     @property
     def step(self) -> Step:
@@ -383,7 +384,7 @@ class ReplayScreen:
             )
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
         if fault.hand is None:
-            return f"illegal in the header: {fault.error}"
+            return f"illegal in the header: {shown(fault.error)}"
         # the checker's words (0-based, as docs/records.md counts), then the viewer's numbers
         where = f"hand {fault.hand}"
         here = f"hand {fault.hand + 1}"
@@ -392,7 +393,7 @@ class ReplayScreen:
             here += f", action {fault.action + 1}"
         else:
             here += "'s deal"
-        return f"illegal in {where} (0-based; here {here}): {fault.error}"
+        return f"illegal in {where} (0-based; here {here}): {shown(fault.error)}"
 
     def log_lines(self, index: int, width: int) -> list[str]:
         """What step `index` did as lines of the log cut to `width`: the action's number
@@ -421,3 +422,29 @@ class ReplayScreen:
         if own > height:  # this step's lines alone overfill the log: from their start
             return out[len(out) - own :][:height]
         return out[-height:]
+
+
+def shown_names(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record with every player's name as a terminal may show it (control characters
+    escaped: a record is anyone's file); the same name the same way everywhere, so the
+    record replays as it would."""
+
+    def names(value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        return [shown(item) if isinstance(item, str) else item for item in value]
+
+    if not isinstance(document, Mapping):
+        return document
+    changed = dict(document)
+    if "players" in document:
+        changed["players"] = names(document["players"])
+    hands = document.get("hands")
+    if isinstance(hands, list):
+        changed["hands"] = [
+            {**hand, "seating": names(hand["seating"])}
+            if isinstance(hand, Mapping) and "seating" in hand
+            else hand
+            for hand in hands
+        ]
+    return changed

@@ -759,3 +759,25 @@ def test_a_record_without_a_step_to_show_is_one_line(
     assert main(["replay", str(path), "--view"]) == code
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_records_names_reach_the_screen_with_their_control_characters_escaped() -> None:
+    """A record is anyone's file: names holding ESC, a C1 CSI or a right-to-left override
+    are shown escaped, everywhere the viewer names a player, and the record still checks."""
+    records = os.path.join(os.path.dirname(__file__), "..", "engine", "records")
+    with open(os.path.join(records, "game_classic.json"), encoding="utf-8") as handle:
+        text = handle.read()
+    name = json.loads(text)["players"][0]
+    evil = "ev\x1b[2J\x9b1m\u202eil"
+    document = json.loads(text.replace(json.dumps(name), json.dumps(evil)))
+    screen = ReplayScreen.of(document, "evil\x1b.json")
+    assert screen.fault is None
+    shown_everywhere = []
+    for index in range(len(screen.steps)):
+        step = screen.steps[index]
+        shown_everywhere += list(step.view.seating)
+        shown_everywhere += screen.log_lines(index, 60)
+    shown_everywhere += [screen.verdict(), screen.name]
+    for line in shown_everywhere:
+        assert not any(ch in line for ch in "\x1b\x9b\u202e"), line
+    assert any("ev\\x1b[2J\\x9b1m\\u202eil" in line for line in shown_everywhere)
