@@ -377,8 +377,9 @@ class TableApp:
         return [(style, part + "\n") for style, text in lines for part in wrap(text, width)]
 
     def _standings(self) -> str:
-        columns = self.app.output.get_size().columns
-        return "\n".join(self.screen.standings(max(30, columns - 2)))  # all but the frame
+        size = self.app.output.get_size()
+        rows = size.rows - 3 - self._status_height()  # the header, the frame, the status
+        return "\n".join(self.screen.standings(max(30, size.columns - 2), max(1, rows)))
 
     def _log(self) -> list[tuple[str, str]]:
         """The log's lines, oldest first: the rules before a game, then the events as they

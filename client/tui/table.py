@@ -463,9 +463,10 @@ class TableScreen:
         public = self.model.public
         return public is not None and public.phase is Phase.GAME_OVER
 
-    def standings(self, width: int = 60) -> list[str]:
+    def standings(self, width: int = 60, height: int | None = None) -> list[str]:
         """The final standings as lines of at most `width` characters (empty while no
-        game is over), then what the keys do now."""
+        game is over), then what the keys do now.  In fewer than `height` rows the blank
+        lines go first, then the keys (the status line says them too)."""
         public = self.model.public
         if public is None or public.phase is not Phase.GAME_OVER:
             return []
@@ -479,7 +480,12 @@ class TableScreen:
             width,
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""
-        return [*lines, "", f"q: leave · {again}esc: the table"[:width]]
+        out = [*lines, "", f"q: leave · {again}esc: the table"[:width]]
+        if height is not None and len(out) > height:
+            out = [line for line in out if line.strip()]
+        if height is not None and len(out) > height:
+            out = out[:-1]
+        return out
 
     def last_finish(self) -> tuple[str, ...]:
         """Names by place in the hand that ended last: at the end of a hand, its own (the

@@ -354,6 +354,12 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
     assert "kept the office longest: ann, 3 hands in a row" in lines
     assert lines[-1] == "q: leave · r: ready for another game · esc: the table"
     assert all(len(line) <= 60 for line in lines)
+    # in fewer rows (a 60x20 terminal), the blank lines go, then the keys (the status
+    # line says them), and the office lines are still there
+    short = screen.standings(60, len(lines) - 2)
+    assert "" not in short and short[-1] == lines[-1] and len(short) == len(lines) - 2
+    shorter = screen.standings(60, len(lines) - 3)
+    assert shorter == short[:-1] and shorter[-1] == "kept the office longest: ann, 3 hands in a row"
 
 
 def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
