@@ -19,7 +19,7 @@ from president.protocol.errors import Code, RemoteProtocolError
 from . import thinking
 from .config import ServerConfig, TableSettings
 from .guard import PasswordGuard
-from .journal import Journal
+from .journal import Journal, WriteFailed
 from .restore import RestoreError, compacted, rebuild
 from .seats import TableError
 from .table import OnRecord, Table
@@ -234,9 +234,14 @@ class Lobby:
             return
         self._empty_since.pop(name, None)
         self.creators.pop(name, None)
-        await table.stop()
+        await table.stop()  # a game still going has its record written here
         if self.journal is not None and table.log_id is not None:
-            self.journal.close_table(table.log_id)
+            # gone for good: its rows go too (close_table is for a table that did not
+            # rebuild, whose rows wait to be set aside as damaged at the next start)
+            try:
+                self.journal.drop_table(table.log_id)
+            except WriteFailed as exc:  # the disk: it comes back at the next start, whole
+                log.warning("table %s: removed, but its journal rows stay: %s", name, exc)
         log.info("table %s: removed (%s)", name, why)
         self.changed(name)
 

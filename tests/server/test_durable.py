@@ -189,6 +189,32 @@ async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path:
         assert third.restore_problems == [] and "bad" not in third.lobby.tables
 
 
+async def test_a_table_removed_from_the_lobby_is_not_called_damaged_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """A table the lobby removes (finished and empty, or empty too long) leaves the
+    journal: the next start neither sets it aside as one that "could not be restored" nor
+    writes its game's record a second time."""
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(m.CreateTable(name="done", preset="classic", toggles={}, seats=3))
+        for _ in range(3):
+            await host.send(m.AddBot(table="done", strategy="random"))
+        records_dir = tmp_path / "data" / "records"
+        await wait_for(lambda: any(records_dir.iterdir()), 60)  # the game is over
+        await server.lobby.sweep()  # finished, and nobody sits or watches: it goes
+        assert "done" not in server.lobby.tables
+        await host.link.close()
+    records = sorted((tmp_path / "data" / "records").iterdir())
+    assert len(records) == 1
+    async with running_server(tmp_path) as again:
+        assert again.restore_problems == [] and "done" not in again.lobby.tables
+    assert sorted((tmp_path / "data" / "records").iterdir()) == records
+    assert not (tmp_path / "data" / "damaged").exists() or not any(
+        (tmp_path / "data" / "damaged").iterdir()
+    )
+
+
 # --- a real process, killed ---------------------------------------------------------------
 
 
