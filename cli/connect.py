@@ -132,22 +132,29 @@ async def first_link(
     args: argparse.Namespace, pin: str, known: KnownServers, secret: str | None
 ) -> tuple[Link, str | None]:
     """The first link, and the password it took: asked for when the server wants one
-    (a few tries), never shown."""
+    (a few tries: an empty answer, or one no server takes, is asked again), never shown."""
     for _ in range(PASSWORD_TRIES):
         try:
             link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
             return link, secret
         except PasswordNeeded as exc:
             what = "that password is wrong: the password" if exc.wrong else "the password"
-            secret = await ask(f"{what} for {args.address} (not shown): ", echo=False)
-            if not secret:
-                raise ConnectFailed(f"not connected: {args.address} needs a password") from None
-            try:
-                PASSWORD(secret)
-            except argparse.ArgumentTypeError as problem:
-                raise ConnectFailed(str(problem)) from None
+            secret = await ask_secret(f"{what} for {args.address} (not shown): ")
     link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
     return link, secret
+
+
+async def ask_secret(question: str) -> str:
+    """A password the server wants, typed unseen; an empty answer, or one too long for any
+    server, is asked again (`PASSWORD_TRIES` in all)."""
+    reason = ""
+    for _ in range(PASSWORD_TRIES):
+        secret = await ask(reason + question, echo=False)
+        try:
+            return PASSWORD(secret)
+        except argparse.ArgumentTypeError as problem:
+            reason = "nothing typed: " if not secret else f"{problem}: "
+    raise ConnectFailed(f"not connected: {reason.removesuffix(': ')}")
 
 
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
@@ -209,7 +216,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         parser,
         "--password",
         "PRESIDENT_PASSWORD",
-        "the server's password, if the host set one (asked for when needed)",
+        "the server's password",
+        when=", if the host set one: without it you are asked when the server wants one",
     )
     parser.add_argument(
         "--bots",

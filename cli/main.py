@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from president.engine import PRESETS, RulesError
 from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
-from president.engine.rules import PRESET_SOURCES, SUGGESTED_PLAYERS
+from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
 from .usage import Parser, UsageError, preset, rules_for
 
@@ -23,9 +23,9 @@ from .usage import Parser, UsageError, preset, rules_for
 
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None and not args.set:
-        print("Presets (one per source rulebook; `president rules NAME` shows one in words):")
+        print("Presets (`president rules NAME` shows one in words):")
         for name in PRESETS:
-            print(f"  {name:8} {PRESET_SOURCES[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
+            print(f"  {name:8} {PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
         print("\nAny toggle can be set on top of a preset: --set NAME=VALUE.")
         return 0
     name = args.preset or "classic"
@@ -35,7 +35,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     changed = rules.changes_from(PRESETS[name])
     title = f"Preset {name}" + (" with " + ", ".join(changed) + " changed" if changed else "")
-    print(f"{title} ({PRESET_SOURCES[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
+    print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
     width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
     for name, value, words in describe(rules):
         mark = "*" if name in changed else " "
@@ -215,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        if sys.stderr.isatty():  # the line Ctrl-C was typed on (a prompt, the ^C) is left open
+            print(file=sys.stderr)
         print(f"{command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

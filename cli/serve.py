@@ -18,7 +18,7 @@ from president.server.config import ServerConfig, default_data_dir
 from president.server.journal import JournalError
 from president.server.storage import StorageError
 
-from .usage import add_password, password, port, seconds, short_text, whole
+from .usage import Password, add_password, given_password, port, seconds, short_text, whole
 
 
 def lan_addresses() -> list[str]:
@@ -42,7 +42,16 @@ def say(*args: object, **kwargs: object) -> None:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
 
 
-async def serve(config: ServerConfig) -> int:
+def password_line(given: Password | None) -> str:
+    """What the host is told about the password: whether one is in force and where it
+    came from, never the password itself."""
+    if given is None:
+        return "no password: anyone who can reach this port may connect"
+    where = {"--password": "with --password", "the prompt": "at the prompt"}
+    return f"clients must give a password (set {where.get(given.source, 'in ' + given.source)})"
+
+
+async def serve(config: ServerConfig, given: Password | None = None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -60,6 +69,7 @@ async def serve(config: ServerConfig) -> int:
             say(f"  friends connect with: president connect {address}:{server.port} --name NAME")
     say(f"certificate fingerprint (SHA-256): {server.fingerprint}")
     say("  tell your friends this fingerprint: their client shows it on first connect")
+    say(password_line(given))
     say(f"data and game records in {config.data_dir}")
     tables = server.lobby.tables.values()
     if tables:
@@ -87,14 +97,19 @@ def cmd_server(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(message)s",
     )
+    given = given_password(
+        args,
+        "--password",
+        "PRESIDENT_PASSWORD",
+        "the password every client must give: ",
+        confirm=True,
+    )
     config = ServerConfig(
         host=args.host,
         port=args.port,
         data_dir=Path(args.data) if args.data else default_data_dir(),
         name=args.name,
-        password=password(
-            args, "--password", "PRESIDENT_PASSWORD", "the password every client must give: "
-        ),
+        password=None if given is None else given.text,
         pause_between_hands=args.pause,
         bot_delay=args.bot_delay,
         max_connections=args.max_connections,
@@ -103,7 +118,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         bots_per_address=args.bots_per_address,
         bot_workers=args.bot_workers,
     )
-    return asyncio.run(serve(config))
+    return asyncio.run(serve(config, given))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +132,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"
     )
-    add_password(parser, "--password", "PRESIDENT_PASSWORD", "a password every client must give")
+    add_password(
+        parser,
+        "--password",
+        "PRESIDENT_PASSWORD",
+        "the password every client must give",
+        confirm=True,
+    )
     parser.add_argument(
         "--name",
         type=short_text(32, "a name"),

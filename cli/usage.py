@@ -12,7 +12,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from president.bots.strategies import strategy_name
 from president.engine import TOGGLES, Rules, RulesError, find_preset
@@ -61,10 +61,8 @@ def seconds(high: float, *, zero: bool = True) -> Callable[[str], float]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero) or value > high:
-            least = "0" if zero else "more than 0"
-            raise argparse.ArgumentTypeError(
-                f"must be {least} and at most {high:g} seconds, not {text!r}"
-            )
+            span = f"0 to {high:g}" if zero else f"more than 0 and at most {high:g}"
+            raise argparse.ArgumentTypeError(f"must be {span} seconds, not {text!r}")
         return value
 
     return duration
@@ -195,26 +193,74 @@ def search_options(args: argparse.Namespace) -> dict[str, Any]:
 #: What a password may be (the protocol's limit).
 PASSWORD = short_text(64, "a password")
 
+#: Answers at a password prompt before giving up (an empty one, a mismatch, one too long).
+PROMPT_TRIES = 3
 
-def add_password(parser: argparse.ArgumentParser, flag: str, variable: str, what: str) -> None:
-    """`flag` (e.g. --password) and `flag`-prompt, for the password `what` describes;
-    without either, the environment variable `variable`."""
+
+class Password(NamedTuple):
+    """A password and where it came from, in words a host recognises ("--password",
+    "PRESIDENT_PASSWORD", "the prompt"), never the password itself."""
+
+    text: str
+    source: str
+
+
+def add_password(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    variable: str,
+    what: str,
+    *,
+    when: str = "",
+    confirm: bool = False,
+) -> None:
+    """`flag` (e.g. --password) and `flag`-prompt, for the password `what` names (`when`
+    adds when it is needed); without either, the environment variable `variable`."""
     parser.add_argument(
         flag,
         type=PASSWORD,
         metavar="PW",
-        help=f"{what} (visible to other users in `ps`: prefer ${variable} or {flag}-prompt)",
+        help=f"{what}{when} (visible to other users in `ps`: prefer ${variable} or {flag}-prompt)",
     )
+    twice = "; asked twice, to confirm" if confirm else ""
     parser.add_argument(
         flag + "-prompt",
         action="store_true",
-        help=f"ask for {what} without echoing it",
+        help=f"type {what} at a prompt instead (not shown{twice})",
     )
 
 
-def password(args: argparse.Namespace, flag: str, variable: str, question: str) -> str | None:
-    """The password from `flag`, else asked for (`flag`-prompt), else from the environment
-    variable `variable`, else None."""
+def ask_password(question: str, flag: str, *, confirm: bool = False) -> str:
+    """A password typed at the terminal, not echoed: asked again after an empty answer, one
+    the protocol refuses, or (with `confirm`) a second answer that differs; `UsageError`
+    after `PROMPT_TRIES`.  Ctrl-C goes up as `KeyboardInterrupt`."""
+    reason = ""
+    for _ in range(PROMPT_TRIES):
+        try:
+            typed = getpass.getpass(f"{reason}{question}")
+            if not typed:
+                reason = "nothing typed: "
+                continue
+            try:
+                PASSWORD(typed)
+            except argparse.ArgumentTypeError as exc:
+                reason = f"{exc}: "
+                continue
+            if confirm and getpass.getpass("the same again, to confirm: ") != typed:
+                reason = "the two differ: "
+                continue
+        except EOFError:
+            raise UsageError(f"{flag}-prompt: no password, the input ended") from None
+        return typed
+    said = reason.removesuffix(": ")
+    raise UsageError(f"{flag}-prompt: no password after {PROMPT_TRIES} tries (the last: {said})")
+
+
+def given_password(
+    args: argparse.Namespace, flag: str, variable: str, question: str, *, confirm: bool = False
+) -> Password | None:
+    """The password from `flag`, else asked for (`flag`-prompt; twice with `confirm`),
+    else from the environment variable `variable`, else None; with where it came from."""
     dest = flag.lstrip("-").replace("-", "_")
     given: str | None = getattr(args, dest)
     if getattr(args, dest + "_prompt"):
@@ -222,12 +268,19 @@ def password(args: argparse.Namespace, flag: str, variable: str, question: str) 
             raise UsageError(f"give {flag} or {flag}-prompt, not both")
         if not sys.stdin.isatty():
             raise UsageError(f"{flag}-prompt needs a terminal to ask in")
-        given = getpass.getpass(question)
-    elif given is None:
-        given = os.environ.get(variable) or None
+        return Password(ask_password(question, flag, confirm=confirm), "the prompt")
+    if given is not None:
+        return Password(given, flag)  # argparse has checked it (PASSWORD)
+    given = os.environ.get(variable) or None
     if given is None:
         return None
     try:
-        return PASSWORD(given)
+        return Password(PASSWORD(given), variable)
     except argparse.ArgumentTypeError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{variable}: {exc}") from None
+
+
+def password(args: argparse.Namespace, flag: str, variable: str, question: str) -> str | None:
+    """The password `given_password` finds, without where it came from."""
+    found = given_password(args, flag, variable, question)
+    return None if found is None else found.text

@@ -173,12 +173,13 @@ SUGGESTED_PLAYERS: Final[dict[str, str]] = {
     "table": "3-5",
 }
 
-PRESET_SOURCES: Final[dict[str, str]] = {
-    "classic": "seed 000, the classic base game",
-    "full": "seed 001, the general full rules",
-    "house": "seed 002, an implementation's setup screen",
-    "sheet": "seed 003, the numbered rules sheet",
-    "table": "seed 004, the essay with computer players",
+#: What kind of table each preset is, in a player's words (`president rules`, docs/rules.md).
+PRESET_KINDS: Final[dict[str, str]] = {
+    "classic": "the classic base game",
+    "full": "the full rules: the Scum deals and leads",
+    "house": "a house-rules table: 2s clear, points by place",
+    "sheet": "a rules sheet's game: seats move by rank",
+    "table": "a quick game with computer players: passes are automatic",
 }
 
 

@@ -47,6 +47,8 @@ def test_rules_in_words() -> None:
     assert "twos_clear = true" in out.stdout and "clears it" in out.stdout
     listing = president("rules")
     assert all(name in listing.stdout for name in ("classic", "full", "house", "sheet", "table"))
+    # each preset said as a kind of table, not as the file in the project it was drawn from
+    assert "seed" not in listing.stdout.lower() and "essay" not in listing.stdout, listing.stdout
     changed = president("rules", "classic", "--set", "bombs=on")
     assert "*bombs = true" in changed.stdout
     bad = president("rules", "classic", "--set", "joker_mode=wild")

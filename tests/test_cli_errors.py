@@ -5,12 +5,15 @@ traceback and leaves nothing behind.  The matrix runs its processes a few at a t
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import fcntl
 import importlib.metadata
 import json
 import os
 import random
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -25,9 +28,10 @@ from unittest import mock
 
 import pytest
 from president.bots.strategies import LEVELS, make_strategy, strategy_name
-from president.cli.main import build_parser
+from president.cli.main import COMMANDS, build_parser
 
 from .server.helpers import server_process
+from .terminal import Screen
 
 PRESIDENT = (sys.executable, "-m", "president.cli")
 RECORD = Path(__file__).parent / "engine" / "records" / "game_classic.json"
@@ -50,10 +54,18 @@ class Case:
     code: int = 2
     tty: bool = False
     read_only: bool = False  # needs a directory its user cannot write in
+    env: tuple[tuple[str, str], ...] = ()  # added to the sandbox's environment
 
 
-def case(*args: str, words: str, code: int = 2, tty: bool = False, ro: bool = False) -> Case:
-    return Case(args, words, code, tty, ro)
+def case(
+    *args: str,
+    words: str,
+    code: int = 2,
+    tty: bool = False,
+    ro: bool = False,
+    env: dict[str, str] | None = None,
+) -> Case:
+    return Case(args, words, code, tty, ro, tuple((env or {}).items()))
 
 
 LONG = "x" * 65
@@ -169,6 +181,14 @@ CASES: dict[str, Case] = {
     ),
     "server-pause-negative": case("server", "--pause", "-1", words="--pause: must be"),
     "server-bot-delay-nan": case("server", "--bot-delay", "nan", words="--bot-delay: must be"),
+    "server-bot-delay-negative": case(
+        "server", "--bot-delay", "-1", words="--bot-delay: must be 0 to 60 seconds, not '-1'"
+    ),
+    "server-password-env-long": case(
+        "server",
+        words="PRESIDENT_PASSWORD: a password must be 1 to 64",
+        env={"PRESIDENT_PASSWORD": LONG},
+    ),
     "server-cap-0": case("server", "--max-connections", "0", words="must be 1 to"),
     "server-cap-word": case("server", "--bot-workers", "two", words="not a whole number"),
     "server-name-empty": case("server", "--name", "", words="1 to 32 characters"),
@@ -215,6 +235,12 @@ CASES: dict[str, Case] = {
     ),
     "bot-table-long": case("bot", "x", "--table", "t" * 41, words="1 to 40 characters"),
     "bot-table-password-empty": case("bot", "x", "--table-password", "", words="1 to 64"),
+    "bot-table-password-env-long": case(
+        "bot",
+        "x",
+        words="PRESIDENT_TABLE_PASSWORD: a password must be 1 to 64",
+        env={"PRESIDENT_TABLE_PASSWORD": LONG},
+    ),
     "bot-prompt-without-terminal": case(
         "bot", "x", "--password-prompt", words="needs a terminal to ask in"
     ),
@@ -293,14 +319,14 @@ def run_case(root: Path, case: Case) -> Outcome:
     before = tree(root)
     args = [arg.format(**paths) for arg in case.args]
     if case.tty:
-        code, out, err = in_terminal(args, root)
+        code, out, err = in_terminal(args, root, dict(case.env))
     else:
         done = subprocess.run(
             [*PRESIDENT, *args],
             capture_output=True,
             text=True,
             cwd=root,
-            env=environment(root),
+            env=environment(root, **dict(case.env)),
             stdin=subprocess.DEVNULL,
             timeout=30,
             check=False,
@@ -309,7 +335,7 @@ def run_case(root: Path, case: Case) -> Outcome:
     return Outcome(code, out, err, before, tree(root))
 
 
-def in_terminal(args: list[str], root: Path) -> tuple[int | None, str, str]:
+def in_terminal(args: list[str], root: Path, env: dict[str, str]) -> tuple[int | None, str, str]:
     """stdin and stdout a pseudo-terminal, stderr a pipe of its own."""
     master, slave = os.openpty()
     proc = subprocess.Popen(
@@ -319,7 +345,7 @@ def in_terminal(args: list[str], root: Path) -> tuple[int | None, str, str]:
         stderr=subprocess.PIPE,
         text=True,
         cwd=root,
-        env={**environment(root), "TERM": "xterm"},
+        env={**environment(root, **env), "TERM": "xterm"},
         start_new_session=True,
     )
     os.close(slave)
@@ -410,7 +436,7 @@ class Prompted:
     """`president ARGS` in a terminal that is its controlling terminal (so Ctrl-C is a
     SIGINT, as for a person), stderr apart."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], *, stderr_too: bool = False) -> None:
         master, slave = os.openpty()
 
         def own_terminal() -> None:
@@ -421,24 +447,28 @@ class Prompted:
             [*PRESIDENT, *args],
             stdin=slave,
             stdout=slave,
-            stderr=subprocess.PIPE,
+            stderr=slave if stderr_too else subprocess.PIPE,
             env={**env, "TERM": "xterm"},
             preexec_fn=own_terminal,  # a test: no threads to fear in the child
         )
         os.close(slave)
         self.master = master
         self.shown = Shown(master)
-        assert self.proc.stderr is not None
-        self.err = Shown(os.dup(self.proc.stderr.fileno()))
-        self.proc.stderr.close()
+        if stderr_too:
+            self.err = Shown(os.open(os.devnull, os.O_RDONLY))
+        else:
+            assert self.proc.stderr is not None
+            self.err = Shown(os.dup(self.proc.stderr.fileno()))
+            self.proc.stderr.close()
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
-    def wait_for(self, words: str, timeout: float = 20) -> None:
-        """Until the terminal (or stderr, where `input` may put a prompt) shows `words`."""
+    def wait_for(self, words: str, timeout: float = 20, times: int = 1) -> None:
+        """Until the terminal (or stderr, where `input` may put a prompt) shows `words`
+        (`times` times)."""
         end = time.monotonic() + timeout
-        while words not in self.shown.text() + self.err.text():
+        while (self.shown.text() + self.err.text()).count(words) < times:
             said = f"{self.shown.text()!r}, stderr {self.err.text()!r}"
             assert self.proc.poll() is None, f"exit {self.proc.returncode} before {words!r}: {said}"
             assert time.monotonic() < end, f"never showed {words!r}: {said}"
@@ -464,8 +494,10 @@ class Prompted:
 
 
 @contextlib.contextmanager
-def prompted(args: list[str], env: dict[str, str]) -> Iterator[Prompted]:
-    terminal = Prompted(args, env)
+def prompted(
+    args: list[str], env: dict[str, str], *, stderr_too: bool = False
+) -> Iterator[Prompted]:
+    terminal = Prompted(args, env, stderr_too=stderr_too)
     try:
         yield terminal
     finally:
@@ -518,6 +550,8 @@ def test_connect_asks_for_the_password_the_server_wants(
     args = ["connect", address, "--name", "ann", "--fingerprint", pin]
     with prompted(args, environment(tmp_path)) as terminal:
         terminal.wait_for(f"the password for {address} (not shown): ")
+        terminal.type("\r")  # nothing typed: asked again
+        terminal.wait_for(f"nothing typed: the password for {address} (not shown): ")
         terminal.type("sesame\r")
         terminal.wait_for("tables")  # the lobby
         terminal.type("q")
@@ -546,6 +580,117 @@ def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: P
     with prompted([a.format(data=data) for a in args], environment(tmp_path)) as terminal:
         interrupted(terminal, question)
         assert not data.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "question"),
+    [
+        (["connect", "127.0.0.1:1", "--password-prompt"], "the server's password: "),
+        (["bot", "127.0.0.1:1", "--password-prompt"], "the server's password: "),
+        (["server", "--port", "0", "--data", "{data}", "--password-prompt"], "must give: "),
+    ],
+)
+def test_ctrl_c_at_a_prompt_says_so_on_a_line_of_its_own(
+    args: list[str], question: str, tmp_path: Path
+) -> None:
+    """stderr a terminal too: "interrupted" starts a line, not the prompt's end."""
+    data = tmp_path / "data"
+    argv = [a.format(data=data) for a in args]
+    with prompted(argv, environment(tmp_path), stderr_too=True) as terminal:
+        terminal.wait_for(question)
+        code, _, _ = terminal.ctrl_c()
+        terminal.shown.thread.join(2)
+        screen = Screen(10, 100)
+        screen.feed(terminal.shown.text())
+        lines = screen.text().splitlines()
+    command = f"president {args[0]}: interrupted"
+    assert code == 130 and command in lines, (code, lines)
+    assert lines[lines.index(command) - 1].endswith(question.strip()), lines
+
+
+def test_the_server_asks_for_its_password_twice(tmp_path: Path) -> None:
+    """An empty answer or two that differ are asked again; the host is told a password
+    is in force, and where it came from, never what it is."""
+    args = ["server", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path / "data")]
+    with prompted([*args, "--password-prompt"], environment(tmp_path)) as terminal:
+        terminal.wait_for("the password every client must give: ")
+        terminal.type("\r")
+        terminal.wait_for("nothing typed: the password every client must give: ")
+        terminal.type("sesame\r")
+        terminal.wait_for("the same again, to confirm: ")
+        terminal.type("sesane\r")
+        terminal.wait_for("the two differ: the password every client must give: ")
+        terminal.type("sesame\r")
+        terminal.wait_for("the same again, to confirm: ", times=2)
+        terminal.type("sesame\r")
+        terminal.wait_for("Ctrl-C stops the server")
+        shown = terminal.shown.text()
+        assert "clients must give a password (set at the prompt)" in shown
+        assert "sesame" not in shown + terminal.err.text()
+        terminal.proc.send_signal(signal.SIGINT)
+        assert terminal.proc.wait(10) == 0
+
+
+def test_the_server_gives_up_after_three_wrong_answers(tmp_path: Path) -> None:
+    args = ["server", "--port", "0", "--data", str(tmp_path / "data"), "--password-prompt"]
+    with prompted(args, environment(tmp_path)) as terminal:
+        terminal.wait_for("the password every client must give: ")
+        terminal.type("\r")
+        terminal.wait_for("nothing typed: ")
+        terminal.type("a\r")
+        terminal.wait_for("the same again, to confirm: ")
+        terminal.type("b\r")
+        terminal.wait_for("the two differ: ")
+        terminal.type("x" * 65 + "\r")
+        assert terminal.proc.wait(10) == 2
+        terminal.err.thread.join(2)
+        err = terminal.err.text()
+    assert err.count("\n") == 1 and "--password-prompt: no password after 3 tries" in err, err
+    assert "1 to 64 characters" in err and not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("command", ["connect", "bot"])
+def test_a_guest_is_asked_again_after_an_empty_password(command: str, tmp_path: Path) -> None:
+    """Once is enough for a password that exists; an empty answer is asked again."""
+    args = [command, f"127.0.0.1:{CLOSED}", "--password-prompt"]
+    with prompted(args, environment(tmp_path)) as terminal:
+        terminal.wait_for("the server's password: ")
+        terminal.type("\r")
+        terminal.wait_for("nothing typed: the server's password: ")
+        terminal.type("sesame\r")
+        assert terminal.proc.wait(10) == 2
+        terminal.err.thread.join(2)
+    assert "cannot reach a president server" in terminal.err.text()
+    assert "the same again" not in terminal.shown.text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "env", "source"),
+    [
+        (["--password", "sesame"], {}, "set with --password"),
+        ([], {"PRESIDENT_PASSWORD": "sesame"}, "set in PRESIDENT_PASSWORD"),
+    ],
+)
+def test_the_server_says_a_password_is_in_force(
+    extra: list[str], env: dict[str, str], source: str, tmp_path: Path
+) -> None:
+    with mock.patch.dict(os.environ, env):
+        proc, _, _, head = server_process(tmp_path / "data", 0, *extra)
+    proc.terminate()
+    proc.communicate(timeout=10)
+    assert f"clients must give a password ({source})" in head and "sesame" not in head, head
+
+
+def test_every_option_is_said_in_a_sentence() -> None:
+    """No option's help puts a parenthesis in the middle of its sentence."""
+    for name in ("rules", "replay", *COMMANDS):
+        parser = build_parser([name])
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for action in sub.choices[name]._actions:
+            words = action.help or ""
+            assert not re.search(r"\) \w", words), (
+                f"president {name} {action.option_strings}: {words}"
+            )
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -34,7 +34,7 @@ from president.engine import (
     rules_from,
 )
 from president.engine.record import dumps, loads, replay, to_record
-from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
+from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS, toggle_choices
 
 from .engine.helpers import finish_hand_low, full_deal
 
@@ -156,6 +156,8 @@ def test_every_preset_is_named_with_its_suggested_players() -> None:
     assert table is not None, "docs/rules.md '## Presets' has no table headed 'preset'"
     named = {plain(row[0]).split()[0]: plain(row[-1]) for row in table[1:]}
     assert named == SUGGESTED_PLAYERS
+    kinds = {plain(row[0]).split()[0]: plain(row[1]) for row in table[1:]}
+    assert kinds == PRESET_KINDS, "the kind of table each preset is: as `president rules` says"
 
 
 # --- the tests the rules cite exist -------------------------------------------------------
