@@ -25,7 +25,7 @@ from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
-from president.client.tui.theme import THEMES, choose_theme
+from president.client.tui.theme import choose_theme
 from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -35,6 +35,7 @@ from .usage import (
     STRATEGY_HELP,
     UsageError,
     add_password,
+    add_theme,
     address,
     login_name,
     password,
@@ -175,7 +176,9 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
     )
     try:
-        await lobby_and_tables(client, screen, bots=args.bots, theme=args.theme)
+        await lobby_and_tables(
+            client, screen, bots=args.bots, theme=choose_theme(args.theme, os.environ)
+        )
     finally:
         await client.link.close()
     if client.bye is not None:
@@ -225,11 +228,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="heuristic",
         help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
-    parser.add_argument(
-        "--theme",
-        choices=THEMES,
-        default=choose_theme(None, os.environ),
-        help="colours for a dark or light terminal, or none "
-        "(default: none if NO_COLOR is set, else as COLORFGBG tells, else dark)",
-    )
+    add_theme(parser, "the lobby and the table")
     parser.set_defaults(handler=cmd_connect)

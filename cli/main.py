@@ -16,7 +16,7 @@ from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
-from .usage import Parser, UsageError, preset, rules_for
+from .usage import Parser, UsageError, add_theme, preset, rules_for
 
 # --- president rules --------------------------------------------------------------------
 
@@ -182,11 +182,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         action="store_true",
         help="step through the game in the terminal, every hand face up (exits as the check)",
     )
-    rep.add_argument(
-        "--theme",
-        choices=("dark", "light", "mono"),
-        help="colours for --view (default: NO_COLOR, then the terminal's background)",
-    )
+    add_theme(rep, "--view")
     rep.set_defaults(handler=cmd_replay)
 
     wanted = next((arg for arg in argv if not arg.startswith("-")), None)

@@ -15,7 +15,7 @@ from pathlib import Path
 from president.client.connection import Client, Link, connect
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
-from president.client.tui.theme import THEMES, choose_theme
+from president.client.tui.theme import choose_theme
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
 from president.server.app import ListenError, Server
@@ -25,6 +25,7 @@ from president.server.storage import StorageError
 from .usage import (
     STRATEGY_HELP,
     UsageError,
+    add_theme,
     login_name,
     preset,
     seconds,
@@ -79,7 +80,8 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
-        app = TableApp(client, input=input, output=output, theme=args.theme)  # type: ignore[arg-type]
+        theme = choose_theme(getattr(args, "theme", None), os.environ)
+        app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
         reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
         try:
             await app.app.run_async()
@@ -139,11 +141,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="pause between hands to read the result (default 3)",
     )
     parser.add_argument("--data", metavar="DIR", help="where game records go")
-    parser.add_argument(
-        "--theme",
-        choices=THEMES,
-        default=choose_theme(None, os.environ),
-        help="colours for a dark or light terminal, or none "
-        "(default: none if NO_COLOR is set, else as COLORFGBG tells, else dark)",
-    )
+    add_theme(parser, "the table")
     parser.set_defaults(handler=cmd_play)

@@ -284,3 +284,19 @@ def password(args: argparse.Namespace, flag: str, variable: str, question: str) 
     """The password `given_password` finds, without where it came from."""
     found = given_password(args, flag, variable, question)
     return None if found is None else found.text
+
+
+#: The screens' themes (client/tui/theme.THEMES; named here too so that `president rules`
+#: and `replay` do not load the terminal library to build their options).
+THEME_NAMES = ("dark", "light", "mono")
+
+
+def add_theme(parser: argparse.ArgumentParser, what: str = "the screens") -> None:
+    """`--theme`, the same on every command with a screen; None means choose_theme's pick
+    when the screen opens."""
+    parser.add_argument(
+        "--theme",
+        choices=THEME_NAMES,
+        help=f"colours for {what}: dark or light for the terminal's background, mono for "
+        "none (default: mono if NO_COLOR is set, else as COLORFGBG tells, else dark)",
+    )

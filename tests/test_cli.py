@@ -197,3 +197,10 @@ def test_replay_shows_a_records_names_without_their_control_characters(tmp_path:
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "\x07" not in out.stdout and "\u202e" not in out.stdout
     assert "ev\\x1b]0;pwned\\x07\\x1b[2J\\u202eil" in out.stdout
+
+
+def test_the_theme_option_names_the_themes_the_screens_have() -> None:
+    from president.cli.usage import THEME_NAMES
+    from president.client.tui.theme import THEMES
+
+    assert THEME_NAMES == THEMES
