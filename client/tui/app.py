@@ -110,6 +110,7 @@ class TableApp:
     def _key_pressed(self, _: object) -> None:
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
         self.screen.message = ""
+        self._message = ("", 0.0)  # a message the key sets again is new: its time starts
 
     def _expire(self, _: object) -> None:
         """An old message goes (the app redraws every half second); the question of q

@@ -774,6 +774,15 @@ async def test_a_message_goes_after_a_few_seconds_and_the_hint_comes_back() -> N
         now[0] += 1.5
         await terminal.redraw()
         assert terminal.lines()[-1].strip() == hint
+        refused = (await terminal.press("\r")).split("\n")[-1]  # nothing chosen: refused
+        assert refused.strip() != hint, refused
+        now[0] += 4
+        assert (await terminal.press("\r")).split("\n")[-1] == refused  # again: a new message
+        now[0] += 4
+        assert (await terminal.redraw()).split("\n")[-1] == refused
+        now[0] += 1.5
+        await terminal.redraw()
+        assert terminal.lines()[-1].strip() == hint
         text = await terminal.press("q")
         assert "press q again" in text and screen.leave_asked
         now[0] += 6
