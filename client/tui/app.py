@@ -399,7 +399,11 @@ class TableApp:
     def _standings(self) -> str:
         size = self.app.output.get_size()
         rows = size.rows - 3 - self._status_height()  # the header, the frame, the status
-        return "\n".join(self.screen.standings(max(30, size.columns - 2), max(1, rows)))
+        width = max(30, size.columns - 2)
+        # as wide as its widest line, shown or not, so the box stays put as it scrolls
+        widest = max((len(line) for line in self.screen.standings(width)), default=0)
+        shown = self.screen.standings(width, max(1, rows))
+        return "\n".join(line.ljust(widest) for line in shown)
 
     def _log(self) -> list[tuple[str, str]]:
         """The log's lines, oldest first: the rules before a game, then the events as they

@@ -124,14 +124,16 @@ def standings(
         else:
             lines.append(f"{place:>2}. {name:<{who}}{numbers}")
     if tied:
-        tie = "(equal points share a place, listed in the last hand's order)"
+        tie = "(equal points share a place, in the last hand's order)"
         lines += textwrap.wrap(tie, width, subsequent_indent=" ")
     lines += _grid(results, names, who, width)
     missing = hands_played - len(results)
     if missing > 0:
         lines.append(f"({missing} hand{'s were' if missing != 1 else ' was'} not seen here)")
     for line in office_lines(results):  # broken between names, never inside one
-        lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+        held = line.replace("hand ", "hand\xa0").replace("hands ", "hands\xa0")  # "(hand 2)"
+        wrapped = textwrap.wrap(held, width, subsequent_indent="  ", break_on_hyphens=False)
+        lines += [part.replace("\xa0", " ") for part in wrapped]
     return [line[:width] for line in lines]
 
 

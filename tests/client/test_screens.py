@@ -737,15 +737,22 @@ SIX = (ME, "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3", "bob", LONGE
 async def test_the_final_standings_of_six_scroll_at_60x20() -> None:
     """More standings than rows: the last row says so; j, down, space and pagedown show
     the rest (the office lines too), k, up and pageup go back; the log stays where it was."""
-    async with open_table(game_over, 20, 60, seating=SIX, target=3, seed=3) as (table, terminal):
+    async with open_table(game_over, 20, 60, seating=SIX, target=3, seed=1) as (table, terminal):
         app = table.app
         full = [line for line in app.screen.standings(58) if line.strip()]
         text = terminal.screen.text()
         assert "↓ more: PgDn" in text, text
+
+        def box() -> int:
+            top = next(line for line in terminal.lines() if "final standings" in line)
+            return top.rindex("┌", 0, top.index("final standings"))
+
+        left = box()
         assert "kept the office" not in text and "nobody kept" not in text, text
         for key in ("j", "\x1b[B", " ", "\x1b[6~", "\x1b[6~", "\x1b[6~"):
             text = await terminal.press(key)
         assert "↑ more: PgUp" in text and "↓" not in text, text
+        assert box() == left, text  # the box stays where it was
         assert full[-2] in text, text  # the last line of the office (the keys line went)
         assert app.log.back == 0 and not app.screen.selected
         for key in ("k", "\x1b[A", "\x1b[5~", "\x1b[5~", "\x1b[5~"):

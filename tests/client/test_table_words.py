@@ -687,7 +687,7 @@ def test_equal_points_share_a_place_and_the_order_among_them_is_said() -> None:
     places = [line.split()[:2] for line in lines[2:6]]
     assert places == [["1.", "dan"], ["2.", "cat"], ["2.", "bob"], ["2.", "ann"]], lines
     said = " ".join(" ".join(lines).split())
-    assert "equal points share a place, listed in the last hand's order" in said, lines
+    assert "equal points share a place, in the last hand's order" in said, lines
 
 
 def test_who_kept_the_office_longest_is_said_as_a_list() -> None:
@@ -739,5 +739,9 @@ def test_standings_longer_than_their_box_scroll_and_say_so() -> None:
         seen += [line for line in shown[:-1] if line not in seen]
     assert shown[-1] == "↑ more: PgUp" and shown[-2] == whole[-1], shown
     assert all(line in seen for line in whole)
+    for width in range(40, 80):  # the office is wrapped between names, never in "(hand 2)"
+        lines = screen.standings(width)
+        office = lines[next(i for i, line in enumerate(lines) if line.startswith("President:")) :]
+        assert not any(re.search(r"\(hands?$", line) for line in office), office
     screen.scroll_standings(-1)
     assert screen.standings(58, 16)[-1] == "↑↓ more: PgUp/PgDn"
