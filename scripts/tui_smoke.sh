@@ -31,7 +31,7 @@ moves=0 hands=0
 for _ in $(seq 3000); do
   shot=$(screen)
   if grep -q "final standings" <<<"$shot"; then break; fi
-  if grep -q "your turn\|give back" <<<"$shot"; then
+  if grep -q "your turn\|gives\? back" <<<"$shot"; then
     if grep -q "nothing you hold beats" <<<"$shot"; then tmux send-keys -t "$session" p
     else
       tmux send-keys -t "$session" s; sleep 0.1

@@ -4,6 +4,7 @@ key bindings from `create_key_bindings`, input and output injectable for tests."
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 
 from president.engine import PASS, Action
@@ -47,7 +48,7 @@ HELP = (
     ("b", "add a bot to an empty seat (before a game starts)"),
     ("esc", "clear the choice, or hide/show the standings"),
     ("c", "chat to the table (enter sends, esc cancels)"),
-    ("pgup/pgdn", "scroll the log back and forth (or the mouse wheel); end follows it"),
+    ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("?", "this help (any key closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
     ("ctrl-c", "leave at once"),
@@ -56,6 +57,10 @@ HELP = (
 #: From this many columns the log stands beside the table rather than under it.
 WIDE = 100
 
+
+#: A message on the status line goes after this many seconds (or at the next key), so
+#: the turn's hint comes back to a player who waits.
+MESSAGE_SECONDS = 5.0
 
 LEAVE_AGAIN = (
     "a game is on: press q again to leave (the timeout rule plays your seat to the hand's end)"
@@ -93,8 +98,11 @@ class TableApp:
             output=output,
         )
         self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
-        # a message lasts until the next key (one that key sets shows)
+        # a message lasts until the next key (one that key sets shows) or MESSAGE_SECONDS
         self.app.key_processor.before_key_press += self._key_pressed
+        self.app.before_render += self._expire
+        self.clock = time.monotonic
+        self._message = ("", 0.0)  # the message on the status line and since when
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
         client.on_message = self.on_message
@@ -102,6 +110,18 @@ class TableApp:
     def _key_pressed(self, _: object) -> None:
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
         self.screen.message = ""
+        self._message = ("", 0.0)  # a message the key sets again is new: its time starts
+
+    def _expire(self, _: object) -> None:
+        """An old message goes (the app redraws every half second); the question of q
+        goes with its message, so q after it asks again."""
+        screen, now = self.screen, self.clock()
+        if screen.message != self._message[0]:
+            self._message = (screen.message, now)
+        elif screen.message and now - self._message[1] >= MESSAGE_SECONDS:
+            screen.message = ""
+            screen.leave_asked = False
+            self._message = ("", now)
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
@@ -379,7 +399,11 @@ class TableApp:
     def _standings(self) -> str:
         size = self.app.output.get_size()
         rows = size.rows - 3 - self._status_height()  # the header, the frame, the status
-        return "\n".join(self.screen.standings(max(30, size.columns - 2), max(1, rows)))
+        width = max(30, size.columns - 2)
+        # as wide as its widest line, shown or not, so the box stays put as it scrolls
+        widest = max((len(line) for line in self.screen.standings(width)), default=0)
+        shown = self.screen.standings(width, max(1, rows))
+        return "\n".join(line.ljust(widest) for line in shown)
 
     def _log(self) -> list[tuple[str, str]]:
         """The log's lines, oldest first: the rules before a game, then the events as they
@@ -439,7 +463,7 @@ class TableApp:
         return click
 
     def _status(self) -> StyleAndTextTuples:
-        return [self.screen.status_line()]
+        return [self.screen.status_line(self._columns() - 1)]
 
 
 def create_key_bindings(table: TableApp) -> KeyBindings:
@@ -565,6 +589,28 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
             screen.message, screen.leave_asked = LEAVE_AGAIN, True
             return
         event.app.exit()
+
+    # while the final standings are up, these scroll them (added later: they come first)
+    standings = playing & Condition(lambda: screen.game_over() and not screen.standings_hidden)
+
+    @kb.add("down", filter=standings)
+    @kb.add("j", filter=standings)
+    def _standings_on(event: KeyPressEvent) -> None:
+        screen.scroll_standings(1)
+
+    @kb.add("up", filter=standings)
+    @kb.add("k", filter=standings)
+    def _standings_back(event: KeyPressEvent) -> None:
+        screen.scroll_standings(-1)
+
+    @kb.add("pagedown", filter=standings)
+    @kb.add("space", filter=standings)
+    def _standings_page_on(event: KeyPressEvent) -> None:
+        screen.scroll_standings(screen.standings_page)
+
+    @kb.add("pageup", filter=standings)
+    def _standings_page_back(event: KeyPressEvent) -> None:
+        screen.scroll_standings(-screen.standings_page)
 
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:

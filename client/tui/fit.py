@@ -98,7 +98,9 @@ class SeatRow:
 def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     """The seats as aligned columns in `width`: the marker, the name (cut in the middle
     if it must be), the title, the cards, the points, the flags.  The numbers and the
-    flags are never cut; the title is cut before the name gets shorter than 8."""
+    flags are never cut; the title is cut before the name gets shorter than 8.  Where
+    the name is cut does not change from one move to the next: room is kept for two
+    digits of cards and of points and for "passed" (more only while more is shown)."""
     if not rows:
         return []
     title_w = max(len(r.title) for r in rows)
@@ -109,8 +111,10 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     words = True
 
     def fixed() -> int:
-        numbers = (cards_w + 6 + 2 + points_w + 4) if words else (cards_w + 2 + points_w + 2)
-        return 2 + (title_w + 1 if title_w else 0) + 1 + numbers + (flags_w + 1 if flags_w else 0)
+        """The columns besides the name's, as wide as they may get during a game."""
+        cards, points, flags = max(cards_w, 2), max(points_w, 2), max(flags_w, len("passed"))
+        numbers = (cards + 6 + 2 + points + 4) if words else (cards + 2 + points + 2)
+        return 2 + (title_w + 1 if title_w else 0) + 1 + numbers + flags + 1
 
     if fixed() + min(name_w, 10) > width:
         words = False  # "13c 0p": the numbers in 9 fewer columns

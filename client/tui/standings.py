@@ -36,6 +36,14 @@ def presidents(results: Sequence[HandResult]) -> list[tuple[str, int, int]]:
     return runs
 
 
+def said_together(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _hands(first: int, last: int) -> str:
     return f"hand {first + 1}" if first == last else f"hands {first + 1}–{last + 1}"
 
@@ -50,7 +58,7 @@ def office_lines(results: Sequence[HandResult]) -> list[str]:
     longest = max(b - a + 1 for _, a, b in runs)
     if longest > 1:
         keepers = [name for name, a, b in runs if b - a + 1 == longest]
-        names = " and ".join(dict.fromkeys(keepers))
+        names = said_together(list(dict.fromkeys(keepers)))
         lines.append(f"kept the office longest: {names}, {longest} hands in a row")
     else:
         lines.append("nobody kept the office two hands in a row")
@@ -67,8 +75,9 @@ def standings(
     width: int = 60,
 ) -> list[str]:
     """The final standings, each line at most `width` characters: the name column as
-    wide as the longest name (cut in the middle only when it cannot be), the lines about
-    the office wrapped at words.  `scores` are the game's totals as the table last said them; a player who left
+    wide as the longest name, or a name too long for it on a line of its own (cut in the
+    middle only when it is wider than the box), the lines about the office wrapped at
+    words; equal points share a place.  `scores` are the game's totals as the table last said them; a player who left
     before the end is counted from the hands seen.  `hands_played` is how many hands
     the game had: hands this client did not see are said to be missing.  `standing` is
     the last hand's finish as the table says it (titles come from it)."""
@@ -90,22 +99,41 @@ def standings(
     title_w = max((len(title_of.get(n, "—")) for n in names), default=1)
     rest = 4 + 2 + 6 + 2 + title_w + (len("  ★ winner") if winners else 0)
     who = max(4, min(max((len(n) for n in names), default=4), width - rest))
-    won = " and ".join(winners)
+    won = said_together(winners)
     plural = "s" if hands_played != 1 else ""
     head = f"GAME OVER after {hands_played} hand{plural}"
-    lines = [head + (f" — {won} won" if won else "")]
+    lines = textwrap.wrap(
+        head + (f" — {won} won" if won else ""),
+        width,
+        subsequent_indent="  ",
+        break_on_hyphens=False,
+    )
     lines.append(f"    {'name':<{who}}  points  title")
-    for place, name in enumerate(names, 1):
+    # equal points (and winning or not) share a place: "3." twice, the next one "5."
+    ranks = [(name not in winners, -totals[name]) for name in names]
+    tied = False
+    for index, name in enumerate(names):
+        place = ranks.index(ranks[index]) + 1
+        tied = tied or ranks.count(ranks[index]) > 1
         mark = "  ★ winner" if name in winners else ""
         title = title_of.get(name, "—")
-        shown = middle_cut(name, who)
-        lines.append(f"{place:>2}. {shown:<{who}}  {totals[name]:>6}  {title}{mark}")
+        numbers = f"  {totals[name]:>6}  {title}{mark}"
+        if len(name) > who:  # the whole name on its own line, the numbers under it
+            lines.append(f"{place:>2}. {middle_cut(name, width - 4)}")
+            lines.append(f"    {'':<{who}}{numbers}")
+        else:
+            lines.append(f"{place:>2}. {name:<{who}}{numbers}")
+    if tied:
+        tie = "(equal points share a place, in the last hand's order)"
+        lines += textwrap.wrap(tie, width, subsequent_indent=" ")
     lines += _grid(results, names, who, width)
     missing = hands_played - len(results)
     if missing > 0:
         lines.append(f"({missing} hand{'s were' if missing != 1 else ' was'} not seen here)")
     for line in office_lines(results):  # broken between names, never inside one
-        lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+        held = line.replace("hand ", "hand\xa0").replace("hands ", "hands\xa0")  # "(hand 2)"
+        wrapped = textwrap.wrap(held, width, subsequent_indent="  ", break_on_hyphens=False)
+        lines += [part.replace("\xa0", " ") for part in wrapped]
     return [line[:width] for line in lines]
 
 
@@ -131,5 +159,9 @@ def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: 
                 cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
             else:
                 cells += f"{'·':>3}".ljust(cell)
-        lines.append(f"    {middle_cut(name, who):<{who}}{cells}".rstrip())
+        if len(name) > who:  # the whole name on its own line, the cells under it
+            lines.append(f"    {middle_cut(name, width - 4)}")
+            lines.append(f"    {'':<{who}}{cells}".rstrip())
+        else:
+            lines.append(f"    {name:<{who}}{cells}".rstrip())
     return lines

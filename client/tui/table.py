@@ -14,10 +14,15 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import TableModel
+from .fit import middle_cut
 from .standings import HandResult, standings
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+
+
+#: The turn's hint and enter's answer when no play beats the pile.
+NOTHING_BEATS = "nothing you hold beats the pile: p passes"
 
 
 def card_text(card: Card) -> str:
@@ -70,6 +75,10 @@ class TableScreen:
     winners: tuple[str, ...] = ()
     #: The final standings were put away (esc); a new game shows the table again.
     standings_hidden: bool = False
+    #: The first line of the final standings shown when they are scrolled, and how many
+    #: lines they last showed at once (a page).
+    standings_top: int = 0
+    standings_page: int = 1
     #: q was pressed during a game: the next key, if q, leaves.
     leave_asked: bool = False
     #: The last play logged: (seat, its cards), for what a `went_out` after it means.
@@ -150,7 +159,12 @@ class TableScreen:
         if not self.model.my_turn:
             return "it is not your turn" if chosen else None
         if not chosen:
-            return "choose cards with space, then enter"
+            beats = (
+                view.phase is Phase.EXCHANGE
+                or view.top is None
+                or any(isinstance(action, Play) for action in view.legal_actions())
+            )
+            return "choose cards with space, then enter" if beats else NOTHING_BEATS
         counts = counts_of(view.hand)
         if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
@@ -274,6 +288,7 @@ class TableScreen:
             self.summary, self.message, self.last_play = [], "", None
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
+                self.standings_top = 0
             says = self._says(event.dealer, "deals", "deal")
             return f"— hand {event.hand + 1}: {says} —"
         if isinstance(event, m.Played):
@@ -353,21 +368,23 @@ class TableScreen:
         return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
 
     def hand_summary(self, event: m.HandOver) -> list[str]:
-        """Between hands: each place with its name, title and points (short lines)."""
+        """Between hands: each place with its name, title and points (short lines, but
+        whole names: the log and the notes wrap them)."""
         rules = self.model.rules()
         named = titles(rules, len(event.finish)) if rules else [""] * len(event.finish)
         lines = [f"hand over (hand {event.hand + 1}):"]
         for place, (name, gain, title) in enumerate(zip(event.finish, event.points, named), 1):
             you = " (you)" if name == self.model.me else ""
             points = f", +{gain}" if gain else ""
-            lines.append(f" {place}. {name[:20]}{you}: {title}{points}")
+            lines.append(f" {place}. {name}{you}: {title}{points}")  # the notes wrap it
         return lines
 
     # --- what the keys do now ---------------------------------------------------------
 
-    def status_line(self) -> tuple[str, str]:
+    def status_line(self, width: int | None = None) -> tuple[str, str]:
         """(style, text) for the status line: what is true now and which keys do
-        something now (a key the screen would refuse is not offered)."""
+        something now (a key the screen would refuse is not offered).  In `width`
+        columns a name in it is cut first, so the keys stay."""
         model, message = self.model, self.message
         view, public = model.view, model.public
         if message:
@@ -389,7 +406,7 @@ class TableScreen:
         if public.phase is Phase.BETWEEN_HANDS:
             return "class:dim", " the next hand is being dealt ..."
         if public.phase is Phase.EXCHANGE:
-            return self._exchange_status(seat)
+            return self._exchange_status(seat, width)
         place = public.places[seat]
         if place is not None:
             return "class:dim", f" you are out (place {place + 1}): the others play on"
@@ -421,7 +438,7 @@ class TableScreen:
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
         return "class:turn", f" {over}: {ready}{bot}, q = leave{shown}"
 
-    def _exchange_status(self, seat: int) -> tuple[str, str]:
+    def _exchange_status(self, seat: int, width: int | None) -> tuple[str, str]:
         public = self.model.public
         assert public is not None
         owed = dict(public.owed)
@@ -429,13 +446,12 @@ class TableScreen:
             givers = [
                 e.giver for e in self.model.exchange if isinstance(e, Gave) and e.receiver == seat
             ]
-            to = f" to {self.name_of(givers[0])}" if givers else ""
             size = owed[seat]
-            cards = f"{size} card{'s' if size != 1 else ''}"
-            return (
-                "class:turn",
-                f" give back {cards}{to}: space chooses, enter gives",
-            )
+            keys = f" space chooses, enter gives back {size} card{'s' if size != 1 else ''}"
+            name = self.name_of(givers[0]) if givers else ""
+            room = len(name) if width is None else width - len(keys) - len(" to ")
+            to = f" to {middle_cut(name, room)}" if name and min(room, len(name)) >= 3 else ""
+            return "class:turn", keys + to
         names = " and ".join(self.name_of(s) for s in owed)
         return "class:dim", f" the exchange: waiting for {names} to return cards ..."
 
@@ -466,7 +482,9 @@ class TableScreen:
     def standings(self, width: int = 60, height: int | None = None) -> list[str]:
         """The final standings as lines of at most `width` characters (empty while no
         game is over), then what the keys do now.  In fewer than `height` rows the blank
-        lines go first, then the keys (the status line says them too)."""
+        lines go first, then the keys (the status line says them too); if they still do
+        not fit, the rows show them from `standings_top` on, the last row saying that
+        more is below or above and which key shows it."""
         public = self.model.public
         if public is None or public.phase is not Phase.GAME_OVER:
             return []
@@ -485,7 +503,23 @@ class TableScreen:
             out = [line for line in out if line.strip()]
         if height is not None and len(out) > height:
             out = out[:-1]
-        return out
+        if height is None or len(out) <= height:
+            return out
+        if height <= 1:  # no room for the hint
+            self.standings_page = 1
+            self.standings_top = max(0, min(self.standings_top, len(out) - 1))
+            return out[self.standings_top : self.standings_top + 1]
+        page = height - 1
+        top = self.standings_top = max(0, min(self.standings_top, len(out) - page))
+        self.standings_page = page
+        above, below = top > 0, top + page < len(out)
+        arrows = ("↑" if above else "") + ("↓" if below else "")
+        keys = "/".join(key for key, more in (("PgUp", above), ("PgDn", below)) if more)
+        return [*out[top : top + page], f"{arrows} more: {keys}"[:width]]
+
+    def scroll_standings(self, lines: int) -> None:
+        """Down (positive) or up (negative) the final standings; clamped when drawn."""
+        self.standings_top = max(0, self.standings_top + lines)
 
     def last_finish(self) -> tuple[str, ...]:
         """Names by place in the hand that ended last: at the end of a hand, its own (the

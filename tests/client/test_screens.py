@@ -310,9 +310,9 @@ async def test_everything_needed_to_play_is_on_the_screen(
             public = table.client.model.public
             assert public is not None
             for player, points in public.scores:
-                assert re.search(rf"{re.escape(middle_cut(player, 12)[:6])}.*\b{points}\b", text), (
-                    text
-                )
+                # a name too long for its column has a line of its own, the numbers under it
+                shown = re.escape(middle_cut(player, 12)[:6])
+                assert re.search(rf"{shown}.*(\n[│ ]*)?\b{points}\b", text), text
             assert "game over" in terminal.lines()[-1], text
             text = await terminal.press("\x1b")
             assert "final standings" not in text, text
@@ -711,3 +711,95 @@ async def test_the_narrow_log_ends_with_the_newest_event() -> None:
         screen = table.app.screen
         assert last and screen.log[-1].endswith(last), (last, screen.log[-1])
         assert screen.log[-1] != "fair deal of hand 2: verified"
+
+
+# --- what a second reviewer met playing the table -------------------------------------------------
+
+LONGEST = "Maximilianus-Longname-the-Thirds"  # 32 characters, the most a name may have
+
+
+def test_a_cut_name_in_the_seats_stays_the_same_as_the_numbers_and_flags_change() -> None:
+    shown = set()
+    for cards, points, flags in ((13, 0, ""), (9, 0, "passed"), (2, 12, "away"), (0, 7, "")):
+        rows = [
+            SeatRow(False, "ann (you)", "Vice-President", 13, 10, ""),
+            SeatRow(True, LONGEST, "President", cards, points, flags),
+        ]
+        line = seat_lines(rows, 58)[1]
+        assert len(line) <= 58 and line.endswith(flags), line
+        shown.add(line.split()[1])
+    assert len(shown) == 1 and "…" in next(iter(shown)), shown
+
+
+SIX = (ME, "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3", "bob", LONGEST)
+
+
+async def test_the_final_standings_of_six_scroll_at_60x20() -> None:
+    """More standings than rows: the last row says so; j, down, space and pagedown show
+    the rest (the office lines too), k, up and pageup go back; the log stays where it was."""
+    async with open_table(game_over, 20, 60, seating=SIX, target=3, seed=1) as (table, terminal):
+        app = table.app
+        full = [line for line in app.screen.standings(58) if line.strip()]
+        text = terminal.screen.text()
+        assert "↓ more: PgDn" in text, text
+
+        def box() -> int:
+            top = next(line for line in terminal.lines() if "final standings" in line)
+            return top.rindex("┌", 0, top.index("final standings"))
+
+        left = box()
+        assert "kept the office" not in text and "nobody kept" not in text, text
+        for key in ("j", "\x1b[B", " ", "\x1b[6~", "\x1b[6~", "\x1b[6~"):
+            text = await terminal.press(key)
+        assert "↑ more: PgUp" in text and "↓" not in text, text
+        assert box() == left, text  # the box stays where it was
+        assert full[-2] in text, text  # the last line of the office (the keys line went)
+        assert app.log.back == 0 and not app.screen.selected
+        for key in ("k", "\x1b[A", "\x1b[5~", "\x1b[5~", "\x1b[5~"):
+            text = await terminal.press(key)
+        assert "↓ more: PgDn" in text and "↑" not in text and full[0] in text, text
+        terminal.keys.send_text("\x1b")  # the table under them: pageup is the log's again
+        while not app.screen.standings_hidden:
+            await asyncio.sleep(0.01)
+        assert "final standings" not in await terminal.redraw()
+        await terminal.press("\x1b[5~")
+        assert app.log.back > 0
+
+
+async def test_a_message_goes_after_a_few_seconds_and_the_hint_comes_back() -> None:
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        while not table.client.model.my_turn:
+            table.step()
+        app, screen = table.app, table.app.screen
+        now = [1000.0]
+        app.clock = lambda: now[0]
+        hint = (await terminal.redraw()).split("\n")[-1].strip()
+        table.deliver(m.Error(code="refused", message="the server says no"))
+        assert "the server says no" in await terminal.redraw()
+        now[0] += 4
+        assert "the server says no" in await terminal.redraw()
+        now[0] += 1.5
+        await terminal.redraw()
+        assert terminal.lines()[-1].strip() == hint
+        refused = (await terminal.press("\r")).split("\n")[-1]  # nothing chosen: refused
+        assert refused.strip() != hint, refused
+        now[0] += 4
+        assert (await terminal.press("\r")).split("\n")[-1] == refused  # again: a new message
+        now[0] += 4
+        assert (await terminal.redraw()).split("\n")[-1] == refused
+        now[0] += 1.5
+        await terminal.redraw()
+        assert terminal.lines()[-1].strip() == hint
+        text = await terminal.press("q")
+        assert "press q again" in text and screen.leave_asked
+        now[0] += 6
+        await terminal.redraw()
+        assert terminal.lines()[-1].strip() == hint and not screen.leave_asked
+        text = await terminal.press("q")  # after it went, q asks again
+        assert "press q again" in text and not app.app.is_done, text
+        terminal.keys.send_text("q")
+        for _ in range(100):
+            if app.app.is_done:
+                break
+            await asyncio.sleep(0.01)
+        assert app.app.is_done  # q twice leaves

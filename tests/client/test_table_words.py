@@ -14,6 +14,7 @@ from typing import Any
 
 from president.client.connection import Client
 from president.client.model import TableModel
+from president.client.tui.standings import HandResult, office_lines
 from president.client.tui.table import TableScreen
 from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
 from president.engine.moves import Top
@@ -144,7 +145,7 @@ def test_the_exchange_says_who_owes_a_return() -> None:
     mine = screen_at(public, "4C 5D 9H AS 2S")
     mine.model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
     style, text = mine.status_line()
-    assert style == "class:turn" and "give back 2 cards to dan" in text
+    assert style == "class:turn" and "enter gives back 2 cards to dan" in text
     assert "p passes" not in text
     theirs = screen_at(public, "4C 5D 9H", me="bob", slot=1).status_line()
     assert theirs == ("class:dim", " the exchange: waiting for ann to return cards ...")
@@ -499,7 +500,7 @@ def test_standings_seen_only_from_the_last_view_still_rank_and_title() -> None:
 def test_the_final_standings_name_everyone_whole_when_the_screen_allows() -> None:
     """Names as long as the bots' are not cut in a wide box; every hand gets its column
     and the line about the office is wrapped between names, never cut.  Where the width
-    is truly short, a name is cut in the middle and keeps the end that tells it apart."""
+    is short, a name too long for the column has a line of its own, its numbers under it."""
     names = ("root", "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3")
     screen = screen_at(following(names), me="root", names=names)
     for hand in range(12):
@@ -530,8 +531,9 @@ def test_the_final_standings_name_everyone_whole_when_the_screen_allows() -> Non
     assert any(line.startswith("  ") for line in office), office  # it did wrap
     narrow = screen.standings(48)
     assert all(len(line) <= 48 for line in narrow), narrow
-    cut = [line.split()[1] for line in narrow[2:6]]
-    assert len(set(cut)) == 4 and sorted(name[-1] for name in cut) == ["1", "2", "3", "t"], cut
+    ranked = [line.split()[1] for line in narrow[2:9] if re.match(r" ?\d+\. ", line)]
+    assert sorted(ranked) == sorted(names), narrow
+    assert "…" not in "\n".join(narrow), narrow
 
 
 def test_the_final_standings_give_the_titles_the_last_hand_won() -> None:
@@ -610,3 +612,136 @@ def test_one_chosen_card_is_refused_in_words_that_fit_a_status_line() -> None:
     opening = screen_at(a_public_view(SEATING, opening=True), "3C 4D")
     opening.toggle(1)
     assert opening.message == "the first play of the game must contain the 3♣"
+
+
+# --- what a second reviewer met playing the table ----------------------------------------------
+
+#: A name as long as the lobby allows (32 characters).
+LONGEST = "Maximilianus-Longname-the-Thirds"
+
+
+def test_enter_with_nothing_that_beats_the_pile_says_to_pass() -> None:
+    for toggles in (None, {"must_beat": True}):
+        screen = screen_at(following(), "4C 5H 6D", toggles=toggles)
+        assert screen.explain() == "nothing you hold beats the pile: p passes"
+        assert screen.action() is None and screen.message == screen.explain()
+    assert screen_at(following(), "4C 10H").explain() == "choose cards with space, then enter"
+
+
+def test_the_exchange_hint_keeps_its_keys_at_60_columns_with_the_longest_name() -> None:
+    names = ("ann", "bob", "cat", LONGEST)
+    public = a_public_view(names, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
+    screen = screen_at(public, "4C 5D 9H AS 2S", names=names)
+    screen.model.exchange = (Gave(3, 0, 2, tuple(parse_cards("AS 2S"))),)
+    for width in (59, 79):
+        text = screen.status_line(width)[1]
+        assert len(text) <= width and "space chooses, enter gives back 2 cards" in text, text
+        assert re.search(r" to Maxim\S*irds$", text), text  # cut in the middle, not dropped
+    assert screen.status_line(119)[1].endswith(f" to {LONGEST}")
+
+
+def test_the_hand_summary_names_everyone_whole() -> None:
+    names = ("ann", "bob", "cat", LONGEST)
+    screen = screen_at(following(names), names=names)
+    receive(screen, hand_over(0, ("bob", "ann", "cat", LONGEST)))
+    assert screen.summary[-1] == f" 4. {LONGEST}: Scum"
+
+
+def test_the_final_standings_name_a_long_name_whole_on_its_own_line() -> None:
+    """At 60 columns (58 in the box) a 32-character name does not fit its column: it is
+    whole on a line of its own, in the ranking and the grid, the numbers under it."""
+    names = ("ann", "bob", "cat", LONGEST)
+    screen = screen_at(following(names), names=names)
+    for hand in range(3):
+        receive(screen, hand_over(hand, (LONGEST, "ann", "cat", "bob")))
+    over = a_public_view(
+        names,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=3,
+        winners=(LONGEST,),
+        scores=(("ann", 3), ("bob", 0), ("cat", 0), (LONGEST, 6)),
+        standing=(LONGEST, "ann", "cat", "bob"),
+    )
+    receive(screen, table_view(over, status="finished", names=names))
+    lines = screen.standings(58)
+    assert all(len(line) <= 58 for line in lines), lines
+    assert f" 1. {LONGEST}" in lines, lines
+    assert lines[lines.index(f" 1. {LONGEST}") + 1].split() == ["6", "President", "★", "winner"]
+    assert " ".join(" ".join(lines[:2]).split()) == f"GAME OVER after 3 hands — {LONGEST} won"
+    assert f"    {LONGEST}" in lines, lines  # the grid's row
+    assert "…" not in "\n".join(lines)
+
+
+def test_equal_points_share_a_place_and_the_order_among_them_is_said() -> None:
+    over = a_public_view(
+        SEATING,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=2,
+        winners=("dan",),
+        standing=("dan", "cat", "bob", "ann"),
+        scores=(("ann", 1), ("bob", 1), ("cat", 1), ("dan", 3)),
+    )
+    lines = screen_at(over, status="finished").standings(58)
+    places = [line.split()[:2] for line in lines[2:6]]
+    assert places == [["1.", "dan"], ["2.", "cat"], ["2.", "bob"], ["2.", "ann"]], lines
+    said = " ".join(" ".join(lines).split())
+    assert "equal points share a place, in the last hand's order" in said, lines
+
+
+def test_who_kept_the_office_longest_is_said_as_a_list() -> None:
+    finishes = [("bob", "ann", "cat", "dan")] * 2 + [("cat", "ann", "bob", "dan")] * 2
+    finishes += [("dan", "ann", "bob", "cat")] * 2
+    results = [HandResult(hand, finish, (2, 1, 0, 0)) for hand, finish in enumerate(finishes)]
+    assert office_lines(results)[1] == "kept the office longest: bob, cat and dan, 2 hands in a row"
+    assert office_lines(results[:4])[1] == (
+        "kept the office longest: bob and cat, 2 hands in a row"
+    )
+
+
+def six_players_over() -> TableScreen:
+    """A finished game of six with long names, 8 hands seen: more lines than 20 rows."""
+    names = ("ann", "heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3", "bob", LONGEST)
+    screen = screen_at(following(names), names=names)
+    for hand in range(8):
+        finish = names[hand % 6 :] + names[: hand % 6]
+        points = (3, 2, 1, 0, 0, 0)
+        receive(
+            screen,
+            m.HandOver(table="t", number=100 + hand, hand=hand, finish=finish, points=points),
+        )
+    over = a_public_view(
+        names,
+        phase=Phase.GAME_OVER,
+        turn=None,
+        hands_played=8,
+        winners=("ann",),
+        scores=tuple(zip(names, (9, 7, 5, 3, 1, 0))),
+    )
+    receive(screen, table_view(over, status="finished", names=names))
+    return screen
+
+
+def test_standings_longer_than_their_box_scroll_and_say_so() -> None:
+    screen = six_players_over()
+    # in too few rows the blank lines go, then the keys line; then they scroll
+    whole = [line for line in screen.standings(58) if line.strip()][:-1]
+    assert len(whole) > 16
+    shown = screen.standings(58, 16)
+    assert len(shown) == 16 and shown[-1] == "↓ more: PgDn", shown
+    assert shown[:-1] == whole[:15]
+    seen = list(shown[:-1])
+    for _ in range(10):
+        screen.scroll_standings(screen.standings_page)
+        shown = screen.standings(58, 16)
+        assert len(shown) == 16 and shown[-1].startswith("↑"), shown
+        seen += [line for line in shown[:-1] if line not in seen]
+    assert shown[-1] == "↑ more: PgUp" and shown[-2] == whole[-1], shown
+    assert all(line in seen for line in whole)
+    for width in range(40, 80):  # the office is wrapped between names, never in "(hand 2)"
+        lines = screen.standings(width)
+        office = lines[next(i for i, line in enumerate(lines) if line.startswith("President:")) :]
+        assert not any(re.search(r"\(hands?$", line) for line in office), office
+    screen.scroll_standings(-1)
+    assert screen.standings(58, 16)[-1] == "↑↓ more: PgUp/PgDn"
