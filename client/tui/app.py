@@ -34,7 +34,7 @@ from ..connection import Client, Link
 from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
 from .logview import LogView
 from .table import TableScreen, card_text
-from .theme import card_style, color_depth, style_for
+from .theme import card_style, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
 HELP = (
@@ -86,18 +86,14 @@ class TableApp:
         self.chatting = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.app: Application[None] = Application(
-            layout=self._layout(),
-            key_bindings=create_key_bindings(self),
-            style=style_for(theme),
-            color_depth=color_depth(theme),
-            full_screen=True,
-            mouse_support=True,
+        self.app: Application[None] = screen_app(
+            self._layout(),
+            create_key_bindings(self),
+            theme,
+            input,
+            output,
             refresh_interval=0.5,
-            input=input,
-            output=output,
         )
-        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
         # a message lasts until the next key (one that key sets shows) or MESSAGE_SECONDS
         self.app.key_processor.before_key_press += self._key_pressed
         self.app.before_render += self._expire

@@ -32,7 +32,7 @@ from ..connection import Client
 from .fit import cut, help_lines, middle_cut, shorten, wrap
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
-from .theme import color_depth, style_for
+from .theme import screen_app
 
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
@@ -84,17 +84,9 @@ class LobbyApp:
         self.asking: Asking = ""
         self.outcome: Outcome = "quit"
         self._tasks: set[asyncio.Task[None]] = set()
-        self.app: Application[None] = Application(
-            layout=self._layout(),
-            key_bindings=create_lobby_bindings(self),
-            style=style_for(theme),
-            color_depth=color_depth(theme),
-            full_screen=True,
-            mouse_support=True,
-            input=input,
-            output=output,
+        self.app: Application[None] = screen_app(
+            self._layout(), create_lobby_bindings(self), theme, input, output
         )
-        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)

@@ -32,7 +32,7 @@ from prompt_toolkit.widgets import Frame
 
 from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
 from .table import card_text
-from .theme import card_style, color_depth, style_for
+from .theme import card_style, screen_app
 
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
@@ -111,18 +111,9 @@ class ReplayApp:
         self._layouts: dict[tuple[int, int, int, int], str] = {}
         #: Seats drawn for a step at a width, in a layout: a screen asks more than once.
         self._drawn: dict[tuple[str, int, int, str], Lines] = {}
-        self.app: Application[None] = Application(
-            layout=self._layout(),
-            key_bindings=create_key_bindings(screen),
-            style=style_for(theme),
-            # mono writes no colour at all: prompt_toolkit's own styles colour the classes
-            # `red` and `black` that the cards use
-            color_depth=color_depth(theme),
-            full_screen=True,
-            input=input,
-            output=output,
+        self.app: Application[None] = screen_app(
+            self._layout(), create_key_bindings(screen), theme, input, output, mouse=False
         )
-        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once, not after 1 s
 
     # --- layout ---------------------------------------------------------------------
 
