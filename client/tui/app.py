@@ -328,7 +328,7 @@ class TableApp:
                     out.append(("class:dim", f"  seat {seat}: empty"))
                     continue
                 me = " (you)" if chair.name == model.me else ""
-                who = f"bot:{chair.bot}" if chair.bot else chair.name
+                who = f"{chair.name} (bot)" if chair.bot else chair.name  # as the game names it
                 ready = "ready" if chair.ready else "not ready"
                 who = middle_cut(who, max(4, width - len(me) - len(ready) - 4))
                 out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}"))

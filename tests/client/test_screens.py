@@ -331,6 +331,9 @@ async def test_everything_needed_to_play_is_on_the_screen(
     if name == "before":
         assert re.search(r"ann \(you\): not ready", text), text
         assert text.count(": ready") == 3, text
+        # a server's bot is named as the game will name it (not by its strategy alone)
+        bots = [name for name in SEATING if name.startswith("random-bot")]
+        assert bots and all(middle_cut(f"{bot} (bot)", 20)[:8] in text for bot in bots), text
         assert "r = ready" in text, text  # the status line says how to start
         return
     public = model.public
