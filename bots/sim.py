@@ -39,8 +39,10 @@ class Tally:
     kept: int = 0
     games_won: float = 0.0
     think: float = 0.0
-    #: Per game: (hands, sum of places), for a confidence interval clustered by game.
-    per_game: list[tuple[int, int]] = field(default_factory=list)
+    #: Per game, by (seed, game number): (hands, sum of places), for a confidence
+    #: interval clustered by game.  Chairs of one strategy in the same game add up into
+    #: one cluster: their places in a game are tied (they share the places there are).
+    per_game: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
         self.hands += other.hands
@@ -50,7 +52,9 @@ class Tally:
         self.kept += other.kept
         self.games_won += other.games_won
         self.think += other.think
-        self.per_game += other.per_game
+        for game, (hands, places) in other.per_game.items():
+            have = self.per_game.get(game, (0, 0))
+            self.per_game[game] = (have[0] + hands, have[1] + places)
 
     @property
     def average(self) -> float:
@@ -65,7 +69,7 @@ class Tally:
             return math.inf
         mean = self.average
         n_bar = self.hands / games
-        spread = sum((y - mean * n) ** 2 for n, y in self.per_game) / (games - 1)
+        spread = sum((y - mean * n) ** 2 for n, y in self.per_game.values()) / (games - 1)
         return 1.96 * math.sqrt(spread / games) / n_bar
 
     def to_json(self) -> dict[str, Any]:
@@ -180,7 +184,14 @@ def play_game(
     return game, names, [strategies[name] for name in names]
 
 
-def tally_game(game: Game, names: list[str], timers: list[Timed], tallies: list[Tally]) -> None:
+def tally_game(
+    game: Game,
+    names: list[str],
+    timers: list[Timed],
+    tallies: list[Tally],
+    key: tuple[int, int] = (0, 0),
+) -> None:
+    """Add one game to each entrant's tally; `key` (seed, game number) names the game."""
     for index, name in enumerate(names):
         tally = tallies[index]
         places = 0
@@ -193,7 +204,7 @@ def tally_game(game: Game, names: list[str], timers: list[Timed], tallies: list[
                 tally.kept += place == 1
         tally.hands += len(game.finishes)
         tally.place_sum += places
-        tally.per_game.append((len(game.finishes), places))
+        tally.per_game[key] = (len(game.finishes), places)
         if name in game.winners:
             tally.games_won += 1 / len(game.winners)
         tally.think += timers[index].seconds
@@ -217,7 +228,7 @@ def run_job(job: Job) -> tuple[int, list[Tally]]:
         game, names, timers = play_game(
             job.rules, job.bots, job.seed, number, job.rotate, dict(job.options)
         )
-        tally_game(game, names, timers, tallies)
+        tally_game(game, names, timers, tallies, (job.seed, number))
         if job.record:
             from president.engine.record import dumps, to_record
 

@@ -1,0 +1,51 @@
+"""`president sim`'s figures: a team's confidence interval is clustered by game."""
+
+from __future__ import annotations
+
+import math
+
+from president.bots.sim import Tally, run
+from president.engine import find_preset
+
+
+def test_chairs_of_one_strategy_in_a_game_are_one_cluster() -> None:
+    """Two chairs of one strategy that always share places 1 and 2 between them average
+    1.5 in every game: as a team their average is exactly known, so its interval is 0.
+    Taken as independent samples (the chairs apart) it would not be."""
+    first, second = Tally("greedy"), Tally("greedy")
+    for game, (a, b) in enumerate([(1, 2), (2, 1), (1, 2), (2, 1), (1, 2)]):
+        first.per_game[(7, game)] = (1, a)
+        second.per_game[(7, game)] = (1, b)
+        for tally, place in ((first, a), (second, b)):
+            tally.hands += 1
+            tally.place_sum += place
+    team = Tally("greedy")
+    team.add(first)
+    team.add(second)
+    assert team.average == 1.5 and len(team.per_game) == 5
+    assert team.interval() == 0.0
+    assert first.interval() > 0.4  # one chair alone varies
+
+
+def test_a_simulated_teams_interval_is_the_ratio_estimator_over_whole_games() -> None:
+    result = run(
+        find_preset("classic"), ["heuristic", "greedy", "greedy", "greedy"], 30, 5, processes=1
+    )
+    team = result.by_strategy()["greedy"]
+    chairs = [t for t in result.entrants if t.strategy == "greedy"]
+    games = sorted(chairs[0].per_game)
+    assert len(games) == 30 and all(sorted(t.per_game) == games for t in chairs)
+    sums = [
+        (sum(t.per_game[g][0] for t in chairs), sum(t.per_game[g][1] for t in chairs))
+        for g in games
+    ]
+    hands, places = sum(n for n, _ in sums), sum(y for _, y in sums)
+    mean, n_bar = places / hands, hands / len(sums)
+    spread = sum((y - mean * n) ** 2 for n, y in sums) / (len(sums) - 1)
+    assert math.isclose(team.interval(), 1.96 * math.sqrt(spread / len(sums)) / n_bar)
+    # the chairs taken apart (the old figure) give a wider interval: their places in a
+    # game are tied, so a team's game varies less than three independent chairs would
+    apart = [(n, y) for t in chairs for n, y in t.per_game.values()]
+    spread_apart = sum((y - mean * n) ** 2 for n, y in apart) / (len(apart) - 1)
+    naive = 1.96 * math.sqrt(spread_apart / len(apart)) / (hands / len(apart))
+    assert team.interval() < naive
