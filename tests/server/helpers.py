@@ -104,6 +104,18 @@ async def seated_among_server_bots(
     person = await client(server, name, tmp_path)
     person.keep = True
     task = asyncio.create_task(person.run())
+    await sit_among_server_bots(person, seats, turn_seconds, toggles)
+    return person, task
+
+
+async def sit_among_server_bots(
+    person: Client,
+    seats: int = 4,
+    turn_seconds: int = 60,
+    toggles: dict[str, object] | None = None,
+) -> None:
+    """`person` (whose messages are being read) makes table "T", sits in it, and fills
+    the other seats with server-side random bots; not ready yet."""
     await person.send(
         m.CreateTable(
             name="T",
@@ -117,7 +129,6 @@ async def seated_among_server_bots(
     await wait_for(lambda: person.model.slot is not None)
     for _ in range(seats - 1):
         await person.send(m.AddBot(table="T", strategy="random"))
-    return person, task
 
 
 def server_process(

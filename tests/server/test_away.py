@@ -25,6 +25,7 @@ from .helpers import (
     running_server,
     seated_among_server_bots,
     server_process,
+    sit_among_server_bots,
     wait_for,
 )
 from .test_table import all_ready, game_of, seated, table
@@ -178,11 +179,7 @@ async def test_a_real_server_process_waits_for_a_player_away_for_two_seconds(
         asyncio.create_task(watcher.run()),
     ]
     try:
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="T", strategy="random"))
+        await sit_among_server_bots(ann, seats=3)
         await watcher.send(m.Spectate(table="T"))
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann) and ann.model.my_turn and bool(ann.model.hand), 20)

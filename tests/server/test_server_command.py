@@ -15,7 +15,7 @@ from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 
-from .helpers import server_process, wait_for
+from .helpers import server_process, sit_among_server_bots, wait_for
 
 
 async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
@@ -98,11 +98,7 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
     )
     reader = asyncio.create_task(ann.run())
     try:
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="T", strategy="random"))
+        await sit_among_server_bots(ann, seats=3)
         await ann.send(m.Ready())
         await wait_for(lambda: ann.model.view is not None and ann.model.view.status == "playing")
     finally:
