@@ -34,6 +34,11 @@ from ..views import a_public_view
 SEATING = ("ann", "bob", "cat", "dan")
 
 
+def game_over(seating: tuple[str, ...] = SEATING, **fields: Any) -> PublicView:
+    """The public view at the end of a game (no turn), with `fields` changed."""
+    return a_public_view(seating, phase=Phase.GAME_OVER, turn=None, **fields)
+
+
 def chairs(names: tuple[str, ...], seats: int = 4) -> tuple[m.Chair, ...]:
     padded = [*names, *[""] * (seats - len(names))]
     return tuple(m.Chair(name=n, bot="", connected=bool(n), ready=False) for n in padded)
@@ -162,7 +167,7 @@ def test_watching_before_and_after_a_game() -> None:
     assert before.status_line()[1] == " before the game: r = not ready, b = add a bot, q = leave"
     full = screen_at(None, status="waiting").status_line()[1]
     assert "r = ready" in full and "b = add" not in full  # no empty chair for a bot
-    over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
+    over = game_over(SEATING, winners=("ann",))
     finished = screen_at(over, status="finished").status_line()[1]
     assert finished.startswith(" game over") and "r = ready" in finished
     closing = screen_at(over, status="playing").status_line()[1]  # before the table says so
@@ -173,7 +178,7 @@ def test_watching_before_and_after_a_game() -> None:
 
 def test_each_status_line_fits_60_columns() -> None:
     exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
-    over = a_public_view(SEATING, phase=Phase.GAME_OVER, turn=None, winners=("ann",))
+    over = game_over(SEATING, winners=("ann",))
     screens = [
         screen_at(a_public_view(SEATING), "4C"),
         screen_at(a_public_view(SEATING, opening=True), "3C"),
@@ -331,10 +336,8 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
         receive(screen, hand_over(hand, finish))
     assert screen.standings() == []  # not over yet
     receive(screen, m.GameOver(table="t", number=200, winners=("ann",)))
-    over = a_public_view(
+    over = game_over(
         SEATING,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hand_number=3,
         hands_played=4,
         winners=("ann",),
@@ -367,9 +370,7 @@ def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
     screen = screen_at(following(), me="sam", slot=None)
     for hand in range(3, 20):
         receive(screen, hand_over(hand, ("bob", "ann", "cat", "dan")))
-    over = a_public_view(
-        SEATING, phase=Phase.GAME_OVER, turn=None, hands_played=20, winners=("bob",)
-    )
+    over = game_over(SEATING, hands_played=20, winners=("bob",))
     receive(screen, table_view(over, status="finished"))
     lines = screen.standings(60)
     assert all(len(line) <= 60 for line in lines)
@@ -477,10 +478,8 @@ async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
 def test_standings_seen_only_from_the_last_view_still_rank_and_title() -> None:
     """A spectator who comes after the game ended saw no hand end: the view's scores,
     standing and winners are enough for the ranking."""
-    over = a_public_view(
+    over = game_over(
         SEATING,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hands_played=6,
         winners=("cat",),
         standing=("cat", "dan", "ann", "bob"),
@@ -506,10 +505,8 @@ def test_the_final_standings_name_everyone_whole_when_the_screen_allows() -> Non
     for hand in range(12):
         first = (hand // 2) % 4  # the office changes hands every two hands
         receive(screen, hand_over(hand, names[first:] + names[:first]))
-    over = a_public_view(
+    over = game_over(
         names,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hand_number=11,
         hands_played=12,
         winners=("heuristic-bot-1",),
@@ -539,10 +536,8 @@ def test_the_final_standings_name_everyone_whole_when_the_screen_allows() -> Non
 def test_the_final_standings_give_the_titles_the_last_hand_won() -> None:
     """The view's standing is the finish of the hand before the last (it changes at the
     next deal, and there is none): the titles come from the last hand's places."""
-    over = a_public_view(
+    over = game_over(
         SEATING,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hands_played=2,
         winners=("dan",),
         standing=("ann", "bob", "cat", "dan"),
@@ -654,10 +649,8 @@ def test_the_final_standings_name_a_long_name_whole_on_its_own_line() -> None:
     screen = screen_at(following(names), names=names)
     for hand in range(3):
         receive(screen, hand_over(hand, (LONGEST, "ann", "cat", "bob")))
-    over = a_public_view(
+    over = game_over(
         names,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hands_played=3,
         winners=(LONGEST,),
         scores=(("ann", 3), ("bob", 0), ("cat", 0), (LONGEST, 6)),
@@ -674,10 +667,8 @@ def test_the_final_standings_name_a_long_name_whole_on_its_own_line() -> None:
 
 
 def test_equal_points_share_a_place_and_the_order_among_them_is_said() -> None:
-    over = a_public_view(
+    over = game_over(
         SEATING,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hands_played=2,
         winners=("dan",),
         standing=("dan", "cat", "bob", "ann"),
@@ -711,10 +702,8 @@ def six_players_over() -> TableScreen:
             screen,
             m.HandOver(table="t", number=100 + hand, hand=hand, finish=finish, points=points),
         )
-    over = a_public_view(
+    over = game_over(
         names,
-        phase=Phase.GAME_OVER,
-        turn=None,
         hands_played=8,
         winners=("ann",),
         scores=tuple(zip(names, (9, 7, 5, 3, 1, 0))),
