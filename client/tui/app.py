@@ -240,7 +240,7 @@ class TableApp:
 
     def _seats_height(self) -> int:
         """A line a seat; on a short screen fewer, scrolled to whose turn it is."""
-        rows = get_app().output.get_size().rows
+        rows = self._rows()
         return max(1, min(len(self._seat_lines()), rows - 14 if self._wide() else rows - 13))
 
     def _seats_width(self) -> int:

@@ -347,9 +347,8 @@ class LobbyApp:
         if form is None:
             return []
         rows = form.rows()
-        size = get_app().output.get_size()
         # inside the float (one column and row off each edge) and its frame
-        room, width = max(4, size.rows - 4), max(30, size.columns - 4)
+        room, width = max(4, self._rows() - 4), max(30, self._columns() - 4)
         label, value, words = rows[form.row]
         below = [("class:title", line) for line in wrap(f"{label}: {words}", width)]
         problem = form.problem() or "ready: enter creates the table and sits you down"

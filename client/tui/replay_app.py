@@ -155,9 +155,7 @@ class ReplayApp:
         )
 
         def body() -> Container:
-            app = get_app_or_none()
-            wide = app is not None and app.output.get_size().columns >= WIDE
-            return beside if wide else stacked
+            return beside if self._columns() >= WIDE else stacked
 
         help_box = Frame(Window(FormattedTextControl(HELP + self._rules_line())), title="keys")
         return Layout(
