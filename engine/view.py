@@ -63,15 +63,21 @@ class PublicView(NamedTuple):
         """Each player's title from the last finish (empty in hand 1)."""
         return titles_by_name(self.rules, self.standing)
 
-    def titles_won(self) -> dict[str, str]:
-        """The titles as they stand: once a hand is over (every seat placed), the ones
-        its finish gives; during a hand, the ones held (`titles`).  What a screen shows
-        between hands and at the end of the game."""
+    def last_finish(self) -> tuple[str, ...]:
+        """Names by place in the hand that ended last: once a hand is over (every seat
+        placed), its own finish; during a hand, `standing` (the finish before, which
+        changes only at the next deal)."""
         places = self.places
         if places and self.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER) and None not in places:
             order = sorted(range(len(places)), key=lambda seat: places[seat] or 0)
-            return titles_by_name(self.rules, [self.seating[seat] for seat in order])
-        return self.titles()
+            return tuple(self.seating[seat] for seat in order)
+        return self.standing
+
+    def titles_won(self) -> dict[str, str]:
+        """The titles as they stand: once a hand is over, the ones its finish gives;
+        during a hand, the ones held (`titles`).  What a screen shows between hands and
+        at the end of the game."""
+        return titles_by_name(self.rules, self.last_finish())
 
 
 class SeatView(NamedTuple):

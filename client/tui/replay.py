@@ -353,12 +353,7 @@ class ReplayScreen:
                 break
             if end.view.phase not in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
                 continue
-            places = end.view.places
-            finish = tuple(
-                end.view.seating[seat]
-                for seat in sorted(range(len(places)), key=lambda s: places[s] or 0)
-            )
-            rows.append((hand, finish, dict(end.scores)))
+            rows.append((hand, end.view.last_finish(), dict(end.scores)))
         return rows
 
     # --- words ----------------------------------------------------------------------

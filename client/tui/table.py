@@ -522,18 +522,9 @@ class TableScreen:
         self.standings_top = max(0, self.standings_top + lines)
 
     def last_finish(self) -> tuple[str, ...]:
-        """Names by place in the hand that ended last: at the end of a hand, its own (the
-        view's `standing`, what `titles` come from, changes only at the next deal); during
-        a hand, the one before's.  The order `PublicView.titles_won` titles."""
+        """Names by place in the hand that ended last (`PublicView.last_finish`)."""
         public = self.model.public
-        if public is None:
-            return ()
-        places = public.places
-        over = public.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER)
-        if not over or not places or None in places:
-            return public.standing
-        order = sorted(range(len(places)), key=lambda seat: places[seat] or 0)
-        return tuple(public.seating[seat] for seat in order)
+        return () if public is None else public.last_finish()
 
     def exchanged(self, me: int | None = None) -> str:
         """What my exchange did to my hand: the cards I gave and the cards I got (`me`:
