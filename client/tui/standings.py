@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from president.engine import Rules
-from president.engine.scoring import titles
+from president.engine.scoring import titles_by_name
 
 from .fit import middle_cut
 
@@ -93,7 +93,7 @@ def standings(
         totals,
         key=lambda n: (n not in winners, -totals[n], last_place.get(n, len(totals)), n),
     )
-    title_of = dict(zip(last, titles(rules, len(last)))) if rules and last else {}
+    title_of = titles_by_name(rules, last) if rules else {}
     # the name column as wide as the longest name, unless the ranking line would not fit:
     # "NN. " name "  " points(6) "  " title "  ★ winner"
     title_w = max((len(title_of.get(n, "—")) for n in names), default=1)
