@@ -187,7 +187,7 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
         for t in [*tasks, wtask]:
             t.cancel()
     raw = bytes(captured)
-    assert len(raw) > 10_000
+    assert len(raw) > 10_000, len(raw)
     assert raw.count(b"\x17\x03\x03") > 10  # TLS application-data records
     from president.engine import deck
     from president.protocol.codec import pack
@@ -203,8 +203,13 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
         pack("proxied"),
     ):
         assert marker not in raw, marker
+    # In plaintext, every single card played would be such a list (4 or 5 bytes); in
+    # ciphertext one turns up by chance about once in 100 runs (len(raw) * 53 / 2**32),
+    # three or more about once in 10**7.
+    singles = sum(1 for x in watched.received if isinstance(x, m.Played) and len(x.cards) == 1)
     listed = sum(raw.count(b"\x91" + pack(str(card))) for card in deck(1, 1))
-    assert listed == 0, f"{listed} single-card msgpack lists in the raw bytes"
+    assert singles >= 10, singles
+    assert listed <= 2, f"{listed} single-card msgpack lists in the raw bytes ({singles} plays)"
 
 
 async def test_a_changed_certificate_is_refused(tmp_path: Path) -> None:
