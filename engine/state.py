@@ -90,6 +90,8 @@ class Game:
         #: Every hand dealt so far, for records.
         self.history: list[HandHistory] = []
         self._actions: list[tuple[int, Action]] = []
+        #: Every play and pass of this hand, (seat, Play or PASS), auto passes included.
+        self._moves: list[tuple[int, Play | Pass]] = []
         self._present: list[str] = list(names)
         self._joined: list[str] = []
         self._counts: list[list[int]] = []
@@ -242,7 +244,7 @@ class Game:
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
-        self._actions = []
+        self._actions, self._moves = [], []
         self.history.append(
             HandHistory(
                 tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
@@ -407,6 +409,7 @@ class Game:
         held = self._held[seat] - count
         self._held[seat] = held
         self.log.append((seat, play))
+        self._moves.append((seat, play))
         self._opening = False
         cleared = self._clearing[rank] or (count >= 4 and self._bombs)
         revolt = count >= 4 and self.rules.revolution
@@ -442,6 +445,7 @@ class Game:
 
     def _pass(self, seat: int, events: list[Event], automatic: bool = False) -> None:
         events.append(_new(Passed, (seat, automatic)))
+        self._moves.append((seat, PASS))
         answered = self._answered | 1 << seat
         self._answered = answered
         if self._locks:
@@ -653,7 +657,9 @@ class Game:
         """What `seat` may see: the public view, its own cards and its own part of the
         exchange (the one construction a client also uses: `SeatView.of`)."""
         exchange = [e for e in self.exchanges if seat in (e.giver, e.receiver)]
-        return SeatView.of(self.public_view(), seat, (), exchange, rows=self._rows[seat])
+        return SeatView.of(
+            self.public_view(), seat, (), exchange, rows=self._rows[seat], history=self._moves
+        )
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Sequence[Sequence[Card]]) -> Game:
@@ -686,6 +692,7 @@ class Game:
             tuple((s + step) % players for step in range(1, players)) for s in range(players)
         ]
         game.log, game._trick_start = list(view.trick), 0
+        game._moves = list(view.history)
         game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
