@@ -11,15 +11,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from president.engine import (
     CARDS,
     PASS,
     Action,
     Card,
-    Game,
-    IllegalAction,
     Phase,
     Play,
     SeatView,
@@ -30,32 +28,58 @@ from president.engine.cards import JOKER_RANK, KINDS, TWO
 from president.engine.events import Gave, Returned
 from president.engine.moves import legal_plays, rows_of
 
-from .heuristic import ORDER, Facts, HeuristicBot, heuristic_choice, rank_counts
+from .heuristic import ORDER, HeuristicBot, rank_counts
+from .playout import World, game_playout, game_policy, make_world
+
+#: The heuristic on a `Game` (what the compact state's `Hand.policy` mirrors).
+policy = game_policy
+playout = game_playout
 
 #: Rejection sampling tries this many deals before giving up a constraint it cannot meet.
 MAX_TRIES = 20
+#: The default budget: playouts per lead (a follow gets `follow_share` of it).
+PLAYOUTS = 128
+
+
+#: Deals every seat's hand in one possible world (the viewer's own as held, the others'
+#: by `view.counts`): `deal_unseen`, or a belief's `sample`.
+Sampler = Callable[[SeatView, random.Random], list[list[Card]]]
 
 
 class SearchBot:
     def __init__(
         self,
         rng: random.Random,
-        playouts: int = 128,
+        playouts: int = PLAYOUTS,
         seconds: float | None = None,
         exploration: float = 0.5,
         endgame_cards: int = 8,
+        sampler: Sampler | None = None,
+        method: str = "flat",
+        follow_share: float = 0.5,
     ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.seconds = seconds
         self.exploration = exploration
         self.endgame_cards = endgame_cards
+        #: Where the worlds come from (see `Sampler`).
+        self.sample: Sampler = sampler or deal_unseen
+        #: "flat" (UCB1 at the root over determinized worlds) or "ismcts" (single-observer
+        #: information-set MCTS, `bots.ismcts`).
+        self.method = method
+        #: A follow's part of the budget (a lead gets all of it).
+        self.follow_share = follow_share
         self.fallback = HeuristicBot()
+        #: How many legal actions the last decision had (for the simulator's timing).
+        self.choices = 0
 
     def choose(self, view: SeatView) -> Action:
         if view.phase is not Phase.PLAY:
+            self.choices = 1
             return self.fallback.choose(view)
         actions = view.legal_actions()
+        self.choices = len(actions)
         if len(actions) == 1:
             return actions[0]
         others = sum(n for s, n in enumerate(view.counts) if s != view.seat)
@@ -65,6 +89,20 @@ class SearchBot:
         candidates = self.candidates(view, actions, prior)
         if len(candidates) == 1:
             return candidates[0]
+        if self.method == "ismcts":
+            from .ismcts import ismcts
+
+            share = 1.0 if view.top is None else self.follow_share
+            return ismcts(
+                view,
+                candidates,
+                prior,
+                self.sample,
+                self.rng,
+                max(len(candidates), int(self.playouts * share)),
+                self.seconds * share if self.seconds else None,
+                self.exploration,
+            )
         return self._bandit(view, candidates, prior)
 
     def candidates(self, view: SeatView, actions: list[Action], prior: Action) -> list[Action]:
@@ -111,12 +149,14 @@ class SearchBot:
         arms = len(actions)
         totals = [0.0] * arms
         visits = [0] * arms
-        worlds: list[list[list[Card]]] = []
-        # a lead shapes the whole trick: it gets the full budget, a follow half of it
-        share = 1.0 if view.top is None else 0.5
+        worlds: list[World] = []
+        me = view.seat
+        # a lead shapes the whole trick: it gets the full budget, a follow part of it
+        share = 1.0 if view.top is None else self.follow_share
         deadline = time.perf_counter() + self.seconds * share if self.seconds else None
         budget = max(arms, int(self.playouts * share)) if deadline is None else 1 << 30
         done = 0
+        exploration = self.exploration
         while done < budget:
             if deadline is not None and done >= arms and time.perf_counter() > deadline:
                 break
@@ -127,14 +167,15 @@ class SearchBot:
                 arm = max(
                     range(arms),
                     key=lambda a: (
-                        totals[a] / visits[a] + self.exploration * math.sqrt(log_n / visits[a])
+                        totals[a] / visits[a] + exploration * math.sqrt(log_n / visits[a])
                     ),
                 )
             n = visits[arm]
             if n == len(worlds):
-                worlds.append(deal_unseen(view, self.rng))
-            world = Game.from_view(view, worlds[n])
-            totals[arm] += self._playout(world, view.seat, actions[arm])
+                worlds.append(make_world(view, self.sample(view, self.rng)))
+            world = worlds[n].copy()
+            world.apply(me, actions[arm])
+            totals[arm] += world.playout(me)
             visits[arm] += 1
             done += 1
         best = max(
@@ -148,29 +189,18 @@ class SearchBot:
     def _endgame(self, view: SeatView, actions: list[Action]) -> Action:
         """Few cards left: every action against the same worlds, each played out by a
         small exact search (max over my moves, the heuristic for the others)."""
-        worlds = [
-            self._world(view) for _ in range(max(8, self.playouts // max(1, len(actions)) // 4))
-        ]
+        count = max(8, self.playouts // max(1, len(actions)) // 4)
+        worlds = [make_world(view, self.sample(view, self.rng)) for _ in range(count)]
+        players = len(view.counts)
         scores = []
         for action in actions:
             total = 0.0
             for world in worlds:
-                game = _copy(world)
-                game.apply(view.seat, action)
-                total += _solve(game, view.seat, depth=10)
+                trial = world.copy()
+                trial.apply(view.seat, action)
+                total += solve(trial, view.seat, players, depth=10)
             scores.append(total)
         return actions[max(range(len(actions)), key=lambda a: scores[a])]
-
-    # --- worlds ---------------------------------------------------------------------
-
-    def _world(self, view: SeatView) -> Game:
-        """A deal of the unseen cards consistent with what this seat has seen."""
-        hands = deal_unseen(view, self.rng)
-        return Game.from_view(view, hands)
-
-    def _playout(self, world: Game, me: int, action: Action) -> float:
-        world.apply(me, action)
-        return playout(world, me)
 
 
 def known_cards(view: SeatView) -> dict[int, list[Card]]:
@@ -237,96 +267,27 @@ def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
     return any(p.jokers == 0 and p.rank < 12 and p.count == len(rows[p.rank]) for p in plays)
 
 
-def _facts(game: Game, seat: int) -> Facts:
-    return Facts(
-        game.rules,
-        seat,
-        rank_counts(game.rows(seat)),
-        game.top,
-        game.revolution,
-        game.card_counts(),
-        None,
-    )
-
-
-def policy(game: Game, seat: int) -> Action:
-    """The heuristic, on the rebuilt game's own state (no view to build)."""
-    actions = game.legal_actions(seat)
-    if len(actions) == 1:
-        return actions[0]
-    plays = [a for a in actions if type(a) is Play]
-    can_pass = actions[-1] is PASS or PASS in actions
-    top = game.top
-    if top is not None:
-        # the heuristic's commonest answer, found without weighing everything: a play
-        # that goes out, else the cheapest set held whole that is not precious
-        rows = game.rows(seat)
-        left = game.card_counts()[seat]
-        revolution = game.revolution
-        order = ORDER[revolution]
-        penalty = game.rules.two_finish_penalty
-        best: Play | None = None
-        for play in plays:
-            rank = play.rank
-            if play.count == left and not (penalty and rank == TWO):
-                best = None
-                break
-            if play.jokers or (rank >= TWO and not revolution) or play.count != len(rows[rank]):
-                continue
-            if best is None or order[rank] < order[best.rank]:
-                best = play
-        if best is not None:
-            return best
-    action = heuristic_choice(_facts(game, seat), plays, can_pass)
-    if action is PASS and not can_pass:
-        return plays[0]
-    return action
-
-
-def playout(game: Game, me: int) -> float:
-    """Play the hand out with the heuristic everywhere, until my place is known; my
-    result in [0, 1] (1 = first)."""
-    players = len(game.seating)
-    place = game.place_of(me)
-    while place is None:
-        seat = game.turn
-        assert seat is not None
-        game.apply(seat, policy(game, seat), checked=False)
-        place = game.place_of(me)
-    return 1.0 - place / (players - 1)
-
-
-def _copy(game: Game) -> Game:
-    """A cheap copy of a rebuilt world, for trying several moves in it."""
-    view = game.view_for(0)
-    hands = [game.hand_of(s) for s in range(len(game.seating))]
-    return Game.from_view(view, hands)
-
-
-def _solve(game: Game, me: int, depth: int) -> float:
+def solve(world: World, me: int, players: int, depth: int) -> float:
     """My best result from here: I try every move, the others play the heuristic; past
     `depth` of my own moves the heuristic plays me too."""
-    while game.place_of(me) is None:
-        seat = game.turn
-        assert seat is not None
+    place = world.place(me)
+    while place is None:
+        seat = world.turn
         if seat != me:
-            game.apply(seat, policy(game, seat))
+            world.apply(seat, world.policy(seat))
+            place = world.place(me)
             continue
-        actions = game.legal_actions(seat)
+        actions = world.actions(seat)
         if len(actions) == 1 or depth <= 0:
-            game.apply(seat, actions[0] if len(actions) == 1 else policy(game, seat))
+            world.apply(seat, actions[0] if len(actions) == 1 else world.policy(seat))
+            place = world.place(me)
             continue
         best = 0.0
         for action in actions:
-            trial = _copy(game)
-            try:
-                trial.apply(seat, action)
-            except IllegalAction:
-                continue
-            best = max(best, _solve(trial, me, depth - 1))
+            trial = world.copy()
+            trial.apply(seat, action)
+            best = max(best, solve(trial, me, players, depth - 1))
             if best >= 1.0:
                 break
         return best
-    place = game.place_of(me)
-    assert place is not None
-    return 1.0 - place / (len(game.seating) - 1)
+    return 1.0 - place / (players - 1)

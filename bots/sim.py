@@ -25,6 +25,63 @@ from president.engine import Game, Phase, Rules
 MAX_HANDS_PER_GAME = 10_000
 
 
+#: Decision times are kept in buckets this many to a factor of ten (~2.3% wide), from
+#: a microsecond: a compact histogram that adds up across processes.
+BUCKETS_PER_DECADE = 100
+
+
+@dataclass
+class Clock:
+    """Decision times: how many fell in each logarithmic bucket, their count and sum, so
+    medians and percentiles survive a merge across processes to within a bucket."""
+
+    buckets: dict[int, int] = field(default_factory=dict)
+    count: int = 0
+    seconds: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        bucket = math.floor(math.log10(max(seconds, 1e-6) * 1e6) * BUCKETS_PER_DECADE)
+        self.buckets[bucket] = self.buckets.get(bucket, 0) + 1
+        self.count += 1
+        self.seconds += seconds
+
+    def merge(self, other: Clock) -> None:
+        for bucket, n in other.buckets.items():
+            self.buckets[bucket] = self.buckets.get(bucket, 0) + n
+        self.count += other.count
+        self.seconds += other.seconds
+
+    @property
+    def mean(self) -> float:
+        return self.seconds / self.count if self.count else 0.0
+
+    def quantile(self, q: float) -> float:
+        """The time below which a fraction `q` of the decisions fell (a bucket's middle)."""
+        if not self.count:
+            return 0.0
+        rank = q * self.count
+        seen = 0
+        for bucket in sorted(self.buckets):
+            seen += self.buckets[bucket]
+            if seen >= rank:
+                return 1e-6 * 10 ** ((bucket + 0.5) / BUCKETS_PER_DECADE)
+        return 1e-6 * 10 ** ((max(self.buckets) + 0.5) / BUCKETS_PER_DECADE)
+
+    def summary(self) -> str:
+        return (
+            f"median {self.quantile(0.5) * 1e3:.2f} ms, mean {self.mean * 1e3:.2f} ms, "
+            f"p90 {self.quantile(0.9) * 1e3:.2f} ms over {self.count:,}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.count,
+            "median_ms": round(self.quantile(0.5) * 1e3, 3),
+            "mean_ms": round(self.mean * 1e3, 3),
+            "p90_ms": round(self.quantile(0.9) * 1e3, 3),
+        }
+
+
 @dataclass
 class Tally:
     """One entrant's results (an entrant is one strategy in one chair of the line-up);
@@ -43,6 +100,10 @@ class Tally:
     #: interval clustered by game.  Chairs of one strategy in the same game add up into
     #: one cluster: their places in a game are tied (they share the places there are).
     per_game: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    #: Every decision's thinking time, and those with more than one legal action (as far
+    #: as the strategy says: see `Timed`).
+    decisions: Clock = field(default_factory=Clock)
+    choices: Clock = field(default_factory=Clock)
 
     def add(self, other: Tally) -> None:
         self.hands += other.hands
@@ -52,6 +113,8 @@ class Tally:
         self.kept += other.kept
         self.games_won += other.games_won
         self.think += other.think
+        self.decisions.merge(other.decisions)
+        self.choices.merge(other.choices)
         for game, (hands, places) in other.per_game.items():
             have = self.per_game.get(game, (0, 0))
             self.per_game[game] = (have[0] + hands, have[1] + places)
@@ -83,6 +146,8 @@ class Tally:
             "retention_rate": round(self.kept / self.chances, 4) if self.chances else None,
             "games_won": self.games_won,
             "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
+            "decision_times": self.decisions.to_json(),
+            "choice_times": self.choices.to_json(),
         }
 
 
@@ -138,18 +203,27 @@ def entrant_names(bots: Sequence[str]) -> list[str]:
 
 
 class Timed:
-    """A strategy whose thinking time is added up."""
+    """A strategy whose thinking time is added up, decision by decision.  A strategy that
+    keeps `choices` (how many legal actions its last decision had, as the search bot
+    does) has its real choices timed apart from its forced moves; others are not asked
+    (counting the legal actions here would cost every cheap bot a second listing)."""
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy
         self.seconds = 0.0
+        self.decisions = Clock()
+        self.choices = Clock()
 
     def choose(self, view: Any) -> Any:
         start = time.perf_counter()
         try:
             return self.strategy.choose(view)
         finally:
-            self.seconds += time.perf_counter() - start
+            spent = time.perf_counter() - start
+            self.seconds += spent
+            self.decisions.add(spent)
+            if getattr(self.strategy, "choices", 0) > 1:
+                self.choices.add(spent)
 
 
 def play_game(
@@ -208,6 +282,8 @@ def tally_game(
         if name in game.winners:
             tally.games_won += 1 / len(game.winners)
         tally.think += timers[index].seconds
+        tally.decisions.merge(timers[index].decisions)
+        tally.choices.merge(timers[index].choices)
 
 
 @dataclass(frozen=True)

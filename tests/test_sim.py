@@ -49,3 +49,28 @@ def test_a_simulated_teams_interval_is_the_ratio_estimator_over_whole_games() ->
     spread_apart = sum((y - mean * n) ** 2 for n, y in apart) / (len(apart) - 1)
     naive = 1.96 * math.sqrt(spread_apart / len(apart)) / (hands / len(apart))
     assert team.interval() < naive
+
+
+def test_decision_times_add_up_across_processes() -> None:
+    """The search bot's every decision is timed, and its real choices apart; the
+    histograms of several processes merge into the same counts as one process's."""
+    from president.bots.sim import Clock
+
+    options = {"playouts": 4}
+    bots = ["search", "greedy", "greedy", "greedy"]
+    one = run(find_preset("classic"), bots, 4, 9, processes=1, options=options).entrants[0]
+    two = run(find_preset("classic"), bots, 4, 9, processes=2, options=options).entrants[0]
+    assert one.decisions.count > one.choices.count > 0
+    assert (two.decisions.count, two.choices.count) == (one.decisions.count, one.choices.count)
+    assert sum(two.decisions.buckets.values()) == two.decisions.count
+    clock, parts = Clock(), [Clock(), Clock()]
+    times = [0.001 * (1 + i % 20) for i in range(200)]  # 1 to 20 ms, ten of each
+    for i, seconds in enumerate(times):
+        clock.add(seconds)
+        parts[i % 2].add(seconds)
+    parts[0].merge(parts[1])
+    assert (parts[0].buckets, parts[0].count) == (clock.buckets, clock.count)
+    assert math.isclose(parts[0].seconds, clock.seconds)
+    assert math.isclose(clock.mean, sum(times) / 200)
+    assert abs(clock.quantile(0.5) - 0.010) < 0.010 * 0.025  # within a bucket
+    assert abs(clock.quantile(0.9) - 0.018) < 0.018 * 0.025

@@ -1,0 +1,109 @@
+"""The search's compact playout state plays the engine's rules: from random moments of
+hands under random presets and toggles, it and `Game` list the same legal plays, the
+heuristic picks the same move in both, and the hand ends in the same places."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from president.bots.playout import EngineWorld, Hand, compact_world, make_world
+from president.bots.search import policy
+from president.engine import PASS, Action, Game, Phase, Rules
+
+from ..strategies import tables
+
+
+def shape(action: Action) -> tuple[int, int, int] | None:
+    """What a move is, whichever object stands for it: (rank, count, jokers); None: pass."""
+    if action is PASS or action == PASS:
+        return None
+    return (action.rank, action.count, action.jokers)  # type: ignore[union-attr]
+
+
+def a_moment(rules: Rules, players: int, seed: int, steps: int) -> Game | None:
+    """A game played at random for a while, stopped in a hand in play (None if the game
+    ended first)."""
+    rng = random.Random(seed)
+    game = Game(rules, [f"p{i}" for i in range(players)])
+    done = 0
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.BETWEEN_HANDS:
+            game.start_hand(rng=rng)
+        seat = game.actor
+        assert seat is not None
+        if game.phase is Phase.PLAY and done >= steps:
+            return game
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        done += 1
+    return None
+
+
+@settings(max_examples=120, deadline=None)
+@given(tables(), st.integers(0, 60), st.integers(0, 2**16), st.booleans())
+def test_the_compact_state_plays_the_engines_rules(
+    table: tuple[Rules, int, int], steps: int, seed: int, heuristic: bool
+) -> None:
+    rules, players, deal_seed = table
+    game = a_moment(rules, players, deal_seed, steps)
+    if game is None:
+        return
+    seat = game.turn
+    assert seat is not None
+    view = game.view_for(seat)
+    hands = [game.hand_of(s) for s in range(players)]
+    hand = compact_world(view, hands)
+    if hand is None:  # wild jokers, or the opening 3C lead: the engine plays those
+        assert view.opening or rules.joker_mode == "wild"
+        assert isinstance(make_world(view, hands), EngineWorld)
+        return
+    copy = hand.copy()  # a copy plays the same, and playing it leaves the original be
+    worlds: list[Hand] = [hand, copy]
+    rng = random.Random(seed)
+    while game.turn is not None and game.phase is Phase.PLAY:
+        turn = game.turn
+        expected = [shape(a) for a in game.legal_actions(turn)]
+        for world in worlds:
+            assert world.turn == turn
+            assert [shape(a) for a in world.actions(turn)] == expected
+            assert shape(world.policy(turn)) == shape(policy(game, turn))
+        action = policy(game, turn) if heuristic else rng.choice(game.legal_actions(turn))
+        game.apply(turn, action)
+        for world in worlds:
+            world.apply(turn, action)
+    places = [game.place_of(s) for s in range(players)]
+    assert [world.place_of for world in worlds] == [places, places]
+
+
+def test_ismcts_takes_a_sure_win_the_prior_would_miss() -> None:
+    """33 or the 2 first goes out first whatever the three lone cards are; the 3 alone
+    lets any of them out first.  The search is handed the 3 as its prior."""
+    from president.bots.ismcts import ismcts
+    from president.bots.search import SearchBot, deal_unseen
+
+    from .test_bots import view_with
+
+    view = view_with("3C 3D 2S", counts=(3, 1, 1, 1))
+    actions = view.legal_actions()
+    three = next(a for a in actions if shape(a) == (0, 1, 0))
+    wins = [a for a in actions if shape(a) in ((0, 2, 0), (12, 1, 0))]
+    for seed in range(3):
+        rng = random.Random(seed)
+        assert ismcts(view, actions, three, deal_unseen, rng, 200, None, 0.5) in wins
+    bot = SearchBot(random.Random(1), playouts=200, method="ismcts", endgame_cards=0)
+    assert bot.choose(view) in wins
+
+
+@settings(max_examples=12, deadline=None)
+@given(tables(most_players=6), st.sampled_from(["flat", "ismcts"]))
+def test_the_search_stays_legal_under_random_toggles(
+    table: tuple[Rules, int, int], method: str
+) -> None:
+    from president.bots.sim import play_game
+
+    rules, players, seed = table
+    line_up = ["search"] + ["heuristic", "greedy"] * players
+    options = {"playouts": 6, "method": method}
+    game, _, _ = play_game(rules, line_up[:players], seed, 0, True, options)
+    assert game.phase is Phase.GAME_OVER  # every action was legal: `apply` checks each
