@@ -8,6 +8,7 @@ per playout instead of rebuilding a `Game`."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -38,6 +39,13 @@ def _canonical() -> tuple[tuple[Play, ...], ...]:
 PLAYS = _canonical()
 
 
+#: ABOVE[revolution][bar]: the ranks, lowest first, whose strength is at least `bar`.
+ABOVE = tuple(
+    tuple(tuple(r for r in range(RANKS) if ORDER[rev][r] >= bar) for bar in range(16))
+    for rev in (False, True)
+)
+
+
 def supports(rules: Rules) -> bool:
     """Whether the compact state plays these rules (wild jokers it does not)."""
     return rules.joker_mode != "wild" or rules.jokers == 0
@@ -55,6 +63,7 @@ class Table:
         "margin",
         "must_beat",
         "penalty",
+        "plain",
         "players",
         "revolts",
         "rules",
@@ -73,6 +82,8 @@ class Table:
         self.must_beat = rules.must_beat
         self.auto_pass = rules.auto_pass
         self.penalty = rules.two_finish_penalty
+        #: Only the trick's count of a higher rank answers a pile (`Rules.plain_follow`).
+        self.plain = not (rules.bombs or rules.twos_clear or rules.clear_rank is not None)
         self.clockwise = tuple(
             tuple((s + step) % players for step in range(1, players)) for s in range(players)
         )
@@ -144,13 +155,12 @@ class Hand:
         index = top.size - 1
         out: list[Play] = []
         revolution = self.revolution
-        if not (table.bombs or table.rules.twos_clear or table.rules.clear_rank is not None):
-            order = ORDER[revolution]
-            bar = order[top.rank] + table.margin
-            for rank in range(RANKS):
-                if held[rank] > index and order[rank] >= bar:
-                    out.append(PLAYS[rank][index])
-            return out
+        if table.plain:
+            return [
+                PLAYS[rank][index]
+                for rank in ABOVE[revolution][ORDER[revolution][top.rank] + table.margin]
+                if held[rank] > index
+            ]
         for rank in range(RANKS):
             for n in range(held[rank]):
                 if table.may_play(top, revolution, rank, n + 1):
@@ -262,8 +272,10 @@ class Hand:
 
     def policy(self, seat: int) -> Move:
         """`game_policy` (the heuristic with its fast path) on this state."""
-        plays = self.plays(seat)
         top = self.top
+        if top is None:
+            return self._lead(seat)
+        plays = self.plays(seat)
         can_pass = top is not None and not (plays and self.table.must_beat)
         if len(plays) + can_pass == 1:
             return plays[0] if plays else PASS
@@ -291,16 +303,53 @@ class Hand:
             return plays[0]
         return action  # type: ignore[return-value]
 
+    def _lead(self, seat: int) -> Play:
+        """`heuristic._lead` (and its going out first) without listing every play: on a
+        lead the heuristic only weighs whole sets, one per rank (any number of jokers)."""
+        held = self.held[seat]
+        left = self.left[seat]
+        penalty = self.table.penalty
+        for rank in range(RANKS):
+            if held[rank] == left:  # one rank holds every card: go out on it
+                if not (penalty and rank == TWO) or left == 1:
+                    return PLAYS[rank][left - 1]
+                break
+        whole = [PLAYS[rank][held[rank] - 1] for rank in range(13) if held[rank]]
+        jokers = held[JOKER_RANK]
+        whole += PLAYS[JOKER_RANK][:jokers]
+        if penalty and held[TWO] and len(whole) - max(0, jokers - 1) == 2:
+            return PLAYS[TWO][held[TWO] - 1]  # do not end on a 2
+        order = ORDER[self.revolution]
+        counts = self.left
+        threat = min([n for s, n in enumerate(counts) if n and s != seat], default=99)
+        if threat <= 2:
+            big = [p for p in whole if p.count > threat]
+            if big:
+                return min(big, key=lambda p: order[p.rank])
+        revolution = self.revolution
+        cheap = [p for p in whole if not (p.jokers or (p.rank >= TWO and not revolution))]
+        if cheap:
+            return cheap[-1] if revolution else cheap[0]
+        low = min(order[p.rank] for p in whole)
+        return max((p for p in whole if order[p.rank] == low), key=lambda p: p.count)
+
     def place(self, seat: int) -> int | None:
         return self.place_of[seat]
 
     def finished(self) -> bool:
         return self.over
 
-    def playout(self, me: int) -> float:
-        """Play on with the heuristic everywhere until my place is known; my result in
-        [0, 1] (1 = first)."""
+    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float:
+        """Play on with the heuristic everywhere (a random legal move instead, with
+        probability `epsilon`) until my place is known; my result in [0, 1] (1 = first)."""
         place_of = self.place_of
+        if epsilon and rng is not None:
+            while place_of[me] is None:
+                seat = self.turn
+                if rng.random() < epsilon:
+                    self.apply(seat, rng.choice(self.actions(seat)))
+                else:
+                    self.apply(seat, self.policy(seat))
         while place_of[me] is None:
             seat = self.turn
             self.apply(seat, self.policy(seat))
@@ -358,7 +407,7 @@ class World(Protocol):
     def actions(self, seat: int) -> list[Move]: ...
     def apply(self, seat: int, action: Action) -> None: ...
     def policy(self, seat: int) -> Move: ...
-    def playout(self, me: int) -> float: ...
+    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float: ...
     def place(self, seat: int) -> int | None: ...
     def finished(self) -> bool: ...
 
@@ -392,7 +441,7 @@ class EngineWorld:
     def policy(self, seat: int) -> Move:
         return game_policy(self.game, seat)  # type: ignore[return-value]
 
-    def playout(self, me: int) -> float:
+    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float:
         return game_playout(self.game, me)
 
     def place(self, seat: int) -> int | None:

@@ -12,6 +12,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from president.engine import (
     CARDS,
@@ -46,6 +47,23 @@ PLAYOUTS = 128
 Sampler = Callable[[SeatView, random.Random], list[list[Card]]]
 
 
+class Believed:
+    """A sampler over a belief built once per decision: `make(view)` gives an object
+    whose `sample(rng)` deals every seat's hand (as `bots.belief.belief_of` does).
+    Picklable when `make` is a module-level function (server bots think in a worker)."""
+
+    def __init__(self, make: Callable[[SeatView], Any]) -> None:
+        self.make = make
+        self.view: SeatView | None = None
+        self.belief: Any = None
+
+    def __call__(self, view: SeatView, rng: random.Random) -> list[list[Card]]:
+        if view is not self.view:
+            self.view, self.belief = view, self.make(view)
+        hands: list[list[Card]] = self.belief.sample(rng)
+        return hands
+
+
 class SearchBot:
     def __init__(
         self,
@@ -57,6 +75,8 @@ class SearchBot:
         sampler: Sampler | None = None,
         method: str = "flat",
         follow_share: float = 0.5,
+        epsilon: float = 0.0,
+        shortcut: bool = True,
     ) -> None:
         self.rng = rng
         self.playouts = playouts
@@ -70,6 +90,10 @@ class SearchBot:
         self.method = method
         #: A follow's part of the budget (a lead gets all of it).
         self.follow_share = follow_share
+        #: In playouts, how often a seat plays a random legal move instead of the heuristic.
+        self.epsilon = epsilon
+        #: Play the heuristic's cheapest whole answer unsearched when nobody is near the end.
+        self.shortcut = shortcut
         self.fallback = HeuristicBot()
         #: How many legal actions the last decision had (for the simulator's timing).
         self.choices = 0
@@ -128,7 +152,8 @@ class SearchBot:
             chosen = [*ordered[:4], *ordered[4:][-2:]]
         fewest = min((n for s, n in enumerate(view.counts) if s != view.seat and n), default=99)
         if (
-            view.top is not None
+            self.shortcut
+            and view.top is not None
             and isinstance(prior, Play)
             and whole
             and prior == chosen[0]
@@ -175,7 +200,7 @@ class SearchBot:
                 worlds.append(make_world(view, self.sample(view, self.rng)))
             world = worlds[n].copy()
             world.apply(me, actions[arm])
-            totals[arm] += world.playout(me)
+            totals[arm] += world.playout(me, self.epsilon, self.rng)
             visits[arm] += 1
             done += 1
         best = max(

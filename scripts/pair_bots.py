@@ -11,12 +11,15 @@ heuristic ignore them)."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import pickle
 import sys
+from pathlib import Path
 
 from president.bots.sim import SimResult, Tally, default_processes, run
-from president.engine import RulesError, find_preset
+from president.engine import Rules, RulesError, find_preset
 
 
 def paired(a: Tally, b: Tally) -> tuple[float, float]:
@@ -34,6 +37,29 @@ def paired(a: Tally, b: Tally) -> tuple[float, float]:
     return mean_b - mean_a, 1.96 * math.sqrt(spread / len(games))
 
 
+def _first_chair(
+    rules: Rules,
+    bots: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    options: dict[str, object],
+    cache: str | None,
+) -> Tally:
+    key = json.dumps([rules.to_dict(), bots, games, seed, options], sort_keys=True)
+    path = (
+        Path(cache) / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.pickle" if cache else None
+    )
+    if path is not None and path.exists():
+        tally: Tally = pickle.loads(path.read_bytes())
+        return tally
+    result: SimResult = run(rules, bots, games, seed, processes=jobs, options=options)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(result.entrants[0]))
+    return result.entrants[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -43,6 +69,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=default_processes())
     parser.add_argument("--a", default="{}", help="options of setting A (JSON)")
     parser.add_argument("--b", default="{}", help="options of setting B (JSON)")
+    parser.add_argument(
+        "--cache",
+        help="a folder where each setting's games are kept, and taken from when the same "
+        "setting (the same code) is asked again",
+    )
     args = parser.parse_args()
     try:
         rules = find_preset(args.preset)
@@ -50,11 +81,10 @@ def main() -> None:
     except (RulesError, json.JSONDecodeError) as exc:
         sys.exit(f"pair_bots: {exc}")
     bots = args.bots.split(",")
-    results: list[SimResult] = [
-        run(rules, bots, args.games, args.seed, processes=args.jobs, options=options)
+    first = [
+        _first_chair(rules, bots, args.games, args.seed, args.jobs, options, args.cache)
         for options in settings
     ]
-    first = [result.entrants[0] for result in results]
     for label, options, tally in zip("AB", settings, first):
         print(
             f"{label} {json.dumps(options)}: {bots[0]} avg place {tally.average:.3f} "
