@@ -100,8 +100,8 @@ class Tally:
     #: interval clustered by game.  Chairs of one strategy in the same game add up into
     #: one cluster: their places in a game are tied (they share the places there are).
     per_game: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
-    #: Every decision's thinking time, and those with more than one legal action (as far
-    #: as the strategy says: see `Timed`).
+    #: Every decision's thinking time (CPU), and those with more than one legal action
+    #: (as far as the strategy says: see `Timed`).
     decisions: Clock = field(default_factory=Clock)
     choices: Clock = field(default_factory=Clock)
 
@@ -203,10 +203,12 @@ def entrant_names(bots: Sequence[str]) -> list[str]:
 
 
 class Timed:
-    """A strategy whose thinking time is added up, decision by decision.  A strategy that
-    keeps `choices` (how many legal actions its last decision had, as the search bot
-    does) has its real choices timed apart from its forced moves; others are not asked
-    (counting the legal actions here would cost every cheap bot a second listing)."""
+    """A strategy whose thinking time is added up (`seconds`, by the clock), and kept
+    decision by decision as CPU time (the process's own: what one core spends on it,
+    whatever else the machine runs).  A strategy that keeps `choices` (how many legal
+    actions its last decision had, as the search bot does) has its real choices timed
+    apart from its forced moves; others are not asked (counting the legal actions here
+    would cost every cheap bot a second listing)."""
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy
@@ -216,11 +218,12 @@ class Timed:
 
     def choose(self, view: Any) -> Any:
         start = time.perf_counter()
+        cpu = time.process_time()
         try:
             return self.strategy.choose(view)
         finally:
-            spent = time.perf_counter() - start
-            self.seconds += spent
+            self.seconds += time.perf_counter() - start
+            spent = time.process_time() - cpu
             self.decisions.add(spent)
             if getattr(self.strategy, "choices", 0) > 1:
                 self.choices.add(spent)

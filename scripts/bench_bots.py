@@ -1,7 +1,7 @@
 """Strength of the built-in bots (issues 5 and 14), measured with the simulator: seats
 rotated every game, exchange on, at least --hands hands per match-up, average place 1
 (President) to N with a 95% confidence interval (clustered by game), and the search bot's
-time per decision (median, mean and 90th percentile; over every decision it was asked and
+CPU time per decision (median, mean and 90th percentile; over every decision it was asked and
 over those with more than one legal action), each process on one core.
 
     python scripts/bench_bots.py [--hands 4000] [--playouts N | --think S] [--jobs N]
@@ -119,9 +119,9 @@ def main() -> None:
         )
         print(line, flush=True)
         if timed:
-            print(f"{'':<32}every decision: {tally.decisions.summary()}")
+            print(f"{'':<32}CPU, every decision: {tally.decisions.summary()}")
             print(
-                f"{'':<32}with a choice:  {tally.choices.summary()}"
+                f"{'':<32}CPU, with a choice:  {tally.choices.summary()}"
                 + (f" (target: median <= {TIME_TARGET * 1e3:g} ms)" if target else "")
             )
         out.append(

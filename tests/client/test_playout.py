@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from president.bots.playout import EngineWorld, Hand, compact_world, make_world
 from president.bots.search import policy
-from president.engine import PASS, Action, Game, Phase, Rules
+from president.engine import PASS, Action, Card, Game, Phase, Rules, SeatView
 
 from ..strategies import tables
 
@@ -107,3 +107,21 @@ def test_the_search_stays_legal_under_random_toggles(
     options = {"playouts": 6, "method": method}
     game, _, _ = play_game(rules, line_up[:players], seed, 0, True, options)
     assert game.phase is Phase.GAME_OVER  # every action was legal: `apply` checks each
+
+
+def test_the_search_deals_its_worlds_through_its_sampler() -> None:
+    """Every world comes from `sample(view, rng)`, the one place a belief plugs in."""
+    from president.bots.search import SearchBot, deal_unseen
+
+    from .test_bots import view_with
+
+    asked: list[int] = []
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        asked.append(view.seat)
+        return deal_unseen(view, rng)
+
+    view = view_with("3C 5D 7S 9C JD KH 2S")
+    bot = SearchBot(random.Random(1), playouts=40, sampler=sample)
+    assert bot.choose(view) in view.legal_actions()
+    assert asked and set(asked) == {0}
