@@ -17,7 +17,7 @@ from president.engine.actions import play_of
 from president.engine.cards import JOKER_ID, JOKER_RANK, TWO
 from president.engine.moves import Top, clears
 
-from .heuristic import ORDER, Facts, heuristic_choice, rank_counts
+from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, rank_counts
 
 #: A move inside a world: a play or the pass, as the engine's own objects.
 Move = Play | Pass
@@ -339,15 +339,25 @@ class Hand:
     def finished(self) -> bool:
         return self.over
 
-    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float:
-        """Play on with the heuristic everywhere (a random legal move instead, with
-        probability `epsilon`) until my place is known; my result in [0, 1] (1 = first)."""
+    def playout(
+        self,
+        me: int,
+        epsilon: float = 0.0,
+        rng: random.Random | None = None,
+        greedy: int = 0,
+    ) -> float:
+        """Play on with the heuristic everywhere until my place is known; my result in
+        [0, 1] (1 = first).  With probability `epsilon` a seat plays a random legal move
+        instead; the seats in the bitmask `greedy` play the greedy bot."""
         place_of = self.place_of
-        if epsilon and rng is not None:
+        if (epsilon and rng is not None) or greedy:
             while place_of[me] is None:
                 seat = self.turn
-                if rng.random() < epsilon:
+                if epsilon and rng is not None and rng.random() < epsilon:
                     self.apply(seat, rng.choice(self.actions(seat)))
+                elif greedy >> seat & 1:
+                    plays = self.plays(seat)
+                    self.apply(seat, greedy_choice(plays, self.top, self.revolution))
                 else:
                     self.apply(seat, self.policy(seat))
         while place_of[me] is None:
@@ -407,7 +417,9 @@ class World(Protocol):
     def actions(self, seat: int) -> list[Move]: ...
     def apply(self, seat: int, action: Action) -> None: ...
     def policy(self, seat: int) -> Move: ...
-    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float: ...
+    def playout(
+        self, me: int, epsilon: float = 0.0, rng: random.Random | None = None, greedy: int = 0
+    ) -> float: ...
     def place(self, seat: int) -> int | None: ...
     def finished(self) -> bool: ...
 
@@ -441,7 +453,9 @@ class EngineWorld:
     def policy(self, seat: int) -> Move:
         return game_policy(self.game, seat)  # type: ignore[return-value]
 
-    def playout(self, me: int, epsilon: float = 0.0, rng: random.Random | None = None) -> float:
+    def playout(
+        self, me: int, epsilon: float = 0.0, rng: random.Random | None = None, greedy: int = 0
+    ) -> float:
         return game_playout(self.game, me)
 
     def place(self, seat: int) -> int | None:

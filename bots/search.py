@@ -77,6 +77,7 @@ class SearchBot:
         follow_share: float = 0.5,
         epsilon: float = 0.0,
         shortcut: bool = True,
+        model: str = "heuristic",
     ) -> None:
         self.rng = rng
         self.playouts = playouts
@@ -94,6 +95,9 @@ class SearchBot:
         self.epsilon = epsilon
         #: Play the heuristic's cheapest whole answer unsearched when nobody is near the end.
         self.shortcut = shortcut
+        #: How the others play in playouts: "heuristic", "greedy", or "mixed" (each
+        #: opponent either, drawn per world).
+        self.model = model
         self.fallback = HeuristicBot()
         #: How many legal actions the last decision had (for the simulator's timing).
         self.choices = 0
@@ -175,6 +179,7 @@ class SearchBot:
         totals = [0.0] * arms
         visits = [0] * arms
         worlds: list[World] = []
+        greedy: list[int] = []  # per world, the seats that play greedy in its playouts
         me = view.seat
         # a lead shapes the whole trick: it gets the full budget, a follow part of it
         share = 1.0 if view.top is None else self.follow_share
@@ -198,9 +203,10 @@ class SearchBot:
             n = visits[arm]
             if n == len(worlds):
                 worlds.append(make_world(view, self.sample(view, self.rng)))
+                greedy.append(self._greedy_seats(me, len(view.counts)))
             world = worlds[n].copy()
             world.apply(me, actions[arm])
-            totals[arm] += world.playout(me, self.epsilon, self.rng)
+            totals[arm] += world.playout(me, self.epsilon, self.rng, greedy[n])
             visits[arm] += 1
             done += 1
         best = max(
@@ -208,6 +214,13 @@ class SearchBot:
             key=lambda a: (totals[a] / visits[a] if visits[a] else -1.0, actions[a] == prior),
         )
         return actions[best]
+
+    def _greedy_seats(self, me: int, players: int) -> int:
+        if self.model == "greedy":
+            return ((1 << players) - 1) & ~(1 << me)
+        if self.model == "mixed":
+            return self.rng.getrandbits(players) & ~(1 << me)
+        return 0
 
     # --- the endgame -----------------------------------------------------------------
 

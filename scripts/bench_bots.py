@@ -5,7 +5,7 @@ CPU time per decision (median, mean and 90th percentile; over every decision it 
 over those with more than one legal action), each process on one core.
 
     python scripts/bench_bots.py [--hands 4000] [--playouts N | --think S] [--jobs N]
-                                 [--only TEXT]
+                                 [--only TEXT | --targets]
 
 Targets (classic, 4 players): heuristic vs 3 greedy <= 2.2; search vs 3 greedy <= 1.62;
 search vs 3 heuristic <= 1.90; the search's median time per decision with a choice
@@ -82,7 +82,13 @@ def main() -> None:
     parser.add_argument("--playouts", type=int)
     parser.add_argument("--think", type=float, help="search: seconds per decision")
     parser.add_argument(
+        "--sampler", choices=("uniform", "belief"), help="search: where its worlds come from"
+    )
+    parser.add_argument(
         "--only", help="run the match-up of this name, or those whose name contains it"
+    )
+    parser.add_argument(
+        "--targets", action="store_true", help="only the match-ups with a target (classic, 4)"
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -91,6 +97,8 @@ def main() -> None:
         options["playouts"] = args.playouts
     if args.think:
         options["seconds"] = args.think
+    if args.sampler:
+        options["sampler"] = args.sampler
     print(
         f"bench_bots: seats rotated, >= {args.hands} hands per match-up, seed {args.seed}, "
         f"{args.jobs} processes (one core each), search options {options or 'default'}\n"
@@ -101,6 +109,8 @@ def main() -> None:
     exact = any(args.only == name for name, *_ in MATCHES)
     for name, preset, bots, target in MATCHES:
         if args.only and (args.only != name if exact else args.only not in name):
+            continue
+        if args.targets and target is None:
             continue
         start = time.perf_counter()
         result = measure(preset, bots, args.hands, args.seed, args.jobs, options)
