@@ -10,7 +10,10 @@ cards whose holder the seat does not know, of log P(the card's true holder), in 
 card.  P is estimated from the contender's worlds (`--worlds` of them, Laplace-smoothed),
 except for `uniform`, which is exact: a seat's unknown count over all unknown cards.
 
-Contenders: `uniform`; `rules` (only the rules' constraints: the exchange caps and passes
+Contenders: `uniform`; `dealt` (uniform, estimated from as many deals as the others get
+worlds: what the estimate itself costs); `today` (the search's dealing before the belief,
+`search.deal_unseen`: uniform, with the current trick's passers dealt no cheap whole
+answer, a few tries); `rules` (only the rules' constraints: the exchange caps and passes
 under must_beat, by the same chain); `belief` (the whole model, from scratch at each
 decision: `belief_of`); `believer` (the same, its chain carried through the hand:
 `Believer`, a one-particle filter); `sir` (uniform deals weighted by the model and
@@ -43,6 +46,7 @@ from president.bots.belief import (
     belief_of,
     uniform_log_likelihood,
 )
+from president.bots.search import deal_unseen
 from president.engine import CARDS, Card, Game, Phase, SeatView, find_preset
 from president.engine.record import loads, replay
 
@@ -118,6 +122,11 @@ def importance(model: Model, proposals: int = 4) -> Worlds:
     return worlds
 
 
+def today(view: SeatView, rng: random.Random, n: int) -> list[list[list[Card]]]:
+    """The search's own dealing before the belief (`search.deal_unseen`)."""
+    return [deal_unseen(view, rng) for _ in range(n)]
+
+
 def _deal(belief: Belief, view: SeatView, rng: random.Random) -> list[list[Card]]:
     """The unknown cards dealt uniformly by room, the known ones in place."""
     cards = list(belief.unknown)
@@ -168,6 +177,7 @@ def contenders(worlds_per_decision: int) -> dict[str, Worlds | None]:
     return {
         "uniform": None,
         "dealt": sampled(lambda view: belief_of(view, RULES_ONLY), fresh=True),
+        "today": today,
         "rules": sampled(lambda view: belief_of(view, RULES_ONLY)),
         "belief": sampled(belief_of),
         "believer": sampled(believer.belief),
