@@ -54,7 +54,8 @@ RANK = tuple(card.rank for card in CARDS)
 @dataclass(frozen=True)
 class Model:
     """The opponent model: the log-likelihood penalty of each habit broken (0: no
-    evidence).  The defaults were fitted on recorded games (docs/bots.md)."""
+    evidence).  The defaults are set by hand from what the heuristic and greedy bots
+    do, and checked on recorded games: twice them loses (docs/bots.md, "The belief")."""
 
     #: A lead while holding a lower rank that is neither a 2 nor a joker.
     lead_lower: float = 2.0
