@@ -25,6 +25,7 @@ belief")."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -231,87 +232,114 @@ class Evidence:
                 if cost and held + offset < len(row):
                     row[held + offset] = min(row[held + offset], -cost)
 
-    def _penalties(self, step: Step) -> list[tuple[int, list[float]]]:
+    def _penalties(self, step: Step) -> tuple[tuple[int, tuple[float, ...]], ...]:
         """(rank, penalty by the count of the rank held just before the move)."""
-        model, rules, copies = self.model, self.rules, self.copies
-        top, revolution, action = step.top, step.revolution, step.action
-        order = ORDER[revolution]
-        out: list[tuple[int, list[float]]] = []
+        top, action = step.top, step.action
+        shape = None if top is None else (top.rank, top.size, top.jokers)
+        play = (action.rank, action.count, action.jokers) if type(action) is Play else None
+        return _penalties(self.rules, self.model, shape, step.revolution, step.opening, play)
 
-        def precious(rank: int) -> bool:
-            return rank == JOKER_RANK or (rank == TWO and not revolution)
 
-        if type(action) is Play:
-            rank, count = action.rank, action.count
-            if rank != JOKER_RANK and not action.jokers and model.broken:
-                out.append(
-                    (rank, [model.broken if n > count else 0.0 for n in range(copies[rank] + 1)])
-                )
-            if top is None:
-                if step.opening or not model.lead_lower:
-                    return out
-                for other in range(13):
-                    if other != rank and not precious(other) and order[other] < order[rank]:
-                        out.append(
-                            (
-                                other,
-                                [model.lead_lower if n else 0.0 for n in range(copies[other] + 1)],
-                            )
-                        )
+@functools.lru_cache(maxsize=1 << 16)
+def _penalties(
+    rules: Rules,
+    model: Model,
+    shape: tuple[int, int, int] | None,
+    revolution: bool,
+    opening: bool,
+    play: tuple[int, int, int] | None,
+) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """A move's penalties, (rank, penalty by the count of the rank held just before it):
+    a play of `play` = (rank, count, jokers) or a pass, on a pile of `shape` = (rank,
+    size, jokers) or a lead.  The same few shapes recur all game: cached."""
+    return tuple(
+        (rank, tuple(row))
+        for rank, row in _penalty_rows(rules, model, shape, revolution, opening, play)
+    )
+
+
+def _penalty_rows(
+    rules: Rules,
+    model: Model,
+    shape: tuple[int, int, int] | None,
+    revolution: bool,
+    opening: bool,
+    play: tuple[int, int, int] | None,
+) -> list[tuple[int, list[float]]]:
+    copies = copies_of(rules)
+    top = None if shape is None else Top(0, *shape)
+    order = ORDER[revolution]
+    out: list[tuple[int, list[float]]] = []
+
+    def precious(rank: int) -> bool:
+        return rank == JOKER_RANK or (rank == TWO and not revolution)
+
+    if play is not None:
+        rank, count, jokers = play
+        if rank != JOKER_RANK and not jokers and model.broken:
+            out.append(
+                (rank, [model.broken if n > count else 0.0 for n in range(copies[rank] + 1)])
+            )
+        if top is None:
+            if opening or not model.lead_lower:
                 return out
             for other in range(13):
-                if other == rank or precious(other):
-                    continue
-                if not precious(rank) and order[other] >= order[rank]:
-                    continue
-                sizes = _sizes(rules, top, revolution, other, copies[other])
-                if sizes:
-                    least = sizes[0]
+                if other != rank and not precious(other) and order[other] < order[rank]:
                     out.append(
                         (
                             other,
-                            [
-                                model.cheaper_whole
-                                if n in sizes
-                                else (model.cheaper_broken if n >= least else 0.0)
-                                for n in range(copies[other] + 1)
-                            ],
+                            [model.lead_lower if n else 0.0 for n in range(copies[other] + 1)],
                         )
                     )
             return out
-        if top is None:
-            return out
-        for rank in range(14):
-            sizes = _sizes(rules, top, revolution, rank, copies[rank])
-            if not sizes:
+        for other in range(13):
+            if other == rank or precious(other):
                 continue
-            least = sizes[0]
-            if rules.must_beat:
-                out.append((rank, [HARD if n >= least else 0.0 for n in range(copies[rank] + 1)]))
-            elif precious(rank):
-                if model.pass_any:
-                    out.append(
-                        (
-                            rank,
-                            [
-                                model.pass_any if n >= least else 0.0
-                                for n in range(copies[rank] + 1)
-                            ],
-                        )
-                    )
-            else:
+            if not precious(rank) and order[other] >= order[rank]:
+                continue
+            sizes = _sizes(rules, top, revolution, other, copies[other])
+            if sizes:
+                least = sizes[0]
                 out.append(
                     (
-                        rank,
+                        other,
                         [
-                            model.pass_whole
+                            model.cheaper_whole
                             if n in sizes
-                            else (model.pass_any if n >= least else 0.0)
-                            for n in range(copies[rank] + 1)
+                            else (model.cheaper_broken if n >= least else 0.0)
+                            for n in range(copies[other] + 1)
                         ],
                     )
                 )
         return out
+    if top is None:
+        return out
+    for rank in range(14):
+        sizes = _sizes(rules, top, revolution, rank, copies[rank])
+        if not sizes:
+            continue
+        least = sizes[0]
+        if rules.must_beat:
+            out.append((rank, [HARD if n >= least else 0.0 for n in range(copies[rank] + 1)]))
+        elif precious(rank):
+            if model.pass_any:
+                out.append(
+                    (
+                        rank,
+                        [model.pass_any if n >= least else 0.0 for n in range(copies[rank] + 1)],
+                    )
+                )
+        else:
+            out.append(
+                (
+                    rank,
+                    [
+                        model.pass_whole if n in sizes else (model.pass_any if n >= least else 0.0)
+                        for n in range(copies[rank] + 1)
+                    ],
+                )
+            )
+    return out
 
 
 def _sizes(rules: Rules, top: Top, revolution: bool, rank: int, most: int) -> list[int]:

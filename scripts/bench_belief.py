@@ -20,7 +20,8 @@ decision: `belief_of`); `believer` (the same, its chain carried through the hand
 resampled: importance sampling).  The 95% CI is clustered by hand.
 
     python scripts/bench_belief.py [--games 2] [--worlds 100] [--seed 1]
-        [--presets classic,house,full] [--lineups heuristic,greedy,mix]
+        [--presets classic,house,full] [--lineups heuristic,greedy,mix] [--only NAMES]
+    python scripts/bench_belief.py --timing [--worlds 100]   (time per world alone)
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from president.bots.belief import (
     belief_of,
     uniform_log_likelihood,
 )
+from president.bots.heuristic import HeuristicBot
 from president.bots.search import deal_unseen
 from president.engine import CARDS, Card, Game, Phase, SeatView, find_preset
 from president.engine.record import loads, replay
@@ -235,6 +237,52 @@ def measure_record(path: Path, figures: dict[str, Figure], worlds: int, seed: in
         raise SystemExit(f"{path}: the record does not replay: {result.fault}")
 
 
+def timing(preset: str, seed: int, worlds: int) -> None:
+    """Time per world, and per decision for the evidence and set-up, of the search's
+    `deal_unseen`, `belief_of` and a `Believer`, at the decisions of one seat in three
+    games of heuristic bots (two hands each), one process."""
+    rules = find_preset(preset)
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    views = []
+    for _ in range(3):
+        game = Game(rules, ["A", "B", "C", "D"])
+        for _ in range(2):
+            game.start_hand(rng=rng)
+            seat = game.actor
+            while seat is not None:
+                view = game.view_for(seat)
+                if seat == 0 and game.phase is Phase.PLAY:
+                    views.append(view)
+                game.apply(seat, bot.choose(view))
+                seat = game.actor
+    believer = Believer()
+    makers: dict[str, Callable[[SeatView], Belief] | None] = {
+        "deal_unseen": None,
+        "belief_of": belief_of,
+        "Believer": believer.belief,
+    }
+    for name, make in makers.items():
+        setup = 0.0
+        start = time.perf_counter()
+        for view in views:
+            if make is None:
+                for _ in range(worlds):
+                    deal_unseen(view, rng)
+                continue
+            begun = time.perf_counter()
+            belief = make(view)
+            setup += time.perf_counter() - begun
+            for _ in range(worlds):
+                belief.sample(rng)
+        seconds = time.perf_counter() - start
+        print(
+            f"{name:12} {seconds / len(views) / worlds * 1e6:7.1f} µs/world"
+            f"  ({setup / len(views) * 1e3:.2f} ms/decision of set-up; {len(views)} decisions,"
+            f" {worlds} worlds each)"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2, help="games per preset and line-up")
@@ -243,12 +291,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--presets", default="classic,house,full")
     parser.add_argument("--lineups", default="heuristic,greedy,mix")
     parser.add_argument("--only", default=None, help="contenders, comma-separated")
+    parser.add_argument(
+        "--timing", action="store_true", help="only time the dealers (first preset)"
+    )
     args = parser.parse_args(argv)
     only = args.only.split(",") if args.only else None
     command = "python scripts/bench_belief.py " + " ".join(
         argv if argv is not None else sys.argv[1:]
     )
     print(f"# {command.strip()}")
+    if args.timing:
+        timing(args.presets.split(",")[0], args.seed, args.worlds)
+        return 0
     print(
         "preset   line-up    contender  nats/card   ±95%   vs uniform   ±95%  decisions  µs/world"
     )
