@@ -60,8 +60,10 @@ class Model:
 
     #: A lead while holding a lower rank that is neither a 2 nor a joker.
     lead_lower: float = 2.0
-    #: A lead or a follow that breaks its set (plays fewer than the rank's cards held).
-    broken: float = 1.5
+    #: A lead that breaks its set (plays fewer than the rank's cards held).
+    broken: float = 2.5
+    #: A follow that breaks its set (the greedy bot does, the heuristic bot does not).
+    broken_follow: float = 1.5
     #: A follow above a cheaper rank held whole that would have answered.
     cheaper_whole: float = 2.0
     #: A follow above a cheaper rank that would have answered broken.
@@ -69,11 +71,11 @@ class Model:
     #: A pass holding a rank (neither a 2 nor a joker) whole that answers.
     pass_whole: float = 2.0
     #: A pass holding an answer only by breaking a set, or a 2 or a joker.
-    pass_any: float = 0.4
+    pass_any: float = 0.8
 
 
 #: The model of an opponent that may do anything legal: only the rules' own constraints.
-RULES_ONLY = Model(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+RULES_ONLY = Model(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 MODEL = Model()
 
 
@@ -276,10 +278,9 @@ def _penalty_rows(
 
     if play is not None:
         rank, count, jokers = play
-        if rank != JOKER_RANK and not jokers and model.broken:
-            out.append(
-                (rank, [model.broken if n > count else 0.0 for n in range(copies[rank] + 1)])
-            )
+        cost = model.broken if top is None else model.broken_follow
+        if rank != JOKER_RANK and not jokers and cost:
+            out.append((rank, [cost if n > count else 0.0 for n in range(copies[rank] + 1)]))
         if top is None:
             if opening or not model.lead_lower:
                 return out
