@@ -53,14 +53,15 @@ def _hoarder(rng: random.Random, **options: Any) -> Strategy:
 def _search(rng: random.Random, **options: Any) -> Strategy:
     from .search import Believed, SearchBot
 
-    # sampler="belief": worlds from what the table has shown (bots/belief.py);
-    # "uniform" (the default): the unseen cards dealt by counts (search.deal_unseen)
-    sampler = options.pop("sampler", None)
+    # sampler="belief" (the default): worlds weighed by what the table has shown
+    # (bots/belief.py, one Believer per seat carried through the hand); "uniform": the
+    # unseen cards dealt by counts (search.deal_unseen)
+    sampler = options.pop("sampler", "belief")
     if sampler == "belief":
         from .belief import Believer
 
-        options["sampler"] = Believed(Believer().belief)  # one belief per seat, kept all hand
-    elif sampler not in (None, "uniform"):
+        options["sampler"] = Believed(Believer().belief)
+    elif sampler != "uniform":
         options["sampler"] = sampler
     return SearchBot(rng, **options)
 

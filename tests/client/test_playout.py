@@ -125,3 +125,21 @@ def test_the_search_deals_its_worlds_through_its_sampler() -> None:
     bot = SearchBot(random.Random(1), playouts=40, sampler=sample)
     assert bot.choose(view) in view.legal_actions()
     assert asked and set(asked) == {0}
+
+
+def test_the_hard_bot_reads_the_table_and_travels_to_a_worker() -> None:
+    """`search` (the hard level) deals its worlds from the belief, and survives the
+    pickling that sends a server's bot to its thinking process."""
+    import pickle
+
+    from president.bots.search import Believed, SearchBot
+    from president.bots.strategies import make_strategy
+
+    from .test_bots import view_with
+
+    bot = make_strategy("hard", random.Random(3), playouts=16)
+    assert isinstance(bot, SearchBot) and isinstance(bot.sample, Believed)
+    view = view_with("3C 5D 7S 9C JD KH 2S", counts=(7, 15, 15, 15))
+    assert bot.choose(view) in view.legal_actions()
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.choose(view) in view.legal_actions()
