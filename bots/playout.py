@@ -22,6 +22,7 @@ from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, rank_count
 #: A move inside a world: a play or the pass, as the engine's own objects.
 Move = Play | Pass
 RANKS = 14
+_new = tuple.__new__  # builds a `Top` without its Python-level __new__ (the hot path)
 
 
 def _canonical() -> tuple[tuple[Play, ...], ...]:
@@ -209,7 +210,7 @@ class Hand:
         if cleared:
             self._end_trick(seat)
             return
-        self.top = Top(seat, rank, count, jokers)
+        self.top = _new(Top, (seat, rank, count, jokers))
         self.answered = answered = 0
         able = self.holding & ~self.locked
         turn = -1
