@@ -277,28 +277,31 @@ class Hand:
         if top is None:
             return self._lead(seat)
         plays = self.plays(seat)
-        can_pass = top is not None and not (plays and self.table.must_beat)
-        if len(plays) + can_pass == 1:
-            return plays[0] if plays else PASS
+        if not plays:
+            return PASS
+        table = self.table
+        can_pass = not table.must_beat
+        if len(plays) == 1 and not can_pass:
+            return plays[0]
         held = self.held[seat]
-        if top is not None:
-            left = self.left[seat]
-            revolution = self.revolution
-            order = ORDER[revolution]
-            penalty = self.table.penalty
-            best: Play | None = None
-            for play in plays:
-                rank = play.rank
-                if play.count == left and not (penalty and rank == TWO):
-                    best = None
-                    break
-                if play.jokers or (rank >= TWO and not revolution) or play.count != held[rank]:
-                    continue
-                if best is None or order[rank] < order[best.rank]:
-                    best = play
-            if best is not None:
-                return best
-        facts = Facts(self.table.rules, seat, held, top, self.revolution, self.left, None)
+        left = self.left[seat]
+        revolution = self.revolution
+        order = ORDER[revolution]
+        penalty = table.penalty
+        best: Play | None = None
+        for play in plays:
+            rank = play.rank
+            count = play.count
+            if count == left and not (penalty and rank == TWO):
+                best = None
+                break
+            if play.jokers or (rank >= TWO and not revolution) or count != held[rank]:
+                continue
+            if best is None or order[rank] < order[best.rank]:
+                best = play
+        if best is not None:
+            return best
+        facts = Facts(table.rules, seat, held, top, revolution, self.left, None)
         action = heuristic_choice(facts, plays, can_pass)
         if action is PASS and not can_pass:
             return plays[0]
@@ -361,9 +364,10 @@ class Hand:
                     self.apply(seat, greedy_choice(plays, self.top, self.revolution))
                 else:
                     self.apply(seat, self.policy(seat))
+        policy, apply = self.policy, self.apply
         while place_of[me] is None:
             seat = self.turn
-            self.apply(seat, self.policy(seat))
+            apply(seat, policy(seat))
         return 1.0 - place_of[me] / (self.table.players - 1)  # type: ignore[operator]
 
 
