@@ -8,13 +8,15 @@ only through `view_for(seat)`.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass
 
 from . import seating as seats
 from .actions import PASS, Action, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, KINDS, Card, parse_cards
+from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -32,10 +34,10 @@ from .events import (
     WentOut,
 )
 from .moves import (
-    _ROWS,
     CARD_RANK,
     CARD_STEP,
     THREE_OF_CLUBS,
+    ROW_TABLE,
     Row,
     Top,
     clears,
@@ -64,7 +66,8 @@ class HandHistory:
 
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
-_new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
+_new = tuple.__new__
+_chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
 
 
 class Game:
@@ -92,19 +95,24 @@ class Game:
         self._actions: list[tuple[int, Action]] = []
         self._present: list[str] = list(names)
         self._joined: list[str] = []
-        self._counts: list[list[int]] = []
         self._patterns: list[list[int]] = []
         self._rows: list[list[Row]] = []
         self._held: list[int] = []
         self._holding = 0  # bitmask of seats holding cards
         self._clockwise: list[tuple[int, ...]] = []  # per seat, the other seats clockwise
         self._locks = rules.passing == "locked"
-        self._clearing = tuple(clears(rules, rank, 1) for rank in range(14))
+        self._clearing = _clearing(rules)
         self._bombs = rules.bombs
         #: No special play can answer a pile, and no wild joker (see `legal_plays`).
         self._plain = rules.plain_follow
         self._margin = rules.follow_margin
         self._skips = rules.equal_plays == "skip"
+        self._revolts = rules.revolution
+        self._wild = rules.joker_mode == "wild" and rules.jokers > 0
+        self._must_beat = rules.must_beat
+        self._auto = rules.auto_pass
+        #: Nothing clears the pile, reverses the order or skips a seat (see `apply`).
+        self._lean = self._plain and not rules.revolution and not self._skips
         self.turn: int | None = None
         self.top: Top | None = None
         self.revolution = False
@@ -224,33 +232,22 @@ class Game:
         self.standing = standing
         self.dealer = dealer
         self._joined = []
-        self._counts = [[0] * KINDS for _ in range(players)]
-        self._patterns = [[0] * 14 for _ in range(players)]
-        for seat, hand in enumerate(hands):
-            counts, patterns = self._counts[seat], self._patterns[seat]
-            for card_id in hand:
-                counts[card_id] += 1
-                patterns[CARD_RANK[card_id]] += CARD_STEP[card_id]
-        self._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in self._patterns]
+        self._patterns, self._rows = _holdings(hands)
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
-        self._clockwise = [
-            tuple((s + step) % players for step in range(1, players)) for s in range(players)
-        ]
+        self._clockwise = _clockwise(players)
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
         self._actions = []
-        self.history.append(
-            HandHistory(
-                tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
-            )
-        )
+        dealt = [tuple(sorted(hand)) for hand in hands]
+        self.history.append(HandHistory(tuple(seating), dealer, tuple(dealt), self._actions))
         events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
         events += [
-            Dealt(seat, tuple([CARDS[i] for i in sorted(hand)])) for seat, hand in enumerate(hands)
+            _new(Dealt, (seat, tuple(map(CARDS.__getitem__, ids))))
+            for seat, ids in enumerate(dealt)
         ]
         self._opening = standing is None and rules.first_lead == "three_of_clubs"
         self.pending_returns = {}
@@ -273,7 +270,7 @@ class Game:
             if type(action) is Play:
                 problem = play_problem(
                     self.rules,
-                    self._counts[seat],
+                    _KindCounts(self._patterns[seat]),
                     self.top,
                     self.revolution,
                     self._opening,
@@ -304,7 +301,7 @@ class Game:
             pending = self.pending_returns.get(seat)
             if pending is None:
                 raise IllegalAction(self._who_returns())
-            problem = return_problem(self._counts[seat], pending[1], action)
+            problem = return_problem(_KindCounts(self._patterns[seat]), pending[1], action)
             if problem:
                 raise IllegalAction(problem)
             return
@@ -327,17 +324,32 @@ class Game:
                 return []
             top = self.top
             plays: list[Action]
-            if top is not None and self._plain and not self.revolution:
+            if top is None:
+                if not self._opening and not self._wild:
+                    # A lead, inlined from `legal_plays`: every canonical play held.
+                    plays = [*_chain(self._rows[seat])]
+                    return plays
+                plays = legal_plays(  # type: ignore[assignment]
+                    self.rules, self._rows[seat], top, self.revolution, self._opening
+                )
+                return plays
+            if self._plain and not self.revolution:
                 # The common follow, inlined from `legal_plays` (the same rows, the same
                 # bound): the trick's count, of a rank above the pile's (or equal).
                 index = top.size - 1
-                rows = self._rows[seat]
-                plays = [row[index] for row in rows[top.rank + self._margin :] if len(row) > index]
+                if index:
+                    plays = [
+                        row[index]
+                        for row in self._rows[seat][top.rank + self._margin :]
+                        if len(row) > index
+                    ]
+                else:
+                    plays = [row[0] for row in self._rows[seat][top.rank + self._margin :] if row]
             else:
                 plays = legal_plays(  # type: ignore[assignment]
                     self.rules, self._rows[seat], top, self.revolution, self._opening
                 )
-            if top is not None and not (plays and self.rules.must_beat):
+            if not (plays and self._must_beat):
                 plays.append(PASS)
             return plays
         if self.phase is _EXCHANGE and seat in self.pending_returns:
@@ -378,29 +390,100 @@ class Game:
         """Check `action`, carry it out, and return the events it caused.  `checked=False`
         skips the check, for callers that only ever pass an action from `legal_actions`
         (a bot's playouts); anything else then corrupts the game."""
+        kind = type(action)
+        if seat == self.turn and self.phase is _PLAY:
+            top = self.top
+            if kind is Play:
+                # The lean path: a hand's own canonical play of a shape (from its rows:
+                # held, one rank, no jokers) that leads, or follows a plain pile with the
+                # trick's count of a higher rank, under rules where nothing clears,
+                # reverses or skips, by a seat that keeps cards.  Proved legal by these
+                # few tests; anything else is checked by `check`, which has the sentence.
+                rank, count = action.rank, action.count  # type: ignore[union-attr]
+                rows = self._rows[seat]
+                row = rows[rank]
+                held = self._held[seat] - count
+                if (
+                    0 < count <= len(row)
+                    and row[count - 1] is action
+                    and self._lean
+                    and not self._opening
+                    and (top is None or (count == top.size and rank >= top.rank + self._margin))
+                ):
+                    if not held:  # legal, and the seat goes out: the whole path
+                        self._actions.append((seat, action))
+                        events = []
+                        self._play(seat, action, events)  # type: ignore[arg-type]
+                        if self._auto:
+                            self._auto_pass(events)
+                        return events
+                    patterns = self._patterns[seat]
+                    pattern = patterns[rank] - action.step  # type: ignore[union-attr]
+                    patterns[rank] = pattern
+                    row = ROW_TABLE[rank << 7 | pattern]  # type: ignore[assignment]
+                    rows[rank] = row_for(rank, pattern) if row is None else row
+                    self._held[seat] = held
+                    move = (seat, action)
+                    self._actions.append(move)
+                    self.log.append(move)  # type: ignore[arg-type]
+                    self.top = _new(Top, (seat, rank, count, action.jokers))  # type: ignore[union-attr]
+                    self._answered = 0
+                    events: list[Event] = [_new(Played, (seat, action.cards, False, False))]  # type: ignore[union-attr]
+                    able = self._holding & ~self._locked
+                    for turn in self._clockwise[seat]:
+                        if able >> turn & 1:
+                            self.turn = turn
+                            break
+                    else:
+                        self._end_trick(seat, events)
+                    if self._auto:
+                        self._auto_pass(events)
+                    return events
+            elif kind is Pass and top is not None and not self._must_beat:
+                # The lean pass: legal whenever the seat follows, unless it must beat.
+                move = (seat, action)
+                self._actions.append(move)
+                events = [_new(Passed, (seat, False))]
+                answered = self._answered | 1 << seat
+                self._answered = answered
+                locked = self._locked
+                if self._locks:
+                    self._locked = locked = locked | 1 << seat
+                holding = self._holding
+                if not holding & ~(answered | locked | 1 << top.owner):
+                    self._end_trick(top.owner, events)
+                else:
+                    able = holding & ~locked
+                    for turn in self._clockwise[seat]:
+                        if able >> turn & 1:
+                            self.turn = turn
+                            break
+                    else:
+                        self.turn = None
+                if self._auto:
+                    self._auto_pass(events)
+                return events
         if checked:
             self.check(seat, action)
         self._actions.append((seat, action))
-        kind = type(action)
         if kind is Return:
             return self._return(seat, action)  # type: ignore[arg-type]
-        events: list[Event] = []
+        events = []
         if kind is Play:
             self._play(seat, action, events)  # type: ignore[arg-type]
         else:
             self._pass(seat, events)
-        if self.rules.auto_pass:
+        if self._auto:
             self._auto_pass(events)
         return events
 
     def _play(self, seat: int, play: Play, events: list[Event]) -> None:
         rank, count = play.rank, play.count
-        counts, patterns, rows = self._counts[seat], self._patterns[seat], self._rows[seat]
-        for card_id in play.ids:
-            counts[card_id] -= 1
+        patterns, rows = self._patterns[seat], self._rows[seat]
         pattern = patterns[rank] - play.step
         patterns[rank] = pattern
-        rows[rank] = _ROWS.get(rank << 8 | pattern) or row_for(rank, pattern)
+        row = ROW_TABLE[rank << 7 | pattern]
+        rows[rank] = row_for(rank, pattern) if row is None else row
         if play.jokers and rank != JOKER_RANK:
             patterns[JOKER_RANK] -= play.jokers
             rows[JOKER_RANK] = row_for(JOKER_RANK, patterns[JOKER_RANK])
@@ -409,7 +492,7 @@ class Game:
         self.log.append((seat, play))
         self._opening = False
         cleared = self._clearing[rank] or (count >= 4 and self._bombs)
-        revolt = count >= 4 and self.rules.revolution
+        revolt = count >= 4 and self._revolts
         if revolt:
             self.revolution = not self.revolution
         events.append(_new(Played, (seat, play.cards, cleared, revolt)))
@@ -487,14 +570,14 @@ class Game:
             self._next_top += 1
         self._places[place] = seat
         self._place_of[seat] = place
-        events.append(WentOut(seat, place))
-        still = [s for s, n in enumerate(self._held) if n]
-        if len(still) == 1:
-            last = still[0]
+        events.append(_new(WentOut, (seat, place)))
+        holding = self._holding
+        if not holding & (holding - 1):  # one seat still holds cards
+            last = holding.bit_length() - 1
             place = self._next_top
             self._places[place] = last
             self._place_of[last] = place
-            events.append(WentOut(last, place))
+            events.append(_new(WentOut, (last, place)))
             self._finish_hand(events)
 
     def _finish_hand(self, events: list[Event]) -> None:
@@ -527,22 +610,35 @@ class Game:
             pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
         events: list[Event] = []
         for giver, receiver, count in pairs:
-            cards = sorted(self.hand_of(giver), key=seats.highest_first)[:count]
+            cards = self._extreme_cards(giver, count, highest=True)
             self._move(giver, receiver, cards)
-            give = Gave(giver, receiver, len(cards), tuple(cards))
+            give = _new(Gave, (giver, receiver, len(cards), tuple(cards)))
             self.exchanges.append(give)
             events.append(give)
             self.pending_returns[receiver] = (giver, count)
         if rules.auto_return:
             for receiver, (_, count) in list(self.pending_returns.items()):
-                cards = sorted(self.hand_of(receiver), key=seats.lowest_first)[:count]
+                cards = self._extreme_cards(receiver, count, highest=False)
                 events += self._return(receiver, Return(cards), automatic=True)
         return events
+
+    def _extreme_cards(self, seat: int, count: int, *, highest: bool) -> list[Card]:
+        """The seat's `count` highest cards in the order of `seats.highest_first` (card ids
+        downwards: the joker, then by rank and suit), or its lowest in the order of
+        `seats.lowest_first` (card ids upwards)."""
+        cards: list[Card] = []
+        for row in reversed(self._rows[seat]) if highest else self._rows[seat]:
+            if row:
+                held = row[-1].cards
+                cards += reversed(held) if highest else held
+                if len(cards) >= count:
+                    break
+        return cards[:count]
 
     def _return(self, seat: int, action: Return, automatic: bool = False) -> list[Event]:
         giver, _ = self.pending_returns.pop(seat)
         self._move(seat, giver, action.cards)
-        back = Returned(seat, giver, len(action.cards), action.cards, automatic)
+        back = _new(Returned, (seat, giver, len(action.cards), action.cards, automatic))
         self.exchanges.append(back)
         events: list[Event] = [back]
         if not self.pending_returns and self.phase is Phase.EXCHANGE and not automatic:
@@ -568,7 +664,7 @@ class Game:
                 leader = next(
                     s % players
                     for s in range(leader, leader + players)
-                    if self._counts[s % players][THREE_OF_CLUBS]
+                    if self._patterns[s % players][0] % 3  # holds the 3C (see `row_for`)
                 )
         else:
             leader = self.seating.index(
@@ -581,15 +677,18 @@ class Game:
 
     def hand_of(self, seat: int) -> list[Card]:
         """Seat's cards, lowest first.  Only for that seat (or a record): see `view_for`."""
-        counts = self._counts[seat]
-        return [CARDS[i] for i in range(KINDS) for _ in range(counts[i])]
+        return [card for row in self._rows[seat] if row for card in row[-1].cards]
 
     @property
     def actor(self) -> int | None:
         """The seat asked to act now: the turn in play, a seat owing a return in the
         exchange (the first of them); None between hands and after the game."""
-        actors = self.actors
-        return actors[0] if actors else None
+        phase = self.phase
+        if phase is _PLAY:
+            return self.turn
+        if phase is _EXCHANGE:
+            return next(iter(self.pending_returns), None)
+        return None
 
     @property
     def actors(self) -> list[int]:
@@ -672,19 +771,12 @@ class Game:
         game.finishes = [[] for _ in range(view.hands_played)]
         game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
         game.standing = list(view.standing) if view.standing else None
-        game._counts = [[0] * KINDS for _ in range(players)]
-        game._patterns = [[0] * 14 for _ in range(players)]
-        for seat, hand in enumerate(hands):
-            counts, patterns = game._counts[seat], game._patterns[seat]
-            for card in hand:
-                counts[card.id] += 1
-                patterns[CARD_RANK[card.id]] += CARD_STEP[card.id]
-        game._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in game._patterns]
+        game._patterns, game._rows = _holdings(
+            [[card.id for card in hand] for hand in hands]
+        )
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
-        game._clockwise = [
-            tuple((s + step) % players for step in range(1, players)) for s in range(players)
-        ]
+        game._clockwise = _clockwise(players)
         game.log, game._trick_start = list(view.trick), 0
         game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
@@ -707,7 +799,6 @@ class Game:
 
     def _add(self, seat: int, card_id: int, change: int = 1) -> None:
         rank = CARD_RANK[card_id]
-        self._counts[seat][card_id] += change
         self._patterns[seat][rank] += change * CARD_STEP[card_id]
         self._rows[seat][rank] = row_for(rank, self._patterns[seat][rank])
         self._held[seat] += change
@@ -768,3 +859,58 @@ def _check_names(names: Sequence[str]) -> None:
             raise RulesError(f"a player's name must be some text, not {name!r}")
     if len(set(names)) != len(names):
         raise RulesError("players' names must be unique")
+
+
+def _holdings(hands: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[list[Row]]]:
+    """Each seat's suit patterns by rank (see `moves.row_for`) and rows, from its card ids."""
+    all_patterns, all_rows = [], []
+    table, steps = ROW_TABLE, CARD_STEP
+    for hand in hands:
+        patterns = [0] * 14
+        for card_id in hand:
+            patterns[card_id >> 2] += steps[card_id]  # the joker's id >> 2 is its rank
+        rows = [table[base | pattern] for base, pattern in zip(_RANK_BASES, patterns)]
+        if None in rows:
+            rows = [row_for(rank, pattern) for rank, pattern in enumerate(patterns)]
+        all_patterns.append(patterns)
+        all_rows.append(rows)
+    return all_patterns, all_rows  # type: ignore[return-value]
+
+
+#: Each rank's offset in `ROW_TABLE`.
+_RANK_BASES = tuple(rank << 7 for rank in range(14))
+class _KindCounts:
+    """A seat's count of each card kind (`counts[card_id]`), read from its suit patterns
+    when asked: what `play_problem` and `return_problem` look up for the few cards of an
+    action, without a count per kind kept up to date on every play."""
+
+    __slots__ = ("patterns",)
+
+    def __init__(self, patterns: list[int]) -> None:
+        self.patterns = patterns
+
+    def __getitem__(self, card_id: int) -> int:
+        pattern = self.patterns[card_id >> 2]  # the joker's id >> 2 is its rank
+        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
+
+    def __len__(self) -> int:
+        return KINDS
+
+
+@functools.cache
+def _clearing(rules: Rules) -> tuple[bool, ...]:
+    """By rank, whether a single card of it clears the pile."""
+    return tuple(clears(rules, rank, 1) for rank in range(14))
+
+
+_CLOCKWISE: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _clockwise(players: int) -> list[tuple[int, ...]]:
+    """Per seat, the other seats clockwise (shared: never changed)."""
+    order = _CLOCKWISE.get(players)
+    if order is None:
+        order = _CLOCKWISE[players] = [
+            tuple((s + step) % players for step in range(1, players)) for s in range(players)
+        ]
+    return order
