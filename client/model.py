@@ -9,7 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from president.engine import Card, Event, Gave, Phase, PublicView, Returned, Rules, SeatView
+from president.engine import (
+    Card,
+    Event,
+    Gave,
+    Pass,
+    Phase,
+    Play,
+    PublicView,
+    Returned,
+    Rules,
+    SeatView,
+    moves_seen,
+)
 from president.protocol import messages as m
 from president.protocol import wire
 
@@ -106,7 +118,12 @@ class TableModel:
         """The engine's view of my seat: the public view with my cards and my exchange."""
         public, seat = self.public, self.seat
         assert public is not None and seat is not None
-        return SeatView.of(public, seat, self.hand, self.exchange)
+        return SeatView.of(public, seat, self.hand, self.exchange, history=self.history())
+
+    def history(self) -> list[tuple[int, Play | Pass]]:
+        """The plays and passes of the hand in view, from the events kept."""
+        public = self.public
+        return [] if public is None else moves_seen(self.events, public.hand_number)
 
 
 @dataclass

@@ -23,7 +23,7 @@ from .moves import Top
 from .phase import Phase
 from .rules import PRESETS, TOGGLES, Rules, find_preset, rules_from
 from .state import Game
-from .view import PublicView, SeatView
+from .view import PublicView, SeatView, moves_seen
 
 __all__ = [
     "CARDS",
@@ -62,6 +62,7 @@ __all__ = [
     "deck",
     "find_preset",
     "format_cards",
+    "moves_seen",
     "parse_cards",
     "public_event",
     "rules_from",

@@ -93,6 +93,8 @@ class Game:
         #: Every hand dealt so far, for records.
         self.history: list[HandHistory] = []
         self._actions: list[tuple[int, Action]] = []
+        #: Every play and pass of this hand, (seat, Play or PASS), auto passes included.
+        self._moves: list[tuple[int, Play | Pass]] = []
         self._present: list[str] = list(names)
         self._joined: list[str] = []
         self._patterns: list[list[int]] = []
@@ -100,6 +102,11 @@ class Game:
         self._held: list[int] = []
         self._holding = 0  # bitmask of seats holding cards
         self._clockwise: list[tuple[int, ...]] = []  # per seat, the other seats clockwise
+        #: The next seat clockwise from `seat` among the seats of bitmask `able`, at
+        #: `able << 4 | seat` (None if none); a seat's pass event and move (`_seat_tables`).
+        self._next_seat: list[int | None] = []
+        self._pass_events: tuple[Passed, ...] = ()
+        self._pass_moves: tuple[tuple[int, Pass], ...] = ()
         self._locks = rules.passing == "locked"
         self._clearing = _clearing(rules)
         self._bombs = rules.bombs
@@ -236,12 +243,13 @@ class Game:
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
         self._clockwise = _clockwise(players)
+        self._next_seat, self._pass_events, self._pass_moves = _seat_tables(players)
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
-        self._actions = []
+        self._actions, self._moves = [], []
         dealt = [tuple(sorted(hand)) for hand in hands]
         self.history.append(HandHistory(tuple(seating), dealer, tuple(dealt), self._actions))
         events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
@@ -394,72 +402,64 @@ class Game:
         if seat == self.turn and self.phase is _PLAY:
             top = self.top
             if kind is Play:
-                # The lean path: a hand's own canonical play of a shape (from its rows:
-                # held, one rank, no jokers) that leads, or follows a plain pile with the
-                # trick's count of a higher rank, under rules where nothing clears,
-                # reverses or skips, by a seat that keeps cards.  Proved legal by these
-                # few tests; anything else is checked by `check`, which has the sentence.
-                rank, count = action.rank, action.count  # type: ignore[union-attr]
+                play: Play = action  # type: ignore[assignment]
+                # The lean path: the hand's own canonical play of a shape (from its rows:
+                # held, one rank, no wild joker) that leads, or follows with the trick's
+                # count of a higher rank, under rules where nothing clears, reverses or
+                # skips.  These few tests prove it legal; anything else goes to `check`,
+                # which has the sentence.
+                rank, count = play.rank, play.count
                 rows = self._rows[seat]
                 row = rows[rank]
-                held = self._held[seat] - count
                 if (
                     0 < count <= len(row)
-                    and row[count - 1] is action
+                    and row[count - 1] is play
                     and self._lean
                     and not self._opening
                     and (top is None or (count == top.size and rank >= top.rank + self._margin))
                 ):
-                    if not held:  # legal, and the seat goes out: the whole path
-                        self._actions.append((seat, action))
-                        events = []
-                        self._play(seat, action, events)  # type: ignore[arg-type]
-                        if self._auto:
-                            self._auto_pass(events)
-                        return events
-                    patterns = self._patterns[seat]
-                    pattern = patterns[rank] - action.step  # type: ignore[union-attr]
-                    patterns[rank] = pattern
-                    row = ROW_TABLE[rank << 7 | pattern]  # type: ignore[assignment]
-                    rows[rank] = row_for(rank, pattern) if row is None else row
-                    self._held[seat] = held
-                    move = (seat, action)
+                    held = self._held[seat] - count
+                    move = (seat, play)
                     self._actions.append(move)
-                    self.log.append(move)  # type: ignore[arg-type]
-                    self.top = _new(Top, (seat, rank, count, action.jokers))  # type: ignore[union-attr]
-                    self._answered = 0
-                    events: list[Event] = [_new(Played, (seat, action.cards, False, False))]  # type: ignore[union-attr]
-                    able = self._holding & ~self._locked
-                    for turn in self._clockwise[seat]:
-                        if able >> turn & 1:
-                            self.turn = turn
-                            break
+                    if not held:  # the seat goes out: the whole path
+                        events: list[Event] = []
+                        self._play(seat, play, events)
                     else:
-                        self._end_trick(seat, events)
+                        patterns = self._patterns[seat]
+                        pattern = patterns[rank] - play.step
+                        patterns[rank] = pattern
+                        new_row = ROW_TABLE[rank << 7 | pattern]
+                        rows[rank] = row_for(rank, pattern) if new_row is None else new_row
+                        self._held[seat] = held
+                        self.log.append(move)
+                        self._moves.append(move)
+                        self.top = _new(Top, (seat, rank, count, play.jokers))
+                        self._answered = 0
+                        events = [_new(Played, (seat, play.cards, False, False))]
+                        turn = self._next_seat[(self._holding & ~self._locked) << 4 | seat]
+                        if turn is None:
+                            self._end_trick(seat, events)
+                        else:
+                            self.turn = turn
                     if self._auto:
                         self._auto_pass(events)
                     return events
             elif kind is Pass and top is not None and not self._must_beat:
                 # The lean pass: legal whenever the seat follows, unless it must beat.
-                move = (seat, action)
-                self._actions.append(move)
-                events = [_new(Passed, (seat, False))]
+                pass_move = self._pass_moves[seat]
+                self._actions.append(pass_move)
+                self._moves.append(pass_move)
+                events = [self._pass_events[seat]]
                 answered = self._answered | 1 << seat
                 self._answered = answered
                 locked = self._locked
                 if self._locks:
                     self._locked = locked = locked | 1 << seat
                 holding = self._holding
-                if not holding & ~(answered | locked | 1 << top.owner):
-                    self._end_trick(top.owner, events)
+                if holding & ~(answered | locked | 1 << top.owner):
+                    self.turn = self._next_seat[(holding & ~locked) << 4 | seat]
                 else:
-                    able = holding & ~locked
-                    for turn in self._clockwise[seat]:
-                        if able >> turn & 1:
-                            self.turn = turn
-                            break
-                    else:
-                        self.turn = None
+                    self._end_trick(top.owner, events)
                 if self._auto:
                     self._auto_pass(events)
                 return events
@@ -490,6 +490,7 @@ class Game:
         held = self._held[seat] - count
         self._held[seat] = held
         self.log.append((seat, play))
+        self._moves.append((seat, play))
         self._opening = False
         cleared = self._clearing[rank] or (count >= 4 and self._bombs)
         revolt = count >= 4 and self._revolts
@@ -524,7 +525,8 @@ class Game:
             self.turn = turn
 
     def _pass(self, seat: int, events: list[Event], automatic: bool = False) -> None:
-        events.append(_new(Passed, (seat, automatic)))
+        events.append(_new(Passed, (seat, True)) if automatic else self._pass_events[seat])
+        self._moves.append(self._pass_moves[seat])
         answered = self._answered | 1 << seat
         self._answered = answered
         if self._locks:
@@ -545,17 +547,12 @@ class Game:
 
     def _next_in_trick(self, seat: int) -> int | None:
         """The next seat clockwise that holds cards and is not locked out of the trick."""
-        able = self._holding & ~self._locked
-        for nxt in self._clockwise[seat]:
-            if able >> nxt & 1:
-                return nxt
-        return None
+        return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
         leader = winner
         if not self._holding >> winner & 1:
-            holding = self._holding
-            leader = next(s for s in self._clockwise[winner] if holding >> s & 1)
+            leader = self._next_seat[self._holding << 4 | winner]  # type: ignore[assignment]
         self.top, self._answered, self._locked = None, 0, 0
         self._trick_start = len(self.log)
         self.turn = leader
@@ -752,7 +749,9 @@ class Game:
         """What `seat` may see: the public view, its own cards and its own part of the
         exchange (the one construction a client also uses: `SeatView.of`)."""
         exchange = [e for e in self.exchanges if seat in (e.giver, e.receiver)]
-        return SeatView.of(self.public_view(), seat, (), exchange, rows=self._rows[seat])
+        return SeatView.of(
+            self.public_view(), seat, (), exchange, rows=self._rows[seat], history=self._moves
+        )
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Sequence[Sequence[Card]]) -> Game:
@@ -777,7 +776,9 @@ class Game:
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
         game._clockwise = _clockwise(players)
+        game._next_seat, game._pass_events, game._pass_moves = _seat_tables(players)
         game.log, game._trick_start = list(view.trick), 0
+        game._moves = list(view.history)
         game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
@@ -901,6 +902,34 @@ class _KindCounts:
 def _clearing(rules: Rules) -> tuple[bool, ...]:
     """By rank, whether a single card of it clears the pile."""
     return tuple(clears(rules, rank, 1) for rank in range(14))
+
+
+_SEAT_TABLES: dict[int, tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]] = {}
+
+
+def _seat_tables(
+    players: int,
+) -> tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]:
+    """For a table of `players` (at most 16): the next seat clockwise from each seat among
+    each set of seats (a bitmask), at `able << 4 | seat`; each seat's pass event and its
+    move (seat, PASS).  Shared between games (never changed): the hot path's lookups."""
+    tables = _SEAT_TABLES.get(players)
+    if tables is None:
+        after: list[int | None] = [None] * ((1 << players) << 4)
+        for able in range(1 << players):
+            for seat in range(players):
+                after[able << 4 | seat] = next(
+                    (
+                        nxt % players
+                        for nxt in range(seat + 1, seat + players)
+                        if able >> nxt % players & 1
+                    ),
+                    None,
+                )
+        passes = tuple(_new(Passed, (seat, False)) for seat in range(players))
+        moves = tuple((seat, PASS) for seat in range(players))
+        tables = _SEAT_TABLES[players] = (after, passes, moves)
+    return tables
 
 
 _CLOCKWISE: dict[int, list[tuple[int, ...]]] = {}

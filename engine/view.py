@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .actions import PASS, Action, Play
+from .actions import PASS, Action, Pass, Play
 from .cards import Card, counts_of
-from .events import Gave, Returned
+from .events import Event, Gave, HandStarted, Passed, Played, Returned
 from .moves import Row, Top, legal_plays, legal_returns, rows_of
 from .phase import Phase
 from .rules import Rules
@@ -114,6 +114,11 @@ class SeatView(NamedTuple):
     return_size: int
     #: This seat's canonical plays by rank, derived from `hand` (see `moves.row_for`).
     rows: tuple[Row, ...]
+    #: Every play and pass of this hand this seat has seen, (seat, Play or PASS), oldest
+    #: first; a pass the rules made for a seat with no play (auto_pass) included.  The
+    #: engine's view holds the whole hand; online it holds what the client saw since it
+    #: joined (a client that joins mid-hand misses the start: `played` is complete).
+    history: tuple[tuple[int, Play | Pass], ...] = ()
 
     @classmethod
     def of(
@@ -123,16 +128,18 @@ class SeatView(NamedTuple):
         hand: Sequence[Card],
         exchange: Sequence[Gave | Returned],
         rows: Sequence[Row] | None = None,
+        history: Sequence[tuple[int, Play | Pass]] = (),
     ) -> SeatView:
-        """`public` seen from `seat`, holding `hand`, with its own part of the exchange.
-        `rows` (the hand's `rows_of`), when already known, stand for `hand`."""
+        """`public` seen from `seat`, holding `hand`, with its own part of the exchange
+        and the plays and passes of this hand it saw (`history`).  `rows` (the hand's
+        `rows_of`), when already known, stand for `hand`."""
         rows = tuple(rows_of(counts_of(hand)) if rows is None else rows)
         mine = tuple([card for row in rows if row for card in row[-1].cards])
         owed = 0
         for debtor, size in public.owed:
             if debtor == seat:
                 owed = size
-        return cls(*public, seat, mine, tuple(exchange), owed, rows)
+        return cls(*public, seat, mine, tuple(exchange), owed, rows, tuple(history))
 
     def public(self) -> PublicView:
         """What everyone else at the table sees of the same moment."""
@@ -158,3 +165,24 @@ class SeatView(NamedTuple):
         if self.top is not None and not (self.rules.must_beat and plays):
             plays.append(PASS)
         return plays
+
+
+def moves_seen(events: Sequence[Event], hand: int) -> list[tuple[int, Play | Pass]]:
+    """`SeatView.history` from the public events a seat saw, oldest first: the plays and
+    passes since hand `hand` was dealt, or since the first event if its deal is not among
+    them (a client that joined mid-hand); nothing if a later deal is."""
+    start = 0
+    for at in range(len(events) - 1, -1, -1):
+        event = events[at]
+        if isinstance(event, HandStarted):
+            if event.hand != hand:
+                return []
+            start = at + 1
+            break
+    moves: list[tuple[int, Play | Pass]] = []
+    for event in events[start:]:
+        if isinstance(event, Played):
+            moves.append((event.seat, Play(event.cards)))
+        elif isinstance(event, Passed):
+            moves.append((event.seat, PASS))
+    return moves

@@ -28,7 +28,40 @@ def test_a_seat_view_is_the_public_view_and_then_the_seats_own() -> None:
         "exchange",
         "return_size",
         "rows",
+        "history",
     )
+
+
+def test_a_seats_history_is_every_play_and_pass_of_the_hand_in_order() -> None:
+    """The plays of `history` are `played` card for card and the trick is its tail; its
+    passes are the table's (auto passes included); a rebuilt world keeps it."""
+    from president.engine import PASS, Passed, Play
+
+    for preset in ("classic", "house", "full"):
+        game = Game(find_preset(preset), ["a", "b", "c", "d", "e"])
+        rng = random.Random(7)
+        passes = 0
+        checked = 0
+        while not game.finishes:
+            if game.phase is Phase.BETWEEN_HANDS:
+                game.start_hand(rng=rng)
+                continue
+            seat = game.actors[0]
+            events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+            passes += sum(type(e) is Passed for e in events)
+            if game.phase is not Phase.PLAY:
+                continue
+            view = game.view_for(game.actors[0])
+            history = view.history
+            cards = [c for _, move in history if type(move) is Play for c in move.cards]
+            assert tuple(cards) == view.played
+            plays = [(s, move) for s, move in history if type(move) is Play]
+            assert tuple(plays[len(plays) - len(view.trick) :]) == view.trick
+            assert sum(move is PASS for _, move in history) == passes, preset
+            rebuilt = Game.from_view(view, [game.hand_of(s) for s in range(5)])
+            assert rebuilt.view_for(view.seat).history == history
+            checked += 1
+        assert checked > 20 and passes > 5
 
 
 def test_every_seat_sees_the_same_public_view_and_only_its_own_cards() -> None:

@@ -25,6 +25,7 @@ from president.engine import (
     Return,
     Returned,
     SeatView,
+    moves_seen,
     parse_cards,
     public_event,
 )
@@ -61,7 +62,9 @@ def check_public(game: Game, preset: str) -> PublicView:
     return back
 
 
-def check_events(events: list[Event]) -> int:
+def check_events(events: list[Event], seen_online: list[Event] | None = None) -> int:
+    """Each event through the wire and back as its public face; the faces are added to
+    `seen_online` (what a client keeps)."""
     seen = 0
     for number, event in enumerate(events, 1):
         message = wire.event_to_wire("T", number, event)
@@ -69,7 +72,10 @@ def check_events(events: list[Event]) -> int:
             assert message is None  # a deal is nobody else's business
             continue
         assert message is not None
-        assert wire.event_from_wire(through_bytes(message)) == public_event(event)
+        back = wire.event_from_wire(through_bytes(message))
+        assert back == public_event(event)
+        if seen_online is not None:
+            seen_online.append(back)
         if isinstance(event, (Gave, Returned)):
             assert "cards" not in message.to_wire() and public_event(event).cards == ()  # type: ignore[union-attr]
         seen += 1
@@ -87,9 +93,10 @@ def test_every_event_view_action_and_hand_round_trips_and_rebuilds_view_for(
     game = Game(rules, [f"P{i}" for i in range(players)])
     events = 0
     steps = 0
+    online: list[Event] = []  # the public events as a client receives them
     while game.phase is not Phase.GAME_OVER and steps < 400:
         if game.phase is Phase.BETWEEN_HANDS:
-            events += check_events(game.start_hand(rng=rng))
+            events += check_events(game.start_hand(rng=rng), online)
             continue
         public = check_public(game, preset)
         for seat in range(players) if game.hand < 2 else ():  # every seat, in the first hands
@@ -97,11 +104,12 @@ def test_every_event_view_action_and_hand_round_trips_and_rebuilds_view_for(
             assert truth.public() == game.public_view()
             data = wire.private_to_bytes(game.hand_of(seat), truth.exchange)
             hand, exchange = wire.private_from_bytes(data)
-            assert SeatView.of(public, seat, hand, exchange) == truth
+            history = moves_seen(online, public.hand_number)
+            assert SeatView.of(public, seat, hand, exchange, history=history) == truth
         seat = game.actors[0]
         action = rng.choice(game.legal_actions(seat))
         assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
-        events += check_events(game.apply(seat, action))
+        events += check_events(game.apply(seat, action), online)
         steps += 1
     check_public(game, preset)
     assert events > 0
