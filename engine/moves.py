@@ -208,8 +208,9 @@ def return_of(ids: tuple[int, ...]) -> Return:
     return ret
 
 
-#: The return of two single cards of different ranks, by `low_id << 6 | high_id`.
-_PAIRS: list[Return | None] = [None] * (KINDS << 6)
+#: The return of two single cards of different ranks, by `low_id << 6 | high_id`
+#: (filled on first use: 1,378 returns).
+_PAIRS: list[Return] = []
 
 
 def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
@@ -217,19 +218,24 @@ def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
     held = [row for row in rows if row]
     if size == 1:
         return [return_of(row[0].ids) for row in held]
+    pairs = _PAIRS or _fill_pairs()
     lowest = [row[0].ids[0] for row in held]
     returns = []
-    pairs = _PAIRS
     for i, row in enumerate(held):
         if len(row) >= 2:
             returns.append(return_of(row[1].ids))
         low = lowest[i] << 6
-        for high in lowest[i + 1 :]:
-            ret = pairs[low | high]
-            if ret is None:
-                ret = pairs[low | high] = return_of((low >> 6, high))
-            returns.append(ret)
+        returns += [pairs[low | high] for high in lowest[i + 1 :]]
     return returns
+
+
+def _fill_pairs() -> list[Return]:
+    table = [return_of((JOKER_ID, JOKER_ID))] * (KINDS << 6)  # (placeholder: never read)
+    for low in range(KINDS):
+        for high in range(low + 1, KINDS):
+            table[low << 6 | high] = return_of((low, high))
+    _PAIRS[:] = table
+    return _PAIRS
 
 
 def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:

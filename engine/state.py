@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
+from typing import Any
 
 from . import seating as seats
 from .actions import PASS, Action, Pass, Play, Return
@@ -34,9 +35,7 @@ from .events import (
     WentOut,
 )
 from .moves import (
-    CARD_RANK,
     CARD_STEP,
-    THREE_OF_CLUBS,
     ROW_TABLE,
     Row,
     Top,
@@ -135,6 +134,12 @@ class Game:
         self._places: list[int | None] = []
         self._next_top = 0
         self._next_bottom = 0
+        # What the views keep from one to the next (see `view_for`): the fields that
+        # change only now and then, by what they depend on; the cards played so far, by
+        # the log and its length; each seat's cards, by its rows.
+        self._lasting: tuple[Any, ...] = ((), (), {})
+        self._played: tuple[list[tuple[int, Play]], int, tuple[Card, ...]] = ([], 0, ())
+        self._seen_hands: dict[int, tuple[tuple[Row, ...], tuple[Card, ...]]] = {}
 
     # --- between hands ---------------------------------------------------------------
 
@@ -252,7 +257,7 @@ class Game:
         self._actions, self._moves = [], []
         dealt = [tuple(sorted(hand)) for hand in hands]
         self.history.append(HandHistory(tuple(seating), dealer, tuple(dealt), self._actions))
-        events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
+        events: list[Event] = [_new(HandStarted, (self.hand, tuple(seating), dealer))]
         events += [
             _new(Dealt, (seat, tuple(map(CARDS.__getitem__, ids))))
             for seat, ids in enumerate(dealt)
@@ -327,20 +332,16 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every distinct action `check` accepts for `seat` now: one play per shape (which
         suits go is not a choice; `check` accepts any cards of a listed shape)."""
-        if self.phase is _PLAY:
-            if seat != self.turn:
-                return []
+        if seat == self.turn and self.phase is _PLAY:
             top = self.top
             plays: list[Action]
             if top is None:
-                if not self._opening and not self._wild:
-                    # A lead, inlined from `legal_plays`: every canonical play held.
-                    plays = [*_chain(self._rows[seat])]
-                    return plays
-                plays = legal_plays(  # type: ignore[assignment]
-                    self.rules, self._rows[seat], top, self.revolution, self._opening
-                )
-                return plays
+                if self._opening or self._wild:
+                    return legal_plays(  # type: ignore[return-value]
+                        self.rules, self._rows[seat], top, self.revolution, self._opening
+                    )
+                # A lead, inlined from `legal_plays`: every canonical play held.
+                return [*_chain(self._rows[seat])]
             if self._plain and not self.revolution:
                 # The common follow, inlined from `legal_plays` (the same rows, the same
                 # bound): the trick's count, of a rank above the pile's (or equal).
@@ -579,12 +580,12 @@ class Game:
 
     def _finish_hand(self, events: list[Event]) -> None:
         finish = [self.seating[s] for s in self._places if s is not None]
-        points = hand_points(self.rules, len(finish))
+        points = _hand_points(self.rules, len(finish))
         for name, gain in zip(finish, points):
             self.scores[name] += gain
         self.finishes.append(finish)
         self.turn, self.top = None, None
-        events.append(HandOver(self.hand, tuple(finish), tuple(zip(finish, points))))
+        events.append(_new(HandOver, (self.hand, tuple(finish), tuple(zip(finish, points)))))
         over, winners = game_result(
             self.rules, self.scores, self.seating, len(self.finishes), finish
         )
@@ -643,15 +644,22 @@ class Game:
         return events
 
     def _move(self, giver: int, receiver: int, cards: Sequence[Card]) -> None:
+        gives, gets = self._patterns[giver], self._patterns[receiver]
         for card in cards:
-            self._remove(giver, card.id)
-            self._add(receiver, card.id)
+            card_id = card.id
+            rank, step = card_id >> 2, CARD_STEP[card_id]  # the joker's id >> 2 is its rank
+            gives[rank] -= step
+            gets[rank] += step
+            self._rows[giver][rank] = row_for(rank, gives[rank])
+            self._rows[receiver][rank] = row_for(rank, gets[rank])
+        self._held[giver] -= len(cards)
+        self._held[receiver] += len(cards)
 
     def _begin_play(self) -> list[Event]:
         rules, players = self.rules, len(self.seating)
         events: list[Event] = []
         if self.phase is Phase.EXCHANGE:
-            events.append(ExchangeDone())
+            events.append(_new(ExchangeDone, ()))
         self.phase = Phase.PLAY
         standing, dealer = self.standing, self.dealer
         assert dealer is not None
@@ -720,37 +728,91 @@ class Game:
 
     def public_view(self) -> PublicView:
         """What everyone at the table may see now: counts, never the cards in a hand."""
-        players = len(self._held)
-        return PublicView(
-            rules=self.rules,
-            hand_number=self.hand,
-            phase=self.phase,
-            seating=tuple(self.seating),
-            dealer=self.dealer,
-            counts=tuple(self._held),
-            turn=self.turn,
-            top=self.top,
-            trick=tuple(self.log[self._trick_start :]),
-            played=tuple([card for _, play in self.log for card in play.cards]),
-            revolution=self.revolution,
-            opening=self._opening,
-            passed=tuple([bool(self._answered >> s & 1) for s in range(players)]),
-            locked=tuple([bool(self._locked >> s & 1) for s in range(players)]),
-            finish_order=tuple(self.finish_order),
-            standing=tuple(self.standing or ()),
-            scores=tuple([(name, self.scores[name]) for name in self.seating]),
-            owed=tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
-            hands_played=len(self.finishes),
-            winners=tuple(self.winners),
-            places=tuple(self._place_of),
-        )
+        return _new(PublicView, self._public_fields())
 
     def view_for(self, seat: int) -> SeatView:
         """What `seat` may see: the public view, its own cards and its own part of the
-        exchange (the one construction a client also uses: `SeatView.of`)."""
-        exchange = [e for e in self.exchanges if seat in (e.giver, e.receiver)]
-        return SeatView.of(
-            self.public_view(), seat, (), exchange, rows=self._rows[seat], history=self._moves
+        exchange (what `SeatView.of` makes of the same parts, which a client uses).
+
+        Made per decision, so made cheaply: the fields that change only now and then
+        (the seating, the scores, the places...) are kept from one view to the next
+        while they stay the same, `played` grows from the last view's, and the seat's
+        cards are read from its rows again only when they changed.  Every field is an
+        immutable tuple: a view kept shows the moment it was made."""
+        fields = self._public_fields()
+        rows = tuple(self._rows[seat])
+        known = self._seen_hands.get(seat)
+        if known is not None and known[0] == rows:
+            hand = known[1]
+        else:
+            hand = tuple([card for row in rows if row for card in row[-1].cards])
+            self._seen_hands[seat] = (rows, hand)
+        exchanges = self._lasting[2]
+        exchange = exchanges.get(seat)
+        if exchange is None:
+            exchange = exchanges[seat] = tuple(
+                [e for e in self.exchanges if seat in (e.giver, e.receiver)]
+            )
+        owed = self.pending_returns[seat][1] if seat in self.pending_returns else 0
+        return _new(SeatView, (*fields, seat, hand, exchange, owed, rows, tuple(self._moves)))
+
+    def _public_fields(self) -> tuple[Any, ...]:
+        """`PublicView`'s fields in order, from what changes at every move and what
+        `_lasting` keeps while it stays the same."""
+        lasting = self._lasting
+        key = (
+            self.hand,
+            self.phase,
+            len(self.finishes),
+            len(self.exchanges),
+            len(self.pending_returns),
+            self._next_top,
+            self._next_bottom,
+        )
+        if lasting[0] != key:
+            lasting = self._lasting = (key, self._lasting_fields(), {})
+        log = self.log
+        made = len(log)
+        shown, upto, played = self._played
+        if shown is not log or upto != made:
+            if shown is log and upto < made:
+                played += tuple([card for _, play in log[upto:] for card in play.cards])
+            else:
+                played = tuple([card for _, play in log for card in play.cards])
+            self._played = (log, made, played)
+        held = self._held
+        bits = _seat_flags(len(held))
+        return (
+            self.rules,
+            self.hand,
+            self.phase,
+            *lasting[1][0],
+            tuple(held),
+            self.turn,
+            self.top,
+            tuple(log[self._trick_start :]),
+            played,
+            self.revolution,
+            self._opening,
+            bits[self._answered],
+            bits[self._locked],
+            *lasting[1][1],
+        )
+
+    def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """(seating, dealer) and (finish_order, standing, scores, owed, hands_played,
+        winners, places): what changes only between moves of a few kinds."""
+        return (
+            (tuple(self.seating), self.dealer),
+            (
+                tuple([seat for seat in self._places if seat is not None]),
+                tuple(self.standing or ()),
+                tuple([(name, self.scores[name]) for name in self.seating]),
+                tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
+                len(self.finishes),
+                tuple(self.winners),
+                tuple(self._place_of),
+            ),
         )
 
     @classmethod
@@ -770,9 +832,7 @@ class Game:
         game.finishes = [[] for _ in range(view.hands_played)]
         game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
         game.standing = list(view.standing) if view.standing else None
-        game._patterns, game._rows = _holdings(
-            [[card.id for card in hand] for hand in hands]
-        )
+        game._patterns, game._rows = _holdings([[card.id for card in hand] for hand in hands])
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
         game._clockwise = _clockwise(players)
@@ -797,15 +857,6 @@ class Game:
         return game
 
     # --- small helpers ----------------------------------------------------------------
-
-    def _add(self, seat: int, card_id: int, change: int = 1) -> None:
-        rank = CARD_RANK[card_id]
-        self._patterns[seat][rank] += change * CARD_STEP[card_id]
-        self._rows[seat][rank] = row_for(rank, self._patterns[seat][rank])
-        self._held[seat] += change
-
-    def _remove(self, seat: int, card_id: int) -> None:
-        self._add(seat, card_id, -1)
 
     def _between_hands(self, what: str) -> None:
         if self.phase is Phase.GAME_OVER:
@@ -880,6 +931,8 @@ def _holdings(hands: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[lis
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))
+
+
 class _KindCounts:
     """A seat's count of each card kind (`counts[card_id]`), read from its suit patterns
     when asked: what `play_problem` and `return_problem` look up for the few cards of an
@@ -899,12 +952,19 @@ class _KindCounts:
 
 
 @functools.cache
+def _hand_points(rules: Rules, players: int) -> tuple[int, ...]:
+    return tuple(hand_points(rules, players))
+
+
+@functools.cache
 def _clearing(rules: Rules) -> tuple[bool, ...]:
     """By rank, whether a single card of it clears the pile."""
     return tuple(clears(rules, rank, 1) for rank in range(14))
 
 
-_SEAT_TABLES: dict[int, tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]] = {}
+_SEAT_TABLES: dict[
+    int, tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]
+] = {}
 
 
 def _seat_tables(
@@ -930,6 +990,20 @@ def _seat_tables(
         moves = tuple((seat, PASS) for seat in range(players))
         tables = _SEAT_TABLES[players] = (after, passes, moves)
     return tables
+
+
+_SEAT_FLAGS: dict[int, list[tuple[bool, ...]]] = {}
+
+
+def _seat_flags(players: int) -> list[tuple[bool, ...]]:
+    """For each bitmask of seats, the flag of each seat as a tuple (`passed`, `locked`)."""
+    flags = _SEAT_FLAGS.get(players)
+    if flags is None:
+        flags = _SEAT_FLAGS[players] = [
+            tuple([bool(mask >> seat & 1) for seat in range(players)])
+            for mask in range(1 << players)
+        ]
+    return flags
 
 
 _CLOCKWISE: dict[int, list[tuple[int, ...]]] = {}
