@@ -146,6 +146,15 @@ def row_for(rank: int, pattern: int) -> Row:
     return row
 
 
+# Every row one deck can hold (each suit at most once, at most two jokers) is in
+# `ROW_TABLE` from the start, so a deal of one deck finds its rows there without a test.
+for _rank in range(13):
+    for _suits in range(16):
+        row_for(_rank, sum(3**suit for suit in range(4) if _suits >> suit & 1))
+for _jokers in range(3):
+    row_for(JOKER_RANK, _jokers)
+
+
 def rows_of(counts: Sequence[int]) -> list[Row]:
     """Every rank's row for a hand given as card-kind counts."""
     patterns = [0] * 14
@@ -220,12 +229,14 @@ def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
         return [return_of(row[0].ids) for row in held]
     pairs = _PAIRS or _fill_pairs()
     lowest = [row[0].ids[0] for row in held]
-    returns = []
+    returns: list[Return] = []
+    add = returns.append
     for i, row in enumerate(held):
         if len(row) >= 2:
-            returns.append(return_of(row[1].ids))
+            add(return_of(row[1].ids))
         low = lowest[i] << 6
-        returns += [pairs[low | high] for high in lowest[i + 1 :]]
+        for high in lowest[i + 1 :]:
+            add(pairs[low | high])
     return returns
 
 

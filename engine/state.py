@@ -201,7 +201,11 @@ class Game:
             )
         standing = self._next_standing() if self.hand >= 0 else None
         if seating is None:
-            seating = self.next_seating()
+            seating = (
+                list(self._present)
+                if standing is None
+                else seats.expected_seating(self.rules, self.seating, standing)
+            )
         else:
             seating = list(seating)
             if sorted(seating) != sorted(self._present) or len(set(seating)) != len(seating):
@@ -244,7 +248,7 @@ class Game:
         self.standing = standing
         self.dealer = dealer
         self._joined = []
-        self._patterns, self._rows = _holdings(hands)
+        self._patterns, self._rows = _holdings(hands, rules.decks == 1)
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
         self._clockwise = _clockwise(players)
@@ -832,7 +836,9 @@ class Game:
         game.finishes = [[] for _ in range(view.hands_played)]
         game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
         game.standing = list(view.standing) if view.standing else None
-        game._patterns, game._rows = _holdings([[card.id for card in hand] for hand in hands])
+        game._patterns, game._rows = _holdings(
+            [[card.id for card in hand] for hand in hands], view.rules.decks == 1
+        )
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
         game._clockwise = _clockwise(players)
@@ -913,16 +919,20 @@ def _check_names(names: Sequence[str]) -> None:
         raise RulesError("players' names must be unique")
 
 
-def _holdings(hands: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[list[Row]]]:
-    """Each seat's suit patterns by rank (see `moves.row_for`) and rows, from its card ids."""
+def _holdings(
+    hands: Sequence[Sequence[int]], one_deck: bool
+) -> tuple[list[list[int]], list[list[Row]]]:
+    """Each seat's suit patterns by rank (see `moves.row_for`) and rows, from its card ids
+    (of one deck: rows all in `ROW_TABLE` already)."""
     all_patterns, all_rows = [], []
     table, steps = ROW_TABLE, CARD_STEP
     for hand in hands:
         patterns = [0] * 14
         for card_id in hand:
             patterns[card_id >> 2] += steps[card_id]  # the joker's id >> 2 is its rank
-        rows = [table[base | pattern] for base, pattern in zip(_RANK_BASES, patterns)]
-        if None in rows:
+        if one_deck:
+            rows = [table[base | pattern] for base, pattern in zip(_RANK_BASES, patterns)]
+        else:
             rows = [row_for(rank, pattern) for rank, pattern in enumerate(patterns)]
         all_patterns.append(patterns)
         all_rows.append(rows)
