@@ -137,7 +137,7 @@ class Game:
         # What the views keep from one to the next (see `view_for`): the fields that
         # change only now and then, by what they depend on; the cards played so far, by
         # the log and its length; each seat's cards, by its rows.
-        self._lasting: tuple[Any, ...] = ((), (), {})
+        self._lasting: tuple[Any, ...] | None = None
         self._played: tuple[list[tuple[int, Play]], int, tuple[Card, ...]] = ([], 0, ())
         self._seen_hands: dict[int, tuple[tuple[Row, ...], tuple[Card, ...]]] = {}
 
@@ -243,6 +243,7 @@ class Game:
             seats.check_deal(rules, hands, start)
 
         # Committed: nothing below can fail.
+        self._lasting = None
         self.hand += 1
         self.seating = list(seating)
         self.standing = standing
@@ -564,6 +565,7 @@ class Game:
         events.append(_new(TrickEnded, (winner, leader)))
 
     def _go_out(self, seat: int, rank: int, events: list[Event]) -> None:
+        self._lasting = None
         if self.rules.two_finish_penalty and rank == 12:
             place = self._next_bottom
             self._next_bottom -= 1
@@ -583,6 +585,7 @@ class Game:
             self._finish_hand(events)
 
     def _finish_hand(self, events: list[Event]) -> None:
+        self._lasting = None
         finish = [self.seating[s] for s in self._places if s is not None]
         points = _hand_points(self.rules, len(finish))
         for name, gain in zip(finish, points):
@@ -638,6 +641,7 @@ class Game:
         return cards[:count]
 
     def _return(self, seat: int, action: Return, automatic: bool = False) -> list[Event]:
+        self._lasting = None
         giver, _ = self.pending_returns.pop(seat)
         self._move(seat, giver, action.cards)
         back = _new(Returned, (seat, giver, len(action.cards), action.cards, automatic))
@@ -660,6 +664,7 @@ class Game:
         self._held[receiver] += len(cards)
 
     def _begin_play(self) -> list[Event]:
+        self._lasting = None
         rules, players = self.rules, len(self.seating)
         events: list[Event] = []
         if self.phase is Phase.EXCHANGE:
@@ -751,7 +756,7 @@ class Game:
         else:
             hand = tuple([card for row in rows if row for card in row[-1].cards])
             self._seen_hands[seat] = (rows, hand)
-        exchanges = self._lasting[2]
+        exchanges = self._lasting[3]  # type: ignore[index]
         exchange = exchanges.get(seat)
         if exchange is None:
             exchange = exchanges[seat] = tuple(
@@ -764,17 +769,8 @@ class Game:
         """`PublicView`'s fields in order, from what changes at every move and what
         `_lasting` keeps while it stays the same."""
         lasting = self._lasting
-        key = (
-            self.hand,
-            self.phase,
-            len(self.finishes),
-            len(self.exchanges),
-            len(self.pending_returns),
-            self._next_top,
-            self._next_bottom,
-        )
-        if lasting[0] != key:
-            lasting = self._lasting = (key, self._lasting_fields(), {})
+        if lasting is None:
+            lasting = self._lasting = (*self._lasting_fields(), {})
         log = self.log
         made = len(log)
         shown, upto, played = self._played
@@ -784,30 +780,28 @@ class Game:
             else:
                 played = tuple([card for _, play in log for card in play.cards])
             self._played = (log, made, played)
-        held = self._held
-        bits = _seat_flags(len(held))
+        flags = lasting[2]
         return (
-            self.rules,
-            self.hand,
-            self.phase,
-            *lasting[1][0],
-            tuple(held),
+            *lasting[0],
+            tuple(self._held),
             self.turn,
             self.top,
             tuple(log[self._trick_start :]),
             played,
             self.revolution,
             self._opening,
-            bits[self._answered],
-            bits[self._locked],
-            *lasting[1][1],
+            flags[self._answered],
+            flags[self._locked],
+            *lasting[1],
         )
 
-    def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """(seating, dealer) and (finish_order, standing, scores, owed, hands_played,
-        winners, places): what changes only between moves of a few kinds."""
+    def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...], list[tuple[bool, ...]]]:
+        """(rules, hand_number, phase, seating, dealer), (finish_order, standing, scores,
+        owed, hands_played, winners, places) and the flags of `passed` and `locked` by
+        bitmask: what changes only at a deal, in the exchange, when a seat goes out and
+        at the end of a hand (where `_lasting` is dropped)."""
         return (
-            (tuple(self.seating), self.dealer),
+            (self.rules, self.hand, self.phase, tuple(self.seating), self.dealer),
             (
                 tuple([seat for seat in self._places if seat is not None]),
                 tuple(self.standing or ()),
@@ -817,6 +811,7 @@ class Game:
                 tuple(self.winners),
                 tuple(self._place_of),
             ),
+            _seat_flags(len(self._held)),
         )
 
     @classmethod
