@@ -748,7 +748,7 @@ class Game:
         while they stay the same, `played` grows from the last view's, and the seat's
         cards are read from its rows again only when they changed.  Every field is an
         immutable tuple: a view kept shows the moment it was made."""
-        fields = self._public_fields()
+        lasting = self._lasting or self._keep_lasting()
         rows = tuple(self._rows[seat])
         known = self._seen_hands.get(seat)
         if known is not None and known[0] == rows:
@@ -756,44 +756,74 @@ class Game:
         else:
             hand = tuple([card for row in rows if row for card in row[-1].cards])
             self._seen_hands[seat] = (rows, hand)
-        exchanges = self._lasting[3]  # type: ignore[index]
+        exchanges = lasting[3]
         exchange = exchanges.get(seat)
         if exchange is None:
             exchange = exchanges[seat] = tuple(
                 [e for e in self.exchanges if seat in (e.giver, e.receiver)]
             )
-        owed = self.pending_returns[seat][1] if seat in self.pending_returns else 0
-        return _new(SeatView, (*fields, seat, hand, exchange, owed, rows, tuple(self._moves)))
+        pending = self.pending_returns
+        flags = lasting[2]
+        return _new(
+            SeatView,
+            (
+                *lasting[0],
+                tuple(self._held),
+                self.turn,
+                self.top,
+                tuple(self.log[self._trick_start :]),
+                self._played_so_far(),
+                self.revolution,
+                self._opening,
+                flags[self._answered],
+                flags[self._locked],
+                *lasting[1],
+                seat,
+                hand,
+                exchange,
+                pending[seat][1] if seat in pending else 0,
+                rows,
+                tuple(self._moves),
+            ),
+        )
 
     def _public_fields(self) -> tuple[Any, ...]:
-        """`PublicView`'s fields in order, from what changes at every move and what
-        `_lasting` keeps while it stays the same."""
-        lasting = self._lasting
-        if lasting is None:
-            lasting = self._lasting = (*self._lasting_fields(), {})
-        log = self.log
-        made = len(log)
-        shown, upto, played = self._played
-        if shown is not log or upto != made:
-            if shown is log and upto < made:
-                played += tuple([card for _, play in log[upto:] for card in play.cards])
-            else:
-                played = tuple([card for _, play in log for card in play.cards])
-            self._played = (log, made, played)
+        """`PublicView`'s fields in order (`view_for` lists them again, inlined)."""
+        lasting = self._lasting or self._keep_lasting()
         flags = lasting[2]
         return (
             *lasting[0],
             tuple(self._held),
             self.turn,
             self.top,
-            tuple(log[self._trick_start :]),
-            played,
+            tuple(self.log[self._trick_start :]),
+            self._played_so_far(),
             self.revolution,
             self._opening,
             flags[self._answered],
             flags[self._locked],
             *lasting[1],
         )
+
+    def _keep_lasting(self) -> tuple[Any, ...]:
+        lasting: tuple[Any, ...] = (*self._lasting_fields(), {})
+        self._lasting = lasting
+        return lasting
+
+    def _played_so_far(self) -> tuple[Card, ...]:
+        """`played`, grown from the last view's when the log only grew since."""
+        log = self.log
+        made = len(log)
+        shown, upto, played = self._played
+        if shown is not log or upto != made:
+            if shown is log and upto == made - 1:
+                played += log[-1][1].cards
+            elif shown is log and upto < made:
+                played += tuple([card for _, play in log[upto:] for card in play.cards])
+            else:
+                played = tuple([card for _, play in log for card in play.cards])
+            self._played = (log, made, played)
+        return played
 
     def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...], list[tuple[bool, ...]]]:
         """(rules, hand_number, phase, seating, dealer), (finish_order, standing, scores,
