@@ -254,9 +254,12 @@ def play_game(
         if len(game.finishes) >= MAX_HANDS_PER_GAME:
             raise RuntimeError(f"game {number} did not end in {MAX_HANDS_PER_GAME} hands")
         game.start_hand(rng=deal_rng)
+        # Each seat's chooser for this hand (the seating may change between hands).
+        choosers = [strategies[name].choose for name in game.seating]
+        view_for, apply = game.view_for, game.apply
         seat = game.actor
         while seat is not None:
-            game.apply(seat, strategies[game.seating[seat]].choose(game.view_for(seat)))
+            apply(seat, choosers[seat](view_for(seat)))
             seat = game.actor
     return game, names, [strategies[name] for name in names]
 

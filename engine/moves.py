@@ -4,7 +4,7 @@ and `SeatView.legal_actions` alike (docs/rules.md, "A trick" and "Special plays"
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from .actions import Play, Return, play_of
 from .cards import CARDS, EIGHT, JOKER_ID, JOKER_RANK, KINDS, TEN, THREE, TWO, describe_set
@@ -12,6 +12,12 @@ from .rules import Rules
 
 #: Card id of the 3♣, which must be in the opening play under first_lead = "three_of_clubs".
 THREE_OF_CLUBS = 0
+
+
+class KindCounts(Protocol):
+    """A hand as a count per card kind, `counts[card_id]` (a list, or one read on demand)."""
+
+    def __getitem__(self, card_id: int, /) -> int: ...
 
 
 class Top(NamedTuple):
@@ -70,7 +76,7 @@ def set_problem(
 
 def play_problem(
     rules: Rules,
-    counts: Sequence[int],
+    counts: KindCounts,
     top: Top | None,
     revolution: bool,
     opening: bool,
@@ -120,21 +126,33 @@ CARD_STEP: Final = tuple(1 if i == JOKER_ID else 3 ** (i & 3) for i in range(KIN
 #: Per seat and rank, the canonical plays of 1, 2, ... cards of that rank.
 Row = tuple[Play, ...]
 _ROWS: dict[int, Row] = {}
+#: The same rows in a list indexed by `rank << 7 | pattern` (a suit pattern is below 81,
+#: a joker count below 5), filled as they are first asked for: the hot path's lookup.
+ROW_TABLE: list[Row | None] = [None] * (14 << 7)
 _RETURNS: dict[tuple[int, ...], Return] = {}
 
 
 def row_for(rank: int, pattern: int) -> Row:
     """The plays of 1..n cards of `rank` from a hand with this suit pattern, each taking
     the lowest suits first (which suits go is not a choice: suits never matter)."""
-    key = rank << 8 | pattern
-    row = _ROWS.get(key)
+    row = ROW_TABLE[rank << 7 | pattern]
     if row is None:
         if rank == JOKER_RANK:
             ids = [JOKER_ID] * pattern
         else:
             ids = [rank * 4 + suit for suit in range(4) for _ in range(pattern // 3**suit % 3)]
-        row = _ROWS[key] = tuple(play_of(tuple(ids[:n])) for n in range(1, len(ids) + 1))
+        row = tuple(play_of(tuple(ids[:n])) for n in range(1, len(ids) + 1))
+        ROW_TABLE[rank << 7 | pattern] = _ROWS[rank << 8 | pattern] = row
     return row
+
+
+# Every row one deck can hold (each suit at most once, at most two jokers) is in
+# `ROW_TABLE` from the start, so a deal of one deck finds its rows there without a test.
+for _rank in range(13):
+    for _suits in range(16):
+        row_for(_rank, sum(3**suit for suit in range(4) if _suits >> suit & 1))
+for _jokers in range(3):
+    row_for(JOKER_RANK, _jokers)
 
 
 def rows_of(counts: Sequence[int]) -> list[Row]:
@@ -199,21 +217,39 @@ def return_of(ids: tuple[int, ...]) -> Return:
     return ret
 
 
+#: The return of two single cards of different ranks, by `low_id << 6 | high_id`
+#: (filled on first use: 1,378 returns).
+_PAIRS: list[Return] = []
+
+
 def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
     """One return of every distinct multiset of ranks of `size` (1 or 2) cards."""
-    held = [rank for rank in range(14) if rows[rank]]
+    held = [row for row in rows if row]
     if size == 1:
-        return [return_of(rows[rank][0].ids) for rank in held]
-    returns = []
-    for i, low in enumerate(held):
-        if len(rows[low]) >= 2:
-            returns.append(return_of(rows[low][1].ids))
-        for high in held[i + 1 :]:
-            returns.append(return_of(rows[low][0].ids + rows[high][0].ids))
+        return [return_of(row[0].ids) for row in held]
+    pairs = _PAIRS or _fill_pairs()
+    lowest = [row[0].ids[0] for row in held]
+    returns: list[Return] = []
+    add = returns.append
+    for i, row in enumerate(held):
+        if len(row) >= 2:
+            add(return_of(row[1].ids))
+        low = lowest[i] << 6
+        for high in lowest[i + 1 :]:
+            add(pairs[low | high])
     return returns
 
 
-def return_problem(counts: Sequence[int], size: int, ret: Return) -> str | None:
+def _fill_pairs() -> list[Return]:
+    table = [return_of((JOKER_ID, JOKER_ID))] * (KINDS << 6)  # (placeholder: never read)
+    for low in range(KINDS):
+        for high in range(low + 1, KINDS):
+            table[low << 6 | high] = return_of((low, high))
+    _PAIRS[:] = table
+    return _PAIRS
+
+
+def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:
     if len(ret.ids) != size:
         return f"the return is {size} card{'s' if size > 1 else ''}, not {len(ret.ids)}"
     held: dict[int, int] = {}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -56,9 +57,15 @@ def deal_start(
 def shuffled_deal(rules: Rules, players: int, start: int, rng: random.Random) -> list[list[int]]:
     """Shuffle the deck and deal it one card at a time from seat `start`, clockwise.
     Returns each seat's card ids."""
-    order = [card.id for card in deck(rules.decks, rules.jokers)]
+    order = list(_deck_ids(rules.decks, rules.jokers))
     rng.shuffle(order)
     return [order[(seat - start) % players :: players] for seat in range(players)]
+
+
+@functools.cache
+def _deck_ids(decks: int, jokers: int) -> tuple[int, ...]:
+    """The card ids of `deck(decks, jokers)`, in its order."""
+    return tuple(card.id for card in deck(decks, jokers))
 
 
 def check_deal(rules: Rules, hands: Sequence[Sequence[int]], start: int) -> None:

@@ -8,13 +8,16 @@ only through `view_for(seat)`.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from typing import Any
 
 from . import seating as seats
 from .actions import PASS, Action, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, KINDS, Card, parse_cards
+from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -32,10 +35,8 @@ from .events import (
     WentOut,
 )
 from .moves import (
-    _ROWS,
-    CARD_RANK,
     CARD_STEP,
-    THREE_OF_CLUBS,
+    ROW_TABLE,
     Row,
     Top,
     clears,
@@ -64,7 +65,8 @@ class HandHistory:
 
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
-_new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
+_new = tuple.__new__
+_chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
 
 
 class Game:
@@ -94,19 +96,29 @@ class Game:
         self._moves: list[tuple[int, Play | Pass]] = []
         self._present: list[str] = list(names)
         self._joined: list[str] = []
-        self._counts: list[list[int]] = []
         self._patterns: list[list[int]] = []
         self._rows: list[list[Row]] = []
         self._held: list[int] = []
         self._holding = 0  # bitmask of seats holding cards
         self._clockwise: list[tuple[int, ...]] = []  # per seat, the other seats clockwise
+        #: The next seat clockwise from `seat` among the seats of bitmask `able`, at
+        #: `able << 4 | seat` (None if none); a seat's pass event and move (`_seat_tables`).
+        self._next_seat: list[int | None] = []
+        self._pass_events: tuple[Passed, ...] = ()
+        self._pass_moves: tuple[tuple[int, Pass], ...] = ()
         self._locks = rules.passing == "locked"
-        self._clearing = tuple(clears(rules, rank, 1) for rank in range(14))
+        self._clearing = _clearing(rules)
         self._bombs = rules.bombs
         #: No special play can answer a pile, and no wild joker (see `legal_plays`).
         self._plain = rules.plain_follow
         self._margin = rules.follow_margin
         self._skips = rules.equal_plays == "skip"
+        self._revolts = rules.revolution
+        self._wild = rules.joker_mode == "wild" and rules.jokers > 0
+        self._must_beat = rules.must_beat
+        self._auto = rules.auto_pass
+        #: Nothing clears the pile, reverses the order or skips a seat (see `apply`).
+        self._lean = self._plain and not rules.revolution and not self._skips
         self.turn: int | None = None
         self.top: Top | None = None
         self.revolution = False
@@ -122,6 +134,12 @@ class Game:
         self._places: list[int | None] = []
         self._next_top = 0
         self._next_bottom = 0
+        # What the views keep from one to the next (see `view_for`): the fields that
+        # change only now and then, by what they depend on; the cards played so far, by
+        # the log and its length; each seat's cards, by its rows.
+        self._lasting: tuple[Any, ...] | None = None
+        self._played: tuple[list[tuple[int, Play]], int, tuple[Card, ...]] = ([], 0, ())
+        self._seen_hands: dict[int, tuple[tuple[Row, ...], tuple[Card, ...]]] = {}
 
     # --- between hands ---------------------------------------------------------------
 
@@ -183,7 +201,11 @@ class Game:
             )
         standing = self._next_standing() if self.hand >= 0 else None
         if seating is None:
-            seating = self.next_seating()
+            seating = (
+                list(self._present)
+                if standing is None
+                else seats.expected_seating(self.rules, self.seating, standing)
+            )
         else:
             seating = list(seating)
             if sorted(seating) != sorted(self._present) or len(set(seating)) != len(seating):
@@ -221,38 +243,29 @@ class Game:
             seats.check_deal(rules, hands, start)
 
         # Committed: nothing below can fail.
+        self._lasting = None
         self.hand += 1
         self.seating = list(seating)
         self.standing = standing
         self.dealer = dealer
         self._joined = []
-        self._counts = [[0] * KINDS for _ in range(players)]
-        self._patterns = [[0] * 14 for _ in range(players)]
-        for seat, hand in enumerate(hands):
-            counts, patterns = self._counts[seat], self._patterns[seat]
-            for card_id in hand:
-                counts[card_id] += 1
-                patterns[CARD_RANK[card_id]] += CARD_STEP[card_id]
-        self._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in self._patterns]
+        self._patterns, self._rows = _holdings(hands, rules.decks == 1)
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
-        self._clockwise = [
-            tuple((s + step) % players for step in range(1, players)) for s in range(players)
-        ]
+        self._clockwise = _clockwise(players)
+        self._next_seat, self._pass_events, self._pass_moves = _seat_tables(players)
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
         self._actions, self._moves = [], []
-        self.history.append(
-            HandHistory(
-                tuple(seating), dealer, tuple(tuple(sorted(hand)) for hand in hands), self._actions
-            )
-        )
-        events: list[Event] = [HandStarted(self.hand, tuple(seating), dealer)]
+        dealt = [tuple(sorted(hand)) for hand in hands]
+        self.history.append(HandHistory(tuple(seating), dealer, tuple(dealt), self._actions))
+        events: list[Event] = [_new(HandStarted, (self.hand, tuple(seating), dealer))]
         events += [
-            Dealt(seat, tuple([CARDS[i] for i in sorted(hand)])) for seat, hand in enumerate(hands)
+            _new(Dealt, (seat, tuple(map(CARDS.__getitem__, ids))))
+            for seat, ids in enumerate(dealt)
         ]
         self._opening = standing is None and rules.first_lead == "three_of_clubs"
         self.pending_returns = {}
@@ -275,7 +288,7 @@ class Game:
             if type(action) is Play:
                 problem = play_problem(
                     self.rules,
-                    self._counts[seat],
+                    _KindCounts(self._patterns[seat]),
                     self.top,
                     self.revolution,
                     self._opening,
@@ -306,7 +319,7 @@ class Game:
             pending = self.pending_returns.get(seat)
             if pending is None:
                 raise IllegalAction(self._who_returns())
-            problem = return_problem(self._counts[seat], pending[1], action)
+            problem = return_problem(_KindCounts(self._patterns[seat]), pending[1], action)
             if problem:
                 raise IllegalAction(problem)
             return
@@ -324,22 +337,33 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every distinct action `check` accepts for `seat` now: one play per shape (which
         suits go is not a choice; `check` accepts any cards of a listed shape)."""
-        if self.phase is _PLAY:
-            if seat != self.turn:
-                return []
+        if seat == self.turn and self.phase is _PLAY:
             top = self.top
             plays: list[Action]
-            if top is not None and self._plain and not self.revolution:
+            if top is None:
+                if self._opening or self._wild:
+                    return legal_plays(  # type: ignore[return-value]
+                        self.rules, self._rows[seat], top, self.revolution, self._opening
+                    )
+                # A lead, inlined from `legal_plays`: every canonical play held.
+                return [*_chain(self._rows[seat])]
+            if self._plain and not self.revolution:
                 # The common follow, inlined from `legal_plays` (the same rows, the same
                 # bound): the trick's count, of a rank above the pile's (or equal).
                 index = top.size - 1
-                rows = self._rows[seat]
-                plays = [row[index] for row in rows[top.rank + self._margin :] if len(row) > index]
+                if index:
+                    plays = [
+                        row[index]
+                        for row in self._rows[seat][top.rank + self._margin :]
+                        if len(row) > index
+                    ]
+                else:
+                    plays = [row[0] for row in self._rows[seat][top.rank + self._margin :] if row]
             else:
                 plays = legal_plays(  # type: ignore[assignment]
                     self.rules, self._rows[seat], top, self.revolution, self._opening
                 )
-            if top is not None and not (plays and self.rules.must_beat):
+            if not (plays and self._must_beat):
                 plays.append(PASS)
             return plays
         if self.phase is _EXCHANGE and seat in self.pending_returns:
@@ -380,29 +404,92 @@ class Game:
         """Check `action`, carry it out, and return the events it caused.  `checked=False`
         skips the check, for callers that only ever pass an action from `legal_actions`
         (a bot's playouts); anything else then corrupts the game."""
+        kind = type(action)
+        if seat == self.turn and self.phase is _PLAY:
+            top = self.top
+            if kind is Play:
+                play: Play = action  # type: ignore[assignment]
+                # The lean path: the hand's own canonical play of a shape (from its rows:
+                # held, one rank, no wild joker) that leads, or follows with the trick's
+                # count of a higher rank, under rules where nothing clears, reverses or
+                # skips.  These few tests prove it legal; anything else goes to `check`,
+                # which has the sentence.
+                rank, count = play.rank, play.count
+                rows = self._rows[seat]
+                row = rows[rank]
+                if (
+                    0 < count <= len(row)
+                    and row[count - 1] is play
+                    and self._lean
+                    and not self._opening
+                    and (top is None or (count == top.size and rank >= top.rank + self._margin))
+                ):
+                    held = self._held[seat] - count
+                    move = (seat, play)
+                    self._actions.append(move)
+                    if not held:  # the seat goes out: the whole path
+                        events: list[Event] = []
+                        self._play(seat, play, events)
+                    else:
+                        patterns = self._patterns[seat]
+                        pattern = patterns[rank] - play.step
+                        patterns[rank] = pattern
+                        new_row = ROW_TABLE[rank << 7 | pattern]
+                        rows[rank] = row_for(rank, pattern) if new_row is None else new_row
+                        self._held[seat] = held
+                        self.log.append(move)
+                        self._moves.append(move)
+                        self.top = _new(Top, (seat, rank, count, play.jokers))
+                        self._answered = 0
+                        events = [_new(Played, (seat, play.cards, False, False))]
+                        turn = self._next_seat[(self._holding & ~self._locked) << 4 | seat]
+                        if turn is None:
+                            self._end_trick(seat, events)
+                        else:
+                            self.turn = turn
+                    if self._auto:
+                        self._auto_pass(events)
+                    return events
+            elif kind is Pass and top is not None and not self._must_beat:
+                # The lean pass: legal whenever the seat follows, unless it must beat.
+                pass_move = self._pass_moves[seat]
+                self._actions.append(pass_move)
+                self._moves.append(pass_move)
+                events = [self._pass_events[seat]]
+                answered = self._answered | 1 << seat
+                self._answered = answered
+                locked = self._locked
+                if self._locks:
+                    self._locked = locked = locked | 1 << seat
+                holding = self._holding
+                if holding & ~(answered | locked | 1 << top.owner):
+                    self.turn = self._next_seat[(holding & ~locked) << 4 | seat]
+                else:
+                    self._end_trick(top.owner, events)
+                if self._auto:
+                    self._auto_pass(events)
+                return events
         if checked:
             self.check(seat, action)
         self._actions.append((seat, action))
-        kind = type(action)
         if kind is Return:
             return self._return(seat, action)  # type: ignore[arg-type]
-        events: list[Event] = []
+        events = []
         if kind is Play:
             self._play(seat, action, events)  # type: ignore[arg-type]
         else:
             self._pass(seat, events)
-        if self.rules.auto_pass:
+        if self._auto:
             self._auto_pass(events)
         return events
 
     def _play(self, seat: int, play: Play, events: list[Event]) -> None:
         rank, count = play.rank, play.count
-        counts, patterns, rows = self._counts[seat], self._patterns[seat], self._rows[seat]
-        for card_id in play.ids:
-            counts[card_id] -= 1
+        patterns, rows = self._patterns[seat], self._rows[seat]
         pattern = patterns[rank] - play.step
         patterns[rank] = pattern
-        rows[rank] = _ROWS.get(rank << 8 | pattern) or row_for(rank, pattern)
+        row = ROW_TABLE[rank << 7 | pattern]
+        rows[rank] = row_for(rank, pattern) if row is None else row
         if play.jokers and rank != JOKER_RANK:
             patterns[JOKER_RANK] -= play.jokers
             rows[JOKER_RANK] = row_for(JOKER_RANK, patterns[JOKER_RANK])
@@ -412,7 +499,7 @@ class Game:
         self._moves.append((seat, play))
         self._opening = False
         cleared = self._clearing[rank] or (count >= 4 and self._bombs)
-        revolt = count >= 4 and self.rules.revolution
+        revolt = count >= 4 and self._revolts
         if revolt:
             self.revolution = not self.revolution
         events.append(_new(Played, (seat, play.cards, cleared, revolt)))
@@ -444,8 +531,8 @@ class Game:
             self.turn = turn
 
     def _pass(self, seat: int, events: list[Event], automatic: bool = False) -> None:
-        events.append(_new(Passed, (seat, automatic)))
-        self._moves.append((seat, PASS))
+        events.append(_new(Passed, (seat, True)) if automatic else self._pass_events[seat])
+        self._moves.append(self._pass_moves[seat])
         answered = self._answered | 1 << seat
         self._answered = answered
         if self._locks:
@@ -466,23 +553,19 @@ class Game:
 
     def _next_in_trick(self, seat: int) -> int | None:
         """The next seat clockwise that holds cards and is not locked out of the trick."""
-        able = self._holding & ~self._locked
-        for nxt in self._clockwise[seat]:
-            if able >> nxt & 1:
-                return nxt
-        return None
+        return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
         leader = winner
         if not self._holding >> winner & 1:
-            holding = self._holding
-            leader = next(s for s in self._clockwise[winner] if holding >> s & 1)
+            leader = self._next_seat[self._holding << 4 | winner]  # type: ignore[assignment]
         self.top, self._answered, self._locked = None, 0, 0
         self._trick_start = len(self.log)
         self.turn = leader
         events.append(_new(TrickEnded, (winner, leader)))
 
     def _go_out(self, seat: int, rank: int, events: list[Event]) -> None:
+        self._lasting = None
         if self.rules.two_finish_penalty and rank == 12:
             place = self._next_bottom
             self._next_bottom -= 1
@@ -491,24 +574,25 @@ class Game:
             self._next_top += 1
         self._places[place] = seat
         self._place_of[seat] = place
-        events.append(WentOut(seat, place))
-        still = [s for s, n in enumerate(self._held) if n]
-        if len(still) == 1:
-            last = still[0]
+        events.append(_new(WentOut, (seat, place)))
+        holding = self._holding
+        if not holding & (holding - 1):  # one seat still holds cards
+            last = holding.bit_length() - 1
             place = self._next_top
             self._places[place] = last
             self._place_of[last] = place
-            events.append(WentOut(last, place))
+            events.append(_new(WentOut, (last, place)))
             self._finish_hand(events)
 
     def _finish_hand(self, events: list[Event]) -> None:
+        self._lasting = None
         finish = [self.seating[s] for s in self._places if s is not None]
-        points = hand_points(self.rules, len(finish))
+        points = _hand_points(self.rules, len(finish))
         for name, gain in zip(finish, points):
             self.scores[name] += gain
         self.finishes.append(finish)
         self.turn, self.top = None, None
-        events.append(HandOver(self.hand, tuple(finish), tuple(zip(finish, points))))
+        events.append(_new(HandOver, (self.hand, tuple(finish), tuple(zip(finish, points)))))
         over, winners = game_result(
             self.rules, self.scores, self.seating, len(self.finishes), finish
         )
@@ -531,22 +615,36 @@ class Game:
             pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
         events: list[Event] = []
         for giver, receiver, count in pairs:
-            cards = sorted(self.hand_of(giver), key=seats.highest_first)[:count]
+            cards = self._extreme_cards(giver, count, highest=True)
             self._move(giver, receiver, cards)
-            give = Gave(giver, receiver, len(cards), tuple(cards))
+            give = _new(Gave, (giver, receiver, len(cards), tuple(cards)))
             self.exchanges.append(give)
             events.append(give)
             self.pending_returns[receiver] = (giver, count)
         if rules.auto_return:
             for receiver, (_, count) in list(self.pending_returns.items()):
-                cards = sorted(self.hand_of(receiver), key=seats.lowest_first)[:count]
+                cards = self._extreme_cards(receiver, count, highest=False)
                 events += self._return(receiver, Return(cards), automatic=True)
         return events
 
+    def _extreme_cards(self, seat: int, count: int, *, highest: bool) -> list[Card]:
+        """The seat's `count` highest cards in the order of `seats.highest_first` (card ids
+        downwards: the joker, then by rank and suit), or its lowest in the order of
+        `seats.lowest_first` (card ids upwards)."""
+        cards: list[Card] = []
+        for row in reversed(self._rows[seat]) if highest else self._rows[seat]:
+            if row:
+                held = row[-1].cards
+                cards += reversed(held) if highest else held
+                if len(cards) >= count:
+                    break
+        return cards[:count]
+
     def _return(self, seat: int, action: Return, automatic: bool = False) -> list[Event]:
+        self._lasting = None
         giver, _ = self.pending_returns.pop(seat)
         self._move(seat, giver, action.cards)
-        back = Returned(seat, giver, len(action.cards), action.cards, automatic)
+        back = _new(Returned, (seat, giver, len(action.cards), action.cards, automatic))
         self.exchanges.append(back)
         events: list[Event] = [back]
         if not self.pending_returns and self.phase is Phase.EXCHANGE and not automatic:
@@ -554,15 +652,23 @@ class Game:
         return events
 
     def _move(self, giver: int, receiver: int, cards: Sequence[Card]) -> None:
+        gives, gets = self._patterns[giver], self._patterns[receiver]
         for card in cards:
-            self._remove(giver, card.id)
-            self._add(receiver, card.id)
+            card_id = card.id
+            rank, step = card_id >> 2, CARD_STEP[card_id]  # the joker's id >> 2 is its rank
+            gives[rank] -= step
+            gets[rank] += step
+            self._rows[giver][rank] = row_for(rank, gives[rank])
+            self._rows[receiver][rank] = row_for(rank, gets[rank])
+        self._held[giver] -= len(cards)
+        self._held[receiver] += len(cards)
 
     def _begin_play(self) -> list[Event]:
+        self._lasting = None
         rules, players = self.rules, len(self.seating)
         events: list[Event] = []
         if self.phase is Phase.EXCHANGE:
-            events.append(ExchangeDone())
+            events.append(_new(ExchangeDone, ()))
         self.phase = Phase.PLAY
         standing, dealer = self.standing, self.dealer
         assert dealer is not None
@@ -572,7 +678,7 @@ class Game:
                 leader = next(
                     s % players
                     for s in range(leader, leader + players)
-                    if self._counts[s % players][THREE_OF_CLUBS]
+                    if self._patterns[s % players][0] % 3  # holds the 3C (see `row_for`)
                 )
         else:
             leader = self.seating.index(
@@ -585,15 +691,18 @@ class Game:
 
     def hand_of(self, seat: int) -> list[Card]:
         """Seat's cards, lowest first.  Only for that seat (or a record): see `view_for`."""
-        counts = self._counts[seat]
-        return [CARDS[i] for i in range(KINDS) for _ in range(counts[i])]
+        return [card for row in self._rows[seat] if row for card in row[-1].cards]
 
     @property
     def actor(self) -> int | None:
         """The seat asked to act now: the turn in play, a seat owing a return in the
         exchange (the first of them); None between hands and after the game."""
-        actors = self.actors
-        return actors[0] if actors else None
+        phase = self.phase
+        if phase is _PLAY:
+            return self.turn
+        if phase is _EXCHANGE:
+            return next(iter(self.pending_returns), None)
+        return None
 
     @property
     def actors(self) -> list[int]:
@@ -628,37 +737,111 @@ class Game:
 
     def public_view(self) -> PublicView:
         """What everyone at the table may see now: counts, never the cards in a hand."""
-        players = len(self._held)
-        return PublicView(
-            rules=self.rules,
-            hand_number=self.hand,
-            phase=self.phase,
-            seating=tuple(self.seating),
-            dealer=self.dealer,
-            counts=tuple(self._held),
-            turn=self.turn,
-            top=self.top,
-            trick=tuple(self.log[self._trick_start :]),
-            played=tuple([card for _, play in self.log for card in play.cards]),
-            revolution=self.revolution,
-            opening=self._opening,
-            passed=tuple([bool(self._answered >> s & 1) for s in range(players)]),
-            locked=tuple([bool(self._locked >> s & 1) for s in range(players)]),
-            finish_order=tuple(self.finish_order),
-            standing=tuple(self.standing or ()),
-            scores=tuple([(name, self.scores[name]) for name in self.seating]),
-            owed=tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
-            hands_played=len(self.finishes),
-            winners=tuple(self.winners),
-            places=tuple(self._place_of),
-        )
+        return _new(PublicView, self._public_fields())
 
     def view_for(self, seat: int) -> SeatView:
         """What `seat` may see: the public view, its own cards and its own part of the
-        exchange (the one construction a client also uses: `SeatView.of`)."""
-        exchange = [e for e in self.exchanges if seat in (e.giver, e.receiver)]
-        return SeatView.of(
-            self.public_view(), seat, (), exchange, rows=self._rows[seat], history=self._moves
+        exchange (what `SeatView.of` makes of the same parts, which a client uses).
+
+        Made per decision, so made cheaply: the fields that change only now and then
+        (the seating, the scores, the places...) are kept from one view to the next
+        while they stay the same, `played` grows from the last view's, and the seat's
+        cards are read from its rows again only when they changed.  Every field is an
+        immutable tuple: a view kept shows the moment it was made."""
+        lasting = self._lasting or self._keep_lasting()
+        rows = tuple(self._rows[seat])
+        known = self._seen_hands.get(seat)
+        if known is not None and known[0] == rows:
+            hand = known[1]
+        else:
+            hand = tuple([card for row in rows if row for card in row[-1].cards])
+            self._seen_hands[seat] = (rows, hand)
+        exchanges = lasting[3]
+        exchange = exchanges.get(seat)
+        if exchange is None:
+            exchange = exchanges[seat] = tuple(
+                [e for e in self.exchanges if seat in (e.giver, e.receiver)]
+            )
+        pending = self.pending_returns
+        flags = lasting[2]
+        return _new(
+            SeatView,
+            (
+                *lasting[0],
+                tuple(self._held),
+                self.turn,
+                self.top,
+                tuple(self.log[self._trick_start :]),
+                self._played_so_far(),
+                self.revolution,
+                self._opening,
+                flags[self._answered],
+                flags[self._locked],
+                *lasting[1],
+                seat,
+                hand,
+                exchange,
+                pending[seat][1] if seat in pending else 0,
+                rows,
+                tuple(self._moves),
+            ),
+        )
+
+    def _public_fields(self) -> tuple[Any, ...]:
+        """`PublicView`'s fields in order (`view_for` lists them again, inlined)."""
+        lasting = self._lasting or self._keep_lasting()
+        flags = lasting[2]
+        return (
+            *lasting[0],
+            tuple(self._held),
+            self.turn,
+            self.top,
+            tuple(self.log[self._trick_start :]),
+            self._played_so_far(),
+            self.revolution,
+            self._opening,
+            flags[self._answered],
+            flags[self._locked],
+            *lasting[1],
+        )
+
+    def _keep_lasting(self) -> tuple[Any, ...]:
+        lasting: tuple[Any, ...] = (*self._lasting_fields(), {})
+        self._lasting = lasting
+        return lasting
+
+    def _played_so_far(self) -> tuple[Card, ...]:
+        """`played`, grown from the last view's when the log only grew since."""
+        log = self.log
+        made = len(log)
+        shown, upto, played = self._played
+        if shown is not log or upto != made:
+            if shown is log and upto == made - 1:
+                played += log[-1][1].cards
+            elif shown is log and upto < made:
+                played += tuple([card for _, play in log[upto:] for card in play.cards])
+            else:
+                played = tuple([card for _, play in log for card in play.cards])
+            self._played = (log, made, played)
+        return played
+
+    def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...], list[tuple[bool, ...]]]:
+        """(rules, hand_number, phase, seating, dealer), (finish_order, standing, scores,
+        owed, hands_played, winners, places) and the flags of `passed` and `locked` by
+        bitmask: what changes only at a deal, in the exchange, when a seat goes out and
+        at the end of a hand (where `_lasting` is dropped)."""
+        return (
+            (self.rules, self.hand, self.phase, tuple(self.seating), self.dealer),
+            (
+                tuple([seat for seat in self._places if seat is not None]),
+                tuple(self.standing or ()),
+                tuple([(name, self.scores[name]) for name in self.seating]),
+                tuple([(seat, size) for seat, (_, size) in self.pending_returns.items()]),
+                len(self.finishes),
+                tuple(self.winners),
+                tuple(self._place_of),
+            ),
+            _seat_flags(len(self._held)),
         )
 
     @classmethod
@@ -678,19 +861,13 @@ class Game:
         game.finishes = [[] for _ in range(view.hands_played)]
         game.hand, game.phase, game.dealer = view.hand_number, _PLAY, view.dealer
         game.standing = list(view.standing) if view.standing else None
-        game._counts = [[0] * KINDS for _ in range(players)]
-        game._patterns = [[0] * 14 for _ in range(players)]
-        for seat, hand in enumerate(hands):
-            counts, patterns = game._counts[seat], game._patterns[seat]
-            for card in hand:
-                counts[card.id] += 1
-                patterns[CARD_RANK[card.id]] += CARD_STEP[card.id]
-        game._rows = [[row_for(r, p) for r, p in enumerate(pats)] for pats in game._patterns]
+        game._patterns, game._rows = _holdings(
+            [[card.id for card in hand] for hand in hands], view.rules.decks == 1
+        )
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
-        game._clockwise = [
-            tuple((s + step) % players for step in range(1, players)) for s in range(players)
-        ]
+        game._clockwise = _clockwise(players)
+        game._next_seat, game._pass_events, game._pass_moves = _seat_tables(players)
         game.log, game._trick_start = list(view.trick), 0
         game._moves = list(view.history)
         game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
@@ -711,16 +888,6 @@ class Game:
         return game
 
     # --- small helpers ----------------------------------------------------------------
-
-    def _add(self, seat: int, card_id: int, change: int = 1) -> None:
-        rank = CARD_RANK[card_id]
-        self._counts[seat][card_id] += change
-        self._patterns[seat][rank] += change * CARD_STEP[card_id]
-        self._rows[seat][rank] = row_for(rank, self._patterns[seat][rank])
-        self._held[seat] += change
-
-    def _remove(self, seat: int, card_id: int) -> None:
-        self._add(seat, card_id, -1)
 
     def _between_hands(self, what: str) -> None:
         if self.phase is Phase.GAME_OVER:
@@ -775,3 +942,113 @@ def _check_names(names: Sequence[str]) -> None:
             raise RulesError(f"a player's name must be some text, not {name!r}")
     if len(set(names)) != len(names):
         raise RulesError("players' names must be unique")
+
+
+def _holdings(
+    hands: Sequence[Sequence[int]], one_deck: bool
+) -> tuple[list[list[int]], list[list[Row]]]:
+    """Each seat's suit patterns by rank (see `moves.row_for`) and rows, from its card ids
+    (of one deck: rows all in `ROW_TABLE` already)."""
+    all_patterns, all_rows = [], []
+    table, steps = ROW_TABLE, CARD_STEP
+    for hand in hands:
+        patterns = [0] * 14
+        for card_id in hand:
+            patterns[card_id >> 2] += steps[card_id]  # the joker's id >> 2 is its rank
+        if one_deck:
+            rows = [table[base | pattern] for base, pattern in zip(_RANK_BASES, patterns)]
+        else:
+            rows = [row_for(rank, pattern) for rank, pattern in enumerate(patterns)]
+        all_patterns.append(patterns)
+        all_rows.append(rows)
+    return all_patterns, all_rows  # type: ignore[return-value]
+
+
+#: Each rank's offset in `ROW_TABLE`.
+_RANK_BASES = tuple(rank << 7 for rank in range(14))
+
+
+class _KindCounts:
+    """A seat's count of each card kind (`counts[card_id]`), read from its suit patterns
+    when asked: what `play_problem` and `return_problem` look up for the few cards of an
+    action, without a count per kind kept up to date on every play."""
+
+    __slots__ = ("patterns",)
+
+    def __init__(self, patterns: list[int]) -> None:
+        self.patterns = patterns
+
+    def __getitem__(self, card_id: int) -> int:
+        pattern = self.patterns[card_id >> 2]  # the joker's id >> 2 is its rank
+        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
+
+    def __len__(self) -> int:
+        return KINDS
+
+
+@functools.cache
+def _hand_points(rules: Rules, players: int) -> tuple[int, ...]:
+    return tuple(hand_points(rules, players))
+
+
+@functools.cache
+def _clearing(rules: Rules) -> tuple[bool, ...]:
+    """By rank, whether a single card of it clears the pile."""
+    return tuple(clears(rules, rank, 1) for rank in range(14))
+
+
+_SEAT_TABLES: dict[
+    int, tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]
+] = {}
+
+
+def _seat_tables(
+    players: int,
+) -> tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]:
+    """For a table of `players` (at most 16): the next seat clockwise from each seat among
+    each set of seats (a bitmask), at `able << 4 | seat`; each seat's pass event and its
+    move (seat, PASS).  Shared between games (never changed): the hot path's lookups."""
+    tables = _SEAT_TABLES.get(players)
+    if tables is None:
+        after: list[int | None] = [None] * ((1 << players) << 4)
+        for able in range(1 << players):
+            for seat in range(players):
+                after[able << 4 | seat] = next(
+                    (
+                        nxt % players
+                        for nxt in range(seat + 1, seat + players)
+                        if able >> nxt % players & 1
+                    ),
+                    None,
+                )
+        passes = tuple(_new(Passed, (seat, False)) for seat in range(players))
+        moves = tuple((seat, PASS) for seat in range(players))
+        tables = _SEAT_TABLES[players] = (after, passes, moves)
+    return tables
+
+
+_SEAT_FLAGS: dict[int, list[tuple[bool, ...]]] = {}
+
+
+def _seat_flags(players: int) -> list[tuple[bool, ...]]:
+    """For each bitmask of seats, the flag of each seat as a tuple (`passed`, `locked`)."""
+    flags = _SEAT_FLAGS.get(players)
+    if flags is None:
+        flags = _SEAT_FLAGS[players] = [
+            tuple([bool(mask >> seat & 1) for seat in range(players)])
+            for mask in range(1 << players)
+        ]
+    return flags
+
+
+_CLOCKWISE: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _clockwise(players: int) -> list[tuple[int, ...]]:
+    """Per seat, the other seats clockwise (shared: never changed)."""
+    order = _CLOCKWISE.get(players)
+    if order is None:
+        order = _CLOCKWISE[players] = [
+            tuple((s + step) % players for step in range(1, players)) for s in range(players)
+        ]
+    return order

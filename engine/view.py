@@ -10,15 +10,19 @@ Bots choose from a `SeatView`; the server sends nothing else."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import NamedTuple
 
 from .actions import PASS, Action, Pass, Play
-from .cards import Card, counts_of
+from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
 from .moves import Row, Top, legal_plays, legal_returns, rows_of
 from .phase import Phase
 from .rules import Rules
 from .scoring import titles_by_name
+
+_PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
+_chain = chain.from_iterable
 
 
 class PublicView(NamedTuple):
@@ -139,7 +143,9 @@ class SeatView(NamedTuple):
         for debtor, size in public.owed:
             if debtor == seat:
                 owed = size
-        return cls(*public, seat, mine, tuple(exchange), owed, rows, tuple(history))
+        return tuple.__new__(
+            cls, (*public, seat, mine, tuple(exchange), owed, rows, tuple(history))
+        )
 
     def public(self) -> PublicView:
         """What everyone else at the table sees of the same moment."""
@@ -155,14 +161,28 @@ class SeatView(NamedTuple):
     def legal_actions(self) -> list[Action]:
         """The same list `Game.legal_actions(seat)` gives, from what this seat can see."""
         rows = self.rows
-        if self.phase is Phase.EXCHANGE and self.return_size:
+        phase = self.phase
+        if phase is _EXCHANGE and self.return_size:
             return list(legal_returns(rows, self.return_size))
-        if not self.my_turn:
+        if phase is not _PLAY or self.turn != self.seat:
             return []
-        plays: list[Action] = list(
-            legal_plays(self.rules, rows, self.top, self.revolution, self.opening)
-        )
-        if self.top is not None and not (self.rules.must_beat and plays):
+        rules, top = self.rules, self.top
+        plays: list[Action]
+        if top is None:
+            if not self.opening and (rules.joker_mode != "wild" or not rows[JOKER_RANK]):
+                return [*_chain(rows)]  # a lead: every canonical play held
+            plays = list(legal_plays(rules, rows, top, self.revolution, self.opening))
+        elif rules.plain_follow and not self.revolution:
+            # The common follow (as in `legal_plays`): the trick's count, of a higher rank.
+            index = top.size - 1
+            low = top.rank + rules.follow_margin
+            if index:
+                plays = [row[index] for row in rows[low:] if len(row) > index]
+            else:
+                plays = [row[0] for row in rows[low:] if row]
+        else:
+            plays = list(legal_plays(rules, rows, top, self.revolution, self.opening))
+        if top is not None and not (rules.must_beat and plays):
             plays.append(PASS)
         return plays
 

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Random-bot hands per second through the engine's public API (issue 2 §7).
+"""Random-bot hands per second through the engine's public API (issue 2 §7, issue 14 §4).
 
-Plays whole games of preset `classic`, 4 players, exchange on, in one process: each
-decision is `legal_actions(seat)`, a uniform random choice, and `apply(seat, action)`
-(which checks it again).  Prints the figure and the command.  Target: >= 5,000 hands/s.
+Plays whole games of a preset (`classic`, 4 players, exchange on) in one process, three
+ways: the engine alone (each decision is `legal_actions(seat)`, a uniform random choice,
+and `apply(seat, action)`, which checks it again); a bare hard-coded reference loop (the
+anchor: no toggles, no cards, no checks); and the simulator's own game loop
+(`president.bots.sim.play_game` with four `random` bots: a `SeatView` per decision).
+The three take turns in slices of a quarter of a second, so that a change of load on a
+shared machine touches them alike; each run gives the ratios of the same moments.
+Targets: engine / bare loop >= 0.80; simulator / engine >= 0.60 (medians over the runs).
 
     python scripts/bench_engine.py [--seconds 5] [--repeats 3] [--preset classic]
 """
@@ -16,16 +21,21 @@ import statistics
 import sys
 import time
 
+from president.bots.sim import play_game
 from president.engine import Game, Phase, find_preset
 
+#: How long each loop runs before the next one takes its turn.
+SLICE = 0.25
+ENGINE_TARGET = 0.80
+SIM_TARGET = 0.60
 
-def play_for(seconds: float, preset: str, players: int, seed: int) -> tuple[int, int, float]:
+
+def play_for(seconds: float, preset: str, players: int, rng: random.Random) -> tuple[int, int]:
+    """Whole games through the engine's API for about `seconds`: (hands, decisions)."""
     rules = find_preset(preset)
-    rng = random.Random(seed)
     names = [f"P{i}" for i in range(players)]
     hands = decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
+    deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         game = Game(rules, names)
         while game.phase is not Phase.GAME_OVER:
@@ -36,7 +46,21 @@ def play_for(seconds: float, preset: str, players: int, seed: int) -> tuple[int,
                 decisions += 1
                 seat = game.actor
             hands += 1
-    return hands, decisions, time.perf_counter() - start
+    return hands, decisions
+
+
+def sim_for(seconds: float, preset: str, players: int, seed: int, first: int) -> tuple[int, int]:
+    """Whole games of the simulator's loop (random bots) for about `seconds`, numbered
+    from `first`: (hands, games)."""
+    rules = find_preset(preset)
+    bots = ["random"] * players
+    hands = games = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        game, _, _ = play_game(rules, bots, seed, first + games, rotate=True)
+        hands += len(game.finishes)
+        games += 1
+    return hands, games
 
 
 def reference_hand(rng: random.Random, players: int) -> int:
@@ -86,20 +110,22 @@ def reference_hand(rng: random.Random, players: int) -> int:
     return decisions
 
 
-def reference_for(seconds: float, players: int, seed: int) -> tuple[int, float]:
-    rng = random.Random(seed)
+def reference_for(seconds: float, players: int, rng: random.Random) -> int:
     hands = 0
-    start = time.perf_counter()
-    deadline = start + seconds
+    deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         reference_hand(rng, players)
         hands += 1
-    return hands, time.perf_counter() - start
+    return hands
+
+
+def verdict(ratio: float, target: float) -> str:
+    return f"{'meets' if ratio >= target else 'MISSES'} the target {target:.2f}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each loop's run")
     parser.add_argument(
         "--repeats", type=int, default=3, help="runs; the best and median are shown"
     )
@@ -107,27 +133,52 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    rates, references = [], []
+    rates, references, sims = [], [], []
     for run in range(args.repeats):
-        hands, decisions, elapsed = play_for(
-            args.seconds, args.preset, args.players, args.seed + run
-        )
-        rates.append(hands / elapsed)
-        ref_hands, ref_elapsed = reference_for(args.seconds / 2, args.players, args.seed + run)
-        references.append(ref_hands / ref_elapsed)
+        seed = args.seed + run
+        engine_rng, reference_rng = random.Random(seed), random.Random(seed)
+        hands = decisions = ref_hands = sim_hands = sim_games = 0
+        spent = {"engine": 0.0, "reference": 0.0, "sim": 0.0}
+        while spent["engine"] < args.seconds:
+            step = min(SLICE, args.seconds - spent["engine"])
+            start = time.perf_counter()
+            more, made = play_for(step, args.preset, args.players, engine_rng)
+            spent["engine"] += time.perf_counter() - start
+            hands, decisions = hands + more, decisions + made
+            start = time.perf_counter()
+            ref_hands += reference_for(step / 2, args.players, reference_rng)
+            spent["reference"] += time.perf_counter() - start
+            start = time.perf_counter()
+            more, games = sim_for(step, args.preset, args.players, seed, sim_games)
+            spent["sim"] += time.perf_counter() - start
+            sim_hands, sim_games = sim_hands + more, sim_games + games
+        rate = hands / spent["engine"]
+        reference = ref_hands / spent["reference"]
+        sim = sim_hands / spent["sim"]
+        rates.append(rate)
+        references.append(reference)
+        sims.append(sim)
         print(
-            f"run {run + 1}: engine {hands} hands, {decisions} decisions in {elapsed:.2f} s: "
-            f"{hands / elapsed:,.0f} hands/s, {decisions / elapsed:,.0f} decisions/s; "
-            f"bare reference loop {ref_hands / ref_elapsed:,.0f} hands/s"
+            f"run {run + 1}: engine {hands} hands, {decisions} decisions in "
+            f"{spent['engine']:.2f} s: {rate:,.0f} hands/s, {decisions / spent['engine']:,.0f} "
+            f"decisions/s; bare reference loop {reference:,.0f} hands/s; "
+            f"simulator {sim:,.0f} hands/s"
         )
     ratio = statistics.median(r / ref for r, ref in zip(rates, references))
+    sim_ratio = statistics.median(s / r for s, r in zip(sims, rates))
     print(
         f"engine: {max(rates):,.0f} hands/s best, {statistics.median(rates):,.0f} median "
         f"(preset {args.preset}, {args.players} players, exchange on, random bots, one process)"
     )
     print(
         f"bare hard-coded reference loop (no toggles, no cards, no checks): "
-        f"{statistics.median(references):,.0f} hands/s median; engine/reference = {ratio:.2f}"
+        f"{statistics.median(references):,.0f} hands/s median; engine/reference = {ratio:.2f}: "
+        + verdict(ratio, ENGINE_TARGET)
+    )
+    print(
+        f"simulator (president.bots.sim.play_game, {args.players} random bots, a SeatView "
+        f"per decision): {statistics.median(sims):,.0f} hands/s median; simulator/engine = "
+        f"{sim_ratio:.2f}: " + verdict(sim_ratio, SIM_TARGET)
     )
     print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
     return 0
