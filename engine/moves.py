@@ -217,9 +217,9 @@ def return_of(ids: tuple[int, ...]) -> Return:
     return ret
 
 
-#: The return of two single cards of different ranks: `_PAIRS[low_id][high_id]`
+#: The return of two single cards of different ranks, by `low_id << 6 | high_id`
 #: (filled on first use: 1,378 returns).
-_PAIRS: list[list[Return]] = []
+_PAIRS: list[Return] = []
 
 
 def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
@@ -230,20 +230,21 @@ def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
     pairs = _PAIRS or _fill_pairs()
     lowest = [row[0].ids[0] for row in held]
     returns: list[Return] = []
-    add, more = returns.append, returns.extend
+    add = returns.append
     for i, row in enumerate(held):
         if len(row) >= 2:
             add(return_of(row[1].ids))
-        more(map(pairs[lowest[i]].__getitem__, lowest[i + 1 :]))
+        low = lowest[i] << 6
+        for high in lowest[i + 1 :]:
+            add(pairs[low | high])
     return returns
 
 
-def _fill_pairs() -> list[list[Return]]:
-    never = return_of((JOKER_ID, JOKER_ID))  # (placeholder: never read)
-    table = [[never] * KINDS for _ in range(KINDS)]
+def _fill_pairs() -> list[Return]:
+    table = [return_of((JOKER_ID, JOKER_ID))] * (KINDS << 6)  # (placeholder: never read)
     for low in range(KINDS):
         for high in range(low + 1, KINDS):
-            table[low][high] = return_of((low, high))
+            table[low << 6 | high] = return_of((low, high))
     _PAIRS[:] = table
     return _PAIRS
 
