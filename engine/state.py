@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from . import seating as seats
@@ -263,10 +264,7 @@ class Game:
         dealt = [tuple(sorted(hand)) for hand in hands]
         self.history.append(HandHistory(tuple(seating), dealer, tuple(dealt), self._actions))
         events: list[Event] = [_new(HandStarted, (self.hand, tuple(seating), dealer))]
-        events += [
-            _new(Dealt, (seat, tuple(map(CARDS.__getitem__, ids))))
-            for seat, ids in enumerate(dealt)
-        ]
+        events += [_new(Dealt, (seat, _cards_of(ids))) for seat, ids in enumerate(dealt)]
         self._opening = standing is None and rules.first_lead == "three_of_clubs"
         self.pending_returns = {}
         if standing is not None and rules.exchange != "none":
@@ -656,10 +654,11 @@ class Game:
         for card in cards:
             card_id = card.id
             rank, step = card_id >> 2, CARD_STEP[card_id]  # the joker's id >> 2 is its rank
-            gives[rank] -= step
-            gets[rank] += step
-            self._rows[giver][rank] = row_for(rank, gives[rank])
-            self._rows[receiver][rank] = row_for(rank, gets[rank])
+            gives[rank] = give = gives[rank] - step
+            gets[rank] = get = gets[rank] + step
+            base = rank << 7
+            self._rows[giver][rank] = ROW_TABLE[base | give] or row_for(rank, give)
+            self._rows[receiver][rank] = ROW_TABLE[base | get] or row_for(rank, get)
         self._held[giver] -= len(cards)
         self._held[receiver] += len(cards)
 
@@ -754,7 +753,7 @@ class Game:
         if known is not None and known[0] == rows:
             hand = known[1]
         else:
-            hand = tuple([card for row in rows if row for card in row[-1].cards])
+            hand = sum([row[-1].cards for row in rows if row], ())
             self._seen_hands[seat] = (rows, hand)
         exchanges = lasting[3]
         exchange = exchanges.get(seat)
@@ -962,6 +961,13 @@ def _holdings(
         all_patterns.append(patterns)
         all_rows.append(rows)
     return all_patterns, all_rows  # type: ignore[return-value]
+
+
+def _cards_of(ids: Sequence[int]) -> tuple[Card, ...]:
+    """The cards of these ids, in their order (one C call for the deal's events)."""
+    if len(ids) < 2:
+        return tuple([CARDS[i] for i in ids])
+    return itemgetter(*ids)(CARDS)  # type: ignore[no-any-return]
 
 
 #: Each rank's offset in `ROW_TABLE`.

@@ -224,3 +224,36 @@ def test_a_rebuilt_world_views_like_one_built_afresh() -> None:
         action = rng.choice(world.legal_actions(seat))
         assert world.apply(seat, action) == game.apply(seat, action)
         check_every_view(world, "rebuilt, after a move")
+
+
+def test_the_deals_events_hold_the_cards_dealt() -> None:
+    """`Dealt` events are made with one `itemgetter` call per seat: each holds the seat's
+    cards as dealt (the record's ids, lowest first), as the card-by-card lookup made them,
+    under every preset and with two decks and jokers, at every table size."""
+    from president.engine.cards import CARDS
+    from president.engine.events import Dealt
+    from president.engine.state import _cards_of
+
+    assert _cards_of(()) == ()
+    assert _cards_of((7,)) == (CARDS[7],)
+    assert _cards_of((3, 9)) == (CARDS[3], CARDS[9])
+    rng = random.Random(14)
+    rulebooks = [find_preset(name) for name in ("classic", "full", "house", "sheet", "table")]
+    rulebooks.append(Rules(decks=2, jokers=2))
+    for rules in rulebooks:
+        for players in (3, 4, 6, 8) if rules.decks == 1 else (6, 9, 12):
+            game = Game(rules, [f"P{i}" for i in range(players)])
+            for _ in range(3):
+                if game.phase is Phase.GAME_OVER:
+                    break
+                events = game.start_hand(rng=rng)
+                dealt = [event for event in events if type(event) is Dealt]
+                deal = game.history[-1].deal
+                assert [event.seat for event in dealt] == list(range(players))
+                for event, ids in zip(dealt, deal):
+                    assert event.cards == tuple(map(CARDS.__getitem__, ids))
+                    assert [card.id for card in event.cards] == sorted(ids)
+                seat = game.actor
+                while seat is not None:
+                    game.apply(seat, rng.choice(game.legal_actions(seat)))
+                    seat = game.actor
