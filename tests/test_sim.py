@@ -74,3 +74,26 @@ def test_decision_times_add_up_across_processes() -> None:
     assert math.isclose(clock.mean, sum(times) / 200)
     assert abs(clock.quantile(0.5) - 0.010) < 0.010 * 0.025  # within a bucket
     assert abs(clock.quantile(0.9) - 0.018) < 0.018 * 0.025
+
+
+def test_only_a_bot_that_counts_its_choices_is_clocked_per_decision() -> None:
+    """The search bot's decisions are timed one by one in CPU time; a cheap bot's only
+    add up (a CPU clock per decision would cost it more than it thinks)."""
+    import random
+
+    from president.bots.sim import Timed
+    from president.bots.strategies import make_strategy
+    from president.engine import Game
+
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    game.start_hand(rng=random.Random(2))
+    seat = game.actor
+    assert seat is not None
+    view = game.view_for(seat)
+    cheap = Timed(make_strategy("random", random.Random(1)))
+    search = Timed(make_strategy("search", random.Random(1), playouts=8))
+    for timed in (cheap, search):
+        timed.choose(view)
+        timed.choose(view)
+    assert cheap.decisions.count == 0 and cheap.seconds > 0
+    assert search.decisions.count == 2 and search.seconds > 0
