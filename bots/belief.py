@@ -159,14 +159,27 @@ class PublicTrick:
 
 def start_counts(view: SeatView) -> list[int] | None:
     """Each seat's card count when the play began, or None if `history` does not hold
-    the whole hand (a client that joined mid-hand)."""
+    the whole hand (a client that joined mid-hand) or could not be this hand's (a seat
+    beyond the table, a play that is not one set, plays that are not `played`)."""
     counts = list(view.counts)
-    cards = 0
+    cards: list[Card] = []
     for seat, action in view.history:
+        if not 0 <= seat < len(counts):
+            return None
         if type(action) is Play:
+            if action.rank < 0:
+                return None
             counts[seat] += action.count
-            cards += action.count
-    return counts if cards == len(view.played) else None
+            cards += action.cards
+    return counts if tuple(cards) == view.played else None
+
+
+def _sound(history: Sequence[tuple[int, Play | Pass]], seats: int) -> bool:
+    """Every move of `history` names a seat of the table and a play of one set."""
+    return all(
+        0 <= seat < seats and (type(action) is not Play or action.rank >= 0)
+        for seat, action in history
+    )
 
 
 def public_steps(view: SeatView) -> list[Step] | None:
@@ -215,6 +228,9 @@ class Evidence:
     def add(self, history: Sequence[tuple[int, Play | Pass]]) -> None:
         """Weigh the moves of `history` not added yet."""
         if not self.complete:
+            return
+        if not _sound(history[self.moves :], len(self.start)):
+            self.complete = False  # not this table's hand: no evidence
             return
         for seat, action in history[self.moves :]:
             step = self.trick.step(seat, action)

@@ -333,6 +333,7 @@ class Client:
                     continue
                 self.bye = None
                 model = self.model
+                model.lost_touch()
                 if model.slot is not None:
                     await self.send(m.Resume(table=model.name, seat=model.slot, token=model.token))
                 else:

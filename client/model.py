@@ -45,6 +45,8 @@ class TableModel:
     events: list[Event] = field(default_factory=list)
     chat: list[m.Chat] = field(default_factory=list)
     deal_results: dict[int, str | None] = field(default_factory=dict)
+    #: Where `events` resume after a lost connection: what came before may miss moves.
+    resumed: int = 0
     _rules: tuple[dict[str, Any], Rules] | None = field(default=None, repr=False)
 
     # --- updates ----------------------------------------------------------------------
@@ -76,10 +78,16 @@ class TableModel:
         self.events.append(event)
         if len(self.events) > 5000:
             del self.events[:2500]
+            self.resumed = max(0, self.resumed - 2500)
         if isinstance(message, m.Played) and message.seat == self.seat:
             for card in wire.cards_from_wire(message.cards):
                 if card in self.hand:
                     self.hand.remove(card)
+
+    def lost_touch(self) -> None:
+        """The connection dropped: the events that come next follow a gap, so a hand's
+        history starts again after it (as for a client that joined mid-hand)."""
+        self.resumed = len(self.events)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -123,7 +131,9 @@ class TableModel:
     def history(self) -> list[tuple[int, Play | Pass]]:
         """The plays and passes of the hand in view, from the events kept."""
         public = self.public
-        return [] if public is None else moves_seen(self.events, public.hand_number)
+        if public is None:
+            return []
+        return moves_seen(self.events[self.resumed :], public.hand_number, len(public.seating))
 
 
 @dataclass

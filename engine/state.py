@@ -142,6 +142,26 @@ class Game:
         self._played: tuple[list[tuple[int, Play]], int, tuple[Card, ...]] = ([], 0, ())
         self._seen_hands: dict[int, tuple[tuple[Row, ...], tuple[Card, ...]]] = {}
 
+    # A copy or a pickle holds the game, not the views' caches nor the tables shared by
+    # every game of its size (12 seats' next-seat table alone is 65,536 entries).
+    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in self._SHARED:
+            del state[name]
+        state["_lasting"], state["_seen_hands"] = None, {}
+        state["_played"] = ([], 0, ())
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        players = len(self._held)
+        self._clockwise = _clockwise(players) if players else []
+        self._next_seat, self._pass_events, self._pass_moves = (
+            _seat_tables(players) if players else ([], (), ())
+        )
+
     # --- between hands ---------------------------------------------------------------
 
     def join(self, name: str) -> None:
@@ -158,6 +178,7 @@ class Game:
         if name not in self.players:
             self.players.append(name)
         self.scores[name] = 0
+        self._lasting = None  # the scores a view shows
 
     def leave(self, name: str) -> None:
         """A player leaves before the next hand; nobody replaces them (docs/rules.md,
@@ -168,6 +189,7 @@ class Game:
         self._present.remove(name)
         if name in self._joined:
             self._joined.remove(name)
+        self._lasting = None
 
     def next_seating(self) -> list[str]:
         """The seating the rules give for the next hand."""

@@ -187,10 +187,13 @@ class SeatView(NamedTuple):
         return plays
 
 
-def moves_seen(events: Sequence[Event], hand: int) -> list[tuple[int, Play | Pass]]:
+def moves_seen(
+    events: Sequence[Event], hand: int, players: int | None = None
+) -> list[tuple[int, Play | Pass]]:
     """`SeatView.history` from the public events a seat saw, oldest first: the plays and
     passes since hand `hand` was dealt, or since the first event if its deal is not among
-    them (a client that joined mid-hand); nothing if a later deal is."""
+    them (a client that joined mid-hand); nothing if a later deal is, or if a move names
+    a seat beyond a table of `players` (events that cannot be this hand's)."""
     start = 0
     for at in range(len(events) - 1, -1, -1):
         event = events[at]
@@ -205,4 +208,6 @@ def moves_seen(events: Sequence[Event], hand: int) -> list[tuple[int, Play | Pas
             moves.append((event.seat, Play(event.cards)))
         elif isinstance(event, Passed):
             moves.append((event.seat, PASS))
+    if players is not None and any(not 0 <= seat < players for seat, _ in moves):
+        return []
     return moves

@@ -302,3 +302,44 @@ def test_an_automatic_return_leaves_nothing_below_it(seed: int) -> None:
     for _ in range(100):
         world = belief.sample(rng)
         assert all(lowest_first(card) >= floor for card in world[president])
+
+
+def test_a_history_that_cannot_be_this_tables_is_no_evidence_and_no_crash() -> None:
+    """A hostile or broken server's pass by seat 9 at a table of 4: the client drops the
+    history (`moves_seen` with the table's size), and a view built with it anyway
+    leaves the hard bot choosing legally on the rules' constraints alone."""
+    from president.bots.strategies import make_strategy
+    from president.engine import (
+        PASS,
+        Game,
+        HandStarted,
+        Passed,
+        Phase,
+        Played,
+        SeatView,
+        find_preset,
+        moves_seen,
+    )
+
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    rng = random.Random(3)
+    game.start_hand(rng=rng)
+    for _ in range(9):
+        seat = game.actors[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert game.phase is Phase.PLAY
+    seat = game.actors[0]
+    view = game.view_for(seat)
+    events = [HandStarted(view.hand_number, view.seating, view.dealer or 0)]
+    events += [
+        Played(s, move.cards, False, False) if move != PASS else Passed(s, False)
+        for s, move in view.history
+    ]
+    events.append(Passed(9, False))
+    assert moves_seen(events, view.hand_number, 4) == []
+    assert len(moves_seen(events, view.hand_number)) == len(view.history) + 1
+    hostile = SeatView.of(
+        view.public(), seat, view.hand, view.exchange, history=moves_seen(events, view.hand_number)
+    )
+    bot = make_strategy("hard", random.Random(1))
+    assert game.is_legal(seat, bot.choose(hostile))

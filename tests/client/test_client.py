@@ -154,3 +154,28 @@ async def test_a_resume_the_server_refuses_leaves_the_seat_with_the_reason() -> 
     await client.handle(refusal)
     assert client.seat_lost is refusal
     assert client.model.slot is None and client.model.token == b""
+
+
+def test_after_a_lost_connection_the_history_starts_again_after_the_gap() -> None:
+    """Moves made while the client was away never reach it: a history spanning the gap
+    would put later moves on the wrong pile, so it starts after the gap, as for a client
+    that joined mid-hand."""
+    import random
+
+    from president.client.model import TableModel
+    from president.engine import Game, Passed, Phase, Played, find_preset
+
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    rng = random.Random(4)
+    model = TableModel()
+    model.events += game.start_hand(rng=rng)[:1]  # HandStarted (the deal is nobody's)
+    for turn in range(12):
+        seat = game.actors[0]
+        events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if turn == 6:
+            model.lost_touch()  # this move's events are lost with the connection
+            continue
+        model.events += [e for e in events if type(e) in (Played, Passed)]
+    assert game.phase is Phase.PLAY
+    model.public = game.public_view()
+    assert model.history() == list(game.view_for(0).history[7:])

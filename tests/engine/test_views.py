@@ -115,3 +115,47 @@ def test_titles_won_are_the_last_finishs_between_hands_and_at_the_end_of_the_gam
     # during a hand, the titles won are the titles held
     public = Game(find_preset("classic"), ["a", "b", "c", "d"]).public_view()
     assert public.titles_won() == public.titles() == {}
+
+
+def test_a_leave_and_rejoin_between_hands_shows_the_score_reset() -> None:
+    """Views keep the fields that change only now and then: a rejoin is one of those."""
+    from .helpers import finish_hand_random
+
+    game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+    rng = random.Random(5)
+    game.start_hand(rng=rng)
+    finish_hand_random(game, rng)
+    winner = game.finishes[-1][0]
+    assert dict(game.public_view().scores)[winner] > 0
+    game.leave(winner)
+    game.join(winner)
+    assert game.scores[winner] == 0
+    assert dict(game.public_view().scores)[winner] == 0
+
+
+def test_a_copied_game_leaves_the_shared_tables_behind_and_plays_on_the_same() -> None:
+    import copy
+    import pickle
+
+    rules = find_preset("classic").replace(decks=2)
+    names = [f"p{i}" for i in range(12)]
+    game = Game(rules, names)
+    rng = random.Random(8)
+    game.start_hand(rng=rng)
+    for _ in range(30):
+        seat = game.actors[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    blob = pickle.dumps(game)
+    assert len(blob) < 20_000, len(blob)  # the 12-seat next-seat table is 65,536 entries
+    twins = [pickle.loads(blob), copy.deepcopy(game)]
+    moves = 0
+    while game.phase is Phase.PLAY and moves < 60:
+        seat = game.actors[0]
+        for twin in twins:
+            assert twin.view_for(seat) == game.view_for(seat)
+        action = rng.choice(game.legal_actions(seat))
+        events = game.apply(seat, action)
+        for twin in twins:
+            assert twin.apply(seat, action) == events
+        moves += 1
+    assert moves == 60
