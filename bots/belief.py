@@ -162,13 +162,11 @@ def start_counts(view: SeatView) -> list[int] | None:
     the whole hand (a client that joined mid-hand) or could not be this hand's (a seat
     beyond the table, a play that is not one set, plays that are not `played`)."""
     counts = list(view.counts)
+    if not _sound(view.history, len(counts)):
+        return None
     cards: list[Card] = []
     for seat, action in view.history:
-        if not 0 <= seat < len(counts):
-            return None
         if type(action) is Play:
-            if action.rank < 0:
-                return None
             counts[seat] += action.count
             cards += action.cards
     return counts if tuple(cards) == view.played else None

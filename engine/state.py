@@ -1025,58 +1025,38 @@ def _clearing(rules: Rules) -> tuple[bool, ...]:
     return tuple(clears(rules, rank, 1) for rank in range(14))
 
 
-_SEAT_TABLES: dict[
-    int, tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]
-] = {}
-
-
+@functools.cache
 def _seat_tables(
     players: int,
 ) -> tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]:
     """For a table of `players` (at most 16): the next seat clockwise from each seat among
     each set of seats (a bitmask), at `able << 4 | seat`; each seat's pass event and its
     move (seat, PASS).  Shared between games (never changed): the hot path's lookups."""
-    tables = _SEAT_TABLES.get(players)
-    if tables is None:
-        after: list[int | None] = [None] * ((1 << players) << 4)
-        for able in range(1 << players):
-            for seat in range(players):
-                after[able << 4 | seat] = next(
-                    (
-                        nxt % players
-                        for nxt in range(seat + 1, seat + players)
-                        if able >> nxt % players & 1
-                    ),
-                    None,
-                )
-        passes = tuple(_new(Passed, (seat, False)) for seat in range(players))
-        moves = tuple((seat, PASS) for seat in range(players))
-        tables = _SEAT_TABLES[players] = (after, passes, moves)
-    return tables
+    after: list[int | None] = [None] * ((1 << players) << 4)
+    for able in range(1 << players):
+        for seat in range(players):
+            after[able << 4 | seat] = next(
+                (
+                    nxt % players
+                    for nxt in range(seat + 1, seat + players)
+                    if able >> nxt % players & 1
+                ),
+                None,
+            )
+    passes = tuple(_new(Passed, (seat, False)) for seat in range(players))
+    moves = tuple((seat, PASS) for seat in range(players))
+    return after, passes, moves
 
 
-_SEAT_FLAGS: dict[int, list[tuple[bool, ...]]] = {}
-
-
+@functools.cache
 def _seat_flags(players: int) -> list[tuple[bool, ...]]:
     """For each bitmask of seats, the flag of each seat as a tuple (`passed`, `locked`)."""
-    flags = _SEAT_FLAGS.get(players)
-    if flags is None:
-        flags = _SEAT_FLAGS[players] = [
-            tuple([bool(mask >> seat & 1) for seat in range(players)])
-            for mask in range(1 << players)
-        ]
-    return flags
+    return [
+        tuple([bool(mask >> seat & 1) for seat in range(players)]) for mask in range(1 << players)
+    ]
 
 
-_CLOCKWISE: dict[int, list[tuple[int, ...]]] = {}
-
-
+@functools.cache
 def _clockwise(players: int) -> list[tuple[int, ...]]:
     """Per seat, the other seats clockwise (shared: never changed)."""
-    order = _CLOCKWISE.get(players)
-    if order is None:
-        order = _CLOCKWISE[players] = [
-            tuple((s + step) % players for step in range(1, players)) for s in range(players)
-        ]
-    return order
+    return [tuple((s + step) % players for step in range(1, players)) for s in range(players)]
