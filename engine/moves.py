@@ -217,34 +217,33 @@ def return_of(ids: tuple[int, ...]) -> Return:
     return ret
 
 
-#: The return of two single cards of different ranks, by `low_id << 6 | high_id`
-#: (filled on first use: 1,378 returns).
-_PAIRS: list[Return] = []
+#: The return of two single cards of different ranks: `_PAIRS[low_id][high_id]` (filled
+#: on first use: 1,378 returns).
+_PAIRS: list[list[Return]] = []
 
 
 def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
-    """One return of every distinct multiset of ranks of `size` (1 or 2) cards."""
+    """One return of every distinct multiset of ranks of `size` (1 or 2) cards: by rank
+    upwards, a rank's pair before its single with each higher rank's."""
     held = [row for row in rows if row]
     if size == 1:
         return [return_of(row[0].ids) for row in held]
     pairs = _PAIRS or _fill_pairs()
     lowest = [row[0].ids[0] for row in held]
     returns: list[Return] = []
-    add = returns.append
     for i, row in enumerate(held):
         if len(row) >= 2:
-            add(return_of(row[1].ids))
-        low = lowest[i] << 6
-        for high in lowest[i + 1 :]:
-            add(pairs[low | high])
+            returns.append(return_of(row[1].ids))
+        returns += map(pairs[lowest[i]].__getitem__, lowest[i + 1 :])
     return returns
 
 
-def _fill_pairs() -> list[Return]:
-    table = [return_of((JOKER_ID, JOKER_ID))] * (KINDS << 6)  # (placeholder: never read)
+def _fill_pairs() -> list[list[Return]]:
+    unused = return_of((JOKER_ID, JOKER_ID))  # (a placeholder: never read)
+    table = [[unused] * KINDS for _ in range(KINDS)]
     for low in range(KINDS):
         for high in range(low + 1, KINDS):
-            table[low << 6 | high] = return_of((low, high))
+            table[low][high] = return_of((low, high))
     _PAIRS[:] = table
     return _PAIRS
 

@@ -51,7 +51,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import PublicView, SeatView
+from .view import PublicView, SeatView, Snapshot
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ class HandHistory:
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
 _new = tuple.__new__
+_blank = object.__new__
 _chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
 
 
@@ -107,8 +108,11 @@ class Game:
         self._next_seat: list[int | None] = []
         self._pass_events: tuple[Passed, ...] = ()
         self._pass_moves: tuple[tuple[int, Pass], ...] = ()
+        #: The pile after a seat's canonical play, at `seat << 8 | rank << 4 | count`.
+        self._tops: list[Top | None] = []
         self._locks = rules.passing == "locked"
         self._clearing = _clearing(rules)
+        self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
         self._bombs = rules.bombs
         #: No special play can answer a pile, and no wild joker (see `legal_plays`).
         self._plain = rules.plain_follow
@@ -121,6 +125,10 @@ class Game:
         #: Nothing clears the pile, reverses the order or skips a seat (see `apply`).
         self._lean = self._plain and not rules.revolution and not self._skips
         self.turn: int | None = None
+        #: The seat asked to act now: the turn in play, a seat owing a return in the
+        #: exchange (the first of them); None between hands and after the game.  Kept
+        #: beside `turn` and the returns owed wherever they change.
+        self.actor: int | None = None
         self.top: Top | None = None
         self.revolution = False
         #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
@@ -144,7 +152,7 @@ class Game:
 
     # A copy or a pickle holds the game, not the views' caches nor the tables shared by
     # every game of its size (12 seats' next-seat table alone is 65,536 entries).
-    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves")
+    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops")
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -158,8 +166,8 @@ class Game:
         self.__dict__.update(state)
         players = len(self._held)
         self._clockwise = _clockwise(players) if players else []
-        self._next_seat, self._pass_events, self._pass_moves = (
-            _seat_tables(players) if players else ([], (), ())
+        self._next_seat, self._pass_events, self._pass_moves, self._tops = (
+            _seat_tables(players) if players else ([], (), (), [])
         )
 
     # --- between hands ---------------------------------------------------------------
@@ -276,7 +284,7 @@ class Game:
         self._held = [len(hand) for hand in hands]
         self._holding = (1 << players) - 1
         self._clockwise = _clockwise(players)
-        self._next_seat, self._pass_events, self._pass_moves = _seat_tables(players)
+        self._next_seat, self._pass_events, self._pass_moves, self._tops = _seat_tables(players)
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self._place_of = [None] * players
@@ -293,6 +301,7 @@ class Game:
             self.phase = Phase.EXCHANGE
             events += self._make_gives(standing)
             if self.pending_returns:
+                self.actor = next(iter(self.pending_returns))
                 return events
         events += self._begin_play()
         return events
@@ -459,14 +468,14 @@ class Game:
                         self._held[seat] = held
                         self.log.append(move)
                         self._moves.append(move)
-                        self.top = _new(Top, (seat, rank, count, play.jokers))
+                        self.top = self._tops[seat << 8 | rank << 4 | count]
                         self._answered = 0
                         events = [_new(Played, (seat, play.cards, False, False))]
                         turn = self._next_seat[(self._holding & ~self._locked) << 4 | seat]
                         if turn is None:
                             self._end_trick(seat, events)
                         else:
-                            self.turn = turn
+                            self.turn = self.actor = turn
                     if self._auto:
                         self._auto_pass(events)
                     return events
@@ -483,7 +492,7 @@ class Game:
                     self._locked = locked = locked | 1 << seat
                 holding = self._holding
                 if holding & ~(answered | locked | 1 << top.owner):
-                    self.turn = self._next_seat[(holding & ~locked) << 4 | seat]
+                    self.turn = self.actor = self._next_seat[(holding & ~locked) << 4 | seat]
                 else:
                     self._end_trick(top.owner, events)
                 if self._auto:
@@ -548,7 +557,7 @@ class Game:
         if turn is None or turn < 0 or not able & ~(answered | 1 << seat):
             self._end_trick(seat, events)
         else:
-            self.turn = turn
+            self.turn = self.actor = turn
 
     def _pass(self, seat: int, events: list[Event], automatic: bool = False) -> None:
         events.append(_new(Passed, (seat, True)) if automatic else self._pass_events[seat])
@@ -561,7 +570,7 @@ class Game:
         if not self._holding & ~(answered | self._locked | 1 << owner):
             self._end_trick(owner, events)
         else:
-            self.turn = self._next_in_trick(seat)
+            self.turn = self.actor = self._next_in_trick(seat)
 
     def _auto_pass(self, events: list[Event]) -> None:
         while self.phase is Phase.PLAY and self.top is not None:
@@ -581,7 +590,7 @@ class Game:
             leader = self._next_seat[self._holding << 4 | winner]  # type: ignore[assignment]
         self.top, self._answered, self._locked = None, 0, 0
         self._trick_start = len(self.log)
-        self.turn = leader
+        self.turn = self.actor = leader
         events.append(_new(TrickEnded, (winner, leader)))
 
     def _go_out(self, seat: int, rank: int, events: list[Event]) -> None:
@@ -607,11 +616,14 @@ class Game:
     def _finish_hand(self, events: list[Event]) -> None:
         self._lasting = None
         finish = [self.seating[s] for s in self._places if s is not None]
-        points = _hand_points(self.rules, len(finish))
+        points = self._points.get(len(finish))
+        if points is None:
+            points = self._points[len(finish)] = _hand_points(self.rules, len(finish))
         for name, gain in zip(finish, points):
             self.scores[name] += gain
         self.finishes.append(finish)
-        self.turn, self.top = None, None
+        self.turn = self.actor = None
+        self.top = None
         events.append(_new(HandOver, (self.hand, tuple(finish), tuple(zip(finish, points)))))
         over, winners = game_result(
             self.rules, self.scores, self.seating, len(self.finishes), finish
@@ -667,7 +679,9 @@ class Game:
         back = _new(Returned, (seat, giver, len(action.cards), action.cards, automatic))
         self.exchanges.append(back)
         events: list[Event] = [back]
-        if not self.pending_returns and self.phase is Phase.EXCHANGE and not automatic:
+        if self.pending_returns:
+            self.actor = next(iter(self.pending_returns))
+        elif self.phase is Phase.EXCHANGE and not automatic:
             events += self._begin_play()
         return events
 
@@ -705,7 +719,7 @@ class Game:
             leader = self.seating.index(
                 standing[0] if rules.later_lead == "president" else standing[-1]
             )
-        self.turn = leader
+        self.turn = self.actor = leader
         return events
 
     # --- reading the state ------------------------------------------------------------
@@ -713,17 +727,6 @@ class Game:
     def hand_of(self, seat: int) -> list[Card]:
         """Seat's cards, lowest first.  Only for that seat (or a record): see `view_for`."""
         return [card for row in self._rows[seat] if row for card in row[-1].cards]
-
-    @property
-    def actor(self) -> int | None:
-        """The seat asked to act now: the turn in play, a seat owing a return in the
-        exchange (the first of them); None between hands and after the game."""
-        phase = self.phase
-        if phase is _PLAY:
-            return self.turn
-        if phase is _EXCHANGE:
-            return next(iter(self.pending_returns), None)
-        return None
 
     @property
     def actors(self) -> list[int]:
@@ -764,49 +767,71 @@ class Game:
         """What `seat` may see: the public view, its own cards and its own part of the
         exchange (what `SeatView.of` makes of the same parts, which a client uses).
 
-        Made per decision, so made cheaply: the fields that change only now and then
-        (the seating, the scores, the places...) are kept from one view to the next
-        while they stay the same, `played` grows from the last view's, and the seat's
-        cards are read from its rows again only when they changed.  Every field is an
-        immutable tuple: a view kept shows the moment it was made."""
+        Made per decision, so made cheaply: it fills the fields that every choice reads
+        (those `SeatView.legal_actions` needs, and the card counts) and leaves the rest
+        to be built from a snapshot when first read (`view.Snapshot`): the fields that
+        change only now and then (the seating, the scores...) are kept from one view to
+        the next while they stay the same, `played` grows from the last one's, and the
+        seat's cards are read from its rows again only when they changed."""
         lasting = self._lasting or self._keep_lasting()
-        rows = tuple(self._rows[seat])
-        known = self._seen_hands.get(seat)
-        if known is not None and known[0] == rows:
-            hand = known[1]
-        else:
-            hand = sum([row[-1].cards for row in rows if row], ())
-            self._seen_hands[seat] = (rows, hand)
-        exchanges = lasting[3]
-        exchange = exchanges.get(seat)
-        if exchange is None:
-            exchange = exchanges[seat] = tuple(
-                [e for e in self.exchanges if seat in (e.giver, e.receiver)]
-            )
+        head = lasting[0]
+        view = _blank(SeatView)
+        view.rules = head[0]
+        view.phase = head[2]
+        view.counts = tuple(self._held)
+        view.turn = self.turn
+        view.top = self.top
+        view.revolution = self.revolution
+        view.opening = self._opening
+        view.seat = seat
         pending = self.pending_returns
-        flags = lasting[2]
-        return _new(
-            SeatView,
+        view.return_size = pending[seat][1] if seat in pending else 0
+        view.rows = tuple(self._rows[seat])
+        log, moves, exchanges = self.log, self._moves, self.exchanges
+        view._at = _new(
+            Snapshot,
             (
-                *lasting[0],
-                tuple(self._held),
-                self.turn,
-                self.top,
-                tuple(self.log[self._trick_start :]),
-                self._played_so_far(),
-                self.revolution,
-                self._opening,
-                flags[self._answered],
-                flags[self._locked],
-                *lasting[1],
-                seat,
-                hand,
-                exchange,
-                pending[seat][1] if seat in pending else 0,
-                rows,
-                tuple(self._moves),
+                self,
+                lasting,
+                log,
+                self._trick_start,
+                len(log),
+                self._answered,
+                self._locked,
+                moves,
+                len(moves),
+                exchanges,
+                len(exchanges),
             ),
         )
+        return view
+
+    def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
+        """Every card of `log[:upto]` in order (for a view's `played`): grown from the
+        last answer when the same log only grew since."""
+        shown, made, played = self._played
+        if shown is log and made == upto:
+            return played
+        if shown is log and made < upto:
+            if made == upto - 1:
+                played += log[made][1].cards
+            else:
+                played += tuple([card for _, play in log[made:upto] for card in play.cards])
+        else:
+            played = tuple([card for _, play in log[:upto] for card in play.cards])
+        if log is self.log:
+            self._played = (log, upto, played)
+        return played
+
+    def cards_held(self, seat: int, rows: tuple[Row, ...]) -> tuple[Card, ...]:
+        """The cards of `rows` (seat's rows at some moment), lowest first: kept per seat
+        while its rows stay the same."""
+        known = self._seen_hands.get(seat)
+        if known is not None and known[0] == rows:
+            return known[1]
+        hand: tuple[Card, ...] = sum([row[-1].cards for row in rows if row], ())
+        self._seen_hands[seat] = (rows, hand)
+        return hand
 
     def _public_fields(self) -> tuple[Any, ...]:
         """`PublicView`'s fields in order (`view_for` lists them again, inlined)."""
@@ -818,7 +843,7 @@ class Game:
             self.turn,
             self.top,
             tuple(self.log[self._trick_start :]),
-            self._played_so_far(),
+            self.cards_played(self.log, len(self.log)),
             self.revolution,
             self._opening,
             flags[self._answered],
@@ -827,24 +852,9 @@ class Game:
         )
 
     def _keep_lasting(self) -> tuple[Any, ...]:
-        lasting: tuple[Any, ...] = (*self._lasting_fields(), {})
+        lasting: tuple[Any, ...] = self._lasting_fields()
         self._lasting = lasting
         return lasting
-
-    def _played_so_far(self) -> tuple[Card, ...]:
-        """`played`, grown from the last view's when the log only grew since."""
-        log = self.log
-        made = len(log)
-        shown, upto, played = self._played
-        if shown is not log or upto != made:
-            if shown is log and upto == made - 1:
-                played += log[-1][1].cards
-            elif shown is log and upto < made:
-                played += tuple([card for _, play in log[upto:] for card in play.cards])
-            else:
-                played = tuple([card for _, play in log for card in play.cards])
-            self._played = (log, made, played)
-        return played
 
     def _lasting_fields(self) -> tuple[tuple[Any, ...], tuple[Any, ...], list[tuple[bool, ...]]]:
         """(rules, hand_number, phase, seating, dealer), (finish_order, standing, scores,
@@ -888,10 +898,11 @@ class Game:
         game._held = list(view.counts)
         game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
         game._clockwise = _clockwise(players)
-        game._next_seat, game._pass_events, game._pass_moves = _seat_tables(players)
+        game._next_seat, game._pass_events, game._pass_moves, game._tops = _seat_tables(players)
         game.log, game._trick_start = list(view.trick), 0
         game._moves = list(view.history)
-        game.top, game.revolution, game.turn = view.top, view.revolution, view.turn
+        game.top, game.revolution = view.top, view.revolution
+        game.turn = game.actor = view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
         game._opening = view.opening
@@ -1028,10 +1039,12 @@ def _clearing(rules: Rules) -> tuple[bool, ...]:
 @functools.cache
 def _seat_tables(
     players: int,
-) -> tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...]]:
+) -> tuple[list[int | None], tuple[Passed, ...], tuple[tuple[int, Pass], ...], list[Top | None]]:
     """For a table of `players` (at most 16): the next seat clockwise from each seat among
     each set of seats (a bitmask), at `able << 4 | seat`; each seat's pass event and its
-    move (seat, PASS).  Shared between games (never changed): the hot path's lookups."""
+    move (seat, PASS); the pile a seat's canonical play makes (`moves.row_for`: no wild
+    joker, so a set of jokers alone is all jokers), at `seat << 8 | rank << 4 | count`.
+    Shared between games (never changed): the hot path's lookups."""
     after: list[int | None] = [None] * ((1 << players) << 4)
     for able in range(1 << players):
         for seat in range(players):
@@ -1045,7 +1058,13 @@ def _seat_tables(
             )
     passes = tuple(_new(Passed, (seat, False)) for seat in range(players))
     moves = tuple((seat, PASS) for seat in range(players))
-    return after, passes, moves
+    tops: list[Top | None] = [None] * (players << 8)
+    for seat in range(players):
+        for rank in range(JOKER_RANK + 1):
+            for count in range(1, 16):
+                jokers = count if rank == JOKER_RANK else 0
+                tops[seat << 8 | rank << 4 | count] = _new(Top, (seat, rank, count, jokers))
+    return after, passes, moves, tops
 
 
 @functools.cache

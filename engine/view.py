@@ -9,9 +9,9 @@ Bots choose from a `SeatView`; the server sends nothing else."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from .actions import PASS, Action, Pass, Play
 from .cards import JOKER_RANK, Card, counts_of
@@ -84,9 +84,51 @@ class PublicView(NamedTuple):
         return titles_by_name(self.rules, self.last_finish())
 
 
-class SeatView(NamedTuple):
-    """Immutable; a named tuple because bots and the server make one per decision.
-    Its fields are `PublicView`'s and then the seat's own."""
+#: `SeatView`'s fields in order: `PublicView`'s, then the seat's own.
+_SEAT_FIELDS = (
+    "rules",
+    "hand_number",
+    "phase",
+    "seating",
+    "dealer",
+    "counts",
+    "turn",
+    "top",
+    "trick",
+    "played",
+    "revolution",
+    "opening",
+    "passed",
+    "locked",
+    "finish_order",
+    "standing",
+    "scores",
+    "owed",
+    "hands_played",
+    "winners",
+    "places",
+    "seat",
+    "hand",
+    "exchange",
+    "return_size",
+    "rows",
+    "history",
+)
+
+
+class SeatView:
+    """What one seat may see: `PublicView`'s fields and then the seat's own.  Read-only
+    (every field is an immutable value: a view kept shows the moment it was made).
+
+    Bots and the simulator make one per decision, so `Game.view_for` fills only the
+    fields every decision needs (the phase, the turn, the pile, the seat's rows...) and
+    keeps a snapshot for the rest, each built the first time it is read: a bot that does
+    not look at a field does not pay for it.  `SeatView.of` (a client's view, from a
+    public view and its own cards) fills every field at once.  It behaves as the named
+    tuple it once was where that is asked of it: `_fields`, `_replace`, `_asdict`,
+    iteration in field order, equality and hashing by fields, pickling."""
+
+    __slots__ = (*_SEAT_FIELDS, "_at")
 
     rules: Rules
     hand_number: int
@@ -122,7 +164,99 @@ class SeatView(NamedTuple):
     #: first; a pass the rules made for a seat with no play (auto_pass) included.  The
     #: engine's view holds the whole hand; online it holds what the client saw since it
     #: joined (a client that joins mid-hand misses the start: `played` is complete).
-    history: tuple[tuple[int, Play | Pass], ...] = ()
+    history: tuple[tuple[int, Play | Pass], ...]
+    #: What the fields not yet filled are built from (`Snapshot`), or None.
+    _at: Snapshot | None
+
+    _fields: ClassVar[tuple[str, ...]] = _SEAT_FIELDS
+    _field_defaults: ClassVar[dict[str, Any]] = {"history": ()}
+
+    def __init__(
+        self,
+        rules: Rules,
+        hand_number: int,
+        phase: Phase,
+        seating: tuple[str, ...],
+        dealer: int | None,
+        counts: tuple[int, ...],
+        turn: int | None,
+        top: Top | None,
+        trick: tuple[tuple[int, Play], ...],
+        played: tuple[Card, ...],
+        revolution: bool,
+        opening: bool,
+        passed: tuple[bool, ...],
+        locked: tuple[bool, ...],
+        finish_order: tuple[int, ...],
+        standing: tuple[str, ...],
+        scores: tuple[tuple[str, int], ...],
+        owed: tuple[tuple[int, int], ...],
+        hands_played: int,
+        winners: tuple[str, ...],
+        places: tuple[int | None, ...],
+        seat: int,
+        hand: tuple[Card, ...],
+        exchange: tuple[Gave | Returned, ...],
+        return_size: int,
+        rows: tuple[Row, ...],
+        history: tuple[tuple[int, Play | Pass], ...] = (),
+    ) -> None:
+        self.rules, self.hand_number, self.phase = rules, hand_number, phase
+        self.seating, self.dealer, self.counts = seating, dealer, counts
+        self.turn, self.top, self.trick, self.played = turn, top, trick, played
+        self.revolution, self.opening = revolution, opening
+        self.passed, self.locked, self.finish_order = passed, locked, finish_order
+        self.standing, self.scores, self.owed = standing, scores, owed
+        self.hands_played, self.winners, self.places = hands_played, winners, places
+        self.seat, self.hand, self.exchange = seat, hand, exchange
+        self.return_size, self.rows, self.history = return_size, rows, history
+        self._at = None
+
+    if not TYPE_CHECKING:  # (so that mypy still refuses a field that does not exist)
+
+        def __getattr__(self, name: str) -> Any:
+            """A field not filled yet: built from the snapshot, kept, returned."""
+            fill = _FILLS.get(name)
+            if fill is None:
+                raise AttributeError(f"'SeatView' object has no attribute {name!r}")
+            value = fill(self, self._at)
+            setattr(self, name, value)
+            return value
+
+    @classmethod
+    def _make(cls, fields: Iterable[Any]) -> SeatView:
+        return cls(*fields)
+
+    def _asdict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._fields}
+
+    def _replace(self, **changes: Any) -> SeatView:
+        fields = self._asdict()
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
+        fields.update(changes)
+        return SeatView(**fields)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (getattr(self, name) for name in self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return "SeatView(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SeatView._make, (tuple(self),))
 
     @classmethod
     def of(
@@ -143,13 +277,11 @@ class SeatView(NamedTuple):
         for debtor, size in public.owed:
             if debtor == seat:
                 owed = size
-        return tuple.__new__(
-            cls, (*public, seat, mine, tuple(exchange), owed, rows, tuple(history))
-        )
+        return cls(*public, seat, mine, tuple(exchange), owed, rows, tuple(history))
 
     def public(self) -> PublicView:
         """What everyone else at the table sees of the same moment."""
-        return PublicView._make(self[: len(PublicView._fields)])
+        return PublicView._make([getattr(self, name) for name in PublicView._fields])
 
     @property
     def my_turn(self) -> bool:
@@ -160,13 +292,12 @@ class SeatView(NamedTuple):
 
     def legal_actions(self) -> list[Action]:
         """The same list `Game.legal_actions(seat)` gives, from what this seat can see."""
-        rows = self.rows
         phase = self.phase
-        if phase is _EXCHANGE and self.return_size:
-            return list(legal_returns(rows, self.return_size))
         if phase is not _PLAY or self.turn != self.seat:
+            if phase is _EXCHANGE and self.return_size:
+                return list(legal_returns(self.rows, self.return_size))
             return []
-        rules, top = self.rules, self.top
+        rows, rules, top = self.rows, self.rules, self.top
         plays: list[Action]
         if top is None:
             if not self.opening and (rules.joker_mode != "wild" or not rows[JOKER_RANK]):
@@ -185,6 +316,68 @@ class SeatView(NamedTuple):
         if top is not None and not (rules.must_beat and plays):
             plays.append(PASS)
         return plays
+
+
+class ViewSource(Protocol):
+    """The game a lazy view was made from, for the fields it keeps caches of."""
+
+    def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
+        """Every card of `log[:upto]`, in order."""
+
+    def cards_held(self, seat: int, rows: tuple[Row, ...]) -> tuple[Card, ...]:
+        """The cards of `rows` (the seat's), lowest first."""
+
+
+class Snapshot(NamedTuple):
+    """What `Game.view_for` keeps for the fields of a view it does not fill at once.
+    Everything here stays as it was when the view was made: the lists are the game's
+    own, but the game only ever appends to them (and starts new ones at a deal), so the
+    first `logged`, `moved` and `exchanged` entries do not change."""
+
+    source: ViewSource
+    #: `Game._lasting`: (rules, hand_number, phase, seating, dealer), (finish_order,
+    #: standing, scores, owed, hands_played, winners, places), flags by bitmask.
+    lasting: tuple[Any, ...]
+    log: list[tuple[int, Play]]
+    trick_start: int
+    logged: int
+    answered: int
+    locked: int
+    moves: list[tuple[int, Play | Pass]]
+    moved: int
+    exchanges: list[Gave | Returned]
+    exchanged: int
+
+
+def _fill_exchange(view: SeatView, at: Snapshot) -> tuple[Gave | Returned, ...]:
+    seat = view.seat
+    return tuple([e for e in at.exchanges[: at.exchanged] if seat in (e.giver, e.receiver)])
+
+
+def _lasting(group: int, index: int) -> Callable[[SeatView, Snapshot], Any]:
+    return lambda view, at: at.lasting[group][index]
+
+
+#: How each field a lazy view leaves unfilled is built from its snapshot.
+_FILLS: dict[str, Callable[[SeatView, Snapshot], Any]] = {
+    "hand_number": _lasting(0, 1),
+    "seating": _lasting(0, 3),
+    "dealer": _lasting(0, 4),
+    "trick": lambda view, at: tuple(at.log[at.trick_start : at.logged]),
+    "played": lambda view, at: at.source.cards_played(at.log, at.logged),
+    "passed": lambda view, at: at.lasting[2][at.answered],
+    "locked": lambda view, at: at.lasting[2][at.locked],
+    "finish_order": _lasting(1, 0),
+    "standing": _lasting(1, 1),
+    "scores": _lasting(1, 2),
+    "owed": _lasting(1, 3),
+    "hands_played": _lasting(1, 4),
+    "winners": _lasting(1, 5),
+    "places": _lasting(1, 6),
+    "hand": lambda view, at: at.source.cards_held(view.seat, view.rows),
+    "exchange": _fill_exchange,
+    "history": lambda view, at: tuple(at.moves[: at.moved]),
+}
 
 
 def moves_seen(

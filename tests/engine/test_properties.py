@@ -163,11 +163,13 @@ def play_game(rules: Rules, players: int, seed: int, deep_hands: int) -> Game:
         while game.phase in (Phase.PLAY, Phase.EXCHANGE):
             seat = game.turn if game.phase is Phase.PLAY else next(iter(game.pending_returns))
             assert seat is not None
+            assert game.actor == seat, "actor: the turn in play, the first return owed"
             if deep:
                 check_legality(game, seat, rng)
                 check_conservation(game)
                 check_views(game)
             game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert game.actor is None
         with_all = game.finishes[-1]
         assert sorted(with_all) == sorted(game.seating)
     return game

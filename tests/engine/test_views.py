@@ -159,3 +159,43 @@ def test_a_copied_game_leaves_the_shared_tables_behind_and_plays_on_the_same() -
             assert twin.apply(seat, action) == events
         moves += 1
     assert moves == 60
+
+
+def test_a_view_read_late_shows_the_moment_it_was_made() -> None:
+    """`view_for` leaves most fields to be built when first read.  A view whose fields are
+    read only after the game moved on (later plays, the exchange, the next deal) shows
+    exactly what a view read at once showed, and what `SeatView.of` builds from the
+    public view and the seat's own parts; pickling and `_replace` keep every field."""
+    import pickle
+
+    for preset in ("classic", "house", "full"):
+        game = Game(find_preset(preset), ["a", "b", "c", "d"])
+        rng = random.Random(3)
+        kept: list[tuple[SeatView, tuple[object, ...]]] = []
+        while game.phase is not Phase.GAME_OVER and len(game.finishes) < 3:
+            if game.phase is Phase.BETWEEN_HANDS or game.hand < 0:
+                game.start_hand(rng=rng)
+                continue
+            seat = game.actors[0]
+            if rng.random() < 0.3:
+                now = game.view_for(seat)
+                eager = SeatView.of(
+                    game.public_view(),
+                    seat,
+                    game.hand_of(seat),
+                    [e for e in game.exchanges if seat in (e.giver, e.receiver)],
+                    history=now.history,
+                )
+                assert now == eager and tuple(now) == tuple(eager), preset
+                kept.append((game.view_for(seat), tuple(eager)))
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert len({view.hand_number for view, _ in kept}) >= 2
+        for late, fields in kept:
+            differ = [
+                name for name, a, b in zip(SeatView._fields, late, fields, strict=True) if a != b
+            ]
+            assert not differ, (preset, differ)
+        view, fields = kept[len(kept) // 2]
+        assert tuple(pickle.loads(pickle.dumps(view))) == fields
+        assert tuple(view._replace(seat=view.seat)) == fields
+        assert hash(view) == hash(SeatView._make(fields))
