@@ -51,7 +51,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import PublicView, SeatView, Snapshot
+from .view import PublicView, SeatView
 
 
 @dataclass(frozen=True)
@@ -788,21 +788,20 @@ class Game:
         view.return_size = pending[seat][1] if seat in pending else 0
         view.rows = tuple(self._rows[seat])
         log, moves, exchanges = self.log, self._moves, self.exchanges
-        view._at = _new(
-            Snapshot,
-            (
-                self,
-                lasting,
-                log,
-                self._trick_start,
-                len(log),
-                self._answered,
-                self._locked,
-                moves,
-                len(moves),
-                exchanges,
-                len(exchanges),
-            ),
+        # A `Snapshot`'s fields; `SeatView` makes it one when a field is first read (a
+        # plain tuple is quicker to make).
+        view._at = (
+            self,
+            lasting,
+            log,
+            self._trick_start,
+            len(log),
+            self._answered,
+            self._locked,
+            moves,
+            len(moves),
+            exchanges,
+            len(exchanges),
         )
         return view
 

@@ -165,8 +165,9 @@ class SeatView:
     #: engine's view holds the whole hand; online it holds what the client saw since it
     #: joined (a client that joins mid-hand misses the start: `played` is complete).
     history: tuple[tuple[int, Play | Pass], ...]
-    #: What the fields not yet filled are built from (`Snapshot`), or None.
-    _at: Snapshot | None
+    #: What the fields not yet filled are built from (a `Snapshot`, or its fields as a
+    #: plain tuple), or None.
+    _at: Snapshot | tuple[Any, ...] | None
 
     _fields: ClassVar[tuple[str, ...]] = _SEAT_FIELDS
     _field_defaults: ClassVar[dict[str, Any]] = {"history": ()}
@@ -219,7 +220,10 @@ class SeatView:
             fill = _FILLS.get(name)
             if fill is None:
                 raise AttributeError(f"'SeatView' object has no attribute {name!r}")
-            value = fill(self, self._at)
+            at = self._at
+            if type(at) is tuple:  # as `Game.view_for` left it
+                self._at = at = Snapshot._make(at)
+            value = fill(self, at)
             setattr(self, name, value)
             return value
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from president.bots.sim import Tally, run
 from president.engine import find_preset
 
@@ -97,3 +98,26 @@ def test_only_a_bot_that_counts_its_choices_is_clocked_per_decision() -> None:
         timed.choose(view)
     assert cheap.decisions.count == 0 and cheap.seconds > 0
     assert search.decisions.count == 2 and search.seconds > 0
+
+
+def test_a_cheap_bots_time_is_sampled_one_decision_in_eight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a clock that each choice moves on by one second, a bot not clocked per decision
+    shows one second per decision once its decisions fill whole samples."""
+    from president.bots import sim
+
+    now = [0.0]
+
+    class Steady:
+        def choose(self, view: object) -> str:
+            now[0] += 1.0
+            return "pass"
+
+    monkeypatch.setattr(sim, "_now", lambda: now[0])
+    timed = sim.Timed(Steady())  # type: ignore[arg-type]
+    timed.choose(None)
+    assert timed.seconds == sim.SAMPLE  # the first decision is clocked
+    for _ in range(sim.SAMPLE * 10 - 1):
+        timed.choose(None)
+    assert timed.seconds == sim.SAMPLE * 10
