@@ -33,7 +33,7 @@ from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from .servers import add_interface, chosen_interface
+from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import (
     PASSWORD,
     STRATEGY_HELP,
@@ -174,6 +174,7 @@ def address_problem(text: str) -> str | None:
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     known = KnownServers()
     if args.address is None:  # the servers announced on the LAN, to pick one
+        quiet_zeroconf()
         args.address = await pick_server(
             ServersScreen(versions=m.VERSIONS, known=known.load()),
             address_problem,

@@ -28,7 +28,7 @@ from president.server.config import ServerConfig, default_data_dir
 from president.server.journal import JournalError
 from president.server.storage import StorageError
 
-from .servers import add_interface, chosen_interface
+from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import Password, add_password, given_password, port, seconds, short_text, whole
 
 
@@ -152,6 +152,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(message)s",
     )
+    quiet_zeroconf(args.verbose)
     given = given_password(
         args,
         "--password",

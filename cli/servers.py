@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import logging
 import os
 import sys
 
@@ -19,6 +20,13 @@ from .usage import seconds
 
 #: The environment variable that names the one interface to announce and look on.
 INTERFACE_ENV = "PRESIDENT_MDNS_INTERFACE"
+
+
+def quiet_zeroconf(verbose: bool = False) -> None:
+    """The mDNS library's own warnings (an interface that went away, a packet it could
+    not send) stay out of the terminal: discovery says what went wrong in one line of
+    its own.  With `verbose` (a host's -v) they go to the log."""
+    logging.getLogger("zeroconf").setLevel(logging.WARNING if verbose else logging.CRITICAL + 1)
 
 
 def interface_address(text: str) -> str:
@@ -86,6 +94,7 @@ def as_line(found: Announcement) -> str:
 
 
 def cmd_servers(args: argparse.Namespace) -> int:
+    quiet_zeroconf()
     try:
         found, ignored = asyncio.run(find_servers(args.wait, chosen_interface(args)))
     except DiscoveryFailed as exc:

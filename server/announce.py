@@ -157,7 +157,15 @@ class Announcer:
             return
         name = info.name  # with a suffix if another service had the name
         self.registered.set()
-        self.say("announced on the LAN: `president connect` with no address lists this server")
+        where = (
+            "every interface"
+            if isinstance(self.where.interfaces, InterfaceChoice)
+            else ", ".join(self.where.interfaces)
+        )
+        self.say(
+            f"announced on the LAN (mDNS on {where}): `president connect` with no address "
+            "lists this server"
+        )
         while True:
             await asyncio.sleep(self.every)
             count = self.tables()
