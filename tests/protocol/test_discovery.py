@@ -71,6 +71,7 @@ def test_an_announcement_round_trips() -> None:
         ({b"NAME": b"upper"}, "name", "upper"),  # keys are case-insensitive (RFC 6763)
         ({b"tables": b"999999999999"}, "tables", None),
         ({b"tables": b"-3"}, "tables", None),
+        ({b"tables": b"500000"}, "tables", None),  # more than any server holds
         ({b"tables": "\u0663".encode()}, "tables", None),  # an Arabic-Indic three
         ({b"tables": b"12"}, "tables", 12),
         ({b"proto": b"2,x,999,3,3,-1"}, "versions", (2, 3)),
