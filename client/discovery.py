@@ -24,6 +24,11 @@ log = logging.getLogger("president.client")
 MAX_SERVERS = 64
 #: How long one server's details are asked for before it is left out.
 RESOLVE_MS = 3000
+#: Seconds between checks that each server listed still answers.  A server that stops
+#: without its goodbye (killed, unplugged) would stay listed until its PTR record expires
+#: (python-zeroconf keeps those at least 1,125 s); its other records expire after the
+#: server's TTL (server.announce.OTHER_TTL, 120 s), and then it is asked again.
+RECHECK = 15.0
 
 
 class DiscoveryFailed(Exception):
@@ -65,10 +70,16 @@ class ServerFinder:
     tests use 127.0.0.1, so nothing leaves the machine."""
 
     def __init__(
-        self, on_change: Callable[[], None] = lambda: None, *, interface: str | None = None
+        self,
+        on_change: Callable[[], None] = lambda: None,
+        *,
+        interface: str | None = None,
+        recheck: float = RECHECK,
     ) -> None:
         self.on_change = on_change
         self.interface = interface
+        self.recheck = recheck
+        self._rechecking: asyncio.Task[None] | None = None
         self.servers: dict[str, Announcement] = {}
         #: Services announced but not kept: beyond `MAX_SERVERS`, or unusable.
         self.ignored = 0
@@ -104,14 +115,16 @@ class ServerFinder:
             self._browser = AsyncServiceBrowser(
                 self._zeroconf.zeroconf, [SERVICE_TYPE], handlers=[self._changed]
             )
+            self._rechecking = asyncio.get_running_loop().create_task(self._recheck())
         except Exception as exc:  # zeroconf's and the system's, in one line
             await self.close()
             reason = (str(exc).splitlines() or [type(exc).__name__])[0]
             raise DiscoveryFailed(f"cannot look for servers on the LAN: {reason}") from None
 
     async def close(self) -> None:
-        for task in list(self._lookups.values()):
-            task.cancel()
+        for task in [*self._lookups.values(), self._rechecking]:
+            if task is not None:
+                task.cancel()
         browser, self._browser = self._browser, None
         zeroconf, self._zeroconf = self._zeroconf, None
         with contextlib.suppress(Exception):
@@ -150,6 +163,18 @@ class ServerFinder:
         task = asyncio.get_running_loop().create_task(self._look_up(name))
         self._lookups[name] = task
 
+    async def _recheck(self) -> None:
+        """Every `recheck` seconds, each server listed that no lookup is busy with: its
+        records from the cache while they last, else asked for again; gone if no answer."""
+        while True:
+            await asyncio.sleep(self.recheck)
+            for name in list(self.servers):
+                if name in self._lookups or name not in self.servers:
+                    continue
+                if not await self._resolve(name) and self.servers.pop(name, None) is not None:
+                    log.info("%s: no answer: gone", name)
+                    self.on_change()
+
     async def _look_up(self, name: str) -> None:
         try:
             while True:
@@ -160,14 +185,16 @@ class ServerFinder:
         finally:
             self._lookups.pop(name, None)
 
-    async def _resolve(self, name: str) -> None:
+    async def _resolve(self, name: str) -> bool:
+        """Ask for the service's records (the cache answers while they last) and keep
+        what they announce; False if nothing answered."""
         zeroconf = self._zeroconf
         if zeroconf is None:
-            return
+            return False
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
             if not await info.async_request(zeroconf.zeroconf, RESOLVE_MS):
-                return
+                return False
             instance = name.removesuffix("." + SERVICE_TYPE)
             found = Announcement.from_txt(
                 info.properties,
@@ -177,13 +204,19 @@ class ServerFinder:
             )
         except BadAnnouncement as exc:
             log.info("%s: left out: %s", name, exc)
-            self.ignored += 1
-            return
+            self._left_out(name)
+            return True
         except Exception as exc:  # a hostile record is left out, never fatal
             log.info("%s: left out: %r", name, exc)
-            self.ignored += 1
-            return
+            self._left_out(name)
+            return True
         found = nearest_first(found, self._networks)
         if self.servers.get(name) != found:
             self.servers[name] = found
+            self.on_change()
+        return True
+
+    def _left_out(self, name: str) -> None:
+        self.ignored += 1
+        if self.servers.pop(name, None) is not None:  # its update made it unusable
             self.on_change()

@@ -21,6 +21,8 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 log = logging.getLogger("president.server")
 
+#: Seconds browsers may keep the service's records without hearing them again.
+OTHER_TTL = 120
 #: Listening on one of these is listening on every interface.
 EVERYWHERE = ("0.0.0.0", "::", "")
 
@@ -137,6 +139,9 @@ class Announcer:
             properties=a.to_txt(),
             server=f"{self.host}-president-{a.port}.local.",
             parsed_addresses=list(self.where.addresses),
+            # a server killed without its goodbye leaves browsers' lists within two
+            # minutes (the library's default for these records is 75)
+            other_ttl=OTHER_TTL,
         )
 
     async def _run(self) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from president.client.connection import Client, connect
+from president.client.discovery import ServerFinder
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from zeroconf import IPVersion
@@ -251,3 +252,60 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
         assert "left out" in text.stdout  # the unusable one is counted, not listed
     finally:
         await zc.async_close()
+
+
+#: A service announced with records that expire after 3 s (a real server's: 120 s), in a
+#: process of its own, so that it can be killed without saying goodbye.
+SHORT_LIVED = """
+import asyncio, socket, sys
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+async def main() -> None:
+    zc = AsyncZeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    name = sys.argv[1]
+    await zc.async_register_service(AsyncServiceInfo(
+        "_president._tcp.local.", f"{name}._president._tcp.local.", port=int(sys.argv[2]),
+        properties={"name": name}, server=f"{name}-host.local.",
+        addresses=[socket.inet_aton("127.0.0.1")], host_ttl=3, other_ttl=3))
+    print("registered", flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
+    """Killed (or unplugged), a server sends no goodbye, and the library would keep its
+    PTR record 1,125 s: the finder asks again once its other records expire.  One that
+    still answers stays listed through those checks."""
+
+    def announce(name: str, port: int) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SHORT_LIVED, name, str(port)], stdout=subprocess.PIPE, text=True
+        )
+        assert proc.stdout is not None and proc.stdout.readline() == "registered\n"
+        return proc
+
+    crashed, alive = announce("crashed", 4801), announce("alive", 4802)
+    try:
+        async with ServerFinder(interface="127.0.0.1", recheck=0.5) as finder:
+
+            def ports() -> set[int]:
+                return {a.port for a in finder.listing()}
+
+            end = time.monotonic() + 10
+            while not {4801, 4802} <= ports():
+                assert time.monotonic() < end, finder.listing()
+                await asyncio.sleep(0.1)
+            crashed.kill()
+            crashed.wait(10)
+            began = time.monotonic()
+            while 4801 in ports():
+                assert time.monotonic() - began < 15, finder.listing()
+                await asyncio.sleep(0.1)
+            assert 4802 in ports()  # its records expired too, and it answered again
+    finally:
+        for proc in (crashed, alive):
+            proc.kill()
+            proc.wait(10)
