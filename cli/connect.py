@@ -1,4 +1,5 @@
-"""`president connect HOST[:PORT] --name NAME`: check the server's certificate (asking
+"""`president connect [HOST[:PORT]] --name NAME`: without an address, choose among the
+servers announced on the LAN; then check the server's certificate (asking
 the user the first time), then the lobby screen; sitting down or watching opens the
 table screen, and leaving the table comes back to the lobby."""
 
@@ -25,11 +26,14 @@ from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.servers import ServersScreen
+from president.client.tui.servers_app import pick_server
 from president.client.tui.theme import choose_theme
 from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import (
     PASSWORD,
     STRATEGY_HELP,
@@ -158,8 +162,27 @@ async def ask_secret(question: str) -> str:
     raise ConnectFailed(f"not connected: {reason.removesuffix(': ')}")
 
 
+def address_problem(text: str) -> str | None:
+    """What is wrong with a typed HOST[:PORT], or None."""
+    try:
+        address(text)
+    except argparse.ArgumentTypeError as exc:
+        return str(exc)
+    return None
+
+
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     known = KnownServers()
+    if args.address is None:  # the servers announced on the LAN, to pick one
+        quiet_zeroconf()
+        args.address = await pick_server(
+            ServersScreen(versions=m.VERSIONS, known=known.load()),
+            address_problem,
+            interface=chosen_interface(args),
+            theme=choose_theme(args.theme, os.environ),
+        )
+        if args.address is None:
+            return 0
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, ask)
         link, secret = await first_link(args, pin, known, secret)
@@ -201,7 +224,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "fingerprint to compare with the one the host's server printed."
     )
     parser.add_argument(
-        "address", type=address, metavar="HOST[:PORT]", help="the server (default port 7766)"
+        "address",
+        type=address,
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help="the server (default port 7766); without it, choose among the servers "
+        "announced on the LAN",
     )
     parser.add_argument(
         "--name",
@@ -229,4 +257,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
     add_theme(parser, "the lobby and the table")
+    add_interface(parser, "look for servers")
     parser.set_defaults(handler=cmd_connect)

@@ -135,6 +135,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "join a president server on the LAN (the lobby, then a table)",
     ),
     "bot": ("president.cli.bot", "run headless bots at a server's table"),
+    "servers": ("president.cli.servers", "list the president servers announced on the LAN"),
 }
 
 

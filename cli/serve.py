@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import signal
@@ -13,23 +14,22 @@ import socket
 import sys
 from pathlib import Path
 
+from president.protocol.certs import normalise_fingerprint
+from president.protocol.discovery import Announcement
+from president.protocol.messages import VERSIONS
+from president.server.announce import (
+    EVERYWHERE,
+    Announcer,
+    friend_addresses,
+    where_to_announce,
+)
 from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
 from president.server.journal import JournalError
 from president.server.storage import StorageError
 
+from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import Password, add_password, given_password, port, seconds, short_text, whole
-
-
-def lan_addresses() -> list[str]:
-    """This machine's addresses other players on the LAN may use (best effort, no traffic)."""
-    found: set[str] = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(str(info[4][0]))
-    except OSError:
-        pass
-    return sorted(a for a in found if not a.startswith("127."))
 
 
 def say(*args: object, **kwargs: object) -> None:
@@ -51,7 +51,49 @@ def password_line(given: Password | None) -> str:
     return f"clients must give a password (set {where.get(given.source, 'in ' + given.source)})"
 
 
-async def serve(config: ServerConfig, given: Password | None = None) -> int:
+def is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def host_address(host: str) -> str:
+    """The address a host name given to --host stands for (itself if it is one)."""
+    if host in EVERYWHERE:
+        return host
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return str(socket.getaddrinfo(host, None, family)[0][4][0])
+
+
+def announcer(config: ServerConfig, server: Server, interface: str | None) -> Announcer | None:
+    """The server's announcement on the LAN, or None (said in one line) if the interface
+    cannot be used."""
+    try:
+        where = where_to_announce(host_address(config.host), interface)
+    except (OSError, ValueError, IndexError) as exc:
+        say(f"not announced on the LAN: {config.host!r} gives no address to announce ({exc})")
+        return None
+    announcement = Announcement(
+        name=config.name,
+        port=server.port,
+        versions=VERSIONS,
+        password=config.password is not None,
+        fingerprint=normalise_fingerprint(server.fingerprint),
+    )
+    return Announcer(announcement, where, lambda: len(server.lobby.tables), say)
+
+
+async def serve(
+    config: ServerConfig,
+    given: Password | None = None,
+    *,
+    announce: bool = True,
+    interface: str | None = None,
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -63,10 +105,16 @@ async def serve(config: ServerConfig, given: Password | None = None) -> int:
     except (JournalError, StorageError, ListenError) as exc:
         print(f"president server: {exc}", file=sys.stderr)
         return 2
-    say(f"president server {config.name!r} listening on {config.host}:{server.port}")
-    if config.host in ("0.0.0.0", "::", ""):
-        for address in lan_addresses():
-            say(f"  friends connect with: president connect {address}:{server.port} --name NAME")
+    everywhere = " (every interface)" if config.host in EVERYWHERE else ""
+    say(f"president server {config.name!r} listening on {config.host}:{server.port}{everywhere}")
+    friends = friend_addresses(config.host, server.port)
+    for address in friends:
+        if is_loopback(config.host):
+            say(f"  only this machine can connect: president connect {address} --name NAME")
+        else:
+            say(f"  friends connect with: president connect {address} --name NAME")
+    if not friends:
+        say("  no network interface has an address: only this machine can connect")
     say(f"certificate fingerprint (SHA-256): {server.fingerprint}")
     say("  tell your friends this fingerprint: their client shows it on first connect")
     say(password_line(given))
@@ -80,11 +128,18 @@ async def serve(config: ServerConfig, given: Password | None = None) -> int:
         )
     for problem in server.restore_problems:
         say(f"  {problem}")
+    lan = announcer(config, server, interface) if announce else None
+    if not announce:
+        say("not announced on the LAN (--no-announce): friends need the address")
     say("Ctrl-C stops the server")
+    if lan is not None:
+        lan.start()
     try:
         await stop.wait()
         say("shutting down: telling clients, keeping the tables ...")
     finally:  # whatever happens here, the games in progress stay in the journal
+        if lan is not None:
+            await lan.close()  # first: browsers drop this server at once
         kept = sum(t.status == "playing" for t in server.lobby.tables.values())
         await server.close()
     kept_line = f"; {kept} game(s) in progress kept for the next start" if kept else ""
@@ -97,6 +152,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(message)s",
     )
+    quiet_zeroconf(args.verbose)
     given = given_password(
         args,
         "--password",
@@ -118,7 +174,8 @@ def cmd_server(args: argparse.Namespace) -> int:
         bots_per_address=args.bots_per_address,
         bot_workers=args.bot_workers,
     )
-    return asyncio.run(serve(config, given))
+    interface = chosen_interface(args)
+    return asyncio.run(serve(config, given, announce=args.announce, interface=interface))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -179,5 +236,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=words.format(default),
         )
+    parser.add_argument(
+        "--no-announce",
+        dest="announce",
+        action="store_false",
+        help="do not announce the server on the LAN (mDNS): players type its address",
+    )
+    add_interface(parser, "announce")
     parser.add_argument("-v", "--verbose", action="store_true", help="log connections and games")
     parser.set_defaults(handler=cmd_server)

@@ -30,7 +30,9 @@ def test_the_console_script_is_installed() -> None:
     assert out.returncode == 0 and "replay" in out.stdout and "sim" in out.stdout
 
 
-@pytest.mark.parametrize("command", ["rules", "replay", "sim", "play", "server", "connect", "bot"])
+@pytest.mark.parametrize(
+    "command", ["rules", "replay", "sim", "play", "server", "connect", "bot", "servers"]
+)
 def test_every_subcommand_has_help(command: str) -> None:
     out = president(command, "--help")
     assert out.returncode == 0 and "usage: president " + command in out.stdout

@@ -1,0 +1,132 @@
+"""`president servers`: the president servers announced on the LAN, printed once after
+listening a few seconds (for people and, with --json, for scripts).  Also the option
+every LAN-facing command shares: the one interface to announce or look on."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import logging
+import os
+import sys
+
+from president.client.discovery import DiscoveryFailed, ServerFinder
+from president.protocol.discovery import Announcement
+from president.protocol.messages import VERSIONS
+
+from .usage import seconds
+
+#: The environment variable that names the one interface to announce and look on.
+INTERFACE_ENV = "PRESIDENT_MDNS_INTERFACE"
+
+
+def quiet_zeroconf(verbose: bool = False) -> None:
+    """The mDNS library's own warnings (an interface that went away, a packet it could
+    not send) stay out of the terminal: discovery says what went wrong in one line of
+    its own.  With `verbose` (a host's -v) they go to the log."""
+    logging.getLogger("zeroconf").setLevel(logging.WARNING if verbose else logging.CRITICAL + 1)
+
+
+def interface_address(text: str) -> str:
+    """An interface's address for mDNS: an IPv4 or IPv6 address of this machine."""
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
+
+
+def add_interface(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--mdns-interface ADDR` (default: the environment's PRESIDENT_MDNS_INTERFACE)."""
+    parser.add_argument(
+        "--mdns-interface",
+        type=interface_address,
+        metavar="ADDR",
+        help=f"{what} on this interface address only (e.g. 127.0.0.1: nothing leaves this "
+        f"machine; default ${INTERFACE_ENV}, else every interface)",
+    )
+
+
+def chosen_interface(args: argparse.Namespace) -> str | None:
+    """The interface from the command line, else from the environment (checked)."""
+    if args.mdns_interface is not None:
+        return str(args.mdns_interface)
+    given = os.environ.get(INTERFACE_ENV, "").strip()
+    if not given:
+        return None
+    try:
+        return interface_address(given)
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(f"${INTERFACE_ENV}: {exc}") from None
+
+
+async def find_servers(wait: float, interface: str | None) -> tuple[list[Announcement], int]:
+    """What is announced after listening `wait` seconds, and how many announcements
+    were left out."""
+    async with ServerFinder(interface=interface) as finder:
+        await asyncio.sleep(wait)
+        return finder.listing(), finder.ignored
+
+
+def as_json(found: Announcement) -> dict[str, object]:
+    return {
+        "name": found.name,
+        "address": found.address,
+        "addresses": list(found.addresses),
+        "port": found.port,
+        "versions": list(found.versions),
+        "compatible": found.speaks(VERSIONS),
+        "tables": found.tables,
+        "password": found.password,
+        "fingerprint_hint": found.fingerprint,
+    }
+
+
+def as_line(found: Announcement) -> str:
+    tables = "? tables" if found.tables is None else f"{found.tables} table(s)"
+    notes = [tables]
+    if found.password:
+        notes.append("password")
+    if not found.speaks(VERSIONS):
+        notes.append("another protocol version: " + ",".join(map(str, found.versions)))
+    return f"{found.name:<20} president connect {found.address:<22} {', '.join(notes)}"
+
+
+def cmd_servers(args: argparse.Namespace) -> int:
+    quiet_zeroconf()
+    try:
+        found, ignored = asyncio.run(find_servers(args.wait, chosen_interface(args)))
+    except DiscoveryFailed as exc:
+        print(f"president servers: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([as_json(a) for a in found], ensure_ascii=False))
+        return 0
+    if not found:
+        print(f"no president server announced itself within {args.wait:g} s")
+    for announcement in found:
+        print(as_line(announcement))
+    if ignored:
+        print(f"({ignored} announcement(s) left out: unusable or too many)")
+    if found:
+        print("(announcements are hints: the first connection still asks about the certificate)")
+    return 0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "List the president servers announced on the LAN (mDNS/DNS-SD), after listening "
+        "a few seconds. What a server announces is a hint, not proof of who it is."
+    )
+    parser.add_argument("--json", action="store_true", help="print them as a JSON list")
+    parser.add_argument(
+        "--wait",
+        type=seconds(60, zero=False),
+        default=3.0,
+        metavar="SECONDS",
+        help="how long to listen (default 3)",
+    )
+    add_interface(parser, "look")
+    parser.set_defaults(handler=cmd_servers)

@@ -1,0 +1,295 @@
+"""The server picker in prompt_toolkit: the servers announced on the LAN, live, to choose
+with the arrows, or an address typed.  It ends with the address to connect to (then
+the certificate is checked as for any address) or nothing if the user quits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import Frame, TextArea
+
+from ..discovery import DiscoveryFailed, ServerFinder
+from .fit import cut, help_lines, shorten, wrap
+from .servers import ServersScreen
+from .theme import screen_app
+
+#: The keys and what they do, as the help overlay shows them.
+SERVERS_HELP = (
+    ("", " keys"),
+    ("↑/↓  k/j", "choose a server (the list follows the announcements as they come and go)"),
+    ("enter", "connect to it (the first time, you are asked about its certificate)"),
+    ("a", "type an address instead (HOST or HOST:PORT; enter connects, esc cancels)"),
+    ("?", "this help (any key closes it)"),
+    ("q  ctrl-c", "quit"),
+)
+
+
+class ServersApp:
+    """The picker over a `ServersScreen`; `chosen` is the address to connect to, or None."""
+
+    def __init__(
+        self,
+        screen: ServersScreen,
+        check: Callable[[str], str | None],
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        theme: str = "dark",
+    ) -> None:
+        self.screen = screen
+        #: A typed address's problem in words, or None if it will do.
+        self.check = check
+        self.chosen: str | None = None
+        self.asking = False
+        self.line = TextArea(height=1, multiline=False)
+        self.app: Application[None] = screen_app(
+            self._layout(), create_servers_bindings(self), theme, input, output
+        )
+
+    def found(self, finder: ServerFinder) -> None:
+        """The finder's list changed: show it."""
+        self.screen.update(finder.listing(), finder.ignored)
+        self.app.invalidate()
+
+    def choose(self, address: str) -> None:
+        self.chosen = address
+        self.app.exit()
+
+    def ask(self) -> None:
+        self.asking = True
+        self.line.text = ""
+        self.app.layout.focus(self.line)
+
+    def answered(self) -> None:
+        text = self.line.text.strip()
+        problem = self.check(text) if text else "type HOST or HOST:PORT (esc goes back)"
+        if problem:
+            self.screen.message = problem
+            return
+        self.screen.message = ""
+        self.choose(text)
+
+    def stop_asking(self) -> None:
+        self.asking = False
+        self.line.text = ""
+        self.app.layout.focus(self.list_window)
+
+    # --- layout ---------------------------------------------------------------------
+
+    def _layout(self) -> Layout:
+        header = Window(FormattedTextControl(self._header), height=1)
+        self.list_window = Window(FormattedTextControl(self._servers, focusable=True))
+        listing = Frame(self.list_window, title="servers on the LAN", height=self._list_height)
+        details = Frame(Window(FormattedTextControl(self._details)), title="server")
+        asking = ConditionalContainer(
+            VSplit(
+                [
+                    Window(
+                        FormattedTextControl(lambda: [("class:turn", "address: ")]),
+                        width=10,
+                        height=1,
+                    ),
+                    self.line,
+                ]
+            ),
+            filter=Condition(lambda: self.asking),
+        )
+        status = Window(FormattedTextControl(self._status), height=self._status_height)
+        help_box = Frame(
+            Window(
+                FormattedTextControl(lambda: "\n".join(self._help_lines())),
+                width=lambda: D.exact(self._help_width()),
+                height=lambda: D(min=1, preferred=len(self._help_lines())),
+            ),
+            title="help",
+        )
+        screen = self.screen
+        return Layout(
+            FloatContainer(
+                HSplit([header, listing, details, asking, status]),
+                floats=[
+                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))
+                ],
+            ),
+            focused_element=self.list_window,
+        )
+
+    def _columns(self) -> int:
+        return get_app().output.get_size().columns
+
+    def _rows(self) -> int:
+        return get_app().output.get_size().rows
+
+    def _list_height(self) -> D:
+        # the list takes what it needs up to half the screen; the details get the rest
+        room = max(3, self._rows() // 2)
+        wanted = min(max(1, len(self.screen.servers)), room - 2) + 2
+        return D(min=3, preferred=wanted, max=wanted)
+
+    def _help_width(self) -> int:
+        return max(20, min(80, self._columns() - 4))
+
+    def _help_lines(self) -> list[str]:
+        return help_lines(SERVERS_HELP, self._help_width())
+
+    # --- what each part shows ---------------------------------------------------------
+
+    def _header(self) -> StyleAndTextTuples:
+        s = self.screen
+        count = len(s.servers)
+        state = "[LAN not searched]" if s.trouble else f"[{count} found, looking]"
+        width = self._columns() - 1
+        title = " president: choose a server"
+        return [("class:title", cut(title, width - len(state) - 2) + "  " + state)]
+
+    def _servers(self) -> StyleAndTextTuples:
+        s = self.screen
+        width = self._columns() - 4  # the frame's borders, the marker
+        if not s.servers:
+            words = s.trouble or "looking for servers on this network…"
+            return [("class:dim", "\n".join(wrap(words, width + 2)))]
+        out: StyleAndTextTuples = []
+        for index, server in enumerate(s.servers):
+            here = index == s.cursor
+            if here:
+                out.append(("[SetCursorPosition]", ""))  # the list scrolls to show it
+            mark = "▶ " if here else "  "
+            out.append(("class:selected" if here else "", mark + s.line(server, width) + "\n"))
+        return out
+
+    def _details(self) -> StyleAndTextTuples:
+        width = self._columns() - 2
+        lines = [part for line in self.screen.details() for part in wrap(line, width)]
+        if self.screen.ignored:
+            lines += wrap(f"({self.screen.ignored} announcement(s) left out)", width)
+        return [("", "\n".join(lines))]
+
+    def _status_text(self) -> tuple[str, str]:
+        s = self.screen
+        if s.message:
+            return "class:message", s.message
+        if self.asking:
+            return "class:dim", "HOST or HOST:PORT · enter connects · esc goes back"
+        return "class:dim", "↑/↓ choose · enter connects · a types an address · ? help · q quits"
+
+    def _status_lines(self) -> list[tuple[str, str]]:
+        width = self._columns() - 2
+        style, text = self._status_text()
+        if not self.screen.message:
+            return [(style, shorten(text, width))]
+        lines = wrap(text, width)
+        if len(lines) > 2:
+            lines = [lines[0], cut(" ".join(lines[1:]), width)]
+        return [(style, line) for line in lines]
+
+    def _status_height(self) -> int:
+        return len(self._status_lines())
+
+    def _status(self) -> StyleAndTextTuples:
+        lines = self._status_lines()
+        return [
+            (style, " " + text + ("\n" if i < len(lines) - 1 else ""))
+            for i, (style, text) in enumerate(lines)
+        ]
+
+
+def create_servers_bindings(picker: ServersApp) -> KeyBindings:
+    """Every key of the picker (the help overlay lists them)."""
+    kb = KeyBindings()
+    screen = picker.screen
+    browsing = Condition(lambda: not picker.asking and not screen.help)
+    asking = Condition(lambda: picker.asking)
+
+    @kb.add("?", filter=browsing)
+    def _help(event: KeyPressEvent) -> None:
+        screen.help = True
+
+    @kb.add("<any>", filter=Condition(lambda: screen.help))
+    @kb.add("escape", filter=Condition(lambda: screen.help))
+    @kb.add("enter", filter=Condition(lambda: screen.help))
+    def _close_help(event: KeyPressEvent) -> None:
+        screen.help = False
+
+    @kb.add("up", filter=browsing)
+    @kb.add("k", filter=browsing)
+    def _up(event: KeyPressEvent) -> None:
+        screen.message = ""
+        screen.move(-1)
+
+    @kb.add("down", filter=browsing)
+    @kb.add("j", filter=browsing)
+    def _down(event: KeyPressEvent) -> None:
+        screen.message = ""
+        screen.move(1)
+
+    @kb.add("enter", filter=browsing)
+    def _connect(event: KeyPressEvent) -> None:
+        server = screen.selected()
+        if server is None:
+            screen.message = "no server found yet: wait, or press a to type an address"
+            return
+        picker.choose(server.address)
+
+    @kb.add("a", filter=browsing)
+    def _type(event: KeyPressEvent) -> None:
+        screen.message = ""
+        picker.ask()
+
+    @kb.add("q", filter=browsing)
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        picker.chosen = None
+        event.app.exit()
+
+    @kb.add("enter", filter=asking)
+    def _answer(event: KeyPressEvent) -> None:
+        picker.answered()
+
+    @kb.add("escape", filter=asking)
+    def _cancel(event: KeyPressEvent) -> None:
+        screen.message = ""
+        picker.stop_asking()
+
+    return kb
+
+
+async def pick_server(
+    screen: ServersScreen,
+    check: Callable[[str], str | None],
+    *,
+    interface: str | None = None,
+    input: Input | None = None,
+    output: Output | None = None,
+    theme: str = "dark",
+) -> str | None:
+    """Look for servers on the LAN while the picker is up; the address chosen or typed,
+    or None if the user quit.  If the LAN cannot be searched, the picker says why and an
+    address can still be typed."""
+    picker = ServersApp(screen, check, input=input, output=output, theme=theme)
+    finder = ServerFinder(lambda: picker.found(finder), interface=interface)
+    try:
+        await finder.start()
+    except DiscoveryFailed as exc:
+        screen.trouble = f"{exc}: press a to type an address"
+    try:
+        await picker.app.run_async()
+    finally:
+        await finder.close()
+    return picker.chosen

@@ -1,0 +1,159 @@
+"""The server picker (`president connect` without an address) as a terminal shows it:
+prompt_toolkit's real VT100 output into a virtual terminal of 60×20 and 80×24, fed
+announcements as they come and go, driven by keys."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from president.client.tui.servers import ServersScreen
+from president.client.tui.servers_app import ServersApp
+from president.protocol.discovery import Announcement
+from president.protocol.messages import VERSIONS
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from ..terminal import Screen
+
+SIZES = ((20, 60), (24, 80))
+FP = ":".join(["AB"] * 32)
+KITCHEN = Announcement(
+    name="kitchen", port=7766, addresses=("192.168.1.20",), versions=VERSIONS, tables=2
+)
+ATTIC = Announcement(
+    name="attic-server-with-a-long-name-x",
+    port=7000,
+    addresses=("192.168.1.30", "fd00::30"),
+    versions=VERSIONS,
+    tables=None,
+    password=True,
+    fingerprint=FP,
+)
+FUTURE = Announcement(name="future", port=7100, addresses=("192.168.1.40",), versions=(9,))
+
+
+def problem(text: str) -> str | None:
+    return (
+        None if text.replace(".", "").replace(":", "").isalnum() else f"not HOST[:PORT]: {text!r}"
+    )
+
+
+class Picker:
+    """A `ServersApp` in a virtual terminal; `screen()` is what it shows."""
+
+    def __init__(self, rows: int, columns: int, screen: ServersScreen) -> None:
+        self.stdout = io.StringIO()
+        self.output = Vt100_Output(self.stdout, lambda: Size(rows, columns), term="xterm")
+        self.term = Screen(rows, columns)
+        self.model = screen
+        self.read = 0
+
+    async def __aenter__(self) -> Picker:
+        self.keys_cm = create_pipe_input()
+        self.keys = self.keys_cm.__enter__()
+        self.picker = ServersApp(self.model, problem, input=self.keys, output=self.output)
+        self.running = asyncio.create_task(self.picker.app.run_async())
+        await self.drawn(0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if not self.running.done():
+            self.picker.app.exit()
+        await asyncio.wait_for(self.running, 5)
+        self.keys_cm.__exit__(None, None, None)
+
+    async def drawn(self, since: int) -> str:
+        app = self.picker.app
+        for _ in range(500):
+            if app.render_counter > since:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)
+        data = self.stdout.getvalue()
+        self.term.feed(data[self.read :])
+        self.read = len(data)
+        return self.term.text()
+
+    async def press(self, keys: str) -> str:
+        since = self.picker.app.render_counter
+        self.keys.send_text(keys)
+        return await self.drawn(since)
+
+    async def announced(self, *servers: Announcement) -> str:
+        since = self.picker.app.render_counter
+        self.model.update(sorted(servers, key=lambda a: a.name))
+        self.picker.app.invalidate()
+        return await self.drawn(since)
+
+
+def fits(text: str, columns: int) -> None:
+    for line in text.split("\n"):
+        assert len(line) <= columns, line
+
+
+@pytest.mark.parametrize(("rows", "columns"), SIZES)
+async def test_servers_come_and_go_and_the_arrows_choose(rows: int, columns: int) -> None:
+    model = ServersScreen(versions=VERSIONS, known={"192.168.1.30:7000": FP})
+    async with Picker(rows, columns, model) as p:
+        shown = await p.drawn(0)
+        assert "looking for servers" in shown and "enter connects" in shown
+        shown = await p.announced(KITCHEN)
+        assert "kitchen" in shown and "192.168.1.20:7766" in shown and "2 tbl" in shown
+        shown = await p.announced(KITCHEN, ATTIC, FUTURE)
+        fits(shown, columns)
+        # the cursor stays on kitchen as the others appear around it
+        assert model.selected() == KITCHEN and "▶ kitchen" in shown
+        assert "locked" in shown and "trusted" in shown and "other version" in shown
+        assert "attic-se" in shown  # a long name is cut in the middle, its end kept
+        shown = await p.press("\x1b[A\x1b[A")  # up twice (by name: attic, future, kitchen)
+        assert "password needed" in shown and "you trusted this address before" in shown
+        shown = await p.announced(KITCHEN, FUTURE)  # the attic's announcement is gone
+        assert "attic" not in shown and "▶ future" in shown
+        assert "speaks protocol 9" in shown
+        shown = await p.announced()
+        assert "looking for servers" in shown and "[0 found" in shown
+        await p.announced(KITCHEN, FUTURE)
+        shown = await p.press("j")
+        assert "▶ kitchen" in shown
+        await p.press("\r")
+        await asyncio.wait_for(p.running, 5)
+    assert p.picker.chosen == "192.168.1.20:7766"
+
+
+@pytest.mark.parametrize(("rows", "columns"), SIZES)
+async def test_an_address_can_be_typed_instead(rows: int, columns: int) -> None:
+    model = ServersScreen(versions=VERSIONS, trouble="cannot look for servers on the LAN: no")
+    async with Picker(rows, columns, model) as p:
+        shown = await p.press("\r")
+        assert "no server found yet" in shown
+        await p.press("a")
+        shown = await p.press("bad host!\r")
+        assert "not HOST[:PORT]" in shown and p.picker.chosen is None
+        await p.press("\x7f" * 9)
+        await p.press("10.0.0.7:7000\r")
+        await asyncio.wait_for(p.running, 5)
+    assert p.picker.chosen == "10.0.0.7:7000"
+
+
+async def test_q_quits_without_a_choice() -> None:
+    async with Picker(24, 80, ServersScreen(versions=VERSIONS)) as p:
+        await p.announced(KITCHEN)
+        await p.press("q")
+        await asyncio.wait_for(p.running, 5)
+    assert p.picker.chosen is None
+
+
+def test_an_announced_fingerprint_is_a_hint_never_a_vouch() -> None:
+    """A server that announces a certificate other than the one trusted for its address
+    is flagged; one never trusted says the first connection will ask."""
+    model = ServersScreen(versions=VERSIONS, known={"192.168.1.30:7000": ":".join(["CD"] * 32)})
+    model.update([ATTIC])
+    words = " ".join(model.details())
+    assert "not the one you trusted" in words
+    model = ServersScreen(versions=VERSIONS)
+    model.update([ATTIC])
+    words = " ".join(model.details())
+    assert "a hint" in words and "trusted" not in words

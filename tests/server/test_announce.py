@@ -1,0 +1,100 @@
+"""The server's side of LAN discovery in-process: which addresses it prints and
+announces, and the announcement itself with the real mDNS library on loopback only
+(kept current without flooding, withdrawn at once)."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import time
+
+from president.client.discovery import ServerFinder
+from president.protocol.discovery import Announcement
+from president.protocol.messages import VERSIONS
+from president.server.announce import (
+    Announcer,
+    friend_addresses,
+    interface_addresses,
+    where_to_announce,
+)
+from zeroconf import InterfaceChoice, IPVersion
+
+
+def test_friends_are_given_every_interface_address_never_0_0_0_0() -> None:
+    everywhere = friend_addresses("0.0.0.0", 7766)
+    assert everywhere == [f"{a}:7766" for a in interface_addresses(ipv6=False)]
+    for text in everywhere:
+        ip = ipaddress.ip_address(text.rsplit(":", 1)[0])
+        assert ip.version == 4 and not ip.is_loopback and not ip.is_unspecified
+    for text in friend_addresses("::", 7766):
+        host = text.rsplit(":", 1)[0].strip("[]")
+        ip = ipaddress.ip_address(host)
+        assert not ip.is_loopback and not (ip.version == 6 and ip.is_link_local)
+    assert friend_addresses("192.0.2.2", 7000) == ["192.0.2.2:7000"]
+    assert friend_addresses("fd00::2", 7000) == ["[fd00::2]:7000"]
+
+
+def test_where_to_announce() -> None:
+    # a server on one address announces there only (on loopback: nothing leaves)
+    one = where_to_announce("127.0.0.1", None)
+    assert one.interfaces == ["127.0.0.1"] and one.ip_version is IPVersion.V4Only
+    assert one.addresses == ("127.0.0.1",)
+    chosen = where_to_announce("0.0.0.0", "127.0.0.1")
+    assert chosen.interfaces == ["127.0.0.1"] and chosen.addresses == ("127.0.0.1",)
+    every = where_to_announce("0.0.0.0", None)
+    assert every.interfaces is InterfaceChoice.All
+    assert every.addresses == tuple(interface_addresses(ipv6=False))
+    assert where_to_announce("::1", None).ip_version is IPVersion.V6Only
+
+
+async def test_the_table_count_is_kept_current_without_flooding() -> None:
+    tables = [0]
+    said: list[str] = []
+    announcer = Announcer(
+        Announcement(name="kitchen", port=4711, versions=VERSIONS),
+        where_to_announce("127.0.0.1", None),
+        lambda: tables[0],
+        said.append,
+        every=0.3,
+    )
+    async with ServerFinder(interface="127.0.0.1") as finder:
+        announcer.start()
+        try:
+            await asyncio.wait_for(announcer.registered.wait(), 10)
+            zeroconf = announcer._zeroconf
+            assert zeroconf is not None
+            updates = []
+            real_update = zeroconf.async_update_service
+
+            async def counted(info):  # type: ignore[no-untyped-def]
+                updates.append(info.properties[b"tables"])
+                return await real_update(info)
+
+            zeroconf.async_update_service = counted  # type: ignore[method-assign]
+            began = time.monotonic()
+            for count in range(1, 41):  # a busy lobby: 40 changes in about a second
+                tables[0] = count
+                await asyncio.sleep(0.025)
+            spent = time.monotonic() - began
+            await asyncio.sleep(0.5)
+            assert 1 <= len(updates) <= spent / 0.3 + 2, updates
+            assert updates[-1] == b"40"
+
+            def seen() -> Announcement | None:
+                return next((a for a in finder.listing() if a.port == 4711), None)
+
+            end = time.monotonic() + 10
+            while (found := seen()) is None or found.tables != 40:
+                assert time.monotonic() < end, finder.listing()
+                await asyncio.sleep(0.05)
+            assert found.name == "kitchen" and found.addresses == ("127.0.0.1",)
+        finally:
+            began = time.monotonic()
+            await announcer.close()
+            assert time.monotonic() - began < 1.5
+        # its goodbye: the browser drops it at once, not when the record would expire
+        end = time.monotonic() + 3
+        while seen() is not None:
+            assert time.monotonic() < end
+            await asyncio.sleep(0.05)
+    assert said and said[0].startswith("announced on the LAN (mDNS on 127.0.0.1)")

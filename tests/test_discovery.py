@@ -1,0 +1,314 @@
+"""LAN discovery with real processes and the real mDNS library, all on loopback: every
+server and browser here is bound to 127.0.0.1 (`--mdns-interface 127.0.0.1`, and a
+server on 127.0.0.1 announces only there), so nothing is sent beyond this machine.
+
+A `president server` announces itself, `president servers` and `president connect`
+without an address find it; the table count follows the lobby; `--no-announce` stays
+unlisted; a stopped server leaves the list at once; an interface that cannot be used is
+one line and the server serves anyway; a hostile announcement is neither a crash nor
+shown raw."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from president.client.connection import Client, connect
+from president.client.discovery import ServerFinder
+from president.client.pinning import KnownServers
+from president.protocol import messages as m
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+from .server.helpers import server_process
+from .terminal import Pen, Screen, Terminal
+
+LOOPBACK = ("--mdns-interface", "127.0.0.1")
+PRESIDENT = (sys.executable, "-m", "president.cli")
+
+
+class MainScreen(Screen):
+    """The screen with what a full-screen application's end brings back: leaving the
+    alternate screen restores the main one and its cursor, and text written on the last
+    row scrolls up (the first-use question is printed after the picker has gone)."""
+
+    saved: tuple[list[list[str]], int, int] | None = None
+
+    def _control(self, params: str, final: str) -> None:
+        if params == "?1049" and final == "h":
+            self.saved = ([row[:] for row in self.cells], self.row, self.column)
+        elif params == "?1049" and final == "l" and self.saved is not None:
+            cells, self.row, self.column = self.saved
+            self.cells = [row[:] for row in cells]
+        else:
+            super()._control(params, final)
+
+    def _write(self, text: str) -> None:
+        for char in text:
+            if char == "\n" and self.row == self.rows - 1:
+                self.cells = [*self.cells[1:], [" "] * self.columns]
+                self.pens = [*self.pens[1:], [Pen()] * self.columns]
+            else:
+                super()._write(char)
+
+
+def servers(wait: float = 2.0) -> list[dict[str, Any]]:
+    """`president servers --json`, on loopback only."""
+    out = subprocess.run(
+        [*PRESIDENT, "servers", "--json", "--wait", str(wait), *LOOPBACK],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    found: list[dict[str, Any]] = json.loads(out.stdout)
+    return found
+
+
+def on_port(found: list[dict[str, Any]], port: int) -> dict[str, Any] | None:
+    return next((s for s in found if s["port"] == port), None)
+
+
+def stop(proc: subprocess.Popen[str]) -> tuple[int, float, str, str]:
+    """SIGTERM; (exit status, seconds it took, the rest of its stdout and stderr)."""
+    began = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stdout is not None and proc.stderr is not None
+    # read through the pipes' buffers (communicate() would miss what readline() read ahead)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    return proc.wait(20), time.monotonic() - began, out, err
+
+
+async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
+    kitchen, k_port, k_pin, _ = await asyncio.to_thread(
+        server_process, tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK
+    )
+    attic, a_port, _, _ = await asyncio.to_thread(
+        server_process, tmp_path / "a", 0, "--name", "attic", "--password", "s3cret", *LOOPBACK
+    )
+    hidden, h_port, _, h_head = await asyncio.to_thread(
+        server_process, tmp_path / "h", 0, "--name", "hidden", "--no-announce", *LOOPBACK
+    )
+    try:
+        assert "not announced on the LAN (--no-announce)" in h_head
+        found = await asyncio.to_thread(servers, 4)
+        k, a = on_port(found, k_port), on_port(found, a_port)
+        assert k == {
+            "name": "kitchen",
+            "address": f"127.0.0.1:{k_port}",
+            "addresses": ["127.0.0.1"],
+            "port": k_port,
+            "versions": list(m.VERSIONS),
+            "compatible": True,
+            "tables": 0,
+            "password": False,
+            "fingerprint_hint": k_pin,
+        }, found
+        assert a is not None and a["name"] == "attic" and a["password"] is True
+        assert on_port(found, h_port) is None and "hidden" not in {s["name"] for s in found}
+
+        # a table made on the kitchen server: its announcement follows within seconds
+        link = await connect(
+            f"127.0.0.1:{k_port}", "ann", pin=k_pin, known=KnownServers(tmp_path / "known")
+        )
+        ann = Client(link)
+        reader = asyncio.create_task(ann.run())
+        try:
+            await ann.send(m.CreateTable(name="Friday", preset="classic", toggles={}, seats=4))
+            began = time.monotonic()
+            while True:
+                now = on_port(await asyncio.to_thread(servers, 1.5), k_port)
+                if now is not None and now["tables"] == 1:
+                    break
+                assert time.monotonic() - began < 15, now
+        finally:
+            reader.cancel()
+            await link.close()
+    finally:
+        for proc in (kitchen, attic, hidden):
+            if proc.poll() is None:
+                status, took, out, err = await asyncio.to_thread(stop, proc)
+                assert status == 0 and took < 5, (took, out, err)
+                assert "Traceback" not in err
+
+
+async def test_connect_without_an_address_finds_servers_live(tmp_path: Path) -> None:
+    """The picker in a pseudo-terminal: a server started later appears, a stopped one
+    goes (its goodbye), and choosing one asks the first-use question as a typed address
+    does, with the certificate the server really shows."""
+    kitchen, k_port, k_pin, _ = await asyncio.to_thread(
+        server_process, tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK
+    )
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    ann = Terminal([*PRESIDENT, "connect", "--name", "ann", *LOOPBACK], env, rows=24, columns=80)
+    with ann.lock:  # before the process has drawn anything
+        ann.screen = MainScreen(24, 80)
+    attic: subprocess.Popen[str] | None = None
+    try:
+        await asyncio.to_thread(ann.wait_for, f"127.0.0.1:{k_port}", 20)
+        attic, a_port, _, _ = await asyncio.to_thread(
+            server_process, tmp_path / "a", 0, "--name", "attic", *LOOPBACK
+        )
+        shown = await asyncio.to_thread(ann.wait_for, f"127.0.0.1:{a_port}", 20)
+        assert "▶ kitchen" in shown  # the cursor stays where it was
+        status, took, _, _ = await asyncio.to_thread(stop, attic)
+        assert status == 0 and took < 5
+        began = time.monotonic()
+        while f"127.0.0.1:{a_port}" in ann.text():
+            assert time.monotonic() - began < 5, ann.text()  # gone at its goodbye
+            await asyncio.sleep(0.1)
+        ann.send("\r")
+        question = await asyncio.to_thread(ann.wait_for, "[y/N]", 20)
+        assert f"First connection to 127.0.0.1:{k_port}" in question
+        assert k_pin in question.replace("\n", "")
+        ann.send("y\r")
+        lobby = await asyncio.to_thread(ann.wait_for, "you are ann", 20)
+        assert f"kitchen at 127.0.0.1:{k_port}" in lobby
+        known = (tmp_path / "config" / "president" / "known_servers").read_text()
+        assert f"127.0.0.1:{k_port} {k_pin}" in known
+        ann.send("q")
+        assert await asyncio.to_thread(ann.proc.wait, 10) == 0
+    finally:
+        ann.close()
+        for proc in (kitchen, attic):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+
+
+async def test_an_interface_without_multicast_is_one_line_and_the_server_serves(
+    tmp_path: Path,
+) -> None:
+    """203.0.113.9 (TEST-NET-3) is no interface of this machine: zeroconf cannot bind
+    to it, so nothing is sent anywhere."""
+    proc, port, pin, _ = await asyncio.to_thread(
+        server_process, tmp_path / "d", 0, "--mdns-interface", "203.0.113.9"
+    )
+    try:
+        link = await connect(
+            f"127.0.0.1:{port}", "ann", pin=pin, known=KnownServers(tmp_path / "known")
+        )
+        await link.close()
+        await asyncio.sleep(0.5)  # the announcer gave up by now (it fails at once)
+    finally:
+        status, _, out, err = await asyncio.to_thread(stop, proc)
+    said = [line for line in (out + err).splitlines() if "announce" in line]
+    assert status == 0 and "Traceback" not in err, err
+    assert len(said) == 1 and said[0].startswith("not announced on the LAN ("), said
+
+
+async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path: Path) -> None:
+    """A service registered here with the real library, its TXT full of lies and
+    control characters, beside one that cannot be connected to (its only address
+    0.0.0.0: never listed, whether the library resolves it or not)."""
+    zc = AsyncZeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    loopback = [socket.inet_aton("127.0.0.1")]
+    hostile = AsyncServiceInfo(
+        "_president._tcp.local.",
+        "evil._president._tcp.local.",
+        port=4242,
+        properties={
+            b"name": b"\x1b[2J\x1b]0;pwned\x07real kitchen" + b"!" * 200,
+            b"tables": b"99999999999999",
+            b"proto": b"2,3,banana",
+            b"fp": b"00" * 40,
+            **{f"junk{i}".encode(): b"\xff" * 200 for i in range(30)},
+        },
+        server="evil-host.local.",
+        addresses=loopback,
+    )
+    nowhere = AsyncServiceInfo(
+        "_president._tcp.local.",
+        "nowhere._president._tcp.local.",
+        port=4243,
+        properties={b"name": b"nowhere"},
+        server="nowhere-host.local.",
+        addresses=[socket.inet_aton("0.0.0.0")],  # no address a client can connect to
+    )
+    try:
+        for info in (hostile, nowhere):
+            await zc.async_register_service(info)
+        found = await asyncio.to_thread(servers, 4)
+        evil = on_port(found, 4242)
+        assert evil is not None, found
+        assert evil["name"].startswith("\\x1b[2J\\x1b]0;pwned\\x07") and len(evil["name"]) == 32
+        assert evil["tables"] is None and evil["fingerprint_hint"] is None
+        assert evil["versions"] == [2, 3]
+        assert "nowhere" not in {s["name"] for s in found} and on_port(found, 4243) is None
+        text = await asyncio.to_thread(
+            subprocess.run,
+            [*PRESIDENT, "servers", "--wait", "4", *LOOPBACK],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert text.returncode == 0 and "\x1b" not in text.stdout and "\x07" not in text.stdout
+        assert "nowhere" not in text.stdout
+    finally:
+        await zc.async_close()
+
+
+#: A service announced with records that expire after 3 s (a real server's: 120 s), in a
+#: process of its own, so that it can be killed without saying goodbye.
+SHORT_LIVED = """
+import asyncio, socket, sys
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+async def main() -> None:
+    zc = AsyncZeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    name = sys.argv[1]
+    await zc.async_register_service(AsyncServiceInfo(
+        "_president._tcp.local.", f"{name}._president._tcp.local.", port=int(sys.argv[2]),
+        properties={"name": name}, server=f"{name}-host.local.",
+        addresses=[socket.inet_aton("127.0.0.1")], host_ttl=3, other_ttl=3))
+    print("registered", flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
+    """Killed (or unplugged), a server sends no goodbye, and the library would keep its
+    PTR record 1,125 s: the finder asks again once its other records expire.  One that
+    still answers stays listed through those checks."""
+
+    def announce(name: str, port: int) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SHORT_LIVED, name, str(port)], stdout=subprocess.PIPE, text=True
+        )
+        assert proc.stdout is not None and proc.stdout.readline() == "registered\n"
+        return proc
+
+    crashed, alive = announce("crashed", 4801), announce("alive", 4802)
+    try:
+        async with ServerFinder(interface="127.0.0.1", recheck=0.5) as finder:
+
+            def ports() -> set[int]:
+                return {a.port for a in finder.listing()}
+
+            end = time.monotonic() + 10
+            while not {4801, 4802} <= ports():
+                assert time.monotonic() < end, finder.listing()
+                await asyncio.sleep(0.1)
+            crashed.kill()
+            crashed.wait(10)
+            began = time.monotonic()
+            while 4801 in ports():
+                assert time.monotonic() - began < 15, finder.listing()
+                await asyncio.sleep(0.1)
+            assert 4802 in ports()  # its records expired too, and it answered again
+    finally:
+        for proc in (crashed, alive):
+            proc.kill()
+            proc.wait(10)
