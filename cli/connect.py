@@ -11,6 +11,7 @@ import os
 import sys
 import termios
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from president.client.connection import (
     Client,
@@ -20,6 +21,7 @@ from president.client.connection import (
     connect,
     resolve_pin,
 )
+from president.client.identity import default_identity
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
@@ -30,6 +32,7 @@ from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from .keys import add_identity, player_key
 from .usage import (
     PASSWORD,
     STRATEGY_HELP,
@@ -136,12 +139,16 @@ async def first_link(
     (a few tries: an empty answer, or one no server takes, is asked again), never shown."""
     for _ in range(PASSWORD_TRIES):
         try:
-            link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+            link = await connect(
+                args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+            )
             return link, secret
         except PasswordNeeded as exc:
             what = "that password is wrong: the password" if exc.wrong else "the password"
             secret = await ask_secret(f"{what} for {args.address} (not shown): ")
-    link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+    link = await connect(
+        args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+    )
     return link, secret
 
 
@@ -168,7 +175,9 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         return 2
 
     def reconnect() -> Awaitable[Link]:
-        return connect(args.address, args.name, pin=pin, known=known, password=secret)
+        return connect(
+            args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+        )
 
     client = Client(link)
     client.reconnect = reconnect
@@ -189,6 +198,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
 def cmd_connect(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
+    args.key = player_key(Path(args.identity) if args.identity else default_identity())
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     return asyncio.run(run_connect(args, secret))
 
@@ -228,5 +238,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="heuristic",
         help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
+    add_identity(parser, "~/.config/president/identity")
     add_theme(parser, "the lobby and the table")
     parser.set_defaults(handler=cmd_connect)
