@@ -116,3 +116,101 @@ async def test_a_killed_bot_restarted_with_its_key_is_back_in_its_chair(tmp_path
             if process.poll() is None:
                 process.kill()
                 process.wait(10)
+
+
+async def test_a_killed_terminal_client_restarted_is_back_in_its_seat(tmp_path: Path) -> None:
+    """The issue's own words: a player restarts the terminal client mid-game and is back
+    in the seat (the key in ~/.config/president/identity, made on first use); a terminal
+    client with another key is refused the name, in one line."""
+    from .terminal import Terminal
+    from .test_restarts import BOTS, TURN, play_as_a_person
+
+    data = tmp_path / "data"
+    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
+    address = f"127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    command = [sys.executable, "-m", "president.cli"]
+    host = await connect(address, "host", pin=pin, known=KnownServers(tmp_path / "known"))
+    await host.send(
+        m.CreateTable(name="T", preset="classic", toggles={"target": 3}, seats=4, turn_seconds=0)
+    )
+    answer = await asyncio.wait_for(host.receive(), 10)
+    while answer is not None and not isinstance(answer, m.TableChanged):
+        answer = await asyncio.wait_for(host.receive(), 10)
+    await host.close()
+    ann_command = [*command, "connect", address, "--name", "ann", "--fingerprint", pin]
+    ann = Terminal(ann_command, env)
+    terminals = [ann]
+    bots: subprocess.Popen[str] | None = None
+    stop = asyncio.Event()
+    try:
+        await asyncio.to_thread(ann.wait_for, "0/4 waiting")
+        key = tmp_path / "config" / "president" / "identity"
+        assert stat.S_IMODE(key.stat().st_mode) == 0o600
+        ann.send("\r")
+        await asyncio.to_thread(ann.wait_for, "r = ready")
+        bots = subprocess.Popen(
+            [*command, "bot", address, "--fingerprint", pin, *BOTS],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        said = Output(bots)
+        await said.wait_for("seated at T", 3)
+        ann.send("r")
+        await asyncio.to_thread(ann.wait_for, TURN, 30)  # mid-game, the table waits on ann
+        ann.proc.send_signal(signal.SIGKILL)
+        ann.close()
+
+        stranger = Terminal([*ann_command, "--identity", str(tmp_path / "other.key")], env)
+        terminals.append(stranger)
+        assert await asyncio.to_thread(stranger.proc.wait, 30) == 2
+        shown = " ".join(stranger.text().split())
+        assert "the name ann belongs to another player on this server" in shown, shown
+
+        again = Terminal(ann_command, env)
+        terminals.append(again)
+        await asyncio.to_thread(again.wait_for, "4/4 playing")
+        again.send("\r")  # her table: back in her seat, by key
+        await asyncio.to_thread(again.wait_for, TURN, 30)
+        person = asyncio.create_task(play_as_a_person(again, stop))
+        code = await asyncio.to_thread(bots.wait, 90)
+        stop.set()
+        await person
+        assert code == 0, "".join(said.lines)
+        assert said.count("game 1 over") == 3, "".join(said.lines)
+        assert len(list((data / "records").glob("*.json"))) == 1  # the one game, to its end
+    finally:
+        stop.set()
+        for terminal in terminals:
+            terminal.close()
+        for process in (proc, bots):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(10)
+
+
+def test_a_key_file_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Like ssh with a loose private key: the command says which file and the chmod."""
+    loose = tmp_path / "loose.key"
+    loose.write_text("whatever\n")
+    loose.chmod(0o644)
+    fingerprint = ":".join(["AB"] * 32)
+    base = [sys.executable, "-m", "president.cli", "bot", "127.0.0.1:9", "--fingerprint"]
+    for extra, words in (
+        (
+            ["--identity", str(loose)],
+            f"open to other users (mode 644): it is not used; chmod 600 {loose}",
+        ),
+        (["--identity", str(loose), "--count", "2"], "--identity is one bot's key"),
+    ):
+        done = subprocess.run(
+            [*base, fingerprint, *extra], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2, done
+        assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr

@@ -84,3 +84,10 @@ def test_a_directory_in_the_keys_place_is_refused(tmp_path: Path) -> None:
     (tmp_path / "identity").mkdir(mode=0o700)
     with pytest.raises(IdentityError, match="is not a file"):
         load_or_create(tmp_path / "identity")
+
+
+def test_a_key_path_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    """(As root every file reads: a path through a file cannot, for anyone.)"""
+    (tmp_path / "file").write_text("")
+    with pytest.raises(IdentityError, match=r"cannot read the key file .*: Not a directory"):
+        load_or_create(tmp_path / "file" / "identity")
