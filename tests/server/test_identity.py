@@ -224,3 +224,43 @@ async def test_a_player_who_left_mid_game_comes_back_by_key(tmp_path: Path) -> N
         assert ann.model.slot == seat and not table.chairs.slots[seat].leaving
         assert table.chairs.slots[seat].player_id == player_id(public_bytes(key))
         task.cancel()
+
+
+async def test_after_a_server_restart_the_key_takes_the_chair_back_without_a_token(
+    tmp_path: Path,
+) -> None:
+    """The journal keeps each chair's player id: a client that restarted while the
+    server did too (no seat token left anywhere) still gets its chair back by key."""
+    key = Ed25519PrivateKey.generate()
+    async with running_server(tmp_path, bot_delay=0.05) as server:
+        ann = await client(server, "ann", tmp_path, identity=key)
+        task = asyncio.create_task(ann.run())
+        await sit_among_server_bots(ann)
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        seat = ann.model.slot
+        task.cancel()
+        await ann.link.close()
+    async with running_server(tmp_path, bot_delay=0.05) as server:
+        back = await client(server, "ann", tmp_path, identity=key)
+        back.keep = True
+        task = asyncio.create_task(back.run())
+        await back.send(m.Join(table="T"))
+        await wait_for(lambda: back.model.slot is not None or bool(back.errors))
+        assert back.model.slot == seat, back.errors
+        await wait_for(lambda: any(isinstance(x, m.SealedHand) for x in back.received))
+        task.cancel()
+        await back.link.close()
+
+
+async def test_a_names_file_open_to_others_stops_the_server_in_one_line(tmp_path: Path) -> None:
+    from president.server.storage import StorageError
+
+    async with running_server(tmp_path):
+        pass
+    names = tmp_path / "data" / "names.sqlite3"
+    assert names.exists() and names.stat().st_mode & 0o777 == 0o600
+    names.chmod(0o644)
+    with pytest.raises(StorageError, match=f"chmod 600 {names}"):
+        async with running_server(tmp_path):
+            pass
