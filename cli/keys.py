@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from president.client.identity import IdentityError, load_or_create
+from president.client.identity import IdentityError, KeyFile
 
 from .usage import UsageError
 
@@ -20,9 +19,10 @@ def add_identity(parser: argparse.ArgumentParser, default: str) -> None:
     )
 
 
-def player_key(path: Path) -> Ed25519PrivateKey:
-    """The key in `path`, made on first use; `UsageError` (one line) if it cannot be used."""
+def player_key(path: Path) -> KeyFile:
+    """The key in `path` (made when a server first asks for it); `UsageError` (one line)
+    if a file is there that cannot be used."""
     try:
-        return load_or_create(path)
+        return KeyFile(path).check()
     except IdentityError as exc:
         raise UsageError(str(exc)) from None

@@ -29,6 +29,7 @@ from president.protocol.identity import (
 )
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
+from .identity import IdentityError
 from .model import TableList, TableModel
 from .pinning import KnownServers, PinMismatch
 
@@ -184,13 +185,14 @@ async def connect(
     trust: Callable[[str], bool] | None = None,
     password: str | None = None,
     timeout: float = 10.0,
-    identity: Ed25519PrivateKey | None = None,
+    identity: Ed25519PrivateKey | Callable[[], Ed25519PrivateKey] | None = None,
 ) -> Link:
     """Open a link.  `pin` checks the fingerprint given; otherwise `known_servers` does,
     and a server never seen before is trusted if `trust(fingerprint)` says so (or, with
-    no `trust`, always) and then remembered.  With an `identity` (the player's key) the
-    client offers version 4 and proves the key when the server challenges it; without
-    one it speaks only the versions before keys."""
+    no `trust`, always) and then remembered.  With an `identity` (the player's key, or
+    what makes it when a server first asks: `identity.KeyFile`) the client offers
+    version 4 and proves the key when the server challenges it; without one it speaks
+    only the versions before keys."""
     host, port = split_address(address)
     if pin is not None:
         try:
@@ -236,11 +238,16 @@ async def connect(
                 raise RemoteProtocolError(
                     Code.VERSION, f"the server chose version {answer.version}, not offered"
                 )
+            try:
+                mine = identity if isinstance(identity, Ed25519PrivateKey) else identity()
+            except IdentityError as exc:
+                await link.close()
+                raise ConnectFailed(str(exc)) from None
             signature = sign_proof(
-                identity, answer.version, certificate_digest(shown), answer.challenge
+                mine, answer.version, certificate_digest(shown), answer.challenge
             )
-            await link.send(m.Proof(player_key=public_bytes(identity), signature=signature))
-            link.player_id = player_id(public_bytes(identity))
+            await link.send(m.Proof(player_key=public_bytes(mine), signature=signature))
+            link.player_id = player_id(public_bytes(mine))
             answer = await asyncio.wait_for(link.receive(), timeout)
     except (TimeoutError, RemoteProtocolError, OSError) as exc:
         await link.close()

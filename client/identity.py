@@ -39,6 +39,27 @@ def bot_identity(name: str) -> Path:
     return Path(base) / "president" / "bots" / f"{safe}.key"
 
 
+class KeyFile:
+    """A player key in a file, made only when first needed (when a server asks for a
+    proof), so a command that fails before that leaves nothing behind."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._key: Ed25519PrivateKey | None = None
+
+    def check(self) -> KeyFile:
+        """Refuse now (`IdentityError`) a key file that is there and cannot be used."""
+        with contextlib.suppress(FileNotFoundError):
+            self._key = load(self.path)
+        return self
+
+    def __call__(self) -> Ed25519PrivateKey:
+        """The key, made on first use; `IdentityError` if it cannot be."""
+        if self._key is None:
+            self._key = load_or_create(self.path)
+        return self._key
+
+
 def load_or_create(path: Path) -> Ed25519PrivateKey:
     """The key in `path`, made there first if there is none (its directory made 0700)."""
     try:

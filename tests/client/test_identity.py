@@ -91,3 +91,16 @@ def test_a_key_path_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(IdentityError, match=r"cannot read the key file .*: Not a directory"):
         load_or_create(tmp_path / "file" / "identity")
+
+
+def test_a_key_file_is_checked_at_once_but_made_only_when_asked_for(tmp_path: Path) -> None:
+    """A command checks its key before connecting, and makes it only when a server asks
+    for a proof: a command that fails before that leaves nothing behind."""
+    path = tmp_path / "president" / "identity"
+    key_file = identity.KeyFile(path).check()
+    assert not path.parent.exists()
+    made = key_file()
+    assert path.exists() and key_file() is made
+    path.chmod(0o640)
+    with pytest.raises(IdentityError, match="open to other users"):
+        identity.KeyFile(path).check()
