@@ -300,6 +300,7 @@ class Table:
             held = self.chairs.held_by_key(member)
             if held is not None:  # the same player, back by key: their own chair
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
+                log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return
             game = self.game
             if (
