@@ -54,7 +54,7 @@ class Session:
         address: str,
         crowd: Callable[[], int] = lambda: 1,
         *,
-        certificate: bytes = bytes(32),
+        certificate: bytes,
         names: NameBook | None = None,
     ) -> None:
         self.config = config
