@@ -12,15 +12,18 @@ import random
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from president.bots.strategies import STRATEGIES, make_strategy
 from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
 from president.client.headless import BotPlayer
+from president.client.identity import bot_identity
 from president.client.pinning import KnownServers
 from president.engine import find_preset
 from president.protocol import messages as m
 
+from .keys import add_identity, player_key
 from .usage import (
     PLAYOUTS,
     STRATEGY_HELP,
@@ -86,9 +89,13 @@ async def start_bot(
 ) -> RunningBot:
     """Connect, find (or create) the table, sit down."""
     secret, table_secret = args.password, args.table_password  # as `cmd_bot` found them
+    chosen = getattr(args, "identity", None)  # (a Namespace made in code may not have it)
+    key = player_key(Path(chosen) if chosen else bot_identity(name))
 
     def reconnect() -> Awaitable[Link]:
-        return connect(args.address, name, role="bot", pin=pin, known=known, password=secret)
+        return connect(
+            args.address, name, role="bot", pin=pin, known=known, password=secret, identity=key
+        )
 
     try:
         link = await reconnect()
@@ -207,6 +214,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
     find_preset(args.preset).check_players(args.seats)  # before any connection is made
     if args.name is not None and args.count > 1 and len(args.name) > 29:
         raise UsageError("--name is at most 29 characters with --count (a number is added)")
+    if args.identity is not None and args.count > 1:
+        raise UsageError(
+            "--identity is one bot's key: with --count, each bot keeps its own (by its name)"
+        )
     args.password = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     args.table_password = password(
         args, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password: "
@@ -254,6 +265,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it"
     )
+    add_identity(parser, "one per bot name in ~/.local/state/president/bots/")
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     add_password(parser, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password")
     parser.add_argument(

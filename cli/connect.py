@@ -12,6 +12,7 @@ import os
 import sys
 import termios
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from president.client.connection import (
     Client,
@@ -21,6 +22,7 @@ from president.client.connection import (
     connect,
     resolve_pin,
 )
+from president.client.identity import default_identity
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
@@ -33,6 +35,7 @@ from president.protocol import messages as m
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from .keys import add_identity, player_key
 from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import (
     PASSWORD,
@@ -140,12 +143,16 @@ async def first_link(
     (a few tries: an empty answer, or one no server takes, is asked again), never shown."""
     for _ in range(PASSWORD_TRIES):
         try:
-            link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+            link = await connect(
+                args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+            )
             return link, secret
         except PasswordNeeded as exc:
             what = "that password is wrong: the password" if exc.wrong else "the password"
             secret = await ask_secret(f"{what} for {args.address} (not shown): ")
-    link = await connect(args.address, args.name, pin=pin, known=known, password=secret)
+    link = await connect(
+        args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+    )
     return link, secret
 
 
@@ -191,7 +198,9 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         return 2
 
     def reconnect() -> Awaitable[Link]:
-        return connect(args.address, args.name, pin=pin, known=known, password=secret)
+        return connect(
+            args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
+        )
 
     client = Client(link)
     client.reconnect = reconnect
@@ -212,6 +221,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
 def cmd_connect(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
+    args.key = player_key(Path(args.identity) if args.identity else default_identity())
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     return asyncio.run(run_connect(args, secret))
 
@@ -256,6 +266,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="heuristic",
         help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
+    add_identity(parser, "~/.config/president/identity")
     add_theme(parser, "the lobby and the table")
     add_interface(parser, "look for servers")
     parser.set_defaults(handler=cmd_connect)

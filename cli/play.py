@@ -13,6 +13,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 
 from president.client.connection import Client, Link, connect
+from president.client.identity import default_identity
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.theme import choose_theme
@@ -22,6 +23,7 @@ from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
 from president.server.storage import StorageError
 
+from .keys import add_identity, player_key
 from .usage import (
     STRATEGY_HELP,
     UsageError,
@@ -53,7 +55,13 @@ async def start_local_game(
     await server.start()
 
     def reconnect() -> Awaitable[Link]:
-        return connect(f"127.0.0.1:{server.port}", args.name, pin=server.fingerprint, known=known)
+        return connect(
+            f"127.0.0.1:{server.port}",
+            args.name,
+            pin=server.fingerprint,
+            known=known,
+            identity=getattr(args, "key", None),
+        )
 
     client = Client(await reconnect())
     client.reconnect = reconnect
@@ -104,6 +112,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
+    args.key = player_key(Path(args.identity) if args.identity else default_identity())
     return asyncio.run(play(args))
 
 
@@ -141,5 +150,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="pause between hands to read the result (default 3)",
     )
     parser.add_argument("--data", metavar="DIR", help="where game records go")
+    add_identity(parser, "~/.config/president/identity")
     add_theme(parser, "the table")
     parser.set_defaults(handler=cmd_play)

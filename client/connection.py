@@ -11,6 +11,7 @@ import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from president.engine import Action
 from president.protocol import messages as m
@@ -19,8 +20,16 @@ from president.protocol.certs import fingerprint, normalise_fingerprint, same_fi
 from president.protocol.connection import Connection
 from president.protocol.errors import Code, RemoteProtocolError
 from president.protocol.fairdeal import check_hand
+from president.protocol.identity import (
+    KEYLESS_VERSIONS,
+    certificate_digest,
+    player_id,
+    public_bytes,
+    sign_proof,
+)
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
+from .identity import IdentityError
 from .model import TableList, TableModel
 from .pinning import KnownServers, PinMismatch
 
@@ -72,6 +81,8 @@ class Link:
     name: str
     fingerprint: str
     server: str
+    #: The id of the player key proven at hello ("" when none was: an older server).
+    player_id: str = ""
 
     async def send(self, message: m.Message) -> None:
         self.writer.write(self.conn.send(message))
@@ -174,10 +185,14 @@ async def connect(
     trust: Callable[[str], bool] | None = None,
     password: str | None = None,
     timeout: float = 10.0,
+    identity: Ed25519PrivateKey | Callable[[], Ed25519PrivateKey] | None = None,
 ) -> Link:
     """Open a link.  `pin` checks the fingerprint given; otherwise `known_servers` does,
     and a server never seen before is trusted if `trust(fingerprint)` says so (or, with
-    no `trust`, always) and then remembered."""
+    no `trust`, always) and then remembered.  With an `identity` (the player's key, or
+    what makes it when a server first asks: `identity.KeyFile`) the client offers
+    version 4 and proves the key when the server challenges it; without one it speaks
+    only the versions before keys."""
     host, port = split_address(address)
     if pin is not None:
         try:
@@ -206,9 +221,10 @@ async def connect(
     key = X25519PrivateKey.generate()
     conn = Connection("client")
     link = Link(reader, writer, conn, key, name, shown, "")
+    versions = m.VERSIONS if identity else KEYLESS_VERSIONS
     await link.send(
         m.Hello(
-            versions=m.VERSIONS,
+            versions=versions,
             name=name,
             role=role,  # type: ignore[arg-type]
             hand_key=public_key_bytes(key),
@@ -217,6 +233,22 @@ async def connect(
     )
     try:
         answer = await asyncio.wait_for(link.receive(), timeout)
+        if isinstance(answer, m.Challenge) and identity is not None:
+            if answer.version not in versions:
+                raise RemoteProtocolError(
+                    Code.VERSION, f"the server chose version {answer.version}, not offered"
+                )
+            try:
+                mine = identity if isinstance(identity, Ed25519PrivateKey) else identity()
+            except IdentityError as exc:
+                await link.close()
+                raise ConnectFailed(str(exc)) from None
+            signature = sign_proof(
+                mine, answer.version, certificate_digest(shown), answer.challenge
+            )
+            await link.send(m.Proof(player_key=public_bytes(mine), signature=signature))
+            link.player_id = player_id(public_bytes(mine))
+            answer = await asyncio.wait_for(link.receive(), timeout)
     except (TimeoutError, RemoteProtocolError, OSError) as exc:
         await link.close()
         raise ConnectFailed(f"the server at {where} did not answer hello: {exc}") from None

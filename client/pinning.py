@@ -63,7 +63,7 @@ class KnownServers:
     def remember(self, address: str, shown: str) -> None:
         known = self.load()
         known[address] = normalise_fingerprint(shown)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(

@@ -1,7 +1,8 @@
 """`Connection`: one side of a protocol conversation, without I/O (after h11).
 Feed it bytes with `receive_data`, take messages with `next_event`, turn messages into
 bytes with `send`.  It enforces framing, limits, the schema, who may send what, and
-the handshake (`hello` first, then `welcome` or `reject`)."""
+the handshake (`hello` first, then `welcome` or `reject`; from version 4 the server may
+first send one `challenge`, which the client answers with one `proof`)."""
 
 from __future__ import annotations
 
@@ -92,6 +93,10 @@ class Connection:
         self._limit = limit
         self._hello_seen = False
         self._hello_sent = False
+        #: The player-key exchange (version 4): challenge sent or received, proof sent
+        #: or received.
+        self._challenged = False
+        self._proved = False
 
     # --- receiving --------------------------------------------------------------------
 
@@ -134,6 +139,13 @@ class Connection:
                 return message
             if not self._hello_seen:
                 raise RemoteProtocolError(Code.HANDSHAKE, f"say hello first, not {message.TYPE}")
+            if kind is m.Proof or (self._challenged and not self._proved):
+                if kind is not m.Proof or not self._challenged or self._proved:
+                    raise RemoteProtocolError(
+                        Code.HANDSHAKE, f"answer the challenge with one proof, not {message.TYPE}"
+                    )
+                self._proved = True
+                return message
             if kind not in CLIENT_SENDS:
                 raise RemoteProtocolError(
                     Code.NOT_ALLOWED, f"a client does not send {message.TYPE}"
@@ -145,6 +157,8 @@ class Connection:
                 self.version = message.version  # type: ignore[attr-defined]
             elif kind is m.Reject:
                 self.state = "closed"
+            elif kind is m.Challenge and not self._challenged:
+                self._challenged = True
             elif kind not in (m.Error, m.Bye):
                 raise RemoteProtocolError(Code.HANDSHAKE, f"expected welcome, not {message.TYPE}")
             return message
@@ -166,16 +180,28 @@ class Connection:
                 self._hello_sent = True
             elif not self._hello_sent:
                 raise LocalProtocolError(Code.HANDSHAKE, "send hello first")
+            elif kind is m.Proof:
+                if not self._challenged or self._proved or self.state != "handshake":
+                    raise LocalProtocolError(Code.HANDSHAKE, "a proof answers one challenge")
+                self._proved = True
             elif kind not in CLIENT_SENDS:
                 raise LocalProtocolError(Code.NOT_ALLOWED, f"a client does not send {message.TYPE}")
+            elif self._challenged and not self._proved:
+                raise LocalProtocolError(Code.HANDSHAKE, "answer the challenge with proof first")
         else:
             if kind is m.Welcome:
                 if not self._hello_seen or self.state != "handshake":
                     raise LocalProtocolError(Code.HANDSHAKE, "welcome answers one hello")
+                if self._challenged and not self._proved:
+                    raise LocalProtocolError(Code.HANDSHAKE, "welcome waits for the proof")
                 self.state = "open"
                 self.version = message.version  # type: ignore[attr-defined]
             elif kind is m.Reject:
                 self.state = "closed"
+            elif kind is m.Challenge:
+                if not self._hello_seen or self.state != "handshake" or self._challenged:
+                    raise LocalProtocolError(Code.HANDSHAKE, "a challenge answers one hello")
+                self._challenged = True
             elif kind not in SERVER_SENDS:
                 raise LocalProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):

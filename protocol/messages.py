@@ -1,4 +1,4 @@
-"""Every message of the protocol (versions 2 and 3): a frozen dataclass with a `type` tag,
+"""Every message of the protocol (versions 2 to 4): a frozen dataclass with a `type` tag,
 `to_wire()` and `from_wire()`.  docs/PROTOCOL.md shows each with an example."""
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 #: as a message of its own type and the table's public view as the engine's; version 3
 #: adds `timeout` to `played`, `passed` and `returned` (`Connection.send` leaves it out
 #: for a peer that speaks version 2 only: a field it does not know is an error to it).
-VERSIONS: tuple[int, ...] = (2, 3)
+#: Version 4 adds player keys: the server answers `hello` with a `challenge`, the client
+#: proves its key with a `proof`, then `welcome` (protocol/identity.py).
+VERSIONS: tuple[int, ...] = (2, 3, 4)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -189,6 +191,38 @@ class Reject(Message):
 NEEDS_PASSWORD = "this server needs a password"
 #: ... and when the one given is not it.
 WRONG_PASSWORD = "wrong server password"
+
+
+# --- player keys (version 4): between hello and welcome --------------------------------
+
+
+@message("challenge")
+@dataclass(frozen=True)
+class Challenge(Message):
+    """Server to client, answering a `hello` that offered version 4 or later: the version
+    chosen (the `welcome` to come says it again) and fresh random bytes for the client to
+    sign with its player key (protocol/identity.py says what is signed)."""
+
+    version: Annotated[int, Range(4, 255)]
+    challenge: Annotated[bytes, Size(32)]
+
+
+@message("proof")
+@dataclass(frozen=True)
+class Proof(Message):
+    """Client to server, answering `challenge`: its Ed25519 public key (raw, 32 bytes)
+    and its signature of the challenge bound to the server's certificate."""
+
+    player_key: Key
+    signature: Annotated[bytes, Size(64)]
+
+
+#: A `reject`'s reason when the name of the `hello` belongs to another player's key here.
+def name_taken(name: str) -> str:
+    return (
+        f"the name {name} belongs to another player on this server (another key claimed "
+        "it first): choose another name, or connect with that player's identity file"
+    )
 
 
 # --- either way -----------------------------------------------------------------------

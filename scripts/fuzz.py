@@ -32,6 +32,7 @@ from president.protocol.codec import pack
 from president.protocol.connection import Connection
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.framing import encode_frame
+from president.protocol.identity import KEYLESS_VERSIONS
 from president.server.app import Server
 from president.server.config import ServerConfig
 from president.server.journal import Journal
@@ -44,7 +45,9 @@ NAMES = ["T", "U", "lounge", "x" * 40]
 
 def valid_messages(rng: random.Random) -> list[m.Message]:
     return [
-        m.Hello(versions=m.VERSIONS, name="ann", role="player", hand_key=secrets.token_bytes(32)),
+        m.Hello(
+            versions=KEYLESS_VERSIONS, name="ann", role="player", hand_key=secrets.token_bytes(32)
+        ),
         m.ListTables(),
         m.Ready(),
         m.PassTurn(),
@@ -157,6 +160,7 @@ class FakeSession:
         self.name = name
         self.role = rng.choice(["player", "player", "bot", "spectator"])
         self.hand_key = secrets.token_bytes(32)
+        self.player_id = ""
         self.address = f"fuzz-{name}"
         self.table: Any = None
         self.seen = 0

@@ -50,6 +50,7 @@ from president.engine.record import loads, replay
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
+from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 
 #: What each hostile connection does, in turn.
@@ -180,7 +181,7 @@ async def attack(kind: str, i: int, port: int, counts: collections.Counter[str])
         if kind != "no hello":
             key = public_key_bytes(X25519PrivateKey.generate())
             writer.write(
-                frame(m.Hello(versions=m.VERSIONS, name=f"h{i}", role="player", hand_key=key))
+                frame(m.Hello(versions=KEYLESS_VERSIONS, name=f"h{i}", role="player", hand_key=key))
             )
         if kind == "never reads":
             writer.write(frame(m.Spectate(table="load0")))

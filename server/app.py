@@ -20,11 +20,13 @@ from typing import Any
 from president.engine.record import to_record
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.protocol.identity import certificate_digest
 
 from .admission import Admitted, to_evict
 from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
 from .lobby import Lobby
+from .players import NameBook
 from .restore import replay_what_can_be
 from .session import Session
 from .storage import Storage, write_private
@@ -67,6 +69,8 @@ class Server:
         self.storage = Storage(config.data_dir)
         self.lobby = Lobby(config, self.write_record)
         self.fingerprint = ""
+        #: Which player's key owns each name (kept in the data directory when journaled).
+        self.names = NameBook()
         self.sessions: set[Session] = set()
         self.records: list[str] = []
         self.journal: Journal | None = None
@@ -109,6 +113,7 @@ class Server:
                 self._listener.close()
             if self.journal is not None:
                 self.journal.close()
+            self.names.close()
             self.storage.discard()  # a data directory this start made goes again
             raise
 
@@ -130,6 +135,8 @@ class Server:
         self._listener.setblocking(False)
         self.storage.note_port(self.port)
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)
+        if self.config.journal:
+            self.names = NameBook(self.storage.names)
         if self.config.journal:
             try:
                 self.journal = self.lobby.journal = self._open_journal()
@@ -325,7 +332,14 @@ class Server:
                 raise
             writer = asyncio.StreamWriter(transport, protocol, reader, loop)
             session = entry.session = Session(
-                self.config, self.lobby, reader, writer, address, lambda: len(self.sessions)
+                self.config,
+                self.lobby,
+                reader,
+                writer,
+                address,
+                lambda: len(self.sessions),
+                certificate=certificate_digest(self.fingerprint),
+                names=self.names,
             )
             self.sessions.add(session)
             try:
@@ -368,5 +382,6 @@ class Server:
                 await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
         if self.journal is not None:
             self.journal.close()
+        self.names.close()
         self.storage.unlock()
         self._closed.set()

@@ -35,6 +35,8 @@ class Guest(Protocol):
     hand_key: bytes
     address: str
     table: Table | None
+    #: The player key's id proven at hello ("" for a client without one).
+    player_id: str
 
     def deliver(self, message: m.Message) -> None: ...
 

@@ -26,6 +26,8 @@ class Member(Protocol):
 
     name: str
     hand_key: bytes
+    #: The id of the key the connection proved at hello ("" for none: protocol/identity.py).
+    player_id: str
 
     def deliver(self, message: m.Message) -> None: ...
 
@@ -49,6 +51,9 @@ class Slot:
     leaving: bool = False
     #: The address that added this bot (bots count against it; not journaled).
     added_by: str = ""
+    #: The player key's id (protocol/identity.py `player_id`) of the person who sat
+    #: here ("" for a bot, or a client without a key): that key takes the chair back.
+    player_id: str = ""
 
     @property
     def empty(self) -> bool:
@@ -67,6 +72,7 @@ class Slot:
             "token_sha256": self.token_hash.hex(),
             "ready": self.ready,
             "leaving": self.leaving,
+            "player_id": self.player_id,
         }
 
     @classmethod
@@ -93,6 +99,7 @@ class Slot:
             ready=body["ready"],
             leaving=body["leaving"],
             away_since=away_since,
+            player_id=str(body.get("player_id", "")),  # (none in a journal from before keys)
         )
 
     def to_wire(self) -> m.Chair:
@@ -160,7 +167,11 @@ class Chairs:
             raise TableError(Code.SEAT_TAKEN, f"seat {seat} at {self.table} is taken")
         token = secrets.token_bytes(32)
         slot = self.slots[seat] = Slot(
-            name=member.name, member=member, token=token, token_hash=hashlib.sha256(token).digest()
+            name=member.name,
+            member=member,
+            token=token,
+            token_hash=hashlib.sha256(token).digest(),
+            player_id=member.player_id,
         )
         if member in self.spectators:
             self.spectators.remove(member)
@@ -193,6 +204,38 @@ class Chairs:
             self.spectators.remove(member)
         if member.name != slot.name:
             member.name = slot.name
+        return slot
+
+    def held_by_key(self, member: Member) -> int | None:
+        """The chair held under `member`'s name by `member`'s player key, from another
+        connection (a client that restarted, or dropped, or left mid-game), or None."""
+        if not member.player_id:
+            return None
+        for index, slot in enumerate(self.slots):
+            if (
+                slot.name == member.name
+                and slot.bot is None
+                and slot.member is not member
+                and hmac.compare_digest(slot.player_id, member.player_id)
+            ):
+                return index
+        return None
+
+    def reclaim(self, member: Member, seat: int) -> Slot:
+        """The person takes chair `seat` (`held_by_key`) back by key, with a fresh seat
+        token; a connection still in it is told it was replaced."""
+        if self.index_of(member) is not None:
+            raise TableError(Code.NOT_ALLOWED, f"this connection already sits at {self.table}")
+        slot = self.slots[seat]
+        slot.token = secrets.token_bytes(32)
+        slot.token_hash = hashlib.sha256(slot.token).digest()
+        if slot.member is not None:
+            slot.member.deliver(
+                m.Bye(code=Code.REPLACED, reason="your seat was taken back by your key elsewhere")
+            )
+        slot.member, slot.away_since = member, None
+        if member in self.spectators:
+            self.spectators.remove(member)
         return slot
 
     def add_bot(self, strategy: str, seat: int | None) -> Slot:

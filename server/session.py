@@ -7,17 +7,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Protocol
 
 from president.protocol import messages as m
 from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
+from president.protocol.identity import IDENTITY_VERSION, player_id, proof_problem
 from president.protocol.sealing import key_problem
 
 from .config import ServerConfig, password_checks
 from .guard import PasswordGuard
 from .logs import LOG_BUDGET, LogBudget
+from .players import NameBook
 from .table import Table
 
 log = logging.getLogger("president.server")
@@ -50,6 +53,9 @@ class Session:
         writer: asyncio.StreamWriter,
         address: str,
         crowd: Callable[[], int] = lambda: 1,
+        *,
+        certificate: bytes,
+        names: NameBook | None = None,
     ) -> None:
         self.config = config
         self.handler = handler
@@ -62,6 +68,14 @@ class Session:
         self.name = ""
         self.role = "player"
         self.hand_key = b""
+        #: SHA-256 of this server's certificate: what a player key's proof is bound to.
+        self.certificate = certificate
+        #: Which key owns each name here.
+        self.names = names if names is not None else NameBook()
+        #: The player key proven at hello (raw, 32 bytes) and its id, `identity.player_id`
+        #: (b"" and "" for a client that speaks no version with keys).
+        self.player_key = b""
+        self.player_id = ""
         self.table: Table | None = None
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
         #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
@@ -187,14 +201,19 @@ class Session:
                 writer_task.cancel()
             self.writer.close()
 
-    async def _next(self, timeout: float) -> m.Message | None:
-        """The next message, or None when the peer closed; raises TimeoutError."""
+    async def _next(self, timeout: float, *, fatal: bool = False) -> m.Message | None:
+        """The next message, or None when the peer closed (or, if `fatal`, sent a bad
+        one: it is rejected); raises TimeoutError."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             try:
                 message = self.conn.next_event()
             except RemoteProtocolError as error:
+                if fatal:
+                    self.deliver(m.Reject(versions=m.VERSIONS, reason=error.message[:500]))
+                    self.closed = True
+                    return None
                 self._refuse(error)
                 if self.closed:
                     return None
@@ -249,12 +268,44 @@ class Session:
         if problem is not None:
             self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
             return False
+        if version >= IDENTITY_VERSION:
+            proven = await self._proof(version)
+            if proven is None:
+                return False
+            self.player_key, self.player_id = proven, player_id(proven)
+        refusal = self.names.refusal(hello.name, self.player_id)
+        if refusal is not None:
+            log.info("%s: %s refused: %s", self.address, hello.name, refusal)
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))
+            return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.welcomed = True
         log.info("%s: %s connected (%s)", self.address, self.name, self.role)
         self.deliver(m.Welcome(version=version, server=self.config.name[:32]))
         self.handler.welcome(self)  # in the lobby from now on
         return True
+
+    async def _proof(self, version: int) -> bytes | None:
+        """Challenge the client to prove its player key (version 4); the key, or None
+        after a `reject` or `bye` saying why not."""
+        challenge = secrets.token_bytes(32)
+        self.deliver(m.Challenge(version=version, challenge=challenge))
+        try:
+            proof = await self._next(self.config.hello_seconds, fatal=True)
+        except TimeoutError:
+            seconds = self.config.hello_seconds
+            self.deliver(m.Bye(code=Code.TIMEOUT, reason=f"no proof within {seconds:g} s"))
+            return None
+        if not isinstance(proof, m.Proof):
+            return None
+        problem = proof_problem(
+            proof.player_key, proof.signature, version, self.certificate, challenge
+        )
+        if problem is not None:
+            log.info("%s: player key refused: %s", self.address, problem)
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
+            return None
+        return proof.player_key
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()

@@ -1,5 +1,5 @@
 """The server's data directory: its lock, its certificate and key, the tables' journal and
-its key, and the finished games' records.
+its key, the names players' keys claimed, and the finished games' records.
 
 The directory is private (0700, every file in it 0600, owned by the server's user:
 anything else is refused with one line), one server uses it at a time (an exclusive
@@ -31,6 +31,8 @@ SERVER_FILES = (
     "tables.sqlite3",
     "tables.sqlite3-wal",
     "tables.sqlite3-shm",
+    "names.sqlite3",
+    "names.sqlite3-journal",
 )
 
 
@@ -45,6 +47,8 @@ class Storage:
         self.damaged = root / "damaged"
         self.journal = root / "tables.sqlite3"
         self.journal_key_file = root / "journal.key"
+        #: Which player's key owns each name (server/players.py).
+        self.names = root / "names.sqlite3"
         self._lock: int | None = None
         self._exclusive = True
         #: The directories this start made (the data directory and missing parents),

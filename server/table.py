@@ -297,6 +297,11 @@ class Table:
         await self._check_password(password)
         async with self.lock:
             self._writable()
+            held = self.chairs.held_by_key(member)
+            if held is not None:  # the same player, back by key: their own chair
+                self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
+                log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
+                return
             game = self.game
             if (
                 self.status == "playing"
@@ -368,15 +373,20 @@ class Table:
     async def resume(self, member: Member, seat: int, token: bytes) -> None:
         async with self.lock:
             slot = self.chairs.claim(member, seat, token)
-            if slot.leaving:
-                slot.leaving = False
-                self.note_seats()
-            self._deliver(member, m.Seated(table=self.name, seat=seat, token=slot.token))
-            if self.paused:
-                member.deliver(PAUSED)
-            self.broadcast_view()
-            self._snapshot(member)
-            self.driver.wake()
+            self._back_in(member, slot, seat, new_token=False)
+
+    def _back_in(self, member: Member, slot: Slot, seat: int, *, new_token: bool) -> None:
+        """`member` has its chair back (by token or by key): it no longer leaves, and it
+        is told where it sits and what the table is like (under the lock)."""
+        if slot.leaving or new_token:  # (the journal keeps the token's hash)
+            slot.leaving = False
+            self.note_seats()
+        self._deliver(member, m.Seated(table=self.name, seat=seat, token=slot.token))
+        if self.paused:
+            member.deliver(PAUSED)
+        self.broadcast_view()
+        self._snapshot(member)
+        self.driver.wake()
 
     async def add_bot(self, strategy: str, seat: int | None, added_by: str = "") -> None:
         async with self.lock:

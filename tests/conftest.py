@@ -53,3 +53,14 @@ def pytest_configure(config: pytest.Config) -> None:
             "Reinstall it (pip install '.[test]'), or install it editable once for development "
             "(pip install -e '.[test]': CONTRIBUTING.md)."
         )
+
+
+@pytest.fixture(autouse=True)
+def _own_xdg_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test makes a player key or remembers a server in the real home: the XDG config
+    and state directories are a fresh temporary one (a test may point them elsewhere)."""
+    base = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))

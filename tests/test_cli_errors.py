@@ -547,7 +547,8 @@ def test_connect_asks_for_the_password_the_server_wants(
     guarded: tuple[str, str], tmp_path: Path
 ) -> None:
     address, pin = guarded
-    args = ["connect", address, "--name", "ann", "--fingerprint", pin]
+    # (a name of its own: the server is shared, and "ann" is another test's key's there)
+    args = ["connect", address, "--name", "pat", "--fingerprint", pin]
     with prompted(args, environment(tmp_path)) as terminal:
         terminal.wait_for(f"the password for {address} (not shown): ")
         terminal.type("\r")  # nothing typed: asked again

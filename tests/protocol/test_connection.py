@@ -28,10 +28,14 @@ def deliver(data: bytes, to: Connection) -> list[m.Message]:
 def test_a_handshake_and_a_conversation() -> None:
     client, server = pair()
     assert deliver(client.send(HELLO), server) == [HELLO]
-    assert choose_version(HELLO.versions) == 3
-    welcome = m.Welcome(version=3, server="home")
+    assert choose_version(HELLO.versions) == 4
+    challenge = m.Challenge(version=4, challenge=bytes(range(32)))
+    assert deliver(server.send(challenge), client) == [challenge]
+    proof = m.Proof(player_key=KEY, signature=bytes(64))
+    assert deliver(client.send(proof), server) == [proof]
+    welcome = m.Welcome(version=4, server="home")
     assert deliver(server.send(welcome), client) == [welcome]
-    assert client.state == server.state == "open" and client.version == 3
+    assert client.state == server.state == "open" and client.version == 4
     play = m.PlayCards(cards=("7C",))
     assert deliver(client.send(play), server) == [play]
     event = m.Passed(table="t", number=1, seat=1, automatic=False, timeout="time")
@@ -153,3 +157,56 @@ def test_fuzzed_bytes_only_ever_raise_protocol_errors(data: bytes) -> None:
                 break
         except RemoteProtocolError:
             continue
+
+
+CHALLENGE = m.Challenge(version=4, challenge=bytes(32))
+PROOF = m.Proof(player_key=KEY, signature=bytes(64))
+
+
+def test_a_proof_answers_one_challenge_and_nothing_else_does() -> None:
+    """The player-key exchange (version 4) sits between hello and welcome: a proof comes
+    only after a challenge, once, and while one is owed nothing else is taken."""
+    client, server = pair()
+    deliver(client.send(HELLO), server)
+    with pytest.raises(LocalProtocolError):
+        client.send(PROOF)  # nothing asked for one
+    unasked = Connection("server")
+    deliver(Connection("client").send(HELLO), unasked)
+    with pytest.raises(RemoteProtocolError, match="one proof"):
+        deliver(encode_frame(_packed(PROOF)), unasked)
+    deliver(server.send(CHALLENGE), client)
+    with pytest.raises(LocalProtocolError):
+        server.send(m.Welcome(version=4, server="home"))  # the proof first
+    with pytest.raises(LocalProtocolError):
+        server.send(CHALLENGE)  # one challenge
+    with pytest.raises(LocalProtocolError):
+        client.send(m.ListTables())  # the proof first
+    with pytest.raises(RemoteProtocolError, match="one proof, not list_tables"):
+        deliver(encode_frame(_packed(m.ListTables())), server)
+    deliver(client.send(PROOF), server)
+    with pytest.raises(LocalProtocolError):
+        client.send(PROOF)
+    with pytest.raises(RemoteProtocolError, match="one proof"):
+        deliver(encode_frame(_packed(PROOF)), server)
+    deliver(server.send(m.Welcome(version=4, server="home")), client)
+    assert client.state == server.state == "open"
+
+
+def test_a_challenge_after_welcome_or_twice_is_refused_by_the_client() -> None:
+    client = Connection("client")
+    client.send(HELLO)
+    client.receive_data(encode_frame(_packed(CHALLENGE)))
+    assert list(client.events()) == [CHALLENGE]
+    with pytest.raises(RemoteProtocolError, match="expected welcome, not challenge"):
+        deliver(encode_frame(_packed(CHALLENGE)), client)
+    late = Connection("client")
+    late.send(m.Hello(versions=(3,), name="Ann", role="player", hand_key=KEY))
+    deliver(encode_frame(_packed(m.Welcome(version=3, server="home"))), late)
+    with pytest.raises(RemoteProtocolError, match="does not send challenge"):
+        deliver(encode_frame(_packed(CHALLENGE)), late)
+
+
+def _packed(message: m.Message) -> bytes:
+    from president.protocol.codec import pack
+
+    return pack(message.to_wire())

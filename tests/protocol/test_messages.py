@@ -45,6 +45,8 @@ KEY = bytes(range(32))
 EXAMPLES: list[m.Message] = [
     m.Hello(versions=(2,), name="Ann", role="player", hand_key=KEY),
     m.Welcome(version=2, server="Kitchen table"),
+    m.Challenge(version=4, challenge=bytes(range(32))),
+    m.Proof(player_key=KEY, signature=bytes(64)),
     m.Reject(versions=(2,), reason="no protocol version in common"),
     m.Ping(nonce=7),
     m.Pong(nonce=7),

@@ -242,3 +242,47 @@ def test_the_hello_frame_vector_is_what_a_client_sends_and_a_server_reads() -> N
         server = Connection("server")
         server.receive_data(frame)
         assert server.next_event() == hello
+
+
+# --- a player key's proof ------------------------------------------------------------------
+
+
+def test_the_player_key_proof_vector_holds() -> None:
+    """From the document alone (the layout "Player keys" gives, `cryptography`'s Ed25519)
+    and again through protocol/identity.py: the key from its seed, the signed bytes, a
+    signature that verifies and is the one given (Ed25519 is deterministic), the id."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
+    from president.protocol import identity
+
+    (v,) = vectors("player key proof")
+    hexed = {
+        name: bytes.fromhex(value.replace(" ", "").replace(":", ""))
+        for name, value in v.items()
+        if name not in ("vector", "version")
+    }
+    version = int(v["version"])
+    key = Ed25519PrivateKey.from_private_bytes(hexed["seed"])
+    assert identity.public_bytes(key) == hexed["player_key"]
+    by_hand = (
+        b"president player key proof\x00"
+        + bytes([version])
+        + hexed["fingerprint"]
+        + hexed["challenge"]
+    )
+    assert len(by_hand) == 92 and by_hand == hexed["signed"]
+    digest = identity.certificate_digest(v["fingerprint"])
+    assert identity.proof_bytes(version, digest, hexed["challenge"]) == hexed["signed"]
+    Ed25519PublicKey.from_public_bytes(hexed["player_key"]).verify(
+        hexed["signature"], hexed["signed"]
+    )
+    assert key.sign(hexed["signed"]) == hexed["signature"]
+    assert identity.sign_proof(key, version, digest, hexed["challenge"]) == hexed["signature"]
+    problem = identity.proof_problem(
+        hexed["player_key"], hexed["signature"], version, digest, hexed["challenge"]
+    )
+    assert problem is None
+    assert hashlib.sha256(hexed["player_key"]).hexdigest() == v["player_id"]
+    assert identity.player_id(hexed["player_key"]) == v["player_id"]

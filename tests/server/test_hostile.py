@@ -16,6 +16,7 @@ from president.client.connection import ConnectFailed, client_tls
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
+from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 from president.server import lobby
 
@@ -28,7 +29,7 @@ def hello(name: str = "raw", role: str = "player", key: bytes | None = None) -> 
     """A raw hello frame (the schema is not checked here: it is the server's job)."""
     wire = {
         "type": "hello",
-        "versions": list(m.VERSIONS),
+        "versions": list(KEYLESS_VERSIONS),  # a client without a player key
         "name": name,
         "role": role,
         "hand_key": public_key_bytes(X25519PrivateKey.generate()) if key is None else key,

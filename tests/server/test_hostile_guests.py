@@ -36,6 +36,7 @@ class Guest:
     table: Table | None = None
     hand_key: bytes = field(default_factory=lambda: public_key_bytes(X25519PrivateKey.generate()))
     sent: list[m.Message] = field(default_factory=list)
+    player_id: str = ""
 
     def deliver(self, message: m.Message) -> None:
         self.sent.append(message)

@@ -22,6 +22,7 @@ from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.codec import pack, unpack
 from president.protocol.framing import FrameReader, encode_frame
+from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 from president.server.app import Server
 
@@ -38,7 +39,7 @@ from .helpers import (
 HELLO = encode_frame(
     pack(
         m.Hello(
-            versions=m.VERSIONS,
+            versions=KEYLESS_VERSIONS,  # a client without a player key
             name="raw",
             role="player",
             hand_key=public_key_bytes(X25519PrivateKey.generate()),

@@ -29,6 +29,7 @@ class Member:
     name: str
     key: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
     sent: list[m.Message] = field(default_factory=list)
+    player_id: str = ""
 
     @property
     def hand_key(self) -> bytes:

@@ -1,0 +1,28 @@
+"""`--identity FILE`: which player key a command proves at the servers it connects to
+(client/identity.py keeps the keys; a key that cannot be used is one line, exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from president.client.identity import IdentityError, KeyFile
+
+from .usage import UsageError
+
+
+def add_identity(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument(
+        "--identity",
+        metavar="FILE",
+        help=f"the player key to use (made there on first use; default {default})",
+    )
+
+
+def player_key(path: Path) -> KeyFile:
+    """The key in `path` (made when a server first asks for it); `UsageError` (one line)
+    if a file is there that cannot be used."""
+    try:
+        return KeyFile(path).check()
+    except IdentityError as exc:
+        raise UsageError(str(exc)) from None
