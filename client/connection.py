@@ -432,25 +432,27 @@ class Client:
         seat = model.seat
         problem: str | None
         if dealt is None or digest is None or seat is None:
-            problem = "this client did not see the whole deal"
+            # Joined or came back after the deal: nothing to check, and nothing wrong with
+            # the deal to report (the server would log it as a failed check).
+            model.deals_missed.add(reveal.hand)
+            return
+        mine = self.seeds.get(reveal.hand)
+        if mine is not None and mine not in reveal.client_seeds:
+            problem = "the reveal leaves out this client's seed"
         else:
-            mine = self.seeds.get(reveal.hand)
-            if mine is not None and mine not in reveal.client_seeds:
-                problem = "the reveal leaves out this client's seed"
-            else:
-                rules = model.rules()
-                problem = check_hand(
-                    reveal.server_seed,
-                    digest,
-                    reveal.client_seeds,
-                    reveal.hand,
-                    reveal.players,
-                    reveal.start,
-                    seat,
-                    dealt,
-                    rules.decks if rules else 1,
-                    rules.jokers if rules else 0,
-                )
+            rules = model.rules()
+            problem = check_hand(
+                reveal.server_seed,
+                digest,
+                reveal.client_seeds,
+                reveal.hand,
+                reveal.players,
+                reveal.start,
+                seat,
+                dealt,
+                rules.decks if rules else 1,
+                rules.jokers if rules else 0,
+            )
         model.deal_results[reveal.hand] = problem
         await self.send(
             m.DealCheck(hand=reveal.hand, ok=problem is None, detail=(problem or "")[:500])

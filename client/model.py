@@ -45,6 +45,9 @@ class TableModel:
     events: list[Event] = field(default_factory=list)
     chat: list[m.Chat] = field(default_factory=list)
     deal_results: dict[int, str | None] = field(default_factory=dict)
+    #: Hands whose deal this client did not see whole (it joined or came back later):
+    #: their reveal cannot be checked here.
+    deals_missed: set[int] = field(default_factory=set)
     #: Where `events` resume after a lost connection: what came before may miss moves.
     resumed: int = 0
     _rules: tuple[dict[str, Any], Rules] | None = field(default=None, repr=False)

@@ -559,6 +559,11 @@ class TableScreen:
 
     def deal_line(self) -> str:
         results = self.model.deal_results
+        missed = max(self.model.deals_missed, default=-1)
+        if missed > max(results, default=-1):
+            return (
+                f"fair deal of hand {missed + 1}: not checked (dealt before this client was here)"
+            )
         if not results:
             return ""
         hand = max(results)

@@ -62,3 +62,35 @@ async def test_a_seed_that_comes_after_the_deal_is_refused_not_counted(tmp_path:
         assert ann.model.deal_results[0] == "the reveal leaves out this client's seed"
         assert any(e.code == "bad_deal_seed" and "too late" in e.message for e in ann.errors)
         task.cancel()
+
+
+async def test_a_client_that_missed_the_deal_reports_no_failed_check(tmp_path: Path) -> None:
+    """A client that did not see a hand's deal (it joined or came back after it) cannot
+    check the reveal: it says so on its own screen and sends no failed check, which the
+    server would log as a deal that did not check out."""
+    import random
+
+    from president.bots.strategies import RandomBot
+    from president.client.headless import BotPlayer
+    from president.protocol import messages as m
+
+    from .helpers import seated_among_server_bots
+
+    async with running_server(tmp_path) as server:
+        ann, task = await seated_among_server_bots(server, tmp_path)
+        BotPlayer(ann, RandomBot(random.Random(1)))
+        handle = ann.handle
+
+        async def blind(message: m.Message) -> None:
+            if isinstance(message, m.DealCommit) and message.hand == 0:
+                return  # as if this client arrived after the deal's commitment
+            await handle(message)
+
+        ann.handle = blind  # type: ignore[method-assign]
+        await ann.send(m.Ready())
+        await wait_for(lambda: 0 in ann.model.deals_missed and 1 in ann.model.deal_results, 60)
+        assert 0 not in ann.model.deal_results
+        assert ann.model.deal_results[1] is None
+        checks = server.lobby.tables["T"].deal_checks
+        assert all(ok for hand in checks.values() for ok in hand.values()), checks
+        task.cancel()
