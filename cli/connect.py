@@ -180,18 +180,20 @@ def address_problem(text: str) -> str | None:
 
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     known = KnownServers()
+    hint, warnings = None, []
     if args.address is None:  # the servers announced on the LAN, to pick one
         quiet_zeroconf()
-        args.address = await pick_server(
+        picked = await pick_server(
             ServersScreen(versions=m.VERSIONS, known=known.load()),
             address_problem,
             interface=chosen_interface(args),
             theme=choose_theme(args.theme, os.environ),
         )
-        if args.address is None:
+        if picked is None:
             return 0
+        args.address, hint, warnings = picked.address, picked.hint, picked.warnings
     try:
-        pin = await resolve_pin(args.address, known, args.fingerprint, ask)
+        pin = await resolve_pin(args.address, known, args.fingerprint, ask, hint, warnings)
         link, secret = await first_link(args, pin, known, secret)
     except (ConnectFailed, EOFError) as exc:
         print(f"president connect: {exc}", file=sys.stderr)

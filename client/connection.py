@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import secrets
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -143,11 +143,15 @@ async def resolve_pin(
     known: KnownServers,
     given: str | None,
     ask: Callable[[str], Awaitable[str]] | None,
+    hint: str | None = None,
+    warnings: Sequence[str] = (),
 ) -> str:
     """The fingerprint to hold a server to: the one given (`--fingerprint`), the one
     remembered for it, or the one it shows — if `ask`, putting the question to a person
     who compares it with what the host printed, gets "y".  Without `ask` (a bot cannot
-    answer), a server never trusted before is refused."""
+    answer), a server never trusted before is refused.  Before the question, the
+    `warnings` (from the LAN picker), and a warning if the server's LAN announcement
+    claimed another certificate (`hint`) than the one it shows."""
     if given is not None:
         try:
             return normalise_fingerprint(given)
@@ -164,8 +168,15 @@ async def resolve_pin(
             f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
             f"its host printed (this server shows {shown}: compare it with what the host printed)"
         )
+    cautions = list(warnings)
+    if hint is not None and not same_fingerprint(hint, shown):
+        cautions.append(
+            f"Warning: this server's LAN announcement claimed the certificate {hint}, "
+            "not the one it shows below: it may be pretending to be another server."
+        )
     answer = await ask(
-        f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
+        "".join(caution + "\n" for caution in cautions)
+        + f"First connection to {where}. Its certificate fingerprint (SHA-256) is\n"
         f"  {shown}\n"
         "Compare it with the fingerprint the host's `president server` printed.\n"
         "Is it the same? Trust this server and remember it [y/N]: "

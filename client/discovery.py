@@ -172,7 +172,7 @@ class ServerFinder:
                 if name in self._lookups or name not in self.servers:
                     continue
                 if not await self._resolve(name) and self.servers.pop(name, None) is not None:
-                    log.info("%s: no answer: gone", name)
+                    log.info("%r: no answer: gone", name)
                     self.on_change()
 
     async def _look_up(self, name: str) -> None:
@@ -191,8 +191,9 @@ class ServerFinder:
         zeroconf = self._zeroconf
         if zeroconf is None:
             return False
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
+            # (the library refuses some hostile instance names here, by raising)
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
             if not await info.async_request(zeroconf.zeroconf, RESOLVE_MS):
                 return False
             instance = name.removesuffix("." + SERVICE_TYPE)
@@ -203,11 +204,11 @@ class ServerFinder:
                 instance=instance,
             )
         except BadAnnouncement as exc:
-            log.info("%s: left out: %s", name, exc)
+            log.info("%r: left out: %s", name, exc)
             self._left_out(name)
             return True
         except Exception as exc:  # a hostile record is left out, never fatal
-            log.info("%s: left out: %r", name, exc)
+            log.info("%r: left out: %r", name, exc)
             self._left_out(name)
             return True
         found = nearest_first(found, self._networks)

@@ -80,7 +80,8 @@ def load(path: Path) -> Ed25519PrivateKey:
     """The key in `path`; `FileNotFoundError` if there is none, `IdentityError` if it
     cannot be used."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # (O_NONBLOCK: a FIFO put there would otherwise hang the open; a file ignores it)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except FileNotFoundError:
         raise
     except OSError as exc:

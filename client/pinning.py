@@ -66,7 +66,11 @@ class KnownServers:
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(
-            "# president: servers whose certificates you trusted\n" + body, encoding="utf-8"
-        )
+        text = "# president: servers whose certificates you trusted\n" + body
+        # Private like the rest of the folder (it says which servers this user visits).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), 0o600)
+            out.write(text)
         os.replace(tmp, self.path)

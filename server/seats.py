@@ -31,6 +31,9 @@ class Member(Protocol):
 
     def deliver(self, message: m.Message) -> None: ...
 
+    def goodbye(self, bye: m.Bye) -> None:
+        """Send `bye` after what is queued, then close the connection."""
+
 
 @dataclass
 class Slot:
@@ -196,7 +199,7 @@ class Chairs:
             raise TableError(Code.NOT_ALLOWED, f"this connection already sits at {self.table}")
         slot.token = token
         if slot.member is not None and slot.member is not member:
-            slot.member.deliver(
+            slot.member.goodbye(  # and closed: it holds nothing here any more
                 m.Bye(code=Code.REPLACED, reason="your seat was resumed from another connection")
             )
         slot.member, slot.away_since = member, None
@@ -230,7 +233,7 @@ class Chairs:
         slot.token = secrets.token_bytes(32)
         slot.token_hash = hashlib.sha256(slot.token).digest()
         if slot.member is not None:
-            slot.member.deliver(
+            slot.member.goodbye(  # and closed: it holds nothing here any more
                 m.Bye(code=Code.REPLACED, reason="your seat was taken back by your key elsewhere")
             )
         slot.member, slot.away_since = member, None

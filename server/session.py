@@ -273,7 +273,7 @@ class Session:
             if proven is None:
                 return False
             self.player_key, self.player_id = proven, player_id(proven)
-        refusal = self.names.refusal(hello.name, self.player_id)
+        refusal = self.names.refusal(hello.name, self.player_id, self.address)
         if refusal is not None:
             log.info("%s: %s refused: %s", self.address, hello.name, refusal)
             self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))

@@ -312,3 +312,54 @@ async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
         for proc in (crashed, alive):
             proc.kill()
             proc.wait(10)
+
+
+#: An mDNS answer built by hand, sent to the mDNS group on 127.0.0.1 only (TTL 1): an
+#: instance name full of terminal controls, which the library itself refuses to look up.
+RAW_ANSWER = """
+import socket, sys, time
+from zeroconf import DNSAddress, DNSOutgoing, DNSPointer, DNSService, DNSText, const
+kind = "_president._tcp.local."
+name = "\\x1b]0;OWNED\\x07\\x1b[2J\\x1b[5mBLINK\\u202e." + kind
+host = "evil\\x1b[31m.local."
+unique = const._CLASS_IN | const._CLASS_UNIQUE
+out = DNSOutgoing(const._FLAGS_QR_RESPONSE | const._FLAGS_AA)
+out.add_answer_at_time(DNSPointer(kind, const._TYPE_PTR, const._CLASS_IN, 120, name), 0)
+out.add_answer_at_time(DNSService(name, const._TYPE_SRV, unique, 120, 0, 0, 4244, host), 0)
+out.add_answer_at_time(DNSText(name, const._TYPE_TXT, unique, 120, b"\\x0bproto=2,3,4"), 0)
+out.add_answer_at_time(
+    DNSAddress(host, const._TYPE_A, unique, 120, socket.inet_aton("127.0.0.1")), 0
+)
+sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+sender.bind(("127.0.0.1", 0))
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    for packet in out.packets():
+        sender.sendto(packet, ("224.0.0.251", 5353))
+    time.sleep(0.3)
+"""
+
+
+def test_an_instance_name_the_library_refuses_is_left_out_quietly(tmp_path: Path) -> None:
+    """A name with terminal controls makes the library raise before any lookup: the
+    finder leaves it out, prints no traceback, and writes no control to the terminal
+    (a hostile host on the LAN sent one such packet and the picker broke)."""
+    sender = subprocess.Popen([sys.executable, "-c", RAW_ANSWER, "8"])
+    try:
+        out = subprocess.run(
+            [*PRESIDENT, "servers", "--wait", "5", *LOOPBACK],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    finally:
+        sender.kill()
+        sender.wait()
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr and "exception" not in out.stderr.lower(), out.stderr
+    for stream in (out.stdout, out.stderr):
+        assert "\x1b" not in stream and "\x07" not in stream and "\u202e" not in stream
+    assert "4244" not in out.stdout

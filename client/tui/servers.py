@@ -56,16 +56,42 @@ class ServersScreen:
         keys it: host:port, no brackets), if any."""
         return self.known.get(f"{server.addresses[0]}:{server.port}")
 
+    def namesakes(self, server: Announcement) -> list[Announcement]:
+        """The other servers listed under the same name (an impostor uses a known one)."""
+        name = server.name.casefold()
+        return [
+            other
+            for other in self.servers
+            if other.name.casefold() == name and other.address != server.address
+        ]
+
+    def warnings(self, server: Announcement) -> list[str]:
+        """What the user should know before trusting `server` for the first time: other
+        servers under its name, one of them trusted already."""
+        if self.trusted(server) is not None:
+            return []
+        out = []
+        for other in self.namesakes(server):
+            trusted = " (a server you trusted)" if self.trusted(other) is not None else ""
+            out.append(
+                f"Warning: another server on the LAN also calls itself {server.name}, at "
+                f"{other.address}{trusted}. Ask the host which address is theirs."
+            )
+        return out
+
     def line(self, server: Announcement, width: int) -> str:
         """One server in `width`: its name (cut in the middle), its address, its tables
         and marks: `locked` (a password), `trusted` (this address was trusted before),
-        `old`/`new` (no protocol version in common)."""
+        `same name` (another server listed under its name), `other version` (no
+        protocol version in common)."""
         tables = "?" if server.tables is None else str(server.tables)
         marks = [f"{tables} tbl"]
         if server.password:
             marks.append("locked")
         if self.trusted(server) is not None:
             marks.append("trusted")
+        if self.namesakes(server):
+            marks.append("same name")
         if not server.speaks(self.versions):
             marks.append("other version")
         tail = f" {server.address}  {' '.join(marks)}"
@@ -92,6 +118,8 @@ class ServersScreen:
             theirs = ",".join(map(str, server.versions))
             mine = ",".join(map(str, self.versions))
             out.append(f"speaks protocol {theirs}, this client {mine}: it may refuse you")
+        for other in self.namesakes(server):
+            out.append(f"another server calls itself {server.name} too, at {other.address}")
         known = self.trusted(server)
         if known is not None:
             out.append("you trusted this address before")

@@ -5,7 +5,9 @@ the certificate is checked as for any address) or nothing if the user quits."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from president.protocol.discovery import Announcement
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -57,6 +59,8 @@ class ServersApp:
         #: A typed address's problem in words, or None if it will do.
         self.check = check
         self.chosen: str | None = None
+        #: The announcement chosen (None for a typed address).
+        self.announced: Announcement | None = None
         self.asking = False
         self.line = TextArea(height=1, multiline=False)
         self.app: Application[None] = screen_app(
@@ -68,8 +72,8 @@ class ServersApp:
         self.screen.update(finder.listing(), finder.ignored)
         self.app.invalidate()
 
-    def choose(self, address: str) -> None:
-        self.chosen = address
+    def choose(self, address: str, announced: Announcement | None = None) -> None:
+        self.chosen, self.announced = address, announced
         self.app.exit()
 
     def ask(self) -> None:
@@ -245,7 +249,7 @@ def create_servers_bindings(picker: ServersApp) -> KeyBindings:
         if server is None:
             screen.message = "no server found yet: wait, or press a to type an address"
             return
-        picker.choose(server.address)
+        picker.choose(server.address, server)
 
     @kb.add("a", filter=browsing)
     def _type(event: KeyPressEvent) -> None:
@@ -278,10 +282,11 @@ async def pick_server(
     input: Input | None = None,
     output: Output | None = None,
     theme: str = "dark",
-) -> str | None:
+) -> Picked | None:
     """Look for servers on the LAN while the picker is up; the address chosen or typed,
-    or None if the user quit.  If the LAN cannot be searched, the picker says why and an
-    address can still be typed."""
+    with what was announced for it and the warnings to show before trusting it, or None
+    if the user quit.  If the LAN cannot be searched, the picker says why and an address
+    can still be typed."""
     picker = ServersApp(screen, check, input=input, output=output, theme=theme)
     finder = ServerFinder(lambda: picker.found(finder), interface=interface)
     try:
@@ -292,4 +297,22 @@ async def pick_server(
         await picker.app.run_async()
     finally:
         await finder.close()
-    return picker.chosen
+    if picker.chosen is None:
+        return None
+    announced = picker.announced
+    return Picked(
+        picker.chosen,
+        None if announced is None else announced.fingerprint,
+        [] if announced is None else screen.warnings(announced),
+    )
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A server picked: its address, the certificate fingerprint its announcement
+    claimed (a hint, checked against the real one at the first connection), and what to
+    tell the user before they trust it."""
+
+    address: str
+    hint: str | None = None
+    warnings: list[str] = field(default_factory=list)

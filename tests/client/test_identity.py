@@ -104,3 +104,20 @@ def test_a_key_file_is_checked_at_once_but_made_only_when_asked_for(tmp_path: Pa
     path.chmod(0o640)
     with pytest.raises(IdentityError, match="open to other users"):
         identity.KeyFile(path).check()
+
+
+def test_a_fifo_in_the_keys_place_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """Opening a FIFO for reading waits for a writer: the key's open must not."""
+    path = tmp_path / "identity"
+    os.mkfifo(path, 0o600)
+    with pytest.raises(IdentityError, match="is not a file"):
+        identity.load(path)
+
+
+def test_the_servers_trusted_are_remembered_in_a_private_file(tmp_path: Path) -> None:
+    from president.client.pinning import KnownServers
+
+    known = KnownServers(tmp_path / "president" / "known_servers")
+    known.remember("192.0.2.7:7777", "AB" * 32)
+    assert stat.S_IMODE(known.path.stat().st_mode) == 0o600
+    assert known.lookup("192.0.2.7:7777") is not None

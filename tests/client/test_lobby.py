@@ -128,6 +128,20 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
             await resolve_pin(address, known, None, answer("n"))
         assert server.fingerprint in asked[0]  # the user sees what the host printed
         assert known.lookup(address) is None
+        assert "Warning" not in asked[0]
+        # picked on the LAN, announced with another certificate than it shows: a warning
+        # (and the picker's own) comes before the very same question
+        fake = ":".join(["AB"] * 32)
+        with pytest.raises(ConnectFailed, match="you did not trust"):
+            await resolve_pin(address, known, None, answer("n"), fake, ["Warning: namesake"])
+        assert asked[-1].startswith("Warning: namesake\nWarning: this server's LAN")
+        assert f"claimed the certificate {fake}" in asked[-1]
+        assert asked[-1].endswith(asked[0]), "the question itself is unchanged"
+        asked.clear()
+        with pytest.raises(ConnectFailed):  # announced its own certificate: no warning
+            await resolve_pin(address, known, None, answer("n"), server.fingerprint)
+        assert len(asked) == 1 and "Warning" not in asked[0]
+        asked.clear()
         pin = await resolve_pin(address, known, None, answer("y"))
         link = await connect(address, "ann", pin=pin, known=known)
         await link.close()

@@ -157,3 +157,20 @@ def test_an_announced_fingerprint_is_a_hint_never_a_vouch() -> None:
     model.update([ATTIC])
     words = " ".join(model.details())
     assert "a hint" in words and "trusted" not in words
+
+
+def test_a_second_server_under_a_known_name_is_flagged() -> None:
+    """An impostor announces the name of a server the user trusts, from another address:
+    both lines say so, and picking the untrusted one brings a warning to show before the
+    first-connection question."""
+    from dataclasses import replace
+
+    impostor = replace(KITCHEN, addresses=("192.168.1.66",), fingerprint=FP)
+    model = ServersScreen(versions=VERSIONS, known={"192.168.1.20:7766": FP})
+    model.update([KITCHEN, impostor])
+    assert all("same name" in model.line(server, 60) for server in (KITCHEN, impostor))
+    assert model.warnings(KITCHEN) == []  # the one trusted: nothing new to say
+    (warning,) = model.warnings(impostor)
+    assert "192.168.1.20:7766 (a server you trusted)" in warning
+    model.cursor = model.servers.index(impostor)
+    assert any("192.168.1.20:7766" in line for line in model.details())

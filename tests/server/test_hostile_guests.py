@@ -37,9 +37,15 @@ class Guest:
     hand_key: bytes = field(default_factory=lambda: public_key_bytes(X25519PrivateKey.generate()))
     sent: list[m.Message] = field(default_factory=list)
     player_id: str = ""
+    closed: bool = False
 
     def deliver(self, message: m.Message) -> None:
-        self.sent.append(message)
+        if not self.closed:
+            self.sent.append(message)
+
+    def goodbye(self, bye: m.Bye) -> None:
+        self.deliver(bye)
+        self.closed = True
 
     def chat_allowed(self, now: float) -> bool:
         return True

@@ -40,6 +40,7 @@ async def test_a_new_connection_with_the_key_gets_the_chair_back_mid_game() -> N
     assert t.chairs.index_of(third) == 0 and t.chairs.index_of(back) is None
     bye = back.of(m.Bye)[-1]
     assert isinstance(bye, m.Bye) and bye.code == "replaced"
+    assert back.closed, "the replaced connection is closed, not left open to chat"
     assert game_of(t).seating.index("ann") is not None
 
 

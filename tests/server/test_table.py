@@ -30,13 +30,19 @@ class Member:
     key: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
     sent: list[m.Message] = field(default_factory=list)
     player_id: str = ""
+    closed: bool = False
 
     @property
     def hand_key(self) -> bytes:
         return public_key_bytes(self.key)
 
     def deliver(self, message: m.Message) -> None:
-        self.sent.append(message)
+        if not self.closed:
+            self.sent.append(message)
+
+    def goodbye(self, bye: m.Bye) -> None:
+        self.deliver(bye)
+        self.closed = True
 
     def of(self, kind: type[m.Message]) -> list[m.Message]:
         return [x for x in self.sent if isinstance(x, kind)]
