@@ -135,6 +135,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "join a president server on the LAN (the lobby, then a table)",
     ),
     "bot": ("president.cli.bot", "run headless bots at a server's table"),
+    "stats": ("president.cli.stats", "print a server's ladder: ratings, places, offices"),
 }
 
 

@@ -133,6 +133,7 @@ class Server:
         if self.config.journal:
             try:
                 self.journal = self.lobby.journal = self._open_journal()
+                self.restore_problems += self.lobby.ratings.attach(self.journal.db)
                 self.restore_problems += self.lobby.restore(self.journal)
                 self._set_aside_closed()
                 self.journal.checkpoint()
