@@ -16,17 +16,23 @@ from president.engine import Phase, find_preset
 from president.server.ratings import Finisher, HandResult, Ladder
 
 
-def trial(bots: list[str], hands: int, seed: int, preset: str) -> list[str]:
-    """The ladder's order (strategy names) after `hands` hands of one long game."""
-    rules = find_preset(preset).replace(target=100)
-    names = list(bots)
+def trial(
+    bots: list[str], hands: int, seed: int, preset: str, toggles: dict[str, object]
+) -> list[str]:
+    """The ladder's order (strategy names, best first) after `hands` hands of one long
+    game."""
+    rules = find_preset(preset).replace(target=100, **toggles)
+    names = [f"{bot}-{i}" for i, bot in enumerate(bots)]
     rng = random.Random(seed)
     seating = names[:]
     rng.shuffle(seating)
     from president.engine import Game
 
     game = Game(rules, seating)
-    strategies = {n: make_strategy(n, random.Random(seed * 31 + i)) for i, n in enumerate(names)}
+    strategies = {
+        n: make_strategy(bot, random.Random(seed * 31 + i))
+        for i, (n, bot) in enumerate(zip(names, bots))
+    }
     ladder = Ladder()
     for number in range(hands):
         if game.phase is Phase.GAME_OVER:
@@ -41,7 +47,7 @@ def trial(bots: list[str], hands: int, seed: int, preset: str) -> list[str]:
         records = ladder.after(result)
         assert records is not None
         ladder.take(result, records)
-    return ladder.order()
+    return [name.rsplit("-", 1)[0] for name in ladder.order()]
 
 
 def main() -> None:
@@ -51,18 +57,21 @@ def main() -> None:
     parser.add_argument("--players", default="search,heuristic,greedy")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--exchange", default="two_one", help="the exchange toggle")
     args = parser.parse_args()
     bots = args.players.split(",")
+    toggles: dict[str, object] = {"exchange": args.exchange}
     for hands in args.hands:
         start = time.process_time()
         wrong = [
             order
             for t in range(args.trials)
-            if (order := trial(bots, hands, args.seed * 10_000 + t, args.preset)) != bots
+            if (order := trial(bots, hands, args.seed * 10_000 + t, args.preset, toggles))
+            != sorted(bots, key=bots.index)
         ]
         cpu = (time.process_time() - start) / args.trials
         print(
-            f"{hands} hands: the ladder's order is {'>'.join(bots)} in "
+            f"{hands} hands, exchange {args.exchange}: the ladder's order is {'>'.join(bots)} in "
             f"{args.trials - len(wrong)} of {args.trials} trials ({cpu:.1f} s CPU a trial)"
             + (f"; wrong: {wrong[:3]}" if wrong else ""),
             flush=True,
