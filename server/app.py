@@ -24,6 +24,7 @@ from president.protocol.errors import Code
 from .admission import Admitted, to_evict
 from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
+from .ladder import carry
 from .lobby import Lobby
 from .restore import replay_what_can_be
 from .session import Session
@@ -191,12 +192,17 @@ class Server:
             rows = salvage(path, fresh, key)
         except sqlite3.DatabaseError:
             rows = 0
+        try:  # the ladder lives in the same file: what of it can be read comes along
+            players = carry(path, fresh)
+        except sqlite3.DatabaseError:
+            players = 0
         for suffix in ("", "-wal", "-shm"):
             path.with_name(path.name + suffix).unlink(missing_ok=True)
         os.replace(fresh, path)
         self._problem(
             f"the tables' journal {path} is damaged ({trouble}): kept in {aside}; {rows} "
             "row(s) could be read, and the tables they rebuild come back"
+            + (f"; the ladder's {players} player(s) could be read" if players else "")
         )
         return Journal(path, key)
 

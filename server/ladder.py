@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 
 from president.engine import Game, GameOver, HandOver
 from president.engine.scoring import titles_by_name
@@ -154,3 +155,37 @@ class Ratings:
             entries=tuple(self.entry(place, record) for place, record in found),
             players=ask.players,
         )
+
+
+def carry(damaged: Path, into: Path) -> int:
+    """After the journal was found damaged: copy the ladder's rows SQLite can still read
+    from `damaged` into the new journal `into` (a row of a damaged page is lost, the
+    rest kept; a row that is not a record is left out when the ladder is loaded); the
+    number of players carried."""
+    source = sqlite3.connect(damaged, isolation_level=None)
+    target = sqlite3.connect(into, isolation_level=None)
+    carried = 0
+    try:
+        target.executescript(SCHEMA)
+        for table, columns in (("players", "id, record"), ("rated_games", "game, last_hand")):
+            try:
+                top = source.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]
+            except sqlite3.DatabaseError:
+                continue  # no such table (a journal from before the ladder), or unreadable
+            for low in range(0, (top if isinstance(top, int) else 0) + 1, 64):
+                query = f"SELECT {columns} FROM {table} WHERE rowid BETWEEN ? AND ?"
+                try:
+                    rows = source.execute(query, (low, low + 63)).fetchall()
+                except sqlite3.DatabaseError:
+                    rows = []
+                    for one in range(low, low + 64):
+                        try:
+                            rows += source.execute(query, (one, one)).fetchall()
+                        except sqlite3.DatabaseError:
+                            continue
+                target.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", rows)
+                carried += len(rows) if table == "players" else 0
+    finally:
+        source.close()
+        target.close()
+    return carried

@@ -188,3 +188,29 @@ async def test_hostile_leaderboard_requests_are_refused_in_one_line_and_the_larg
         pages = [s for s in said if isinstance(s, m.Ratings)]
         assert len(pages) == 1 and pages[0].entries == () and pages[0].total == 200
         await still_serving(server, tmp_path)
+
+
+async def test_a_damaged_journal_keeps_the_ladder_rows_it_can_read(tmp_path: Path) -> None:
+    """The ladder lives in the journal's file: when a damaged journal is set aside and
+    its readable rows carried into a new one, the ladder's rows come along."""
+    async with running_server(tmp_path) as server:
+        _, _, tasks = await table_of_bots(server, tmp_path, players=3, toggles=LONG)
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.game is not None and len(table.game.finishes) >= 2)
+        for task in tasks:
+            task.cancel()
+    live = server.lobby.ratings.ladder.records
+    journal = tmp_path / "data" / "tables.sqlite3"
+    db = sqlite3.connect(journal)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (events,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()
+    (players,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'players'").fetchone()
+    db.close()
+    assert events != players
+    raw = bytearray(journal.read_bytes())
+    raw[(events - 1) * 4096 : events * 4096] = b"\xa5" * 4096  # the events' root page
+    journal.write_bytes(bytes(raw))
+    async with running_server(tmp_path, resume_seconds=60) as again:
+        said = " ".join(again.restore_problems)
+        assert "is damaged" in said and "the ladder's 3 player(s) could be read" in said, said
+        assert again.lobby.ratings.ladder.records == live
