@@ -168,6 +168,8 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
         return found
     for what in ("players", "scores", "hand", "phase", "finishes", "seating", "winners"):
         compare(what, getattr(game, what), getattr(again, what))
+    if live.status == "playing":  # the id its hands are counted under on the ladder
+        compare("game id", live.game_id, rebuilt.game_id)
     if not found and game.hand >= 0:
         for seat in range(len(game.seating)):
             compare(f"seat {seat}'s view", game.view_for(seat), again.view_for(seat))
