@@ -2,13 +2,14 @@
 greedy), after some hands at one or more tables: offline, through the same `Ladder` the
 server keeps, on independent seeds.  What chose tests/test_ladder.py's tables and hands.
 
-Each --table is a line-up, best strategy first, and how many hands it plays for each
-hand of the first table (a table of cheap bots plays many more in the same time); a
-strategy written @S is a server-side bot (not rated).  A strategy's rated bot is one
+Each --table is a line-up, best strategy first, how many hands it plays for each hand of
+the first table (a table of cheap bots plays many more in the same time) and its
+`exchange` toggle (default two_one), colon-separated; a strategy written @S is a
+server-side bot (not rated).  A strategy's rated bot is one
 player, at whichever table it sits (as one `--name` is online).
 
     python scripts/ladder_order.py --hands 40 --trials 20 \\
-        --table search,heuristic,greedy:1 --table heuristic,greedy,@greedy,@greedy:8
+        --table search,heuristic,greedy:1 --table heuristic,greedy,@greedy,@greedy:3:none
 """
 
 from __future__ import annotations
@@ -53,11 +54,11 @@ class Table:
         ladder.take(result, records)
 
 
-def trial(lineups: list[tuple[list[str], int]], hands: int, seed: int, exchange: str) -> list[str]:
+def trial(lineups: list[tuple[list[str], int, str]], hands: int, seed: int) -> list[str]:
     """The ladder's order after the first table played `hands` hands."""
-    rules = find_preset("classic").replace(target=100, exchange=exchange)
     tables = []
-    for t, (lineup, per_round) in enumerate(lineups):
+    for t, (lineup, per_round, exchange) in enumerate(lineups):
+        rules = find_preset("classic").replace(target=100, exchange=exchange)
         seats = [s if not s.startswith("@") else f"{s}-{i}" for i, s in enumerate(lineup)]
         bots = {
             name: make_strategy(
@@ -83,14 +84,14 @@ def main() -> None:
         "--table", action="append", help="a line-up, best first, and its hands per round"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--exchange", default="two_one", help="the exchange toggle")
     args = parser.parse_args()
     lineups = []
     for text in args.table or ["search,heuristic,greedy:1"]:
-        lineup, _, per_round = text.partition(":")
-        lineups.append((lineup.split(","), int(per_round or 1)))
+        parts = text.split(":")
+        lineup, per_round, exchange = (parts + ["1", "two_one"][len(parts) - 1 :])[:3]
+        lineups.append((lineup.split(","), int(per_round), exchange))
     want: list[str] = []
-    for lineup, _ in lineups:
+    for lineup, _, _ in lineups:
         want += [s for s in lineup if not s.startswith("@") and s not in want]
     rank = {"search": 0, "heuristic": 1, "greedy": 2, "random": 3}
     want.sort(key=lambda s: rank.get(s, 9))
@@ -99,12 +100,11 @@ def main() -> None:
         wrong = [
             order
             for t in range(args.trials)
-            if (order := trial(lineups, hands, args.seed * 10_000 + t, args.exchange)) != want
+            if (order := trial(lineups, hands, args.seed * 10_000 + t)) != want
         ]
         cpu = (time.process_time() - start) / args.trials
         print(
-            f"{hands} hands at {' + '.join(args.table or ['one table'])}, exchange "
-            f"{args.exchange}: the ladder's order is {' > '.join(want)} in "
+            f"{hands} hands at {' + '.join(args.table or ['one table'])}: the ladder's order is {' > '.join(want)} in "
             f"{args.trials - len(wrong)} of {args.trials} trials ({cpu:.1f} s CPU a trial)"
             + (f"; wrong: {wrong[:3]}" if wrong else ""),
             flush=True,
