@@ -18,7 +18,7 @@ from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.schema import shown
 
-from .usage import add_password, address, password, short_text, whole
+from .usage import UsageError, add_password, address, password, short_text, whole
 
 #: The most entries one `leaderboard` asks for (the protocol's cap).
 PAGE = 50
@@ -137,6 +137,8 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    if len(args.player) > 12:
+        raise UsageError("--player: at most 12 players at a time")
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     return asyncio.run(run_stats(args, secret))
 
