@@ -30,7 +30,7 @@ from president.protocol.identity import (
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
 from .identity import IdentityError
-from .model import TableList, TableModel
+from .model import Ladder, TableList, TableModel
 from .pinning import KnownServers, PinMismatch
 
 DEFAULT_PORT = 7766
@@ -293,6 +293,8 @@ class Client:
         self.seeds: dict[int, bytes] = {}
         #: The lobby's table list, kept up to date from `tables` pages and per-table news.
         self.lobby = TableList()
+        #: The server's ladder as last heard (`leaderboard` answers).
+        self.ladder = Ladder()
         self.bye: m.Bye | None = None
         self.keep = False  # keep every message in `received` (tests, debugging)
         #: Opens a new link to the same server (for taking the seat back after a drop).
@@ -427,12 +429,15 @@ class Client:
             model.chat.append(message)
         elif isinstance(message, m.Error):
             self.errors.append(message)
+            self.ladder.refused(message)
             if message.about == m.Resume.TYPE and model.slot is not None:
                 self.seat_lost, model.slot, model.token = message, None, b""
         elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             self.lobby.take(message)
         elif isinstance(message, m.Bye):
             self.bye = message
+        elif isinstance(message, m.Ratings):
+            self.ladder.take(message)
         if self.on_message is not None:
             await self.on_message(message)
 

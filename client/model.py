@@ -179,3 +179,44 @@ class TableList:
             return False
         self.tables = tuple(self._known.values())
         return True
+
+
+#: The most players a client remembers the ratings of (a server may rate thousands).
+KEPT_RATINGS = 500
+
+
+@dataclass
+class Ladder:
+    """The server's ladder as last heard (issue 15): the page the lobby shows, and the
+    players asked for by name (the ones seated where this client looks)."""
+
+    board: tuple[m.RatingEntry, ...] = ()
+    total: int = 0
+    by_name: dict[str, m.RatingEntry] = field(default_factory=dict)
+    #: The page has been heard at least once.
+    heard: bool = False
+    #: The server does not know `leaderboard` (an older one): not asked again, so an old
+    #: server's count of bad messages is not run up.
+    unsupported: bool = False
+
+    def wanted(self) -> bool:
+        return not self.unsupported
+
+    def take(self, message: m.Ratings) -> None:
+        if not message.players:
+            self.board, self.total, self.heard = message.entries, message.total, True
+        for entry in message.entries:
+            self.by_name.pop(entry.name, None)
+            self.by_name[entry.name] = entry  # (the newest last: the oldest go first)
+        for name in list(self.by_name)[: max(0, len(self.by_name) - KEPT_RATINGS)]:
+            del self.by_name[name]
+
+    def refused(self, error: m.Error) -> None:
+        """An error that says the server has no `leaderboard` message."""
+        if error.code == "unknown_message" and "leaderboard" in error.message:
+            self.unsupported = True
+
+    def rating(self, name: str) -> int | None:
+        """The shown rating of a player by name; None if not heard (or not rated)."""
+        entry = self.by_name.get(name)
+        return None if entry is None else entry.rating

@@ -36,6 +36,7 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.ReturnCards,
         m.ClientSeed,
         m.DealCheck,
+        m.Leaderboard,  # the ladder (issue 15)
     }
 )
 SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
@@ -53,6 +54,7 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.DealCommit,
         m.DealReveal,
         m.Bye,
+        m.Ratings,  # the ladder (issue 15)
         *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
     }
 )

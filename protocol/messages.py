@@ -612,3 +612,61 @@ class Bye(Message):
 
     code: Word
     reason: Sentence
+
+
+# --- the ladder (issue 15): ratings and the leaderboard ----------------------------------
+
+Signed = Annotated[int, Range(-(2**31), 2**31)]
+
+
+@dataclass(frozen=True)
+class Office:
+    """A title on a player's record: hands begun holding it, and of those, hands that
+    ended with it again."""
+
+    title: Word
+    held: Count
+    kept: Count
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    """One player on the server's ladder."""
+
+    name: Annotated[str, Text(1, 40)]
+    #: The place on the ladder, from 1.
+    place: Count
+    #: The shown rating: mu - 3 sigma, rounded.
+    rating: Signed
+    mu: Signed
+    sigma: Count
+    hands: Count
+    games: Count
+    wins: Count
+    #: Hands finished in each place: first, second, ...
+    places: Annotated[tuple[Count, ...], Items(0, 12)]
+    points: Signed
+    offices: Annotated[tuple[Office, ...], Items(0, 16)]
+
+
+@message("leaderboard")
+@dataclass(frozen=True)
+class Leaderboard(Message):
+    """Client to server: `count` entries of the ladder from place `start + 1`, or, with
+    `players`, the entries of the players of those names."""
+
+    start: Count = 0
+    count: Annotated[int, Range(1, 50)] = 20
+    players: Names = ()
+
+
+@message("ratings")
+@dataclass(frozen=True)
+class Ratings(Message):
+    """The answer to `leaderboard`: `total` players are on the ladder."""
+
+    start: Count
+    total: Count
+    entries: Annotated[tuple[RatingEntry, ...], Items(0, 50)]
+    #: The `players` asked for (empty: this is a page of the ladder).
+    players: Names = ()

@@ -25,6 +25,7 @@ from president.protocol.identity import certificate_digest
 from .admission import Admitted, to_evict
 from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
+from .ladder import carry
 from .lobby import Lobby
 from .players import NameBook
 from .restore import replay_what_can_be
@@ -140,6 +141,7 @@ class Server:
         if self.config.journal:
             try:
                 self.journal = self.lobby.journal = self._open_journal()
+                self.restore_problems += self.lobby.ratings.attach(self.journal.db)
                 self.restore_problems += self.lobby.restore(self.journal)
                 self._set_aside_closed()
                 self.journal.checkpoint()
@@ -197,12 +199,17 @@ class Server:
             rows = salvage(path, fresh, key)
         except sqlite3.DatabaseError:
             rows = 0
+        try:  # the ladder lives in the same file: what of it can be read comes along
+            players = carry(path, fresh)
+        except sqlite3.DatabaseError:
+            players = 0
         for suffix in ("", "-wal", "-shm"):
             path.with_name(path.name + suffix).unlink(missing_ok=True)
         os.replace(fresh, path)
         self._problem(
             f"the tables' journal {path} is damaged ({trouble}): kept in {aside}; {rows} "
             "row(s) could be read, and the tables they rebuild come back"
+            + (f"; the ladder's {players} player(s) could be read" if players else "")
         )
         return Journal(path, key)
 

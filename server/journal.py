@@ -18,6 +18,7 @@ truncated after each compaction."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -164,6 +165,20 @@ class Journal:
         )
         assert cursor.lastrowid is not None
         self._last[table_id] = (cursor.lastrowid, seq, kind)
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """One transaction for what is written inside (a journal row and what the ladder
+        counts with it): all of it is written, or none (a failure rolls it back and
+        raises)."""
+        last = dict(self._last)
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                yield
+        except BaseException:
+            self._last = last  # the rows it noted are not there
+            raise
 
     def close_table(self, table_id: int) -> None:
         """Leave a table out of every later start (set aside: its rows stay until they

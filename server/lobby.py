@@ -20,6 +20,7 @@ from . import thinking
 from .config import ServerConfig, TableSettings
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
+from .ladder import Ratings
 from .restore import RestoreError, compacted, rebuild
 from .seats import TableError
 from .table import OnRecord, Table
@@ -72,6 +73,9 @@ class Lobby:
 
         self.on_record = recorded
         self.journal = journal
+        #: The ladder every table's hands are counted on (on disk once the server
+        #: attaches it to the journal's database).
+        self.ratings = Ratings()
         self.tables: dict[str, Table] = {}
         self.guests: set[Guest] = set()
         #: Shutting down: every table stays as it is, for the next start.
@@ -152,6 +156,7 @@ class Lobby:
                     time.monotonic,
                     journal=journal,
                     log_id=table_id,
+                    ratings=self.ratings,
                 )
             except RestoreError as exc:
                 log.error("table %s: not restored: %s", name, exc)
@@ -367,7 +372,9 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         password=message.password,
         turn_seconds=message.turn_seconds,
     )
-    lobby.tables[message.name] = Table(settings, lobby.on_record, journal=lobby.journal)
+    lobby.tables[message.name] = Table(
+        settings, lobby.on_record, journal=lobby.journal, ratings=lobby.ratings
+    )
     lobby.creators[message.name] = (guest.address, guest.name)
     lobby.changed(message.name)
     lobby._sweep_soon()
@@ -483,3 +490,13 @@ async def _seed(lobby: Lobby, guest: Guest, message: m.ClientSeed) -> None:
 @handles(m.DealCheck)
 async def _check(lobby: Lobby, guest: Guest, message: m.DealCheck) -> None:
     await lobby.seated_table(guest).deal_check(guest, message.hand, message.ok)
+
+
+# --- the ladder (issue 15) ------------------------------------------------------------
+
+
+@handles(m.Leaderboard)
+async def _leaderboard(lobby: Lobby, guest: Guest, message: m.Leaderboard) -> None:
+    """A page of the ladder, or the named players' entries (the answer's size is charged
+    to the connection's rate like a table list's)."""
+    guest.deliver(lobby.ratings.answer(message))

@@ -18,6 +18,7 @@ from president.engine.record import action_from_json
 from .config import ServerConfig, TableSettings
 from .dealing import DealSecret
 from .journal import Entry, Journal
+from .ladder import Ratings
 from .seats import Slot
 from .table import OnRecord, Status, Table
 
@@ -33,16 +34,18 @@ def rebuild(
     clock: Callable[[], float],
     journal: Journal | None = None,
     log_id: int | None = None,
+    ratings: Ratings | None = None,
 ) -> Table:
     """The table as its journal leaves it, not yet driven (attached to `journal` as table
-    `log_id` when given)."""
+    `log_id` when given, its hands counted on `ratings` from here: the ones replayed are
+    not counted again)."""
     for index, entry in enumerate(entries):
         if entry.kind == "damaged":
             raise RestoreError(f"entry {index}: {entry.body.get('why', 'damaged')}")
     if not entries or entries[0].kind != "table":
         raise RestoreError("the journal does not begin with the table's settings")
     try:
-        return _rebuild(entries, config, on_record, clock, journal, log_id, [])
+        return _rebuild(entries, config, on_record, clock, journal, log_id, [], ratings)
     except RestoreError:
         raise
     except (IllegalAction, RulesError, KeyError, TypeError, ValueError, IndexError) as exc:
@@ -57,6 +60,7 @@ def _rebuild(
     journal: Journal | None,
     log_id: int | None,
     games: list[Game],
+    ratings: Ratings | None = None,
 ) -> Table:
     now = clock()
     settings = TableSettings.from_entry(entries[0].body, config)
@@ -66,6 +70,7 @@ def _rebuild(
     secret: DealSecret | None = None
     number = 0
     remaining: float | None = None
+    game_id = ""
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -77,6 +82,8 @@ def _rebuild(
         elif kind == "game":
             game = Game(settings.rules, body["players"])
             games.append(game)
+            # (a journal from before the ladder: an id of its own, from where it began)
+            game_id = str(body.get("game_id") or f"journal-{log_id}-{body.get('number', 0)}")
             status, secret = "playing", None
         elif kind in ("join", "leave", "deal", "act"):
             if game is None:
@@ -118,6 +125,8 @@ def _rebuild(
         remaining=remaining,
         journal=journal,
         log_id=log_id,
+        ratings=ratings,
+        game_id=game_id,
     )
 
 
@@ -159,6 +168,8 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
         return found
     for what in ("players", "scores", "hand", "phase", "finishes", "seating", "winners"):
         compare(what, getattr(game, what), getattr(again, what))
+    if live.status == "playing":  # the id its hands are counted under on the ladder
+        compare("game id", live.game_id, rebuilt.game_id)
     if not found and game.hand >= 0:
         for seat in range(len(game.seating)):
             compare(f"seat {seat}'s view", game.view_for(seat), again.view_for(seat))

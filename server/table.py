@@ -24,6 +24,7 @@ from president.engine import (
     Dealt,
     Event,
     Game,
+    GameOver,
     Gave,
     HandOver,
     IllegalAction,
@@ -41,6 +42,8 @@ from .config import TableSettings, password_checks
 from .dealing import DealSecret
 from .driver import Driver
 from .journal import Entry, Journal, WriteFailed
+from .ladder import Ratings, hand_result
+from .ratings import HandResult
 from .seats import Chairs, Member, Slot, TableError
 
 log = logging.getLogger("president.server")
@@ -67,6 +70,7 @@ class Table:
         journal: Journal | None = None,
         log_id: int | None = None,
         slots: list[Slot] | None = None,
+        ratings: Ratings | None = None,
     ) -> None:
         """A table as created (`journal` given: it is written down from here) or as the
         journal holds it (`log_id` given too: see `restored`)."""
@@ -88,9 +92,14 @@ class Table:
         self._later: set[asyncio.Task[None]] = set()
         self.journal = journal
         self.log_id = log_id
+        #: The ladder a finished hand here is counted on (None: not rated), and the id of
+        #: the game in progress (journaled with it: a hand is counted once per game id).
+        self.ratings = ratings
+        self.game_id = ""
         #: Entries not yet written (the journal failed): while there are any the table is
-        #: paused, and what it would send is held back with them.
-        self.unwritten: list[tuple[str, dict[str, Any]]] = []
+        #: paused, and what it would send is held back with them.  An entry that ends a
+        #: hand carries its result, counted on the ladder when the entry is written.
+        self.unwritten: list[tuple[str, dict[str, Any], HandResult | None]] = []
         self._held: list[tuple[Member, m.Message]] = []
         self._paused_left: float | None = None
         #: The last game's record is written (or there was none): its rows may go.
@@ -121,12 +130,22 @@ class Table:
         remaining: float | None,
         journal: Journal | None = None,
         log_id: int | None = None,
+        ratings: Ratings | None = None,
+        game_id: str = "",
     ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
         left."""
-        table = cls(settings, on_record, clock=clock, journal=journal, log_id=log_id, slots=slots)
-        table.game, table.status = game, status
+        table = cls(
+            settings,
+            on_record,
+            clock=clock,
+            journal=journal,
+            log_id=log_id,
+            slots=slots,
+            ratings=ratings,
+        )
+        table.game, table.status, table.game_id = game, status, game_id
         table.number, table.deal_secret = number, deal_secret
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
@@ -143,19 +162,41 @@ class Table:
 
     # --- the journal ---------------------------------------------------------------------
 
-    def note(self, kind: str, body: dict[str, Any]) -> None:
-        """Write one entry of this table's journal (before what it records is sent).  If
+    def note(self, kind: str, body: dict[str, Any], result: HandResult | None = None) -> None:
+        """Write one entry of this table's journal (before what it records is sent), and
+        with it, in one transaction, the `result` of the hand it ends on the ladder.  If
         it cannot be written, the table pauses (see `_pause`)."""
         if self.journal is None or self.log_id is None:
+            self._count(result)
             return
         if self.unwritten:
-            self.unwritten.append((kind, body))
+            self.unwritten.append((kind, body, result))
             return
         try:
-            self.journal.append(self.log_id, kind, body)
+            self._write(kind, body, result)
         except WriteFailed as exc:
-            self.unwritten.append((kind, body))
+            self.unwritten.append((kind, body, result))
             self._pause(exc)
+
+    def _write(self, kind: str, body: dict[str, Any], result: HandResult | None) -> None:
+        journal, log_id = self.journal, self.log_id
+        assert journal is not None and log_id is not None
+        ratings = self.ratings
+        records = None if result is None or ratings is None else ratings.changes(result)
+        if result is None or ratings is None or records is None:
+            journal.append(log_id, kind, body)
+            return
+        with journal.together():  # the hand's end and its count: both or neither
+            journal.append(log_id, kind, body)
+            ratings.write(result, records)
+        ratings.take(result, records)
+
+    def _count(self, result: HandResult | None) -> None:
+        """No journal: the hand is counted on the ladder in memory only."""
+        if result is not None and self.ratings is not None:
+            records = self.ratings.changes(result)
+            if records is not None:
+                self.ratings.take(result, records)
 
     def note_seats(self) -> None:
         self.note("seats", {"seats": self.chairs.entries()})
@@ -204,7 +245,7 @@ class Table:
                     return
                 try:
                     while self.unwritten:
-                        journal.append(log_id, *self.unwritten[0])
+                        self._write(*self.unwritten[0])
                         del self.unwritten[0]
                 except WriteFailed:
                     continue
@@ -501,9 +542,10 @@ class Table:
                 log.warning("table %s: the journal could not be compacted: %s", self.name, exc)
         names = [s.name for s in self.chairs]
         self.game = Game(self.settings.rules, names)
+        self.game_id = secrets.token_hex(16)
         self.status = "playing"
         self.deal_checks = {}
-        self.note("game", {"players": names, "number": self.number})
+        self.note("game", {"players": names, "number": self.number, "game_id": self.game_id})
         self.driver.start()
 
     def _hold_for_grace(self, slot: Slot) -> None:
@@ -663,7 +705,12 @@ class Table:
         timer.rearm(events, bool(game.actors), self.settings.turn_seconds)
         number = self.number
         self.number += len(events) + len(resealed)
-        self.note(kind, {**entry, "number": self.number, "remaining": timer.remaining()})
+        over = next((e for e in events if isinstance(e, HandOver)), None)
+        ended = next((e for e in events if isinstance(e, GameOver)), None)
+        result = None
+        if over is not None and self.ratings is not None:  # where the ladder learns a result
+            result = hand_result(game, self.chairs, self.game_id, over, ended)
+        self.note(kind, {**entry, "number": self.number, "remaining": timer.remaining()}, result)
         for index, event in enumerate(events):
             number += 1
             if isinstance(event, Dealt):  # the hand as dealt: what the fair-deal check needs

@@ -86,6 +86,8 @@ class TableApp:
         self.chatting = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The people whose ratings were last asked for (see `ask_ratings`).
+        self._rated: tuple[str, ...] = ()
         self.app: Application[None] = screen_app(
             self._layout(),
             create_key_bindings(self),
@@ -121,6 +123,7 @@ class TableApp:
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
+        self.ask_ratings(message)
         if message is self.client.seat_lost and self.app.is_running and not self.app.is_done:
             self.app.exit()  # the seat was not given back: the lobby says why
         self.app.invalidate()
@@ -142,6 +145,17 @@ class TableApp:
         else:
             self.screen.connection = what
         self.app.invalidate()
+
+    def ask_ratings(self, message: m.Message) -> None:
+        """The ratings of the people at the table: when who sits here changes, and after
+        each hand (each hand finished rates its players)."""
+        view, ladder = self.client.model.view, self.client.ladder
+        if view is None or not ladder.wanted():
+            return
+        names = tuple(c.name for c in view.chairs if c.name and not c.bot)
+        if names and (names != self._rated or isinstance(message, m.HandOver)):
+            self._rated = names
+            self.spawn(self.client.send(m.Leaderboard(players=names)))
 
     def spawn(self, coro: Awaitable[None]) -> None:
         """Run a send in the background, keeping the task alive until it is done."""
@@ -316,7 +330,7 @@ class TableApp:
     def _seat_lines(self) -> list[tuple[str, str]]:
         """Each seat's line and style: who is there, and in a game their title, cards,
         points and flags, fitted to the panel."""
-        model = self.client.model
+        model, ladder = self.client.model, self.client.ladder
         view, public = model.view, model.public
         width = self._seats_width()
         if view is None:
@@ -330,8 +344,13 @@ class TableApp:
                 me = " (you)" if chair.name == model.me else ""
                 who = f"{chair.name} (bot)" if chair.bot else chair.name  # as the game names it
                 ready = "ready" if chair.ready else "not ready"
-                who = middle_cut(who, max(4, width - len(me) - len(ready) - 4))
-                out.append(("class:turn" if chair.ready else "", f"  {who}{me}: {ready}"))
+                rating = None if chair.bot else ladder.rating(chair.name)
+                rated = "" if rating is None else f" · rating {rating}"
+                if len(rated) + len(me) + len(ready) + 8 > width:
+                    rated = ""  # a narrow panel: the name first
+                who = middle_cut(who, max(4, width - len(me) - len(rated) - len(ready) - 4))
+                line = f"  {who}{me}{rated}: {ready}"
+                out.append(("class:turn" if chair.ready else "", line))
             return out
         connected = {chair.name: chair.connected for chair in view.chairs}
         titles = public.titles_won()  # after a hand, the titles it gave
@@ -349,6 +368,7 @@ class TableApp:
                     cards=public.counts[seat],
                     points=scores[name],
                     flags=flags,
+                    rating=_rating(ladder.rating(name)),
                 )
             )
         return [
@@ -613,3 +633,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         event.app.exit()
 
     return kb
+
+
+def _rating(rating: int | None) -> str:
+    """A seat's rating as its row shows it ("" when not rated or not heard)."""
+    return "" if rating is None else f"({rating})"

@@ -93,6 +93,9 @@ class SeatRow:
     cards: int
     points: int
     flags: str
+    #: The player's rating on the server's ladder, as shown ("" for none): a column of
+    #: its own after the name, left out when the panel is too narrow for it.
+    rating: str = ""
 
 
 def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
@@ -108,16 +111,20 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     points_w = max(len(str(r.points)) for r in rows)
     flags_w = max(len(r.flags) for r in rows)
     name_w = max(len(r.name) for r in rows)
+    rating_w = max(len(r.rating) for r in rows)
     words = True
 
     def fixed() -> int:
         """The columns besides the name's, as wide as they may get during a game."""
         cards, points, flags = max(cards_w, 2), max(points_w, 2), max(flags_w, len("passed"))
         numbers = (cards + 6 + 2 + points + 4) if words else (cards + 2 + points + 2)
-        return 2 + (title_w + 1 if title_w else 0) + 1 + numbers + flags + 1
+        rating = rating_w + 1 if rating_w else 0
+        return 2 + rating + (title_w + 1 if title_w else 0) + 1 + numbers + flags + 1
 
     if fixed() + min(name_w, 10) > width:
         words = False  # "13c 0p": the numbers in 9 fewer columns
+    if rating_w and fixed() + min(name_w, 8) > width:
+        rating_w = 0  # the ratings go before the titles are cut
     while title_w > 6 and fixed() + min(name_w, 8) > width:
         title_w -= 1
     name_w = max(4, min(name_w, width - fixed()))
@@ -132,7 +139,9 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         else:
             numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""
-        out.append(f"{mark}{middle_cut(r.name, name_w):<{name_w}} {title}{numbers}{flags}".rstrip())
+        rating = f"{r.rating:>{rating_w}} " if rating_w else ""
+        name = f"{middle_cut(r.name, name_w):<{name_w}}"
+        out.append(f"{mark}{name} {rating}{title}{numbers}{flags}".rstrip())
     return out
 
 

@@ -11,7 +11,7 @@ from president.engine.describe import toggle_words
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
-from ..model import TableList
+from ..model import Ladder, TableList
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -174,6 +174,10 @@ class LobbyScreen:
     help: bool = False
     connection: str = "connected"
     listing: TableList = field(default_factory=TableList, repr=False)
+    #: The server's ladder (the client's, shared) and whether the pane beside the table
+    #: list shows it instead of the chosen table.
+    ladder: Ladder = field(default_factory=Ladder, repr=False)
+    showing_ladder: bool = False
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None
@@ -196,6 +200,8 @@ class LobbyScreen:
             self.chat.append(f"<{message.sender}> {message.text}")
             del self.chat[:-100]
         elif isinstance(message, m.Error):
+            if message.about == m.Leaderboard.TYPE or "leaderboard" in message.message:
+                return  # an older server: the ladder is simply not shown
             self.message = message.message
 
     @staticmethod
@@ -218,8 +224,30 @@ class LobbyScreen:
             "seats:",
         ]
         for seat, player in enumerate(info.players):
-            out.append(f"  {seat}: {player or '(empty)'}")
+            rating = self.ladder.rating(player) if player else None
+            out.append(f"  {seat}: {player or '(empty)'}" + _rated(rating))
         return [line for line in out if line]
+
+    def rated_players(self) -> tuple[str, ...]:
+        """The people seated at the chosen table (server bots are not rated)."""
+        info = self.selected()
+        if info is None:
+            return ()
+        return tuple(p for p in info.players if p and not p.startswith("bot:"))[:12]
+
+    def ladder_lines(self) -> list[str]:
+        """The ladder's page: place, rating (mu - 3 sigma), name and hands played."""
+        ladder = self.ladder
+        if ladder.unsupported:
+            return ["this server keeps no ladder (an older version)"]
+        if not ladder.heard:
+            return ["asking the server for its ladder ..."]
+        if not ladder.board:
+            return ["nobody is rated here yet: players are rated after every hand they finish"]
+        out = [f"{ladder.total} rated: place, rating (mu - 3 sigma), name, hands played"]
+        for entry in ladder.board:
+            out.append(f"{entry.place:>3} {entry.rating:>5}  {entry.name}  {entry.hands}")
+        return out
 
     def rules_words(self) -> list[str]:
         """The selected table's changed toggles in words (docs/rules.md's terms)."""
@@ -233,6 +261,10 @@ class LobbyScreen:
         except (RulesError, ValueError, TypeError):
             return []
         return [toggle_words(name, getattr(rules, name), rules) for name in changes]
+
+
+def _rated(rating: int | None) -> str:
+    return "" if rating is None else f"  rating {rating}"
 
 
 def _parse_change(text: str) -> tuple[str, Any]:

@@ -47,6 +47,7 @@ LOBBY_HELP = (
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
     ("r", "ask the server for the table list again"),
+    ("l", "the server's ladder (ratings, mu - 3 sigma) beside the tables; l again: the table"),
     ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (any key closes it)"),
     ("q  ctrl-c", "quit"),
@@ -83,6 +84,9 @@ class LobbyApp:
         self.entering = False
         self.asking: Asking = ""
         self.outcome: Outcome = "quit"
+        screen.ladder = client.ladder  # (one ladder, as the client hears it)
+        #: The players whose ratings were last asked for (the chosen table's).
+        self.rated: tuple[str, ...] = ()
         self._tasks: set[asyncio.Task[None]] = set()
         self.app: Application[None] = screen_app(
             self._layout(), create_lobby_bindings(self), theme, input, output
@@ -90,6 +94,14 @@ class LobbyApp:
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
+        if isinstance(message, m.Tables) and not message.more and not self.screen.ladder.heard:
+            self.ask_ladder()
+        if isinstance(message, (m.Tables, m.TableChanged)):
+            changed = (
+                isinstance(message, m.TableChanged)
+                and message.info.name == (self.screen.selected() or message.info).name
+            )
+            self.ask_ratings(again=changed)
         creating = self.creating
         if creating is not None:
             if isinstance(message, (m.Tables, m.TableChanged)) and any(
@@ -133,6 +145,19 @@ class LobbyApp:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def ask_ladder(self) -> None:
+        """The top of the ladder (for the pane `l` shows)."""
+        if self.client.ladder.wanted():
+            self.send(m.Leaderboard(count=20))
+
+    def ask_ratings(self, again: bool = False) -> None:
+        """The ratings of the people at the chosen table, when they are not the ones
+        asked for last (or `again`: that table changed, a game there may have ended)."""
+        names = self.screen.rated_players()
+        if names and (again or names != self.rated) and self.client.ladder.wanted():
+            self.rated = names
+            self.send(m.Leaderboard(players=names))
+
     def ask(self, what: Asking, prompt: str) -> None:
         self.asking = what
         self.line.text = ""
@@ -159,7 +184,10 @@ class LobbyApp:
         self.prompt = ""
         header = Window(FormattedTextControl(self._header), height=lambda: len(self._head()))
         self.list_window = Window(FormattedTextControl(self._tables, focusable=True))
-        details = Frame(Window(FormattedTextControl(self._details)), title="table")
+        details = Frame(
+            Window(FormattedTextControl(self._details)),
+            title=lambda: "ladder" if screen.showing_ladder else "table",
+        )
         wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
         narrow = HSplit(
             [
@@ -262,7 +290,7 @@ class LobbyApp:
         return (
             "class:dim",
             # the least needed last: a narrow screen drops them first (the help has all)
-            "enter sits · n new table · w watches · c chat · b adds a bot · ? help · q quits",
+            "enter sits · n new table · w watches · c chat · l ladder · b adds a bot · ? help · q quits",
         )
 
     def _status_lines(self) -> list[tuple[str, str]]:
@@ -326,6 +354,15 @@ class LobbyApp:
         """The chosen table in words; under the list on a narrow screen, a few lines."""
         details = self.screen.details()
         words = [f"• {w}" for w in self.screen.rules_words()]
+        if self.screen.showing_ladder:  # what it is in words, then a line a player
+            width = self._columns() - (self._list_width() + 2 if self._wide() else 2)
+            head, *entries = self.screen.ladder_lines()
+            shown = [("class:dim", part) for part in wrap(head, width)]
+            shown += [("", cut(line, width)) for line in entries]
+            return [
+                (style, text + ("\n" if i < len(shown) - 1 else ""))
+                for i, (style, text) in enumerate(shown)
+            ]
         if self._wide():
             width = self._columns() - self._list_width() - 2
             plain = details
@@ -403,11 +440,19 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     @kb.add("k", filter=browsing)
     def _up(event: KeyPressEvent) -> None:
         screen.move(-1)
+        lobby.ask_ratings()
 
     @kb.add("down", filter=browsing)
     @kb.add("j", filter=browsing)
     def _down(event: KeyPressEvent) -> None:
         screen.move(1)
+        lobby.ask_ratings()
+
+    @kb.add("l", filter=browsing)
+    def _ladder(event: KeyPressEvent) -> None:
+        screen.showing_ladder = not screen.showing_ladder
+        if screen.showing_ladder:
+            lobby.ask_ladder()  # as it is now
 
     def chosen() -> m.TableInfo | None:
         info = screen.selected()
@@ -460,6 +505,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     def _refresh(event: KeyPressEvent) -> None:
         screen.message = ""
         lobby.send(m.ListTables())
+        lobby.ask_ladder()
 
     @kb.add("q", filter=browsing)
     @kb.add("c-c")

@@ -254,7 +254,8 @@ class TableScreen:
         elif isinstance(message, m.Chat):
             self._add(f"<{message.sender}> {message.text}")
         elif isinstance(message, m.Error):
-            self.message = message.message
+            if "leaderboard" not in message.message:  # (an older server: no ratings shown)
+                self.message = message.message
         elif isinstance(message, m.TableEvent):
             if isinstance(message, m.Played) and message.seat == self.model.seat:
                 self.selected = set()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from president.bots.sim import play_game
-from president.client.model import TableModel
+from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.fit import SeatRow, cut, middle_cut, seat_lines, shorten, wrap
 from president.client.tui.lobby import LobbyScreen
@@ -111,6 +111,7 @@ class FakeClient:
     on_message: Callable[[m.Message], object] | None = None
     seat_lost: m.Error | None = None
     sent: list[object] = field(default_factory=list)
+    ladder: Ladder = field(default_factory=Ladder)
 
     async def act(self, action: object) -> None:
         self.sent.append(action)
@@ -806,3 +807,76 @@ async def test_a_message_goes_after_a_few_seconds_and_the_hint_comes_back() -> N
                 break
             await asyncio.sleep(0.01)
         assert app.app.is_done  # q twice leaves
+
+
+# --- the ladder (issue 15) ---------------------------------------------------------------
+
+
+def rated(name: str, place: int, rating: int, hands: int = 60) -> m.RatingEntry:
+    return m.RatingEntry(
+        name=name,
+        place=place,
+        rating=rating,
+        mu=rating + 900,
+        sigma=300,
+        hands=hands,
+        games=2,
+        wins=1,
+        places=(hands,),
+        points=2 * hands,
+        offices=(),
+    )
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
+    rows: int, columns: int
+) -> None:
+    board = tuple(rated(f"player-{n}", n, 900 - 37 * n) for n in range(1, 21))
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        screen = lobby_screen()
+        client = FakeClient(TableModel(me=ME))
+        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        client.ladder.take(
+            m.Ratings(start=0, total=42, entries=(rated("bob", 7, 412),), players=("bob",))
+        )
+        await terminal.start(lobby.app)
+        text = await terminal.press("j")  # the next table: its people's ratings are asked for
+        assert m.Leaderboard(players=("bob",)) in client.sent
+        assert "bob  rating 412" in text or "bob rating 412" in " ".join(text.split()), text
+        text = await terminal.press("l")
+        assert m.Leaderboard(count=20) in client.sent
+        assert "asking the server for its" in text, text
+        client.ladder.take(m.Ratings(start=0, total=42, entries=board))
+        text = await terminal.redraw()
+        assert "42 rated" in text, text
+        assert re.search(r"  1   863  player-1\b", text), text  # place, rating, name
+        assert re.search(r"  2   826  player-2\b", text), text
+        assert "ladder" in text and "Window too small" not in text, text
+        text = await terminal.press("l")
+        assert "863  player-1" not in text and "bot:random" in text, text  # the table again
+        await terminal.stop()
+    for line in text.split("\n"):
+        assert len(line) <= columns
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+async def test_the_table_shows_each_seated_players_rating(rows: int, columns: int) -> None:
+    async with open_table(mid_hand, rows, columns) as (table, terminal):
+        await table.app.on_message(table.view())  # as the client hands it on
+        await asyncio.sleep(0.05)
+        people = tuple(name for name in table.seating if not name.startswith("random-bot"))
+        assert table.client.sent[-1] == m.Leaderboard(players=people)  # not the server bot
+        names = tuple(table.seating)
+        entries = tuple(rated(name, n, 500 - 100 * n) for n, name in enumerate(names, start=1))
+        table.client.ladder.take(m.Ratings(start=0, total=4, entries=entries, players=names))
+        text = await terminal.redraw()
+        lines = text.split("\n")
+        for name, entry in zip(names, entries):
+            short = re.escape(middle_cut(name, 8)[:3])  # a long name is cut in the middle
+            row = next((line for line in lines if re.search(rf"{short}.*\d+ ?c", line)), "")
+            assert f"({entry.rating})" in row, text
+        assert len(seat_rows(lines)) == len(names), text
+        for line in lines:
+            assert len(line) <= columns

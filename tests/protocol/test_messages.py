@@ -163,6 +163,27 @@ EXAMPLES: list[m.Message] = [
         players=4,
     ),
     m.Bye(code="server_closing", reason="the host is shutting the server down"),
+    # the ladder (issue 15)
+    m.Leaderboard(start=20, count=10, players=("Ann",)),
+    m.Ratings(
+        start=0,
+        total=1,
+        entries=(
+            m.RatingEntry(
+                name="Ann",
+                place=1,
+                rating=-12,
+                mu=1488,
+                sigma=500,
+                hands=3,
+                games=1,
+                wins=0,
+                places=(0, 1, 2),
+                points=1,
+                offices=(m.Office(title="Scum", held=2, kept=1),),
+            ),
+        ),
+    ),
 ]
 
 

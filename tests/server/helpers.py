@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import random
 import re
 import subprocess
@@ -12,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.bots.strategies import RandomBot
 from president.client.connection import Client, connect
 from president.client.headless import BotPlayer
@@ -59,6 +61,14 @@ async def wait_for(predicate: object, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
+def test_key(name: str) -> Ed25519PrivateKey:
+    """A player key for a test client, the same for the same name (so a name it claims
+    stays its own when it connects again)."""
+    return Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"test key " + name.encode()).digest()
+    )
+
+
 async def table_of_bots(
     server: Server,
     tmp_path: Path,
@@ -68,8 +78,12 @@ async def table_of_bots(
     toggles: dict[str, object] | None = None,
     seed: int = 1,
 ) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
-    """`players` headless random bots, each over its own connection, seated and ready."""
-    clients = [await client(server, f"bot{i}", tmp_path) for i in range(players)]
+    """`players` headless random bots, each over its own connection with a player key
+    (`test_key`: rated on the ladder), seated and ready."""
+    clients = [
+        await client(server, f"bot{i}", tmp_path, identity=test_key(f"bot{i}"))
+        for i in range(players)
+    ]
     for c in clients:
         c.keep = True
     tasks = [asyncio.create_task(c.run()) for c in clients]

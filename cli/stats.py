@@ -1,0 +1,179 @@
+"""`president stats HOST[:PORT] [--json]`: a server's ladder (ratings, places, points,
+offices), printed.  The server's certificate is pinned as for `president connect`; the
+first-use question is put only to a person at a terminal: a script passes
+`--fingerprint` (as `president bot` does) and is refused, not held, without one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from president.client.connection import ConnectFailed, Link, PasswordNeeded, connect, resolve_pin
+from president.client.pinning import KnownServers
+from president.protocol import messages as m
+from president.protocol.errors import RemoteProtocolError
+from president.protocol.schema import shown
+
+from .usage import UsageError, add_password, address, password, short_text, whole
+
+#: The most entries one `leaderboard` asks for (the protocol's cap).
+PAGE = 50
+
+
+async def fetch(link: Link, top: int, players: tuple[str, ...], timeout: float) -> list[m.Ratings]:
+    """The server's answers: pages of the ladder down to place `top`, or the players named."""
+    asks = (
+        [m.Leaderboard(players=players)]
+        if players
+        else [
+            m.Leaderboard(start=start, count=min(PAGE, top - start))
+            for start in range(0, top, PAGE)
+        ]
+    )
+    answers: list[m.Ratings] = []
+    for ask in asks:
+        await link.send(ask)
+        while True:
+            message = await asyncio.wait_for(link.receive(), timeout)
+            if message is None:
+                raise ConnectFailed("the server closed the connection")
+            if isinstance(message, m.Ping):
+                await link.send(m.Pong(nonce=message.nonce))
+            elif isinstance(message, m.Error):
+                raise ConnectFailed(f"the server refused: {message.message}")
+            elif isinstance(message, m.Ratings):
+                answers.append(message)
+                break
+        if len(message.entries) < ask.count or ask.start + ask.count >= message.total:
+            break
+    return answers
+
+
+def entry_json(entry: m.RatingEntry) -> dict[str, Any]:
+    return {
+        "place": entry.place,
+        "name": entry.name,
+        "rating": entry.rating,
+        "mu": entry.mu,
+        "sigma": entry.sigma,
+        "hands": entry.hands,
+        "games": entry.games,
+        "wins": entry.wins,
+        "places": list(entry.places),
+        "points": entry.points,
+        "offices": {o.title: {"held": o.held, "kept": o.kept} for o in entry.offices},
+    }
+
+
+def lines(server: str, total: int, entries: list[m.RatingEntry]) -> list[str]:
+    """The ladder in words, one line a player (and one for the offices they held)."""
+    out = [
+        f"Ladder of {server}: {total} player(s) rated; rating = mu - 3 sigma "
+        "(OpenSkill, Plackett-Luce, updated every hand)",
+    ]
+    if not entries:
+        return [*out, "nobody has finished a hand here yet"]
+    out.append(
+        f"{'#':>4}  {'player':<20} {'rating':>6} {'mu':>5} {'sigma':>5} "
+        f"{'hands':>5} {'games':>5} {'won':>4} {'points':>6}  places 1st 2nd ..."
+    )
+    for e in entries:
+        out.append(
+            f"{e.place:>4}  {e.name[:20]:<20} {e.rating:>6} {e.mu:>5} {e.sigma:>5} "
+            f"{e.hands:>5} {e.games:>5} {e.wins:>4} {e.points:>6}  "
+            + " ".join(str(n) for n in e.places)
+        )
+        if e.offices:
+            held = ", ".join(f"{o.title} {o.kept}/{o.held}" for o in e.offices)
+            out.append(f"{'':6}offices kept/held: {held}")
+    return [shown(line) for line in out]
+
+
+async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
+    known = KnownServers()
+    question: Callable[[str], Awaitable[str]] | None = None
+    if sys.stdin.isatty() and sys.stdout.isatty():  # a person can answer the question
+        from .connect import ask
+
+        question = ask
+    try:
+        pin = await resolve_pin(args.address, known, args.fingerprint, question)
+        link = await connect(
+            args.address, args.name, role="spectator", pin=pin, known=known, password=secret
+        )
+    except PasswordNeeded as exc:
+        print(
+            f"president stats: {exc} (give it with --password-prompt or $PRESIDENT_PASSWORD)",
+            file=sys.stderr,
+        )
+        return 2
+    except (ConnectFailed, EOFError) as exc:
+        print(f"president stats: {exc}", file=sys.stderr)
+        return 2
+    try:
+        answers = await fetch(link, args.top, tuple(args.player), args.timeout)
+    except (ConnectFailed, TimeoutError, RemoteProtocolError, ConnectionError, OSError) as exc:
+        why = str(exc) or "no answer in time"
+        print(f"president stats: {why}", file=sys.stderr)
+        return 1
+    finally:
+        await link.close()
+    entries = [e for answer in answers for e in answer.entries]
+    total = answers[-1].total if answers else 0
+    if args.json:
+        document = {
+            "server": link.server,
+            "total": total,
+            "players": [entry_json(e) for e in entries],
+        }
+        print(json.dumps(document, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(lines(link.server, total, entries)))
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    if len(args.player) > 12:
+        raise UsageError("--player: at most 12 players at a time")
+    secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
+    return asyncio.run(run_stats(args, secret))
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, options and handler."""
+    parser.description = (
+        "Print a server's ladder: each player's rating (mu - 3 sigma of an OpenSkill "
+        "Plackett-Luce rating, updated after every hand), hands and games played, places, "
+        "points and the offices they held and kept. Without a terminal, give the server's "
+        "--fingerprint (nothing is asked)."
+    )
+    parser.add_argument(
+        "address", type=address, metavar="HOST[:PORT]", help="the server (default port 7766)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the ladder as JSON")
+    parser.add_argument(
+        "--top", type=whole(1, 10_000), default=20, help="how many places (default 20)"
+    )
+    parser.add_argument(
+        "--player",
+        action="append",
+        default=[],
+        type=short_text(40, "a name"),
+        metavar="NAME",
+        help="show this player only (repeatable, up to 12)",
+    )
+    parser.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="the fingerprint the host printed (needed without a terminal)",
+    )
+    parser.add_argument(
+        "--name", type=short_text(32, "a name"), default="stats", help=argparse.SUPPRESS
+    )
+    parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)
+    add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
+    parser.set_defaults(handler=cmd_stats)

@@ -1,0 +1,217 @@
+"""Ratings and the leaderboard's numbers, as a pure core (no I/O: `ladder.py` keeps them
+in the data directory and answers the lobby).
+
+Per player: hands and games played, games won, hands finished in each place, points,
+the offices (titles) held going into a hand and kept through it, and an OpenSkill
+rating (the Weng-Lin Plackett-Luce model, which fits a finishing order).  The rating is
+updated after every hand from that hand's finishing order (docs/ratings.md says why per
+hand); the ladder orders players by the conservative value mu - 3 sigma."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+#: OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) times 60, so that the
+#: shown numbers are whole: a newcomer is 1500 +- 500, shown as 1500 - 3 x 500 = 0.
+MU = 1500.0
+SIGMA = 500.0
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=SIGMA / 100)
+
+
+@dataclass(frozen=True)
+class Finisher:
+    """One seat of a finished hand, in its finishing place."""
+
+    #: The id the player is rated under (None: not rated, a server-side bot).
+    player: str | None
+    name: str
+    #: The title held going into the hand ("" in a game's first hand).
+    held: str
+    #: The title this place gives for the next hand.
+    title: str
+    points: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a finished hand gives the ladder: its finishing order and, when it ended the
+    game, the winners."""
+
+    #: The game's id (one per game, kept in the journal): with `hand`, what is counted
+    #: once and only once.
+    game: str
+    hand: int
+    finish: tuple[Finisher, ...]
+    game_over: bool = False
+    #: The names of the game's winners (when `game_over`).
+    winners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Record:
+    """One player on the ladder."""
+
+    player: str
+    name: str
+    mu: float = MU
+    sigma: float = SIGMA
+    hands: int = 0
+    games: int = 0
+    wins: int = 0
+    #: Hands finished in each place: places[0] first, places[1] second, ...
+    places: tuple[int, ...] = ()
+    points: int = 0
+    #: Per title: hands begun holding it, and of those, hands that ended with it again.
+    held: dict[str, int] = field(default_factory=dict)
+    kept: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rating(self) -> float:
+        """The shown rating: mu - 3 sigma, a value the player's skill is very likely above
+        (OpenSkill's `ordinal`), so a newcomer with one lucky hand does not top the ladder."""
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> str:
+        body = {
+            "name": self.name,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "hands": self.hands,
+            "games": self.games,
+            "wins": self.wins,
+            "places": list(self.places),
+            "points": self.points,
+            "held": self.held,
+            "kept": self.kept,
+        }
+        return json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, player: str, text: str) -> Record:
+        """A record as `to_json` wrote it; ValueError if it is not one."""
+        body: Any = json.loads(text)
+        try:
+            record = cls(
+                player=player,
+                name=str(body["name"]),
+                mu=float(body["mu"]),
+                sigma=float(body["sigma"]),
+                hands=int(body["hands"]),
+                games=int(body["games"]),
+                wins=int(body["wins"]),
+                places=tuple(int(n) for n in body["places"]),
+                points=int(body["points"]),
+                held={str(k): int(v) for k, v in body["held"].items()},
+                kept={str(k): int(v) for k, v in body["kept"].items()},
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a ladder record: {exc}") from None
+        if not record.sigma > 0:
+            raise ValueError("not a ladder record: sigma must be positive")
+        return record
+
+
+def _bump(counts: dict[str, int], key: str) -> dict[str, int]:
+    return {**counts, key: counts.get(key, 0) + 1}
+
+
+def rate(records: Sequence[Record]) -> list[tuple[float, float]]:
+    """(mu, sigma) of each player after a hand they finished in the order given (first
+    to last), by the Plackett-Luce model."""
+    teams = [[MODEL.create_rating([r.mu, r.sigma], name=r.player)] for r in records]
+    after = MODEL.rate(teams, ranks=[float(place) for place in range(len(records))])
+    return [(team[0].mu, team[0].sigma) for team in after]
+
+
+class Ladder:
+    """Every rated player's record, and which hands have been counted."""
+
+    def __init__(self, records: Iterable[Record] = (), counted: dict[str, int] | None = None):
+        self.records: dict[str, Record] = {r.player: r for r in records}
+        #: Per game id, the last hand counted (a hand is counted once, in order).
+        self.counted: dict[str, int] = dict(counted or {})
+        self._order: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def record(self, player: str, name: str) -> Record:
+        return self.records.get(player) or Record(player=player, name=name)
+
+    def after(self, result: HandResult) -> list[Record] | None:
+        """The new records of the rated players of `result` (the ladder is not changed:
+        `take` them once they are written); None if that hand was counted already."""
+        if result.hand <= self.counted.get(result.game, -1):
+            return None
+        rated = [f for f in result.finish if f.player is not None]
+        if len({f.player for f in rated}) != len(rated):
+            raise ValueError("a player finished twice in one hand")
+        before = [self.record(f.player, f.name) for f in rated if f.player is not None]
+        # Rated among the rated players only: the Plackett-Luce model of a finishing order
+        # restricted to some of its players is the model of their order (the bots in
+        # between take nothing from the others' worths).
+        ratings = rate(before) if len(before) >= 2 else [(r.mu, r.sigma) for r in before]
+        winners = set(result.winners)
+        out = []
+        for (mu, sigma), finisher, record in zip(ratings, rated, before, strict=True):
+            place = result.finish.index(finisher)
+            places = list(record.places) + [0] * (place + 1 - len(record.places))
+            places[place] += 1
+            held, kept = record.held, record.kept
+            if finisher.held:
+                held = _bump(held, finisher.held)
+                if finisher.held == finisher.title:
+                    kept = _bump(kept, finisher.held)
+            out.append(
+                replace(
+                    record,
+                    name=finisher.name,
+                    mu=mu,
+                    sigma=sigma,
+                    hands=record.hands + 1,
+                    games=record.games + result.game_over,
+                    wins=record.wins + (result.game_over and finisher.name in winners),
+                    places=tuple(places),
+                    points=record.points + finisher.points,
+                    held=held,
+                    kept=kept,
+                )
+            )
+        return out
+
+    def take(self, result: HandResult, records: Iterable[Record]) -> None:
+        """Put the records `after(result)` gave on the ladder."""
+        for record in records:
+            self.records[record.player] = record
+        self.counted[result.game] = result.hand
+        self._order = None
+
+    def order(self) -> list[str]:
+        """Player ids, best first: by shown rating, then more hands, then name."""
+        if self._order is None:
+            self._order = sorted(
+                self.records,
+                key=lambda p: (-self.records[p].rating, -self.records[p].hands, p),
+            )
+        return self._order
+
+    def board(self, start: int, count: int) -> list[tuple[int, Record]]:
+        """(place on the ladder, from 1; record) of `count` players from place `start + 1`."""
+        order = self.order()
+        return [
+            (start + i + 1, self.records[p]) for i, p in enumerate(order[start : start + count])
+        ]
+
+    def named(self, names: Iterable[str]) -> list[tuple[int, Record]]:
+        """(place, record) of the players going by these names (unknown names left out)."""
+        wanted = set(names)
+        return [
+            (place, self.records[p])
+            for place, p in enumerate(self.order(), start=1)
+            if self.records[p].name in wanted
+        ]
