@@ -32,6 +32,9 @@ class BotPlayer:
         #: a table with no game on (a restarted server counts nobody not back as ready).
         self.ready = False
         self._reseated = False
+        #: The end of the game in progress was seen (its `game_over` event, or a view
+        #: saying "finished"): views that go on saying so are the same end, not another.
+        self._ended = False
         #: Set when the server does not give the seat back after a reconnect.
         self.seat_lost = asyncio.Event()
         client.on_message = self.on_message
@@ -44,7 +47,9 @@ class BotPlayer:
             elif isinstance(message, m.GameOver):
                 self.games += 1
                 self.won += model.me in message.winners
-                self.game_over.set()
+                if not self._ended:  # (its view may have said so first: one end)
+                    self._ended = True
+                    self.game_over.set()
             elif _acted(message) == model.seat:  # our own action arrived
                 self.waiting = False
             return
@@ -61,8 +66,14 @@ class BotPlayer:
             return
         elif isinstance(message, m.TableView):
             if message.status == "finished":
-                self.game_over.set()
-            elif self._reseated:
+                # (after a reconnect the `game_over` event may have been missed: the view
+                # says it once; the views of the same end after `ready` are not more games)
+                if not self._ended:
+                    self._ended = True
+                    self.game_over.set()
+                return
+            self._ended = False  # a game is being played or waited for
+            if self._reseated:
                 self._reseated = False
                 await self._ready_again(message)
         elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):

@@ -290,11 +290,10 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
         )
 
     try:
-        unknown, mismatch, text = await asyncio.gather(
-            asyncio.to_thread(run),
-            asyncio.to_thread(run, "--fingerprint", wrong),
-            asyncio.to_thread(run, "--fingerprint", pin),
-        )
+        # one after the other: the run with the right fingerprint remembers the server
+        unknown = await asyncio.to_thread(run)
+        mismatch = await asyncio.to_thread(run, "--fingerprint", wrong)
+        text = await asyncio.to_thread(run, "--fingerprint", pin)
     finally:
         stop(proc)
     assert unknown.returncode == 2 and not unknown.stdout, unknown

@@ -179,3 +179,34 @@ def test_after_a_lost_connection_the_history_starts_again_after_the_gap() -> Non
     assert game.phase is Phase.PLAY
     model.public = game.public_view()
     assert model.history() == list(game.view_for(0).history[7:])
+
+
+async def test_a_finished_game_is_one_game_over_however_many_views_say_so() -> None:
+    """After a game's end the table's views say "finished" until the next game starts
+    (the ready flags change meanwhile): `president bot --games 3` counted each as another
+    game and stopped after one.  A view saying so still ends the game for a bot that
+    missed the `game_over` event (it came back after it)."""
+    client = Client(FakeLink([]))  # type: ignore[arg-type]
+    bot = BotPlayer(client, RandomBot(random.Random(1)))
+
+    def view(number: int, status: str) -> m.TableView:
+        return m.TableView(
+            table="Friday",
+            number=number,
+            status=status,  # type: ignore[arg-type]
+            rules={"preset": "classic"},
+            chairs=CHAIRS,
+            turn_deadline_ms=0,
+        )
+
+    await client.handle(view(1, "playing"))
+    await client.handle(m.GameOver(table="Friday", number=2, winners=("Bob",)))
+    await client.handle(view(2, "finished"))
+    assert bot.game_over.is_set() and bot.games == 1
+    bot.game_over.clear()  # as `president bot` does before its next ready
+    for number in (3, 4, 5):  # the others say ready: the same finished game
+        await client.handle(view(number, "finished"))
+    assert not bot.game_over.is_set()
+    await client.handle(view(6, "playing"))  # the next game; its end only seen in a view
+    await client.handle(view(7, "finished"))
+    assert bot.game_over.is_set()
