@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from president.bots.strategies import strategy_name
 from president.engine import TOGGLES, Rules, RulesError, find_preset
+from president.engine.rules import toggle_choices
 
 
 class UsageError(Exception):
@@ -138,7 +139,8 @@ def parse_toggle(text: str) -> tuple[str, Any]:
     elif raw.lower() in ("false", "off", "no"):
         value = False
     elif raw.lower() in ("none", "null"):
-        value = None
+        # the word where a toggle has it as a choice (exchange = none), else no value
+        value = "none" if "none" in (toggle_choices(name) or ()) else None
     elif raw.lstrip("-").isdigit():
         value = int(raw)
     else:

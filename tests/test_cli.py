@@ -55,6 +55,9 @@ def test_rules_in_words() -> None:
     assert "*bombs = true" in changed.stdout
     bad = president("rules", "classic", "--set", "joker_mode=wild")
     assert bad.returncode == 2 and "joker_mode" in bad.stderr and "Traceback" not in bad.stderr
+    # "none" is the word where a toggle has it (exchange), no value where not (clear_rank)
+    words = president("rules", "classic", "--set", "exchange=none", "--set", "clear_rank=none")
+    assert words.returncode == 0 and "*exchange = none" in words.stdout, words.stderr
 
 
 def test_replay_ok_and_json() -> None:
