@@ -138,44 +138,62 @@ def bot(
     )
 
 
-async def test_the_ladder_orders_the_bots_as_the_simulator_does(tmp_path: Path) -> None:
-    """search, heuristic and greedy (one `president bot` process each) at table S; the
-    same heuristic and greedy (processes of the same names: one player each on the
-    ladder) also at table F among server-side greedy bots, where without a search bot
-    many more hands are played: heuristic and greedy are the closest pair (docs/bots.md),
-    and meet there often enough to be told apart."""
+async def play_for_the_ladder(tmp_path: Path) -> dict[str, Any]:
+    """search, heuristic and greedy (one `president bot` process each) at table T; the
+    same heuristic and greedy (processes of the same names and keys: one player each on
+    the ladder) also at tables F1-F3 among server-side greedy bots, where without a
+    search bot many more hands are played; `president stats --json` once the search bot
+    has played `HANDS` hands."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     data, tables = tmp_path / "data", str(1 + len(FAST_TABLES))
     proc, port, pin, _ = await asyncio.to_thread(
         server_process, data, 0, "--tables-per-address", tables
     )
     address = f"127.0.0.1:{port}"
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    strategies = ["search", "heuristic", "greedy"]
     bots: list[subprocess.Popen[str]] = []
     try:
         await make_table(address, pin, tmp_path, seats=3, target=100)  # table T
         for fast in FAST_TABLES:
             await make_fast_table(address, pin, tmp_path, fast)
-        for strategy in strategies:  # one process each, as players on a LAN would run them
+        for strategy in STRATEGIES:  # one process each, as players on a LAN would run them
             bots.append(bot(address, pin, env, strategy, "T"))
         bots += [bot(address, pin, env, s, t) for t in FAST_TABLES for s in ("heuristic", "greedy")]
         loop = asyncio.get_running_loop()
         end = loop.time() + 120
-        while await fewest_hands(address, pin, tmp_path, strategies) < HANDS:
+        while await fewest_hands(address, pin, tmp_path, STRATEGIES) < HANDS:
             assert loop.time() < end, "the bots did not play their hands in time"
             assert all(b.poll() is None for b in bots), [b.communicate()[1] for b in bots]
             await asyncio.sleep(0.5)
-        ladder = await asyncio.to_thread(stats, address, pin, env)
+        ladder: dict[str, Any] = await asyncio.to_thread(stats, address, pin, env)
     finally:
         stop(*bots, proc)
-    names = [player["name"] for player in ladder["players"]]
-    hands = {player["name"]: player["hands"] for player in ladder["players"]}
-    assert names == strategies, json.dumps(ladder, indent=1)
-    assert [p["place"] for p in ladder["players"]] == [1, 2, 3]
-    print(f"hands: {hands}")  # (with -s: how many each table played, for the docs)
     for player in ladder["players"]:
         assert sum(player["places"]) == player["hands"]
         assert abs(player["rating"] - (player["mu"] - 3 * player["sigma"])) <= 2  # (rounding)
+    assert [p["place"] for p in ladder["players"]] == [1, 2, 3]
+    return ladder
+
+
+STRATEGIES = ["search", "heuristic", "greedy"]
+
+
+async def test_the_ladder_orders_the_bots_as_the_simulator_does(tmp_path: Path) -> None:
+    """The ladder's order is the simulator's: search, heuristic, greedy (docs/bots.md).
+    Heuristic and greedy are close: after this much play the ladder orders all three
+    right in about 6 runs of 7 (docs/ratings.md, "The ordering test", measured with
+    scripts/ladder_order.py), so a run that does not is played once more on a new
+    server, and the test fails only if both do.  A ladder that does not learn from the
+    finishes (or learns them backwards) orders them right in one run of 6 by chance,
+    and fails this test 25 times in 36."""
+    orders = []
+    for attempt in range(2):
+        ladder = await play_for_the_ladder(tmp_path / f"run{attempt}")
+        orders.append([player["name"] for player in ladder["players"]])
+        print(f"run {attempt + 1}: {json.dumps(ladder['players'])}")  # (-s: for the docs)
+        if orders[-1] == STRATEGIES:
+            return
+    raise AssertionError(f"the ladder's order in two runs: {orders}, not {STRATEGIES}")
 
 
 def expected_from_records(folder: Path) -> Ladder:
