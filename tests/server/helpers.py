@@ -61,7 +61,7 @@ async def wait_for(predicate: object, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def test_key(name: str) -> Ed25519PrivateKey:
+def bot_key(name: str) -> Ed25519PrivateKey:
     """A player key for a test client, the same for the same name (so a name it claims
     stays its own when it connects again)."""
     return Ed25519PrivateKey.from_private_bytes(
@@ -79,9 +79,9 @@ async def table_of_bots(
     seed: int = 1,
 ) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
     """`players` headless random bots, each over its own connection with a player key
-    (`test_key`: rated on the ladder), seated and ready."""
+    (`bot_key`: rated on the ladder), seated and ready."""
     clients = [
-        await client(server, f"bot{i}", tmp_path, identity=test_key(f"bot{i}"))
+        await client(server, f"bot{i}", tmp_path, identity=bot_key(f"bot{i}"))
         for i in range(players)
     ]
     for c in clients:

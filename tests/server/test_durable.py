@@ -24,7 +24,16 @@ from president.server.journal import Entry, Journal
 from president.server.restore import RestoreError, differences, rebuild
 from president.server.table import Table
 
-from .helpers import FAST, client, in_play, running_server, server_process, table_of_bots, wait_for
+from .helpers import (
+    FAST,
+    bot_key,
+    client,
+    in_play,
+    running_server,
+    server_process,
+    table_of_bots,
+    wait_for,
+)
 
 
 def same_table(live: Table, restored: Table) -> None:
@@ -109,7 +118,7 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
         assert restored.status == "playing"
         back = []
         for i, (slot, token) in enumerate(seats):
-            c = await client(again, f"bot{i}", tmp_path)
+            c = await client(again, f"bot{i}", tmp_path, identity=bot_key(f"bot{i}"))
             bots[i] = BotPlayer(c, RandomBot(random.Random(i)))
             tasks.append(asyncio.create_task(c.run()))
             assert slot is not None
