@@ -237,8 +237,11 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
     try:
         for info in (hostile, nowhere):
             await zc.async_register_service(info)
-        found = await asyncio.to_thread(servers, 4)
-        evil = on_port(found, 4242)
+        for _ in range(4):  # (a loaded machine may take longer to probe and answer)
+            found = await asyncio.to_thread(servers, 4)
+            evil = on_port(found, 4242)
+            if evil is not None:
+                break
         assert evil is not None, found
         assert evil["name"].startswith("\\x1b[2J\\x1b]0;pwned\\x07") and len(evil["name"]) == 32
         assert evil["tables"] is None and evil["fingerprint_hint"] is None
