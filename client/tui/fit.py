@@ -158,3 +158,22 @@ def help_lines(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
         out.append(f" {keys:<{key_w}}  {lines[0]}")
         out.extend(" " * (key_w + 3) + line for line in lines[1:])
     return out
+
+
+def status_lines(style: str, text: str, width: int, message: bool) -> list[tuple[str, str]]:
+    """A screen's status line in `width`: hints lose their last parts; a message (when
+    `message`) wraps onto two lines, the second cut."""
+    if not message:
+        return [(style, shorten(text, width))]
+    lines = wrap(text, width)
+    if len(lines) > 2:
+        lines = [lines[0], cut(" ".join(lines[1:]), width)]
+    return [(style, line) for line in lines]
+
+
+def status_fragments(lines: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Those lines as styled text, each after a space."""
+    return [
+        (style, " " + text + ("\n" if i < len(lines) - 1 else ""))
+        for i, (style, text) in enumerate(lines)
+    ]

@@ -29,7 +29,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .fit import cut, help_lines, middle_cut, shorten, wrap
+from .fit import cut, help_lines, middle_cut, status_fragments, status_lines, wrap
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
 from .theme import screen_app
@@ -294,25 +294,14 @@ class LobbyApp:
         )
 
     def _status_lines(self) -> list[tuple[str, str]]:
-        """The status in the width: hints lose their last parts, a message wraps onto two."""
-        width = self._columns() - 2
         style, text = self._status_text()
-        if not self.screen.message:
-            return [(style, shorten(text, width))]
-        lines = wrap(text, width)
-        if len(lines) > 2:
-            lines = [lines[0], cut(" ".join(lines[1:]), width)]
-        return [(style, line) for line in lines]
+        return status_lines(style, text, self._columns() - 2, bool(self.screen.message))
 
     def _status_height(self) -> int:
         return len(self._status_lines())
 
     def _status(self) -> StyleAndTextTuples:
-        lines = self._status_lines()
-        return [
-            (style, " " + text + ("\n" if i < len(lines) - 1 else ""))
-            for i, (style, text) in enumerate(lines)
-        ]
+        return status_fragments(self._status_lines())  # type: ignore[return-value]
 
     # --- what each part shows ----------------------------------------------------------
 

@@ -28,7 +28,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..discovery import DiscoveryFailed, ServerFinder
-from .fit import cut, help_lines, shorten, wrap
+from .fit import cut, help_lines, status_fragments, status_lines, wrap
 from .servers import ServersScreen
 from .theme import screen_app
 
@@ -194,24 +194,14 @@ class ServersApp:
         return "class:dim", "↑/↓ choose · enter connects · a types an address · ? help · q quits"
 
     def _status_lines(self) -> list[tuple[str, str]]:
-        width = self._columns() - 2
         style, text = self._status_text()
-        if not self.screen.message:
-            return [(style, shorten(text, width))]
-        lines = wrap(text, width)
-        if len(lines) > 2:
-            lines = [lines[0], cut(" ".join(lines[1:]), width)]
-        return [(style, line) for line in lines]
+        return status_lines(style, text, self._columns() - 2, bool(self.screen.message))
 
     def _status_height(self) -> int:
         return len(self._status_lines())
 
     def _status(self) -> StyleAndTextTuples:
-        lines = self._status_lines()
-        return [
-            (style, " " + text + ("\n" if i < len(lines) - 1 else ""))
-            for i, (style, text) in enumerate(lines)
-        ]
+        return status_fragments(self._status_lines())  # type: ignore[return-value]
 
 
 def create_servers_bindings(picker: ServersApp) -> KeyBindings:
