@@ -34,7 +34,7 @@ from ..connection import Client, Link
 from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
 from .logview import LogView
 from .table import TableScreen, card_text
-from .theme import card_style, screen_app
+from .theme import add_help_keys, card_style, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
 HELP = (
@@ -493,15 +493,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         table.log.follow()  # a move brings the log back to its newest line
         table.spawn(coro)
 
-    @kb.add("?", filter=playing)
-    def _help(event: KeyPressEvent) -> None:
-        screen.help = True
-
-    @kb.add("<any>", filter=Condition(lambda: screen.help))
-    @kb.add("escape", filter=Condition(lambda: screen.help))
-    @kb.add("enter", filter=Condition(lambda: screen.help))
-    def _close_help(event: KeyPressEvent) -> None:
-        screen.help = False
+    add_help_keys(kb, screen, playing)
 
     @kb.add("pageup", filter=playing)
     def _log_back(event: KeyPressEvent) -> None:

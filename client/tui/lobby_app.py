@@ -32,7 +32,7 @@ from ..connection import Client
 from .fit import cut, help_lines, middle_cut, status_fragments, status_lines, wrap
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
-from .theme import screen_app
+from .theme import add_help_keys, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
@@ -403,15 +403,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     filling = Condition(lambda: screen.form is not None and not screen.help)
     asking = Condition(lambda: bool(lobby.asking))
 
-    @kb.add("?", filter=browsing)
-    def _help(event: KeyPressEvent) -> None:
-        screen.help = True
-
-    @kb.add("<any>", filter=Condition(lambda: screen.help))
-    @kb.add("escape", filter=Condition(lambda: screen.help))
-    @kb.add("enter", filter=Condition(lambda: screen.help))
-    def _close_help(event: KeyPressEvent) -> None:
-        screen.help = False
+    add_help_keys(kb, screen, browsing)
 
     @kb.add("pageup", filter=browsing)
     def _chat_back(event: KeyPressEvent) -> None:

@@ -30,7 +30,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..discovery import DiscoveryFailed, ServerFinder
 from .fit import cut, help_lines, status_fragments, status_lines, wrap
 from .servers import ServersScreen
-from .theme import screen_app
+from .theme import add_help_keys, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
 SERVERS_HELP = (
@@ -211,15 +211,7 @@ def create_servers_bindings(picker: ServersApp) -> KeyBindings:
     browsing = Condition(lambda: not picker.asking and not screen.help)
     asking = Condition(lambda: picker.asking)
 
-    @kb.add("?", filter=browsing)
-    def _help(event: KeyPressEvent) -> None:
-        screen.help = True
-
-    @kb.add("<any>", filter=Condition(lambda: screen.help))
-    @kb.add("escape", filter=Condition(lambda: screen.help))
-    @kb.add("enter", filter=Condition(lambda: screen.help))
-    def _close_help(event: KeyPressEvent) -> None:
-        screen.help = False
+    add_help_keys(kb, screen, browsing)
 
     @kb.add("up", filter=browsing)
     @kb.add("k", filter=browsing)

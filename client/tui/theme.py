@@ -9,12 +9,14 @@ suits bold, black suits plain); no theme draws a suit in black, and mono draws n
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from president.engine import Card
 from president.engine.cards import JOKER_RANK
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
@@ -116,3 +118,22 @@ def screen_app(
     )
     app.ttimeoutlen = app.timeoutlen = 0.05
     return app
+
+
+class HasHelp(Protocol):
+    help: bool
+
+
+def add_help_keys(kb: KeyBindings, screen: HasHelp, opens: Filter) -> None:
+    """`?` (where `opens`) shows a screen's help overlay; any key, escape or enter
+    closes it."""
+
+    @kb.add("?", filter=opens)
+    def _help(event: KeyPressEvent) -> None:
+        screen.help = True
+
+    @kb.add("<any>", filter=Condition(lambda: screen.help))
+    @kb.add("escape", filter=Condition(lambda: screen.help))
+    @kb.add("enter", filter=Condition(lambda: screen.help))
+    def _close_help(event: KeyPressEvent) -> None:
+        screen.help = False
