@@ -210,7 +210,7 @@ class Hand:
         if cleared:
             self._end_trick(seat)
             return
-        self.top = _new(Top, (seat, rank, count, jokers))
+        self.top = _new(Top, (seat, rank, count, jokers, False, ()))
         self.answered = answered = 0
         able = self.holding & ~self.locked
         turn = -1

@@ -1,14 +1,17 @@
 """The rules of President as a pure library: no I/O, no clocks, no global randomness."""
 
-from .actions import PASS, Action, Pass, Play, Return
+from .actions import PASS, Action, Discard, Due, Handover, Pass, Play, Return
 from .cards import CARDS, JOKER, Card, counts_of, deck, format_cards, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
+    Discarded,
     Event,
     ExchangeDone,
+    Fell,
     GameOver,
     Gave,
+    HandedOver,
     HandOver,
     HandStarted,
     Passed,
@@ -21,7 +24,7 @@ from .events import (
 )
 from .moves import Top
 from .phase import Phase
-from .rules import PRESETS, TOGGLES, Rules, find_preset, rules_from
+from .rules import PRESETS, TOGGLES, VARIANTS, Rules, find_preset, rules_from
 from .state import Game
 from .view import PublicView, SeatView, moves_seen
 
@@ -31,16 +34,23 @@ __all__ = [
     "PASS",
     "PRESETS",
     "TOGGLES",
+    "VARIANTS",
     "Action",
     "Card",
     "Dealt",
+    "Discard",
+    "Discarded",
+    "Due",
     "Event",
     "ExchangeDone",
+    "Fell",
     "Game",
     "GameOver",
     "Gave",
     "HandOver",
     "HandStarted",
+    "HandedOver",
+    "Handover",
     "IllegalAction",
     "NotYourTurn",
     "Pass",

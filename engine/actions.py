@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeVar
+from typing import Final, Literal, NamedTuple, TypeVar
 
 from .cards import CARDS, JOKER_ID, JOKER_RANK, Card, parse_cards
 
@@ -120,6 +120,60 @@ class Return(_Cards):
         return "return " + " ".join(map(str, self.cards))
 
 
+class Handover(_Cards):
+    """Under seven_pass, after a play holding 7s: the cards this seat hands to the next
+    seat holding cards (as many as the 7s played, or all it has left)."""
+
+    __slots__ = ("cards", "ids")
+
+    cards: tuple[Card, ...]
+    ids: tuple[int, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(sorted(cards, key=lambda c: c.id))
+        object.__setattr__(self, "cards", ordered)
+        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Handover and other.ids == self.ids
+
+    def __hash__(self) -> int:
+        return hash(("handover", self.ids))
+
+    def __repr__(self) -> str:
+        return f"Handover.parse({' '.join(map(str, self.cards))!r})"
+
+    def __str__(self) -> str:
+        return "hand over " + " ".join(map(str, self.cards))
+
+
+class Discard(_Cards):
+    """Under ten_discard, after a play holding 10s: the cards this seat discards, face up,
+    out of the hand (as many as the 10s played, or all it has left)."""
+
+    __slots__ = ("cards", "ids")
+
+    cards: tuple[Card, ...]
+    ids: tuple[int, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(sorted(cards, key=lambda c: c.id))
+        object.__setattr__(self, "cards", ordered)
+        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Discard and other.ids == self.ids
+
+    def __hash__(self) -> int:
+        return hash(("discard", self.ids))
+
+    def __repr__(self) -> str:
+        return f"Discard.parse({' '.join(map(str, self.cards))!r})"
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(map(str, self.cards))
+
+
 class Pass:
     """Decline to play on this turn.  All passes are equal; `PASS` is the usual one."""
 
@@ -142,7 +196,23 @@ class Pass:
 
 
 PASS: Final = Pass()
-Action = Play | Pass | Return
+Action = Play | Pass | Return | Handover | Discard
+
+
+class Due(NamedTuple):
+    """What the seat whose turn it is owes before play goes on: after a play holding 7s
+    (seven_pass) a `Handover` of `size` cards, after one holding 10s (ten_discard) a
+    `Discard` of `size` cards."""
+
+    kind: Literal["handover", "discard"]
+    size: int
+
+
+#: The action that pays each kind of `Due`.
+DUE_ACTIONS: Final[dict[str, type[Handover] | type[Discard]]] = {
+    "handover": Handover,
+    "discard": Discard,
+}
 
 _PLAYS: dict[tuple[int, ...], Play] = {}
 

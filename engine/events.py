@@ -103,6 +103,34 @@ class WentOut(NamedTuple):
 
 
 @_typed_equality
+class HandedOver(NamedTuple):
+    """Under seven_pass: cards handed to the next seat after a play of 7s (`cards` is ()
+    in its public face: only the two seats see them)."""
+
+    giver: int
+    receiver: int
+    size: int
+    cards: tuple[Card, ...]
+
+
+@_typed_equality
+class Discarded(NamedTuple):
+    """Under ten_discard: cards discarded face up after a play of 10s."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@_typed_equality
+class Fell(NamedTuple):
+    """Under capital_fall: the President did not go out first and takes `place` (the
+    lowest free one) at once, its cards out of play."""
+
+    seat: int
+    place: int
+
+
+@_typed_equality
 class HandOver(NamedTuple):
     hand: int
     finish: tuple[str, ...]
@@ -125,6 +153,9 @@ Event = (
     | Skipped
     | TrickEnded
     | WentOut
+    | HandedOver
+    | Discarded
+    | Fell
     | HandOver
     | GameOver
 )
@@ -139,4 +170,6 @@ def public_event(event: Event) -> Event | None:
         return Gave(event.giver, event.receiver, event.size, ())
     if isinstance(event, Returned):
         return Returned(event.giver, event.receiver, event.size, (), event.automatic)
+    if isinstance(event, HandedOver):
+        return HandedOver(event.giver, event.receiver, event.size, ())
     return event

@@ -21,13 +21,18 @@ class KindCounts(Protocol):
 
 
 class Top(NamedTuple):
-    """The play to beat: its owner and shape."""
+    """The play to beat: its owner and shape.  Under transparent_threes a set of 3s
+    keeps the rank it covered, so `rank` is the rank to beat, not always the cards'."""
 
     owner: int
     rank: int
     #: How many cards each play of this trick holds.
     size: int
     jokers: int
+    #: A sequence (sequences): `rank` is then its lowest rank, `size` its length.
+    run: bool = False
+    #: The suits of the play's natural cards, sorted (for suit_lock and suit_ranking).
+    suits: tuple[int, ...] = ()
 
 
 def strength(rank: int, revolution: bool) -> int:

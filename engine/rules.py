@@ -66,6 +66,20 @@ class Rules:
     target: int = 11
     rounds: int = 5
     title_scum: TitleScum = "Scum"
+    # --- the President variants the rulebooks name (docs/rules.md, "Variants") --------
+    transparent_threes: bool = False
+    suit_ranking: bool = False
+    one_time_around: bool = False
+    # --- the Daifugo family (docs/rules.md, "The Daifugo family") --------------------
+    sequences: bool = False
+    suit_lock: bool = False
+    jack_back: bool = False
+    five_skip: bool = False
+    seven_pass: bool = False
+    ten_discard: bool = False
+    spade_three: bool = False
+    capital_fall: bool = False
+    forbidden_finishes: bool = False
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -88,14 +102,27 @@ class Rules:
             raise RulesError("joker_mode = 'wild' needs jokers: set jokers to 1 or 2")
         if self.auto_return and self.exchange == "none":
             raise RulesError("auto_return needs an exchange: exchange = 'none' has no returns")
+        if self.suit_ranking and self.equal_plays != "off":
+            raise RulesError(
+                "suit_ranking lets an equal rank beat only in a higher suit, and equal_plays"
+                " lets any equal rank follow: turn one of them off"
+            )
 
     # --- derived facts the engine asks often -------------------------------------------
+
+    @functools.cached_property
+    def variants(self) -> bool:
+        """Any rule of docs/rules.md's "Variants" or "The Daifugo family" is on: the
+        engine then takes its general path (suits may matter, plays have effects)."""
+        return any(getattr(self, name) for name in VARIANTS)
 
     @functools.cached_property
     def plain_follow(self) -> bool:
         """No special play can answer a pile: only the trick's count of a higher rank."""
         wild = self.joker_mode == "wild" and self.jokers > 0
-        return not (wild or self.bombs or self.twos_clear or self.clear_rank is not None)
+        return not (
+            wild or self.bombs or self.twos_clear or self.clear_rank is not None or self.variants
+        )
 
     @functools.cached_property
     def follow_margin(self) -> int:
@@ -136,6 +163,9 @@ class Rules:
 
 TOGGLES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
 
+#: The toggles of docs/rules.md's "Variants" and "The Daifugo family", all off by default.
+VARIANTS: Final[tuple[str, ...]] = TOGGLES[TOGGLES.index("transparent_threes") :]
+
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "full": Rules(
@@ -162,6 +192,26 @@ PRESETS: Final[dict[str, Rules]] = {
         title_scum="Beggar",
     ),
     "table": Rules(dealer="scum", auto_pass=True, target=10),
+    "daifugo": Rules(
+        jokers=1,
+        joker_mode="wild",
+        dealer="scum",
+        revolution=True,
+        clear_rank=8,
+        later_lead="scum",
+        scoring="positional",
+        rounds=5,
+        title_scum="Beggar",
+        sequences=True,
+        suit_lock=True,
+        jack_back=True,
+        five_skip=True,
+        seven_pass=True,
+        ten_discard=True,
+        spade_three=True,
+        capital_fall=True,
+        forbidden_finishes=True,
+    ),
 }
 
 #: Each rulebook's suggested table sizes (shown to users; the engine accepts 3-8 or 3-12).
@@ -171,6 +221,7 @@ SUGGESTED_PLAYERS: Final[dict[str, str]] = {
     "house": "3-7",
     "sheet": "4-7 (3+)",
     "table": "3-5",
+    "daifugo": "4-5 (3-8)",
 }
 
 #: What kind of table each preset is, in a player's words (`president rules`, docs/rules.md).
@@ -180,6 +231,7 @@ PRESET_KINDS: Final[dict[str, str]] = {
     "house": "a house-rules table: 2s clear, points by place",
     "sheet": "a rules sheet's game: seats move by rank",
     "table": "a quick game with computer players: passes are automatic",
+    "daifugo": "Japanese Daifugo: sequences, suit lock, 8-cut, jack back, 5-7-10 effects",
 }
 
 

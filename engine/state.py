@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import seating as seats
-from .actions import PASS, Action, Pass, Play, Return
+from .actions import PASS, Action, Due, Pass, Play, Return
 from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
@@ -131,6 +131,12 @@ class Game:
         self.actor: int | None = None
         self.top: Top | None = None
         self.revolution = False
+        #: A jack reversed the order until this trick ends (jack_back).
+        self.jack_back = False
+        #: The suits this trick is locked to, sorted; () when it is not (suit_lock).
+        self.lock: tuple[int, ...] = ()
+        #: What the seat whose turn it is owes before play goes on (seven_pass, ten_discard).
+        self.due: Due | None = None
         #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
         self.log: list[tuple[int, Play]] = []
         self._trick_start = 0
@@ -541,7 +547,7 @@ class Game:
         if cleared:
             self._end_trick(seat, events)
             return
-        self.top = _new(Top, (seat, rank, count, play.jokers))
+        self.top = _new(Top, (seat, rank, count, play.jokers, False, ()))
         self._answered = answered = 0
         able = self._holding & ~self._locked
         turn = -1
@@ -782,6 +788,9 @@ class Game:
         view.turn = self.turn
         view.top = self.top
         view.revolution = self.revolution
+        view.jack_back = self.jack_back
+        view.lock = self.lock
+        view.due = self.due
         view.opening = self._opening
         view.seat = seat
         pending = self.pending_returns
@@ -848,6 +857,9 @@ class Game:
             flags[self._answered],
             flags[self._locked],
             *lasting[1],
+            self.jack_back,
+            self.lock,
+            self.due,
         )
 
     def _keep_lasting(self) -> tuple[Any, ...]:
@@ -1062,7 +1074,9 @@ def _seat_tables(
         for rank in range(JOKER_RANK + 1):
             for count in range(1, 16):
                 jokers = count if rank == JOKER_RANK else 0
-                tops[seat << 8 | rank << 4 | count] = _new(Top, (seat, rank, count, jokers))
+                tops[seat << 8 | rank << 4 | count] = _new(
+                    Top, (seat, rank, count, jokers, False, ())
+                )
     return after, passes, moves, tops
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
-from .actions import PASS, Action, Pass, Play
+from .actions import PASS, Action, Due, Pass, Play
 from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
 from .moves import Row, Top, legal_plays, legal_returns, rows_of
@@ -62,6 +62,17 @@ class PublicView(NamedTuple):
     winners: tuple[str, ...]
     #: Per seat, the place it took this hand (0 = first), None while it holds cards.
     places: tuple[int | None, ...]
+    #: A jack has reversed the order until this trick ends (jack_back).
+    jack_back: bool = False
+    #: The suits every play of this trick must have, sorted; () when unlocked (suit_lock).
+    lock: tuple[int, ...] = ()
+    #: What the seat whose turn it is owes before play goes on (seven_pass, ten_discard).
+    due: Due | None = None
+
+    @property
+    def reversed(self) -> bool:
+        """Whether the rank order is reversed now: by a revolution or a jack, not both."""
+        return self.revolution != self.jack_back
 
     def titles(self) -> dict[str, str]:
         """Each player's title from the last finish (empty in hand 1)."""
@@ -107,6 +118,9 @@ _SEAT_FIELDS = (
     "hands_played",
     "winners",
     "places",
+    "jack_back",
+    "lock",
+    "due",
     "seat",
     "hand",
     "exchange",
@@ -151,6 +165,9 @@ class SeatView:
     hands_played: int
     winners: tuple[str, ...]
     places: tuple[int | None, ...]
+    jack_back: bool
+    lock: tuple[int, ...]
+    due: Due | None
     seat: int
     #: This seat's own cards, lowest first.
     hand: tuple[Card, ...]
@@ -195,6 +212,9 @@ class SeatView:
         hands_played: int,
         winners: tuple[str, ...],
         places: tuple[int | None, ...],
+        jack_back: bool,
+        lock: tuple[int, ...],
+        due: Due | None,
         seat: int,
         hand: tuple[Card, ...],
         exchange: tuple[Gave | Returned, ...],
@@ -209,6 +229,7 @@ class SeatView:
         self.passed, self.locked, self.finish_order = passed, locked, finish_order
         self.standing, self.scores, self.owed = standing, scores, owed
         self.hands_played, self.winners, self.places = hands_played, winners, places
+        self.jack_back, self.lock, self.due = jack_back, lock, due
         self.seat, self.hand, self.exchange = seat, hand, exchange
         self.return_size, self.rows, self.history = return_size, rows, history
         self._at = None
@@ -290,6 +311,11 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return self.phase is Phase.PLAY and self.turn == self.seat
+
+    @property
+    def reversed(self) -> bool:
+        """Whether the rank order is reversed now: by a revolution or a jack, not both."""
+        return self.revolution != self.jack_back
 
     def titles(self) -> dict[str, str]:
         return titles_by_name(self.rules, self.standing)
