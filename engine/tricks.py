@@ -400,6 +400,21 @@ def _add_runs(
 # --- what a legal play does to the trick ------------------------------------------------
 
 
+def is_transparent(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Whether this legal play is transparent 3s: a set of 3s of the trick's size on a set
+    pile (transparent_threes), not the 3S on a lone joker.  Such a play keeps the pile's
+    rank and never triggers equal_plays = "skip"."""
+    top = trick.top
+    return (
+        rules.transparent_threes
+        and play.rank == THREE
+        and top is not None
+        and not top.run
+        and play.count == top.size
+        and not _is_spade_three(rules, play.ids, top)
+    )
+
+
 def pile_of(rules: Rules, seat: int, play: Play, trick: Trick) -> Top:
     """The pile after this legal play, owned by `seat`.  Transparent 3s keep the covered
     pile's rank and jokers count (with the 3s' suits); the 3S on a lone joker is a single 3."""
@@ -409,15 +424,7 @@ def pile_of(rules: Rules, seat: int, play: Play, trick: Trick) -> Top:
         run = run_of(rules, play)
         assert run is not None, "pile_of takes a legal play"
         return Top(seat, run[0], play.count, play.jokers, True, suits)
-    if _is_spade_three(rules, play.ids, top):
-        return Top(seat, THREE, 1, 0, False, suits)
-    if (
-        rules.transparent_threes
-        and play.rank == THREE
-        and top is not None
-        and not top.run
-        and play.count == top.size
-    ):
+    if top is not None and is_transparent(rules, play, trick):
         return Top(seat, top.rank, play.count, top.jokers, False, suits)
     return Top(seat, play.rank, play.count, play.jokers, False, suits)
 

@@ -20,6 +20,7 @@ from president.engine.tricks import (
     clears,
     count_of,
     forbidden_finish,
+    is_transparent,
     legal_plays,
     lock_after,
     pile_of,
@@ -220,6 +221,18 @@ def test_transparent_threes_follow_any_set_pile_of_their_size_and_keep_its_rank(
 def test_a_lead_of_threes_is_just_threes() -> None:
     r = rules(transparent_threes=True)
     assert pile_of(r, 0, P("3C 3H"), LEAD) == Top(0, 0, 2, 0, False, (0, 2))
+    assert not is_transparent(r, P("3C 3H"), LEAD)
+
+
+def test_threes_on_threes_are_transparent_so_they_never_count_as_an_equal_play() -> None:
+    r = rules(transparent_threes=True, equal_plays="skip")
+    threes = on(pile(0, 1, 0, (0,)))
+    assert is_transparent(r, P("3H"), threes)
+    assert problem(rules(transparent_threes=True), threes, "3H") is None  # equal_plays off
+    assert not is_transparent(rules(equal_plays="skip"), P("3H"), threes)
+    spade = rules(transparent_threes=True, spade_three=True, jokers=1)
+    assert not is_transparent(spade, P("3S"), on(pile(JOKER, 1, 1)))
+    assert is_transparent(spade, P("3H"), on(pile(JOKER, 1, 1)))
 
 
 # --- suit ranking -----------------------------------------------------------------------
@@ -532,3 +545,48 @@ def test_without_variants_the_verdicts_and_shapes_are_moves_own(
             for p in moves.legal_plays(r, rows, trick.top, trick.reversed, trick.opening)
         }
         assert shapes == expected, (r, counts, trick)
+
+
+OLD_TOGGLES = [
+    {
+        "jokers": 2,
+        "joker_mode": mode,
+        "equal_plays": equal,
+        "twos_clear": twos,
+        "clear_rank": clear,
+        "bombs": bombs,
+        "revolution": True,
+    }
+    for mode, equal, twos, clear, bombs in itertools.product(
+        ("high", "wild"), ("off", "allow", "skip"), (False, True), (None, 8, 10), (False, True)
+    )
+]
+#: A hand and piles where every variant rule has something to say.
+COMBINATION_HAND = "3S 4H 5H 6H 8H 8S JK JK"
+COMBINATION_TRICKS = (
+    LEAD,
+    on(pile(4, 1, 0, (2,))),  # a single 7H
+    on(pile(4, 1, 0, (2,)), reversed=True),
+    on(pile(4, 1, 0, (2,)), lock=(2,)),
+    on(pile(3, 2, 0, (0, 2))),  # a pair of 6s
+    on(run_pile(0, 3, 2)),  # 3H to 5H
+    on(run_pile(0, 3, 2), reversed=True, lock=(2, 2, 2)),
+    on(pile(JOKER, 1, 1)),
+)
+
+
+@pytest.mark.parametrize("variant", [*VARIANT_TOGGLES, "all"])
+def test_every_combination_of_the_old_toggles_lists_exactly_what_it_accepts(variant: str) -> None:
+    counts = hand(COMBINATION_HAND)
+    candidates = subsets(counts)
+    for old in OLD_TOGGLES:
+        on_ = VARIANT_TOGGLES if variant == "all" else (variant,)
+        toggles = old | dict.fromkeys(on_, True)
+        if "suit_ranking" in on_ and old["equal_plays"] != "off":
+            with pytest.raises(RulesError):
+                Rules(**toggles)
+            continue
+        r = Rules(**toggles)
+        for trick in COMBINATION_TRICKS:
+            accepted = {p for p in candidates if play_problem(r, counts, trick, p) is None}
+            assert set(legal_plays(r, counts, trick)) == accepted, (toggles, trick)
