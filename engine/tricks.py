@@ -1,7 +1,8 @@
 """What may be played on what under rules with variants (docs/rules.md, SPEC16 "What may be
 played on what"): sequences, transparent 3s, suit ranking, the spade 3 and the suit lock,
-on top of every older toggle.  One structural test (`_allowed`) serves both `play_problem`
-and `legal_plays`, so what is listed is exactly what is accepted."""
+on top of every older toggle.  The same tests (`_set_beats`, `_run_beats`, `_fits`) serve
+`play_problem` and `legal_plays`, so what is listed is exactly what is accepted; then what a
+legal play does to the trick: its pile, the lock, a clear, a revolution, a forbidden finish."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from .rules import Rules
 
 #: Card id of the 3♠ (spade_three).
 THREE_OF_SPADES: Final = 3
-SPADES: Final = 3
 SUIT_WORDS: Final = ("clubs", "diamonds", "hearts", "spades")
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
 

@@ -518,6 +518,12 @@ def test_legal_plays_are_exactly_the_card_sets_play_problem_accepts(
         assert legal_plays(r, counts, trick) == listed_  # a stable order
         for play in listed_:
             assert play_problem(r, counts, trick, play) is None
+            after = pile_of(r, 5, play, trick)
+            assert (after.owner, after.size, after.run) == (5, play.count, play.rank < 0)
+            suits = tuple(sorted(c.suit for c in play.cards if not c.is_joker))
+            assert after.suits == (suits if r.variants else ())
+            if trick.lock:
+                assert lock_after(r, trick, play) == trick.lock
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
