@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from president.engine import Play, Rules, RulesError, moves, parse_cards
+from president.engine import Play, Rules, RulesError, find_preset, moves, parse_cards
 from president.engine.cards import CARDS, JOKER_ID, KINDS, counts_of
 from president.engine.moves import Top
 from president.engine.tricks import (
@@ -596,3 +596,16 @@ def test_every_combination_of_the_old_toggles_lists_exactly_what_it_accepts(vari
         for trick in COMBINATION_TRICKS:
             accepted = {p for p in candidates if play_problem(r, counts, trick, p) is None}
             assert set(legal_plays(r, counts, trick)) == accepted, (toggles, trick)
+
+
+def test_under_the_daifugo_preset_a_hearts_sequence_answered_in_hearts_locks_and_8_cuts() -> None:
+    r = find_preset("daifugo")
+    four_to_six = on(run_pile(1, 3, 2))
+    follow = P("7H 8H 9H")
+    assert problem(r, four_to_six, "7H 8H 9H") is None
+    assert lock_after(r, four_to_six, follow) == (2, 2, 2)
+    assert clears(r, follow, four_to_six)  # it holds a natural 8
+    locked = on(run_pile(5, 3, 2), lock=(2, 2, 2))  # 8H to 10H, locked to hearts
+    held = "9S 10S JS QS 9H JH QH KH JK"
+    assert listed(r, held, locked) == ["9H JH JK", "JH QH KH", "JH KH JK"]  # spades locked out
+    assert listed(r, held, locked._replace(reversed=True)) == []  # none ends below the 10
