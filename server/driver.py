@@ -16,9 +16,11 @@ from typing import Protocol
 from president.bots.strategies import Strategy
 from president.engine import (
     Action,
+    Discarded,
     Event,
     ExchangeDone,
     Game,
+    HandedOver,
     HandStarted,
     IllegalAction,
     Passed,
@@ -40,7 +42,7 @@ log = logging.getLogger("president.server")
 MAX_FAULTS = 3
 
 #: Events after which the seat to act gets a whole turn's time.
-_NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
+_NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned, HandedOver, Discarded)
 
 
 class Driven(Protocol):
