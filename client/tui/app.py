@@ -33,7 +33,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
 from .logview import LogView
-from .table import TableScreen, card_text
+from .table import TableScreen, card_text, lock_text
 from .theme import add_help_keys, card_style, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
@@ -41,7 +41,7 @@ HELP = (
     ("", " keys"),
     ("←/→  h/l", "move along your hand"),
     ("space", "choose / unchoose the card (or click it)"),
-    ("enter", "play the chosen cards (in the exchange: return them)"),
+    ("enter", "play the chosen cards (in the exchange: return them; owing a due: pay it)"),
     ("s", "choose the cheapest legal play for you"),
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
@@ -312,6 +312,7 @@ class TableApp:
             (1, hand),
             (1, phase),
             (0, "REVOLUTION" if public is not None and public.revolution else ""),
+            (0, "JACK BACK" if public is not None and public.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
             (3, f"[{self.screen.connection}]"),
             (2, "? for help"),
@@ -396,6 +397,8 @@ class TableApp:
         out: StyleAndTextTuples = [("", f"{self.screen.name_of(seat)}: ")]
         for card in play.cards:
             out.append((card_style(card), card_text(card) + " "))
+        if public.lock:
+            out.append(("class:turn", f" {lock_text(public.lock)}"))
         return out
 
     def _notes(self) -> StyleAndTextTuples:

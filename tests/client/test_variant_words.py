@@ -1,0 +1,240 @@
+"""The table screen under issue 16's rules, without a terminal: a due is said with whom
+it goes to and paid by choosing its cards and enter; the lock, jack back, hand-overs
+(their cards to the two seats only), discards, falls and 5-skips are said in words."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from president.client.model import TableModel
+from president.client.tui import replay
+from president.client.tui.app import TableApp
+from president.client.tui.lobby import TableForm
+from president.client.tui.table import lock_text
+from president.engine import (
+    VARIANTS,
+    Discard,
+    Discarded,
+    Due,
+    Fell,
+    HandedOver,
+    Handover,
+    Phase,
+    Play,
+    PublicView,
+    find_preset,
+    parse_cards,
+)
+from president.engine.describe import toggle_words
+from president.engine.moves import Top
+from president.protocol import messages as m
+from prompt_toolkit.input import create_pipe_input
+
+from ..views import a_public_view
+from .test_screens import FakeClient, Terminal
+from .test_table_words import SEATING, receive, screen_at, table_view
+
+DAIFUGO = {
+    name: True
+    for name in (
+        "sequences",
+        "suit_lock",
+        "jack_back",
+        "five_skip",
+        "seven_pass",
+        "ten_discard",
+        "spade_three",
+        "capital_fall",
+        "forbidden_finishes",
+    )
+}
+
+
+def owing(kind: str, size: int, **changes: Any) -> PublicView:
+    """Ann has just played 7s (or 10s) on an empty pile and owes their due."""
+    sevens = Play(parse_cards("7C 7D" if size == 2 else "7C"))
+    return a_public_view(
+        SEATING,
+        top=Top(0, 4, sevens.count, 0, False, tuple(c.suit for c in sevens.cards)),
+        trick=((0, sevens),),
+        played=sevens.cards,
+        due=Due(kind, size),  # type: ignore[arg-type]
+        **changes,
+    )
+
+
+def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
+    screen = screen_at(owing("handover", 2), "4C 9H KD 2S", toggles=DAIFUGO)
+    style, text = screen.status_line()
+    assert style == "class:turn"
+    assert text == " hand over 2 cards to bob: space chooses, enter hands over"
+    assert screen.pass_problem() == "no passing: you owe 2 cards to hand over first"
+    assert screen.action() is None
+    assert screen.message == "choose 2 cards to hand over with space, then enter"
+    screen.toggle(0)
+    assert screen.message == "you owe 2 cards to hand over, not 1: space chooses"
+    assert screen.action() is None
+    screen.toggle(3)
+    assert screen.explain() is None
+    assert screen.action() == Handover(parse_cards("4C 2S"))
+    # bob is out: the cards go to the next seat holding cards
+    past = owing("handover", 2, places=(None, 0, None, None), counts=(4, 0, 13, 13))
+    assert "to cat:" in screen_at(past, "4C 9H KD 2S", toggles=DAIFUGO).status_line()[1]
+    discard = screen_at(owing("discard", 1), "4C 9H KD", toggles=DAIFUGO)
+    assert discard.status_line()[1] == " discard 1 card: space chooses, enter discards"
+    discard.select_lowest()  # s suggests the lowest card
+    assert discard.action() == Discard(parse_cards("4C"))
+    theirs = screen_at(owing("discard", 1, turn=2), "4C", me="bob", slot=1, toggles=DAIFUGO)
+    assert theirs.status_line() == ("class:dim", " cat to play ...")
+
+
+def test_a_due_line_fits_60_columns_with_the_longest_name() -> None:
+    seating = ("ann", "a-very-long-player-name-of-forty-chars-x", "cat", "dan")
+    public = owing("handover", 2)._replace(seating=seating)
+    public = public._replace(scores=tuple((name, 0) for name in seating))
+    screen = screen_at(public, "4C 9H", toggles=DAIFUGO, names=seating)
+    text = screen.status_line(60)[1]
+    assert len(text) <= 60 and text.endswith("enter hands over"), text
+    assert " to a-" in text  # the name cut in the middle, its start kept
+
+
+def test_hand_overs_show_their_cards_to_the_two_seats_only() -> None:
+    """The table hears how many cards went; the giver and the receiver, whose sealed
+    hands change, see which."""
+    seven = owing("handover", 2, turn=1)
+    third = screen_at(seven, "4C 5D", me="cat", slot=2, toggles=DAIFUGO)
+    receive(third, m.HandedOver("t", 5, 0, 1, 2))
+    assert third.log[-1] == "ann hands 2 cards to bob"
+    me = screen_at(seven, "3C 4C 9H KD", toggles=DAIFUGO)
+    receive(me, m.HandedOver("t", 5, 0, 1, 2))
+    assert me.log[-1] == "you hand 2 cards to bob"
+    me.model.hold(tuple(parse_cards("9H KD")), (), 1, "handover", 0)
+    receive(me, m.SealedHand(table="t", number=6, hand=1, seat=0, sealed=b"x", reason="handover"))
+    assert me.log[-1] == "you hand 3♣ 4♣ to bob"
+    assert me.stream[-1] == ("", "", "you hand 3♣ 4♣ to bob")
+    bob = screen_at(seven, "5S", me="bob", slot=1, toggles=DAIFUGO)
+    receive(bob, m.HandedOver("t", 5, 0, 1, 2, "time"))
+    assert bob.log[-1] == "ann ran out of time: auto-hand-over 2 cards to you"
+    bob.model.hold(tuple(parse_cards("3C 4C 5S")), (), 1, "handover", 1)
+    receive(bob, m.SealedHand(table="t", number=6, hand=1, seat=1, sealed=b"x", reason="handover"))
+    assert bob.log[-1] == "ann ran out of time: auto-hand-over 3♣ 4♣ to you"
+    assert [e.cards for e in bob.model.handed] == [tuple(parse_cards("3C 4C"))]
+
+
+def test_discards_falls_skips_jacks_and_forbidden_finishes_are_said() -> None:
+    screen = screen_at(owing("discard", 1, turn=0), "4C 9H", toggles=DAIFUGO)
+
+    def line(message: m.TableEvent) -> str:
+        receive(screen, message)
+        return screen.log[-1]
+
+    assert line(m.Discarded("t", 2, 0, ("4C",))) == "you discard 4♣"
+    assert screen.model.hand == list(parse_cards("9H"))  # my discard left my hand
+    assert line(m.Discarded("t", 3, 2, ("6S", "7S"), "away")) == (
+        "cat was away: auto-discard 6♠ 7♠"
+    )
+    assert line(m.Played("t", 4, 1, ("5C", "5D"), False, False)) == "bob plays 5♣ 5♦"
+    assert line(m.Skipped("t", 5, 2)) == "cat is skipped by the 5s"
+    assert line(m.Skipped("t", 6, 3)) == "dan is skipped by the 5s"
+    assert line(m.Played("t", 7, 2, ("9H", "10H", "JH"), False, False)) == (
+        "cat plays 9♥ 10♥ J♥ — JACK BACK: ranks reversed"
+    )
+    assert line(m.WentOut("t", 8, 1, 0)) == "bob is left holding cards: place 1"
+    assert line(m.Fell("t", 9, 3, 3)) == "dan falls to Scum: capital fall"
+    assert line(m.Played("t", 10, 2, ("JK",), False, False)) == "cat plays JK"
+    assert line(m.WentOut("t", 11, 2, 2)) == (
+        "cat goes out on a forbidden finish: place 3 (the lowest free)"
+    )
+    jacked = owing("discard", 1, turn=0, jack_back=True)
+    receive(screen, table_view(jacked, toggles=DAIFUGO))
+    assert line(m.Played("t", 12, 1, ("JC",), False, False)) == (
+        "bob plays J♣ — jack back ends: ranks as before"
+    )
+
+
+def test_a_locked_trick_and_jack_back_are_shown_and_the_hand_sorts_by_the_order() -> None:
+    locked = owing("discard", 1, turn=0, lock=(2, 3), jack_back=True)._replace(due=None)
+    screen = screen_at(locked, "4C 9H 2S", toggles=DAIFUGO)
+    assert [str(c) for c in screen.hand()] == ["2S", "9H", "4C"]  # reversed by the jack
+    assert lock_text(locked.lock) == "locked: ♥♠"
+    assert lock_text((2, 2, 2)) == "locked: ♥" and lock_text(()) == ""
+    assert screen.model.public is not None and screen.model.public.phase is Phase.PLAY
+
+
+# --- on a terminal ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, columns: int) -> None:
+    """Ann played a sequence 7♥ 8♥ 9♥ holding a 7 on bob's 4♥ 5♥ 6♥: the trick is locked
+    to hearts, a jack turned the order, and she owes a hand-over to bob."""
+    run = Play(parse_cards("7H 8H 9H"))
+    public = a_public_view(
+        SEATING,
+        top=Top(0, 4, 3, 0, True, (2, 2, 2)),
+        trick=((1, Play(parse_cards("4H 5H 6H"))), (0, run)),
+        played=(*parse_cards("4H 5H 6H"), *run.cards),
+        lock=(2, 2, 2),
+        jack_back=True,
+        due=Due("handover", 1),
+        counts=(5, 10, 13, 13),
+    )
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        model = TableModel(me="ann", slot=0, hand=list(parse_cards("3C 4D JS KD 2S")))
+        client = FakeClient(model)
+        app = TableApp(client, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        view = table_view(public, toggles=DAIFUGO)
+        model.see(view)
+        app.screen.record(view)
+        await terminal.start(app.app)
+        text = terminal.screen.text()
+        assert "Window too small" not in text, text
+        assert "JACK BACK" in terminal.lines()[0], text
+        assert "locked: ♥" in text, text
+        assert "7♥ 8♥ 9♥" in text, text
+        assert "hand over 1 card to bob" in terminal.lines()[-1], text
+        text = await terminal.press("\r")  # nothing chosen: one line says what to do
+        assert "choose 1 card to hand over" in text, text
+        await terminal.press(" ")  # the cursor's card: the highest in the reversed order
+        await terminal.press("\x1b[C ")  # and the next: one too many
+        text = await terminal.press("\r")
+        assert "you owe 1 card to hand over, not 2" in text, text
+        assert client.sent == []
+        await terminal.press(" ")  # unchoose the second
+        await terminal.press("\r")
+        await asyncio.sleep(0.05)
+        assert client.sent == [Handover(parse_cards("2S"))]
+        await terminal.stop()
+    for line in text.split("\n"):
+        assert len(line) <= columns
+
+
+def test_the_replay_says_each_new_event_with_its_cards() -> None:
+    """A finished game's record is public: the replay shows a hand-over's cards too."""
+    seating = ("ann", "bob", "cat", "dan")
+    cards = tuple(parse_cards("3C 4D"))
+    assert replay.describe(HandedOver(0, 1, 2, cards), seating) == "ann hands 3♣ 4♦ to bob"
+    assert replay.describe(Discarded(2, cards[:1]), seating) == "cat discards 3♣"
+    assert replay.describe(Fell(3, 3), seating) == "dan falls to 4th: capital fall"
+
+
+def test_the_create_table_form_says_each_new_toggle_in_words() -> None:
+    form = TableForm(name="friday")
+    while form.preset != "daifugo":
+        form.row = form.keys.index("preset")
+        form.change(1)
+    rows = {label: (value, words) for label, value, words in form.rows()}
+    rules = find_preset("daifugo")
+    for name in VARIANTS:
+        value = getattr(rules, name)
+        assert rows[name] == (str(value).lower(), toggle_words(name, value, rules)), name
+    assert form.problem() is None
+    form.row = form.keys.index("suit_ranking")
+    form.change(1)
+    form.row = form.keys.index("equal_plays")
+    form.change(1)
+    assert form.problem() is not None and "suit_ranking" in form.problem()  # type: ignore[operator]
+    assert form.request().preset == "daifugo"
