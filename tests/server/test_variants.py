@@ -6,13 +6,18 @@ two seats' sealed hands and nobody else."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import Counter
 from pathlib import Path
 
+from president.engine import Handover, Phase, find_preset
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server.restore import differences, rebuild
 
-from .helpers import bot_key, client, running_server, wait_for
+from .helpers import bot_key, client, running_server, table_of_bots, wait_for
 from .test_hostile_guests import Guest, create, lobby
+from .test_table import all_ready, game_of, play_until, seated, table
 
 REFUSAL = (
     "table Friday plays rules your client does not know (sequences, suit_lock, jack_back,"
@@ -71,5 +76,86 @@ async def test_a_client_without_a_player_key_is_told_why_over_a_real_connection(
         await wait_for(lambda: old.errors)
         assert (old.errors[0].code, old.errors[0].message) == (Code.NOT_ALLOWED, REFUSAL)
         assert old.model.slot is None
+        for task in tasks:
+            task.cancel()
+
+
+async def test_a_hand_over_reseals_both_hands_and_tells_the_third_seat_only_its_size() -> None:
+    """At a daifugo table the seat that played 7s owes a hand-over; paying it sends the
+    giver and the receiver each its new hand sealed to it (reason "handover", the cards
+    gone from one and come to the other) and the third seat only how many went."""
+    t, _ = table(3, preset="daifugo", rules=find_preset("daifugo"))
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+
+    def owed() -> bool:
+        return game.due is not None and game.due.kind == "handover"
+
+    await play_until(t, members, lambda: owed() or game.phase is not Phase.PLAY)
+    assert owed(), "no 7s were played in the first hand"
+    giver = game.actor
+    assert giver is not None
+    by_name = {member.name: member for member in members}
+    before = {seat: game.hand_of(seat) for seat in range(3)}
+    mark = {member.name: len(member.sent) for member in members}
+    action = game.timeout_action(giver)
+    assert isinstance(action, Handover)
+    await t.act(by_name[game.seating[giver]], action)
+    (event,) = [
+        x
+        for x in by_name[game.seating[giver]].sent[mark[game.seating[giver]] :]
+        if isinstance(x, m.HandedOver)
+    ]
+    receiver = event.receiver
+    assert (event.giver, event.size) == (giver, len(action.cards))
+    third = ({0, 1, 2} - {giver, receiver}).pop()
+    handed = Counter(action.cards)
+    for seat, moved in ((giver, -1), (receiver, 1)):
+        member = by_name[game.seating[seat]]
+        sealed = [x for x in member.sent[mark[member.name] :] if isinstance(x, m.SealedHand)]
+        assert [x.reason for x in sealed] == ["handover"], sealed
+        want = Counter(before[seat]) + handed if moved > 0 else Counter(before[seat]) - handed
+        assert Counter(member.cards()) == want
+    other = by_name[game.seating[third]]
+    news = other.sent[mark[other.name] :]
+    assert not [x for x in news if isinstance(x, m.SealedHand)]
+    assert any(isinstance(x, m.HandedOver) for x in news)
+    texts = {str(card) for card in action.cards}
+    for message in news:
+        assert not texts & set(_strings(message.to_wire())), message
+    await t.stop()
+
+
+def _strings(value: object) -> list[str]:
+    """Every text inside a wire value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+async def test_the_journal_replays_hand_overs_and_discards(tmp_path: Path) -> None:
+    """Bots play a daifugo game through a real server; at every step the journal
+    rebuilds the table exactly, its dues paid (a restart would lose nothing)."""
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        _clients, _bots, tasks = await table_of_bots(server, tmp_path, preset="daifugo", seed=6)
+        table_ = server.lobby.tables["T"]
+        journal = server.journal
+        assert journal is not None
+        kinds: set[str] = set()
+        checked = 0
+        while table_.status != "finished" and checked < 2000:
+            async with table_.lock:
+                ((_, _, entries),) = [t for t in journal.open_tables() if t[1] == "T"]
+                rebuilt = rebuild(entries, server.config, server.write_record, time.monotonic)
+                assert differences(table_, rebuilt) == []
+                kinds |= {k for e in entries if e.kind == "act" for k in e.body["action"]}
+                checked += 1
+            await asyncio.sleep(0.002)
+        assert {"handover", "discard"} <= kinds, kinds
         for task in tasks:
             task.cancel()
