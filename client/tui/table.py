@@ -17,12 +17,14 @@ from president.engine import (
     Return,
     SeatView,
     counts_of,
+    tricks,
 )
 from president.engine.actions import DUE_ACTIONS
 from president.engine.cards import JOKER_ID, JOKER_RANK
 from president.engine.describe import toggle_words
 from president.engine.moves import play_problem, return_problem, strength
 from president.engine.scoring import titles
+from president.engine.tricks import Trick
 from president.protocol import messages as m
 
 from ..model import TableModel
@@ -214,14 +216,13 @@ class TableScreen:
         if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
         play = Play(chosen)
-        variants = view.rules.variants  # (suits and sequences matter: the engine's list decides)
-        if variants and play in view.legal_actions():
-            return None
-        problem = play_problem(
-            view.rules, counts, view.top, view.revolution, view.opening, play, view.rows
-        )
-        if problem is None and variants:
-            problem = "the rules do not allow that play on this pile now"
+        if view.rules.variants:  # sequences, suits, the lock, the order a jack reversed
+            trick = Trick(view.top, view.reversed, view.lock, view.opening)
+            problem = tricks.play_problem(view.rules, counts, trick, play)
+        else:
+            problem = play_problem(
+                view.rules, counts, view.top, view.revolution, view.opening, play, view.rows
+            )
         return short_refusal(problem) if problem and len(chosen) == 1 else problem
 
     def _due_problem(self, view: SeatView, chosen: int) -> str | None:

@@ -238,3 +238,20 @@ def test_the_create_table_form_says_each_new_toggle_in_words() -> None:
     form.change(1)
     assert form.problem() is not None and "suit_ranking" in form.problem()  # type: ignore[operator]
     assert form.request().preset == "daifugo"
+
+
+def test_a_choice_the_lock_or_a_sequence_refuses_is_said_in_the_engines_words() -> None:
+    nine = Play(parse_cards("9H"))
+    locked = a_public_view(
+        SEATING, top=Top(1, 6, 1, 0, False, (2,)), trick=((1, nine),), played=nine.cards, lock=(2,)
+    )
+    screen = screen_at(locked, "10C 10H 4S 5S 6S", toggles=DAIFUGO)
+    screen.toggle(screen.hand().index(parse_cards("10C")[0]))
+    assert screen.message is not None and "locked to hearts" in screen.message, screen.message
+    screen.clear()
+    screen.toggle(screen.hand().index(parse_cards("10H")[0]))
+    assert screen.explain() is None
+    lead = screen_at(a_public_view(SEATING), "4S 5S 6S 9H", toggles=DAIFUGO)
+    for card in parse_cards("4S 5S 6S"):
+        lead.toggle(lead.hand().index(card))
+    assert lead.explain() is None and lead.action() == Play(parse_cards("4S 5S 6S"))
