@@ -7,7 +7,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from president.engine import PASS, Action
+from president.engine import PASS, Action, Phase
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -360,6 +360,12 @@ class TableApp:
         rows = []
         for seat, name in enumerate(public.seating):
             flags = "passed" if public.passed[seat] or public.locked[seat] else ""
+            if (
+                public.phase is Phase.PLAY
+                and public.places[seat] is not None
+                and public.counts[seat]
+            ):
+                flags = "fell"  # (capital_fall: placed, its cards out of play)
             flags += "" if connected.get(name, False) else (" away" if flags else "away")
             rows.append(
                 SeatRow(

@@ -552,6 +552,8 @@ class TableScreen:
         if public.phase is Phase.EXCHANGE:
             return self._exchange_status(seat, width)
         place = public.places[seat]
+        if place is not None and public.counts[seat]:
+            return "class:dim", f" you fell to place {place + 1} (capital fall): the others play on"
         if place is not None:
             return "class:dim", f" you are out (place {place + 1}): the others play on"
         if public.turn == seat:

@@ -255,3 +255,12 @@ def test_a_choice_the_lock_or_a_sequence_refuses_is_said_in_the_engines_words() 
     for card in parse_cards("4S 5S 6S"):
         lead.toggle(lead.hand().index(card))
     assert lead.explain() is None and lead.action() == Play(parse_cards("4S 5S 6S"))
+
+
+def test_a_president_who_fell_is_told_so() -> None:
+    fell = owing("discard", 1, turn=2, places=(3, 0, None, None), counts=(5, 0, 9, 9))
+    screen = screen_at(fell._replace(due=None), "4C 5C 6C 7C 8C", toggles=DAIFUGO)
+    assert screen.status_line() == (
+        "class:dim",
+        " you fell to place 4 (capital fall): the others play on",
+    )
