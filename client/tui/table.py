@@ -58,7 +58,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-#: What paying each kind of due is called: (the verb, its -ing, what enter does).
+#: What paying each kind of due is called: (what you owe, what enter then does).
 DUE_WORDS = {"handover": ("hand over", "hands over"), "discard": ("discard", "discards")}
 
 
@@ -506,7 +506,6 @@ class TableScreen:
             )
         if played is None or played[0] != event.seat:
             return f"{self._says(event.seat, 'is', 'are')} left holding cards: {place}"
-        rules = self.model.rules()
         if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
             return f"{self._says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
         return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
