@@ -5,6 +5,8 @@ it goes to and paid by choosing its cards and enter; the lock, jack back, hand-o
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from president.engine import (
     Discarded,
     Due,
     Fell,
+    Game,
     HandedOver,
     Handover,
     Phase,
@@ -27,13 +30,14 @@ from president.engine import (
     find_preset,
     parse_cards,
 )
+from president.engine.actions import DUE_ACTIONS
 from president.engine.describe import toggle_words
 from president.engine.moves import Top
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 
 from ..views import a_public_view
-from .test_screens import FakeClient, Terminal
+from .test_screens import FakeClient, Table, Terminal
 from .test_table_words import SEATING, receive, screen_at, table_view
 
 DAIFUGO = {
@@ -264,3 +268,58 @@ def test_a_president_who_fell_is_told_so() -> None:
         "class:dim",
         " you fell to place 4 (capital fall): the others play on",
     )
+
+
+# --- a daifugo game from the engine, on a terminal ----------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def daifugo_table(
+    rows: int, columns: int, seed: int
+) -> AsyncIterator[tuple[Table, Terminal]]:
+    """The table screen on a terminal, fed a daifugo game of the engine's."""
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        table = Table(seed=seed)
+        table.rules = find_preset("daifugo").replace(target=3)
+        table.game = Game(table.rules, table.seating)
+        app = TableApp(table.client, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        table.attach(app)
+        yield table, terminal
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+async def test_a_due_from_a_real_game_is_paid_by_keys(rows: int, columns: int) -> None:
+    """Ann plays 7s or 10s in an engine game: the screen says what she owes, a wrong
+    count is one line, and s then enter pays it with the lowest cards."""
+    async with daifugo_table(rows, columns, seed=3) as (table, terminal):
+        me = table.seating.index("ann")
+        game = table.game
+
+        def mine() -> bool:
+            return game.due is not None and game.actor == me
+
+        table.deal()
+        table.until(mine)
+        await terminal.start(table.app.app)
+        due = game.due
+        assert due is not None
+        verb = "hand over" if due.kind == "handover" else "discard"
+        text = terminal.screen.text()
+        assert "Window too small" not in text, text
+        assert f"{verb} {due.size} card" in terminal.lines()[-1], text
+        screen = table.app.screen
+        for index in range(due.size + 1):  # one card too many
+            screen.toggle(index)
+        text = await terminal.press("\r")
+        assert f"you owe {due.size} card" in text and "not" in text, text
+        assert table.client.sent == []
+        screen.clear()
+        await terminal.press("s")
+        await terminal.press("\r")
+        await asyncio.sleep(0.05)
+        lowest = screen.hand()[: due.size]
+        assert table.client.sent == [DUE_ACTIONS[due.kind](lowest)]
+        for line in terminal.lines():
+            assert len(line) <= columns
+        await terminal.stop()
