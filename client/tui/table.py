@@ -239,6 +239,8 @@ class TableScreen:
     def action(self) -> Play | Return | Handover | Discard | None:
         """The selection as the action to send, or None with `message` saying why not."""
         problem = self.explain()
+        if problem is None and not self.chosen():  # (enter off turn with nothing chosen)
+            problem = "it is not your turn"
         if problem:
             self.message = problem
             return None

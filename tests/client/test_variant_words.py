@@ -323,3 +323,10 @@ async def test_a_due_from_a_real_game_is_paid_by_keys(rows: int, columns: int) -
         for line in terminal.lines():
             assert len(line) <= columns
         await terminal.stop()
+
+
+def test_enter_off_turn_with_nothing_chosen_sends_nothing() -> None:
+    """Found playing by hand: enter pressed as the turn moved on sent an empty play, and
+    the server's schema refusal ("play.cards: 0 items ...") was the line shown."""
+    screen = screen_at(a_public_view(SEATING, turn=2), "4C 9H", toggles=DAIFUGO)
+    assert screen.action() is None and screen.message == "it is not your turn"
