@@ -10,9 +10,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from president.engine import Handover, Phase, find_preset
+from president.engine import Discarded, HandedOver, Handover, Phase, find_preset, parse_cards
+from president.engine.actions import DUE_ACTIONS
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server.driver import TurnTimer
 from president.server.restore import differences, rebuild
 
 from .helpers import bot_key, client, running_server, table_of_bots, wait_for
@@ -159,3 +161,38 @@ async def test_the_journal_replays_hand_overs_and_discards(tmp_path: Path) -> No
         assert {"handover", "discard"} <= kinds, kinds
         for task in tasks:
             task.cancel()
+
+
+async def test_the_turn_timer_pays_a_due_with_the_lowest_cards() -> None:
+    """A seat owing a due whose time runs out: the timeout rule pays it (the lowest
+    cards, `Game.timeout_action`), and everyone is told the timer did it."""
+    t, _ = table(3, preset="daifugo", rules=find_preset("daifugo"))
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    await play_until(t, members, lambda: game.due is not None or game.phase is not Phase.PLAY)
+    due, seat = game.due, game.actor
+    assert due is not None and seat is not None, "no 7s or 10s in the first hand"
+    lowest = game.timeout_action(seat)
+    assert isinstance(lowest, DUE_ACTIONS[due.kind]) and len(lowest.cards) == due.size
+    mark = len(members[0].sent)
+    t.settings.turn_seconds = 1  # from here on, a turn lasts a second
+    async with t.lock:
+        t.driver.timer.deadline = t.clock() + 1
+        t.driver.wake()
+    kind = m.HandedOver if due.kind == "handover" else m.Discarded
+    await wait_for(lambda: any(isinstance(x, kind) for x in members[0].sent[mark:]), 5)
+    (paid,) = [x for x in members[0].sent[mark:] if isinstance(x, kind)]
+    assert paid.timeout == "time"
+    if isinstance(paid, m.Discarded):
+        assert paid.cards == tuple(str(c) for c in lowest.cards)  # type: ignore[union-attr]
+    else:
+        assert paid.size == due.size
+    await t.stop()
+
+
+def test_after_a_due_is_paid_the_next_seat_gets_a_whole_turn() -> None:
+    for paid in (HandedOver(0, 1, 1, ()), Discarded(0, tuple(parse_cards("4C")))):
+        timer = TurnTimer(lambda: 100.0)
+        timer.rearm([paid], True, 30)
+        assert timer.deadline == 130.0, paid
