@@ -10,7 +10,15 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from president.engine import Discarded, HandedOver, Handover, Phase, find_preset, parse_cards
+from president.engine import (
+    Discarded,
+    HandedOver,
+    Handover,
+    Phase,
+    Play,
+    find_preset,
+    parse_cards,
+)
 from president.engine.actions import DUE_ACTIONS
 from president.protocol import messages as m
 from president.protocol.errors import Code
@@ -19,7 +27,7 @@ from president.server.restore import differences, rebuild
 
 from .helpers import bot_key, client, running_server, table_of_bots, wait_for
 from .test_hostile_guests import Guest, create, lobby
-from .test_table import all_ready, game_of, play_until, seated, table
+from .test_table import all_ready, game_of, play_until, refused, seated, table
 
 REFUSAL = (
     "table Friday plays rules your client does not know (sequences, suit_lock, jack_back,"
@@ -103,6 +111,12 @@ async def test_a_hand_over_reseals_both_hands_and_tells_the_third_seat_only_its_
     mark = {member.name: len(member.sent) for member in members}
     action = game.timeout_action(giver)
     assert isinstance(action, Handover)
+    others = [by_name[name] for seat, name in enumerate(game.seating) if seat != giver]
+    said = await refused(Code.NOT_YOUR_TURN, lambda: t.act(others[0], action))
+    assert said, "a due is owed by the seat whose turn it is, and only it pays"
+    playing = Play(action.cards)
+    said = await refused(Code.ILLEGAL, lambda: t.act(by_name[game.seating[giver]], playing))
+    assert "hand over" in said, said
     await t.act(by_name[game.seating[giver]], action)
     (event,) = [
         x
