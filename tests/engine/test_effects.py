@@ -87,12 +87,14 @@ def test_a_sequence_holding_a_7_and_a_10_owes_a_handover_then_a_discard() -> Non
     assert game.view_for(0).due == Due("handover", 1)
     assert all(isinstance(a, Handover) and len(a.cards) == 1 for a in game.legal_actions(0))
     assert game.view_for(0).legal_actions() == game.legal_actions(0)
-    with pytest.raises(IllegalAction, match="first hand over 1 card to the next player"):
+    with pytest.raises(IllegalAction, match="first hand over a card to the next player"):
         game.apply(0, PASS)
-    with pytest.raises(IllegalAction, match="first hand over 1 card"):
+    with pytest.raises(IllegalAction, match="first hand over a card"):
         game.apply(0, Discard(parse_cards("3C")))
-    with pytest.raises(IllegalAction, match=r"hand over 1 card .*: 1, not 2"):
+    with pytest.raises(IllegalAction, match=r"hand over a card .*: one card at a time, not 2"):
         game.apply(0, Handover(parse_cards("3C 4C")))
+    with pytest.raises(IllegalAction, match="you do not hold 5H"):
+        game.apply(0, Handover(parse_cards("5H")))
     assert game.timeout_action(0) == Handover(parse_cards("3C"))
     events = game.apply(0, Handover(parse_cards("3C")))
     assert events == [HandedOver(0, 1, 1, tuple(parse_cards("3C")))]
@@ -103,6 +105,25 @@ def test_a_sequence_holding_a_7_and_a_10_owes_a_handover_then_a_discard() -> Non
     assert game.due is None and game.turn == 1
     assert game.public_view().played[-1] == parse_cards("4C")[0]  # face up, after the plays
     assert game.public_view().trick == ((0, cards("7S 8S 9S 10S")),)
+
+
+def test_a_due_of_several_cards_is_paid_one_card_at_a_time() -> None:
+    """However many cards are owed, the choices are the kinds of card held: two decks'
+    worth of 7s owed from a big hand would otherwise be millions of ways to pay."""
+    game = game_with(LEFT.replace(seven_pass=True), {0: "7C 7D 7H 3C 4C 5C"})
+    game.apply(0, cards("7C 7D 7H"))
+    assert game.due == Due("handover", 3)
+    choices = game.legal_actions(0)
+    assert choices == [Handover((card,)) for card in game.hand_of(0)]
+    assert game.apply(0, Handover(parse_cards("5C"))) == [
+        HandedOver(0, 1, 1, tuple(parse_cards("5C")))
+    ]
+    assert game.due == Due("handover", 2) and game.turn == 0
+    assert game.timeout_action(0) == Handover(parse_cards("3C"))
+    game.apply(0, Handover(parse_cards("3C")))
+    game.apply(0, Handover(parse_cards("4C")))
+    assert game.due is None and game.turn == 1
+    assert {"3C", "4C", "5C"} <= {str(c) for c in game.hand_of(1)}
 
 
 def test_a_seat_that_pays_its_last_card_goes_out_in_the_next_place_even_on_a_2() -> None:
