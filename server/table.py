@@ -700,7 +700,7 @@ class Table:
         resealed = sorted({seat for e in moved for seat in (e.giver, e.receiver)})
         reason = "handover" if any(isinstance(e, HandedOver) for e in moved) else "exchange"
         timer = self.driver.timer
-        timer.rearm(events, bool(game.actors), self.settings.turn_seconds)
+        timer.rearm(events, bool(game.actors), self.settings.turn_seconds, game.due is not None)
         number = self.number
         self.number += len(events) + len(resealed)
         over = next((e for e in events if isinstance(e, HandOver)), None)

@@ -169,9 +169,11 @@ class TableApp:
             self.screen.message = f"not sent: {task.exception()}"
             self.app.invalidate()
 
-    async def send(self, action: Action) -> None:
+    async def send(self, *actions: Action) -> None:
+        """Send the actions in order (a due's cards go one at a time)."""
         try:
-            await self.client.act(action)
+            for action in actions:
+                await self.client.act(action)
         except (ConnectionError, OSError):
             self.screen.message = "not sent: the connection is down"
 
@@ -543,9 +545,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("enter", filter=playing)
     def _play(event: KeyPressEvent) -> None:
-        action = screen.action()
-        if action is not None:
-            later(table.send(action))
+        actions = screen.actions()
+        if actions:
+            later(table.send(*actions))
 
     @kb.add("p", filter=playing)
     def _pass(event: KeyPressEvent) -> None:

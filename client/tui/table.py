@@ -236,22 +236,24 @@ class TableScreen:
             return f"choose {plural(due.size, 'card')} to {verb} with space, then enter"
         return f"you owe {plural(due.size, 'card')} to {verb}, not {chosen}: space chooses"
 
-    def action(self) -> Play | Return | Handover | Discard | None:
-        """The selection as the action to send, or None with `message` saying why not."""
+    def actions(self) -> list[Play | Return | Handover | Discard]:
+        """The selection as the actions to send: one play or return; a due's cards one
+        at a time, as the engine takes them.  Empty, with `message` saying why, when the
+        selection cannot be sent."""
         problem = self.explain()
         if problem is None and not self.chosen():  # (enter off turn with nothing chosen)
             problem = "it is not your turn"
         if problem:
             self.message = problem
-            return None
+            return []
         view = self.seat_view()
         assert view is not None
         chosen = self.chosen()
         self.selected = set()
         self.message = ""
         if view.due is not None:
-            return DUE_ACTIONS[view.due.kind](chosen)
-        return Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
+            return [DUE_ACTIONS[view.due.kind]((card,)) for card in chosen]
+        return [Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)]
 
     def pass_problem(self) -> str | None:
         """Why `p` cannot pass now (None if it can)."""

@@ -75,21 +75,22 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     assert style == "class:turn"
     assert text == " hand over 2 cards to bob: space chooses, enter hands over"
     assert screen.pass_problem() == "no passing: you owe 2 cards to hand over first"
-    assert screen.action() is None
+    assert screen.actions() == []
     assert screen.message == "choose 2 cards to hand over with space, then enter"
     screen.toggle(0)
     assert screen.message == "you owe 2 cards to hand over, not 1: space chooses"
-    assert screen.action() is None
+    assert screen.actions() == []
     screen.toggle(3)
     assert screen.explain() is None
-    assert screen.action() == Handover(parse_cards("4C 2S"))
+    # the engine takes a due's cards one at a time: enter sends one action a card
+    assert screen.actions() == [Handover(parse_cards("4C")), Handover(parse_cards("2S"))]
     # bob is out: the cards go to the next seat holding cards
     past = owing("handover", 2, places=(None, 0, None, None), counts=(4, 0, 13, 13))
     assert "to cat:" in screen_at(past, "4C 9H KD 2S", toggles=DAIFUGO).status_line()[1]
     discard = screen_at(owing("discard", 1), "4C 9H KD", toggles=DAIFUGO)
     assert discard.status_line()[1] == " discard 1 card: space chooses, enter discards"
     discard.select_lowest()  # s suggests the lowest card
-    assert discard.action() == Discard(parse_cards("4C"))
+    assert discard.actions() == [Discard(parse_cards("4C"))]
     theirs = screen_at(owing("discard", 1, turn=2), "4C", me="bob", slot=1, toggles=DAIFUGO)
     assert theirs.status_line() == ("class:dim", " cat to play ...")
 
@@ -210,7 +211,7 @@ async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, colum
         await terminal.press(" ")  # unchoose the second
         await terminal.press("\r")
         await asyncio.sleep(0.05)
-        assert client.sent == [Handover(parse_cards("2S"))]
+        assert client.sent == [Handover(parse_cards("2S"))]  # (one card: one action)
         await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
@@ -258,7 +259,7 @@ def test_a_choice_the_lock_or_a_sequence_refuses_is_said_in_the_engines_words() 
     lead = screen_at(a_public_view(SEATING), "4S 5S 6S 9H", toggles=DAIFUGO)
     for card in parse_cards("4S 5S 6S"):
         lead.toggle(lead.hand().index(card))
-    assert lead.explain() is None and lead.action() == Play(parse_cards("4S 5S 6S"))
+    assert lead.explain() is None and lead.actions() == [Play(parse_cards("4S 5S 6S"))]
 
 
 def test_a_president_who_fell_is_told_so() -> None:
@@ -319,7 +320,7 @@ async def test_a_due_from_a_real_game_is_paid_by_keys(rows: int, columns: int) -
         await terminal.press("\r")
         await asyncio.sleep(0.05)
         lowest = screen.hand()[: due.size]
-        assert table.client.sent == [DUE_ACTIONS[due.kind](lowest)]
+        assert table.client.sent == [DUE_ACTIONS[due.kind]((card,)) for card in lowest]
         for line in terminal.lines():
             assert len(line) <= columns
         await terminal.stop()
@@ -329,4 +330,4 @@ def test_enter_off_turn_with_nothing_chosen_sends_nothing() -> None:
     """Found playing by hand: enter pressed as the turn moved on sent an empty play, and
     the server's schema refusal ("play.cards: 0 items ...") was the line shown."""
     screen = screen_at(a_public_view(SEATING, turn=2), "4C 9H", toggles=DAIFUGO)
-    assert screen.action() is None and screen.message == "it is not your turn"
+    assert screen.actions() == [] and screen.message == "it is not your turn"

@@ -16,6 +16,7 @@ from president.engine import (
     Handover,
     Phase,
     Play,
+    Played,
     find_preset,
     parse_cards,
 )
@@ -188,7 +189,7 @@ async def test_the_turn_timer_pays_a_due_with_the_lowest_cards() -> None:
     due, seat = game.due, game.actor
     assert due is not None and seat is not None, "no 7s or 10s in the first hand"
     lowest = game.timeout_action(seat)
-    assert isinstance(lowest, DUE_ACTIONS[due.kind]) and len(lowest.cards) == due.size
+    assert isinstance(lowest, DUE_ACTIONS[due.kind]) and len(lowest.cards) == 1
     mark = len(members[0].sent)
     t.settings.turn_seconds = 1  # from here on, a turn lasts a second
     async with t.lock:
@@ -196,17 +197,24 @@ async def test_the_turn_timer_pays_a_due_with_the_lowest_cards() -> None:
         t.driver.wake()
     kind = m.HandedOver if due.kind == "handover" else m.Discarded
     await wait_for(lambda: any(isinstance(x, kind) for x in members[0].sent[mark:]), 5)
-    (paid,) = [x for x in members[0].sent[mark:] if isinstance(x, kind)]
-    assert paid.timeout == "time"
-    if isinstance(paid, m.Discarded):
-        assert paid.cards == tuple(str(c) for c in lowest.cards)  # type: ignore[union-attr]
-    else:
-        assert paid.size == due.size
+    # the timeout rule pays the whole due, a card at a time, the lowest first
+    await wait_for(lambda: game.due is None or game.due.kind != due.kind or game.actor != seat, 5)
+    paid = [x for x in members[0].sent[mark:] if isinstance(x, kind)]
+    assert len(paid) == due.size and all(x.timeout == "time" for x in paid)
+    if isinstance(paid[0], m.Discarded):
+        assert paid[0].cards == tuple(str(c) for c in lowest.cards)
     await t.stop()
 
 
-def test_after_a_due_is_paid_the_next_seat_gets_a_whole_turn() -> None:
+def test_after_a_due_is_paid_whole_the_next_seat_gets_a_whole_turn() -> None:
+    """A due is paid a card at a time on the turn's own time; once it is paid the seat to
+    act (the next one) gets a whole turn."""
     for paid in (HandedOver(0, 1, 1, ()), Discarded(0, tuple(parse_cards("4C")))):
-        timer = TurnTimer(lambda: 100.0)
-        timer.rearm([paid], True, 30)
+        clock = [100.0]
+        timer = TurnTimer(lambda clock=clock: clock[0])  # type: ignore[misc]
+        timer.rearm([Played(0, tuple(parse_cards("7C 7D")), False, False)], True, 30)
+        clock[0] = 110.0
+        timer.rearm([paid], True, 30, owing=True)  # one more card still owed
         assert timer.deadline == 130.0, paid
+        timer.rearm([paid], True, 30)
+        assert timer.deadline == 140.0, paid
