@@ -14,6 +14,7 @@ from president.client.model import TableModel
 from president.client.tui import replay
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import TableForm
+from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.table import lock_text
 from president.engine import (
     VARIANTS,
@@ -37,7 +38,7 @@ from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 
 from ..views import a_public_view
-from .test_screens import FakeClient, Table, Terminal
+from .test_screens import FakeClient, Table, Terminal, lobby_screen
 from .test_table_words import SEATING, receive, screen_at, table_view
 
 DAIFUGO = {
@@ -331,3 +332,33 @@ def test_enter_off_turn_with_nothing_chosen_sends_nothing() -> None:
     the server's schema refusal ("play.cards: 0 items ...") was the line shown."""
     screen = screen_at(a_public_view(SEATING, turn=2), "4C 9H", toggles=DAIFUGO)
     assert screen.actions() == [] and screen.message == "it is not your turn"
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+async def test_the_form_shows_each_new_toggle_in_words_on_a_terminal(
+    rows: int, columns: int
+) -> None:
+    """The create-table form at the daifugo preset, walked down to every new toggle:
+    each row is on the screen with its value and its words."""
+    with create_pipe_input() as keys:
+        terminal = Terminal(rows, columns, keys)
+        screen = lobby_screen()
+        lobby = LobbyApp(
+            FakeClient(TableModel(me="ann")), screen, input=keys, output=terminal.output
+        )  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        await terminal.press("n")
+        form = screen.form
+        assert form is not None
+        form.preset = "daifugo"
+        rules = find_preset("daifugo")
+        for name in VARIANTS:
+            while form.key != name:
+                await terminal.press("\x1b[B")
+            text = await terminal.redraw()
+            shown = set(text.replace("│", " ").split())
+            words = toggle_words(name, getattr(rules, name), rules)
+            assert name in text and set(words.split()) <= shown, (name, text)
+        await terminal.stop()
+    for line in text.split("\n"):
+        assert len(line) <= columns
