@@ -138,7 +138,7 @@ class TopPlay:
 
 
 @dataclass(frozen=True)
-class Owed:
+class Due:
     """What the seat whose turn it is owes before play goes on (version 5): a
     `handover` of `size` cards (seven_pass) or a `discard` of `size` (ten_discard)."""
 
@@ -184,7 +184,7 @@ class GameView:
     #: The suits this trick is locked to, sorted; empty when it is not (version 5).
     lock: Annotated[tuple[Suit, ...], Items(0, 13)] = ()
     #: What the seat whose turn it is owes before play goes on (version 5), or nil.
-    due: Owed | None = None
+    due: Due | None = None
 
 
 #: Fields of the records in a `table` message that a peer of a version before 5 does not

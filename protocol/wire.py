@@ -247,7 +247,7 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         places=view.places,
         jack_back=view.jack_back,
         lock=view.lock,
-        due=None if view.due is None else m.Owed(view.due.kind, view.due.size),
+        due=None if view.due is None else m.Due(view.due.kind, view.due.size),
     )
 
 

@@ -125,7 +125,7 @@ def test_a_client_before_version_5_gets_no_field_and_no_message_of_version_5() -
         top=m.TopPlay(owner=0, rank=4, size=3, jokers=0, run=True, suits=(0, 0, 0)),
         jack_back=True,
         lock=(0, 0, 0),
-        due=m.Owed(kind="handover", size=1),
+        due=m.Due(kind="handover", size=1),
     )
     for game in (PLAIN_GAME, variant):
         view = m.TableView(

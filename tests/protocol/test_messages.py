@@ -51,7 +51,7 @@ VARIANT_GAME = dataclasses.replace(
     turn=1,
     jack_back=True,
     lock=(2, 2, 2),
-    due=m.Owed(kind="discard", size=1),
+    due=m.Due(kind="discard", size=1),
 )
 KEY = bytes(range(32))
 
