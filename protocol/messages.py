@@ -139,8 +139,8 @@ class TopPlay:
 
 @dataclass(frozen=True)
 class Due:
-    """What the seat whose turn it is owes before play goes on (version 5): a
-    `handover` of `size` cards (seven_pass) or a `discard` of `size` (ten_discard)."""
+    """What the seat whose turn it is owes before play goes on (version 5): `size` more
+    cards to hand over (seven_pass) or to discard (ten_discard), paid one at a time."""
 
     kind: Literal["handover", "discard"]
     size: Annotated[int, Range(1, 12)]
