@@ -16,9 +16,11 @@ from typing import Protocol
 from president.bots.strategies import Strategy
 from president.engine import (
     Action,
+    Discarded,
     Event,
     ExchangeDone,
     Game,
+    HandedOver,
     HandStarted,
     IllegalAction,
     Passed,
@@ -41,6 +43,10 @@ MAX_FAULTS = 3
 
 #: Events after which the seat to act gets a whole turn's time.
 _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
+#: A due's card paid (seven_pass, ten_discard): a new turn once the due is paid whole; the
+#: cards before the last are paid on the turn's own time (so the timeout rule, paying one
+#: card at a time, pays the rest at once).
+_PAID = (HandedOver, Discarded)
 
 
 class Driven(Protocol):
@@ -86,9 +92,19 @@ class TurnTimer:
         self.held: float | None = None
         self.resume_until: float | None = None
 
-    def rearm(self, events: Sequence[Event], someone_to_act: bool, turn_seconds: int) -> None:
+    def rearm(
+        self,
+        events: Sequence[Event],
+        someone_to_act: bool,
+        turn_seconds: int,
+        owing: bool = False,
+    ) -> None:
+        """After `events`: a whole turn's time for the seat to act if the turn is new
+        (`owing`: a due is still being paid by the seat that owes it)."""
         if someone_to_act and turn_seconds:
-            if any(isinstance(e, _NEW_TURN) for e in events):
+            if any(isinstance(e, _NEW_TURN) for e in events) or (
+                not owing and any(isinstance(e, _PAID) for e in events)
+            ):
                 self.deadline = self.clock() + turn_seconds
         else:
             self.deadline = None
