@@ -174,7 +174,7 @@ class Connection:
                 raise RemoteProtocolError(
                     Code.NOT_ALLOWED, f"a client does not send {message.TYPE}"
                 )
-            return message
+            return self._in_version(message)
         if self.state == "handshake":
             if kind is m.Welcome:
                 self.state = "open"
@@ -188,6 +188,19 @@ class Connection:
             return message
         if kind not in SERVER_SENDS:
             raise RemoteProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
+        return self._in_version(message)
+
+    def _in_version(self, message: m.Message) -> m.Message:
+        """`message`, if it is in the version agreed (a peer of an older one may not send
+        what that version does not have, as this side never sends it one)."""
+        if (
+            self.version is not None
+            and self.version < m.VARIANTS_VERSION
+            and type(message) in m.TYPES_SINCE_VERSION_5
+        ):
+            raise RemoteProtocolError(
+                Code.NOT_ALLOWED, f"{message.TYPE} is not in protocol version {self.version}"
+            )
         return message
 
     # --- sending ----------------------------------------------------------------------

@@ -289,3 +289,18 @@ def _packed(message: m.Message) -> bytes:
     from president.protocol.codec import pack
 
     return pack(message.to_wire())
+
+
+def test_a_peer_before_version_5_may_not_send_a_message_of_version_5() -> None:
+    """What this side never sends an older peer, it does not take from one either: a
+    version-4 client's hand-over is refused as not in its version, and so is a version-4
+    server's fall."""
+    old_client, old_server = opened(4)
+    for action in (m.HandoverCards(cards=("4H",)), m.DiscardCards(cards=("5C",))):
+        old_server.receive_data(encode_frame(pack({"type": action.TYPE, **action.to_wire()})))
+        with pytest.raises(RemoteProtocolError, match="not in protocol version 4"):
+            list(old_server.events())
+    fell = m.Fell(table="t", number=7, seat=2, place=2)
+    old_client.receive_data(encode_frame(pack({"type": fell.TYPE, **fell.to_wire()})))
+    with pytest.raises(RemoteProtocolError, match="not in protocol version 4"):
+        list(old_client.events())
