@@ -4,9 +4,10 @@ and `SeatView.legal_actions` alike (docs/rules.md, "A trick" and "Special plays"
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Final, NamedTuple, Protocol
 
-from .actions import Play, Return, play_of
+from .actions import DUE_ACTIONS, Discard, Due, Handover, Play, Return, play_of
 from .cards import CARDS, EIGHT, JOKER_ID, JOKER_RANK, KINDS, TEN, THREE, TWO, describe_set
 from .rules import Rules
 
@@ -262,3 +263,49 @@ def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:
         if counts[card_id] < held[card_id]:
             return f"you do not hold {ret.cards[ret.ids.index(card_id)]}"
     return None
+
+
+# --- dues: the cards owed after a play of 7s or 10s (seven_pass, ten_discard) ----------
+
+
+def due_words(due: Due) -> str:
+    """What `due` asks, in words: "hand over 2 cards to the next player (seven_pass)"."""
+    cards = f"{due.size} card{'s' if due.size > 1 else ''}"
+    if due.kind == "handover":
+        return f"hand over {cards} to the next player (seven_pass)"
+    return f"discard {cards} (ten_discard)"
+
+
+def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard) -> str | None:
+    """Why `paid` does not pay `due` for a hand with card-kind `counts`, or None."""
+    if len(paid.ids) != due.size:
+        return f"{due_words(due)}: {due.size}, not {len(paid.ids)}"
+    held: dict[int, int] = {}
+    for card_id in paid.ids:
+        held[card_id] = held.get(card_id, 0) + 1
+        if counts[card_id] < held[card_id]:
+            return f"you do not hold {paid.cards[paid.ids.index(card_id)]}"
+    return None
+
+
+def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard]:
+    """Every distinct way (by card kinds) to pay `due` from a hand with these counts,
+    lowest cards first."""
+    paid = DUE_ACTIONS[due.kind]
+    return [paid(CARDS[i] for i in ids) for ids in card_sets(counts, due.size)]
+
+
+def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:
+    """Every distinct return (by card kinds) of `size` cards: under the variants, where
+    suits may matter, which cards go back is a choice."""
+    return [return_of(ids) for ids in card_sets(counts, size)]
+
+
+def card_sets(counts: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    """Every distinct multiset of `size` card ids from a hand with these counts, as
+    sorted ids, lowest first."""
+    ids = [card_id for card_id, n in enumerate(counts) for _ in range(n)]
+    seen: dict[tuple[int, ...], None] = {}
+    for combo in combinations(ids, size):
+        seen.setdefault(combo)
+    return list(seen)

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import PASS, Action, Play, Return
-from .cards import CARDS, parse_cards
+from .actions import PASS, Action, Discard, Handover, Play, Return
+from .cards import CARDS, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave
 from .phase import Phase
@@ -77,6 +77,10 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
         return {"seat": seat, "play": [str(c) for c in action.cards]}
     if isinstance(action, Return):
         return {"seat": seat, "return": [str(c) for c in action.cards]}
+    if isinstance(action, Handover):
+        return {"seat": seat, "handover": [str(c) for c in action.cards]}
+    if isinstance(action, Discard):
+        return {"seat": seat, "discard": [str(c) for c in action.cards]}
     return {"seat": seat, "pass": True}
 
 
@@ -292,16 +296,17 @@ def _parse_action(number: int, step: Any) -> tuple[int, Action]:
 
 
 def action_from_json(step: Any) -> tuple[int, Action]:
-    """(seat, action) from `{"seat": 1, "play": [...]}` (or "pass" / "return"), the form
+    """(seat, action) from `{"seat": 1, "play": [...]}` (or "pass" / "return" /
+    "handover" / "discard"), the form
     `action_to_json` writes; `ValueError` saying what is wrong with it."""
     if not isinstance(step, dict):
         raise ValueError("an action must be a JSON object")
     seat = step.get("seat")
     if type(seat) is not int:
         raise ValueError("an action needs the seat that makes it")
-    kinds = [key for key in ("play", "pass", "return") if key in step]
+    kinds = [key for key in ("pass", *_KINDS) if key in step]
     if len(kinds) != 1:
-        raise ValueError("an action is one of play, pass or return")
+        raise ValueError("an action is one of play, pass, return, handover or discard")
     kind = kinds[0]
     if kind == "pass":
         if step["pass"] is not True:
@@ -310,8 +315,16 @@ def action_from_json(step: Any) -> tuple[int, Action]:
     cards = step[kind]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ValueError(f"{kind} must be a list of cards")
-    parsed = parse_cards(cards)
-    return seat, Play(parsed) if kind == "play" else Return(parsed)
+    return seat, _KINDS[kind](parse_cards(cards))
+
+
+#: Each kind of decision with cards by its key in a record (and "pass": `"pass": true`).
+_KINDS: dict[str, Callable[[tuple[Card, ...]], Action]] = {
+    "play": Play,
+    "return": Return,
+    "handover": Handover,
+    "discard": Discard,
+}
 
 
 __all__ = [

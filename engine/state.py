@@ -17,15 +17,19 @@ from operator import itemgetter
 from typing import Any
 
 from . import seating as seats
-from .actions import PASS, Action, Due, Pass, Play, Return
-from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, Card, parse_cards
+from . import tricks
+from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
+from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
+    Discarded,
     Event,
     ExchangeDone,
+    Fell,
     GameOver,
     Gave,
+    HandedOver,
     HandOver,
     HandStarted,
     Passed,
@@ -41,10 +45,14 @@ from .moves import (
     Row,
     Top,
     clears,
+    due_choices,
+    due_problem,
+    due_words,
     legal_plays,
     legal_returns,
     play_problem,
     return_problem,
+    returns_by_cards,
     row_for,
     strength,
 )
@@ -66,6 +74,8 @@ class HandHistory:
 
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
+#: The ranks whose plays have effects under the variants (see `cards.RANK_NAMES`).
+THREE_RANK, _FIVE, _SEVEN, _TEN, _JACK = 0, 2, 4, 7, 8
 _new = tuple.__new__
 _blank = object.__new__
 _chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
@@ -110,7 +120,11 @@ class Game:
         self._pass_moves: tuple[tuple[int, Pass], ...] = ()
         #: The pile after a seat's canonical play, at `seat << 8 | rank << 4 | count`.
         self._tops: list[Top | None] = []
-        self._locks = rules.passing == "locked"
+        #: A seat that passes (or, one time around, acts) sits out the rest of the trick.
+        self._locks = rules.passing == "locked" or rules.one_time_around
+        #: Any rule of the variants: plays are judged by `tricks`, and have effects.
+        self._variants = rules.variants
+        self._once = rules.one_time_around
         self._clearing = _clearing(rules)
         self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
         self._bombs = rules.bombs
@@ -137,6 +151,12 @@ class Game:
         self.lock: tuple[int, ...] = ()
         #: What the seat whose turn it is owes before play goes on (seven_pass, ten_discard).
         self.due: Due | None = None
+        #: The dues still to come after `due`, and what the play that made them does once
+        #: they are paid (see `_play_variant`).
+        self._dues: list[tuple[str, int]] = []
+        self._pending: tuple[int, Play, bool, int, bool] | None = None
+        #: Cards discarded face up this hand (ten_discard), in order.
+        self._discarded: tuple[Card, ...] = ()
         #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
         self.log: list[tuple[int, Play]] = []
         self._trick_start = 0
@@ -293,6 +313,8 @@ class Game:
         self._next_seat, self._pass_events, self._pass_moves, self._tops = _seat_tables(players)
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
+        self.jack_back, self.lock, self.due, self._dues, self._pending = False, (), None, [], None
+        self._discarded = ()
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
@@ -320,6 +342,9 @@ class Game:
         if phase is _PLAY:
             if seat != self.turn:
                 self._not_your_turn(seat)
+            if self._variants:
+                self._check_variant(seat, action)
+                return
             if type(action) is Play:
                 problem = play_problem(
                     self.rules,
@@ -346,7 +371,7 @@ class Game:
             raise IllegalAction(f"{action!r} is not an action")
         if phase is _EXCHANGE:
             if type(action) is not Return:
-                if type(action) in (Play, Pass):
+                if type(action) in (Play, Pass, Handover, Discard):
                     raise IllegalAction(
                         "the exchange comes first: nobody plays until the returns are made"
                     )
@@ -375,6 +400,8 @@ class Game:
         if seat == self.turn and self.phase is _PLAY:
             top = self.top
             plays: list[Action]
+            if self._variants:
+                return self._legal_variant(seat)
             if top is None:
                 if self._opening or self._wild:
                     return legal_plays(  # type: ignore[return-value]
@@ -402,10 +429,15 @@ class Game:
                 plays.append(PASS)
             return plays
         if self.phase is _EXCHANGE and seat in self.pending_returns:
-            return list(legal_returns(self._rows[seat], self.pending_returns[seat][1]))
+            size = self.pending_returns[seat][1]
+            if self._variants:
+                return list(returns_by_cards(self._counts(seat), size))
+            return list(legal_returns(self._rows[seat], size))
         return []
 
     def _plays(self, seat: int) -> list[Play]:
+        if self._variants:
+            return tricks.legal_plays(self.rules, self._counts(seat), self._trick())
         return legal_plays(self.rules, self._rows[seat], self.top, self.revolution, self._opening)
 
     def timeout_action(self, seat: int) -> Action:
@@ -416,21 +448,26 @@ class Game:
         if self.phase is Phase.EXCHANGE and seat in self.pending_returns:
             size = self.pending_returns[seat][1]
             return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
+        due = self.due
+        if due is not None and seat == self.turn and self.phase is _PLAY:
+            cheapest = sorted(self.hand_of(seat), key=seats.lowest_first)[: due.size]
+            return DUE_ACTIONS[due.kind](cheapest)
         actions = self.legal_actions(seat)
         if not actions:
             raise IllegalAction(f"seat {seat} has nothing to do now")
         if PASS in actions:
             return PASS
-        rev = self.revolution
+        rev = self.revolution != self.jack_back
+        rules = self.rules
         plays = [a for a in actions if isinstance(a, Play)]
+
+        def lowest(play: Play) -> int:
+            run = tricks.run_of(rules, play) if play.rank < 0 else None
+            return strength(play.rank if run is None else run[0 if not rev else 1], rev)
+
         return min(
             plays,
-            key=lambda p: (
-                p.count if self.top is None else 0,
-                strength(p.rank, rev),
-                p.jokers,
-                p.count,
-            ),
+            key=lambda p: (p.count if self.top is None else 0, lowest(p), p.jokers, p.count),
         )
 
     # --- applying -------------------------------------------------------------------
@@ -485,7 +522,7 @@ class Game:
                     if self._auto:
                         self._auto_pass(events)
                     return events
-            elif kind is Pass and top is not None and not self._must_beat:
+            elif kind is Pass and top is not None and not self._must_beat and not self._variants:
                 # The lean pass: legal whenever the seat follows, unless it must beat.
                 pass_move = self._pass_moves[seat]
                 self._actions.append(pass_move)
@@ -511,9 +548,14 @@ class Game:
             return self._return(seat, action)  # type: ignore[arg-type]
         events = []
         if kind is Play:
-            self._play(seat, action, events)  # type: ignore[arg-type]
-        else:
+            if self._variants:
+                self._play_variant(seat, action, events)  # type: ignore[arg-type]
+            else:
+                self._play(seat, action, events)  # type: ignore[arg-type]
+        elif kind is Pass:
             self._pass(seat, events)
+        else:
+            self._pay_due(seat, action, events)  # type: ignore[arg-type]
         if self._auto:
             self._auto_pass(events)
         return events
@@ -541,7 +583,7 @@ class Game:
         skip = self._skips and self.top is not None and self.top.rank == rank and not cleared
         if not held:
             self._holding &= ~(1 << seat)
-            self._go_out(seat, rank, events)
+            self._go_out(seat, self.rules.two_finish_penalty and rank == TWO, events)
             if self.phase is not _PLAY:
                 return
         if cleared:
@@ -579,12 +621,199 @@ class Game:
             self.turn = self.actor = self._next_in_trick(seat)
 
     def _auto_pass(self, events: list[Event]) -> None:
-        while self.phase is Phase.PLAY and self.top is not None:
+        while self.phase is Phase.PLAY and self.top is not None and self.due is None:
             seat = self.turn
             assert seat is not None
             if self._plays(seat):
                 return
             self._pass(seat, events, automatic=True)
+
+    # --- the variants (docs/rules.md, "Variants" and "The Daifugo family") -----------
+
+    def _trick(self) -> tricks.Trick:
+        """What a play is judged against now, under rules with variants."""
+        return tricks.Trick(self.top, self.revolution != self.jack_back, self.lock, self._opening)
+
+    def _counts(self, seat: int) -> list[int]:
+        """The seat's count of each card kind."""
+        kinds = _KindCounts(self._patterns[seat])
+        return [kinds[card_id] for card_id in range(KINDS)]
+
+    def _check_variant(self, seat: int, action: Action) -> None:
+        kind = type(action)
+        due = self.due
+        if due is not None:
+            if kind is not DUE_ACTIONS[due.kind]:
+                raise IllegalAction(f"first {due_words(due)}: play goes on once you have")
+            problem = due_problem(_KindCounts(self._patterns[seat]), due, action)  # type: ignore[arg-type]
+            if problem:
+                raise IllegalAction(problem)
+            return
+        if kind is Play:
+            problem = tricks.play_problem(
+                self.rules,
+                _KindCounts(self._patterns[seat]),
+                self._trick(),
+                action,  # type: ignore[arg-type]
+            )
+            if problem:
+                raise IllegalAction(problem)
+            return
+        if kind is Pass:
+            if self.top is None:
+                raise IllegalAction("the leader may not pass: lead any card or set")
+            if self._must_beat and self._plays(seat):
+                raise IllegalAction(
+                    "you hold a play that beats the pile, so you may not pass (must_beat)"
+                )
+            return
+        if kind is Return:
+            raise IllegalAction("the exchange is over: returns are made before the first lead")
+        if kind in (Handover, Discard):
+            raise IllegalAction(
+                "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
+                " and discarded after a play of 10s (ten_discard)"
+            )
+        raise IllegalAction(f"{action!r} is not an action")
+
+    def _legal_variant(self, seat: int) -> list[Action]:
+        counts = self._counts(seat)
+        if self.due is not None:
+            return list(due_choices(counts, self.due))
+        plays: list[Action] = list(tricks.legal_plays(self.rules, counts, self._trick()))
+        if self.top is not None and not (plays and self._must_beat):
+            plays.append(PASS)
+        return plays
+
+    def _take(self, seat: int, ids: Sequence[int]) -> None:
+        """The cards of these ids leave the seat's hand."""
+        patterns, rows = self._patterns[seat], self._rows[seat]
+        for card_id in ids:
+            rank = card_id >> 2  # the joker's id >> 2 is its rank
+            pattern = patterns[rank] - CARD_STEP[card_id]
+            patterns[rank] = pattern
+            rows[rank] = ROW_TABLE[rank << 7 | pattern] or row_for(rank, pattern)
+        self._held[seat] -= len(ids)
+
+    def _play_variant(self, seat: int, play: Play, events: list[Event]) -> None:
+        """A play under rules with variants, in the order of docs/rules.md ("How toggles
+        combine"): judged in the order before it; then the revolution, the jack and the
+        lock; then the dues it makes (`_next_due`); then, once they are paid, going out,
+        the clear, the skips and the next turn (`_resume`)."""
+        rules = self.rules
+        trick = self._trick()
+        top = self.top
+        self._take(seat, play.ids)
+        held = self._held[seat]
+        self.log.append((seat, play))
+        self._moves.append((seat, play))
+        self._opening = False
+        cleared = tricks.clears(rules, play, trick)
+        revolt = tricks.revolts(rules, play)
+        if revolt:
+            self.revolution = not self.revolution
+        if rules.jack_back and tricks.count_of(play, _JACK):
+            self.jack_back = not self.jack_back
+        if rules.suit_lock:
+            self.lock = tricks.lock_after(rules, trick, play)
+        self.top = tricks.pile_of(rules, seat, play, trick)
+        events.append(_new(Played, (seat, play.cards, cleared, revolt)))
+        skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
+        if (
+            self._skips
+            and top is not None
+            and top.rank == play.rank
+            and not cleared
+            and not (rules.transparent_threes and play.rank == THREE_RANK)
+        ):
+            skips += 1
+        bottom = not held and (
+            tricks.forbidden_finish(rules, play, trick)
+            or (rules.two_finish_penalty and tricks.count_of(play, TWO) > 0)
+        )
+        if self._once:
+            self._locked |= 1 << seat
+        self._pending = (seat, play, cleared, skips, bottom)
+        self._dues = []
+        if held:
+            if rules.seven_pass and tricks.count_of(play, _SEVEN):
+                self._dues.append(("handover", tricks.count_of(play, _SEVEN)))
+            if rules.ten_discard and tricks.count_of(play, _TEN):
+                self._dues.append(("discard", tricks.count_of(play, _TEN)))
+        if not self._next_due(seat):
+            self._resume(events)
+
+    def _next_due(self, seat: int) -> bool:
+        """Make the next of the play's dues the one owed (as many cards as it asks, or
+        all the seat has left); False when none is left."""
+        while self._dues:
+            kind, wanted = self._dues.pop(0)
+            size = min(wanted, self._held[seat])
+            if size:
+                self.due = Due(kind, size)  # type: ignore[arg-type]
+                return True
+        self.due = None
+        return False
+
+    def _pay_due(self, seat: int, action: Handover | Discard, events: list[Event]) -> None:
+        cards = action.cards
+        if type(action) is Handover:
+            receiver = self._next_seat[self._holding << 4 | seat]
+            assert receiver is not None  # a seat holding cards owes only while another does
+            self._move(seat, receiver, cards)
+            events.append(_new(HandedOver, (seat, receiver, len(cards), cards)))
+        else:
+            self._take(seat, action.ids)
+            self._discarded += cards
+            events.append(_new(Discarded, (seat, cards)))
+        self._lasting = None  # (the scores do not change, but a seat may go out below)
+        if self._held[seat] and self._next_due(seat):
+            return
+        self.due, self._dues = None, []
+        self._resume(events)
+
+    def _resume(self, events: list[Event]) -> None:
+        """The rest of a play's effects, once its dues are paid: going out, the clear,
+        the skips, the next turn."""
+        assert self._pending is not None
+        seat, _, cleared, skips, bottom = self._pending
+        self._pending = None
+        if not self._held[seat]:
+            self._holding &= ~(1 << seat)
+            self._go_out(seat, bottom, events)
+            if self.phase is not _PLAY:
+                return
+        if cleared:
+            self._end_trick(seat, events)
+            return
+        able = self._holding & ~self._locked
+        others = [other for other in self._clockwise[seat] if able >> other & 1]
+        answered = 0
+        for other in others[:skips]:
+            events.append(_new(Skipped, (other,)))
+            answered |= 1 << other
+            if self._once:
+                self._locked |= 1 << other
+        self._answered = answered
+        if len(others) <= skips:
+            self._end_trick(seat, events)
+        else:
+            self.turn = self.actor = others[skips]
+
+    def _capital_fall(self, first: int, events: list[Event]) -> None:
+        """`first` took the top place: a President still holding cards falls to the
+        lowest free place at once (capital_fall)."""
+        if not self.standing or self.standing[0] not in self.seating:
+            return
+        president = self.seating.index(self.standing[0])
+        if president == first or not self._holding >> president & 1:
+            return
+        self._holding &= ~(1 << president)
+        place = self._next_bottom
+        self._next_bottom -= 1
+        self._places[place] = president
+        self._place_of[president] = place
+        events.append(_new(Fell, (president, place)))
 
     def _next_in_trick(self, seat: int) -> int | None:
         """The next seat clockwise that holds cards and is not locked out of the trick."""
@@ -595,13 +824,16 @@ class Game:
         if not self._holding >> winner & 1:
             leader = self._next_seat[self._holding << 4 | winner]  # type: ignore[assignment]
         self.top, self._answered, self._locked = None, 0, 0
+        self.jack_back, self.lock = False, ()
         self._trick_start = len(self.log)
         self.turn = self.actor = leader
         events.append(_new(TrickEnded, (winner, leader)))
 
-    def _go_out(self, seat: int, rank: int, events: list[Event]) -> None:
+    def _go_out(self, seat: int, bottom: bool, events: list[Event]) -> None:
+        """The seat has no cards left: it takes the next place from the top, or the
+        lowest free place when `bottom` (a finish the rules penalise)."""
         self._lasting = None
-        if self.rules.two_finish_penalty and rank == 12:
+        if bottom:
             place = self._next_bottom
             self._next_bottom -= 1
         else:
@@ -610,13 +842,16 @@ class Game:
         self._places[place] = seat
         self._place_of[seat] = place
         events.append(_new(WentOut, (seat, place)))
+        if place == 0 and self.rules.capital_fall:
+            self._capital_fall(seat, events)
         holding = self._holding
         if not holding & (holding - 1):  # one seat still holds cards
-            last = holding.bit_length() - 1
-            place = self._next_top
-            self._places[place] = last
-            self._place_of[last] = place
-            events.append(_new(WentOut, (last, place)))
+            if holding:  # (none when a capital fall placed the last one: `_capital_fall`)
+                last = holding.bit_length() - 1
+                place = self._next_top
+                self._places[place] = last
+                self._place_of[last] = place
+                events.append(_new(WentOut, (last, place)))
             self._finish_hand(events)
 
     def _finish_hand(self, events: list[Event]) -> None:
@@ -811,6 +1046,7 @@ class Game:
             len(moves),
             exchanges,
             len(exchanges),
+            self._discarded,
         )
         return view
 
@@ -851,7 +1087,7 @@ class Game:
             self.turn,
             self.top,
             tuple(self.log[self._trick_start :]),
-            self.cards_played(self.log, len(self.log)),
+            self.cards_played(self.log, len(self.log)) + self._discarded,
             self.revolution,
             self._opening,
             flags[self._answered],
@@ -907,12 +1143,37 @@ class Game:
             [[card.id for card in hand] for hand in hands], view.rules.decks == 1
         )
         game._held = list(view.counts)
-        game._holding = sum(1 << s for s, n in enumerate(view.counts) if n)
+        # (A President fallen under capital_fall has a place and still has cards.)
+        game._holding = sum(
+            1 << s
+            for s, n in enumerate(view.counts)
+            if n and (not view.places or view.places[s] is None)
+        )
         game._clockwise = _clockwise(players)
         game._next_seat, game._pass_events, game._pass_moves, game._tops = _seat_tables(players)
         game.log, game._trick_start = list(view.trick), 0
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
+        game.jack_back, game.lock, game.due = view.jack_back, view.lock, view.due
+        if view.due is not None and view.trick:
+            # What the play that made the due still does once it is paid (as
+            # `_play_variant` keeps it): its clear, its skips; never a forbidden finish
+            # (the seat still holds cards).
+            seat, play = view.trick[-1]
+            rules = view.rules
+            before = tricks.Trick(None, view.reversed, (), False)
+            skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
+            cleared = tricks.clears(rules, play, before)
+            if (
+                rules.equal_plays == "skip"
+                and not cleared
+                and _covered_rank(view) == play.rank
+                and not (rules.transparent_threes and play.rank == THREE_RANK)
+            ):
+                skips += 1  # (the pile it covered had its rank: see `_play_variant`)
+            game._pending = (seat, play, cleared, skips, False)
+            if view.due.kind == "handover" and rules.ten_discard:
+                game._dues = [("discard", tricks.count_of(play, _TEN))]
         game.turn = game.actor = view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
@@ -967,6 +1228,10 @@ class Game:
         if not self._held[seat]:
             raise NotYourTurn("you are out of this hand")
         if self._locked >> seat & 1:
+            if self._once:
+                raise NotYourTurn(
+                    "you have had your turn in this trick: it goes round once (one_time_around)"
+                )
             raise NotYourTurn(
                 "you passed, so you sit out until the trick clears (passing = 'locked')"
             )
@@ -977,6 +1242,17 @@ class Game:
     def _who_returns(self) -> str:
         names = " and ".join(self.seating[s] for s in self.pending_returns)
         return f"only {names} make a return in this exchange"
+
+
+def _covered_rank(view: SeatView) -> int | None:
+    """The rank of the pile the trick's last play covered (3s under transparent_threes
+    keep the rank they cover), or None if it led."""
+    earlier = [play for _, play in view.trick[:-1]]
+    while earlier:
+        play = earlier.pop()
+        if not (view.rules.transparent_threes and play.rank == THREE_RANK and earlier):
+            return play.rank
+    return None
 
 
 def _check_names(names: Sequence[str]) -> None:

@@ -13,10 +13,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
+from . import tricks
 from .actions import PASS, Action, Due, Pass, Play
 from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
-from .moves import Row, Top, legal_plays, legal_returns, rows_of
+from .moves import (
+    Row,
+    Top,
+    due_choices,
+    legal_plays,
+    legal_returns,
+    returns_by_cards,
+    rows_of,
+)
 from .phase import Phase
 from .rules import Rules
 from .scoring import titles_by_name
@@ -325,11 +334,19 @@ class SeatView:
         phase = self.phase
         if phase is not _PLAY or self.turn != self.seat:
             if phase is _EXCHANGE and self.return_size:
+                if self.rules.variants:
+                    return list(returns_by_cards(counts_of(self.hand), self.return_size))
                 return list(legal_returns(self.rows, self.return_size))
             return []
         rows, rules, top = self.rows, self.rules, self.top
         plays: list[Action]
-        if top is None:
+        if rules.variants:
+            counts = counts_of(self.hand)
+            if self.due is not None:
+                return list(due_choices(counts, self.due))
+            trick = tricks.Trick(top, self.reversed, self.lock, self.opening)
+            plays = list(tricks.legal_plays(rules, counts, trick))
+        elif top is None:
             if not self.opening and (rules.joker_mode != "wild" or not rows[JOKER_RANK]):
                 return [*_chain(rows)]  # a lead: every canonical play held
             plays = list(legal_plays(rules, rows, top, self.revolution, self.opening))
@@ -377,6 +394,8 @@ class Snapshot(NamedTuple):
     moved: int
     exchanges: list[Gave | Returned]
     exchanged: int
+    #: The cards discarded so far this hand (ten_discard): shown after those played.
+    discarded: tuple[Card, ...]
 
 
 def _fill_exchange(view: SeatView, at: Snapshot) -> tuple[Gave | Returned, ...]:
@@ -394,7 +413,7 @@ _FILLS: dict[str, Callable[[SeatView, Snapshot], Any]] = {
     "seating": _lasting(0, 3),
     "dealer": _lasting(0, 4),
     "trick": lambda view, at: tuple(at.log[at.trick_start : at.logged]),
-    "played": lambda view, at: at.source.cards_played(at.log, at.logged),
+    "played": lambda view, at: at.source.cards_played(at.log, at.logged) + at.discarded,
     "passed": lambda view, at: at.lasting[2][at.answered],
     "locked": lambda view, at: at.lasting[2][at.locked],
     "finish_order": _lasting(1, 0),

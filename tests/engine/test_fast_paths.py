@@ -18,6 +18,7 @@ from president.engine import (
     Action,
     Game,
     IllegalAction,
+    Pass,
     Phase,
     Play,
     PublicView,
@@ -43,9 +44,14 @@ class PlainGame(Game):
             return self._return(seat, action)
         events: list[Any] = []
         if type(action) is Play:
-            self._play(seat, action, events)
-        else:
+            if self.rules.variants:
+                self._play_variant(seat, action, events)
+            else:
+                self._play(seat, action, events)
+        elif type(action) is Pass:
             self._pass(seat, events)
+        else:
+            self._pay_due(seat, action, events)  # type: ignore[arg-type]
         if self.rules.auto_pass:
             self._auto_pass(events)
         return events
@@ -65,7 +71,7 @@ def eager_public(game: Game) -> PublicView:
         turn=game.turn,
         top=game.top,
         trick=tuple(game.log[game._trick_start :]),
-        played=tuple([card for _, play in game.log for card in play.cards]),
+        played=tuple([card for _, play in game.log for card in play.cards]) + game._discarded,
         revolution=game.revolution,
         opening=game._opening,
         passed=tuple([bool(answered >> s & 1) for s in range(players)]),
@@ -77,6 +83,9 @@ def eager_public(game: Game) -> PublicView:
         hands_played=len(game.finishes),
         winners=tuple(game.winners),
         places=tuple(game.place_of(s) for s in range(players)),
+        jack_back=game.jack_back,
+        lock=game.lock,
+        due=game.due,
     )
 
 

@@ -18,8 +18,11 @@ from president.engine import (
     PRESETS,
     Action,
     Card,
+    Discard,
     Game,
+    Handover,
     IllegalAction,
+    Pass,
     Phase,
     Play,
     Return,
@@ -32,9 +35,12 @@ from president.engine.record import dumps, loads, replay, to_record
 from ..strategies import tables
 
 
-def shape(action: Action, opening: bool = False) -> tuple[Any, ...]:
+def shape(action: Action, opening: bool = False, variants: bool = False) -> tuple[Any, ...]:
     """What makes plays different: rank, count and jokers (suits never matter, except
-    that the game's opening play must hold the 3C)."""
+    that the game's opening play must hold the 3C); under the variants, where suits may
+    matter, the cards themselves."""
+    if variants and not isinstance(action, Pass):
+        return (type(action).__name__, action.ids)
     if isinstance(action, Play):
         return ("play", action.rank, action.count, action.jokers, opening and 0 in action.ids)
     if isinstance(action, Return):
@@ -66,10 +72,22 @@ def candidates(game: Game, seat: int, rng: random.Random, limit: int = 40) -> li
             out.append(Play([by_rank[a][0], by_rank[b][0]]))
         elif game.phase is Phase.EXCHANGE and hand:
             out.append(Return(rng.sample(hand, min(len(hand), rng.choice((1, 2))))))
+        elif game.rules.sequences and naturals and kind < 0.9:
+            # A run of one suit from a held card upwards, with a joker maybe.
+            start = rng.choice(naturals)
+            run = [c for c in naturals if c.suit == start.suit and c.rank >= start.rank]
+            run = sorted(run, key=lambda c: c.rank)[: rng.randint(2, 5)]
+            out.append(Play(run + jokers[: rng.randint(0, len(jokers))]))
+        elif hand and (game.rules.seven_pass or game.rules.ten_discard):
+            kind_of = rng.choice((Handover, Discard))
+            out.append(kind_of(rng.sample(hand, min(len(hand), rng.randint(1, 3)))))
     outside = full_deck(game.rules) - Counter(c.id for c in hand)
     not_held = [CARDS[i] for i in outside]
     if not_held:
         out.append(Play([rng.choice(not_held)]))
+    if game.rules.variants:
+        # Suits may matter: each legal play, and its shape in other suits, are put.
+        out += game.legal_actions(seat)[:limit]
     # The same shapes as the legal plays but with the highest suits: suits never matter.
     for action in game.legal_actions(seat):
         if isinstance(action, Play) and action.rank < 13:
@@ -81,7 +99,8 @@ def candidates(game: Game, seat: int, rng: random.Random, limit: int = 40) -> li
 def check_legality(game: Game, seat: int, rng: random.Random) -> None:
     legal = game.legal_actions(seat)
     opening = game.view_for(seat).opening
-    shapes = [shape(a, opening) for a in legal]
+    variants = game.rules.variants
+    shapes = [shape(a, opening, variants) for a in legal]
     assert len(shapes) == len(set(shapes)), "legal_actions lists one action per shape"
     for action in legal:
         game.check(seat, action)  # every listed action is accepted
@@ -89,7 +108,7 @@ def check_legality(game: Game, seat: int, rng: random.Random) -> None:
     for action in candidates(game, seat, rng):
         accepted = game.is_legal(seat, action)
         cards = Counter(c.id for c in getattr(action, "cards", ()))
-        expected = shape(action, opening) in shapes and cards <= held
+        expected = shape(action, opening, variants) in shapes and cards <= held
         assert accepted == expected, (action, accepted, legal)
     for other in range(len(game.seating)):
         if other != seat and other not in game.pending_returns:
@@ -106,7 +125,7 @@ def full_deck(rules: Rules) -> Counter[int]:
 
 def check_conservation(game: Game) -> None:
     held = Counter(c.id for seat in range(len(game.seating)) for c in game.hand_of(seat))
-    played = Counter(c.id for _, p in game.log for c in p.cards)
+    played = Counter(c.id for c in game.public_view().played)  # discards included
     assert held + played == full_deck(game.rules)
     assert sum(game.card_counts()) + sum(played.values()) == game.rules.deck_size
 
@@ -115,7 +134,7 @@ def cards_in(value: Any) -> list[Card]:
     """Every card anywhere inside a view's field (tuples, named tuples, plays)."""
     if isinstance(value, Card):
         return [value]
-    if isinstance(value, (Play, Return)):
+    if isinstance(value, (Play, Return, Handover, Discard)):
         return list(value.cards)
     if isinstance(value, (tuple, list)):
         return [card for item in value for card in cards_in(item)]
@@ -123,7 +142,7 @@ def cards_in(value: Any) -> list[Card]:
 
 
 def check_views(game: Game) -> None:
-    public = Counter(c.id for _, p in game.log for c in p.cards)
+    public = Counter(c.id for c in game.public_view().played)
     for seat in range(len(game.seating)):
         view = game.view_for(seat)
         assert list(view.hand) == game.hand_of(seat)
@@ -280,6 +299,9 @@ def test_a_hand_rebuilt_from_a_view_plays_on_exactly_like_the_game(
             "top",
             "trick",
             "revolution",
+            "jack_back",
+            "lock",
+            "due",
             "opening",
             "passed",
             "locked",

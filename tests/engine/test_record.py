@@ -97,7 +97,7 @@ DELETE = object()
             "Z sits down but is not among the players",
         ),
         ("hands/1/seating", ["B", "A", "C", "D"], 1, None, "keep their order"),
-        ("hands/0/actions/0", {"seat": 0}, 0, 0, "one of play, pass or return"),
+        ("hands/0/actions/0", {"seat": 0}, 0, 0, "one of play, pass, return, handover or discard"),
         ("hands/0/actions/0", {"play": ["3C"]}, 0, 0, "needs the seat"),
         ("hands/0/actions/0", {"seat": 0, "pass": False}, 0, 0, '"pass": true'),
         ("hands/0/actions/0", {"seat": 0, "play": "3C"}, 0, 0, "must be a list of cards"),

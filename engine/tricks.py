@@ -1,0 +1,475 @@
+"""What may be played on what under rules with variants (docs/rules.md, SPEC16 "What may be
+played on what"): sequences, transparent 3s, suit ranking, the spade 3 and the suit lock,
+on top of every older toggle.  The same tests (`_set_beats`, `_run_beats`, `_fits`) serve
+`play_problem` and `legal_plays`, so what is listed is exactly what is accepted; then what a
+legal play does to the trick: its pile, the lock, a clear, a revolution, a forbidden finish."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Final, NamedTuple
+
+from . import moves
+from .actions import Play, play_of
+from .cards import EIGHT, JOKER_ID, JOKER_RANK, RANK_NAMES, TEN, THREE, TWO, describe_set
+from .moves import THREE_OF_CLUBS, KindCounts, Top, strength
+from .rules import Rules
+
+#: Card id of the 3♠ (spade_three).
+THREE_OF_SPADES: Final = 3
+SUIT_WORDS: Final = ("clubs", "diamonds", "hearts", "spades")
+_JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
+
+
+class Trick(NamedTuple):
+    """What a play is judged against."""
+
+    #: The pile (None = a lead).
+    top: Top | None
+    #: The rank order is reversed now (revolution != jack_back).
+    reversed: bool
+    #: The locked suit pattern, sorted; () = none.
+    lock: tuple[int, ...]
+    #: The game's opening play (must hold the 3C).
+    opening: bool
+
+
+# --- the shapes -------------------------------------------------------------------------
+
+
+def run_of(rules: Rules, play: Play) -> tuple[int, int, int] | None:
+    """(lowest rank, highest rank, suit) of a well-formed sequence under `rules` (sequences
+    on), else None."""
+    if not rules.sequences or play.rank >= 0 or play.count < 3:
+        return None
+    if play.jokers and rules.joker_mode != "wild":
+        return None
+    return _run_shape(play)
+
+
+def _run_shape(play: Play) -> tuple[int, int, int] | None:
+    """The sequence's (lowest, highest, suit) if the cards make one (jokers taken as wild)."""
+    ids = play.ids
+    naturals = len(ids) - play.jokers
+    if naturals < 2:
+        return None
+    suit = ids[0] & 3
+    low, high = ids[0] >> 2, ids[naturals - 1] >> 2
+    if high - low + 1 != len(ids):
+        return None
+    previous = -1
+    for card_id in ids[:naturals]:
+        rank = card_id >> 2
+        if card_id & 3 != suit or rank == previous:
+            return None
+        previous = rank
+    return low, high, suit
+
+
+def _shape_fault(rules: Rules, play: Play) -> str:
+    """Why cards of several ranks are neither a set nor a sequence."""
+    if play.jokers and rules.joker_mode == "high":
+        return (
+            "a joker is its own rank above the 2s and cannot join other cards (joker_mode = 'high')"
+        )
+    if not rules.sequences:
+        return "a play must be one rank: a single card or a set of equal cards"
+    ids = play.ids
+    naturals = ids[: len(ids) - play.jokers]
+    if len(ids) < 3:
+        why = "a sequence has at least 3 cards"
+    elif len({card_id & 3 for card_id in naturals}) > 1:
+        why = "a sequence's cards are all of one suit"
+    elif len({card_id >> 2 for card_id in naturals}) < len(naturals):
+        why = "a sequence holds one card of each rank"
+    else:
+        why = "a sequence's cards follow each other in rank, 3 up to 2 with no wrap-around" + (
+            ", wild jokers filling gaps inside it" if rules.joker_mode == "wild" else ""
+        )
+    return f"a play must be one rank (a set) or a sequence (sequences): {why}"
+
+
+def count_of(play: Play, rank: int) -> int:
+    """How many cards of `rank` the play holds, for the effects of 5s, 7s, 10s and Js: a set
+    of that rank: its size (wild jokers included); a sequence: its natural cards of that
+    rank; else 0."""
+    if play.rank == rank:
+        return play.count
+    if play.rank >= 0:
+        return 0
+    return sum(1 for card_id in play.ids if card_id != JOKER_ID and card_id >> 2 == rank)
+
+
+def _suits(play: Play) -> tuple[int, ...]:
+    """The sorted suits of the play's natural cards."""
+    return tuple(sorted(card_id & 3 for card_id in play.ids if card_id != JOKER_ID))
+
+
+# --- the one structural test ------------------------------------------------------------
+
+
+def _is_spade_three(rules: Rules, ids: tuple[int, ...], top: Top | None) -> bool:
+    """The single 3S on a pile that is a single joker (spade_three)."""
+    return (
+        rules.spade_three
+        and top is not None
+        and ids == (THREE_OF_SPADES,)
+        and not top.run
+        and top.rank == JOKER_RANK
+        and top.size == 1
+    )
+
+
+def _set_beats(
+    rules: Rules, top: Top, rev: bool, rank: int, count: int, suits: tuple[int, ...]
+) -> bool:
+    """Whether a well-formed set beats the pile (leads, the lock and the opening aside)."""
+    if moves.clears(rules, rank, count):
+        return True  # clearing plays go on any pile
+    if top.run or count != top.size:
+        return False
+    if rank == THREE and rules.transparent_threes:
+        return True
+    mine, theirs = strength(rank, rev), strength(top.rank, rev)
+    if mine > theirs or (mine == theirs and rules.equal_plays != "off"):
+        return True
+    return (
+        rules.suit_ranking
+        and mine == theirs
+        and bool(suits and top.suits)
+        and suits[-1] > top.suits[-1]
+    )
+
+
+def _run_beats(rules: Rules, top: Top, rev: bool, low: int, high: int, count: int) -> bool:
+    """Whether a well-formed sequence beats the pile: a sequence of the same length whose
+    weakest card is stronger than the pile's weakest."""
+    if not top.run or count != top.size:
+        return False
+    if rev:
+        mine, theirs = 12 - high, 12 - (top.rank + top.size - 1)
+    else:
+        mine, theirs = low, top.rank
+    return mine > theirs or (mine == theirs and rules.equal_plays != "off")
+
+
+def _fits(lock: tuple[int, ...], suits: tuple[int, ...]) -> bool:
+    """Whether the natural suits fit inside the locked pattern (as multisets)."""
+    if len(suits) > len(lock):
+        return False
+    rest = list(lock)
+    for suit in suits:
+        if suit not in rest:
+            return False
+        rest.remove(suit)
+    return True
+
+
+# --- play_problem -----------------------------------------------------------------------
+
+
+def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> str | None:
+    """Why `play` is illegal for a hand with these card-kind counts, or None.  The sentences
+    of `moves.play_problem` where the same fault applies; a new fault names its toggle."""
+    ids = play.ids
+    if not ids:
+        return "a play needs at least one card"
+    for card_id in ids:
+        if not counts[card_id] or (play.repeats and counts[card_id] < ids.count(card_id)):
+            card = play.cards[ids.index(card_id)]
+            need = ids.count(card_id)
+            return f"you do not hold {card}" if need == 1 else f"you do not hold {need} of {card}"
+    run = None
+    if play.rank < 0:
+        run = run_of(rules, play)
+        if run is None:
+            return _shape_fault(rules, play)
+    elif play.jokers and play.rank != JOKER_RANK and rules.joker_mode != "wild":
+        return "jokers are not wild here (joker_mode = 'high')"
+    if trick.opening and THREE_OF_CLUBS not in ids:
+        return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
+    top = trick.top
+    if top is None or _is_spade_three(rules, ids, top):
+        return None
+    suits = _suits(play)
+    rev = trick.reversed
+    if run is not None:
+        if not _run_beats(rules, top, rev, run[0], run[1], play.count):
+            return _run_fault(rules, top, rev, run, play)
+    elif not _set_beats(rules, top, rev, play.rank, play.count, suits):
+        return _set_fault(rules, top, rev, play, suits)
+    if trick.lock and not _fits(trick.lock, suits):
+        wild = ", wild jokers standing for missing suits" if rules.joker_mode == "wild" else ""
+        return (
+            f"the trick is locked to {_pattern_words(trick.lock)} (suit_lock):"
+            f" every card played must take one of those suits{wild}"
+        )
+    return None
+
+
+def _describe_pile(top: Top) -> str:
+    if top.run:
+        return _describe_run(top.rank, top.rank + top.size - 1, top.suits[0] if top.suits else -1)
+    return describe_set(top.rank, top.size, top.jokers)
+
+
+def _describe_run(low: int, high: int, suit: int) -> str:
+    of = f" of {SUIT_WORDS[suit]}" if suit >= 0 else ""
+    return f"the sequence {RANK_NAMES[low]} to {RANK_NAMES[high]}{of}"
+
+
+def _pattern_words(pattern: tuple[int, ...]) -> str:
+    if len(set(pattern)) == 1:
+        return SUIT_WORDS[pattern[0]]
+    words = [SUIT_WORDS[suit] for suit in pattern]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _reversed_note(rules: Rules, rev: bool) -> str:
+    if not rev:
+        return ""
+    if rules.jack_back:
+        return " (the order is reversed now: a revolution or a jack back)"
+    return " (a revolution has reversed the order)"
+
+
+def _set_fault(rules: Rules, top: Top, rev: bool, play: Play, suits: tuple[int, ...]) -> str:
+    beaten = _describe_pile(top)
+    mine = describe_set(play.rank, play.count, play.jokers)
+    if top.run:
+        return (
+            f"{beaten} cannot be beaten by {mine}: only a sequence of {top.size} cards"
+            " answers a sequence (sequences)"
+        )
+    if play.count != top.size:
+        cards = f"{top.size} card{'s' if top.size > 1 else ''}"
+        return f"{beaten} cannot be beaten by {mine}: every play in this trick has {cards}"
+    if play.rank == top.rank:
+        if rules.suit_ranking:
+            if not (suits and top.suits):
+                why = "a play or pile with no natural card has no suit"
+            else:
+                why = f"the highest suit must be above {SUIT_WORDS[top.suits[-1]]}"
+            return (
+                f"{beaten} cannot be beaten by {mine}: an equal rank beats only in a higher"
+                f" suit (suit_ranking), and {why}"
+            )
+        return f"{beaten} cannot be beaten by {mine}: equal ranks never beat (equal_plays is off)"
+    return f"{beaten} cannot be beaten by {mine}{_reversed_note(rules, rev)}"
+
+
+def _run_fault(rules: Rules, top: Top, rev: bool, run: tuple[int, int, int], play: Play) -> str:
+    beaten = _describe_pile(top)
+    mine = _describe_run(*run)
+    if not top.run:
+        return (
+            f"{beaten} cannot be beaten by {mine}: a sequence answers only a sequence (sequences)"
+        )
+    if play.count != top.size:
+        return (
+            f"{beaten} cannot be beaten by {mine}:"
+            f" every play in this trick is a sequence of {top.size} cards"
+        )
+    if rev:
+        why = "its highest card must be below the pile's highest" + _reversed_note(rules, rev)
+    else:
+        why = "its lowest card must be above the pile's lowest"
+    if rules.equal_plays == "off" and (run[0] == top.rank):
+        why += " (equal_plays is off)"
+    return f"{beaten} cannot be beaten by {mine}: {why}"
+
+
+# --- legal_plays ------------------------------------------------------------------------
+
+#: Per rank and per suit-count pattern (4 counts), every distinct nonempty choice of that
+#: rank's natural cards as (ids, suits), ordered by size, then ids.
+_CHOICES: dict[tuple[int, int, int, int, int], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def _choices(
+    rank: int, held: tuple[int, int, int, int]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    key = (rank, *held)
+    found = _CHOICES.get(key)
+    if found is None:
+        picks: list[tuple[int, ...]] = [()]
+        for suit, n in enumerate(held):
+            picks = [pick + (suit,) * k for pick in picks for k in range(n + 1)]
+        found = [
+            (tuple(rank * 4 + suit for suit in suits), suits)
+            for suits in sorted((p for p in picks if p), key=lambda p: (len(p), p))
+        ]
+        _CHOICES[key] = found
+    return found
+
+
+#: A listed play's sort key and ids: (rank or lowest rank, 0 set / 1 sequence, size, ids).
+_Entry = tuple[int, int, int, tuple[int, ...]]
+
+
+def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]:
+    """Every distinct card set (by card kinds; suits matter) that `play_problem` accepts,
+    ordered by rank (a sequence's lowest), sets before sequences, then size, then ids."""
+    top, rev, lock, opening = trick
+    if top is None:
+        lock = ()
+    jokers_held = counts[JOKER_ID]
+    wild = jokers_held if rules.joker_mode == "wild" else 0
+    found: list[_Entry] = []
+    add = found.append
+    spade = rules.spade_three and _is_spade_three(rules, (THREE_OF_SPADES,), top)
+    if spade and counts[THREE_OF_SPADES]:
+        add((THREE, 0, 1, (THREE_OF_SPADES,)))
+    # Sets of a natural rank, wild jokers joining.
+    for rank in range(1 if opening else 13):
+        base = rank * 4
+        held = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        if held == (0, 0, 0, 0):
+            continue
+        for ids, suits in _choices(rank, held):
+            if opening and ids[0] != THREE_OF_CLUBS:
+                continue
+            if lock and not _fits(lock, suits):
+                continue
+            for jokers in range(wild + 1):
+                count = len(ids) + jokers
+                if top is not None:
+                    if spade and ids == (THREE_OF_SPADES,) and not jokers:
+                        continue  # listed above
+                    if not _set_beats(rules, top, rev, rank, count, suits):
+                        continue
+                add((rank, 0, count, ids + _JOKER_TAIL[jokers]))
+    # Sets of jokers alone.
+    if not opening:
+        for jokers in range(1, jokers_held + 1):
+            if top is None or _set_beats(rules, top, rev, JOKER_RANK, jokers, ()):
+                add((JOKER_RANK, 0, jokers, _JOKER_TAIL[jokers]))
+    if rules.sequences and (top is None or top.run):
+        _add_runs(rules, counts, top, rev, lock, opening, wild, add)
+    found.sort()
+    return [play_of(entry[3]) for entry in found]
+
+
+def _add_runs(
+    rules: Rules,
+    counts: Sequence[int],
+    top: Top | None,
+    rev: bool,
+    lock: tuple[int, ...],
+    opening: bool,
+    wild: int,
+    add: Callable[[_Entry], None],
+) -> None:
+    """Every sequence the hand can make that beats `top` (or leads), added as sort entries:
+    each suit's runs from a held lowest card to a held highest one, wild jokers filling the
+    missing ranks inside (or standing in for held ones: a different card set)."""
+    length = top.size if top is not None else 0
+    for suit in range(1 if opening else 4):
+        if lock and suit not in lock:
+            continue
+        held = [counts[rank * 4 + suit] > 0 for rank in range(13)]
+        for low in range(1 if opening else 11):
+            if not held[low]:
+                continue
+            missing = 0  # ranks strictly between `low` and `high` not held
+            for high in range(low + 1, 13):
+                size = high - low + 1
+                if (
+                    size >= 3
+                    and held[high]
+                    and (not length or size == length)
+                    and (top is None or _run_beats(rules, top, rev, low, high, size))
+                ):
+                    inside = [rank for rank in range(low + 1, high) if held[rank]]
+                    for spare in range(min(wild - missing, len(inside)) + 1):
+                        for jokered in combinations(inside, spare):
+                            ranks = [low, *(r for r in inside if r not in jokered), high]
+                            if lock and not _fits(lock, (suit,) * len(ranks)):
+                                continue
+                            ids = tuple(rank * 4 + suit for rank in ranks)
+                            add((low, 1, size, ids + _JOKER_TAIL[missing + spare]))
+                if length and size >= length:
+                    break
+                if not held[high]:
+                    missing += 1
+                    if missing > wild:
+                        break
+
+
+# --- what a legal play does to the trick ------------------------------------------------
+
+
+def is_transparent(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Whether this legal play is transparent 3s: a set of 3s of the trick's size on a set
+    pile (transparent_threes), not the 3S on a lone joker.  Such a play keeps the pile's
+    rank and never triggers equal_plays = "skip"."""
+    top = trick.top
+    return (
+        rules.transparent_threes
+        and play.rank == THREE
+        and top is not None
+        and not top.run
+        and play.count == top.size
+        and not _is_spade_three(rules, play.ids, top)
+    )
+
+
+def pile_of(rules: Rules, seat: int, play: Play, trick: Trick) -> Top:
+    """The pile after this legal play, owned by `seat`.  Transparent 3s keep the covered
+    pile's rank and jokers count (with the 3s' suits); the 3S on a lone joker is a single 3."""
+    suits = _suits(play) if rules.variants else ()
+    top = trick.top
+    if play.rank < 0:
+        run = run_of(rules, play)
+        assert run is not None, "pile_of takes a legal play"
+        return Top(seat, run[0], play.count, play.jokers, True, suits)
+    if top is not None and is_transparent(rules, play, trick):
+        return Top(seat, top.rank, play.count, top.jokers, False, suits)
+    return Top(seat, play.rank, play.count, play.jokers, False, suits)
+
+
+def lock_after(rules: Rules, trick: Trick, play: Play) -> tuple[int, ...]:
+    """The lock after this legal play (suit_lock): the trick's lock if any; else the shared
+    pattern when a follow and the pile both have no joker and the same sorted suits."""
+    if not rules.suit_lock:
+        return ()
+    if trick.lock:
+        return trick.lock
+    top = trick.top
+    if top is None or top.jokers or play.jokers:
+        return ()
+    suits = _suits(play)
+    return suits if suits == top.suits else ()
+
+
+def clears(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Whether this legal play clears the pile: `moves.clears` for sets; a sequence holding
+    a natural card of clear_rank.  (The 3S on a joker does not clear.)"""
+    if play.rank >= 0:
+        return moves.clears(rules, play.rank, play.count)
+    if rules.clear_rank is None:
+        return False
+    return count_of(play, EIGHT if rules.clear_rank == 8 else TEN) > 0
+
+
+def revolts(rules: Rules, play: Play) -> bool:
+    """revolution on and (a set of 4+ cards, or a sequence of 5+)."""
+    return rules.revolution and play.count >= (4 if play.rank >= 0 else 5)
+
+
+def forbidden_finish(rules: Rules, play: Play, trick: Trick) -> bool:
+    """forbidden_finishes on and going out with this play is forbidden: it holds a joker, a
+    natural of the strongest natural rank in the order before the play (2; 3 when reversed),
+    a natural of clear_rank (when set), or it is the 3S on a lone joker (spade_three)."""
+    if not rules.forbidden_finishes:
+        return False
+    if play.jokers:
+        return True
+    strongest = THREE if trick.reversed else TWO
+    named = {strongest}
+    if rules.clear_rank is not None:
+        named.add(EIGHT if rules.clear_rank == 8 else TEN)
+    if any(card_id >> 2 in named for card_id in play.ids):
+        return True
+    return _is_spade_three(rules, play.ids, trick.top)

@@ -1,0 +1,158 @@
+"""Write tests/engine/records/game_<toggle>.json for each variant toggle and for the
+`daifugo` preset: a whole game of `president sim` bots in which the rule visibly acts
+(`acts_in`), and its `president replay --json` output beside it (.expected.json).
+
+    python scripts/variant_records.py [--out tests/engine/records] [--bots heuristic]
+
+Each record is the first game, by seed, whose replay shows the rule at work."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from president.engine import (
+    VARIANTS,
+    Discarded,
+    Event,
+    Fell,
+    Game,
+    HandedOver,
+    Played,
+    Skipped,
+    TrickEnded,
+    WentOut,
+)
+from president.engine.record import loads, replay
+
+#: Per record name: (preset, toggles set on top of it).
+TABLES: dict[str, tuple[str, dict[str, str]]] = {
+    name: ("classic", {name: "on", "jokers": "1", "joker_mode": "wild", "revolution": "on"})
+    for name in VARIANTS
+}
+TABLES["suit_ranking"] = ("classic", {"suit_ranking": "on"})
+TABLES["daifugo"] = ("daifugo", {})
+
+
+class Watch:
+    """What a replay shows of each rule at work."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.top: Any = None
+        self.tops = 0
+
+    def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
+        if action is None:
+            self.tops = 0
+        before, self.top = self.top, game.top
+        for event in events:
+            if isinstance(event, Played):
+                ranks = {c.rank for c in event.cards if not c.is_joker}
+                if len(ranks) > 1:
+                    self.seen.add("sequences")
+                if ranks == {0} and before is not None and game.top and game.top.rank != 0:
+                    self.seen.add("transparent_threes")
+                if (
+                    before is not None
+                    and game.top is not None
+                    and game.top.owner == event.seat
+                    and not game.top.run
+                    and before.rank == game.top.rank == next(iter(ranks), -1)
+                ):
+                    self.seen.add("suit_ranking")
+                if (
+                    [str(c) for c in event.cards] == ["3S"]
+                    and before is not None
+                    and before.rank == 13
+                    and before.size == 1
+                ):
+                    self.seen.add("spade_three")
+                if (
+                    not event.clears
+                    and any(isinstance(e, TrickEnded) for e in events)
+                    and sum(1 for n in game.card_counts() if n) >= 3
+                ):
+                    self.seen.add("one_time_around")
+            elif isinstance(event, Skipped):
+                self.seen.add("five_skip")
+            elif isinstance(event, HandedOver):
+                self.seen.add("seven_pass")
+            elif isinstance(event, Discarded):
+                self.seen.add("ten_discard")
+            elif isinstance(event, Fell):
+                self.seen.add("capital_fall")
+            elif isinstance(event, WentOut):
+                if event.place == self.tops:
+                    self.tops += 1
+                else:
+                    self.seen.add("forbidden_finishes")
+        if game.lock:
+            self.seen.add("suit_lock")
+        if game.jack_back:
+            self.seen.add("jack_back")
+
+
+def acts_in(document: dict[str, Any]) -> set[str]:
+    """The variant rules seen at work when the record is replayed."""
+    watch = Watch()
+    result = replay(document, watch)
+    if not result.ok:
+        raise SystemExit(f"a record did not replay: {result.fault}")
+    return watch.seen
+
+
+def one_game(preset: str, toggles: dict[str, str], seed: int, bots: str, folder: Path) -> Path:
+    command = [sys.executable, "-m", "president.cli", "sim", "--preset", preset, "--games", "1"]
+    for name, value in toggles.items():
+        command += ["--set", f"{name}={value}"]
+    command += ["--seed", str(seed), "--bots", bots, "--record", str(folder), "--quiet"]
+    command += ["--jobs", "1", "--playouts", "24"]
+    subprocess.run(command, check=True, capture_output=True)
+    (path,) = folder.glob("*.json")
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default="tests/engine/records")
+    parser.add_argument("--bots", default="heuristic,greedy,search,random")
+    parser.add_argument("--only", nargs="*", help="record names (default: all)")
+    args = parser.parse_args()
+    out = Path(args.out)
+    for name, (preset, toggles) in TABLES.items():
+        if args.only and name not in args.only:
+            continue
+        needs = set(VARIANTS) & {name} if name != "daifugo" else {"sequences", "suit_lock"}
+        for seed in range(1, 200):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = one_game(preset, toggles, seed, args.bots, Path(tmp))
+                text = path.read_text()
+            seen = acts_in(loads(text))
+            if needs <= seen:
+                break
+        else:
+            print(f"{name}: no game in 200 seeds shows it at work", file=sys.stderr)
+            return 1
+        target = out / f"game_{name}.json"
+        target.write_text(text)
+        shown = subprocess.run(
+            [sys.executable, "-m", "president.cli", "replay", "--json", str(target)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        (out / f"game_{name}.expected.json").write_text(
+            json.dumps(json.loads(shown), indent=1) + "\n"
+        )
+        print(f"{name}: seed {seed}, {sorted(seen)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
