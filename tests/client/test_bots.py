@@ -322,11 +322,9 @@ async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_
 
 
 def variant_view(hand: str, top: tuple[int, int, int] | None = None, **toggles: object) -> SeatView:
-    """`view_with` under classic with `toggles` on (view fields such as `due` or
-    `jack_back` may be given too)."""
-    fields = {
-        k: toggles.pop(k) for k in ("due", "jack_back", "counts", "revolution") if k in toggles
-    }
+    """`view_with` under classic with `toggles` on (the view fields `due`, `counts` and
+    `revolution` may be given too)."""
+    fields = {k: toggles.pop(k) for k in ("due", "counts", "revolution") if k in toggles}
     rules = find_preset("classic").replace(**toggles)
     return view_with(hand, top, rules=rules, **fields)
 
@@ -399,7 +397,7 @@ def test_the_heuristic_keeps_the_spade_three_for_a_lone_joker() -> None:
 def test_the_heuristic_weighs_plays_in_the_order_a_jack_back_leaves() -> None:
     # a J on the pile has reversed the order for this trick: 4 and 9 both answer it, the
     # 4 being the strongest card now; the cheapest answer is the 9
-    view = variant_view("4C 9D KS", top=(1, 8, 1), jack_back=True)
+    view = variant_view("4C 9D KS", top=(1, 8, 1), jack_back=True)._replace(jack_back=True)
     assert view.reversed
     assert HeuristicBot().choose(view) == Play(cards("9D"))
     assert GreedyBot().choose(view) == Play(cards("9D"))
