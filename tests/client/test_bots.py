@@ -30,6 +30,7 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine.rules import VARIANTS
 from president.protocol import messages as m
 
 from ..server.helpers import client, running_server, seated_among_server_bots, wait_for
@@ -401,3 +402,19 @@ def test_the_heuristic_weighs_plays_in_the_order_a_jack_back_leaves() -> None:
     assert view.reversed
     assert HeuristicBot().choose(view) == Play(cards("9D"))
     assert GreedyBot().choose(view) == Play(cards("9D"))
+
+
+@pytest.mark.parametrize("toggle", [*VARIANTS, "daifugo"])
+def test_every_strategy_finishes_a_game_under_each_variant(toggle: str) -> None:
+    """Each new toggle alone (the spade 3 with a joker to beat) and the daifugo preset:
+    the search, the heuristic, greedy and random play two hands out, every action legal."""
+    if toggle == "daifugo":
+        rules = find_preset("daifugo").replace(rounds=2)
+    else:
+        jokers = 1 if toggle == "spade_three" else 0
+        rules = find_preset("classic").replace(
+            scoring="positional", rounds=2, jokers=jokers, **{toggle: True}
+        )
+    line_up = ["search", "heuristic", "greedy", "random"]
+    game, _, _ = play_game(rules, line_up, 1, 0, True, {"playouts": 8})
+    assert game.phase is Phase.GAME_OVER and len(game.finishes) == 2
