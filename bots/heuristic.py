@@ -11,8 +11,9 @@ out.
 Under the variants and the Daifugo family (`Rules.variants`) the same advice holds, with
 what those rules add: the order in force is `view.reversed` (a jack back turns it for the
 trick); a sequence is weighed by its weakest card and led when it sheds three or more
-cards that belong to no set; a handover or a discard owed is paid with the least useful
-cards (`pay_due`); a finish the rules punish is put off while a safe last play remains;
+cards that belong to no set; a cheap set of 10s or 7s is led before a slightly lower one
+(it sheds a discard or a handover too); a handover or a discard owed is paid with the
+least useful cards (`pay_due`); a finish the rules punish is put off while a safe last play remains;
 the 3S waits for a lone joker under `spade_three`."""
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from president.engine.moves import Row, Top, clears, strength
 
 #: The 3S's card id (rank 0, suit 3): it beats a lone joker under spade_three.
 SPADE_THREE = THREE * 4 + 3
+#: The rank of the 7s (seven_pass).
+SEVEN = 4
 
 
 def rank_counts(rows: Sequence[Row]) -> list[int]:
@@ -388,6 +391,14 @@ def _lead(facts: Facts, plays: Sequence[Play]) -> Action:
         return max(runs, key=lambda p: (p.count, -facts.power(p)))
     cheap = [p for p in whole if not facts.precious(p)] or whole
     low = min(facts.power(p) for p in cheap)
+    rules = facts.rules
+    if (rules.ten_discard or rules.seven_pass) and facts.left > 3:
+        # 10s and 7s shed more than they hold (a discard, a handover): worth a little rank
+        named = {TEN} if rules.ten_discard else set()
+        named |= {SEVEN} if rules.seven_pass else set()
+        shedders = [p for p in cheap if facts.power(p) <= low + 3 and named & set(naturals(p))]
+        if shedders:
+            return min(shedders, key=lambda p: facts.power(p))
     return max((p for p in cheap if facts.power(p) == low), key=lambda p: p.count)
 
 

@@ -418,3 +418,10 @@ def test_every_strategy_finishes_a_game_under_each_variant(toggle: str) -> None:
     line_up = ["search", "heuristic", "greedy", "random"]
     game, _, _ = play_game(rules, line_up, 1, 0, True, {"playouts": 8})
     assert game.phase is Phase.GAME_OVER and len(game.finishes) == 2
+
+
+def test_the_heuristic_leads_a_ten_or_a_seven_that_sheds_more_than_it_holds() -> None:
+    # the 8 is the lowest, but a 10 owes a discard: two cards gone for one lead
+    view = variant_view("8C 10D KS AH", ten_discard=True)
+    assert HeuristicBot().choose(view) == Play(cards("10D"))
+    assert HeuristicBot().choose(variant_view("8C 10D KS AH")) == Play(cards("8C"))
