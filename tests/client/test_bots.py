@@ -246,9 +246,11 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example_bot.py"
 
 
-def test_the_twenty_line_example_bot_runs_offline() -> None:
+@pytest.mark.parametrize("preset", ["classic", "daifugo"])
+def test_the_twenty_line_example_bot_runs_offline(preset: str) -> None:
+    command = [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"]
     out = subprocess.run(
-        [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"],
+        [*command, "--preset", preset],
         capture_output=True,
         text=True,
         check=False,
