@@ -201,8 +201,8 @@ Action = Play | Pass | Return | Handover | Discard
 
 class Due(NamedTuple):
     """What the seat whose turn it is owes before play goes on: after a play holding 7s
-    (seven_pass) a `Handover` of `size` cards, after one holding 10s (ten_discard) a
-    `Discard` of `size` cards."""
+    (seven_pass) a `Handover`, after one holding 10s (ten_discard) a `Discard`; `size`
+    cards still owed, paid one card at a time (one card per action)."""
 
     kind: Literal["handover", "discard"]
     size: int

@@ -269,30 +269,30 @@ def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:
 
 
 def due_words(due: Due) -> str:
-    """What `due` asks, in words: "hand over 2 cards to the next player (seven_pass)"."""
-    cards = f"{due.size} card{'s' if due.size > 1 else ''}"
+    """What `due` asks, in words: "hand over 2 cards, one at a time, to the next player
+    (seven_pass)"."""
+    cards = "a card" if due.size == 1 else f"{due.size} cards, one at a time,"
     if due.kind == "handover":
         return f"hand over {cards} to the next player (seven_pass)"
-    return f"discard {cards} (ten_discard)"
+    return f"discard {cards.rstrip(',')} (ten_discard)"
 
 
 def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard) -> str | None:
-    """Why `paid` does not pay `due` for a hand with card-kind `counts`, or None."""
-    if len(paid.ids) != due.size:
-        return f"{due_words(due)}: {due.size}, not {len(paid.ids)}"
-    held: dict[int, int] = {}
-    for card_id in paid.ids:
-        held[card_id] = held.get(card_id, 0) + 1
-        if counts[card_id] < held[card_id]:
-            return f"you do not hold {paid.cards[paid.ids.index(card_id)]}"
+    """Why `paid` does not pay (the next card of) `due` for a hand with card-kind
+    `counts`, or None.  A due is paid one card at a time: the choices stay as few as the
+    kinds of card held, however many cards are owed."""
+    if len(paid.ids) != 1:
+        return f"{due_words(due)}: one card at a time, not {len(paid.ids)}"
+    if not counts[paid.ids[0]]:
+        return f"you do not hold {paid.cards[0]}"
     return None
 
 
 def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard]:
-    """Every distinct way (by card kinds) to pay `due` from a hand with these counts,
-    lowest cards first."""
+    """Every card that may pay the next card of `due` (one per card kind held), lowest
+    first."""
     paid = DUE_ACTIONS[due.kind]
-    return [paid(CARDS[i] for i in ids) for ids in card_sets(counts, due.size)]
+    return [paid((CARDS[card_id],)) for card_id, n in enumerate(counts) if n]
 
 
 def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:

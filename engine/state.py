@@ -450,8 +450,8 @@ class Game:
             return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
         due = self.due
         if due is not None and seat == self.turn and self.phase is _PLAY:
-            cheapest = sorted(self.hand_of(seat), key=seats.lowest_first)[: due.size]
-            return DUE_ACTIONS[due.kind](cheapest)
+            cheapest = min(self.hand_of(seat), key=seats.lowest_first)
+            return DUE_ACTIONS[due.kind]((cheapest,))
         actions = self.legal_actions(seat)
         if not actions:
             raise IllegalAction(f"seat {seat} has nothing to do now")
@@ -767,7 +767,12 @@ class Game:
             self._discarded += cards
             events.append(_new(Discarded, (seat, cards)))
         self._lasting = None  # (the scores do not change, but a seat may go out below)
-        if self._held[seat] and self._next_due(seat):
+        held = self._held[seat]
+        owed = self.due.size - 1 if self.due is not None else 0
+        if held and owed:
+            self.due = Due(self.due.kind, min(owed, held))  # type: ignore[union-attr]
+            return
+        if held and self._next_due(seat):
             return
         self.due, self._dues = None, []
         self._resume(events)

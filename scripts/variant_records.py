@@ -71,11 +71,14 @@ class Watch:
                     and before is not None
                     and before.rank == 13
                     and before.size == 1
+                    and game.top is not None
+                    and game.top.rank == 0  # (a transparent 3 would keep the joker's rank)
                 ):
                     self.seen.add("spade_three")
                 if (
                     not event.clears
                     and any(isinstance(e, TrickEnded) for e in events)
+                    and not any(isinstance(e, Skipped) for e in events)
                     and sum(1 for n in game.card_counts() if n) >= 3
                 ):
                     self.seen.add("one_time_around")
