@@ -362,7 +362,16 @@ def test_a_handover_or_discard_is_paid_with_the_least_useful_cards() -> None:
         ten_discard=True,
         jokers=1,
     )
-    assert bot.choose(view) == Discard(cards("3C 4D"))
+    assert bot.choose(view) == Discard(cards("3C"))  # one card at a time
+    view = variant_view(
+        "4D 5D 5S 9H JK 2S",
+        top=(0, 7, 1),
+        due=Due("discard", 1),
+        seven_pass=True,
+        ten_discard=True,
+        jokers=1,
+    )
+    assert bot.choose(view) == Discard(cards("4D"))
     # nor a card of a sequence held: the 6 goes, not the 3-4-5 of hearts
     view = variant_view(
         "3H 4H 5H 6C 9D", top=(0, 4, 1), due=Due("handover", 1), sequences=True, seven_pass=True

@@ -201,8 +201,13 @@ def test_a_sequence_with_a_seven_and_a_ten_hands_over_first() -> None:
 def test_the_timeout_rule_pays_a_due_with_the_lowest_cards() -> None:
     game = game_with(rules(seven_pass=True), {0: "5C 5D", 1: "7D 7H 3H 2S"})
     play(game, "0 5C 5D", "1 7D 7H")
+    assert game.due == Due("handover", 2)  # paid one card at a time
+    refused(game, 1, "handover 3H 2S")
     lowest = sorted(game.hand_of(1), key=lambda c: (c.rank, c.suit))[:2]
-    assert game.timeout_action(1) == Handover(lowest)
+    assert game.timeout_action(1) == Handover(lowest[:1])
+    game.apply(1, game.timeout_action(1))
+    assert game.due == Due("handover", 1)
+    assert game.timeout_action(1) == Handover(lowest[1:])
 
 
 # --- 5-skip --------------------------------------------------------------------------------
