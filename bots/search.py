@@ -253,9 +253,10 @@ class SearchBot:
 
 def known_cards(view: SeatView) -> dict[int, list[Card]]:
     """Cards this seat knows to be in another hand: what it gave (or returned) in the
-    exchange that has not been played since."""
+    exchange that has not been played since, nor come back to it (a 7-pass hands cards
+    on: one may even come back)."""
     known: dict[int, list[Card]] = {}
-    played = list(view.played)
+    played = [*view.played, *view.hand]
     for event in view.exchange:
         if isinstance(event, (Gave, Returned)) and event.giver == view.seat:
             for card in event.cards:
@@ -274,7 +275,8 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
     left = [0] * KINDS
     for card in deck(view.rules.decks, view.rules.jokers):
         left[card.id] += 1
-    known = known_cards(view)
+    # (a seat holds no more known cards than it has: a 7-pass may have handed them on)
+    known = {seat: cards[: view.counts[seat]] for seat, cards in known_cards(view).items()}
     for card in [*view.played, *view.hand, *(c for cards in known.values() for c in cards)]:
         left[card.id] -= 1
     unseen = [CARDS[i] for i in range(KINDS) for _ in range(max(0, left[i]))]

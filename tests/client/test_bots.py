@@ -128,6 +128,35 @@ def test_a_world_deals_only_what_the_seat_has_not_seen() -> None:
         assert not set(dealt) & set(played) and not set(dealt) & set(view.hand)
 
 
+def test_a_card_given_in_the_exchange_that_came_back_is_not_known_elsewhere() -> None:
+    from president.engine.events import Gave
+
+    # I gave the AS to seat 2; a 7-pass has since handed it back to me
+    view = variant_view("5C AS", counts=(2, 3, 3, 3), seven_pass=True)._replace(
+        exchange=(Gave(0, 2, 1, cards("AS")),)
+    )
+    assert known_cards(view) == {}
+    hands = deal_unseen(view, random.Random(1))
+    assert [len(h) for h in hands] == [2, 3, 3, 3] and Card.parse("AS") not in hands[2]
+
+
+def test_cards_given_in_the_exchange_to_a_seat_now_out_are_dealt_elsewhere() -> None:
+    from president.engine import deck
+    from president.engine.events import Gave
+
+    # I gave the 2S and AD to seat 1, which has gone out without playing them (a 7-pass
+    # handed them on): every card not played and not mine is in seats 2 and 3
+    rest = cards("2S AD 9H 9D QC KH")
+    played = tuple(c for c in deck(1, 0) if c not in (*rest, *cards("5C 6C")))
+    view = variant_view("5C 6C", counts=(2, 0, 3, 3), seven_pass=True)._replace(
+        played=played, exchange=(Gave(0, 1, 2, cards("2S AD")),)
+    )
+    for seed in range(5):
+        hands = deal_unseen(view, random.Random(seed))
+        assert [len(h) for h in hands] == [2, 0, 3, 3]
+        assert sorted(hands[2] + hands[3]) == sorted(rest)
+
+
 def test_search_takes_a_sure_win_and_spends_its_budget() -> None:
     bot = SearchBot(random.Random(2), playouts=40)
     # two 2s and a 3 against a lone 4-card opponent hand: lead the 2s, then the 3
