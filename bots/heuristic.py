@@ -6,15 +6,39 @@ and on a rebuilt `Game` inside a search alike.
 The heuristic is the advice of seeds 000 and 004 as code: shed low cards when you hold
 the lead, keep sets whole, return junk singles that break nothing, count the 2s and the
 dead ranks, spend a 2 when it is the cheapest answer, press the player closest to going
-out."""
+out.
+
+Under the variants and the Daifugo family (`Rules.variants`) the same advice holds, with
+what those rules add: the order in force is `view.reversed` (a jack back turns it for the
+trick); a sequence is weighed by its weakest card and led when it sheds three or more
+cards that belong to no set; a cheap set of 10s or 7s is led before a slightly lower one
+(it sheds a discard or a handover too); a handover or a discard owed is paid with the
+least useful cards (`pay_due`); a finish the rules punish is put off while a safe last play remains;
+the 3S waits for a lone joker under `spade_three`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from president.engine import PASS, Action, Phase, Play, Return, Rules, SeatView
-from president.engine.cards import JOKER_RANK, TWO, deck
+from president.engine import (
+    PASS,
+    Action,
+    Card,
+    Discard,
+    Handover,
+    Phase,
+    Play,
+    Return,
+    Rules,
+    SeatView,
+)
+from president.engine.cards import EIGHT, JOKER_ID, JOKER_RANK, TEN, THREE, TWO, deck
 from president.engine.moves import Row, Top, clears, strength
+
+#: The 3S's card id (rank 0, suit 3): it beats a lone joker under spade_three.
+SPADE_THREE = THREE * 4 + 3
+#: The rank of the 7s (seven_pass).
+SEVEN = 4
 
 
 def rank_counts(rows: Sequence[Row]) -> list[int]:
@@ -49,23 +73,132 @@ def cheapest_return(
     return min(returns, key=cost)
 
 
+def naturals(play: Play) -> list[int]:
+    """The ranks of a play's natural cards."""
+    return [card.rank for card in play.cards if card.id != JOKER_ID]
+
+
+def power(play: Play, order: Sequence[int]) -> int:
+    """How strong a play is in the order `order` (`ORDER[reversed]`): its rank's, or for a
+    sequence (`rank` -1) its weakest natural card's, which is what a follow must beat."""
+    if play.rank >= 0:
+        return order[play.rank]
+    return min(order[rank] for rank in naturals(play))
+
+
 def greedy_choice(plays: Sequence[Play], top: Top | None, revolution: bool) -> Action:
-    """The lowest play that beats; on the lead, the lowest rank with all its copies."""
+    """The lowest play that beats; on the lead, the lowest rank with all its copies.
+    `revolution`: the order in force is reversed (a revolution or a jack back)."""
     if not plays:
         return PASS
+    order = ORDER[revolution]
     if top is None:
-        low = min(strength(p.rank, revolution) for p in plays)
+        low = min(power(p, order) for p in plays)
         return max(
-            (p for p in plays if strength(p.rank, revolution) == low),
+            (p for p in plays if power(p, order) == low),
             key=lambda p: (p.count - p.jokers, -p.jokers),
         )
-    return min(plays, key=lambda p: (strength(p.rank, revolution), p.jokers, p.count))
+    return min(plays, key=lambda p: (power(p, order), p.jokers, p.count))
+
+
+def runs_held(cards: Sequence[Card]) -> set[int]:
+    """The ids of my natural cards that belong to a sequence I hold (three or more of one
+    suit in a row, no wrap-around): the cards a sequence lead would shed."""
+    suits: dict[int, set[int]] = {}
+    for card in cards:
+        if card.id != JOKER_ID:
+            suits.setdefault(card.suit, set()).add(card.rank)
+    found: set[int] = set()
+    for suit, ranks in suits.items():
+        for rank in ranks:
+            if (
+                {rank - 1, rank - 2} <= ranks
+                or {rank - 1, rank + 1} <= ranks
+                or {
+                    rank + 1,
+                    rank + 2,
+                }
+                <= ranks
+            ):
+                found.add(rank * 4 + suit)
+    return found
+
+
+def due_cost(
+    pay: Sequence[Card],
+    held: Sequence[int],
+    reversed_: bool,
+    rules: Rules,
+    in_runs: set[int],
+    handover: bool,
+) -> int:
+    """What giving away `pay` (a handover or a discard) costs me: the strength of the
+    cards, more for a set broken, a sequence broken, a card that wins tricks (a joker, the
+    strongest rank, the clearing rank, the 3S kept for a joker), and for a handover a
+    pair handed to the next player."""
+    order = ORDER[reversed_]
+    strongest = THREE if reversed_ else TWO
+    clearing = {8: EIGHT, 10: TEN}.get(rules.clear_rank or 0)
+    total = 0
+    ranks = [card.rank for card in pay]
+    for rank in set(ranks):
+        given = ranks.count(rank)
+        total += order[rank] * given
+        if rank in (JOKER_RANK, strongest):
+            total += 40 * given
+        elif rank == clearing or (rules.twos_clear and rank == TWO):
+            total += 25 * given
+        if rank != JOKER_RANK and held[rank] > given:
+            total += 20  # breaks a set of mine
+        if handover and given > 1:
+            total += 8  # hands the next player a pair
+    for card in pay:
+        if card.id in in_runs:
+            total += 15
+        if card.id == SPADE_THREE and rules.spade_three and rules.jokers:
+            total += 30
+    return total
+
+
+def pay_due(
+    actions: Sequence[Action],
+    cards: Sequence[Card],
+    held: Sequence[int],
+    reversed_: bool,
+    rules: Rules,
+) -> Action:
+    """The cheapest handover or discard among `actions` (the seat's legal actions while it
+    owes one): the least useful cards, as `due_cost` weighs them."""
+    payments = [a for a in actions if isinstance(a, (Handover, Discard))]
+    in_runs = runs_held(cards) if rules.sequences else set()
+    return min(
+        payments,
+        key=lambda a: due_cost(a.cards, held, reversed_, rules, in_runs, isinstance(a, Handover)),
+    )
+
+
+def lowest_payment(actions: Sequence[Action], reversed_: bool) -> Action:
+    """The greedy bot's payment: the cards lowest in the order in force."""
+    order = ORDER[reversed_]
+    payments = [a for a in actions if isinstance(a, (Handover, Discard))]
+    return min(payments, key=lambda a: sorted((order[c.rank] for c in a.cards), reverse=True))
 
 
 class Facts:
     """What the heuristic weighs, computed once per decision."""
 
-    __slots__ = ("held", "left", "order", "revolution", "rules", "seat", "threat", "top", "unseen")
+    __slots__ = (
+        "cards",
+        "held",
+        "left",
+        "order",
+        "revolution",
+        "rules",
+        "seat",
+        "threat",
+        "top",
+        "unseen",
+    )
 
     def __init__(
         self,
@@ -76,6 +209,7 @@ class Facts:
         revolution: bool,
         counts: Sequence[int],
         unseen: Sequence[int] | None,
+        cards: Sequence[Card] = (),
     ) -> None:
         self.rules, self.seat, self.held, self.top, self.revolution = (
             rules,
@@ -90,32 +224,103 @@ class Facts:
         self.threat = min(filter(None, [*counts[:seat], *counts[seat + 1 :]]), default=99)
         #: Per rank, how many copies may still be in other hands (None: not counted).
         self.unseen = unseen
+        #: My cards (only the variants' advice reads them: suits, the 3S).
+        self.cards = cards
 
     def strength(self, rank: int) -> int:
         return self.order[rank]
 
+    def power(self, play: Play) -> int:
+        """The play's strength in the order in force (a sequence's weakest card's)."""
+        return power(play, self.order)
+
     def whole(self, play: Play) -> bool:
-        """The play takes every natural of its rank (it breaks no set) and no joker."""
+        """The play takes every natural of its rank (it breaks no set) and no joker; a
+        sequence: no joker, and no card of a rank I hold more of."""
         if play.rank == JOKER_RANK:
             return True
+        if play.rank < 0:
+            return play.jokers == 0 and all(self.held[r] == 1 for r in naturals(play))
         return play.jokers == 0 and play.count == self.held[play.rank]
 
     def precious(self, play: Play) -> bool:
         """A 2, a joker, or a play nobody left can beat: the cards that buy the lead."""
+        if play.rank < 0:
+            return play.jokers > 0 or (TWO in naturals(play) and not self.revolution)
         if play.rank >= TWO and not self.revolution:
             return True
         return play.jokers > 0 or (self.unseen is not None and self.boss(play))
 
+    def costly_finish(self, play: Play) -> bool:
+        """Going out on this play costs the place: a 2 under two_finish_penalty; under
+        forbidden_finishes a joker, the strongest rank, the clearing rank, the 3S on a
+        lone joker."""
+        rules = self.rules
+        if rules.two_finish_penalty and play.rank == TWO:
+            return True
+        if not rules.forbidden_finishes:
+            return False
+        if play.jokers or play.rank == JOKER_RANK:
+            return True
+        ranks = naturals(play)
+        if (THREE if self.revolution else TWO) in ranks:
+            return True
+        if rules.clear_rank is not None and (EIGHT if rules.clear_rank == 8 else TEN) in ranks:
+            return True
+        return play.ids == (SPADE_THREE,) and lone_joker(self.top)
+
+    def costly_rank(self, rank: int) -> bool:
+        """Going out on a set of this rank costs the place (`costly_finish` by rank)."""
+        rules = self.rules
+        if rules.two_finish_penalty and rank == TWO:
+            return True
+        if not rules.forbidden_finishes:
+            return False
+        clearing = {8: EIGHT, 10: TEN}.get(rules.clear_rank or 0)
+        return rank in (JOKER_RANK, THREE if self.revolution else TWO, clearing)
+
+    def last_safe(self) -> int | None:
+        """The one rank left I may go out on without losing the place, while I hold
+        ranks I may not: keep it for the last play (None when there is nothing to keep)."""
+        if not (self.rules.forbidden_finishes or self.rules.two_finish_penalty):
+            return None
+        held = [rank for rank in range(14) if self.held[rank]]
+        safe = [rank for rank in held if not self.costly_rank(rank)]
+        if len(safe) == 1 and len(held) > 1:
+            return safe[0]
+        return None
+
+    def keeps_spade_three(self) -> bool:
+        """Under spade_three, I hold the 3S and a joker may be in another hand: the 3S is
+        kept to beat it."""
+        if not self.rules.spade_three or not any(c.id == SPADE_THREE for c in self.cards):
+            return False
+        if self.unseen is not None:
+            return self.unseen[JOKER_RANK] > 0
+        return self.rules.jokers * self.rules.decks > self.held[JOKER_RANK]
+
     def boss(self, play: Play) -> bool:
         """Nobody else can beat this set (every higher rank is played out or mine)."""
         unseen = self.unseen
-        if unseen is None:
+        if unseen is None or play.rank < 0:
             return False
         mine = self.strength(play.rank)
         for rank in range(14):
             if self.strength(rank) > mine and unseen[rank] >= play.count:
                 return False
         return not (unseen[JOKER_RANK] and self.rules.joker_mode == "wild")
+
+
+def lone_joker(top: Top | None) -> bool:
+    """The pile is one joker alone (what the 3S beats under spade_three)."""
+    return top is not None and top.size == 1 and top.rank == JOKER_RANK and not top.run
+
+
+def top_power(top: Top, order: Sequence[int]) -> int:
+    """The pile's strength in the order in force (a sequence's weakest card's)."""
+    if top.run:
+        return min(order[top.rank], order[top.rank + top.size - 1])
+    return order[top.rank]
 
 
 def unseen_counts(view: SeatView) -> list[int]:
@@ -142,10 +347,20 @@ def heuristic_choice(
         if not kept and can_pass:
             return PASS
         plays = kept or plays
-    penalty = rules.two_finish_penalty
-    # Go out when one play empties the hand (not on a 2 when that costs the place).
+    if rules.variants and facts.keeps_spade_three():
+        # the 3S waits for a lone joker, and takes it when it comes (not as my last card,
+        # which would be a forbidden finish there)
+        if lone_joker(facts.top):
+            spade = [p for p in plays if p.ids == (SPADE_THREE,)]
+            if spade and (facts.left > 1 or not rules.forbidden_finishes):
+                return spade[0]
+        kept = [p for p in plays if SPADE_THREE not in p.ids]
+        if not kept and can_pass:
+            return PASS
+        plays = kept or plays
+    # Go out when one play empties the hand (not when that costs the place).
     for play in plays:
-        if play.count == facts.left and not (penalty and play.rank == TWO):
+        if play.count == facts.left and not facts.costly_finish(play):
             return play
     if facts.top is None:
         return _lead(facts, plays)
@@ -156,36 +371,56 @@ def _lead(facts: Facts, plays: Sequence[Play]) -> Action:
     whole = [p for p in plays if facts.whole(p)] or list(plays)
     held = facts.held
     sets_left = sum(1 for n in held if n)
+    safe = facts.last_safe()
+    if safe is not None:
+        # keep the one rank I may go out on for the end: lead the others first
+        whole = [p for p in whole if p.rank != safe] or whole
+        if sets_left == 2:
+            return max(whole, key=lambda p: p.count)  # do not end on a costly play
     bosses = [p for p in whole if facts.boss(p)]
-    if facts.rules.two_finish_penalty and held[TWO] and sets_left == 2:
-        twos = [p for p in whole if p.rank == TWO]
-        if twos:
-            return twos[0]  # do not end on a 2
     if sets_left <= 2 and bosses:
         return max(bosses, key=lambda p: p.count)  # win the lead back, then go out
     if facts.threat <= 2:
         # the next player may go out on a cheap lead: lead a set they cannot match in size
         big = [p for p in whole if p.count > facts.threat]
         if big:
-            return min(big, key=lambda p: facts.strength(p.rank))
+            return min(big, key=lambda p: facts.power(p))
+    runs = [p for p in whole if p.rank < 0 and not facts.precious(p)]
+    if runs:
+        # a sequence sheds three cards or more that belong to no set: the longest, lowest
+        return max(runs, key=lambda p: (p.count, -facts.power(p)))
     cheap = [p for p in whole if not facts.precious(p)] or whole
-    low = min(facts.strength(p.rank) for p in cheap)
-    return max((p for p in cheap if facts.strength(p.rank) == low), key=lambda p: p.count)
+    low = min(facts.power(p) for p in cheap)
+    rules = facts.rules
+    if (rules.ten_discard or rules.seven_pass) and facts.left > 3:
+        # 10s and 7s shed more than they hold (a discard, a handover): worth a little rank
+        named = {TEN} if rules.ten_discard else set()
+        named |= {SEVEN} if rules.seven_pass else set()
+        shedders = [p for p in cheap if facts.power(p) <= low + 3 and named & set(naturals(p))]
+        if shedders:
+            return min(shedders, key=lambda p: facts.power(p))
+    return max((p for p in cheap if facts.power(p) == low), key=lambda p: p.count)
 
 
 def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
     top = facts.top
     assert top is not None
-    order, held, left = facts.order, facts.held, facts.left
+    order, left = facts.order, facts.left
     pressing = facts.threat <= 2 or (top.owner != facts.seat and left <= 3)
+    safe = facts.last_safe()
+    if safe is not None:
+        # keep the one rank I may go out on for the end
+        kept = [p for p in plays if p.rank != safe]
+        if not kept and can_pass:
+            return PASS
+        plays = kept or plays
     # the cheapest answer that keeps its set whole, cheap ones before precious ones
     best: Play | None = None
     best_key = (2, 99, 99)
     for play in plays:
-        rank = play.rank
-        if rank != JOKER_RANK and (play.jokers or play.count != held[rank]):
+        if not facts.whole(play):
             continue
-        key = (facts.precious(play), order[rank], play.count)
+        key = (facts.precious(play), facts.power(play), play.count)
         if key < best_key:
             best, best_key = play, key
     if best is not None:
@@ -193,12 +428,12 @@ def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
             return best
         # a 2 (or another card that buys the lead) is worth it as the cheapest answer
         # to a high pile, near the end, or against a player about to go out
-        if pressing or left <= 4 or order[top.rank] >= order[11] - 1:
+        if pressing or left <= 4 or top_power(top, order) >= order[11] - 1:
             return best
-        if clears(facts.rules, best.rank, best.count) and left <= 6:
+        if best.rank >= 0 and clears(facts.rules, best.rank, best.count) and left <= 6:
             return best
     if pressing or not can_pass:
-        return min(plays, key=lambda p: (facts.precious(p), order[p.rank], p.jokers))
+        return min(plays, key=lambda p: (facts.precious(p), facts.power(p), p.jokers))
     return PASS
 
 
@@ -209,9 +444,10 @@ def view_facts(view: SeatView, rows: Sequence[Row] | None = None, count: bool = 
         view.seat,
         rank_counts(rows),
         view.top,
-        view.revolution,
+        view.reversed,
         view.counts,
         unseen_counts(view) if count else None,
+        view.hand if view.rules.variants else (),
     )
 
 
@@ -226,7 +462,9 @@ class GreedyBot:
                 rank_counts(view.rows),
                 view.revolution,
             )
-        return greedy_choice([a for a in actions if isinstance(a, Play)], view.top, view.revolution)
+        if view.due is not None:
+            return lowest_payment(actions, view.reversed)
+        return greedy_choice([a for a in actions if isinstance(a, Play)], view.top, view.reversed)
 
 
 class HeuristicBot:
@@ -241,11 +479,13 @@ class HeuristicBot:
             return cheapest_return(
                 [a for a in actions if isinstance(a, Return)], rank_counts(rows), view.revolution
             )
+        if view.due is not None:
+            return pay_due(actions, view.hand, rank_counts(rows), view.reversed, view.rules)
         plays = [a for a in actions if isinstance(a, Play)]
         can_pass = PASS in actions
         action = heuristic_choice(view_facts(view, rows), plays, can_pass, self.hoard)
         if action is PASS and not can_pass:
-            return min(plays, key=lambda p: strength(p.rank, view.revolution))
+            return min(plays, key=lambda p: power(p, ORDER[view.reversed]))
         return action
 
 

@@ -2,8 +2,9 @@
 cards of each rank it holds (suits never matter once the opening play is made), the pile,
 the turn, who passed, the revolution, the places.  It plays the engine's rules (`Game`'s
 `_play`, `_pass`, `_auto_pass`, `_end_trick`, `_go_out`) for every toggle except wild
-jokers and the opening 3C lead, where `compact_world` says no and the search plays the
-engine itself (`EngineWorld`).  Copying one is a few list copies: a search copies a world
+jokers, the opening 3C lead and every rule of the variants and the Daifugo family
+(`Rules.variants`: suits matter, plays have effects), where `compact_world` says no and
+the search plays the engine itself (`EngineWorld`).  Copying one is a few list copies: a search copies a world
 per playout instead of rebuilding a `Game`."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from president.engine.actions import play_of
 from president.engine.cards import JOKER_ID, JOKER_RANK, TWO
 from president.engine.moves import Top, clears
 
-from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, rank_counts
+from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, pay_due, rank_counts
 
 #: A move inside a world: a play or the pass, as the engine's own objects.
 Move = Play | Pass
@@ -48,8 +49,9 @@ ABOVE = tuple(
 
 
 def supports(rules: Rules) -> bool:
-    """Whether the compact state plays these rules (wild jokers it does not)."""
-    return rules.joker_mode != "wild" or rules.jokers == 0
+    """Whether the compact state plays these rules: not wild jokers, and none of the
+    variants (sequences, locks, dues, skips... are the engine's alone)."""
+    return not rules.variants and (rules.joker_mode != "wild" or rules.jokers == 0)
 
 
 class Table:
@@ -471,14 +473,16 @@ class EngineWorld:
 
 
 def _facts(game: Game, seat: int) -> Facts:
+    variants = game.rules.variants
     return Facts(
         game.rules,
         seat,
         rank_counts(game.rows(seat)),
         game.top,
-        game.revolution,
+        game.revolution != game.jack_back,
         game.card_counts(),
         None,
+        game.hand_of(seat) if variants else (),
     )
 
 
@@ -487,10 +491,19 @@ def game_policy(game: Game, seat: int) -> Action:
     actions = game.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
+    variants = game.rules.variants
+    if variants and game.due is not None:
+        return pay_due(
+            actions,
+            game.hand_of(seat),
+            rank_counts(game.rows(seat)),
+            game.revolution != game.jack_back,
+            game.rules,
+        )
     plays = [a for a in actions if type(a) is Play]
     can_pass = actions[-1] is PASS or PASS in actions
     top = game.top
-    if top is not None:
+    if top is not None and not variants:
         # the heuristic's commonest answer, found without weighing everything: a play
         # that goes out, else the cheapest set held whole that is not precious
         rows = game.rows(seat)

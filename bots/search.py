@@ -19,17 +19,18 @@ from president.engine import (
     PASS,
     Action,
     Card,
+    Pass,
     Phase,
     Play,
     SeatView,
     counts_of,
     deck,
 )
-from president.engine.cards import JOKER_RANK, KINDS, TWO
+from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
 from president.engine.moves import legal_plays, rows_of
 
-from .heuristic import ORDER, HeuristicBot, rank_counts
+from .heuristic import ORDER, Facts, HeuristicBot, power, rank_counts
 from .playout import World, game_playout, game_policy, make_world
 
 #: The heuristic on a `Game` (what the compact state's `Hand.policy` mirrors).
@@ -62,6 +63,10 @@ class Believed:
         self.belief: Any = None
 
     def __call__(self, view: SeatView, rng: random.Random) -> list[list[Card]]:
+        if view.rules.variants:
+            # the belief replays the hand by the base rules (no sequences, handovers,
+            # discards, skips): under the variants the worlds are dealt by counts
+            return deal_unseen(view, rng)
         if view is not self.view:
             self.view, self.belief = view, self.make(view)
         hands: list[list[Card]] = self.belief.sample(rng)
@@ -107,7 +112,8 @@ class SearchBot:
         self.choices = 0
 
     def choose(self, view: SeatView) -> Action:
-        if view.phase is not Phase.PLAY:
+        if view.phase is not Phase.PLAY or view.due is not None:
+            # the exchange's return, a handover or a discard: the heuristic's cheapest
             self.choices = 1
             return self.fallback.choose(view)
         actions = view.legal_actions()
@@ -141,16 +147,16 @@ class SearchBot:
         """The actions worth a playout: sets kept whole (jokers alone or not at all), the
         cheapest few broken ones when following, passing, and the heuristic's own choice
         `prior`.  Fewer arms, more playouts each."""
-        held = rank_counts(view.rows)
-        order = ORDER[view.revolution]
-        plays = [a for a in actions if isinstance(a, Play)]
-        whole = [
-            p for p in plays if p.rank == JOKER_RANK or (not p.jokers and p.count == held[p.rank])
-        ]
-        broken = sorted(
-            (p for p in plays if p not in whole), key=lambda p: (order[p.rank], p.jokers)
+        facts = Facts(
+            view.rules, view.seat, rank_counts(view.rows), None, view.reversed, view.counts, None
         )
-        ordered = sorted(whole, key=lambda p: order[p.rank])
+        order = ORDER[view.reversed]
+        plays = [a for a in actions if isinstance(a, Play)]
+        whole = [p for p in plays if facts.whole(p)]
+        broken = sorted(
+            (p for p in plays if p not in whole), key=lambda p: (power(p, order), p.jokers)
+        )
+        ordered = sorted(whole, key=lambda p: power(p, order))
         chosen: list[Action]
         if view.top is not None:
             chosen = [*ordered[:3], *broken[:1]]
@@ -247,9 +253,10 @@ class SearchBot:
 
 def known_cards(view: SeatView) -> dict[int, list[Card]]:
     """Cards this seat knows to be in another hand: what it gave (or returned) in the
-    exchange that has not been played since."""
+    exchange that has not been played since, nor come back to it (a 7-pass hands cards
+    on: one may even come back)."""
     known: dict[int, list[Card]] = {}
-    played = list(view.played)
+    played = [*view.played, *view.hand]
     for event in view.exchange:
         if isinstance(event, (Gave, Returned)) and event.giver == view.seat:
             for card in event.cards:
@@ -268,7 +275,8 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
     left = [0] * KINDS
     for card in deck(view.rules.decks, view.rules.jokers):
         left[card.id] += 1
-    known = known_cards(view)
+    # (a seat holds no more known cards than it has: a 7-pass may have handed them on)
+    known = {seat: cards[: view.counts[seat]] for seat, cards in known_cards(view).items()}
     for card in [*view.played, *view.hand, *(c for cards in known.values() for c in cards)]:
         left[card.id] -= 1
     unseen = [CARDS[i] for i in range(KINDS) for _ in range(max(0, left[i]))]
@@ -280,6 +288,8 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
         else []
     )
     strict = view.rules.must_beat
+    if view.rules.variants:
+        passers = []  # suits, locks and sequences decide what answers: not weighed here
     for _ in range(MAX_TRIES):
         rng.shuffle(unseen)
         hands: list[list[Card]] = []
@@ -320,7 +330,8 @@ def solve(world: World, me: int, players: int, depth: int) -> float:
             place = world.place(me)
             continue
         actions = world.actions(seat)
-        if len(actions) == 1 or depth <= 0:
+        if len(actions) == 1 or depth <= 0 or not isinstance(actions[0], (Play, Pass)):
+            # forced, deep enough, or a handover or discard owed (the heuristic pays it)
             world.apply(seat, actions[0] if len(actions) == 1 else world.policy(seat))
             place = world.place(me)
             continue

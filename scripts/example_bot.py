@@ -3,14 +3,14 @@ Online:  python scripts/example_bot.py bot HOST:PORT --fingerprint FP --table T 
 
 from president.bots import sdk
 from president.cli import bot_script
-from president.engine import PASS, Play, Return
+from president.engine import PASS
 
 
 class LowBall:
-    """Plays its lowest set with all its copies; returns its lowest cards."""
+    """Plays its lowest set with all its copies; gives back (or away) its lowest cards."""
 
     def choose(self, view):
-        moves = [a for a in view.legal_actions() if isinstance(a, (Play, Return))]
+        moves = [a for a in view.legal_actions() if a is not PASS]
         if not moves:
             return PASS
         strength = lambda a: sum(c.rank for c in a.cards) / len(a.cards)  # noqa: E731

@@ -23,13 +23,20 @@ from president.engine import (
     PRESETS,
     TOGGLES,
     Action,
+    Discard,
+    Due,
+    Fell,
     Game,
     Gave,
+    HandedOver,
+    Handover,
     IllegalAction,
     Play,
     Return,
     Rules,
+    Skipped,
     TrickEnded,
+    WentOut,
     parse_cards,
     rules_from,
 )
@@ -201,8 +208,10 @@ def example_rules(text: str) -> Rules:
     preset, *changes = [part.strip() for part in text.split(",")]
     toggles = {}
     for change in changes:
-        name, _, value = change.partition("=")
-        toggles[name.strip()] = toggle_value(value.strip())
+        name, _, value = (part.strip() for part in change.partition("="))
+        # `none` is a word of its own for `exchange`, and the absence of a value elsewhere.
+        word = value == "none" and "none" in (toggle_choices(name) or ())
+        toggles[name] = value if word else toggle_value(value)
     return rules_from({"preset": preset, **toggles})
 
 
@@ -277,6 +286,28 @@ class Example:
             assert ended and ended[-1].leader == self.seat(m.group(1))
         elif m := re.fullmatch(r"revolution: (on|off)", text):
             assert self.deal().revolution is (m.group(1) == "on")
+        elif m := re.fullmatch(r"jack back: (on|off)", text):
+            assert self.deal().jack_back is (m.group(1) == "on")
+        elif m := re.fullmatch(r"lock: (none|[CDHS](?: [CDHS])*)", text):
+            want = (
+                () if m.group(1) == "none" else tuple("CDHS".index(s) for s in m.group(1).split())
+            )
+            assert self.deal().lock == want
+        elif m := re.fullmatch(r"(\w+) owes a (handover|discard) of (\d+) cards?", text):
+            assert self.deal().turn == self.seat(m.group(1))
+            assert self.deal().due == Due(m.group(2), int(m.group(3)))  # type: ignore[arg-type]
+        elif m := re.fullmatch(r"(\w+) hands over (.*) to (\w+)", text):
+            self.act(m.group(1), Handover(parse_cards(m.group(2))))
+            handed = [e for e in self.events if isinstance(e, HandedOver)]
+            want = (self.seat(m.group(1)), self.seat(m.group(3)), sorted(m.group(2).split()))
+            assert want in [(h.giver, h.receiver, sorted(map(str, h.cards))) for h in handed]
+        elif m := re.fullmatch(r"(\w+) discards (.*)", text):
+            self.act(m.group(1), Discard(parse_cards(m.group(2))))
+        elif m := re.fullmatch(r"(\w+) is skipped", text):
+            assert Skipped(self.seat(m.group(1))) in self.events
+        elif m := re.fullmatch(r"(\w+) (goes out|falls to) (\d+)(?:st|nd|rd|th)", text):
+            kind = WentOut if m.group(2) == "goes out" else Fell
+            assert kind(self.seat(m.group(1)), int(m.group(3)) - 1) in self.events
         else:
             raise AssertionError(f"a worked example has a line the test cannot read: {text!r}")
 

@@ -30,6 +30,7 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine.rules import VARIANTS
 from president.protocol import messages as m
 
 from ..server.helpers import client, running_server, seated_among_server_bots, wait_for
@@ -125,6 +126,35 @@ def test_a_world_deals_only_what_the_seat_has_not_seen() -> None:
         assert Card.parse("AS") in hands[2]  # what I gave is where I gave it
         dealt = [c for h in hands[1:] for c in h]
         assert not set(dealt) & set(played) and not set(dealt) & set(view.hand)
+
+
+def test_a_card_given_in_the_exchange_that_came_back_is_not_known_elsewhere() -> None:
+    from president.engine.events import Gave
+
+    # I gave the AS to seat 2; a 7-pass has since handed it back to me
+    view = variant_view("5C AS", counts=(2, 3, 3, 3), seven_pass=True)._replace(
+        exchange=(Gave(0, 2, 1, cards("AS")),)
+    )
+    assert known_cards(view) == {}
+    hands = deal_unseen(view, random.Random(1))
+    assert [len(h) for h in hands] == [2, 3, 3, 3] and Card.parse("AS") not in hands[2]
+
+
+def test_cards_given_in_the_exchange_to_a_seat_now_out_are_dealt_elsewhere() -> None:
+    from president.engine import deck
+    from president.engine.events import Gave
+
+    # I gave the 2S and AD to seat 1, which has gone out without playing them (a 7-pass
+    # handed them on): every card not played and not mine is in seats 2 and 3
+    rest = cards("2S AD 9H 9D QC KH")
+    played = tuple(c for c in deck(1, 0) if c not in (*rest, *cards("5C 6C")))
+    view = variant_view("5C 6C", counts=(2, 0, 3, 3), seven_pass=True)._replace(
+        played=played, exchange=(Gave(0, 1, 2, cards("2S AD")),)
+    )
+    for seed in range(5):
+        hands = deal_unseen(view, random.Random(seed))
+        assert [len(h) for h in hands] == [2, 0, 3, 3]
+        assert sorted(hands[2] + hands[3]) == sorted(rest)
 
 
 def test_search_takes_a_sure_win_and_spends_its_budget() -> None:
@@ -245,9 +275,11 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example_bot.py"
 
 
-def test_the_twenty_line_example_bot_runs_offline() -> None:
+@pytest.mark.parametrize("preset", ["classic", "daifugo"])
+def test_the_twenty_line_example_bot_runs_offline(preset: str) -> None:
+    command = [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"]
     out = subprocess.run(
-        [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"],
+        [*command, "--preset", preset],
         capture_output=True,
         text=True,
         check=False,
@@ -316,3 +348,120 @@ async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_
         chair = again.lobby.tables["T"].slots[0]
         await wait_for(lambda: chair.present and chair.ready, 10)
     follow.cancel()
+
+
+# --- the variants and the Daifugo family (docs/rules.md) ----------------------------------
+
+
+def variant_view(hand: str, top: tuple[int, int, int] | None = None, **toggles: object) -> SeatView:
+    """`view_with` under classic with `toggles` on (the view fields `due`, `counts` and
+    `revolution` may be given too)."""
+    fields = {k: toggles.pop(k) for k in ("due", "counts", "revolution") if k in toggles}
+    rules = find_preset("classic").replace(**toggles)
+    return view_with(hand, top, rules=rules, **fields)
+
+
+def test_the_heuristic_leads_a_sequence_that_sheds_three_cards() -> None:
+    view = variant_view("4H 5H 6H 9C 9D KD", sequences=True)
+    assert HeuristicBot().choose(view) == Play(cards("4H 5H 6H"))
+    # a sequence that breaks a pair is not worth it: the lowest set whole, as ever
+    view = variant_view("4H 5H 6H 6C 9C", sequences=True)
+    assert HeuristicBot().choose(view) == Play(cards("4H"))
+
+
+def test_the_heuristic_answers_a_sequence_with_the_cheapest_sequence() -> None:
+    from president.engine.moves import Top
+
+    view = variant_view("6S 7S 8S 10D JD QD 3C", sequences=True)._replace(
+        top=Top(1, 2, 3, 0, True, (1, 1, 1))  # the 5-6-7 of diamonds
+    )
+    assert HeuristicBot().choose(view) == Play(cards("6S 7S 8S"))
+
+
+def test_a_handover_or_discard_is_paid_with_the_least_useful_cards() -> None:
+    from president.engine import Discard, Due, Handover
+
+    bot = HeuristicBot()
+    # lowest singles, not the pair of 5s, the 2 or the joker
+    view = variant_view(
+        "3C 4D 5D 5S 9H JK 2S",
+        top=(0, 7, 1),
+        due=Due("discard", 2),
+        seven_pass=True,
+        ten_discard=True,
+        jokers=1,
+    )
+    assert bot.choose(view) == Discard(cards("3C"))  # one card at a time
+    view = variant_view(
+        "4D 5D 5S 9H JK 2S",
+        top=(0, 7, 1),
+        due=Due("discard", 1),
+        seven_pass=True,
+        ten_discard=True,
+        jokers=1,
+    )
+    assert bot.choose(view) == Discard(cards("4D"))
+    # nor a card of a sequence held: the 6 goes, not the 3-4-5 of hearts
+    view = variant_view(
+        "3H 4H 5H 6C 9D", top=(0, 4, 1), due=Due("handover", 1), sequences=True, seven_pass=True
+    )
+    assert bot.choose(view) == Handover(cards("6C"))
+    # the greedy bot and the search pay too (legally; the search as the heuristic does)
+    assert isinstance(GreedyBot().choose(view), Handover)
+    assert SearchBot(random.Random(1), playouts=8).choose(view) == Handover(cards("6C"))
+
+
+def test_the_heuristic_keeps_a_safe_last_play_under_forbidden_finishes() -> None:
+    bot = HeuristicBot()
+    # leading with a 2 and a 5 left: the 2 first, so as to go out on the 5
+    view = variant_view("5C 2S", forbidden_finishes=True, counts=(2, 10, 10, 10))
+    assert bot.choose(view) == Play(cards("2S"))
+    # following a 4 with a 6 and a 2 left: not the 6, the only safe last card
+    view = variant_view("6C 2D", top=(1, 1, 1), forbidden_finishes=True, counts=(2, 10, 10, 10))
+    assert bot.choose(view) == Play(cards("2D"))
+    # a single 4 to answer holding 5, 8, 8 under the 8-cut: the 5 would leave only 8s to
+    # go out on (forbidden); the 8s cut, and the 5 stays for the last play
+    view = variant_view("8C 8D 5S", top=(1, 1, 1), forbidden_finishes=True, clear_rank=8)
+    assert bot.choose(view) == Play(cards("8C 8D"))
+
+
+def test_the_heuristic_keeps_the_spade_three_for_a_lone_joker() -> None:
+    from president.engine.cards import JOKER_RANK
+
+    bot = HeuristicBot()
+    view = variant_view("3S 7C 9D", spade_three=True, jokers=1)
+    assert bot.choose(view) == Play(cards("7C"))
+    view = variant_view("3S 7C 9D", top=(1, JOKER_RANK, 1), spade_three=True, jokers=1)
+    assert bot.choose(view) == Play(cards("3S"))
+
+
+def test_the_heuristic_weighs_plays_in_the_order_a_jack_back_leaves() -> None:
+    # a J on the pile has reversed the order for this trick: 4 and 9 both answer it, the
+    # 4 being the strongest card now; the cheapest answer is the 9
+    view = variant_view("4C 9D KS", top=(1, 8, 1), jack_back=True)._replace(jack_back=True)
+    assert view.reversed
+    assert HeuristicBot().choose(view) == Play(cards("9D"))
+    assert GreedyBot().choose(view) == Play(cards("9D"))
+
+
+@pytest.mark.parametrize("toggle", [*VARIANTS, "daifugo"])
+def test_every_strategy_finishes_a_game_under_each_variant(toggle: str) -> None:
+    """Each new toggle alone (the spade 3 with a joker to beat) and the daifugo preset:
+    the search, the heuristic, greedy and random play two hands out, every action legal."""
+    if toggle == "daifugo":
+        rules = find_preset("daifugo").replace(rounds=2)
+    else:
+        jokers = 1 if toggle == "spade_three" else 0
+        rules = find_preset("classic").replace(
+            scoring="positional", rounds=2, jokers=jokers, **{toggle: True}
+        )
+    line_up = ["search", "heuristic", "greedy", "random"]
+    game, _, _ = play_game(rules, line_up, 1, 0, True, {"playouts": 8})
+    assert game.phase is Phase.GAME_OVER and len(game.finishes) == 2
+
+
+def test_the_heuristic_leads_a_ten_or_a_seven_that_sheds_more_than_it_holds() -> None:
+    # the 8 is the lowest, but a 10 owes a discard: two cards gone for one lead
+    view = variant_view("8C 10D KS AH", ten_discard=True)
+    assert HeuristicBot().choose(view) == Play(cards("10D"))
+    assert HeuristicBot().choose(variant_view("8C 10D KS AH")) == Play(cards("8C"))
