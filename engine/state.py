@@ -651,7 +651,7 @@ class Game:
         due = self.due
         if due is not None:
             if kind is not DUE_ACTIONS[due.kind]:
-                raise IllegalAction(f"first {due_words(due)}: play goes on once you have")
+                raise IllegalAction(f"first {due_words(due)}, then play goes on")
             problem = due_problem(_KindCounts(self._patterns[seat]), due, action)  # type: ignore[arg-type]
             if problem:
                 raise IllegalAction(problem)
