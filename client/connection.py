@@ -412,7 +412,7 @@ class Client:
             except SealError as error:
                 self._keep(Code.BAD_MESSAGE, str(error))
             else:
-                model.hold(cards, exchange, message.hand, message.reason)
+                model.hold(cards, exchange, message.hand, message.reason, message.seat)
         elif isinstance(message, m.TableEvent):
             try:
                 model.note(message)

@@ -56,7 +56,7 @@ class BotPlayer:
         if message is self.client.seat_lost:
             self.seat_lost.set()
             return
-        if isinstance(message, m.Error) and message.about in ("play", "pass", "return"):
+        if isinstance(message, m.Error) and message.about in _ACTIONS:
             # refused: answer again only if the table moved on since (never loop on one view)
             self.waiting = False
             if model.view is None or model.view.number == self.answered:
@@ -102,10 +102,16 @@ class BotPlayer:
             await self.client.send(m.Ready())
 
 
+#: The messages of the actions a strategy may choose.
+_ACTIONS = frozenset(
+    kind.TYPE for kind in (m.PlayCards, m.PassTurn, m.ReturnCards, m.HandoverCards, m.DiscardCards)
+)
+
+
 def _acted(event: m.TableEvent) -> int | None:
     """The seat whose own action `event` shows (None for other events)."""
-    if isinstance(event, (m.Played, m.Passed)):
+    if isinstance(event, (m.Played, m.Passed, m.Discarded)):
         return event.seat
-    if isinstance(event, m.Returned):
+    if isinstance(event, (m.Returned, m.HandedOver)):
         return event.giver
     return None

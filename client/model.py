@@ -6,6 +6,7 @@ online exactly as it does offline."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,7 @@ from president.engine import (
     Card,
     Event,
     Gave,
+    HandedOver,
     Pass,
     Phase,
     Play,
@@ -39,6 +41,9 @@ class TableModel:
     #: My cards, and my part of this hand's exchange (with the cards), as last sealed to me.
     hand: list[Card] = field(default_factory=list)
     exchange: tuple[Gave | Returned, ...] = ()
+    #: The hand-overs of this hand I gave or got (seven_pass), with their cards: what my
+    #: hand sealed after each showed had moved.
+    handed: list[HandedOver] = field(default_factory=list)
     #: My hand as dealt, by hand number (what the fair-deal check needs).
     dealt: dict[int, list[Card]] = field(default_factory=dict)
     #: The last few thousand public events, as the engine's events.
@@ -65,24 +70,59 @@ class TableModel:
         )
 
     def hold(
-        self, cards: tuple[Card, ...], exchange: tuple[Gave | Returned, ...], hand: int, reason: str
+        self,
+        cards: tuple[Card, ...],
+        exchange: tuple[Gave | Returned, ...],
+        hand: int,
+        reason: str,
+        seat: int | None = None,
     ) -> None:
-        """My sealed hand, opened."""
+        """My sealed hand, opened (`seat`: mine in that hand, as the message says).  After
+        a hand-over, what left or joined my hand is the cards handed: the hand-over's
+        event is kept with them (only the two seats ever see them)."""
+        if reason == "handover" and seat is not None:
+            self._handed(seat, cards)
+        elif reason == "deal":
+            self.handed = []
         self.hand, self.exchange = list(cards), exchange
         if reason == "deal":
             self.dealt[hand] = list(cards)
             for old in [h for h in self.dealt if h < hand - 1]:
                 del self.dealt[old]
 
+    def _handed(self, seat: int, cards: tuple[Card, ...]) -> None:
+        before, after = Counter(self.hand), Counter(cards)
+        for index in range(len(self.events) - 1, -1, -1):
+            event = self.events[index]
+            if (
+                isinstance(event, HandedOver)
+                and not event.cards
+                and seat
+                in (
+                    event.giver,
+                    event.receiver,
+                )
+            ):
+                moved = before - after if event.giver == seat else after - before
+                shown = HandedOver(
+                    event.giver,
+                    event.receiver,
+                    event.size,
+                    tuple(sorted(moved.elements(), key=lambda c: c.id)),
+                )
+                self.events[index] = shown
+                self.handed.append(shown)
+                return
+
     def note(self, message: m.TableEvent) -> None:
         """A public event: kept (the last few thousand: a bot may play for days); my own
-        play takes those cards out of my hand."""
+        play or discard takes those cards out of my hand."""
         event = wire.event_from_wire(message)
         self.events.append(event)
         if len(self.events) > 5000:
             del self.events[:2500]
             self.resumed = max(0, self.resumed - 2500)
-        if isinstance(message, m.Played) and message.seat == self.seat:
+        if isinstance(message, (m.Played, m.Discarded)) and message.seat == self.seat:
             for card in wire.cards_from_wire(message.cards):
                 if card in self.hand:
                     self.hand.remove(card)

@@ -59,7 +59,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import PublicView, SeatView
+from .view import PublicView, SeatView, with_discards
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,10 @@ class HandHistory:
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
 #: The ranks whose plays have effects under the variants (see `cards.RANK_NAMES`).
 THREE_RANK, _FIVE, _SEVEN, _TEN, _JACK = 0, 2, 4, 7, 8
+_NOTHING_OWED = (
+    "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
+    " and discarded after a play of 10s (ten_discard)"
+)
 _new = tuple.__new__
 _blank = object.__new__
 _chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
@@ -155,8 +159,9 @@ class Game:
         #: they are paid (see `_play_variant`).
         self._dues: list[tuple[str, int]] = []
         self._pending: tuple[int, Play, bool, int, bool] | None = None
-        #: Cards discarded face up this hand (ten_discard), in order.
-        self._discarded: tuple[Card, ...] = ()
+        #: Cards discarded face up this hand (ten_discard), in order, each with how many
+        #: plays the hand had then (`view.with_discards` puts them among the plays).
+        self._discarded: tuple[tuple[int, tuple[Card, ...]], ...] = ()
         #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
         self.log: list[tuple[int, Play]] = []
         self._trick_start = 0
@@ -368,6 +373,8 @@ class Game:
                 return
             if type(action) is Return:
                 raise IllegalAction("the exchange is over: returns are made before the first lead")
+            if type(action) in (Handover, Discard):
+                raise IllegalAction(_NOTHING_OWED)
             raise IllegalAction(f"{action!r} is not an action")
         if phase is _EXCHANGE:
             if type(action) is not Return:
@@ -670,10 +677,7 @@ class Game:
         if kind is Return:
             raise IllegalAction("the exchange is over: returns are made before the first lead")
         if kind in (Handover, Discard):
-            raise IllegalAction(
-                "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
-                " and discarded after a play of 10s (ten_discard)"
-            )
+            raise IllegalAction(_NOTHING_OWED)
         raise IllegalAction(f"{action!r} is not an action")
 
     def _legal_variant(self, seat: int) -> list[Action]:
@@ -702,7 +706,6 @@ class Game:
         the clear, the skips and the next turn (`_resume`)."""
         rules = self.rules
         trick = self._trick()
-        top = self.top
         self._take(seat, play.ids)
         held = self._held[seat]
         self.log.append((seat, play))
@@ -719,17 +722,11 @@ class Game:
         self.top = tricks.pile_of(rules, seat, play, trick)
         events.append(_new(Played, (seat, play.cards, cleared, revolt)))
         skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
-        if (
-            self._skips
-            and top is not None
-            and top.rank == play.rank
-            and not cleared
-            and not (rules.transparent_threes and play.rank == THREE_RANK)
-        ):
+        if self._skips and not cleared and _equal_play(rules, play, trick):
             skips += 1
         bottom = not held and (
             tricks.forbidden_finish(rules, play, trick)
-            or (rules.two_finish_penalty and tricks.count_of(play, TWO) > 0)
+            or (rules.two_finish_penalty and play.rank == TWO)
         )
         if self._once:
             self._locked |= 1 << seat
@@ -764,7 +761,7 @@ class Game:
             events.append(_new(HandedOver, (seat, receiver, len(cards), cards)))
         else:
             self._take(seat, action.ids)
-            self._discarded += cards
+            self._discarded += ((len(self.log), cards),)
             events.append(_new(Discarded, (seat, cards)))
         self._lasting = None  # (the scores do not change, but a seat may go out below)
         held = self._held[seat]
@@ -1092,7 +1089,9 @@ class Game:
             self.turn,
             self.top,
             tuple(self.log[self._trick_start :]),
-            self.cards_played(self.log, len(self.log)) + self._discarded,
+            with_discards(self.log, len(self.log), self._discarded)
+            if self._discarded
+            else self.cards_played(self.log, len(self.log)),
             self.revolution,
             self._opening,
             flags[self._answered],
@@ -1169,13 +1168,15 @@ class Game:
             before = tricks.Trick(None, view.reversed, (), False)
             skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
             cleared = tricks.clears(rules, play, before)
+            covered = None  # the pile the last play beat, rebuilt from the trick
+            for owner, earlier in view.trick[:-1]:
+                covered = tricks.pile_of(rules, owner, earlier, before._replace(top=covered))
             if (
                 rules.equal_plays == "skip"
                 and not cleared
-                and _covered_rank(view) == play.rank
-                and not (rules.transparent_threes and play.rank == THREE_RANK)
+                and _equal_play(rules, play, before._replace(top=covered))
             ):
-                skips += 1  # (the pile it covered had its rank: see `_play_variant`)
+                skips += 1
             game._pending = (seat, play, cleared, skips, False)
             if view.due.kind == "handover" and rules.ten_discard:
                 game._dues = [("discard", tricks.count_of(play, _TEN))]
@@ -1232,6 +1233,8 @@ class Game:
             raise IllegalAction(f"there is no seat {seat}")
         if not self._held[seat]:
             raise NotYourTurn("you are out of this hand")
+        if self.phase is _PLAY and self._place_of and self._place_of[seat] is not None:
+            raise NotYourTurn("you fell (capital_fall): you are out of this hand")
         if self._locked >> seat & 1:
             if self._once:
                 raise NotYourTurn(
@@ -1249,15 +1252,16 @@ class Game:
         return f"only {names} make a return in this exchange"
 
 
-def _covered_rank(view: SeatView) -> int | None:
-    """The rank of the pile the trick's last play covered (3s under transparent_threes
-    keep the rank they cover), or None if it led."""
-    earlier = [play for _, play in view.trick[:-1]]
-    while earlier:
-        play = earlier.pop()
-        if not (view.rules.transparent_threes and play.rank == THREE_RANK and earlier):
-            return play.rank
-    return None
+def _equal_play(rules: Rules, play: Play, trick: tricks.Trick) -> bool:
+    """Whether `play` (legal on `trick`) is equal to the pile it beats, for equal_plays =
+    "skip": a set of its rank (not transparent 3s), or a sequence from the same rank."""
+    top = trick.top
+    if top is None or tricks.is_transparent(rules, play, trick):
+        return False
+    if top.run:
+        run = tricks.run_of(rules, play)
+        return run is not None and run[0] == top.rank
+    return top.rank == play.rank
 
 
 def _check_names(names: Sequence[str]) -> None:

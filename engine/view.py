@@ -394,8 +394,9 @@ class Snapshot(NamedTuple):
     moved: int
     exchanges: list[Gave | Returned]
     exchanged: int
-    #: The cards discarded so far this hand (ten_discard): shown after those played.
-    discarded: tuple[Card, ...]
+    #: The cards discarded so far this hand (ten_discard), each with how many plays the
+    #: hand had then (see `with_discards`).
+    discarded: tuple[tuple[int, tuple[Card, ...]], ...]
 
 
 def _fill_exchange(view: SeatView, at: Snapshot) -> tuple[Gave | Returned, ...]:
@@ -413,7 +414,11 @@ _FILLS: dict[str, Callable[[SeatView, Snapshot], Any]] = {
     "seating": _lasting(0, 3),
     "dealer": _lasting(0, 4),
     "trick": lambda view, at: tuple(at.log[at.trick_start : at.logged]),
-    "played": lambda view, at: at.source.cards_played(at.log, at.logged) + at.discarded,
+    "played": lambda view, at: (
+        with_discards(at.log, at.logged, at.discarded)
+        if at.discarded
+        else at.source.cards_played(at.log, at.logged)
+    ),
     "passed": lambda view, at: at.lasting[2][at.answered],
     "locked": lambda view, at: at.lasting[2][at.locked],
     "finish_order": _lasting(1, 0),
@@ -427,6 +432,24 @@ _FILLS: dict[str, Callable[[SeatView, Snapshot], Any]] = {
     "exchange": _fill_exchange,
     "history": lambda view, at: tuple(at.moves[: at.moved]),
 }
+
+
+def with_discards(
+    log: Sequence[tuple[int, Play]],
+    upto: int,
+    discarded: Sequence[tuple[int, tuple[Card, ...]]],
+) -> tuple[Card, ...]:
+    """Every card out face up this hand, in order: the cards of `log[:upto]`, with each
+    discard (ten_discard) after the plays made before it."""
+    shown: list[Card] = []
+    marks = list(discarded)
+    for made, (_, play) in enumerate(log[:upto]):
+        while marks and marks[0][0] <= made:
+            shown += marks.pop(0)[1]
+        shown += play.cards
+    for _, cards in marks:
+        shown += cards
+    return tuple(shown)
 
 
 def moves_seen(

@@ -34,6 +34,8 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.PlayCards,
         m.PassTurn,
         m.ReturnCards,
+        m.HandoverCards,  # the variant rules (version 5)
+        m.DiscardCards,
         m.ClientSeed,
         m.DealCheck,
         m.Leaderboard,  # the ladder (issue 15)
@@ -66,22 +68,42 @@ def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS
     return max(common) if common else None
 
 
-_last: tuple[m.Message | None, bool, bytes] = (None, False, b"")
+#: The message types whose wire form depends on the version chosen: some of their fields
+#: are newer than some versions (and are left out for those).
+_VERSIONED = frozenset({*m.SINCE_VERSION_3, m.TableView})
+#: The last message encoded, and its frames by the version they were made for: a
+#: broadcast sends one message object to many connections (messages are immutable).
+_last: tuple[m.Message | None, dict[int, bytes]] = (None, {})
+
+
+def _wire_for(message: m.Message, version: int) -> dict[str, object]:
+    """`message.to_wire()` as a peer of `version` reads it: without the fields that
+    version does not have."""
+    wired = message.to_wire()
+    if version < 3:
+        for name in m.SINCE_VERSION_3.get(type(message), ()):
+            del wired[name]
+    game = wired.get("game") if version < m.VARIANTS_VERSION else None
+    if isinstance(game, dict):
+        for name in m.SINCE_VERSION_5[m.GameView]:
+            game.pop(name, None)
+        if isinstance(game.get("top"), dict):
+            for name in m.SINCE_VERSION_5[m.TopPlay]:
+                game["top"].pop(name, None)
+    return wired
 
 
 def _encoded(message: m.Message, limit: int, version: int | None) -> bytes:
-    """A message's frame in `version` (a version-2 peer gets no field of version 3); a
-    broadcast sends one message object to many connections, so the last one encoded is
-    kept and reused (messages are immutable)."""
+    """A message's frame in `version` (a peer gets no field newer than its version)."""
     global _last
-    old = version == 2 and type(message) in m.SINCE_VERSION_3
-    if _last[0] is not message or _last[1] != old:
-        wired = message.to_wire()
-        if old:
-            for name in m.SINCE_VERSION_3[type(message)]:
-                del wired[name]
-        _last = (message, old, encode_frame(pack(wired), limit))
-    return _last[2]
+    era = max(m.VERSIONS) if version is None or type(message) not in _VERSIONED else version
+    if _last[0] is not message:
+        _last = (message, {})
+    frames = _last[1]
+    frame = frames.get(era)
+    if frame is None:
+        frame = frames[era] = encode_frame(pack(_wire_for(message, era)), limit)
+    return frame
 
 
 class Connection:
@@ -152,7 +174,7 @@ class Connection:
                 raise RemoteProtocolError(
                     Code.NOT_ALLOWED, f"a client does not send {message.TYPE}"
                 )
-            return message
+            return self._in_version(message)
         if self.state == "handshake":
             if kind is m.Welcome:
                 self.state = "open"
@@ -166,6 +188,19 @@ class Connection:
             return message
         if kind not in SERVER_SENDS:
             raise RemoteProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
+        return self._in_version(message)
+
+    def _in_version(self, message: m.Message) -> m.Message:
+        """`message`, if it is in the version agreed (a peer of an older one may not send
+        what that version does not have, as this side never sends it one)."""
+        if (
+            self.version is not None
+            and self.version < m.VARIANTS_VERSION
+            and type(message) in m.TYPES_SINCE_VERSION_5
+        ):
+            raise RemoteProtocolError(
+                Code.NOT_ALLOWED, f"{message.TYPE} is not in protocol version {self.version}"
+            )
         return message
 
     # --- sending ----------------------------------------------------------------------
@@ -208,6 +243,14 @@ class Connection:
                 raise LocalProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):
                 raise LocalProtocolError(Code.HANDSHAKE, "answer hello with welcome first")
+        if (
+            self.version is not None
+            and self.version < m.VARIANTS_VERSION
+            and kind in m.TYPES_SINCE_VERSION_5
+        ):
+            raise LocalProtocolError(
+                Code.NOT_ALLOWED, f"{message.TYPE} is not in protocol version {self.version}"
+            )
         return _encoded(message, self._limit, self.version)
 
     def close(self) -> None:

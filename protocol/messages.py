@@ -1,4 +1,4 @@
-"""Every message of the protocol (versions 2 to 4): a frozen dataclass with a `type` tag,
+"""Every message of the protocol (versions 2 to 5): a frozen dataclass with a `type` tag,
 `to_wire()` and `from_wire()`.  docs/PROTOCOL.md shows each with an example."""
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 #: for a peer that speaks version 2 only: a field it does not know is an error to it).
 #: Version 4 adds player keys: the server answers `hello` with a `challenge`, the client
 #: proves its key with a `proof`, then `welcome` (protocol/identity.py).
-VERSIONS: tuple[int, ...] = (2, 3, 4)
+#: Version 5 adds the variant rules (issue 16): the `handover` and `discard` actions, the
+#: `handed_over`, `discarded` and `fell` events, and the fields of `TopPlay` and
+#: `GameView` after `places` (`Connection.send` leaves those out for an older peer, which
+#: is never let sit at or watch a table playing a variant: `VARIANTS_VERSION`).
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5)
+#: The first version that can play the variant rules (issue 16).
+VARIANTS_VERSION = 5
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -26,6 +32,13 @@ Sentence = Annotated[str, Text(0, 500)]
 ChatText = Annotated[str, Text(1, 500)]
 Password = Annotated[str, Text(1, 64)]
 CardText = Annotated[str, Text(2, 3)]
+#: The cards of one play: a set holds at most 12 (two decks' naturals and jokers), a
+#: sequence at most 13 (3 to 2 in one suit).
+PlayedCards = Annotated[tuple[CardText, ...], Items(1, 13)]
+#: A due's cards: as many as the 7s or 10s of the play that made it (at most 12).
+DueCards = Annotated[tuple[CardText, ...], Items(1, 12)]
+#: A suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades.
+Suit = Annotated[int, Range(0, 3)]
 Cards = Annotated[tuple[CardText, ...], Items(0, 108)]
 Key = Annotated[bytes, Size(32)]
 Seed = Annotated[bytes, Size(32)]
@@ -116,8 +129,21 @@ class TopPlay:
 
     owner: Seat
     rank: Annotated[int, Range(0, 13)]
-    size: Annotated[int, Range(1, 12)]
+    size: Annotated[int, Range(1, 13)]
     jokers: Annotated[int, Range(0, 4)]
+    #: A sequence (version 5): `rank` is its lowest rank, `size` its length.
+    run: bool = False
+    #: The suits of its natural cards, sorted (version 5; filled under variant rules only).
+    suits: Annotated[tuple[Suit, ...], Items(0, 13)] = ()
+
+
+@dataclass(frozen=True)
+class Due:
+    """What the seat whose turn it is owes before play goes on (version 5): `size` more
+    cards to hand over (seven_pass) or to discard (ten_discard), paid one at a time."""
+
+    kind: Literal["handover", "discard"]
+    size: Annotated[int, Range(1, 12)]
 
 
 @dataclass(frozen=True)
@@ -153,6 +179,21 @@ class GameView:
     winners: Names
     #: Per seat, the place it took this hand (0 = first), nil while it holds cards.
     places: Annotated[tuple[Annotated[int, Range(0, 11)] | None, ...], Items(3, 12)]
+    #: A jack has reversed the order until the trick ends (version 5: jack_back).
+    jack_back: bool = False
+    #: The suits this trick is locked to, sorted; empty when it is not (version 5).
+    lock: Annotated[tuple[Suit, ...], Items(0, 13)] = ()
+    #: What the seat whose turn it is owes before play goes on (version 5), or nil.
+    due: Due | None = None
+
+
+#: Fields of the records in a `table` message that a peer of a version before 5 does not
+#: know: `Connection.send` leaves them out for it.  Such a peer is only ever at a table
+#: without variants, where each is at its default.
+SINCE_VERSION_5: dict[type, tuple[str, ...]] = {
+    GameView: ("jack_back", "lock", "due"),
+    TopPlay: ("run", "suits"),
+}
 
 
 # --- the handshake --------------------------------------------------------------------
@@ -328,7 +369,7 @@ class Resume(Message):
 @message("play")
 @dataclass(frozen=True)
 class PlayCards(Message):
-    cards: Annotated[tuple[CardText, ...], Items(1, 12)]
+    cards: PlayedCards
 
 
 @message("pass")
@@ -341,6 +382,23 @@ class PassTurn(Message):
 @dataclass(frozen=True)
 class ReturnCards(Message):
     cards: Annotated[tuple[CardText, ...], Items(1, 2)]
+
+
+@message("handover")
+@dataclass(frozen=True)
+class HandoverCards(Message):
+    """Pay a due `handover` (version 5, seven_pass): these cards go to the next seat
+    holding cards."""
+
+    cards: DueCards
+
+
+@message("discard")
+@dataclass(frozen=True)
+class DiscardCards(Message):
+    """Pay a due `discard` (version 5, ten_discard): these cards leave the game face up."""
+
+    cards: DueCards
 
 
 @message("client_seed")
@@ -501,7 +559,7 @@ class ExchangeDone(TableEvent):
 @dataclass(frozen=True)
 class Played(TableEvent):
     seat: Seat
-    cards: Annotated[tuple[CardText, ...], Items(1, 12)]
+    cards: PlayedCards
     clears: bool
     revolution: bool
     #: The timeout rule played for the seat, and why (version 3).
@@ -540,6 +598,38 @@ class WentOut(TableEvent):
     place: Annotated[int, Range(0, 11)]
 
 
+@message("handed_over")
+@dataclass(frozen=True)
+class HandedOver(TableEvent):
+    """Version 5 (seven_pass): a seat paid its due by handing `size` cards to the next
+    seat holding cards; which cards, only the two seats' sealed hands say."""
+
+    giver: Seat
+    receiver: Seat
+    size: Annotated[int, Range(1, 12)]
+    timeout: TimeoutReason = ""
+
+
+@message("discarded")
+@dataclass(frozen=True)
+class Discarded(TableEvent):
+    """Version 5 (ten_discard): a seat paid its due by discarding these cards, face up."""
+
+    seat: Seat
+    cards: DueCards
+    timeout: TimeoutReason = ""
+
+
+@message("fell")
+@dataclass(frozen=True)
+class Fell(TableEvent):
+    """Version 5 (capital_fall): the President did not go out first and takes `place`,
+    the lowest free one, at once; its cards are out of play for the hand."""
+
+    seat: Seat
+    place: Annotated[int, Range(0, 11)]
+
+
 @message("hand_over")
 @dataclass(frozen=True)
 class HandOver(TableEvent):
@@ -563,6 +653,10 @@ SINCE_VERSION_3: dict[type[Message], tuple[str, ...]] = {
     Played: ("timeout",),
     Passed: ("timeout",),
 }
+#: Message types a peer of a version before 5 does not have: never sent to it.
+TYPES_SINCE_VERSION_5: frozenset[type[Message]] = frozenset(
+    {HandoverCards, DiscardCards, HandedOver, Discarded, Fell}
+)
 
 
 @message("hand")

@@ -17,12 +17,19 @@ from president.engine import (
     PASS,
     Action,
     Card,
+    Discard,
+    Discarded,
+    Due,
     Event,
     ExchangeDone,
+    Fell,
     GameOver,
     Gave,
+    HandedOver,
     HandOver,
+    Handover,
     HandStarted,
+    Pass,
     Passed,
     Phase,
     Play,
@@ -73,20 +80,32 @@ def cards_from_wire(texts: Iterable[str]) -> tuple[Card, ...]:
             raise _bad(str(exc)) from None
 
 
-def action_to_wire(action: Action) -> m.PlayCards | m.PassTurn | m.ReturnCards:
-    if isinstance(action, Play):
-        return m.PlayCards(cards=cards_to_wire(action.cards))
-    if isinstance(action, Return):
-        return m.ReturnCards(cards=cards_to_wire(action.cards))
-    return m.PassTurn()
+#: What a client sends for an action.
+ActionMessage = m.PlayCards | m.PassTurn | m.ReturnCards | m.HandoverCards | m.DiscardCards
+CardsAction = Play | Return | Handover | Discard
+CardsMessage = m.PlayCards | m.ReturnCards | m.HandoverCards | m.DiscardCards
+#: Each action with cards and its message (the pass is `PassTurn`).
+_MESSAGE_OF: dict[type[CardsAction], type[CardsMessage]] = {
+    Play: m.PlayCards,
+    Return: m.ReturnCards,
+    Handover: m.HandoverCards,
+    Discard: m.DiscardCards,
+}
+_ACTION_OF: dict[type[CardsMessage], type[CardsAction]] = {
+    message: action for action, message in _MESSAGE_OF.items()
+}
 
 
-def action_from_wire(message: m.PlayCards | m.PassTurn | m.ReturnCards) -> Action:
-    if isinstance(message, m.PlayCards):
-        return Play(cards_from_wire(message.cards))
-    if isinstance(message, m.ReturnCards):
-        return Return(cards_from_wire(message.cards))
-    return PASS
+def action_to_wire(action: Action) -> ActionMessage:
+    if isinstance(action, Pass):
+        return m.PassTurn()
+    return _MESSAGE_OF[type(action)](cards=cards_to_wire(action.cards))
+
+
+def action_from_wire(message: ActionMessage) -> Action:
+    if isinstance(message, m.PassTurn):
+        return PASS
+    return _ACTION_OF[type(message)](cards_from_wire(message.cards))
 
 
 # --- rules --------------------------------------------------------------------------------
@@ -150,6 +169,12 @@ def event_to_wire(
         )
     if isinstance(seen, GameOver):
         return m.GameOver(table, number, tuple(seen.winners))
+    if isinstance(seen, HandedOver):
+        return m.HandedOver(table, number, seen.giver, seen.receiver, seen.size, timeout)
+    if isinstance(seen, Discarded):
+        return m.Discarded(table, number, seen.seat, cards_to_wire(seen.cards), timeout)
+    if isinstance(seen, Fell):
+        return m.Fell(table, number, seen.seat, seen.place)
     raise TypeError(f"no wire form for {seen!r}")  # a new engine event: map it here
 
 
@@ -183,6 +208,12 @@ def event_from_wire(message: m.TableEvent) -> Event:
         )
     if isinstance(message, m.GameOver):
         return GameOver(tuple(message.winners))
+    if isinstance(message, m.HandedOver):
+        return HandedOver(message.giver, message.receiver, message.size, ())
+    if isinstance(message, m.Discarded):
+        return Discarded(message.seat, cards_from_wire(message.cards))
+    if isinstance(message, m.Fell):
+        return Fell(message.seat, message.place)
     raise _bad(f"{message.TYPE} is not a game event")
 
 
@@ -198,7 +229,9 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         dealer=view.dealer,
         counts=view.counts,
         turn=view.turn,
-        top=None if top is None else m.TopPlay(top.owner, top.rank, top.size, top.jokers),
+        top=None
+        if top is None
+        else m.TopPlay(top.owner, top.rank, top.size, top.jokers, top.run, top.suits),
         trick=tuple([(seat, cards_to_wire(play.cards)) for seat, play in view.trick]),
         played=cards_to_wire(view.played),
         revolution=view.revolution,
@@ -212,6 +245,9 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         hands_played=view.hands_played,
         winners=view.winners,
         places=view.places,
+        jack_back=view.jack_back,
+        lock=view.lock,
+        due=None if view.due is None else m.Due(view.due.kind, view.due.size),
     )
 
 
@@ -232,7 +268,9 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         dealer=game.dealer,
         counts=game.counts,
         turn=game.turn,
-        top=None if top is None else Top(top.owner, top.rank, top.size, top.jokers),
+        top=None
+        if top is None
+        else Top(top.owner, top.rank, top.size, top.jokers, top.run, tuple(top.suits)),
         trick=tuple([(seat, Play(cards_from_wire(cards))) for seat, cards in game.trick]),
         played=cards_from_wire(game.played),
         revolution=game.revolution,
@@ -246,6 +284,9 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         hands_played=game.hands_played,
         winners=game.winners,
         places=game.places,
+        jack_back=game.jack_back,
+        lock=tuple(game.lock),
+        due=None if game.due is None else Due(game.due.kind, game.due.size),
     )
 
 

@@ -161,6 +161,8 @@ class FakeSession:
         self.role = rng.choice(["player", "player", "bot", "spectator"])
         self.hand_key = secrets.token_bytes(32)
         self.player_id = ""
+        #: Old clients too: they must be refused a table playing a variant, never crash it.
+        self.version = rng.choice(m.VERSIONS)
         self.address = f"fuzz-{name}"
         self.table: Any = None
         self.seen = 0
@@ -183,7 +185,9 @@ def random_message(rng: random.Random) -> m.Message | None:
             {
                 "type": "create_table",
                 "name": table,
-                "preset": rng.choice(["classic", "full", "house", "sheet", "table", "poker"]),
+                "preset": rng.choice(
+                    ["classic", "full", "house", "sheet", "table", "daifugo", "poker"]
+                ),
                 "toggles": rng.choice(
                     [
                         {},
@@ -191,6 +195,7 @@ def random_message(rng: random.Random) -> m.Message | None:
                         {"jokers": 2, "joker_mode": "wild"},
                         {"decks": 3},
                         {"revolution": True, "equal_plays": "skip"},
+                        {"seven_pass": True, "ten_discard": True, "sequences": True},
                         {"nonsense": 1},
                     ]
                 ),
@@ -211,6 +216,8 @@ def random_message(rng: random.Random) -> m.Message | None:
             {"type": "play_cards", "cards": cards[: rng.randrange(1, 4)]},
             {"type": "pass_turn"},
             {"type": "return_cards", "cards": cards[:2]},
+            {"type": "handover", "cards": cards[: rng.randrange(1, 3)]},
+            {"type": "discard", "cards": cards[: rng.randrange(1, 3)]},
             {"type": "resume", "table": table, "seat": seat, "token": rng.randbytes(32)},
             {"type": "chat", "scope": rng.choice(["lobby", "table"]), "text": "hi"},
             {"type": "client_seed", "hand": rng.randrange(3), "seed": rng.randbytes(32)},

@@ -16,9 +16,11 @@ from typing import Protocol
 from president.bots.strategies import Strategy
 from president.engine import (
     Action,
+    Discarded,
     Event,
     ExchangeDone,
     Game,
+    HandedOver,
     HandStarted,
     IllegalAction,
     Passed,
@@ -41,6 +43,10 @@ MAX_FAULTS = 3
 
 #: Events after which the seat to act gets a whole turn's time.
 _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
+#: A due's card paid (seven_pass, ten_discard): a new turn once the due is paid whole; the
+#: cards before the last are paid on the turn's own time (so the timeout rule, paying one
+#: card at a time, pays the rest at once).
+_PAID = (HandedOver, Discarded)
 
 
 class Driven(Protocol):
@@ -76,6 +82,11 @@ class Driven(Protocol):
     def tell_fault(self, sentence: str) -> None: ...
 
 
+def _moves_made(game: Game) -> int:
+    """How many decisions the hand in play has had (to tell whether a table moved on)."""
+    return len(game.history[-1].actions) if game.history else 0
+
+
 class TurnTimer:
     """The turn timer: a deadline while it runs; after a restart, the time that was left,
     held until the seats owing a move are back, and when the table stops waiting."""
@@ -86,9 +97,19 @@ class TurnTimer:
         self.held: float | None = None
         self.resume_until: float | None = None
 
-    def rearm(self, events: Sequence[Event], someone_to_act: bool, turn_seconds: int) -> None:
+    def rearm(
+        self,
+        events: Sequence[Event],
+        someone_to_act: bool,
+        turn_seconds: int,
+        owing: bool = False,
+    ) -> None:
+        """After `events`: a whole turn's time for the seat to act if the turn is new
+        (`owing`: a due is still being paid by the seat that owes it)."""
         if someone_to_act and turn_seconds:
-            if any(isinstance(e, _NEW_TURN) for e in events):
+            if any(isinstance(e, _NEW_TURN) for e in events) or (
+                not owing and any(isinstance(e, _PAID) for e in events)
+            ):
                 self.deadline = self.clock() + turn_seconds
         else:
             self.deadline = None
@@ -295,7 +316,10 @@ class Driver:
 
     async def _bots_move(self, game: Game, bots: list[int]) -> None:
         """Each bot owing a move chooses off the event loop (thinking.py), the table's lock
-        free meanwhile; a choice is applied if its seat still owes a move of that hand."""
+        free meanwhile; a choice is applied if its seat still owes a move of that hand.
+        A choice the engine refuses in the very state the bot saw, or a bot that fails,
+        gets the timeout rule's move instead: a broken strategy never stalls the table
+        (asking it again would give the same answer) nor ends its game."""
         table = self.table
         async with table.lock:
             asked = [
@@ -303,15 +327,31 @@ class Driver:
                 for seat in bots
                 if (bot := table.bot_for(seat)) is not None and seat in game.actors
             ]
-        hand = game.hand
-        choices = await asyncio.gather(*(think(bot, view) for _, bot, view in asked))
+        hand, moves = game.hand, _moves_made(game)
+        choices = await asyncio.gather(
+            *(think(bot, view) for _, bot, view in asked), return_exceptions=True
+        )
         async with table.lock:
             if table.paused:  # its journal cannot be written: no move until it can
                 return
             for (seat, bot, _), action in zip(asked, choices, strict=True):
-                if game.hand == hand and seat in game.actors and table.bot_for(seat) is bot:
-                    with contextlib.suppress(IllegalAction):  # the table moved on meanwhile
+                if game.hand != hand or seat not in game.actors or table.bot_for(seat) is not bot:
+                    continue
+                if isinstance(action, BaseException):
+                    if not isinstance(action, Exception):
+                        raise action  # (a cancellation, an interrupt)
+                    problem = f"failed ({action!r})"
+                else:
+                    try:
                         table.apply(seat, action)
+                        continue
+                    except IllegalAction as exc:
+                        if _moves_made(game) != moves:
+                            continue  # the table moved on meanwhile
+                        problem = f"chose what the rules refuse ({exc})"
+                log.warning("a bot at seat %d %s: the timeout rule moves for it", seat, problem)
+                with contextlib.suppress(IllegalAction):
+                    self._time_out(game, seat, "time")
 
     async def _woken(self, timeout: float | None) -> bool:
         """Wait for `wake()` up to `timeout` seconds; False if the time ran out.

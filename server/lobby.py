@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
-from president.engine import RulesError, find_preset
+from president.engine import VARIANTS, Rules, RulesError, find_preset
 from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
@@ -38,6 +38,10 @@ class Guest(Protocol):
     table: Table | None
     #: The player key's id proven at hello ("" for a client without one).
     player_id: str
+
+    @property
+    def version(self) -> int:
+        """The protocol version chosen at hello."""
 
     def deliver(self, message: m.Message) -> None: ...
 
@@ -363,6 +367,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
             )
     except (RulesError, TypeError) as exc:
         raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
+    _knows_rules(guest, rules, f"table {message.name}")
     settings = TableSettings.on(
         lobby.config,
         name=message.name,
@@ -380,6 +385,18 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     lobby._sweep_soon()
 
 
+def _knows_rules(guest: Guest, rules: Rules, where: str) -> None:
+    """A client of a version before the variant rules cannot show or play them: it is
+    not let create, sit at or watch a table playing one (every other table is its)."""
+    if guest.version < m.VARIANTS_VERSION and rules.variants:
+        unknown = ", ".join(name for name in VARIANTS if getattr(rules, name))
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"{where} plays rules your client does not know ({unknown}): "
+            "update president to play or watch there",
+        )
+
+
 def _enter(guest: Guest, table: Table) -> None:
     if guest.table is not None and guest.table is not table:
         raise TableError(Code.NOT_ALLOWED, f"you are at {guest.table.name}: leave it first")
@@ -391,6 +408,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
+    _knows_rules(guest, table.settings.rules, f"table {table.name}")
     await _password_tried(lobby, guest, table, table.join(guest, message.seat, message.password))
     guest.table = table
     lobby.changed(table.name)
@@ -400,6 +418,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
 async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
+    _knows_rules(guest, table.settings.rules, f"table {table.name}")
     await _password_tried(lobby, guest, table, table.spectate(guest, message.password))
     guest.table = table
     lobby.changed(table.name)
@@ -455,6 +474,7 @@ async def _resume(lobby: Lobby, guest: Guest, message: m.Resume) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
+    _knows_rules(guest, table.settings.rules, f"table {table.name}")
     await table.resume(guest, message.seat, message.token)
     guest.table = table
 
@@ -473,11 +493,10 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
                 other.deliver(said)
 
 
-@handles(m.PlayCards, m.PassTurn, m.ReturnCards)
-async def _act(
-    lobby: Lobby, guest: Guest, message: m.PlayCards | m.PassTurn | m.ReturnCards
-) -> None:
-    """A play, a pass or a return: for the seat of this connection, never another."""
+@handles(m.PlayCards, m.PassTurn, m.ReturnCards, m.HandoverCards, m.DiscardCards)
+async def _act(lobby: Lobby, guest: Guest, message: wire.ActionMessage) -> None:
+    """A play, a pass, a return, or a due paid: for the seat of this connection, never
+    another (the engine says whether that seat may make it now)."""
     table = lobby.seated_table(guest)
     await table.act(guest, wire.action_from_wire(message))
 

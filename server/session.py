@@ -96,6 +96,11 @@ class Session:
         self._strikes = 0
         self._chat_times: list[float] = []
 
+    @property
+    def version(self) -> int:
+        """The protocol version chosen at hello (0 before it)."""
+        return self.conn.version or 0
+
     # --- sending ----------------------------------------------------------------------
 
     def deliver(self, message: m.Message) -> None:

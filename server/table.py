@@ -26,6 +26,7 @@ from president.engine import (
     Game,
     GameOver,
     Gave,
+    HandedOver,
     HandOver,
     IllegalAction,
     NotYourTurn,
@@ -693,16 +694,13 @@ class Table:
         first is the action's own (`timeout` says why the timeout rule made it)."""
         game = self.game
         assert game is not None
-        resealed = sorted(
-            {
-                seat
-                for e in events
-                if isinstance(e, (Gave, Returned))
-                for seat in (e.giver, e.receiver)
-            }
-        )
+        # Cards that moved between two hands unseen by the rest (the exchange, a hand-over
+        # under seven_pass): each of the two is sent its hand again, sealed to it.
+        moved = [e for e in events if isinstance(e, (Gave, Returned, HandedOver))]
+        resealed = sorted({seat for e in moved for seat in (e.giver, e.receiver)})
+        reason = "handover" if any(isinstance(e, HandedOver) for e in moved) else "exchange"
         timer = self.driver.timer
-        timer.rearm(events, bool(game.actors), self.settings.turn_seconds)
+        timer.rearm(events, bool(game.actors), self.settings.turn_seconds, game.due is not None)
         number = self.number
         self.number += len(events) + len(resealed)
         over = next((e for e in events if isinstance(e, HandOver)), None)
@@ -723,7 +721,7 @@ class Table:
                 self._reveal()
         for seat in resealed:
             number += 1
-            self._send_hand(seat, "exchange", number)
+            self._send_hand(seat, reason, number)
         self.broadcast_view()
         self.driver.wake()
 

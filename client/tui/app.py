@@ -7,7 +7,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from president.engine import PASS, Action
+from president.engine import PASS, Action, Phase
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -33,7 +33,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
 from .logview import LogView
-from .table import TableScreen, card_text
+from .table import TableScreen, card_text, lock_text
 from .theme import add_help_keys, card_style, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
@@ -41,7 +41,7 @@ HELP = (
     ("", " keys"),
     ("←/→  h/l", "move along your hand"),
     ("space", "choose / unchoose the card (or click it)"),
-    ("enter", "play the chosen cards (in the exchange: return them)"),
+    ("enter", "play the chosen cards (in the exchange: return them; owing a due: pay it)"),
     ("s", "choose the cheapest legal play for you"),
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
@@ -169,9 +169,11 @@ class TableApp:
             self.screen.message = f"not sent: {task.exception()}"
             self.app.invalidate()
 
-    async def send(self, action: Action) -> None:
+    async def send(self, *actions: Action) -> None:
+        """Send the actions in order (a due's cards go one at a time)."""
         try:
-            await self.client.act(action)
+            for action in actions:
+                await self.client.act(action)
         except (ConnectionError, OSError):
             self.screen.message = "not sent: the connection is down"
 
@@ -312,6 +314,7 @@ class TableApp:
             (1, hand),
             (1, phase),
             (0, "REVOLUTION" if public is not None and public.revolution else ""),
+            (0, "JACK BACK" if public is not None and public.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
             (3, f"[{self.screen.connection}]"),
             (2, "? for help"),
@@ -359,6 +362,12 @@ class TableApp:
         rows = []
         for seat, name in enumerate(public.seating):
             flags = "passed" if public.passed[seat] or public.locked[seat] else ""
+            if (
+                public.phase is Phase.PLAY
+                and public.places[seat] is not None
+                and public.counts[seat]
+            ):
+                flags = "fell"  # (capital_fall: placed, its cards out of play)
             flags += "" if connected.get(name, False) else (" away" if flags else "away")
             rows.append(
                 SeatRow(
@@ -396,6 +405,8 @@ class TableApp:
         out: StyleAndTextTuples = [("", f"{self.screen.name_of(seat)}: ")]
         for card in play.cards:
             out.append((card_style(card), card_text(card) + " "))
+        if public.lock:
+            out.append(("class:turn", f" {lock_text(public.lock)}"))
         return out
 
     def _notes(self) -> StyleAndTextTuples:
@@ -534,9 +545,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("enter", filter=playing)
     def _play(event: KeyPressEvent) -> None:
-        action = screen.action()
-        if action is not None:
-            later(table.send(action))
+        actions = screen.actions()
+        if actions:
+            later(table.send(*actions))
 
     @kb.add("p", filter=playing)
     def _pass(event: KeyPressEvent) -> None:

@@ -15,10 +15,13 @@ from typing import Any
 
 from president.engine import (
     Card,
+    Discarded,
     Event,
+    Fell,
     Game,
     GameOver,
     Gave,
+    HandedOver,
     HandOver,
     Passed,
     Phase,
@@ -56,7 +59,7 @@ class SeatRow:
     #: the one its finish gave.
     title: str | None
     score: int
-    #: The seat's cards, in the order of play (a revolution reverses it).
+    #: The seat's cards, in the order of play (a revolution or a jack back reverses it).
     cards: tuple[Card, ...]
     #: Cards it got in this hand's exchange and still holds.
     received: tuple[Card, ...]
@@ -94,7 +97,7 @@ class Step:
         titles = view.titles_won()
         scores = dict(self.scores)
         owing = dict(view.owed)
-        reverse = view.revolution
+        reverse = view.reversed
         rows = []
         for seat, name in enumerate(view.seating):
             cards = tuple(
@@ -151,6 +154,14 @@ def describe(event: Event, seating: Sequence[str]) -> str | None:
         )
     if isinstance(event, Skipped):
         return f"{seating[event.seat]} is skipped"
+    if isinstance(event, HandedOver):
+        return (
+            f"{seating[event.giver]} hands {cards_text(event.cards)} to {seating[event.receiver]}"
+        )
+    if isinstance(event, Discarded):
+        return f"{seating[event.seat]} discards {cards_text(event.cards)}"
+    if isinstance(event, Fell):
+        return f"{seating[event.seat]} falls to {place_text(event.place)}: capital fall"
     if isinstance(event, TrickEnded):
         winner, leader = seating[event.winner], seating[event.leader]
         if winner == leader:

@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
-from .table import card_text
+from .table import card_text, lock_text
 from .theme import card_style, screen_app
 
 #: From this many columns the log stands beside the table instead of under it.
@@ -180,6 +180,8 @@ class ReplayApp:
         phase = step.view.phase
         extra = "" if phase is Phase.PLAY else " · " + phase.value.replace("_", " ")
         extra += " · REVOLUTION" if step.view.revolution else ""
+        extra += " · JACK BACK" if step.view.jack_back else ""
+        extra += f" · {lock_text(step.view.lock)}" if step.view.lock else ""
         right = "  ? help"
         for left in (
             f" {screen.name} · {screen.rules} · {where}{extra}",

@@ -6,11 +6,25 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from president.engine import PASS, Card, Gave, Phase, Play, Return, SeatView, counts_of
-from president.engine.cards import JOKER_RANK
+from president.engine import (
+    PASS,
+    Card,
+    Discard,
+    Gave,
+    Handover,
+    Phase,
+    Play,
+    Return,
+    SeatView,
+    counts_of,
+    tricks,
+)
+from president.engine.actions import DUE_ACTIONS
+from president.engine.cards import JOKER_ID, JOKER_RANK
 from president.engine.describe import toggle_words
 from president.engine.moves import play_problem, return_problem, strength
 from president.engine.scoring import titles
+from president.engine.tricks import Trick
 from president.protocol import messages as m
 
 from ..model import TableModel
@@ -29,6 +43,23 @@ def card_text(card: Card) -> str:
     if card.rank == JOKER_RANK:
         return "JK"
     return RANKS[card.rank] + SUIT_SYMBOLS[card.suit]
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(card_text(card) for card in cards)
+
+
+def lock_text(lock: tuple[int, ...]) -> str:
+    """A trick's suit lock as its suits' symbols ("locked: ♥♠"), "" when unlocked."""
+    return "locked: " + "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock))) if lock else ""
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+#: What paying each kind of due is called: (what you owe, what enter then does).
+DUE_WORDS = {"handover": ("hand over", "hands over"), "discard": ("discard", "discards")}
 
 
 def short_refusal(problem: str) -> str:
@@ -83,13 +114,19 @@ class TableScreen:
     leave_asked: bool = False
     #: The last play logged: (seat, its cards), for what a `went_out` after it means.
     last_play: tuple[int, tuple[Card, ...]] | None = None
+    #: Places taken this hand as the events said (the views come after them).
+    placed: set[int] = field(default_factory=set)
+    #: A hand-over of mine logged before my sealed hand said which cards moved: its
+    #: line, to be said again with the cards.
+    handover_line: str = ""
 
     # --- the hand -------------------------------------------------------------------
 
     def hand(self) -> list[Card]:
-        """My cards, lowest first by the current order (a revolution reverses it)."""
+        """My cards, lowest first by the current order (a revolution or a jack back
+        reverses it)."""
         public = self.model.public
-        reverse = bool(public and public.revolution)
+        reverse = bool(public and public.reversed)
         return sorted(self.model.hand, key=lambda c: (strength(c.rank, reverse), c.suit))
 
     def seat_view(self) -> SeatView | None:
@@ -103,6 +140,8 @@ class TableScreen:
         view = self.seat_view()
         if view is None or not self.model.my_turn:
             return set()
+        if view.due is not None:  # any cards pay it
+            return {card.rank for card in view.hand}
         ranks: set[int] = set()
         for action in view.legal_actions():
             for card in getattr(action, "cards", ()):
@@ -135,11 +174,17 @@ class TableScreen:
         if view is None or not self.model.my_turn:
             self.message = "it is not your turn"
             return
-        actions = [a for a in view.legal_actions() if isinstance(a, (Play, Return))]
+        if view.due is not None:  # the lowest cards, as the timeout rule pays a due
+            self.selected = set(range(min(view.due.size, len(self.model.hand))))
+            self.message = ""
+            return
+        actions = [
+            a for a in view.legal_actions() if isinstance(a, (Play, Return, Handover, Discard))
+        ]
         if not actions:
             self.message = "you have no play: pass (p)"
             return
-        rev = view.revolution
+        rev = view.reversed
         best = min(
             actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards))
         )
@@ -158,6 +203,8 @@ class TableScreen:
             return "the game is over" if self.game_over() else "wait for the hand to start"
         if not self.model.my_turn:
             return "it is not your turn" if chosen else None
+        if view.due is not None:
+            return self._due_problem(view, len(chosen))
         if not chosen:
             beats = (
                 view.phase is Phase.EXCHANGE
@@ -168,23 +215,45 @@ class TableScreen:
         counts = counts_of(view.hand)
         if view.phase is Phase.EXCHANGE:
             return return_problem(counts, view.return_size, Return(chosen))
-        problem = play_problem(
-            view.rules, counts, view.top, view.revolution, view.opening, Play(chosen), view.rows
-        )
+        play = Play(chosen)
+        if view.rules.variants:  # sequences, suits, the lock, the order a jack reversed
+            trick = Trick(view.top, view.reversed, view.lock, view.opening)
+            problem = tricks.play_problem(view.rules, counts, trick, play)
+        else:
+            problem = play_problem(
+                view.rules, counts, view.top, view.revolution, view.opening, play, view.rows
+            )
         return short_refusal(problem) if problem and len(chosen) == 1 else problem
 
-    def action(self) -> Play | Return | None:
-        """The selection as the action to send, or None with `message` saying why not."""
+    def _due_problem(self, view: SeatView, chosen: int) -> str | None:
+        """What choosing a due's cards still needs (None: exactly the cards owed)."""
+        due = view.due
+        assert due is not None
+        verb = DUE_WORDS[due.kind][0]
+        if chosen == due.size:
+            return None
+        if not chosen:
+            return f"choose {plural(due.size, 'card')} to {verb} with space, then enter"
+        return f"you owe {plural(due.size, 'card')} to {verb}, not {chosen}: space chooses"
+
+    def actions(self) -> list[Play | Return | Handover | Discard]:
+        """The selection as the actions to send: one play or return; a due's cards one
+        at a time, as the engine takes them.  Empty, with `message` saying why, when the
+        selection cannot be sent."""
         problem = self.explain()
+        if problem is None and not self.chosen():  # (enter off turn with nothing chosen)
+            problem = "it is not your turn"
         if problem:
             self.message = problem
-            return None
+            return []
         view = self.seat_view()
         assert view is not None
         chosen = self.chosen()
         self.selected = set()
         self.message = ""
-        return Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
+        if view.due is not None:
+            return [DUE_ACTIONS[view.due.kind]((card,)) for card in chosen]
+        return [Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)]
 
     def pass_problem(self) -> str | None:
         """Why `p` cannot pass now (None if it can)."""
@@ -197,6 +266,9 @@ class TableScreen:
             return "it is not your turn"
         if view.phase is Phase.EXCHANGE:
             return "no passing in the exchange: choose the cards to give back, then enter"
+        if view.due is not None:
+            verb = DUE_WORDS[view.due.kind][0]
+            return f"no passing: you owe {plural(view.due.size, 'card')} to {verb} first"
         if PASS in view.legal_actions():
             return None
         if view.top is None:
@@ -245,6 +317,7 @@ class TableScreen:
             public = self.model.public
             if public is not None:
                 self.seating = public.seating
+                self.placed = {place for place in public.places if place is not None}
                 done = public.phase is not Phase.EXCHANGE and public.hand_number >= 0
                 if done and self.exchange_line and self.exchange_logged != public.hand_number:
                     self.exchange_logged = public.hand_number  # once, when it is over
@@ -271,10 +344,31 @@ class TableScreen:
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
-            exchange = message.reason == "exchange"
-            self.exchange_line = self.exchanged(message.seat) if exchange else ""
+            if message.reason == "handover":
+                self._handed_cards(message.seat)
+            else:
+                exchange = message.reason == "exchange"
+                self.exchange_line = self.exchanged(message.seat) if exchange else ""
         del self.log[:-200]
         del self.stream[:-300]
+
+    def _handed_cards(self, me: int) -> None:
+        """My sealed hand after a hand-over says which cards moved: my line of it, logged
+        with the count only, is said again with the cards (nobody else sees them)."""
+        line, self.handover_line = self.handover_line, ""
+        handed = self.model.handed
+        if not line or not handed or me not in (handed[-1].giver, handed[-1].receiver):
+            return
+        event = handed[-1]
+        told = line.replace(plural(event.size, "card"), cards_text(event.cards), 1)
+        for index in range(len(self.log) - 1, -1, -1):
+            if self.log[index] == line:
+                self.log[index] = told
+                break
+        for index in range(len(self.stream) - 1, -1, -1):
+            if self.stream[index] == ("", "", line):
+                self.stream[index] = ("", "", told)
+                break
 
     def _add(self, line: str, style: str = "", where: str = "") -> None:
         """A line for the log: an event or a chat line (`where` ""), or a note."""
@@ -287,6 +381,7 @@ class TableScreen:
         if isinstance(event, m.HandStarted):
             self.seating = tuple(event.seating)
             self.summary, self.message, self.last_play = [], "", None
+            self.placed, self.handover_line = set(), ""
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
@@ -304,6 +399,7 @@ class TableScreen:
                     if public is not None and public.revolution
                     else " — REVOLUTION: ranks reversed"
                 )
+            extra += self._jack_back(cards)
             if event.timeout:
                 return f"{self._timed_out(event.seat, event.timeout)}: auto-play {shown}{extra}"
             return f"{self._says(event.seat, 'plays', 'play')} {shown}{extra}"
@@ -314,7 +410,24 @@ class TableScreen:
                 return f"{self._says(event.seat, 'cannot', 'cannot')} beat the pile: auto-pass"
             return self._says(event.seat, "passes", "pass")
         if isinstance(event, m.Skipped):
+            rules, played = self.model.rules(), self.last_play
+            fives = played is not None and any(c.rank == 2 and c.id != JOKER_ID for c in played[1])
+            if rules is not None and rules.five_skip and fives:
+                return f"{self._says(event.seat, 'is', 'are')} skipped by the 5s"
             return f"{self._says(event.seat, 'misses', 'miss')} a turn (the same rank was played)"
+        if isinstance(event, m.HandedOver):
+            return self._handed_over(event)
+        if isinstance(event, m.Discarded):
+            shown = cards_text(tuple(Card.parse(c) for c in event.cards))
+            if event.timeout:
+                return f"{self._timed_out(event.seat, event.timeout)}: auto-discard {shown}"
+            return f"{self._says(event.seat, 'discards', 'discard')} {shown}"
+        if isinstance(event, m.Fell):
+            self.placed.add(event.place)
+            rules = self.model.rules()
+            named = titles(rules, len(self.seating)) if rules and self.seating else []
+            title = named[event.place] if event.place < len(named) else f"place {event.place + 1}"
+            return f"{self._says(event.seat, 'falls', 'fall')} to {title}: capital fall"
         if isinstance(event, m.TrickEnded):
             wins = self._says(event.winner, "wins", "win")
             if event.leader == event.winner:
@@ -355,15 +468,48 @@ class TableScreen:
             return f"game over: {winners} won" if winners else "game over"
         return None
 
+    def _handed_over(self, event: m.HandedOver) -> str:
+        """A hand-over: the count for the table; the two seats' own line is said again
+        with the cards when their sealed hands come (`_handed_cards`)."""
+        cards = plural(event.size, "card")
+        to = self.who(event.receiver)
+        if event.timeout:
+            line = f"{self._timed_out(event.giver, event.timeout)}: auto-hand-over {cards} to {to}"
+        elif to == "you":
+            line = f"{self.who(event.giver)} hands you {cards}"
+        else:
+            line = f"{self._says(event.giver, 'hands', 'hand')} {cards} to {to}"
+        if "you" in (to, self.who(event.giver)):
+            self.handover_line = line
+        return line
+
+    def _jack_back(self, cards: tuple[Card, ...]) -> str:
+        """A play that turns jack back on or off (a natural J, or a set of Js)."""
+        rules, public = self.model.rules(), self.model.public
+        if rules is None or not rules.jack_back:
+            return ""
+        if Play(cards).rank != 8 and not any(c.rank == 8 and c.id != JOKER_ID for c in cards):
+            return ""
+        now = public is not None and public.jack_back
+        return " — jack back ends: ranks as before" if now else " — JACK BACK: ranks reversed"
+
     def _went_out(self, event: m.WentOut) -> str:
-        """Out by playing the last card, or left holding cards when everyone else is out
-        (the engine places that seat too); a 2 under two_finish_penalty takes the lowest
-        free place."""
+        """Out by playing the last card (or paying a due with it), or left holding cards
+        when everyone else is out (the engine places that seat too); a 2 under
+        two_finish_penalty, or a forbidden finish, takes the lowest free place."""
+        free = [p for p in range(len(self.seating) or 1) if p not in self.placed]
+        first_free = free[0] if free else event.place
+        self.placed.add(event.place)
         place = f"place {event.place + 1}"
         played = self.last_play
+        rules = self.model.rules()
+        if rules is not None and rules.forbidden_finishes and event.place != first_free:
+            return (
+                f"{self._says(event.seat, 'goes', 'go')} out on a forbidden finish:"
+                f" {place} (the lowest free)"
+            )
         if played is None or played[0] != event.seat:
             return f"{self._says(event.seat, 'is', 'are')} left holding cards: {place}"
-        rules = self.model.rules()
         if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
             return f"{self._says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
         return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
@@ -409,10 +555,12 @@ class TableScreen:
         if public.phase is Phase.EXCHANGE:
             return self._exchange_status(seat, width)
         place = public.places[seat]
+        if place is not None and public.counts[seat]:
+            return "class:dim", f" you fell to place {place + 1} (capital fall): the others play on"
         if place is not None:
             return "class:dim", f" you are out (place {place + 1}): the others play on"
         if public.turn == seat:
-            return self._turn_status()
+            return self._turn_status(width)
         turn = self.name_of(public.turn) if public.turn is not None else "the others"
         if public.locked[seat]:
             return "class:dim", f" you passed: out of this trick ({turn} to play)"
@@ -456,9 +604,11 @@ class TableScreen:
         names = " and ".join(self.name_of(s) for s in owed)
         return "class:dim", f" the exchange: waiting for {names} to return cards ..."
 
-    def _turn_status(self) -> tuple[str, str]:
+    def _turn_status(self, width: int | None = None) -> tuple[str, str]:
         view = self.seat_view()
         assert view is not None
+        if view.due is not None:
+            return "class:turn", self._due_status(view, width)
         actions = view.legal_actions()
         plays = [a for a in actions if isinstance(a, Play)]
         if view.top is None:
@@ -473,6 +623,34 @@ class TableScreen:
         if PASS not in actions:
             return "class:turn", " your turn, must beat the pile: space chooses, enter plays"
         return "class:turn", " your turn: space chooses, enter plays, p passes, s suggests"
+
+    def receiver(self, seat: int) -> int | None:
+        """The seat a hand-over from `seat` goes to: the next one clockwise holding cards."""
+        public = self.model.public
+        if public is None:
+            return None
+        players = len(public.seating)
+        for step in range(1, players):
+            other = (seat + step) % players
+            if public.places[other] is None and public.counts[other] > 0:
+                return other
+        return None
+
+    def _due_status(self, view: SeatView, width: int | None) -> str:
+        """The due I owe, with its keys: "hand over 2 cards to bob: space chooses, enter
+        hands over" (the name cut first when the line is narrow)."""
+        due = view.due
+        assert due is not None
+        verb, does = DUE_WORDS[due.kind]
+        keys = f": space chooses, enter {does}"
+        owed = f" {verb} {plural(due.size, 'card')}"
+        receiver = self.receiver(view.seat) if due.kind == "handover" else None
+        if receiver is None:
+            return owed + keys
+        name = self.name_of(receiver)
+        room = len(name) if width is None else width - len(owed) - len(keys) - len(" to ")
+        to = f" to {middle_cut(name, room)}" if min(room, len(name)) >= 3 else ""
+        return owed + to + keys
 
     # --- the end of the game ----------------------------------------------------------
 

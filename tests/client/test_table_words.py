@@ -619,7 +619,7 @@ def test_enter_with_nothing_that_beats_the_pile_says_to_pass() -> None:
     for toggles in (None, {"must_beat": True}):
         screen = screen_at(following(), "4C 5H 6D", toggles=toggles)
         assert screen.explain() == "nothing you hold beats the pile: p passes"
-        assert screen.action() is None and screen.message == screen.explain()
+        assert screen.actions() == [] and screen.message == screen.explain()
     assert screen_at(following(), "4C 10H").explain() == "choose cards with space, then enter"
 
 

@@ -231,3 +231,45 @@ def test_auto_pass_waits_for_a_due_to_be_paid() -> None:
     events = game.apply(0, cards("7C"))
     assert not any(isinstance(e, TrickEnded) for e in events)
     assert game.due == Due("handover", 1) and game.turn == 0
+
+
+def test_an_equal_sequence_skips_the_next_seat_under_equal_plays_skip() -> None:
+    rules = LEFT.replace(sequences=True, equal_plays="skip")
+    game = game_with(rules, {0: "5H 6H 7H", 1: "5S 6S 7S"})
+    game.apply(0, cards("5H 6H 7H"))
+    events = game.apply(1, cards("5S 6S 7S"))
+    assert Skipped(2) in events and game.turn == 3
+
+
+def test_two_finish_penalty_is_about_a_set_of_2s_not_a_sequence_holding_one() -> None:
+    rules = LEFT.replace(sequences=True, two_finish_penalty=True, exchange="none")
+    game = position(rules, ["QH KH AH 2H", "4C 4D", "5C 5D"], turn=0)
+    assert WentOut(0, 0) in game.apply(0, cards("QH KH AH 2H"))
+    game = position(rules, ["2H 2S", "4C 4D", "5C 5D"], turn=0)
+    assert WentOut(0, 2) in game.apply(0, cards("2H 2S"))
+
+
+def test_a_discard_shows_among_the_cards_played_in_the_order_it_was_made() -> None:
+    game = game_with(LEFT.replace(ten_discard=True), {0: "10H 4S", 1: "JD"})
+    game.apply(0, cards("10H"))
+    game.apply(0, Discard(parse_cards("4S")))
+    game.apply(1, cards("JD"))
+    shown = [str(c) for c in game.public_view().played]
+    assert shown == ["10H", "4S", "JD"]
+    assert [str(c) for c in game.view_for(2).played] == shown
+
+
+def test_a_fallen_president_is_told_so_and_anyone_is_told_nothing_is_owed() -> None:
+    rules = LEFT.replace(capital_fall=True, exchange="none")
+    probe = position(rules, ["3C", "3D", "3H", "3S"], turn=0, players=4)
+    president = probe.seating.index(probe.standing[0])  # type: ignore[index]
+    first = (president + 1) % 4
+    hands = ["4C 4D", "5C 5D", "6C 6D", "7C 7D"]
+    hands[first] = "AS"
+    game = position(rules, hands, turn=first, players=4)
+    assert Fell(president, 3) in game.apply(first, cards("AS"))
+    with pytest.raises(IllegalAction, match=r"you fell \(capital_fall\)"):
+        game.check(president, PASS)
+    classic = game_with(LEFT, {0: "3S"})
+    with pytest.raises(IllegalAction, match="nothing is owed now"):
+        classic.check(0, Handover(parse_cards("3S")))

@@ -27,6 +27,7 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine.view import with_discards
 
 from ..strategies import tables
 from .test_properties import candidates
@@ -71,7 +72,7 @@ def eager_public(game: Game) -> PublicView:
         turn=game.turn,
         top=game.top,
         trick=tuple(game.log[game._trick_start :]),
-        played=tuple([card for _, play in game.log for card in play.cards]) + game._discarded,
+        played=with_discards(game.log, len(game.log), game._discarded),
         revolution=game.revolution,
         opening=game._opening,
         passed=tuple([bool(answered >> s & 1) for s in range(players)]),

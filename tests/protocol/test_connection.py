@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from president.protocol import messages as m
+from president.protocol.codec import pack
 from president.protocol.connection import Connection, choose_version
 from president.protocol.errors import LocalProtocolError, RemoteProtocolError
 from president.protocol.framing import encode_frame
@@ -28,14 +29,15 @@ def deliver(data: bytes, to: Connection) -> list[m.Message]:
 def test_a_handshake_and_a_conversation() -> None:
     client, server = pair()
     assert deliver(client.send(HELLO), server) == [HELLO]
-    assert choose_version(HELLO.versions) == 4
-    challenge = m.Challenge(version=4, challenge=bytes(range(32)))
+    newest = max(m.VERSIONS)
+    assert choose_version(HELLO.versions) == newest
+    challenge = m.Challenge(version=newest, challenge=bytes(range(32)))
     assert deliver(server.send(challenge), client) == [challenge]
     proof = m.Proof(player_key=KEY, signature=bytes(64))
     assert deliver(client.send(proof), server) == [proof]
-    welcome = m.Welcome(version=4, server="home")
+    welcome = m.Welcome(version=newest, server="home")
     assert deliver(server.send(welcome), client) == [welcome]
-    assert client.state == server.state == "open" and client.version == 4
+    assert client.state == server.state == "open" and client.version == newest
     play = m.PlayCards(cards=("7C",))
     assert deliver(client.send(play), server) == [play]
     event = m.Passed(table="t", number=1, seat=1, automatic=False, timeout="time")
@@ -77,6 +79,83 @@ def test_a_version_2_client_gets_no_field_of_version_3() -> None:
         assert b"timeout" not in data
         assert deliver(data, old_client) == [dataclasses.replace(event, timeout="")]
         assert deliver(new_server.send(event), new_client) == [event]  # the cache is per version
+
+
+def opened(version: int) -> tuple[Connection, Connection]:
+    """A client and a server that chose `version` (no player key asked for)."""
+    client, server = pair()
+    deliver(client.send(m.Hello(versions=(version,), name="Ann", role="bot", hand_key=KEY)), server)
+    deliver(server.send(m.Welcome(version=version, server="home")), client)
+    return client, server
+
+
+PLAIN_GAME = m.GameView(
+    hand=0,
+    phase="play",
+    seating=("a", "b", "c"),
+    dealer=2,
+    counts=(10, 12, 13),
+    turn=1,
+    top=m.TopPlay(owner=0, rank=4, size=3, jokers=0),
+    trick=((0, ("7C", "8C", "9C")),),
+    played=("7C", "8C", "9C"),
+    revolution=False,
+    opening=False,
+    passed=(False,) * 3,
+    locked=(False,) * 3,
+    finish_order=(),
+    standing=(),
+    scores=(0, 0, 0),
+    owed=(),
+    hands_played=0,
+    winners=(),
+    places=(None,) * 3,
+)
+
+
+def test_a_client_before_version_5_gets_no_field_and_no_message_of_version_5() -> None:
+    """A version-4 reader refuses the variant fields of a `table` (at a plain table each
+    is at its default, so nothing is lost) and has no variant message types: the server
+    leaves the fields out for it and never sends it those messages; a version-5 client
+    reads a version-4 server's `table` as it is (the fields absent: their defaults)."""
+    old_client, old_server = opened(4)
+    new_client, new_server = opened(5)
+    variant = dataclasses.replace(
+        PLAIN_GAME,
+        top=m.TopPlay(owner=0, rank=4, size=3, jokers=0, run=True, suits=(0, 0, 0)),
+        jack_back=True,
+        lock=(0, 0, 0),
+        due=m.Due(kind="handover", size=1),
+    )
+    for game in (PLAIN_GAME, variant):
+        view = m.TableView(
+            table="t",
+            number=4,
+            status="playing",
+            rules={"preset": "classic"},
+            chairs=(m.Chair("a", "", True, True),) * 3,
+            turn_deadline_ms=0,
+            game=game,
+        )
+        assert deliver(new_server.send(view), new_client) == [view]
+        data = old_server.send(view)
+        for name in ("jack_back", "lock", "due", "run", "suits"):
+            assert pack(name) not in data  # (as a msgpack key)
+        assert deliver(data, old_client) == [dataclasses.replace(view, game=PLAIN_GAME)]
+        assert deliver(new_server.send(view), new_client) == [view]  # the cache is per version
+    news = [
+        m.HandedOver(table="t", number=5, giver=0, receiver=1, size=1),
+        m.Discarded(table="t", number=6, seat=1, cards=("4H",)),
+        m.Fell(table="t", number=7, seat=2, place=2),
+    ]
+    for event in news:
+        assert deliver(new_server.send(event), new_client) == [event]
+        with pytest.raises(LocalProtocolError):
+            old_server.send(event)
+    for action in (m.HandoverCards(cards=("4H",)), m.DiscardCards(cards=("5C",))):
+        assert deliver(new_client.send(action), new_server) == [action]
+        with pytest.raises(LocalProtocolError):
+            old_client.send(action)
 
 
 def test_version_negotiation() -> None:
@@ -210,3 +289,18 @@ def _packed(message: m.Message) -> bytes:
     from president.protocol.codec import pack
 
     return pack(message.to_wire())
+
+
+def test_a_peer_before_version_5_may_not_send_a_message_of_version_5() -> None:
+    """What this side never sends an older peer, it does not take from one either: a
+    version-4 client's hand-over is refused as not in its version, and so is a version-4
+    server's fall."""
+    old_client, old_server = opened(4)
+    for action in (m.HandoverCards(cards=("4H",)), m.DiscardCards(cards=("5C",))):
+        old_server.receive_data(encode_frame(pack({"type": action.TYPE, **action.to_wire()})))
+        with pytest.raises(RemoteProtocolError, match="not in protocol version 4"):
+            list(old_server.events())
+    fell = m.Fell(table="t", number=7, seat=2, place=2)
+    old_client.receive_data(encode_frame(pack({"type": fell.TYPE, **fell.to_wire()})))
+    with pytest.raises(RemoteProtocolError, match="not in protocol version 4"):
+        list(old_client.events())

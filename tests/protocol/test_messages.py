@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import Any
 
 import pytest
@@ -40,6 +41,18 @@ GAME = m.GameView(
     winners=(),
     places=(None, None, None, None),
 )
+#: A daifugo trick: a sequence of hearts on the pile, locked to hearts, jack back on, and
+#: the seat to play owing a hand-over (version 5).
+VARIANT_GAME = dataclasses.replace(
+    GAME,
+    top=m.TopPlay(owner=1, rank=7, size=3, jokers=0, run=True, suits=(2, 2, 2)),
+    trick=((0, ("5H", "6H", "7H")), (1, ("10H", "JH", "QH"))),
+    played=("5H", "6H", "7H", "10H", "JH", "QH"),
+    turn=1,
+    jack_back=True,
+    lock=(2, 2, 2),
+    due=m.Due(kind="discard", size=1),
+)
 KEY = bytes(range(32))
 
 EXAMPLES: list[m.Message] = [
@@ -72,6 +85,8 @@ EXAMPLES: list[m.Message] = [
     m.PlayCards(cards=("7C", "7D")),
     m.PassTurn(),
     m.ReturnCards(cards=("3C", "4D")),
+    m.HandoverCards(cards=("3C", "4D")),
+    m.DiscardCards(cards=("6S",)),
     m.ClientSeed(hand=2, seed=KEY),
     m.DealCheck(hand=2, ok=True),
     m.Error(code="illegal", message="a pair of 6s cannot be beaten by a single K", about="play"),
@@ -118,6 +133,15 @@ EXAMPLES: list[m.Message] = [
     ),
     m.TableView(
         table="Friday",
+        number=13,
+        status="playing",
+        rules={"preset": "daifugo"},
+        chairs=CHAIRS,
+        turn_deadline_ms=41000,
+        game=VARIANT_GAME,
+    ),
+    m.TableView(
+        table="Friday",
         number=0,
         status="waiting",
         rules={"preset": "classic"},
@@ -151,6 +175,10 @@ EXAMPLES: list[m.Message] = [
         points=(2, 1, 0, 0),
     ),
     m.GameOver(table="Friday", number=61, winners=("Ann",)),
+    m.HandedOver(table="Friday", number=30, giver=1, receiver=2, size=2),
+    m.HandedOver(table="Friday", number=31, giver=1, receiver=2, size=1, timeout="time"),
+    m.Discarded(table="Friday", number=32, seat=1, cards=("6S",)),
+    m.Fell(table="Friday", number=33, seat=3, place=3),
     m.SealedHand(table="Friday", number=14, hand=1, seat=1, sealed=b"\x01" * 104, reason="deal"),
     m.DealCommit(table="Friday", hand=0, digest=KEY),
     m.DealReveal(

@@ -14,9 +14,15 @@ from hypothesis import given, settings
 from president.engine import (
     PASS,
     Dealt,
+    Discard,
+    Discarded,
+    Due,
     Event,
+    Fell,
     Game,
     Gave,
+    HandedOver,
+    Handover,
     Passed,
     Phase,
     Play,
@@ -25,6 +31,8 @@ from president.engine import (
     Return,
     Returned,
     SeatView,
+    Top,
+    find_preset,
     moves_seen,
     parse_cards,
     public_event,
@@ -161,3 +169,52 @@ def test_why_the_timeout_rule_moved_rides_on_the_moves_own_message() -> None:
         assert plain is not None and plain.timeout == ""  # type: ignore[attr-defined]
         if expected is not None:
             assert wire.event_to_wire("T", 5, event, "time") == expected
+
+
+def test_the_variant_actions_events_and_view_round_trip() -> None:
+    """Issue 16's values: the two dues' actions, the hand-over (its cards never on the
+    wire), the discard (face up), the fall, and a view with a sequence on the pile, a
+    lock, jack back and a due owed; a sequence of all 13 ranks fits a play."""
+    cards = tuple(parse_cards("7C 9D"))
+    for action in (Handover(cards), Discard(cards[:1])):
+        assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
+    for event in (HandedOver(0, 1, 2, cards), Discarded(1, cards[:1]), Fell(2, 3)):
+        message = wire.event_to_wire("T", 7, event, "time")
+        assert message is not None and through_bytes(message) == message
+        assert wire.event_from_wire(message) == public_event(event)
+        if not isinstance(event, Fell):
+            assert message.timeout == "time"  # type: ignore[attr-defined]
+    handed = wire.event_to_wire("T", 7, HandedOver(0, 1, 2, cards))
+    assert handed is not None
+    assert "cards" not in handed.to_wire()
+    assert b"7C" not in pack(handed.to_wire()) and b"9D" not in pack(handed.to_wire())
+    run = Play(parse_cards("3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2H"))
+    assert wire.action_from_wire(through_bytes(wire.action_to_wire(run))) == run
+    played = Played(2, run.cards, False, True)
+    message = wire.event_to_wire("T", 8, played)
+    assert message is not None and wire.event_from_wire(through_bytes(message)) == played
+    daifugo = find_preset("daifugo")
+    seating = ("a", "b", "c", "d")
+    jokered = Play(parse_cards("5S JK 7S"))
+    for top, due in (
+        (Top(1, 2, 3, 1, True, (3, 3)), Due("handover", 1)),
+        (Top(1, 2, 3, 1, True, (3, 3)), Due("discard", 2)),
+        (Top(0, 7, 1, 0, False, (3,)), None),
+    ):
+        public = a_public_view(
+            seating,
+            rules=daifugo,
+            top=top,
+            trick=((1, jokered),),
+            played=jokered.cards,
+            turn=1,
+            jack_back=True,
+            lock=(3, 3),
+            due=due,
+        )
+        wired = wire.public_view_to_wire(public)
+        chairs = tuple(m.Chair(name, "", True, True) for name in seating)
+        view = m.TableView("T", 1, "playing", {"preset": "daifugo"}, chairs, 0, wired)
+        again = m.Message.from_wire(unpack(pack(view.to_wire())))
+        assert isinstance(again, m.TableView) and again.game is not None
+        assert wire.public_view_from_wire(again.game, daifugo) == public

@@ -38,6 +38,7 @@ class Guest:
     sent: list[m.Message] = field(default_factory=list)
     player_id: str = ""
     closed: bool = False
+    version: int = max(m.VERSIONS)
 
     def deliver(self, message: m.Message) -> None:
         if not self.closed:

@@ -29,7 +29,7 @@ from president.server.app import Server
 from president.server.journal import Entry
 
 from ..strategies import tables
-from .helpers import client, running_server, wait_for
+from .helpers import bot_key, client, running_server, wait_for
 
 TABLES = itertools.count()
 
@@ -108,8 +108,12 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
     rules = rules.replace(target=min(rules.target, 3), rounds=min(rules.rounds, 2))
     name = f"T{next(TABLES)}"
     seen: list[list[tuple[int, SeatView]]] = [[] for _ in range(players)]
-    clients = [await client(server, f"p{i}", tmp) for i in range(players)]
-    watcher = await client(server, "watcher", tmp, role="spectator")
+    # (with player keys: only a client of a version with keys may sit at a table playing
+    # a variant rule, and the toggles drawn include those)
+    clients = [
+        await client(server, f"p{i}", tmp, identity=bot_key(f"p{i}")) for i in range(players)
+    ]
+    watcher = await client(server, "watcher", tmp, role="spectator", identity=bot_key("watcher"))
     watched: list[tuple[int, PublicView]] = []
 
     async def watch(message: m.Message) -> None:

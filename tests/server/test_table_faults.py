@@ -6,11 +6,14 @@ record when the fault keeps coming.  Deal checks for hands never dealt are dropp
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
-from president.engine import Phase
+from president.bots import strategies
+from president.engine import JOKER, Phase, Play, find_preset
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server import seats
 
 from .helpers import wait_for
 from .test_table import Member, all_ready, game_of, play_until, seated, table
@@ -117,3 +120,41 @@ async def test_deal_checks_for_hands_never_dealt_here_are_dropped(
         await t.deal_check(members[0], 0, False)
     assert list(t.deal_checks) == [0] and t.deal_checks[0] == {"ann": False}
     assert len(caplog.records) == 1 and "hand 0" in caplog.records[0].getMessage()
+
+
+class _Refused:
+    """A strategy that always plays a joker (there are none: always refused)."""
+
+    def choose(self, view: object) -> object:
+        return Play([JOKER])
+
+
+class _Failing:
+    """A strategy that fails on every choice."""
+
+    def choose(self, view: object) -> object:
+        raise ValueError("min() arg is an empty sequence")
+
+
+@pytest.mark.parametrize("broken", [_Refused, _Failing])
+async def test_a_bot_whose_choice_is_refused_or_fails_is_played_for_and_the_game_ends(
+    broken: type, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A strategy that answers what the rules refuse (asking it again gives the same
+    answer) or raises gets the timeout rule's move: the table neither spins on it nor
+    ends its game for a fault."""
+    made = strategies.make_strategy
+
+    def make(name: str, rng: random.Random, **options: object) -> object:
+        return broken() if name == "greedy" else made(name, rng, **options)
+
+    monkeypatch.setattr(seats, "make_strategy", make)
+    t, records = table(seats=3, rules=find_preset("classic").replace(target=2))
+    watcher = Member("watcher")
+    await t.spectate(watcher, None)
+    with caplog.at_level(logging.WARNING, logger="president.server"):
+        for strategy in ("random", "greedy", "random"):
+            await t.add_bot(strategy, None)
+        await wait_for(lambda: bool(records), 30)
+    assert records[0]["hands"] and not server_errors(watcher)
+    assert "the timeout rule moves for it" in caplog.text
