@@ -12,20 +12,25 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from president.engine import PASS, Action, Card, SeatView
+from president.engine import PASS, Action, Card, Play, SeatView
 
 from .playout import Move, make_world
 
-Key = tuple[int, int, int]
+Key = tuple[int, ...]
 #: The pass, as a move's key.
 PASS_KEY: Key = (-1, 0, 0)
 
 
 def key_of(move: Action) -> Key:
-    """A move by its shape, whichever object stands for it (the engine's or the world's)."""
+    """A move by its shape, whichever object stands for it (the engine's or the world's);
+    a sequence, and a card paid for a due (the variants), by its cards."""
     if move is PASS or move == PASS:
         return PASS_KEY
-    return (move.rank, move.count, move.jokers)  # type: ignore[union-attr]
+    if type(move) is not Play:
+        return (-2, *move.ids)  # type: ignore[union-attr]
+    if move.rank < 0:
+        return (-3, *move.ids)
+    return (move.rank, move.count, move.jokers)
 
 
 class Node:

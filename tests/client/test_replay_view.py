@@ -471,7 +471,10 @@ def this_step_in_the_log(screen: ReplayScreen, text: str, columns: int) -> None:
         assert words[-len(want) :] == want, text
         return
     rule = next(i for i, line in enumerate(lines) if line.startswith("─ log ─"))
-    box = [line[1:] for line in lines[rule + 1 : -1]]  # up to the status line
+    # up to the status line (the verdict may take two lines: three winners at 60 columns)
+    last = len(lines) - 1
+    status = next((i for i in range(last, rule, -1) if lines[i].startswith(" every")), last)
+    box = [line[1:] for line in lines[rule + 1 : status]]
     while box and not box[-1]:  # a log shorter than its box is drawn from the top
         box.pop()
     step = [line.rstrip() for line in screen.log_lines(screen.index, columns - 1)]
