@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Literal, NamedTuple, TypeVar
+from typing import ClassVar, Final, Literal, NamedTuple, TypeVar
 
 from .cards import CARDS, JOKER_ID, JOKER_RANK, Card, parse_cards
 
@@ -94,84 +94,55 @@ class Play(_Cards):
         return " ".join(map(str, self.cards))
 
 
-class Return(_Cards):
+class _Handful(_Cards):
+    """Cards handed on as they are (no shape to them): a return, a handover, a discard."""
+
+    __slots__ = ("cards", "ids")
+
+    cards: tuple[Card, ...]
+    ids: tuple[int, ...]
+    #: The action in words, before its cards ("return 3C 4D").
+    word: ClassVar[str]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(sorted(cards, key=lambda c: c.id))
+        object.__setattr__(self, "cards", ordered)
+        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.ids == self.ids
+
+    def __hash__(self) -> int:
+        return hash((self.word, self.ids))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({' '.join(map(str, self.cards))!r})"
+
+    def __str__(self) -> str:
+        return f"{self.word} " + " ".join(map(str, self.cards))
+
+
+class Return(_Handful):
     """The President's or Vice-President's return in the exchange."""
 
-    __slots__ = ("cards", "ids")
-
-    cards: tuple[Card, ...]
-    ids: tuple[int, ...]
-
-    def __init__(self, cards: Iterable[Card]) -> None:
-        ordered = tuple(sorted(cards, key=lambda c: c.id))
-        object.__setattr__(self, "cards", ordered)
-        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Return and other.ids == self.ids
-
-    def __hash__(self) -> int:
-        return hash(("return", self.ids))
-
-    def __repr__(self) -> str:
-        return f"Return.parse({' '.join(map(str, self.cards))!r})"
-
-    def __str__(self) -> str:
-        return "return " + " ".join(map(str, self.cards))
+    __slots__ = ()
+    word = "return"
 
 
-class Handover(_Cards):
-    """Under seven_pass, after a play holding 7s: the cards this seat hands to the next
-    seat holding cards (as many as the 7s played, or all it has left)."""
+class Handover(_Handful):
+    """Under seven_pass, after a play holding 7s: a card this seat hands to the next seat
+    holding cards (one action per card owed: see `Due`)."""
 
-    __slots__ = ("cards", "ids")
-
-    cards: tuple[Card, ...]
-    ids: tuple[int, ...]
-
-    def __init__(self, cards: Iterable[Card]) -> None:
-        ordered = tuple(sorted(cards, key=lambda c: c.id))
-        object.__setattr__(self, "cards", ordered)
-        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Handover and other.ids == self.ids
-
-    def __hash__(self) -> int:
-        return hash(("handover", self.ids))
-
-    def __repr__(self) -> str:
-        return f"Handover.parse({' '.join(map(str, self.cards))!r})"
-
-    def __str__(self) -> str:
-        return "hand over " + " ".join(map(str, self.cards))
+    __slots__ = ()
+    word = "hand over"
 
 
-class Discard(_Cards):
-    """Under ten_discard, after a play holding 10s: the cards this seat discards, face up,
-    out of the hand (as many as the 10s played, or all it has left)."""
+class Discard(_Handful):
+    """Under ten_discard, after a play holding 10s: a card this seat discards, face up,
+    out of the hand (one action per card owed: see `Due`)."""
 
-    __slots__ = ("cards", "ids")
-
-    cards: tuple[Card, ...]
-    ids: tuple[int, ...]
-
-    def __init__(self, cards: Iterable[Card]) -> None:
-        ordered = tuple(sorted(cards, key=lambda c: c.id))
-        object.__setattr__(self, "cards", ordered)
-        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Discard and other.ids == self.ids
-
-    def __hash__(self) -> int:
-        return hash(("discard", self.ids))
-
-    def __repr__(self) -> str:
-        return f"Discard.parse({' '.join(map(str, self.cards))!r})"
-
-    def __str__(self) -> str:
-        return "discard " + " ".join(map(str, self.cards))
+    __slots__ = ()
+    word = "discard"
 
 
 class Pass:
