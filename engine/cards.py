@@ -17,6 +17,7 @@ SUIT_SYMBOLS: Final = ("♣", "♦", "♥", "♠")
 JOKER_RANK: Final = 13
 TWO: Final = 12
 EIGHT: Final = 5
+NINE: Final = 6
 TEN: Final = 7
 THREE: Final = 0
 #: Number of card kinds: 52 naturals + the joker.

@@ -153,6 +153,10 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
         " 3S that beat a joker takes the lowest free place",
         "you may go out on any play",
     ),
+    "nines_clear": _yes_no(
+        "two or more 9s may be played on any pile and clear it; their player leads",
+        "9s never clear: a single 9 or a set of 9s is just 9s",
+    ),
 }
 
 

@@ -80,6 +80,7 @@ class Rules:
     spade_three: bool = False
     capital_fall: bool = False
     forbidden_finishes: bool = False
+    nines_clear: bool = False
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

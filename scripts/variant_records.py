@@ -56,6 +56,8 @@ class Watch:
                 ranks = {c.rank for c in event.cards if not c.is_joker}
                 if len(ranks) > 1:
                     self.seen.add("sequences")
+                if event.clears and ranks == {6} and len(event.cards) >= 2:
+                    self.seen.add("nines_clear")
                 if ranks == {0} and before is not None and game.top and game.top.rank != 0:
                     self.seen.add("transparent_threes")
                 if (

@@ -273,3 +273,17 @@ def test_a_fallen_president_is_told_so_and_anyone_is_told_nothing_is_owed() -> N
     classic = game_with(LEFT, {0: "3S"})
     with pytest.raises(IllegalAction, match="nothing is owed now"):
         classic.check(0, Handover(parse_cards("3S")))
+
+
+def test_two_nines_clear_any_pile_and_one_does_not() -> None:
+    rules = LEFT.replace(nines_clear=True)
+    game = game_with(rules, {0: "KC KD 3S", 1: "9C 9D 9H", 2: "AC AD"})
+    game.apply(0, cards("KC KD"))
+    events = game.apply(1, cards("9C 9D"))  # lower than the kings, yet it clears
+    assert any(e == TrickEnded(1, 1) for e in events) and game.turn == 1
+    game.apply(1, cards("9H"))  # a single 9 led: just a 9
+    assert game.top is not None and game.top.rank == 6 and game.turn == 2
+    off = game_with(LEFT.replace(sequences=True), {0: "KC KD 3S", 1: "9C 9D 9H"})
+    off.apply(0, cards("KC KD"))
+    with pytest.raises(IllegalAction):
+        off.apply(1, cards("9C 9D"))
