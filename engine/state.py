@@ -642,9 +642,11 @@ class Game:
         return tricks.Trick(self.top, self.revolution != self.jack_back, self.lock, self._opening)
 
     def _counts(self, seat: int) -> list[int]:
-        """The seat's count of each card kind."""
-        kinds = _KindCounts(self._patterns[seat])
-        return [kinds[card_id] for card_id in range(KINDS)]
+        """The seat's count of each card kind (from its suit patterns, a rank at a time)."""
+        patterns = self._patterns[seat]
+        counts = [*_chain(map(_SUIT_COUNTS.__getitem__, patterns[:JOKER_RANK]))]
+        counts.append(patterns[JOKER_RANK])
+        return counts
 
     def _check_variant(self, seat: int, action: Action) -> None:
         kind = type(action)
@@ -1298,6 +1300,10 @@ def _cards_of(ids: Sequence[int]) -> tuple[Card, ...]:
         return tuple([CARDS[i] for i in ids])
     return itemgetter(*ids)(CARDS)  # type: ignore[no-any-return]
 
+
+#: A rank's suit pattern (`moves.row_for`: base 3, a digit per suit) as its count of each
+#: suit, C D H S.
+_SUIT_COUNTS = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for pattern in range(3**4))
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))
