@@ -1,0 +1,79 @@
+"""The README's `president play` under the Daifugo rules, as a person runs it in a real
+terminal (a pseudo-terminal, 80x24): leading a 7 or a 10 makes a due, the status line
+says it, and the person pays it with the same keys as a play (`s` chooses the lowest
+cards, enter pays)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+from .terminal import Terminal
+
+#: What ann's screen shows when the table waits on her.
+TURN = "▶ ann (you)"
+DUE = re.compile(r"enter (discards|hands over)")
+
+
+def hand_cards(text: str) -> list[str]:
+    """The cards of the `your hand` box, in order (the cursor's brackets dropped)."""
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if "your hand" in line), None)
+    if at is None or at + 1 >= len(lines):
+        return []
+    return re.findall(r"(10|[2-9JQKA])[♣♦♥♠]|JK", lines[at + 1].replace("[", " "))
+
+
+def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "HOME": str(tmp_path),
+    }
+    command = [sys.executable, "-m", "president.cli", "play", "--preset", "daifugo"]
+    command += ["--players", "3", "--bots", "random", "--name", "ann"]
+    ann = Terminal(command, env, rows=24, columns=80)
+    paid: set[str] = set()
+    try:
+        ann.wait_for(TURN, 60)
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and paid != {"discard", "handover"}:
+            text = ann.text()
+            status = text.splitlines()[-1] if text else ""
+            if DUE.search(status):
+                ann.send("s\r")  # the lowest cards, paid
+                time.sleep(0.3)
+                shown = ann.text()
+                if "you discard" in shown:
+                    paid.add("discard")
+                if "you hand" in shown:
+                    paid.add("handover")
+                continue
+            if TURN in text and "p passes" in status and "space chooses" not in status:
+                ann.send("p")  # nothing beats the pile
+            elif TURN in text and "your turn" in status:
+                cards = hand_cards(text)
+                wanted = [r for r, due in (("10", "discard"), ("7", "handover")) if due not in paid]
+                rank = next((r for r in wanted if r in cards), "")
+                if "empty: the next play leads" in text and rank:
+                    # lead that card alone: clear the choice, to the left end, right to it
+                    ann.send("\x1b")
+                    time.sleep(0.8)  # (a lone escape is told from a sequence by a pause)
+                    ann.send("\x1b[D" * 20 + "\x1b[C" * cards.index(rank) + " \r")
+                    time.sleep(0.4)
+                    if DUE.search(ann.text().splitlines()[-1]):
+                        continue
+                    ann.send("\x1b")  # refused (the opening lead holds the 3C): clear
+                    time.sleep(0.8)
+                ann.send("s\r")
+                time.sleep(0.3)
+                if TURN in ann.text() and "your turn" in ann.text().splitlines()[-1]:
+                    ann.send("p")
+            time.sleep(0.1)
+        assert paid == {"discard", "handover"}, ann.text()
+    finally:
+        ann.close()
