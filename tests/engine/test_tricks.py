@@ -1,5 +1,5 @@
-"""What may be played on what under the variant toggles (engine/tricks.py; SPEC16, "What may
-be played on what"): each rule on small concrete cases, its combinations with the older
+"""What may be played on what under the variant toggles (engine/tricks.py; docs/rules.md,
+the toggles' sections): each rule on small concrete cases, its combinations with the older
 toggles, and properties: `legal_plays` is exactly what `play_problem` accepts, and without
 variants both agree with `moves`."""
 
