@@ -1,8 +1,9 @@
 """What may be played on what under rules with variants (docs/rules.md, "Variants", "The
 Daifugo family" and the toggles' sections): sequences, transparent 3s, suit ranking, the
-spade 3 and the suit lock, on top of every older toggle.  The same tests (`_set_beats`, `_run_beats`, `_fits`) serve
-`play_problem` and `legal_plays`, so what is listed is exactly what is accepted; then what a
-legal play does to the trick: its pile, the lock, a clear, a revolution, a forbidden finish."""
+spade 3 and the suit lock, on top of every older toggle.  The same tests (`_set_beats`,
+`_run_beats`, `_fits`) serve `play_problem` and `legal_plays`, so what is listed is exactly
+what is accepted; then what a legal play does to the trick: its pile, the lock, a clear, a
+revolution, a forbidden finish."""
 
 from __future__ import annotations
 
