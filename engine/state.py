@@ -347,19 +347,24 @@ class Game:
         if phase is _PLAY:
             if seat != self.turn:
                 self._not_your_turn(seat)
-            if self._variants:
-                self._check_variant(seat, action)
+            if self._variants and self.due is not None:
+                self._check_due(seat, action, self.due)
                 return
             if type(action) is Play:
-                problem = play_problem(
-                    self.rules,
-                    _KindCounts(self._patterns[seat]),
-                    self.top,
-                    self.revolution,
-                    self._opening,
-                    action,
-                    self._rows[seat],
-                )
+                if self._variants:
+                    problem = tricks.play_problem(
+                        self.rules, _KindCounts(self._patterns[seat]), self._trick(), action
+                    )
+                else:
+                    problem = play_problem(
+                        self.rules,
+                        _KindCounts(self._patterns[seat]),
+                        self.top,
+                        self.revolution,
+                        self._opening,
+                        action,
+                        self._rows[seat],
+                    )
                 if problem:
                     raise IllegalAction(problem)
                 return
@@ -648,39 +653,13 @@ class Game:
         counts.append(patterns[JOKER_RANK])
         return counts
 
-    def _check_variant(self, seat: int, action: Action) -> None:
-        kind = type(action)
-        due = self.due
-        if due is not None:
-            if kind is not DUE_ACTIONS[due.kind]:
-                raise IllegalAction(f"first {due_words(due)}, then play goes on")
-            problem = due_problem(_KindCounts(self._patterns[seat]), due, action)  # type: ignore[arg-type]
-            if problem:
-                raise IllegalAction(problem)
-            return
-        if kind is Play:
-            problem = tricks.play_problem(
-                self.rules,
-                _KindCounts(self._patterns[seat]),
-                self._trick(),
-                action,  # type: ignore[arg-type]
-            )
-            if problem:
-                raise IllegalAction(problem)
-            return
-        if kind is Pass:
-            if self.top is None:
-                raise IllegalAction("the leader may not pass: lead any card or set")
-            if self._must_beat and self._plays(seat):
-                raise IllegalAction(
-                    "you hold a play that beats the pile, so you may not pass (must_beat)"
-                )
-            return
-        if kind is Return:
-            raise IllegalAction("the exchange is over: returns are made before the first lead")
-        if kind in (Handover, Discard):
-            raise IllegalAction(_NOTHING_OWED)
-        raise IllegalAction(f"{action!r} is not an action")
+    def _check_due(self, seat: int, action: Action, due: Due) -> None:
+        """Only a card paying `due` (seven_pass, ten_discard) may be given now."""
+        if type(action) is not DUE_ACTIONS[due.kind]:
+            raise IllegalAction(f"first {due_words(due)}, then play goes on")
+        problem = due_problem(_KindCounts(self._patterns[seat]), due, action)
+        if problem:
+            raise IllegalAction(problem)
 
     def _legal_variant(self, seat: int) -> list[Action]:
         counts = self._counts(seat)
@@ -735,10 +714,10 @@ class Game:
         self._pending = (seat, play, cleared, skips, bottom)
         self._dues = []
         if held:
-            if rules.seven_pass and tricks.count_of(play, _SEVEN):
-                self._dues.append(("handover", tricks.count_of(play, _SEVEN)))
-            if rules.ten_discard and tricks.count_of(play, _TEN):
-                self._dues.append(("discard", tricks.count_of(play, _TEN)))
+            if rules.seven_pass and (sevens := tricks.count_of(play, _SEVEN)):
+                self._dues.append(("handover", sevens))
+            if rules.ten_discard and (tens := tricks.count_of(play, _TEN)):
+                self._dues.append(("discard", tens))
         if not self._next_due(seat):
             self._resume(events)
 
@@ -765,7 +744,6 @@ class Game:
             self._take(seat, action.ids)
             self._discarded += ((len(self.log), cards),)
             events.append(_new(Discarded, (seat, cards)))
-        self._lasting = None  # (the scores do not change, but a seat may go out below)
         held = self._held[seat]
         owed = self.due.size - 1 if self.due is not None else 0
         if held and owed:
