@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError
@@ -123,6 +126,39 @@ def installed_version() -> str:
         return "(not installed)"
 
 
+def compiled_modules() -> list[str]:
+    """The modules of the engine and the bots that run compiled (the optional build:
+    setup.py), as "engine.state"...; none in the default, pure-Python install."""
+    found = []
+    for package in ("engine", "bots"):
+        spec = importlib.util.find_spec(f"president.{package}")
+        for folder in (spec and spec.submodule_search_locations) or ():
+            for path in Path(folder).iterdir():
+                suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+                if suffix and (path.parent / (path.name[: -len(suffix)] + ".py")).exists():
+                    found.append(f"{package}.{path.name[: -len(suffix)]}")
+    return sorted(found)
+
+
+def version_line() -> str:
+    """What `president --version` prints: the version, and whether it runs compiled."""
+    compiled = compiled_modules()
+    kind = f"compiled by mypyc: {', '.join(compiled)}" if compiled else "pure Python"
+    return f"president {installed_version()} ({kind})"
+
+
+class ShowVersion(argparse.Action):
+    """`--version`: `version_line()` as it is (argparse's own action would wrap it to the
+    terminal's width), looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_line())
+        parser.exit()
+
+
 #: The other subcommands: each one's module and its line in `president --help`.  A module
 #: is imported only when its command runs (or shows its own help), so `president rules`
 #: does not load the server, the client and the terminal library.
@@ -146,9 +182,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="president",
         description="President (Scum, Daifugo): the card game, for LAN play.",
     )
-    parser.add_argument(
-        "-V", "--version", action="version", version=f"president {installed_version()}"
-    )
+    parser.add_argument("-V", "--version", action=ShowVersion, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser(

@@ -59,7 +59,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import PublicView, SeatView, with_discards
+from .view import LazySeatView, PublicView, SeatView, with_discards
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,11 @@ class HandHistory:
     deal: tuple[tuple[int, ...], ...]
     actions: list[tuple[int, Action]]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through __init__ (a frozen class compiled by mypyc cannot be unpickled
+        # field by field)
+        return (HandHistory, (self.seating, self.dealer, self.deal, self.actions))
+
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
 #: The ranks whose plays have effects under the variants (see `cards.RANK_NAMES`).
@@ -80,9 +85,8 @@ _NOTHING_OWED = (
     "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
     " and discarded after a play of 10s (ten_discard)"
 )
-_new = tuple.__new__
-_blank = object.__new__
-_chain = chain.from_iterable  # builds the hot path's named tuples without a Python-level __new__
+_new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
+_chain = chain.from_iterable
 
 
 class Game:
@@ -185,16 +189,24 @@ class Game:
     # every game of its size (12 seats' next-seat table alone is 65,536 entries).
     _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (self.rules, self.__getstate__()))
+
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        for name in self._SHARED:
-            del state[name]
+        # a game compiled by mypyc keeps no __dict__: its class lists its fields
+        names = getattr(type(self), "__mypyc_attrs__", None) or list(vars(self))
+        state = {
+            name: getattr(self, name)
+            for name in names
+            if name not in self._SHARED and name != "_SHARED" and hasattr(self, name)
+        }
         state["_lasting"], state["_seen_hands"] = None, {}
         state["_played"] = ([], 0, ())
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            setattr(self, name, value)
         players = len(self._held)
         self._clockwise = _clockwise(players) if players else []
         self._next_seat, self._pass_events, self._pass_moves, self._tops = (
@@ -410,7 +422,7 @@ class Game:
         """Every distinct action `check` accepts for `seat` now: one play per shape (which
         suits go is not a choice; `check` accepts any cards of a listed shape)."""
         if seat == self.turn and self.phase is _PLAY:
-            top = self.top
+            top: Top | None = self.top
             plays: list[Action]
             if self._variants:
                 return self._legal_variant(seat)
@@ -613,8 +625,9 @@ class Game:
         if turn >= 0 and skip:
             events.append(Skipped(turn))
             self._answered = answered = 1 << turn
-            turn = self._next_in_trick(turn)  # type: ignore[assignment]
-        if turn is None or turn < 0 or not able & ~(answered | 1 << seat):
+            after = self._next_in_trick(turn)
+            turn = -1 if after is None else after
+        if turn < 0 or not able & ~(answered | 1 << seat):
             self._end_trick(seat, events)
         else:
             self.turn = self.actor = turn
@@ -802,9 +815,9 @@ class Game:
         return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
-        leader = winner
+        leader: int | None = winner
         if not self._holding >> winner & 1:
-            leader = self._next_seat[self._holding << 4 | winner]  # type: ignore[assignment]
+            leader = self._next_seat[self._holding << 4 | winner]
         self.top, self._answered, self._locked = None, 0, 0
         self.jack_back, self.lock = False, ()
         self._trick_start = len(self.log)
@@ -998,39 +1011,39 @@ class Game:
         seat's cards are read from its rows again only when they changed."""
         lasting = self._lasting or self._keep_lasting()
         head = lasting[0]
-        view = _blank(SeatView)
-        view.rules = head[0]
-        view.phase = head[2]
-        view.counts = tuple(self._held)
-        view.turn = self.turn
-        view.top = self.top
-        view.revolution = self.revolution
-        view.jack_back = self.jack_back
-        view.lock = self.lock
-        view.due = self.due
-        view.opening = self._opening
-        view.seat = seat
         pending = self.pending_returns
-        view.return_size = pending[seat][1] if seat in pending else 0
-        view.rows = tuple(self._rows[seat])
         log, moves, exchanges = self.log, self._moves, self.exchanges
-        # A `Snapshot`'s fields; `SeatView` makes it one when a field is first read (a
-        # plain tuple is quicker to make).
-        view._at = (
-            self,
-            lasting,
-            log,
-            self._trick_start,
-            len(log),
-            self._answered,
-            self._locked,
-            moves,
-            len(moves),
-            exchanges,
-            len(exchanges),
-            self._discarded,
+        return LazySeatView(
+            head[0],
+            head[2],
+            tuple(self._held),
+            self.turn,
+            self.top,
+            self.revolution,
+            self._opening,
+            self.jack_back,
+            self.lock,
+            self.due,
+            seat,
+            pending[seat][1] if seat in pending else 0,
+            tuple(self._rows[seat]),
+            # A `Snapshot`'s fields; the view makes it one when a field is first read (a
+            # plain tuple is quicker to make).
+            (
+                self,
+                lasting,
+                log,
+                self._trick_start,
+                len(log),
+                self._answered,
+                self._locked,
+                moves,
+                len(moves),
+                exchanges,
+                len(exchanges),
+                self._discarded,
+            ),
         )
-        return view
 
     def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
         """Every card of `log[:upto]` in order (for a view's `played`): grown from the
@@ -1285,6 +1298,14 @@ _SUIT_COUNTS = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for patt
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))
+
+
+def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
+    """A copied or unpickled game: made as a new one (a class compiled by mypyc is made
+    only through its __init__), then given the state."""
+    game = Game(rules, state["seating"])
+    game.__setstate__(state)
+    return game
 
 
 class _KindCounts:

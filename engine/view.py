@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from . import tricks
 from .actions import PASS, Action, Due, Pass, Play
@@ -93,8 +93,8 @@ class PublicView(NamedTuple):
         changes only at the next deal)."""
         places = self.places
         if places and self.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER) and None not in places:
-            order = sorted(range(len(places)), key=lambda seat: places[seat] or 0)
-            return tuple(self.seating[seat] for seat in order)
+            order = sorted((place or 0, seat) for seat, place in enumerate(places))
+            return tuple(self.seating[seat] for _, seat in order)
         return self.standing
 
     def titles_won(self) -> dict[str, str]:
@@ -139,6 +139,27 @@ _SEAT_FIELDS = (
 )
 
 
+#: The fields `Game.view_for` fills at once: those every decision reads.
+_EAGER_FIELDS = (
+    "rules",
+    "phase",
+    "counts",
+    "turn",
+    "top",
+    "revolution",
+    "opening",
+    "jack_back",
+    "lock",
+    "due",
+    "seat",
+    "return_size",
+    "rows",
+)
+#: The fields filled when first read (each a property, kept in a slot of its name with
+#: a `_` before it).
+_LAZY_FIELDS = tuple(name for name in _SEAT_FIELDS if name not in _EAGER_FIELDS)
+
+
 class SeatView:
     """What one seat may see: `PublicView`'s fields and then the seat's own.  Read-only
     (every field is an immutable value: a view kept shows the moment it was made).
@@ -151,46 +172,42 @@ class SeatView:
     tuple it once was where that is asked of it: `_fields`, `_replace`, `_asdict`,
     iteration in field order, equality and hashing by fields, pickling."""
 
-    __slots__ = (*_SEAT_FIELDS, "_at")
+    __slots__ = (*_EAGER_FIELDS, *[f"_{name}" for name in _LAZY_FIELDS], "_at")
 
+    # filled by `Game.view_for` (every decision reads them)
     rules: Rules
-    hand_number: int
     phase: Phase
-    seating: tuple[str, ...]
-    dealer: int | None
     counts: tuple[int, ...]
     turn: int | None
     top: Top | None
-    trick: tuple[tuple[int, Play], ...]
-    played: tuple[Card, ...]
     revolution: bool
     opening: bool
-    passed: tuple[bool, ...]
-    locked: tuple[bool, ...]
-    finish_order: tuple[int, ...]
-    standing: tuple[str, ...]
-    scores: tuple[tuple[str, int], ...]
-    owed: tuple[tuple[int, int], ...]
-    hands_played: int
-    winners: tuple[str, ...]
-    places: tuple[int | None, ...]
     jack_back: bool
     lock: tuple[int, ...]
     due: Due | None
     seat: int
-    #: This seat's own cards, lowest first.
-    hand: tuple[Card, ...]
-    #: The exchange gives and returns this seat made or received this hand, with cards.
-    exchange: tuple[Gave | Returned, ...]
     #: Cards this seat must return in the exchange now (0 if none).
     return_size: int
     #: This seat's canonical plays by rank, derived from `hand` (see `moves.row_for`).
     rows: tuple[Row, ...]
-    #: Every play and pass of this hand this seat has seen, (seat, Play or PASS), oldest
-    #: first; a pass the rules made for a seat with no play (auto_pass) included.  The
-    #: engine's view holds the whole hand; online it holds what the client saw since it
-    #: joined (a client that joins mid-hand misses the start: `played` is complete).
-    history: tuple[tuple[int, Play | Pass], ...]
+    # filled when first read (the properties below), or by `__init__`
+    _hand_number: int
+    _seating: tuple[str, ...]
+    _dealer: int | None
+    _trick: tuple[tuple[int, Play], ...]
+    _played: tuple[Card, ...]
+    _passed: tuple[bool, ...]
+    _locked: tuple[bool, ...]
+    _finish_order: tuple[int, ...]
+    _standing: tuple[str, ...]
+    _scores: tuple[tuple[str, int], ...]
+    _owed: tuple[tuple[int, int], ...]
+    _hands_played: int
+    _winners: tuple[str, ...]
+    _places: tuple[int | None, ...]
+    _hand: tuple[Card, ...]
+    _exchange: tuple[Gave | Returned, ...]
+    _history: tuple[tuple[int, Play | Pass], ...]
     #: What the fields not yet filled are built from (a `Snapshot`, or its fields as a
     #: plain tuple), or None.
     _at: Snapshot | tuple[Any, ...] | None
@@ -231,31 +248,148 @@ class SeatView:
         rows: tuple[Row, ...],
         history: tuple[tuple[int, Play | Pass], ...] = (),
     ) -> None:
-        self.rules, self.hand_number, self.phase = rules, hand_number, phase
-        self.seating, self.dealer, self.counts = seating, dealer, counts
-        self.turn, self.top, self.trick, self.played = turn, top, trick, played
+        self.rules, self._hand_number, self.phase = rules, hand_number, phase
+        self._seating, self._dealer, self.counts = seating, dealer, counts
+        self.turn, self.top, self._trick, self._played = turn, top, trick, played
         self.revolution, self.opening = revolution, opening
-        self.passed, self.locked, self.finish_order = passed, locked, finish_order
-        self.standing, self.scores, self.owed = standing, scores, owed
-        self.hands_played, self.winners, self.places = hands_played, winners, places
+        self._passed, self._locked, self._finish_order = passed, locked, finish_order
+        self._standing, self._scores, self._owed = standing, scores, owed
+        self._hands_played, self._winners, self._places = hands_played, winners, places
         self.jack_back, self.lock, self.due = jack_back, lock, due
-        self.seat, self.hand, self.exchange = seat, hand, exchange
-        self.return_size, self.rows, self.history = return_size, rows, history
+        self.seat, self._hand, self._exchange = seat, hand, exchange
+        self.return_size, self.rows, self._history = return_size, rows, history
         self._at = None
 
-    if not TYPE_CHECKING:  # (so that mypy still refuses a field that does not exist)
+    def _fill(self, name: str) -> Any:
+        """A field not filled yet: built from the snapshot, kept, returned."""
+        at = self._at
+        if type(at) is tuple:  # as `Game.view_for` left it
+            self._at = at = Snapshot._make(at)
+        value = _FILLS[name](self, at)  # type: ignore[arg-type]
+        setattr(self, f"_{name}", value)
+        return value
 
-        def __getattr__(self, name: str) -> Any:
-            """A field not filled yet: built from the snapshot, kept, returned."""
-            fill = _FILLS.get(name)
-            if fill is None:
-                raise AttributeError(f"'SeatView' object has no attribute {name!r}")
-            at = self._at
-            if type(at) is tuple:  # as `Game.view_for` left it
-                self._at = at = Snapshot._make(at)
-            value = fill(self, at)
-            setattr(self, name, value)
-            return value
+    @property
+    def hand_number(self) -> int:
+        try:
+            return self._hand_number
+        except AttributeError:
+            return self._fill("hand_number")  # type: ignore[no-any-return]
+
+    @property
+    def seating(self) -> tuple[str, ...]:
+        try:
+            return self._seating
+        except AttributeError:
+            return self._fill("seating")  # type: ignore[no-any-return]
+
+    @property
+    def dealer(self) -> int | None:
+        try:
+            return self._dealer
+        except AttributeError:
+            return self._fill("dealer")  # type: ignore[no-any-return]
+
+    @property
+    def trick(self) -> tuple[tuple[int, Play], ...]:
+        try:
+            return self._trick
+        except AttributeError:
+            return self._fill("trick")  # type: ignore[no-any-return]
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        try:
+            return self._played
+        except AttributeError:
+            return self._fill("played")  # type: ignore[no-any-return]
+
+    @property
+    def passed(self) -> tuple[bool, ...]:
+        try:
+            return self._passed
+        except AttributeError:
+            return self._fill("passed")  # type: ignore[no-any-return]
+
+    @property
+    def locked(self) -> tuple[bool, ...]:
+        try:
+            return self._locked
+        except AttributeError:
+            return self._fill("locked")  # type: ignore[no-any-return]
+
+    @property
+    def finish_order(self) -> tuple[int, ...]:
+        try:
+            return self._finish_order
+        except AttributeError:
+            return self._fill("finish_order")  # type: ignore[no-any-return]
+
+    @property
+    def standing(self) -> tuple[str, ...]:
+        try:
+            return self._standing
+        except AttributeError:
+            return self._fill("standing")  # type: ignore[no-any-return]
+
+    @property
+    def scores(self) -> tuple[tuple[str, int], ...]:
+        try:
+            return self._scores
+        except AttributeError:
+            return self._fill("scores")  # type: ignore[no-any-return]
+
+    @property
+    def owed(self) -> tuple[tuple[int, int], ...]:
+        try:
+            return self._owed
+        except AttributeError:
+            return self._fill("owed")  # type: ignore[no-any-return]
+
+    @property
+    def hands_played(self) -> int:
+        try:
+            return self._hands_played
+        except AttributeError:
+            return self._fill("hands_played")  # type: ignore[no-any-return]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        try:
+            return self._winners
+        except AttributeError:
+            return self._fill("winners")  # type: ignore[no-any-return]
+
+    @property
+    def places(self) -> tuple[int | None, ...]:
+        try:
+            return self._places
+        except AttributeError:
+            return self._fill("places")  # type: ignore[no-any-return]
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's own cards, lowest first."""
+        try:
+            return self._hand
+        except AttributeError:
+            return self._fill("hand")  # type: ignore[no-any-return]
+
+    @property
+    def exchange(self) -> tuple[Gave | Returned, ...]:
+        """The exchange gives and returns this seat made or received this hand, with cards."""
+        try:
+            return self._exchange
+        except AttributeError:
+            return self._fill("exchange")  # type: ignore[no-any-return]
+
+    @property
+    def history(self) -> tuple[tuple[int, Play | Pass], ...]:
+        """Every play and pass of this hand this seat has seen, (seat, Play or PASS), oldest first; a pass the rules made for a seat with no play (auto_pass) included.  The engine's view holds the whole hand; online it holds what the client saw since it joined (a client that joins mid-hand misses the start: `played` is complete)."""
+        try:
+            return self._history
+        except AttributeError:
+            return self._fill("history")  # type: ignore[no-any-return]
 
     @classmethod
     def _make(cls, fields: Iterable[Any]) -> SeatView:
@@ -338,7 +472,8 @@ class SeatView:
                     return list(returns_by_cards(counts_of(self.hand), self.return_size))
                 return list(legal_returns(self.rows, self.return_size))
             return []
-        rows, rules, top = self.rows, self.rules, self.top
+        top: Top | None = self.top
+        rows, rules = self.rows, self.rules
         plays: list[Action]
         if rules.variants:
             counts = counts_of(self.hand)
@@ -363,6 +498,35 @@ class SeatView:
         if top is not None and not (rules.must_beat and plays):
             plays.append(PASS)
         return plays
+
+
+class LazySeatView(SeatView):
+    """A `SeatView` as `Game.view_for` makes it: the fields every decision reads, and
+    the snapshot the others are built from when first read (`SeatView`'s properties)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        rules: Rules,
+        phase: Phase,
+        counts: tuple[int, ...],
+        turn: int | None,
+        top: Top | None,
+        revolution: bool,
+        opening: bool,
+        jack_back: bool,
+        lock: tuple[int, ...],
+        due: Due | None,
+        seat: int,
+        return_size: int,
+        rows: tuple[Row, ...],
+        at: tuple[Any, ...],
+    ) -> None:
+        self.rules, self.phase, self.counts, self.turn, self.top = rules, phase, counts, turn, top
+        self.revolution, self.opening, self.jack_back = revolution, opening, jack_back
+        self.lock, self.due, self.seat, self.return_size = lock, due, seat, return_size
+        self.rows, self._at = rows, at
 
 
 class ViewSource(Protocol):

@@ -22,6 +22,7 @@ import sys
 import time
 
 from president.bots.sim import play_game
+from president.cli.main import compiled_modules
 from president.engine import Game, Phase, find_preset
 
 #: How long each loop runs before the next one takes its turn.
@@ -180,6 +181,8 @@ def main() -> int:
         f"per decision): {statistics.median(sims):,.0f} hands/s median; simulator/engine = "
         f"{sim_ratio:.2f}: " + verdict(sim_ratio, SIM_TARGET)
     )
+    compiled = compiled_modules()
+    print("build: " + (f"compiled by mypyc ({', '.join(compiled)})" if compiled else "pure Python"))
     print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
     return 0
 

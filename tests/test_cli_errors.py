@@ -28,7 +28,7 @@ from unittest import mock
 
 import pytest
 from president.bots.strategies import LEVELS, make_strategy, strategy_name
-from president.cli.main import COMMANDS, build_parser
+from president.cli.main import COMMANDS, build_parser, compiled_modules
 
 from .server.helpers import server_process
 from .terminal import Screen
@@ -750,7 +750,10 @@ def test_a_known_servers_file_that_cannot_be_written(
 def test_version(flag: str) -> None:
     out = subprocess.run([*PRESIDENT, flag], capture_output=True, text=True, check=False)
     assert out.returncode == 0
-    assert out.stdout == f"president {importlib.metadata.version('president')}\n"
+    version = importlib.metadata.version("president")
+    compiled = compiled_modules()  # (none in the default install; see test_compiled_build)
+    kind = f"compiled by mypyc: {', '.join(compiled)}" if compiled else "pure Python"
+    assert out.stdout == f"president {version} ({kind})\n"
 
 
 def test_levels_are_strategies() -> None:

@@ -12,6 +12,7 @@ import itertools
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from president.engine import (
     PASS,
@@ -27,10 +28,16 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine import state as state_module
 from president.engine.view import with_discards
 
 from ..strategies import tables
 from .test_properties import candidates
+
+#: A game compiled by mypyc (the optional build) takes no interpreted subclass: there
+#: the fast paths are checked against pure Python's games by tests/test_compiled_build.py.
+COMPILED = not state_module.__file__.endswith(".py")
+plain_game_allowed = pytest.mark.skipif(COMPILED, reason="Game is compiled (mypyc)")
 
 
 class PlainGame(Game):
@@ -177,12 +184,14 @@ def play(rules: Rules, players: int, seed: int, deep_hands: int = 1) -> None:
     assert game.winners == plain.winners
 
 
+@plain_game_allowed
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(most_players=6))
 def test_the_fast_paths_do_what_the_plain_ones_do(table: tuple[Rules, int, int]) -> None:
     play(*table)
 
 
+@plain_game_allowed
 def test_the_fast_paths_under_each_preset_at_four_and_six() -> None:
     for preset, players in itertools.product(("classic", "full", "house", "table"), (4, 6)):
         rules = find_preset(preset).replace(target=4, rounds=2)

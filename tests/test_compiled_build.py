@@ -1,0 +1,106 @@
+"""The optional compiled build (setup.py, issue 14 §4), built for real as a user builds
+it: pip, the project's own build backend and a C compiler, on a copy of this checkout.
+
+`PRESIDENT_COMPILE=1 pip install .` compiles the hot modules of the engine and the
+simulator with mypyc from the same source; the games it plays are the pure-Python
+games, move for move.  Asked without a working compiler, it says why and builds the
+pure-Python package all the same.  The default install never compiles anything."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What setup.py compiles, as `president --version` names it.
+COMPILED = "bots.sim, engine.events, engine.moves, engine.state, engine.tricks, engine.view"
+SKIP = ("build", "dist", ".git", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
+
+
+def build_wheel(tmp_path: Path, **env: str) -> tuple[Path, str]:
+    """A wheel of a copy of this checkout, built by pip with `env` added: (the wheel,
+    what the build printed on stderr)."""
+    source, out = tmp_path / "source", tmp_path / "wheels"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*SKIP))
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(source)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (wheel,) = out.glob("president-*.whl")
+    return wheel, done.stdout + done.stderr
+
+
+def unpacked(wheel: Path, into: Path) -> dict[str, str]:
+    """The wheel's files unpacked into `into`; an environment that imports them first."""
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(into)
+    return {**os.environ, "PYTHONPATH": str(into), "NO_COLOR": "1"}
+
+
+def president(env: dict[str, str] | None, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "president.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def places(env: dict[str, str] | None, *args: str) -> list[tuple[str, int, float, float]]:
+    """Each entrant's hands, average place and share of presidencies in a `president sim`
+    run (its timings apart: they differ from run to run)."""
+    report = json.loads(president(env, "sim", "--json", "--jobs", "1", *args))
+    return [
+        (entry["strategy"], entry["hands"], entry["average_place"], entry["president_rate"])
+        for entry in report["entrants"]
+    ]
+
+
+def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) -> None:
+    wheel, _ = build_wheel(tmp_path, PRESIDENT_COMPILE="1")
+    names = zipfile.ZipFile(wheel).namelist()
+    for module in ("engine/state", "engine/view", "engine/moves", "bots/sim"):
+        assert any(n.startswith(f"president/{module}.") and n.endswith(".so") for n in names)
+        assert f"president/{module}.py" in names  # the source is installed beside it
+    assert any(n.startswith("president__mypyc.") for n in names)  # mypyc's shared part
+    compiled = unpacked(wheel, tmp_path / "site")
+    assert president(compiled, "--version").endswith(f"(compiled by mypyc: {COMPILED})\n")
+    assert president(None, "--version").endswith("(pure Python)\n")  # the CI's own install
+    for run in (
+        ("--games", "8", "--seed", "5", "--bots", "heuristic,greedy,random,random"),
+        ("--preset", "daifugo", "--games", "4", "--seed", "2", "--bots", "heuristic,random,greedy"),
+        ("--preset", "full", "--games", "2", "--seed", "3", "--bots", "search,heuristic,greedy"),
+    ):
+        assert places(compiled, *run) == places(None, *run), run
+
+
+def test_asked_to_compile_without_a_compiler_it_builds_pure_python(tmp_path: Path) -> None:
+    wheel, said = build_wheel(tmp_path, PRESIDENT_COMPILE="1", CC=str(tmp_path / "no-cc"))
+    assert "president: no working C compiler" in said, said[-3000:]
+    assert "pure Python build" in said
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith(".so")], names
+    assert "president/engine/state.py" in names
+    env = unpacked(wheel, tmp_path / "site")
+    assert president(env, "--version").endswith("(pure Python)\n")
+    assert "average" in president(env, "sim", "--games", "2", "--bots", "random")
+
+
+def test_the_default_build_compiles_nothing(tmp_path: Path) -> None:
+    wheel, _ = build_wheel(tmp_path, PRESIDENT_COMPILE="0")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
