@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from president.protocol.certs import normalise_fingerprint, same_fingerprint
@@ -65,12 +67,17 @@ class KnownServers:
         known[address] = normalise_fingerprint(shown)
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
-        tmp = self.path.with_name(self.path.name + ".tmp")
         text = "# president: servers whose certificates you trusted\n" + body
-        # Private like the rest of the folder (it says which servers this user visits).
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(tmp, flags, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), 0o600)
-            out.write(text)
-        os.replace(tmp, self.path)
+        # Private like the rest of the folder (it says which servers this user visits);
+        # a temporary file of this process's own, so that bots started together do not
+        # move one another's away (they wrote one shared name, and all but one failed)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                os.fchmod(out.fileno(), 0o600)
+                out.write(text)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise

@@ -1302,8 +1302,8 @@ _RANK_BASES = tuple(rank << 7 for rank in range(14))
 
 def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
     """A copied or unpickled game: made as a new one (a class compiled by mypyc is made
-    only through its __init__), then given the state."""
-    game = Game(rules, state["seating"])
+    only through its __init__; any three seats will do), then given all of its state."""
+    game = Game(rules, ["a", "b", "c"])
     game.__setstate__(state)
     return game
 

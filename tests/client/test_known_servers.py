@@ -1,0 +1,43 @@
+"""The file of trusted server certificates (`client/pinning.py`) when several processes
+write it at once: a script that starts its bots together (`president bot --count` from
+several shells, or the ladder test's six processes) made each write one shared temporary
+name, and every process whose file another had already moved away exited with
+"known_servers.tmp: No such file or directory"."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from president.client.pinning import KnownServers
+
+FINGERPRINT = ":".join(["AB"] * 32)
+
+WRITER = """
+import sys
+from pathlib import Path
+from president.client.pinning import KnownServers
+known = KnownServers(Path(sys.argv[1]))
+for round in range(40):
+    known.remember(f"10.0.0.{sys.argv[2]}:7766", sys.argv[3])
+"""
+
+
+def test_processes_remembering_servers_at_once_all_succeed(tmp_path: Path) -> None:
+    path = tmp_path / "config" / "president" / "known_servers"
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), str(i), FINGERPRINT],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(8)
+    ]
+    errors = [w.communicate(timeout=60)[1] for w in writers]
+    assert [w.returncode for w in writers] == [0] * 8, errors
+    known = KnownServers(path).load()
+    assert known and all(fp == FINGERPRINT for fp in known.values())  # whole, never torn
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert os.listdir(path.parent) == ["known_servers"]  # no temporary file left behind
