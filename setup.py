@@ -6,8 +6,8 @@ simulator compiled by mypyc from the same source:
 
 The default install is pure Python and never runs this.  Asked, a build that cannot
 compile (no mypyc, no C compiler, a compiler error) says why on stderr and installs the
-pure-Python package all the same; `python -m president.engine.build` says which build
-is installed.  The .py files are installed either way, beside the compiled modules."""
+pure-Python package all the same; `president --version` says which build is installed.
+The .py files are installed either way, beside the compiled modules."""
 
 from __future__ import annotations
 
