@@ -28,6 +28,7 @@ from president.server.restore import differences, rebuild
 
 from .helpers import bot_key, client, running_server, table_of_bots, wait_for
 from .test_hostile_guests import Guest, create, lobby
+from .test_security import strings_in
 from .test_table import all_ready, game_of, play_until, refused, seated, table
 
 REFUSAL = (
@@ -140,19 +141,8 @@ async def test_a_hand_over_reseals_both_hands_and_tells_the_third_seat_only_its_
     assert any(isinstance(x, m.HandedOver) for x in news)
     texts = {str(card) for card in action.cards}
     for message in news:
-        assert not texts & set(_strings(message.to_wire())), message
+        assert not texts & set(strings_in(message.to_wire())), message
     await t.stop()
-
-
-def _strings(value: object) -> list[str]:
-    """Every text inside a wire value."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 async def test_the_journal_replays_hand_overs_and_discards(tmp_path: Path) -> None:
