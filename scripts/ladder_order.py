@@ -10,6 +10,11 @@ player, at whichever table it sits (as one `--name` is online).
 
     python scripts/ladder_order.py --hands 40 --trials 20 \\
         --table search,heuristic,greedy:1 --table heuristic,greedy,@greedy,@greedy:3:none
+
+With --hold N it measures tests/test_ladder.py's rule instead: after --hands, play on
+until the order has been right at every hand of the second table for its last N hands
+(at most --most hands of the first), and print when that came.  --tau replaces the
+ladder's per-hand drift (server/ratings.py's TAU), to compare.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ import random
 import time
 from dataclasses import dataclass
 
+from openskill.models import PlackettLuce
 from president.bots.strategies import Strategy, make_strategy
 from president.engine import Game, Phase, Rules, find_preset
+from president.server import ratings
 from president.server.ratings import Finisher, HandResult, Ladder
 
 
@@ -54,8 +61,17 @@ class Table:
         ladder.take(result, records)
 
 
-def trial(lineups: list[tuple[list[str], int, str]], hands: int, seed: int) -> list[str]:
-    """The ladder's order after the first table played `hands` hands."""
+def trial(
+    lineups: list[tuple[list[str], int, str]],
+    hands: int,
+    seed: int,
+    want: list[str] | None = None,
+    hold: int = 0,
+    most: int = 0,
+) -> tuple[list[str], int | None]:
+    """The ladder's order after the first table played `hands` hands; with `hold`, the
+    order when it had been `want` through the second table's last `hold` hands, and how
+    many hands the first table had played then (None: not within `most`)."""
     tables = []
     for t, (lineup, per_round, exchange) in enumerate(lineups):
         rules = find_preset("classic").replace(target=100, exchange=exchange)
@@ -69,11 +85,21 @@ def trial(lineups: list[tuple[list[str], int, str]], hands: int, seed: int) -> l
         }
         tables.append(Table(seats, per_round, rules, random.Random(seed * 31 + t), bots))
     ladder = Ladder()
-    for _ in range(hands):
+    right_since = 0  # the second table's hands before the order last came right
+    played = 0
+    for first in range(1, max(hands, most) + 1):
         for t, table in enumerate(tables):
             for _ in range(table.per_round):
                 table.play(ladder, str(t))
-    return ladder.order()
+                if t == 1:
+                    played += 1
+                    if ladder.order() != want:
+                        right_since = played
+        if not hold and first == hands:
+            return ladder.order(), first
+        if hold and first >= hands and played - right_since >= hold:
+            return ladder.order(), first
+    return ladder.order(), None
 
 
 def main() -> None:
@@ -84,7 +110,13 @@ def main() -> None:
         "--table", action="append", help="a line-up, best first, and its hands per round"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hold", type=int, default=0, help="hands of the second table")
+    parser.add_argument("--most", type=int, default=150, help="with --hold: hands of the first")
+    parser.add_argument("--tau", type=float, help=f"the per-hand drift (default {ratings.TAU:.3g})")
     args = parser.parse_args()
+    if args.tau is not None:
+        sigma = ratings.SIGMA
+        ratings.MODEL = PlackettLuce(mu=ratings.MU, sigma=sigma, beta=sigma / 2, tau=args.tau)
     lineups = []
     for text in args.table or ["search,heuristic,greedy:1"]:
         parts = text.split(":")
@@ -95,14 +127,30 @@ def main() -> None:
         want += [s for s in lineup if not s.startswith("@") and s not in want]
     rank = {"search": 0, "heuristic": 1, "greedy": 2, "random": 3}
     want.sort(key=lambda s: rank.get(s, 9))
+    if args.hold and len(lineups) < 2:
+        parser.error("--hold needs a second --table")
     for hands in args.hands:
         start = time.process_time()
-        wrong = [
-            order
+        runs = [
+            trial(lineups, hands, args.seed * 10_000 + t, want, args.hold, args.most)
             for t in range(args.trials)
-            if (order := trial(lineups, hands, args.seed * 10_000 + t)) != want
         ]
         cpu = (time.process_time() - start) / args.trials
+        if args.hold:
+            came = sorted(first for _, first in runs if first is not None)
+            print(
+                f"held right for {args.hold} hands of the second table, from {hands} hands "
+                f"of the first on: in {len(came)} of {args.trials} trials within {args.most}"
+                + (
+                    f"; at {came[len(came) // 2]} hands of the first (median), {came[-1]} at most"
+                    if came
+                    else ""
+                )
+                + f" ({cpu:.1f} s CPU a trial)",
+                flush=True,
+            )
+            continue
+        wrong = [order for order, _ in runs if order != want]
         print(
             f"{hands} hands at {' + '.join(args.table or ['one table'])}: the ladder's order is {' > '.join(want)} in "
             f"{args.trials - len(wrong)} of {args.trials} trials ({cpu:.1f} s CPU a trial)"

@@ -20,7 +20,14 @@ from openskill.models import PlackettLuce
 #: shown numbers are whole: a newcomer is 1500 +- 500, shown as 1500 - 3 x 500 = 0.
 MU = 1500.0
 SIGMA = 500.0
-MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=SIGMA / 100)
+#: A game at the default target is about ten hands.
+HANDS_PER_GAME = 10
+#: The drift added to sigma per rated hand: OpenSkill's tau is per match (here a game),
+#: so a hand adds tau / sqrt(10), and ten hands add what one match would.  Every hand
+#: adding a whole tau keeps two close players swapping places for ever (docs/ratings.md,
+#: "The drift").
+TAU = SIGMA / 100 / HANDS_PER_GAME**0.5
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=TAU)
 
 
 @dataclass(frozen=True)

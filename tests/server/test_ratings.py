@@ -135,7 +135,7 @@ def test_a_record_goes_to_json_and_back_and_a_bad_row_is_refused() -> None:
 def test_rate_is_openskills_plackett_luce() -> None:
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=SIGMA / 100)
+    model = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=SIGMA / 100 / 10**0.5)
     players = [Record(player=p, name=p) for p in "abc"]
     theirs = model.rate([[model.rating()] for _ in players], ranks=[0, 1, 2])
     assert rate(players) == [(t[0].mu, t[0].sigma) for t in theirs]
