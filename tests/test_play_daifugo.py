@@ -1,5 +1,5 @@
 """The README's `president play` under the Daifugo rules, as a person runs it in a real
-terminal (a pseudo-terminal, 80x24): leading a 7 or a 10 makes a due, the status line
+terminal (a pseudo-terminal, 80x24): playing a 7 or a 10 makes a due, the status line
 says it, and the person pays it with the same keys as a play (`s` chooses the lowest
 cards, enter pays)."""
 
@@ -60,24 +60,27 @@ def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path
                 continue
             if TURN in text and "p passes" in status and "space chooses" not in status:
                 ann.send("p")  # nothing beats the pile
-            elif TURN in text and "your turn" in status:
+            elif TURN in text and ("your turn" in status or "may not pass" in status):
                 cards = hand_cards(text)
                 wanted = [r for r, due in (("10", "discard"), ("7", "handover")) if due not in paid]
                 rank = next((r for r in wanted if r in cards), "")
-                if "empty: the next play leads" in text and rank:
-                    # lead that card alone: clear the choice, to the left end, right to it
+                if rank:
+                    # play that card alone (a lead, or a follow if it beats the pile): clear
+                    # the choice, to the left end, right to it
                     ann.send("\x1b")
                     time.sleep(0.8)  # (a lone escape is told from a sequence by a pause)
                     ann.send("\x1b[D" * 20 + "\x1b[C" * cards.index(rank) + " \r")
                     time.sleep(0.4)
                     if DUE.search(ann.text().splitlines()[-1]):
                         continue
-                    ann.send("\x1b")  # refused (the opening lead holds the 3C): clear
+                    ann.send("\x1b")  # refused (it does not beat the pile, or the opening
+                    # lead holds the 3C): clear
                     time.sleep(0.8)
                 ann.send("s\r")
                 time.sleep(0.3)
-                if TURN in ann.text() and "your turn" in ann.text().splitlines()[-1]:
-                    ann.send("p")
+                now = ann.text().splitlines()[-1]
+                if TURN in ann.text() and "your turn" in now and "p passes" in now:
+                    ann.send("p")  # (s chose nothing: nothing to play that is wanted)
             time.sleep(0.1)
         assert paid == {"discard", "handover"}, ann.text()
     finally:
