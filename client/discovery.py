@@ -226,15 +226,20 @@ class ServerFinder:
         in the same packet as, and before, the SRV record naming its host, and then
         never completes, since the address it lacks is in the cache and so is not
         answered again (python-zeroconf 0.154; seen in
-        tests/test_discovery.py::test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw)."""
-        deadline = asyncio.get_running_loop().time() + RESOLVE_MS / 1000
+        tests/test_discovery.py::test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw).
+        A request that gives up before its time (the host's addresses denied) is the
+        answer: asking again would only spin."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESOLVE_MS / 1000
         while True:
             # (the library refuses some hostile instance names here, by raising)
             info = AsyncServiceInfo(SERVICE_TYPE, name)
-            left = deadline - asyncio.get_running_loop().time()
-            if await info.async_request(zeroconf, max(1, min(SLICE_MS, int(left * 1000)))):
+            begun = loop.time()
+            timeout = max(1, min(SLICE_MS, int((deadline - begun) * 1000)))
+            if await info.async_request(zeroconf, timeout):
                 return info
-            if asyncio.get_running_loop().time() >= deadline:
+            ended = loop.time()
+            if ended >= deadline or ended - begun < timeout / 2000:
                 return None
 
     def _left_out(self, name: str) -> None:
