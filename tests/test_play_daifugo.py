@@ -65,17 +65,14 @@ def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path
                 wanted = [r for r, due in (("10", "discard"), ("7", "handover")) if due not in paid]
                 rank = next((r for r in wanted if r in cards), "")
                 if rank:
-                    # play that card alone (a lead, or a follow if it beats the pile): clear
-                    # the choice, to the left end, right to it
-                    ann.send("\x1b")
-                    time.sleep(0.8)  # (a lone escape is told from a sequence by a pause)
+                    # play that card alone (a lead, or a follow if it beats the pile): to the
+                    # left end, right to it, choose, play.  The choice is empty at the start
+                    # of a turn (a play or a pass clears it); if this one is refused (it does
+                    # not beat the pile, or the opening lead holds the 3C), s replaces it.
                     ann.send("\x1b[D" * 20 + "\x1b[C" * cards.index(rank) + " \r")
                     time.sleep(0.4)
                     if DUE.search(ann.text().splitlines()[-1]):
                         continue
-                    ann.send("\x1b")  # refused (it does not beat the pile, or the opening
-                    # lead holds the 3C): clear
-                    time.sleep(0.8)
                 ann.send("s\r")
                 time.sleep(0.3)
                 now = ann.text().splitlines()[-1]
