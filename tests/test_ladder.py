@@ -85,7 +85,7 @@ HANDS = 40
 #: reading is not enough.
 HOLD = 80
 #: The most the test plays (seconds).  Offline, with the same ladder, the order held
-#: within 65 of the search bot's hands in every trial (docs/ratings.md, "The ordering
+#: by the 69th of the search bot's hands in every trial (docs/ratings.md, "The ordering
 #: test"); here that is about a minute.
 PATIENCE = 150
 #: The tables where heuristic and greedy meet without the search bot to wait on.
@@ -195,7 +195,7 @@ async def play_for_the_ladder(tmp_path: Path) -> tuple[dict[str, Any], float]:
             elif right_from is None:
                 right_from = hands["heuristic"]
             elif hands["search"] >= HANDS and hands["heuristic"] - right_from >= HOLD:
-                pause(bots, signal.SIGSTOP)  # no hand ends while the ladder is read
+                pause(bots, signal.SIGSTOP)  # (a move already sent may still end a hand)
                 ladder: dict[str, Any] = await asyncio.to_thread(stats, address, pin, env)
                 if [p["name"] for p in ladder["players"]] == STRATEGIES:
                     break
