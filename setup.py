@@ -9,7 +9,7 @@ compile (no mypyc, no C compiler, a compiler error) says why on stderr and insta
 pure-Python package all the same; `president --version` says which build is installed.
 The .py files are installed either way, beside the compiled modules.  MYPYC_OPT_LEVEL,
 as for the `mypyc` command, sets the C compiler's optimisation (default 3; 0 builds in
-half the time, and runs slower)."""
+about half the time, with the C left unoptimised)."""
 
 from __future__ import annotations
 
