@@ -24,7 +24,6 @@ import random
 import time
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
 from president.bots.strategies import Strategy, make_strategy
 from president.engine import Game, Phase, Rules, find_preset
 from president.server import ratings
@@ -91,7 +90,7 @@ def trial(
         for t, table in enumerate(tables):
             for _ in range(table.per_round):
                 table.play(ladder, str(t))
-                if t == 1:
+                if hold and t == 1:
                     played += 1
                     if ladder.order() != want:
                         right_since = played
@@ -115,8 +114,7 @@ def main() -> None:
     parser.add_argument("--tau", type=float, help=f"the per-hand drift (default {ratings.TAU:.3g})")
     args = parser.parse_args()
     if args.tau is not None:
-        sigma = ratings.SIGMA
-        ratings.MODEL = PlackettLuce(mu=ratings.MU, sigma=sigma, beta=sigma / 2, tau=args.tau)
+        ratings.MODEL = ratings.plackett_luce(args.tau)
     lineups = []
     for text in args.table or ["search,heuristic,greedy:1"]:
         parts = text.split(":")

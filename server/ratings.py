@@ -27,7 +27,14 @@ HANDS_PER_GAME = 10
 #: adding a whole tau keeps two close players swapping places for ever (docs/ratings.md,
 #: "The drift").
 TAU = SIGMA / 100 / HANDS_PER_GAME**0.5
-MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=TAU)
+
+
+def plackett_luce(tau: float = TAU) -> PlackettLuce:
+    """The ladder's model on this scale, with a per-hand drift of `tau`."""
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=tau)
+
+
+MODEL = plackett_luce()
 
 
 @dataclass(frozen=True)
