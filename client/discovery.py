@@ -219,7 +219,9 @@ class ServerFinder:
         return True
 
     @staticmethod
-    async def _request(zeroconf: Zeroconf, name: str) -> AsyncServiceInfo | None:
+    async def _request(
+        zeroconf: Zeroconf, name: str, clock: Callable[[], float] | None = None
+    ) -> AsyncServiceInfo | None:
         """The service's records, asked for (the cache answers while they last) for up
         to `RESOLVE_MS`, or None.  Asked in slices of `SLICE_MS`, each by a new request,
         which first reads what the cache holds: a request can miss an address that came
@@ -228,17 +230,18 @@ class ServerFinder:
         answered again (python-zeroconf 0.154; seen in
         tests/test_discovery.py::test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw).
         A request that gives up before its time (the host's addresses denied) is the
-        answer: asking again would only spin."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + RESOLVE_MS / 1000
+        answer: asking again would only spin.  `clock` is the event loop's (tests give
+        their own)."""
+        now = clock or asyncio.get_running_loop().time
+        deadline = now() + RESOLVE_MS / 1000
         while True:
             # (the library refuses some hostile instance names here, by raising)
             info = AsyncServiceInfo(SERVICE_TYPE, name)
-            begun = loop.time()
+            begun = now()
             timeout = max(1, min(SLICE_MS, int((deadline - begun) * 1000)))
             if await info.async_request(zeroconf, timeout):
                 return info
-            ended = loop.time()
+            ended = now()
             if ended >= deadline or ended - begun < timeout / 2000:
                 return None
 

@@ -193,21 +193,32 @@ def records(preset: str, bots: list[str], games: int, seed: int, folder: Path) -
 
 
 def measure(
-    paths: Sequence[Path], worlds: int, seed: int, only: Sequence[str] | None = None
+    paths: Sequence[Path],
+    worlds: int,
+    seed: int,
+    only: Sequence[str] | None = None,
+    made: Callable[[int], dict[str, Worlds | None]] = contenders,
 ) -> dict[str, Figure]:
-    """Every contender's figure over the turns of each record's first player."""
-    names = [n for n in contenders(worlds) if only is None or n in only]
+    """Every contender's figure over the turns of each record's first player (the
+    contenders `made(worlds)` gives, `contenders` by default)."""
+    names = [n for n in made(worlds) if only is None or n in only]
     figures = {name: Figure() for name in names}
     for path in paths:
-        measure_record(path, figures, worlds, seed)
+        measure_record(path, figures, worlds, seed, made)
     return figures
 
 
-def measure_record(path: Path, figures: dict[str, Figure], worlds: int, seed: int) -> None:
+def measure_record(
+    path: Path,
+    figures: dict[str, Figure],
+    worlds: int,
+    seed: int,
+    made: Callable[[int], dict[str, Worlds | None]] = contenders,
+) -> None:
     """Add one record's decision points to `figures`."""
     document = loads(path.read_text(encoding="utf-8"))
     chosen = document["players"][0]
-    makers = contenders(worlds)  # a Believer per game, as a bot keeps one
+    makers = made(worlds)  # a Believer per game, as a bot keeps one
     rng = random.Random(seed)
 
     def on_step(game: Game, hand: int, action: int | None, events: object) -> None:

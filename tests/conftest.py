@@ -1,6 +1,10 @@
 """Hypothesis profiles: `ci` (the default) keeps the suite quick; set
 HYPOTHESIS_PROFILE=thorough for a long hunt.
 
+Two tiers (CONTRIBUTING.md): a test that starts a process, builds a wheel or plays a
+long match is marked `slow`; `pytest -m "not slow"` is the developer's loop.  A test not
+so marked that starts a process fails, saying so, so the fast tier stays fast.
+
 The tests run the *installed* `president` (the folders install as `president.<folder>`,
 so the checkout itself is not importable).  Before anything runs, the installed copy is
 checked against this checkout: a copy installed before an edit is refused with what to
@@ -10,13 +14,21 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=40, deadline=None)
-settings.register_profile("thorough", max_examples=1500, deadline=None)
+# No deadline and no "too slow" health check: both time the examples, and a loaded
+# machine is slow (a test must not fail on correct code).
+settings.register_profile(
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,3 +76,28 @@ def _own_xdg_dirs(
     base = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))
+
+
+@pytest.fixture(autouse=True)
+def _no_process_in_the_fast_tier(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test outside the `slow` tier may not start a Python process (a `president`
+    command, a script, a wheel build: subprocess, asyncio's subprocesses, a
+    pseudo-terminal's program): it fails at the start, saying so.  (What a library runs
+    for itself, such as `ldconfig -p` when zeroconf is first imported, is let be.)"""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+    name = request.node.nodeid
+    start = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+
+    def refuse(self: subprocess.Popen[bytes], args: Any, *rest: Any, **named: Any) -> None:
+        program = os.path.basename(str(args if isinstance(args, (str, bytes)) else args[0]))
+        if program.startswith(("python", "president", "pip")):
+            raise AssertionError(
+                f"{name} starts a process ({args!r}): mark it @pytest.mark.slow "
+                "(the acceptance tier), or test it in-process"
+            )
+        start(self, args, *rest, **named)
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)

@@ -1,4 +1,7 @@
-"""The `president` command as a user runs it: exit statuses, outputs, never a traceback."""
+"""The `president` command as a user runs it: exit statuses, outputs, never a traceback.
+Most cases run the command in this process (`president_here`: the same `main`, the same
+words); the ones marked slow run it as the process a user starts, for what only a
+process shows (the installed script, exit statuses, worker processes, what is loaded)."""
 
 from __future__ import annotations
 
@@ -10,19 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from .harness.processes import president as president_process
+from .harness.processes import president_here as president
+
 RECORDS = Path(__file__).parent / "engine" / "records"
 
 
-def president(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "president.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-
-
+@pytest.mark.slow
 def test_the_console_script_is_installed() -> None:
     exe = shutil.which("president", path=str(Path(sys.executable).parent))
     assert exe, "pip install should put `president` beside the interpreter"
@@ -112,6 +109,21 @@ def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     assert out.returncode == 2 and "cannot read" in out.stderr
 
 
+@pytest.mark.slow
+def test_replay_as_a_process_exits_0_1_or_2(tmp_path: Path) -> None:
+    """The statuses docs/records.md promises a script, from the process itself."""
+    bad = json.loads((RECORDS / "example_1_seed000.json").read_text())
+    bad["hands"][0]["actions"][2] = {"seat": 2, "play": ["10C"]}
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    (tmp_path / "other.json").write_text('{"format": "x"}')
+    for path, code in ((RECORDS / "game_classic.json", 0), (tmp_path / "bad.json", 1)):
+        out = president_process("replay", "--json", str(path))
+        assert out.returncode == code and json.loads(out.stdout)["ok"] is (code == 0), out
+    out = president_process("replay", "--json", str(tmp_path / "other.json"))
+    assert out.returncode == 2 and not out.stdout and out.stderr.count("\n") == 1, out
+
+
+@pytest.mark.slow
 def test_sim_same_seed_same_output(tmp_path: Path) -> None:
     args = (
         "sim",
@@ -133,10 +145,13 @@ def test_sim_same_seed_same_output(tmp_path: Path) -> None:
             for line in out.splitlines()
         ]
 
-    first, second = president(*args, "--jobs", "1"), president(*args, "--jobs", "2")
+    first = president_process(*args, "--jobs", "1")
+    second = president_process(*args, "--jobs", "2")
     assert first.returncode == 0 and figures(first.stdout) == figures(second.stdout)
     assert "hands/s" in first.stderr
-    other = president("sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "12")
+    other = president_process(
+        "sim", "--preset", "table", "--players", "5", "--games", "3", "--seed", "12"
+    )
     assert figures(other.stdout) != figures(first.stdout)
     lines = first.stdout.splitlines()
     assert (
@@ -146,7 +161,9 @@ def test_sim_same_seed_same_output(tmp_path: Path) -> None:
 
 
 def test_sim_json_and_records(tmp_path: Path) -> None:
-    out = president("sim", "--games", "2", "--seed", "3", "--json", "--record", str(tmp_path))
+    out = president(
+        "sim", "--games", "2", "--seed", "3", "--json", "--jobs", "1", "--record", str(tmp_path)
+    )
     assert out.returncode == 0
     summary = json.loads(out.stdout)
     assert summary["games"] == 2 and len(summary["entrants"]) == 4
@@ -171,13 +188,14 @@ def test_sim_json_and_records(tmp_path: Path) -> None:
 )
 def test_sim_bad_arguments(args: tuple[str, ...], words: str) -> None:
     out = (
-        president("sim", "--players", "4", *args)
+        president("sim", "--jobs", "1", "--players", "4", *args)
         if "--players" not in args
-        else president("sim", *args)
+        else president("sim", "--jobs", "1", *args)
     )
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_rules_and_replay_start_without_the_server_or_the_terminal_library() -> None:
     """Each subcommand loads only what it needs: `president rules` stays quick."""
     code = (

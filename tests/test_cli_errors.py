@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import importlib.metadata
 import json
 import os
@@ -15,25 +14,20 @@ import random
 import re
 import signal
 import socket
-import subprocess
-import sys
-import termios
-import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from president.bots.strategies import LEVELS, make_strategy, strategy_name
 from president.cli.main import COMMANDS, build_parser, compiled_modules
 
-from .server.helpers import server_process
-from .terminal import Screen
+from .harness.processes import PRESIDENT, ServerProcess, environment, president, president_here
+from .harness.screen import Screen
+from .harness.terminal import Terminal
+from .harness.waiting import wait_for
 
-PRESIDENT = (sys.executable, "-m", "president.cli")
 RECORD = Path(__file__).parent / "engine" / "records" / "game_classic.json"
 #: Permissions mean nothing to root: the read-only cases run for other users only.
 ROOT_USER = os.geteuid() == 0
@@ -289,18 +283,6 @@ def sandbox(root: Path) -> dict[str, str]:
     }
 
 
-def environment(root: Path, **extra: str) -> dict[str, str]:
-    """No password from the test's own environment; home and config inside the sandbox."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PRESIDENT_")}
-    env.update(
-        HOME=str(root / "home"),
-        XDG_CONFIG_HOME=str(root / "config"),
-        XDG_DATA_HOME=str(root / "share"),
-        **extra,
-    )
-    return env
-
-
 def tree(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
@@ -321,72 +303,19 @@ def run_case(root: Path, case: Case) -> Outcome:
     if case.tty:
         code, out, err = in_terminal(args, root, dict(case.env))
     else:
-        done = subprocess.run(
-            [*PRESIDENT, *args],
-            capture_output=True,
-            text=True,
-            cwd=root,
-            env=environment(root, **dict(case.env)),
-            stdin=subprocess.DEVNULL,
-            timeout=30,
-            check=False,
-        )
+        done = president(*args, env=environment(root, **dict(case.env)), cwd=root, timeout=30)
         code, out, err = done.returncode, done.stdout, done.stderr
     return Outcome(code, out, err, before, tree(root))
 
 
 def in_terminal(args: list[str], root: Path, env: dict[str, str]) -> tuple[int | None, str, str]:
-    """stdin and stdout a pseudo-terminal, stderr a pipe of its own."""
-    master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [*PRESIDENT, *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=root,
-        env={**environment(root, **env), "TERM": "xterm"},
-        start_new_session=True,
-    )
-    os.close(slave)
-    shown = Shown(master)
+    """stdin and stdout a terminal, stderr a pipe of its own."""
+    terminal = Terminal([*PRESIDENT, *args], environment(root, **env), stderr_apart=True, cwd=root)
     try:
-        _, err = proc.communicate(timeout=30)
+        code = terminal.wait(30)
+        return code, terminal.output(), terminal.errors()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        shown.close()
-    return proc.returncode, shown.text(), err
-
-
-class Shown:
-    """What a program writes to a file descriptor (its terminal, its stderr), read as it
-    comes (a full terminal or pipe would block it)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.data = bytearray()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.data.extend(chunk)
-
-    def text(self) -> str:
-        return self.data.decode(errors="replace")
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-        self.thread.join(5)
+        terminal.close()
 
 
 @pytest.fixture(scope="module")
@@ -412,6 +341,9 @@ def outcomes(
             path.chmod(0o700)
 
 
+# (one worker runs the whole matrix: its fixture starts every selected case)
+@pytest.mark.slow
+@pytest.mark.xdist_group("cli-matrix")
 @pytest.mark.parametrize("name", list(CASES))
 def test_a_mistake_is_one_line(name: str, outcomes: dict[str, Future[Outcome]]) -> None:
     case = CASES[name]
@@ -432,138 +364,82 @@ def test_a_mistake_is_one_line(name: str, outcomes: dict[str, Future[Outcome]]) 
 # --- prompts: Ctrl-C, and the passwords ------------------------------------------------------
 
 
-class Prompted:
-    """`president ARGS` in a terminal that is its controlling terminal (so Ctrl-C is a
-    SIGINT, as for a person), stderr apart."""
-
-    def __init__(self, args: list[str], env: dict[str, str], *, stderr_too: bool = False) -> None:
-        master, slave = os.openpty()
-
-        def own_terminal() -> None:
-            os.setsid()
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-        self.proc = subprocess.Popen(
-            [*PRESIDENT, *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave if stderr_too else subprocess.PIPE,
-            env={**env, "TERM": "xterm"},
-            preexec_fn=own_terminal,  # a test: no threads to fear in the child
-        )
-        os.close(slave)
-        self.master = master
-        self.shown = Shown(master)
-        if stderr_too:
-            self.err = Shown(os.open(os.devnull, os.O_RDONLY))
-        else:
-            assert self.proc.stderr is not None
-            self.err = Shown(os.dup(self.proc.stderr.fileno()))
-            self.proc.stderr.close()
-
-    def type(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def wait_for(self, words: str, timeout: float = 20, times: int = 1) -> None:
-        """Until the terminal (or stderr, where `input` may put a prompt) shows `words`
-        (`times` times)."""
-        end = time.monotonic() + timeout
-        while (self.shown.text() + self.err.text()).count(words) < times:
-            said = f"{self.shown.text()!r}, stderr {self.err.text()!r}"
-            assert self.proc.poll() is None, f"exit {self.proc.returncode} before {words!r}: {said}"
-            assert time.monotonic() < end, f"never showed {words!r}: {said}"
-            time.sleep(0.02)
-
-    def ctrl_c(self) -> tuple[int | None, str, float]:
-        """Ctrl-C; (exit status, stderr since, seconds it took to exit)."""
-        start = time.monotonic()
-        before = len(self.err.data)
-        self.type("\x03")
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(10)
-        seconds = time.monotonic() - start
-        self.err.thread.join(2)
-        return self.proc.poll(), self.err.data[before:].decode(errors="replace"), seconds
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.shown.close()
-        self.err.close()
-
-
 @contextlib.contextmanager
 def prompted(
     args: list[str], env: dict[str, str], *, stderr_too: bool = False
-) -> Iterator[Prompted]:
-    terminal = Prompted(args, env, stderr_too=stderr_too)
+) -> Iterator[Terminal]:
+    """`president ARGS` in a terminal that is its controlling terminal (so Ctrl-C is a
+    SIGINT, as for a person), its stderr apart (or, `stderr_too`, on the terminal)."""
+    terminal = Terminal([*PRESIDENT, *args], env, stderr_apart=not stderr_too)
     try:
         yield terminal
     finally:
         terminal.close()
 
 
-def interrupted(terminal: Prompted, question: str) -> None:
-    """At `question`, Ctrl-C: exit 130 at once, one line on stderr."""
-    terminal.wait_for(question)
-    code, err, seconds = terminal.ctrl_c()
-    assert seconds < 3, f"took {seconds:.1f} s to stop"
+async def interrupted(terminal: Terminal, question: str) -> None:
+    """At `question`, Ctrl-C: exit 130, one line on stderr."""
+    await terminal.said(question)
+    before = len(terminal.errors())
+    terminal.ctrl_c()
+    code = await terminal.exits()
+    err = terminal.errors()[before:]
     assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
-    assert "Traceback" not in err + terminal.shown.text()
+    assert "Traceback" not in err + terminal.output()
 
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """A server whose password (sesame) comes from its environment: (address, pin)."""
-    data = tmp_path_factory.mktemp("guarded") / "data"
-    with mock.patch.dict(os.environ, {"PRESIDENT_PASSWORD": "sesame"}):
-        proc, port, pin, _ = server_process(data)
+    base = tmp_path_factory.mktemp("guarded")
+    server = ServerProcess(base / "data", env=environment(base, PRESIDENT_PASSWORD="sesame"))
     try:
-        yield f"127.0.0.1:{port}", pin
+        yield server.address, server.pin
     finally:
-        proc.terminate()
-        proc.communicate(timeout=10)
+        server.stop(signal.SIGTERM)
 
 
-def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: Path) -> None:
     address, _ = guarded
     with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
-        interrupted(terminal, "Trust this server and remember it [y/N]")
+        await interrupted(terminal, "Trust this server and remember it [y/N]")
     assert not (tmp_path / "config").exists()  # nothing remembered
     # answered, the question leads on to the password the server wants, then the lobby
     with prompted(["connect", address, "--name", "ann"], environment(tmp_path)) as terminal:
-        terminal.wait_for("Trust this server and remember it [y/N]")
-        terminal.type("y\r")
-        terminal.wait_for(f"the password for {address} (not shown): ")
-        terminal.type("sesame\r")
-        terminal.wait_for("tables")
-        terminal.type("q")
-        assert terminal.proc.wait(10) == 0
+        await terminal.said("Trust this server and remember it [y/N]")
+        terminal.send("y\r")
+        await terminal.said(f"the password for {address} (not shown): ")
+        terminal.send("sesame\r")
+        await terminal.said("tables")
+        terminal.send("q")
+        assert await terminal.exits() == 0
     assert address in (tmp_path / "config" / "president" / "known_servers").read_text()
 
 
-def test_connect_asks_for_the_password_the_server_wants(
+@pytest.mark.slow
+async def test_connect_asks_for_the_password_the_server_wants(
     guarded: tuple[str, str], tmp_path: Path
 ) -> None:
     address, pin = guarded
     # (a name of its own: the server is shared, and "ann" is another test's key's there)
     args = ["connect", address, "--name", "pat", "--fingerprint", pin]
     with prompted(args, environment(tmp_path)) as terminal:
-        terminal.wait_for(f"the password for {address} (not shown): ")
-        terminal.type("\r")  # nothing typed: asked again
-        terminal.wait_for(f"nothing typed: the password for {address} (not shown): ")
-        terminal.type("sesame\r")
-        terminal.wait_for("tables")  # the lobby
-        terminal.type("q")
-        assert terminal.proc.wait(10) == 0
-        assert "sesame" not in terminal.shown.text() + terminal.err.text()
+        await terminal.said(f"the password for {address} (not shown): ")
+        terminal.send("\r")  # nothing typed: asked again
+        await terminal.said(f"nothing typed: the password for {address} (not shown): ")
+        terminal.send("sesame\r")
+        await terminal.said("tables")  # the lobby
+        terminal.send("q")
+        assert await terminal.exits() == 0
+        assert "sesame" not in terminal.output() + terminal.errors()
     # a wrong one (from the environment) is asked again, saying so; Ctrl-C there
     env = environment(tmp_path, PRESIDENT_PASSWORD="open")
     with prompted(args, env) as terminal:
-        interrupted(terminal, "that password is wrong: the password for")
+        await interrupted(terminal, "that password is wrong: the password for")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "question"),
     [
@@ -576,13 +452,14 @@ def test_connect_asks_for_the_password_the_server_wants(
         ),
     ],
 )
-def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: Path) -> None:
+async def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: Path) -> None:
     data = tmp_path / "data"
     with prompted([a.format(data=data) for a in args], environment(tmp_path)) as terminal:
-        interrupted(terminal, question)
+        await interrupted(terminal, question)
         assert not data.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "question"),
     [
@@ -591,80 +468,82 @@ def test_ctrl_c_at_a_password_prompt(args: list[str], question: str, tmp_path: P
         (["server", "--port", "0", "--data", "{data}", "--password-prompt"], "must give: "),
     ],
 )
-def test_ctrl_c_at_a_prompt_says_so_on_a_line_of_its_own(
+async def test_ctrl_c_at_a_prompt_says_so_on_a_line_of_its_own(
     args: list[str], question: str, tmp_path: Path
 ) -> None:
     """stderr a terminal too: "interrupted" starts a line, not the prompt's end."""
     data = tmp_path / "data"
     argv = [a.format(data=data) for a in args]
     with prompted(argv, environment(tmp_path), stderr_too=True) as terminal:
-        terminal.wait_for(question)
-        code, _, _ = terminal.ctrl_c()
-        terminal.shown.thread.join(2)
+        await terminal.said(question)
+        terminal.ctrl_c()
+        code = await terminal.exits()
         screen = Screen(10, 100)
-        screen.feed(terminal.shown.text())
+        screen.feed(terminal.output())
         lines = screen.text().splitlines()
     command = f"president {args[0]}: interrupted"
     assert code == 130 and command in lines, (code, lines)
     assert lines[lines.index(command) - 1].endswith(question.strip()), lines
 
 
-def test_the_server_asks_for_its_password_twice(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_the_server_asks_for_its_password_twice(tmp_path: Path) -> None:
     """An empty answer or two that differ are asked again; the host is told a password
     is in force, and where it came from, never what it is."""
     args = ["server", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path / "data")]
     with prompted([*args, "--password-prompt"], environment(tmp_path)) as terminal:
-        terminal.wait_for("the password every client must give: ")
-        terminal.type("\r")
-        terminal.wait_for("nothing typed: the password every client must give: ")
-        terminal.type("sesame\r")
-        terminal.wait_for("the same again, to confirm: ")
-        terminal.type("sesane\r")
-        terminal.wait_for("the two differ: the password every client must give: ")
-        terminal.type("sesame\r")
-        terminal.wait_for("the same again, to confirm: ", times=2)
-        terminal.type("sesame\r")
-        terminal.wait_for("Ctrl-C stops the server")
-        shown = terminal.shown.text()
+        await terminal.said("the password every client must give: ")
+        terminal.send("\r")
+        await terminal.said("nothing typed: the password every client must give: ")
+        terminal.send("sesame\r")
+        await terminal.said("the same again, to confirm: ")
+        terminal.send("sesane\r")
+        await terminal.said("the two differ: the password every client must give: ")
+        terminal.send("sesame\r")
+        await terminal.said("the same again, to confirm: ", times=2)
+        terminal.send("sesame\r")
+        await terminal.said("Ctrl-C stops the server")
+        shown = terminal.output()
         assert "clients must give a password (set at the prompt)" in shown
-        assert "sesame" not in shown + terminal.err.text()
+        assert "sesame" not in shown + terminal.errors()
         terminal.proc.send_signal(signal.SIGINT)
-        assert terminal.proc.wait(10) == 0
+        assert await terminal.exits() == 0
 
 
-def test_the_server_gives_up_after_three_wrong_answers(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_the_server_gives_up_after_three_wrong_answers(tmp_path: Path) -> None:
     args = ["server", "--port", "0", "--data", str(tmp_path / "data"), "--password-prompt"]
     with prompted(args, environment(tmp_path)) as terminal:
-        terminal.wait_for("the password every client must give: ")
-        terminal.type("\r")
-        terminal.wait_for("nothing typed: ")
-        terminal.type("a\r")
-        terminal.wait_for("the same again, to confirm: ")
-        terminal.type("b\r")
-        terminal.wait_for("the two differ: ")
-        terminal.type("x" * 65 + "\r")
-        assert terminal.proc.wait(10) == 2
-        terminal.err.thread.join(2)
-        err = terminal.err.text()
+        await terminal.said("the password every client must give: ")
+        terminal.send("\r")
+        await terminal.said("nothing typed: ")
+        terminal.send("a\r")
+        await terminal.said("the same again, to confirm: ")
+        terminal.send("b\r")
+        await terminal.said("the two differ: ")
+        terminal.send("x" * 65 + "\r")
+        assert await terminal.exits() == 2
+        err = terminal.errors()
     assert err.count("\n") == 1 and "--password-prompt: no password after 3 tries" in err, err
     assert "1 to 64 characters" in err and not (tmp_path / "data").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["connect", "bot"])
-def test_a_guest_is_asked_again_after_an_empty_password(command: str, tmp_path: Path) -> None:
+async def test_a_guest_is_asked_again_after_an_empty_password(command: str, tmp_path: Path) -> None:
     """Once is enough for a password that exists; an empty answer is asked again."""
     args = [command, f"127.0.0.1:{CLOSED}", "--password-prompt"]
     with prompted(args, environment(tmp_path)) as terminal:
-        terminal.wait_for("the server's password: ")
-        terminal.type("\r")
-        terminal.wait_for("nothing typed: the server's password: ")
-        terminal.type("sesame\r")
-        assert terminal.proc.wait(10) == 2
-        terminal.err.thread.join(2)
-    assert "cannot reach a president server" in terminal.err.text()
-    assert "the same again" not in terminal.shown.text()
+        await terminal.said("the server's password: ")
+        terminal.send("\r")
+        await terminal.said("nothing typed: the server's password: ")
+        terminal.send("sesame\r")
+        assert await terminal.exits() == 2
+    assert "cannot reach a president server" in terminal.errors()
+    assert "the same again" not in terminal.output()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("extra", "env", "source"),
     [
@@ -675,10 +554,9 @@ def test_a_guest_is_asked_again_after_an_empty_password(command: str, tmp_path: 
 def test_the_server_says_a_password_is_in_force(
     extra: list[str], env: dict[str, str], source: str, tmp_path: Path
 ) -> None:
-    with mock.patch.dict(os.environ, env):
-        proc, _, _, head = server_process(tmp_path / "data", 0, *extra)
-    proc.terminate()
-    proc.communicate(timeout=10)
+    server = ServerProcess(tmp_path / "data", 0, *extra, env=environment(tmp_path, **env))
+    head = server.head
+    server.stop(signal.SIGTERM)
     assert f"clients must give a password ({source})" in head and "sesame" not in head, head
 
 
@@ -694,19 +572,19 @@ def test_every_option_is_said_in_a_sentence() -> None:
             )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) -> None:
+async def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) -> None:
     """Interrupted, `president sim` stops its workers without their tracebacks, and
     leaves each record whole or not at all."""
     records = tmp_path / "records"
     records.mkdir()
     args = ["sim", "--games", "100000", "--jobs", jobs, "--record", str(records)]
     with prompted(args, environment(tmp_path)) as terminal:
-        end = time.monotonic() + 20
-        while len(list(records.iterdir())) < 3 and time.monotonic() < end:
-            time.sleep(0.05)
-        code, err, seconds = terminal.ctrl_c()
-        assert seconds < 3, f"took {seconds:.1f} s to stop"
+        await wait_for(lambda: len(list(records.iterdir())) >= 3, 60)
+        terminal.ctrl_c()
+        code = await terminal.exits()
+        err = terminal.errors()
         assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
     written = list(records.iterdir())
     assert written and all(p.suffix == ".json" and not p.name.startswith(".") for p in written)
@@ -714,31 +592,31 @@ def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) ->
         assert json.loads(path.read_text())["format"] == "president-record/1"
 
 
+@pytest.mark.slow
 def test_the_password_is_read_from_the_environment(
     guarded: tuple[str, str], tmp_path: Path
 ) -> None:
     """`president bot` without --password: refused; with $PRESIDENT_PASSWORD: let in (and
     then told there is no table to sit at).  Both are one line, exit 2."""
     address, pin = guarded
-    args = [*PRESIDENT, "bot", address, "--fingerprint", pin]
-    shut = subprocess.run(args, capture_output=True, text=True, env=environment(tmp_path))
+    args = ["bot", address, "--fingerprint", pin]
+    shut = president(*args, env=environment(tmp_path))
     assert shut.returncode == 2 and shut.stderr.count("\n") == 1, shut.stderr
     assert "refused: this server needs a password" in shut.stderr
     env = environment(tmp_path, PRESIDENT_PASSWORD="sesame")
-    let_in = subprocess.run(args, capture_output=True, text=True, env=env)
+    let_in = president(*args, env=env)
     assert let_in.returncode == 2 and let_in.stderr.count("\n") == 1, let_in.stderr
     assert "no table has a free seat" in let_in.stderr
 
 
+@pytest.mark.slow
 def test_a_known_servers_file_that_cannot_be_written(
     guarded: tuple[str, str], tmp_path: Path
 ) -> None:
     address, pin = guarded
     (tmp_path / "config" / "president" / "known_servers").mkdir(parents=True)
     env = environment(tmp_path, PRESIDENT_PASSWORD="sesame")
-    out = subprocess.run(
-        [*PRESIDENT, "bot", address, "--fingerprint", pin], capture_output=True, text=True, env=env
-    )
+    out = president("bot", address, "--fingerprint", pin, env=env)
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert "known_servers" in out.stderr and "Traceback" not in out.stderr
 
@@ -748,7 +626,7 @@ def test_a_known_servers_file_that_cannot_be_written(
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
 def test_version(flag: str) -> None:
-    out = subprocess.run([*PRESIDENT, flag], capture_output=True, text=True, check=False)
+    out = president_here(flag)
     assert out.returncode == 0
     version = importlib.metadata.version("president")
     compiled = compiled_modules()  # (none in the default install; see test_compiled_build)

@@ -16,6 +16,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+from .harness.processes import president as president_process
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 #: What setup.py compiles, as `president --version` names it.
 COMPILED = "bots.sim, engine.events, engine.moves, engine.state, engine.tricks, engine.view"
@@ -48,14 +54,8 @@ def unpacked(wheel: Path, into: Path) -> dict[str, str]:
 
 
 def president(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "president.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    """`president ARGS` run by the package `env` imports first: its output."""
+    done = president_process(*args, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -12,63 +12,34 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from president.client.connection import Client, connect
+import pytest
+from president.client.connection import Client
 from president.client.discovery import ServerFinder
-from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from .server.helpers import server_process
-from .terminal import Pen, Screen, Terminal
+from .harness.processes import PRESIDENT, Process, ServerProcess, environment, president, stop
+from .harness.screen import MainScreen
+from .harness.servers import dialer
+from .harness.terminal import Terminal
+from .harness.waiting import wait_for
+
+# (the mDNS tests run one after another, on one worker: what one announces, another sees)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mdns")]
 
 LOOPBACK = ("--mdns-interface", "127.0.0.1")
-PRESIDENT = (sys.executable, "-m", "president.cli")
-
-
-class MainScreen(Screen):
-    """The screen with what a full-screen application's end brings back: leaving the
-    alternate screen restores the main one and its cursor, and text written on the last
-    row scrolls up (the first-use question is printed after the picker has gone)."""
-
-    saved: tuple[list[list[str]], int, int] | None = None
-
-    def _control(self, params: str, final: str) -> None:
-        if params == "?1049" and final == "h":
-            self.saved = ([row[:] for row in self.cells], self.row, self.column)
-        elif params == "?1049" and final == "l" and self.saved is not None:
-            cells, self.row, self.column = self.saved
-            self.cells = [row[:] for row in cells]
-        else:
-            super()._control(params, final)
-
-    def _write(self, text: str) -> None:
-        for char in text:
-            if char == "\n" and self.row == self.rows - 1:
-                self.cells = [*self.cells[1:], [" "] * self.columns]
-                self.pens = [*self.pens[1:], [Pen()] * self.columns]
-            else:
-                super()._write(char)
 
 
 def servers(wait: float = 2.0) -> list[dict[str, Any]]:
     """`president servers --json`, on loopback only."""
-    out = subprocess.run(
-        [*PRESIDENT, "servers", "--json", "--wait", str(wait), *LOOPBACK],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    out = president("servers", "--json", "--wait", str(wait), *LOOPBACK, timeout=60)
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     found: list[dict[str, Any]] = json.loads(out.stdout)
     return found
@@ -78,25 +49,22 @@ def on_port(found: list[dict[str, Any]], port: int) -> dict[str, Any] | None:
     return next((s for s in found if s["port"] == port), None)
 
 
-def stop(proc: subprocess.Popen[str]) -> tuple[int, float, str, str]:
-    """SIGTERM; (exit status, seconds it took, the rest of its stdout and stderr)."""
-    began = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    assert proc.stdout is not None and proc.stderr is not None
-    # read through the pipes' buffers (communicate() would miss what readline() read ahead)
-    out, err = proc.stdout.read(), proc.stderr.read()
-    return proc.wait(20), time.monotonic() - began, out, err
-
-
 async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
-    kitchen, k_port, k_pin, _ = await asyncio.to_thread(
-        server_process, tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK
+    kitchen = await ServerProcess.started(
+        tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK, announce=True
     )
-    attic, a_port, _, _ = await asyncio.to_thread(
-        server_process, tmp_path / "a", 0, "--name", "attic", "--password", "s3cret", *LOOPBACK
+    attic = await ServerProcess.started(
+        tmp_path / "a", 0, "--name", "attic", "--password", "s3cret", *LOOPBACK, announce=True
     )
-    hidden, h_port, _, h_head = await asyncio.to_thread(
-        server_process, tmp_path / "h", 0, "--name", "hidden", "--no-announce", *LOOPBACK
+    hidden = await ServerProcess.started(
+        tmp_path / "h", 0, "--name", "hidden", "--no-announce", *LOOPBACK, announce=True
+    )
+    k_port, k_pin, a_port, h_port, h_head = (
+        kitchen.port,
+        kitchen.pin,
+        attic.port,
+        hidden.port,
+        hidden.head,
     )
     try:
         assert "not announced on the LAN (--no-announce)" in h_head
@@ -116,73 +84,63 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
         assert a is not None and a["name"] == "attic" and a["password"] is True
         assert on_port(found, h_port) is None and "hidden" not in {s["name"] for s in found}
 
-        # a table made on the kitchen server: its announcement follows within seconds
-        link = await connect(
-            f"127.0.0.1:{k_port}", "ann", pin=k_pin, known=KnownServers(tmp_path / "known")
-        )
+        # a table made on the kitchen server: its announcement follows
+        link = await dialer(kitchen.address, "ann", tmp_path, pin=k_pin)()
         ann = Client(link)
         reader = asyncio.create_task(ann.run())
         try:
             await ann.send(m.CreateTable(name="Friday", preset="classic", toggles={}, seats=4))
-            began = time.monotonic()
-            while True:
-                now = on_port(await asyncio.to_thread(servers, 1.5), k_port)
-                if now is not None and now["tables"] == 1:
-                    break
-                assert time.monotonic() - began < 15, now
+            async with asyncio.timeout(120):  # (only a hang ends it)
+                while True:
+                    now = on_port(await asyncio.to_thread(servers, 1.5), k_port)
+                    if now is not None and now["tables"] == 1:
+                        break
         finally:
             reader.cancel()
             await link.close()
     finally:
-        for proc in (kitchen, attic, hidden):
-            if proc.poll() is None:
-                status, took, out, err = await asyncio.to_thread(stop, proc)
-                assert status == 0 and took < 5, (took, out, err)
-                assert "Traceback" not in err
+        for server in (kitchen, attic, hidden):
+            if server.proc.poll() is None:
+                assert server.stop(signal.SIGTERM) == 0, server.errors()
+                assert "Traceback" not in server.errors()
 
 
 async def test_connect_without_an_address_finds_servers_live(tmp_path: Path) -> None:
     """The picker in a pseudo-terminal: a server started later appears, a stopped one
     goes (its goodbye), and choosing one asks the first-use question as a typed address
     does, with the certificate the server really shows."""
-    kitchen, k_port, k_pin, _ = await asyncio.to_thread(
-        server_process, tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK
+    kitchen = await ServerProcess.started(
+        tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK, announce=True
     )
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    ann = Terminal([*PRESIDENT, "connect", "--name", "ann", *LOOPBACK], env, rows=24, columns=80)
-    with ann.lock:  # before the process has drawn anything
-        ann.screen = MainScreen(24, 80)
-    attic: subprocess.Popen[str] | None = None
+    k_port, k_pin = kitchen.port, kitchen.pin
+    command = [*PRESIDENT, "connect", "--name", "ann", *LOOPBACK]
+    ann = Terminal(command, environment(tmp_path), rows=24, columns=80, screen=MainScreen(24, 80))
+    attic: ServerProcess | None = None
     try:
-        await asyncio.to_thread(ann.wait_for, f"127.0.0.1:{k_port}", 20)
-        attic, a_port, _, _ = await asyncio.to_thread(
-            server_process, tmp_path / "a", 0, "--name", "attic", *LOOPBACK
+        await ann.shows(f"127.0.0.1:{k_port}")
+        attic = await ServerProcess.started(
+            tmp_path / "a", 0, "--name", "attic", *LOOPBACK, announce=True
         )
-        shown = await asyncio.to_thread(ann.wait_for, f"127.0.0.1:{a_port}", 20)
+        a_port = attic.port
+        shown = await ann.shows(f"127.0.0.1:{a_port}")
         assert "▶ kitchen" in shown  # the cursor stays where it was
-        status, took, _, _ = await asyncio.to_thread(stop, attic)
-        assert status == 0 and took < 5
-        began = time.monotonic()
-        while f"127.0.0.1:{a_port}" in ann.text():
-            assert time.monotonic() - began < 5, ann.text()  # gone at its goodbye
-            await asyncio.sleep(0.1)
+        assert attic.stop(signal.SIGTERM) == 0
+        # gone at its goodbye (the records it leaves would keep it listed for 120 s)
+        await wait_for(lambda: f"127.0.0.1:{a_port}" not in ann.text(), 60, ann.text)
         ann.send("\r")
-        question = await asyncio.to_thread(ann.wait_for, "[y/N]", 20)
+        question = await ann.shows("[y/N]")
         assert f"First connection to 127.0.0.1:{k_port}" in question
         assert k_pin in question.replace("\n", "")
         ann.send("y\r")
-        lobby = await asyncio.to_thread(ann.wait_for, "you are ann", 20)
+        lobby = await ann.shows("you are ann")
         assert f"kitchen at 127.0.0.1:{k_port}" in lobby
         known = (tmp_path / "config" / "president" / "known_servers").read_text()
         assert f"127.0.0.1:{k_port} {k_pin}" in known
         ann.send("q")
-        assert await asyncio.to_thread(ann.proc.wait, 10) == 0
+        assert await ann.exits() == 0
     finally:
         ann.close()
-        for proc in (kitchen, attic):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
+        stop(kitchen, attic)
 
 
 async def test_an_interface_without_multicast_is_one_line_and_the_server_serves(
@@ -190,17 +148,17 @@ async def test_an_interface_without_multicast_is_one_line_and_the_server_serves(
 ) -> None:
     """203.0.113.9 (TEST-NET-3) is no interface of this machine: zeroconf cannot bind
     to it, so nothing is sent anywhere."""
-    proc, port, pin, _ = await asyncio.to_thread(
-        server_process, tmp_path / "d", 0, "--mdns-interface", "203.0.113.9"
+    server = await ServerProcess.started(
+        tmp_path / "d", 0, "--mdns-interface", "203.0.113.9", announce=True
     )
     try:
-        link = await connect(
-            f"127.0.0.1:{port}", "ann", pin=pin, known=KnownServers(tmp_path / "known")
-        )
+        link = await dialer(server.address, "ann", tmp_path, pin=server.pin)()
         await link.close()
-        await asyncio.sleep(0.5)  # the announcer gave up by now (it fails at once)
+        # the announcer gives up at once: its one line comes
+        await wait_for(lambda: "not announced" in server.text() + server.errors())
     finally:
-        status, _, out, err = await asyncio.to_thread(stop, proc)
+        status = server.stop(signal.SIGTERM)
+    out, err = server.text(), server.errors()
     said = [line for line in (out + err).splitlines() if "announce" in line]
     assert status == 0 and "Traceback" not in err, err
     assert len(said) == 1 and said[0].startswith("not announced on the LAN ("), said
@@ -247,13 +205,7 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
         assert evil["tables"] is None and evil["fingerprint_hint"] is None
         assert evil["versions"] == [2, 3]
         assert "nowhere" not in {s["name"] for s in found} and on_port(found, 4243) is None
-        text = await asyncio.to_thread(
-            subprocess.run,
-            [*PRESIDENT, "servers", "--wait", "4", *LOOPBACK],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
+        text = await asyncio.to_thread(president, "servers", "--wait", "4", *LOOPBACK)
         assert text.returncode == 0 and "\x1b" not in text.stdout and "\x07" not in text.stdout
         assert "nowhere" not in text.stdout
     finally:
@@ -286,12 +238,10 @@ async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
     PTR record 1,125 s: the finder asks again once its other records expire.  One that
     still answers stays listed through those checks."""
 
-    def announce(name: str, port: int) -> subprocess.Popen[str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", SHORT_LIVED, name, str(port)], stdout=subprocess.PIPE, text=True
-        )
-        assert proc.stdout is not None and proc.stdout.readline() == "registered\n"
-        return proc
+    def announce(name: str, port: int) -> Process:
+        process = Process(["-c", SHORT_LIVED, name, str(port)], command=[sys.executable])
+        process.expect("registered")
+        return process
 
     crashed, alive = announce("crashed", 4801), announce("alive", 4802)
     try:
@@ -300,21 +250,13 @@ async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
             def ports() -> set[int]:
                 return {a.port for a in finder.listing()}
 
-            end = time.monotonic() + 10
-            while not {4801, 4802} <= ports():
-                assert time.monotonic() < end, finder.listing()
-                await asyncio.sleep(0.1)
+            await wait_for(lambda: {4801, 4802} <= ports(), 60, lambda: str(finder.listing()))
             crashed.kill()
-            crashed.wait(10)
-            began = time.monotonic()
-            while 4801 in ports():
-                assert time.monotonic() - began < 15, finder.listing()
-                await asyncio.sleep(0.1)
+            # (its records live 3 s; the library alone would list it for 1,125 s)
+            await wait_for(lambda: 4801 not in ports(), 120, lambda: str(finder.listing()))
             assert 4802 in ports()  # its records expired too, and it answered again
     finally:
-        for proc in (crashed, alive):
-            proc.kill()
-            proc.wait(10)
+        stop(crashed, alive)
 
 
 #: An mDNS answer built by hand, sent to the mDNS group on 127.0.0.1 only (TTL 1): an
@@ -349,18 +291,11 @@ def test_an_instance_name_the_library_refuses_is_left_out_quietly(tmp_path: Path
     """A name with terminal controls makes the library raise before any lookup: the
     finder leaves it out, prints no traceback, and writes no control to the terminal
     (a hostile host on the LAN sent one such packet and the picker broke)."""
-    sender = subprocess.Popen([sys.executable, "-c", RAW_ANSWER, "8"])
+    sender = Process(["-c", RAW_ANSWER, "8"], command=[sys.executable])
     try:
-        out = subprocess.run(
-            [*PRESIDENT, "servers", "--wait", "5", *LOOPBACK],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
+        out = president("servers", "--wait", "5", *LOOPBACK)
     finally:
         sender.kill()
-        sender.wait()
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr and "exception" not in out.stderr.lower(), out.stderr
     for stream in (out.stdout, out.stderr):

@@ -6,8 +6,6 @@ checked, points outside the repository."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
 import json
 import re
@@ -17,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from president.cli.main import main as president_main
 from president.engine import (
     PASS,
     PRESETS,
@@ -44,6 +41,7 @@ from president.engine.record import dumps, loads, replay, to_record
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS, toggle_choices
 
 from .engine.helpers import finish_hand_low, full_deal
+from .harness.processes import president_here
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
@@ -469,10 +467,8 @@ def key_table(section: str, first: str) -> list[str]:
 
 def president_replay(path: Path, *options: str) -> tuple[int, str, str]:
     """`president replay` run in this process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = president_main(["replay", str(path), *options])
-    return status, out.getvalue(), err.getvalue()
+    done = president_here("replay", str(path), *options)
+    return done.returncode, done.stdout, done.stderr
 
 
 def test_the_example_record_replays_and_is_written_as_president_writes_it() -> None:

@@ -5,13 +5,16 @@ cards, enter pays)."""
 
 from __future__ import annotations
 
-import os
+import asyncio
 import re
-import sys
-import time
 from pathlib import Path
 
-from .terminal import Terminal
+import pytest
+
+from .harness.processes import PRESIDENT, environment
+from .harness.terminal import Terminal
+
+pytestmark = pytest.mark.slow
 
 #: What ann's screen shows when the table waits on her.
 TURN = "▶ ann (you)"
@@ -27,31 +30,27 @@ def hand_cards(text: str) -> list[str]:
     return re.findall(r"(10|[2-9JQKA])[♣♦♥♠]|JK", lines[at + 1].replace("[", " "))
 
 
-def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "HOME": str(tmp_path),
-    }
-    command = [sys.executable, "-m", "president.cli", "play", "--preset", "daifugo"]
+async def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    command = [*PRESIDENT, "play", "--preset", "daifugo"]
     command += ["--players", "3", "--bots", "random", "--name", "ann"]
     command += ["--bot-delay", "0", "--pause", "0.5"]  # the bots at full speed
     ann = Terminal(command, env, rows=24, columns=80)
     paid: set[str] = set()
     try:
-        ann.wait_for(TURN, 60)
-        deadline = time.monotonic() + 150
-        while time.monotonic() < deadline and paid != {"discard", "handover"}:
+        await ann.shows(TURN, 60)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 300  # (only a hang ends it: a game has many 7s and 10s)
+        while loop.time() < deadline and paid != {"discard", "handover"}:
             text = ann.text()
             status = text.splitlines()[-1] if text else ""
             if "gives back" in status:  # the exchange of a later hand: the lowest cards
                 ann.send("s\r")
-                time.sleep(0.3)
+                await asyncio.sleep(0.3)
                 continue
             if DUE.search(status):
                 ann.send("s\r")  # the lowest cards, paid
-                time.sleep(0.3)
+                await asyncio.sleep(0.3)
                 shown = ann.text()
                 if "you discard" in shown:
                     paid.add("discard")
@@ -70,15 +69,15 @@ def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path: Path
                     # of a turn (a play or a pass clears it); if this one is refused (it does
                     # not beat the pile, or the opening lead holds the 3C), s replaces it.
                     ann.send("\x1b[D" * 20 + "\x1b[C" * cards.index(rank) + " \r")
-                    time.sleep(0.4)
+                    await asyncio.sleep(0.4)
                     if DUE.search(ann.text().splitlines()[-1]):
                         continue
                 ann.send("s\r")
-                time.sleep(0.3)
+                await asyncio.sleep(0.3)
                 now = ann.text().splitlines()[-1]
                 if TURN in ann.text() and "your turn" in now and "p passes" in now:
                     ann.send("p")  # (s chose nothing: nothing to play that is wanted)
-            time.sleep(0.1)
+            await asyncio.sleep(0.1)
         assert paid == {"discard", "handover"}, ann.text()
     finally:
         ann.close()

@@ -1,21 +1,19 @@
 """A whole game under each variant toggle, and under the `daifugo` preset, kept as a
-record (written by scripts/variant_records.py): `president replay` (a real process)
-replays each to the outcome kept beside it, and the replay shows the rule at work."""
+record (written by scripts/variant_records.py): `president replay` replays each to the
+outcome kept beside it, and the replay shows the rule at work."""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from president.engine import VARIANTS, rules_from
 from president.engine.record import loads
 
-from .test_cli import RECORDS, president
+from scripts.variant_records import TABLES, acts_in
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
-from variant_records import TABLES, acts_in
+from .harness.processes import president_here as president
+from .test_cli import RECORDS
 
 NAMES = [*VARIANTS, "daifugo"]
 

@@ -7,11 +7,13 @@ name, and every process whose file another had already moved away exited with
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from president.client.pinning import KnownServers
+
+from ..harness.processes import Process
 
 FINGERPRINT = ":".join(["AB"] * 32)
 
@@ -25,18 +27,15 @@ for round in range(40):
 """
 
 
+@pytest.mark.slow
 def test_processes_remembering_servers_at_once_all_succeed(tmp_path: Path) -> None:
     path = tmp_path / "config" / "president" / "known_servers"
     writers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path), str(i), FINGERPRINT],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        Process(["-c", WRITER, str(path), str(i), FINGERPRINT], command=[sys.executable])
         for i in range(8)
     ]
-    errors = [w.communicate(timeout=60)[1] for w in writers]
-    assert [w.returncode for w in writers] == [0] * 8, errors
+    codes = [w.wait(60) for w in writers]
+    assert codes == [0] * 8, [w.errors() for w in writers]
     known = KnownServers(path).load()
     assert known and all(fp == FINGERPRINT for fp in known.values())  # whole, never torn
     assert os.stat(path).st_mode & 0o777 == 0o600

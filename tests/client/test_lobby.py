@@ -17,8 +17,9 @@ from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from ..server.helpers import client as make_client
-from ..server.helpers import running_server, wait_for
+from ..harness.servers import client as make_client
+from ..harness.servers import running_server
+from ..harness.waiting import wait_for
 
 
 def test_the_form_has_every_toggle_in_words_and_builds_the_request() -> None:
@@ -211,7 +212,7 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             await wait_for(lambda: client.model.slot is None and client.model.view is None)
             await wait_for(lambda: screen.tables != ())
             keys.send_text("q")
-            await asyncio.wait_for(screens, 5)
+            await asyncio.wait_for(screens, 30)
         bob_reads.cancel()
         await bob.link.close()
         await client.link.close()
@@ -252,7 +253,7 @@ async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) 
             await wait_for(lambda: not lobby.entering)
             lobby.send(m.Join(table="T"))
             await lobby.on_message(view)  # the view of the table we asked for
-            await asyncio.wait_for(running, 5)
+            await asyncio.wait_for(running, 30)
             assert lobby.outcome == "table"
         reading.cancel()
         await link.close()
@@ -310,7 +311,7 @@ async def test_the_lobby_screen_shows_hundreds_of_tables(tmp_path: Path) -> None
             assert lobby.screen.tables[-1].name == "late"
             assert [x for x in client.received if isinstance(x, m.Tables)] == pages
             keys.send_text("q")
-            await asyncio.wait_for(running, 5)
+            await asyncio.wait_for(running, 30)
         reading.cancel()
         hosting.cancel()
         await link.close()

@@ -4,16 +4,14 @@ pseudo-terminal.  Records are made the way `president sim --record` makes them."
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 import random
 import re
-import subprocess
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -28,11 +26,11 @@ from president.client.tui.table import card_text
 from president.engine import PRESETS, Game, Phase, deck, parse_cards
 from president.engine.record import dumps, replay, to_record
 from president.engine.scoring import titles_by_name
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
-from ..terminal import Screen, Terminal
+from ..harness.apps import AppTerminal, app_terminal
+from ..harness.processes import PRESIDENT, environment, president_here
+from ..harness.terminal import Terminal
+from ..harness.waiting import wait_for
 
 # --- records, as `president sim --record` writes them --------------------------------
 
@@ -321,51 +319,18 @@ def test_players_who_leave_and_join_between_hands() -> None:
 # --- the screen, driven by keys -------------------------------------------------------
 
 
-class ScreenOutput:
-    """What prompt_toolkit writes, read as a VT100 would show it."""
-
-    encoding = "utf-8"
-
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
-
-    def write(self, data: str) -> int:
-        self.screen.feed(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-
 @contextlib.asynccontextmanager
 async def viewer(
     document: dict[str, Any], rows: int, columns: int
-) -> AsyncIterator[tuple[ReplayScreen, PipeInput, Screen, asyncio.Task[None]]]:
+) -> AsyncIterator[tuple[ReplayScreen, AppTerminal]]:
     screen = ReplayScreen.of(document, "game.json")
-    shown = Screen(rows, columns)
-    output = Vt100_Output(
-        ScreenOutput(shown),  # type: ignore[arg-type]
-        lambda: Size(rows=rows, columns=columns),
-        term="xterm",
-        enable_cpr=False,
-    )
-    with create_pipe_input() as keys:
-        app = ReplayApp(screen, input=keys, output=output)
-        running = asyncio.create_task(app.app.run_async())
+    with app_terminal(rows, columns) as terminal:
+        app = ReplayApp(screen, input=terminal.keys, output=terminal.output)
+        await terminal.start(app.app)
         try:
-            yield screen, keys, shown, running
+            yield screen, terminal
         finally:
-            if not running.done():
-                app.app.exit()
-            await asyncio.wait_for(running, 5)
-
-
-async def until(check: Callable[[], bool], what: Callable[[], str]) -> None:
-    for _ in range(200):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(what())
+            await terminal.stop()
 
 
 CARD_TEXTS = {card_text(card) for card in deck(decks=1, jokers=1)}
@@ -402,47 +367,46 @@ def on_screen(step: Step, text: str) -> None:
 @pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
 @pytest.mark.parametrize("name", TABLES)
 async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, columns: int) -> None:
-    async with viewer(a_record(name), rows, columns) as (screen, keys, shown, running):
-        await until(lambda: "hand 1/" in shown.text(), shown.text)
-        on_screen(screen.step, shown.text())
+    async with viewer(a_record(name), rows, columns) as (screen, terminal):
+        await wait_for(lambda: "hand 1/" in terminal.text(), what=terminal.text)
+        on_screen(screen.step, terminal.text())
 
-        keys.send_text("n")  # the next hand's deal: the exchange is made
-        keys.send_text("\x1b[C" * 3)  # three actions on
-        await until(lambda: screen.index == screen.hands[1].start + 3, shown.text)
+        terminal.keys.send_text("n")  # the next hand's deal: the exchange is made
+        terminal.keys.send_text("\x1b[C" * 3)  # three actions on
+        await wait_for(lambda: screen.index == screen.hands[1].start + 3, what=terminal.text)
         where = screen.position()
-        await until(lambda: where in shown.text(), shown.text)
-        on_screen(screen.step, shown.text())
-        text = shown.text()
+        await wait_for(lambda: where in terminal.text(), what=terminal.text)
+        on_screen(screen.step, terminal.text())
+        text = terminal.text()
         assert "exchange: " in text and "→" in text, text
 
-        keys.send_text("\x1b[6~")  # PageDown: hand 3
-        keys.send_text("l")
-        await until(lambda: screen.index == screen.hands[2].start + 1, shown.text)
-        await until(lambda: screen.position() in shown.text(), shown.text)
-        on_screen(screen.step, shown.text())
+        terminal.keys.send_text("\x1b[6~")  # PageDown: hand 3
+        terminal.keys.send_text("l")
+        await wait_for(lambda: screen.index == screen.hands[2].start + 1, what=terminal.text)
+        await wait_for(lambda: screen.position() in terminal.text(), what=terminal.text)
+        on_screen(screen.step, terminal.text())
 
-        keys.send_text("\x1b[F")  # End: the verdict on the status line
-        await until(lambda: "every step legal" in shown.text(), shown.text)
-        assert "game over" in shown.text()
-        on_screen(screen.step, shown.text())  # the last seat out still holds its cards
+        terminal.keys.send_text("\x1b[F")  # End: the verdict on the status line
+        await wait_for(lambda: "every step legal" in terminal.text(), what=terminal.text)
+        assert "game over" in terminal.text()
+        on_screen(screen.step, terminal.text())  # the last seat out still holds its cards
         if columns >= 100:  # room for the score sheet: each player's final total
-            table = [line.partition("│")[0] for line in shown.text().splitlines()]
+            table = [line.partition("│")[0] for line in terminal.text().splitlines()]
             sheet = table[next(i for i, line in enumerate(table) if "score sheet" in line) :]
             for player, points in screen.step.scores:
                 row = next(line for line in sheet if line.startswith(f" {player} "))
-                assert row.split()[-1] == str(points), shown.text()
-        keys.send_text("?")
-        await until(lambda: "next step" in shown.text(), shown.text)
+                assert row.split()[-1] == str(points), terminal.text()
+        terminal.keys.send_text("?")
+        await wait_for(lambda: "next step" in terminal.text(), what=terminal.text)
         preset, _, toggles = TABLES[name]
-        assert f"rules: {preset}" in shown.text()
+        assert f"rules: {preset}" in terminal.text()
         for toggle, value in toggles.items():  # every change of the preset, as written
-            assert f"{toggle}={json.dumps(value)}" in shown.text(), shown.text()
-        keys.send_text("x")  # any key closes the help
-        await until(lambda: "next step" not in shown.text(), shown.text)
-        keys.send_text("\x1b[H")  # Home
-        await until(lambda: screen.index == 0, shown.text)
-        keys.send_text("q")
-        await asyncio.wait_for(running, 5)
+            assert f"{toggle}={json.dumps(value)}" in terminal.text(), terminal.text()
+        terminal.keys.send_text("x")  # any key closes the help
+        await wait_for(lambda: "next step" not in terminal.text(), what=terminal.text)
+        terminal.keys.send_text("\x1b[H")  # Home
+        await wait_for(lambda: screen.index == 0, what=terminal.text)
+        await terminal.left("q")
 
 
 #: (preset, line-up) as `president sim --preset P --games 1 --seed 1 --bots ...` plays
@@ -495,16 +459,18 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
     to hold them (a seat out with no cards takes one line; stacked, the exchange under
     the pile gives way)."""
     document = json.loads(_sim_record_text(preset, tuple(bots)))
-    async with viewer(document, rows, columns) as (screen, keys, shown, running):
+    async with viewer(document, rows, columns) as (screen, terminal):
         for hand in range(len(screen.hands)):
             if hand:
-                keys.send_text("n")
-            await until(lambda hand=hand: screen.index == screen.hands[hand].start, shown.text)
-            await until(lambda: screen.position() in shown.text(), shown.text)
-            this_step_in_the_log(screen, shown.text(), columns)
-        keys.send_text("G")
-        await until(lambda: "every step legal" in shown.text(), shown.text)
-        text = shown.text()
+                terminal.keys.send_text("n")
+            await wait_for(
+                lambda hand=hand: screen.index == screen.hands[hand].start, what=terminal.text
+            )
+            await wait_for(lambda: screen.position() in terminal.text(), what=terminal.text)
+            this_step_in_the_log(screen, terminal.text(), columns)
+        terminal.keys.send_text("G")
+        await wait_for(lambda: "every step legal" in terminal.text(), what=terminal.text)
+        text = terminal.text()
         this_step_in_the_log(screen, text, columns)
         assert "GAME OVER" in text and screen.step.lines[-1].startswith("GAME OVER"), text
         if columns < WIDE:  # a whole step, even the end of a game, fits a stacked box
@@ -512,8 +478,7 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
             start = next(i for i, line in enumerate(box) if line.startswith("─ log ─"))
             assert len(screen.log_lines(screen.index, columns - 1)) <= len(box) - start - 2
         on_screen(screen.step, text)
-        keys.send_text("q")
-        await asyncio.wait_for(running, 5)
+        await terminal.left("q")
 
 
 @pytest.mark.parametrize("name", ["classic", "full", "house", "sheet"])
@@ -558,13 +523,14 @@ def test_a_crowded_seat_out_is_not_marked_as_passed() -> None:
 async def test_a_faulty_record_on_screen_says_so_in_one_line() -> None:
     document = a_record("classic")
     document["hands"][0]["actions"][4] = {"seat": 0, "return": ["3C"]}
-    async with viewer(document, 24, 80) as (screen, keys, shown, running):
-        await until(lambda: "illegal in hand 0, action 4 (0-based" in shown.text(), shown.text)
-        keys.send_text("\x1b[F")
-        await until(lambda: "action 4/" in shown.text(), shown.text)
-        on_screen(screen.step, shown.text())
-        keys.send_text("q")
-        await asyncio.wait_for(running, 5)
+    async with viewer(document, 24, 80) as (screen, terminal):
+        await wait_for(
+            lambda: "illegal in hand 0, action 4 (0-based" in terminal.text(), what=terminal.text
+        )
+        terminal.keys.send_text("\x1b[F")
+        await wait_for(lambda: "action 4/" in terminal.text(), what=terminal.text)
+        on_screen(screen.step, terminal.text())
+        await terminal.left("q")
 
 
 def test_the_seat_rows_say_turn_passes_and_places() -> None:
@@ -584,40 +550,41 @@ def test_the_seat_rows_say_turn_passes_and_places() -> None:
 
 # --- the command, in a pseudo-terminal ------------------------------------------------
 
-COMMAND = [sys.executable, "-m", "president.cli", "replay"]
 
-
-def test_president_replay_view_in_a_terminal(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_president_replay_view_in_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(_record_text("full"), encoding="utf-8")
     document = json.loads(_record_text("full"))
-    term = Terminal([*COMMAND, str(path), "--view"], dict(os.environ), rows=24, columns=80)
+    command = [*PRESIDENT, "replay", str(path), "--view"]
+    term = Terminal(command, environment(tmp_path), rows=24, columns=80)
     try:
-        term.wait_for("hand 1/")
+        shown = await term.shows("hand 1/")
         first = document["hands"][0]["deal"][0]
-        shown = term.text()
         assert " ".join(card_text(c) for c in sorted(parse_cards(first))) in shown, shown
         term.send("n")
-        term.wait_for("hand 2/")
+        await term.shows("hand 2/")
         term.send("\x1b[C")
-        term.wait_for(f"hand 2/{len(document['hands'])} · action 1/")
+        await term.shows(f"hand 2/{len(document['hands'])} · action 1/")
         term.send("q")
-        assert term.proc.wait(10) == 0
+        assert await term.exits() == 0
     finally:
         term.close()
 
 
-def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path) -> None:
     document = a_record("table")
     document["hands"][1]["actions"][0] = {"seat": 0, "pass": True, "play": ["3C"]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    term = Terminal([*COMMAND, str(path), "--view", "--theme", "mono"], dict(os.environ))
+    command = [*PRESIDENT, "replay", str(path), "--view", "--theme", "mono"]
+    term = Terminal(command, environment(tmp_path))
     try:
-        shown = term.wait_for("illegal in hand 1, action 0 (0-based; here hand 2, action 1):")
+        shown = await term.shows("illegal in hand 1, action 0 (0-based; here hand 2, action 1):")
         assert "an action is one of play, pass," in shown, shown  # (the engine's words)
         term.send("q")
-        assert term.proc.wait(10) == 1
+        assert await term.exits() == 1
     finally:
         term.close()
 
@@ -635,14 +602,7 @@ def test_president_replay_view_without_a_terminal_or_a_record_exits_2(
 ) -> None:
     path = tmp_path / "game.json"
     path.write_bytes(content if content is not None else _record_text("classic").encode())
-    out = subprocess.run(
-        [*COMMAND, str(path), "--view", *extra],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    out = president_here("replay", str(path), "--view", *extra)
     assert out.returncode == 2, out
     assert words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "Traceback" not in out.stderr and not out.stdout
@@ -660,43 +620,20 @@ def test_walk_sees_the_same_fault_as_the_checker() -> None:
 # --- colours --------------------------------------------------------------------------
 
 
-class RawOutput:
-    """What prompt_toolkit writes, kept as it is."""
-
-    encoding = "utf-8"
-
-    def __init__(self) -> None:
-        self.data = ""
-
-    def write(self, data: str) -> int:
-        self.data += data
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-
 #: A select-graphic-rendition sequence that sets a foreground colour.
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38)(?:;[0-9;]*)?m")
 
 
 @pytest.mark.parametrize(("theme", "coloured"), [("dark", True), ("light", True), ("mono", False)])
 async def test_the_theme_colours_the_screen_or_not(theme: str, coloured: bool) -> None:
-    raw = RawOutput()
-    output = Vt100_Output(
-        raw,  # type: ignore[arg-type]
-        lambda: Size(rows=24, columns=80),
-        term="xterm",
-        enable_cpr=False,
-    )
     screen = ReplayScreen.of(a_record("classic"))
-    with create_pipe_input() as keys:
-        app = ReplayApp(screen, theme=theme, input=keys, output=output)
-        running = asyncio.create_task(app.app.run_async())
-        await until(lambda: "♥" in raw.data, lambda: raw.data)
-        keys.send_text("q")
-        await asyncio.wait_for(running, 5)
-    assert bool(COLOUR.search(raw.data)) is coloured, raw.data[:400]
+    with app_terminal(24, 80) as terminal:
+        app = ReplayApp(screen, theme=theme, input=terminal.keys, output=terminal.output)
+        await terminal.start(app.app)
+        await wait_for(lambda: "♥" in terminal.all_output(), what=terminal.all_output)
+        await terminal.left("q")
+    raw = terminal.all_output()
+    assert bool(COLOUR.search(raw)) is coloured, raw[:400]
 
 
 class TTY:
@@ -797,8 +734,8 @@ async def test_the_viewer_steps_through_hand_overs_discards_and_falls(
     cards (a finished game is public) and moves them between the two hands; a discard's
     step shows its cards gone; a fall is said."""
     document = json.loads(DAIFUGO_RECORD.read_text(encoding="utf-8"))
-    async with viewer(document, rows, columns) as (screen, keys, shown, running):
-        await until(lambda: "hand 1/" in shown.text(), shown.text)
+    async with viewer(document, rows, columns) as (screen, terminal):
+        await wait_for(lambda: "hand 1/" in terminal.text(), what=terminal.text)
         found = {"hands": 0, "discards": 0}
         for index, step in enumerate(screen.steps):
             line = step.lines[0] if step.lines else ""
@@ -807,10 +744,10 @@ async def test_the_viewer_steps_through_hand_overs_discards_and_falls(
                 continue
             found[kind] = index
             screen.go(index - 1)
-            keys.send_text("\x1b[C")  # right: onto the step
-            await until(lambda i=index: screen.index == i, shown.text)  # type: ignore[misc]
-            await until(lambda: screen.position() in shown.text(), shown.text)
-            on_screen(screen.step, shown.text())
+            terminal.keys.send_text("\x1b[C")  # right: onto the step
+            await wait_for(lambda i=index: screen.index == i, what=terminal.text)  # type: ignore[misc]
+            await wait_for(lambda: screen.position() in terminal.text(), what=terminal.text)
+            on_screen(screen.step, terminal.text())
             before, after = screen.steps[index - 1], step
             assert before.actor == after.actor is not None
             mover = after.actor
@@ -819,5 +756,4 @@ async def test_the_viewer_steps_through_hand_overs_discards_and_falls(
         assert all(found.values()), found
         falls = [line for step in screen.steps for line in step.lines if "capital fall" in line]
         assert falls and all(re.fullmatch(r"\S+ falls to \d+\w\w: capital fall", f) for f in falls)
-        keys.send_text("q")
-        await asyncio.wait_for(running, 5)
+        await terminal.left("q")

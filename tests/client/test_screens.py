@@ -28,76 +28,18 @@ from president.engine import PASS, Game, Phase, find_preset
 from president.engine.record import to_record
 from president.protocol import messages as m
 from president.protocol import wire
-from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from ..terminal import Pen, Screen
+from ..harness.apps import AppTerminal
+from ..harness.screen import Pen
+from ..harness.waiting import wait_for
 
 SIZES = ((20, 60), (24, 80), (40, 120))
 ME = "ann"
 #: Long enough to be cut somewhere, told apart from the others by its end.
 SEATING = (ME, "bartholomew-the-patient-2", "cat", "random-bot-3")
-
-
-# --- a terminal ---------------------------------------------------------------------------
-
-
-class Terminal:
-    """An application drawing into a `rows` × `columns` virtual terminal through
-    prompt_toolkit's VT100 output, its keys from a pipe."""
-
-    def __init__(self, rows: int, columns: int, keys: PipeInput) -> None:
-        self.stdout = io.StringIO()
-        self.output = Vt100_Output(self.stdout, lambda: Size(rows, columns), term="xterm")
-        self.keys = keys
-        self.screen = Screen(rows, columns)
-        self.read = 0
-        self.app: Application[None] | None = None
-        self.running: asyncio.Task[None] | None = None
-
-    async def start(self, app: Application[None]) -> None:
-        self.app = app
-        self.running = asyncio.create_task(app.run_async())
-        await self.drawn(0)
-
-    async def drawn(self, since: int) -> str:
-        """The screen once it has been drawn after render number `since`."""
-        assert self.app is not None
-        for _ in range(500):
-            if self.app.render_counter > since:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.02)  # the output is flushed after the render counts
-        data = self.stdout.getvalue()
-        self.screen.feed(data[self.read :])
-        self.read = len(data)
-        return self.screen.text()
-
-    async def press(self, keys: str) -> str:
-        assert self.app is not None
-        since = self.app.render_counter
-        self.keys.send_text(keys)
-        return await self.drawn(since)
-
-    async def redraw(self) -> str:
-        assert self.app is not None
-        since = self.app.render_counter
-        self.app.invalidate()
-        return await self.drawn(since)
-
-    async def stop(self) -> None:
-        assert self.app is not None and self.running is not None
-        if not self.running.done() and not self.app.is_done:
-            self.app.exit()
-        await asyncio.wait_for(self.running, 5)
-
-    def lines(self) -> list[str]:
-        return self.screen.text().split("\n")
-
-    def all_output(self) -> str:
-        return self.stdout.getvalue()
 
 
 # --- a table fed from an engine game --------------------------------------------------------
@@ -261,10 +203,10 @@ async def open_table(
     seating: tuple[str, ...] = SEATING,
     target: int = 3,
     seed: int = 7,
-) -> AsyncIterator[tuple[Table, Terminal]]:
+) -> AsyncIterator[tuple[Table, AppTerminal]]:
     """The table screen on a terminal of that size, in that situation; closed after."""
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         table = Table(seating, seed=seed, target=target)
         app = TableApp(table.client, input=keys, output=terminal.output, theme=theme)  # type: ignore[arg-type]
         table.attach(app)
@@ -392,11 +334,8 @@ async def test_the_help_fits_and_any_key_closes_it_without_acting(rows: int, col
         assert table.client.sent == [] and screen.selected
         await terminal.press("?")
         terminal.keys.send_text("\x1b")  # escape closes it too, and keeps the choice
-        for _ in range(200):  # a lone escape is known as one after a short wait
-            if not screen.help:
-                break
-            await asyncio.sleep(0.01)
-        assert not screen.help and screen.selected
+        await wait_for(lambda: not screen.help)  # (a lone escape is one after a short wait)
+        assert screen.selected
 
 
 async def test_the_log_follows_and_scrolls_back() -> None:
@@ -443,7 +382,7 @@ async def test_wrapped_log_lines_break_between_words() -> None:
 # --- colour ---------------------------------------------------------------------------------
 
 
-def suit_pens(terminal: Terminal) -> dict[str, set[Pen]]:
+def suit_pens(terminal: AppTerminal) -> dict[str, set[Pen]]:
     """The pens of each suit's glyph in the hand box."""
     lines = terminal.lines()
     top = next(i for i, line in enumerate(lines) if "your hand" in line)
@@ -569,7 +508,7 @@ def lobby_screen() -> LobbyScreen:
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
 async def test_the_lobby_fits(rows: int, columns: int) -> None:
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         screen = lobby_screen()
         lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
         await terminal.start(lobby.app)
@@ -665,23 +604,17 @@ async def test_a_message_lasts_until_the_next_key() -> None:
         await terminal.press("l")
         assert "the server says no" not in await terminal.redraw()
         await terminal.press("q")
-        terminal.keys.send_text("q")
-        for _ in range(1000):  # (up to 10 s: a loaded machine is slow to leave)
-            if table.app.app.is_done:
-                break
-            await asyncio.sleep(0.01)
-        assert table.app.app.is_done  # q twice leaves
+        await terminal.left("q")  # q twice leaves
 
 
 async def test_esc_acts_at_once_and_toggles_the_final_standings() -> None:
     async with open_table(game_over, 24, 80) as (table, terminal):
-        screen = table.app.screen
+        screen, app = table.app.screen, table.app.app
+        # esc is told from the start of a longer key sequence by waiting: not long here
+        assert app.ttimeoutlen <= 0.1 and (app.timeoutlen or 0) <= 0.1
         for hidden in (True, False, True):
-            start = asyncio.get_running_loop().time()
             terminal.keys.send_text("\x1b")
-            while screen.standings_hidden is not hidden:
-                await asyncio.sleep(0.005)
-                assert asyncio.get_running_loop().time() - start < 0.4, "esc waited"
+            await wait_for(lambda h=hidden: screen.standings_hidden is h)  # type: ignore[misc]
             text = await terminal.redraw()
             assert ("final standings" in text) is not hidden, text
             if hidden:
@@ -763,8 +696,7 @@ async def test_the_final_standings_of_six_scroll_at_60x20() -> None:
             text = await terminal.press(key)
         assert "↓ more: PgDn" in text and "↑" not in text and full[0] in text, text
         terminal.keys.send_text("\x1b")  # the table under them: pageup is the log's again
-        while not app.screen.standings_hidden:
-            await asyncio.sleep(0.01)
+        await wait_for(lambda: app.screen.standings_hidden)
         assert "final standings" not in await terminal.redraw()
         await terminal.press("\x1b[5~")
         assert app.log.back > 0
@@ -801,12 +733,7 @@ async def test_a_message_goes_after_a_few_seconds_and_the_hint_comes_back() -> N
         assert terminal.lines()[-1].strip() == hint and not screen.leave_asked
         text = await terminal.press("q")  # after it went, q asks again
         assert "press q again" in text and not app.app.is_done, text
-        terminal.keys.send_text("q")
-        for _ in range(1000):  # (up to 10 s: a loaded machine is slow to leave)
-            if app.app.is_done:
-                break
-            await asyncio.sleep(0.01)
-        assert app.app.is_done  # q twice leaves
+        await terminal.left("q")  # q twice leaves
 
 
 # --- the ladder (issue 15) ---------------------------------------------------------------
@@ -834,7 +761,7 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
 ) -> None:
     board = tuple(rated(f"player-{n}", n, 900 - 37 * n) for n in range(1, 21))
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         screen = lobby_screen()
         client = FakeClient(TableModel(me=ME))
         lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
@@ -865,7 +792,7 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
 async def test_the_table_shows_each_seated_players_rating(rows: int, columns: int) -> None:
     async with open_table(mid_hand, rows, columns) as (table, terminal):
         await table.app.on_message(table.view())  # as the client hands it on
-        await asyncio.sleep(0.05)
+        await wait_for(lambda: table.client.sent)
         people = tuple(name for name in table.seating if not name.startswith("random-bot"))
         assert table.client.sent[-1] == m.Leaderboard(players=people)  # not the server bot
         names = tuple(table.seating)

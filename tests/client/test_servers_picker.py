@@ -4,19 +4,13 @@ announcements as they come and go, driven by keys."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-
 import pytest
 from president.client.tui.servers import ServersScreen
 from president.client.tui.servers_app import ServersApp
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
-from ..terminal import Screen
+from ..harness.apps import app_terminal
 
 SIZES = ((20, 60), (24, 80))
 FP = ":".join(["AB"] * 32)
@@ -42,51 +36,31 @@ def problem(text: str) -> str | None:
 
 
 class Picker:
-    """A `ServersApp` in a virtual terminal; `screen()` is what it shows."""
+    """A `ServersApp` in a virtual terminal (`terminal`), its screen read back."""
 
     def __init__(self, rows: int, columns: int, screen: ServersScreen) -> None:
-        self.stdout = io.StringIO()
-        self.output = Vt100_Output(self.stdout, lambda: Size(rows, columns), term="xterm")
-        self.term = Screen(rows, columns)
+        self.size = (rows, columns)
         self.model = screen
-        self.read = 0
 
     async def __aenter__(self) -> Picker:
-        self.keys_cm = create_pipe_input()
-        self.keys = self.keys_cm.__enter__()
-        self.picker = ServersApp(self.model, problem, input=self.keys, output=self.output)
-        self.running = asyncio.create_task(self.picker.app.run_async())
-        await self.drawn(0)
+        self.keys = app_terminal(*self.size)
+        self.terminal = self.keys.__enter__()
+        self.picker = ServersApp(
+            self.model, problem, input=self.terminal.keys, output=self.terminal.output
+        )
+        await self.terminal.start(self.picker.app)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if not self.running.done():
-            self.picker.app.exit()
-        await asyncio.wait_for(self.running, 5)
-        self.keys_cm.__exit__(None, None, None)
-
-    async def drawn(self, since: int) -> str:
-        app = self.picker.app
-        for _ in range(500):
-            if app.render_counter > since:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.02)
-        data = self.stdout.getvalue()
-        self.term.feed(data[self.read :])
-        self.read = len(data)
-        return self.term.text()
+        await self.terminal.stop()
+        self.keys.__exit__(None, None, None)
 
     async def press(self, keys: str) -> str:
-        since = self.picker.app.render_counter
-        self.keys.send_text(keys)
-        return await self.drawn(since)
+        return await self.terminal.press(keys)
 
     async def announced(self, *servers: Announcement) -> str:
-        since = self.picker.app.render_counter
         self.model.update(sorted(servers, key=lambda a: a.name))
-        self.picker.app.invalidate()
-        return await self.drawn(since)
+        return await self.terminal.redraw()
 
 
 def fits(text: str, columns: int) -> None:
@@ -98,7 +72,7 @@ def fits(text: str, columns: int) -> None:
 async def test_servers_come_and_go_and_the_arrows_choose(rows: int, columns: int) -> None:
     model = ServersScreen(versions=VERSIONS, known={"192.168.1.30:7000": FP})
     async with Picker(rows, columns, model) as p:
-        shown = await p.drawn(0)
+        shown = p.terminal.text()
         assert "looking for servers" in shown and "enter connects" in shown
         shown = await p.announced(KITCHEN)
         assert "kitchen" in shown and "192.168.1.20:7766" in shown and "2 tbl" in shown
@@ -118,8 +92,7 @@ async def test_servers_come_and_go_and_the_arrows_choose(rows: int, columns: int
         await p.announced(KITCHEN, FUTURE)
         shown = await p.press("j")
         assert "▶ kitchen" in shown
-        await p.press("\r")
-        await asyncio.wait_for(p.running, 5)
+        await p.terminal.left("\r")
     assert p.picker.chosen == "192.168.1.20:7766"
 
 
@@ -133,16 +106,14 @@ async def test_an_address_can_be_typed_instead(rows: int, columns: int) -> None:
         shown = await p.press("bad host!\r")
         assert "not HOST[:PORT]" in shown and p.picker.chosen is None
         await p.press("\x7f" * 9)
-        await p.press("10.0.0.7:7000\r")
-        await asyncio.wait_for(p.running, 5)
+        await p.terminal.left("10.0.0.7:7000\r")
     assert p.picker.chosen == "10.0.0.7:7000"
 
 
 async def test_q_quits_without_a_choice() -> None:
     async with Picker(24, 80, ServersScreen(versions=VERSIONS)) as p:
         await p.announced(KITCHEN)
-        await p.press("q")
-        await asyncio.wait_for(p.running, 5)
+        await p.terminal.left("q")
     assert p.picker.chosen is None
 
 

@@ -21,14 +21,14 @@ from president.engine.moves import Top
 from president.protocol import messages as m
 from president.protocol import wire
 
-from ..server.helpers import (
+from ..harness.servers import (
     client,
     in_play,
     running_server,
     seated_among_server_bots,
     table_of_bots,
-    wait_for,
 )
+from ..harness.waiting import wait_for
 from ..views import a_public_view
 
 SEATING = ("ann", "bob", "cat", "dan")

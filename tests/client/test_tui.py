@@ -20,7 +20,8 @@ from president.server.app import Server
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from ..server.helpers import in_play, wait_for
+from ..harness.servers import in_play
+from ..harness.waiting import wait_for
 from ..views import a_public_view
 
 
@@ -47,7 +48,7 @@ async def local_screen(
             yield table, keys, server
             keys.send_text("q")  # mid-game this asks again ...
             keys.send_text("q")  # ... and this leaves
-            await asyncio.wait_for(running, 5)
+            await asyncio.wait_for(running, 30)
         finally:
             network.cancel()
             running.cancel()
@@ -175,10 +176,10 @@ async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> N
         slot, hand = client.model.slot, client.model.public.hand_number
         old = client.link
         old.writer.transport.abort()  # the Wi-Fi drops
-        await wait_for(lambda: screen.connection.startswith("connection lost"), 5)
+        await wait_for(lambda: screen.connection.startswith("connection lost"), 20)
         await wait_for(lambda: client.link is not old and screen.connection == "connected", 10)
-        await wait_for(lambda: screen.message == "reconnected to your seat", 5)
-        await wait_for(lambda: client.model.public is not None and client.model.hand != [], 5)
+        await wait_for(lambda: screen.message == "reconnected to your seat", 20)
+        await wait_for(lambda: client.model.public is not None and client.model.hand != [], 20)
         assert client.model.slot == slot
         assert client.model.public is not None and client.model.public.hand_number >= hand
 

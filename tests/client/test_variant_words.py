@@ -4,7 +4,6 @@ it goes to and paid by choosing its cards and enter; the lock, jack back, hand-o
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -37,8 +36,10 @@ from president.engine.moves import Top
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 
+from ..harness.apps import AppTerminal
+from ..harness.waiting import wait_for
 from ..views import a_public_view
-from .test_screens import FakeClient, Table, Terminal, lobby_screen
+from .test_screens import FakeClient, Table, lobby_screen
 from .test_table_words import SEATING, receive, screen_at, table_view
 
 DAIFUGO = {
@@ -188,7 +189,7 @@ async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, colum
         counts=(5, 10, 13, 13),
     )
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         model = TableModel(me="ann", slot=0, hand=list(parse_cards("3C 4D JS KD 2S")))
         client = FakeClient(model)
         app = TableApp(client, input=keys, output=terminal.output)  # type: ignore[arg-type]
@@ -211,7 +212,7 @@ async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, colum
         assert client.sent == []
         await terminal.press(" ")  # unchoose the second
         await terminal.press("\r")
-        await asyncio.sleep(0.05)
+        await wait_for(lambda: client.sent)
         assert client.sent == [Handover(parse_cards("2S"))]  # (one card: one action)
         await terminal.stop()
     for line in text.split("\n"):
@@ -278,10 +279,10 @@ def test_a_president_who_fell_is_told_so() -> None:
 @contextlib.asynccontextmanager
 async def daifugo_table(
     rows: int, columns: int, seed: int
-) -> AsyncIterator[tuple[Table, Terminal]]:
+) -> AsyncIterator[tuple[Table, AppTerminal]]:
     """The table screen on a terminal, fed a daifugo game of the engine's."""
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         table = Table(seed=seed)
         table.rules = find_preset("daifugo").replace(target=3)
         table.game = Game(table.rules, table.seating)
@@ -319,7 +320,7 @@ async def test_a_due_from_a_real_game_is_paid_by_keys(rows: int, columns: int) -
         screen.clear()
         await terminal.press("s")
         await terminal.press("\r")
-        await asyncio.sleep(0.05)
+        await wait_for(lambda: len(table.client.sent) >= due.size)
         lowest = screen.hand()[: due.size]
         assert table.client.sent == [DUE_ACTIONS[due.kind]((card,)) for card in lowest]
         for line in terminal.lines():
@@ -341,7 +342,7 @@ async def test_the_form_shows_each_new_toggle_in_words_on_a_terminal(
     """The create-table form at the daifugo preset, walked down to every new toggle:
     each row is on the screen with its value and its words."""
     with create_pipe_input() as keys:
-        terminal = Terminal(rows, columns, keys)
+        terminal = AppTerminal(rows, columns, keys)
         screen = lobby_screen()
         lobby = LobbyApp(
             FakeClient(TableModel(me="ann")), screen, input=keys, output=terminal.output

@@ -4,8 +4,6 @@ give, going out mid-trick, the last player), each written as a record and replay
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ import pytest
 from president.engine import Game, Phase, find_preset, rules_from
 from president.engine.record import dumps, loads, replay, to_record
 
+from ..harness.processes import president_here
 from .helpers import finish_hand_low, full_deal, game_with, play
 
 RECORDS = Path(__file__).parent / "records"
@@ -111,12 +110,7 @@ def test_worked_example_files_replay_through_the_cli(tmp_path: Path) -> None:
     ):
         saved = RECORDS / name
         assert loads(saved.read_text()) == make(), f"{name} is out of date"
-        out = subprocess.run(
-            [sys.executable, "-m", "president.cli", "replay", "--json", str(saved)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        out = president_here("replay", "--json", str(saved))
         assert out.returncode == 0, out.stderr
         summary = json.loads(out.stdout)
         assert summary["ok"] is True and summary["hands"][0]["complete"] is False

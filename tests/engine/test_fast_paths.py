@@ -184,8 +184,9 @@ def play(rules: Rules, players: int, seed: int, deep_hands: int = 1) -> None:
     assert game.winners == plain.winners
 
 
-#: Each example is a whole game checked at every step (about 1.5 s): 15 of them, so that
-#: the suite stays within its ten minutes; the presets are played below as well.
+#: Each example is a whole game checked at every step (about 0.7 s): 15 of them, in the
+#: slow tier (long matches); the presets are played below, in the fast one.
+@pytest.mark.slow
 @plain_game_allowed
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(most_players=6))

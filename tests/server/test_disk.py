@@ -7,10 +7,10 @@ import asyncio
 import hashlib
 import json
 import os
+import signal
 import sqlite3
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,27 +21,15 @@ from president.server import storage
 from president.server.app import Server
 from president.server.config import ServerConfig
 
-from .helpers import client, running_server, server_process, table_of_bots, wait_for
+from ..harness.processes import ServerProcess, president
+from ..harness.servers import client, round_trip, running_server, table_of_bots
+from ..harness.waiting import wait_for
 
 
 def server_command(data: Path, port: int) -> subprocess.CompletedProcess[str]:
     """`president server` run to its end (a refusal), or a TimeoutExpired if it serves."""
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            str(data),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=20,
+    return president(
+        *("server", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)), timeout=20
     )
 
 
@@ -63,18 +51,21 @@ def refused_in_one_line(out: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 async def test_a_second_server_on_the_same_data_dir_is_refused_and_changes_nothing(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    proc, port, _, _ = await asyncio.to_thread(server_process, data, 0)
+    server = await ServerProcess.started(data, 0)
+    proc, port = server.proc, server.port
     try:
-        host = await asyncio.wait_for(client_of(port, "ann", tmp_path), 10)
+        host = await asyncio.wait_for(client_of(port, "ann", tmp_path), 30)
+        host.keep = True
         task = asyncio.create_task(host.run())
         await host.send(m.CreateTable(name="Friday", preset="classic", toggles={}, seats=3))
         await host.send(m.Join(table="Friday"))
         await wait_for(lambda: host.model.slot is not None)
-        await asyncio.sleep(0.3)
+        await round_trip(host)  # all it sent is handled (and written)
         before = state_of(data)
         for other_port in (port, 0):  # the same port, and one of its own
             line = refused_in_one_line(await asyncio.to_thread(server_command, data, other_port))
@@ -82,7 +73,7 @@ async def test_a_second_server_on_the_same_data_dir_is_refused_and_changes_nothi
             assert f"process {proc.pid}" in line and f"port {port}" in line
         assert state_of(data) == before
         assert proc.poll() is None
-        newcomer = await asyncio.wait_for(client_of(port, "bob", tmp_path), 10)
+        newcomer = await asyncio.wait_for(client_of(port, "bob", tmp_path), 30)
         listing = asyncio.create_task(newcomer.run())
         await newcomer.send(m.ListTables())
         await wait_for(lambda: newcomer.tables is not None and len(newcomer.tables) == 1)
@@ -90,8 +81,7 @@ async def test_a_second_server_on_the_same_data_dir_is_refused_and_changes_nothi
         task.cancel()
         listing.cancel()
     finally:
-        proc.terminate()
-        await asyncio.to_thread(proc.communicate, timeout=15)
+        server.stop(signal.SIGTERM)
 
 
 async def client_of(port: int, name: str, tmp_path: Path) -> Client:
@@ -117,6 +107,7 @@ async def test_the_data_dir_is_0700_and_every_file_in_it_0600(tmp_path: Path) ->
         assert stat.S_IMODE(path.lstat().st_mode) == want, path
 
 
+@pytest.mark.slow
 async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
     tmp_path: Path,
 ) -> None:
@@ -241,6 +232,7 @@ async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: P
 async def test_ready_toggles_do_not_grow_the_journal(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         ann = await client(server, "ann", tmp_path)
+        ann.keep = True
         task = asyncio.create_task(ann.run())
         await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
         await ann.send(m.Join(table="T"))
@@ -248,7 +240,8 @@ async def test_ready_toggles_do_not_grow_the_journal(tmp_path: Path) -> None:
         for i in range(100):
             await ann.send(m.Ready(ready=i % 2 == 0))
         await ann.send(m.Ready(ready=True))
-        await wait_for(lambda: server.lobby.tables["T"].slots[0].ready)
+        await round_trip(ann)  # every toggle handled
+        assert server.lobby.tables["T"].slots[0].ready
         assert server.journal is not None
         ((rows,),) = server.journal.db.execute("SELECT count(*) FROM events").fetchall()
         assert rows <= 3, rows
@@ -292,6 +285,7 @@ async def test_a_journal_that_cannot_be_written_pauses_the_table_and_sends_nothi
         await asyncio.sleep(0.3)
         assert table.number == number, "the game moved on while paused"
         for c in clients:
+            await round_trip(c)  # it has all the server sent it so far
             assert last_number(c) <= written, "a player was sent what is not in the journal"
             assert any("cannot write its journal" in e.message for e in c.errors), c.errors
         failures = [r for r in caplog.records if "cannot be written" in r.getMessage()]
@@ -304,7 +298,8 @@ async def test_a_journal_that_cannot_be_written_pauses_the_table_and_sends_nothi
         # and full again: a restart from the journal is exactly what the players last saw
         full = True
         await wait_for(lambda: table.paused)
-        await asyncio.sleep(0.3)
+        for c in clients:
+            await round_trip(c)  # it has all the server sent it (nothing more comes, paused)
         seen = [last_number(c) for c in clients]
         views = [[x for x in c.received if isinstance(x, m.TableView)][-1] for c in clients]
         for t in tasks:
@@ -333,11 +328,7 @@ async def two_tables(tmp_path: Path) -> None:
         await wait_for(lambda: busy.game is not None and busy.game.hand >= 5, 60)
 
 
-def start_on(data: Path) -> tuple[subprocess.Popen[str], str]:
-    proc, _, _, head = server_process(data, 0)
-    return proc, head
-
-
+@pytest.mark.slow
 async def test_a_damaged_page_is_named_in_one_line_and_the_rest_comes_back(
     tmp_path: Path,
 ) -> None:
@@ -355,7 +346,8 @@ async def test_a_damaged_page_is_named_in_one_line_and_the_rest_comes_back(
     raw[at : at + 600] = b"\xa5" * 600
     journal.write_bytes(bytes(raw))
     damaged = bytes(raw)
-    proc, head = await asyncio.to_thread(start_on, data)
+    server = await ServerProcess.started(data, 0)
+    head = server.head
     try:
         problems = [line for line in head.splitlines() if "is damaged" in line]
         assert len(problems) == 1, head
@@ -373,18 +365,15 @@ async def test_a_damaged_page_is_named_in_one_line_and_the_rest_comes_back(
             assert len(list((data / "records").iterdir())) == 1
         else:
             assert "restored 2 table(s)" in head
-        ann = await asyncio.wait_for(
-            client_of(int(head.split("127.0.0.1:")[1].split()[0]), "ann", tmp_path), 10
-        )
+        ann = await asyncio.wait_for(client_of(server.port, "ann", tmp_path), 30)
         task = asyncio.create_task(ann.run())
         await ann.send(m.ListTables())
         await wait_for(lambda: ann.tables is not None)
         assert ann.tables is not None and "quiet" in [t.name for t in ann.tables]
         task.cancel()
     finally:
-        proc.terminate()
-        _out, err = await asyncio.to_thread(proc.communicate, timeout=15)
-    assert "Traceback" not in err
+        server.stop(signal.SIGTERM)
+    assert "Traceback" not in server.errors()
 
 
 def current_frames(wal: bytes) -> int:
@@ -397,6 +386,7 @@ def current_frames(wal: bytes) -> int:
     return n
 
 
+@pytest.mark.slow
 async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> None:
     data = tmp_path / "data"
     copy = tmp_path / "copy"
@@ -429,7 +419,8 @@ async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> No
     damaged = wal[:middle] + bytes(b ^ 0xFF for b in wal[middle : middle + 8]) + wal[middle + 8 :]
     (copy / "tables.sqlite3-wal").write_bytes(damaged)
     (copy / "tables.sqlite3-wal").chmod(0o600)
-    proc, head = await asyncio.to_thread(start_on, copy)
+    server = await ServerProcess.started(copy, 0)
+    head = server.head
     try:
         problems = [line for line in head.splitlines() if "WAL" in line]
         assert len(problems) == 1, head
@@ -438,9 +429,8 @@ async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> No
         (kept,) = (copy / "damaged").iterdir()
         assert (kept / "tables.sqlite3-wal").read_bytes() == damaged
     finally:
-        proc.terminate()
-        _out, err = await asyncio.to_thread(proc.communicate, timeout=15)
-    assert "Traceback" not in err + head
+        server.stop(signal.SIGTERM)
+    assert "Traceback" not in server.errors() + head
 
 
 OLD_SCHEMA = """
@@ -502,16 +492,20 @@ async def test_a_tables_log_keeps_only_its_last_game_once_the_one_before_is_reco
             await host.send(m.AddBot(table="T", strategy="random"))
         for game in (1, 2, 3):
             await wait_for(lambda g=game: len(server.records) == g, 60)  # type: ignore[misc]
+            table = server.lobby.tables["T"]
+            ended = table.game
             await host.send(m.RemoveBot(table="T", seat=0))  # a bot leaves and comes back:
             await host.send(m.AddBot(table="T", strategy="random", seat=0))  # a new game
-        table = server.lobby.tables["T"]
-        await wait_for(lambda: table.status == "playing")
+        # the fourth game has begun (a game of one hand: it may be over already, with its
+        # rows and its end in the log; a wait for it to be playing could miss it)
+        await wait_for(lambda: table.game is not ended)
         assert server.journal is not None
         ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == "T"]
         kinds = [e.kind for e in entries]
         assert kinds.count("game") == 1 and kinds[:3] == ["table", "seats", "end"], kinds
 
 
+@pytest.mark.slow
 async def test_a_server_that_cannot_listen_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         _clients, _, tasks = await table_of_bots(server, tmp_path, toggles={"target": 30})

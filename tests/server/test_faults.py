@@ -1,4 +1,4 @@
-"""Flaky networks through the fault proxy (tests/faultproxy.py): delay, one-byte writes,
+"""Flaky networks through the fault proxy (tests/harness/faultproxy.py): delay, one-byte writes,
 a stall, a connection cut in the middle of a frame, a reset.  The game goes on (or the
 client reconnects and goes on), the server logs no error, and the table stays whole:
 its journal rebuilds it exactly and its record replays."""
@@ -22,8 +22,9 @@ from president.protocol import messages as m
 from president.server.app import Server
 from president.server.restore import rebuild
 
-from ..faultproxy import FaultProxy
-from .helpers import in_play, running_server, wait_for
+from ..harness.faultproxy import FaultProxy
+from ..harness.servers import in_play, running_server
+from ..harness.waiting import wait_for
 from .test_durable import same_table
 
 Fault = Callable[[FaultProxy, list[BotPlayer]], Awaitable[None]]
@@ -78,10 +79,12 @@ async def through_the_proxy(
     return players
 
 
-def whole(server: Server) -> None:
+async def whole(server: Server) -> None:
     """The table after the faults: its journal rebuilds it and its game replays."""
     table = server.lobby.tables["T"]
-    assert table.status == "finished" and table.game is not None
+    # (the seats may see the game's last event before the table has ended it)
+    await wait_for(lambda: table.status == "finished")
+    assert table.game is not None
     assert server.journal is not None
     ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == "T"]
     same_table(table, rebuild(entries, server.config, server.write_record, time.monotonic))
@@ -127,7 +130,7 @@ async def test_the_game_goes_on_through_a_flaky_network(
         players = await through_the_proxy(
             server, proxy, tmp_path, fault, target, turn_seconds=1 if fault is stall else 5
         )
-        whole(server)
+        await whole(server)
         if fault is cut_mid_frame:
             assert proxy.cuts == 3
         assert all(p.games == 1 for p in players)

@@ -3,28 +3,18 @@ decoders and the lobby's handlers take random and mutated input without a crash.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
-from types import ModuleType
 
-SCRIPT = Path(__file__).parents[2] / "scripts" / "fuzz.py"
-
-
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from scripts import fuzz
 
 
 def test_decoders_take_mutated_frames_without_a_crash(tmp_path: Path) -> None:
-    crashes, hangs, _ = load().fuzz_decoders(5000, random.Random(11), tmp_path)
+    crashes, hangs, _ = fuzz.fuzz_decoders(5000, random.Random(11), tmp_path)
     assert (crashes, hangs) == (0, 0)
     assert not list(tmp_path.iterdir())
 
 
 async def test_handlers_take_random_messages_without_a_crash(tmp_path: Path) -> None:
-    crashes, hangs, _ = await load().fuzz_handlers(3000, random.Random(12), tmp_path)
+    crashes, hangs, _ = await fuzz.fuzz_handlers(3000, random.Random(12), tmp_path)
     assert (crashes, hangs) == (0, 0)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-from .helpers import running_server, table_of_bots, wait_for
+from ..harness.records import replayed
+from ..harness.servers import running_server, table_of_bots
+from ..harness.waiting import wait_for
 
 
 async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: Path) -> None:
-    async with running_server(tmp_path) as server:
+    # (a seed window no machine misses: each deal goes as soon as the four seeds are in)
+    async with running_server(tmp_path, seed_seconds=120) as server:
         clients, bots, tasks = await table_of_bots(server, tmp_path)
         await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
         await wait_for(lambda: len(server.records) == 1)
@@ -23,15 +23,8 @@ async def test_four_clients_play_a_whole_game_and_the_record_replays(tmp_path: P
         for t in tasks:
             t.cancel()
     record = Path(server.records[0])
-    out = subprocess.run(
-        [sys.executable, "-m", "president.cli", "replay", "--json", str(record)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
-    summary = json.loads(out.stdout)
-    assert summary["ok"] and summary["game_over"] and summary["winners"]
+    summary = replayed(record)
+    assert summary["ok"] and summary["game_over"] and summary["winners"], summary
 
 
 async def test_a_seed_that_comes_after_the_deal_is_refused_not_counted(tmp_path: Path) -> None:
@@ -44,16 +37,18 @@ async def test_a_seed_that_comes_after_the_deal_is_refused_not_counted(tmp_path:
     from president.client.headless import BotPlayer
     from president.protocol import messages as m
 
-    from .helpers import seated_among_server_bots
+    from ..harness.servers import seated_among_server_bots
 
     async with running_server(tmp_path, seed_seconds=0.2) as server:
         ann, task = await seated_among_server_bots(server, tmp_path)
         BotPlayer(ann, RandomBot(random.Random(1)))
         handle = ann.handle
+        table = server.lobby.tables["T"]
 
         async def late(message: m.Message) -> None:
-            if isinstance(message, m.DealCommit):
-                await asyncio.sleep(0.6)  # the table deals without waiting longer
+            if isinstance(message, m.DealCommit):  # seen only once the table has dealt
+                game = table.game  # (without it, its window over)
+                await wait_for(lambda: game is not None and game.hand >= message.hand)
             await handle(message)
 
         ann.handle = late  # type: ignore[method-assign]
@@ -74,7 +69,7 @@ async def test_a_client_that_missed_the_deal_reports_no_failed_check(tmp_path: P
     from president.client.headless import BotPlayer
     from president.protocol import messages as m
 
-    from .helpers import seated_among_server_bots
+    from ..harness.servers import seated_among_server_bots
 
     async with running_server(tmp_path) as server:
         ann, task = await seated_among_server_bots(server, tmp_path)
@@ -83,6 +78,9 @@ async def test_a_client_that_missed_the_deal_reports_no_failed_check(tmp_path: P
 
         async def blind(message: m.Message) -> None:
             if isinstance(message, m.DealCommit) and message.hand == 0:
+                # (the table waits this deal's window out; from the next deal on, a window
+                # no machine misses: the deal goes as soon as the seed is in)
+                server.lobby.tables["T"].settings.seed_seconds = 120.0
                 return  # as if this client arrived after the deal's commitment
             await handle(message)
 

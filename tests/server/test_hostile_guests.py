@@ -4,7 +4,7 @@ endless games and bots, or guess passwords fast (issue 12, items 6-8)."""
 from __future__ import annotations
 
 import asyncio
-import signal
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,9 @@ from president.server.config import ServerConfig
 from president.server.lobby import Lobby
 from president.server.table import Table
 
-from .helpers import FAST, client, running_server, server_process, wait_for
+from ..harness.processes import ServerProcess
+from ..harness.servers import FAST, client, running_server
+from ..harness.waiting import wait_for
 
 
 @dataclass(eq=False)
@@ -242,47 +244,65 @@ async def test_the_lobby_lists_any_number_of_tables() -> None:
     assert sum(len(x.tables) for x in ann.sent if isinstance(x, m.Tables)) == count
 
 
+def most_checks(seconds: float) -> float:
+    """The most wrong passwords one address can have checked in `seconds`: the k-th check
+    comes at least 1 + 2 + ... + 2^(k-2) = 2^(k-1) - 1 s after the first (each wait
+    doubles), so k <= 1 + log2(1 + seconds), however fast the guesses come."""
+    return 1 + math.log2(1 + seconds)
+
+
+@pytest.mark.slow
 async def test_a_real_server_slows_password_guessing_and_logs_it_once(tmp_path: Path) -> None:
-    """`president server --password`: a guest guessing for 1.5 s as fast as it can gets at
-    most 2 server passwords and 2 table passwords checked (1 s, then 2 s of waiting), and
-    the host's log has one line per burst, not one per guess."""
-    proc, port, pin, _ = await asyncio.to_thread(
-        server_process, tmp_path / "data", 0, "--password", "sesame"
-    )
-    address = f"127.0.0.1:{port}"
+    """`president server --password`: a guest guessing as fast as it can is refused
+    unchecked during each wait, so in any stretch of time at most `most_checks` of its
+    guesses are checked, at the server and at a table; the right password gets in once
+    the wait is over; the host's log has one line per burst, not one per guess.  (How
+    long each wait is, is pinned against a fake clock:
+    test_wrong_server_passwords_wait_longer_each_time.)"""
+    server = await ServerProcess.started(tmp_path / "data", 0, "--password", "sesame")
     known = KnownServers(tmp_path / "known")
+    loop = asyncio.get_running_loop()
+
+    async def hello(name: str, password: str) -> Client | str:
+        try:
+            link = await connect(
+                server.address, name, pin=server.pin, known=known, password=password
+            )
+        except ConnectFailed as exc:
+            return str(exc)
+        return Client(link)
+
     try:
         checked = refused = 0
-        end = asyncio.get_running_loop().time() + 1.5
-        while asyncio.get_running_loop().time() < end:
-            try:
-                link = await connect(address, "m", pin=pin, known=known, password="guess")
-            except ConnectFailed as exc:
-                checked += str(exc).endswith("wrong server password")
-                refused += "too many wrong passwords" in str(exc)
-            else:
-                await link.close()
-        assert 1 <= checked <= 2 and refused > 10
-        with pytest.raises(ConnectFailed, match="too many wrong passwords"):  # even the right one
-            await connect(address, "ann", pin=pin, known=known, password="sesame")
-        await asyncio.sleep(2.0)  # the wait after the second wrong one is over
-        ann = Client(await connect(address, "ann", pin=pin, known=known, password="sesame"))
+        begun = loop.time()
+        async with asyncio.timeout(120):  # (only a hang ends it: the waits grow to 60 s)
+            while refused < 3:
+                said = await hello("m", "guess")
+                assert isinstance(said, str), "a wrong server password got in"
+                checked += said.endswith("wrong server password")
+                refused += "too many wrong passwords" in said
+        assert 1 <= checked <= most_checks(loop.time() - begun), (checked, loop.time() - begun)
+        async with asyncio.timeout(120):  # the wait over, the right password is checked
+            while isinstance(ann := await hello("ann", "sesame"), str):
+                assert "too many wrong passwords" in ann, ann
+        mallory = await hello("m2", "sesame")
+        assert not isinstance(mallory, str), mallory
+        reading = [asyncio.create_task(c.run()) for c in (ann, mallory)]
         await ann.send(create("Friday", password="right"))
         await ann.send(m.Join(table="Friday", password="right"))
-        mallory = Client(await connect(address, "m2", pin=pin, known=known, password="sesame"))
-        reading = [asyncio.create_task(c.run()) for c in (ann, mallory)]
         await wait_for(lambda: ann.model.slot is not None)
-        end = asyncio.get_running_loop().time() + 1.5
-        while asyncio.get_running_loop().time() < end:
+        sent, begun = 0, loop.time()
+        while [e.code for e in mallory.errors].count(Code.RATE_LIMITED) < 3:  # (each answered)
             await mallory.send(m.Join(table="Friday", password="guess"))
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.2)
+            sent += 1
+            await wait_for(lambda n=sent: len(mallory.errors) >= n, 120)  # type: ignore[misc]
         codes = [e.code for e in mallory.errors]
-        assert 1 <= codes.count(Code.WRONG_PASSWORD) <= 2 and codes.count(Code.RATE_LIMITED) > 10
+        assert 1 <= codes.count(Code.WRONG_PASSWORD) <= most_checks(loop.time() - begun), codes
+        assert set(codes) == {Code.WRONG_PASSWORD, Code.RATE_LIMITED}, codes
         for task in reading:
             task.cancel()
     finally:
-        proc.send_signal(signal.SIGINT)
-        _, log = await asyncio.to_thread(proc.communicate, timeout=20)
+        server.stop()
+    log = server.text() + server.errors()
     lines = [line for line in log.splitlines() if "wrong" in line and "password" in line]
     assert len(lines) == 2, log  # one for the server password's burst, one for the tables'

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,9 @@ from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 
-from .helpers import client, in_play, running_server, seated_among_server_bots, wait_for
+from ..harness.records import replayed
+from ..harness.servers import client, in_play, running_server, seated_among_server_bots
+from ..harness.waiting import wait_for
 
 
 async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path: Path) -> None:
@@ -35,18 +35,12 @@ async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path
         await bob.send(m.Join(table="T"))
         await wait_for(lambda: table.game is not None and "bob" in table.game.seating, 30)
         assert "ann" not in table.game.seating
-        await wait_for(lambda: any(isinstance(x, m.SealedHand) for x in bob.received), 10)
+        await wait_for(lambda: any(isinstance(x, m.SealedHand) for x in bob.received))
         await table.stop()  # end it here: the record holds the leaving and the joining
         atask.cancel()
         btask.cancel()
     record = Path(server.records[-1])
-    out = subprocess.run(
-        [sys.executable, "-m", "president.cli", "replay", str(record)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
+    assert replayed(record)["ok"], replayed(record)
     text = record.read_text()
     assert '"bob"' in text and '"ann"' in text
 

@@ -28,8 +28,9 @@ from president.protocol import messages as m
 from president.server.app import Server
 from president.server.journal import Entry
 
+from ..harness.servers import bot_key, client, running_server
+from ..harness.waiting import wait_for
 from ..strategies import tables
-from .helpers import bot_key, client, running_server, wait_for
 
 TABLES = itertools.count()
 
@@ -90,8 +91,10 @@ async def one_server(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[Server, Path]]:
     tmp = tmp_path_factory.mktemp("online")
+    # (a seed window no machine misses: each deal goes as soon as every seed is in, and
+    # every deal is checked to have used them)
     async with running_server(
-        tmp, max_per_address=200, seed_seconds=5.0, tables_per_address=1000
+        tmp, max_per_address=200, seed_seconds=120.0, tables_per_address=1000
     ) as server:
         yield server, tmp
 

@@ -13,7 +13,8 @@ from president.client.pinning import KnownServers, PinMismatch
 from president.protocol import messages as m
 from president.protocol.sealing import SealError, open_hand
 
-from .helpers import client, in_play, running_server, table_of_bots, wait_for
+from ..harness.servers import client, in_play, running_server, table_of_bots
+from ..harness.waiting import wait_for
 
 CARD = re.compile(r"(10|[2-9JQKAT])[CDHS]|JK", re.IGNORECASE)
 
@@ -34,7 +35,9 @@ async def game_over(bots: list[object]) -> None:
 
 
 async def test_no_client_ever_receives_another_seats_cards(tmp_path: Path) -> None:
-    async with running_server(tmp_path) as server:
+    # (a seed window no machine misses, so no seed comes too late to be counted: each
+    # deal goes as soon as the four seeds are in)
+    async with running_server(tmp_path, seed_seconds=120) as server:
         clients, bots, tasks = await table_of_bots(server, tmp_path, preset="house")
         await game_over(bots)
         for c in clients:

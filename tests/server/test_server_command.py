@@ -3,86 +3,60 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import random
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 from president.bots.strategies import RandomBot
-from president.client.connection import Client, connect
+from president.client.connection import Client
 from president.client.headless import BotPlayer
-from president.client.pinning import KnownServers
 from president.protocol import messages as m
 
-from .helpers import server_process, sit_among_server_bots, wait_for
+from ..harness.processes import ServerProcess, president
+from ..harness.records import replayed
+from ..harness.servers import dialer, sit_among_server_bots
+from ..harness.waiting import wait_for
+
+pytestmark = pytest.mark.slow
 
 
 async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
-    proc, port, printed, _ = await asyncio.to_thread(
-        server_process, tmp_path / "data", 0, "--name", "kitchen"
-    )
+    server = await ServerProcess.started(tmp_path / "data", 0, "--name", "kitchen")
     try:
         assert (tmp_path / "data" / "cert.pem").exists()
-        link = await connect(
-            f"127.0.0.1:{port}", "ann", pin=printed, known=KnownServers(tmp_path / "k")
-        )
-        assert link.server == "kitchen" and link.fingerprint == printed
+        link = await dialer(server.address, "ann", tmp_path, pin=server.pin)()
+        assert link.server == "kitchen" and link.fingerprint == server.pin
         ann = Client(link)
         task = asyncio.create_task(ann.run())
-        bot = BotPlayer(ann, RandomBot(__import__("random").Random(5)))
+        bot = BotPlayer(ann, RandomBot(random.Random(5)))
         await ann.send(m.CreateTable(name="Friday", preset="table", toggles={}, seats=3))
         await ann.send(m.Join(table="Friday"))
         await wait_for(lambda: ann.model.slot is not None)
         for _ in range(2):
             await ann.send(m.AddBot(table="Friday", strategy="random"))
         await ann.send(m.Ready())
-        await asyncio.wait_for(bot.game_over.wait(), 60)
+        await wait_for(bot.game_over.is_set, 60)
         assert all(result is None for result in ann.model.deal_results.values())
-        proc.send_signal(signal.SIGTERM)
-        out, err = await asyncio.to_thread(proc.communicate, timeout=15)
-        assert proc.returncode == 0, err
-        assert "1 game record(s) written" in out
+        assert server.stop(signal.SIGTERM) == 0, server.errors()
+        assert "1 game record(s) written" in server.text()
         task.cancel()
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        server.kill()
     records = list((tmp_path / "data" / "records").glob("*.json"))
     assert len(records) == 1
-    replayed = subprocess.run(
-        [sys.executable, "-m", "president.cli", "replay", "--json", str(records[0])],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert replayed.returncode == 0 and json.loads(replayed.stdout)["game_over"] is True
+    summary = replayed(records[0])
+    assert summary["ok"] and summary["game_over"] is True
 
 
 async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:
     blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
     port = blocker.sockets[0].getsockname()[1]
     try:
-        out = await asyncio.to_thread(
-            subprocess.run,
-            [
-                sys.executable,
-                "-m",
-                "president.cli",
-                "server",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--data",
-                str(tmp_path),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-        assert (
-            out.returncode == 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
-        )
+        args = ("server", "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path))
+        out = await asyncio.to_thread(president, *args, timeout=30)
+        assert out.returncode == 2 and "cannot listen" in out.stderr, out
+        assert "Traceback" not in out.stderr
     finally:
         blocker.close()
 
@@ -92,10 +66,8 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
     the server's "shutting down" line meets a closed pipe.  That used to end the game in
     progress (a record of one hand, an `end` row) instead of keeping it for the next start."""
     data = tmp_path / "data"
-    proc, port, pin, _ = await asyncio.to_thread(server_process, data)
-    ann = Client(
-        await connect(f"127.0.0.1:{port}", "ann", pin=pin, known=KnownServers(tmp_path / "k"))
-    )
+    server = ServerProcess(data, stdout_apart=True)
+    ann = Client(await dialer(server.address, "ann", tmp_path, pin=server.pin)())
     reader = asyncio.create_task(ann.run())
     try:
         await sit_among_server_bots(ann, seats=3)
@@ -104,14 +76,12 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
     finally:
         reader.cancel()
         await ann.link.close()
-    assert proc.stdout is not None
-    proc.stdout.close()  # the reading end of the pipe is gone, as `tee` is
-    proc.send_signal(signal.SIGINT)
-    assert await asyncio.to_thread(proc.wait, 20) == 0
+    assert server.proc.stdout is not None
+    server.proc.stdout.close()  # the reading end of the pipe is gone, as `tee` is
+    assert server.stop(signal.SIGINT) == 0
     assert not list((data / "records").iterdir())  # no game was ended
-    again, _, _, head = await asyncio.to_thread(server_process, data)
+    again = await server.again()
     try:
-        assert "1 with a game in progress" in head, head
+        assert "1 with a game in progress" in again.head, again.head
     finally:
-        again.send_signal(signal.SIGINT)
-        await asyncio.to_thread(again.wait, 20)
+        again.stop()

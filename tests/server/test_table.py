@@ -4,7 +4,6 @@ What sockets add (framing, TLS, drops, floods) is in the other server tests."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from president.server.config import TableSettings, hash_password
 from president.server.seats import TableError
 from president.server.table import Table
 
-from .helpers import wait_for
+from ..harness.waiting import wait_for
 
 
 @dataclass(eq=False)
@@ -105,14 +104,17 @@ async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) 
     """Members act by the timeout rule (the driver plays everyone else) until `done`."""
     game = game_of(t)
     by_name = {member.name: member for member in members}
+
+    def mover() -> Member | None:
+        seat = game.actor
+        return None if seat is None else by_name.get(game.seating[seat])
+
     while not done():
+        await wait_for(lambda: done() or mover() is not None)
         async with t.lock:
-            seat = game.actor
-            member = by_name.get(game.seating[seat]) if seat is not None else None
-        if seat is None or member is None:
-            await asyncio.sleep(0.001)
-            continue
-        await t.act(member, game.timeout_action(seat))
+            seat, member = game.actor, mover()
+        if seat is not None and member is not None and not done():
+            await t.act(member, game.timeout_action(seat))
 
 
 async def test_who_may_sit_and_where() -> None:
@@ -268,9 +270,10 @@ async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_t
     turn = game.turn
     assert turn is not None
     leaver = next(x for x in members if x.name == game.seating[turn])
-    await asyncio.sleep(0.01)  # the driver is waiting on that seat now
+    # (the driver dealt and went straight on to wait for that seat, without yielding in
+    # between: all_ready saw the deal, so it is waiting on the leaver's turn now)
     await t.leave(leaver)
-    await wait_for(lambda: game.turn != turn or game.phase is not Phase.PLAY, 2)
+    await wait_for(lambda: game.turn != turn or game.phase is not Phase.PLAY)
     await t.stop()
 
 

@@ -15,7 +15,7 @@ from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.server import seats
 
-from .helpers import wait_for
+from ..harness.waiting import wait_for
 from .test_table import Member, all_ready, game_of, play_until, seated, table
 
 

@@ -9,7 +9,7 @@ from president.bots.search import SearchBot
 from president.bots.strategies import RandomBot
 from president.server import thinking
 
-from ..client.test_bots import view_with
+from ..bots.test_strategies import view_with
 
 
 async def test_a_search_bot_chooses_in_a_worker_as_it_would_at_home() -> None:

@@ -5,14 +5,11 @@ uniformly by counts."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -44,18 +41,9 @@ from president.engine.cards import counts_of
 from president.engine.moves import legal_plays, rows_of
 from president.engine.seating import highest_first, lowest_first
 
+from scripts import bench_belief
+
 from ..strategies import tables
-
-SCRIPT = Path(__file__).parents[2] / "scripts" / "bench_belief.py"
-
-
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_belief", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def check_world(view: SeatView, world: list[list[Card]]) -> None:
@@ -259,7 +247,7 @@ def gain_over_uniform(model: Model) -> tuple[float, int]:
     """A `Believer`'s mean log-likelihood per card less uniform's, 100 worlds a decision,
     on four fixed games' first three hands (the record's first player's turns, classic,
     the heuristic at every seat in two, greedy in two)."""
-    script = bench()
+    script = bench_belief
     paths: list[Path] = []
     with tempfile.TemporaryDirectory() as folder:
         for lineup in ("heuristic", "greedy"):
@@ -270,11 +258,15 @@ def gain_over_uniform(model: Model) -> tuple[float, int]:
             document = script.loads(path.read_text(encoding="utf-8"))
             document["hands"] = document["hands"][:3]
             path.write_text(json.dumps(document), encoding="utf-8")
-        script.contenders = lambda worlds: {
-            "uniform": None,
-            "belief": script.sampled(Believer(model).belief),
-        }
-        figures = script.measure(paths, 100, 5)
+        figures = script.measure(
+            paths,
+            100,
+            5,
+            made=lambda worlds: {
+                "uniform": None,
+                "belief": script.sampled(Believer(model).belief),
+            },
+        )
     return figures["belief"].mean() - figures["uniform"].mean(), figures["belief"].decisions
 
 

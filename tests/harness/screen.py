@@ -1,21 +1,9 @@
-"""A program in a pseudo-terminal, and the text of its screen: enough of a VT100 to read
-what a prompt_toolkit full-screen application shows (cursor moves, erases, text, the
-colours and weight of each character), so a test can run `president connect` as a
-person does and read its screen."""
+"""What a terminal shows: enough of a VT100 to read what a prompt_toolkit application or
+a prompt draws (cursor moves, erases, text, the colours and weight of each character)."""
 
 from __future__ import annotations
 
-import codecs
-import contextlib
-import fcntl
-import os
 import re
-import struct
-import subprocess
-import termios
-import threading
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 #: A control sequence: CSI with its parameters and final byte, OSC up to BEL or ST,
@@ -144,67 +132,26 @@ class Screen:
                 self.column += 1
 
 
-class Terminal:
-    """`command` running in a pseudo-terminal of `rows` × `columns`; its screen kept up
-    to date by a reader thread."""
+class MainScreen(Screen):
+    """A screen with what a full-screen application's end brings back: leaving the
+    alternate screen restores the main one and its cursor, and text written on the last
+    row scrolls up (a question printed after a picker has gone)."""
 
-    def __init__(
-        self,
-        command: Sequence[str],
-        env: dict[str, str],
-        rows: int = 30,
-        columns: int = 100,
-    ) -> None:
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        self.screen = Screen(rows, columns)
-        self.lock = threading.Lock()
-        self.master = master
-        self.proc = subprocess.Popen(
-            list(command),
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env={**env, "TERM": "xterm", "COLUMNS": str(columns), "LINES": str(rows)},
-            start_new_session=True,
-        )
-        os.close(slave)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+    saved: tuple[list[list[str]], int, int] | None = None
 
-    def _read(self) -> None:
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        while True:
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            with self.lock:
-                self.screen.feed(decoder.decode(data))
+    def _control(self, params: str, final: str) -> None:
+        if params == "?1049" and final == "h":
+            self.saved = ([row[:] for row in self.cells], self.row, self.column)
+        elif params == "?1049" and final == "l" and self.saved is not None:
+            cells, self.row, self.column = self.saved
+            self.cells = [row[:] for row in cells]
+        else:
+            super()._control(params, final)
 
-    def text(self) -> str:
-        with self.lock:
-            return self.screen.text()
-
-    def send(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def wait_for(self, words: str, timeout: float = 20.0) -> str:
-        """The screen once it shows `words`; `AssertionError` with the screen if it never does."""
-        end = time.monotonic() + timeout
-        while True:
-            shown = self.text()
-            if words in shown:
-                return shown
-            if time.monotonic() > end or self.proc.poll() is not None:
-                raise AssertionError(f"the screen never showed {words!r}:\n{shown}")
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(10)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
+    def _write(self, text: str) -> None:
+        for char in text:
+            if char == "\n" and self.row == self.rows - 1:
+                self.cells = [*self.cells[1:], [" "] * self.columns]
+                self.pens = [*self.pens[1:], [Pen()] * self.columns]
+            else:
+                super()._write(char)

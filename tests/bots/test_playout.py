@@ -82,7 +82,7 @@ def test_ismcts_takes_a_sure_win_the_prior_would_miss() -> None:
     from president.bots.ismcts import ismcts
     from president.bots.search import SearchBot, deal_unseen
 
-    from .test_bots import view_with
+    from .test_strategies import view_with
 
     view = view_with("3C 3D 2S", counts=(3, 1, 1, 1))
     actions = view.legal_actions()
@@ -113,7 +113,7 @@ def test_the_search_deals_its_worlds_through_its_sampler() -> None:
     """Every world comes from `sample(view, rng)`, the one place a belief plugs in."""
     from president.bots.search import SearchBot, deal_unseen
 
-    from .test_bots import view_with
+    from .test_strategies import view_with
 
     asked: list[int] = []
 
@@ -135,7 +135,7 @@ def test_the_hard_bot_reads_the_table_and_travels_to_a_worker() -> None:
     from president.bots.search import Believed, SearchBot
     from president.bots.strategies import make_strategy
 
-    from .test_bots import view_with
+    from .test_strategies import view_with
 
     bot = make_strategy("hard", random.Random(3), playouts=16)
     assert isinstance(bot, SearchBot) and isinstance(bot.sample, Believed)

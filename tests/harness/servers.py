@@ -1,4 +1,5 @@
-"""A real server on loopback, port 0, and real clients."""
+"""A real server in this process on loopback, port 0, and real clients over TLS: for
+what sockets add (framing, drops, floods, restarts) without the cost of processes."""
 
 from __future__ import annotations
 
@@ -6,22 +7,21 @@ import asyncio
 import contextlib
 import hashlib
 import random
-import re
-import subprocess
-import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.bots.strategies import RandomBot
-from president.client.connection import Client, connect
+from president.client.connection import Client, Link, connect
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.engine import Phase
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig
+
+from .waiting import wait_for
 
 FAST = ServerConfig(
     host="127.0.0.1",
@@ -40,25 +40,57 @@ async def running_server(tmp_path: Path, **changes: object) -> AsyncIterator[Ser
         yield server
 
 
+def dialer(
+    address: str, name: str, folder: Path, **kwargs: object
+) -> Callable[[], Awaitable[Link]]:
+    """A way in for `name` at `address`, as often as it is called (a client's
+    `reconnect`): each call a new connection, trusting what `folder/known-NAME` holds."""
+    known = KnownServers(folder / f"known-{name}")
+
+    def dial() -> Awaitable[Link]:
+        return connect(address, name, known=known, **kwargs)  # type: ignore[arg-type]
+
+    return dial
+
+
 async def client(server: Server, name: str, tmp_path: Path, **kwargs: object) -> Client:
-    link = await connect(
-        f"127.0.0.1:{server.port}", name, known=KnownServers(tmp_path / f"known-{name}"), **kwargs
-    )  # type: ignore[arg-type]
-    return Client(link)
+    return Client(await dialer(f"127.0.0.1:{server.port}", name, tmp_path, **kwargs)())
+
+
+async def make_table(
+    address: str,
+    pin: str,
+    folder: Path,
+    name: str = "T",
+    toggles: dict[str, m.Scalar] | None = None,
+    seats: int = 4,
+    preset: str = "classic",
+    turn_seconds: int = 0,
+) -> None:
+    """Table `name` made at `address` by a short visit (as a host would from the lobby),
+    once the lobby's news of it has come back."""
+    host = await dialer(address, "host", folder, pin=pin)()
+    try:
+        await host.send(
+            m.CreateTable(
+                name=name,
+                preset=preset,
+                toggles=toggles or {},
+                seats=seats,
+                turn_seconds=turn_seconds,
+            )
+        )
+        answer = await asyncio.wait_for(host.receive(), 20)
+        while not (isinstance(answer, m.TableChanged) and answer.info.name == name):
+            assert not isinstance(answer, m.Error) and answer is not None, answer
+            answer = await asyncio.wait_for(host.receive(), 20)
+    finally:
+        await host.close()
 
 
 def in_play(c: Client) -> bool:
     """The client's table is in the play of a hand (not the exchange, not between hands)."""
     return c.model.public is not None and c.model.public.phase is Phase.PLAY
-
-
-async def wait_for(predicate: object, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():  # type: ignore[operator]
-        if loop.time() > end:
-            raise TimeoutError("the condition never came true")
-        await asyncio.sleep(0.01)
 
 
 def bot_key(name: str) -> Ed25519PrivateKey:
@@ -145,40 +177,11 @@ async def sit_among_server_bots(
         await person.send(m.AddBot(table="T", strategy="random"))
 
 
-def server_process(
-    data: Path, port: int = 0, *extra: str
-) -> tuple[subprocess.Popen[str], int, str, str]:
-    """`president server` as a host runs it, on loopback, with no pauses: (the process,
-    its port, the fingerprint it printed, everything it printed up to "Ctrl-C")."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "president.cli",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            str(data),
-            "--pause",
-            "0",
-            "--bot-delay",
-            "0",
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+async def round_trip(c: Client, timeout: float = 20) -> None:
+    """A ping answered (`c` keeps what it receives): the server has handled whatever `c`
+    sent before it, in order."""
+    nonce = len(c.received) + 1
+    await c.send(m.Ping(nonce=nonce))
+    await wait_for(
+        lambda: any(isinstance(x, m.Pong) and x.nonce == nonce for x in c.received), timeout
     )
-    assert proc.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head:
-        line = proc.stdout.readline()
-        assert line, head + (proc.stderr.read() if proc.stderr else "")
-        head += line
-    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-    assert found and pin, head
-    return proc, int(found.group(1)), pin.group(1), head

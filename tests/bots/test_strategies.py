@@ -1,25 +1,17 @@
-"""The bots: every strategy plays legal moves under every preset and random toggles, the
-same bot object plays online over the protocol, and the online view a bot gets holds
-what the engine's own view of that seat holds."""
+"""The strategies, on the engine alone: every strategy plays legal moves under every
+preset, every variant and random toggles; what the greedy, heuristic and search bots
+choose in positions kept as data; the worlds the search deals from a seat's view."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
 import random
-import subprocess
-import sys
-from collections.abc import Awaitable
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from president.bots.heuristic import GreedyBot, HeuristicBot, HoarderBot, cheapest_return
 from president.bots.search import SearchBot, deal_unseen, known_cards
 from president.bots.sim import play_game
-from president.bots.strategies import STRATEGIES, make_strategy
-from president.client.headless import BotPlayer
+from president.bots.strategies import STRATEGIES
 from president.engine import (
     PASS,
     Card,
@@ -31,9 +23,7 @@ from president.engine import (
     find_preset,
 )
 from president.engine.rules import VARIANTS
-from president.protocol import messages as m
 
-from ..server.helpers import client, running_server, seated_among_server_bots, wait_for
 from ..strategies import tables
 from ..views import a_public_view
 
@@ -170,44 +160,6 @@ def test_search_takes_a_sure_win_and_spends_its_budget() -> None:
     )
 
 
-EXCHANGES: list[int] = []
-
-
-@pytest.mark.parametrize("strategy", ["greedy", "heuristic", "hoarder", "search"])
-async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -> None:
-    """A seat at a real server played by the strategy; each online view it is given
-    matches the server's own view of that seat."""
-    async with running_server(tmp_path) as server:
-        person, task = await seated_among_server_bots(server, tmp_path, turn_seconds=0)
-        inner = make_strategy(strategy, random.Random(5), playouts=16)
-        mismatches: list[str] = []
-
-        class Checked:
-            def choose(self, view: SeatView) -> object:
-                game = server.lobby.tables["T"].game
-                assert game is not None
-                truth = game.view_for(view.seat)
-                if (
-                    view.phase is Phase.PLAY
-                ):  # (in the exchange, others' returns do not wait for us)
-                    mismatches.extend(
-                        f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
-                        for name in SeatView._fields
-                        if getattr(view, name) != getattr(truth, name)
-                    )
-                EXCHANGES.append(len(view.exchange))
-                return inner.choose(view)
-
-        bot = BotPlayer(person, Checked())  # type: ignore[arg-type]
-        await person.send(m.Ready())
-        await asyncio.wait_for(bot.game_over.wait(), 120)
-        assert not mismatches, mismatches[:5]
-        assert any(EXCHANGES), "no exchange was ever seen online"
-        assert not [e for e in person.errors if e.about], person.errors
-        task.cancel()
-        await person.link.close()
-
-
 def test_from_a_view_the_engine_rebuilds_a_hand_in_play() -> None:
     rng = random.Random(4)
     game = Game(find_preset("classic"), ["a", "b", "c", "d"])
@@ -220,134 +172,6 @@ def test_from_a_view_the_engine_rebuilds_a_hand_in_play() -> None:
     assert seat is not None
     world = Game.from_view(game.view_for(seat), [game.hand_of(s) for s in range(4)])
     assert world.legal_actions(seat) == game.legal_actions(seat)
-
-
-async def test_president_bot_fills_a_table_and_plays_a_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import argparse
-
-    from president.cli.bot import BotFailed, run_bots
-
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    async with running_server(tmp_path) as server:
-        args = argparse.Namespace(
-            address=f"127.0.0.1:{server.port}",
-            strategy="greedy",
-            count=4,
-            table="T",
-            name=None,
-            games=1,
-            fingerprint=None,
-            password=None,
-            table_password=None,
-            preset="table",
-            seats=4,
-            turn_seconds=30,
-            delay=0.0,
-            playouts=None,
-            think=None,
-            seed=3,
-            give_up=300.0,
-        )
-        said: list[str] = []
-        with pytest.raises(BotFailed, match="not a server you trusted before"):
-            await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
-        args.fingerprint = server.fingerprint
-        assert await run_bots(args, said.append) == 0
-        assert "greedy-bot-1: created table T (table, 4 seats)" in said
-        assert len([line for line in said if ": game 1 over" in line]) == 4
-        assert said[-1].startswith("all bots: ")
-        await wait_for(lambda: bool(server.records))
-        host = await client(server, "host", tmp_path)
-        for table in ("A", "B", "C"):  # this address's cap on open tables: 3
-            await host.send(m.CreateTable(name=table, preset="classic", toggles={}, seats=4))
-        await host.link.close()
-        args.table, args.count = "D", 1  # refused: said so, not "created", then "no such table"
-        with pytest.raises(BotFailed, match="could not create D: your address already has"):
-            await run_bots(args, said.append)
-        assert not any("created table D" in line for line in said)
-        args.fingerprint = "AB" * 32  # not the server's: refused
-        with pytest.raises(BotFailed, match=r"not the .* you gave"):
-            await run_bots(args, said.append)
-
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example_bot.py"
-
-
-@pytest.mark.parametrize("preset", ["classic", "daifugo"])
-def test_the_twenty_line_example_bot_runs_offline(preset: str) -> None:
-    command = [sys.executable, str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json"]
-    out = subprocess.run(
-        [*command, "--preset", preset],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "lowball" in {t["strategy"] for t in json.loads(out.stdout)["entrants"]}
-
-
-async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
-    """Three copies of the example bot, one process, at a real server: a whole game."""
-    async with running_server(tmp_path) as server:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(EXAMPLE),
-            "bot",
-            f"127.0.0.1:{server.port}",
-            "--fingerprint",
-            server.fingerprint,
-            "--table",
-            "T",
-            "--count",
-            "3",
-            "--seats",
-            "3",
-            "--games",
-            "1",
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")},
-        )
-        out, err = await asyncio.wait_for(proc.communicate(), 120)
-        text = out.decode()
-        assert proc.returncode == 0, text + err.decode()
-        assert "lowball-bot-1: created table T (classic, 3 seats)" in text
-        assert text.count(": game 1 over") == 3
-        await wait_for(lambda: bool(server.records))
-
-
-async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_again(
-    tmp_path: Path,
-) -> None:
-    """A graceful stop between games: the bot reconnects by itself, takes its chair back
-    (a restarted server counts nobody as ready until they are back) and is ready again."""
-    from president.client.connection import Client, Link, connect
-    from president.client.pinning import KnownServers
-
-    port = 0
-
-    def reconnect() -> Awaitable[Link]:
-        return connect(f"127.0.0.1:{port}", "bot", known=KnownServers(tmp_path / "known"))
-
-    async with running_server(tmp_path) as server:
-        port = server.port
-        bot = Client(await reconnect())
-        bot.reconnect = reconnect
-        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
-        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
-        await bot.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await bot.send(m.Join(table="T"))
-        await wait_for(lambda: bot.model.slot is not None)
-        player.ready = True
-        await bot.send(m.Ready())
-        await wait_for(lambda: server.lobby.tables["T"].slots[0].ready)
-    async with running_server(tmp_path, port=port) as again:
-        chair = again.lobby.tables["T"].slots[0]
-        await wait_for(lambda: chair.present and chair.ready, 10)
-    follow.cancel()
 
 
 # --- the variants and the Daifugo family (docs/rules.md) ----------------------------------

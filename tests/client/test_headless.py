@@ -1,0 +1,80 @@
+"""Headless bots over the protocol (`client/headless.py`): the same bot object plays at a
+real server in this process, each online view it gets holding what the engine's own view
+of that seat holds; after a restart it takes its chair back by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from president.bots.strategies import make_strategy
+from president.client.connection import Client
+from president.client.headless import BotPlayer
+from president.engine import Phase, SeatView
+from president.protocol import messages as m
+
+from ..harness.servers import dialer, running_server, seated_among_server_bots
+from ..harness.waiting import wait_for
+
+EXCHANGES: list[int] = []
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "heuristic", "hoarder", "search"])
+async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -> None:
+    """A seat at a real server played by the strategy; each online view it is given
+    matches the server's own view of that seat."""
+    async with running_server(tmp_path) as server:
+        person, task = await seated_among_server_bots(server, tmp_path, turn_seconds=0)
+        inner = make_strategy(strategy, random.Random(5), playouts=16)
+        mismatches: list[str] = []
+
+        class Checked:
+            def choose(self, view: SeatView) -> object:
+                game = server.lobby.tables["T"].game
+                assert game is not None
+                truth = game.view_for(view.seat)
+                if (
+                    view.phase is Phase.PLAY
+                ):  # (in the exchange, others' returns do not wait for us)
+                    mismatches.extend(
+                        f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
+                        for name in SeatView._fields
+                        if getattr(view, name) != getattr(truth, name)
+                    )
+                EXCHANGES.append(len(view.exchange))
+                return inner.choose(view)
+
+        bot = BotPlayer(person, Checked())  # type: ignore[arg-type]
+        await person.send(m.Ready())
+        await wait_for(bot.game_over.is_set, 120)
+        assert not mismatches, mismatches[:5]
+        assert any(EXCHANGES), "no exchange was ever seen online"
+        assert not [e for e in person.errors if e.about], person.errors
+        task.cancel()
+        await person.link.close()
+
+
+async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_again(
+    tmp_path: Path,
+) -> None:
+    """A graceful stop between games: the bot reconnects by itself, takes its chair back
+    (a restarted server counts nobody as ready until they are back) and is ready again."""
+    async with running_server(tmp_path) as server:
+        port = server.port
+        dial = dialer(f"127.0.0.1:{port}", "bot", tmp_path)
+        bot = Client(await dial())
+        bot.reconnect = dial
+        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
+        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+        await bot.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await bot.send(m.Join(table="T"))
+        await wait_for(lambda: bot.model.slot is not None)
+        player.ready = True
+        await bot.send(m.Ready())
+        await wait_for(lambda: server.lobby.tables["T"].slots[0].ready)
+    async with running_server(tmp_path, port=port) as again:
+        chair = again.lobby.tables["T"].slots[0]
+        await wait_for(lambda: chair.present and chair.ready, 10)
+    follow.cancel()

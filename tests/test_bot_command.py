@@ -1,0 +1,98 @@
+"""`president bot` and the twenty-line example bot of docs/bots.md: `run_bots` (the
+command's core) fills a table at a real server in this process and says what it did and
+what it was refused; the example script runs offline and online as a process."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from president.protocol import messages as m
+
+from .harness.processes import Process, environment
+from .harness.servers import client, running_server
+from .harness.waiting import wait_for
+
+
+async def test_president_bot_fills_a_table_and_plays_a_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from president.cli.bot import BotFailed, run_bots
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    async with running_server(tmp_path) as server:
+        args = argparse.Namespace(
+            address=f"127.0.0.1:{server.port}",
+            strategy="greedy",
+            count=4,
+            table="T",
+            name=None,
+            games=1,
+            fingerprint=None,
+            password=None,
+            table_password=None,
+            preset="table",
+            seats=4,
+            turn_seconds=30,
+            delay=0.0,
+            playouts=None,
+            think=None,
+            seed=3,
+            give_up=300.0,
+        )
+        said: list[str] = []
+        with pytest.raises(BotFailed, match="not a server you trusted before"):
+            await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
+        args.fingerprint = server.fingerprint
+        assert await run_bots(args, said.append) == 0
+        assert "greedy-bot-1: created table T (table, 4 seats)" in said
+        assert len([line for line in said if ": game 1 over" in line]) == 4
+        assert said[-1].startswith("all bots: ")
+        await wait_for(lambda: bool(server.records))
+        host = await client(server, "host", tmp_path)
+        for table in ("A", "B", "C"):  # this address's cap on open tables: 3
+            await host.send(m.CreateTable(name=table, preset="classic", toggles={}, seats=4))
+        await host.link.close()
+        args.table, args.count = "D", 1  # refused: said so, not "created", then "no such table"
+        with pytest.raises(BotFailed, match="could not create D: your address already has"):
+            await run_bots(args, said.append)
+        assert not any("created table D" in line for line in said)
+        args.fingerprint = "AB" * 32  # not the server's: refused
+        with pytest.raises(BotFailed, match=r"not the .* you gave"):
+            await run_bots(args, said.append)
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "scripts" / "example_bot.py"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["classic", "daifugo"])
+def test_the_twenty_line_example_bot_runs_offline(preset: str, tmp_path: Path) -> None:
+    args = [str(EXAMPLE), "sim", "--games", "4", "--jobs", "1", "--json", "--preset", preset]
+    example = Process(args, environment(tmp_path), command=[sys.executable])
+    assert example.wait(120) == 0, example.errors()
+    assert "lowball" in {t["strategy"] for t in json.loads(example.text())["entrants"]}
+
+
+@pytest.mark.slow
+async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
+    """Three copies of the example bot, one process, at a real server: a whole game."""
+    async with running_server(tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        example = Process(
+            [
+                *(str(EXAMPLE), "bot", address, "--fingerprint", server.fingerprint),
+                *("--table", "T", "--count", "3", "--seats", "3", "--games", "1"),
+            ],
+            environment(tmp_path),
+            command=[sys.executable],
+        )
+        assert await example.exits(120) == 0, example.text() + example.errors()
+        text = example.text()
+        assert "lowball-bot-1: created table T (classic, 3 seats)" in text
+        assert text.count(": game 1 over") == 3
+        await wait_for(lambda: bool(server.records))
