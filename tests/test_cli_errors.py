@@ -31,11 +31,14 @@ from .harness.waiting import wait_for
 RECORD = Path(__file__).parent / "engine" / "records" / "game_classic.json"
 #: Permissions mean nothing to root: the read-only cases run for other users only.
 ROOT_USER = os.geteuid() == 0
-#: A port something listens on, and one nothing does (both on loopback).
+#: A port something listens on, and one nothing does (both on loopback): the second is
+#: held bound but not listening for as long as the tests run, so that no other server
+#: (another worker's) can take it and a connection to it is always refused.
 _busy = socket.create_server(("127.0.0.1", 0))
 BUSY = _busy.getsockname()[1]
-with socket.create_server(("127.0.0.1", 0)) as _closed:
-    CLOSED = _closed.getsockname()[1]
+_closed = socket.socket()
+_closed.bind(("127.0.0.1", 0))
+CLOSED = _closed.getsockname()[1]
 
 
 @dataclass(frozen=True)

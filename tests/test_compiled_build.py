@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 #: What setup.py compiles, as `president --version` names it.
 COMPILED = "bots.sim, engine.events, engine.moves, engine.state, engine.tricks, engine.view"
-SKIP = ("build", "dist", ".git", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
+SKIP = ("build", "dist", ".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
 
 
 def build_wheel(tmp_path: Path, **env: str) -> tuple[Path, str]:

@@ -13,12 +13,15 @@ import pytest
 
 from .harness.processes import PRESIDENT, environment
 from .harness.terminal import Terminal
+from .harness.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
 #: What ann's screen shows when the table waits on her.
 TURN = "▶ ann (you)"
 DUE = re.compile(r"enter (discards|hands over)")
+#: What the log says of a due she paid.
+PAID = {"you discard": "discard", "you hand": "handover"}
 
 
 def hand_cards(text: str) -> list[str]:
@@ -37,11 +40,24 @@ async def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path
     command += ["--bot-delay", "0", "--pause", "0.5"]  # the bots at full speed
     ann = Terminal(command, env, rows=24, columns=80)
     paid: set[str] = set()
+
+    def status_line() -> str:
+        text = ann.text()
+        return text.splitlines()[-1] if text else ""
+
+    def said_paid() -> bool:
+        """The log says what she paid (it stays on screen while the table waits on her)."""
+        shown = ann.text()
+        paid.update(due for words, due in PAID.items() if words in shown)
+        return bool(paid)
+
     try:
         await ann.shows(TURN, 60)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 300  # (only a hang ends it: a game has many 7s and 10s)
-        while loop.time() < deadline and paid != {"discard", "handover"}:
+        while paid != {"discard", "handover"}:
+            assert loop.time() < deadline and "GAME OVER" not in ann.text(), (paid, ann.text())
+            said_paid()
             text = ann.text()
             status = text.splitlines()[-1] if text else ""
             if "gives back" in status:  # the exchange of a later hand: the lowest cards
@@ -50,12 +66,8 @@ async def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path
                 continue
             if DUE.search(status):
                 ann.send("s\r")  # the lowest cards, paid
-                await asyncio.sleep(0.3)
-                shown = ann.text()
-                if "you discard" in shown:
-                    paid.add("discard")
-                if "you hand" in shown:
-                    paid.add("handover")
+                await wait_for(lambda: not DUE.search(status_line()), 30, ann.text)
+                said_paid()
                 continue
             if TURN in text and "p passes" in status and "space chooses" not in status:
                 ann.send("p")  # nothing beats the pile

@@ -147,14 +147,14 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         await ann.shows("your seat is gone: there is no table called")
 
         # a server with another certificate on the same port
-        second = bot("U", "3")
+        second = bot("U", "10")  # (the new server is listening well before its last try)
         await second.said("seated at U")
         server.stop(signal.SIGKILL)
         server = await server.again(tmp_path / "other")
         assert await second.exits(30) == 1
         err = second.errors()
         assert err.count("\n") == 1 and "Traceback" not in err, err
-        assert "bot-U: gave up reconnecting after 3 s" in err and pin in err, err
+        assert "bot-U: gave up reconnecting after 10 s" in err and pin in err, err
         assert second.count("refused: the server shows a certificate that is not the pinned one")
         await ann.shows("refused: the server shows a certificate")
     finally:

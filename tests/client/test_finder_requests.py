@@ -77,6 +77,7 @@ async def request(monkeypatch: pytest.MonkeyPatch, fake: type[Stuck]) -> tuple[A
     """(what `_request` gave, the clock's seconds it took, how often another task ran
     meanwhile)."""
     monkeypatch.setattr(discovery, "AsyncServiceInfo", fake)
+    monkeypatch.setattr(fake, "made", 0)
     ticks = 0
 
     async def tick() -> None:

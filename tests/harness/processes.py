@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .ports import free_port
 from .terminal import Stream
 from .waiting import wait_for
 
@@ -169,8 +170,9 @@ class Process:
 class ServerProcess(Process):
     """`president server` as a host runs it, on loopback, with no pauses, started and
     listening: its port, the fingerprint it printed, and what it printed up to
-    "Ctrl-C" (`head`).  Not announced on the LAN unless `announce` (the tests of
-    discovery): other tests' servers would be listed beside theirs."""
+    "Ctrl-C" (`head`).  Port 0 is a free one of this worker's (`ports.free_port`), so
+    that a restart finds it free.  Not announced on the LAN unless `announce` (the tests
+    of discovery): other tests' servers would be listed beside theirs."""
 
     def __init__(
         self,
@@ -185,6 +187,7 @@ class ServerProcess(Process):
         self.extra = extra
         self.announce = announce
         quiet = () if announce or "--no-announce" in extra else ("--no-announce",)
+        port = port or free_port()
         super().__init__(
             [
                 *("server", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)),

@@ -60,8 +60,11 @@ async def dropped(reader: asyncio.StreamReader, within: float = 30) -> bool:
 
 
 async def test_slowloris_frames_that_never_finish_are_dropped(tmp_path: Path) -> None:
+    # (pings every quarter second: the watcher answers them and stays, the lorises do not)
     async with (
-        running_server(tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=1.0) as server,
+        running_server(
+            tmp_path, bot_delay=0.02, hello_seconds=1.0, idle_seconds=1.0, heartbeat_seconds=0.25
+        ) as server,
         a_game_beside(server, tmp_path) as events,
     ):
         before = events()

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import stat
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,10 @@ from president.protocol import messages as m
 from president.server import storage
 from president.server.app import Server
 from president.server.config import ServerConfig
+from president.server.wal import check_wal
 
 from ..harness.processes import ServerProcess, president
-from ..harness.servers import client, round_trip, running_server, table_of_bots
+from ..harness.servers import FAST, client, round_trip, running_server, table_of_bots
 from ..harness.waiting import wait_for
 
 
@@ -386,8 +388,9 @@ def current_frames(wal: bytes) -> int:
     return n
 
 
-@pytest.mark.slow
-async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> None:
+async def damaged_wal(tmp_path: Path) -> tuple[Path, bytes, int]:
+    """A data directory as a crash leaves it, copied while a busy table writes, with one
+    frame of its WAL's present log damaged: (the copy, its WAL, the damaged frame)."""
     data = tmp_path / "data"
     copy = tmp_path / "copy"
     async with running_server(tmp_path, bot_delay=0.0) as server:
@@ -419,12 +422,33 @@ async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> No
     damaged = wal[:middle] + bytes(b ^ 0xFF for b in wal[middle : middle + 8]) + wal[middle + 8 :]
     (copy / "tables.sqlite3-wal").write_bytes(damaged)
     (copy / "tables.sqlite3-wal").chmod(0o600)
+    return copy, damaged, frames // 2 + 1
+
+
+async def test_a_damaged_wal_is_found_said_and_kept(tmp_path: Path) -> None:
+    """The frame whose checksum fails is found before SQLite would silently drop the
+    writes after it; the server says so and keeps the WAL as it was."""
+    copy, damaged, frame = await damaged_wal(tmp_path)
+    found = check_wal(copy / "tables.sqlite3-wal")
+    assert found is not None and found.frame == frame and found.writes >= 1, found
+    async with Server(replace(FAST, data_dir=copy)) as server:
+        problems = [line for line in server.restore_problems if "WAL" in line]
+    assert len(problems) == 1, server.restore_problems
+    assert f"the journal's WAL is damaged at frame {frame}" in problems[0]
+    (kept,) = (copy / "damaged").iterdir()
+    assert (kept / "tables.sqlite3-wal").read_bytes() == damaged
+
+
+@pytest.mark.slow
+async def test_a_damaged_wal_is_named_in_one_line_and_kept(tmp_path: Path) -> None:
+    """The same, as `president server` prints it when it starts."""
+    copy, damaged, frame = await damaged_wal(tmp_path)
     server = await ServerProcess.started(copy, 0)
     head = server.head
     try:
         problems = [line for line in head.splitlines() if "WAL" in line]
         assert len(problems) == 1, head
-        assert f"the journal's WAL is damaged at frame {frames // 2 + 1}" in problems[0]
+        assert f"the journal's WAL is damaged at frame {frame}" in problems[0]
         assert "write(s) cannot be read" in problems[0]
         (kept,) = (copy / "damaged").iterdir()
         assert (kept / "tables.sqlite3-wal").read_bytes() == damaged

@@ -27,6 +27,7 @@ from ..harness.servers import (
     FAST,
     bot_key,
     client,
+    deals_check_out,
     dialer,
     in_play,
     round_trip,
@@ -339,9 +340,7 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
             await p.on_message(view)  # the held turn is answered
         await wait_for(players[0].game_over.is_set, 120)
         for c in clients:  # the deals before and after the restart all check out
-            assert c.model.deal_results and all(v is None for v in c.model.deal_results.values()), (
-                c.model.deal_results
-            )
+            assert deals_check_out(c.model.deal_results), c.model.deal_results
         assert server.stop(signal.SIGTERM) == 0, server.errors()
         assert "1 game record(s) written" in server.text(), server.text() + server.errors()
     finally:

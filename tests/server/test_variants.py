@@ -105,8 +105,11 @@ async def test_a_hand_over_reseals_both_hands_and_tells_the_third_seat_only_its_
     def owed() -> bool:
         return game.due is not None and game.due.kind == "handover"
 
-    await play_until(t, members, lambda: owed() or game.phase is not Phase.PLAY)
-    assert owed(), "no 7s were played in the first hand"
+    # (the deal is the table's own: in about one hand 1 in 100 no 7 is played, so play on
+    # until one is; in 3,000 whole games by the timeout rule, 5 hands each, none had no
+    # hand-over)
+    await play_until(t, members, lambda: owed() or game.phase is Phase.GAME_OVER)
+    assert owed(), "no 7s were played in a whole game"
     giver = game.actor
     assert giver is not None
     by_name = {member.name: member for member in members}
@@ -183,9 +186,9 @@ async def test_the_turn_timer_pays_a_due_with_the_lowest_cards() -> None:
     members = await seated(t, "ann", "bob", "cat")
     await all_ready(t, members)
     game = game_of(t)
-    await play_until(t, members, lambda: game.due is not None or game.phase is not Phase.PLAY)
+    await play_until(t, members, lambda: game.due is not None or game.phase is Phase.GAME_OVER)
     due, seat = game.due, game.actor
-    assert due is not None and seat is not None, "no 7s or 10s in the first hand"
+    assert due is not None and seat is not None, "no 7s or 10s in a whole game"
     lowest = game.timeout_action(seat)
     assert isinstance(lowest, DUE_ACTIONS[due.kind]) and len(lowest.cards) == 1
     mark = len(members[0].sent)
