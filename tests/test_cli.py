@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from .harness.processes import Process
 from .harness.processes import president as president_process
 from .harness.processes import president_here as president
 
@@ -23,8 +23,8 @@ RECORDS = Path(__file__).parent / "engine" / "records"
 def test_the_console_script_is_installed() -> None:
     exe = shutil.which("president", path=str(Path(sys.executable).parent))
     assert exe, "pip install should put `president` beside the interpreter"
-    out = subprocess.run([exe, "--help"], capture_output=True, text=True, check=False)
-    assert out.returncode == 0 and "replay" in out.stdout and "sim" in out.stdout
+    script = Process(["--help"], command=[exe])
+    assert script.wait() == 0 and "replay" in script.text() and "sim" in script.text()
 
 
 @pytest.mark.parametrize(
@@ -203,8 +203,8 @@ def test_rules_and_replay_start_without_the_server_or_the_terminal_library() -> 
         "loaded = [m for m in ('prompt_toolkit', 'president.server', 'president.client', 'asyncio') "
         "if m in sys.modules]; print('LOADED', loaded)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert out.returncode == 0 and "LOADED []" in out.stdout, out.stdout + out.stderr
+    fresh = Process(["-c", code], command=[sys.executable])
+    assert fresh.wait() == 0 and "LOADED []" in fresh.text(), fresh.text() + fresh.errors()
 
 
 def test_replay_shows_a_records_names_without_their_control_characters(tmp_path: Path) -> None:

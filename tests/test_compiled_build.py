@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from .harness.processes import Process
 from .harness.processes import president as president_process
 
 pytestmark = pytest.mark.slow
@@ -33,17 +33,14 @@ def build_wheel(tmp_path: Path, **env: str) -> tuple[Path, str]:
     what the build printed on stderr)."""
     source, out = tmp_path / "source", tmp_path / "wheels"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*SKIP))
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(source)],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    pip = Process(
+        ["wheel", "--no-deps", "-v", "-w", str(out), str(source)],
+        {**os.environ, **env},
+        command=[sys.executable, "-m", "pip"],
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert pip.wait(900) == 0, (pip.text() + pip.errors())[-6000:]
     (wheel,) = out.glob("president-*.whl")
-    return wheel, done.stdout + done.stderr
+    return wheel, pip.text() + pip.errors()
 
 
 def unpacked(wheel: Path, into: Path) -> dict[str, str]:

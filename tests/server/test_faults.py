@@ -14,16 +14,15 @@ from pathlib import Path
 
 import pytest
 from president.bots.strategies import RandomBot
-from president.client.connection import Client, Link, connect
+from president.client.connection import Client
 from president.client.headless import BotPlayer
-from president.client.pinning import KnownServers
 from president.engine.record import replay, to_record
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.restore import rebuild
 
 from ..harness.faultproxy import FaultProxy
-from ..harness.servers import in_play, running_server
+from ..harness.servers import dialer, in_play, running_server
 from ..harness.waiting import wait_for
 from .test_durable import same_table
 
@@ -43,17 +42,10 @@ async def through_the_proxy(
     players = []
     follows = []
     for i in range(4):
-
-        def reconnect(i: int = i) -> Awaitable[Link]:
-            return connect(
-                f"127.0.0.1:{proxy.port}",
-                f"p{i}",
-                known=KnownServers(tmp_path / f"k{i}"),
-                timeout=5,
-            )
-
-        c = Client(await reconnect())
-        c.reconnect = reconnect
+        # (a connection that hangs in the proxy is given up after 5 s and tried again)
+        dial = dialer(f"127.0.0.1:{proxy.port}", f"p{i}", tmp_path, timeout=5)
+        c = Client(await dial())
+        c.reconnect = dial
         players.append(BotPlayer(c, RandomBot(random.Random(i))))
         follows.append(asyncio.create_task(c.follow(lambda what: None, retry_seconds=0.2)))
     first = players[0].client
