@@ -186,8 +186,13 @@ async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> N
 
 async def test_a_mouse_click_chooses_the_card_under_it(tmp_path: Path) -> None:
     async with local_screen(tmp_path, bot_delay=0.5) as (table, keys, _):
-        screen = table.screen
-        await wait_for(lambda: table.hand_window.render_info is not None and len(screen.hand()) > 2)
+        screen, app = table.screen, table.app
+        # on her turn the table waits for her: nothing moves on the screen meanwhile, so
+        # the card is still where the last drawing put it when the click comes
+        await wait_for(lambda: table.client.model.my_turn and len(screen.hand()) > 2, 60)
+        drawn = app.render_counter
+        app.invalidate()
+        await wait_for(lambda: app.render_counter > drawn and table.hand_window.render_info)
         info = table.hand_window.render_info
         assert info is not None
         hand = screen.hand()
