@@ -31,9 +31,19 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from president.engine import CARDS, Card, Gave, Pass, Play, Rules, SeatView, deck
+from president.engine import (
+    CARDS,
+    Card,
+    Gave,
+    Pass,
+    Play,
+    Rules,
+    SeatView,
+    Top,
+    deck,
+    judge_for,
+)
 from president.engine.cards import JOKER_RANK, KINDS, TWO
-from president.engine.moves import Top, clears, may_play
 from president.engine.seating import highest_first, lowest_first
 
 from .heuristic import ORDER
@@ -126,7 +136,7 @@ class PublicTrick:
         rank, count = play.rank, play.count
         self.held[seat] -= count
         self.opening = False
-        cleared = clears(rules, rank, 1) or (count >= 4 and rules.bombs)
+        cleared = judge_for(rules).clears(rank, 1) or (count >= 4 and rules.bombs)
         if count >= 4 and rules.revolution:
             self.revolution = not self.revolution
         top = self.top
@@ -359,7 +369,8 @@ def _penalty_rows(
 
 def _sizes(rules: Rules, top: Top, revolution: bool, rank: int, most: int) -> list[int]:
     """The set sizes of `rank` (naturals alone, or jokers alone) that may answer `top`."""
-    return [n for n in range(1, most + 1) if may_play(rules, top, revolution, rank, n)]
+    judge = judge_for(rules)
+    return [n for n in range(1, most + 1) if judge.beats(top, revolution, rank, n)]
 
 
 def known_cards(view: SeatView) -> dict[int, list[Card]]:

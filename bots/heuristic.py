@@ -29,11 +29,14 @@ from president.engine import (
     Phase,
     Play,
     Return,
+    Row,
     Rules,
     SeatView,
+    Top,
+    judge_for,
+    strength,
 )
 from president.engine.cards import EIGHT, JOKER_ID, JOKER_RANK, TEN, THREE, TWO, deck
-from president.engine.moves import Row, Top, clears, strength
 
 #: The 3S's card id (rank 0, suit 3): it beats a lone joker under spade_three.
 SPADE_THREE = THREE * 4 + 3
@@ -347,7 +350,7 @@ def heuristic_choice(
         if not kept and can_pass:
             return PASS
         plays = kept or plays
-    if rules.variants and facts.keeps_spade_three():
+    if facts.keeps_spade_three():
         # the 3S waits for a lone joker, and takes it when it comes (not as my last card,
         # which would be a forbidden finish there)
         if lone_joker(facts.top):
@@ -430,7 +433,7 @@ def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
         # to a high pile, near the end, or against a player about to go out
         if pressing or left <= 4 or top_power(top, order) >= order[11] - 1:
             return best
-        if best.rank >= 0 and clears(facts.rules, best.rank, best.count) and left <= 6:
+        if best.rank >= 0 and judge_for(facts.rules).clears(best.rank, best.count) and left <= 6:
             return best
     if pressing or not can_pass:
         return min(plays, key=lambda p: (facts.precious(p), facts.power(p), p.jokers))
@@ -447,7 +450,7 @@ def view_facts(view: SeatView, rows: Sequence[Row] | None = None, count: bool = 
         view.reversed,
         view.counts,
         unseen_counts(view) if count else None,
-        view.hand if view.rules.variants else (),
+        view.hand if judge_for(view.rules).suits_matter() else (),
     )
 
 

@@ -13,10 +13,21 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from president.engine import PASS, Action, Card, Game, Pass, Phase, Play, Rules, SeatView
+from president.engine import (
+    PASS,
+    Action,
+    Card,
+    Game,
+    Pass,
+    Phase,
+    Play,
+    Rules,
+    SeatView,
+    Top,
+    judge_for,
+)
 from president.engine.actions import play_of
 from president.engine.cards import JOKER_ID, JOKER_RANK, TWO
-from president.engine.moves import Top, clears
 
 from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, pay_due, rank_counts
 
@@ -51,7 +62,7 @@ ABOVE = tuple(
 def supports(rules: Rules) -> bool:
     """Whether the compact state plays these rules: not wild jokers, and none of the
     variants (sequences, locks, dues, skips... are the engine's alone)."""
-    return not rules.variants and (rules.joker_mode != "wild" or rules.jokers == 0)
+    return not judge_for(rules).suits_matter() and (rules.joker_mode != "wild" or rules.jokers == 0)
 
 
 class Table:
@@ -76,7 +87,7 @@ class Table:
     def __init__(self, rules: Rules, players: int) -> None:
         self.rules = rules
         self.players = players
-        self.clearing = tuple(clears(rules, rank, 1) for rank in range(RANKS))
+        self.clearing = tuple(judge_for(rules).clears(rank, 1) for rank in range(RANKS))
         self.bombs = rules.bombs
         self.revolts = rules.revolution
         self.locks = rules.passing == "locked"
@@ -473,7 +484,7 @@ class EngineWorld:
 
 
 def _facts(game: Game, seat: int) -> Facts:
-    variants = game.rules.variants
+    variants = judge_for(game.rules).suits_matter()
     return Facts(
         game.rules,
         seat,
@@ -491,7 +502,7 @@ def game_policy(game: Game, seat: int) -> Action:
     actions = game.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    variants = game.rules.variants
+    variants = judge_for(game.rules).suits_matter()
     if variants and game.due is not None:
         return pay_due(
             actions,

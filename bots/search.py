@@ -25,10 +25,10 @@ from president.engine import (
     SeatView,
     counts_of,
     deck,
+    judge_for,
 )
 from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
-from president.engine.moves import legal_plays, rows_of
 
 from .heuristic import ORDER, Facts, HeuristicBot, power, rank_counts
 from .playout import World, game_playout, game_policy, make_world
@@ -63,7 +63,7 @@ class Believed:
         self.belief: Any = None
 
     def __call__(self, view: SeatView, rng: random.Random) -> list[list[Card]]:
-        if view.rules.variants:
+        if judge_for(view.rules).suits_matter():
             # the belief replays the hand by the base rules (no sequences, handovers,
             # discards, skips): under the variants the worlds are dealt by counts
             return deal_unseen(view, rng)
@@ -288,7 +288,7 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
         else []
     )
     strict = view.rules.must_beat
-    if view.rules.variants:
+    if judge_for(view.rules).suits_matter():
         passers = []  # suits, locks and sequences decide what answers: not weighed here
     for _ in range(MAX_TRIES):
         rng.shuffle(unseen)
@@ -312,8 +312,9 @@ def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
     it holds whole that is neither a 2 nor a joker."""
     top = view.top
     assert top is not None
-    rows = rows_of(counts_of(hand))
-    plays = legal_plays(view.rules, rows, top, view.revolution, False)
+    judge = judge_for(view.rules)
+    rows = judge.rows_of(counts_of(hand))
+    plays = judge.legal_plays(rows, view.judged())
     if any_play:
         return bool(plays)
     return any(p.jokers == 0 and p.rank < 12 and p.count == len(rows[p.rank]) for p in plays)

@@ -22,7 +22,8 @@ from .events import (
     WentOut,
     public_event,
 )
-from .moves import Top
+from .judge import Judge, Trick, judge_for, strength
+from .moves import Row, Top
 from .phase import Phase
 from .rules import PRESETS, TOGGLES, VARIANTS, Rules, find_preset, rules_from
 from .state import Game
@@ -52,6 +53,7 @@ __all__ = [
     "HandedOver",
     "Handover",
     "IllegalAction",
+    "Judge",
     "NotYourTurn",
     "Pass",
     "Passed",
@@ -61,19 +63,23 @@ __all__ = [
     "PublicView",
     "Return",
     "Returned",
+    "Row",
     "Rules",
     "RulesError",
     "SeatView",
     "Skipped",
     "Top",
+    "Trick",
     "TrickEnded",
     "WentOut",
     "counts_of",
     "deck",
     "find_preset",
     "format_cards",
+    "judge_for",
     "moves_seen",
     "parse_cards",
     "public_event",
     "rules_from",
+    "strength",
 ]

@@ -39,20 +39,13 @@ from .events import (
     TrickEnded,
     WentOut,
 )
+from .judge import judge_for
 from .moves import (
     CARD_STEP,
     ROW_TABLE,
     Row,
     Top,
     clears,
-    due_choices,
-    due_problem,
-    due_words,
-    legal_plays,
-    legal_returns,
-    play_problem,
-    return_problem,
-    returns_by_cards,
     row_for,
     strength,
 )
@@ -81,10 +74,6 @@ class HandHistory:
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
 #: The ranks whose plays have effects under the variants (see `cards.RANK_NAMES`).
 THREE_RANK, _FIVE, _SEVEN, _TEN, _JACK = 0, 2, 4, 7, 8
-_NOTHING_OWED = (
-    "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
-    " and discarded after a play of 10s (ten_discard)"
-)
 _new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
 _chain = chain.from_iterable
 
@@ -132,6 +121,9 @@ class Game:
         self._locks = rules.passing == "locked" or rules.one_time_around
         #: Any rule of the variants: plays are judged by `tricks`, and have effects.
         self._variants = rules.variants
+        #: What may be played on what, and why not (`judge.Judge`): the general judgement
+        #: behind the lean paths below.
+        self._judge = judge_for(rules)
         self._once = rules.one_time_around
         self._clearing = _clearing(rules)
         self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
@@ -359,40 +351,12 @@ class Game:
         if phase is _PLAY:
             if seat != self.turn:
                 self._not_your_turn(seat)
-            if self._variants and self.due is not None:
-                self._check_due(seat, action, self.due)
-                return
-            if type(action) is Play:
-                if self._variants:
-                    problem = tricks.play_problem(
-                        self.rules, _KindCounts(self._patterns[seat]), self._trick(), action
-                    )
-                else:
-                    problem = play_problem(
-                        self.rules,
-                        _KindCounts(self._patterns[seat]),
-                        self.top,
-                        self.revolution,
-                        self._opening,
-                        action,
-                        self._rows[seat],
-                    )
-                if problem:
-                    raise IllegalAction(problem)
-                return
-            if type(action) is Pass:
-                if self.top is None:
-                    raise IllegalAction("the leader may not pass: lead any card or set")
-                if self.rules.must_beat and self._plays(seat):
-                    raise IllegalAction(
-                        "you hold a play that beats the pile, so you may not pass (must_beat)"
-                    )
-                return
-            if type(action) is Return:
-                raise IllegalAction("the exchange is over: returns are made before the first lead")
-            if type(action) in (Handover, Discard):
-                raise IllegalAction(_NOTHING_OWED)
-            raise IllegalAction(f"{action!r} is not an action")
+            problem = self._judge.problem(
+                self._rows[seat], self._trick(), self.due, action, _KindCounts(self._patterns[seat])
+            )
+            if problem:
+                raise IllegalAction(problem)
+            return
         if phase is _EXCHANGE:
             if type(action) is not Return:
                 if type(action) in (Play, Pass, Handover, Discard):
@@ -403,7 +367,9 @@ class Game:
             pending = self.pending_returns.get(seat)
             if pending is None:
                 raise IllegalAction(self._who_returns())
-            problem = return_problem(_KindCounts(self._patterns[seat]), pending[1], action)
+            problem = self._judge.return_problem(
+                self._rows[seat], pending[1], action, _KindCounts(self._patterns[seat])
+            )
             if problem:
                 raise IllegalAction(problem)
             return
@@ -425,12 +391,10 @@ class Game:
             top: Top | None = self.top
             plays: list[Action]
             if self._variants:
-                return self._legal_variant(seat)
+                return self._judge.legal_actions(self._rows[seat], self._trick(), self.due)
             if top is None:
                 if self._opening or self._wild:
-                    return legal_plays(  # type: ignore[return-value]
-                        self.rules, self._rows[seat], top, self.revolution, self._opening
-                    )
+                    return self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[return-value]
                 # A lead, inlined from `legal_plays`: every canonical play held.
                 return [*_chain(self._rows[seat])]
             if self._plain and not self.revolution:
@@ -446,23 +410,18 @@ class Game:
                 else:
                     plays = [row[0] for row in self._rows[seat][top.rank + self._margin :] if row]
             else:
-                plays = legal_plays(  # type: ignore[assignment]
-                    self.rules, self._rows[seat], top, self.revolution, self._opening
-                )
+                plays = self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[assignment]
             if not (plays and self._must_beat):
                 plays.append(PASS)
             return plays
         if self.phase is _EXCHANGE and seat in self.pending_returns:
-            size = self.pending_returns[seat][1]
-            if self._variants:
-                return list(returns_by_cards(self._counts(seat), size))
-            return list(legal_returns(self._rows[seat], size))
+            return self._judge.legal_returns(  # type: ignore[return-value]
+                self._rows[seat], self.pending_returns[seat][1]
+            )
         return []
 
     def _plays(self, seat: int) -> list[Play]:
-        if self._variants:
-            return tricks.legal_plays(self.rules, self._counts(seat), self._trick())
-        return legal_plays(self.rules, self._rows[seat], self.top, self.revolution, self._opening)
+        return self._judge.legal_plays(self._rows[seat], self._trick())
 
     def timeout_action(self, seat: int) -> Action:
         """What the table does for a seat whose time ran out (docs/rules.md, "Networked
@@ -656,32 +615,8 @@ class Game:
     # --- the variants (docs/rules.md, "Variants" and "The Daifugo family") -----------
 
     def _trick(self) -> tricks.Trick:
-        """What a play is judged against now, under rules with variants."""
+        """What a play is judged against now."""
         return tricks.Trick(self.top, self.revolution != self.jack_back, self.lock, self._opening)
-
-    def _counts(self, seat: int) -> list[int]:
-        """The seat's count of each card kind (from its suit patterns, a rank at a time)."""
-        patterns = self._patterns[seat]
-        counts = [*_chain(map(_SUIT_COUNTS.__getitem__, patterns[:JOKER_RANK]))]
-        counts.append(patterns[JOKER_RANK])
-        return counts
-
-    def _check_due(self, seat: int, action: Action, due: Due) -> None:
-        """Only a card paying `due` (seven_pass, ten_discard) may be given now."""
-        if type(action) is not DUE_ACTIONS[due.kind]:
-            raise IllegalAction(f"first {due_words(due)}, then play goes on")
-        problem = due_problem(_KindCounts(self._patterns[seat]), due, action)
-        if problem:
-            raise IllegalAction(problem)
-
-    def _legal_variant(self, seat: int) -> list[Action]:
-        counts = self._counts(seat)
-        if self.due is not None:
-            return list(due_choices(counts, self.due))
-        plays: list[Action] = list(tricks.legal_plays(self.rules, counts, self._trick()))
-        if self.top is not None and not (plays and self._must_beat):
-            plays.append(PASS)
-        return plays
 
     def _take(self, seat: int, ids: Sequence[int]) -> None:
         """The cards of these ids leave the seat's hand."""
@@ -1294,7 +1229,6 @@ def _cards_of(ids: Sequence[int]) -> tuple[Card, ...]:
 
 #: A rank's suit pattern (`moves.row_for`: base 3, a digit per suit) as its count of each
 #: suit, C D H S.
-_SUIT_COUNTS = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for pattern in range(3**4))
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))

@@ -13,19 +13,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from . import tricks
-from .actions import PASS, Action, Due, Pass, Play
+from .actions import PASS, Action, Due, Pass, Play, Return
 from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
-from .moves import (
-    Row,
-    Top,
-    due_choices,
-    legal_plays,
-    legal_returns,
-    returns_by_cards,
-    rows_of,
-)
+from .judge import Trick, judge_for
+from .moves import Row, Top, rows_of
 from .phase import Phase
 from .rules import Rules
 from .scoring import titles_by_name
@@ -468,36 +460,33 @@ class SeatView:
         phase = self.phase
         if phase is not _PLAY or self.turn != self.seat:
             if phase is _EXCHANGE and self.return_size:
-                if self.rules.variants:
-                    return list(returns_by_cards(counts_of(self.hand), self.return_size))
-                return list(legal_returns(self.rows, self.return_size))
+                return judge_for(self.rules).legal_returns(  # type: ignore[return-value]
+                    self.rows, self.return_size
+                )
             return []
-        top: Top | None = self.top
-        rows, rules = self.rows, self.rules
-        plays: list[Action]
-        if rules.variants:
-            counts = counts_of(self.hand)
-            if self.due is not None:
-                return list(due_choices(counts, self.due))
-            trick = tricks.Trick(top, self.reversed, self.lock, self.opening)
-            plays = list(tricks.legal_plays(rules, counts, trick))
-        elif top is None:
-            if not self.opening and (rules.joker_mode != "wild" or not rows[JOKER_RANK]):
+        top = self.top
+        if top is None and not self.opening and not self.rules.variants:
+            rows = self.rows
+            if self.rules.joker_mode != "wild" or not rows[JOKER_RANK]:
                 return [*_chain(rows)]  # a lead: every canonical play held
-            plays = list(legal_plays(rules, rows, top, self.revolution, self.opening))
-        elif rules.plain_follow and not self.revolution:
-            # The common follow (as in `legal_plays`): the trick's count, of a higher rank.
-            index = top.size - 1
-            low = top.rank + rules.follow_margin
-            if index:
-                plays = [row[index] for row in rows[low:] if len(row) > index]
-            else:
-                plays = [row[0] for row in rows[low:] if row]
-        else:
-            plays = list(legal_plays(rules, rows, top, self.revolution, self.opening))
-        if top is not None and not (rules.must_beat and plays):
-            plays.append(PASS)
-        return plays
+        return judge_for(self.rules).legal_actions(self.rows, self.judged(), self.due)
+
+    def judged(self) -> Trick:
+        """What a play is judged against now: the pile, the order in force, the lock and
+        whether this is the game's opening play."""
+        return Trick(self.top, self.revolution != self.jack_back, self.lock, self.opening)
+
+    def problem(self, action: Action) -> str | None:
+        """Why this seat may not take `action` now, in the engine's words (what
+        `Game.check` would say); None when it may."""
+        judge = judge_for(self.rules)
+        if self.phase is _EXCHANGE and self.return_size:
+            if type(action) is Return:
+                return judge.return_problem(self.rows, self.return_size, action)
+            return "the exchange comes first: nobody plays until the returns are made"
+        if not self.my_turn:
+            return "it is not your turn"
+        return judge.problem(self.rows, self.judged(), self.due, action)
 
 
 class LazySeatView(SeatView):

@@ -32,8 +32,8 @@ from president.engine import (
     Skipped,
     TrickEnded,
     WentOut,
+    strength,
 )
-from president.engine.moves import strength
 from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 

@@ -16,15 +16,12 @@ from president.engine import (
     Play,
     Return,
     SeatView,
-    counts_of,
-    tricks,
+    strength,
 )
 from president.engine.actions import DUE_ACTIONS
 from president.engine.cards import JOKER_ID, JOKER_RANK
 from president.engine.describe import toggle_words
-from president.engine.moves import play_problem, return_problem, strength
 from president.engine.scoring import titles
-from president.engine.tricks import Trick
 from president.protocol import messages as m
 
 from ..model import TableModel
@@ -212,17 +209,10 @@ class TableScreen:
                 or any(isinstance(action, Play) for action in view.legal_actions())
             )
             return "choose cards with space, then enter" if beats else NOTHING_BEATS
-        counts = counts_of(view.hand)
-        if view.phase is Phase.EXCHANGE:
-            return return_problem(counts, view.return_size, Return(chosen))
-        play = Play(chosen)
-        if view.rules.variants:  # sequences, suits, the lock, the order a jack reversed
-            trick = Trick(view.top, view.reversed, view.lock, view.opening)
-            problem = tricks.play_problem(view.rules, counts, trick, play)
-        else:
-            problem = play_problem(
-                view.rules, counts, view.top, view.revolution, view.opening, play, view.rows
-            )
+        action = Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
+        problem = view.problem(action)
+        if type(action) is Return:
+            return problem
         return short_refusal(problem) if problem and len(chosen) == 1 else problem
 
     def _due_problem(self, view: SeatView, chosen: int) -> str | None:

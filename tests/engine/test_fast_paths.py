@@ -128,6 +128,8 @@ def check_apply_agrees_with_check(game: Game, seat: int, rng: random.Random) -> 
             why = None
         except IllegalAction as exc:
             why = str(exc)
+        # the seat's own view asks the same judge, and says the same sentence
+        assert game.view_for(seat).problem(action) == why, action
         fast, plain = copy.deepcopy(game), copy.deepcopy(game)
         plain.__class__ = PlainGame
         try:

@@ -1,0 +1,193 @@
+"""One judge per table: what may be played on what, and why not, under one table's rules.
+
+`judge_for(rules)` chooses it once.  The game, every seat's view, the terminal client and
+the bots all ask the same object (docs/rules.md, "A trick", "Special plays" and the
+toggles' sections), so a rule is decided in one place: nobody outside the engine asks
+which family of rules a table plays.  Behind it, `moves` (the base rules' fast tables)
+and `tricks` (every toggle, suits and effects) are the engine's own.
+
+A hand is given as its rows (`rows[rank][n - 1]` is the seat's set of n cards of that
+rank, as `Game.rows` and `SeatView.rows` hold it); the trick as a `Trick` (the pile, the
+order in force, the lock, the opening)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from . import moves, tricks
+from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
+from .cards import JOKER_ID, KINDS
+from .moves import CARD_STEP, Row, Top
+from .rules import Rules
+from .tricks import Trick
+
+__all__ = ["Judge", "Trick", "judge_for", "strength"]
+
+strength = moves.strength
+
+_NOTHING_OWED = (
+    "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
+    " and discarded after a play of 10s (ten_discard)"
+)
+
+
+class RowCounts:
+    """A hand's count of each card kind (`counts[card_id]`), read from its rows when
+    asked: what a check looks up for the few cards of one action."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Sequence[Row]) -> None:
+        self.rows = rows
+
+    def __getitem__(self, card_id: int) -> int:
+        row = self.rows[card_id >> 2]  # the joker's id >> 2 is its rank
+        if not row:
+            return 0
+        pattern = row[-1].step
+        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
+
+    def __len__(self) -> int:
+        return KINDS
+
+
+def kind_counts(rows: Sequence[Row]) -> list[int]:
+    """Every card kind's count in a hand given as rows."""
+    counts = [0] * KINDS
+    for row in rows:
+        if row:
+            for card_id in row[-1].ids:
+                counts[card_id] += 1
+    return counts
+
+
+class Judge:
+    """The rules of one table as questions: what is legal, why an action is refused, how
+    strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
+
+    __slots__ = ("_general", "_wild", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        #: Suits may matter or plays have effects: the general judgement of `tricks`.
+        self._general = rules.variants
+        self._wild = rules.joker_mode == "wild" and rules.jokers > 0
+
+    def __repr__(self) -> str:
+        return f"judge_for({self.rules!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (judge_for, (self.rules,))
+
+    # --- the order of ranks and the shapes of sets ---------------------------------------
+
+    @staticmethod
+    def strength(rank: int, reversed: bool) -> int:
+        """Rank order for beating: reversed by a revolution (or a jack back), jokers
+        always on top."""
+        return moves.strength(rank, reversed)
+
+    def clears(self, rank: int, count: int) -> bool:
+        """Whether a set of this shape clears the pile at once."""
+        return moves.clears(self.rules, rank, count)
+
+    def beats(self, top: Top | None, reversed: bool, rank: int, count: int) -> bool:
+        """Whether a set of `count` cards of `rank` may go on `top` by rank and size alone
+        (suits, locks and sequences aside): the shape test a bot weighs unseen hands by."""
+        return moves.may_play(self.rules, top, reversed, rank, count)
+
+    def suits_matter(self) -> bool:
+        """Whether which cards of a rank a seat holds can change what it may do (suit
+        locks, sequences, the 3S...), so a hand is more than a count per rank."""
+        return self._general
+
+    # --- what a seat may do on its turn ---------------------------------------------------
+
+    def legal_plays(self, rows: Sequence[Row], trick: Trick) -> list[Play]:
+        """One play of every distinct shape the hand may make on this trick (by ranks and
+        counts; by cards where suits matter)."""
+        if self._general:
+            return tricks.legal_plays(self.rules, kind_counts(rows), trick)
+        top, reversed, _, opening = trick
+        return moves.legal_plays(self.rules, rows, top, reversed, opening)
+
+    def legal_actions(self, rows: Sequence[Row], trick: Trick, due: Due | None) -> list[Action]:
+        """Everything the seat whose turn it is may do: pay the due it owes, or play, or
+        pass (when following, unless must_beat and a play beats)."""
+        if due is not None:
+            return list(moves.due_choices(kind_counts(rows), due))
+        plays: list[Action] = list(self.legal_plays(rows, trick))
+        if trick.top is not None and not (plays and self.rules.must_beat):
+            plays.append(PASS)
+        return plays
+
+    def problem(
+        self,
+        rows: Sequence[Row],
+        trick: Trick,
+        due: Due | None,
+        action: Action,
+        counts: moves.KindCounts | None = None,
+    ) -> str | None:
+        """Why the seat whose turn it is may not take `action` now, in a sentence a
+        player understands; None when it may.  `counts` (the same hand's) may stand in
+        for the rows where a check looks up cards."""
+        held = RowCounts(rows) if counts is None else counts
+        kind = type(action)
+        if due is not None:
+            if kind is not DUE_ACTIONS[due.kind]:
+                return f"first {moves.due_words(due)}, then play goes on"
+            return moves.due_problem(held, due, action)  # type: ignore[arg-type]
+        if kind is Play:
+            return self.play_problem(rows, trick, action, held)  # type: ignore[arg-type]
+        if kind is Pass:
+            if trick.top is None:
+                return "the leader may not pass: lead any card or set"
+            if self.rules.must_beat and self.legal_plays(rows, trick):
+                return "you hold a play that beats the pile, so you may not pass (must_beat)"
+            return None
+        if kind is Return:
+            return "the exchange is over: returns are made before the first lead"
+        if kind in (Handover, Discard):
+            return _NOTHING_OWED
+        return f"{action!r} is not an action"
+
+    def play_problem(
+        self,
+        rows: Sequence[Row],
+        trick: Trick,
+        play: Play,
+        counts: moves.KindCounts | None = None,
+    ) -> str | None:
+        """Why `play` may not go on this trick from this hand, or None."""
+        held = RowCounts(rows) if counts is None else counts
+        if self._general:
+            return tricks.play_problem(self.rules, held, trick, play)
+        top, reversed, _, opening = trick
+        return moves.play_problem(self.rules, held, top, reversed, opening, play, rows)
+
+    # --- the exchange ---------------------------------------------------------------------
+
+    def legal_returns(self, rows: Sequence[Row], size: int) -> list[Return]:
+        """Every distinct return of `size` cards: by ranks, or by cards where suits matter."""
+        if self._general:
+            return moves.returns_by_cards(kind_counts(rows), size)
+        return moves.legal_returns(rows, size)
+
+    def return_problem(
+        self, rows: Sequence[Row], size: int, ret: Return, counts: moves.KindCounts | None = None
+    ) -> str | None:
+        """Why `ret` is not a return of `size` cards from this hand, or None."""
+        return moves.return_problem(RowCounts(rows) if counts is None else counts, size, ret)
+
+    @staticmethod
+    def rows_of(counts: Sequence[int]) -> list[Row]:
+        """A hand's rows from its count of each card kind (`counts_of(cards)`)."""
+        return moves.rows_of(counts)
+
+
+@functools.cache
+def judge_for(rules: Rules) -> Judge:
+    """The judge of a table playing `rules` (one per rules: asking again is free)."""
+    return Judge(rules)
