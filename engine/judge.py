@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from . import moves, tricks
+from . import fast_tricks, moves, tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
 from .cards import JOKER_ID, KINDS
 from .moves import CARD_STEP, Row, Top
@@ -66,13 +66,14 @@ class Judge:
     """The rules of one table as questions: what is legal, why an action is refused, how
     strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
 
-    __slots__ = ("_general", "_wild", "rules")
+    __slots__ = ("_general", "_listing", "_wild", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         #: Suits may matter or plays have effects: the general judgement of `tricks`.
         self._general = rules.variants
         self._wild = rules.joker_mode == "wild" and rules.jokers > 0
+        self._listing = fast_tricks.Listing(rules)
 
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
@@ -104,20 +105,41 @@ class Judge:
 
     # --- what a seat may do on its turn ---------------------------------------------------
 
-    def legal_plays(self, rows: Sequence[Row], trick: Trick) -> list[Play]:
+    def legal_plays(
+        self, rows: Sequence[Row], trick: Trick, patterns: Sequence[int] | None = None
+    ) -> list[Play]:
         """One play of every distinct shape the hand may make on this trick (by ranks and
-        counts; by cards where suits matter)."""
+        counts; by cards where suits matter).  `patterns` (the same hand's suit patterns
+        by rank, `moves.row_for`) may stand in for the rows."""
         if self._general:
-            return tricks.legal_plays(self.rules, kind_counts(rows), trick)
+            if patterns is None:
+                patterns = [row[-1].step if row else 0 for row in rows]
+            return self.plays_by_patterns(patterns, trick)
         top, reversed, _, opening = trick
         return moves.legal_plays(self.rules, rows, top, reversed, opening)
 
-    def legal_actions(self, rows: Sequence[Row], trick: Trick, due: Due | None) -> list[Action]:
+    def plays_by_patterns(self, patterns: Sequence[int], trick: Trick) -> list[Play]:
+        """`legal_plays` under the general rules for a hand given as its suit patterns by
+        rank (`moves.row_for`): from the tables of `fast_tricks` where they answer."""
+        plays = self._listing.legal_plays(patterns, trick)
+        if plays is None:
+            counts = fast_tricks.kind_counts_of(patterns)
+            return tricks.legal_plays(self.rules, counts, trick)
+        return plays
+
+    def legal_actions(
+        self,
+        rows: Sequence[Row],
+        trick: Trick,
+        due: Due | None,
+        patterns: Sequence[int] | None = None,
+    ) -> list[Action]:
         """Everything the seat whose turn it is may do: pay the due it owes, or play, or
-        pass (when following, unless must_beat and a play beats)."""
+        pass (when following, unless must_beat and a play beats).  `patterns` (the same
+        hand's suit patterns by rank, `moves.row_for`) may stand in for the rows."""
         if due is not None:
             return list(moves.due_choices(kind_counts(rows), due))
-        plays: list[Action] = list(self.legal_plays(rows, trick))
+        plays: list[Action] = self.legal_plays(rows, trick, patterns)  # type: ignore[assignment]
         if trick.top is not None and not (plays and self.rules.must_beat):
             plays.append(PASS)
         return plays
@@ -187,7 +209,23 @@ class Judge:
         return moves.rows_of(counts)
 
 
-@functools.cache
+#: The judges made, by the identity of their rules (a `Rules` hashes all its fields:
+#: too slow to ask per decision), each beside the rules it judges.
+_JUDGES: dict[int, tuple[Rules, Judge]] = {}
+
+
 def judge_for(rules: Rules) -> Judge:
     """The judge of a table playing `rules` (one per rules: asking again is free)."""
+    known = _JUDGES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_JUDGES) >= 512:  # (rules made afresh again and again: keep the newest)
+        _JUDGES.clear()
+    judge = _by_value(rules)
+    _JUDGES[id(rules)] = (rules, judge)
+    return judge
+
+
+@functools.cache
+def _by_value(rules: Rules) -> Judge:
     return Judge(rules)

@@ -294,8 +294,14 @@ def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard) -> str |
 def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard]:
     """Every card that may pay the next card of `due` (one per card kind held), lowest
     first."""
-    paid = DUE_ACTIONS[due.kind]
-    return [paid((CARDS[card_id],)) for card_id, n in enumerate(counts) if n]
+    paid = _PAID[due.kind]
+    return [paid[card_id] for card_id, n in enumerate(counts) if n]
+
+
+#: Each card paid for a due, one action per kind of due and card (made once).
+_PAID: Final = {
+    kind: tuple(action((card,)) for card in CARDS) for kind, action in DUE_ACTIONS.items()
+}
 
 
 def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:

@@ -391,7 +391,9 @@ class Game:
             top: Top | None = self.top
             plays: list[Action]
             if self._variants:
-                return self._judge.legal_actions(self._rows[seat], self._trick(), self.due)
+                return self._judge.legal_actions(
+                    self._rows[seat], self._trick(), self.due, self._patterns[seat]
+                )
             if top is None:
                 if self._opening or self._wild:
                     return self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[return-value]
@@ -421,7 +423,7 @@ class Game:
         return []
 
     def _plays(self, seat: int) -> list[Play]:
-        return self._judge.legal_plays(self._rows[seat], self._trick())
+        return self._judge.legal_plays(self._rows[seat], self._trick(), self._patterns[seat])
 
     def timeout_action(self, seat: int) -> Action:
         """What the table does for a seat whose time ran out (docs/rules.md, "Networked
@@ -505,8 +507,9 @@ class Game:
                     if self._auto:
                         self._auto_pass(events)
                     return events
-            elif kind is Pass and top is not None and not self._must_beat and not self._variants:
-                # The lean pass: legal whenever the seat follows, unless it must beat.
+            elif kind is Pass and top is not None and not self._must_beat and self.due is None:
+                # The lean pass: legal whenever the seat follows, unless it must beat or
+                # owes a due.
                 pass_move = self._pass_moves[seat]
                 self._actions.append(pass_move)
                 self._moves.append(pass_move)

@@ -102,9 +102,17 @@ def count_of(play: Play, rank: int) -> int:
     return sum(1 for card_id in play.ids if card_id != JOKER_ID and card_id >> 2 == rank)
 
 
+#: `_suits` by the play's ids, kept as they are first asked for.
+_SUITS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def _suits(play: Play) -> tuple[int, ...]:
     """The sorted suits of the play's natural cards."""
-    return tuple(sorted(card_id & 3 for card_id in play.ids if card_id != JOKER_ID))
+    suits = _SUITS.get(play.ids)
+    if suits is None:
+        suits = tuple(sorted(card_id & 3 for card_id in play.ids if card_id != JOKER_ID))
+        _SUITS[play.ids] = suits
+    return suits
 
 
 # --- the one structural test ------------------------------------------------------------
@@ -354,7 +362,7 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
 
 def _add_runs(
     rules: Rules,
-    counts: Sequence[int],
+    counts: KindCounts,
     top: Top | None,
     rev: bool,
     lock: tuple[int, ...],
@@ -365,11 +373,28 @@ def _add_runs(
     """Every sequence the hand can make that beats `top` (or leads), added as sort entries:
     each suit's runs from a held lowest card to a held highest one, wild jokers filling the
     missing ranks inside (or standing in for held ones: a different card set)."""
+    held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
+    add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
+
+
+def add_runs_held(
+    rules: Rules,
+    held_by_suit: Sequence[Sequence[bool]],
+    top: Top | None,
+    rev: bool,
+    lock: tuple[int, ...],
+    opening: bool,
+    wild: int,
+    add: Callable[[_Entry], None],
+) -> None:
+    """`_add_runs` for a hand given as, per suit, whether it holds each rank."""
     length = top.size if top is not None else 0
     for suit in range(1 if opening else 4):
         if lock and suit not in lock:
             continue
-        held = [counts[rank * 4 + suit] > 0 for rank in range(13)]
+        held = held_by_suit[suit]
+        if sum(held) + wild < 3:
+            continue
         for low in range(1 if opening else 11):
             if not held[low]:
                 continue

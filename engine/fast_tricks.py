@@ -1,0 +1,187 @@
+"""`tricks.legal_plays` from tables: the same list, in the same order, for the common
+moments of a game under the variants (a lead; a follow on a set, locked or not; a follow
+on a sequence), read off per-rank tables instead of testing every choice of cards.
+
+The readable statement stays `tricks.legal_plays`; this module answers only where its
+tables are exact and says None otherwise (the opening play, the 3S on a lone joker,
+suit_ranking, bombs, a lock naming a suit twice), and the judge then asks `tricks`.
+tests/engine/test_judge.py holds the two equal on random hands, piles and rules.
+
+A hand is given as its suit patterns by rank (`patterns[rank]`: the count of each suit
+in base 3, as `moves.row_for` reads them; for the joker rank, the jokers held)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .actions import Play, play_of
+from .cards import EIGHT, JOKER_ID, JOKER_RANK, NINE, TEN, THREE, TWO
+from .moves import strength
+from .rules import Rules
+from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
+
+_JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
+#: A suit pattern's count of each suit.
+_DIGITS: Final = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for pattern in range(81))
+#: Whether a suit pattern holds each suit.
+_HAS: Final = tuple(tuple(digit > 0 for digit in digits) for digits in _DIGITS)
+#: `_LOCKED[pattern][mask]`: what of the pattern a trick locked to the suits of the 4-bit
+#: `mask` lets go: one card of each of those suits at most (`tricks._fits`).
+_LOCKED: Final = tuple(
+    tuple(
+        sum(min(_DIGITS[pattern][suit], 1) * 3**suit for suit in range(4) if mask >> suit & 1)
+        for mask in range(16)
+    )
+    for pattern in range(81)
+)
+
+#: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
+#: `rank << 10 | pattern << 3 | wild jokers`; and the same sets of one size, by that key
+#: `<< 4 | size`.  Filled on first use.
+_SETS: dict[int, tuple[Play, ...]] = {}
+_SIZED: dict[int, tuple[Play, ...]] = {}
+
+
+def _sets(key: int) -> tuple[Play, ...]:
+    rank, pattern, wild = key >> 10, key >> 3 & 127, key & 7
+    found: list[tuple[int, tuple[int, ...]]] = []
+    for ids, _ in _choices(rank, _DIGITS[pattern]):
+        for jokers in range(wild + 1):
+            found.append((len(ids) + jokers, ids + _JOKER_TAIL[jokers]))
+    found.sort()
+    sets = _SETS[key] = tuple(play_of(ids) for _, ids in found)
+    return sets
+
+
+def _sized(key: int) -> tuple[Play, ...]:
+    sets = _SETS.get(key >> 4) or _sets(key >> 4)
+    size = key & 15
+    sized = _SIZED[key] = tuple(play for play in sets if play.count == size)
+    return sized
+
+
+def kind_counts_of(patterns: Sequence[int]) -> list[int]:
+    """Every card kind's count, from suit patterns."""
+    counts = [n for pattern in patterns[:JOKER_RANK] for n in _DIGITS[pattern]]
+    counts.append(patterns[JOKER_RANK])
+    return counts
+
+
+def clear_floors(rules: Rules) -> tuple[int, ...]:
+    """Per rank, the fewest cards of it that clear the pile (`moves.clears`), or 0 when
+    none do (bombs aside: the fast listing leaves them to `tricks`)."""
+    floors = [0] * 14
+    if rules.clear_rank is not None:
+        floors[EIGHT if rules.clear_rank == 8 else TEN] = 1
+    if rules.twos_clear:
+        floors[TWO] = 1
+    if rules.nines_clear and not floors[NINE]:
+        floors[NINE] = 2
+    return tuple(floors)
+
+
+class Listing:
+    """The tables of one table's rules: which ranks answer a set pile of each rank, in
+    each order, and how (by beating it at its size, or by clearing it)."""
+
+    __slots__ = ("_answers", "_floors", "_whole", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        floors = self._floors = clear_floors(rules)
+        #: The tables answer under these rules (bombs and suit_ranking are `tricks`').
+        self._whole = not (rules.bombs or rules.suit_ranking)
+        margin = 0 if rules.equal_plays != "off" else 1
+        #: `_answers[reversed][pile rank]`: (rank, beats at the pile's size, clear floor)
+        #: for every rank that may answer such a pile somehow.
+        self._answers = tuple(
+            tuple(
+                tuple(
+                    (rank, beats, floors[rank])
+                    for rank in range(13)
+                    if (
+                        beats := strength(rank, rev) >= strength(pile, rev) + margin
+                        or (rules.transparent_threes and rank == THREE)
+                    )
+                    or floors[rank]
+                )
+                for pile in range(14)
+            )
+            for rev in (False, True)
+        )
+
+    def legal_plays(self, patterns: Sequence[int], trick: Trick) -> list[Play] | None:
+        """`tricks.legal_plays` for a hand given as suit patterns, or None where the
+        tables do not answer (see the module's words)."""
+        rules = self.rules
+        top, rev, lock, opening = trick
+        if opening or not self._whole:
+            return None
+        mask = 0
+        if top is not None and lock:
+            for suit in lock:
+                if mask >> suit & 1:
+                    return None  # (two decks: a suit locked twice)
+                mask |= 1 << suit
+        if rules.spade_three and top is not None and top.size == 1 and top.rank == JOKER_RANK:
+            return None  # (the 3S on a lone joker: `tricks`)
+        jokers = patterns[JOKER_RANK]
+        wild = jokers if rules.joker_mode == "wild" else 0
+        runs: list[_Entry] = []
+        if rules.sequences and (top is None or top.run):
+            held_by_suit = list(zip(*map(_HAS.__getitem__, patterns[:JOKER_RANK])))
+            add_runs_held(
+                rules, held_by_suit, top, rev, lock if top else (), False, wild, runs.append
+            )
+            runs.sort()
+        plays: list[Play] = []
+        more = plays.extend
+        if top is None:
+            at, last = 0, len(runs)
+            for rank in range(13):
+                pattern = patterns[rank]
+                if pattern:
+                    key = rank << 10 | pattern << 3 | wild
+                    more(_SETS.get(key) or _sets(key))
+                while at < last and runs[at][0] == rank:
+                    plays.append(play_of(runs[at][3]))
+                    at += 1
+            for count in range(1, jokers + 1):
+                plays.append(play_of(_JOKER_TAIL[count]))
+            return plays
+        floors = self._floors
+        if top.run:
+            at, last = 0, len(runs)
+            for rank in range(13):
+                floor = floors[rank]
+                if floor:
+                    pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
+                    if pattern:
+                        key = rank << 10 | pattern << 3 | wild
+                        more([p for p in _SETS.get(key) or _sets(key) if p.count >= floor])
+                while at < last and runs[at][0] == rank:
+                    plays.append(play_of(runs[at][3]))
+                    at += 1
+            return plays
+        size = top.size
+        if size > 15:
+            return None
+        for rank, beats, floor in self._answers[rev][top.rank]:
+            pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
+            if not pattern:
+                continue
+            key = rank << 10 | pattern << 3 | wild
+            if floor:
+                plays += [
+                    p
+                    for p in _SETS.get(key) or _sets(key)
+                    if p.count >= floor or (beats and p.count == size)
+                ]
+            else:
+                sized = key << 4 | size
+                more(_SIZED.get(sized) or _sized(sized))
+        for count in range(1, jokers + 1):
+            if _set_beats(rules, top, rev, JOKER_RANK, count, ()):
+                plays.append(play_of(_JOKER_TAIL[count]))
+        return plays

@@ -1,0 +1,130 @@
+"""The judge: one object per table's rules, asked by the game, the views, the screens and
+the bots alike; and its fast listing (`fast_tricks`) against the readable one (`tricks`).
+
+Here hands, piles, locks and orders are drawn at random under random toggles (two decks,
+wild jokers, sequences, locks, every clearing rule), far more of them than whole games
+reach: every list the tables give is the readable statement's list, in its order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from president.engine import Rules, RulesError, Top, Trick, fast_tricks, judge_for, strength, tricks
+from president.engine.moves import rows_of
+
+from ..strategies import TOGGLE_VALUES
+
+#: The toggles that change what may be played on what (the rest play no part here).
+PLAYING = (
+    "decks",
+    "jokers",
+    "joker_mode",
+    "twos_clear",
+    "clear_rank",
+    "bombs",
+    "equal_plays",
+    "transparent_threes",
+    "suit_ranking",
+    "sequences",
+    "suit_lock",
+    "spade_three",
+    "nines_clear",
+)
+
+
+@st.composite
+def judged_rules(draw: st.DrawFn) -> Rules:
+    toggles = draw(st.fixed_dictionaries({}, optional={n: TOGGLE_VALUES[n] for n in PLAYING}))
+    try:
+        return Rules(**toggles)
+    except RulesError:
+        assume(False)
+        raise
+
+
+@st.composite
+def hands(draw: st.DrawFn, rules: Rules) -> list[int]:
+    """A hand as card-kind counts: up to 20 cards of the deck `rules` deal."""
+    copies = [rules.decks] * 52 + [rules.decks * rules.jokers]
+    counts = [0] * 53
+    for card_id in draw(st.lists(st.integers(0, 52), max_size=20)):
+        if counts[card_id] < copies[card_id]:
+            counts[card_id] += 1
+    return counts
+
+
+@st.composite
+def tricks_of(draw: st.DrawFn, rules: Rules) -> Trick:
+    """A pile (none, a set, or a sequence), the order, and a lock the pile could have made."""
+    kind = draw(st.sampled_from(["lead", "set", "run"] if rules.sequences else ["lead", "set"]))
+    reversed_ = draw(st.booleans())
+    if kind == "lead":
+        return Trick(None, reversed_, (), False)
+    if kind == "set":
+        rank = draw(st.integers(0, 13))
+        size = draw(st.integers(1, 4 * rules.decks + 2))
+        jokers = size if rank == 13 else draw(st.integers(0, min(size - 1, 2)))
+        suits = tuple(
+            sorted(
+                draw(st.lists(st.integers(0, 3), min_size=size - jokers, max_size=size - jokers))
+            )
+        )
+        top = Top(0, rank, size, jokers, False, suits)
+    else:
+        low = draw(st.integers(0, 10))
+        size = draw(st.integers(3, 13 - low))
+        suit = draw(st.integers(0, 3))
+        jokers = draw(st.integers(0, 1))
+        top = Top(0, low, size, jokers, True, (suit,) * (size - jokers))
+    lock: tuple[int, ...] = ()
+    if rules.suit_lock and top.suits and draw(st.booleans()):
+        lock = top.suits
+    return Trick(top, reversed_, lock, False)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.data())
+def test_the_tables_list_what_the_readable_rules_list(data: Any) -> None:
+    rules = data.draw(judged_rules())
+    counts = data.draw(hands(rules))
+    trick = data.draw(tricks_of(rules))
+    readable = tricks.legal_plays(rules, counts, trick)
+    patterns = [row[-1].step if row else 0 for row in rows_of(counts)]
+    fast = fast_tricks.Listing(rules).legal_plays(patterns, trick)
+    if fast is not None:
+        assert fast == readable
+    if rules.variants:  # (under the base rules the judge lists one play per shape)
+        assert judge_for(rules).legal_plays(rows_of(counts), trick) == readable
+    assert fast_tricks.kind_counts_of(patterns) == counts
+
+
+def test_the_tables_answer_the_common_moments_of_daifugo() -> None:
+    """A lead, a follow on a set (locked or not) and on a sequence: not left to `tricks`."""
+    rules = Rules(
+        jokers=1, joker_mode="wild", clear_rank=8, sequences=True, suit_lock=True, spade_three=True
+    )
+    counts = [1 if card_id % 3 else 0 for card_id in range(53)]
+    patterns = [row[-1].step if row else 0 for row in rows_of(counts)]
+    listing = fast_tricks.Listing(rules)
+    for trick in (
+        Trick(None, False, (), False),
+        Trick(Top(1, 4, 2, 0, False, (1, 2)), False, (), False),
+        Trick(Top(1, 4, 2, 0, False, (1, 2)), True, (1, 2), False),
+        Trick(Top(1, 2, 3, 0, True, (0, 0, 0)), False, (0,), False),
+    ):
+        assert listing.legal_plays(patterns, trick) is not None, trick
+
+
+def test_one_judge_per_rules_and_the_same_one_for_equal_rules() -> None:
+    rules = Rules(sequences=True)
+    assert judge_for(rules) is judge_for(rules)
+    assert judge_for(Rules(sequences=True)) is judge_for(rules)
+    assert judge_for(Rules()) is not judge_for(rules)
+
+
+def test_the_order_of_ranks_is_the_judge_s_and_a_revolution_reverses_it() -> None:
+    assert [strength(rank, False) for rank in (0, 12, 13)] == [0, 12, 13]
+    assert [strength(rank, True) for rank in (0, 12, 13)] == [12, 0, 13]
+    assert judge_for(Rules()).strength(0, True) == strength(0, True)
