@@ -69,8 +69,8 @@ def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS
 
 
 #: The message types whose wire form depends on the version chosen: some of their fields
-#: are newer than some versions (and are left out for those).
-_VERSIONED = frozenset({*m.SINCE_VERSION_3, m.TableView})
+#: are newer than some versions (`messages.Since`), and are left out for those.
+_VERSIONED = frozenset(cls for cls in m.REGISTRY.values() if m.is_versioned(cls))
 #: The last message encoded, and its frames by the version they were made for: a
 #: broadcast sends one message object to many connections (messages are immutable).
 _last: tuple[m.Message | None, dict[int, bytes]] = (None, {})
@@ -79,18 +79,7 @@ _last: tuple[m.Message | None, dict[int, bytes]] = (None, {})
 def _wire_for(message: m.Message, version: int) -> dict[str, object]:
     """`message.to_wire()` as a peer of `version` reads it: without the fields that
     version does not have."""
-    wired = message.to_wire()
-    if version < 3:
-        for name in m.SINCE_VERSION_3.get(type(message), ()):
-            del wired[name]
-    game = wired.get("game") if version < m.VARIANTS_VERSION else None
-    if isinstance(game, dict):
-        for name in m.SINCE_VERSION_5[m.GameView]:
-            game.pop(name, None)
-        if isinstance(game.get("top"), dict):
-            for name in m.SINCE_VERSION_5[m.TopPlay]:
-                game["top"].pop(name, None)
-    return wired
+    return m.for_version(message.to_wire(), type(message), version)
 
 
 def _encoded(message: m.Message, limit: int, version: int | None) -> bytes:
@@ -142,7 +131,12 @@ class Connection:
             raise
         if body is None:
             return None
-        return self._accept(m.Message.from_wire(unpack(body)))
+        message = m.Message.from_wire(unpack(body))
+        try:
+            return self._accept(message)
+        except RemoteProtocolError as error:
+            error.about = message.TYPE
+            raise
 
     @property
     def pending(self) -> int:
@@ -193,11 +187,7 @@ class Connection:
     def _in_version(self, message: m.Message) -> m.Message:
         """`message`, if it is in the version agreed (a peer of an older one may not send
         what that version does not have, as this side never sends it one)."""
-        if (
-            self.version is not None
-            and self.version < m.VARIANTS_VERSION
-            and type(message) in m.TYPES_SINCE_VERSION_5
-        ):
+        if self.version is not None and self.version < type(message).SINCE:
             raise RemoteProtocolError(
                 Code.NOT_ALLOWED, f"{message.TYPE} is not in protocol version {self.version}"
             )
@@ -243,11 +233,7 @@ class Connection:
                 raise LocalProtocolError(Code.NOT_ALLOWED, f"a server does not send {message.TYPE}")
             elif self.state == "handshake" and kind not in (m.Error, m.Bye):
                 raise LocalProtocolError(Code.HANDSHAKE, "answer hello with welcome first")
-        if (
-            self.version is not None
-            and self.version < m.VARIANTS_VERSION
-            and kind in m.TYPES_SINCE_VERSION_5
-        ):
+        if self.version is not None and self.version < kind.SINCE:
             raise LocalProtocolError(
                 Code.NOT_ALLOWED, f"{message.TYPE} is not in protocol version {self.version}"
             )

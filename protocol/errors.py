@@ -69,10 +69,13 @@ MEANINGS: Final[Mapping[Code, str]] = {
 class ProtocolError(Exception):
     """Something on the wire was wrong."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, about: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: The type of the message refused, when it is one the protocol has ("" for a
+        #: frame that is not a message, or of a type there is not).
+        self.about = about
 
 
 class RemoteProtocolError(ProtocolError):

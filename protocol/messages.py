@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from .codec import pack
 from .errors import Code, RemoteProtocolError
-from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
+from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints, to_fields
 
 #: Protocol versions this build speaks, newest last.  Version 2 carries each game event
 #: as a message of its own type and the table's public view as the engine's; version 3
@@ -19,11 +21,11 @@ from .schema import Items, Range, Scalar, Size, Text, from_fields, to_fields
 #: proves its key with a `proof`, then `welcome` (protocol/identity.py).
 #: Version 5 adds the variant rules (issue 16): the `handover` and `discard` actions, the
 #: `handed_over`, `discarded` and `fell` events, and the fields of `TopPlay` and
-#: `GameView` after `places` (`Connection.send` leaves those out for an older peer, which
-#: is never let sit at or watch a table playing a variant: `VARIANTS_VERSION`).
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5)
-#: The first version that can play the variant rules (issue 16).
-VARIANTS_VERSION = 5
+#: `GameView` after `places`.  Version 6 adds the toggle nines_clear.  A field or a
+#: message type newer than version 2 says so where it is declared (`Since`, `SINCE`);
+#: a toggle or a preset, in `RULES_SINCE`.  A peer never gets what its version lacks,
+#: and is never let sit at or watch a table whose rules it does not know.
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -64,6 +66,8 @@ class Message:
     """A protocol message; subclasses are frozen dataclasses registered by `type`."""
 
     TYPE: ClassVar[str] = ""
+    #: The protocol version this type of message arrived in (1: from the start).
+    SINCE: ClassVar[int] = 1
 
     def to_wire(self) -> dict[str, Any]:
         fields: dict[str, Any] = to_fields(self)
@@ -78,7 +82,11 @@ class Message:
         cls = REGISTRY.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise RemoteProtocolError(Code.UNKNOWN_MESSAGE, f"there is no message type {kind!r}")
-        message: Message = from_fields(cls, value, cls.TYPE)
+        try:
+            message: Message = from_fields(cls, value, cls.TYPE)
+        except RemoteProtocolError as error:
+            error.about = cls.TYPE
+            raise
         return message
 
 
@@ -131,10 +139,10 @@ class TopPlay:
     rank: Annotated[int, Range(0, 13)]
     size: Annotated[int, Range(1, 13)]
     jokers: Annotated[int, Range(0, 4)]
-    #: A sequence (version 5): `rank` is its lowest rank, `size` its length.
-    run: bool = False
-    #: The suits of its natural cards, sorted (version 5; filled under variant rules only).
-    suits: Annotated[tuple[Suit, ...], Items(0, 13)] = ()
+    #: A sequence: `rank` is its lowest rank, `size` its length.
+    run: Annotated[bool, Since(5)] = False
+    #: The suits of its natural cards, sorted (filled under variant rules only).
+    suits: Annotated[tuple[Suit, ...], Items(0, 13), Since(5)] = ()
 
 
 @dataclass(frozen=True)
@@ -179,21 +187,12 @@ class GameView:
     winners: Names
     #: Per seat, the place it took this hand (0 = first), nil while it holds cards.
     places: Annotated[tuple[Annotated[int, Range(0, 11)] | None, ...], Items(3, 12)]
-    #: A jack has reversed the order until the trick ends (version 5: jack_back).
-    jack_back: bool = False
-    #: The suits this trick is locked to, sorted; empty when it is not (version 5).
-    lock: Annotated[tuple[Suit, ...], Items(0, 13)] = ()
-    #: What the seat whose turn it is owes before play goes on (version 5), or nil.
-    due: Due | None = None
-
-
-#: Fields of the records in a `table` message that a peer of a version before 5 does not
-#: know: `Connection.send` leaves them out for it.  Such a peer is only ever at a table
-#: without variants, where each is at its default.
-SINCE_VERSION_5: dict[type, tuple[str, ...]] = {
-    GameView: ("jack_back", "lock", "due"),
-    TopPlay: ("run", "suits"),
-}
+    #: A jack has reversed the order until the trick ends (jack_back).
+    jack_back: Annotated[bool, Since(5)] = False
+    #: The suits this trick is locked to, sorted; empty when it is not.
+    lock: Annotated[tuple[Suit, ...], Items(0, 13), Since(5)] = ()
+    #: What the seat whose turn it is owes before play goes on, or nil.
+    due: Annotated[Due | None, Since(5)] = None
 
 
 # --- the handshake --------------------------------------------------------------------
@@ -390,6 +389,8 @@ class HandoverCards(Message):
     """Pay a due `handover` (version 5, seven_pass): these cards go to the next seat
     holding cards."""
 
+    SINCE = 5
+
     cards: DueCards
 
 
@@ -397,6 +398,8 @@ class HandoverCards(Message):
 @dataclass(frozen=True)
 class DiscardCards(Message):
     """Pay a due `discard` (version 5, ten_discard): these cards leave the game face up."""
+
+    SINCE = 5
 
     cards: DueCards
 
@@ -546,7 +549,7 @@ class Returned(TableEvent):
     receiver: Seat
     size: Annotated[int, Range(0, 2)]
     automatic: bool
-    timeout: TimeoutReason = ""
+    timeout: Annotated[TimeoutReason, Since(3)] = ""
 
 
 @message("exchange_done")
@@ -563,7 +566,7 @@ class Played(TableEvent):
     clears: bool
     revolution: bool
     #: The timeout rule played for the seat, and why (version 3).
-    timeout: TimeoutReason = ""
+    timeout: Annotated[TimeoutReason, Since(3)] = ""
 
 
 @message("passed")
@@ -574,7 +577,7 @@ class Passed(TableEvent):
 
     seat: Seat
     automatic: bool
-    timeout: TimeoutReason = ""
+    timeout: Annotated[TimeoutReason, Since(3)] = ""
 
 
 @message("skipped")
@@ -604,6 +607,8 @@ class HandedOver(TableEvent):
     """Version 5 (seven_pass): a seat paid its due by handing `size` cards to the next
     seat holding cards; which cards, only the two seats' sealed hands say."""
 
+    SINCE = 5
+
     giver: Seat
     receiver: Seat
     size: Annotated[int, Range(1, 12)]
@@ -615,6 +620,8 @@ class HandedOver(TableEvent):
 class Discarded(TableEvent):
     """Version 5 (ten_discard): a seat paid its due by discarding these cards, face up."""
 
+    SINCE = 5
+
     seat: Seat
     cards: DueCards
     timeout: TimeoutReason = ""
@@ -625,6 +632,8 @@ class Discarded(TableEvent):
 class Fell(TableEvent):
     """Version 5 (capital_fall): the President did not go out first and takes `place`,
     the lowest free one, at once; its cards are out of play for the hand."""
+
+    SINCE = 5
 
     seat: Seat
     place: Annotated[int, Range(0, 11)]
@@ -646,17 +655,127 @@ class GameOver(TableEvent):
     winners: Names
 
 
-#: Fields a version-2 peer does not know, by message type: `Connection.send` leaves
-#: them out when version 2 was chosen.
-SINCE_VERSION_3: dict[type[Message], tuple[str, ...]] = {
-    Returned: ("timeout",),
-    Played: ("timeout",),
-    Passed: ("timeout",),
+#: The protocol version each toggle and preset of the rules arrived in: a peer of an
+#: older version is never let sit at or watch a table whose wire rules name a newer one
+#: (docs/PROTOCOL.md, "What a new toggle owes the protocol").  Every toggle and preset
+#: of the engine is here (a test holds them equal): a new one takes the next version.
+RULES_SINCE: dict[str, int] = {
+    # version 2: the base game's toggles and the five presets of the rulebooks
+    "decks": 2,
+    "jokers": 2,
+    "joker_mode": 2,
+    "dealer": 2,
+    "deal_from_president": 2,
+    "seat_order": 2,
+    "passing": 2,
+    "auto_pass": 2,
+    "twos_clear": 2,
+    "clear_rank": 2,
+    "bombs": 2,
+    "revolution": 2,
+    "equal_plays": 2,
+    "must_beat": 2,
+    "two_finish_penalty": 2,
+    "exchange": 2,
+    "auto_return": 2,
+    "first_lead": 2,
+    "later_lead": 2,
+    "scoring": 2,
+    "target": 2,
+    "rounds": 2,
+    "title_scum": 2,
+    "classic": 2,
+    "full": 2,
+    "house": 2,
+    "sheet": 2,
+    "table": 2,
+    # version 5: the variants and the Daifugo family (issue 16)
+    "transparent_threes": 5,
+    "suit_ranking": 5,
+    "one_time_around": 5,
+    "sequences": 5,
+    "suit_lock": 5,
+    "jack_back": 5,
+    "five_skip": 5,
+    "seven_pass": 5,
+    "ten_discard": 5,
+    "spade_three": 5,
+    "capital_fall": 5,
+    "forbidden_finishes": 5,
+    "daifugo": 5,
+    # version 6
+    "nines_clear": 6,
 }
-#: Message types a peer of a version before 5 does not have: never sent to it.
-TYPES_SINCE_VERSION_5: frozenset[type[Message]] = frozenset(
-    {HandoverCards, DiscardCards, HandedOver, Discarded, Fell}
-)
+
+
+def rules_unknown(wired: dict[str, Any], version: int) -> list[str]:
+    """The toggles and the preset of a table's wire rules (`{"preset": NAME, toggle:
+    value...}`) that a peer of `version` does not know, in the order they are named."""
+    names = [wired.get("preset", "classic"), *(k for k in wired if k != "preset")]
+    # (a name the protocol does not list is newer than every version)
+    return [name for name in names if RULES_SINCE.get(name, max(VERSIONS) + 1) > version]
+
+
+#: Per record type: (field, the version it arrived in, the record type inside it, if any).
+_PLANS: dict[type, list[tuple[str, int, type | None]]] = {}
+
+
+def _plan(cls: type) -> list[tuple[str, int, type | None]]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = []
+        for name, hint in hints(cls).items():
+            if name in ("TYPE", "SINCE"):
+                continue
+            since = max((x.version for x in _extras(hint) if isinstance(x, Since)), default=1)
+            plan.append((name, since, _record_in(hint)))
+        _PLANS[cls] = plan = [step for step in plan if step[1] > 1 or step[2] is not None]
+    return plan
+
+
+def _extras(hint: Any) -> tuple[Any, ...]:
+    if typing.get_origin(hint) is typing.Annotated:
+        return typing.get_args(hint)[1:]
+    return ()
+
+
+def _record_in(hint: Any) -> type | None:
+    """The record (a dataclass) a field holds, alone, optional or in a tuple."""
+    if typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return hint
+    for arg in typing.get_args(hint):
+        found = _record_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def for_version(wired: dict[str, Any], cls: type, version: int) -> dict[str, Any]:
+    """A record's wire map as a peer of `version` reads it: without the fields newer
+    than its version, in the record and every record inside it (changed in place)."""
+    for name, since, inner in _plan(cls):
+        if since > version:
+            wired.pop(name, None)
+            continue
+        value = wired.get(name)
+        if inner is None or value is None:
+            continue
+        if isinstance(value, dict):
+            for_version(value, inner, version)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, dict):
+                    for_version(item, inner, version)
+    return wired
+
+
+def is_versioned(cls: type) -> bool:
+    """Whether some field of the record (or of one inside it) is newer than version 2."""
+    return any(
+        since > 2 or (inner is not None and is_versioned(inner)) for _, since, inner in _plan(cls)
+    )
 
 
 @message("hand")

@@ -41,6 +41,14 @@ class Items:
     high: int
 
 
+@dataclass(frozen=True)
+class Since:
+    """The protocol version a field arrived in (a field without one is in every version):
+    a peer that chose an older version never gets it (`messages.for_version`)."""
+
+    version: int
+
+
 #: No text on the wire is longer (the codec's own limit on strings).
 MAX_TEXT = 4096
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
-from president.engine import VARIANTS, Rules, RulesError, find_preset
+from president.engine import Rules, RulesError, find_preset
 from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
@@ -367,7 +367,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
             )
     except (RulesError, TypeError) as exc:
         raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
-    _knows_rules(guest, rules, f"table {message.name}")
+    _knows_rules(guest, preset, rules, f"table {message.name}")
     settings = TableSettings.on(
         lobby.config,
         name=message.name,
@@ -385,14 +385,15 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     lobby._sweep_soon()
 
 
-def _knows_rules(guest: Guest, rules: Rules, where: str) -> None:
-    """A client of a version before the variant rules cannot show or play them: it is
-    not let create, sit at or watch a table playing one (every other table is its)."""
-    if guest.version < m.VARIANTS_VERSION and rules.variants:
-        unknown = ", ".join(name for name in VARIANTS if getattr(rules, name))
+def _knows_rules(guest: Guest, preset: str, rules: Rules, where: str) -> None:
+    """A client whose protocol version is older than a toggle (or the preset) the table's
+    rules name cannot show or play them: it is not let create, sit at or watch that table
+    (every other table is its), and is told which (`messages.RULES_SINCE`)."""
+    unknown = m.rules_unknown(wire.rules_to_wire(preset, rules), guest.version)
+    if unknown:
         raise TableError(
             Code.NOT_ALLOWED,
-            f"{where} plays rules your client does not know ({unknown}): "
+            f"{where} plays rules your client does not know ({', '.join(unknown)}): "
             "update president to play or watch there",
         )
 
@@ -408,7 +409,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    _knows_rules(guest, table.settings.rules, f"table {table.name}")
+    _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     await _password_tried(lobby, guest, table, table.join(guest, message.seat, message.password))
     guest.table = table
     lobby.changed(table.name)
@@ -418,7 +419,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
 async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    _knows_rules(guest, table.settings.rules, f"table {table.name}")
+    _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     await _password_tried(lobby, guest, table, table.spectate(guest, message.password))
     guest.table = table
     lobby.changed(table.name)
@@ -474,7 +475,7 @@ async def _resume(lobby: Lobby, guest: Guest, message: m.Resume) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    _knows_rules(guest, table.settings.rules, f"table {table.name}")
+    _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     await table.resume(guest, message.seat, message.token)
     guest.table = table
 

@@ -234,7 +234,7 @@ class Session:
             self.conn.receive_data(data)
 
     def _refuse(self, error: RemoteProtocolError) -> None:
-        self.deliver(m.Error(code=error.code, message=error.message[:500]))
+        self.deliver(m.Error(code=error.code, message=error.message[:500], about=error.about))
         self._strikes += 1
         if error.code is Code.FRAME_TOO_LARGE or self._strikes >= self.config.strikes:
             reason = (

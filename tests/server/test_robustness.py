@@ -190,6 +190,23 @@ async def test_bad_input_gets_a_code_and_a_sentence(tmp_path: Path) -> None:
                 [e.code for e in c.errors[-3:]] == ["bad_msgpack", "unknown_message", "bad_message"]
             )
         )
+        # `about` names the type refused whenever the protocol has that type (docs/PROTOCOL.md,
+        # "Error codes"): "" only for a frame that is no message or of no type there is
+        assert [e.about for e in c.errors[-3:]] == ["", "", "join"]
+        assert all(e.about == e_type for e, e_type in zip(c.errors[:2], ("join", "create_table")))
+        hello = pack(
+            {
+                "type": "hello",
+                "versions": [6],
+                "name": "ann",
+                "role": "player",
+                "hand_key": bytes(32),
+            }
+        )
+        writer.write(encode_frame(hello))  # a second hello
+        writer.write(encode_frame(pack({"type": "welcome", "version": 6, "server": "me"})))
+        await wait_for(lambda: [e.code for e in c.errors[-2:]] == ["handshake", "not_allowed"])
+        assert [e.about for e in c.errors[-2:]] == ["hello", "welcome"]
         await still_serving(server, tmp_path)
         task.cancel()
 

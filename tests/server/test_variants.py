@@ -11,6 +11,8 @@ from collections import Counter
 from pathlib import Path
 
 from president.engine import (
+    PRESETS,
+    TOGGLES,
     Discarded,
     HandedOver,
     Handover,
@@ -33,8 +35,7 @@ from .test_security import strings_in
 from .test_table import all_ready, game_of, play_until, refused, seated, table
 
 REFUSAL = (
-    "table Friday plays rules your client does not know (sequences, suit_lock, jack_back,"
-    " five_skip, seven_pass, ten_discard, spade_three, capital_fall, forbidden_finishes):"
+    "table Friday plays rules your client does not know (daifugo):"
     " update president to play or watch there"
 )
 
@@ -70,6 +71,43 @@ async def test_an_older_client_may_not_create_sit_at_or_watch_a_variant_table() 
     await hall.handle(ann, m.Join(table="Friday"))
     assert ann.errors() == [] and ann.table is hall.tables["Friday"]
     await hall.close()
+
+
+async def test_a_client_that_knows_one_toggle_less_plays_every_table_but_that_one() -> None:
+    """A version-5 client was made before nines_clear (version 6): a table that turns it
+    on is refused to it, naming it; a Daifugo table without it is its, as before."""
+    assert m.RULES_SINCE["nines_clear"] == 6
+    hall = lobby()
+    ann, old = Guest("ann"), Guest("old", address="10.0.0.9", version=5)
+    await hall.handle(old, create("Friday", preset="daifugo", toggles={"nines_clear": True}))
+    assert "Friday" not in hall.tables
+    await hall.handle(ann, create("Friday", preset="daifugo", toggles={"nines_clear": True}))
+    await hall.handle(ann, create("Saturday", preset="daifugo"))
+    assert ann.errors() == []
+    await hall.handle(old, m.Spectate(table="Friday"))
+    await hall.handle(old, m.Join(table="Saturday"))
+    refusals = [x for x in old.sent if isinstance(x, m.Error)]
+    assert [(e.code, e.about) for e in refusals] == [
+        (Code.NOT_ALLOWED, "create_table"),
+        (Code.NOT_ALLOWED, "spectate"),
+    ]
+    assert all("does not know (nines_clear)" in e.message for e in refusals)
+    assert old.table is hall.tables["Saturday"]
+    await hall.close()
+
+
+def test_the_protocol_knows_when_every_toggle_and_preset_arrived() -> None:
+    """What a new toggle owes the protocol (docs/PROTOCOL.md): its version, in
+    `RULES_SINCE`; a toggle the protocol does not list is refused to every older client."""
+    assert set(m.RULES_SINCE) == set(TOGGLES) | set(PRESETS)
+    assert all(2 <= v <= max(m.VERSIONS) for v in m.RULES_SINCE.values())
+    assert m.rules_unknown({"preset": "daifugo", "nines_clear": True}, 4) == [
+        "daifugo",
+        "nines_clear",
+    ]
+    assert m.rules_unknown({"preset": "house", "bombs": True}, 2) == []
+    future = {"preset": "classic", "a_rule_from_the_future": 1}
+    assert m.rules_unknown(future, max(m.VERSIONS)) == ["a_rule_from_the_future"]
 
 
 async def test_a_client_without_a_player_key_is_told_why_over_a_real_connection(
@@ -137,6 +175,11 @@ async def test_a_hand_over_reseals_both_hands_and_tells_the_third_seat_only_its_
         member = by_name[game.seating[seat]]
         sealed = [x for x in member.sent[mark[member.name] :] if isinstance(x, m.SealedHand)]
         assert [x.reason for x in sealed] == ["handover"], sealed
+        # the order docs/PROTOCOL.md gives: the events, then the sealed hand, then the view
+        kinds = [type(x) for x in member.sent[mark[member.name] :]]
+        told, resealed = kinds.index(m.HandedOver), kinds.index(m.SealedHand)
+        assert told < resealed < len(kinds) - 1 - kinds[::-1].index(m.TableView)
+        assert sealed[0].number > event.number
         want = Counter(before[seat]) + handed if moved > 0 else Counter(before[seat]) - handed
         assert Counter(member.cards()) == want
     other = by_name[game.seating[third]]
