@@ -28,6 +28,8 @@ COMPILED = [
     "engine/events.py",
     "engine/moves.py",
     "engine/tricks.py",
+    "engine/fast_tricks.py",
+    "engine/judge.py",
     "engine/state.py",
     "engine/view.py",
     "bots/sim.py",

@@ -24,7 +24,10 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What setup.py compiles, as `president --version` names it.
-COMPILED = "bots.sim, engine.events, engine.moves, engine.state, engine.tricks, engine.view"
+COMPILED = (
+    "bots.sim, engine.events, engine.fast_tricks, engine.judge, engine.moves, engine.state,"
+    " engine.tricks, engine.view"
+)
 SKIP = ("build", "dist", ".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
 
 
