@@ -464,12 +464,24 @@ class SeatView:
                     self.rows, self.return_size
                 )
             return []
-        top = self.top
-        if top is None and not self.opening and not self.rules.variants:
-            rows = self.rows
-            if self.rules.joker_mode != "wild" or not rows[JOKER_RANK]:
-                return [*_chain(rows)]  # a lead: every canonical play held
-        return judge_for(self.rules).legal_actions(self.rows, self.judged(), self.due)
+        top, rows, rules = self.top, self.rows, self.rules
+        if not rules.variants:  # the judge's own fast forms, inlined (a view per decision)
+            if top is None:
+                if not self.opening and (rules.joker_mode != "wild" or not rows[JOKER_RANK]):
+                    return [*_chain(rows)]  # a lead: every canonical play held
+            elif rules.plain_follow and not self.revolution:
+                # the common follow: the trick's count, of a higher rank (or an equal one)
+                index = top.size - 1
+                low = top.rank + rules.follow_margin
+                plays: list[Action]
+                if index:
+                    plays = [row[index] for row in rows[low:] if len(row) > index]
+                else:
+                    plays = [row[0] for row in rows[low:] if row]
+                if not (rules.must_beat and plays):
+                    plays.append(PASS)
+                return plays
+        return judge_for(rules).legal_actions(rows, self.judged(), self.due)
 
     def judged(self) -> Trick:
         """What a play is judged against now: the pile, the order in force, the lock and
