@@ -39,6 +39,12 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
 }
 
 
+def _variant() -> Any:
+    """A toggle of the variants or the Daifugo family: off by default; any of them on
+    makes the engine take its general path (`Rules.variants`)."""
+    return dataclasses.field(default=False, metadata={"variant": True})
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     """The rules a table plays by.  Defaults are the base game (the `classic` preset)."""
@@ -67,20 +73,20 @@ class Rules:
     rounds: int = 5
     title_scum: TitleScum = "Scum"
     # --- the President variants the rulebooks name (docs/rules.md, "Variants") --------
-    transparent_threes: bool = False
-    suit_ranking: bool = False
-    one_time_around: bool = False
+    transparent_threes: bool = _variant()
+    suit_ranking: bool = _variant()
+    one_time_around: bool = _variant()
     # --- the Daifugo family (docs/rules.md, "The Daifugo family") --------------------
-    sequences: bool = False
-    suit_lock: bool = False
-    jack_back: bool = False
-    five_skip: bool = False
-    seven_pass: bool = False
-    ten_discard: bool = False
-    spade_three: bool = False
-    capital_fall: bool = False
-    forbidden_finishes: bool = False
-    nines_clear: bool = False
+    sequences: bool = _variant()
+    suit_lock: bool = _variant()
+    jack_back: bool = _variant()
+    five_skip: bool = _variant()
+    seven_pass: bool = _variant()
+    ten_discard: bool = _variant()
+    spade_three: bool = _variant()
+    capital_fall: bool = _variant()
+    forbidden_finishes: bool = _variant()
+    nines_clear: bool = _variant()
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -164,8 +170,11 @@ class Rules:
 
 TOGGLES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
 
-#: The toggles of docs/rules.md's "Variants" and "The Daifugo family", all off by default.
-VARIANTS: Final[tuple[str, ...]] = TOGGLES[TOGGLES.index("transparent_threes") :]
+#: The toggles of docs/rules.md's "Variants" and "The Daifugo family", all off by default
+#: (each declared so on its field: `_variant()`).
+VARIANTS: Final[tuple[str, ...]] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.metadata.get("variant")
+)
 
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
