@@ -355,26 +355,10 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
             if top is None or _set_beats(rules, top, rev, JOKER_RANK, jokers, ()):
                 add((JOKER_RANK, 0, jokers, _JOKER_TAIL[jokers]))
     if rules.sequences and (top is None or top.run):
-        _add_runs(rules, counts, top, rev, lock, opening, wild, add)
+        held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
+        add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
     found.sort()
     return [play_of(entry[3]) for entry in found]
-
-
-def _add_runs(
-    rules: Rules,
-    counts: KindCounts,
-    top: Top | None,
-    rev: bool,
-    lock: tuple[int, ...],
-    opening: bool,
-    wild: int,
-    add: Callable[[_Entry], None],
-) -> None:
-    """Every sequence the hand can make that beats `top` (or leads), added as sort entries:
-    each suit's runs from a held lowest card to a held highest one, wild jokers filling the
-    missing ranks inside (or standing in for held ones: a different card set)."""
-    held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
-    add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
 
 
 def add_runs_held(
@@ -387,7 +371,10 @@ def add_runs_held(
     wild: int,
     add: Callable[[_Entry], None],
 ) -> None:
-    """`_add_runs` for a hand given as, per suit, whether it holds each rank."""
+    """Every sequence the hand can make that beats `top` (or leads), added as sort entries:
+    each suit's runs from a held lowest card to a held highest one, wild jokers filling the
+    missing ranks inside (or standing in for held ones: a different card set).  The hand
+    is given as, per suit, whether it holds each rank."""
     length = top.size if top is not None else 0
     for suit in range(1 if opening else 4):
         if lock and suit not in lock:
