@@ -458,9 +458,7 @@ class EngineWorld:
         return -1 if turn is None else turn
 
     def copy(self) -> EngineWorld:
-        game = self.game
-        hands = [game.hand_of(s) for s in range(len(game.seating))]
-        return EngineWorld(Game.from_view(game.view_for(0), hands), self.view)
+        return EngineWorld(self.game.clone(), self.view)
 
     def actions(self, seat: int) -> list[Move]:
         return self.game.legal_actions(seat)  # type: ignore[return-value]

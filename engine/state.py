@@ -196,6 +196,32 @@ class Game:
         state["_played"] = ([], 0, ())
         return state
 
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (a bot's world to play out): each
+        list and map of its state copied two levels down, the tables shared by every
+        game of its size shared, the views' caches left behind."""
+        attributes = getattr(self, "__dict__", None)
+        # (interpreted, a game's attributes are a dict to copy whole; compiled by mypyc,
+        # its fields are read one by one)
+        state = self.__getstate__() if attributes is None else dict(attributes)
+        shared = self._SHARED
+        for name, value in state.items():
+            kind = type(value)
+            if kind is list and name not in shared:
+                state[name] = [item[:] if type(item) is list else item for item in value]
+            elif kind is dict:
+                state[name] = dict(value)
+        state["_lasting"], state["_seen_hands"], state["_played"] = None, {}, ([], 0, ())
+        history: list[HandHistory] = state["history"]
+        if history and history[-1].actions is self._actions:  # the hand in play's record
+            last = history[-1]
+            history[-1] = HandHistory(last.seating, last.dealer, last.deal, state["_actions"])
+        if attributes is None:
+            return _rebuilt(self.rules, state)
+        game: Game = object.__new__(type(self))
+        setattr(game, "__dict__", state)  # noqa: B010 (no such attribute once compiled)
+        return game
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)

@@ -281,3 +281,39 @@ def test_the_deals_events_hold_the_cards_dealt() -> None:
                 while seat is not None:
                     game.apply(seat, rng.choice(game.legal_actions(seat)))
                     seat = game.actor
+
+
+@pytest.mark.parametrize("preset", ["classic", "house", "daifugo"])
+def test_a_clone_plays_on_alone_and_as_the_game_would(preset: str) -> None:
+    """`Game.clone` (a search's world): the clone and the game, given the same moves,
+    make the same events and views; moves made in the clone leave the game as it was."""
+    rng = random.Random(5)
+    game = Game(find_preset(preset).replace(target=4, rounds=2), ["a", "b", "c", "d"])
+    cloned = 0
+    while game.phase is not Phase.GAME_OVER:
+        game.start_hand(rng=random.Random(rng.random()))
+        while game.actor is not None:
+            if rng.random() < 0.1:
+                before = [game.view_for(s) for s in range(4)], game.public_view()
+                twin, stray = game.clone(), game.clone()
+                # the stray plays on alone: the game does not see it
+                for _ in range(5):
+                    if stray.actor is None:
+                        break
+                    stray.apply(stray.actor, rng.choice(stray.legal_actions(stray.actor)))
+                assert ([game.view_for(s) for s in range(4)], game.public_view()) == before
+                check_every_view(twin, "cloned")
+                for _ in range(8):
+                    seat = game.actor
+                    if seat is None:
+                        break
+                    action = rng.choice(game.legal_actions(seat))
+                    assert twin.legal_actions(seat) == game.legal_actions(seat)
+                    assert twin.apply(seat, action) == game.apply(seat, action)
+                check_every_view(twin, "cloned, after moves")
+                assert twin.history[-1].actions == game.history[-1].actions
+                cloned += 1
+            seat = game.actor
+            if seat is not None:
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert cloned >= 5  # (seeded: the same every run)
