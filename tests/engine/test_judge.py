@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from president.engine import Rules, RulesError, Top, Trick, fast_tricks, judge_for, strength, tricks
@@ -84,9 +85,7 @@ def tricks_of(draw: st.DrawFn, rules: Rules) -> Trick:
     return Trick(top, reversed_, lock, False)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(st.data())
-def test_the_tables_list_what_the_readable_rules_list(data: Any) -> None:
+def tables_against_readable(data: Any) -> None:
     rules = data.draw(judged_rules())
     counts = data.draw(hands(rules))
     trick = data.draw(tricks_of(rules))
@@ -98,6 +97,20 @@ def test_the_tables_list_what_the_readable_rules_list(data: Any) -> None:
     if rules.variants:  # (under the base rules the judge lists one play per shape)
         assert judge_for(rules).legal_plays(rows_of(counts), trick) == readable
     assert fast_tricks.kind_counts_of(patterns) == counts
+
+
+#: 800 draws here (a few seconds); the slow tier draws 5,000 more.
+@settings(max_examples=800, deadline=None)
+@given(st.data())
+def test_the_tables_list_what_the_readable_rules_list(data: Any) -> None:
+    tables_against_readable(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None)
+@given(st.data())
+def test_the_tables_list_what_the_readable_rules_list_at_length(data: Any) -> None:
+    tables_against_readable(data)
 
 
 def test_the_tables_answer_the_common_moments_of_daifugo() -> None:
