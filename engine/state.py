@@ -72,8 +72,6 @@ class HandHistory:
 
 
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
-#: The ranks whose plays have effects under the variants (see `cards.RANK_NAMES`).
-THREE_RANK, _FIVE, _SEVEN, _TEN, _JACK = 0, 2, 4, 7, 8
 _new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
 _chain = chain.from_iterable
 
@@ -662,39 +660,24 @@ class Game:
         combine"): judged in the order before it; then the revolution, the jack and the
         lock; then the dues it makes (`_next_due`); then, once they are paid, going out,
         the clear, the skips and the next turn (`_resume`)."""
-        rules = self.rules
         trick = self._trick()
         self._take(seat, play.ids)
         held = self._held[seat]
         self.log.append((seat, play))
         self._moves.append((seat, play))
         self._opening = False
-        cleared = tricks.clears(rules, play, trick)
-        revolt = tricks.revolts(rules, play)
-        if revolt:
+        effects = tricks.effects_of(self.rules, seat, play, trick, not held)
+        if effects.revolt:
             self.revolution = not self.revolution
-        if rules.jack_back and tricks.count_of(play, _JACK):
+        if effects.jack:
             self.jack_back = not self.jack_back
-        if rules.suit_lock:
-            self.lock = tricks.lock_after(rules, trick, play)
-        self.top = tricks.pile_of(rules, seat, play, trick)
-        events.append(_new(Played, (seat, play.cards, cleared, revolt)))
-        skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
-        if self._skips and not cleared and _equal_play(rules, play, trick):
-            skips += 1
-        bottom = not held and (
-            tricks.forbidden_finish(rules, play, trick)
-            or (rules.two_finish_penalty and play.rank == TWO)
-        )
+        self.lock = effects.lock
+        self.top = effects.pile
+        events.append(_new(Played, (seat, play.cards, effects.cleared, effects.revolt)))
         if self._once:
             self._locked |= 1 << seat
-        self._pending = (seat, play, cleared, skips, bottom)
-        self._dues = []
-        if held:
-            if rules.seven_pass and (sevens := tricks.count_of(play, _SEVEN)):
-                self._dues.append(("handover", sevens))
-            if rules.ten_discard and (tens := tricks.count_of(play, _TEN)):
-                self._dues.append(("discard", tens))
+        self._pending = (seat, play, effects.cleared, effects.skips, effects.bottom)
+        self._dues = list(effects.dues)
         if not self._next_due(seat):
             self._resume(events)
 
@@ -1123,20 +1106,13 @@ class Game:
             seat, play = view.trick[-1]
             rules = view.rules
             before = tricks.Trick(None, view.reversed, (), False)
-            skips = tricks.count_of(play, _FIVE) if rules.five_skip else 0
-            cleared = tricks.clears(rules, play, before)
             covered = None  # the pile the last play beat, rebuilt from the trick
             for owner, earlier in view.trick[:-1]:
                 covered = tricks.pile_of(rules, owner, earlier, before._replace(top=covered))
-            if (
-                rules.equal_plays == "skip"
-                and not cleared
-                and _equal_play(rules, play, before._replace(top=covered))
-            ):
-                skips += 1
-            game._pending = (seat, play, cleared, skips, False)
-            if view.due.kind == "handover" and rules.ten_discard:
-                game._dues = [("discard", tricks.count_of(play, _TEN))]
+            effects = tricks.effects_of(rules, seat, play, before._replace(top=covered), False)
+            game._pending = (seat, play, effects.cleared, effects.skips, False)
+            # the dues after the one owed now (a hand-over comes before a discard)
+            game._dues = list(effects.dues[1:]) if view.due.kind == "handover" else []
         game.turn = game.actor = view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)
@@ -1207,18 +1183,6 @@ class Game:
     def _who_returns(self) -> str:
         names = " and ".join(self.seating[s] for s in self.pending_returns)
         return f"only {names} make a return in this exchange"
-
-
-def _equal_play(rules: Rules, play: Play, trick: tricks.Trick) -> bool:
-    """Whether `play` (legal on `trick`) is equal to the pile it beats, for equal_plays =
-    "skip": a set of its rank (not transparent 3s), or a sequence from the same rank."""
-    top = trick.top
-    if top is None or tricks.is_transparent(rules, play, trick):
-        return False
-    if top.run:
-        run = tricks.run_of(rules, play)
-        return run is not None and run[0] == top.rank
-    return top.rank == play.rank
 
 
 def _check_names(names: Sequence[str]) -> None:

@@ -486,3 +486,71 @@ def forbidden_finish(rules: Rules, play: Play, trick: Trick) -> bool:
     if any(card_id >> 2 in named for card_id in play.ids):
         return True
     return _is_spade_three(rules, play.ids, trick.top)
+
+
+# --- what a legal play does, found before any of it is done ------------------------------
+
+#: The ranks whose plays have effects (see `cards.RANK_NAMES`).
+FIVE, SEVEN, JACK = 2, 4, 8
+
+
+class Effects(NamedTuple):
+    """Every effect of one legal play under the table's rules (docs/rules.md, "How toggles
+    combine"): a pure answer, which `Game` then carries out in that order."""
+
+    #: The play ends the trick at once (a clearing rank, 2s, 9s, a bomb...).
+    cleared: bool
+    #: It turns the order over (revolution).
+    revolt: bool
+    #: It reverses the order until the trick ends, or ends that (jack_back).
+    jack: bool
+    #: The trick's lock after it (suit_lock).
+    lock: tuple[int, ...]
+    #: The pile after it.
+    pile: Top
+    #: How many seats after it are skipped (five_skip, equal_plays = "skip").
+    skips: int
+    #: The dues it leaves its player, in order: ("handover" | "discard", cards).
+    dues: tuple[tuple[str, int], ...]
+    #: Going out with it takes the lowest free place (forbidden_finishes, the 2s penalty).
+    bottom: bool
+
+
+def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Whether `play` (legal on `trick`) is equal to the pile it beats, for equal_plays =
+    "skip": a set of its rank (not transparent 3s), or a sequence from the same rank."""
+    top = trick.top
+    if top is None or is_transparent(rules, play, trick):
+        return False
+    if top.run:
+        run = run_of(rules, play)
+        return run is not None and run[0] == top.rank
+    return top.rank == play.rank
+
+
+def effects_of(rules: Rules, seat: int, play: Play, trick: Trick, going_out: bool) -> Effects:
+    """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
+    cards."""
+    cleared = clears(rules, play, trick)
+    skips = count_of(play, FIVE) if rules.five_skip else 0
+    if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
+        skips += 1
+    dues: tuple[tuple[str, int], ...] = ()
+    if not going_out:
+        if rules.seven_pass and (sevens := count_of(play, SEVEN)):
+            dues += (("handover", sevens),)
+        if rules.ten_discard and (tens := count_of(play, TEN)):
+            dues += (("discard", tens),)
+    return Effects(
+        cleared,
+        revolts(rules, play),
+        rules.jack_back and count_of(play, JACK) > 0,
+        lock_after(rules, trick, play),
+        pile_of(rules, seat, play, trick),
+        skips,
+        dues,
+        going_out
+        and (
+            forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)
+        ),
+    )
