@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,12 @@ def stale_install() -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # A run started in the background of a script (`cmd &` without job control, as some
+    # CI runners and nohup'd shells do) inherits Ctrl-C ignored, and so would every
+    # process a test starts: the tests that press Ctrl-C at a prompt would then fail on
+    # correct code.  A person's terminal delivers it, so the processes get it again.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     problem = stale_install()
     if problem is not None:
         raise pytest.UsageError(
