@@ -17,8 +17,7 @@ from collections.abc import Sequence
 
 from . import fast_tricks, moves, tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import JOKER_ID, KINDS
-from .moves import CARD_STEP, Row, Top
+from .moves import Row, Top
 from .rules import Rules
 from .tricks import Trick
 
@@ -32,47 +31,16 @@ _NOTHING_OWED = (
 )
 
 
-class RowCounts:
-    """A hand's count of each card kind (`counts[card_id]`), read from its rows when
-    asked: what a check looks up for the few cards of one action."""
-
-    __slots__ = ("rows",)
-
-    def __init__(self, rows: Sequence[Row]) -> None:
-        self.rows = rows
-
-    def __getitem__(self, card_id: int) -> int:
-        row = self.rows[card_id >> 2]  # the joker's id >> 2 is its rank
-        if not row:
-            return 0
-        pattern = row[-1].step
-        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
-
-    def __len__(self) -> int:
-        return KINDS
-
-
-def kind_counts(rows: Sequence[Row]) -> list[int]:
-    """Every card kind's count in a hand given as rows."""
-    counts = [0] * KINDS
-    for row in rows:
-        if row:
-            for card_id in row[-1].ids:
-                counts[card_id] += 1
-    return counts
-
-
 class Judge:
     """The rules of one table as questions: what is legal, why an action is refused, how
     strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
 
-    __slots__ = ("_general", "_listing", "_wild", "rules")
+    __slots__ = ("_general", "_listing", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         #: Suits may matter or plays have effects: the general judgement of `tricks`.
         self._general = rules.variants
-        self._wild = rules.joker_mode == "wild" and rules.jokers > 0
         self._listing = fast_tricks.Listing(rules)
 
     def __repr__(self) -> str:
@@ -113,7 +81,7 @@ class Judge:
         by rank, `moves.row_for`) may stand in for the rows."""
         if self._general:
             if patterns is None:
-                patterns = [row[-1].step if row else 0 for row in rows]
+                patterns = moves.patterns_of(rows)
             return self.plays_by_patterns(patterns, trick)
         top, reversed, _, opening = trick
         return moves.legal_plays(self.rules, rows, top, reversed, opening)
@@ -138,7 +106,7 @@ class Judge:
         pass (when following, unless must_beat and a play beats).  `patterns` (the same
         hand's suit patterns by rank, `moves.row_for`) may stand in for the rows."""
         if due is not None:
-            return list(moves.due_choices(kind_counts(rows), due))
+            return list(moves.due_choices(_kind_counts(rows), due))
         plays: list[Action] = self.legal_plays(rows, trick, patterns)  # type: ignore[assignment]
         if trick.top is not None and not (plays and self.rules.must_beat):
             plays.append(PASS)
@@ -155,7 +123,7 @@ class Judge:
         """Why the seat whose turn it is may not take `action` now, in a sentence a
         player understands; None when it may.  `counts` (the same hand's) may stand in
         for the rows where a check looks up cards."""
-        held = RowCounts(rows) if counts is None else counts
+        held = _counts(rows) if counts is None else counts
         kind = type(action)
         if due is not None:
             if kind is not DUE_ACTIONS[due.kind]:
@@ -183,7 +151,7 @@ class Judge:
         counts: moves.KindCounts | None = None,
     ) -> str | None:
         """Why `play` may not go on this trick from this hand, or None."""
-        held = RowCounts(rows) if counts is None else counts
+        held = _counts(rows) if counts is None else counts
         if self._general:
             return tricks.play_problem(self.rules, held, trick, play)
         top, reversed, _, opening = trick
@@ -194,19 +162,29 @@ class Judge:
     def legal_returns(self, rows: Sequence[Row], size: int) -> list[Return]:
         """Every distinct return of `size` cards: by ranks, or by cards where suits matter."""
         if self._general:
-            return moves.returns_by_cards(kind_counts(rows), size)
+            return moves.returns_by_cards(_kind_counts(rows), size)
         return moves.legal_returns(rows, size)
 
     def return_problem(
         self, rows: Sequence[Row], size: int, ret: Return, counts: moves.KindCounts | None = None
     ) -> str | None:
         """Why `ret` is not a return of `size` cards from this hand, or None."""
-        return moves.return_problem(RowCounts(rows) if counts is None else counts, size, ret)
+        return moves.return_problem(_counts(rows) if counts is None else counts, size, ret)
 
     @staticmethod
     def rows_of(counts: Sequence[int]) -> list[Row]:
         """A hand's rows from its count of each card kind (`counts_of(cards)`)."""
         return moves.rows_of(counts)
+
+
+def _counts(rows: Sequence[Row]) -> moves.PatternCounts:
+    """A hand's count of each card kind, looked up when asked."""
+    return moves.PatternCounts(moves.patterns_of(rows))
+
+
+def _kind_counts(rows: Sequence[Row]) -> list[int]:
+    """Every card kind's count in a hand given as rows."""
+    return fast_tricks.kind_counts_of(moves.patterns_of(rows))
 
 
 #: The judges made, by the identity of their rules (a `Rules` hashes all its fields:

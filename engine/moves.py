@@ -172,6 +172,29 @@ def rows_of(counts: Sequence[int]) -> list[Row]:
     return [row_for(rank, patterns[rank]) for rank in range(14)]
 
 
+def patterns_of(rows: Sequence[Row]) -> list[int]:
+    """A hand's suit pattern per rank (see `row_for`), read off its rows."""
+    return [row[-1].step if row else 0 for row in rows]
+
+
+class PatternCounts:
+    """A hand's count of each card kind (`counts[card_id]`), read from its suit patterns
+    when asked: what `play_problem` and `return_problem` look up for the few cards of an
+    action, without a count per kind kept up to date on every play."""
+
+    __slots__ = ("patterns",)
+
+    def __init__(self, patterns: Sequence[int]) -> None:
+        self.patterns = patterns
+
+    def __getitem__(self, card_id: int) -> int:
+        pattern = self.patterns[card_id >> 2]  # the joker's id >> 2 is its rank
+        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
+
+    def __len__(self) -> int:
+        return KINDS
+
+
 def _with_jokers(play: Play, jokers: int) -> Play:
     return play_of(play.ids + (JOKER_ID,) * jokers)
 

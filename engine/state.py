@@ -19,7 +19,7 @@ from typing import Any
 from . import seating as seats
 from . import tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, TWO, Card, parse_cards
+from .cards import CARDS, JOKER_RANK, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -43,6 +43,7 @@ from .judge import judge_for
 from .moves import (
     CARD_STEP,
     ROW_TABLE,
+    PatternCounts,
     Row,
     Top,
     clears,
@@ -376,7 +377,11 @@ class Game:
             if seat != self.turn:
                 self._not_your_turn(seat)
             problem = self._judge.problem(
-                self._rows[seat], self._trick(), self.due, action, _KindCounts(self._patterns[seat])
+                self._rows[seat],
+                self._trick(),
+                self.due,
+                action,
+                PatternCounts(self._patterns[seat]),
             )
             if problem:
                 raise IllegalAction(problem)
@@ -392,7 +397,7 @@ class Game:
             if pending is None:
                 raise IllegalAction(self._who_returns())
             problem = self._judge.return_problem(
-                self._rows[seat], pending[1], action, _KindCounts(self._patterns[seat])
+                self._rows[seat], pending[1], action, PatternCounts(self._patterns[seat])
             )
             if problem:
                 raise IllegalAction(problem)
@@ -1233,24 +1238,6 @@ def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
     game = Game(rules, ["a", "b", "c"])
     game.__setstate__(state)
     return game
-
-
-class _KindCounts:
-    """A seat's count of each card kind (`counts[card_id]`), read from its suit patterns
-    when asked: what `play_problem` and `return_problem` look up for the few cards of an
-    action, without a count per kind kept up to date on every play."""
-
-    __slots__ = ("patterns",)
-
-    def __init__(self, patterns: list[int]) -> None:
-        self.patterns = patterns
-
-    def __getitem__(self, card_id: int) -> int:
-        pattern = self.patterns[card_id >> 2]  # the joker's id >> 2 is its rank
-        return pattern if card_id == JOKER_ID else pattern // CARD_STEP[card_id] % 3
-
-    def __len__(self) -> int:
-        return KINDS
 
 
 @functools.cache

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from president.engine import Rules, RulesError, Top, Trick, fast_tricks, judge_for, strength, tricks
-from president.engine.moves import rows_of
+from president.engine.moves import patterns_of, rows_of
 
 from ..strategies import TOGGLE_VALUES
 
@@ -90,7 +90,7 @@ def tables_against_readable(data: Any) -> None:
     counts = data.draw(hands(rules))
     trick = data.draw(tricks_of(rules))
     readable = tricks.legal_plays(rules, counts, trick)
-    patterns = [row[-1].step if row else 0 for row in rows_of(counts)]
+    patterns = patterns_of(rows_of(counts))
     fast = fast_tricks.Listing(rules).legal_plays(patterns, trick)
     if fast is not None:
         assert fast == readable
@@ -119,7 +119,7 @@ def test_the_tables_answer_the_common_moments_of_daifugo() -> None:
         jokers=1, joker_mode="wild", clear_rank=8, sequences=True, suit_lock=True, spade_three=True
     )
     counts = [1 if card_id % 3 else 0 for card_id in range(53)]
-    patterns = [row[-1].step if row else 0 for row in rows_of(counts)]
+    patterns = patterns_of(rows_of(counts))
     listing = fast_tricks.Listing(rules)
     for trick in (
         Trick(None, False, (), False),
