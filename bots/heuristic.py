@@ -137,11 +137,10 @@ def due_cost(
 ) -> int:
     """What giving away `pay` (a handover or a discard) costs me: the strength of the
     cards, more for a set broken, a sequence broken, a card that wins tricks (a joker, the
-    strongest rank, the clearing rank, the 3S kept for a joker), and for a handover a
+    strongest rank, a clearing rank, the 3S kept for a joker), and for a handover a
     pair handed to the next player."""
     order = ORDER[reversed_]
     strongest = THREE if reversed_ else TWO
-    clearing = {8: EIGHT, 10: TEN}.get(rules.clear_rank or 0)
     total = 0
     ranks = [card.rank for card in pay]
     for rank in set(ranks):
@@ -149,7 +148,7 @@ def due_cost(
         total += order[rank] * given
         if rank in (JOKER_RANK, strongest):
             total += 40 * given
-        elif rank == clearing or (rules.twos_clear and rank == TWO):
+        elif rules.clear_floors[rank]:  # a rank that clears (2s, 8s, a pair of 9s...)
             total += 25 * given
         if rank != JOKER_RANK and held[rank] > given:
             total += 20  # breaks a set of mine
@@ -256,7 +255,7 @@ class Facts:
 
     def costly_finish(self, play: Play) -> bool:
         """Going out on this play costs the place: a 2 under two_finish_penalty; under
-        forbidden_finishes a joker, the strongest rank, the clearing rank, the 3S on a
+        forbidden_finishes a joker, the strongest rank, a clearing rank, the 3S on a
         lone joker."""
         rules = self.rules
         if rules.two_finish_penalty and play.rank == TWO:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from .house import HOUSE_RULES, house_words
 from .rules import TOGGLES, Rules
 
 
@@ -106,62 +107,13 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
         f"{v} hands" if r.scoring != "top_two" else f"{v} hands (not used by this scoring)"
     ),
     "title_scum": lambda v, r: f"the last place is called {v} (and next-to-last Vice-{v})",
-    "transparent_threes": _yes_no(
-        "a set of 3s may follow any set of its size and copies the rank it covers",
-        "3s are the lowest rank and nothing more",
-    ),
-    "suit_ranking": _yes_no(
-        "a set of the same rank beats the pile when its highest suit is higher (C < D < H < S)",
-        "suits never rank",
-    ),
-    "one_time_around": _yes_no(
-        "a trick goes round the table once: each player plays or passes one time,"
-        " and the highest play takes it",
-        "a trick goes on until everyone else passes",
-    ),
-    "sequences": _yes_no(
-        "three or more consecutive ranks of one suit may be played, and are beaten only by"
-        " a higher sequence of the same length",
-        "no sequences: a play is one rank",
-    ),
-    "suit_lock": _yes_no(
-        "a follow in the same suits as the play it beats locks the trick to those suits",
-        "suits never lock a trick",
-    ),
-    "jack_back": _yes_no(
-        "a play holding a jack reverses the rank order until the trick ends",
-        "jacks have no effect",
-    ),
-    "five_skip": _yes_no("a play holding 5s skips one player for each 5", "5s have no effect"),
-    "seven_pass": _yes_no(
-        "after a play holding 7s you hand as many cards of your choice to the next player",
-        "7s have no effect",
-    ),
-    "ten_discard": _yes_no(
-        "after a play holding 10s you discard as many cards of your choice, face up",
-        "10s have no effect",
-    ),
-    "spade_three": _yes_no(
-        "the 3S played alone beats a lone joker", "nothing but a higher play beats a joker"
-    ),
-    "capital_fall": _yes_no(
-        "a President who does not go out first falls to last place at once",
-        "the President keeps playing whoever goes out first",
-    ),
-    "forbidden_finishes": _yes_no(
-        "going out on a joker, a 2 (a 3 when the order is reversed), an 8 that cuts or the"
-        " 3S that beat a joker takes the lowest free place",
-        "you may go out on any play",
-    ),
-    "nines_clear": _yes_no(
-        "two or more 9s may be played on any pile and clear it; their player leads",
-        "9s never clear: a single 9 or a set of 9s is just 9s",
-    ),
 }
 
 
 def toggle_words(name: str, value: Any, rules: Rules) -> str:
     """One toggle at `value` in words (`rules` supplies what the words refer to)."""
+    if name in HOUSE_RULES:
+        return house_words(name, value)
     return _WORDS[name](value, rules)
 
 
@@ -177,5 +129,5 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
             if isinstance(value, bool)
             else str(value)
         )
-        rows.append((name, shown, _WORDS[name](value, rules)))
+        rows.append((name, shown, toggle_words(name, value, rules)))
     return rows

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .actions import Play, play_of
-from .cards import EIGHT, JOKER_ID, JOKER_RANK, NINE, TEN, THREE, TWO
+from .cards import JOKER_ID, JOKER_RANK, THREE
 from .moves import strength
 from .rules import Rules
 from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
@@ -71,14 +71,7 @@ def kind_counts_of(patterns: Sequence[int]) -> list[int]:
 def clear_floors(rules: Rules) -> tuple[int, ...]:
     """Per rank, the fewest cards of it that clear the pile (`moves.clears`), or 0 when
     none do (bombs aside: the fast listing leaves them to `tricks`)."""
-    floors = [0] * 14
-    if rules.clear_rank is not None:
-        floors[EIGHT if rules.clear_rank == 8 else TEN] = 1
-    if rules.twos_clear:
-        floors[TWO] = 1
-    if rules.nines_clear and not floors[NINE]:
-        floors[NINE] = 2
-    return tuple(floors)
+    return rules.clear_floors
 
 
 class Listing:

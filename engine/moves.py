@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Final, NamedTuple, Protocol
 
 from .actions import DUE_ACTIONS, Discard, Due, Handover, Play, Return, play_of
-from .cards import CARDS, EIGHT, JOKER_ID, JOKER_RANK, KINDS, NINE, TEN, THREE, TWO, describe_set
+from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, THREE, describe_set
 from .rules import Rules
 
 #: Card id of the 3♣, which must be in the opening play under first_lead = "three_of_clubs".
@@ -44,15 +44,9 @@ def strength(rank: int, revolution: bool) -> int:
 
 
 def clears(rules: Rules, rank: int, count: int) -> bool:
-    """Whether a set of this shape clears the pile at once (twos, eights/tens, bombs, two
-    or more 9s)."""
-    if rules.twos_clear and rank == TWO:
-        return True
-    if rules.nines_clear and rank == NINE and count >= 2:
-        return True
-    if rules.clear_rank is not None and rank == (EIGHT if rules.clear_rank == 8 else TEN):
-        return True
-    return rules.bombs and count >= 4
+    """Whether a set of this shape clears the pile at once (twos, eights/tens, a house
+    rule's "clear" trigger such as two or more 9s, bombs)."""
+    return 0 < rules.clear_floors[rank] <= count or (rules.bombs and count >= 4)
 
 
 def may_play(rules: Rules, top: Top | None, revolution: bool, rank: int, count: int) -> bool:

@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from .cards import EIGHT, TEN, TWO
 from .errors import RulesError
+from .house import HOUSE_RULES, HouseRules
 
 Dealer = Literal["rotate", "scum"]
 SeatOrder = Literal["fixed", "by_rank"]
@@ -39,15 +41,10 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
 }
 
 
-def _variant() -> Any:
-    """A toggle of the variants or the Daifugo family: off by default; any of them on
-    makes the engine take its general path (`Rules.variants`)."""
-    return dataclasses.field(default=False, metadata={"variant": True})
-
-
 @dataclass(frozen=True, kw_only=True)
-class Rules:
-    """The rules a table plays by.  Defaults are the base game (the `classic` preset)."""
+class Rules(HouseRules):
+    """The rules a table plays by.  Defaults are the base game (the `classic` preset);
+    the house rules (`house.HouseRules`) are declared in engine/house.py."""
 
     decks: int = 1
     jokers: int = 0
@@ -72,21 +69,6 @@ class Rules:
     target: int = 11
     rounds: int = 5
     title_scum: TitleScum = "Scum"
-    # --- the President variants the rulebooks name (docs/rules.md, "Variants") --------
-    transparent_threes: bool = _variant()
-    suit_ranking: bool = _variant()
-    one_time_around: bool = _variant()
-    # --- the Daifugo family (docs/rules.md, "The Daifugo family") --------------------
-    sequences: bool = _variant()
-    suit_lock: bool = _variant()
-    jack_back: bool = _variant()
-    five_skip: bool = _variant()
-    seven_pass: bool = _variant()
-    ten_discard: bool = _variant()
-    spade_three: bool = _variant()
-    capital_fall: bool = _variant()
-    forbidden_finishes: bool = _variant()
-    nines_clear: bool = _variant()
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -136,6 +118,34 @@ class Rules:
         """How far above the pile a follow must rank: 1, or 0 when equal plays are allowed."""
         return 0 if self.equal_plays != "off" else 1
 
+    @functools.cached_property
+    def clear_floors(self) -> tuple[int, ...]:
+        """Per rank (`cards.RANK_NAMES`, then the joker), the fewest natural cards of it in
+        a set that clear the pile (twos_clear, clear_rank, the house rules' "clear"
+        triggers), or 0 when no set of it does.  Bombs are apart: any rank, 4 or more."""
+        floors = [0] * 14
+        if self.clear_rank is not None:
+            floors[EIGHT if self.clear_rank == 8 else TEN] = 1
+        if self.twos_clear:
+            floors[TWO] = 1
+        for trigger in self.triggers:
+            if trigger.effect == "clear":
+                floor = floors[trigger.rank]
+                floors[trigger.rank] = min(floor, trigger.at_least) if floor else trigger.at_least
+        return tuple(floors)
+
+    @functools.cached_property
+    def run_clear_ranks(self) -> tuple[int, ...]:
+        """The ranks a sequence holding one natural card of clears the pile (clear_rank,
+        and the "clear" triggers that are not for sets only)."""
+        ranks = [EIGHT if self.clear_rank == 8 else TEN] if self.clear_rank is not None else []
+        ranks += [
+            t.rank
+            for t in self.triggers
+            if t.effect == "clear" and not t.sets_only and t.at_least <= 1
+        ]
+        return tuple(ranks)
+
     @property
     def deck_size(self) -> int:
         return self.decks * (52 + self.jokers)
@@ -157,23 +167,25 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return {name: getattr(self, name) for name in TOGGLES}
 
     def changes_from(self, base: Rules) -> dict[str, Any]:
         """The toggles where this differs from `base`, for records and summaries."""
         return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if getattr(self, f.name) != getattr(base, f.name)
+            name: getattr(self, name)
+            for name in TOGGLES
+            if getattr(self, name) != getattr(base, name)
         }
 
 
-TOGGLES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
-
 #: The toggles of docs/rules.md's "Variants" and "The Daifugo family", all off by default
-#: (each declared so on its field: `_variant()`).
-VARIANTS: Final[tuple[str, ...]] = tuple(
-    f.name for f in dataclasses.fields(Rules) if f.metadata.get("variant")
+#: (each declared in engine/house.py).
+VARIANTS: Final[tuple[str, ...]] = HOUSE_RULES
+
+#: Every toggle: the base game's, then the house rules.
+TOGGLES: Final[tuple[str, ...]] = (
+    *(f.name for f in dataclasses.fields(Rules) if f.name not in HOUSE_RULES),
+    *HOUSE_RULES,
 )
 
 PRESETS: Final[dict[str, Rules]] = {

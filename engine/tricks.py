@@ -458,12 +458,11 @@ def lock_after(rules: Rules, trick: Trick, play: Play) -> tuple[int, ...]:
 
 def clears(rules: Rules, play: Play, trick: Trick) -> bool:
     """Whether this legal play clears the pile: `moves.clears` for sets; a sequence holding
-    a natural card of clear_rank.  (The 3S on a joker does not clear.)"""
+    a natural card of a rank that clears in sequences (`Rules.run_clear_ranks`).  (The 3S
+    on a joker does not clear.)"""
     if play.rank >= 0:
         return moves.clears(rules, play.rank, play.count)
-    if rules.clear_rank is None:
-        return False
-    return count_of(play, EIGHT if rules.clear_rank == 8 else TEN) > 0
+    return any(count_of(play, rank) for rank in rules.run_clear_ranks)
 
 
 def revolts(rules: Rules, play: Play) -> bool:
@@ -489,9 +488,6 @@ def forbidden_finish(rules: Rules, play: Play, trick: Trick) -> bool:
 
 
 # --- what a legal play does, found before any of it is done ------------------------------
-
-#: The ranks whose plays have effects (see `cards.RANK_NAMES`).
-FIVE, SEVEN, JACK = 2, 4, 8
 
 
 class Effects(NamedTuple):
@@ -532,19 +528,26 @@ def effects_of(rules: Rules, seat: int, play: Play, trick: Trick, going_out: boo
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards."""
     cleared = clears(rules, play, trick)
-    skips = count_of(play, FIVE) if rules.five_skip else 0
+    skips = 0
+    reverse = False
+    dues: tuple[tuple[str, int], ...] = ()
+    for trigger in rules.play_triggers:
+        cards = count_of(play, trigger.rank)
+        if cards < trigger.at_least or (trigger.sets_only and play.rank < 0):
+            continue
+        effect = trigger.effect
+        if effect == "skip":
+            skips += cards
+        elif effect == "reverse":
+            reverse = True
+        elif not going_out:
+            dues += ((effect, cards),)
     if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
         skips += 1
-    dues: tuple[tuple[str, int], ...] = ()
-    if not going_out:
-        if rules.seven_pass and (sevens := count_of(play, SEVEN)):
-            dues += (("handover", sevens),)
-        if rules.ten_discard and (tens := count_of(play, TEN)):
-            dues += (("discard", tens),)
     return Effects(
         cleared,
         revolts(rules, play),
-        rules.jack_back and count_of(play, JACK) > 0,
+        reverse,
         lock_after(rules, trick, play),
         pile_of(rules, seat, play, trick),
         skips,

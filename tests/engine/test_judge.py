@@ -13,6 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from president.engine import Rules, RulesError, Top, Trick, fast_tricks, judge_for, strength, tricks
+from president.engine.house import HOUSE_FIELDS
 from president.engine.moves import patterns_of, rows_of
 
 from ..strategies import TOGGLE_VALUES
@@ -31,7 +32,12 @@ PLAYING = (
     "sequences",
     "suit_lock",
     "spade_three",
-    "nines_clear",
+    # every house rule whose trigger clears (nines_clear...): it changes what may follow
+    *(
+        f.name
+        for f in HOUSE_FIELDS
+        if f.metadata["trigger"] is not None and f.metadata["trigger"].effect == "clear"
+    ),
 )
 
 

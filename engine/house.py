@@ -1,0 +1,148 @@
+"""The house rules: each one declared once, here, with its words and, where it is a
+pattern of cards with an effect (rich-rich-daifugo's trigger/effect analysis), that
+trigger (docs/rules.md, "Variants" and "The Daifugo family").
+
+A house rule is a field of `HouseRules`, which `Rules` extends.  `house(...)` declares
+it: off by default, its words for `president rules` on and off, and its `Trigger` when
+the rule is "a play holding these cards does this".  The engine reads the triggers of
+the rules in force (`HouseRules.triggers`); a new rule of an existing effect is one
+declaration here (CONTRIBUTING.md, "A new house rule").  A rule whose effect is not yet
+one of `EFFECTS` also needs that effect in `tricks.effects_of` (and, when it changes what
+may be played, in `tricks.play_problem`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+#: Rank indices (`cards.RANK_NAMES`) the triggers name.
+FIVE: Final = 2
+SEVEN: Final = 4
+NINE: Final = 6
+TEN: Final = 7
+JACK: Final = 8
+
+#: What a trigger does:
+#: - "clear": the play may go on any pile and ends the trick; its player leads;
+#: - "skip": one seat after it is skipped per card of the rank;
+#: - "handover": its player then hands the next seat one card per card of the rank;
+#: - "discard": its player then discards one card per card of the rank, face up;
+#: - "reverse": the rank order is reversed until the trick ends (or back, if it was).
+Effect = Literal["clear", "skip", "handover", "discard", "reverse"]
+EFFECTS: Final[tuple[Effect, ...]] = ("clear", "skip", "handover", "discard", "reverse")
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A pattern of cards and its effect: a play holding at least `at_least` natural
+    cards of `rank` (a set of that rank only, when `sets_only`) does `effect`."""
+
+    rank: int
+    effect: Effect
+    at_least: int = 1
+    sets_only: bool = False
+
+
+def house(on: str, off: str, trigger: Trigger | None = None) -> Any:
+    """A house rule: off by default; `on`/`off` say what the table plays in either case."""
+    return dataclasses.field(
+        default=False, metadata={"variant": True, "on": on, "off": off, "trigger": trigger}
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HouseRules:
+    """The house rules a table may add to its rulebook, each off by default; any of them
+    on makes the engine take its general path (`Rules.variants`)."""
+
+    # --- the President variants the rulebooks name (docs/rules.md, "Variants") --------
+    transparent_threes: bool = house(
+        "a set of 3s may follow any set of its size and copies the rank it covers",
+        "3s are the lowest rank and nothing more",
+    )
+    suit_ranking: bool = house(
+        "a set of the same rank beats the pile when its highest suit is higher (C < D < H < S)",
+        "suits never rank",
+    )
+    one_time_around: bool = house(
+        "a trick goes round the table once: each player plays or passes one time,"
+        " and the highest play takes it",
+        "a trick goes on until everyone else passes",
+    )
+    # --- the Daifugo family (docs/rules.md, "The Daifugo family") --------------------
+    sequences: bool = house(
+        "three or more consecutive ranks of one suit may be played, and are beaten only by"
+        " a higher sequence of the same length",
+        "no sequences: a play is one rank",
+    )
+    suit_lock: bool = house(
+        "a follow in the same suits as the play it beats locks the trick to those suits",
+        "suits never lock a trick",
+    )
+    jack_back: bool = house(
+        "a play holding a jack reverses the rank order until the trick ends",
+        "jacks have no effect",
+        Trigger(JACK, "reverse"),
+    )
+    five_skip: bool = house(
+        "a play holding 5s skips one player for each 5",
+        "5s have no effect",
+        Trigger(FIVE, "skip"),
+    )
+    seven_pass: bool = house(
+        "after a play holding 7s you hand as many cards of your choice to the next player",
+        "7s have no effect",
+        Trigger(SEVEN, "handover"),
+    )
+    ten_discard: bool = house(
+        "after a play holding 10s you discard as many cards of your choice, face up",
+        "10s have no effect",
+        Trigger(TEN, "discard"),
+    )
+    spade_three: bool = house(
+        "the 3S played alone beats a lone joker", "nothing but a higher play beats a joker"
+    )
+    capital_fall: bool = house(
+        "a President who does not go out first falls to last place at once",
+        "the President keeps playing whoever goes out first",
+    )
+    forbidden_finishes: bool = house(
+        "going out on a joker, a 2 (a 3 when the order is reversed), an 8 that cuts or the"
+        " 3S that beat a joker takes the lowest free place",
+        "you may go out on any play",
+    )
+    nines_clear: bool = house(
+        "two or more 9s may be played on any pile and clear it; their player leads",
+        "9s never clear: a single 9 or a set of 9s is just 9s",
+        Trigger(NINE, "clear", at_least=2, sets_only=True),
+    )
+
+    @functools.cached_property
+    def triggers(self) -> tuple[Trigger, ...]:
+        """The triggers of the house rules on, in declaration order (so a play's dues
+        come in that order: hand over, then discard)."""
+        return tuple(
+            field.metadata["trigger"]
+            for field in HOUSE_FIELDS
+            if field.metadata["trigger"] is not None and getattr(self, field.name)
+        )
+
+    @functools.cached_property
+    def play_triggers(self) -> tuple[Trigger, ...]:
+        """The triggers on whose effect comes after the play (all but "clear")."""
+        return tuple(t for t in self.triggers if t.effect != "clear")
+
+
+HOUSE_FIELDS: Final[tuple[dataclasses.Field[Any], ...]] = dataclasses.fields(HouseRules)
+
+#: Every house rule's name, in declaration order.
+HOUSE_RULES: Final[tuple[str, ...]] = tuple(field.name for field in HOUSE_FIELDS)
+
+
+def house_words(name: str, value: object) -> str:
+    """A house rule at `value` in words."""
+    field = next(f for f in HOUSE_FIELDS if f.name == name)
+    return str(field.metadata["on" if value else "off"])
