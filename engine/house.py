@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 
 #: Rank indices (`cards.RANK_NAMES`) the triggers name.
 FIVE: Final = 2
+SIX: Final = 3
 SEVEN: Final = 4
 NINE: Final = 6
 TEN: Final = 7
@@ -118,6 +119,11 @@ class HouseRules:
         "two or more 9s may be played on any pile and clear it; their player leads",
         "9s never clear: a single 9 or a set of 9s is just 9s",
         Trigger(NINE, "clear", at_least=2, sets_only=True),
+    )
+    sixes_clear: bool = house(
+        "two or more 6s may be played on any pile and clear it; their player leads",
+        "6s never clear: a single 6 or a set of 6s is just 6s",
+        Trigger(SIX, "clear", at_least=2, sets_only=True),
     )
 
     @functools.cached_property

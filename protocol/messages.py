@@ -21,11 +21,12 @@ from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints,
 #: proves its key with a `proof`, then `welcome` (protocol/identity.py).
 #: Version 5 adds the variant rules (issue 16): the `handover` and `discard` actions, the
 #: `handed_over`, `discarded` and `fell` events, and the fields of `TopPlay` and
-#: `GameView` after `places`.  Version 6 adds the toggle nines_clear.  A field or a
-#: message type newer than version 2 says so where it is declared (`Since`, `SINCE`);
+#: `GameView` after `places`.  Version 6 adds the toggle nines_clear, version 7 the
+#: toggle sixes_clear.  A field or a message type newer than version 2 says so where it
+#: is declared (`Since`, `SINCE`);
 #: a toggle or a preset, in `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -108,7 +109,9 @@ class TableInfo:
 
     name: TableName
     preset: Word
-    #: The toggles changed from the preset, in words ("twos clear, bombs").
+    #: The toggles changed from the preset, for display: "toggle=value, ..." in the order
+    #: of `table.rules` (e.g. "clear_rank=8, bombs=True").  Not to be parsed: read
+    #: `table.rules` for the values.
     changes: Sentence
     seats: Annotated[int, Range(3, 12)]
     #: Who sits in each seat ("" for an empty seat); bots are named "bot:STRATEGY".
@@ -705,6 +708,8 @@ RULES_SINCE: dict[str, int] = {
     "daifugo": 5,
     # version 6
     "nines_clear": 6,
+    # version 7
+    "sixes_clear": 7,
 }
 
 
@@ -790,7 +795,7 @@ class SealedHand(Message):
     hand: Number
     seat: Seat
     sealed: Sealed
-    #: Why it was sent: "deal", "exchange" or "snapshot".
+    #: Why it was sent: "deal", "exchange", "handover" or "snapshot".
     reason: Word
 
 

@@ -28,6 +28,7 @@ from president.engine import (
     TrickEnded,
     WentOut,
 )
+from president.engine.house import HOUSE_FIELDS, Trigger
 from president.engine.record import loads, replay
 
 #: Per record name: (preset, toggles set on top of it).
@@ -37,6 +38,14 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
 }
 TABLES["suit_ranking"] = ("classic", {"suit_ranking": "on"})
 TABLES["daifugo"] = ("daifugo", {})
+
+
+#: The house rules whose trigger clears the pile, by name.
+CLEARING: dict[str, Trigger] = {
+    field.name: field.metadata["trigger"]
+    for field in HOUSE_FIELDS
+    if field.metadata["trigger"] is not None and field.metadata["trigger"].effect == "clear"
+}
 
 
 class Watch:
@@ -56,8 +65,10 @@ class Watch:
                 ranks = {c.rank for c in event.cards if not c.is_joker}
                 if len(ranks) > 1:
                     self.seen.add("sequences")
-                if event.clears and ranks == {6} and len(event.cards) >= 2:
-                    self.seen.add("nines_clear")
+                for name, trigger in CLEARING.items():  # nines_clear, sixes_clear...
+                    shape = ranks == {trigger.rank} and len(event.cards) >= trigger.at_least
+                    if event.clears and shape:
+                        self.seen.add(name)
                 if ranks == {0} and before is not None and game.top and game.top.rank != 0:
                     self.seen.add("transparent_threes")
                 if (

@@ -287,3 +287,19 @@ def test_two_nines_clear_any_pile_and_one_does_not() -> None:
     off.apply(0, cards("KC KD"))
     with pytest.raises(IllegalAction):
         off.apply(1, cards("9C 9D"))
+
+
+def test_two_sixes_clear_any_pile_and_one_does_not() -> None:
+    """docs/rules.md, `sixes_clear`: the worked example."""
+    rules = LEFT.replace(sixes_clear=True)
+    game = game_with(rules, {0: "KC KD 3S", 1: "6C 6D 6H", 2: "AC AD"})
+    game.apply(0, cards("KC KD"))
+    events = game.apply(1, cards("6C 6D"))  # lower than the kings, yet it clears
+    assert any(e == TrickEnded(1, 1) for e in events) and game.turn == 1
+    game.apply(1, cards("6H"))  # a single 6 led: just a 6
+    assert game.top is not None and game.top.rank == 3 and game.turn == 2
+    assert game.is_legal(2, cards("AC"))
+    off = game_with(LEFT.replace(sequences=True), {0: "KC KD 3S", 1: "6C 6D 6H"})
+    off.apply(0, cards("KC KD"))
+    with pytest.raises(IllegalAction):
+        off.apply(1, cards("6C 6D"))
