@@ -173,6 +173,8 @@ def cmd_server(args: argparse.Namespace) -> int:
         tables_per_address=args.tables_per_address,
         bots_per_address=args.bots_per_address,
         bot_workers=args.bot_workers,
+        chat_per_address=args.chat_per_address,
+        chat_per_room=args.chat_per_room,
     )
     interface = chosen_interface(args)
     return asyncio.run(serve(config, given, announce=args.announce, interface=interface))
@@ -226,6 +228,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ("tables_per_address", "open tables one address may have created (default {})"),
         ("bots_per_address", "server bots one address may have seated (default {})"),
         ("bot_workers", "processes that think for search bots, off the event loop (default {})"),
+        ("chat_per_address", "chat lines a minute from one address, all its connections (default {})"),
+        ("chat_per_room", "chat lines a minute a table or the lobby hears (default {})"),
     )
     for field, words in caps:
         default = getattr(defaults, field)

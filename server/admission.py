@@ -8,12 +8,16 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
    in its own handshake is not what the next connection of a flood pushes out);
 2. the lobby connection (at no table) or spectator idle longest, once it has sent
    nothing but pings and pongs for `evict_idle_seconds`;
-3. the longest-idle lobby connection of the address holding the most lobby connections,
-   when that address holds at least two more of them than the newcomer's (the cap is
-   shared between addresses, not held by one).
+3. a connection of the address holding the most connections, when that address holds
+   at least two more than the newcomer's (the cap is shared between addresses, not held
+   by one): its longest-idle lobby connection, else spectator, else seated player (whose
+   chair waits for them, as for any dropped connection).
 
-Players seated at a table are never evicted; with nobody to evict the newcomer is
-refused, as before.  The per-address cap is checked first and never bent."""
+With nobody to evict, a newcomer may still come in over the cap on one of `RESERVE`
+places (one per address), to say hello: it stays only if its player key holds a chair
+in a game under way (it came to take it back), or if room was made meanwhile; else it
+is told the server is full.  So a crowd holding every place, seated or not, cannot keep
+a friend from their game.  The per-address cap is checked first and never bent."""
 
 from __future__ import annotations
 
@@ -22,6 +26,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+#: Connections let in over the cap to say hello (one per address): see above.
+RESERVE = 16
 
 #: Seconds a connection has to say hello before a newcomer from elsewhere may take its
 #: place (a TLS handshake and a hello take milliseconds; a slow machine, a second).
@@ -48,6 +55,8 @@ class Admitted:
     task: asyncio.Task[None] | None = None
     session: Visitor | None = None
     released: bool = False
+    #: Let in over the cap on a reserve place, until its hello says whether it stays.
+    over: bool = False
 
     @property
     def in_lobby(self) -> bool:
@@ -57,12 +66,27 @@ class Admitted:
     def watching(self) -> bool:
         return self.session is not None and self.session.welcomed and self.session.watching
 
+    @property
+    def seated(self) -> bool:
+        return (
+            self.session is not None
+            and self.session.welcomed
+            and self.session.table is not None
+            and not self.session.watching
+        )
+
+
+def reserve_open(admitted: Iterable[Admitted], newcomer: str) -> bool:
+    """Whether a newcomer from `newcomer` may come in over the cap to say hello."""
+    over = [a for a in admitted if a.over]
+    return len(over) < RESERVE and all(a.address != newcomer for a in over)
+
 
 def to_evict(
     admitted: Iterable[Admitted], newcomer: str, now: float, idle_seconds: float
 ) -> Admitted | None:
     """The connection a newcomer from `newcomer` evicts at the cap, or None."""
-    everyone = list(admitted)
+    everyone = [a for a in admitted if not a.over]  # (their hello decides)
     waiting = [a for a in everyone if a.session is None or not a.session.welcomed]
     per_address = Counter(a.address for a in waiting)
     waiting = [
@@ -84,10 +108,15 @@ def to_evict(
     idle = [a for a in lobby + watchers if now - idle_since(a) >= idle_seconds]
     if idle:
         return min(idle, key=idle_since)
-    if not lobby:
+    counts = Counter(a.address for a in everyone)
+    if not counts:
         return None
-    counts = Counter(a.address for a in lobby)
-    heaviest = max({a.address for a in lobby}, key=lambda address: counts[address])
-    if counts[heaviest] >= counts[newcomer] + 2:
-        return min((a for a in lobby if a.address == heaviest), key=idle_since)
+    heaviest = max(counts, key=lambda address: counts[address])
+    if counts[heaviest] < counts[newcomer] + 2:
+        return None
+    theirs = [a for a in everyone if a.address == heaviest and a.session is not None]
+    for kind in ("in_lobby", "watching", "seated"):
+        chosen = [a for a in theirs if getattr(a, kind)]
+        if chosen:
+            return min(chosen, key=idle_since)
     return None

@@ -22,7 +22,7 @@ from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.identity import certificate_digest
 
-from .admission import Admitted, to_evict
+from .admission import Admitted, reserve_open, to_evict
 from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
@@ -264,20 +264,41 @@ class Server:
     def _admit(self, sock: socket.socket, address: str) -> None:
         """Serve a connection just accepted, if the caps allow it (evicting another at
         the total cap when one may go); close it otherwise."""
-        if (
-            self._closing
-            or self._per_address.get(address, 0) >= self.config.max_per_address
-            or (len(self._admitted) >= self.config.max_connections and not self._evict(address))
-        ):
+        if self._closing or self._per_address.get(address, 0) >= self.config.max_per_address:
             sock.close()
             return
+        over = False
+        if self._regular() >= self.config.max_connections and not self._evict(address):
+            if not reserve_open(self._admitted, address):
+                sock.close()
+                return
+            over = True  # in to say hello: it stays if it comes back to its chair
         loop = asyncio.get_running_loop()
-        entry = Admitted(address, loop.time())
+        entry = Admitted(address, loop.time(), over=over)
         self._admitted.add(entry)
         self._per_address[address] = self._per_address.get(address, 0) + 1
         task = entry.task = loop.create_task(self._serve(sock, entry))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _regular(self) -> int:
+        """Connections counted against `max_connections` (not those on reserve places)."""
+        return sum(1 for a in self._admitted if not a.over)
+
+    def _admit_at_hello(self, entry: Admitted, session: Session) -> str | None:
+        """For a connection let in over the cap (server/admission.py): None if it may
+        stay (its key holds a chair in a game under way, or room was made since), else
+        why not."""
+        if not entry.over:
+            return None
+        if self._regular() < self.config.max_connections or self._evict(entry.address):
+            entry.over = False
+            return None
+        if self.lobby.holds_seat(session.player_id):
+            entry.over = False  # over the cap by one, until a newcomer's eviction
+            log.info("%s: let in over the cap to take back a chair", entry.address)
+            return None
+        return "the server is full: try again in a minute"
 
     def _evict(self, newcomer: str) -> bool:
         """At the cap: make room for a connection from `newcomer` (server/admission.py
@@ -290,9 +311,13 @@ class Server:
         session = victim.session
         log.info("%s: evicted to make room for %s", victim.address, newcomer)
         if isinstance(session, Session) and session.welcomed:
-            session.goodbye(
-                m.Bye(code=Code.TIMEOUT, reason="the server is full and this connection was idle")
+            idle = now - session.last_active >= self.config.evict_idle_seconds
+            reason = (
+                "the server is full and this connection was idle"
+                if idle
+                else "the server is full and your address holds more connections than any other"
             )
+            session.goodbye(m.Bye(code=Code.TIMEOUT, reason=reason))
             asyncio.get_running_loop().call_later(1.0, session.writer.transport.abort)
         elif isinstance(session, Session):
             session.kill("evicted before hello: the server is full")
@@ -347,6 +372,7 @@ class Server:
                 lambda: len(self.sessions),
                 certificate=certificate_digest(self.fingerprint),
                 names=self.names,
+                admit=lambda session: self._admit_at_hello(entry, session),
             )
             self.sessions.add(session)
             try:

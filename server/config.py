@@ -120,6 +120,10 @@ class ServerConfig:
     rate_total: float = 5000.0
     strikes: int = 10
     chat_per_minute: int = 30
+    #: Chat lines one address may send a minute, over all its connections, and lines a
+    #: room (a table, or the lobby) hears a minute from everyone (server/chat.py).
+    chat_per_address: int = 60
+    chat_per_room: int = 240
     #: Log lines one connection may cause (a burst of this many, then this many a minute).
     log_per_minute: int = 20
     max_tables: int = 500

@@ -6,6 +6,7 @@ journal, where records go); it knows a connection only as a `Guest`."""
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -17,6 +18,7 @@ from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
 
 from . import thinking
+from .chat import ChatBudget
 from .config import ServerConfig, TableSettings
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
@@ -81,6 +83,8 @@ class Lobby:
         #: attaches it to the journal's database).
         self.ratings = Ratings()
         self.tables: dict[str, Table] = {}
+        #: What each address and each room may still say this minute.
+        self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
         #: Shutting down: every table stays as it is, for the next start.
         self.closing = False
@@ -258,6 +262,35 @@ class Lobby:
         log.info("table %s: removed (%s)", name, why)
         self.changed(name)
 
+    async def reap_unstarted(self) -> bool:
+        """At the table cap: remove the oldest table that never started and where no
+        person is connected, in a chair or watching (after a restart, nobody is yet);
+        False if there is none (server/admission.py's reasoning, for tables)."""
+        for name, table in list(self.tables.items()):  # (oldest first: creation order)
+            if table.status != "waiting" or table.game is not None or table.chairs.spectators:
+                continue
+            if any(slot.member is not None for slot in table.slots):
+                continue
+            await self.remove(name, "never started and nobody there: room for a new table")
+            return True
+        return False
+
+    def holds_seat(self, player_id: str) -> bool:
+        """Whether the person of this player key sits in a chair of a game under way
+        (connected or away): they are let in even when the server is full."""
+        if not player_id:
+            return False
+        return any(
+            table.status == "playing"
+            and any(
+                slot.bot is None
+                and slot.player_id
+                and hmac.compare_digest(slot.player_id, player_id)
+                for slot in table.slots
+            )
+            for table in self.tables.values()
+        )
+
     def table_of(self, name: str) -> Table:
         table = self.tables.get(name)
         if table is None:
@@ -350,7 +383,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
             Code.NOT_ALLOWED,
             f"your address already has {mine} tables open (the most one address may have)",
         )
-    if len(lobby.tables) >= config.max_tables:
+    if len(lobby.tables) >= config.max_tables and not await lobby.reap_unstarted():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
     try:
         preset = message.preset.strip().lower()
@@ -482,11 +515,17 @@ async def _resume(lobby: Lobby, guest: Guest, message: m.Resume) -> None:
 
 @handles(m.Chat)
 async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
-    if not guest.chat_allowed(asyncio.get_running_loop().time()):
+    now = asyncio.get_running_loop().time()
+    if not guest.chat_allowed(now):
         raise TableError(Code.RATE_LIMITED, "slow down: too many chat messages")
+    table = lobby.seated_table(guest) if message.scope == "table" else None
+    room = "lobby" if table is None else f"table {table.name}"
+    refusal = lobby.chat_budget.refusal(guest.address, room, now)
+    if refusal is not None:
+        raise TableError(Code.RATE_LIMITED, refusal)
     said = m.Chat(scope=message.scope, text=message.text, sender=guest.name[:40])
-    if message.scope == "table":
-        for member in lobby.seated_table(guest).members():
+    if table is not None:
+        for member in table.members():
             member.deliver(said)
     else:  # everyone in the lobby: not at a table
         for other in list(lobby.guests):

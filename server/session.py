@@ -30,6 +30,9 @@ ANSWER_BYTES_PER_TOKEN = 4096
 #: However many connections share `queue_total`, each may queue this much (a few table
 #: lists and views in a burst: a client that reads is not dropped while the server is busy).
 QUEUE_FLOOR = 256 * 1024
+#: A chat line joins a client's queue only while less than this waits there (a reader
+#: that keeps up never has this much waiting; one behind misses chat, not the game).
+CHAT_ROOM = 64 * 1024
 
 
 class Handler(Protocol):
@@ -56,6 +59,7 @@ class Session:
         *,
         certificate: bytes,
         names: NameBook | None = None,
+        admit: Callable[[Session], str | None] = lambda session: None,
     ) -> None:
         self.config = config
         self.handler = handler
@@ -72,6 +76,8 @@ class Session:
         self.certificate = certificate
         #: Which key owns each name here.
         self.names = names if names is not None else NameBook()
+        #: Asked at hello whether a connection let in over the cap may stay (or why not).
+        self.admit = admit
         #: The player key proven at hello (raw, 32 bytes) and its id, `identity.player_id`
         #: (b"" and "" for a client that speaks no version with keys).
         self.player_key = b""
@@ -95,6 +101,8 @@ class Session:
         self.log_budget = LogBudget(config.log_per_minute, config.log_per_minute)
         self._strikes = 0
         self._chat_times: list[float] = []
+        #: Chat lines not sent to this client because it was behind.
+        self.chat_dropped = 0
 
     @property
     def version(self) -> int:
@@ -104,13 +112,18 @@ class Session:
     # --- sending ----------------------------------------------------------------------
 
     def deliver(self, message: m.Message) -> None:
-        """Queue a message; a client whose queue is full is too slow and is dropped."""
+        """Queue a message; a client whose queue is full is too slow and is dropped.
+        A chat line is not queued at all for a client that is behind (`CHAT_ROOM`): chat
+        is never the reason a reader is dropped, only the game it needs can be."""
         if self.closed:
             return
         try:
             data = self.conn.send(message)
         except LocalProtocolError:
             log.exception("%s: could not send %s", self.address, message.TYPE)
+            return
+        if type(message) is m.Chat and self.queued_bytes + len(data) > self.chat_room():
+            self.chat_dropped += 1
             return
         if self.queued_bytes + len(data) > self.queue_cap():
             self.kill(Code.TOO_SLOW)
@@ -127,6 +140,10 @@ class Session:
     def watching(self) -> bool:
         """Watching a table (not playing at it)."""
         return self.table is not None and self in self.table.chairs.spectators
+
+    def chat_room(self) -> int:
+        """Bytes that may wait in this client's queue for a chat line still to join them."""
+        return min(CHAT_ROOM, self.queue_cap() // 4)
 
     def queue_cap(self) -> int:
         """Bytes this client's queue may hold: `queue_bytes`, or less when many
@@ -282,6 +299,9 @@ class Session:
         if refusal is not None:
             log.info("%s: %s refused: %s", self.address, hello.name, refusal)
             self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))
+            return False
+        if (full := self.admit(self)) is not None:
+            self.deliver(m.Reject(versions=m.VERSIONS, reason=full))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.welcomed = True

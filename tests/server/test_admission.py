@@ -1,13 +1,14 @@
 """Who makes room at the connection cap (server/admission.py), on made-up connections:
-the flood's own waiting connections first, never a seated player, an idle spectator as an
-idle lobby connection."""
+the flood's own waiting connections first, an idle spectator as an idle lobby connection,
+then the address holding the most (its lobby, spectators, then seats): a crowd cannot
+hold the server, seated or not; and the reserve places a player comes back on."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from president.server.admission import YOUNG, Admitted, to_evict
+from president.server.admission import RESERVE, YOUNG, Admitted, reserve_open, to_evict
 
 
 @dataclass
@@ -26,7 +27,7 @@ def test_a_waiting_newcomer_is_not_pushed_out_by_a_flood_from_elsewhere() -> Non
     now = 100.0
     newcomer = admitted("10.0.0.7", now - YOUNG / 2)  # still in its handshake
     flood = [admitted("10.0.0.66", now - 0.1 * i) for i in range(3)]
-    seated = [admitted("10.0.0.66", 0.0, Visitor(table="T")) for _ in range(5)]
+    seated = [admitted(f"10.0.1.{i}", 0.0, Visitor(table="T")) for i in range(5)]
     everyone = [newcomer, *flood, *seated]
     # the flood's next connection pushes out the flood's own oldest
     assert to_evict(everyone, "10.0.0.66", now, 30.0) is flood[-1]
@@ -36,9 +37,9 @@ def test_a_waiting_newcomer_is_not_pushed_out_by_a_flood_from_elsewhere() -> Non
     assert to_evict([newcomer, *seated], "10.0.0.9", now, 30.0) is None
 
 
-def test_players_are_never_evicted_but_idle_watchers_and_lobby_hogs_are() -> None:
+def test_players_of_a_fair_share_stay_but_idle_watchers_and_lobby_hogs_go() -> None:
     now = 100.0
-    players = [admitted("10.0.0.1", 0.0, Visitor(table="T")) for _ in range(4)]
+    players = [admitted(f"10.0.0.1{i}", 0.0, Visitor(table="T")) for i in range(4)]
     watcher = admitted("10.0.0.2", 0.0, Visitor(table="T", watching=True, last_active=50.0))
     assert to_evict([*players, watcher], "10.0.0.3", now, 30.0) is watcher  # idle 50 s
     watcher.session.last_active = 90.0  # type: ignore[union-attr]
@@ -46,3 +47,37 @@ def test_players_are_never_evicted_but_idle_watchers_and_lobby_hogs_are() -> Non
     hogs = [admitted("10.0.0.4", 0.0, Visitor(last_active=95.0 + i)) for i in range(3)]
     assert to_evict([*players, watcher, *hogs], "10.0.0.3", now, 30.0) is hogs[0]
     assert to_evict([*players, watcher, *hogs], "10.0.0.4", now, 30.0) is None  # its own share
+
+
+def test_a_crowd_seated_from_few_addresses_makes_room_seats_last() -> None:
+    """The attack of issue 26: every place held by connections seated at tables, from
+    few addresses.  A newcomer takes the place of one of the address holding the most:
+    its lobby connection first, then its spectator, then its longest-idle seated one."""
+    now = 100.0
+    crowd = [
+        admitted(f"10.6.6.{i % 4}", 0.0, Visitor(table=f"T{i}", last_active=50.0 + i))
+        for i in range(40)
+    ]
+    friend = admitted("10.0.0.5", 0.0, Visitor(table="F", last_active=99.0))
+    everyone = [*crowd, friend]
+    victim = to_evict(everyone, "10.0.0.7", now, 30.0)
+    assert victim is crowd[0]  # the longest-idle seat of (one of) the heaviest address
+    lobby = admitted("10.6.6.0", 0.0, Visitor(last_active=99.0))
+    watcher = admitted("10.6.6.0", 0.0, Visitor(table="T", watching=True, last_active=99.0))
+    assert to_evict([*everyone, watcher], "10.0.0.7", now, 30.0) is watcher
+    assert to_evict([*everyone, watcher, lobby], "10.0.0.7", now, 30.0) is lobby
+    # the friend's own address holds one: never the heaviest, never evicted for a crowd
+    assert all(to_evict(everyone, f"10.6.6.{i}", now, 30.0) is not friend for i in range(4))
+    # addresses holding as many as the newcomer's (+1) keep theirs: a fair share stays
+    even = [admitted(f"10.1.1.{i}", 0.0, Visitor(table="T")) for i in range(10)]
+    assert to_evict(even, "10.0.0.7", now, 30.0) is None
+
+
+def test_the_reserve_is_one_place_per_address_and_no_more_than_reserve() -> None:
+    over = [Admitted(f"10.0.0.{i}", 0.0, over=True) for i in range(RESERVE - 1)]
+    assert reserve_open(over, "10.0.0.200")
+    assert not reserve_open(over, "10.0.0.3")  # that address has its reserve place
+    full = [*over, Admitted("10.0.0.99", 0.0, over=True)]
+    assert not reserve_open(full, "10.0.0.200")
+    # connections on reserve places are never what a newcomer evicts (their hello decides)
+    assert to_evict(full, "10.0.0.200", 100.0, 30.0) is None

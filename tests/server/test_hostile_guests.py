@@ -315,3 +315,26 @@ async def test_a_real_server_slows_password_guessing_and_logs_it_once(tmp_path: 
     log = server.text() + server.errors()
     lines = [line for line in log.splitlines() if "wrong" in line and "password" in line]
     assert len(lines) == 2, log  # one for the server password's burst, one for the tables'
+
+
+async def test_tables_that_never_started_make_room_at_the_cap() -> None:
+    """Issue 26: the cap filled by a crowd's tables; once nobody is connected at them
+    (the crowd left, or the server restarted), a newcomer's table takes the oldest's
+    place.  A table someone sits at, watches, or plays at is never taken."""
+    hall = lobby(max_tables=4, tables_per_address=3)
+    crowd = [Guest(f"m{i}", address=f"10.6.6.{i}") for i in range(4)]
+    for i, mallory in enumerate(crowd):
+        await hall.handle(mallory, create(f"spam {i}"))
+        await hall.handle(mallory, m.Join(table=f"spam {i}"))
+    ann = Guest("ann", address="10.0.0.7")
+    await hall.handle(ann, create("Friday"))  # every table has a person connected at it
+    assert "Friday" not in hall.tables and ann.errors() == [Code.NOT_ALLOWED]
+    await hall.disconnect(crowd[1])
+    await hall.disconnect(crowd[2])
+    await hall.handle(ann, create("Friday"))
+    assert list(hall.tables) == ["spam 0", "spam 2", "spam 3", "Friday"]  # the oldest went
+    await hall.handle(ann, m.Join(table="Friday"))
+    bob = Guest("bob", address="10.0.0.8")
+    await hall.handle(bob, create("Saturday"))
+    assert list(hall.tables) == ["spam 0", "spam 3", "Friday", "Saturday"]
+    await hall.close()

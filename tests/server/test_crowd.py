@@ -1,0 +1,104 @@
+"""A full server still lets a player back to their game (issue 26, "Admission that a
+crowd cannot hold"), and chat is never why a reader is dropped: a real server in this
+process, real TLS connections."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from president.client.connection import ConnectFailed
+from president.protocol import messages as m
+from president.server.chat import ChatBudget
+from president.server.session import CHAT_ROOM
+
+from ..harness.servers import (
+    bot_key,
+    client,
+    dialer,
+    in_play,
+    running_server,
+    sit_among_server_bots,
+)
+from ..harness.waiting import wait_for
+
+
+async def test_a_player_gets_back_to_their_chair_through_a_full_server(tmp_path: Path) -> None:
+    async with running_server(
+        tmp_path, max_connections=4, max_per_address=1000, evict_idle_seconds=600.0
+    ) as server:
+        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await sit_among_server_bots(ann)
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        crowd = [await client(server, f"crowd{i}", tmp_path) for i in range(3)]
+        await ann.link.close()
+        task.cancel()
+        await wait_for(lambda: len(server.sessions) == 3)
+        crowd.append(await client(server, "crowd3", tmp_path))
+        await wait_for(lambda: len(server.sessions) == 4)  # full: nobody idle, one address
+        address = f"127.0.0.1:{server.port}"
+        with pytest.raises(ConnectFailed, match="the server is full"):
+            await dialer(address, "carl", tmp_path)()
+        back = await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
+        assert len(server.sessions) == 5  # over the cap by one: her chair is in a game
+        await back.send(m.Join(table="T"))
+        seated = await asyncio.wait_for(back.receive(), 10)
+        while not isinstance(seated, m.Seated):
+            assert not isinstance(seated, m.Error), seated
+            seated = await asyncio.wait_for(back.receive(), 10)
+        await back.close()
+        for c in crowd:
+            await c.link.close()
+
+
+async def test_a_chat_burst_is_dropped_for_a_reader_behind_not_the_reader(
+    tmp_path: Path,
+) -> None:
+    """A lobby reader that reads nothing while 400 lines of 500 characters arrive (far
+    more than its queue holds): it misses chat, and stays connected."""
+    async with running_server(
+        tmp_path,
+        chat_per_minute=1000,
+        chat_per_address=1000,
+        chat_per_room=1000,
+        rate_per_second=5000,
+        rate_burst=5000,
+    ) as server:
+        talkers = [await client(server, f"talker{i}", tmp_path) for i in range(4)]
+        reader = await client(server, "reader", tmp_path)  # never reads below
+        await wait_for(lambda: len(server.sessions) == 5)
+        (session,) = [s for s in server.sessions if s.name == "reader"]
+        for i in range(100):
+            for t in talkers:
+                await t.send(m.Chat(scope="lobby", text=f"{i:03d}" + "x" * 497))
+        await wait_for(lambda: session.chat_dropped > 0)
+        assert not session.closed
+        assert session.queued_bytes <= session.queue_cap()
+        assert session.queue_cap() > CHAT_ROOM
+        await reader.link.close()
+        for t in talkers:
+            await t.link.close()
+
+
+def test_chat_budgets_per_address_and_per_room() -> None:
+    budget = ChatBudget(per_address=5, per_room=8)
+    said = [budget.refusal("10.0.0.66", "lobby", 1.0 + i / 10) for i in range(6)]
+    assert said[:5] == [None] * 5 and said[5] is not None and "address" in said[5]
+    # another address still talks in the same room, and the first in a minute's time
+    assert budget.refusal("10.0.0.7", "lobby", 2.0) is None
+    assert budget.refusal("10.0.0.66", "lobby", 62.0) is None
+    # a room half full: the address holding more than an equal share waits, others talk
+    room = ChatBudget(per_address=100, per_room=8)
+    for i in range(3):
+        assert room.refusal("10.0.0.66", "table T", float(i)) is None
+    assert room.refusal("10.0.0.7", "table T", 3.0) is None
+    assert room.refusal("10.0.0.66", "table T", 4.0) is not None  # 3 of 4: over its half
+    assert room.refusal("10.0.0.7", "table T", 5.0) is None
+    assert room.refusal("10.0.0.8", "table T", 6.0) is None
+    assert room.refusal("10.0.0.9", "table T", 7.0) is None
+    assert room.refusal("10.0.0.9", "table T", 8.0) is None
+    assert room.refusal("10.0.0.10", "table T", 9.0) is not None  # 8 heard: the room's all
