@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from president.bots.search import SearchBot
@@ -27,6 +30,22 @@ def thinks_long(bot: Strategy) -> bool:
     return isinstance(bot, SearchBot)
 
 
+#: How often a worker looks whether its server is still there, seconds.
+PARENT_CHECK = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end the process once the server that started it is gone (a server
+    killed with SIGKILL cannot stop its workers itself; they would be left running)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
+
+
 def _choose(bot: Strategy, view: SeatView) -> tuple[Action, Strategy]:
     """In a worker: the choice, and the strategy as it is after choosing (its state)."""
     return bot.choose(view), bot
@@ -38,7 +57,12 @@ async def think(bot: Strategy, view: SeatView) -> Action:
         return bot.choose(view)
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(_workers, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            _workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
     action, after = await asyncio.get_running_loop().run_in_executor(_pool, _choose, bot, view)
     vars(bot).update(vars(after))  # its own state (the random generator) goes on from there
     return action

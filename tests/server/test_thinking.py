@@ -3,13 +3,25 @@ exactly what they would have chosen on it (their random generator carried back).
 
 from __future__ import annotations
 
+import asyncio
 import random
+from pathlib import Path
 
+import pytest
 from president.bots.search import SearchBot
 from president.bots.strategies import RandomBot
+from president.client.connection import Client
+from president.protocol import messages as m
 from president.server import thinking
 
 from ..bots.test_strategies import view_with
+from ..harness.processes import ServerProcess
+from ..harness.servers import dialer
+from ..harness.waiting import wait_for
+
+
+async def client_at(address: str, name: str, folder: Path, **kwargs: object) -> Client:
+    return Client(await dialer(address, name, folder, **kwargs)())
 
 
 async def test_a_search_bot_chooses_in_a_worker_as_it_would_at_home() -> None:
@@ -31,3 +43,56 @@ async def test_cheap_strategies_choose_at_once() -> None:
     view = view_with("3C 5D 7S")
     assert await thinking.think(bot, view) in view.legal_actions()
     assert thinking._pool is None
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is `pid` (from /proc; zombies are not live)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+async def test_a_bot_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    """Issue 26: `kill -9` of a server whose search bots had started a worker left the
+    worker running for ever; now it sees its server gone and ends."""
+    server = await ServerProcess.started(tmp_path / "data")
+    try:
+        ann = await client_at(server.address, "ann", tmp_path, pin=server.pin)
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="search"))
+        await ann.send(m.Ready())
+
+        def errors() -> list[m.Message]:
+            return [x for x in ann.received if isinstance(x, m.Error)]
+
+        await wait_for(lambda: _children(server.proc.pid), 60, errors)
+        workers = _children(server.proc.pid)
+        server.kill()  # SIGKILL: the server cannot stop them itself
+        await wait_for(lambda: not any(_alive(pid) for pid in workers), 60, "workers ended")
+        task.cancel()
+    finally:
+        server.kill()
