@@ -228,7 +228,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ("tables_per_address", "open tables one address may have created (default {})"),
         ("bots_per_address", "server bots one address may have seated (default {})"),
         ("bot_workers", "processes that think for search bots, off the event loop (default {})"),
-        ("chat_per_address", "chat lines a minute from one address, all its connections (default {})"),
+        (
+            "chat_per_address",
+            "chat lines a minute from one address, all its connections (default {})",
+        ),
         ("chat_per_room", "chat lines a minute a table or the lobby hears (default {})"),
     )
     for field, words in caps:

@@ -5,7 +5,9 @@ Per player: hands and games played, games won, hands finished in each place, poi
 the offices (titles) held going into a hand and kept through it, and an OpenSkill
 rating (the Weng-Lin Plackett-Luce model, which fits a finishing order).  The rating is
 updated after every hand from that hand's finishing order (docs/ratings.md says why per
-hand); the ladder orders players by the conservative value mu - 3 sigma."""
+hand); the ladder orders players by the conservative value mu - 3 sigma, established players
+first.  A player is provisional until enough established opponents have met them, and a
+provisional opponent counts for nobody (docs/ratings.md, "Throwaway keys")."""
 
 from __future__ import annotations
 
@@ -27,6 +29,13 @@ HANDS_PER_GAME = 10
 #: adding a whole tau keeps two close players swapping places for ever (docs/ratings.md,
 #: "The drift").
 TAU = SIGMA / 100 / HANDS_PER_GAME**0.5
+#: A provisional player is established once established opponents have met them in this
+#: many hands, each opponent counted in at most `FROM_ONE` of them: a game's hands with
+#: each of two established players, 7 hands at a table of three of them (FIDE counts an
+#: unrated player's games against rated opponents only; ICC allows at most 4 of a
+#: provisional player's first 20 games against one opponent).
+ESTABLISHED_AFTER = 2 * HANDS_PER_GAME
+FROM_ONE = ESTABLISHED_AFTER // 2
 
 
 def plackett_luce(tau: float = TAU) -> PlackettLuce:
@@ -83,6 +92,11 @@ class Record:
     #: Per title: hands begun holding it, and of those, hands that ended with it again.
     held: dict[str, int] = field(default_factory=dict)
     kept: dict[str, int] = field(default_factory=dict)
+    #: Rated against enough established opponents (`ESTABLISHED_AFTER`); for good.
+    established: bool = False
+    #: While provisional: per established opponent, the hands played with them (at most
+    #: `FROM_ONE` each); emptied once established.
+    met: dict[str, int] = field(default_factory=dict)
 
     @property
     def rating(self) -> float:
@@ -102,14 +116,20 @@ class Record:
             "points": self.points,
             "held": self.held,
             "kept": self.kept,
+            "established": self.established,
+            "met": self.met,
         }
         return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, player: str, text: str) -> Record:
-        """A record as `to_json` wrote it; ValueError if it is not one."""
+        """A record as `to_json` wrote it; ValueError if it is not one.  A row written
+        before the ladder knew established players is read as provisional."""
         body: Any = json.loads(text)
         try:
+            established = body.get("established", False)
+            if not isinstance(established, bool):
+                raise TypeError("established must be true or false")
             record = cls(
                 player=player,
                 name=str(body["name"]),
@@ -122,6 +142,8 @@ class Record:
                 points=int(body["points"]),
                 held={str(k): int(v) for k, v in body["held"].items()},
                 kept={str(k): int(v) for k, v in body["kept"].items()},
+                established=established,
+                met={str(k): int(v) for k, v in body.get("met", {}).items()},
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a ladder record: {exc}") from None
@@ -142,6 +164,38 @@ def rate(records: Sequence[Record]) -> list[tuple[float, float]]:
     return [(team[0].mu, team[0].sigma) for team in after]
 
 
+def rate_against(records: Sequence[Record], established: set[str]) -> list[tuple[float, float]]:
+    """(mu, sigma) of each player after a hand they finished in the order given (first to
+    last), each rated against the `established` players at the table only: an established
+    player among the established ones, any other among them and themselves.  The
+    Plackett-Luce model of an order restricted to some of its players is the model of
+    their order, so whoever is left out takes nothing from the others (as server-side
+    bots take nothing)."""
+    ratings = [(r.mu, r.sigma) for r in records]
+    held = [i for i, r in enumerate(records) if r.player in established]
+    if len(held) >= 2:
+        for i, rating in zip(held, rate([records[i] for i in held]), strict=True):
+            ratings[i] = rating
+    for i, record in enumerate(records):
+        if record.player not in established and held:
+            group = sorted([*held, i])
+            ratings[i] = rate([records[j] for j in group])[group.index(i)]
+    return ratings
+
+
+def meet(record: Record, established: set[str]) -> tuple[bool, dict[str, int]]:
+    """A provisional player's `established` and `met` after a hand with the `established`
+    players (an established player's are kept)."""
+    if record.established:
+        return True, record.met
+    met = dict(record.met)
+    for other in established - {record.player}:
+        met[other] = min(met.get(other, 0) + 1, FROM_ONE)
+    if sum(met.values()) >= ESTABLISHED_AFTER:
+        return True, {}
+    return False, met
+
+
 class Ladder:
     """Every rated player's record, and which hands have been counted."""
 
@@ -150,6 +204,9 @@ class Ladder:
         #: Per game id, the last hand counted (a hand is counted once, in order).
         self.counted: dict[str, int] = dict(counted or {})
         self._order: list[str] | None = None
+        #: Someone is established.  Until then every player counts as established for
+        #: the others: the ladder's first players found it (docs/ratings.md).
+        self.founded = any(r.established for r in self.records.values())
 
     def __len__(self) -> int:
         return len(self.records)
@@ -166,10 +223,10 @@ class Ladder:
         if len({f.player for f in rated}) != len(rated):
             raise ValueError("a player finished twice in one hand")
         before = [self.record(f.player, f.name) for f in rated if f.player is not None]
-        # Rated among the rated players only: the Plackett-Luce model of a finishing order
-        # restricted to some of its players is the model of their order (the bots in
-        # between take nothing from the others' worths).
-        ratings = rate(before) if len(before) >= 2 else [(r.mu, r.sigma) for r in before]
+        # Rated among the rated players only (the bots in between take nothing from the
+        # others' worths), and against the established ones among them only.
+        established = {r.player for r in before if r.established or not self.founded}
+        ratings = rate_against(before, established)
         winners = set(result.winners)
         out = []
         for (mu, sigma), finisher, record in zip(ratings, rated, before, strict=True):
@@ -181,6 +238,7 @@ class Ladder:
                 held = _bump(held, finisher.held)
                 if finisher.held == finisher.title:
                     kept = _bump(kept, finisher.held)
+            now, met = meet(record, established)
             out.append(
                 replace(
                     record,
@@ -194,6 +252,8 @@ class Ladder:
                     points=record.points + finisher.points,
                     held=held,
                     kept=kept,
+                    established=now,
+                    met=met,
                 )
             )
         return out
@@ -202,15 +262,23 @@ class Ladder:
         """Put the records `after(result)` gave on the ladder."""
         for record in records:
             self.records[record.player] = record
+            self.founded = self.founded or record.established
         self.counted[result.game] = result.hand
         self._order = None
 
     def order(self) -> list[str]:
-        """Player ids, best first: by shown rating, then more hands, then name."""
+        """Player ids, best first: established players before provisional ones, then by
+        shown rating, then more hands, then id."""
         if self._order is None:
+            records = self.records
             self._order = sorted(
-                self.records,
-                key=lambda p: (-self.records[p].rating, -self.records[p].hands, p),
+                records,
+                key=lambda p: (
+                    not records[p].established,
+                    -records[p].rating,
+                    -records[p].hands,
+                    p,
+                ),
             )
         return self._order
 

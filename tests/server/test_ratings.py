@@ -4,8 +4,10 @@ player, the rating update, the order of the ladder, counting each hand once."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -124,11 +126,20 @@ def test_a_record_goes_to_json_and_back_and_a_bad_row_is_refused() -> None:
         ladder, hand(["ann", "ben", "cat", "dan"], number=1, held=last, over=True, winners=("ann",))
     )
     ann = ladder.records["ann"]
+    assert ann.met and not ann.established
     assert Record.from_json("ann", ann.to_json()) == ann
+    established = replace(ann, established=True, met={})
+    assert Record.from_json("ann", established.to_json()) == established
+    # A row written before the ladder knew established players: provisional, nobody met.
+    old = json.loads(ann.to_json())
+    del old["established"], old["met"]
+    assert Record.from_json("ann", json.dumps(old)) == replace(ann, met={})
     for bad in (
         '{"name": "ann"}',
         '{"name":"a","mu":1,"sigma":0,"hands":0,"games":0,'
         '"wins":0,"places":[],"points":0,"held":{},"kept":{}}',
+        json.dumps({**old, "established": "yes"}),
+        json.dumps({**old, "met": [1]}),
         "[1]",
     ):
         with pytest.raises(ValueError):
@@ -234,28 +245,38 @@ def test_who_finishes_ahead_in_every_hand_is_above_on_the_ladder(orders: list[li
     assert ladder.order().index("ann") < ladder.order().index("ben")
 
 
-#: (mu, sigma, hands) of a record, from values whose shown ratings often tie (1500 - 3 x
-#: 100 = 1530 - 3 x 110) and whose hands often tie too.
+#: (mu, sigma, hands, established) of a record, from values whose shown ratings often tie
+#: (1500 - 3 x 100 = 1530 - 3 x 110) and whose hands often tie too.
 STANDING = st.tuples(
     st.sampled_from([1470.0, 1500.0, 1530.0]),
     st.sampled_from([100.0, 110.0]),
     st.integers(min_value=0, max_value=2),
+    st.booleans(),
 )
 
 
 @given(st.lists(STANDING, min_size=2, max_size=8), st.permutations("abcdefgh"))
-def test_the_ladder_orders_by_shown_rating_then_more_hands_then_name(
-    standings: list[tuple[float, float, int]], names: list[str]
+def test_the_ladder_orders_established_first_then_by_shown_rating_more_hands_and_name(
+    standings: list[tuple[float, float, int, bool]], names: list[str]
 ) -> None:
-    """Ties in the shown rating go to more hands, then to the player (here named as their
+    """Established players before provisional ones (docs/ratings.md, "Throwaway keys");
+    ties in the shown rating go to more hands, then to the player (here named as their
     id, which is what the ladder sorts by)."""
     ladder = Ladder(
-        Record(player=name, name=name, mu=mu, sigma=sigma, hands=hands)
-        for name, (mu, sigma, hands) in zip(names, standings, strict=False)
+        Record(player=name, name=name, mu=mu, sigma=sigma, hands=hands, established=settled)
+        for name, (mu, sigma, hands, settled) in zip(names, standings, strict=False)
     )
     order = [ladder.records[p] for p in ladder.order()]
     assert sorted(r.player for r in order) == sorted(names[: len(standings)])
     for above, below in itertools.pairwise(order):
-        assert (above.rating, above.hands) >= (below.rating, below.hands)
-        if (above.rating, above.hands) == (below.rating, below.hands):
+        assert (above.established, above.rating, above.hands) >= (
+            below.established,
+            below.rating,
+            below.hands,
+        )
+        if (above.established, above.rating, above.hands) == (
+            below.established,
+            below.rating,
+            below.hands,
+        ):
             assert above.name < below.name
