@@ -1,11 +1,14 @@
 """Which player's key each name belongs to on this server: the first key to say hello
-with a name claims it, and from then on only that key may use it.  Names are compared
-as a reader sees them (`name_key`): without case, compatibility forms (fullwidth
-letters) or invisible characters (zero-width spaces, soft hyphens), so "Eve", "eve",
-"ｅｖｅ" and "e\u200bve" are one name; and a name that mixes Latin, Cyrillic or Greek
-letters (a Cyrillic "а" in "аnn") is refused.  Kept in `DIR/names.sqlite3` (private
-like the rest of the data directory, under its lock); a server without a journal
-(`president play`'s) keeps them in memory only.
+with a name claims it, and from then on only that key may use it, or any name that looks
+like it.  Kept in `DIR/names.sqlite3` (private like the rest of the data directory, under
+its lock); a server without a journal (`president play`'s) keeps them in memory only.
+
+A name must show what it is (`name_problem`): no character that draws nothing or a blank
+(zero-width and format characters, Hangul fillers, the braille blank, other spaces), no
+space at either end or twice in a row, no control, private-use or unassigned character.
+Names are then compared by their look (`looks`): the Unicode TR39 confusable skeleton, so
+a Cyrillic "соре" or a "c0pe" is "cope" and is refused while another key holds "cope";
+and a name that mixes Latin, Cyrillic or Greek letters is refused outright.
 
 Claims cannot lock anyone out: an address claims at most `CLAIMS_PER_HOUR` new names
 an hour, and past that, or once the book holds `MAX_NAMES`, a new name is used
@@ -25,6 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+import disarm
 from president.protocol.messages import name_taken
 
 from .storage import StorageError
@@ -38,25 +42,116 @@ MAX_NAMES = 100_000
 CLAIMS_PER_HOUR = 30
 #: Alphabets whose letters look alike: a name may use one of them, not several.
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+#: What the stored looks were computed by: `looks` (this module's first way) over the
+#: library's keys; a book written under another is looked at again when opened.
+LOOKS_VERSION = f"1 disarm-keys-{disarm.KEY_SCHEMA_VERSION}"
+
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), which `unicodedata`
+#: lacks: what a renderer that does not know them shows as nothing.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_IGNORABLE = frozenset(chr(c) for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1))
+#: General categories no name may hold, and why.
+REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character",
+    "Co": "a private-use character, which has no agreed look",
+    "Cs": "half of a surrogate pair",
+    "Cn": "not a character this server knows",
+    "Zl": "a line break",
+    "Zp": "a paragraph break",
+    "Zs": "a space other than the ordinary one",
+}
+#: Variation selectors 15 and 16 (text or emoji style), welcome right after a symbol:
+#: a heart is often typed "❤️", U+2764 U+FE0F.
+PRESENTATION = frozenset("\ufe0e\ufe0f")
 
 
 def name_key(name: str) -> str:
     """`name` as it is compared: NFKC, without case, without invisible (format)
-    characters."""
+    characters.  (The key of the claims kept on disk: it does not change.)"""
     text = unicodedata.normalize("NFKC", name).casefold()
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return unicodedata.normalize("NFKC", text)
 
 
+def skeleton(text: str) -> str:
+    """`text`'s confusable skeleton (Unicode TR39, by disarm, digits folded too: "c0pe"
+    is "cope"); lower case, blanks collapsed."""
+    return disarm.skeleton_key(text, digit_policy="tr39")
+
+
+def looks(name: str) -> frozenset[str]:
+    """The skeletons of `name` as written and in lower case: a claim is the name in any
+    case, and "Ivan" looks like "lvan" where "ivan" looks like a Cyrillic "іvan".  Two
+    names look alike when these sets meet."""
+    return frozenset(filter(None, (skeleton(name), skeleton(name_key(name)))))
+
+
+def _unseen(ch: str, previous: str) -> str | None:
+    """Why `ch` (after `previous`) does not show as itself in a name, or None if it does."""
+    if " " <= ch <= "~" or (ch in PRESENTATION and unicodedata.category(previous or " ") == "So"):
+        return None  # printable ASCII shows as itself
+    why = REFUSED_CATEGORIES.get(unicodedata.category(ch))
+    if why is not None:
+        return why
+    if ch in _IGNORABLE:
+        return "it shows as nothing"
+    if not skeleton(ch):  # the braille blank and the like: drawn, but as nothing
+        return "it shows as a blank"
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be anyone's name here (one line), whoever has claimed what, or
+    None: each character shows as itself (words parted by single ordinary spaces), as
+    written and in NFKC.  Spaces at the ends are refused, not stripped: the server never
+    rewrites a name, so the one a client sent is the one every seat sees."""
+    normal = unicodedata.normalize("NFKC", name)
+    for text in (name, normal) if normal != name else (name,):
+        for at, ch in enumerate(text):
+            why = _unseen(ch, text[at - 1] if at else "")
+            if why is not None:
+                called = unicodedata.name(ch, "").title()
+                return (
+                    f"a name may not hold U+{ord(ch):04X}{f' ({called})' if called else ''}: {why}"
+                )
+        if not text.strip(" "):
+            return "a name needs a letter, digit or sign that shows, not only spaces"
+        if text != text.strip(" "):
+            return "a name may not begin or end with a space"
+        if "  " in text:
+            return "a name may not hold two spaces in a row"
+        if unicodedata.category(text[0]).startswith("M"):
+            return "a name may not begin with a combining mark (it would sit on what comes before)"
+    return None
+
+
 def mixed_scripts(name: str) -> list[str]:
     """The lookalike alphabets `name`'s letters come from, if more than one."""
-    scripts = set()
-    for ch in name:
-        if ch.isalpha():
-            script = unicodedata.name(ch, "").split(" ")[0]
-            if script in LOOKALIKE_SCRIPTS:
-                scripts.add(script)
+    scripts = set(alphabets(name)) & LOOKALIKE_SCRIPTS
     return sorted(scripts) if len(scripts) > 1 else []
+
+
+def alphabets(name: str) -> list[str]:
+    """The alphabets (scripts, as Unicode names them) of `name`'s letters."""
+    return sorted({unicodedata.name(ch, "").split(" ")[0] for ch in name if ch.isalpha()})
+
+
+def looks_taken(name: str, claimed: str) -> str:
+    """The reason a name is refused for looking like `claimed`, another key's name."""
+    own, theirs = alphabets(name), alphabets(claimed)
+    written = "" if own == theirs else f" ({' and '.join(a.title() for a in own)} letters)"
+    return (
+        f"the name {name}{written} looks like {claimed}, which belongs to another player on "
+        "this server (another key claimed it first): choose a name that looks different, or "
+        "connect with that player's identity file"
+    )
 
 
 class NamesError(StorageError):
@@ -64,55 +159,115 @@ class NamesError(StorageError):
 
 
 class NameBook:
-    """Names and the player ids (protocol/identity.py `player_id`) that own them."""
+    """Names and the player ids (protocol/identity.py `player_id`) that own them, with the
+    looks of each name: whoever claimed a look first owns every name that has it."""
 
     def __init__(
         self, path: Path | None = None, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.path = path
         self.clock = clock
-        self._memory: dict[str, str] = {}
         #: Per address, when it claimed its recent names (the last hour's).
         self._claims: dict[str, deque[float]] = {}
         self.db: sqlite3.Connection | None = None
-        if path is None:
-            return
         try:
-            if path.is_symlink():
-                raise NamesError(f"{path} is a symlink; the server does not follow one")
-            with contextlib.suppress(FileExistsError):  # 0600 before SQLite opens it
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if path is not None:
+                if path.is_symlink():
+                    raise NamesError(f"{path} is a symlink; the server does not follow one")
+                with contextlib.suppress(FileExistsError):  # 0600 before SQLite opens it
+                    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                    os.close(os.open(path, flags, 0o600))
+            self.db = sqlite3.connect(
+                ":memory:" if path is None else path, isolation_level=None, check_same_thread=False
+            )
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS names (folded TEXT PRIMARY KEY, name TEXT NOT NULL,"
                 " player TEXT NOT NULL, claimed TEXT NOT NULL)"
             )
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS looks (look TEXT NOT NULL, folded TEXT NOT NULL,"
+                " PRIMARY KEY (look, folded)) WITHOUT ROWID"
+            )
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS facts (fact TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
+            self._look_again()
         except (sqlite3.Error, OSError) as exc:
+            if self.db is not None:
+                self.db.close()
             raise NamesError(f"the names file {path} cannot be used: {exc}") from None
 
+    def _look_again(self) -> None:
+        """Compute every claim's looks anew if they were computed another way (a book from
+        before looks were kept, or from another version of the library).  A claimed name
+        that is no longer a name (`name_problem`) keeps its claim but owns no look."""
+        assert self.db is not None
+        row = self.db.execute("SELECT value FROM facts WHERE fact = 'looks'").fetchone()
+        if row is not None and row[0] == LOOKS_VERSION:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM looks")
+            for folded, name in self.db.execute("SELECT folded, name FROM names").fetchall():
+                if name_problem(name) is None:
+                    self._add_looks(folded, name)
+            self.db.execute("INSERT OR REPLACE INTO facts VALUES ('looks', ?)", (LOOKS_VERSION,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _add_looks(self, folded: str, name: str) -> None:
+        assert self.db is not None
+        self.db.executemany(
+            "INSERT OR IGNORE INTO looks VALUES (?, ?)", [(look, folded) for look in looks(name)]
+        )
+
     def owner(self, name: str) -> str | None:
-        """The player id that owns `name`, or None if nobody has claimed it."""
-        folded = name_key(name)
+        """The player id that claimed `name` itself (as `name_key` reads it), or None."""
         if self.db is None:
-            return self._memory.get(folded)
-        row = self.db.execute("SELECT player FROM names WHERE folded = ?", (folded,)).fetchone()
+            return None
+        row = self.db.execute(
+            "SELECT player FROM names WHERE folded = ?", (name_key(name),)
+        ).fetchone()
         return None if row is None else str(row[0])
+
+    def first_alike(self, name: str) -> tuple[str, str, str] | None:
+        """The first claim of `name` or of a name that looks like it, as (its `name_key`,
+        the name as claimed, the player id), or None if there is none."""
+        if self.db is None:
+            return None
+        seen = sorted(looks(name))
+        marks = ", ".join("?" * len(seen))
+        row = self.db.execute(
+            "SELECT folded, name, player FROM names WHERE folded = ? OR folded IN"
+            f" (SELECT folded FROM looks WHERE look IN ({marks})) ORDER BY claimed, rowid LIMIT 1",
+            (name_key(name), *seen),
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
     def refusal(self, name: str, player: str, address: str = "") -> str | None:
         """Why `player` (a player id, "" for a client without a key) may not use `name`
-        here, or None if it may: a key claims a name nobody has (a client without a key
-        uses one, claiming nothing).  A claim that cannot be written, or is past the
-        limits, is logged and the name is used unclaimed for now (claimed at a later
-        hello)."""
+        here, or None if it may: a name that does not show as itself, or mixes lookalike
+        alphabets, is nobody's; a name is its first claimer's, and so is every name that
+        looks like it; a key claims a name nobody has (a client without a key uses one,
+        claiming nothing).  A claim that cannot be written, or is past the limits, is
+        logged and the name is used unclaimed for now (claimed at a later hello)."""
+        problem = name_problem(name)
+        if problem is not None:
+            return problem
         mixed = mixed_scripts(name)
         if mixed:
             return (
                 f"a name may not mix {' and '.join(s.title() for s in mixed)} letters "
                 "(they look alike): choose a name in one alphabet"
             )
-        owner = self.owner(name)
-        if owner is not None:
-            return None if player and hmac.compare_digest(owner, player) else name_taken(name)
+        if self.db is None:
+            return "the server is closing"
+        folded = name_key(name)
+        first = self.first_alike(name)
+        if first is not None:
+            return self._verdict(name, folded, first, player)
         if not player:
             return None
         if self.count() >= MAX_NAMES:
@@ -126,19 +281,32 @@ class NameBook:
                 name,
             )
             return None
-        folded = name_key(name)
-        if self.db is None:
-            self._memory[folded] = player
-            return None
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         try:
-            self.db.execute(
-                "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?)", (folded, name, player, now)
-            )
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                added = self.db.execute(
+                    "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?)", (folded, name, player, now)
+                ).rowcount
+                if added:
+                    self._add_looks(folded, name)
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
         except sqlite3.Error as exc:
             log.warning("names: %r could not be written: %s", name, exc)
             return None
-        return None if self.owner(name) == player else name_taken(name)
+        first = self.first_alike(name)
+        return None if first is None else self._verdict(name, folded, first, player)
+
+    @staticmethod
+    def _verdict(name: str, folded: str, first: tuple[str, str, str], player: str) -> str | None:
+        """`refusal`'s answer when `first` is the first claim alike."""
+        claimed_folded, claimed, owner = first
+        if player and hmac.compare_digest(owner, player):
+            return None
+        return name_taken(name) if claimed_folded == folded else looks_taken(name, claimed)
 
     def _may_claim(self, address: str) -> bool:
         """Count a claim against `address`'s hour, if it has room left."""
@@ -156,7 +324,7 @@ class NameBook:
 
     def count(self) -> int:
         if self.db is None:
-            return len(self._memory)
+            return 0
         return int(self.db.execute("SELECT count(*) FROM names").fetchone()[0])
 
     def close(self) -> None:

@@ -1,29 +1,192 @@
-"""Who owns a name on a server (server/players.py): names compared as a reader sees them,
-lookalike alphabets refused, and claims that can never lock a newcomer out."""
+"""Who owns a name on a server (server/players.py): names that must show what they are,
+compared by their look (the TR39 confusable skeleton), lookalike alphabets refused, and
+claims that can never lock a newcomer out."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from president.client.connection import ConnectFailed
+from president.protocol import messages as m
 from president.server import players
-from president.server.players import NameBook, name_key
+from president.server.players import NameBook, name_key, name_problem
+
+from ..harness.servers import client, running_server
 
 ANN, EVE = "a" * 64, "e" * 64
+FRIEND, GUEST = "f" * 64, "9" * 64
+
+#: What a hostile guest registered while "cope" was claimed (issue 26), and what part of
+#: the refusal says why.
+ATTACKS = [
+    ("\u0441\u043e\u0440\u0435", "looks like cope"),  # all Cyrillic: с о р е
+    ("c\u0585pe", "looks like cope"),  # an Armenian o
+    ("c0pe", "looks like cope"),  # a zero for the o
+    ("cope\u3164", "U+3164 (Hangul Filler)"),
+    ("cope ", "may not begin or end with a space"),
+    ("cope\u2800", "U+2800 (Braille Pattern Blank)"),
+    ("cope\u200b", "U+200B (Zero Width Space)"),
+    ("\u115fcope", "U+115F (Hangul Choseong Filler)"),
+    ("cope\uffa0", "U+FFA0 (Halfwidth Hangul Filler)"),
+    ("co\u00a0pe", "a space other than the ordinary one"),
+    ("cope\ufe0f", "U+FE0F (Variation Selector-16)"),
+]
+
+
+@pytest.mark.parametrize(("attack", "why"), ATTACKS)
+def test_a_name_that_looks_like_a_claimed_one_is_refused(
+    tmp_path: Path, attack: str, why: str
+) -> None:
+    book = NameBook(tmp_path / "names.sqlite3")
+    assert book.refusal("cope", FRIEND, "10.0.0.1") is None
+    refusal = book.refusal(attack, GUEST, "10.0.0.66")
+    assert refusal is not None and why in refusal and "\n" not in refusal
+    assert book.refusal(attack, "", "10.0.0.67") is not None  # nor without a key
+    assert len(refusal) <= 500  # a `reject`'s reason
+    assert book.count() == 1
+
+
+def test_the_owner_may_write_their_name_in_any_case_or_look() -> None:
+    book = NameBook()
+    assert book.refusal("cope", FRIEND) is None
+    for written in ("Cope", "COPE", "\uff43\uff4f\uff50\uff45", "\u0441\u043e\u0440\u0435"):
+        assert book.refusal(written, FRIEND) is None, written
+    assert book.count() == 1  # a look of one's own claim claims nothing more
 
 
 @pytest.mark.parametrize(
-    "lookalike",
-    ["Ann", "ANN", "ａｎｎ", "ann\u200b", "a\u00adnn", "\u2060ann"],
+    "honest",
+    ["cop\u00e9", "coper", "Copeland", "scope", "\u0410\u043d\u0434\u0440\u0435\u0439", "Co pe"],
 )
+def test_a_name_that_looks_different_is_welcome_beside_a_claim(honest: str) -> None:
+    """An accent shows ("copé" is not "cope"), and so do other letters."""
+    book = NameBook()
+    assert book.refusal("cope", FRIEND) is None
+    assert book.refusal(honest, GUEST) is None
+    assert book.owner(honest) == GUEST
+
+
+@pytest.mark.parametrize(
+    "blank", [" ", "   ", "\u3164", "\u2800\u2800", "\u200b", "\u3000", "\u115f\u1160", "\ufe0f"]
+)
+def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
+    refusal = NameBook().refusal(blank, ANN)
+    assert refusal is not None and refusal == name_problem(blank)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        (" ann", "begin or end with a space"),
+        ("an  n", "two spaces in a row"),
+        ("\u0301ann", "begin with a combining mark"),
+        ("ann\t", "U+0009: a control character"),
+        ("\ue000ann", "private-use"),
+        ("a\u17b4nn", "shows as nothing"),
+        ("\u2060ann", "invisible format character"),
+        ("a\u00adnn", "invisible format character"),
+        ("ann\u3000", "a space other than the ordinary one"),
+    ],
+)
+def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
+    refusal = name_problem(name)
+    assert refusal is not None and why in refusal
+
+
+@pytest.mark.parametrize(
+    "name", ["Ann Lee", "\u2764\ufe0f", "\u2764\ufe0fAnn", "R2-D2", "\u3055\u304f\u3089"]
+)
+def test_a_name_that_shows_what_it_is_passes(name: str) -> None:
+    """Single inner spaces, and the emoji style selector right after a symbol."""
+    assert name_problem(name) is None
+
+
+@pytest.mark.parametrize("lookalike", ["Ann", "ANN", "\uff41\uff4e\uff4e"])
 def test_a_name_that_reads_the_same_belongs_to_the_same_key(tmp_path: Path, lookalike: str) -> None:
     book = NameBook(tmp_path / "names.sqlite3")
     assert book.refusal("ann", ANN, "10.0.0.1") is None
     assert name_key(lookalike) == name_key("ann")
     refusal = book.refusal(lookalike, EVE, "10.0.0.2")
-    assert refusal is not None and "belongs to another player" in refusal
+    assert refusal == m.name_taken(lookalike)
     assert book.refusal(lookalike, ANN, "10.0.0.1") is None  # its owner may write it so
     assert book.refusal(lookalike, "", "10.0.0.3") is not None  # nor without a key
+
+
+def old_book(path: Path, claims: list[tuple[str, str]]) -> None:
+    """A names file as servers kept it before looks: `claims` (name, player) in order."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(
+            "CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL,"
+            " player TEXT NOT NULL, claimed TEXT NOT NULL)"
+        )
+        for name, player in claims:
+            db.execute(
+                "INSERT INTO names VALUES (?, ?, ?, ?)",
+                (name_key(name), name, player, "2026-01-01T00:00:00+00:00"),
+            )
+        db.commit()
+
+
+def test_claims_kept_before_looks_are_looked_at_when_opened(tmp_path: Path) -> None:
+    """The guest's lookalikes, welcomed under the old rules, lose to the friend's earlier
+    "cope"; a blank-padded name claimed even before it owns no look; every claim stays."""
+    path = tmp_path / "names.sqlite3"
+    old_book(
+        path,
+        [
+            ("cope\u2800", GUEST),
+            ("cope", FRIEND),
+            ("\u0441\u043e\u0440\u0435", GUEST),
+            ("ann", ANN),
+        ],
+    )
+    book = NameBook(path)
+    assert book.count() == 4
+    assert book.refusal("cope", FRIEND) is None and book.refusal("Cope", FRIEND) is None
+    assert "looks like cope" in (book.refusal("\u0441\u043e\u0440\u0435", GUEST) or "")
+    assert book.refusal("ann", ANN) is None
+    assert book.refusal("ANN", EVE) == m.name_taken("ANN")
+    book.close()
+
+
+def test_looks_computed_another_way_are_computed_again(tmp_path: Path) -> None:
+    path = tmp_path / "names.sqlite3"
+    book = NameBook(path)
+    assert book.refusal("cope", FRIEND) is None
+    assert book.db is not None
+    book.db.execute("UPDATE facts SET value = 'an older way'")
+    book.db.execute("DELETE FROM looks")  # as if that way's looks did not match
+    book.close()
+    book = NameBook(path)
+    assert "looks like cope" in (book.refusal("c0pe", GUEST) or "")
+    assert book.db is not None
+    (way,) = book.db.execute("SELECT value FROM facts WHERE fact = 'looks'").fetchone()
+    assert way == players.LOOKS_VERSION
+
+
+async def test_a_lookalike_hello_is_rejected_by_a_real_server_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    friend, guest = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    cyrillic = "\u0441\u043e\u0440\u0435"
+    async with running_server(tmp_path) as server:
+        cope = await client(server, "cope", tmp_path, identity=friend)
+        for attack, why in ATTACKS[:6]:
+            with pytest.raises(ConnectFailed) as refused:
+                await client(server, attack, tmp_path, identity=guest)
+            assert why in str(refused.value), attack
+        honest = await client(server, "cop\u00e9", tmp_path, identity=guest)
+        await honest.link.close()
+        await cope.link.close()
+    async with running_server(tmp_path) as server:  # the same data directory
+        with pytest.raises(ConnectFailed, match="looks like cope"):
+            await client(server, cyrillic, tmp_path, identity=guest)
+        back = await client(server, "Cope", tmp_path, identity=friend)
+        await back.link.close()
 
 
 def test_a_composed_and_a_decomposed_accent_are_one_name(tmp_path: Path) -> None:
