@@ -11,8 +11,16 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Sequence
 
-from president.client.discovery import DiscoveryFailed, ServerFinder
+from president.client.discovery import (
+    MAX_OTHERS,
+    MAX_PER_HOST,
+    DiscoveryFailed,
+    KeptServers,
+    ServerFinder,
+    Trust,
+)
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
 
@@ -61,15 +69,15 @@ def chosen_interface(args: argparse.Namespace) -> str | None:
         raise ValueError(f"${INTERFACE_ENV}: {exc}") from None
 
 
-async def find_servers(wait: float, interface: str | None) -> tuple[list[Announcement], int]:
-    """What is announced after listening `wait` seconds, and how many announcements
-    were left out."""
+async def find_servers(wait: float, interface: str | None) -> tuple[KeptServers, int]:
+    """What is announced after listening `wait` seconds (servers trusted in this user's
+    known_servers first), and how many announcements were not listed."""
     async with ServerFinder(interface=interface) as finder:
         await asyncio.sleep(wait)
-        return finder.listing(), finder.ignored
+        return finder.kept, finder.ignored
 
 
-def as_json(found: Announcement) -> dict[str, object]:
+def as_json(found: Announcement, trust: Trust) -> dict[str, object]:
     return {
         "name": found.name,
         "address": found.address,
@@ -80,35 +88,49 @@ def as_json(found: Announcement) -> dict[str, object]:
         "tables": found.tables,
         "password": found.password,
         "fingerprint_hint": found.fingerprint,
+        "trust": trust.name.lower(),
     }
 
 
-def as_line(found: Announcement) -> str:
+def as_line(found: Announcement, trust: Trust, trusted_at: Sequence[str]) -> str:
     tables = "? tables" if found.tables is None else f"{found.tables} table(s)"
     notes = [tables]
     if found.password:
         notes.append("password")
     if not found.speaks(VERSIONS):
         notes.append("another protocol version: " + ",".join(map(str, found.versions)))
+    if trust is Trust.TRUSTED:
+        notes.append("trusted before")
+    elif trust is Trust.CLAIMING:
+        notes.append(f"claims the certificate you trusted at {', '.join(trusted_at)}")
     return f"{found.name:<20} president connect {found.address:<22} {', '.join(notes)}"
 
 
 def cmd_servers(args: argparse.Namespace) -> int:
     quiet_zeroconf()
     try:
-        found, ignored = asyncio.run(find_servers(args.wait, chosen_interface(args)))
+        kept, ignored = asyncio.run(find_servers(args.wait, chosen_interface(args)))
     except DiscoveryFailed as exc:
         print(f"president servers: {exc}", file=sys.stderr)
         return 2
+    found = kept.ranked()
     if args.json:
-        print(json.dumps([as_json(a) for a in found], ensure_ascii=False))
+        print(json.dumps([as_json(a, trust) for trust, a in found], ensure_ascii=False))
         return 0
     if not found:
         print(f"no president server announced itself within {args.wait:g} s")
-    for announcement in found:
-        print(as_line(announcement))
+    for trust, announcement in found:
+        print(as_line(announcement, trust, kept.trusted_at(announcement.fingerprint)))
     if ignored:
-        print(f"({ignored} announcement(s) left out: unusable or too many)")
+        print(
+            f"({ignored} other announcement(s) not listed: unusable, not answered, or beyond "
+            f"the {MAX_OTHERS} kept of servers not trusted before, {MAX_PER_HOST} an address)"
+        )
+    if any(trust is Trust.CLAIMING for trust, _ in found):
+        print(
+            "(a server claiming a trusted certificate at another address may have moved, or "
+            "be pretending: connecting checks the certificate it shows)"
+        )
     if found:
         print("(announcements are hints: the first connection still asks about the certificate)")
     return 0

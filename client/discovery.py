@@ -1,27 +1,54 @@
 """Servers on the LAN, as they announce themselves (DNS-SD `_president._tcp.local.`,
 python-zeroconf on the client's event loop): a live list, each entry checked by
 `protocol.discovery` before it is kept.  Finding a server trusts nothing: connecting
-to one checks its certificate exactly as connecting to a typed address does."""
+to one checks its certificate exactly as connecting to a typed address does.
+
+Anyone on the LAN can announce hundreds of servers, so the list is bounded, and a
+server this client trusted before (its address and fingerprint in known_servers) is
+kept apart from the rest and listed first: a flood of others never hides it."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import ipaddress
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import TracebackType
 
 import ifaddr
+from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import SERVICE_TYPE, Announcement, BadAnnouncement
-from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import (
+    InterfaceChoice,
+    IPVersion,
+    ServiceStateChange,
+    Zeroconf,
+    current_time_millis,
+)
+from zeroconf._dns import DNSPointer
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zeroconf.const import _CLASS_IN, _TYPE_PTR
+
+from .pinning import KnownServers
 
 log = logging.getLogger("president.client")
 
-#: Servers kept at once: a flood of announcements cannot grow the list without end.
-MAX_SERVERS = 64
+#: Servers not trusted before kept at once: a flood of announcements cannot grow the
+#: list without end (nor push out a trusted one: those are kept apart).
+MAX_OTHERS = 64
+#: Servers claiming the certificate of a trusted one at an address it was not trusted
+#: at (one that moved, or an impostor: connecting tells which), kept at once.
+MAX_CLAIMING = 16
+#: Servers at a trusted address claiming the fingerprint trusted there, kept at once.
+MAX_TRUSTED = 64
+#: Servers of any one kind kept at one address (the one a client would connect to).
+MAX_PER_HOST = 8
+#: Servers looked up at once that are not kept yet (an announcement whose records are
+#: not all in the library's cache); one turned away is tried again when it changes.
+MAX_LOOKUPS = 16
 #: How long one server's details are asked for before it is left out.
 RESOLVE_MS = 3000
 #: ... in requests of at most this long (`ServerFinder._request` says why).
@@ -65,9 +92,95 @@ def nearest_first(
     return replace(announcement, addresses=ordered)
 
 
+class Trust(enum.IntEnum):
+    """What this client knows of an announced server, in the order they are listed."""
+
+    #: At an address trusted before, claiming the fingerprint trusted there.
+    TRUSTED = 0
+    #: Claiming a trusted fingerprint at another address: the server moved, or someone
+    #: copied its (public) fingerprint; connecting checks the certificate either way.
+    CLAIMING = 1
+    #: Nothing known.
+    OTHER = 2
+
+
+#: How many of each kind are kept at once.
+KEPT = {Trust.TRUSTED: MAX_TRUSTED, Trust.CLAIMING: MAX_CLAIMING, Trust.OTHER: MAX_OTHERS}
+
+
+def judged(
+    announcement: Announcement, known: Mapping[str, str], fingerprints: frozenset[str]
+) -> tuple[Trust, Announcement]:
+    """The announcement's `Trust` by `known` (known_servers: "host:port" -> fingerprint,
+    whose `fingerprints` are given too), and the announcement with the trusted address
+    first if it has one, so that connecting goes where the pin is."""
+    claimed = announcement.fingerprint
+    if claimed is None or claimed not in fingerprints:
+        return Trust.OTHER, announcement
+    for address in announcement.addresses:
+        if known.get(f"{address}:{announcement.port}") == claimed:
+            rest = tuple(a for a in announcement.addresses if a != address)
+            return Trust.TRUSTED, replace(announcement, addresses=(address, *rest))
+    return Trust.CLAIMING, announcement
+
+
+class KeptServers:
+    """The servers kept, by service name, in three bounded pools (`Trust`): at most
+    `KEPT` of a kind and `MAX_PER_HOST` of a kind at one address.  A server is kept if
+    its pool has room when it comes; none is ever pushed out for another, so a flood of
+    strangers fills only theirs.  Pure: no zeroconf, no clock."""
+
+    def __init__(self, known: Mapping[str, str] | None = None) -> None:
+        self.known: dict[str, str] = {}
+        for address, fingerprint in (known or {}).items():
+            with contextlib.suppress(ValueError):
+                self.known[address] = normalise_fingerprint(fingerprint)
+        self._fingerprints = frozenset(self.known.values())
+        self.servers: dict[str, Announcement] = {}
+        self.trust: dict[str, Trust] = {}
+
+    def offer(self, name: str, announcement: Announcement) -> bool:
+        """Keep `announcement` for `name` (in place of what was kept for it) if its pool
+        has room; True if what is kept changed."""
+        trust, announcement = judged(announcement, self.known, self._fingerprints)
+        if self.servers.get(name) == announcement:
+            return False
+        was = self.remove(name)
+        if not self._room(trust, announcement.addresses[0]):
+            return was
+        self.servers[name] = announcement
+        self.trust[name] = trust
+        return True
+
+    def remove(self, name: str) -> bool:
+        self.trust.pop(name, None)
+        return self.servers.pop(name, None) is not None
+
+    def _room(self, trust: Trust, host: str) -> bool:
+        same = [self.servers[n] for n, t in self.trust.items() if t is trust]
+        return len(same) < KEPT[trust] and sum(a.addresses[0] == host for a in same) < MAX_PER_HOST
+
+    def ranked(self) -> list[tuple[Trust, Announcement]]:
+        """Trusted servers first, then those claiming a trusted certificate, then the
+        rest; each kind by name, then address."""
+        found = [(self.trust[n], a) for n, a in self.servers.items()]
+        return sorted(found, key=lambda ta: (ta[0], ta[1].name.lower(), ta[1].address))
+
+    def listing(self) -> list[Announcement]:
+        return [announcement for _, announcement in self.ranked()]
+
+    def trusted_at(self, fingerprint: str | None) -> list[str]:
+        """The addresses `fingerprint` was trusted at (known_servers)."""
+        return sorted(a for a, fp in self.known.items() if fp == fingerprint)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.servers
+
+
 class ServerFinder:
     """Browses the LAN while open (`async with`): `servers` holds what is announced
-    now, keyed by service name; `on_change()` is called after each change.  With an
+    now, keyed by service name (`KeptServers`: those trusted in `known`, by default this
+    user's known_servers, first); `on_change()` is called after each change.  With an
     `interface` (an address of this machine) it listens and asks on that one only:
     tests use 127.0.0.1, so nothing leaves the machine."""
 
@@ -77,19 +190,38 @@ class ServerFinder:
         *,
         interface: str | None = None,
         recheck: float = RECHECK,
+        known: Mapping[str, str] | None = None,
     ) -> None:
         self.on_change = on_change
         self.interface = interface
         self.recheck = recheck
         self._rechecking: asyncio.Task[None] | None = None
-        self.servers: dict[str, Announcement] = {}
-        #: Services announced but not kept: beyond `MAX_SERVERS`, or unusable.
-        self.ignored = 0
+        self.kept = KeptServers(KnownServers().load() if known is None else known)
         self._zeroconf: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._lookups: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._networks = local_networks()
+        self._ignored_at_close = 0
+
+    @property
+    def servers(self) -> Mapping[str, Announcement]:
+        return self.kept.servers
+
+    @property
+    def ignored(self) -> int:
+        """Services announced now and not listed: unusable, not answered yet, or beyond
+        the bounds of `KeptServers`.  Counted from the mDNS library's cache (which holds
+        at most 10,000 records), so the finder keeps nothing of those it turned away."""
+        zeroconf = self._zeroconf
+        if zeroconf is None:
+            return self._ignored_at_close
+        pointers = zeroconf.zeroconf.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN)
+        now = current_time_millis()
+        announced = {
+            p.alias for p in pointers if isinstance(p, DNSPointer) and not p.is_expired(now)
+        }
+        return len(announced - self.kept.servers.keys())
 
     async def __aenter__(self) -> ServerFinder:
         await self.start()
@@ -124,6 +256,8 @@ class ServerFinder:
             raise DiscoveryFailed(f"cannot look for servers on the LAN: {reason}") from None
 
     async def close(self) -> None:
+        if self._zeroconf is not None:
+            self._ignored_at_close = self.ignored
         for task in [*self._lookups.values(), self._rechecking]:
             if task is not None:
                 task.cancel()
@@ -136,8 +270,8 @@ class ServerFinder:
                 await asyncio.wait_for(zeroconf.async_close(), 1.0)
 
     def listing(self) -> list[Announcement]:
-        """The servers found, by name then address."""
-        return sorted(self.servers.values(), key=lambda a: (a.name.lower(), a.address))
+        """The servers found, trusted ones first (`KeptServers.listing`)."""
+        return self.kept.listing()
 
     # --- zeroconf's callbacks (on the event loop) -----------------------------------
 
@@ -153,17 +287,34 @@ class ServerFinder:
             task = self._lookups.pop(name, None)
             if task is not None:
                 task.cancel()
-            if self.servers.pop(name, None) is not None:
+            if self.kept.remove(name):
                 self.on_change()
             return
         if name in self._lookups:
             self._again.add(name)  # looked up once more when this lookup ends
             return
-        if name not in self.servers and len(self.servers) + len(self._lookups) >= MAX_SERVERS:
-            self.ignored += 1
+        if self._from_cache(zeroconf, name):
             return
+        if name not in self.kept and len(self._lookups) >= MAX_LOOKUPS:
+            return  # turned away for now: counted in `ignored`, judged again when it changes
         task = asyncio.get_running_loop().create_task(self._look_up(name))
         self._lookups[name] = task
+
+    def _from_cache(self, zeroconf: Zeroconf, name: str) -> bool:
+        """Judge the service from the library's cache at once, with no lookup, if all its
+        records are there (a server announcing itself sends them in one packet); False
+        if some are missing."""
+        try:
+            # (the library refuses some hostile instance names here, by raising)
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            if not info.load_from_cache(zeroconf):
+                return False
+        except Exception as exc:  # a hostile record is left out, never fatal
+            log.info("%r: left out: %r", name, exc)
+            self._left_out(name)
+            return True
+        self._judge(name, info)
+        return True
 
     async def _recheck(self) -> None:
         """Every `recheck` seconds, each server listed that no lookup is busy with: its
@@ -173,7 +324,7 @@ class ServerFinder:
             for name in list(self.servers):
                 if name in self._lookups or name not in self.servers:
                     continue
-                if not await self._resolve(name) and self.servers.pop(name, None) is not None:
+                if not await self._resolve(name) and self.kept.remove(name):
                     log.info("%r: no answer: gone", name)
                     self.on_change()
 
@@ -195,28 +346,35 @@ class ServerFinder:
             return False
         try:
             info = await self._request(zeroconf.zeroconf, name)
-            if info is None:
-                return False
-            instance = name.removesuffix("." + SERVICE_TYPE)
-            found = Announcement.from_txt(
-                info.properties,
-                port=info.port,
-                addresses=info.parsed_addresses(),
-                instance=instance,
-            )
-        except BadAnnouncement as exc:
-            log.info("%r: left out: %s", name, exc)
-            self._left_out(name)
-            return True
         except Exception as exc:  # a hostile record is left out, never fatal
             log.info("%r: left out: %r", name, exc)
             self._left_out(name)
             return True
-        found = nearest_first(found, self._networks)
-        if self.servers.get(name) != found:
-            self.servers[name] = found
-            self.on_change()
+        if info is None:
+            return False
+        self._judge(name, info)
         return True
+
+    def _judge(self, name: str, info: AsyncServiceInfo) -> None:
+        """Keep what the service's records announce, if it is usable and its kind has
+        room (`KeptServers.offer`)."""
+        try:
+            found = Announcement.from_txt(
+                info.properties,
+                port=info.port,
+                addresses=info.parsed_addresses(),
+                instance=name.removesuffix("." + SERVICE_TYPE),
+            )
+        except BadAnnouncement as exc:
+            log.info("%r: left out: %s", name, exc)
+            self._left_out(name)
+            return
+        except Exception as exc:  # a hostile record is left out, never fatal
+            log.info("%r: left out: %r", name, exc)
+            self._left_out(name)
+            return
+        if self.kept.offer(name, nearest_first(found, self._networks)):
+            self.on_change()
 
     @staticmethod
     async def _request(
@@ -246,6 +404,5 @@ class ServerFinder:
                 return None
 
     def _left_out(self, name: str) -> None:
-        self.ignored += 1
-        if self.servers.pop(name, None) is not None:  # its update made it unusable
+        if self.kept.remove(name):  # its update made it unusable
             self.on_change()

@@ -1,0 +1,225 @@
+"""A flood of announcements on the LAN (issue 26 §6): what the finder keeps is bounded,
+by kind and by address, and a server trusted before (known_servers) is kept apart and
+listed first, whatever came before it.  `KeptServers` is fed announcements directly;
+`ServerFinder` is fed the records the real announcer sends, through the mDNS library's
+own cache, with no socket and no clock (scripts/attack_mdns_flood.py does it for real)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from president.cli import servers
+from president.client.discovery import (
+    MAX_CLAIMING,
+    MAX_LOOKUPS,
+    MAX_OTHERS,
+    MAX_PER_HOST,
+    KeptServers,
+    ServerFinder,
+    Trust,
+)
+from president.protocol.certs import normalise_fingerprint
+from president.protocol.discovery import SERVICE_TYPE, Announcement
+from president.protocol.messages import VERSIONS
+from zeroconf import DNSCache, ServiceInfo, ServiceStateChange
+
+PIN = normalise_fingerprint("ab" * 32)
+REAL = Announcement(
+    name="kitchen", port=7766, addresses=("192.168.1.20",), versions=VERSIONS, fingerprint=PIN
+)
+#: known_servers: the kitchen server, trusted at its address.
+KNOWN = {"192.168.1.20:7766": PIN}
+FAKES = 300
+
+
+def fake(i: int, host: str | None = None, fingerprint: str | None = None) -> Announcement:
+    """Fake server `i`: an address of its own (or `host`), a certificate of its own (or
+    the one it claims)."""
+    return Announcement(
+        name=f"fake {i:03d}",
+        port=20000 + i,
+        addresses=(host or f"10.26.{i // 250}.{i % 250 + 1}",),
+        fingerprint=fingerprint or normalise_fingerprint(f"{i + 1:064x}"),
+    )
+
+
+def kinds(kept: KeptServers) -> list[Trust]:
+    return [trust for trust, _ in kept.ranked()]
+
+
+@pytest.mark.parametrize("arrives", [0, FAKES // 2, FAKES])
+def test_the_trusted_server_is_kept_and_first_wherever_it_comes_in_a_flood(arrives: int) -> None:
+    kept = KeptServers(KNOWN)
+    for i in range(FAKES + 1):
+        if i == arrives:
+            kept.offer("kitchen", REAL)
+        if i < FAKES:
+            kept.offer(f"fake {i}", fake(i))
+    assert kept.ranked()[0] == (Trust.TRUSTED, REAL)
+    assert kinds(kept) == [Trust.TRUSTED] + [Trust.OTHER] * MAX_OTHERS
+    # the first fakes kept, none pushed out for a later one
+    assert {a.name for a in kept.listing()[1:]} == {f"fake {i:03d}" for i in range(MAX_OTHERS)}
+
+
+def test_servers_at_one_address_are_capped_beside_the_total() -> None:
+    kept = KeptServers(KNOWN)
+    for i in range(FAKES):
+        kept.offer(f"same {i}", fake(i, host="127.0.0.1"))
+    assert len(kept.listing()) == MAX_PER_HOST
+    for i in range(FAKES):
+        kept.offer(f"spread {i}", fake(i))
+    assert kinds(kept) == [Trust.OTHER] * MAX_OTHERS
+    hosts = [a.addresses[0] for a in kept.listing()]
+    assert hosts.count("127.0.0.1") == MAX_PER_HOST
+    kept.offer("kitchen", REAL)  # full of strangers: still room for it
+    assert kept.listing()[0] == REAL
+
+
+def test_fakes_claiming_the_trusted_certificate_are_bounded_and_mislead_nobody() -> None:
+    """A fingerprint is public: anyone can claim it.  Claimed at another address, the
+    server is listed after the trusted one, as `CLAIMING` (connecting checks what it
+    shows); claimed at the trusted address itself, it leads only to that address."""
+    kept = KeptServers(KNOWN)
+    for i in range(FAKES):
+        kept.offer(f"elsewhere {i}", fake(i, fingerprint=PIN))
+        kept.offer(f"there {i}", replace(fake(i, "192.168.1.20", PIN), port=REAL.port))
+    kept.offer("kitchen", REAL)
+    got = kept.ranked()
+    trusted = [a for trust, a in got if trust is Trust.TRUSTED]
+    assert len(trusted) == MAX_PER_HOST
+    assert {a.address for a in trusted} == {REAL.address}  # the one it trusted, whoever is named
+    assert kinds(kept) == [Trust.TRUSTED] * MAX_PER_HOST + [Trust.CLAIMING] * MAX_CLAIMING
+    assert kept.trusted_at(PIN) == ["192.168.1.20:7766"]
+
+
+def test_the_trusted_address_comes_first_and_a_mere_address_is_no_trust() -> None:
+    kept = KeptServers(KNOWN)
+    kept.offer("two", replace(REAL, addresses=("10.0.0.9", "192.168.1.20")))
+    assert kept.ranked() == [(Trust.TRUSTED, replace(REAL, addresses=("192.168.1.20", "10.0.0.9")))]
+    other = normalise_fingerprint("cd" * 32)
+    kept.offer("liar", replace(REAL, name="liar", fingerprint=other))
+    kept.offer("silent", replace(REAL, name="silent", fingerprint=None))
+    assert kinds(kept) == [Trust.TRUSTED, Trust.OTHER, Trust.OTHER]
+
+
+def test_an_update_that_claims_trust_moves_it_and_one_that_drops_it_may_lose_its_place() -> None:
+    kept = KeptServers(KNOWN)
+    for i in range(MAX_OTHERS):
+        kept.offer(f"fake {i}", fake(i))
+    kept.offer("kitchen", REAL)
+    assert kinds(kept)[0] is Trust.TRUSTED
+    # no longer claiming its certificate: judged as any stranger, and theirs is full
+    assert kept.offer("kitchen", replace(REAL, fingerprint=None))
+    assert "kitchen" not in kept and kinds(kept) == [Trust.OTHER] * MAX_OTHERS
+    kept.offer("kitchen", REAL)
+    assert kept.listing()[0] == REAL
+
+
+class Library:
+    """What the finder reads of python-zeroconf: its record cache, filled as a browser's
+    is by a server announcing itself (the announcer's own records: PTR, SRV, TXT, A)."""
+
+    def __init__(self) -> None:
+        self.cache = DNSCache()
+
+    def hear(self, announcement: Announcement, *, records: str = "all") -> str:
+        name = f"{announcement.name}.{SERVICE_TYPE}"
+        info = ServiceInfo(
+            SERVICE_TYPE,
+            name,
+            port=announcement.port,
+            properties=announcement.to_txt(),
+            server=f"{announcement.name.replace(' ', '-')}.local.",
+            parsed_addresses=list(announcement.addresses),
+        )
+        pointer = info.dns_pointer()
+        if records == "all":
+            found = [pointer, info.dns_service(), info.dns_text(), *info.dns_addresses()]
+        else:
+            found = [pointer]
+        self.cache.async_add_records(found)
+        return name
+
+
+def finder_on(library: Library) -> ServerFinder:
+    """A finder reading `library` as if started (no socket, no browser)."""
+    finder = ServerFinder(interface="127.0.0.1", known=KNOWN)
+    finder._zeroconf = SimpleNamespace(zeroconf=library)  # type: ignore[assignment]
+    return finder
+
+
+def added(finder: ServerFinder, library: Library, name: str) -> None:
+    """The browser's callback, as the library makes it once the records are cached."""
+    finder._changed(library, SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]
+
+
+async def test_a_finder_fed_300_fakes_then_the_trusted_server_lists_it_first() -> None:
+    library = Library()
+    finder = finder_on(library)
+    changes = [0]
+    finder.on_change = lambda: changes.__setitem__(0, changes[0] + 1)
+    for i in range(FAKES):
+        added(finder, library, library.hear(fake(i)))
+    added(finder, library, library.hear(REAL))
+    listing = finder.listing()
+    assert listing[0].address == "192.168.1.20:7766" and listing[0].fingerprint == PIN
+    assert len(listing) == 1 + MAX_OTHERS and changes[0] == 1 + MAX_OTHERS
+    assert finder.ignored == FAKES - MAX_OTHERS  # announced, not listed: counted, not kept
+    assert not finder._lookups  # every one judged from the cache at once
+    await finder.close()
+    assert finder.ignored == FAKES - MAX_OTHERS  # as it was when the finder closed
+
+
+async def test_announcements_waiting_for_records_take_a_bounded_number_of_lookups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """300 names whose records never come: at most `MAX_LOOKUPS` asked about at once;
+    a server whose records are all there needs no lookup and is listed at once."""
+    never = asyncio.Event()
+
+    async def unanswered(*_: Any) -> None:
+        await never.wait()
+
+    monkeypatch.setattr(ServerFinder, "_request", staticmethod(unanswered))
+    library = Library()
+    finder = finder_on(library)
+    for i in range(FAKES):
+        added(finder, library, library.hear(fake(i), records="pointer"))
+    await asyncio.sleep(0)  # (the lookups start)
+    assert len(finder._lookups) == MAX_LOOKUPS
+    added(finder, library, library.hear(REAL))
+    assert finder.listing() == [REAL]
+    assert finder.ignored == FAKES
+    await finder.close()
+
+
+def test_president_servers_prints_the_trusted_server_first_and_counts_the_rest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = KeptServers(KNOWN)
+    for i in range(FAKES):
+        kept.offer(f"fake {i}", fake(i))
+    kept.offer("impostor", fake(999, fingerprint=PIN))
+    kept.offer("kitchen", REAL)
+
+    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
+        return kept, FAKES - MAX_OTHERS
+
+    monkeypatch.setattr(servers, "find_servers", found)
+    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
+    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("kitchen ") and lines[0].endswith("trusted before")
+    assert lines[1].startswith("fake 999 ")
+    assert lines[1].endswith("claims the certificate you trusted at 192.168.1.20:7766")
+    assert all(line.startswith("fake ") for line in lines[2 : 2 + MAX_OTHERS])
+    assert lines[2 + MAX_OTHERS].startswith(f"({FAKES - MAX_OTHERS} other announcement(s) not")
+    args.json = True
+    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
+    listed = json.loads(capsys.readouterr().out)
+    assert [s["trust"] for s in listed[:3]] == ["trusted", "claiming", "other"]
