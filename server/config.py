@@ -61,17 +61,46 @@ def password_matches(stored: str, given: str | None) -> bool:
 #: One scrypt at a time, in a worker thread (hashlib releases the GIL while it works):
 #: a guest sending the right password again and again must not hold the event loop
 #: (~27 ms each on the loop froze every table for seconds).  One turn per event loop (a
-#: semaphore belongs to the loop it first waited in).
+#: semaphore belongs to the loop it first waited in).  Addresses take turns: each one
+#: waits for the turn with at most one check at a time, so however many checks a crowd
+#: of connections asks for, a newcomer waits for at most one per address ahead of it.
 _SCRYPT_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
 )
+#: Per address, the lock its checks queue on (while any is waiting or running).
+_ADDRESS_TURNS: dict[tuple[asyncio.AbstractEventLoop, str], tuple[asyncio.Lock, list[int]]] = {}
+#: Passwords found right, as keyed hashes (a key of this process's own): the same right
+#: password again costs no scrypt at all, so sending it in a loop queues nothing.
+_RIGHT_KEY = os.urandom(32)
+_RIGHT: dict[str, bytes] = {}
 
 
-async def password_checks(stored: str, given: str | None) -> bool:
-    """`password_matches`, off the event loop."""
-    turn = _SCRYPT_TURNS.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))
-    async with turn:
-        return await asyncio.to_thread(password_matches, stored, given)
+def _keyed(given: str | None) -> bytes:
+    return hmac.digest(_RIGHT_KEY, (given or "").encode(), "sha256")
+
+
+async def password_checks(stored: str, given: str | None, address: str = "") -> bool:
+    """`password_matches`, off the event loop, fairly between addresses."""
+    known = _RIGHT.get(stored)
+    if known is not None and hmac.compare_digest(known, _keyed(given)):
+        return True
+    loop = asyncio.get_running_loop()
+    lock, users = _ADDRESS_TURNS.setdefault((loop, address), (asyncio.Lock(), [0]))
+    users[0] += 1
+    try:
+        async with lock:
+            turn = _SCRYPT_TURNS.setdefault(loop, asyncio.Semaphore(1))
+            async with turn:
+                right = await asyncio.to_thread(password_matches, stored, given)
+    finally:
+        users[0] -= 1
+        if not users[0]:
+            del _ADDRESS_TURNS[(loop, address)]
+    if right:
+        if len(_RIGHT) >= 1024:
+            _RIGHT.clear()
+        _RIGHT[stored] = _keyed(given)
+    return right
 
 
 @dataclass(frozen=True)

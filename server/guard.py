@@ -1,12 +1,18 @@
 """Wrong passwords slow down per address: after each wrong one, the address waits a delay
 that doubles (up to a cap) before its next password is even checked; an attempt during
 the wait is refused with a sentence saying how long is left.  A burst of wrong passwords
-is logged once, not a line per guess."""
+is logged once, not a line per guess.
+
+Guesses spread over many addresses are budgeted too: an address that has guessed wrong
+lately (within `forget`) shares, with every other such address, `shared_per_minute`
+checks a minute for that kind of password; an address with no wrong guess behind it
+(a friend typing the password for the first time) is never held by that budget."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,22 +36,39 @@ class PasswordGuard:
         cap: float,
         forget: float,
         clock: Callable[[], float] = time.monotonic,
+        shared_per_minute: int = 12,
     ) -> None:
         self.first = first
         self.cap = cap
         self.forget = forget
         self.clock = clock
+        self.shared_per_minute = shared_per_minute
         self._records: dict[tuple[str, str], _Record] = {}
+        #: Per kind ("server", "table"): when each check of a repeat guesser was let through.
+        self._shared: dict[str, deque[float]] = {}
 
     def refusal(self, address: str, what: str) -> str | None:
         """Why this address may not try a password now (how long to wait), or None."""
         record = self._records.get((address, what))
         if record is None:
             return None
-        left = record.until - self.clock()
-        if left <= 0:
+        now = self.clock()
+        left = record.until - now
+        if left > 0:
+            return f"too many wrong passwords: try again in {max(1, round(left))} s"
+        if not record.wrong or now - record.last > self.forget:
             return None
-        return f"too many wrong passwords: try again in {max(1, round(left))} s"
+        shared = self._shared.setdefault(what, deque())
+        while shared and now - shared[0] >= 60:
+            shared.popleft()
+        if len(shared) >= self.shared_per_minute:
+            left = 60 - (now - shared[0])
+            return (
+                "too many wrong passwords from many addresses: try again in"
+                f" {max(1, round(left))} s"
+            )
+        shared.append(now)
+        return None
 
     def wrong(self, address: str, what: str) -> None:
         """A wrong password: the address waits longer before its next try."""

@@ -326,17 +326,18 @@ class Table:
 
     # --- members' operations (each under the table's lock) -------------------------------
 
-    async def _check_password(self, password: str | None) -> None:
+    async def _check_password(self, password: str | None, member: Member) -> None:
         """Before the table's lock is taken: the check takes a while (scrypt, in a thread)
         and the game here goes on meanwhile."""
         want = self.settings.password
-        if want is not None and not await password_checks(want, password):
+        address = getattr(member, "address", "")
+        if want is not None and not await password_checks(want, password, address):
             raise TableError(
                 Code.WRONG_PASSWORD, f"the password for table {self.name} does not match"
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
-        await self._check_password(password)
+        await self._check_password(password, member)
         async with self.lock:
             self._writable()
             held = self.chairs.held_by_key(member)
@@ -368,7 +369,7 @@ class Table:
             self._snapshot(member)
 
     async def spectate(self, member: Member, password: str | None) -> None:
-        await self._check_password(password)
+        await self._check_password(password, member)
         async with self.lock:
             self.chairs.watch(member)
             self._snapshot(member)

@@ -1,0 +1,91 @@
+"""Password checks under a crowd (issue 26): scrypt turns are taken by address, so a crowd
+of checks from a few addresses puts a newcomer behind at most one check each; the right
+password again costs nothing; and wrong guesses spread over many addresses share one
+budget, which never holds an address with no wrong guess behind it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from president.server import config
+from president.server.config import hash_password, password_checks
+from president.server.guard import PasswordGuard
+
+
+async def test_a_newcomer_waits_for_one_check_per_address_not_for_the_crowd(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    order: list[str] = []
+    gate = threading.Event()
+
+    def matches(stored: str, given: str | None) -> bool:
+        gate.wait(30)  # the crowd's checks all queue while the first one runs
+        order.append(given or "")
+        return False
+
+    monkeypatch.setattr(config, "password_matches", matches)
+    stored = hash_password("sesame")
+    crowd = [
+        asyncio.create_task(password_checks(stored, f"guess {a}-{k}", f"10.6.6.{a}"))
+        for a in range(8)
+        for k in range(32)
+    ]
+    await asyncio.sleep(0)
+    friend = asyncio.create_task(password_checks(stored, "friend", "10.0.0.7"))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    gate.set()
+    await asyncio.gather(*crowd, friend)
+    assert len(order) == 8 * 32 + 1
+    # ahead of the friend: the check running, then one waiting per crowd address
+    assert order.index("friend") <= 8
+    # (one lock per address while it has checks: none left behind)
+    assert not config._ADDRESS_TURNS
+
+
+async def test_the_right_password_again_costs_no_scrypt(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str | None] = []
+    real = config.password_matches
+
+    def counted(stored: str, given: str | None) -> bool:
+        calls.append(given)
+        return real(stored, given)
+
+    monkeypatch.setattr(config, "password_matches", counted)
+    stored = hash_password("sesame")
+    assert [await password_checks(stored, "sesame", "10.0.0.1") for _ in range(20)] == [True] * 20
+    assert calls == ["sesame"]
+    assert not await password_checks(stored, "sesame!", "10.0.0.1")  # a wrong one is checked
+    assert calls == ["sesame", "sesame!"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_guesses_from_many_addresses_share_one_budget() -> None:
+    clock = Clock()
+    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12)
+    addresses = [f"10.6.{i // 250}.{i % 250}" for i in range(100)]
+    checked = 0
+    for address in addresses:  # each address's first guess is checked, and wrong
+        assert guard.refusal(address, "table") is None
+        guard.wrong(address, "table")
+        checked += 1
+    clock.now += 1.5  # every address's own wait (1 s) is over
+    again = [guard.refusal(address, "table") for address in addresses]
+    assert sum(r is None for r in again) == 12  # the shared budget, not 100
+    assert all(
+        r is None or r.startswith("too many wrong passwords from many addresses") for r in again
+    )
+    # a friend who has guessed nothing wrong is never held by it
+    assert guard.refusal("10.0.0.7", "table") is None
+    assert guard.refusal("10.0.0.7", "server") is None
+    clock.now += 61  # a minute on: the budget is back
+    assert guard.refusal(addresses[50], "table") is None
