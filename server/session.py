@@ -117,6 +117,9 @@ class Session:
         is never the reason a reader is dropped, only the game it needs can be."""
         if self.closed:
             return
+        if self.writer.transport.is_closing():  # the peer is gone: nothing reaches it now
+            self.closed = True
+            return
         try:
             data = self.conn.send(message)
         except LocalProtocolError:
@@ -334,7 +337,10 @@ class Session:
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
+        transport = self.writer.transport
         while not self.closed:
+            if transport.is_closing():  # the peer left: what it sent before is not answered
+                return
             try:
                 message = await self._next(self.config.idle_seconds)
             except TimeoutError:

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
-from president.client.connection import ConnectFailed
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from president.client.connection import ConnectFailed, client_tls
 from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.framing import encode_frame
+from president.protocol.identity import KEYLESS_VERSIONS
+from president.protocol.sealing import public_key_bytes
 from president.server.chat import ChatBudget
 from president.server.session import CHAT_ROOM
 
@@ -102,3 +108,35 @@ def test_chat_budgets_per_address_and_per_room() -> None:
     assert room.refusal("10.0.0.9", "table T", 7.0) is None
     assert room.refusal("10.0.0.9", "table T", 8.0) is None
     assert room.refusal("10.0.0.10", "table T", 9.0) is not None  # 8 heard: the room's all
+
+
+async def test_a_backlog_left_behind_is_not_answered_nor_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 26: 512 connections that each sent 2,000 requests and left made 68,040
+    "SSL connection is closed" warnings (asyncio's, for every answer written to a
+    transport already gone) and answers queued for nobody.  Now a session stops reading
+    and writing once its peer is gone."""
+    async with running_server(tmp_path) as server:
+        for i in range(8):
+            _reader, writer = await asyncio.open_connection(
+                "127.0.0.1", server.port, ssl=client_tls(), server_hostname="127.0.0.1"
+            )
+            key = public_key_bytes(X25519PrivateKey.generate())
+            hello = m.Hello(versions=KEYLESS_VERSIONS, name=f"b{i}", role="player", hand_key=key)
+            writer.write(encode_frame(pack(hello.to_wire())))
+            writer.write(encode_frame(pack(m.ListTables().to_wire())) * 2000)
+            await writer.drain()
+            writer.transport.abort()
+        await wait_for(lambda: not server.sessions)
+        closed = [r for r in caplog.records if "SSL connection is closed" in r.getMessage()]
+        assert closed == []
+        await still_answering(server, tmp_path)
+
+
+async def still_answering(server: Any, tmp_path: Path) -> None:
+    c = await client(server, "after", tmp_path)
+    await c.send(m.ListTables())
+    while not isinstance(await asyncio.wait_for(c.link.receive(), 10), m.Tables):
+        pass
+    await c.link.close()
