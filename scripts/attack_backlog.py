@@ -51,7 +51,9 @@ async def leaver(port: int, i: int) -> str:
     except OSError as exc:
         return type(exc).__name__
     key = public_key_bytes(X25519PrivateKey.generate())
-    writer.write(frame(m.Hello(versions=KEYLESS_VERSIONS, name=f"b{i}", role="player", hand_key=key)))
+    writer.write(
+        frame(m.Hello(versions=KEYLESS_VERSIONS, name=f"b{i}", role="player", hand_key=key))
+    )
     writer.write(frame(m.ListTables()) * 2000)
     with contextlib.suppress(TimeoutError, OSError):
         await asyncio.wait_for(writer.drain(), 5)

@@ -285,7 +285,9 @@ class Session:
         if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
             self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
             return False
-        if password is not None and not await password_checks(password, hello.password, self.address):
+        if password is not None and not await password_checks(
+            password, hello.password, self.address
+        ):
             self.handler.guard.wrong(self.address, "server")
             self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
             return False
