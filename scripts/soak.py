@@ -81,6 +81,8 @@ class Night:
     def start_server(self) -> None:
         command = [*PRESIDENT, "server", "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--data", str(self.data), "--no-announce"]
+        # every table is made from this one address (a host's machine running the bots)
+        command += ["--tables-per-address", str(self.args.tables + 1)]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True)
         assert server.stdout is not None
         head = ""

@@ -29,7 +29,7 @@ from .ladder import carry
 from .lobby import Lobby
 from .players import NameBook
 from .restore import replay_what_can_be
-from .session import Session
+from .session import Inbound, Session
 from .storage import Storage, write_private
 from .wal import check_wal
 
@@ -85,6 +85,8 @@ class Server:
         self._tls: ssl.SSLContext | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_address: dict[str, int] = {}
+        #: What each address may still send, shared by its connections (`Inbound`).
+        self._inbound: dict[str, Inbound] = {}
         self._admitted: set[Admitted] = set()
         self._closing = False
         self._closed = asyncio.Event()
@@ -277,6 +279,9 @@ class Server:
         entry = Admitted(address, loop.time(), over=over)
         self._admitted.add(entry)
         self._per_address[address] = self._per_address.get(address, 0) + 1
+        if address not in self._inbound:
+            config = self.config
+            self._inbound[address] = Inbound(config.inbound_per_second, config.inbound_burst)
         task = entry.task = loop.create_task(self._serve(sock, entry))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -334,6 +339,7 @@ class Server:
         self._per_address[entry.address] -= 1
         if not self._per_address[entry.address]:
             del self._per_address[entry.address]
+            self._inbound.pop(entry.address, None)
 
     async def _serve(self, sock: socket.socket, entry: Admitted) -> None:
         """One accepted connection: the TLS handshake within its deadline, then a session."""
@@ -373,6 +379,7 @@ class Server:
                 certificate=certificate_digest(self.fingerprint),
                 names=self.names,
                 admit=lambda session: self._admit_at_hello(entry, session),
+                inbound=self._inbound.get(address),
             )
             self.sessions.add(session)
             try:

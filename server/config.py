@@ -149,6 +149,11 @@ class ServerConfig:
     rate_total: float = 5000.0
     strikes: int = 10
     chat_per_minute: int = 30
+    #: Bytes a second one address may send, over all its connections (and a burst of
+    #: `inbound_burst`): past it its connections are read more slowly (server/session.py
+    #: `Inbound`).  A game's messages are a few hundred bytes.
+    inbound_per_second: int = 256 * 1024
+    inbound_burst: int = 1024 * 1024
     #: Chat lines one address may send a minute, over all its connections, and lines a
     #: room (a table, or the lobby) hears a minute from everyone (server/chat.py).
     chat_per_address: int = 60

@@ -47,6 +47,27 @@ class Handler(Protocol):
     async def disconnect(self, session: Session) -> None: ...
 
 
+class Inbound:
+    """Bytes an address may send a second, over all its connections: a token bucket that
+    makes its readers wait (TCP then holds the sender back), so frames built to be costly
+    to decode (an array bomb at the size limit) from one address cannot take the CPU the
+    tables beside need.  A game's messages are a few hundred bytes: never held."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.last = 0.0
+
+    async def spend(self, size: int) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        self.tokens -= size
+        if self.tokens < 0:
+            await asyncio.sleep(-self.tokens / self.rate)
+
+
 class Session:
     def __init__(
         self,
@@ -60,6 +81,7 @@ class Session:
         certificate: bytes,
         names: NameBook | None = None,
         admit: Callable[[Session], str | None] = lambda session: None,
+        inbound: Inbound | None = None,
     ) -> None:
         self.config = config
         self.handler = handler
@@ -78,6 +100,8 @@ class Session:
         self.names = names if names is not None else NameBook()
         #: Asked at hello whether a connection let in over the cap may stay (or why not).
         self.admit = admit
+        #: What this connection's address may still send (shared by its connections).
+        self.inbound = inbound
         #: The player key proven at hello (raw, 32 bytes) and its id, `identity.player_id`
         #: (b"" and "" for a client that speaks no version with keys).
         self.player_key = b""
@@ -251,6 +275,8 @@ class Session:
                 data = await self.reader.read(65536)
             if not data:
                 return None
+            if self.inbound is not None:
+                await self.inbound.spend(len(data))
             self.conn.receive_data(data)
 
     def _refuse(self, error: RemoteProtocolError) -> None:

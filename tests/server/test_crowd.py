@@ -140,3 +140,26 @@ async def still_answering(server: Any, tmp_path: Path) -> None:
     while not isinstance(await asyncio.wait_for(c.link.receive(), 10), m.Tables):
         pass
     await c.link.close()
+
+
+async def test_an_address_sending_more_than_its_bytes_is_read_slower() -> None:
+    """`Inbound`: within the burst nothing waits; past it, a reader waits for the bytes
+    over the rate (measured on the event loop's clock, not asserted on the wall's)."""
+    from president.server.session import Inbound
+
+    inbound = Inbound(rate=1000.0, burst=2000.0)
+    loop = asyncio.get_running_loop()
+    slept: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        await real_sleep(0)
+
+    inbound.last = loop.time()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(asyncio, "sleep", sleep)
+        await inbound.spend(1500)
+        assert slept == []
+        await inbound.spend(1500)  # 1,000 over: a second's worth
+        assert len(slept) == 1 and 0 < slept[0] <= 1.0  # (less the refill meanwhile)
