@@ -142,7 +142,6 @@ class Session:
         if self.closed:
             return
         if self.writer.transport.is_closing():  # the peer is gone: nothing reaches it now
-            self.closed = True
             return
         try:
             data = self.conn.send(message)
@@ -367,8 +366,6 @@ class Session:
         loop = asyncio.get_running_loop()
         transport = self.writer.transport
         while not self.closed:
-            if transport.is_closing():  # the peer left: what it sent before is not answered
-                return
             try:
                 message = await self._next(self.config.idle_seconds)
             except TimeoutError:
