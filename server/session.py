@@ -364,7 +364,6 @@ class Session:
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        transport = self.writer.transport
         while not self.closed:
             try:
                 message = await self._next(self.config.idle_seconds)
