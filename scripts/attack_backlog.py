@@ -13,7 +13,6 @@ import asyncio
 import collections
 import contextlib
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
+from servers import start_server, stop_server
 
 
 def frame(message: m.Message) -> bytes:
@@ -64,19 +64,8 @@ async def leaver(port: int, i: int) -> str:
 async def attack(args: argparse.Namespace) -> int:
     data = Path(tempfile.mkdtemp(prefix="president-backlog-"))
     log = (data / "server.log").open("w")
-    command = [args.python, "-m", "president.cli", "server", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--data", str(data / "server"), "--no-announce"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
-    assert proc.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head:
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the server did not start")
-        head += line
-    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    assert found
-    port = int(found.group(1))
+    server = start_server(args.python, data / "server", stderr=log)
+    proc, port = server.proc, server.port
     try:
         print(f"server RSS at start: {rss(proc.pid)} MiB")
         for n in range(args.rounds):
@@ -86,8 +75,7 @@ async def attack(args: argparse.Namespace) -> int:
         await asyncio.sleep(5)
         print(f"server RSS 5 s later: {rss(proc.pid)} MiB")
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(proc)
         log.close()
     lines = (data / "server.log").read_text().splitlines()
     kinds = collections.Counter(re.sub(r"^\S+ \S+ ", "", line) for line in lines)

@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import contextlib
 import multiprocessing
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +26,7 @@ from attack_seatlock import SOURCE, spawn, start
 from president.client.connection import Client, ConnectFailed, connect
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
+from servers import stop_server
 
 
 def reader(address: str, pin: str, folder: str, name: str, seconds: float, out: Any) -> None:
@@ -114,10 +113,7 @@ async def attack(args: argparse.Namespace) -> int:
             r.join(5)
             if r.is_alive():
                 r.kill()
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(10)
-        proc.kill()
+        stop_server(proc)
 
 
 def main() -> int:

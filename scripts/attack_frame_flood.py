@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import re
 import signal
 import subprocess
 import sys
@@ -31,6 +29,7 @@ from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
+from servers import environment, start_server, stop_server
 
 #: A frame near the size limit of nested arrays, each within the decoder's limits.
 BOMB = encode_frame(msgpack.packb([[0] * 60 for _ in range(1000)]))
@@ -76,21 +75,9 @@ async def count_events(link: object, counts: list[int], stop: asyncio.Event) -> 
 
 async def attack(args: argparse.Namespace) -> int:
     home = Path(tempfile.mkdtemp(prefix="president-bombs-"))
-    command = [args.python, "-m", "president.cli", "server", "--host", "127.0.0.1", "--port"]
-    command += ["0", "--data", str(home / "server"), "--no-announce", "--pause", "0"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert server.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head:
-        line = server.stdout.readline()
-        if not line:
-            raise SystemExit("the server did not start")
-        head += line
-    port_found = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    pin_found = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-    assert port_found and pin_found
-    port, pin = int(port_found.group(1)), pin_found.group(1)
-    env = {**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home)}
+    started = start_server(args.python, home / "server", "--pause", "0", stderr=subprocess.DEVNULL)
+    server, port, pin = started.proc, started.port, started.pin
+    env = environment(home)
     bot = [sys.executable, "-m", "president.cli", "bot", f"127.0.0.1:{port}"]
     bot += ["--fingerprint", pin, "--strategy", "random", "--count", "4"]
     bot += ["--table", "beside", "--games", "0", "--delay", "0"]
@@ -132,11 +119,9 @@ async def attack(args: argparse.Namespace) -> int:
         return 0 if flooded >= 0.8 * alone else 1
     finally:
         bots.send_signal(signal.SIGTERM)
-        server.terminate()
+        stop_server(server)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(10)
             bots.wait(10)
-        server.kill()
         bots.kill()
 
 

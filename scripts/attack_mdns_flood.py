@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import socket
 import subprocess
 import sys
@@ -31,44 +29,11 @@ from pathlib import Path
 
 from president.protocol.discovery import SERVICE_TYPE, Announcement
 from president.protocol.messages import VERSIONS
+from servers import environment, start_server, stop_server
 from zeroconf import DNSOutgoing, ServiceInfo, const
 
 MDNS_GROUP = ("224.0.0.251", 5353)
 PRESIDENT = [sys.executable, "-m", "president.cli"]
-
-
-def environment(home: Path) -> dict[str, str]:
-    """This process's environment with its config, state and data under `home`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PRESIDENT_")}
-    env.update(
-        HOME=str(home / "home"),
-        XDG_CONFIG_HOME=str(home / "config"),
-        XDG_STATE_HOME=str(home / "state"),
-        XDG_DATA_HOME=str(home / "share"),
-    )
-    return env
-
-
-def start_server(home: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int, str]:
-    """The real server on 127.0.0.1, announced there: the process, its port and the
-    fingerprint it printed, once it says it is announced."""
-    command = [*PRESIDENT, "server", "--host", "127.0.0.1", "--port", "0", "--name", "real"]
-    command += ["--data", str(home / "data"), "--mdns-interface", "127.0.0.1"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
-    assert proc.stdout is not None
-    head = ""
-    while "announced on the LAN" not in head:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the server did not start and announce itself:\n" + head)
-        head += line
-    port = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-    if port is None or pin is None or "not announced" in head:
-        proc.kill()
-        raise RuntimeError("the server did not say its port, fingerprint or announcement:\n" + head)
-    threading.Thread(target=proc.stdout.read, daemon=True).start()  # (a full pipe blocks it)
-    return proc, int(port.group(1)), pin.group(1)
 
 
 def fake_packets(fakes: int, hosts: int, claim: str | None, tag: str) -> list[bytes]:
@@ -168,7 +133,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="mdns-flood-") as scratch:
         home = Path(scratch)
         env = environment(home)
-        server, port, pin = start_server(home, env)
+        server = start_server(
+            sys.executable,
+            home / "data",
+            *("--name", "real", "--mdns-interface", "127.0.0.1"),
+            env=env,
+            announce=True,
+        )
+        port, pin = server.port, server.pin
         try:
             known = home / "config" / "president" / "known_servers"
             known.parent.mkdir(parents=True, exist_ok=True)
@@ -183,8 +155,7 @@ def main() -> int:
                 missing += not said.startswith("listed")
                 print(f"run {run:2d}: real server {said}", flush=True)
         finally:
-            server.terminate()
-            server.wait(10)
+            stop_server(server.proc)
     print(f"real server listed in {args.runs - missing}/{args.runs} runs")
     return 1 if missing else 0
 

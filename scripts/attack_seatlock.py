@@ -20,7 +20,6 @@ import collections
 import contextlib
 import contextvars
 import hashlib
-import re
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.client.connection import Client, ConnectFailed, connect
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
+from servers import start_server, stop_server
 
 #: The source address of the connections a task opens.
 SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
@@ -61,21 +61,14 @@ def key(name: str) -> Ed25519PrivateKey:
 
 
 def start(python: str, data: Path, connections: int) -> tuple[subprocess.Popen[str], int, str]:
-    command = [python, "-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--data", str(data), "--pause", "0", "--bot-delay", "0.05", "--no-announce"]
-    command += ["--max-connections", str(connections)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head:
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the server did not start:\n" + head)
-        head += line
-    port = re.search(r"listening on 127\.0\.0\.1:(\d+)", head)
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-    assert port and pin, head
-    return proc, int(port.group(1)), pin.group(1)
+    """The server these attacks run against: no pauses, quick bots, at most
+    `connections`."""
+    server = start_server(
+        python,
+        data,
+        *("--pause", "0", "--bot-delay", "0.05", "--max-connections", str(connections)),
+    )
+    return server.proc, server.port, server.pin
 
 
 async def member(address: str, pin: str, known: KnownServers, i: int, sources: int) -> Any:
@@ -180,10 +173,7 @@ async def attack(args: argparse.Namespace) -> int:
         print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
         return 0 if back == "back in her chair" and newcomer == "in" else 1
     finally:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(10)
-        proc.kill()
+        stop_server(proc)
 
 
 def main() -> int:

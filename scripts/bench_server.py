@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import re
 import ssl
 import statistics
 import subprocess
@@ -21,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import servers
 from president.bots.strategies import RandomBot
 from president.client.connection import Client, client_tls, connect
 from president.client.headless import BotPlayer
@@ -57,25 +57,11 @@ class TimedBot(BotPlayer):
             await self.client.send(m.Ready())  # play another game
 
 
-def start_process(args: list[str]) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    head = ""
-    while "Ctrl-C" not in head and "ECHO" not in head:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the process did not start: " + head)
-        head += line
-    return proc, head
-
-
 def start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
-    """`president server` on loopback (a port of its own), no pauses, bots at once, with
-    `extra` options: the process and what it printed up to "Ctrl-C"."""
-    command = ["-m", "president.cli", "server", "--host", "127.0.0.1", "--port", "0"]
-    return start_process(
-        [*command, "--data", str(data), "--pause", "0", "--bot-delay", "0", *extra]
-    )
+    """`president server` for the benchmarks (`servers.start_server`): no pauses, bots at
+    once, with `extra` options: the process and what it printed up to "Ctrl-C"."""
+    server = servers.start_server(sys.executable, data, "--pause", "0", "--bot-delay", "0", *extra)
+    return server.proc, server.head
 
 
 def cpu_seconds(pid: int) -> float:
@@ -192,23 +178,21 @@ def main() -> int:
     data = Path(tempfile.mkdtemp())
     server, head = start_server(data, "--tables-per-address", str(max(1, args.tables)))
     try:
-        port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]
-        fingerprint = re.search(r"SHA-256\): (\S+)", head).group(1)  # type: ignore[union-attr]
+        port, fingerprint = servers.port_and_pin(head)
         moves, trips = asyncio.run(
             bench_tables(port, fingerprint, args.tables, args.seconds, server.pid)
         )
     finally:
-        server.terminate()
-        server.wait(10)
-    echo, head = start_process(
-        [__file__, "--echo-server", str(data / "cert.pem"), str(data / "key.pem")]
+        servers.stop_server(server)
+    echo, head = servers.start_process(
+        [sys.executable, __file__, "--echo-server", str(data / "cert.pem"), str(data / "key.pem")],
+        "ECHO",
     )
     try:
         port = int(head.split()[-1])
         echoes, echo_trips = asyncio.run(bench_echo(port, args.tables * 4, args.seconds))
     finally:
-        echo.terminate()
-        echo.wait(10)
+        servers.stop_server(echo)
     print(
         f"{args.tables} tables x 4 bot clients, {args.seconds:.0f} s, loopback, TLS 1.3, server in its own process"
     )

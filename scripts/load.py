@@ -52,6 +52,7 @@ from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
+from servers import port_and_pin
 
 #: What each hostile connection does, in turn.
 ATTACKS = ("silent", "no hello", "never reads", "tiny frames", "deal checks")
@@ -297,8 +298,7 @@ def measure(args: argparse.Namespace, data: Path) -> int:
         caps = ["--max-connections", cap, "--max-per-address", cap]
     caps += ["--tables-per-address", str(max(1, args.tables))]  # the bots' tables: one address
     proc, head = start_server(data, *caps)
-    port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", head).group(1))  # type: ignore[union-attr]
-    pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", head).group(1)  # type: ignore[union-attr]
+    port, pin = port_and_pin(head)
     address = f"127.0.0.1:{port}"
     problems: list[str] = []
     jobs = max(1, min(args.jobs, args.tables or 1))

@@ -6,7 +6,11 @@ process killed (SIGKILL) and started again every 5 minutes, and the server itsel
 restarted (Ctrl-C, then started again on its port and data) half-way.  Prints the server's
 memory slope (least squares over its samples, per run of the server), the round trip of a
 ping from an idle client every second (the event loop's lag as a client feels it: p50,
-p99, max), the games finished, and every error seen.
+p99, max), the games finished at each table, how often each table's bot process exited
+by itself (a crash loop shows here), and every error seen.
+
+Every connection comes from 127.0.0.1 (a host's machine running the bots), so the server
+is told to let one address make every table and hold every connection.
 
     cd scripts && python soak.py [--minutes 30] [--tables 10]
 """
@@ -15,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
-import os
 import re
 import signal
 import socket
@@ -30,6 +34,7 @@ from pathlib import Path
 from president.client.connection import Client, ConnectFailed, Link, connect
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
+from servers import environment, start_server, stop_server
 
 PRESIDENT = [sys.executable, "-m", "president.cli"]
 
@@ -66,7 +71,7 @@ class Night:
         self.data = self.home / "server"
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.env = {**os.environ, "HOME": str(self.home), "XDG_STATE_HOME": str(self.home)}
+        self.env = environment(self.home)
         self.server: subprocess.Popen[str] | None = None
         self.pin = ""
         self.log = (self.home / "server.log").open("w")
@@ -74,39 +79,36 @@ class Night:
         self.samples: list[list[tuple[float, float]]] = []
         self.trips: list[float] = []
         self.errors: list[str] = []
+        #: Per table, how often its bot process exited by itself (and was started again).
+        self.exits: collections.Counter[int] = collections.Counter()
         self.chats = 0
         self.reconnects = 0
         self.began = time.monotonic()
 
     def start_server(self) -> None:
-        command = [*PRESIDENT, "server", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--data", str(self.data), "--no-announce"]
-        # every table is made from this one address (a host's machine running the bots)
-        command += ["--tables-per-address", str(self.args.tables + 1)]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        assert server.stdout is not None
-        head = ""
-        while "Ctrl-C" not in head:
-            line = server.stdout.readline()
-            if not line:
-                raise SystemExit("the server did not start: " + head)
-            head += line
-        found = re.search(r"SHA-256\): ([0-9A-F:]{95})", head)
-        assert found, head
-        self.pin = found.group(1)
-        self.server = server
+        tables = self.args.tables
+        # every table is made, and every connection comes, from this one address: 4 bots
+        # and a spectator a table, the probe, and room for connections being replaced
+        server = start_server(
+            sys.executable,
+            self.data,
+            *("--tables-per-address", str(tables + 1)),
+            *("--max-per-address", str(6 * tables + 8)),
+            port=self.port,
+            env=self.env,
+            stderr=self.log,
+        )
+        self.pin = server.pin
+        self.server = server.proc
         self.samples.append([])
 
     def stop_server(self) -> None:
         assert self.server is not None
-        self.server.send_signal(signal.SIGINT)
-        try:
-            self.server.wait(30)
-        except subprocess.TimeoutExpired:
+        code = stop_server(self.server, signal.SIGINT, 30)
+        if code is None:
             self.errors.append("the server did not stop within 30 s of Ctrl-C")
-            self.server.kill()
-        if self.server.returncode not in (0, None):
-            self.errors.append(f"the server exited {self.server.returncode} after Ctrl-C")
+        elif code != 0:
+            self.errors.append(f"the server exited {code} after Ctrl-C")
 
     def start_bots(self, table: int) -> None:
         command = [*PRESIDENT, "bot", self.address, "--fingerprint", self.pin]
@@ -199,6 +201,7 @@ class Night:
                     self.start_bots(table)
                 for table, bots in self.bots.items():
                     if bots.poll() is not None:
+                        self.exits[table] += 1
                         self.errors.append(f"the bots of soak{table} exited {bots.returncode}")
                         self.start_bots(table)
                 await asyncio.sleep(1)
@@ -215,7 +218,12 @@ class Night:
 
     def report(self, killed: int) -> int:
         self.log.close()
-        records = list((self.data).rglob("*.json"))
+        records = list((self.data / "records").glob("*.json"))
+        games = collections.Counter(
+            found.group(1)
+            for path in records
+            if (found := re.fullmatch(r"\d{8}-\d{6}-(soak\d+)(?:-\d+)?\.json", path.name))
+        )
         log = (self.home / "server.log").read_text().splitlines()
         bad = [line for line in log if "ERROR" in line or "Traceback" in line]
         bot_errors = [
@@ -246,6 +254,14 @@ class Night:
                 f" max {1000 * trips[-1]:.1f} ms"
             )
         print(f"games finished (records written): {len(records)}; chat lines {self.chats}")
+        tables = [f"soak{t}" for t in range(self.args.tables)]
+        print("games at each table: " + ", ".join(f"{t} {games[t]}" for t in tables))
+        print(
+            "bot processes that exited by themselves (started again), a table:"
+            f" {sum(self.exits.values())}"
+            + "".join(f", soak{t} {n}" for t, n in sorted(self.exits.items()))
+        )
+        self.errors += [f"no game finished at {t}" for t in tables if not games[t]]
         print(f"connection retries (restart, drops): {self.reconnects}")
         print(f"server log: {len(log)} lines, {len(bad)} errors")
         for line in bad[:10]:
@@ -253,8 +269,8 @@ class Night:
         print(f"bot processes' errors: {len(bot_errors)}")
         for line in bot_errors[:10]:
             print(f"  {line}")
-        for line in self.errors:
-            print(f"problem: {line}")
+        for line, times in collections.Counter(self.errors).items():
+            print(f"problem: {line}" + (f" ({times} times)" if times > 1 else ""))
         print(f"command: python {' '.join(sys.argv)}")
         return 1 if bad or self.errors else 0
 

@@ -8,12 +8,15 @@ import asyncio
 import contextlib
 import io
 import os
-import re
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+# the environment of a `president` process, kept out of the real home: the scripts' own
+from scripts.servers import environment as environment
+from scripts.servers import port_and_pin
 
 from .ports import free_port
 from .terminal import Stream
@@ -21,21 +24,6 @@ from .waiting import wait_for
 
 #: The command, as the installed package runs it (`president` is the same entry point).
 PRESIDENT = (sys.executable, "-m", "president.cli")
-
-
-def environment(home: Path, **extra: str) -> dict[str, str]:
-    """This process's environment for a `president` process, with no password of ours
-    (PRESIDENT_*) and its home, keys, known servers and data under `home`, never the
-    real ones."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PRESIDENT_")}
-    env.update(
-        HOME=str(home / "home"),
-        XDG_CONFIG_HOME=str(home / "config"),
-        XDG_STATE_HOME=str(home / "state"),
-        XDG_DATA_HOME=str(home / "share"),
-        **extra,
-    )
-    return env
 
 
 def president(
@@ -202,10 +190,7 @@ class ServerProcess(Process):
         except AssertionError:
             self.kill()
             raise
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.head)
-        pin = re.search(r"SHA-256\): ([0-9A-F:]{95})", self.head)
-        assert found and pin, self.head
-        self.port, self.pin = int(found.group(1)), pin.group(1)
+        self.port, self.pin = port_and_pin(self.head)
 
     def _head(self) -> str:
         """Its stdout's lines up to "Ctrl-C", read from the pipe left to the test."""
