@@ -12,6 +12,7 @@ in base 3, as `moves.row_for` reads them; for the joker rank, the jokers held)."
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Final
 
@@ -21,6 +22,10 @@ from .moves import strength
 from .rules import Rules
 from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
 
+#: A sort entry (`tricks._Entry`) with its play.
+_Led = tuple[int, int, int, tuple[int, ...], Play]
+_shifted: Final = operator.lshift
+_RANKS: Final = range(JOKER_RANK)
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
 #: A suit pattern's count of each suit.
 _DIGITS: Final = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for pattern in range(81))
@@ -35,6 +40,24 @@ _LOCKED: Final = tuple(
     )
     for pattern in range(81)
 )
+
+#: A suit pattern's suits held, as bits 13 apart (suit s at bit 13 * s), so that a hand's
+#: `sum(_SPREAD[pattern] << rank)` holds each suit's ranks in 13 bits of their own.
+_SPREAD: Final = tuple(
+    sum(1 << 13 * suit for suit in range(4) if _HAS[pattern][suit]) for pattern in range(81)
+)
+
+
+def _lead_runs(rules: Rules, key: int) -> tuple[_Led, ...]:
+    """The sequences one suit leads, as sort entries with their plays, by `(ranks held
+    << 3 | wild jokers) << 2 | suit` (a suit's ranks held are 13 bits)."""
+    held, wild, suit = key >> 5, key >> 2 & 7, key & 3
+    found: list[_Entry] = []
+    by_suit = [[False] * 13 for _ in range(4)]
+    by_suit[suit] = [bool(held >> rank & 1) for rank in range(13)]
+    add_runs_held(rules, by_suit, None, False, (), False, wild, found.append)
+    return tuple((*entry, play_of(entry[3])) for entry in found)
+
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
 #: `rank << 10 | pattern << 3 | wild jokers`; and the same sets of one size, by that key
@@ -78,13 +101,18 @@ class Listing:
     """The tables of one table's rules: which ranks answer a set pile of each rank, in
     each order, and how (by beating it at its size, or by clearing it)."""
 
-    __slots__ = ("_answers", "_floors", "_whole", "rules")
+    __slots__ = ("_answers", "_floors", "_jokers_beating", "_lead_runs", "_whole", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         floors = self._floors = clear_floors(rules)
         #: The tables answer under these rules (bombs and suit_ranking are `tricks`').
         self._whole = not (rules.bombs or rules.suit_ranking)
+        #: `_lead_runs` by its key, as first asked (at most 2**13 * 9 * 4).
+        self._lead_runs: dict[int, tuple[_Led, ...]] = {}
+        #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |
+        #: reversed`, as first asked.
+        self._jokers_beating: dict[int, tuple[Play, ...]] = {}
         margin = 0 if rules.equal_plays != "off" else 1
         #: `_answers[reversed][pile rank]`: (rank, beats at the pile's size, clear floor)
         #: for every rank that may answer such a pile somehow.
@@ -104,6 +132,37 @@ class Listing:
             for rev in (False, True)
         )
 
+    def _leads(self, patterns: Sequence[int], wild: int) -> list[Play]:
+        """Every lead (not the opening): the sets of each rank, then the sequences from
+        it, then the jokers alone."""
+        runs: list[_Led] = []
+        if self.rules.sequences:
+            lead_runs = self._lead_runs
+            bits = sum(map(_shifted, map(_SPREAD.__getitem__, patterns[:JOKER_RANK]), _RANKS))
+            for suit in range(4):
+                held = bits >> 13 * suit & 0x1FFF
+                if held:
+                    key = (held << 3 | wild) << 2 | suit
+                    known = lead_runs.get(key)
+                    if known is None:
+                        known = lead_runs[key] = _lead_runs(self.rules, key)
+                    runs += known
+            runs.sort()
+        plays: list[Play] = []
+        more = plays.extend
+        at, last = 0, len(runs)
+        for rank in range(13):
+            pattern = patterns[rank]
+            if pattern:
+                key = rank << 10 | pattern << 3 | wild
+                more(_SETS.get(key) or _sets(key))
+            while at < last and runs[at][0] == rank:
+                plays.append(runs[at][4])
+                at += 1
+        for count in range(1, patterns[JOKER_RANK] + 1):
+            plays.append(play_of(_JOKER_TAIL[count]))
+        return plays
+
     def legal_plays(self, patterns: Sequence[int], trick: Trick) -> list[Play] | None:
         """`tricks.legal_plays` for a hand given as suit patterns, or None where the
         tables do not answer (see the module's words)."""
@@ -122,7 +181,9 @@ class Listing:
         jokers = patterns[JOKER_RANK]
         wild = jokers if rules.joker_mode == "wild" else 0
         runs: list[_Entry] = []
-        if rules.sequences and (top is None or top.run):
+        if top is None:
+            return self._leads(patterns, wild)
+        if rules.sequences and top.run:
             held_by_suit = list(zip(*map(_HAS.__getitem__, patterns[:JOKER_RANK])))
             add_runs_held(
                 rules, held_by_suit, top, rev, lock if top else (), False, wild, runs.append
@@ -130,19 +191,6 @@ class Listing:
             runs.sort()
         plays: list[Play] = []
         more = plays.extend
-        if top is None:
-            at, last = 0, len(runs)
-            for rank in range(13):
-                pattern = patterns[rank]
-                if pattern:
-                    key = rank << 10 | pattern << 3 | wild
-                    more(_SETS.get(key) or _sets(key))
-                while at < last and runs[at][0] == rank:
-                    plays.append(play_of(runs[at][3]))
-                    at += 1
-            for count in range(1, jokers + 1):
-                plays.append(play_of(_JOKER_TAIL[count]))
-            return plays
         floors = self._floors
         if top.run:
             at, last = 0, len(runs)
@@ -165,7 +213,9 @@ class Listing:
             if not pattern:
                 continue
             key = rank << 10 | pattern << 3 | wild
-            if floor:
+            if floor == 1:
+                more(_SETS.get(key) or _sets(key))
+            elif floor:
                 plays += [
                     p
                     for p in _SETS.get(key) or _sets(key)
@@ -173,8 +223,15 @@ class Listing:
                 ]
             else:
                 sized = key << 4 | size
-                more(_SIZED.get(sized) or _sized(sized))
-        for count in range(1, jokers + 1):
-            if _set_beats(rules, top, rev, JOKER_RANK, count, ()):
-                plays.append(play_of(_JOKER_TAIL[count]))
+                found = _SIZED.get(sized)
+                more(_sized(sized) if found is None else found)
+        if jokers:
+            beating = self._jokers_beating.get(top.rank << 5 | size << 1 | rev)
+            if beating is None:
+                beating = self._jokers_beating[top.rank << 5 | size << 1 | rev] = tuple(
+                    play_of(_JOKER_TAIL[count])
+                    for count in range(1, rules.decks * rules.jokers + 1)
+                    if _set_beats(rules, top, rev, JOKER_RANK, count, ())
+                )
+            plays += [play for play in beating if play.count <= jokers]
         return plays

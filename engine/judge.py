@@ -35,13 +35,17 @@ class Judge:
     """The rules of one table as questions: what is legal, why an action is refused, how
     strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
 
-    __slots__ = ("_general", "_listing", "rules")
+    __slots__ = ("_facts", "_general", "_listing", "_quiet", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         #: Suits may matter or plays have effects: the general judgement of `tricks`.
         self._general = rules.variants
         self._listing = fast_tricks.Listing(rules)
+        #: `tricks.is_quiet` by the play's card ids, as first asked.
+        self._quiet: dict[tuple[int, ...], bool] = {}
+        #: `tricks.facts_of` by the play's card ids, as first asked.
+        self._facts: dict[tuple[int, ...], tricks.Facts] = {}
 
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
@@ -156,6 +160,24 @@ class Judge:
             return tricks.play_problem(self.rules, held, trick, play)
         top, reversed, _, opening = trick
         return moves.play_problem(self.rules, held, top, reversed, opening, play, rows)
+
+    # --- what a play does ---------------------------------------------------------------
+
+    def is_quiet(self, play: Play) -> bool:
+        """Whether this set, legal on a trick, does nothing there but go on the pile (and
+        lock it) unless it is its player's last cards or the opening (`tricks.is_quiet`)."""
+        quiet = self._quiet.get(play.ids)
+        if quiet is None:
+            quiet = self._quiet[play.ids] = tricks.is_quiet(self.rules, play)
+        return quiet
+
+    def effects_of(self, seat: int, play: Play, trick: Trick, going_out: bool) -> tricks.Effects:
+        """What `seat`'s legal `play` on `trick` does (`tricks.effects_of`): what it does
+        whatever the trick (`tricks.facts_of`) is kept by its cards, as first asked."""
+        facts = self._facts.get(play.ids)
+        if facts is None:
+            facts = self._facts[play.ids] = tricks.facts_of(self.rules, play)
+        return tricks.effects_of(self.rules, seat, play, trick, going_out, facts)
 
     # --- the exchange ---------------------------------------------------------------------
 

@@ -53,7 +53,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import LazySeatView, PublicView, SeatView, with_discards
+from .view import LazySeatView, ListedSeatView, PublicView, SeatView, with_discards
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,7 @@ class Game:
         #: behind the lean paths below.
         self._judge = judge_for(rules)
         self._once = rules.one_time_around
+        self._suit_lock = rules.suit_lock
         self._clearing = _clearing(rules)
         self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
         self._bombs = rules.bombs
@@ -175,6 +176,10 @@ class Game:
         self._lasting: tuple[Any, ...] | None = None
         self._played: tuple[list[tuple[int, Play]], int, tuple[Card, ...]] = ([], 0, ())
         self._seen_hands: dict[int, tuple[tuple[Row, ...], tuple[Card, ...]]] = {}
+        #: The last listing `legal_actions` made by the judge: (the hand's actions list,
+        #: its length then, the seat, the actions).  While the game has not moved on, an
+        #: action from it is legal: `apply` need not judge it again.
+        self._listed: tuple[list[tuple[int, Action]], int, int, tuple[Action, ...]] | None = None
 
     # A copy or a pickle holds the game, not the views' caches nor the tables shared by
     # every game of its size (12 seats' next-seat table alone is 65,536 entries).
@@ -192,7 +197,7 @@ class Game:
             if name not in self._SHARED and name != "_SHARED" and hasattr(self, name)
         }
         state["_lasting"], state["_seen_hands"] = None, {}
-        state["_played"] = ([], 0, ())
+        state["_played"], state["_listed"] = ([], 0, ()), None
         return state
 
     def clone(self) -> Game:
@@ -211,6 +216,7 @@ class Game:
             elif kind is dict:
                 state[name] = dict(value)
         state["_lasting"], state["_seen_hands"], state["_played"] = None, {}, ([], 0, ())
+        state["_listed"] = None
         history: list[HandHistory] = state["history"]
         if history and history[-1].actions is self._actions:  # the hand in play's record
             last = history[-1]
@@ -420,9 +426,18 @@ class Game:
             top: Top | None = self.top
             plays: list[Action]
             if self._variants:
-                return self._judge.legal_actions(
-                    self._rows[seat], self._trick(), self.due, self._patterns[seat]
-                )
+                if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
+                    plays = self._judge.plays_by_patterns(  # type: ignore[assignment]
+                        self._patterns[seat], self._trick()
+                    )
+                    if top is not None and not (plays and self._must_beat):
+                        plays.append(PASS)
+                else:
+                    plays = self._judge.legal_actions(
+                        self._rows[seat], self._trick(), self.due, self._patterns[seat]
+                    )
+                self._listed = (self._actions, len(self._actions), seat, tuple(plays))
+                return plays
             if top is None:
                 if self._opening or self._wild:
                     return self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[return-value]
@@ -442,6 +457,10 @@ class Game:
                     plays = [row[0] for row in self._rows[seat][top.rank + self._margin :] if row]
             else:
                 plays = self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[assignment]
+                if not (plays and self._must_beat):
+                    plays.append(PASS)
+                self._listed = (self._actions, len(self._actions), seat, tuple(plays))
+                return plays
             if not (plays and self._must_beat):
                 plays.append(PASS)
             return plays
@@ -557,14 +576,30 @@ class Game:
                     self._auto_pass(events)
                 return events
         if checked:
-            self.check(seat, action)
+            listed = self._listed
+            if not (
+                listed is not None
+                and listed[0] is self._actions
+                and listed[1] == len(self._actions)
+                and listed[2] == seat
+                and id(action) in set(map(id, listed[3]))  # (by identity: `==` is dear)
+            ):
+                self.check(seat, action)
         self._actions.append((seat, action))
         if kind is Return:
             return self._return(seat, action)  # type: ignore[arg-type]
         events = []
         if kind is Play:
             if self._variants:
-                self._play_variant(seat, action, events)  # type: ignore[arg-type]
+                play = action  # type: ignore[assignment]
+                if (
+                    not self._opening
+                    and self._held[seat] > play.count
+                    and self._judge.is_quiet(play)
+                ):
+                    self._quiet_play(seat, play, events)
+                else:
+                    self._play_variant(seat, play, events)
             else:
                 self._play(seat, action, events)  # type: ignore[arg-type]
         elif kind is Pass:
@@ -648,7 +683,9 @@ class Game:
 
     def _trick(self) -> tricks.Trick:
         """What a play is judged against now."""
-        return tricks.Trick(self.top, self.revolution != self.jack_back, self.lock, self._opening)
+        return _new(
+            tricks.Trick, (self.top, self.revolution != self.jack_back, self.lock, self._opening)
+        )
 
     def _take(self, seat: int, ids: Sequence[int]) -> None:
         """The cards of these ids leave the seat's hand."""
@@ -671,7 +708,7 @@ class Game:
         self.log.append((seat, play))
         self._moves.append((seat, play))
         self._opening = False
-        effects = tricks.effects_of(self.rules, seat, play, trick, not held)
+        effects = self._judge.effects_of(seat, play, trick, not held)
         if effects.revolt:
             self.revolution = not self.revolution
         if effects.jack:
@@ -685,6 +722,46 @@ class Game:
         self._dues = list(effects.dues)
         if not self._next_due(seat):
             self._resume(events)
+
+    def _quiet_play(self, seat: int, play: Play, events: list[Event]) -> None:
+        """`_play_variant` for a play that only goes on the pile (`Judge.is_quiet`), not
+        its player's last cards nor the opening: what `tricks.quiet_effects` says, done."""
+        rank, jokers = play.rank, play.jokers
+        patterns, rows = self._patterns[seat], self._rows[seat]
+        pattern = patterns[rank] - play.step
+        patterns[rank] = pattern
+        row = ROW_TABLE[rank << 7 | pattern]
+        rows[rank] = row_for(rank, pattern) if row is None else row
+        if jokers and rank != JOKER_RANK:
+            pattern = patterns[JOKER_RANK] - jokers
+            patterns[JOKER_RANK] = pattern
+            rows[JOKER_RANK] = row_for(JOKER_RANK, pattern)
+        self._held[seat] -= play.count
+        move = (seat, play)
+        self.log.append(move)
+        self._moves.append(move)
+        suits = tricks.suits_of(play)
+        top = self.top
+        if (
+            self._suit_lock
+            and not self.lock
+            and top is not None
+            and not top.jokers
+            and not jokers
+            and suits == top.suits
+        ):
+            self.lock = suits
+        self.top = _new(Top, (seat, rank, play.count, jokers, False, suits))
+        events.append(_new(Played, (seat, play.cards, False, False)))
+        locked = self._locked
+        if self._once:
+            self._locked = locked = locked | 1 << seat
+        self._answered = 0
+        turn = self._next_seat[(self._holding & ~locked) << 4 | seat]
+        if turn is None:
+            self._end_trick(seat, events)
+        else:
+            self.turn = self.actor = turn
 
     def _next_due(self, seat: int) -> bool:
         """Make the next of the play's dues the one owed (as many cards as it asks, or
@@ -965,7 +1042,7 @@ class Game:
         head = lasting[0]
         pending = self.pending_returns
         log, moves, exchanges = self.log, self._moves, self.exchanges
-        return LazySeatView(
+        return (ListedSeatView if self._variants else LazySeatView)(
             head[0],
             head[2],
             tuple(self._held),
@@ -994,8 +1071,17 @@ class Game:
                 exchanges,
                 len(exchanges),
                 self._discarded,
+                self._actions,
+                len(self._actions),
             ),
         )
+
+    def listing(self, seat: int, actions: list[Any], acted: int) -> list[Action] | None:
+        """`legal_actions(seat)` if the hand's `actions` still number `acted` (the moment
+        a view was made), else None."""
+        if actions is self._actions and len(actions) == acted:
+            return self.legal_actions(seat)
+        return None
 
     def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
         """Every card of `log[:upto]` in order (for a view's `played`): grown from the

@@ -102,11 +102,11 @@ def count_of(play: Play, rank: int) -> int:
     return sum(1 for card_id in play.ids if card_id != JOKER_ID and card_id >> 2 == rank)
 
 
-#: `_suits` by the play's ids, kept as they are first asked for.
+#: `suits_of` by the play's ids, kept as they are first asked for.
 _SUITS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-def _suits(play: Play) -> tuple[int, ...]:
+def suits_of(play: Play) -> tuple[int, ...]:
     """The sorted suits of the play's natural cards."""
     suits = _SUITS.get(play.ids)
     if suits is None:
@@ -201,7 +201,7 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
     top = trick.top
     if top is None or _is_spade_three(rules, ids, top):
         return None
-    suits = _suits(play)
+    suits = suits_of(play)
     rev = trick.reversed
     if run is not None:
         if not _run_beats(rules, top, rev, run[0], run[1], play.count):
@@ -431,7 +431,7 @@ def is_transparent(rules: Rules, play: Play, trick: Trick) -> bool:
 def pile_of(rules: Rules, seat: int, play: Play, trick: Trick) -> Top:
     """The pile after this legal play, owned by `seat`.  Transparent 3s keep the covered
     pile's rank and jokers count (with the 3s' suits); the 3S on a lone joker is a single 3."""
-    suits = _suits(play) if rules.variants else ()
+    suits = suits_of(play) if rules.variants else ()
     top = trick.top
     if play.rank < 0:
         run = run_of(rules, play)
@@ -452,7 +452,7 @@ def lock_after(rules: Rules, trick: Trick, play: Play) -> tuple[int, ...]:
     top = trick.top
     if top is None or top.jokers or play.jokers:
         return ()
-    suits = _suits(play)
+    suits = suits_of(play)
     return suits if suits == top.suits else ()
 
 
@@ -512,6 +512,23 @@ class Effects(NamedTuple):
     bottom: bool
 
 
+def is_quiet(rules: Rules, play: Play) -> bool:
+    """Whether this set, legal on some trick, does nothing there but go on the pile (and
+    lock it to its suits, suit_lock), whatever the trick, when it is not the player's
+    last cards nor the game's opening play: no clear, no revolution, no trigger, not
+    transparent 3s nor the 3S, no skip for an equal play: `effects_of` finds for it no
+    clear, revolution, jack, skip, due nor bottom place, and the pile its own set."""
+    return (
+        play.rank >= 0
+        and rules.equal_plays != "skip"
+        and not (play.rank == THREE and (rules.transparent_threes or rules.spade_three))
+        and facts_of(rules, play) == _NO_FACTS
+    )
+
+
+_NO_FACTS: Final = (False, False, False, 0, ())
+
+
 def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
     """Whether `play` (legal on `trick`) is equal to the pile it beats, for equal_plays =
     "skip": a set of its rank (not transparent 3s), or a sequence from the same rank."""
@@ -524,10 +541,21 @@ def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
     return top.rank == play.rank
 
 
-def effects_of(rules: Rules, seat: int, play: Play, trick: Trick, going_out: bool) -> Effects:
-    """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
-    cards."""
-    cleared = clears(rules, play, trick)
+class Facts(NamedTuple):
+    """What a play does whatever the trick it goes on (`facts_of`): the part of its
+    `Effects` that depends on its cards alone."""
+
+    cleared: bool
+    revolt: bool
+    jack: bool
+    #: Seats skipped by its triggers (five_skip...), before equal_plays = "skip".
+    skips: int
+    #: The dues it leaves its player unless it is their last cards.
+    dues: tuple[tuple[str, int], ...]
+
+
+def facts_of(rules: Rules, play: Play) -> Facts:
+    """What `play` does under `rules` whatever the trick (see `effects_of`)."""
     skips = 0
     reverse = False
     dues: tuple[tuple[str, int], ...] = ()
@@ -540,18 +568,38 @@ def effects_of(rules: Rules, seat: int, play: Play, trick: Trick, going_out: boo
             skips += cards
         elif effect == "reverse":
             reverse = True
-        elif not going_out:
+        else:
             dues += ((effect, cards),)
+    return Facts(
+        clears(rules, play, Trick(None, False, (), False)),
+        revolts(rules, play),
+        reverse,
+        skips,
+        dues,
+    )
+
+
+def effects_of(
+    rules: Rules,
+    seat: int,
+    play: Play,
+    trick: Trick,
+    going_out: bool,
+    facts: Facts | None = None,
+) -> Effects:
+    """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
+    cards.  `facts`: `facts_of(rules, play)`, when known."""
+    cleared, revolt, reverse, skips, dues = facts or facts_of(rules, play)
     if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
         skips += 1
     return Effects(
         cleared,
-        revolts(rules, play),
+        revolt,
         reverse,
         lock_after(rules, trick, play),
         pile_of(rules, seat, play, trick),
         skips,
-        dues,
+        () if going_out else dues,
         going_out
         and (
             forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)

@@ -530,6 +530,24 @@ class LazySeatView(SeatView):
         self.rows, self._at = rows, at
 
 
+class ListedSeatView(LazySeatView):
+    """A `LazySeatView` whose legal actions are the game's own listing while the game has
+    not moved on since the view was made, so that the game knows an action chosen from it
+    is legal without judging it again (`Game.view_for` under rules with variants, where
+    judging is dear)."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[Action]:
+        at = self._at
+        if self.turn == self.seat and at is not None:
+            source: ViewSource = at[0]
+            listing = source.listing(self.seat, at[12], at[13])
+            if listing is not None:
+                return listing
+        return SeatView.legal_actions(self)
+
+
 class ViewSource(Protocol):
     """The game a lazy view was made from, for the fields it keeps caches of."""
 
@@ -538,6 +556,10 @@ class ViewSource(Protocol):
 
     def cards_held(self, seat: int, rows: tuple[Row, ...]) -> tuple[Card, ...]:
         """The cards of `rows` (the seat's), lowest first."""
+
+    def listing(self, seat: int, actions: list[Any], acted: int) -> list[Action] | None:
+        """`Game.legal_actions(seat)` if the hand's `actions` still number `acted`, else
+        None."""
 
 
 class Snapshot(NamedTuple):
@@ -562,6 +584,9 @@ class Snapshot(NamedTuple):
     #: The cards discarded so far this hand (ten_discard), each with how many plays the
     #: hand had then (see `with_discards`).
     discarded: tuple[tuple[int, tuple[Card, ...]], ...]
+    #: The hand's actions (the game's own list) and how many it held: the game's moment.
+    actions: list[Any]
+    acted: int
 
 
 def _fill_exchange(view: SeatView, at: Snapshot) -> tuple[Gave | Returned, ...]:

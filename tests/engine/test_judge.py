@@ -16,7 +16,7 @@ from president.engine import Rules, RulesError, Top, Trick, fast_tricks, judge_f
 from president.engine.house import HOUSE_FIELDS
 from president.engine.moves import patterns_of, rows_of
 
-from ..strategies import TOGGLE_VALUES
+from ..strategies import TOGGLE_VALUES, tables
 
 #: The toggles that change what may be played on what (the rest play no part here).
 PLAYING = (
@@ -147,3 +147,39 @@ def test_the_order_of_ranks_is_the_judge_s_and_a_revolution_reverses_it() -> Non
     assert [strength(rank, False) for rank in (0, 12, 13)] == [0, 12, 13]
     assert [strength(rank, True) for rank in (0, 12, 13)] == [12, 0, 13]
     assert judge_for(Rules()).strength(0, True) == strength(0, True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_quiet_play_only_goes_on_the_pile(data: Any) -> None:
+    """What the game's quiet path does without asking (`Game._quiet_play`) is what
+    `effects_of` says of every play `is_quiet` names, on any trick, under any toggles."""
+    rules = data.draw(tables())[0]
+    counts = data.draw(hands(rules))
+    trick = data.draw(tricks_of(rules))
+    judge = judge_for(rules)
+    for play in tricks.legal_plays(rules, counts, trick):
+        if not judge.is_quiet(play):
+            continue
+        suits = tricks.suits_of(play) if rules.variants else ()  # (the quiet path's rules)
+        assert tricks.effects_of(rules, 2, play, trick, False) == tricks.Effects(
+            False,
+            False,
+            False,
+            tricks.lock_after(rules, trick, play),
+            Top(2, play.rank, play.count, play.jokers, False, suits),
+            0,
+            (),
+            False,
+        ), (play, trick)
+
+
+def test_quiet_plays_under_daifugo_are_the_ranks_without_effects() -> None:
+    """Daifugo's 5s skip, 7s hand over, 8s clear, 10s discard, Js reverse and the 3S beats
+    a joker: a set of any other rank is quiet, a set of those ranks is not."""
+    from president.engine import Play, find_preset
+
+    judge = judge_for(find_preset("daifugo"))
+    quiet = {rank for rank in "3456789TJQKA2" if judge.is_quiet(Play.parse(f"{rank}H {rank}D"))}
+    assert quiet == set("469QKA2")
+    assert not judge.is_quiet(Play.parse("4H 5H 6H"))  # sequences go the general way
