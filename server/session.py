@@ -374,16 +374,22 @@ class Session:
                 return
             if not isinstance(message, (m.Ping, m.Pong)):
                 self.last_active = loop.time()
-            await self._throttle(loop)
+            if not await self._throttle(loop):
+                return
             sent = self.sent_bytes
             await self.handler.handle(self, message)
             # a message whose answer is large (a table list) costs a token a 4 KiB more
             self._tokens -= (self.sent_bytes - sent) // ANSWER_BYTES_PER_TOKEN
 
-    async def _throttle(self, loop: asyncio.AbstractEventLoop) -> None:
+    async def _throttle(self, loop: asyncio.AbstractEventLoop) -> bool:
         """A token bucket: past the burst, this connection's messages wait their turn.
         Nothing is dropped and no other connection waits: each session reads alone.  Its
-        rate is the smaller of `rate_per_second` and its share of `rate_total`."""
+        rate is the smaller of `rate_per_second` and its share of `rate_total`.
+
+        False once the peer is gone and its next message would wait: what it sent
+        within its rate is handled (a client's last words, a `leave` before it closes),
+        a backlog past it is not (512 connections that each sent 2,000 requests and left
+        were held, with their buffers, for minutes: scripts/attack_backlog.py)."""
         now = loop.time()
         config = self.config
         rate = min(config.rate_per_second, config.rate_total / max(1, self.crowd()))
@@ -391,10 +397,13 @@ class Session:
         self._tokens = min(burst, self._tokens + (now - self._last) * rate)
         self._last = now
         if self._tokens < 1:
+            if self.writer.transport.is_closing():
+                return False
             await asyncio.sleep((1 - self._tokens) / rate)
             self._tokens = 1.0
             self._last = loop.time()
         self._tokens -= 1
+        return True
 
     def chat_allowed(self, now: float) -> bool:
         self._chat_times = [t for t in self._chat_times if now - t < 60]

@@ -17,6 +17,7 @@ from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 from president.server.chat import ChatBudget
+from president.server.lobby import Lobby
 from president.server.session import CHAT_ROOM
 
 from ..harness.servers import (
@@ -131,6 +132,40 @@ async def test_a_backlog_left_behind_is_not_answered_nor_logged(
         await wait_for(lambda: not server.sessions)
         closed = [r for r in caplog.records if "SSL connection is closed" in r.getMessage()]
         assert closed == []
+        await still_answering(server, tmp_path)
+
+
+async def test_a_backlog_past_its_rate_is_not_handled_once_the_peer_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: a connection that sent 2,000 requests and left was held, with its
+    buffers, until its rate had let every one through (at 512 such connections, ~10 a
+    second each: minutes, and the next crowd's connections were reset meanwhile).  What
+    it sent within its burst is handled; once the next would wait, it is not."""
+    handled = 0
+    real_handle = Lobby.handle
+
+    async def counting(self: Lobby, session: Any, message: m.Message) -> None:
+        nonlocal handled
+        handled += isinstance(message, m.ListTables)
+        await real_handle(self, session, message)
+
+    monkeypatch.setattr(Lobby, "handle", counting)
+    # 5 a second past a burst of 10: the 2,000 would take 400 s to let through
+    async with running_server(tmp_path, rate_per_second=5.0, rate_burst=10.0) as server:
+        for i in range(4):
+            _reader, writer = await asyncio.open_connection(
+                "127.0.0.1", server.port, ssl=client_tls(), server_hostname="127.0.0.1"
+            )
+            key = public_key_bytes(X25519PrivateKey.generate())
+            hello = m.Hello(versions=KEYLESS_VERSIONS, name=f"b{i}", role="player", hand_key=key)
+            writer.write(encode_frame(pack(hello.to_wire())))
+            writer.write(encode_frame(pack(m.ListTables().to_wire())) * 2000)
+            await writer.drain()
+            writer.transport.abort()
+        await wait_for(lambda: not server.sessions, what="the departed sessions to end")
+        # each: its burst, and what its rate let through while the server read on
+        assert handled < 4 * 100
         await still_answering(server, tmp_path)
 
 
