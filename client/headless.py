@@ -32,8 +32,11 @@ class BotPlayer:
         #: a table with no game on (a restarted server counts nobody not back as ready).
         self.ready = False
         self._reseated = False
-        #: The end of the game in progress was seen (its `game_over` event, or a view
-        #: saying "finished"): views that go on saying so are the same end, not another.
+        #: The end of the game in progress was seen (its `game_over` event, or a view of
+        #: a game over): views that go on saying so are the same end, not another.  Only
+        #: a view of a game not over (the next game's first hand) starts a new one: after
+        #: `game_over` the server sends a "playing" view of the ended game, then the
+        #: "finished" one, and both are that one end.
         self._ended = False
         #: Set when the server does not give the seat back after a reconnect.
         self.seat_lost = asyncio.Event()
@@ -65,7 +68,7 @@ class BotPlayer:
             self.waiting, self._reseated = False, True
             return
         elif isinstance(message, m.TableView):
-            if message.status == "finished":
+            if _over(message):
                 # (after a reconnect the `game_over` event may have been missed: the view
                 # says it once; the views of the same end after `ready` are not more games)
                 if not self._ended:
@@ -106,6 +109,12 @@ class BotPlayer:
 _ACTIONS = frozenset(
     kind.TYPE for kind in (m.PlayCards, m.PassTurn, m.ReturnCards, m.HandoverCards, m.DiscardCards)
 )
+
+
+def _over(view: m.TableView) -> bool:
+    """Whether `view` shows a game that has ended: a finished table, or the game's own
+    phase (the view sent with its `game_over` event still says "playing")."""
+    return view.status == "finished" or (view.game is not None and view.game.phase == "game_over")
 
 
 def _acted(event: m.TableEvent) -> int | None:

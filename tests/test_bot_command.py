@@ -96,3 +96,39 @@ async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
         assert "lowball-bot-1: created table T (classic, 3 seats)" in text
         assert text.count(": game 1 over") == 3
         await wait_for(lambda: bool(server.records))
+
+
+@pytest.mark.slow
+async def test_president_bot_games_n_plays_exactly_n_games(tmp_path: Path) -> None:
+    """`president bot --games 3`, four bots at one table of a real server: three games
+    played, three records written, each bot saying each game's end once (a game's end
+    came twice before: its game_over event, then a "finished" view after a "playing"
+    one, so --games 3 stopped after two games)."""
+    from .harness.processes import ServerProcess, bot_process, stop
+    from .harness.servers import make_table
+
+    data = tmp_path / "data"
+    server = await ServerProcess.started(data)
+    env = environment(tmp_path)
+    bots = None
+    try:  # short games (to 3 points), so three of them take seconds
+        await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
+        bots = bot_process(
+            server, env, *("--table", "T", "--count", "4", "--strategy", "greedy", "--games", "3")
+        )
+        assert await bots.exits(180) == 0, bots.text() + bots.errors()
+        text = bots.text()
+        for bot in range(1, 5):
+            for game in (1, 2, 3):
+                assert text.count(f"greedy-bot-{bot}: game {game} over") == 1, text
+            assert f"greedy-bot-{bot}: game 4 over" not in text
+        records = data / "records"
+        await wait_for(
+            lambda: len(list(records.iterdir())) >= 3,
+            30,
+            lambda: f"three records: {sorted(records.iterdir())}\n{text}",
+        )
+        assert len(list(records.iterdir())) == 3
+    finally:
+        stop(bots)
+        server.stop()
