@@ -26,6 +26,7 @@ from president.protocol import messages as m
 from .keys import add_identity, player_key
 from .usage import (
     PLAYOUTS,
+    PRESET_NAMES,
     STRATEGY_HELP,
     THINK,
     UsageError,
@@ -269,7 +270,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     add_password(parser, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password")
     parser.add_argument(
-        "--preset", type=preset, default="classic", help="preset of a table the bots create"
+        "--preset",
+        type=preset,
+        default="classic",
+        help=f"preset of a table the bots create: {PRESET_NAMES} (default classic)",
     )
     parser.add_argument(
         "--seats", type=whole(3, 12), default=4, help="seats of a table the bots create"

@@ -19,7 +19,7 @@ from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
-from .usage import Parser, UsageError, add_theme, preset, rules_for
+from .usage import PRESET_NAMES, Parser, UsageError, add_theme, preset, rules_for
 
 # --- president rules --------------------------------------------------------------------
 
@@ -191,7 +191,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         description="Show a preset's toggles in words, or list the presets.",
     )
     rules.add_argument(
-        "preset", nargs="?", type=preset, help="classic, full, house, sheet or table"
+        "preset",
+        nargs="?",
+        type=preset,
+        help=f"one of {PRESET_NAMES}; without one, the list of presets",
     )
     rules.add_argument(
         "--set",

@@ -25,6 +25,7 @@ from president.server.storage import StorageError
 
 from .keys import add_identity, player_key
 from .usage import (
+    PRESET_NAMES,
     STRATEGY_HELP,
     UsageError,
     add_theme,
@@ -123,7 +124,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "loopback, bots in the other seats. Press ? in the game for the keys."
     )
     parser.add_argument(
-        "--preset", type=preset, default="classic", help="rules preset (default classic)"
+        "--preset",
+        type=preset,
+        default="classic",
+        help=f"rules preset: {PRESET_NAMES} (default classic)",
     )
     parser.add_argument("--players", type=whole(), default=4, help="table size (default 4)")
     parser.add_argument(

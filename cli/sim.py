@@ -15,6 +15,7 @@ from president.engine import Rules, find_preset
 
 from .usage import (
     PLAYOUTS,
+    PRESET_NAMES,
     STRATEGY_HELP,
     THINK,
     UsageError,
@@ -114,7 +115,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "The same seed gives the same output (the speed goes to stderr)."
     )
     parser.add_argument(
-        "--preset", type=preset, default="classic", help="rules preset (default classic)"
+        "--preset",
+        type=preset,
+        default="classic",
+        help=f"rules preset: {PRESET_NAMES} (default classic)",
     )
     parser.add_argument(
         "--set",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 from president.bots.strategies import strategy_name
-from president.engine import TOGGLES, Rules, RulesError, find_preset
+from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
 from president.engine.rules import toggle_choices
 
 
@@ -125,7 +125,9 @@ def login_name(fallback: str) -> str:
 
 
 def parse_toggle(text: str) -> tuple[str, Any]:
-    """`NAME=VALUE` from `--set`: true/false, none, whole numbers, or words."""
+    """`NAME=VALUE` from `--set`: true/false, none, whole numbers, or words.  A toggle's
+    own words win over the other spellings: `equal_plays=off` is its word `off`, not
+    false (on/off and yes/no mean true/false only for a toggle without those words)."""
     name, sep, raw = text.partition("=")
     name = name.strip()
     if not sep or not name:
@@ -134,13 +136,18 @@ def parse_toggle(text: str) -> tuple[str, Any]:
         raise UsageError(f"there is no toggle {name!r}: the toggles are {', '.join(TOGGLES)}")
     raw = raw.strip()
     value: Any
-    if raw.lower() in ("true", "on", "yes"):
+    word = next(
+        (c for c in toggle_choices(name) or () if isinstance(c, str) and c.lower() == raw.lower()),
+        None,
+    )
+    if word is not None:
+        value = word
+    elif raw.lower() in ("true", "on", "yes"):
         value = True
     elif raw.lower() in ("false", "off", "no"):
         value = False
-    elif raw.lower() in ("none", "null"):
-        # the word where a toggle has it as a choice (exchange = none), else no value
-        value = "none" if "none" in (toggle_choices(name) or ()) else None
+    elif raw.lower() in ("none", "null"):  # (a toggle with the word none has it above)
+        value = None
     elif raw.lstrip("-").isdigit():
         value = int(raw)
     else:
@@ -152,6 +159,10 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
     rules = find_preset(preset)
     changes = dict(parse_toggle(t) for t in toggles)
     return rules.replace(**changes) if changes else rules
+
+
+#: The presets, as `--help` names them (from the engine: a new preset is listed at once).
+PRESET_NAMES = ", ".join(PRESETS)
 
 
 def preset(text: str) -> str:

@@ -57,6 +57,55 @@ def test_rules_in_words() -> None:
     assert words.returncode == 0 and "*exchange = none" in words.stdout, words.stderr
 
 
+def test_every_word_of_every_toggle_is_taken_by_set() -> None:
+    """A toggle's own words win over the boolean spellings: `equal_plays=off` is its word
+    `off` (it was turned into false and refused), in any case; on/off still mean true/false
+    for a toggle of true and false."""
+    from president.engine.rules import TOGGLES, toggle_choices
+
+    for name in TOGGLES:
+        for word in toggle_choices(name) or ():
+            if isinstance(word, str):
+                for spelled in (word, word.upper()):
+                    out = president(
+                        "rules", "--json", "--set", "jokers=1", "--set", f"{name}={spelled}"
+                    )
+                    assert out.returncode == 0, (name, spelled, out.stderr)
+                    assert json.loads(out.stdout)[name] == word
+    off = president("rules", "classic", "--set", "equal_plays=allow", "--set", "bombs=off")
+    assert "*equal_plays = allow" in off.stdout and " bombs = false" in off.stdout
+
+
+def test_the_presets_are_the_engines_in_rules_help() -> None:
+    from president.engine import PRESETS
+
+    for command in ("rules", "sim", "play", "bot"):
+        shown = " ".join(president(command, "--help").stdout.split())
+        assert ", ".join(PRESETS) in shown, (command, shown)
+
+
+@pytest.mark.slow
+def test_set_takes_a_toggles_own_word_off_in_the_real_command(tmp_path: Path) -> None:
+    """`--set equal_plays=off` through the `president` a user runs: `rules` shows it,
+    `sim` plays with it (both refused it before); `rules --help` names every preset."""
+    from president.engine import PRESETS
+
+    shown = president_process("rules", "daifugo", "--set", "equal_plays=off")
+    assert shown.returncode == 0 and "equal_plays = off" in shown.stdout, shown.stderr
+    sim = president_process(
+        *("sim", "--preset", "house", "--set", "equal_plays=off", "--set", "equal_plays=skip"),
+        *("--games", "1", "--jobs", "1", "--json", "--bots", "greedy"),
+    )
+    assert sim.returncode == 0, sim.stderr
+    assert json.loads(sim.stdout)["rules"]["equal_plays"] == "skip"
+    sim = president_process(
+        *("sim", "--set", "equal_plays=off", "--games", "1", "--jobs", "1", "--json"),
+    )
+    assert sim.returncode == 0, sim.stderr
+    helped = " ".join(president_process("rules", "--help").stdout.split())
+    assert ", ".join(PRESETS) in helped and "daifugo" in helped
+
+
 def test_replay_ok_and_json() -> None:
     record = RECORDS / "game_classic.json"
     out = president("replay", "--json", str(record))
