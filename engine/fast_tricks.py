@@ -48,15 +48,31 @@ _SPREAD: Final = tuple(
 )
 
 
-def _lead_runs(rules: Rules, key: int) -> tuple[_Led, ...]:
-    """The sequences one suit leads, as sort entries with their plays, by `(ranks held
-    << 3 | wild jokers) << 2 | suit` (a suit's ranks held are 13 bits)."""
-    held, wild, suit = key >> 5, key >> 2 & 7, key & 3
+def _lead_runs(rules: Rules, key: int) -> tuple[tuple[_Led, ...], ...]:
+    """The sequences a suit holding these ranks leads, for each of the four suits, as
+    sort entries with their plays, by `(ranks held << 3 | wild jokers)` (a suit's ranks
+    held are 13 bits): which suit it is changes only the cards, so one key serves four."""
+    held, wild = key >> 3, key & 7
     found: list[_Entry] = []
     by_suit = [[False] * 13 for _ in range(4)]
-    by_suit[suit] = [bool(held >> rank & 1) for rank in range(13)]
+    by_suit[0] = [bool(held >> rank & 1) for rank in range(13)]
     add_runs_held(rules, by_suit, None, False, (), False, wild, found.append)
-    return tuple((*entry, play_of(entry[3])) for entry in found)
+    found.sort()  # (another suit's cards keep this order: its ids differ by the suit alone)
+    return tuple(
+        tuple(
+            (low, kind, size, ids, play_of(ids))
+            for low, kind, size, ids in (
+                (low, kind, size, tuple(i + suit if i != JOKER_ID else i for i in ids))
+                for low, kind, size, ids in found
+            )
+        )
+        for suit in range(4)
+    )
+
+
+#: `_REACH[wild]`: how far apart two natural cards of a sequence may be, with this many
+#: wild jokers to fill the ranks between them.
+_REACH: Final = tuple(range(1, wild + 2) for wild in range(9))
 
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
@@ -108,8 +124,8 @@ class Listing:
         floors = self._floors = clear_floors(rules)
         #: The tables answer under these rules (bombs and suit_ranking are `tricks`').
         self._whole = not (rules.bombs or rules.suit_ranking)
-        #: `_lead_runs` by its key, as first asked (at most 2**13 * 9 * 4).
-        self._lead_runs: dict[int, tuple[_Led, ...]] = {}
+        #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
+        self._lead_runs: dict[int, tuple[tuple[_Led, ...], ...]] = {}
         #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |
         #: reversed`, as first asked.
         self._jokers_beating: dict[int, tuple[Play, ...]] = {}
@@ -139,15 +155,25 @@ class Listing:
         if self.rules.sequences:
             lead_runs = self._lead_runs
             bits = sum(map(_shifted, map(_SPREAD.__getitem__, patterns[:JOKER_RANK]), _RANKS))
+            suits = 0
+            reach = _REACH[wild]
             for suit in range(4):
                 held = bits >> 13 * suit & 0x1FFF
+                # (only ranks with another held within reach of the jokers make runs)
+                near = 0
+                for apart in reach:
+                    near |= held << apart | held >> apart
+                held &= near
                 if held:
-                    key = (held << 3 | wild) << 2 | suit
+                    key = held << 3 | wild
                     known = lead_runs.get(key)
                     if known is None:
                         known = lead_runs[key] = _lead_runs(self.rules, key)
-                    runs += known
-            runs.sort()
+                    if known[suit]:
+                        runs += known[suit]
+                        suits += 1
+            if suits > 1:
+                runs.sort()
         plays: list[Play] = []
         more = plays.extend
         at, last = 0, len(runs)
