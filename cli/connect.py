@@ -26,6 +26,7 @@ from president.client.identity import default_identity
 from president.client.model import TableModel
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
+from president.client.tui.background import ask_background
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.servers import ServersScreen
@@ -187,7 +188,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
             ServersScreen(versions=m.VERSIONS, known=known.load()),
             address_problem,
             interface=chosen_interface(args),
-            theme=choose_theme(args.theme, os.environ),
+            theme=choose_theme(args.theme, os.environ, ask_background),
         )
         if picked is None:
             return 0
@@ -211,7 +212,10 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     )
     try:
         await lobby_and_tables(
-            client, screen, bots=args.bots, theme=choose_theme(args.theme, os.environ)
+            client,
+            screen,
+            bots=args.bots,
+            theme=choose_theme(args.theme, os.environ, ask_background),
         )
     finally:
         await client.link.close()

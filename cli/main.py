@@ -103,6 +103,7 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
         raise UsageError("--view and --json do not go together: choose one")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("--view needs a terminal (for scripts: president replay FILE --json)")
+    from president.client.tui.background import ask_background
     from president.client.tui.replay import ReplayScreen
     from president.client.tui.replay_app import run_viewer
     from president.client.tui.theme import choose_theme
@@ -111,7 +112,7 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
     if not screen.steps:
         say(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
         return 0 if screen.fault is None else 1
-    run_viewer(screen, choose_theme(args.theme, os.environ))
+    run_viewer(screen, choose_theme(args.theme, os.environ, ask_background))
     return 0 if screen.fault is None else 1
 
 

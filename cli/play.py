@@ -16,6 +16,7 @@ from president.client.connection import Client, Link, connect
 from president.client.identity import default_identity
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
+from president.client.tui.background import ask_background
 from president.client.tui.theme import choose_theme
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
@@ -89,7 +90,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
-        theme = choose_theme(getattr(args, "theme", None), os.environ)
+        theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
         app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
         reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
         try:

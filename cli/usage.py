@@ -301,7 +301,7 @@ def password(args: argparse.Namespace, flag: str, variable: str, question: str) 
 
 #: The screens' themes (client/tui/theme.THEMES; named here too so that `president rules`
 #: and `replay` do not load the terminal library to build their options).
-THEME_NAMES = ("dark", "light", "mono")
+THEME_NAMES = ("dark", "light", "mono", "neutral")
 
 
 def add_theme(parser: argparse.ArgumentParser, what: str = "the screens") -> None:
@@ -310,6 +310,7 @@ def add_theme(parser: argparse.ArgumentParser, what: str = "the screens") -> Non
     parser.add_argument(
         "--theme",
         choices=THEME_NAMES,
-        help=f"colours for {what}: dark or light for the terminal's background, mono for "
-        "none (default: mono if NO_COLOR is set, else as COLORFGBG tells, else dark)",
+        help=f"colours for {what}: dark or light for the terminal's background, neutral "
+        "for either, mono for none (default: mono if NO_COLOR is set, else as COLORFGBG "
+        "tells, else as the terminal answers when asked, else neutral)",
     )

@@ -1,14 +1,16 @@
 """The screens' colours: one palette per terminal background, and the choice of one.
 
-`THEMES` are `dark`, `light` and `mono`; `choose_theme` picks one from the command line,
-then `NO_COLOR` (https://no-color.org: any non-empty value means no colour), then what the
-terminal tells of its background (`COLORFGBG`), dark otherwise.  Suits never rely on
+`THEMES` are `dark`, `light`, `mono` and `neutral`; `choose_theme` picks one from the
+command line, then `NO_COLOR` (https://no-color.org: any non-empty value means no colour),
+then what the terminal tells of its background (`COLORFGBG`, else its answer to OSC 11:
+`background.py`), else `neutral`, readable on a dark background and a light one alike
+(black suits in the terminal's own foreground colour, no pale or bright colour).  Suits never rely on
 colour alone: their glyphs differ, and each theme also sets them apart by weight (red
 suits bold, black suits plain); no theme draws a suit in black, and mono draws no colour."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from president.engine import Card
@@ -21,7 +23,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
-THEMES = ("dark", "light", "mono")
+THEMES = ("dark", "light", "mono", "neutral")
 
 _COMMON = {
     "legal": "underline",
@@ -49,6 +51,17 @@ _PALETTES: dict[str, dict[str, str]] = {
         "dim": "fg:ansibrightblack",
         "message": "fg:ansired",
     },
+    # for a background nobody told us: the terminal's own foreground for the black suits,
+    # and only the darker ANSI colours that stand out on white and on black alike
+    "neutral": {
+        "red": "fg:ansired bold",
+        "black": "fg:default nobold",
+        "joker": "fg:ansimagenta bold",
+        "cursor": "fg:ansimagenta bold",
+        "turn": "fg:ansigreen bold",
+        "dim": "italic",
+        "message": "fg:ansimagenta",
+    },
     "mono": {
         "red": "bold",
         "black": "nobold",
@@ -72,18 +85,26 @@ def color_depth(theme: str) -> ColorDepth | None:
     return ColorDepth.DEPTH_1_BIT if theme == "mono" else None
 
 
-def choose_theme(asked: str | None, environ: Mapping[str, str]) -> str:
-    """The theme to use: the one asked for, else none if NO_COLOR is set, else the
-    terminal's background as COLORFGBG tells it, else dark."""
+def choose_theme(
+    asked: str | None,
+    environ: Mapping[str, str],
+    background: Callable[[], float | None] = lambda: None,
+) -> str:
+    """The theme to use: the one asked for, else mono if NO_COLOR is set, else the
+    terminal's background as COLORFGBG tells it, else as `background()` finds it (the
+    terminal's answer to OSC 11: its lightness, 0 to 1, or None), else neutral."""
     if asked:
         return asked
     if environ.get("NO_COLOR"):
         return "mono"
-    background = environ.get("COLORFGBG", "").rpartition(";")[2]
-    if background.isdigit():
+    told = environ.get("COLORFGBG", "").rpartition(";")[2]
+    if told.isdigit():
         # rxvt/konsole convention: background colour 0-6 and 8 are dark, 7 and 9-15 light
-        return "light" if int(background) in (7, *range(9, 16)) else "dark"
-    return "dark"
+        return "light" if int(told) in (7, *range(9, 16)) else "dark"
+    lightness = background()
+    if lightness is not None:
+        return "light" if lightness > 0.5 else "dark"
+    return "neutral"
 
 
 def card_style(card: Card) -> str:

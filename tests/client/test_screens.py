@@ -402,7 +402,7 @@ def suit_pens(terminal: AppTerminal) -> dict[str, set[Pen]]:
 COLOUR = re.compile(r"\x1b\[[0-9;]*?(?<![0-9])(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
 
 
-@pytest.mark.parametrize("theme", ["dark", "light", "mono"])
+@pytest.mark.parametrize("theme", ["dark", "light", "mono", "neutral"])
 async def test_each_suit_is_drawn_readably_and_apart(theme: str) -> None:
     async with open_table(mid_hand, 24, 80, theme=theme) as (_table, terminal):
         pass
@@ -417,6 +417,9 @@ async def test_each_suit_is_drawn_readably_and_apart(theme: str) -> None:
         assert not COLOUR.search(terminal.all_output()), "mono drew a colour"
         assert r.fg == b.fg == "" and r.bg == b.bg == ""
         return
+    if theme == "neutral":  # the terminal's own foreground: readable on its background
+        assert r.fg == "31" and b.fg in ("", "39"), (r, b)
+        return
     assert r.fg and b.fg and r.fg != b.fg
     assert b.fg not in ("30", "38;5;0", "38;5;16"), "black on a terminal: invisible when dark"
     if theme == "dark":
@@ -426,12 +429,12 @@ async def test_each_suit_is_drawn_readably_and_apart(theme: str) -> None:
 
 
 def test_the_theme_is_chosen_from_the_environment() -> None:
-    assert choose_theme(None, {}) == "dark"
+    assert choose_theme(None, {}) == "neutral"  # nothing said: readable on either
     assert choose_theme(None, {"NO_COLOR": "1"}) == "mono"
     assert choose_theme("light", {"NO_COLOR": "1"}) == "light"
     assert choose_theme(None, {"COLORFGBG": "0;15"}) == "light"
     assert choose_theme(None, {"COLORFGBG": "15;default;0"}) == "dark"
-    assert choose_theme(None, {"NO_COLOR": ""}) == "dark"  # empty means unset
+    assert choose_theme(None, {"NO_COLOR": ""}) == "neutral"  # empty means unset
 
 
 # --- fitting text -----------------------------------------------------------------------------
