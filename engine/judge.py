@@ -110,7 +110,10 @@ class Judge:
         pass (when following, unless must_beat and a play beats).  `patterns` (the same
         hand's suit patterns by rank, `moves.row_for`) may stand in for the rows."""
         if due is not None:
-            return list(moves.due_choices(_kind_counts(rows), due))
+            counts = (
+                _kind_counts(rows) if patterns is None else fast_tricks.kind_counts_of(patterns)
+            )
+            return list(moves.due_choices(counts, due))
         plays: list[Action] = self.legal_plays(rows, trick, patterns)  # type: ignore[assignment]
         if trick.top is not None and not (plays and self.rules.must_beat):
             plays.append(PASS)

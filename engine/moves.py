@@ -324,6 +324,10 @@ _PAID: Final = {
 def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:
     """Every distinct return (by card kinds) of `size` cards: under the variants, where
     suits may matter, which cards go back is a choice."""
+    if size == 2 and max(counts) == 1:  # (the usual: no card twice, so no repeats)
+        pairs = _PAIRS or _fill_pairs()
+        held = [card_id for card_id, n in enumerate(counts) if n]
+        return [pairs[low][high] for at, low in enumerate(held) for high in held[at + 1 :]]
     return [return_of(ids) for ids in card_sets(counts, size)]
 
 
