@@ -76,24 +76,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0 if result.ok else 1
     if result.fault is not None:
-        where = "in the header" if result.fault.hand is None else f"in hand {result.fault.hand}"
-        if result.fault.action is not None:
-            where += f", action {result.fault.action}"
-        say(f"illegal {where} (0-based): {result.fault.error}")
+        say(
+            f"illegal in {fault_place(result.fault.hand, result.fault.action)}: {result.fault.error}"
+        )
         return 1
     summary = result.to_json()
-    say(f"ok: {len(summary['hands'])} hand(s) replayed, every step legal")
-    for number, hand in enumerate(summary["hands"]):
-        status = ", ".join(hand["finish"]) if hand["complete"] else "not finished"
-        say(f"hand {number}: {status}")
-        for give in hand["gives"]:
-            say(f"  {give['from']} gave {give['to']} {' '.join(give['cards'])}")
+    hands = len(summary["hands"])
+    say(f"ok: {hands} hand{'' if hands == 1 else 's'} replayed, every step legal")
+    for number, hand in enumerate(summary["hands"], start=1):  # as the screens count them
+        lines = [
+            f"exchange: {give['from']} gave {give['to']} {' '.join(give['cards'])}"
+            for give in hand["gives"]
+        ]
+        lines.append("places: " + ", ".join(hand["finish"]) if hand["complete"] else "not finished")
+        head = f"hand {number}  "
+        for index, line in enumerate(lines):
+            say((head if index == 0 else " " * len(head)) + line)
     say("scores: " + ", ".join(f"{name} {points}" for name, points in summary["scores"].items()))
     if summary["game_over"]:
         say("game over: " + " and ".join(summary["winners"]) + " won")
     else:
         say("the game is not over")
     return 0
+
+
+def fault_place(hand: int | None, action: int | None) -> str:
+    """Where a record goes wrong, counted from 1 as the screens count (the replay viewer
+    says the same), then where that is in the record, counted from 0 as its lists are."""
+    if hand is None:
+        return "the header"
+    if action is None:
+        return f"hand {hand + 1}'s deal (the record's hands[{hand}])"
+    return f"hand {hand + 1}, action {action + 1} (the record's hands[{hand}].actions[{action}])"
 
 
 def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:

@@ -131,7 +131,10 @@ def test_replay_illegal_step_exit_1(tmp_path: Path) -> None:
         "error": "a pair of 6s cannot be beaten by a single 10: every play in this trick has 2 cards",
     }
     text = president("replay", str(path))
-    assert text.returncode == 1 and "hand 0, action 2" in text.stdout
+    assert (
+        text.returncode == 1
+        and "hand 1, action 3 (the record's hands[0].actions[2])" in text.stdout
+    )
 
 
 @pytest.mark.parametrize(

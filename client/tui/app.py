@@ -4,8 +4,10 @@ key bindings from `create_key_bindings`, input and output injectable for tests."
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from president.engine import PASS, Action, Phase
 from president.protocol import messages as m
@@ -31,7 +33,17 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
-from .fit import SeatRow, cut, fit_parts, help_lines, middle_cut, seat_lines, shorten, wrap
+from .fit import (
+    SeatRow,
+    cut,
+    fit_parts,
+    help_lines,
+    middle_cut,
+    seat_lines,
+    seats_width,
+    shorten,
+    wrap,
+)
 from .logview import LogView
 from .table import TableScreen, card_text, lock_text
 from .theme import add_help_keys, card_style, screen_app
@@ -249,10 +261,24 @@ class TableApp:
         return get_app().output.get_size().rows
 
     def _wide(self) -> bool:
-        return self._columns() >= WIDE
+        """The table beside the log: on a wide terminal, if the seats fit whole beside a
+        log of 40 columns (else the log goes under the seats, as on a narrow one)."""
+        columns = self._columns()
+        return columns >= WIDE and columns - self._left_width() >= 40
 
     def _left_width(self) -> int:
-        return min(80, max(56, self._columns() // 2))
+        """The table's panel beside the log: as wide as its seats need, names whole."""
+        return max(56, min(90, self._seats_needed() + 2))
+
+    def _seats_needed(self) -> int:
+        """The width the seat lines need to show every name whole (a title's room kept
+        from the start of a game, so the layout does not change when titles come)."""
+        rows = self._seat_rows()
+        if rows is None:
+            return max((len(line) for _, line in self._waiting_lines(1000)), default=0)
+        if rows and not any(row.title for row in rows):
+            rows[0] = replace(rows[0], title="Vice-President")
+        return seats_width(rows)
 
     def _seats_height(self) -> int:
         """A line a seat; on a short screen fewer, scrolled to whose turn it is."""
@@ -299,6 +325,12 @@ class TableApp:
 
     # --- what each part shows ----------------------------------------------------------
 
+    def _connection_part(self) -> tuple[int, str]:
+        """The connection's state for the header: "[connected]" the first part to go on a
+        narrow line, any other state ("reconnecting ...") the last (docs/reliability.md)."""
+        state = self.screen.connection
+        return (3 if state == "connected" else 0), f"[{state}]"
+
     def _header(self) -> StyleAndTextTuples:
         view, public = self.client.model.view, self.client.model.public
         if view is None:
@@ -316,45 +348,69 @@ class TableApp:
             (0, "REVOLUTION" if public is not None and public.revolution else ""),
             (0, "JACK BACK" if public is not None and public.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
-            (3, f"[{self.screen.connection}]"),
+            self._connection_part(),
             (2, "? for help"),
         ]
         parts = [(rank, text) for rank, text in parts if text]
         width = self._columns() - 1
+        if self.screen.connection != "connected" and len(" · ".join(p for _, p in parts)) > width:
+            parts[-2] = (0, f"[{_short_state(self.screen.connection)}]")
         kept = fit_parts(parts, width - 4, " · ")
         main = [parts[i][1] for i in kept if i < len(parts) - 2]
         tail = [parts[i][1] for i in kept if i >= len(parts) - 2]
         rest = "   " + "  ".join(tail) if tail else ""
+        head: StyleAndTextTuples = [("class:title", cut(" " + " · ".join(main), width - len(rest)))]
+        if self.screen.connection == "connected" or not tail:
+            return [*head, ("class:dim", rest)]
+        state, *others = tail  # not connected: the state stands out
         return [
-            ("class:title", cut(" " + " · ".join(main), width - len(rest))),
-            ("class:dim", rest),
+            *head,
+            ("", "   "),
+            ("class:message", state),
+            ("class:dim", "".join(f"  {o}" for o in others)),
         ]
 
     def _seat_lines(self) -> list[tuple[str, str]]:
         """Each seat's line and style: who is there, and in a game their title, cards,
         points and flags, fitted to the panel."""
-        model, ladder = self.client.model, self.client.ladder
-        view, public = model.view, model.public
         width = self._seats_width()
+        rows = self._seat_rows()
+        if rows is None:
+            return self._waiting_lines(width)
+        return [
+            ("class:turn" if row.turn else "", line)
+            for row, line in zip(rows, seat_lines(rows, width))
+        ]
+
+    def _waiting_lines(self, width: int) -> list[tuple[str, str]]:
+        """Before the game: who sits where, and who is ready."""
+        model, ladder = self.client.model, self.client.ladder
+        view = model.view
         if view is None:
             return []
         out: list[tuple[str, str]] = []
-        if public is None:
-            for seat, chair in enumerate(view.chairs):
-                if not chair.name:
-                    out.append(("class:dim", f"  seat {seat}: empty"))
-                    continue
-                me = " (you)" if chair.name == model.me else ""
-                who = f"{chair.name} (bot)" if chair.bot else chair.name  # as the game names it
-                ready = "ready" if chair.ready else "not ready"
-                rating = None if chair.bot else ladder.rating(chair.name)
-                rated = "" if rating is None else f" · rating {rating}"
-                if len(rated) + len(me) + len(ready) + 8 > width:
-                    rated = ""  # a narrow panel: the name first
-                who = middle_cut(who, max(4, width - len(me) - len(rated) - len(ready) - 4))
-                line = f"  {who}{me}{rated}: {ready}"
-                out.append(("class:turn" if chair.ready else "", line))
-            return out
+        for seat, chair in enumerate(view.chairs):
+            if not chair.name:
+                out.append(("class:dim", f"  seat {seat}: empty"))
+                continue
+            me = " (you)" if chair.name == model.me else ""
+            who = f"{chair.name} (bot)" if chair.bot else chair.name  # as the game names it
+            ready = "ready" if chair.ready else "not ready"
+            rating = None if chair.bot else ladder.rating(chair.name)
+            rated = "" if rating is None else f" · rating {rating}"
+            if len(who) + len(rated) + len(me) + len(ready) + 4 > width:
+                rated = ""  # a narrow panel: the name first
+            who = middle_cut(who, max(4, width - len(me) - len(rated) - len(ready) - 4))
+            line = f"  {who}{me}{rated}: {ready}"
+            out.append(("class:turn" if chair.ready else "", line))
+        return out
+
+    def _seat_rows(self) -> list[SeatRow] | None:
+        """The seats of the game as rows (None before a game)."""
+        model, ladder = self.client.model, self.client.ladder
+        view, public = model.view, model.public
+        if view is None or public is None:
+            return None
         connected = {chair.name: chair.connected for chair in view.chairs}
         titles = public.titles_won()  # after a hand, the titles it gave
         scores = dict(public.scores)
@@ -380,10 +436,7 @@ class TableApp:
                     rating=_rating(ladder.rating(name)),
                 )
             )
-        return [
-            ("class:turn" if row.turn else "", line)
-            for row, line in zip(rows, seat_lines(rows, width))
-        ]
+        return rows
 
     def _seats(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
@@ -638,6 +691,15 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     return kb
 
 
+def _short_state(state: str) -> str:
+    """A connection's state in a few words: "server restarting — reconnecting (attempt
+    3)" is "reconnecting (3)"."""
+    found = re.search(r"reconnecting \(attempt (\d+)\)", state)
+    if found:
+        return f"reconnecting ({found.group(1)})"
+    return state.split(" — ")[-1]
+
+
 def _rating(rating: int | None) -> str:
     """A seat's rating as its row shows it ("" when not rated or not heard)."""
-    return "" if rating is None else f"({rating})"
+    return "" if rating is None else f"rating {rating}"

@@ -93,17 +93,19 @@ class SeatRow:
     cards: int
     points: int
     flags: str
-    #: The player's rating on the server's ladder, as shown ("" for none): a column of
-    #: its own after the name, left out when the panel is too narrow for it.
+    #: The player's rating on the server's ladder, as shown ("rating 412"; "" for none):
+    #: a column of its own after the name, left out when the panel is too narrow for it.
     rating: str = ""
 
 
 def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
-    """The seats as aligned columns in `width`: the marker, the name (cut in the middle
-    if it must be), the title, the cards, the points, the flags.  The numbers and the
-    flags are never cut; the title is cut before the name gets shorter than 8.  Where
-    the name is cut does not change from one move to the next: room is kept for two
-    digits of cards and of points and for "passed" (more only while more is shown)."""
+    """The seats as aligned columns in `width`: the marker, the name, the rating, the
+    title, the cards, the points, the flags.  The numbers and the flags are never cut;
+    names are kept whole as long as anything else can give way: first the numbers lose
+    their words ("13c 0p"), then the ratings go, then the titles are cut (to 6), and
+    only then is a name cut, in the middle.  Where the name is cut does not change from
+    one move to the next: room is kept for two digits of cards and of points and for
+    "passed" (more only while more is shown)."""
     if not rows:
         return []
     title_w = max(len(r.title) for r in rows)
@@ -121,9 +123,9 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         rating = rating_w + 1 if rating_w else 0
         return 2 + rating + (title_w + 1 if title_w else 0) + 1 + numbers + flags + 1
 
-    if fixed() + min(name_w, 10) > width:
+    if fixed() + name_w > width:
         words = False  # "13c 0p": the numbers in 9 fewer columns
-    if rating_w and fixed() + min(name_w, 8) > width:
+    if rating_w and fixed() + name_w > width:
         rating_w = 0  # the ratings go before the titles are cut
     while title_w > 6 and fixed() + min(name_w, 8) > width:
         title_w -= 1
@@ -139,10 +141,32 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         else:
             numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""
-        rating = f"{r.rating:>{rating_w}} " if rating_w else ""
+        rating = f"{r.rating:<{rating_w}} " if rating_w else ""
         name = f"{middle_cut(r.name, name_w):<{name_w}}"
         out.append(f"{mark}{name} {rating}{title}{numbers}{flags}".rstrip())
     return out
+
+
+def seats_width(rows: Sequence[SeatRow]) -> int:
+    """The width `seat_lines` needs to show every name, rating and title whole, with the
+    numbers in words (and room for the flags a game may show)."""
+    if not rows:
+        return 0
+    cards = max(2, *(len(str(r.cards)) for r in rows))
+    points = max(2, *(len(str(r.points)) for r in rows))
+    flags = max(len("passed"), *(len(r.flags) for r in rows))
+    rating = max(len(r.rating) for r in rows)
+    title = max(len(r.title) for r in rows)
+    name = max(len(r.name) for r in rows)
+    numbers = cards + 6 + 2 + points + 4
+    return (
+        2
+        + name
+        + 1
+        + (rating + 1 if rating else 0)
+        + (title + 1 if title else 0)
+        + (numbers + flags + 1)
+    )
 
 
 def help_lines(entries: Sequence[tuple[str, str]], width: int) -> list[str]:

@@ -12,6 +12,7 @@ from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 from ..model import Ladder, TableList
+from .fit import middle_cut
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -235,8 +236,10 @@ class LobbyScreen:
             return ()
         return tuple(p for p in info.players if p and not p.startswith("bot:"))[:12]
 
-    def ladder_lines(self) -> list[str]:
-        """The ladder's page: place, rating (mu - 3 sigma), name and hands played."""
+    def ladder_lines(self, width: int = 80) -> list[str]:
+        """The ladder's page in `width`: what it is, the columns' names, then a line a
+        player (place, rating, name, hands played); a name is cut, in the middle, only
+        when the line cannot hold it."""
         ladder = self.ladder
         if ladder.unsupported:
             return ["this server keeps no ladder (an older version)"]
@@ -244,10 +247,29 @@ class LobbyScreen:
             return ["asking the server for its ladder ..."]
         if not ladder.board:
             return ["nobody is rated here yet: players are rated after every hand they finish"]
-        out = [f"{ladder.total} rated: place, rating (mu - 3 sigma), name, hands played"]
-        for entry in ladder.board:
-            out.append(f"{entry.place:>3} {entry.rating:>5}  {entry.name}  {entry.hands}")
+        board = ladder.board
+        rating_w = max(len("rating"), *(len(str(e.rating)) for e in board))
+        hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
+        name_w = max(4, min(max(len(e.name) for e in board), width - rating_w - hands_w - 7))
+        out = [
+            f"{ladder.total} rated (rating = mu - 3 sigma)",
+            f"{'#':>3} {'rating':>{rating_w}}  {'name':<{name_w}} {'hands':>{hands_w}}",
+        ]
+        for e in board:
+            name = middle_cut(e.name, name_w)
+            out.append(
+                f"{e.place:>3} {e.rating:>{rating_w}}  {name:<{name_w}} {e.hands:>{hands_w}}"
+            )
         return out
+
+    def ladder_width(self) -> int:
+        """The width the ladder's lines need for every name whole."""
+        board = self.ladder.board
+        if not board:
+            return 40
+        rating_w = max(len("rating"), *(len(str(e.rating)) for e in board))
+        hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
+        return max(len(e.name) for e in board) + rating_w + hands_w + 7
 
     def rules_words(self) -> list[str]:
         """The selected table's changed toggles in words (docs/rules.md's terms)."""

@@ -189,6 +189,8 @@ class LobbyApp:
             title=lambda: "ladder" if screen.showing_ladder else "table",
         )
         wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
+        # the ladder where it does not fit beside the tables: in their place, names whole
+        alone = HSplit([details])
         narrow = HSplit(
             [
                 Frame(
@@ -218,7 +220,9 @@ class LobbyApp:
         body = HSplit(
             [
                 header,
-                DynamicContainer(lambda: wide if self._wide() else narrow),
+                DynamicContainer(
+                    lambda: wide if self._beside() else alone if self._ladder_alone() else narrow
+                ),
                 chat,
                 asking,
                 status,
@@ -265,6 +269,18 @@ class LobbyApp:
 
     def _wide(self) -> bool:
         return self._columns() >= WIDE
+
+    def _ladder_alone(self) -> bool:
+        """The ladder is shown and does not fit beside the table list: it takes the
+        list's place (`l` again shows the tables)."""
+        return self.screen.showing_ladder and (
+            not self._wide()
+            or self._columns() - self._list_width() - 2 < self.screen.ladder_width()
+        )
+
+    def _beside(self) -> bool:
+        """The tables' list and the panel beside it (the chosen table, or the ladder)."""
+        return self._wide() and not self._ladder_alone()
 
     def _list_width(self) -> int:
         return min(64, max(50, self._columns() // 2))
@@ -344,10 +360,13 @@ class LobbyApp:
         details = self.screen.details()
         words = [f"• {w}" for w in self.screen.rules_words()]
         if self.screen.showing_ladder:  # what it is in words, then a line a player
-            width = self._columns() - (self._list_width() + 2 if self._wide() else 2)
-            head, *entries = self.screen.ladder_lines()
+            width = self._columns() - (self._list_width() + 2 if self._beside() else 2)
+            head, *entries = self.screen.ladder_lines(width)
             shown = [("class:dim", part) for part in wrap(head, width)]
-            shown += [("", cut(line, width)) for line in entries]
+            shown += [
+                ("class:title" if i == 0 else "", cut(line, width))
+                for i, line in enumerate(entries)
+            ]
             return [
                 (style, text + ("\n" if i < len(shown) - 1 else ""))
                 for i, (style, text) in enumerate(shown)
@@ -380,16 +399,36 @@ class LobbyApp:
         problem = form.problem() or "ready: enter creates the table and sits you down"
         below += [("class:message", line) for line in wrap(problem, width)]
         height = max(1, room - 1 - len(below))
-        # a window of rows around the current one, each cut to the width; the current
-        # row's words in full below them
-        first = max(0, min(form.row - height // 2, len(rows) - height))
-        out: StyleAndTextTuples = []
-        for index, (label, value, words) in list(enumerate(rows))[first : first + height]:
-            here = index == form.row
-            line = f"{'▶' if here else ' '} {label:<20} {value:<15} {words}"
+        # each row: its label, its value and its words, wrapped under their column where
+        # there is room for that (else a row's words only when they fit whole: the
+        # current row's are in full below); a window of rows around the current one
+        label_w = max(len(label) for label, _, _ in rows)
+        value_w = min(15, max(len(value) for _, value, _ in rows))
+        indent = 2 + label_w + 1 + value_w + 1
+        drawn: list[list[str]] = []
+        for index, (label, value, words) in enumerate(rows):
+            line = f"{'▶' if index == form.row else ' '} {label:<{label_w}} {value:<{value_w}}"
             if len(line) > width:
-                line = line[: width - 1] + "…"
-            out.append(("class:selected" if here else "", line + "\n"))
+                drawn.append([line[: width - 1] + "…"])
+            elif width - indent >= 30:
+                parts = wrap(words, width - indent) if words else [""]
+                drawn.append([f"{line} {parts[0]}", *(" " * indent + p for p in parts[1:])])
+            else:
+                fits = len(line) + 1 + len(words) <= width
+                drawn.append([f"{line} {words}" if fits else line])
+        first = form.row
+        lines = len(drawn[first])
+        while first > 0 and lines + len(drawn[first - 1]) <= height // 2 + 1:
+            first -= 1
+            lines += len(drawn[first])
+        out: StyleAndTextTuples = []
+        shown = 0
+        for index in range(first, len(drawn)):
+            if shown + len(drawn[index]) > height and index > form.row:
+                break
+            style = "class:selected" if index == form.row else ""
+            out.extend((style, line.rstrip() + "\n") for line in drawn[index])
+            shown += len(drawn[index])
         out.append(("", "\n"))
         out.extend((style, line + "\n") for style, line in below)
         return out

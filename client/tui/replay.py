@@ -396,15 +396,14 @@ class ReplayScreen:
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
         if fault.hand is None:
             return f"illegal in the header: {shown(fault.error)}"
-        # the checker's words (0-based, as docs/records.md counts), then the viewer's numbers
-        where = f"hand {fault.hand}"
-        here = f"hand {fault.hand + 1}"
-        if fault.action is not None:
-            where += f", action {fault.action}"
-            here += f", action {fault.action + 1}"
+        # counted from 1 as this screen counts, then where that is in the record's lists
+        # (the words of `president replay`)
+        hand, action = fault.hand, fault.action
+        if action is None:
+            where = f"hand {hand + 1}'s deal (the record's hands[{hand}])"
         else:
-            here += "'s deal"
-        return f"illegal in {where} (0-based; here {here}): {shown(fault.error)}"
+            where = f"hand {hand + 1}, action {action + 1} (the record's hands[{hand}].actions[{action}])"
+        return f"illegal in {where}: {shown(fault.error)}"
 
     def log_lines(self, index: int, width: int) -> list[str]:
         """What step `index` did as lines of the log cut to `width`: the action's number

@@ -267,7 +267,7 @@ def test_a_record_cut_mid_hand_is_shown_as_far_as_it_goes() -> None:
     assert screen.verdict() == "every step legal: 3 hands, the game is not over"
 
 
-def test_an_illegal_step_shows_the_steps_before_it() -> None:
+def test_an_illegal_step_shows_the_steps_before_it(tmp_path: Path) -> None:
     document = a_record("classic")
     actions = document["hands"][1]["actions"]
     lead = next(i for i, a in enumerate(actions) if i > 3 and "play" in a)
@@ -276,19 +276,32 @@ def test_an_illegal_step_shows_the_steps_before_it() -> None:
     assert screen.fault == replay(document).fault
     assert (screen.steps[-1].hand, screen.steps[-1].action) == (1, lead - 1)
     assert screen.verdict().startswith(
-        f"illegal in hand 1, action {lead} (0-based; here hand 2, action {lead + 1}): "
+        f"illegal in hand 2, action {lead + 1} (the record's hands[1].actions[{lead}]): "
     )
     assert screen.fault is not None and screen.fault.error in screen.verdict()
+    # the viewer says where as `president replay` does
+    path = _written(document, tmp_path)
+    said = president_here("replay", str(path))
+    assert said.returncode == 1 and said.stdout.strip() == screen.verdict(), said.stdout
 
     bad_deal = a_record("classic")
     bad_deal["hands"][2]["dealer"] = 9
     screen = ReplayScreen.of(bad_deal)
     assert screen.steps[-1].hand == 1 and screen.steps[-1].action == len(screen.hands[1]) - 2
-    assert screen.verdict().startswith("illegal in hand 2 (0-based; here hand 3's deal): ")
+    assert screen.verdict().startswith("illegal in hand 3's deal (the record's hands[2]): ")
+    said = president_here("replay", str(_written(bad_deal, tmp_path)))
+    assert said.returncode == 1 and said.stdout.strip() == screen.verdict(), said.stdout
 
     no_rules = {**a_record("classic"), "rules": {"preset": "nope"}}
     screen = ReplayScreen.of(no_rules)
     assert not screen.steps and screen.verdict().startswith("illegal in the header: rules: ")
+
+
+def _written(document: dict[str, Any], folder: Path) -> Path:
+    """`document` in a file of its own, for `president replay`."""
+    path = folder / f"game-{len(list(folder.iterdir()))}.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
 
 
 def _left_and_joined() -> dict[str, Any]:
@@ -525,7 +538,10 @@ async def test_a_faulty_record_on_screen_says_so_in_one_line() -> None:
     document["hands"][0]["actions"][4] = {"seat": 0, "return": ["3C"]}
     async with viewer(document, 24, 80) as (screen, terminal):
         await wait_for(
-            lambda: "illegal in hand 0, action 4 (0-based" in terminal.text(), what=terminal.text
+            lambda: (
+                "illegal in hand 1, action 5 (the record's hands[0].actions[4])" in terminal.text()
+            ),
+            what=terminal.text,
         )
         terminal.keys.send_text("\x1b[F")
         await wait_for(lambda: "action 4/" in terminal.text(), what=terminal.text)
@@ -581,7 +597,7 @@ async def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path
     command = [*PRESIDENT, "replay", str(path), "--view", "--theme", "mono"]
     term = Terminal(command, environment(tmp_path))
     try:
-        shown = await term.shows("illegal in hand 1, action 0 (0-based; here hand 2, action 1):")
+        shown = await term.shows("illegal in hand 2, action 1 (the record's hands[1].actions[0]):")
         assert "an action is one of play, pass," in shown, shown  # (the engine's words)
         term.send("q")
         assert await term.exits() == 1

@@ -742,6 +742,10 @@ async def test_a_message_goes_after_a_few_seconds_and_the_hint_comes_back() -> N
 # --- the ladder (issue 15) ---------------------------------------------------------------
 
 
+#: A name as long as a name may be (32 characters).
+LONGEST_NAME = "bartholomew-the-patient-player-2"
+
+
 def rated(name: str, place: int, rating: int, hands: int = 60) -> m.RatingEntry:
     return m.RatingEntry(
         name=name,
@@ -763,6 +767,7 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
     rows: int, columns: int
 ) -> None:
     board = tuple(rated(f"player-{n}", n, 900 - 37 * n) for n in range(1, 21))
+    board = (*board[:2], rated(LONGEST_NAME, 3, 789), *board[3:])
     with create_pipe_input() as keys:
         terminal = AppTerminal(rows, columns, keys)
         screen = lobby_screen()
@@ -780,9 +785,11 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert "asking the server for its" in text, text
         client.ladder.take(m.Ratings(start=0, total=42, entries=board))
         text = await terminal.redraw()
-        assert "42 rated" in text, text
-        assert re.search(r"  1   863  player-1\b", text), text  # place, rating, name
-        assert re.search(r"  2   826  player-2\b", text), text
+        assert "42 rated (rating = mu - 3 sigma)" in text, text
+        assert re.search(r"  # rating  name +hands", text), text  # the columns named
+        assert re.search(r"  1    863  player-1 +60\b", text), text  # place, rating, name
+        assert re.search(r"  2    826  player-2 +60\b", text), text
+        assert re.search(rf"  3    789  {LONGEST_NAME} +60\b", text), text  # whole
         assert "ladder" in text and "Window too small" not in text, text
         text = await terminal.press("l")
         assert "863  player-1" not in text and "bot:random" in text, text  # the table again
@@ -791,8 +798,10 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert len(line) <= columns
 
 
-@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
+@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (30, 100), (40, 120)])
 async def test_the_table_shows_each_seated_players_rating(rows: int, columns: int) -> None:
+    """Labelled ("rating 400", not a bare "(400)") where there is room; names whole at
+    every size here, the ratings going first on a narrow screen (issue 27)."""
     async with open_table(mid_hand, rows, columns) as (table, terminal):
         await table.app.on_message(table.view())  # as the client hands it on
         await wait_for(lambda: table.client.sent)
@@ -804,9 +813,88 @@ async def test_the_table_shows_each_seated_players_rating(rows: int, columns: in
         text = await terminal.redraw()
         lines = text.split("\n")
         for name, entry in zip(names, entries):
-            short = re.escape(middle_cut(name, 8)[:3])  # a long name is cut in the middle
-            row = next((line for line in lines if re.search(rf"{short}.*\d+ ?c", line)), "")
-            assert f"({entry.rating})" in row, text
+            row = next((line for line in lines if re.search(rf"{name}\b.*\d+ ?c", line)), "")
+            assert row, (name, text)  # the name whole
+            if columns >= 80:
+                assert re.search(rf"{name}( \(you\))? +rating {entry.rating} ", row), text
+                assert re.search(r"\d+ cards? +\d+ pts?", row), row  # the numbers in words
+        assert "(400)" not in text
         assert len(seat_rows(lines)) == len(names), text
         for line in lines:
             assert len(line) <= columns
+
+
+# --- labels and widths (issue 27) --------------------------------------------------------
+
+#: Eight players, bots' names as `president bot` makes them, and a long one.
+EIGHT = (
+    ME,
+    "heuristic-bot-1",
+    "heuristic-bot-2",
+    "bartholomew-the-patient-2",
+    "cat",
+    "random-bot-3",
+    "search-bot-12",
+    "dora",
+)
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (40, 120)])
+async def test_every_name_is_whole_at_80_columns_and_more(rows: int, columns: int) -> None:
+    """At 100 columns the names were cut beside the log (`heurist…-bot-1`, `9c 1p`): the
+    table goes beside the log only where its seats fit whole."""
+    async with open_table(mid_hand, rows, columns, seating=EIGHT) as (table, terminal):
+        entries = tuple(rated(name, n, 500 - 130 * n) for n, name in enumerate(EIGHT, start=1))
+        table.client.ladder.take(m.Ratings(start=0, total=8, entries=entries, players=EIGHT))
+        text = await terminal.redraw()
+    assert "…" not in text.split("log")[0], text
+    for name, entry in zip(EIGHT, entries):
+        assert re.search(rf"{name}( \(you\))? +rating {entry.rating} ", text), (name, text)
+    assert len(seat_rows(text.split("\n"))) == len(EIGHT), text
+    assert not re.search(r"\d+c \d+p", text), text  # the numbers in words
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (40, 120)])
+async def test_the_header_says_the_table_is_reconnecting(rows: int, columns: int) -> None:
+    """docs/reliability.md: the header says `[... reconnecting (attempt N)]`; on a narrow
+    screen it was the first part to go."""
+    async with open_table(mid_hand, rows, columns) as (table, terminal):
+        table.app.status("server restarting — reconnecting (attempt 3)")
+        text = await terminal.redraw()
+        header = terminal.lines()[0]
+        assert re.search(r"\[(server restarting — )?reconnecting \((attempt )?3\)\]", header), text
+        if columns >= 120:
+            assert "[server restarting — reconnecting (attempt 3)]" in header
+        pens = {
+            terminal.screen.pens[0][column].fg
+            for column, char in enumerate(terminal.screen.cells[0])
+            if header.index("[") <= column < header.index("]")
+        }
+        assert pens == {"33"}, pens  # the message's colour (dark theme: yellow)
+        table.app.status("reconnected")
+        text = await terminal.redraw()
+        assert "[connected]" in terminal.lines()[0] or columns < 80, text
+        assert "reconnecting" not in terminal.lines()[0], text
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80)])
+async def test_the_create_forms_words_are_never_cut(rows: int, columns: int) -> None:
+    """At 60 columns a toggle's words were cut at the frame ("suggested for 4 …"): a
+    row shows its words whole (wrapped under their column where there is room) or not at
+    all, and the focused row's are in full under the rows."""
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = lobby_screen()
+        lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = await terminal.press("n")
+        form = screen.form
+        assert form is not None
+        for _ in range(12):
+            inside = [line.strip("│┌┐└┘ ") for line in text.split("\n")[2:-2]]
+            assert not any(line.endswith("…") for line in inside), text
+            label, _, words = form.rows()[form.row]
+            flat = " ".join(re.sub("[│┌┐└┘]", " ", text).split())
+            assert f"{label}: {words}" in flat, (label, words, text)
+            text = await terminal.press("\x1b[B")
+        await terminal.stop()
