@@ -24,7 +24,6 @@ from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
 
 #: A sort entry (`tricks._Entry`) with its play.
 _Led = tuple[int, int, int, tuple[int, ...], Play]
-_shifted: Final = operator.lshift
 _RANKS: Final = range(JOKER_RANK)
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
 #: A suit pattern's count of each suit.
@@ -69,6 +68,10 @@ def _lead_runs(rules: Rules, key: int) -> tuple[tuple[_Led, ...], ...]:
         for suit in range(4)
     )
 
+
+#: `_SPREAD_AT[rank][pattern]`: `_SPREAD[pattern] << rank`.
+_SPREAD_AT: Final = tuple(tuple(spread << rank for spread in _SPREAD) for rank in _RANKS)
+_getitem: Final = operator.getitem
 
 #: `_REACH[wild]`: how far apart two natural cards of a sequence may be, with this many
 #: wild jokers to fill the ranks between them.
@@ -154,7 +157,7 @@ class Listing:
         runs: list[_Led] = []
         if self.rules.sequences:
             lead_runs = self._lead_runs
-            bits = sum(map(_shifted, map(_SPREAD.__getitem__, patterns[:JOKER_RANK]), _RANKS))
+            bits = sum(map(_getitem, _SPREAD_AT, patterns))
             suits = 0
             reach = _REACH[wild]
             for suit in range(4):
