@@ -72,8 +72,11 @@ async def attack(args: argparse.Namespace) -> int:
             said = await asyncio.gather(*(leaver(port, i) for i in range(512)))
             await asyncio.sleep(3)
             print(f"round {n + 1}: {dict(collections.Counter(said))}, RSS {rss(proc.pid)} MiB")
-        await asyncio.sleep(5)
-        print(f"server RSS 5 s later: {rss(proc.pid)} MiB")
+        waited = 0
+        for then in (5, 15, 30):
+            await asyncio.sleep(then - waited)
+            waited = then
+            print(f"server RSS {then} s later: {rss(proc.pid)} MiB")
     finally:
         stop_server(proc)
         log.close()

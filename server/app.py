@@ -27,6 +27,7 @@ from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
 from .lobby import Lobby
+from .memory import Trimmer, malloc_trim
 from .players import NameBook
 from .restore import replay_what_can_be
 from .session import Inbound, Session
@@ -88,6 +89,8 @@ class Server:
         #: What each address may still send, shared by its connections (`Inbound`).
         self._inbound: dict[str, Inbound] = {}
         self._admitted: set[Admitted] = set()
+        #: Gives the C allocator's free memory back once a crowd has left (server/memory.py).
+        self._trimmer = Trimmer(lambda: len(self._admitted), malloc_trim())
         self._closing = False
         self._closed = asyncio.Event()
 
@@ -285,6 +288,7 @@ class Server:
         task = entry.task = loop.create_task(self._serve(sock, entry))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        self._trimmer.note()
 
     def _regular(self) -> int:
         """Connections counted against `max_connections` (not those on reserve places)."""
@@ -340,6 +344,7 @@ class Server:
         if not self._per_address[entry.address]:
             del self._per_address[entry.address]
             self._inbound.pop(entry.address, None)
+        self._trimmer.note()
 
     async def _serve(self, sock: socket.socket, entry: Admitted) -> None:
         """One accepted connection: the TLS handshake within its deadline, then a session."""
@@ -388,6 +393,9 @@ class Server:
                 self.sessions.discard(session)
         finally:
             self._release(entry)
+            # the session's `admit` holds `entry`: without this, a cycle that only the
+            # collector's rare full pass frees, with the connection's buffers (memory.py)
+            entry.session = None
 
     def write_record(self, table: str, record: dict[str, Any]) -> None:
         path = self.storage.write_record(table, record)
@@ -420,6 +428,7 @@ class Server:
                 session.kill("server closing")
             if pending:
                 await asyncio.wait(pending, timeout=self.config.shutdown_seconds / 2)
+        await self._trimmer.close()
         if self.journal is not None:
             self.journal.close()
         self.names.close()

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import traceback
 from collections.abc import Callable
 from typing import Protocol
 
@@ -248,6 +249,28 @@ class Session:
             except (TimeoutError, Exception):
                 writer_task.cancel()
             self.writer.close()
+            await self._forget_why()
+
+    async def _forget_why(self) -> None:
+        """The error that ended the connection (kept by its reader and its protocol)
+        holds in its traceback the frames it passed through, this session's and its
+        writer's among them: a cycle only the collector's full pass frees, rare on a
+        quiet server, and with it every buffer of the connection (1,024 departed sessions
+        still held after attack_backlog.py's crowds left: server/memory.py).  Once the
+        transport is closed, that traceback's frames are cleared."""
+        try:
+            async with asyncio.timeout(1.0):
+                await self.writer.wait_closed()
+        except TimeoutError:
+            return  # still closing (a peer that does not answer): the collector's, then
+        except Exception as error:  # what ended the connection
+            seen: set[int] = set()
+            ended: BaseException | None = error
+            while ended is not None and id(ended) not in seen:
+                seen.add(id(ended))
+                traceback.clear_frames(ended.__traceback__)
+                ended.__traceback__ = None
+                ended = ended.__context__ or ended.__cause__
 
     async def _next(self, timeout: float, *, fatal: bool = False) -> m.Message | None:
         """The next message, or None when the peer closed (or, if `fatal`, sent a bad
