@@ -279,3 +279,53 @@ def test_the_theme_option_names_the_themes_the_screens_have() -> None:
     from president.client.tui.theme import THEMES
 
     assert THEME_NAMES == THEMES
+
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_the_readme_starts_with_the_two_commands_and_a_game_night() -> None:
+    """What a newcomer reads first (issue 27): the two commands (the ones CI's fresh
+    install runs), the Python it needs and Debian's python3-venv, then a game night in
+    four steps whose commands `president` takes as written, and where records go."""
+    import re
+
+    from president.cli.main import build_parser
+    from president.engine import PRESETS
+
+    text = README.read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    assert blocks[:2] == [
+        "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/president play\n",
+        "python3 -m venv .venv && .venv/bin/pip install -q '.[test]' && "
+        ".venv/bin/python -m pytest -n auto\n",
+    ]
+    sections = re.findall(r"^## (.*)$", text, re.M)
+    assert sections[:2] == ["Two commands", "A game night in four steps"], sections
+    assert "Python >= 3.11" in text and "python3-venv" in text
+    night = text.split("## A game night in four steps")[1].split("\n## ")[0]
+    steps = re.findall(r"^(\d)\. \*\*", night, re.M)
+    assert steps == ["1", "2", "3", "4"], night
+    commands = [c.strip() for c in re.findall(r"```sh\n(.*?)```", night, re.S)]
+    assert len(commands) == 3, commands  # the server, a friend's connect, bots
+    for command in commands:
+        argv = command.split()[1:]
+        argv = ["F" * 64 if word.endswith("...") else word for word in argv]
+        assert command.startswith("president ") and build_parser(argv).parse_args(argv)
+    assert "records/" in night and "docs/hosting.md" in night
+    # the presets, as many as the engine has, each named
+    numbers = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+    ]
+    assert f"the {numbers[len(PRESETS)]} presets" in text
+    assert all(f"`{name}`" in text for name in PRESETS)
