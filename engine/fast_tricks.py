@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from itertools import chain
 from typing import Final
 
 from .actions import Play, play_of
 from .cards import JOKER_ID, JOKER_RANK, THREE
-from .moves import strength
+from .moves import Top, strength
 from .rules import Rules
 from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
 
@@ -72,6 +73,7 @@ def _lead_runs(rules: Rules, key: int) -> tuple[tuple[_Led, ...], ...]:
 #: `_SPREAD_AT[rank][pattern]`: `_SPREAD[pattern] << rank`.
 _SPREAD_AT: Final = tuple(tuple(spread << rank for spread in _SPREAD) for rank in _RANKS)
 _getitem: Final = operator.getitem
+_chain: Final = chain.from_iterable
 
 #: `_REACH[wild]`: how far apart two natural cards of a sequence may be, with this many
 #: wild jokers to fill the ranks between them.
@@ -101,6 +103,19 @@ def _sized(key: int) -> tuple[Play, ...]:
     size = key & 15
     sized = _SIZED[key] = tuple(play for play in sets if play.count == size)
     return sized
+
+
+#: `_LEAD_SETS[wild][rank][pattern]`: the sets of `_sets` by rank and suit pattern held,
+#: for this many wild jokers (13 tables of 81, made on first use).
+_LEAD_SETS: dict[int, tuple[tuple[tuple[Play, ...], ...], ...]] = {}
+
+
+def _lead_sets(wild: int) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    tables = _LEAD_SETS[wild] = tuple(
+        tuple(_sets(rank << 10 | pattern << 3 | wild) if pattern else () for pattern in range(81))
+        for rank in _RANKS
+    )
+    return tables
 
 
 def kind_counts_of(patterns: Sequence[int]) -> list[int]:
@@ -177,17 +192,21 @@ class Listing:
                         suits += 1
             if suits > 1:
                 runs.sort()
-        plays: list[Play] = []
-        more = plays.extend
-        at, last = 0, len(runs)
-        for rank in range(13):
-            pattern = patterns[rank]
-            if pattern:
-                key = rank << 10 | pattern << 3 | wild
-                more(_SETS.get(key) or _sets(key))
-            while at < last and runs[at][0] == rank:
-                plays.append(runs[at][4])
-                at += 1
+        # every rank's sets read off its table in one pass, each rank's sequences after them
+        tables = _LEAD_SETS.get(wild) or _lead_sets(wild)
+        if not runs:
+            plays = list(_chain(map(_getitem, tables, patterns)))
+        else:
+            by_rank = list(map(_getitem, tables, patterns))
+            plays = []
+            done = 0  # the ranks whose sets are in
+            for entry in runs:
+                low = entry[0]
+                if low >= done:
+                    plays += _chain(by_rank[done : low + 1])
+                    done = low + 1
+                plays.append(entry[4])
+            plays += _chain(by_rank[done:])
         for count in range(1, patterns[JOKER_RANK] + 1):
             plays.append(play_of(_JOKER_TAIL[count]))
         return plays
@@ -195,8 +214,18 @@ class Listing:
     def legal_plays(self, patterns: Sequence[int], trick: Trick) -> list[Play] | None:
         """`tricks.legal_plays` for a hand given as suit patterns, or None where the
         tables do not answer (see the module's words)."""
+        return self.plays(patterns, *trick)
+
+    def plays(
+        self,
+        patterns: Sequence[int],
+        top: Top | None,
+        rev: bool,
+        lock: tuple[int, ...],
+        opening: bool,
+    ) -> list[Play] | None:
+        """`legal_plays` on the trick of these fields (`Trick`'s, unmade)."""
         rules = self.rules
-        top, rev, lock, opening = trick
         if opening or not self._whole:
             return None
         mask = 0

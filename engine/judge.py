@@ -90,6 +90,22 @@ class Judge:
         top, reversed, _, opening = trick
         return moves.legal_plays(self.rules, rows, top, reversed, opening)
 
+    def plays_now(
+        self,
+        patterns: Sequence[int],
+        top: Top | None,
+        reversed: bool,
+        lock: tuple[int, ...],
+        opening: bool,
+    ) -> list[Play]:
+        """`plays_by_patterns` on the trick of these fields (the game's own: no `Trick`
+        made per decision where the tables answer)."""
+        plays = self._listing.plays(patterns, top, reversed, lock, opening)
+        if plays is None:
+            counts = fast_tricks.kind_counts_of(patterns)
+            return tricks.legal_plays(self.rules, counts, Trick(top, reversed, lock, opening))
+        return plays
+
     def plays_by_patterns(self, patterns: Sequence[int], trick: Trick) -> list[Play]:
         """`legal_plays` under the general rules for a hand given as its suit patterns by
         rank (`moves.row_for`): from the tables of `fast_tricks` where they answer."""

@@ -427,8 +427,12 @@ class Game:
             plays: list[Action]
             if self._variants:
                 if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
-                    plays = self._judge.plays_by_patterns(  # type: ignore[assignment]
-                        self._patterns[seat], self._trick()
+                    plays = self._judge.plays_now(  # type: ignore[assignment]
+                        self._patterns[seat],
+                        top,
+                        self.revolution != self.jack_back,
+                        self.lock,
+                        self._opening,
                     )
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
