@@ -173,15 +173,16 @@ class Listing:
         if self.rules.sequences:
             lead_runs = self._lead_runs
             bits = sum(map(_getitem, _SPREAD_AT, patterns))
+            # only ranks with another of their suit held within reach of the jokers make
+            # runs (a bit shifted into the next suit keeps a card that makes none: the
+            # same runs, one more key)
+            near = 0
+            for apart in _REACH[wild]:
+                near |= bits << apart | bits >> apart
+            bits &= near
             suits = 0
-            reach = _REACH[wild]
             for suit in range(4):
                 held = bits >> 13 * suit & 0x1FFF
-                # (only ranks with another held within reach of the jokers make runs)
-                near = 0
-                for apart in reach:
-                    near |= held << apart | held >> apart
-                held &= near
                 if held:
                     key = held << 3 | wild
                     known = lead_runs.get(key)
