@@ -96,39 +96,12 @@ class PublicView(NamedTuple):
         return titles_by_name(self.rules, self.last_finish())
 
 
+#: What a seat sees beyond `PublicView`, in order (declared here once: `SeatView`'s
+#: annotations, slots, `__init__` and properties are held to these names and
+#: `PublicView`'s by tests/engine/test_views.py).
+_OWN_FIELDS = ("seat", "hand", "exchange", "return_size", "rows", "history")
 #: `SeatView`'s fields in order: `PublicView`'s, then the seat's own.
-_SEAT_FIELDS = (
-    "rules",
-    "hand_number",
-    "phase",
-    "seating",
-    "dealer",
-    "counts",
-    "turn",
-    "top",
-    "trick",
-    "played",
-    "revolution",
-    "opening",
-    "passed",
-    "locked",
-    "finish_order",
-    "standing",
-    "scores",
-    "owed",
-    "hands_played",
-    "winners",
-    "places",
-    "jack_back",
-    "lock",
-    "due",
-    "seat",
-    "hand",
-    "exchange",
-    "return_size",
-    "rows",
-    "history",
-)
+_SEAT_FIELDS = (*PublicView._fields, *_OWN_FIELDS)
 
 
 #: The fields `Game.view_for` fills at once: those every decision reads.

@@ -32,6 +32,47 @@ def test_a_seat_view_is_the_public_view_and_then_the_seats_own() -> None:
     )
 
 
+def test_every_spelling_of_the_view_fields_is_held_to_the_declared_names() -> None:
+    """The fields are declared once (`PublicView` and the seat's own); what a compiled
+    `SeatView` must spell out again (its `__init__`, annotations, slots, a property per
+    field filled when first read, how each is filled; the lazy view's eager arguments and
+    its snapshot) is checked here by name, so a field added to one place and not
+    another fails."""
+    import inspect
+    import typing
+
+    from president.engine import view as view_module
+
+    fields = SeatView._fields
+    assert tuple(inspect.signature(SeatView.__init__).parameters)[1:] == fields
+    eager, lazy = view_module._EAGER_FIELDS, view_module._LAZY_FIELDS
+    assert set(eager) | set(lazy) == set(fields) and not set(eager) & set(lazy)
+    annotated = set(typing.get_type_hints(SeatView))
+    assert {*eager, *(f"_{name}" for name in lazy)} <= annotated
+    assert set(SeatView.__slots__) == {*eager, *(f"_{name}" for name in lazy), "_at"}
+    for name in lazy:  # (a property; compiled by mypyc, a descriptor of its own)
+        assert inspect.isdatadescriptor(inspect.getattr_static(SeatView, name)), name
+    assert set(view_module._FILLS) == set(lazy)
+    made = tuple(inspect.signature(view_module.LazySeatView.__init__).parameters)[1:]
+    assert made[:-1] == tuple(name for name in fields if name in eager), made
+    # a view made by the game fills every field from its snapshot as one made afresh
+    game = Game(find_preset("daifugo"), ["a", "b", "c", "d"])
+    game.start_hand(rng=random.Random(3))
+    seat = game.actors[0]
+    game.apply(seat, game.legal_actions(seat)[0])
+    for seat in range(4):
+        lazy_view = game.view_for(seat)
+        whole = SeatView.of(
+            game.public_view(),
+            seat,
+            game.hand_of(seat),
+            [e for e in game.exchanges if seat in (e.giver, e.receiver)],
+            history=game._moves,
+        )
+        for name in fields:
+            assert getattr(lazy_view, name) == getattr(whole, name), name
+
+
 def test_a_seats_history_is_every_play_and_pass_of_the_hand_in_order() -> None:
     """The plays of `history` are `played` card for card and the trick is its tail; its
     passes are the table's (auto passes included); a rebuilt world keeps it."""
