@@ -34,7 +34,9 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
 from .fit import (
+    COMPACT_CELL,
     SeatRow,
+    compact_seats,
     cut,
     fit_parts,
     help_lines,
@@ -281,9 +283,30 @@ class TableApp:
         return seats_width(rows)
 
     def _seats_height(self) -> int:
-        """A line a seat; on a short screen fewer, scrolled to whose turn it is."""
-        rows = self._rows()
-        return max(1, min(len(self._seat_lines()), rows - 14 if self._wide() else rows - 13))
+        return self._seat_grid()[1]
+
+    def _seat_grid(self) -> tuple[int, int]:
+        """(columns, lines) of the seats: a line a seat while they fit with room for a
+        few lines of log; on a shorter screen the seats in compact columns, the log
+        down to a line (issue 27: at 60x16 only 3 of 8 seats showed); past that,
+        scrolled to whose turn it is."""
+        seats = len(self._seat_rows() or self._waiting_lines(1000))
+        rows, wide = self._rows(), self._wide()
+        comfortable = rows - 14 if wide else rows - 13
+        if seats <= comfortable:
+            return 1, max(1, seats)
+        in_game = self.client.model.public is not None
+        # header, the seats' frame, the pile, the log's frame and one line (or the notes'
+        # frame and a line beside the log), the hand's frame and rows, the status
+        used = 1 + 2 + in_game + 3 + 2 + self._hand_height() + self._status_height()
+        room = max(1, rows - used)
+        if wide and seats <= room:  # (beside the log, only the notes give way)
+            return 1, seats
+        most = max(1, min(3, self._seats_width() // COMPACT_CELL))
+        columns = min(most, max(2, -(-seats // room)))  # as few as will do
+        if columns > 1:
+            return columns, min(room, -(-seats // columns))
+        return 1, max(1, min(seats, max(comfortable, room)))
 
     def _seats_width(self) -> int:
         return (self._left_width() if self._wide() else self._columns()) - 2
@@ -382,6 +405,26 @@ class TableApp:
             for row, line in zip(rows, seat_lines(rows, width))
         ]
 
+    def _grid_lines(self, columns: int, height: int) -> list[list[tuple[str, str]]]:
+        """The seats in `columns` compact cells a line, down each column in seat order,
+        each cell in its own style (whose turn it is stands out)."""
+        cell = self._seats_width() // columns
+        rows = self._seat_rows()
+        if rows is None:
+            cells = [(style, line.strip()) for style, line in self._waiting_lines(cell - 2)]
+            cells = [(style, "  " + middle_cut(text, cell - 3)) for style, text in cells]
+        else:
+            texts = compact_seats(rows, cell - 1)
+            cells = [("class:turn" if row.turn else "", text) for row, text in zip(rows, texts)]
+        lines = max(height, -(-len(cells) // columns))
+        out = []
+        for line in range(lines):
+            here = [
+                cells[c * lines + line] for c in range(columns) if c * lines + line < len(cells)
+            ]
+            out.append([(style, f"{text:<{cell}}") for style, text in here])
+        return out
+
     def _waiting_lines(self, width: int) -> list[tuple[str, str]]:
         """Before the game: who sits where, and who is ready."""
         model, ladder = self.client.model, self.client.ladder
@@ -440,11 +483,20 @@ class TableApp:
 
     def _seats(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
-        lines = self._seat_lines()
-        for number, (style, line) in enumerate(lines):
-            if style == "class:turn" and not any(f[0] == "[SetCursorPosition]" for f in out):
+        columns, height = self._seat_grid()
+        lines = (
+            [[line] for line in self._seat_lines()]
+            if columns == 1
+            else self._grid_lines(columns, height)
+        )
+        for number, cells in enumerate(lines):
+            turn = any(style == "class:turn" for style, _ in cells)
+            if turn and not any(f[0] == "[SetCursorPosition]" for f in out):
                 out.append(("[SetCursorPosition]", ""))  # the window scrolls to show it
-            out.append((style, line + ("\n" if number < len(lines) - 1 else "")))
+            for index, (style, text) in enumerate(cells):
+                last = index == len(cells) - 1
+                out.append((style, text.rstrip() if last else text))
+            out.append(("", "\n" if number < len(lines) - 1 else ""))
         return out
 
     def _pile_line(self) -> StyleAndTextTuples:

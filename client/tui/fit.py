@@ -147,6 +147,31 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     return out
 
 
+#: The narrowest a seat's compact cell may be ("▶ ann (you) 13c 10p passed").
+COMPACT_CELL = 26
+
+#: Flags in a compact cell.
+_SHORT_FLAGS = {"passed": "pass", "passed away": "pass away", "fell away": "fell away"}
+
+
+def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:
+    """The seats as compact cells of `width` (several side by side on a short screen):
+    the marker, the name (cut in the middle if it must be), cards and points, the flags;
+    no title or rating (the log says who gives to whom)."""
+    cards_w = max(2, *(len(str(r.cards)) for r in rows))
+    points_w = max(2, *(len(str(r.points)) for r in rows))
+    flags = [_SHORT_FLAGS.get(r.flags, r.flags) for r in rows]
+    # room kept for "pass" (more only while more is shown): names stay put as turns go
+    flags_w = max(len("pass"), *(len(f) for f in flags))
+    room = max(4, width - 2 - 1 - (cards_w + 2 + points_w + 1) - 1 - flags_w)
+    out = []
+    for r, flag in zip(rows, flags):
+        numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
+        name = f"{middle_cut(r.name, room):<{room}}"
+        out.append(f"{'▶ ' if r.turn else '  '}{name} {numbers} {flag}".rstrip())
+    return out
+
+
 def seats_width(rows: Sequence[SeatRow]) -> int:
     """The width `seat_lines` needs to show every name, rating and title whole, with the
     numbers in words (and room for the flags a game may show)."""

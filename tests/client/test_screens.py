@@ -300,7 +300,8 @@ async def test_everything_needed_to_play_is_on_the_screen(
 
 
 async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
-    """Twelve seats do not fit in 20 rows with the rest: the seats scroll to the turn."""
+    """Twelve seats do not fit in 20 rows a line each: they go in two columns, every one
+    on the screen, the turn's marked once."""
     seating = (ME, *(f"player-{n}" for n in range(1, 12)))
     async with open_table(mid_hand, 20, 60, seating=seating) as (table, terminal):
         first = terminal.screen.text()
@@ -310,7 +311,8 @@ async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
     public = table.client.model.public
     assert public is not None and public.turn is not None and public.turn >= 9
     assert re.search(rf"▶ {public.seating[public.turn]} ", text), text
-    assert sum(1 for row in seat_rows(text.split("\n")) if row[0]) == 1, text
+    assert text.count("▶") == 1, text
+    assert all(re.search(rf"{name}( \(you\))? +\d+c", text) for name in seating), text
     assert hand_cards(text.split("\n")) == [card_text(c) for c in table.app.screen.hand()], text
     assert table.app.screen.log[-1] in text, text
 
@@ -898,3 +900,29 @@ async def test_the_create_forms_words_are_never_cut(rows: int, columns: int) -> 
             assert f"{label}: {words}" in flat, (label, words, text)
             text = await terminal.press("\x1b[B")
         await terminal.stop()
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (20, 60), (24, 80), (16, 120), (40, 120)])
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("name", ["before", "mid-hand", "exchange"])
+async def test_every_seat_is_on_the_screen_from_60x16(
+    rows: int, columns: int, players: int, name: str
+) -> None:
+    """At 60x20 seat 7 was missing and at 60x16 only 3 of 8 seats showed (issue 27): on
+    a short screen the seats go in compact columns, the log down to a line."""
+    seating = EIGHT[:players]
+    async with open_table(SITUATIONS[name], rows, columns, seating=seating) as (_, terminal):
+        text = await terminal.redraw()
+    assert "Window too small" not in text, text
+    # the table's frame: above the log (or beside it, left of it)
+    panel = "\n".join(line.split("││")[0] for line in text.split("your hand")[0].split("\n"))
+    if name != "before":
+        panel = panel.split("pile")[0]
+    for player in seating:  # (a compact cell may cut a name in the middle)
+        assert player in panel or (player[:5] in panel and player[-1] in panel), (player, text)
+    if name == "before":
+        assert panel.count("ready") == players, text
+    else:
+        assert len(re.findall(r"\d+(?: cards?|c) +\d+(?: pts?|p)", panel)) == players, text
+    for line in text.split("\n"):
+        assert len(line) <= columns
