@@ -179,6 +179,8 @@ class LobbyScreen:
     #: list shows it instead of the chosen table.
     ladder: Ladder = field(default_factory=Ladder, repr=False)
     showing_ladder: bool = False
+    #: The tables where a seat of ours was found waiting in a game (said once each).
+    told: set[str] = field(default_factory=set, repr=False)
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None
@@ -197,6 +199,7 @@ class LobbyScreen:
             if chosen is not None and chosen.name in names:
                 self.cursor = names.index(chosen.name)
             self.cursor = min(self.cursor, max(0, len(self.tables) - 1))
+            self._tell_of_a_waiting_seat()
         elif isinstance(message, m.Chat) and message.scope == "lobby":
             self.chat.append(f"<{message.sender}> {message.text}")
             del self.chat[:-100]
@@ -204,6 +207,25 @@ class LobbyScreen:
             if message.about == m.Leaderboard.TYPE or "leaderboard" in message.message:
                 return  # an older server: the ladder is simply not shown
             self.message = message.message
+
+    def waiting_seat(self) -> m.TableInfo | None:
+        """A table with a game under way where a seat is ours (by our name, which the
+        server keeps for our key): after a crash or a quit, the way back."""
+        return next(
+            (t for t in self.tables if t.status == "playing" and self.me in t.players), None
+        )
+
+    def _tell_of_a_waiting_seat(self) -> None:
+        """The first time a seat of ours is seen waiting: the cursor on its table and a
+        line saying `enter` goes back to it."""
+        info = self.waiting_seat()
+        if info is None or info.name in self.told or self.form is not None:
+            return
+        self.told.add(info.name)
+        self.cursor = self.tables.index(info)
+        self.message = (
+            f"your seat at {info.name} is waiting, a game under way: enter takes you back"
+        )
 
     @staticmethod
     def line(info: m.TableInfo) -> str:
@@ -226,7 +248,8 @@ class LobbyScreen:
         ]
         for seat, player in enumerate(info.players):
             rating = self.ladder.rating(player) if player else None
-            out.append(f"  {seat}: {player or '(empty)'}" + _rated(rating))
+            you = " (you)" if player == self.me else ""
+            out.append(f"  {seat}: {player or '(empty)'}{you}" + _rated(rating))
         return [line for line in out if line]
 
     def rated_players(self) -> tuple[str, ...]:

@@ -1,0 +1,69 @@
+"""Back to your seat (issue 27): a terminal client killed mid-game and started again
+opens in the lobby; it says that a seat waits there, its table chosen, and `enter` is
+the one key back to it, cards and all.  As a person does it: a real server, bots, the
+client in a pseudo-terminal, SIGKILL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from president.client.tui.lobby import LobbyScreen
+from president.protocol import messages as m
+
+from ..harness.processes import PRESIDENT, ServerProcess, bot_process, environment, stop
+from ..harness.servers import make_table
+from ..harness.terminal import Terminal
+from .test_screens import a_table
+
+WAITING = "your seat at T is waiting, a game under way: enter takes you back"
+
+
+def test_the_lobby_says_once_which_seat_waits_and_chooses_its_table() -> None:
+    screen = LobbyScreen(me="ann")
+    tables = (
+        a_table("A", "waiting", ("bob", "", "", "")),
+        a_table("B", "playing", ("bob", "cat", "dan", "eve")),
+        a_table("T", "playing", ("bob", "ann", "bot:random", "cat")),
+    )
+    screen.record(m.Tables(tables=tables))
+    assert screen.cursor == 2 and screen.message == WAITING
+    assert "  1: ann (you)" in screen.details()
+    screen.message, screen.cursor = "", 0
+    screen.record(m.TableChanged(info=tables[2]))  # said once: the cursor stays where it is
+    assert screen.cursor == 0 and screen.message == ""
+    finished = LobbyScreen(me="ann")
+    finished.record(m.Tables(tables=(a_table("T", "finished", ("bob", "ann", "cat", "dan")),)))
+    assert finished.message == ""  # no game under way: nothing waits
+
+
+@pytest.mark.slow
+async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(tmp_path: Path) -> None:
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    command = [*PRESIDENT, "connect", server.address, "--name", "ann"]
+    command += ["--fingerprint", server.pin]
+    ann = Terminal(command, env, rows=16, columns=60)
+    again: Terminal | None = None
+    bots = None
+    try:
+        await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
+        await ann.shows("0/4 waiting")
+        ann.send("\r")
+        await ann.shows("r = ready")
+        bots = bot_process(server, env, "--table", "T", "--count", "3", "--strategy", "random")
+        await bots.said("seated at T", 3)
+        ann.send("r")
+        await ann.shows("▶ ann (you)", 30)  # the game is on and waits for ann
+        ann.close()  # SIGKILL: no goodbye
+
+        again = Terminal(command, env, rows=16, columns=60)
+        await again.shows("your seat at T is waiting", 30)
+        again.send("\r")
+        await again.shows("▶ ann (you)", 30)  # back in the seat, on the turn she had
+        assert "your hand" in again.text() and "no cards" not in again.text(), again.text()
+    finally:
+        ann.close()
+        if again is not None:
+            again.close()
+        stop(server, bots)
