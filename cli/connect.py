@@ -81,6 +81,7 @@ async def lobby_and_tables(
             shown[0] = table.status
             if client.model.view is not None:
                 table.screen.record(client.model.view)
+                table.screen.joined_mid_hand()  # (its snapshot came to the lobby's screen)
             await table.app.run_async()
             if network.done():
                 return

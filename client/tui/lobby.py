@@ -227,11 +227,15 @@ class LobbyScreen:
             f"your seat at {info.name} is waiting, a game under way: enter takes you back"
         )
 
-    @staticmethod
-    def line(info: m.TableInfo) -> str:
+    def line(self, info: m.TableInfo, width: int = 50) -> str:
+        """A table's line in the list, in `width`: its name as whole as the room allows
+        (cut in the middle only past it, never below 18), preset, seats taken, status."""
         taken = sum(1 for p in info.players if p)
         lock = " locked" if info.password else ""
-        return f"{info.name[:18]:<18} {info.preset:<7} {taken}/{info.seats} {info.status}{lock}"
+        rest = f"{info.preset:<7} {taken}/{info.seats} {info.status}{lock}"
+        longest = max((len(t.name) for t in self.tables), default=len(info.name))
+        room = max(18, min(longest, width - 1 - len(rest)))
+        return f"{middle_cut(info.name, room):<{room}} {rest}"
 
     def details(self) -> list[str]:
         """The selected table in words: its rules, its seats, how it is set."""

@@ -270,6 +270,10 @@ class LobbyApp:
     def _wide(self) -> bool:
         return self._columns() >= WIDE
 
+    def _tables_width(self) -> int:
+        """The table list's width inside its frame."""
+        return (self._list_width() if self._beside() else self._columns()) - 2
+
     def _ladder_alone(self) -> bool:
         """The ladder is shown and does not fit beside the table list: it takes the
         list's place (`l` again shows the tables)."""
@@ -352,7 +356,7 @@ class LobbyApp:
             if index == s.cursor:
                 out.append(("[SetCursorPosition]", ""))  # the list scrolls to show it
             style = "class:selected" if index == s.cursor else ""
-            out.append((style, s.line(info) + "\n"))
+            out.append((style, s.line(info, self._tables_width()) + "\n"))
         return out
 
     def _details(self) -> StyleAndTextTuples:

@@ -95,6 +95,8 @@ class TableScreen:
     #: What of the notes the stream has had: the hand whose exchange, the deal's line.
     exchange_logged: int = -1
     deal_logged: str = ""
+    #: The hands whose start this log has (a seat taken back mid-hand has not seen its).
+    hands_logged: set[int] = field(default_factory=set)
     #: The seating the events being logged refer to: the last `hand_started`'s, or the
     #: last view's (a view always follows the events it counts).
     seating: tuple[str, ...] = ()
@@ -324,6 +326,8 @@ class TableScreen:
                 self.selected = set()
             if isinstance(message, m.HandStarted) and message.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table
+            if isinstance(message, m.HandStarted):
+                self.hands_logged.add(message.hand)
             line = self.describe(message)
             if line and isinstance(message, m.HandOver):
                 self.log.append(line)
@@ -334,6 +338,8 @@ class TableScreen:
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
+            if message.reason == "snapshot":
+                self.joined_mid_hand()
             if message.reason == "handover":
                 self._handed_cards(message.seat)
             else:
@@ -341,6 +347,24 @@ class TableScreen:
                 self.exchange_line = self.exchanged(message.seat) if exchange else ""
         del self.log[:-200]
         del self.stream[:-300]
+
+    def joined_mid_hand(self) -> None:
+        """Seated at a hand under way whose start this log has not seen (a client started
+        again, taking its seat back): a line saying why the log starts there."""
+        public = self.model.public
+        if public is None or public.hand_number < 0 or self.model.seat is None:
+            return
+        if public.phase not in (Phase.EXCHANGE, Phase.PLAY):
+            return
+        hand = public.hand_number
+        if hand in self.hands_logged:
+            return
+        self.hands_logged.add(hand)
+        self._add(
+            f"— hand {hand + 1} under way: you are back at your seat "
+            "(what was played before is not in this log) —",
+            "class:dim",
+        )
 
     def _handed_cards(self, me: int) -> None:
         """My sealed hand after a hand-over says which cards moved: my line of it, logged
