@@ -188,6 +188,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("president.cli.bot", "run headless bots at a server's table"),
     "servers": ("president.cli.servers", "list the president servers announced on the LAN"),
     "stats": ("president.cli.stats", "print a server's ladder: ratings, places, offices"),
+    "analyze": (
+        "president.cli.analyze",
+        "judge every decision of a game record from the seat that made it",
+    ),
 }
 
 

@@ -1,0 +1,399 @@
+"""Game review (issue 29): every decision of a record judged from the seat that made it.
+
+For each decision with a choice in the play (a play or a pass, and a card owed under
+seven_pass or ten_discard), from that seat's information only (its `SeatView` then, never
+the hidden hands): the expected place of each action worth weighing, over the same worlds
+dealt from what the seat could know (common random numbers: the luck of the deal cancels
+out between the actions), each world played out by the heuristic for every seat, as the
+search bot does (`bots.search`); the chosen action's loss in places against the best; a
+label by `THRESHOLDS`.  Per hand, what each seat's cards were worth: its expected place
+from the first play of the hand with its own cards and the others' dealt at random,
+against the table's average.  What it takes from GNU Backgammon: a loss per decision
+against the best action (its "equity loss", here in places), a figure for the cards
+(its "luck"), an error rate per game; from lichess: labels by the size of the loss and an
+accuracy figure per player.
+
+The exchange's returns are not judged (a world cannot be rebuilt before the first play)."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from president.engine import Action, Game, Phase, SeatView, record
+from president.engine.events import Event
+
+from .heuristic import HeuristicBot
+from .playout import make_world
+from .search import Believed, Sampler, SearchBot, deal_unseen
+from .sim import _leave_ctrl_c_to_the_parent
+
+#: Places lost at which a decision is labelled, the largest first.  Provisional: to be set
+#: from the calibration and planted-blunder figures (docs/analysis.md).
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("blunder", 0.50),
+    ("mistake", 0.25),
+    ("inaccuracy", 0.10),
+)
+#: Worlds each weighed action is played out in, by default.
+WORLDS = 48  # (at least 2: half choose the best, half measure the loss)
+#: Worlds a hand's cards are weighed in, by default.
+LUCK_WORLDS = 96
+#: How often a seat in a playout plays a random legal move instead of the heuristic (as
+#: the search bot's default).
+EPSILON = 0.1
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A decision with a choice: where it is in the record (0-based hand and action), the
+    seat's view then, its legal actions, and what it did."""
+
+    hand: int
+    number: int
+    seat: int
+    view: SeatView
+    actions: tuple[Action, ...]
+    chosen: Action
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One decision judged: each weighed action's expected place (1 = first), the best
+    one, the chosen one's loss in places (>= 0) and its label (None below the least)."""
+
+    hand: int
+    number: int
+    seat: int
+    name: str
+    chosen: Action
+    best: Action
+    expected: tuple[tuple[Action, float], ...]
+    loss: float
+    label: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand + 1,
+            "action": self.number + 1,
+            "seat": self.seat,
+            "player": self.name,
+            "chosen": str(self.chosen),
+            "best": str(self.best),
+            "loss": round(self.loss, 3),
+            "label": self.label,
+            "expected": {str(a): round(e, 3) for a, e in self.expected},
+        }
+
+
+@dataclass(frozen=True)
+class Luck:
+    """What a seat's cards were worth in a hand: its expected place from the first play
+    with those cards (`expected`), against the table's average; and the place it took."""
+
+    hand: int
+    seat: int
+    name: str
+    expected: float
+    average: float
+    place: int
+
+    @property
+    def cards(self) -> float:
+        """Places the cards were worth: positive when better than average."""
+        return self.average - self.expected
+
+
+@dataclass
+class PlayerSummary:
+    """A player's decisions and cards over the game."""
+
+    name: str
+    decisions: int = 0
+    loss: float = 0.0
+    labels: dict[str, int] = field(default_factory=lambda: {n: 0 for n, _ in THRESHOLDS})
+    cards: float = 0.0
+    hands: int = 0
+    places: float = 0.0
+
+    @property
+    def mean_loss(self) -> float:
+        return self.loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        """0-100: the mean over decisions of 100 * exp(-4 * loss) (a decision losing
+        half a place scores 14, a tenth of a place 67, none 100)."""
+        return 100.0 * self._kept / self.decisions if self.decisions else 100.0
+
+    _kept: float = 0.0
+
+    def add(self, judged: Judged) -> None:
+        self.decisions += 1
+        self.loss += judged.loss
+        self._kept += math.exp(-4.0 * judged.loss)
+        if judged.label is not None:
+            self.labels[judged.label] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.name,
+            "decisions": self.decisions,
+            "accuracy": round(self.accuracy, 1),
+            "mean_loss": round(self.mean_loss, 4),
+            "places_lost": round(self.loss, 3),
+            "labels": dict(self.labels),
+            "hands": self.hands,
+            "cards": round(self.cards, 3),
+            "mean_place": round(self.places / self.hands, 3) if self.hands else None,
+        }
+
+
+@dataclass
+class Review:
+    """A record reviewed: every decision judged, every hand's cards weighed."""
+
+    players: list[str]
+    judged: list[Judged]
+    luck: list[Luck]
+
+    def summaries(self) -> list[PlayerSummary]:
+        by_name = {name: PlayerSummary(name) for name in self.players}
+        for judged in self.judged:
+            by_name[judged.name].add(judged)
+        for luck in self.luck:
+            summary = by_name[luck.name]
+            summary.cards += luck.cards
+            summary.hands += 1
+            summary.places += luck.place
+        return list(by_name.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "thresholds": {name: limit for name, limit in THRESHOLDS},
+            "players": [s.to_json() for s in self.summaries()],
+            "decisions": [j.to_json() for j in self.judged],
+            "hands": [
+                {
+                    "hand": luck.hand + 1,
+                    "player": luck.name,
+                    "place": luck.place,
+                    "expected": round(luck.expected, 3),
+                    "cards": round(luck.cards, 3),
+                }
+                for luck in self.luck
+            ],
+        }
+
+
+def label_of(loss: float) -> str | None:
+    for name, limit in THRESHOLDS:
+        if loss >= limit:
+            return name
+    return None
+
+
+def moments(document: Mapping[str, Any]) -> tuple[list[Moment], list[tuple[int, SeatView]]]:
+    """Replay a record: every decision with a choice in the play, and each hand's first
+    moment of play (after the opening play, where the 3C must open) seen from every seat
+    (hand, view).  Raises `record.NotARecord` with
+    the replay's own words when the record does not replay."""
+    before: dict[tuple[int, int], dict[int, tuple[SeatView, tuple[Action, ...]]]] = {}
+    starts: list[tuple[int, SeatView]] = []
+    started: set[int] = set()
+
+    def seen(game: Game, hand: int, number: int | None, events: list[Event]) -> None:
+        following = 0 if number is None else number + 1
+        if game.phase is Phase.PLAY:
+            if hand not in started:
+                views = [game.view_for(s) for s in range(len(game.seating))]
+                if not views[0].opening:  # (after the opening play: who held the 3C is known)
+                    started.add(hand)
+                    starts.extend((hand, view) for view in views)
+            seat = game.turn
+            if seat is not None:
+                actions = tuple(game.legal_actions(seat))
+                if len(actions) > 1:
+                    before[(hand, following)] = {seat: (game.view_for(seat), actions)}
+
+    result = record.replay(document, on_step=seen)
+    if result.fault is not None:
+        fault = result.fault
+        raise record.NotARecord(f"the record does not replay: {fault.error}")
+    found: list[Moment] = []
+    for index, hand in enumerate(document.get("hands", [])):
+        for number, step in enumerate(hand.get("actions", [])):
+            here = before.get((index, number))
+            if not here:
+                continue
+            seat, action = record.action_from_json(step)
+            if seat in here:
+                view, actions = here[seat]
+                found.append(Moment(index, number, seat, view, actions, action))
+    return found, starts
+
+
+def _seed(seed: int, *parts: int) -> int:
+    value = seed
+    for part in parts:
+        value = value * 1_000_003 + part
+    return value
+
+
+def _sampler() -> Sampler:
+    """Worlds from the belief (by card counts under rules where suits matter)."""
+    from .belief import belief_of
+
+    return Believed(belief_of)
+
+
+def weighed(view: SeatView, actions: Sequence[Action], chosen: Action) -> list[Action]:
+    """The actions worth weighing: the search's candidates (sets kept whole, the cheapest
+    broken ones, passing, the heuristic's choice) and the one chosen."""
+    bot = SearchBot(random.Random(0), shortcut=False)
+    prior = HeuristicBot().choose(view)
+    listed = list(actions)
+    found = bot.candidates(view, listed, prior)
+    if chosen not in found:
+        found.append(chosen)
+    return found
+
+
+def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
+    """One decision judged from its seat's view (see the module's words)."""
+    view, seat = moment.view, moment.seat
+    rng = random.Random(_seed(seed, moment.hand, moment.number))
+    candidates = weighed(view, moment.actions, moment.chosen)
+    sample = _sampler()
+    players = len(view.counts)
+    totals = [0.0] * len(candidates)
+    results: list[list[float]] = []
+    half: list[float] | None = None
+    for _ in range(worlds):
+        world = make_world(view, sample(view, rng))
+        play_rng = random.Random(rng.getrandbits(64))
+        state = play_rng.getstate()
+        outcome = []
+        for index, action in enumerate(candidates):
+            trial = world.copy()
+            trial.apply(seat, action)
+            play_rng.setstate(state)  # (each action meets the same random moves)
+            result = trial.playout(seat, EPSILON, play_rng)
+            totals[index] += result
+            outcome.append(result)
+        results.append(outcome)
+        if half is None and len(results) == worlds // 2:
+            half = [sum(r[i] for r in results) for i in range(len(candidates))]
+    expected = [1 + (1 - total / worlds) * (players - 1) for total in totals]
+    # The best is chosen on the first half of the worlds and the loss measured on the
+    # second: chosen and measured on the same worlds, the best's luck would count as the
+    # chosen action's loss (an action as good as the best would lose by the noise).
+    assert half is not None
+    best = max(range(len(candidates)), key=lambda i: (half[i], -i))
+    mine = candidates.index(moment.chosen)
+    second = [totals[i] - half[i] for i in range(len(candidates))]
+    rest = worlds - worlds // 2
+    loss = max(0.0, (second[best] - second[mine]) / rest * (players - 1))
+    return Judged(
+        moment.hand,
+        moment.number,
+        seat,
+        name,
+        moment.chosen,
+        candidates[best],
+        tuple(zip(candidates, expected)),
+        loss,
+        label_of(loss),
+    )
+
+
+def cards_worth(view: SeatView, hand: int, worlds: int = LUCK_WORLDS, seed: int = 1) -> float:
+    """A seat's expected place from this first moment of play with its own cards, the
+    others' dealt from what it can see, the heuristic playing every seat."""
+    rng = random.Random(_seed(seed, hand, 1_000 + view.seat))
+    players = len(view.counts)
+    total = 0.0
+    for _ in range(worlds):
+        world = make_world(view, deal_unseen(view, rng))
+        total += world.playout(view.seat, EPSILON, rng)
+    return 1 + (1 - total / worlds) * (players - 1)
+
+
+def _judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
+    chunk, worlds, seed = job
+    return [judge(moment, name, worlds, seed) for moment, name in chunk]
+
+
+def _luck_chunk(job: tuple[list[tuple[int, SeatView]], int, int]) -> list[float]:
+    chunk, worlds, seed = job
+    return [cards_worth(view, hand, worlds, seed) for hand, view in chunk]
+
+
+def review(
+    document: Mapping[str, Any],
+    seats: Sequence[str] | None = None,
+    worlds: int = WORLDS,
+    luck_worlds: int = LUCK_WORLDS,
+    jobs: int = 1,
+    seed: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review a record: the decisions of the players named in `seats` (all if None) and
+    every hand's cards.  `progress(done, total)` is told as work finishes."""
+    found, starts = moments(document)
+    finishes = record.replay(document).hands
+    players: list[str] = list(document["players"])
+    names_by_hand = [
+        hand.get("seating") for hand in document.get("hands", []) if isinstance(hand, dict)
+    ]
+    seating: list[list[str]] = []
+    current: list[str] = players
+    for names in names_by_hand:
+        current = list(names) if names else current
+        seating.append(current)
+    wanted = set(players if seats is None else seats)
+    jobs_judged = [(m, seating[m.hand][m.seat]) for m in found if seating[m.hand][m.seat] in wanted]
+    luck_jobs = [(h, v) for h, v in starts if seating[h][v.seat] in wanted]
+    total = len(jobs_judged) + len(luck_jobs)
+    size = max(1, min(16, total // max(1, jobs * 4)))
+    done = 0
+    judged: list[Judged] = []
+    for part in _run(_judge_chunk, _chunks(jobs_judged, size, worlds, seed), jobs):
+        judged += part
+        done += len(part)
+        if progress is not None:
+            progress(done, total)
+    worth: list[float] = []
+    for part in _run(_luck_chunk, _chunks(luck_jobs, size, luck_worlds, seed), jobs):
+        worth += part
+        done += len(part)
+        if progress is not None:
+            progress(done, total)
+    luck: list[Luck] = []
+    for (hand, view), expected in zip(luck_jobs, worth):
+        finish = finishes[hand].get("finish") or []
+        name = seating[hand][view.seat]
+        place = finish.index(name) + 1 if name in finish else 0
+        players_here = len(view.counts)
+        luck.append(Luck(hand, view.seat, name, expected, (players_here + 1) / 2, place))
+    return Review([p for p in players if p in wanted], judged, luck)
+
+
+def _chunks(items: list[Any], size: int, worlds: int, seed: int) -> list[Any]:
+    return [(items[i : i + size], worlds, seed) for i in range(0, len(items), size)]
+
+
+def _run(run: Callable[[Any], list[Any]], work: list[Any], jobs: int) -> Iterator[list[Any]]:
+    if jobs <= 1 or len(work) <= 1:
+        for item in work:
+            yield run(item)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    # (as the simulator's: workers leave Ctrl-C to the parent, which stops them)
+    with context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent) as pool:
+        yield from pool.imap(run, work)

@@ -1,0 +1,115 @@
+"""Game review (issue 29): decisions judged from the seat that made them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from president.bots import review
+from president.engine import Play, record
+
+from ..harness.processes import president
+
+RECORDS = Path(__file__).parent.parent / "engine" / "records"
+CLASSIC = RECORDS / "game_classic.json"
+
+
+def document() -> dict[str, object]:
+    return record.loads(CLASSIC.read_text())
+
+
+def test_every_decision_with_a_choice_is_found_with_the_view_its_seat_had() -> None:
+    doc = document()
+    found, starts = review.moments(doc)
+    assert found and len(starts) == 4 * len(doc["hands"])  # type: ignore[arg-type]
+    for moment in found:
+        step = doc["hands"][moment.hand]["actions"][moment.number]  # type: ignore[index]
+        assert step["seat"] == moment.seat
+        assert moment.chosen in moment.actions and len(moment.actions) > 1
+        assert moment.view.seat == moment.seat and moment.view.turn == moment.seat
+        # the seat's own view: its cards, only counts of the others'
+        assert len(moment.view.hand) == moment.view.counts[moment.seat]
+    # a view is the moment before the step: replaying the record up to it shows the same
+    # cards in the seat's hand
+    first = found[0]
+    assert first.chosen in first.view.legal_actions()
+
+
+def test_keeping_a_card_instead_of_going_out_is_a_blunder() -> None:
+    """Hand 7, action 95 of the classic record: the seat holds 3C 3S and plays 3C alone
+    (a random bot); 3C 3S goes out at once.  Judged from its seat: the best action is the
+    pair, and the single is labelled a blunder."""
+    doc = document()
+    found, _ = review.moments(doc)
+    moment = next(m for m in found if (m.hand, m.number) == (6, 94))
+    assert moment.chosen == Play.parse("3C")
+    judged = review.judge(moment, "random-1", worlds=16)
+    assert judged.best == Play.parse("3C 3S")
+    assert dict(judged.expected)[judged.best] == 1.0  # (going out first: first place)
+    assert judged.loss >= 0.5 and judged.label == "blunder"
+    # had it gone out, nothing would be lost
+    went_out = review.judge(
+        review.Moment(
+            *[getattr(moment, f) for f in ("hand", "number", "seat", "view", "actions")],
+            judged.best,
+        ),
+        "random-1",
+        worlds=16,
+    )
+    assert went_out.loss == 0.0 and went_out.label is None
+
+
+def test_labels_follow_the_thresholds() -> None:
+    assert review.label_of(0.0) is None
+    assert review.label_of(0.09) is None
+    assert review.label_of(0.1) == "inaccuracy"
+    assert review.label_of(0.3) == "mistake"
+    assert review.label_of(2.0) == "blunder"
+
+
+def test_a_review_names_only_the_seats_asked_for_and_says_what_the_cards_were_worth() -> None:
+    doc = document()
+    result = review.review(doc, seats=["random-2"], worlds=2, luck_worlds=2)
+    assert {j.name for j in result.judged} == {"random-2"}
+    assert {luck.name for luck in result.luck} == {"random-2"}
+    assert len(result.luck) == len(doc["hands"])  # type: ignore[arg-type]
+    for luck in result.luck:
+        assert 1.0 <= luck.expected <= 4.0 and luck.average == 2.5
+        assert 1 <= luck.place <= 4
+    (summary,) = result.summaries()
+    assert summary.decisions == len(result.judged)
+    assert 0 <= summary.accuracy <= 100
+    assert json.loads(json.dumps(result.to_json()))["players"][0]["player"] == "random-2"
+
+
+def test_a_record_that_does_not_replay_is_refused() -> None:
+    doc = copy.deepcopy(document())
+    doc["hands"][0]["actions"][3] = {"seat": 0, "play": ["2S", "2H", "2D", "2C"]}  # type: ignore[index]
+    try:
+        review.moments(doc)
+    except record.NotARecord as exc:
+        assert "does not replay" in str(exc)
+    else:
+        raise AssertionError("an illegal record was reviewed")
+
+
+@pytest.mark.slow
+def test_president_analyze_prints_a_review_and_refuses_bad_input(tmp_path: Path) -> None:
+    """The command as a script runs it: JSON on stdout; a bad record or a player not in
+    it is one line and exit status 2."""
+    done = president("analyze", str(CLASSIC), "--json", "--playouts", "2", "--seat", "random-0")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert [p["player"] for p in answer["players"]] == ["random-0"]
+    assert answer["decisions"] and all(d["player"] == "random-0" for d in answer["decisions"])
+    text = president("analyze", str(CLASSIC), "--playouts", "2", "--seat", "random-0")
+    assert text.returncode == 0 and "random-0: accuracy" in text.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "president-record/1", "players": ["a"]')
+    for args in ([str(bad)], [str(CLASSIC), "--seat", "nobody"], [str(tmp_path / "none")]):
+        refused = president("analyze", *args)
+        assert refused.returncode == 2
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert "Traceback" not in refused.stderr
