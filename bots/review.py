@@ -264,45 +264,53 @@ def weighed(view: SeatView, actions: Sequence[Action], chosen: Action) -> list[A
     return found
 
 
-def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
-    """One decision judged from its seat's view (see the module's words)."""
-    view, seat = moment.view, moment.seat
-    rng = random.Random(_seed(seed, moment.hand, moment.number))
-    candidates = weighed(view, moment.actions, moment.chosen)
+def _outcomes(
+    view: SeatView, candidates: Sequence[Action], worlds: int, rng: random.Random
+) -> list[list[float]]:
+    """Each world's result for each candidate (1 = first, 0 = last), the same worlds and
+    the same random moves for every candidate (common random numbers)."""
+    seat = view.seat
     sample = _sampler()
-    players = len(view.counts)
-    totals = [0.0] * len(candidates)
     results: list[list[float]] = []
-    half: list[float] | None = None
     for _ in range(worlds):
         world = make_world(view, sample(view, rng))
         play_rng = random.Random(rng.getrandbits(64))
         state = play_rng.getstate()
         outcome = []
-        for index, action in enumerate(candidates):
+        for action in candidates:
             trial = world.copy()
             trial.apply(seat, action)
             play_rng.setstate(state)  # (each action meets the same random moves)
-            result = trial.playout(seat, EPSILON, play_rng)
-            totals[index] += result
-            outcome.append(result)
+            outcome.append(trial.playout(seat, EPSILON, play_rng))
         results.append(outcome)
-        if half is None and len(results) == worlds // 2:
-            half = [sum(r[i] for r in results) for i in range(len(candidates))]
-    expected = [1 + (1 - total / worlds) * (players - 1) for total in totals]
+    return results
+
+
+def _place(results: Sequence[Sequence[float]], index: int, players: int) -> float:
+    """The expected place of candidate `index` over these worlds' results."""
+    return 1 + (1 - sum(r[index] for r in results) / len(results)) * (players - 1)
+
+
+def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
+    """One decision judged from its seat's view (see the module's words)."""
+    view = moment.view
+    rng = random.Random(_seed(seed, moment.hand, moment.number))
+    candidates = weighed(view, moment.actions, moment.chosen)
+    players = len(view.counts)
+    results = _outcomes(view, candidates, worlds, rng)
+    every = range(len(candidates))
+    expected = [_place(results, i, players) for i in every]
     # The best is chosen on the first half of the worlds and the loss measured on the
     # second: chosen and measured on the same worlds, the best's luck would count as the
     # chosen action's loss (an action as good as the best would lose by the noise).
-    assert half is not None
-    best = max(range(len(candidates)), key=lambda i: (half[i], -i))
+    first, second = results[: worlds // 2], results[worlds // 2 :]
+    best = min(every, key=lambda i: (_place(first, i, players), i))
     mine = candidates.index(moment.chosen)
-    second = [totals[i] - half[i] for i in range(len(candidates))]
-    rest = worlds - worlds // 2
-    loss = max(0.0, (second[best] - second[mine]) / rest * (players - 1))
+    loss = max(0.0, _place(second, mine, players) - _place(second, best, players))
     return Judged(
         moment.hand,
         moment.number,
-        seat,
+        moment.seat,
         name,
         moment.chosen,
         candidates[best],
@@ -310,6 +318,15 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         loss,
         label_of(loss),
     )
+
+
+def judge_all(moment: Moment, worlds: int = WORLDS, seed: int = 1) -> list[tuple[Action, float]]:
+    """Every legal action's expected place from the moment's view (no candidates left
+    out), over `worlds` worlds."""
+    rng = random.Random(_seed(seed, moment.hand, moment.number, 7))
+    results = _outcomes(moment.view, moment.actions, worlds, rng)
+    players = len(moment.view.counts)
+    return [(a, _place(results, i, players)) for i, a in enumerate(moment.actions)]
 
 
 def cards_worth(view: SeatView, hand: int, worlds: int = LUCK_WORLDS, seed: int = 1) -> float:

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The review's honest figures (issue 29 §4, docs/analysis.md), each printed with what
+it was measured on:
+
+- planted blunders: decisions drawn at random from games of 4 heuristic bots, the action
+  taken swapped for the worst legal one (the one whose expected place is highest over
+  `--find-worlds` worlds of its own), then judged as `president analyze` judges: the
+  share labelled a blunder;
+- calibration: over games of 4 heuristic bots, each seat's expected place at the first
+  play of a hand (what its cards were worth) against the place it took, by decile;
+- discrimination: a seat played by random, greedy, heuristic and search bots against 3
+  heuristic bots, the mean loss per decision of its decisions with a 95% interval
+  (clustered by game).
+
+    python -m scripts.bench_review [--preset classic] [--planted 200] [--games 200]
+        [--discrimination-games 10] [--worlds 48] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from multiprocessing import get_context
+from typing import Any
+
+from president.bots import review
+from president.bots.sim import play_game
+from president.engine import find_preset, record
+
+
+def game_record(preset: str, bots: list[str], seed: int, number: int) -> dict[str, Any]:
+    game, _, _ = play_game(find_preset(preset), bots, seed, number, rotate=False)
+    return record.to_record(game, preset)
+
+
+def planted(job: tuple[str, int, int, int]) -> list[float]:
+    """Blunders planted in one game's decisions, `count` of them: each one's loss."""
+    preset, seed, number, count = job
+    doc = game_record(preset, ["heuristic"] * 4, seed, number)
+    found, _ = review.moments(doc)
+    rng = random.Random(seed * 7919 + number)
+    picked = rng.sample(found, min(count, len(found)))
+    labelled = []
+    for moment in picked:
+        worst = worst_action(moment, WORLDS_TO_FIND, seed + number)
+        swapped = review.Moment(
+            moment.hand, moment.number, moment.seat, moment.view, moment.actions, worst
+        )
+        judged = review.judge(swapped, "planted", WORLDS, seed=seed + 17 * number + 1)
+        labelled.append(judged.loss)
+    return labelled
+
+
+def worst_action(moment: review.Moment, worlds: int, seed: int) -> Any:
+    """The legal action whose expected place is highest over `worlds` worlds."""
+    every = review.Moment(
+        moment.hand, moment.number, moment.seat, moment.view, moment.actions, moment.chosen
+    )
+    judged = review.judge_all(every, worlds, seed)
+    return max(judged, key=lambda pair: pair[1])[0]
+
+
+def calibration(job: tuple[str, int, int]) -> list[tuple[float, int]]:
+    """(expected place at the first play, place taken) for every seat and hand of a game."""
+    preset, seed, number = job
+    doc = game_record(preset, ["heuristic"] * 4, seed, number)
+    result = review.review(doc, worlds=2, luck_worlds=LUCK_WORLDS, seed=seed + number)
+    return [(luck.expected, luck.place) for luck in result.luck if luck.place]
+
+
+def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[float]]:
+    """(places lost, decisions, each loss) by seat 0, played by `bot` against 3
+    heuristic bots."""
+    preset, bot, seed, number = job
+    doc = game_record(preset, [bot, "heuristic", "heuristic", "heuristic"], seed, number)
+    name = doc["players"][0]
+    result = review.review(doc, seats=[name], worlds=WORLDS, luck_worlds=2, seed=seed + number)
+    losses = [j.loss for j in result.judged]
+    return sum(losses), len(losses), losses
+
+
+WORLDS = review.WORLDS
+WORLDS_TO_FIND = 64
+LUCK_WORLDS = review.LUCK_WORLDS
+
+
+def share(losses: list[float], limit: float) -> float:
+    return sum(loss >= limit for loss in losses) / max(1, len(losses))
+
+
+def pool_map(function: Any, jobs: list[Any], processes: int) -> list[Any]:
+    if processes <= 1:
+        return [function(job) for job in jobs]
+    with get_context("fork").Pool(processes) as pool:
+        return pool.map(function, jobs)
+
+
+def main() -> int:
+    global WORLDS, WORLDS_TO_FIND, LUCK_WORLDS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--planted", type=int, default=200, help="blunders planted")
+    parser.add_argument("--games", type=int, default=200, help="games for calibration")
+    parser.add_argument("--discrimination-games", type=int, default=10)
+    parser.add_argument("--worlds", type=int, default=review.WORLDS)
+    parser.add_argument("--luck-worlds", type=int, default=review.LUCK_WORLDS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
+    print(f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed}")
+    if args.planted:
+        started = time.perf_counter()
+        per_game = 5
+        games = math.ceil(args.planted / per_game)
+        jobs = [(args.preset, args.seed, n, per_game) for n in range(games)]
+        losses = [x for part in pool_map(planted, jobs, args.jobs) for x in part][: args.planted]
+        blunders = sum(review.label_of(loss) == "blunder" for loss in losses)
+        cuts = statistics.quantiles(losses, n=20)
+        print(
+            f"planted blunders: {blunders} of {len(losses)} labelled a blunder"
+            f" ({blunders / len(losses):.1%}); the worst action found over {WORLDS_TO_FIND}"
+            f" worlds of its own ({time.perf_counter() - started:.0f} s)"
+        )
+        print(
+            f"  their losses: 5% below {cuts[0]:.3f}, 10% below {cuts[1]:.3f},"
+            f" 25% below {cuts[4]:.3f}, median {cuts[9]:.3f} places"
+        )
+    if args.games:
+        started = time.perf_counter()
+        jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
+        pairs = [p for part in pool_map(calibration, jobs, args.jobs) for p in part]
+        pairs.sort()
+        print(
+            f"calibration: {len(pairs)} seat-hands of {args.games} games of 4 heuristic bots"
+            f" ({LUCK_WORLDS} worlds each; {time.perf_counter() - started:.0f} s)"
+        )
+        worst = 0.0
+        for decile in range(10):
+            part = pairs[len(pairs) * decile // 10 : len(pairs) * (decile + 1) // 10]
+            predicted = statistics.fmean(p for p, _ in part)
+            taken = statistics.fmean(t for _, t in part)
+            sd = statistics.stdev(t for _, t in part) / math.sqrt(len(part))
+            worst = max(worst, abs(predicted - taken))
+            print(
+                f"  decile {decile + 1}: predicted {predicted:.3f}, taken {taken:.3f}"
+                f" +- {1.96 * sd:.3f} ({len(part)})"
+            )
+        print(f"  largest gap {worst:.3f} (target: within 0.05)")
+    if args.discrimination_games:
+        started = time.perf_counter()
+        print(f"discrimination: {args.discrimination_games} games per bot against 3 heuristic")
+        for bot in ("random", "greedy", "heuristic", "search"):
+            jobs = [(args.preset, bot, args.seed + 2, n) for n in range(args.discrimination_games)]
+            per_game = pool_map(discrimination, jobs, args.jobs)
+            lost = sum(p for p, _, _ in per_game)
+            decisions = sum(d for _, d, _ in per_game)
+            every = [x for _, _, part in per_game for x in part]
+            mean = lost / decisions
+            # clustered by game: the ratio estimator's variance
+            n = len(per_game)
+            residuals = [p - mean * d for p, d, _ in per_game]
+            var = n / (n - 1) * sum(r * r for r in residuals) / (decisions**2) if n > 1 else 0.0
+            print(
+                f"  {bot}: {mean:.4f} places lost a decision +- {1.96 * math.sqrt(var):.4f}"
+                f" ({decisions} decisions); over 0.10: {share(every, 0.10):.1%},"
+                f" 0.25: {share(every, 0.25):.1%}, 0.50: {share(every, 0.50):.1%}"
+            )
+        print(f"  ({time.perf_counter() - started:.0f} s)")
+    print("command: python -m scripts.bench_review " + " ".join(sys.argv[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
