@@ -276,8 +276,27 @@ class TableApp:
         """The width the seat lines need to show every name whole (a title's room kept
         from the start of a game, so the layout does not change when titles come)."""
         rows = self._seat_rows()
-        if rows is None:
-            return max((len(line) for _, line in self._waiting_lines(1000)), default=0)
+        if rows is None:  # before the game: as the game will need (no jump when it starts)
+            model, view = self.client.model, self.client.model.view
+            chairs = view.chairs if view is not None else ()
+            rows = [
+                SeatRow(
+                    False,
+                    c.name + (" (you)" if c.name == model.me else ""),
+                    "",
+                    13,
+                    0,
+                    "",
+                    _rating(None if c.bot else self.client.ladder.rating(c.name)),
+                )
+                for c in chairs
+                if c.name
+            ]
+            waiting = max((len(line) for _, line in self._waiting_lines(1000)), default=0)
+            if not rows:
+                return waiting
+            rows[0] = replace(rows[0], title="Vice-President")
+            return max(waiting, seats_width(rows))
         if rows and not any(row.title for row in rows):
             rows[0] = replace(rows[0], title="Vice-President")
         return seats_width(rows)
