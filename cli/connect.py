@@ -182,6 +182,7 @@ def address_problem(text: str) -> str | None:
 
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     known = KnownServers()
+    theme = choose_theme(args.theme, os.environ, ask_background)  # (the terminal asked once)
     hint, warnings = None, []
     if args.address is None:  # the servers announced on the LAN, to pick one
         quiet_zeroconf()
@@ -189,7 +190,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
             ServersScreen(versions=m.VERSIONS, known=known.load()),
             address_problem,
             interface=chosen_interface(args),
-            theme=choose_theme(args.theme, os.environ, ask_background),
+            theme=theme,
         )
         if picked is None:
             return 0
@@ -216,7 +217,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
             client,
             screen,
             bots=args.bots,
-            theme=choose_theme(args.theme, os.environ, ask_background),
+            theme=theme,
         )
     finally:
         await client.link.close()
