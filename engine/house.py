@@ -18,22 +18,35 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-#: Rank indices (`cards.RANK_NAMES`) the triggers name.
+#: Rank indices (`cards.RANK_NAMES`, then the joker) the triggers name.
+THREE: Final = 0
 FIVE: Final = 2
 SIX: Final = 3
 SEVEN: Final = 4
 NINE: Final = 6
 TEN: Final = 7
 JACK: Final = 8
+TWO: Final = 12
+JOKER: Final = 13
 
 #: What a trigger does:
 #: - "clear": the play may go on any pile and ends the trick; its player leads;
 #: - "skip": one seat after it is skipped per card of the rank;
 #: - "handover": its player then hands the next seat one card per card of the rank;
 #: - "discard": its player then discards one card per card of the rank, face up;
-#: - "reverse": the rank order is reversed until the trick ends (or back, if it was).
-Effect = Literal["clear", "skip", "handover", "discard", "reverse"]
-EFFECTS: Final[tuple[Effect, ...]] = ("clear", "skip", "handover", "discard", "reverse")
+#: - "reverse": the rank order is reversed until the trick ends (or back, if it was);
+#: - "revolution": a revolution: the rank order is reversed for the rest of the hand (or
+#:   back), as four of a kind does under `revolution` (a play revolts once, however many
+#:   of its patterns say so).
+Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution"]
+EFFECTS: Final[tuple[Effect, ...]] = (
+    "clear",
+    "skip",
+    "handover",
+    "discard",
+    "reverse",
+    "revolution",
+)
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,32 @@ class HouseRules:
         "6s never clear: a single 6 or a set of 6s is just 6s",
         Trigger(SIX, "clear", at_least=2, sets_only=True),
     )
+    # --- the peers' local rules (docs/rules.md, "Local rules of the Daifugo tables") --
+    sandstorm: bool = house(
+        "three or more 3s may be played on any pile and clear it; their player leads",
+        "3s never clear: a set of three 3s is just 3s",
+        Trigger(THREE, "clear", at_least=3, sets_only=True),
+    )
+    two_back: bool = house(
+        "a play holding a 2 reverses the rank order until the trick ends",
+        "2s have no effect",
+        Trigger(TWO, "reverse"),
+    )
+    coup: bool = house(
+        "three or more 9s played together start (or end) a revolution",
+        "9s never start a revolution by themselves",
+        Trigger(NINE, "revolution", at_least=3, sets_only=True),
+    )
+    nanasan_revolution: bool = house(
+        "three or more 7s played together start (or end) a revolution",
+        "7s never start a revolution by themselves",
+        Trigger(SEVEN, "revolution", at_least=3, sets_only=True),
+    )
+    joker_revolution: bool = house(
+        "two jokers played together start (or end) a revolution",
+        "jokers never start a revolution by themselves",
+        Trigger(JOKER, "revolution", at_least=2, sets_only=True),
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:
@@ -138,7 +177,8 @@ class HouseRules:
 
     @functools.cached_property
     def play_triggers(self) -> tuple[Trigger, ...]:
-        """The triggers on whose effect comes after the play (all but "clear")."""
+        """The triggers on whose effect comes after the play (all but "clear"): the skips,
+        the dues, the reversals and the revolutions."""
         return tuple(t for t in self.triggers if t.effect != "clear")
 
 

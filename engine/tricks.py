@@ -466,7 +466,8 @@ def clears(rules: Rules, play: Play, trick: Trick) -> bool:
 
 
 def revolts(rules: Rules, play: Play) -> bool:
-    """revolution on and (a set of 4+ cards, or a sequence of 5+)."""
+    """revolution on and (a set of 4+ cards, or a sequence of 5+).  (The house rules'
+    "revolution" triggers, coup and the like, are added by `facts_of`.)"""
     return rules.revolution and play.count >= (4 if play.rank >= 0 else 5)
 
 
@@ -496,9 +497,9 @@ class Effects(NamedTuple):
 
     #: The play ends the trick at once (a clearing rank, 2s, 9s, a bomb...).
     cleared: bool
-    #: It turns the order over (revolution).
+    #: It turns the order over (revolution; a "revolution" trigger: coup...).
     revolt: bool
-    #: It reverses the order until the trick ends, or ends that (jack_back).
+    #: It reverses the order until the trick ends, or ends that (jack_back, two_back).
     jack: bool
     #: The trick's lock after it (suit_lock).
     lock: tuple[int, ...]
@@ -558,6 +559,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
     """What `play` does under `rules` whatever the trick (see `effects_of`)."""
     skips = 0
     reverse = False
+    revolt = revolts(rules, play)
     dues: tuple[tuple[str, int], ...] = ()
     for trigger in rules.play_triggers:
         cards = count_of(play, trigger.rank)
@@ -567,12 +569,14 @@ def facts_of(rules: Rules, play: Play) -> Facts:
         if effect == "skip":
             skips += cards
         elif effect == "reverse":
-            reverse = True
+            reverse = not reverse  # a J and a 2 in one sequence (two_back): both, so none
+        elif effect == "revolution":
+            revolt = True  # (four 9s under revolution and coup: one revolution)
         else:
             dues += ((effect, cards),)
     return Facts(
         clears(rules, play, Trick(None, False, (), False)),
-        revolts(rules, play),
+        revolt,
         reverse,
         skips,
         dues,

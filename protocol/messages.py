@@ -22,11 +22,12 @@ from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints,
 #: Version 5 adds the variant rules (issue 16): the `handover` and `discard` actions, the
 #: `handed_over`, `discarded` and `fell` events, and the fields of `TopPlay` and
 #: `GameView` after `places`.  Version 6 adds the toggle nines_clear, version 7 the
-#: toggle sixes_clear.  A field or a message type newer than version 2 says so where it
-#: is declared (`Since`, `SINCE`);
+#: toggle sixes_clear, version 8 the peers' local rules of issue 28 (sandstorm,
+#: two_back, coup, nanasan_revolution, joker_revolution).  A field or a message type
+#: newer than version 2 says so where it is declared (`Since`, `SINCE`);
 #: a toggle or a preset, in `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -710,6 +711,12 @@ RULES_SINCE: dict[str, int] = {
     "nines_clear": 6,
     # version 7
     "sixes_clear": 7,
+    # version 8 (issue 28: the peers' local rules)
+    "sandstorm": 8,
+    "two_back": 8,
+    "coup": 8,
+    "nanasan_revolution": 8,
+    "joker_revolution": 8,
 }
 
 

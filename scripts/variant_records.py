@@ -37,6 +37,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     for name in VARIANTS
 }
 TABLES["suit_ranking"] = ("classic", {"suit_ranking": "on"})
+TABLES["joker_revolution"] = ("classic", {**TABLES["joker_revolution"][1], "jokers": "2"})
 TABLES["daifugo"] = ("daifugo", {})
 
 
@@ -46,6 +47,14 @@ CLEARING: dict[str, Trigger] = {
     for field in HOUSE_FIELDS
     if field.metadata["trigger"] is not None and field.metadata["trigger"].effect == "clear"
 }
+#: The house rules whose trigger turns the order over (for the trick or for the hand):
+#: jack_back, two_back, coup...
+TURNING: dict[str, Trigger] = {
+    field.name: field.metadata["trigger"]
+    for field in HOUSE_FIELDS
+    if field.metadata["trigger"] is not None
+    and field.metadata["trigger"].effect in ("reverse", "revolution")
+}
 
 
 class Watch:
@@ -54,12 +63,14 @@ class Watch:
     def __init__(self) -> None:
         self.seen: set[str] = set()
         self.top: Any = None
+        self.jack = False
         self.tops = 0
 
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         if action is None:
             self.tops = 0
         before, self.top = self.top, game.top
+        jack, self.jack = self.jack, game.jack_back
         for event in events:
             if isinstance(event, Played):
                 ranks = {c.rank for c in event.cards if not c.is_joker}
@@ -68,6 +79,14 @@ class Watch:
                 for name, trigger in CLEARING.items():  # nines_clear, sixes_clear...
                     shape = ranks == {trigger.rank} and len(event.cards) >= trigger.at_least
                     if event.clears and shape:
+                        self.seen.add(name)
+                for name, trigger in TURNING.items():  # two_back, coup...
+                    held = sum(1 for c in event.cards if c.rank == trigger.rank)
+                    shape = held >= trigger.at_least and not (trigger.sets_only and len(ranks) > 1)
+                    turned = (
+                        event.revolution if trigger.effect == "revolution" else jack != self.jack
+                    )
+                    if shape and turned:
                         self.seen.add(name)
                 if ranks == {0} and before is not None and game.top and game.top.rank != 0:
                     self.seen.add("transparent_threes")
