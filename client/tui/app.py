@@ -70,6 +70,8 @@ HELP = (
 
 #: From this many columns the log stands beside the table rather than under it.
 WIDE = 100
+#: The longest title a seat gets in the base game: its room is kept before titles come.
+TITLE_ROOM = "Vice-President"
 
 
 #: A message on the status line goes after this many seconds (or at the next key), so
@@ -273,33 +275,30 @@ class TableApp:
         return max(56, min(90, self._seats_needed() + 2))
 
     def _seats_needed(self) -> int:
-        """The width the seat lines need to show every name whole (a title's room kept
-        from the start of a game, so the layout does not change when titles come)."""
+        """The width the seat lines need to show every name whole, with room for a title
+        kept from the start (so the layout does not change when titles come, nor when
+        the game starts: before it, the chairs as the game will show them)."""
         rows = self._seat_rows()
-        if rows is None:  # before the game: as the game will need (no jump when it starts)
-            model, view = self.client.model, self.client.model.view
-            chairs = view.chairs if view is not None else ()
+        waiting = 0
+        if rows is None:
+            model, ladder, view = self.client.model, self.client.ladder, self.client.model.view
             rows = [
                 SeatRow(
-                    False,
-                    c.name + (" (you)" if c.name == model.me else ""),
-                    "",
-                    13,
-                    0,
-                    "",
-                    _rating(None if c.bot else self.client.ladder.rating(c.name)),
+                    turn=False,
+                    name=chair.name + (" (you)" if chair.name == model.me else ""),
+                    title="",
+                    cards=13,
+                    points=0,
+                    flags="",
+                    rating=_rating(None if chair.bot else ladder.rating(chair.name)),
                 )
-                for c in chairs
-                if c.name
+                for chair in (view.chairs if view is not None else ())
+                if chair.name
             ]
             waiting = max((len(line) for _, line in self._waiting_lines(1000)), default=0)
-            if not rows:
-                return waiting
-            rows[0] = replace(rows[0], title="Vice-President")
-            return max(waiting, seats_width(rows))
         if rows and not any(row.title for row in rows):
-            rows[0] = replace(rows[0], title="Vice-President")
-        return seats_width(rows)
+            rows[0] = replace(rows[0], title=TITLE_ROOM)
+        return max(waiting, seats_width(rows))
 
     def _seats_height(self) -> int:
         return self._seat_grid()[1]
