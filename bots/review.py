@@ -76,6 +76,9 @@ class Judged:
     expected: tuple[tuple[Action, float], ...]
     loss: float
     label: str | None
+    #: The loss before it is floored at 0: over many decisions, its mean is the
+    #: unbiased one (a floor at 0 counts the noise of equal actions as loss).
+    gap: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -306,7 +309,8 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     first, second = results[: worlds // 2], results[worlds // 2 :]
     best = min(every, key=lambda i: (_place(first, i, players), i))
     mine = candidates.index(moment.chosen)
-    loss = max(0.0, _place(second, mine, players) - _place(second, best, players))
+    gap = _place(second, mine, players) - _place(second, best, players)
+    loss = max(0.0, gap)
     return Judged(
         moment.hand,
         moment.number,
@@ -317,6 +321,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         tuple(zip(candidates, expected)),
         loss,
         label_of(loss),
+        gap,
     )
 
 

@@ -37,8 +37,10 @@ def game_record(preset: str, bots: list[str], seed: int, number: int) -> dict[st
     return record.to_record(game, preset)
 
 
-def planted(job: tuple[str, int, int, int]) -> list[float]:
-    """Blunders planted in one game's decisions, `count` of them: each one's loss."""
+def planted(job: tuple[str, int, int, int]) -> list[tuple[float, float]]:
+    """Blunders planted in one game's decisions, `count` of them: for each, how much worse
+    the worst action is than the best by the finding evaluation (all legal actions, its
+    own worlds), and the loss the review then finds."""
     preset, seed, number, count = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
     found, _ = review.moments(doc)
@@ -46,22 +48,24 @@ def planted(job: tuple[str, int, int, int]) -> list[float]:
     picked = rng.sample(found, min(count, len(found)))
     labelled = []
     for moment in picked:
-        worst = worst_action(moment, WORLDS_TO_FIND, seed + number)
+        worst, gap = worst_action(moment, WORLDS_TO_FIND, seed + number)
         swapped = review.Moment(
             moment.hand, moment.number, moment.seat, moment.view, moment.actions, worst
         )
         judged = review.judge(swapped, "planted", WORLDS, seed=seed + 17 * number + 1)
-        labelled.append(judged.loss)
+        labelled.append((gap, judged.loss))
     return labelled
 
 
-def worst_action(moment: review.Moment, worlds: int, seed: int) -> Any:
-    """The legal action whose expected place is highest over `worlds` worlds."""
+def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, float]:
+    """The legal action whose expected place is highest over `worlds` worlds, and how
+    much higher than the lowest."""
     every = review.Moment(
         moment.hand, moment.number, moment.seat, moment.view, moment.actions, moment.chosen
     )
     judged = review.judge_all(every, worlds, seed)
-    return max(judged, key=lambda pair: pair[1])[0]
+    worst = max(judged, key=lambda pair: pair[1])
+    return worst[0], worst[1] - min(place for _, place in judged)
 
 
 def calibration(job: tuple[str, int, int]) -> list[tuple[float, int]]:
@@ -80,7 +84,7 @@ def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[flo
     name = doc["players"][0]
     result = review.review(doc, seats=[name], worlds=WORLDS, luck_worlds=2, seed=seed + number)
     losses = [j.loss for j in result.judged]
-    return sum(losses), len(losses), losses
+    return sum(j.gap for j in result.judged), len(losses), losses
 
 
 WORLDS = review.WORLDS
@@ -110,16 +114,27 @@ def main() -> int:
     parser.add_argument("--luck-worlds", type=int, default=review.LUCK_WORLDS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--epsilon", type=float, default=review.EPSILON, help="random moves in the playouts"
+    )
     args = parser.parse_args()
     WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
-    print(f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed}")
+    review.EPSILON = args.epsilon
+    print(
+        f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed},"
+        f" epsilon {review.EPSILON}"
+    )
     if args.planted:
         started = time.perf_counter()
         per_game = 5
         games = math.ceil(args.planted / per_game)
-        jobs = [(args.preset, args.seed, n, per_game) for n in range(games)]
-        losses = [x for part in pool_map(planted, jobs, args.jobs) for x in part][: args.planted]
+        plants = [(args.preset, args.seed, n, per_game) for n in range(games)]
+        pairs = [x for part in pool_map(planted, plants, args.jobs) for x in part][: args.planted]
+        losses = [loss for _, loss in pairs]
         blunders = sum(review.label_of(loss) == "blunder" for loss in losses)
+        limit = review.THRESHOLDS[0][1]
+        real = [loss for gap, loss in pairs if gap >= limit]
+        caught = sum(review.label_of(loss) == "blunder" for loss in real)
         cuts = statistics.quantiles(losses, n=20)
         print(
             f"planted blunders: {blunders} of {len(losses)} labelled a blunder"
@@ -130,18 +145,24 @@ def main() -> int:
             f"  their losses: 5% below {cuts[0]:.3f}, 10% below {cuts[1]:.3f},"
             f" 25% below {cuts[4]:.3f}, median {cuts[9]:.3f} places"
         )
+        print(
+            f"  of the {len(real)} whose worst action is {limit} places or more worse than"
+            f" the best by the finding evaluation: {caught} labelled a blunder"
+            f" ({caught / max(1, len(real)):.1%})"
+        )
     if args.games:
         started = time.perf_counter()
-        jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
-        pairs = [p for part in pool_map(calibration, jobs, args.jobs) for p in part]
-        pairs.sort()
+        games_jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
+        predicted_taken = [p for part in pool_map(calibration, games_jobs, args.jobs) for p in part]
+        predicted_taken.sort()
         print(
-            f"calibration: {len(pairs)} seat-hands of {args.games} games of 4 heuristic bots"
+            f"calibration: {len(predicted_taken)} seat-hands of {args.games} games of 4 heuristic bots"
             f" ({LUCK_WORLDS} worlds each; {time.perf_counter() - started:.0f} s)"
         )
         worst = 0.0
         for decile in range(10):
-            part = pairs[len(pairs) * decile // 10 : len(pairs) * (decile + 1) // 10]
+            count = len(predicted_taken)
+            part = predicted_taken[count * decile // 10 : count * (decile + 1) // 10]
             predicted = statistics.fmean(p for p, _ in part)
             taken = statistics.fmean(t for _, t in part)
             sd = statistics.stdev(t for _, t in part) / math.sqrt(len(part))
@@ -155,8 +176,10 @@ def main() -> int:
         started = time.perf_counter()
         print(f"discrimination: {args.discrimination_games} games per bot against 3 heuristic")
         for bot in ("random", "greedy", "heuristic", "search"):
-            jobs = [(args.preset, bot, args.seed + 2, n) for n in range(args.discrimination_games)]
-            per_game = pool_map(discrimination, jobs, args.jobs)
+            bot_jobs = [
+                (args.preset, bot, args.seed + 2, n) for n in range(args.discrimination_games)
+            ]
+            per_game = pool_map(discrimination, bot_jobs, args.jobs)
             lost = sum(p for p, _, _ in per_game)
             decisions = sum(d for _, d, _ in per_game)
             every = [x for _, _, part in per_game for x in part]
@@ -166,7 +189,8 @@ def main() -> int:
             residuals = [p - mean * d for p, d, _ in per_game]
             var = n / (n - 1) * sum(r * r for r in residuals) / (decisions**2) if n > 1 else 0.0
             print(
-                f"  {bot}: {mean:.4f} places lost a decision +- {1.96 * math.sqrt(var):.4f}"
+                f"  {bot}: {mean:.4f} places lost a decision (unfloored)"
+                f" +- {1.96 * math.sqrt(var):.4f}"
                 f" ({decisions} decisions); over 0.10: {share(every, 0.10):.1%},"
                 f" 0.25: {share(every, 0.25):.1%}, 0.50: {share(every, 0.50):.1%}"
             )
