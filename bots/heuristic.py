@@ -14,7 +14,8 @@ trick); a sequence is weighed by its weakest card and led when it sheds three or
 cards that belong to no set; a cheap set of 10s or 7s is led before a slightly lower one
 (it sheds a discard or a handover too); a handover or a discard owed is paid with the
 least useful cards (`pay_due`); a finish the rules punish is put off while a safe last play remains;
-the 3S waits for a lone joker under `spade_three`."""
+the 3S waits for a lone joker under `spade_three`, and a lone 3 for a single 2 under
+`assassination`."""
 
 from __future__ import annotations
 
@@ -301,6 +302,13 @@ class Facts:
             return self.unseen[JOKER_RANK] > 0
         return self.rules.jokers * self.rules.decks > self.held[JOKER_RANK]
 
+    def keeps_assassin(self) -> bool:
+        """Under assassination, in the ordinary order, I hold one 3 and a 2 may still come
+        from another hand: the lone 3 is kept to kill a single 2."""
+        if not self.rules.assassination or self.revolution or self.held[THREE] != 1:
+            return False
+        return self.unseen is None or self.unseen[TWO] > 0
+
     def boss(self, play: Play) -> bool:
         """Nobody else can beat this set (every higher rank is played out or mine)."""
         unseen = self.unseen
@@ -360,6 +368,14 @@ def heuristic_choice(
         if not kept and can_pass:
             return PASS
         plays = kept or plays
+    if facts.keeps_assassin():
+        # a lone 3 waits for a single 2, and kills it (clearing the pile) when it comes
+        top = facts.top
+        if top is not None and top.size == 1 and not top.run and top.rank == TWO:
+            three = [p for p in plays if p.rank == THREE and p.count == 1]
+            if three:
+                return three[0]
+        plays = [p for p in plays if p.rank != THREE] or plays
     # Go out when one play empties the hand (not when that costs the place).
     for play in plays:
         if play.count == facts.left and not facts.costly_finish(play):

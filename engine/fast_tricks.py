@@ -3,8 +3,9 @@ moments of a game under the variants (a lead; a follow on a set, locked or not; 
 on a sequence), read off per-rank tables instead of testing every choice of cards.
 
 The readable statement stays `tricks.legal_plays`; this module answers only where its
-tables are exact and says None otherwise (the opening play, the 3S on a lone joker,
-suit_ranking, bombs, a lock naming a suit twice), and the judge then asks `tricks`.
+tables are exact and says None otherwise (the opening play, the 3S or the 2S on a lone
+joker, a single 2 or 3 under assassination, suit_ranking, bombs, a lock naming a suit
+twice), and the judge then asks `tricks`.
 tests/engine/test_judge.py holds the two equal on random hands, piles and rules.
 
 A hand is given as its suit patterns by rank (`patterns[rank]`: the count of each suit
@@ -18,7 +19,7 @@ from itertools import chain
 from typing import Final
 
 from .actions import Play, play_of
-from .cards import JOKER_ID, JOKER_RANK, THREE
+from .cards import JOKER_ID, JOKER_RANK, THREE, TWO
 from .moves import Top, strength
 from .rules import Rules
 from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
@@ -235,8 +236,11 @@ class Listing:
                 if mask >> suit & 1:
                     return None  # (two decks: a suit locked twice)
                 mask |= 1 << suit
-        if rules.spade_three and top is not None and top.size == 1 and top.rank == JOKER_RANK:
-            return None  # (the 3S on a lone joker: `tricks`)
+        if top is not None and top.size == 1 and not top.run:
+            if top.rank == JOKER_RANK and (rules.spade_three or rules.spade_two_return):
+                return None  # (the 3S or the 2S on a lone joker: `tricks`)
+            if rules.assassination and top.rank in (TWO, THREE):
+                return None  # (a 3 on a 2, a 2 on a 3: `tricks`)
         jokers = patterns[JOKER_RANK]
         wild = jokers if rules.joker_mode == "wild" else 0
         runs: list[_Entry] = []

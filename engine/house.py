@@ -164,6 +164,18 @@ class HouseRules:
         "jokers never start a revolution by themselves",
         Trigger(JOKER, "revolution", at_least=2, sets_only=True),
     )
+    assassination: bool = house(
+        "a single 3 on a single 2 clears the pile (a 2 on a 3 when the order is reversed)",
+        "a 3 never beats a 2",
+    )
+    spade_two_return: bool = house(
+        "while the order is reversed, the 2S played alone on a lone joker clears the pile",
+        "nothing but a higher play beats a joker in a revolution",
+    )
+    queen_release: bool = house(
+        "a play holding a queen lifts the suit lock on the trick",
+        "queens have no effect on a suit lock",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:

@@ -114,6 +114,11 @@ class Rules(HouseRules):
         )
 
     @functools.cached_property
+    def pile_clears(self) -> bool:
+        """A play may clear by the pile it goes on (assassination, spade_two_return)."""
+        return self.assassination or self.spade_two_return
+
+    @functools.cached_property
     def follow_margin(self) -> int:
         """How far above the pile a follow must rank: 1, or 0 when equal plays are allowed."""
         return 0 if self.equal_plays != "off" else 1

@@ -19,6 +19,10 @@ from .rules import Rules
 
 #: Card id of the 3♠ (spade_three).
 THREE_OF_SPADES: Final = 3
+#: Card id of the 2♠ (spade_two_return).
+TWO_OF_SPADES: Final = TWO * 4 + 3
+#: Rank index of the queens (queen_release).
+QUEEN: Final = 9
 SUIT_WORDS: Final = ("clubs", "diamonds", "hearts", "spades")
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
 
@@ -130,6 +134,32 @@ def _is_spade_three(rules: Rules, ids: tuple[int, ...], top: Top | None) -> bool
     )
 
 
+def _is_spade_two(rules: Rules, ids: tuple[int, ...], top: Top | None, rev: bool) -> bool:
+    """The single 2S on a pile that is a single joker, the order reversed
+    (spade_two_return)."""
+    return (
+        rules.spade_two_return
+        and rev
+        and top is not None
+        and ids == (TWO_OF_SPADES,)
+        and not top.run
+        and top.rank == JOKER_RANK
+        and top.size == 1
+    )
+
+
+def _assassinates(rules: Rules, top: Top, rev: bool, rank: int, count: int) -> bool:
+    """A single of the weakest rank on a single of the strongest, in the order in force:
+    a 3 on a 2, or a 2 on a 3 when reversed (assassination)."""
+    return (
+        rules.assassination
+        and count == 1
+        and top.size == 1
+        and not top.run
+        and (rank, top.rank) == ((TWO, THREE) if rev else (THREE, TWO))
+    )
+
+
 def _set_beats(
     rules: Rules, top: Top, rev: bool, rank: int, count: int, suits: tuple[int, ...]
 ) -> bool:
@@ -138,6 +168,8 @@ def _set_beats(
         return True  # clearing plays go on any pile
     if top.run or count != top.size:
         return False
+    if _assassinates(rules, top, rev, rank, count):
+        return True
     if rank == THREE and rules.transparent_threes:
         return True
     mine, theirs = strength(rank, rev), strength(top.rank, rev)
@@ -199,10 +231,10 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
     if trick.opening and THREE_OF_CLUBS not in ids:
         return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
     top = trick.top
-    if top is None or _is_spade_three(rules, ids, top):
+    rev = trick.reversed
+    if top is None or _is_spade_three(rules, ids, top) or _is_spade_two(rules, ids, top, rev):
         return None
     suits = suits_of(play)
-    rev = trick.reversed
     if run is not None:
         if not _run_beats(rules, top, rev, run[0], run[1], play.count):
             return _run_fault(rules, top, rev, run, play)
@@ -330,6 +362,9 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     spade = rules.spade_three and _is_spade_three(rules, (THREE_OF_SPADES,), top)
     if spade and counts[THREE_OF_SPADES]:
         add((THREE, 0, 1, (THREE_OF_SPADES,)))
+    spade_two = _is_spade_two(rules, (TWO_OF_SPADES,), top, rev)
+    if spade_two and counts[TWO_OF_SPADES]:
+        add((TWO, 0, 1, (TWO_OF_SPADES,)))
     # Sets of a natural rank, wild jokers joining.
     for rank in range(1 if opening else 13):
         base = rank * 4
@@ -345,6 +380,8 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
                 count = len(ids) + jokers
                 if top is not None:
                     if spade and ids == (THREE_OF_SPADES,) and not jokers:
+                        continue  # listed above
+                    if spade_two and ids == (TWO_OF_SPADES,) and not jokers:
                         continue  # listed above
                     if not _set_beats(rules, top, rev, rank, count, suits):
                         continue
@@ -448,6 +485,8 @@ def lock_after(rules: Rules, trick: Trick, play: Play) -> tuple[int, ...]:
     if not rules.suit_lock:
         return ()
     if trick.lock:
+        if rules.queen_release and count_of(play, QUEEN):
+            return ()  # a queen lifts the lock (queen_release)
         return trick.lock
     top = trick.top
     if top is None or top.jokers or play.jokers:
@@ -457,12 +496,23 @@ def lock_after(rules: Rules, trick: Trick, play: Play) -> tuple[int, ...]:
 
 
 def clears(rules: Rules, play: Play, trick: Trick) -> bool:
-    """Whether this legal play clears the pile: `moves.clears` for sets; a sequence holding
-    a natural card of a rank that clears in sequences (`Rules.run_clear_ranks`).  (The 3S
-    on a joker does not clear.)"""
+    """Whether this legal play clears the pile: `moves.clears` for sets, or by the pile it
+    goes on (`clears_pile`); a sequence holding a natural card of a rank that clears in
+    sequences (`Rules.run_clear_ranks`).  (The 3S on a joker does not clear.)"""
     if play.rank >= 0:
-        return moves.clears(rules, play.rank, play.count)
+        return moves.clears(rules, play.rank, play.count) or clears_pile(rules, play, trick)
     return any(count_of(play, rank) for rank in rules.run_clear_ranks)
+
+
+def clears_pile(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Whether this legal play clears the pile it goes on, which it would not clear as such:
+    a single 3 on a single 2 (assassination), the 2S on a lone joker (spade_two_return)."""
+    top = trick.top
+    if top is None or play.count != 1:
+        return False
+    return _assassinates(rules, top, trick.reversed, play.rank, 1) or _is_spade_two(
+        rules, play.ids, top, trick.reversed
+    )
 
 
 def revolts(rules: Rules, play: Play) -> bool:
@@ -485,7 +535,9 @@ def forbidden_finish(rules: Rules, play: Play, trick: Trick) -> bool:
         named.add(EIGHT if rules.clear_rank == 8 else TEN)
     if any(card_id >> 2 in named for card_id in play.ids):
         return True
-    return _is_spade_three(rules, play.ids, trick.top)
+    return _is_spade_three(rules, play.ids, trick.top) or _is_spade_two(
+        rules, play.ids, trick.top, trick.reversed
+    )
 
 
 # --- what a legal play does, found before any of it is done ------------------------------
@@ -523,6 +575,9 @@ def is_quiet(rules: Rules, play: Play) -> bool:
         play.rank >= 0
         and rules.equal_plays != "skip"
         and not (play.rank == THREE and (rules.transparent_threes or rules.spade_three))
+        and not (play.count == 1 and play.rank in (THREE, TWO) and rules.assassination)
+        and not (play.ids == (TWO_OF_SPADES,) and rules.spade_two_return)
+        and not (play.rank == QUEEN and rules.queen_release)
         and facts_of(rules, play) == _NO_FACTS
     )
 
@@ -594,6 +649,8 @@ def effects_of(
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards.  `facts`: `facts_of(rules, play)`, when known."""
     cleared, revolt, reverse, skips, dues = facts or facts_of(rules, play)
+    if not cleared and rules.pile_clears and clears_pile(rules, play, trick):
+        cleared, skips = True, 0  # (a clear skips nobody)
     if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
         skips += 1
     return Effects(

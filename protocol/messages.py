@@ -23,9 +23,10 @@ from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints,
 #: `handed_over`, `discarded` and `fell` events, and the fields of `TopPlay` and
 #: `GameView` after `places`.  Version 6 adds the toggle nines_clear, version 7 the
 #: toggle sixes_clear, version 8 the peers' local rules of issue 28 (sandstorm,
-#: two_back, coup, nanasan_revolution, joker_revolution).  A field or a message type
-#: newer than version 2 says so where it is declared (`Since`, `SINCE`);
-#: a toggle or a preset, in `RULES_SINCE`.  A peer never gets what its version lacks,
+#: two_back, coup, nanasan_revolution, joker_revolution, assassination,
+#: spade_two_return, queen_release).  A field or a message type newer than version 2
+#: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
+#: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
 VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
 
@@ -717,6 +718,9 @@ RULES_SINCE: dict[str, int] = {
     "coup": 8,
     "nanasan_revolution": 8,
     "joker_revolution": 8,
+    "assassination": 8,
+    "spade_two_return": 8,
+    "queen_release": 8,
 }
 
 

@@ -38,6 +38,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
 }
 TABLES["suit_ranking"] = ("classic", {"suit_ranking": "on"})
 TABLES["joker_revolution"] = ("classic", {**TABLES["joker_revolution"][1], "jokers": "2"})
+TABLES["spade_two_return"] = ("classic", {**TABLES["spade_two_return"][1], "jack_back": "on"})
+TABLES["queen_release"] = ("classic", {**TABLES["queen_release"][1], "suit_lock": "on"})
 TABLES["daifugo"] = ("daifugo", {})
 
 
@@ -64,6 +66,7 @@ class Watch:
         self.seen: set[str] = set()
         self.top: Any = None
         self.jack = False
+        self.lock: tuple[int, ...] = ()
         self.tops = 0
 
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
@@ -71,6 +74,7 @@ class Watch:
             self.tops = 0
         before, self.top = self.top, game.top
         jack, self.jack = self.jack, game.jack_back
+        lock, self.lock = self.lock, game.lock
         for event in events:
             if isinstance(event, Played):
                 ranks = {c.rank for c in event.cards if not c.is_joker}
@@ -83,11 +87,19 @@ class Watch:
                 for name, trigger in TURNING.items():  # two_back, coup...
                     held = sum(1 for c in event.cards if c.rank == trigger.rank)
                     shape = held >= trigger.at_least and not (trigger.sets_only and len(ranks) > 1)
-                    turned = (
-                        event.revolution if trigger.effect == "revolution" else jack != self.jack
-                    )
+                    flipped = jack != self.jack and not event.clears  # (a clear ends a flip)
+                    turned = event.revolution if trigger.effect == "revolution" else flipped
                     if shape and turned:
                         self.seen.add(name)
+                shown = [str(c) for c in event.cards]
+                single = before is not None and before.size == 1 and not before.run
+                if event.clears and single and len(shown) == 1 and before is not None:
+                    if {before.rank, event.cards[0].rank} == {0, 12}:
+                        self.seen.add("assassination")  # a 3 on a 2, a 2 on a 3
+                    if shown == ["2S"] and before.rank == 13:
+                        self.seen.add("spade_two_return")
+                if lock and not game.lock and 9 in ranks and not event.clears:
+                    self.seen.add("queen_release")
                 if ranks == {0} and before is not None and game.top and game.top.rank != 0:
                     self.seen.add("transparent_threes")
                 if (

@@ -289,3 +289,14 @@ def test_the_heuristic_leads_a_ten_or_a_seven_that_sheds_more_than_it_holds() ->
     view = variant_view("8C 10D KS AH", ten_discard=True)
     assert HeuristicBot().choose(view) == Play(cards("10D"))
     assert HeuristicBot().choose(variant_view("8C 10D KS AH")) == Play(cards("8C"))
+
+
+def test_the_heuristic_keeps_a_lone_three_for_a_single_two_under_assassination() -> None:
+    from president.engine.cards import TWO
+
+    bot = HeuristicBot()
+    view = variant_view("3H 7C 9D", assassination=True)
+    assert bot.choose(view) == Play(cards("7C"))  # the 3 is not led while a 2 is out
+    assert bot.choose(variant_view("3H 7C 9D")) == Play(cards("3H"))
+    view = variant_view("3H 7C 9D", top=(1, TWO, 1), assassination=True)
+    assert bot.choose(view) == Play(cards("3H"))  # and it kills the 2

@@ -32,6 +32,8 @@ PLAYING = (
     "sequences",
     "suit_lock",
     "spade_three",
+    "spade_two_return",
+    "assassination",
     # every house rule whose trigger clears (nines_clear...): it changes what may follow
     *(
         f.name

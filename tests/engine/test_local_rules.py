@@ -124,3 +124,71 @@ def test_two_jokers_together_start_a_revolution_under_joker_revolution() -> None
     off = game_with(LEFT.replace(jokers=2), {0: "KC KD", 1: "JK JK"})
     off.apply(0, cards("KC KD"))
     assert not played(off.apply(1, cards("JK JK"))).revolution
+
+
+# --- assassination, spade_two_return -------------------------------------------------------
+
+
+def test_a_single_three_on_a_single_two_clears() -> None:
+    """docs/rules.md, `assassination`: the worked example (rich-rich-daifugo's 暗殺, "2に対して
+    3を出すと場を流せる、革命中は逆")."""
+    rules = LEFT.replace(assassination=True)
+    game = game_with(rules, {0: "2C 9D", 1: "3H 4S", 2: "AC AD"})
+    game.apply(0, cards("2C"))
+    events = game.apply(1, cards("3H"))
+    assert played(events).clears and TrickEnded(1, 1) in events and game.turn == 1
+    off = game_with(LEFT, {0: "2C", 1: "3H"})
+    off.apply(0, cards("2C"))
+    assert not off.is_legal(1, cards("3H"))
+
+
+def test_in_a_revolution_a_two_assassinates_a_three_and_a_pair_never_does() -> None:
+    rules = LEFT.replace(assassination=True, revolution=True)
+    game = game_with(rules, {0: "5C 5D 5H 5S 3C", 1: "2C 2D 9S", 2: "3D 3S"})
+    game.apply(0, cards("5C 5D 5H 5S"))  # a revolution: 3 is the strongest rank now
+    game.apply(1, PASS)
+    game.apply(2, PASS)
+    game.apply(3, PASS)
+    game.apply(0, cards("3C"))
+    assert game.revolution and game.is_legal(1, cards("2C"))
+    assert played(game.apply(1, cards("2C"))).clears and game.turn == 1
+    pair = game_with(LEFT.replace(assassination=True), {0: "2C 2D", 1: "3H 3S"})
+    pair.apply(0, cards("2C 2D"))
+    assert not pair.is_legal(1, cards("3H 3S"))
+
+
+def test_in_a_revolution_the_spade_two_clears_a_lone_joker() -> None:
+    """docs/rules.md, `spade_two_return`: the worked example (rich-rich-daifugo's スペ2返し,
+    "革命中ジョーカーに対してスペード2で流せる")."""
+    rules = LEFT.replace(jokers=1, revolution=True, spade_two_return=True)
+    game = game_with(rules, {0: "6C 6D 6H 6S JK", 1: "2S 2H 8C", 2: "AC"})
+    game.apply(0, cards("6C 6D 6H 6S"))
+    for seat in (1, 2, 3):
+        game.apply(seat, PASS)
+    game.apply(0, cards("JK"))
+    assert game.revolution and not game.is_legal(1, cards("2H"))
+    events = game.apply(1, cards("2S"))
+    assert played(events).clears and TrickEnded(1, 1) in events
+    ordinary = game_with(LEFT.replace(jokers=1, spade_two_return=True), {0: "JK", 1: "2S"})
+    ordinary.apply(0, cards("JK"))
+    assert not ordinary.is_legal(1, cards("2S"))  # only while the order is reversed
+
+
+# --- queen_release -----------------------------------------------------------------------------
+
+
+def test_a_queen_lifts_the_suit_lock() -> None:
+    """docs/rules.md, `queen_release`: the worked example (rich-rich-daifugo's Q解き, "縛り中に
+    Qを出すと解除")."""
+    rules = LEFT.replace(suit_lock=True, queen_release=True)
+    game = game_with(rules, {0: "5H 9C", 1: "7H 10C", 2: "QH KC", 3: "AS 4D"})
+    game.apply(0, cards("5H"))
+    game.apply(1, cards("7H"))
+    assert game.lock == (2,)  # hearts on hearts: locked to hearts
+    assert not game.is_legal(2, cards("KC"))
+    game.apply(2, cards("QH"))  # the queen must fit the lock, and lifts it
+    assert game.lock == () and game.is_legal(3, cards("AS"))
+    off = game_with(LEFT.replace(suit_lock=True), {0: "5H", 1: "7H", 2: "QH", 3: "AS"})
+    for seat, text in ((0, "5H"), (1, "7H"), (2, "QH")):
+        off.apply(seat, cards(text))
+    assert off.lock == (2,) and not off.is_legal(3, cards("AS"))
