@@ -4,8 +4,8 @@ on a sequence), read off per-rank tables instead of testing every choice of card
 
 The readable statement stays `tricks.legal_plays`; this module answers only where its
 tables are exact and says None otherwise (the opening play, the 3S or the 2S on a lone
-joker, a single 2 or 3 under assassination, suit_ranking, bombs, a lock naming a suit
-twice), and the judge then asks `tricks`.
+joker, a single 2 or 3 under assassination, a single under down_number, suit_ranking,
+bombs, a lock naming a suit twice), and the judge then asks `tricks`.
 tests/engine/test_judge.py holds the two equal on random hands, piles and rules.
 
 A hand is given as its suit patterns by rank (`patterns[rank]`: the count of each suit
@@ -241,6 +241,8 @@ class Listing:
                 return None  # (the 3S or the 2S on a lone joker: `tricks`)
             if rules.assassination and top.rank in (TWO, THREE):
                 return None  # (a 3 on a 2, a 2 on a 3: `tricks`)
+            if rules.down_number:
+                return None  # (the card one rank weaker in the pile's suit: `tricks`)
         jokers = patterns[JOKER_RANK]
         wild = jokers if rules.joker_mode == "wild" else 0
         runs: list[_Entry] = []

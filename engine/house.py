@@ -37,8 +37,10 @@ JOKER: Final = 13
 #: - "reverse": the rank order is reversed until the trick ends (or back, if it was);
 #: - "revolution": a revolution: the rank order is reversed for the rest of the hand (or
 #:   back), as four of a kind does under `revolution` (a play revolts once, however many
-#:   of its patterns say so).
-Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution"]
+#:   of its patterns say so);
+#: - "win": its player goes out at once, taking the best free place, the cards still in
+#:   their hand out of play (as a fallen President's are).
+Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution", "win"]
 EFFECTS: Final[tuple[Effect, ...]] = (
     "clear",
     "skip",
@@ -46,6 +48,7 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     "discard",
     "reverse",
     "revolution",
+    "win",
 )
 
 
@@ -60,11 +63,12 @@ class Trigger:
     sets_only: bool = False
 
 
-def house(on: str, off: str, trigger: Trigger | None = None) -> Any:
-    """A house rule: off by default; `on`/`off` say what the table plays in either case."""
-    return dataclasses.field(
-        default=False, metadata={"variant": True, "on": on, "off": off, "trigger": trigger}
-    )
+def house(on: str, off: str, *triggers: Trigger) -> Any:
+    """A house rule: off by default; `on`/`off` say what the table plays in either case;
+    `triggers`: its patterns of cards and their effects (the first is its `trigger`)."""
+    trigger = triggers[0] if triggers else None
+    metadata = {"variant": True, "on": on, "off": off, "trigger": trigger, "triggers": triggers}
+    return dataclasses.field(default=False, metadata=metadata)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -176,15 +180,32 @@ class HouseRules:
         "a play holding a queen lifts the suit lock on the trick",
         "queens have no effect on a suit lock",
     )
+    down_number: bool = house(
+        "on a single card, the card of its suit one rank weaker may be played too",
+        "a follow must be stronger than the pile",
+    )
+    great_revolution: bool = house(
+        "four or more 2s played together start (or end) a revolution and their player"
+        " goes out at once, in the best place free",
+        "four 2s are four of a kind like any other",
+        Trigger(TWO, "revolution", at_least=4, sets_only=True),
+        Trigger(TWO, "win", at_least=4, sets_only=True),
+    )
+    lucky_seven: bool = house(
+        "three or more 7s that nobody answers win the trick and their player goes out at"
+        " once, in the best place free",
+        "7s that take a trick only take the trick",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:
         """The triggers of the house rules on, in declaration order (so a play's dues
         come in that order: hand over, then discard)."""
         return tuple(
-            field.metadata["trigger"]
+            trigger
             for field in HOUSE_FIELDS
-            if field.metadata["trigger"] is not None and getattr(self, field.name)
+            if getattr(self, field.name)
+            for trigger in field.metadata["triggers"]
         )
 
     @functools.cached_property

@@ -19,7 +19,7 @@ from typing import Any
 from . import seating as seats
 from . import tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, TWO, Card, parse_cards
+from .cards import CARDS, JOKER_RANK, SEVEN, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -125,6 +125,7 @@ class Game:
         self._judge = judge_for(rules)
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
+        self._lucky = rules.lucky_seven
         self._clearing = _clearing(rules)
         self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
         self._bombs = rules.bombs
@@ -154,7 +155,7 @@ class Game:
         #: The dues still to come after `due`, and what the play that made them does once
         #: they are paid (see `_play_variant`).
         self._dues: list[tuple[str, int]] = []
-        self._pending: tuple[int, Play, bool, int, bool] | None = None
+        self._pending: tuple[int, Play, bool, int, bool, bool] | None = None
         #: Cards discarded face up this hand (ten_discard), in order, each with how many
         #: plays the hand had then (`view.with_discards` puts them among the plays).
         self._discarded: tuple[tuple[int, tuple[Card, ...]], ...] = ()
@@ -722,7 +723,14 @@ class Game:
         events.append(_new(Played, (seat, play.cards, effects.cleared, effects.revolt)))
         if self._once:
             self._locked |= 1 << seat
-        self._pending = (seat, play, effects.cleared, effects.skips, effects.bottom)
+        self._pending = (
+            seat,
+            play,
+            effects.cleared,
+            effects.skips,
+            effects.bottom,
+            effects.wins,
+        )
         self._dues = list(effects.dues)
         if not self._next_due(seat):
             self._resume(events)
@@ -804,9 +812,9 @@ class Game:
         """The rest of a play's effects, once its dues are paid: going out, the clear,
         the skips, the next turn."""
         assert self._pending is not None
-        seat, _, cleared, skips, bottom = self._pending
+        seat, _, cleared, skips, bottom, wins = self._pending
         self._pending = None
-        if not self._held[seat]:
+        if not self._held[seat] or wins:  # (a win at once: its cards are out of play)
             self._holding &= ~(1 << seat)
             self._go_out(seat, bottom, events)
             if self.phase is not _PLAY:
@@ -848,6 +856,14 @@ class Game:
         return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
+        if self._lucky and self._holding >> winner & 1 and self.log:
+            owner, last = self.log[-1]
+            if owner == winner and last.rank == SEVEN and last.count >= 3:
+                # lucky_seven: the 7s nobody answered win: their player goes out at once
+                self._holding &= ~(1 << winner)
+                self._go_out(winner, False, events)
+                if self.phase is not _PLAY:
+                    return
         leader: int | None = winner
         if not self._holding >> winner & 1:
             leader = self._next_seat[self._holding << 4 | winner]
@@ -858,7 +874,8 @@ class Game:
         events.append(_new(TrickEnded, (winner, leader)))
 
     def _go_out(self, seat: int, bottom: bool, events: list[Event]) -> None:
-        """The seat has no cards left: it takes the next place from the top, or the
+        """The seat has no cards left (or wins at once, its cards out of play:
+        great_revolution, lucky_seven): it takes the next place from the top, or the
         lowest free place when `bottom` (a finish the rules penalise)."""
         self._lasting = None
         if bottom:
@@ -1205,7 +1222,7 @@ class Game:
             for owner, earlier in view.trick[:-1]:
                 covered = tricks.pile_of(rules, owner, earlier, before._replace(top=covered))
             effects = tricks.effects_of(rules, seat, play, before._replace(top=covered), False)
-            game._pending = (seat, play, effects.cleared, effects.skips, False)
+            game._pending = (seat, play, effects.cleared, effects.skips, False, False)
             # the dues after the one owed now (a hand-over comes before a discard)
             game._dues = list(effects.dues[1:]) if view.due.kind == "handover" else []
         game.turn = game.actor = view.turn

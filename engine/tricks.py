@@ -148,6 +148,16 @@ def _is_spade_two(rules: Rules, ids: tuple[int, ...], top: Top | None, rev: bool
     )
 
 
+def _is_down_number(rules: Rules, ids: tuple[int, ...], top: Top | None, rev: bool) -> bool:
+    """A single natural card of the pile's suit, one rank weaker in the order in force, on a
+    single natural card (down_number)."""
+    if not rules.down_number or top is None or len(ids) != 1 or ids[0] == JOKER_ID:
+        return False
+    if top.size != 1 or top.run or top.jokers or top.rank == JOKER_RANK or not top.suits:
+        return False
+    return ids[0] & 3 == top.suits[0] and ids[0] >> 2 == top.rank + (1 if rev else -1)
+
+
 def _assassinates(rules: Rules, top: Top, rev: bool, rank: int, count: int) -> bool:
     """A single of the weakest rank on a single of the strongest, in the order in force:
     a 3 on a 2, or a 2 on a 3 when reversed (assassination)."""
@@ -233,6 +243,8 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
     top = trick.top
     rev = trick.reversed
     if top is None or _is_spade_three(rules, ids, top) or _is_spade_two(rules, ids, top, rev):
+        return None
+    if _is_down_number(rules, ids, top, rev):
         return None
     suits = suits_of(play)
     if run is not None:
@@ -362,6 +374,7 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     spade = rules.spade_three and _is_spade_three(rules, (THREE_OF_SPADES,), top)
     if spade and counts[THREE_OF_SPADES]:
         add((THREE, 0, 1, (THREE_OF_SPADES,)))
+    down = rules.down_number and top is not None and top.size == 1
     spade_two = _is_spade_two(rules, (TWO_OF_SPADES,), top, rev)
     if spade_two and counts[TWO_OF_SPADES]:
         add((TWO, 0, 1, (TWO_OF_SPADES,)))
@@ -383,7 +396,9 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
                         continue  # listed above
                     if spade_two and ids == (TWO_OF_SPADES,) and not jokers:
                         continue  # listed above
-                    if not _set_beats(rules, top, rev, rank, count, suits):
+                    if not _set_beats(rules, top, rev, rank, count, suits) and not (
+                        down and not jokers and _is_down_number(rules, ids, top, rev)
+                    ):
                         continue
                 add((rank, 0, count, ids + _JOKER_TAIL[jokers]))
     # Sets of jokers alone.
@@ -563,6 +578,8 @@ class Effects(NamedTuple):
     dues: tuple[tuple[str, int], ...]
     #: Going out with it takes the lowest free place (forbidden_finishes, the 2s penalty).
     bottom: bool
+    #: Its player goes out at once, whatever they still hold (great_revolution).
+    wins: bool = False
 
 
 def is_quiet(rules: Rules, play: Play) -> bool:
@@ -582,7 +599,7 @@ def is_quiet(rules: Rules, play: Play) -> bool:
     )
 
 
-_NO_FACTS: Final = (False, False, False, 0, ())
+_NO_FACTS: Final = (False, False, False, 0, (), False)
 
 
 def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
@@ -608,6 +625,8 @@ class Facts(NamedTuple):
     skips: int
     #: The dues it leaves its player unless it is their last cards.
     dues: tuple[tuple[str, int], ...]
+    #: Its player goes out at once (a "win" trigger: great_revolution).
+    wins: bool = False
 
 
 def facts_of(rules: Rules, play: Play) -> Facts:
@@ -615,6 +634,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
     skips = 0
     reverse = False
     revolt = revolts(rules, play)
+    wins = False
     dues: tuple[tuple[str, int], ...] = ()
     for trigger in rules.play_triggers:
         cards = count_of(play, trigger.rank)
@@ -627,6 +647,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
             reverse = not reverse  # a J and a 2 in one sequence (two_back): both, so none
         elif effect == "revolution":
             revolt = True  # (four 9s under revolution and coup: one revolution)
+        elif effect == "win":
+            wins = True
         else:
             dues += ((effect, cards),)
     return Facts(
@@ -634,7 +656,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
         revolt,
         reverse,
         skips,
-        dues,
+        () if wins else dues,
+        wins,
     )
 
 
@@ -648,7 +671,7 @@ def effects_of(
 ) -> Effects:
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards.  `facts`: `facts_of(rules, play)`, when known."""
-    cleared, revolt, reverse, skips, dues = facts or facts_of(rules, play)
+    cleared, revolt, reverse, skips, dues, wins = facts or facts_of(rules, play)
     if not cleared and rules.pile_clears and clears_pile(rules, play, trick):
         cleared, skips = True, 0  # (a clear skips nobody)
     if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
@@ -662,7 +685,9 @@ def effects_of(
         skips,
         () if going_out else dues,
         going_out
+        and not wins  # (a win at once is never a punished finish)
         and (
             forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)
         ),
+        wins,
     )

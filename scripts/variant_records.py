@@ -100,6 +100,11 @@ class Watch:
                         self.seen.add("spade_two_return")
                 if lock and not game.lock and 9 in ranks and not event.clears:
                     self.seen.add("queen_release")
+                if single and len(shown) == 1 and before is not None and before.suits:
+                    step = 1 if game.revolution != game.jack_back else -1
+                    card = event.cards[0]
+                    if card.suit == before.suits[0] and card.rank == before.rank + step:
+                        self.seen.add("down_number")  # one rank weaker, the pile's suit
                 if ranks == {0} and before is not None and game.top and game.top.rank != 0:
                     self.seen.add("transparent_threes")
                 if (
@@ -135,6 +140,10 @@ class Watch:
             elif isinstance(event, Fell):
                 self.seen.add("capital_fall")
             elif isinstance(event, WentOut):
+                kept = game.card_counts()[event.seat] > 0  # out with cards: a win at once
+                sevens = before is not None and not before.run and before.rank == 4
+                if kept and sevens and before.size >= 3:
+                    self.seen.add("lucky_seven")
                 if event.place == self.tops:
                     self.tops += 1
                 else:

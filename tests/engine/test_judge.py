@@ -34,6 +34,7 @@ PLAYING = (
     "spade_three",
     "spade_two_return",
     "assassination",
+    "down_number",
     # every house rule whose trigger clears (nines_clear...): it changes what may follow
     *(
         f.name

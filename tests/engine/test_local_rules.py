@@ -5,7 +5,16 @@ Daifugo tables"): each toggle's worked example, and the peer scenario it was rea
 from __future__ import annotations
 
 import pytest
-from president.engine import PASS, IllegalAction, Play, Played, Rules, TrickEnded, parse_cards
+from president.engine import (
+    PASS,
+    IllegalAction,
+    Play,
+    Played,
+    Rules,
+    TrickEnded,
+    WentOut,
+    parse_cards,
+)
 
 from .helpers import game_with
 
@@ -192,3 +201,71 @@ def test_a_queen_lifts_the_suit_lock() -> None:
     for seat, text in ((0, "5H"), (1, "7H"), (2, "QH")):
         off.apply(seat, cards(text))
     assert off.lock == (2,) and not off.is_legal(3, cards("AS"))
+
+
+# --- great_revolution, lucky_seven ---------------------------------------------------------
+
+
+def test_four_twos_start_a_revolution_and_their_player_goes_out_first() -> None:
+    """docs/rules.md, `great_revolution`: the worked example (rich-rich-daifugo's 大革命,
+    "2x4で大革命が発動", "即勝利")."""
+    rules = LEFT.replace(great_revolution=True)
+    game = game_with(rules, {0: "2C 2D 2H 2S 9C KD", 1: "4C 4D 4H 4S", 2: "AC"})
+    events = game.apply(0, cards("2C 2D 2H 2S"))
+    assert played(events).revolution and game.revolution
+    assert WentOut(0, 0) in events and game.place_of(0) == 0  # first, with 9 cards unplayed
+    assert game.card_counts()[0] == 9 and game.turn == 1  # its other cards out of play
+    assert game.is_legal(1, cards("4C 4D 4H 4S"))  # lower beats higher now
+    off = game_with(LEFT, {0: "2C 2D 2H 2S 9C"})
+    events = off.apply(0, cards("2C 2D 2H 2S"))
+    assert not played(events).revolution and not any(isinstance(e, WentOut) for e in events)
+
+
+def test_three_sevens_nobody_answers_win_and_answered_they_do_not() -> None:
+    """docs/rules.md, `lucky_seven`: the worked example (rich-rich-daifugo's ラッキーセブン,
+    "7x3を出したプレイヤー、無敗なら勝利")."""
+    rules = LEFT.replace(lucky_seven=True)
+    game = game_with(rules, {0: "7C 7D 7H 9C KD", 1: "3C", 2: "4C", 3: "5C"})
+    game.apply(0, cards("7C 7D 7H"))
+    game.apply(1, PASS)
+    game.apply(2, PASS)
+    events = game.apply(3, PASS)
+    assert WentOut(0, 0) in events and game.place_of(0) == 0
+    assert game.card_counts()[0] == 10 and game.turn == 1  # the next seat holding cards leads
+    answered = game_with(rules, {0: "7C 7D 7H 9C", 1: "8C 8D 8H"})
+    answered.apply(0, cards("7C 7D 7H"))
+    answered.apply(1, cards("8C 8D 8H"))
+    for seat in (2, 3, 0):
+        events = answered.apply(seat, PASS)
+    assert not any(isinstance(e, WentOut) for e in events) and answered.place_of(0) is None
+
+
+# --- down_number -------------------------------------------------------------------------------
+
+
+def test_the_card_one_rank_weaker_in_the_piles_suit_may_follow_a_single() -> None:
+    """docs/rules.md, `down_number`: the worked example (rich-rich-daifugo's ダウンナンバー:
+    the same suit, strength one less)."""
+    rules = LEFT.replace(down_number=True)
+    game = game_with(rules, {0: "9H KC", 1: "8H 8S 7H", 2: "10D"})
+    game.apply(0, cards("9H"))
+    assert game.is_legal(1, cards("8H"))  # the 8 of hearts on the 9 of hearts
+    assert not game.is_legal(1, cards("8S")) and not game.is_legal(1, cards("7H"))
+    game.apply(1, cards("8H"))
+    assert game.top is not None and game.top.rank == 5 and game.is_legal(2, cards("10D"))
+    pair = game_with(rules, {0: "9H 9C", 1: "8H 8C"})
+    pair.apply(0, cards("9H 9C"))
+    assert not pair.is_legal(1, cards("8H 8C"))  # singles only
+    off = game_with(LEFT, {0: "9H", 1: "8H"})
+    off.apply(0, cards("9H"))
+    assert not off.is_legal(1, cards("8H"))
+
+
+def test_in_a_revolution_the_down_number_is_one_rank_higher() -> None:
+    rules = LEFT.replace(down_number=True, revolution=True)
+    game = game_with(rules, {0: "5C 5D 5H 5S 9H", 1: "10H 8H"})
+    game.apply(0, cards("5C 5D 5H 5S"))
+    for seat in (1, 2, 3):
+        game.apply(seat, PASS)
+    game.apply(0, cards("9H"))
+    assert game.revolution and game.is_legal(1, cards("10H")) and game.is_legal(1, cards("8H"))
