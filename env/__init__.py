@@ -1,0 +1,23 @@
+"""President as a reinforcement-learning environment (the optional extra `rl`:
+`pip install '.[rl]'`): a PettingZoo AEC environment for any preset and player count
+(`env`, `raw_env`), a Gymnasium single-agent wrapper where the other seats are bots
+(`SingleSeat`), and `PolicyBot`, which makes a trained policy an SDK strategy
+(docs/rl.md)."""
+
+from .actions import Catalog
+from .observe import Layout, Observer, layout_of
+from .policy import PolicyBot, register
+from .single import SingleSeat
+from .table import env, raw_env
+
+__all__ = [
+    "Catalog",
+    "Layout",
+    "Observer",
+    "PolicyBot",
+    "SingleSeat",
+    "env",
+    "layout_of",
+    "raw_env",
+    "register",
+]

@@ -1,0 +1,85 @@
+"""The fixed action space of a table's rules: every action a seat could ever be offered,
+numbered once (`Catalog`), so that a policy answers with an index and an action mask.
+
+An action's key is what the engine treats as one choice: where suits matter (the judge
+says so), the cards themselves; elsewhere the shape (a play's rank, count and jokers; a
+return's ranks), since the engine lists one play per shape and any cards of it do."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from president.engine import (
+    PASS,
+    Action,
+    Discard,
+    Handover,
+    Pass,
+    Play,
+    Return,
+    Rules,
+    Trick,
+    counts_of,
+    deck,
+    judge_for,
+)
+
+Key = Hashable
+
+
+class Catalog:
+    """Every action of a table's rules, by index: the pass, every play the full deck could
+    lead, every return of one or two cards, and (under seven_pass or ten_discard) every
+    card handed over or discarded."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        judge = judge_for(rules)
+        self.by_cards = judge.suits_matter()
+        rows = judge.rows_of(counts_of(deck(rules.decks, rules.jokers)))
+        actions: list[Action] = [PASS]
+        actions += judge.legal_plays(rows, Trick(None, False, (), False))
+        for size in (1, 2):
+            actions += judge.legal_returns(rows, size)
+        kinds = sorted({card for card in deck(rules.decks, rules.jokers)}, key=lambda c: c.id)
+        if rules.seven_pass:
+            actions += [Handover((card,)) for card in kinds]
+        if rules.ten_discard:
+            actions += [Discard((card,)) for card in kinds]
+        self.keys: list[Key] = []
+        self.index: dict[Key, int] = {}
+        for action in actions:
+            key = self.key(action)
+            if key not in self.index:
+                self.index[key] = len(self.keys)
+                self.keys.append(key)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def key(self, action: Action) -> Key:
+        """What the engine treats as one choice (see the module's words)."""
+        kind = type(action)
+        if kind is Pass:
+            return "pass"
+        if kind is Play:
+            play: Play = action  # type: ignore[assignment]
+            if self.by_cards:
+                return ("play", play.ids)
+            return ("play", play.rank, play.count, play.jokers)
+        if kind is Return:
+            ret: Return = action  # type: ignore[assignment]
+            if self.by_cards:
+                return ("return", ret.ids)
+            return ("return", tuple(sorted(card.rank for card in ret.cards)))
+        if kind is Handover:
+            return ("handover", action.ids)  # type: ignore[union-attr]
+        return ("discard", action.ids)  # type: ignore[union-attr]
+
+    def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
+        """The index of each legal action (the legal action itself, by index)."""
+        found: dict[int, Action] = {}
+        index = self.index
+        for action in legal:
+            found[index[self.key(action)]] = action
+        return found

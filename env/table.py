@@ -1,0 +1,189 @@
+"""The table as a PettingZoo AEC environment (`raw_env`; `env` wraps it as PettingZoo's
+own classic environments are): one agent per player, taking turns as the engine says
+(in the exchange, each seat that owes a return in turn), every action from the fixed
+`Catalog` with an action mask, observations from each seat's view alone (`Observer`), and
+the engine's `SeatView` in `infos[agent]["view"]` for rule-based agents.
+
+Rewards come at the end of each hand: 1 for first place down to -1 for last, evenly
+spaced.  An episode is a whole game of the preset (its own end: a target or a number of
+rounds), or `hands` hands."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from president.engine import Action, Game, Phase, Rules, find_preset, rules_from
+
+from .actions import Catalog
+from .observe import Observer
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """`raw_env(**kwargs)` as PettingZoo's classic environments are wrapped: an illegal
+    action ends the game with -1 for its agent; an action out of range is an error; the
+    API's order is enforced."""
+    table: AECEnv = raw_env(**kwargs)
+    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
+    table = wrappers.AssertOutOfBoundsWrapper(table)
+    return wrappers.OrderEnforcingWrapper(table)
+
+
+class raw_env(AECEnv):
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "president_v0",
+        "is_parallelizable": False,
+        "render_modes": ["ansi"],
+    }
+
+    def __init__(
+        self,
+        preset: str = "classic",
+        players: int = 4,
+        rules: Rules | dict[str, Any] | None = None,
+        hands: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = (
+            rules
+            if isinstance(rules, Rules)
+            else rules_from(rules)
+            if rules is not None
+            else find_preset(preset)
+        )
+        self.players = players
+        self.hands = hands
+        self.render_mode = render_mode
+        self.catalog = Catalog(self.rules)
+        self.observer = Observer(self.rules, players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        size = self.observer.layout.size
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 64.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (len(self.catalog),), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(len(self.catalog)) for agent in self.possible_agents
+        }
+        self.game = Game(self.rules, self.possible_agents)
+        self._rng = random.Random()
+        self._legal: dict[int, Action] = {}
+        #: The last observation made, by agent, until the next step.
+        self._seen: tuple[str, dict[str, NDArray[Any]]] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the episode ------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game = Game(self.rules, self.possible_agents)
+        self._seen = None
+        self.played_hands = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.game.start_hand(rng=self._rng)
+        self._next()
+
+    def _next(self) -> None:
+        """The agent to act now (the game's first actor), its legal actions by index."""
+        game = self.game
+        actor = game.actors[0]
+        self.agent_selection = game.seating[actor]
+        self._legal = self.catalog.indices(game.legal_actions(actor))
+        for agent in self.agents:
+            self.infos[agent] = {}
+        self.infos[self.agent_selection] = {"view": game.view_for(actor)}
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        game = self.game
+        if self._seen is not None and self._seen[0] == agent:
+            return self._seen[1]  # (asked again before a step: last(), a wrapper)
+        seat = game.seating.index(agent)
+        mask = np.zeros(len(self.catalog), dtype=np.int8)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask[list(self._legal)] = 1
+        seen: dict[str, NDArray[Any]] = {
+            "observation": self.observer(game.view_for(seat)),
+            "action_mask": mask,
+        }
+        self._seen = (agent, seen)
+        return seen
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        chosen = self._legal.get(int(action)) if action is not None else None
+        if chosen is None:
+            raise ValueError(f"action {action} is not legal for {agent} now")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._seen = None
+        game.apply(game.seating.index(agent), chosen)
+        if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+            self._hand_over()
+        if not any(self.terminations.values()):
+            self._next()
+        self._accumulate_rewards()
+
+    def _hand_over(self) -> None:
+        game = self.game
+        finish = game.finishes[-1]
+        last = max(1, len(finish) - 1)
+        for place, name in enumerate(finish):
+            self.rewards[name] = 1.0 - 2.0 * place / last
+        self.played_hands += 1
+        if game.phase is Phase.GAME_OVER or (
+            self.hands is not None and self.played_hands >= self.hands
+        ):
+            self.terminations = dict.fromkeys(self.agents, True)
+            for agent in self.agents:
+                self.infos[agent] = {}
+            return
+        game.start_hand(rng=self._rng)
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        return self.observe(agent)["action_mask"]
+
+    def action_of(self, index: int) -> Action | None:
+        """The legal action of this index for the agent to act now, or None."""
+        return self._legal.get(index)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        game = self.game
+        lines = [f"hand {game.hand + 1}, {game.phase.name.lower()}"]
+        for seat, name in enumerate(game.seating):
+            cards = " ".join(str(c) for c in game.hand_of(seat))
+            mark = ">" if name == self.agent_selection else " "
+            lines.append(f"{mark} {name}: {cards}")
+        if game.top is not None and game.log:
+            lines.append(f"pile: {game.log[-1][1]}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Environment steps per second against the simulator's decisions per second (issue 30
+§2), same run, one process: PettingZoo's AEC loop over `president.env.env` (`last()`,
+a random action among the masked ones, `step`) against `president sim`'s own loop with
+random bots (`president.bots.sim.play_game`), taking turns in slices of a quarter of a
+second.  Target: the environment >= 0.50 of the simulator.
+
+    python -m scripts.bench_env [--preset classic] [--players 4] [--seconds 5] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from president.bots.sim import play_game
+from president.engine import find_preset
+from president.env import env, raw_env
+
+SLICE = 0.25
+TARGET = 0.50
+
+
+class EnvLoop:
+    def __init__(self, preset: str, players: int, seed: int, wrapped: bool = True) -> None:
+        self.table = (env if wrapped else raw_env)(preset=preset, players=players)
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.table.reset(seed=seed)
+
+    def run(self, seconds: float) -> int:
+        table, rng = self.table, self.rng
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(64):
+                observation, _, terminated, truncated, _ = table.last()
+                if terminated or truncated:
+                    table.step(None)
+                    if not table.agents:
+                        self.seed += 1
+                        table.reset(seed=self.seed)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                table.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+        return steps
+
+
+class SimLoop:
+    def __init__(self, preset: str, players: int, seed: int) -> None:
+        self.rules = find_preset(preset)
+        self.bots = ["random"] * players
+        self.seed = seed
+        self.number = 0
+
+    def run(self, seconds: float) -> int:
+        decisions = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            game, _, _ = play_game(self.rules, self.bots, self.seed, self.number, rotate=True)
+            self.number += 1
+            decisions += sum(len(hand.actions) for hand in game.history)
+        return decisions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    ratios: list[float] = []
+    raw_ratios: list[float] = []
+    for run in range(args.repeats):
+        loops = [
+            EnvLoop(args.preset, args.players, args.seed + run),
+            EnvLoop(args.preset, args.players, args.seed + run, wrapped=False),
+            SimLoop(args.preset, args.players, args.seed + run),
+        ]
+        counts = [0, 0, 0]
+        times = [0.0, 0.0, 0.0]
+        while times[0] < args.seconds:
+            for index, loop in enumerate(loops):
+                start = time.perf_counter()
+                counts[index] += loop.run(SLICE)
+                times[index] += time.perf_counter() - start
+        wrapped, raw, sim = (n / t for n, t in zip(counts, times))
+        ratios.append(wrapped / sim)
+        raw_ratios.append(raw / sim)
+        print(
+            f"run {run + 1}: env() {wrapped:,.0f} steps/s, raw_env {raw:,.0f} steps/s,"
+            f" simulator {sim:,.0f} decisions/s; ratios {ratios[-1]:.2f} and {raw_ratios[-1]:.2f}"
+        )
+    for name, found in (("env() (PettingZoo's wrappers)", ratios), ("raw_env", raw_ratios)):
+        median = statistics.median(found)
+        verdict = "meets" if median >= TARGET else "MISSES"
+        print(
+            f"{name} / simulator: {median:.2f} ({verdict} the target {TARGET:.2f};"
+            f" preset {args.preset}, {args.players} players, median of {args.repeats} runs)"
+        )
+    print(
+        "command: python -m scripts.bench_env --preset"
+        f" {args.preset} --players {args.players} --seconds {args.seconds:g}"
+        f" --repeats {args.repeats}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

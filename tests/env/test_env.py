@@ -1,0 +1,139 @@
+"""president.env (issue 30): the PettingZoo environment, the single-seat Gymnasium one and
+a policy as a bot."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+from president.bots.sim import play_game
+from president.engine import PRESETS, Phase
+from president.env import Catalog, PolicyBot, SingleSeat, env, raw_env, register
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_environment_passes_pettingzoos_api_test(preset: str) -> None:
+    api_test(env(preset=preset, players=4), num_cycles=200)
+
+
+def test_the_environment_passes_pettingzoos_seed_test() -> None:
+    seed_test(lambda: env(preset="daifugo", players=4), num_cycles=100)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("daifugo", 4), ("full", 6)])
+def test_the_mask_is_exactly_the_legal_actions_and_each_index_is_one(
+    preset: str, players: int
+) -> None:
+    """Whole games with random legal choices: at every step the mask marks one index per
+    legal action, and the index played is the action the engine takes."""
+    table = raw_env(preset=preset, players=players)
+    table.reset(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    while not all(table.terminations.values()):
+        agent = table.agent_selection
+        seat = table.game.seating.index(agent)
+        legal = table.game.legal_actions(seat)
+        mask = table.observe(agent)["action_mask"]
+        assert int(mask.sum()) == len(legal)
+        for index in np.flatnonzero(mask):
+            assert table.action_of(int(index)) in legal
+        others = [a for a in table.agents if a != agent]
+        assert all(not table.observe(a)["action_mask"].any() for a in others)
+        table.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    assert table.game.phase is Phase.GAME_OVER and steps > 50
+
+
+def test_an_observation_is_made_from_the_seats_view_alone() -> None:
+    """Two tables dealt alike but for the cards of the seats not to act (shuffled among
+    them, as many each): the seat to act observes the same numbers, and its mask."""
+    from president.engine import Game
+
+    first = raw_env(preset="daifugo", players=4)
+    first.reset(seed=5)
+    game = first.game
+    actor = game.actors[0]
+    hands = [game.hand_of(seat) for seat in range(4)]
+    others = [card for seat in range(4) if seat != actor for card in hands[seat]]
+    random.Random(9).shuffle(others)
+    swapped = []
+    for seat in range(4):
+        if seat == actor:
+            swapped.append(hands[seat])
+        else:
+            swapped.append(others[: len(hands[seat])])
+            others = others[len(hands[seat]) :]
+    assert swapped != hands
+    second = raw_env(preset="daifugo", players=4)
+    second.reset(seed=5)
+    second.game = Game(second.rules, second.possible_agents)
+    second.game.start_hand(dealer=game.dealer, deal=swapped)
+    second._next()
+    agent = first.agent_selection
+    assert second.agent_selection == agent
+    mine, theirs = first.observe(agent), second.observe(agent)
+    assert np.array_equal(mine["observation"], theirs["observation"])
+    assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+    # and another seat, whose cards differ, observes something else
+    other = next(a for a in first.agents if a != agent and first.game.seating.index(a) != actor)
+    seat = first.game.seating.index(other)
+    if hands[seat] != swapped[seat]:
+        assert not np.array_equal(
+            first.observe(other)["observation"], second.observe(other)["observation"]
+        )
+
+
+def test_the_catalog_numbers_every_action_once() -> None:
+    catalog = Catalog(PRESETS["daifugo"])
+    assert len(set(catalog.keys)) == len(catalog) > 1000
+    assert catalog.index["pass"] == 0
+
+
+def test_one_seat_learns_against_bots() -> None:
+    single = SingleSeat(preset="classic", players=4, opponents=["greedy", "heuristic", "random"])
+    obs, info = single.reset(seed=2)
+    assert "view" in info and obs["action_mask"].any()
+    rng = np.random.default_rng(2)
+    done, total, steps = False, 0.0, 0
+    while not done:
+        obs, reward, done, truncated, info = single.step(
+            rng.choice(np.flatnonzero(obs["action_mask"]))
+        )
+        total += reward
+        steps += 1
+        assert not truncated
+    hands = single.table.played_hands
+    assert hands >= 1 and -hands <= total <= hands
+    with pytest.raises(ValueError, match="3 opponents"):
+        SingleSeat(players=4, opponents=["greedy"])
+
+
+def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
+    """A policy choosing at random among the masked actions, registered as a strategy,
+    plays whole games in the simulator without a mistake; one that answers outside the
+    mask plays its first legal action instead."""
+
+    def masked(rng: random.Random):  # type: ignore[no-untyped-def]
+        return lambda observation, mask: int(rng.choice(np.flatnonzero(mask)))
+
+    register("masked-random", masked)
+    for preset in ("classic", "daifugo"):
+        game, _, timers = play_game(
+            PRESETS[preset], ["masked-random", "greedy", "greedy", "greedy"], 1, 0, rotate=True
+        )
+        assert game.phase is Phase.GAME_OVER
+        assert timers[0].strategy.mistakes == 0  # type: ignore[attr-defined]
+    wrong = PolicyBot(lambda observation, mask: len(mask) + 5)
+    game, _, _ = play_game(PRESETS["classic"], ["random"] * 4, 1, 0, rotate=True)
+    del game
+    table = raw_env()
+    table.reset(seed=1)
+    seat = table.game.actors[0]
+    view = table.game.view_for(seat)
+    assert wrong.choose(view) == view.legal_actions()[0] and wrong.mistakes == 1
