@@ -4,6 +4,7 @@ a policy as a bot."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,3 +138,43 @@ def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
     seat = table.game.actors[0]
     view = table.game.view_for(seat)
     assert wrong.choose(view) == view.legal_actions()[0] and wrong.mistakes == 1
+
+
+@pytest.mark.slow
+async def test_a_trained_policy_plays_a_person_in_president_play(tmp_path: Path) -> None:
+    """scripts/policy_bot.py with a policy's weights (as scripts/train_example.py saves
+    them): `python scripts/policy_bot.py W.npz play` seats the policy's bots at a real
+    `president play` table in a terminal, and the game goes on with them: a person plays
+    a whole hand against them (the lowest cards each turn, passing when it cannot)."""
+    import asyncio
+    import sys
+
+    from president.env import Observer
+
+    from ..harness.processes import environment
+    from ..harness.terminal import Terminal
+
+    rules = PRESETS["classic"]
+    size, actions = Observer(rules, 4).layout.size, len(Catalog(rules))
+    weights = tmp_path / "policy.npz"
+    rng = np.random.default_rng(1)
+    np.savez(weights, weights=rng.normal(0, 0.1, (actions, size)), bias=np.zeros(actions))
+    script = Path(__file__).resolve().parents[2] / "scripts" / "policy_bot.py"
+    command = [sys.executable, str(script), str(weights), "play", "--players", "4"]
+    command += ["--name", "ann", "--bot-delay", "0", "--pause", "0.2"]
+    ann = Terminal(command, environment(tmp_path), rows=24, columns=100)
+    try:
+        await ann.shows("trained", 60)  # the bots are the policy's
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        while "hand 2" not in ann.text().lower():
+            assert loop.time() < deadline, ann.text()
+            status = ann.text().splitlines()[-1] if ann.text() else ""
+            if "▶ ann (you)" in ann.text():
+                if "p passes" in status and "space chooses" not in status:
+                    ann.send("p")
+                else:
+                    ann.send("s\r")
+            await asyncio.sleep(0.3)
+    finally:
+        ann.close()
