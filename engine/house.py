@@ -39,8 +39,10 @@ JOKER: Final = 13
 #:   back), as four of a kind does under `revolution` (a play revolts once, however many
 #:   of its patterns say so);
 #: - "win": its player goes out at once, taking the best free place, the cards still in
-#:   their hand out of play (as a fallen President's are).
-Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution", "win"]
+#:   their hand out of play (as a fallen President's are);
+#: - "cut": while the order is reversed, the play (legal as any other, not on any pile)
+#:   ends the trick once made; its player leads.
+Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution", "win", "cut"]
 EFFECTS: Final[tuple[Effect, ...]] = (
     "clear",
     "skip",
@@ -49,6 +51,7 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     "reverse",
     "revolution",
     "win",
+    "cut",
 )
 
 
@@ -190,6 +193,21 @@ class HouseRules:
         "four 2s are four of a kind like any other",
         Trigger(TWO, "revolution", at_least=4, sets_only=True),
         Trigger(TWO, "win", at_least=4, sets_only=True),
+    )
+    five_cut: bool = house(
+        "while the order is reversed, a play holding a 5 clears the pile once made",
+        "5s never clear",
+        Trigger(FIVE, "cut"),
+    )
+    six_cut: bool = house(
+        "while the order is reversed, a play holding a 6 clears the pile once made",
+        "6s never clear but as sixes_clear says",
+        Trigger(SIX, "cut"),
+    )
+    seven_cut: bool = house(
+        "while the order is reversed, a play holding a 7 clears the pile once made",
+        "7s never clear",
+        Trigger(SEVEN, "cut"),
     )
     lucky_seven: bool = house(
         "three or more 7s that nobody answers win the trick and their player goes out at"

@@ -599,7 +599,7 @@ def is_quiet(rules: Rules, play: Play) -> bool:
     )
 
 
-_NO_FACTS: Final = (False, False, False, 0, (), False)
+_NO_FACTS: Final = (False, False, False, 0, (), False, False)
 
 
 def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
@@ -627,6 +627,8 @@ class Facts(NamedTuple):
     dues: tuple[tuple[str, int], ...]
     #: Its player goes out at once (a "win" trigger: great_revolution).
     wins: bool = False
+    #: It clears the pile if the order is reversed before it (a "cut": five_cut...).
+    cuts: bool = False
 
 
 def facts_of(rules: Rules, play: Play) -> Facts:
@@ -634,7 +636,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
     skips = 0
     reverse = False
     revolt = revolts(rules, play)
-    wins = False
+    wins = cuts = False
     dues: tuple[tuple[str, int], ...] = ()
     for trigger in rules.play_triggers:
         cards = count_of(play, trigger.rank)
@@ -649,6 +651,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
             revolt = True  # (four 9s under revolution and coup: one revolution)
         elif effect == "win":
             wins = True
+        elif effect == "cut":
+            cuts = True
         else:
             dues += ((effect, cards),)
     return Facts(
@@ -658,6 +662,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
         skips,
         () if wins else dues,
         wins,
+        cuts,
     )
 
 
@@ -671,8 +676,10 @@ def effects_of(
 ) -> Effects:
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards.  `facts`: `facts_of(rules, play)`, when known."""
-    cleared, revolt, reverse, skips, dues, wins = facts or facts_of(rules, play)
-    if not cleared and rules.pile_clears and clears_pile(rules, play, trick):
+    cleared, revolt, reverse, skips, dues, wins, cuts = facts or facts_of(rules, play)
+    if not cleared and (
+        (cuts and trick.reversed) or (rules.pile_clears and clears_pile(rules, play, trick))
+    ):
         cleared, skips = True, 0  # (a clear skips nobody)
     if rules.equal_plays == "skip" and not cleared and equal_play(rules, play, trick):
         skips += 1

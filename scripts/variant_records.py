@@ -49,6 +49,12 @@ CLEARING: dict[str, Trigger] = {
     for field in HOUSE_FIELDS
     if field.metadata["trigger"] is not None and field.metadata["trigger"].effect == "clear"
 }
+#: The house rules whose trigger cuts the trick while the order is reversed: five_cut...
+CUTTING: dict[str, Trigger] = {
+    field.name: field.metadata["trigger"]
+    for field in HOUSE_FIELDS
+    if field.metadata["trigger"] is not None and field.metadata["trigger"].effect == "cut"
+}
 #: The house rules whose trigger turns the order over (for the trick or for the hand):
 #: jack_back, two_back, coup...
 TURNING: dict[str, Trigger] = {
@@ -67,6 +73,7 @@ class Watch:
         self.top: Any = None
         self.jack = False
         self.lock: tuple[int, ...] = ()
+        self.reversed = False
         self.tops = 0
 
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
@@ -75,6 +82,7 @@ class Watch:
         before, self.top = self.top, game.top
         jack, self.jack = self.jack, game.jack_back
         lock, self.lock = self.lock, game.lock
+        reversed_, self.reversed = self.reversed, game.revolution != game.jack_back
         for event in events:
             if isinstance(event, Played):
                 ranks = {c.rank for c in event.cards if not c.is_joker}
@@ -83,6 +91,10 @@ class Watch:
                 for name, trigger in CLEARING.items():  # nines_clear, sixes_clear...
                     shape = ranks == {trigger.rank} and len(event.cards) >= trigger.at_least
                     if event.clears and shape:
+                        self.seen.add(name)
+                for name, trigger in CUTTING.items():  # five_cut, six_cut, seven_cut
+                    held = sum(1 for c in event.cards if c.rank == trigger.rank)
+                    if event.clears and reversed_ and held:
                         self.seen.add(name)
                 for name, trigger in TURNING.items():  # two_back, coup...
                     held = sum(1 for c in event.cards if c.rank == trigger.rank)

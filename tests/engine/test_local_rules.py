@@ -269,3 +269,37 @@ def test_in_a_revolution_the_down_number_is_one_rank_higher() -> None:
         game.apply(seat, PASS)
     game.apply(0, cards("9H"))
     assert game.revolution and game.is_legal(1, cards("10H")) and game.is_legal(1, cards("8H"))
+
+
+# --- five_cut, six_cut, seven_cut ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("toggle", "rank"), [("five_cut", "5"), ("six_cut", "6"), ("seven_cut", "7")]
+)
+def test_in_a_revolution_a_five_six_or_seven_cuts_the_trick(toggle: str, rank: str) -> None:
+    """docs/rules.md, `five_cut` (`six_cut`, `seven_cut`): the worked example
+    (rich-rich-daifugo's 5切り, 6切り, 7切り: "革命中に5を出すと場が流れる")."""
+    rules = LEFT.replace(revolution=True, **{toggle: True})
+    game = game_with(rules, {0: "9C 9D 9H 9S 8C", 1: f"{rank}H {rank}S 4C", 2: "3D"})
+    game.apply(0, cards("9C 9D 9H 9S"))  # a revolution
+    for seat in (1, 2, 3):
+        game.apply(seat, PASS)
+    game.apply(0, cards("8C"))
+    events = game.apply(1, cards(f"{rank}H"))  # legal as ever (lower beats higher now)...
+    assert played(events).clears and TrickEnded(1, 1) in events  # ...and it cuts
+    ordinary = game_with(rules, {0: "4D", 1: f"{rank}H"})
+    ordinary.apply(0, cards("4D"))
+    assert not played(ordinary.apply(1, cards(f"{rank}H"))).clears  # not reversed: no cut
+    on_a_four = game_with(rules, {0: "9C 9D 9H 9S 4D", 1: f"{rank}H"})
+    on_a_four.apply(0, cards("9C 9D 9H 9S"))
+    for seat in (1, 2, 3):
+        on_a_four.apply(seat, PASS)
+    on_a_four.apply(0, cards("4D"))
+    assert not on_a_four.is_legal(1, cards(f"{rank}H"))  # a cut must beat the pile first
+    off = game_with(LEFT.replace(revolution=True), {0: "9C 9D 9H 9S 8C", 1: f"{rank}H"})
+    off.apply(0, cards("9C 9D 9H 9S"))
+    for seat in (1, 2, 3):
+        off.apply(seat, PASS)
+    off.apply(0, cards("8C"))
+    assert not played(off.apply(1, cards(f"{rank}H"))).clears
