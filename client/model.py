@@ -48,6 +48,9 @@ class TableModel:
     dealt: dict[int, list[Card]] = field(default_factory=dict)
     #: The last few thousand public events, as the engine's events.
     events: list[Event] = field(default_factory=list)
+    #: The event heard last, and why the timeout rule made it if it did ("time",
+    #: "away", "left"; "" when its seat did): what a screen narrates.
+    latest: tuple[Event, str] | None = None
     chat: list[m.Chat] = field(default_factory=list)
     deal_results: dict[int, str | None] = field(default_factory=dict)
     #: Hands whose deal this client did not see whole (it joined or came back later):
@@ -119,6 +122,8 @@ class TableModel:
         play or discard takes those cards out of my hand."""
         event = wire.event_from_wire(message)
         self.events.append(event)
+        timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded)
+        self.latest = (event, message.timeout if isinstance(message, timed) else "")
         if len(self.events) > 5000:
             del self.events[:2500]
             self.resumed = max(0, self.resumed - 2500)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from president.engine import PASS, Action, Phase
+from president.engine import PASS, Action
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -35,7 +35,6 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from .fit import (
     COMPACT_CELL,
-    SeatRow,
     compact_seats,
     cut,
     fit_parts,
@@ -47,7 +46,9 @@ from .fit import (
     wrap,
 )
 from .logview import LogView
-from .table import TableScreen, card_text, lock_text
+from .narrator import card_text, lock_text
+from .seats import SeatRow, pile, rating_text, seat_rows
+from .table import TableScreen
 from .theme import add_help_keys, card_style, screen_app
 
 #: The keys and what they do, as the help overlay shows them.
@@ -284,13 +285,9 @@ class TableApp:
             model, ladder, view = self.client.model, self.client.ladder, self.client.model.view
             rows = [
                 SeatRow(
-                    turn=False,
                     name=chair.name + (" (you)" if chair.name == model.me else ""),
-                    title="",
-                    cards=13,
-                    points=0,
-                    flags="",
-                    rating=_rating(None if chair.bot else ladder.rating(chair.name)),
+                    count=13,
+                    rating=rating_text(None if chair.bot else ladder.rating(chair.name)),
                 )
                 for chair in (view.chairs if view is not None else ())
                 if chair.name
@@ -472,32 +469,12 @@ class TableApp:
         view, public = model.view, model.public
         if view is None or public is None:
             return None
-        connected = {chair.name: chair.connected for chair in view.chairs}
-        titles = public.titles_won()  # after a hand, the titles it gave
-        scores = dict(public.scores)
-        owing = {seat for seat, _ in public.owed}
-        rows = []
-        for seat, name in enumerate(public.seating):
-            flags = "passed" if public.passed[seat] or public.locked[seat] else ""
-            if (
-                public.phase is Phase.PLAY
-                and public.places[seat] is not None
-                and public.counts[seat]
-            ):
-                flags = "fell"  # (capital_fall: placed, its cards out of play)
-            flags += "" if connected.get(name, False) else (" away" if flags else "away")
-            rows.append(
-                SeatRow(
-                    turn=public.turn == seat or seat in owing,
-                    name=name + (" (you)" if name == model.me else ""),
-                    title=titles.get(name, ""),
-                    cards=public.counts[seat],
-                    points=scores[name],
-                    flags=flags,
-                    rating=_rating(ladder.rating(name)),
-                )
-            )
-        return rows
+        return seat_rows(
+            public,
+            me=model.me,
+            connected={chair.name: chair.connected for chair in view.chairs},
+            rating=ladder.rating,
+        )
 
     def _seats(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
@@ -524,8 +501,8 @@ class TableApp:
         public = self.client.model.public
         if public is None or not public.trick:
             return [("class:dim", "empty: the next play leads")]
-        seat, play = public.trick[-1]
-        out: StyleAndTextTuples = [("", f"{self.screen.name_of(seat)}: ")]
+        who, play = pile(public, self.client.model.me)[-1]
+        out: StyleAndTextTuples = [("", f"{who}: ")]
         for card in play.cards:
             out.append((card_style(card), card_text(card) + " "))
         if public.lock:
@@ -768,8 +745,3 @@ def _short_state(state: str) -> str:
     if found:
         return f"reconnecting ({found.group(1)})"
     return state.split(" — ")[-1]
-
-
-def _rating(rating: int | None) -> str:
-    """A seat's rating as its row shows it ("" when not rated or not heard)."""
-    return "" if rating is None else f"rating {rating}"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from .seats import SeatRow
 
 ELLIPSIS = "…"
 
@@ -83,21 +84,6 @@ def fit_parts(parts: Sequence[tuple[int, str]], width: int, separator: str) -> l
     return kept
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    """One seat as the table shows it."""
-
-    turn: bool
-    name: str
-    title: str
-    cards: int
-    points: int
-    flags: str
-    #: The player's rating on the server's ladder, as shown ("rating 412"; "" for none):
-    #: a column of its own after the name, left out when the panel is too narrow for it.
-    rating: str = ""
-
-
 def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     """The seats as aligned columns in `width`: the marker, the name, the rating, the
     title, the cards, the points, the flags.  The numbers and the flags are never cut;
@@ -109,7 +95,7 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     if not rows:
         return []
     title_w = max(len(r.title) for r in rows)
-    cards_w = max(len(str(r.cards)) for r in rows)
+    cards_w = max(len(str(r.count)) for r in rows)
     points_w = max(len(str(r.points)) for r in rows)
     flags_w = max(len(r.flags) for r in rows)
     name_w = max(len(r.name) for r in rows)
@@ -135,11 +121,11 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         mark = "▶ " if r.turn else "  "
         title = f"{middle_cut(r.title, title_w):<{title_w}} " if title_w else ""
         if words:
-            cards = "card " if r.cards == 1 else "cards"
+            cards = "card " if r.count == 1 else "cards"
             points = "pt " if r.points == 1 else "pts"
-            numbers = f"{r.cards:>{cards_w}} {cards}  {r.points:>{points_w}} {points}"
+            numbers = f"{r.count:>{cards_w}} {cards}  {r.points:>{points_w}} {points}"
         else:
-            numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
+            numbers = f"{r.count:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""
         rating = f"{r.rating:<{rating_w}} " if rating_w else ""
         name = f"{middle_cut(r.name, name_w):<{name_w}}"
@@ -158,7 +144,7 @@ def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:
     """The seats as compact cells of `width` (several side by side on a short screen):
     the marker, the name (cut in the middle if it must be), cards and points, the flags;
     no title or rating (the log says who gives to whom)."""
-    cards_w = max(2, *(len(str(r.cards)) for r in rows))
+    cards_w = max(2, *(len(str(r.count)) for r in rows))
     points_w = max(2, *(len(str(r.points)) for r in rows))
     flags = [_SHORT_FLAGS.get(r.flags, r.flags) for r in rows]
     # room kept for "pass" (more only while more is shown): names stay put as turns go
@@ -166,7 +152,7 @@ def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:
     room = max(4, width - 2 - 1 - (cards_w + 2 + points_w + 1) - 1 - flags_w)
     out = []
     for r, flag in zip(rows, flags):
-        numbers = f"{r.cards:>{cards_w}}c {r.points:>{points_w}}p"
+        numbers = f"{r.count:>{cards_w}}c {r.points:>{points_w}}p"
         name = f"{middle_cut(r.name, room):<{room}}"
         out.append(f"{'▶ ' if r.turn else '  '}{name} {numbers} {flag}".rstrip())
     return out
@@ -177,7 +163,7 @@ def seats_width(rows: Sequence[SeatRow]) -> int:
     numbers in words (and room for the flags a game may show)."""
     if not rows:
         return 0
-    cards = max(2, *(len(str(r.cards)) for r in rows))
+    cards = max(2, *(len(str(r.count)) for r in rows))
     points = max(2, *(len(str(r.points)) for r in rows))
     flags = max(len("passed"), *(len(r.flags) for r in rows))
     rating = max(len(r.rating) for r in rows)

@@ -11,36 +11,22 @@ import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any
 
 from president.engine import (
     Card,
-    Dealt,
-    Discarded,
     Event,
-    ExchangeDone,
-    Fell,
     Game,
-    GameOver,
-    Gave,
-    HandedOver,
-    HandOver,
-    HandStarted,
-    Passed,
     Phase,
     Play,
-    Played,
     PublicView,
     Returned,
-    Skipped,
-    TrickEnded,
-    WentOut,
-    strength,
 )
 from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 
-from .table import card_text
+from .narrator import Narrator
+from .seats import SeatRow, pile, seat_rows
 
 
 @dataclass(frozen=True)
@@ -51,29 +37,6 @@ class Swap:
     receiver: str
     cards: tuple[Card, ...]
     returned: bool
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """One seat as the viewer shows it at a step."""
-
-    name: str
-    #: The title this hand was played under (None in hand 1); once the hand is over,
-    #: the one its finish gave.
-    title: str | None
-    score: int
-    #: The seat's cards, in the order of play (a revolution or a jack back reverses it).
-    cards: tuple[Card, ...]
-    #: Cards it got in this hand's exchange and still holds.
-    received: tuple[Card, ...]
-    turn: bool
-    passed: bool
-    #: The place it took this hand (0 = first), None while it holds cards.
-    place: int | None
-    #: Cards it owes back in the exchange.
-    owes: int
-    #: It made this step's action.
-    acted: bool
 
 
 @dataclass(frozen=True)
@@ -96,116 +59,38 @@ class Step:
     actor: int | None
 
     def seats(self) -> list[SeatRow]:
-        view = self.view
-        titles = view.titles_won()
-        scores = dict(self.scores)
-        owing = dict(view.owed)
-        reverse = view.reversed
-        rows = []
-        for seat, name in enumerate(view.seating):
-            cards = tuple(
-                sorted(self.cards[seat], key=lambda c: (strength(c.rank, reverse), c.suit))
-            )
+        """Each seat with its cards face up, and those it got in the exchange and kept."""
+        names = self.view.seating
+        received = []
+        for seat, name in enumerate(names):
             # what came in and stays (two decks hold two of a card; a card may go back)
             came = Counter(c for s in self.exchange if s.receiver == name for c in s.cards)
             went = Counter(c for s in self.exchange if s.giver == name for c in s.cards)
-            kept = Counter(cards) & (came - went)
-            received = tuple(kept.elements())
-            rows.append(
-                SeatRow(
-                    name=name,
-                    title=titles.get(name),
-                    score=scores.get(name, 0),
-                    cards=cards,
-                    received=received,
-                    turn=view.turn == seat or seat in owing,
-                    passed=view.passed[seat] or view.locked[seat],
-                    place=view.places[seat] if view.places else None,
-                    owes=owing.get(seat, 0),
-                    acted=self.actor == seat,
-                )
-            )
-        return rows
+            kept = Counter(self.cards[seat]) & (came - went)
+            received.append(tuple(kept.elements()))
+        return seat_rows(
+            self.view,
+            hands=self.cards,
+            received=received,
+            scores=dict(self.scores),
+            actor=self.actor,
+        )
 
     def pile(self) -> list[tuple[str, Play]]:
         """The trick in progress, oldest play first: (who, what)."""
-        return [(self.view.seating[seat], play) for seat, play in self.view.trick]
+        return pile(self.view)
 
 
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card_text(c) for c in cards)
-
-
-def place_text(place: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... for a 0-based place."""
-    number = place + 1
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
-
-
-def describe(event: Event, seating: Sequence[str]) -> str | None:
-    """An engine event as a line of the log, its cards shown (the record is public); None
-    for one the log does not tell (a deal, the exchange's end, a new hand: said apart).
-    (A `match` over every event: mypy names this place when the engine gets a new one.)"""
-    match event:
-        case Played():
-            extra = " — clears the pile" if event.clears else ""
-            extra += " — REVOLUTION" if event.revolution else ""
-            return f"{seating[event.seat]} plays {cards_text(event.cards)}{extra}"
-        case Passed():
-            return f"{seating[event.seat]} passes" + (
-                " (no play: automatic)" if event.automatic else ""
-            )
-        case Skipped():
-            return f"{seating[event.seat]} is skipped"
-        case HandedOver():
-            giver, receiver = seating[event.giver], seating[event.receiver]
-            return f"{giver} hands {cards_text(event.cards)} to {receiver}"
-        case Discarded():
-            return f"{seating[event.seat]} discards {cards_text(event.cards)}"
-        case Fell():
-            return f"{seating[event.seat]} falls to {place_text(event.place)}: capital fall"
-        case TrickEnded():
-            winner, leader = seating[event.winner], seating[event.leader]
-            if winner == leader:
-                return f"{winner} wins the trick and leads"
-            return f"{winner} wins the trick; {leader} leads"
-        case WentOut():
-            return f"{seating[event.seat]} is out: {place_text(event.place)}"
-        case Gave():
-            giver, receiver = seating[event.giver], seating[event.receiver]
-            return f"{giver} gives {cards_text(event.cards)} to {receiver}"
-        case Returned():
-            auto = " (automatic)" if event.automatic else ""
-            giver, receiver = seating[event.giver], seating[event.receiver]
-            return f"{giver} returns {cards_text(event.cards)} to {receiver}{auto}"
-        case HandOver():
-            points = dict(event.points)
-            finish = ", ".join(
-                f"{place}. {name}" + (f" +{points[name]}" if points.get(name) else "")
-                for place, name in enumerate(event.finish, 1)
-            )
-            return f"hand {event.hand + 1} is over: {finish}"
-        case GameOver():
-            return f"GAME OVER: {' and '.join(event.winners)} won"
-        case Dealt() | ExchangeDone() | HandStarted():
-            return None
-        case _:
-            assert_never(event)
-
-
-def _deal_lines(game: Game, before: Sequence[str] | None, events: Sequence[Event]) -> list[str]:
+def _deal_lines(
+    game: Game, before: Sequence[str] | None, events: Sequence[Event], narrator: Narrator
+) -> list[str]:
     """The log of a deal: who sat down or left, who deals, the exchange, who is to act."""
     seating = game.seating
     lines = []
     if before is not None:
         lines += [f"{name} has left the table" for name in before if name not in seating]
         lines += [f"{name} sits down" for name in seating if name not in before]
-    assert game.dealer is not None
-    lines.append(f"— hand {game.hand + 1}: {seating[game.dealer]} deals —")
-    lines += [line for e in events if (line := describe(e, seating))]
+    lines += [line for e in events if (line := narrator.line(e))]
     if game.phase is Phase.EXCHANGE:
         lines += [
             f"{seating[seat]} owes {size} card{'s' if size > 1 else ''} back to {seating[giver]}"
@@ -229,15 +114,18 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
     none): the same checks as `president replay`, the engine's `replay`."""
     steps: list[Step] = []
     seatings: list[tuple[str, ...]] = []
+    narrator = Narrator()
 
     def keep(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
+        narrator.rules = game.rules
         if action is None:
             before = seatings[-1] if seatings else None
             seatings.append(tuple(game.seating))
-            lines = _deal_lines(game, before, events)
+            lines = _deal_lines(game, before, events, narrator)
             actor = None
         else:
-            lines = [line for e in events if (line := describe(e, game.seating))]
+            view = steps[-1].view if steps else None  # the table before this action
+            lines = [line for e in events if (line := narrator.line(e, view))]
             actor = game.history[-1].actions[action][0]
         steps.append(
             Step(

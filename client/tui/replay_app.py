@@ -30,8 +30,9 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from .replay import ReplayScreen, SeatRow, Step, place_text, wrap
-from .table import card_text, lock_text
+from .narrator import card_text, lock_text, place_text
+from .replay import ReplayScreen, Step, wrap
+from .seats import SeatRow
 from .theme import card_style, screen_app
 
 #: From this many columns the log stands beside the table instead of under it.
@@ -216,7 +217,7 @@ class ReplayApp:
             return [
                 (style, f"{mark}{row.name.ljust(names)} "),
                 ("class:dim", f"{initials:<2} " if titles else ""),
-                (style, f"{row.score:>2} pt{'s' if row.score != 1 else ' '} "),
+                (style, f"{row.points:>2} pt{'s' if row.points != 1 else ' '} "),
             ]
         mark = "▶ " if row.turn else "  "
         if row.place is not None:
@@ -231,7 +232,7 @@ class ReplayApp:
         return [
             (style, f"{mark}{row.name.ljust(names)} "),
             ("class:dim", f"{title} " if titles else ""),
-            (style, f"{row.score:>3} pt{'s' if row.score != 1 else ' '} {state:<8}"),
+            (style, f"{row.points:>3} pt{'s' if row.points != 1 else ' '} {state:<8}"),
         ]
 
     def _cards(self, row: SeatRow, grouped: bool = False) -> Lines:

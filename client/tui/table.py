@@ -10,49 +10,32 @@ from president.engine import (
     PASS,
     Card,
     Discard,
+    Event,
+    GameOver,
     Gave,
+    HandedOver,
+    HandOver,
     Handover,
+    HandStarted,
     Phase,
     Play,
+    Played,
     Return,
     SeatView,
     strength,
 )
 from president.engine.actions import DUE_ACTIONS
-from president.engine.cards import JOKER_ID, JOKER_RANK
 from president.engine.describe import toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import TableModel
 from .fit import middle_cut
+from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
-
-SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
-
 
 #: The turn's hint and enter's answer when no play beats the pile.
 NOTHING_BEATS = "nothing you hold beats the pile: p passes"
-
-
-def card_text(card: Card) -> str:
-    if card.rank == JOKER_RANK:
-        return "JK"
-    return RANKS[card.rank] + SUIT_SYMBOLS[card.suit]
-
-
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(card_text(card) for card in cards)
-
-
-def lock_text(lock: tuple[int, ...]) -> str:
-    """A trick's suit lock as its suits' symbols ("locked: ♥♠"), "" when unlocked."""
-    return "locked: " + "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock))) if lock else ""
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 #: What paying each kind of due is called: (what you owe, what enter then does).
@@ -97,9 +80,9 @@ class TableScreen:
     deal_logged: str = ""
     #: The hands whose start this log has (a seat taken back mid-hand has not seen its).
     hands_logged: set[int] = field(default_factory=set)
-    #: The seating the events being logged refer to: the last `hand_started`'s, or the
-    #: last view's (a view always follows the events it counts).
-    seating: tuple[str, ...] = ()
+    #: Says each event (it keeps the seating the events being logged refer to: the last
+    #: `HandStarted`'s, or the last view's, as a view always follows the events it counts).
+    narrator: Narrator = field(default_factory=Narrator)
     #: The ends of the hands seen in this game, and its winners once it is over.
     results: list[HandResult] = field(default_factory=list)
     winners: tuple[str, ...] = ()
@@ -111,10 +94,6 @@ class TableScreen:
     standings_page: int = 1
     #: q was pressed during a game: the next key, if q, leaves.
     leave_asked: bool = False
-    #: The last play logged: (seat, its cards), for what a `went_out` after it means.
-    last_play: tuple[int, tuple[Card, ...]] | None = None
-    #: Places taken this hand as the events said (the views come after them).
-    placed: set[int] = field(default_factory=set)
     #: A hand-over of mine logged before my sealed hand said which cards moved: its
     #: line, to be said again with the cards.
     handover_line: str = ""
@@ -283,20 +262,15 @@ class TableScreen:
     def who(self, seat: int) -> str:
         """Who `seat` was in the hand the event being logged belongs to (seats change
         between hands: the new hand's events come before the view that shows it)."""
-        public = self.model.public
-        return self._named(seat, self.seating or (public.seating if public else ()))
+        return self._narrator().who(seat)
 
-    def _says(self, seat: int, third: str, second: str) -> str:
-        name = self.who(seat)
-        return f"{name} {second if name == 'you' else third}"
-
-    def _timed_out(self, seat: int, why: str) -> str:
-        """Why the timeout rule moved for `seat`: its time ran out, it was away, it left."""
-        if why == "away":
-            return self._says(seat, "was away", "were away")
-        if why == "left":
-            return f"{self.who(seat)} left the table"
-        return f"{self.who(seat)} ran out of time"
+    def _narrator(self) -> Narrator:
+        """The narrator, told who "you" are and the table's rules as they are now."""
+        narrator, public = self.narrator, self.model.public
+        narrator.me, narrator.rules = self.model.me, self.model.rules()
+        if not narrator.seating and public is not None:
+            narrator.seating = public.seating
+        return narrator
 
     def record(self, message: m.Message) -> None:
         """Turn a server message into log lines and summaries."""
@@ -308,8 +282,8 @@ class TableScreen:
             self.view_time = time.monotonic()
             public = self.model.public
             if public is not None:
-                self.seating = public.seating
-                self.placed = {place for place in public.places if place is not None}
+                self.narrator.seating = public.seating
+                self.narrator.placed = {place for place in public.places if place is not None}
                 done = public.phase is not Phase.EXCHANGE and public.hand_number >= 0
                 if done and self.exchange_line and self.exchange_logged != public.hand_number:
                     self.exchange_logged = public.hand_number  # once, when it is over
@@ -321,20 +295,9 @@ class TableScreen:
         elif isinstance(message, m.Error):
             if "leaderboard" not in message.message:  # (an older server: no ratings shown)
                 self.message = message.message
-        elif isinstance(message, m.TableEvent):
-            if isinstance(message, m.Played) and message.seat == self.model.seat:
-                self.selected = set()
-            if isinstance(message, m.HandStarted) and message.hand == 0 and self.results:
-                self._add("— a new game —")  # another game at the same table
-            if isinstance(message, m.HandStarted):
-                self.hands_logged.add(message.hand)
-            line = self.describe(message)
-            if line and isinstance(message, m.HandOver):
-                self.log.append(line)
-                self.stream.append(("wide", "", line))
-                self.stream += [("narrow", "", text) for text in self.summary]
-            elif line:
-                self._add(line)
+        elif isinstance(message, m.TableEvent) and self.model.latest is not None:
+            event, timeout = self.model.latest  # (the engine's event, told by the model)
+            self.heard(event, timeout)
         elif isinstance(message, m.SealedHand):
             # a choice is positions in the hand: when the hand changes, it goes
             self.selected, self.cursor = set(), 0
@@ -390,88 +353,38 @@ class TableScreen:
             self.log.append(line)
         self.stream.append((where, style, line))
 
-    def describe(self, event: m.TableEvent) -> str | None:
-        """A public event as a line of the log, naming each seat as it was then."""
-        if isinstance(event, m.HandStarted):
-            self.seating = tuple(event.seating)
-            self.summary, self.message, self.last_play = [], "", None
-            self.placed, self.handover_line = set(), ""
+    def heard(self, event: Event, timeout: str = "") -> None:
+        """An event of the table (the engine's public face of it, as the model keeps it;
+        `timeout`: why the timeout rule made the move, if it did): its line in the log,
+        and what the screen keeps of it."""
+        if isinstance(event, Played) and event.seat == self.model.seat:
+            self.selected = set()
+        if isinstance(event, HandStarted):
+            if event.hand == 0 and self.results:
+                self._add("— a new game —")  # another game at the same table
+            self.hands_logged.add(event.hand)
+            self.summary, self.message, self.handover_line = [], "", ""
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
-            says = self._says(event.dealer, "deals", "deal")
-            return f"— hand {event.hand + 1}: {says} —"
-        if isinstance(event, m.Played):
-            cards = tuple(Card.parse(c) for c in event.cards)
-            self.last_play = (event.seat, cards)
-            shown = " ".join(card_text(c) for c in cards)
-            extra = " — clears the pile" if event.clears else ""
-            if event.revolution:
-                public = self.model.public  # the view before this play
-                extra += (
-                    " — counter-revolution: ranks back in order"
-                    if public is not None and public.revolution
-                    else " — REVOLUTION: ranks reversed"
-                )
-            extra += self._jack_back(cards)
-            if event.timeout:
-                return f"{self._timed_out(event.seat, event.timeout)}: auto-play {shown}{extra}"
-            return f"{self._says(event.seat, 'plays', 'play')} {shown}{extra}"
-        if isinstance(event, m.Passed):
-            if event.timeout:
-                return f"{self._timed_out(event.seat, event.timeout)}: auto-pass"
-            if event.automatic:
-                return f"{self._says(event.seat, 'cannot', 'cannot')} beat the pile: auto-pass"
-            return self._says(event.seat, "passes", "pass")
-        if isinstance(event, m.Skipped):
-            rules, played = self.model.rules(), self.last_play
-            fives = played is not None and any(c.rank == 2 and c.id != JOKER_ID for c in played[1])
-            if rules is not None and rules.five_skip and fives:
-                return f"{self._says(event.seat, 'is', 'are')} skipped by the 5s"
-            return f"{self._says(event.seat, 'misses', 'miss')} a turn (the same rank was played)"
-        if isinstance(event, m.HandedOver):
-            return self._handed_over(event)
-        if isinstance(event, m.Discarded):
-            shown = cards_text(tuple(Card.parse(c) for c in event.cards))
-            if event.timeout:
-                return f"{self._timed_out(event.seat, event.timeout)}: auto-discard {shown}"
-            return f"{self._says(event.seat, 'discards', 'discard')} {shown}"
-        if isinstance(event, m.Fell):
-            self.placed.add(event.place)
-            rules = self.model.rules()
-            named = titles(rules, len(self.seating)) if rules and self.seating else []
-            title = named[event.place] if event.place < len(named) else f"place {event.place + 1}"
-            return f"{self._says(event.seat, 'falls', 'fall')} to {title}: capital fall"
-        if isinstance(event, m.TrickEnded):
-            wins = self._says(event.winner, "wins", "win")
-            if event.leader == event.winner:
-                return f"{wins} the trick and {'lead' if wins.startswith('you ') else 'leads'}"
-            return (
-                f"{wins} the trick; {self._says(event.leader, 'leads', 'lead')}"
-                f" ({self.who(event.winner)} went out)"
+        line = self._narrator().line(event, self.model.public, timeout)
+        if (
+            isinstance(event, HandedOver)
+            and line
+            and "you"
+            in (
+                self.who(event.receiver),
+                self.who(event.giver),
             )
-        if isinstance(event, m.WentOut):
-            return self._went_out(event)
-        if isinstance(event, m.Gave):
-            plural = "s" if event.size != 1 else ""
-            return (
-                f"{self._says(event.giver, 'gives', 'give')} {event.size} card{plural}"
-                f" to {self.who(event.receiver)}"
-            )
-        if isinstance(event, m.Returned):
-            plural = "s" if event.size != 1 else ""
-            back = f"{event.size} card{plural} to {self.who(event.receiver)}"
-            if event.timeout:
-                return f"{self._timed_out(event.giver, event.timeout)}: auto-return {back}"
-            if event.automatic:
-                return f"{self._says(event.giver, 'returns', 'return')} {back} (auto: the lowest)"
-            return f"{self._says(event.giver, 'returns', 'return')} {back}"
-        if isinstance(event, m.HandOver):
+        ):
+            self.handover_line = line  # said again with the cards when my hand comes
+        elif isinstance(event, HandOver):
             self.results = [r for r in self.results if r.hand != event.hand]
-            self.results.append(HandResult(event.hand, tuple(event.finish), tuple(event.points)))
+            gained = dict(event.points)
+            by_place = tuple(gained.get(name, 0) for name in event.finish)
+            self.results.append(HandResult(event.hand, event.finish, by_place))
             self.summary = self.hand_summary(event)
-            return f"hand over: {', '.join(event.finish)}"
-        if isinstance(event, m.GameOver):
+        elif isinstance(event, GameOver):
             self.winners = tuple(event.winners)
             winners = " and ".join(event.winners)
             again = ", r: ready for another game" if self.model.slot is not None else ""
@@ -479,63 +392,23 @@ class TableScreen:
                 f"GAME OVER — {winners} won!" if winners else "GAME OVER",
                 f"q leaves{again}",
             ]
-            return f"game over: {winners} won" if winners else "game over"
-        return None
+        if line and isinstance(event, HandOver):
+            self.log.append(line)
+            self.stream.append(("wide", "", line))
+            self.stream += [("narrow", "", text) for text in self.summary]
+        elif line:
+            self._add(line)
 
-    def _handed_over(self, event: m.HandedOver) -> str:
-        """A hand-over: the count for the table; the two seats' own line is said again
-        with the cards when their sealed hands come (`_handed_cards`)."""
-        cards = plural(event.size, "card")
-        to = self.who(event.receiver)
-        if event.timeout:
-            line = f"{self._timed_out(event.giver, event.timeout)}: auto-hand-over {cards} to {to}"
-        elif to == "you":
-            line = f"{self.who(event.giver)} hands you {cards}"
-        else:
-            line = f"{self._says(event.giver, 'hands', 'hand')} {cards} to {to}"
-        if "you" in (to, self.who(event.giver)):
-            self.handover_line = line
-        return line
-
-    def _jack_back(self, cards: tuple[Card, ...]) -> str:
-        """A play that turns jack back on or off (a natural J, or a set of Js)."""
-        rules, public = self.model.rules(), self.model.public
-        if rules is None or not rules.jack_back:
-            return ""
-        if Play(cards).rank != 8 and not any(c.rank == 8 and c.id != JOKER_ID for c in cards):
-            return ""
-        now = public is not None and public.jack_back
-        return " — jack back ends: ranks as before" if now else " — JACK BACK: ranks reversed"
-
-    def _went_out(self, event: m.WentOut) -> str:
-        """Out by playing the last card (or paying a due with it), or left holding cards
-        when everyone else is out (the engine places that seat too); a 2 under
-        two_finish_penalty, or a forbidden finish, takes the lowest free place."""
-        free = [p for p in range(len(self.seating) or 1) if p not in self.placed]
-        first_free = free[0] if free else event.place
-        self.placed.add(event.place)
-        place = f"place {event.place + 1}"
-        played = self.last_play
-        rules = self.model.rules()
-        if rules is not None and rules.forbidden_finishes and event.place != first_free:
-            return (
-                f"{self._says(event.seat, 'goes', 'go')} out on a forbidden finish:"
-                f" {place} (the lowest free)"
-            )
-        if played is None or played[0] != event.seat:
-            return f"{self._says(event.seat, 'is', 'are')} left holding cards: {place}"
-        if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
-            return f"{self._says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
-        return f"{self._says(event.seat, 'goes', 'go')} out: {place}"
-
-    def hand_summary(self, event: m.HandOver) -> list[str]:
+    def hand_summary(self, event: HandOver) -> list[str]:
         """Between hands: each place with its name, title and points (short lines, but
         whole names: the log and the notes wrap them)."""
         rules = self.model.rules()
         named = titles(rules, len(event.finish)) if rules else [""] * len(event.finish)
         lines = [f"hand over (hand {event.hand + 1}):"]
-        for place, (name, gain, title) in enumerate(zip(event.finish, event.points, named), 1):
+        gained = dict(event.points)
+        for place, (name, title) in enumerate(zip(event.finish, named), 1):
             you = " (you)" if name == self.model.me else ""
+            gain = gained.get(name, 0)
             points = f", +{gain}" if gain else ""
             lines.append(f" {place}. {name}{you}: {title}{points}")  # the notes wrap it
         return lines

@@ -17,12 +17,13 @@ import pytest
 from president.bots.sim import play_game
 from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
-from president.client.tui.fit import SeatRow, cut, middle_cut, seat_lines, shorten, wrap
+from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, wrap
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.narrator import card_text
 from president.client.tui.replay import ReplayScreen
 from president.client.tui.replay_app import ReplayApp
-from president.client.tui.table import card_text
+from president.client.tui.seats import SeatRow
 from president.client.tui.theme import choose_theme
 from president.engine import PASS, Game, Phase, find_preset
 from president.engine.record import to_record
@@ -454,10 +455,24 @@ def test_lines_fit_by_whole_words_and_parts() -> None:
     assert middle_cut("random-bot-12", 9) == "rand…t-12"
 
 
+def seat(turn: bool, name: str, title: str, count: int, points: int, flags: str) -> SeatRow:
+    """A seat's row as the table shows it, its state as its flags say it."""
+    return SeatRow(
+        name=name,
+        title=title,
+        count=count,
+        points=points,
+        turn=turn,
+        passed="passed" in flags,
+        fell="fell" in flags,
+        away="away" in flags,
+    )
+
+
 def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
     rows = [
-        SeatRow(True, "bartholomew-the-patient-2 (you)", "Vice-President", 13, 10, ""),
-        SeatRow(False, "random-bot-3", "President", 0, 120, "passed away"),
+        seat(True, "bartholomew-the-patient-2 (you)", "Vice-President", 13, 10, ""),
+        seat(False, "random-bot-3", "President", 0, 120, "passed away"),
     ]
     for width in (40, 58, 78, 120):
         lines = seat_lines(rows, width)
@@ -470,7 +485,7 @@ def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
 
 
 def test_one_point_is_one_pt() -> None:
-    rows = [SeatRow(False, "ann", "", 13, 1, "away"), SeatRow(False, "bob", "", 13, 2, "away")]
+    rows = [seat(False, "ann", "", 13, 1, "away"), seat(False, "bob", "", 13, 2, "away")]
     one, two = seat_lines(rows, 60)
     assert one.endswith(" 1 pt  away") and two.endswith(" 2 pts away"), (one, two)
 
@@ -664,8 +679,8 @@ def test_a_cut_name_in_the_seats_stays_the_same_as_the_numbers_and_flags_change(
     shown = set()
     for cards, points, flags in ((13, 0, ""), (9, 0, "passed"), (2, 12, "away"), (0, 7, "")):
         rows = [
-            SeatRow(False, "ann (you)", "Vice-President", 13, 10, ""),
-            SeatRow(True, LONGEST, "President", cards, points, flags),
+            seat(False, "ann (you)", "Vice-President", 13, 10, ""),
+            seat(True, LONGEST, "President", cards, points, flags),
         ]
         line = seat_lines(rows, 58)[1]
         assert len(line) <= 58 and line.endswith(flags), line

@@ -321,7 +321,7 @@ def test_the_hand_summary_is_short() -> None:
         " 3. cat: Vice-Scum",
         " 4. dan: Scum",
     ]
-    assert screen.log[-1] == "hand over: bob, ann, cat, dan"
+    assert screen.log[-1] == "hand 1 is over: 1. bob +2, 2. you +1, 3. cat, 4. dan"
 
 
 def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
@@ -574,7 +574,7 @@ def test_the_log_is_one_stream_in_time_order_with_the_notes_where_they_came() ->
     narrow = [text for where, _, text in screen.stream if where != "wide"]
     assert narrow[-5:] == screen.summary and "hand over" in narrow[-5]
     wide = [text for where, _, text in screen.stream if where != "narrow"]
-    assert wide[-1] == "hand over: bob, ann, cat, dan"
+    assert wide[-1] == "hand 1 is over: 1. bob +2, 2. you +1, 3. cat, 4. dan"
     screen.model.deal_results[0] = None  # the reveal of hand 1 checked
     receive(screen, m.Chat(scope="table", text="gg", sender="bob"))
     receive(screen, m.Chat(scope="table", text="again", sender="cat"))

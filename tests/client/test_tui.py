@@ -13,8 +13,9 @@ from president.cli.play import start_local_game
 from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
-from president.client.tui.table import TableScreen, card_text
-from president.engine import Card, Gave, Passed, Phase, Played, Returned
+from president.client.tui.narrator import card_text
+from president.client.tui.table import TableScreen
+from president.engine import Card, GameOver, Gave, Passed, Phase, Played, Returned
 from president.protocol import messages as m
 from president.server.app import Server
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -150,7 +151,7 @@ def test_the_screen_state_without_a_terminal() -> None:
     screen.toggle()
     assert screen.chosen() == [Card.parse("3C")]
     assert screen.explain() == "wait for the hand to start"
-    screen.record(m.GameOver(table="t", number=1, winners=("bob",)))
+    screen.heard(GameOver(("bob",)))
     assert screen.summary[0] == "GAME OVER — bob won!"
 
 

@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 from president.client.model import TableModel
-from president.client.tui import replay
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import TableForm
 from president.client.tui.lobby_app import LobbyApp
-from president.client.tui.table import lock_text
+from president.client.tui.narrator import Narrator, lock_text
 from president.engine import (
     VARIANTS,
     Discard,
@@ -221,11 +220,11 @@ async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, colum
 
 def test_the_replay_says_each_new_event_with_its_cards() -> None:
     """A finished game's record is public: the replay shows a hand-over's cards too."""
-    seating = ("ann", "bob", "cat", "dan")
+    narrator = Narrator(seating=("ann", "bob", "cat", "dan"))
     cards = tuple(parse_cards("3C 4D"))
-    assert replay.describe(HandedOver(0, 1, 2, cards), seating) == "ann hands 3♣ 4♦ to bob"
-    assert replay.describe(Discarded(2, cards[:1]), seating) == "cat discards 3♣"
-    assert replay.describe(Fell(3, 3), seating) == "dan falls to 4th: capital fall"
+    assert narrator.line(HandedOver(0, 1, 2, cards)) == "ann hands 3♣ 4♦ to bob"
+    assert narrator.line(Discarded(2, cards[:1])) == "cat discards 3♣"
+    assert narrator.line(Fell(3, 3)) == "dan falls to 4th: capital fall"  # (rules not known)
 
 
 def test_the_create_table_form_says_each_new_toggle_in_words() -> None:

@@ -1,0 +1,247 @@
+"""The words a screen says for what happened: one narrator for the live table and the
+replay viewer, over the engine's own events (`president.engine.events`).  The same event
+reads the same at a table and in a replay; a card shown in one (a give, a return, a
+hand-over: the replay's record is public) is a count in the other.  No prompt_toolkit
+here, so it is tested without a terminal.
+
+`Narrator.line` is a `match` over every event ending in `assert_never`: mypy names this
+place when the engine gets a new event (CONTRIBUTING.md, "A new event")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from president.engine import (
+    Card,
+    Dealt,
+    Discarded,
+    Event,
+    ExchangeDone,
+    Fell,
+    GameOver,
+    Gave,
+    HandedOver,
+    HandOver,
+    HandStarted,
+    Passed,
+    Play,
+    Played,
+    PublicView,
+    Returned,
+    Rules,
+    Skipped,
+    TrickEnded,
+    WentOut,
+)
+from president.engine.cards import JOKER_ID, JOKER_RANK
+from president.engine.scoring import titles
+
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+
+
+def card_text(card: Card) -> str:
+    if card.rank == JOKER_RANK:
+        return "JK"
+    return RANKS[card.rank] + SUIT_SYMBOLS[card.suit]
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(card) for card in cards)
+
+
+def lock_text(lock: tuple[int, ...]) -> str:
+    """A trick's suit lock as its suits' symbols ("locked: ♥♠"), "" when unlocked."""
+    return "locked: " + "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock))) if lock else ""
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def place_text(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... for a 0-based place."""
+    number = place + 1
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+@dataclass
+class Narrator:
+    """Says each event of a game in words, naming each seat as it sat in the event's
+    hand ("you" for `me`, the verb agreeing).  It remembers what the words need from
+    the events before: the hand's seating, the last play, the places taken."""
+
+    #: The name said as "you" ("" in a replay: every seat by its name).
+    me: str = ""
+    #: The table's rules (None: not known yet; the words that depend on a toggle are
+    #: then left out).
+    rules: Rules | None = None
+    #: The seating of the hand being told: the last `HandStarted`'s (or a view's, for a
+    #: screen that came in mid-hand).
+    seating: tuple[str, ...] = ()
+    #: The last play told: (seat, its cards), for what a `WentOut` or `Skipped` after it
+    #: means.
+    last_play: tuple[int, tuple[Card, ...]] | None = None
+    #: The places taken this hand as told (a screen that came mid-hand sets them).
+    placed: set[int] = field(default_factory=set)
+
+    # --- names ------------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        if not 0 <= seat < len(self.seating):
+            return f"seat {seat}"
+        name = self.seating[seat]
+        return "you" if self.me and name == self.me else name
+
+    def says(self, seat: int, third: str, second: str) -> str:
+        """`seat` and its verb: "bob plays", "you play"."""
+        name = self.who(seat)
+        return f"{name} {second if name == 'you' else third}"
+
+    def timed_out(self, seat: int, why: str) -> str:
+        """Why the timeout rule moved for `seat`: its time ran out, it was away, it left."""
+        if why == "away":
+            return self.says(seat, "was away", "were away")
+        if why == "left":
+            return f"{self.who(seat)} left the table"
+        return f"{self.who(seat)} ran out of time"
+
+    def _count_or_cards(self, size: int, cards: tuple[Card, ...]) -> str:
+        return cards_text(cards) if cards else plural(size, "card")
+
+    # --- events -----------------------------------------------------------------------
+
+    def line(self, event: Event, before: PublicView | None = None, timeout: str = "") -> str | None:
+        """`event` as a line of the log; None for one a log does not tell (a seat's deal,
+        the exchange's end).  `before`: the table's view before the event (what a
+        revolution or a jack undoes); `timeout`: why the timeout rule made this move for
+        its seat ("time", "away", "left"; "" when the seat made it)."""
+        match event:
+            case HandStarted():
+                self.seating = tuple(event.seating)
+                self.last_play, self.placed = None, set()
+                return f"— hand {event.hand + 1}: {self.says(event.dealer, 'deals', 'deal')} —"
+            case Played():
+                self.last_play = (event.seat, tuple(event.cards))
+                shown = cards_text(event.cards)
+                extra = " — clears the pile" if event.clears else ""
+                if event.revolution:
+                    extra += (
+                        " — counter-revolution: ranks back in order"
+                        if before is not None and before.revolution
+                        else " — REVOLUTION: ranks reversed"
+                    )
+                extra += self._jack_back(event.cards, before)
+                if timeout:
+                    return f"{self.timed_out(event.seat, timeout)}: auto-play {shown}{extra}"
+                return f"{self.says(event.seat, 'plays', 'play')} {shown}{extra}"
+            case Passed():
+                if timeout:
+                    return f"{self.timed_out(event.seat, timeout)}: auto-pass"
+                if event.automatic:
+                    return f"{self.says(event.seat, 'cannot', 'cannot')} beat the pile: auto-pass"
+                return self.says(event.seat, "passes", "pass")
+            case Skipped():
+                played = self.last_play
+                fives = played is not None and any(
+                    c.rank == 2 and c.id != JOKER_ID for c in played[1]
+                )
+                if self.rules is not None and self.rules.five_skip and fives:
+                    return f"{self.says(event.seat, 'is', 'are')} skipped by the 5s"
+                return (
+                    f"{self.says(event.seat, 'misses', 'miss')} a turn (the same rank was played)"
+                )
+            case HandedOver():
+                moved = self._count_or_cards(event.size, event.cards)
+                to = self.who(event.receiver)
+                if timeout:
+                    return f"{self.timed_out(event.giver, timeout)}: auto-hand-over {moved} to {to}"
+                if to == "you":
+                    return f"{self.who(event.giver)} hands you {moved}"
+                return f"{self.says(event.giver, 'hands', 'hand')} {moved} to {to}"
+            case Discarded():
+                shown = cards_text(event.cards)
+                if timeout:
+                    return f"{self.timed_out(event.seat, timeout)}: auto-discard {shown}"
+                return f"{self.says(event.seat, 'discards', 'discard')} {shown}"
+            case Fell():
+                self.placed.add(event.place)
+                named = titles(self.rules, len(self.seating)) if self.rules and self.seating else []
+                title = named[event.place] if event.place < len(named) else place_text(event.place)
+                return f"{self.says(event.seat, 'falls', 'fall')} to {title}: capital fall"
+            case TrickEnded():
+                wins = self.says(event.winner, "wins", "win")
+                if event.leader == event.winner:
+                    return f"{wins} the trick and {'lead' if wins.startswith('you ') else 'leads'}"
+                return (
+                    f"{wins} the trick; {self.says(event.leader, 'leads', 'lead')}"
+                    f" ({self.who(event.winner)} went out)"
+                )
+            case WentOut():
+                return self._went_out(event)
+            case Gave():
+                given = self._count_or_cards(event.size, event.cards)
+                return f"{self.says(event.giver, 'gives', 'give')} {given} to {self.who(event.receiver)}"
+            case Returned():
+                back = (
+                    f"{self._count_or_cards(event.size, event.cards)} to {self.who(event.receiver)}"
+                )
+                if timeout:
+                    return f"{self.timed_out(event.giver, timeout)}: auto-return {back}"
+                if event.automatic:
+                    return (
+                        f"{self.says(event.giver, 'returns', 'return')} {back} (auto: the lowest)"
+                    )
+                return f"{self.says(event.giver, 'returns', 'return')} {back}"
+            case HandOver():
+                points = dict(event.points)
+                finish = ", ".join(
+                    f"{place}. {self._named(name)}"
+                    + (f" +{points[name]}" if points.get(name) else "")
+                    for place, name in enumerate(event.finish, 1)
+                )
+                return f"hand {event.hand + 1} is over: {finish}"
+            case GameOver():
+                winners = " and ".join(self._named(name) for name in event.winners)
+                return f"game over: {winners} won" if winners else "game over"
+            case Dealt() | ExchangeDone():
+                return None
+            case _:
+                assert_never(event)
+
+    def _named(self, name: str) -> str:
+        return "you" if self.me and name == self.me else name
+
+    def _jack_back(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
+        """A play that turns jack back on or off (a natural J, or a set of Js)."""
+        if self.rules is None or not self.rules.jack_back:
+            return ""
+        if Play(cards).rank != 8 and not any(c.rank == 8 and c.id != JOKER_ID for c in cards):
+            return ""
+        now = before is not None and before.jack_back
+        return " — jack back ends: ranks as before" if now else " — JACK BACK: ranks reversed"
+
+    def _went_out(self, event: WentOut) -> str:
+        """Out by playing the last card (or paying a due with it), or left holding cards
+        when everyone else is out (the engine places that seat too); a 2 under
+        two_finish_penalty, or a forbidden finish, takes the lowest free place."""
+        free = [p for p in range(len(self.seating) or 1) if p not in self.placed]
+        first_free = free[0] if free else event.place
+        self.placed.add(event.place)
+        place = f"place {event.place + 1}"
+        played, rules = self.last_play, self.rules
+        if rules is not None and rules.forbidden_finishes and event.place != first_free:
+            return (
+                f"{self.says(event.seat, 'goes', 'go')} out on a forbidden finish:"
+                f" {place} (the lowest free)"
+            )
+        if played is None or played[0] != event.seat:
+            return f"{self.says(event.seat, 'is', 'are')} left holding cards: {place}"
+        if rules is not None and rules.two_finish_penalty and Play(played[1]).rank == 12:
+            return f"{self.says(event.seat, 'goes', 'go')} out on a 2: {place} (the lowest free)"
+        return f"{self.says(event.seat, 'goes', 'go')} out: {place}"

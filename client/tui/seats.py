@@ -1,0 +1,113 @@
+"""The seats and the pile as the screens show them, from the engine's public view: one
+`SeatRow` a seat and one builder for the live table and the replay viewer (the replay
+adds each seat's cards face up; the table, who is away and the ladder's ratings).  No
+prompt_toolkit here: `fit` lays the rows out as text, the apps style them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from president.engine import Card, Phase, Play, PublicView, strength
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as a screen shows it."""
+
+    #: The player's name as shown ("ann (you)" for this client's own seat).
+    name: str
+    #: The title this hand is played under ("" in a first hand); once the hand is over,
+    #: the one its finish gave.
+    title: str = ""
+    points: int = 0
+    #: How many cards it holds.
+    count: int = 0
+    #: Its cards face up, in the order of play (a revolution or a jack back reverses
+    #: it): a replay's; () at a live table, where every hand but one's own is private.
+    cards: tuple[Card, ...] = ()
+    #: Of those, the cards it got in this hand's exchange and still holds.
+    received: tuple[Card, ...] = ()
+    #: Its turn to play, or it owes a return in the exchange.
+    turn: bool = False
+    #: It passed, or is out of this trick.
+    passed: bool = False
+    #: The place it took this hand (0 = first), None while it holds cards.
+    place: int | None = None
+    #: Cards it owes back in the exchange.
+    owes: int = 0
+    #: It made the action just shown (a replay's step).
+    acted: bool = False
+    #: Under capital_fall: placed during the play, its cards out of play.
+    fell: bool = False
+    #: Its player is not connected.
+    away: bool = False
+    #: The player's rating on the server's ladder, as shown ("rating 412"; "" for none).
+    rating: str = ""
+
+    @property
+    def flags(self) -> str:
+        """Its state in a word or two: "passed", "fell", "away", "passed away"."""
+        flags = "fell" if self.fell else "passed" if self.passed else ""
+        return flags + (" away" if flags and self.away else "away" if self.away else "")
+
+
+def rating_text(rating: int | None) -> str:
+    """A seat's rating as its row shows it ("" when not rated or not heard)."""
+    return "" if rating is None else f"rating {rating}"
+
+
+def seat_rows(
+    view: PublicView,
+    *,
+    me: str = "",
+    hands: Sequence[Sequence[Card]] | None = None,
+    received: Sequence[Sequence[Card]] | None = None,
+    scores: Mapping[str, int] | None = None,
+    actor: int | None = None,
+    connected: Mapping[str, bool] | None = None,
+    rating: Callable[[str], int | None] | None = None,
+) -> list[SeatRow]:
+    """Each seat of `view` as a row: `hands` and `received` (per seat) for cards shown
+    face up; `scores` when every player's are kept apart from the view (a replay counts
+    leavers too); `actor`, the seat that just acted; `connected` by name (None: everyone
+    is); `rating` by name."""
+    titles = view.titles_won()  # after a hand, the titles it gave
+    points = dict(view.scores) if scores is None else scores
+    owing = dict(view.owed)
+    reverse = view.reversed
+    rows = []
+    for seat, name in enumerate(view.seating):
+        place = view.places[seat] if view.places else None
+        cards = tuple(
+            sorted(hands[seat], key=lambda c: (strength(c.rank, reverse), c.suit))
+            if hands is not None
+            else ()
+        )
+        rows.append(
+            SeatRow(
+                name=name + (" (you)" if me and name == me else ""),
+                title=titles.get(name) or "",
+                points=points.get(name, 0),
+                count=view.counts[seat],
+                cards=cards,
+                received=tuple(received[seat]) if received is not None else (),
+                turn=view.turn == seat or seat in owing,
+                passed=view.passed[seat] or view.locked[seat],
+                place=place,
+                owes=owing.get(seat, 0),
+                acted=actor == seat,
+                fell=view.phase is Phase.PLAY and place is not None and view.counts[seat] > 0,
+                away=connected is not None and not connected.get(name, False),
+                rating=rating_text(rating(name)) if rating is not None else "",
+            )
+        )
+    return rows
+
+
+def pile(view: PublicView, me: str = "") -> list[tuple[str, Play]]:
+    """The trick in progress, oldest play first: (who, what), "you" for `me`."""
+    return [
+        ("you" if me and view.seating[seat] == me else view.seating[seat], play)
+        for seat, play in view.trick
+    ]

@@ -1,0 +1,188 @@
+"""One narrator for the live table and the replay viewer: every engine event is told,
+and the same event reads the same on both screens (the live table hears it as a message
+of the wire, the replay walks the record through the engine)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+from president.client.model import TableModel
+from president.client.tui.narrator import Narrator
+from president.client.tui.replay import ReplayScreen
+from president.client.tui.seats import seat_rows
+from president.client.tui.table import TableScreen
+from president.engine import (
+    Dealt,
+    Discarded,
+    Event,
+    ExchangeDone,
+    Fell,
+    Game,
+    GameOver,
+    Gave,
+    HandedOver,
+    HandOver,
+    HandStarted,
+    Passed,
+    Played,
+    Returned,
+    Skipped,
+    TrickEnded,
+    WentOut,
+    find_preset,
+    parse_cards,
+    public_event,
+)
+from president.engine.record import loads, replay
+from president.protocol import messages as m
+from president.protocol import wire
+
+RECORDS = Path(__file__).parent.parent / "engine" / "records"
+SEATING = ("ann", "bob", "cat", "dan")
+CARDS = tuple(parse_cards("3C 4D"))
+
+#: One of each event the engine makes (the public face where it has one).
+EXAMPLES: dict[type, Event] = {
+    HandStarted: HandStarted(1, SEATING, 2),
+    Dealt: Dealt(0, CARDS),
+    Gave: Gave(3, 0, 2, ()),
+    Returned: Returned(0, 3, 2, (), False),
+    ExchangeDone: ExchangeDone(),
+    Played: Played(1, CARDS[:1], False, False),
+    Passed: Passed(2, False),
+    Skipped: Skipped(3),
+    TrickEnded: TrickEnded(1, 1),
+    WentOut: WentOut(1, 0),
+    HandedOver: HandedOver(0, 1, 2, ()),
+    Discarded: Discarded(2, CARDS[:1]),
+    Fell: Fell(3, 3),
+    HandOver: HandOver(1, ("bob", "ann", "cat", "dan"), (("bob", 2), ("ann", 1))),
+    GameOver: GameOver(("bob",)),
+}
+
+#: What a log does not tell: a seat's own deal, and the exchange's end (the next line
+#: says who leads).
+UNTOLD = {Dealt, ExchangeDone}
+
+
+def test_every_event_of_the_engine_is_told() -> None:
+    assert set(EXAMPLES) == set(get_args(Event)), "an event without an example here"
+    narrator = Narrator(me="ann", rules=find_preset("classic"), seating=SEATING)
+    for kind, event in EXAMPLES.items():
+        line = narrator.line(event)
+        if kind in UNTOLD:
+            assert line is None, (kind, line)
+        else:
+            assert line and "seat " not in line, (kind, line)
+    assert narrator.line(Played(0, CARDS[:1], False, False)) == "you play 3♣"
+    assert narrator.line(Passed(1, False)) == "bob passes"
+
+
+def test_cards_are_said_where_the_event_shows_them_and_counted_where_not() -> None:
+    narrator = Narrator(seating=SEATING)
+    assert narrator.line(Gave(3, 0, 2, CARDS)) == "dan gives 3♣ 4♦ to ann"
+    assert narrator.line(Gave(3, 0, 2, ())) == "dan gives 2 cards to ann"
+    assert (
+        narrator.line(Returned(0, 3, 1, (), True)) == "ann returns 1 card to dan (auto: the lowest)"
+    )
+    assert narrator.line(HandedOver(0, 1, 2, ()), timeout="away") == (
+        "ann was away: auto-hand-over 2 cards to bob"
+    )
+
+
+#: Lines a replay's deal has besides its events (who sat down or left, who owes a return,
+#: who leads), and the lines of events whose cards only the replay shows.
+_REPLAY_ONLY = re.compile(r".* sits down|.* has left the table|\S+ owes .*|\S+ leads")
+_PRIVATE = re.compile(r"\S+ (gives|returns|hands) .*")
+
+
+def _rules_on_wire(document: dict[str, Any]) -> dict[str, Any]:
+    rules = document.get("rules", "classic")
+    return {"preset": rules} if isinstance(rules, str) else dict(rules)
+
+
+def _live_log(document: dict[str, Any]) -> list[str]:
+    """The log of a live table watching the recorded game: each step's public events as
+    the server sends them, then the table's view."""
+    screen = TableScreen(TableModel(me="a-watcher"))
+    number = 0
+    log: list[str] = []  # (the screen keeps the last 200 lines)
+
+    def send(message: m.Message) -> None:
+        if isinstance(message, m.TableView):
+            screen.model.see(message)
+        elif isinstance(message, m.TableEvent):
+            screen.model.note(message)
+        screen.record(message)
+        log.extend(screen.log)
+        screen.log.clear()
+
+    def step(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
+        nonlocal number
+        for event in events:
+            seen = public_event(event)
+            message = None if seen is None else wire.event_to_wire("t", number, seen)
+            if message is not None:
+                number += 1
+                send(message)
+        view = m.TableView(
+            table="t",
+            number=number,
+            status="playing",
+            rules=_rules_on_wire(document),
+            chairs=tuple(
+                m.Chair(name=name, bot="", connected=True, ready=True) for name in game.seating
+            ),
+            turn_deadline_ms=0,
+            game=wire.public_view_to_wire(game.public_view()),
+        )
+        send(view)
+
+    assert replay(document, on_step=step).fault is None
+    return log
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "game_classic",
+        "game_daifugo",
+        "game_capital_fall",
+        "game_seven_pass",
+        "game_jack_back",
+        "game_five_skip",
+        "game_forbidden_finishes",
+        "game_ten_discard",
+    ],
+)
+def test_the_same_event_reads_the_same_at_the_table_and_in_the_replay(name: str) -> None:
+    document = loads((RECORDS / f"{name}.json").read_bytes())
+    viewer = ReplayScreen.of(document)
+    replayed = [
+        line
+        for step in viewer.steps
+        for line in step.lines
+        if not _REPLAY_ONLY.fullmatch(line) and not _PRIVATE.fullmatch(line)
+    ]
+    live = [line for line in _live_log(document) if not _PRIVATE.fullmatch(line)]
+    assert live == replayed
+    assert len(live) > 50
+
+
+def test_one_seat_row_for_both_screens() -> None:
+    """The live table's rows (cards counted) and the replay's (cards face up) come from
+    the same view through the same builder."""
+    document = loads((RECORDS / "game_classic.json").read_bytes())
+    viewer = ReplayScreen.of(document)
+    step = viewer.steps[5]
+    replayed = step.seats()
+    live = seat_rows(step.view)
+    assert [r.name for r in replayed] == [r.name for r in live]
+    assert [len(r.cards) for r in replayed] == [r.count for r in live]
+    assert [(r.turn, r.passed, r.place, r.title, r.points) for r in replayed] == [
+        (r.turn, r.passed, r.place, r.title, r.points) for r in live
+    ]
+    assert all(r.cards == () for r in live)
