@@ -41,8 +41,12 @@ JOKER: Final = 13
 #: - "win": its player goes out at once, taking the best free place, the cards still in
 #:   their hand out of play (as a fallen President's are);
 #: - "cut": while the order is reversed, the play (legal as any other, not on any pile)
-#:   ends the trick once made; its player leads.
-Effect = Literal["clear", "skip", "handover", "discard", "reverse", "revolution", "win", "cut"]
+#:   ends the trick once made; its player leads;
+#: - "unreverse": a reversal for the trick (a jack back) that was on before the play is
+#:   over after it.
+Effect = Literal[
+    "clear", "skip", "handover", "discard", "reverse", "revolution", "win", "cut", "unreverse"
+]
 EFFECTS: Final[tuple[Effect, ...]] = (
     "clear",
     "skip",
@@ -52,6 +56,7 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     "revolution",
     "win",
     "cut",
+    "unreverse",
 )
 
 
@@ -208,6 +213,19 @@ class HouseRules:
         "while the order is reversed, a play holding a 7 clears the pile once made",
         "7s never clear",
         Trigger(SEVEN, "cut"),
+    )
+    six_return: bool = house(
+        "a play holding a 6 ends a jack back that was on before it",
+        "6s have no effect on a jack back",
+        Trigger(SIX, "unreverse"),
+    )
+    gekokujou: bool = house(
+        "when the Scum goes out first, every title of the next hand is turned upside down",
+        "the next hand's titles are the finishing order",
+    )
+    catastrophe: bool = house(
+        "a Scum or Vice-Scum holding no card above 10 gives nothing in the exchange",
+        "the exchange is made whatever the hands hold",
     )
     lucky_seven: bool = house(
         "three or more 7s that nobody answers win the trick and their player goes out at"

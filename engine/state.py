@@ -19,7 +19,7 @@ from typing import Any
 from . import seating as seats
 from . import tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, SEVEN, TWO, Card, parse_cards
+from .cards import CARDS, JOKER_RANK, SEVEN, TEN, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -716,7 +716,9 @@ class Game:
         effects = self._judge.effects_of(seat, play, trick, not held)
         if effects.revolt:
             self.revolution = not self.revolution
-        if effects.jack:
+        if effects.unreverses and self.jack_back:
+            self.jack_back = False  # six_return: over, whatever else the play holds
+        elif effects.jack:
             self.jack_back = not self.jack_back
         self.lock = effects.lock
         self.top = effects.pile
@@ -933,6 +935,8 @@ class Game:
             pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
         events: list[Event] = []
         for giver, receiver, count in pairs:
+            if rules.catastrophe and _low_hand(self._rows[giver]):
+                continue  # nothing above 10: this pair exchanges nothing (catastrophe)
             cards = self._extreme_cards(giver, count, highest=True)
             self._move(giver, receiver, cards)
             give = _new(Gave, (giver, receiver, len(cards), tuple(cards)))
@@ -1255,7 +1259,10 @@ class Game:
             )
 
     def _next_standing(self) -> list[str]:
-        return seats.standing_after(self.finishes[-1], self._present, self._joined)
+        finish = self.finishes[-1]
+        if self.rules.gekokujou and self.standing and finish and finish[0] == self.standing[-1]:
+            finish = finish[::-1]  # the Scum went out first: every title turns over
+        return seats.standing_after(finish, self._present, self._joined)
 
     def _next_dealer(
         self, seating: list[str], standing: list[str] | None, rng: random.Random | None
@@ -1303,6 +1310,11 @@ def _check_names(names: Sequence[str]) -> None:
             raise RulesError(f"a player's name must be some text, not {name!r}")
     if len(set(names)) != len(names):
         raise RulesError("players' names must be unique")
+
+
+def _low_hand(rows: Sequence[Row]) -> bool:
+    """The hand holds cards, none above a 10 (no J, Q, K, A, 2 or joker): catastrophe."""
+    return any(rows[: TEN + 1]) and not any(rows[TEN + 1 :])
 
 
 def _holdings(

@@ -580,6 +580,8 @@ class Effects(NamedTuple):
     bottom: bool
     #: Its player goes out at once, whatever they still hold (great_revolution).
     wins: bool = False
+    #: A jack back on before it is over after it (six_return): `Game` knows whether one was.
+    unreverses: bool = False
 
 
 def is_quiet(rules: Rules, play: Play) -> bool:
@@ -599,7 +601,7 @@ def is_quiet(rules: Rules, play: Play) -> bool:
     )
 
 
-_NO_FACTS: Final = (False, False, False, 0, (), False, False)
+_NO_FACTS: Final = (False, False, False, 0, (), False, False, False)
 
 
 def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
@@ -629,6 +631,8 @@ class Facts(NamedTuple):
     wins: bool = False
     #: It clears the pile if the order is reversed before it (a "cut": five_cut...).
     cuts: bool = False
+    #: It ends a jack back that was on before it (six_return).
+    unreverses: bool = False
 
 
 def facts_of(rules: Rules, play: Play) -> Facts:
@@ -636,7 +640,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
     skips = 0
     reverse = False
     revolt = revolts(rules, play)
-    wins = cuts = False
+    wins = cuts = unreverses = False
     dues: tuple[tuple[str, int], ...] = ()
     for trigger in rules.play_triggers:
         cards = count_of(play, trigger.rank)
@@ -653,6 +657,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
             wins = True
         elif effect == "cut":
             cuts = True
+        elif effect == "unreverse":
+            unreverses = True
         else:
             dues += ((effect, cards),)
     return Facts(
@@ -663,6 +669,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
         () if wins else dues,
         wins,
         cuts,
+        unreverses,
     )
 
 
@@ -676,7 +683,7 @@ def effects_of(
 ) -> Effects:
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards.  `facts`: `facts_of(rules, play)`, when known."""
-    cleared, revolt, reverse, skips, dues, wins, cuts = facts or facts_of(rules, play)
+    cleared, revolt, reverse, skips, dues, wins, cuts, unreverses = facts or facts_of(rules, play)
     if not cleared and (
         (cuts and trick.reversed) or (rules.pile_clears and clears_pile(rules, play, trick))
     ):
@@ -697,4 +704,5 @@ def effects_of(
             forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)
         ),
         wins,
+        unreverses,
     )

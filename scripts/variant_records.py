@@ -22,6 +22,7 @@ from president.engine import (
     Event,
     Fell,
     Game,
+    Gave,
     HandedOver,
     Played,
     Skipped,
@@ -39,6 +40,9 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
 TABLES["suit_ranking"] = ("classic", {"suit_ranking": "on"})
 TABLES["joker_revolution"] = ("classic", {**TABLES["joker_revolution"][1], "jokers": "2"})
 TABLES["spade_two_return"] = ("classic", {**TABLES["spade_two_return"][1], "jack_back": "on"})
+TABLES["six_return"] = ("classic", {**TABLES["six_return"][1], "jack_back": "on"})
+# (at 8 a seat holds 6 or 7 cards, so a poor hand with nothing above 10 comes up)
+TABLES["catastrophe"] = ("classic", {**TABLES["catastrophe"][1], "players": "8"})
 TABLES["queen_release"] = ("classic", {**TABLES["queen_release"][1], "suit_lock": "on"})
 TABLES["daifugo"] = ("daifugo", {})
 
@@ -79,6 +83,14 @@ class Watch:
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         if action is None:
             self.tops = 0
+            standing, finishes = game.standing, game.finishes
+            if standing and finishes and standing != finishes[-1] == standing[::-1]:
+                self.seen.add("gekokujou")  # the titles turned over
+            gave = {e.giver for e in events if isinstance(e, Gave)}
+            if standing and game.rules.exchange != "none":
+                scum = game.seating.index(standing[-1])
+                if scum not in gave:
+                    self.seen.add("catastrophe")  # the Scum gave nothing
         before, self.top = self.top, game.top
         jack, self.jack = self.jack, game.jack_back
         lock, self.lock = self.lock, game.lock
@@ -110,6 +122,8 @@ class Watch:
                         self.seen.add("assassination")  # a 3 on a 2, a 2 on a 3
                     if shown == ["2S"] and before.rank == 13:
                         self.seen.add("spade_two_return")
+                if jack and not self.jack and 3 in ranks and not event.clears:
+                    self.seen.add("six_return")  # a 6 ended the jack back
                 if lock and not game.lock and 9 in ranks and not event.clears:
                     self.seen.add("queen_release")
                 if single and len(shown) == 1 and before is not None and before.suits:
@@ -177,6 +191,12 @@ def acts_in(document: dict[str, Any]) -> set[str]:
 
 def one_game(preset: str, toggles: dict[str, str], seed: int, bots: str, folder: Path) -> Path:
     command = [sys.executable, "-m", "president.cli", "sim", "--preset", preset, "--games", "1"]
+    toggles = dict(toggles)
+    players = int(toggles.pop("players", "0"))  # (a table size of its own: catastrophe)
+    if players:
+        line_up = bots.split(",")
+        bots = ",".join(line_up[i % len(line_up)] for i in range(players))
+        command += ["--players", str(players)]
     for name, value in toggles.items():
         command += ["--set", f"{name}={value}"]
     command += ["--seed", str(seed), "--bots", bots, "--record", str(folder), "--quiet"]

@@ -4,9 +4,12 @@ Daifugo tables"): each toggle's worked example, and the peer scenario it was rea
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from president.engine import (
     PASS,
+    Game,
     IllegalAction,
     Play,
     Played,
@@ -16,7 +19,7 @@ from president.engine import (
     parse_cards,
 )
 
-from .helpers import game_with
+from .helpers import finish_hand_low, full_deal, game_with
 
 LEFT = Rules(first_lead="dealer_left")
 
@@ -303,3 +306,74 @@ def test_in_a_revolution_a_five_six_or_seven_cuts_the_trick(toggle: str, rank: s
         off.apply(seat, PASS)
     off.apply(0, cards("8C"))
     assert not played(off.apply(1, cards(f"{rank}H"))).clears
+
+
+# --- six_return ------------------------------------------------------------------------------
+
+
+def test_a_six_ends_the_jack_back() -> None:
+    """docs/rules.md, `six_return`: the worked example (rich-rich-daifugo's 6戻し, "11バック中
+    に6を出すと解除")."""
+    rules = LEFT.replace(jack_back=True, six_return=True)
+    game = game_with(rules, {0: "9C", 1: "JC", 2: "6H", 3: "7D 5D"})
+    game.apply(0, cards("9C"))
+    game.apply(1, cards("JC"))
+    assert game.jack_back and game.is_legal(2, cards("6H"))  # lower beats higher now
+    game.apply(2, cards("6H"))
+    assert not game.jack_back  # the 6 ends the jack back: the ordinary order again
+    assert game.is_legal(3, cards("7D")) and not game.is_legal(3, cards("5D"))
+    off = game_with(LEFT.replace(jack_back=True), {0: "9C", 1: "JC", 2: "6H", 3: "7D 5D"})
+    for seat, text in ((0, "9C"), (1, "JC"), (2, "6H")):
+        off.apply(seat, cards(text))
+    assert off.jack_back and off.is_legal(3, cards("5D")) and not off.is_legal(3, cards("7D"))
+
+
+# --- gekokujou, catastrophe ------------------------------------------------------------------
+
+
+def hand_two(rules: Rules, deal: dict[int, str]) -> Game:
+    """Hand 2 of a game whose hand 1 finished A B C D (A the President, D the Scum)."""
+    game = Game(rules, list("ABCD"))
+    game.start_hand(dealer=3, deal=full_deal(rules, 4, 0, {}))
+    finish_hand_low(game)
+    assert game.finishes[-1] == list("ABCD")
+    game.start_hand(dealer=0, deal=full_deal(rules, 4, 1, deal))
+    return game
+
+
+SCUM_FIRST = {0: "7C", 1: "8C", 2: "9C", 3: "3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 5S 6C"}
+
+
+def scum_goes_out_first(rules: Rules) -> Game:
+    game = hand_two(rules, SCUM_FIRST)
+    for seat, text in ((0, "7C"), (1, "pass"), (2, "pass")):
+        game.apply(seat, PASS if text == "pass" else cards(text))
+    for text in ("3C 3D 3H 3S", "4C 4D 4H 4S", "5C 5D 5H 5S", "6C"):  # bombs clear
+        game.apply(3, cards(text))
+    finish_hand_low(game)
+    return game
+
+
+def test_the_scum_going_out_first_turns_every_title_over() -> None:
+    """docs/rules.md, `gekokujou`: the worked example (rich-rich-daifugo's 下剋上: "今回の1位が
+    前ラウンドの大貧民" then "全員のランクを逆転")."""
+    rules = Rules(first_lead="dealer_left", bombs=True, exchange="none", gekokujou=True)
+    game = scum_goes_out_first(rules)
+    assert game.finishes[-1] == list("DABC")
+    game.start_hand(rng=random.Random(3))
+    assert game.standing == list("CBAD")  # the last of hand 2 is the President of hand 3
+    off = scum_goes_out_first(rules.replace(gekokujou=False))
+    off.start_hand(rng=random.Random(3))
+    assert off.standing == off.finishes[-1]
+
+
+def test_a_scum_holding_nothing_above_ten_gives_nothing() -> None:
+    """docs/rules.md, `catastrophe`: the worked example (rich-rich-daifugo's 天変地異:
+    "貧民/大貧民が10以下のカードのみを持っている場合、交換が免除される")."""
+    low = "3C 3D 3H 4C 4D 4H 5C 5D 6C 7C 8C 9C 10C"
+    deal = {3: low, 2: "JC 3S 4S 5S 6S 7S 8S 9S 10S 6D 7D 8D 9D"}
+    rules = Rules(first_lead="dealer_left", catastrophe=True)
+    game = hand_two(rules, deal)
+    assert game.pending_returns == {1: (2, 1)}  # only the Vice-Scum gave (the J)
+    off = hand_two(rules.replace(catastrophe=False), deal)
+    assert off.pending_returns == {0: (3, 2), 1: (2, 1)}
