@@ -79,9 +79,6 @@ async def lobby_and_tables(
             table = TableApp(client, input=input, output=output, bots=bots, theme=theme)
             client.on_message = table.on_message
             shown[0] = table.status
-            if client.model.view is not None:
-                table.screen.record(client.model.view)
-                table.screen.joined_mid_hand()  # (its snapshot came to the lobby's screen)
             await table.app.run_async()
             if network.done():
                 return

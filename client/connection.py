@@ -426,7 +426,7 @@ class Client:
         elif isinstance(message, m.DealReveal):
             await self._check_deal(message)
         elif isinstance(message, m.Chat):
-            model.chat.append(message)
+            model.said(message)
         elif isinstance(message, m.Error):
             self.errors.append(message)
             self.ladder.refused(message)

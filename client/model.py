@@ -28,6 +28,48 @@ from president.protocol import messages as m
 from president.protocol import wire
 
 
+@dataclass(frozen=True)
+class Heard:
+    """An event of the table (its public face: the engine's event, from the wire), and
+    why the timeout rule made it if it did ("time", "away", "left"; "" when its seat
+    did)."""
+
+    event: Event
+    timeout: str = ""
+
+
+@dataclass(frozen=True)
+class Viewed:
+    """A new view of the table: the game in it as the engine's public view (None before
+    a game)."""
+
+    public: PublicView | None
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """My hand sealed to me again (`hold`): why ("deal", "exchange", "handover",
+    "snapshot", ...), and my seat in that hand."""
+
+    reason: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Said:
+    """A line of chat."""
+
+    sender: str
+    text: str
+
+
+#: What happened at the table, in order, as a screen is told it (`TableModel.news`).
+News = Heard | Viewed | Sealed | Said
+
+#: The most news a model keeps (a bot may play for days); half goes when it is reached.
+KEPT_NEWS = 5000
+
+
 @dataclass
 class TableModel:
     name: str = ""
@@ -48,9 +90,12 @@ class TableModel:
     dealt: dict[int, list[Card]] = field(default_factory=dict)
     #: The last few thousand public events, as the engine's events.
     events: list[Event] = field(default_factory=list)
-    #: The event heard last, and why the timeout rule made it if it did ("time",
-    #: "away", "left"; "" when its seat did): what a screen narrates.
-    latest: tuple[Event, str] | None = None
+    #: What happened since this model began, in order, in the engine's terms: what a
+    #: screen shows, read from any point (`news_since`), so a screen opened late (the
+    #: table's after the lobby's) is told all of it.  `news_start` counts what was
+    #: let go from its start.
+    news: list[News] = field(default_factory=list)
+    news_start: int = 0
     chat: list[m.Chat] = field(default_factory=list)
     deal_results: dict[int, str | None] = field(default_factory=dict)
     #: Hands whose deal this client did not see whole (it joined or came back later):
@@ -71,6 +116,23 @@ class TableModel:
             if view.game is None or rules is None
             else wire.public_view_from_wire(view.game, rules)
         )
+        self._tell(Viewed(self.public))
+
+    def said(self, chat: m.Chat) -> None:
+        self.chat.append(chat)
+        self._tell(Said(chat.sender, chat.text))
+
+    def _tell(self, news: News) -> None:
+        self.news.append(news)
+        if len(self.news) > KEPT_NEWS:
+            del self.news[: KEPT_NEWS // 2]
+            self.news_start += KEPT_NEWS // 2
+
+    def news_since(self, position: int) -> tuple[list[News], int]:
+        """What happened from `position` on (counted from this model's start; what was
+        let go is skipped), and the position after it."""
+        end = self.news_start + len(self.news)
+        return self.news[max(0, position - self.news_start) :], end
 
     def hold(
         self,
@@ -92,6 +154,7 @@ class TableModel:
             self.dealt[hand] = list(cards)
             for old in [h for h in self.dealt if h < hand - 1]:
                 del self.dealt[old]
+        self._tell(Sealed(reason, seat))
 
     def _handed(self, seat: int, cards: tuple[Card, ...]) -> None:
         before, after = Counter(self.hand), Counter(cards)
@@ -123,7 +186,7 @@ class TableModel:
         event = wire.event_from_wire(message)
         self.events.append(event)
         timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded)
-        self.latest = (event, message.timeout if isinstance(message, timed) else "")
+        self._tell(Heard(event, message.timeout if isinstance(message, timed) else ""))
         if len(self.events) > 5000:
             del self.events[:2500]
             self.resumed = max(0, self.resumed - 2500)

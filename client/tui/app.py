@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from president.engine import PASS, Action
+from president.engine import PASS, Action, HandOver
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -33,6 +33,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
+from ..model import Heard
 from .fit import (
     COMPACT_CELL,
     compact_seats,
@@ -121,6 +122,7 @@ class TableApp:
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
         client.on_message = self.on_message
+        self.screen.catch_up()  # what the model heard before this screen opened
 
     def _key_pressed(self, _: object) -> None:
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
@@ -139,8 +141,8 @@ class TableApp:
             self._message = ("", now)
 
     async def on_message(self, message: m.Message) -> None:
-        self.screen.record(message)
-        self.ask_ratings(message)
+        news = self.screen.record(message)
+        self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost and self.app.is_running and not self.app.is_done:
             self.app.exit()  # the seat was not given back: the lobby says why
         self.app.invalidate()
@@ -163,14 +165,14 @@ class TableApp:
             self.screen.connection = what
         self.app.invalidate()
 
-    def ask_ratings(self, message: m.Message) -> None:
+    def ask_ratings(self, hand_over: bool = False) -> None:
         """The ratings of the people at the table: when who sits here changes, and after
-        each hand (each hand finished rates its players)."""
+        each hand (`hand_over`: each hand finished rates its players)."""
         view, ladder = self.client.model.view, self.client.ladder
         if view is None or not ladder.wanted():
             return
         names = tuple(c.name for c in view.chairs if c.name and not c.bot)
-        if names and (names != self._rated or isinstance(message, m.HandOver)):
+        if names and (names != self._rated or hand_over):
             self._rated = names
             self.spawn(self.client.send(m.Leaderboard(players=names)))
 

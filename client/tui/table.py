@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from president.engine import (
     PASS,
@@ -20,6 +21,7 @@ from president.engine import (
     Phase,
     Play,
     Played,
+    PublicView,
     Return,
     SeatView,
     strength,
@@ -29,7 +31,7 @@ from president.engine.describe import toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
-from ..model import TableModel
+from ..model import Heard, News, Said, Sealed, TableModel, Viewed
 from .fit import middle_cut
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
@@ -83,6 +85,10 @@ class TableScreen:
     #: Says each event (it keeps the seating the events being logged refer to: the last
     #: `HandStarted`'s, or the last view's, as a view always follows the events it counts).
     narrator: Narrator = field(default_factory=Narrator)
+    #: Where in the model's news this screen is, and the table's view as of there (the
+    #: view before the events that come next: what a revolution or a jack undoes).
+    seen: int = 0
+    before: PublicView | None = None
     #: The ends of the hands seen in this game, and its winners once it is over.
     results: list[HandResult] = field(default_factory=list)
     winners: tuple[str, ...] = ()
@@ -272,44 +278,62 @@ class TableScreen:
             narrator.seating = public.seating
         return narrator
 
-    def record(self, message: m.Message) -> None:
-        """Turn a server message into log lines and summaries."""
+    def record(self, message: m.Message) -> list[News]:
+        """After a server message (the model has taken it): what the model now says
+        happened (returned), and the server's refusal of what this screen sent, if it is
+        one."""
+        if isinstance(message, m.Error) and "leaderboard" not in message.message:
+            self.message = message.message  # (an older server: no ratings shown)
+        return self.catch_up()
+
+    def catch_up(self) -> list[News]:
+        """Tell what the model heard since this screen last looked (all of it for a screen
+        opened late: the table's after the lobby's had the seat's snapshot), in order, in
+        the engine's terms.  Returns it."""
         deal = self.deal_line()
         if deal and deal != self.deal_logged:  # the deal's check, when it comes
             self.deal_logged = deal
             self._add(deal, "class:dim", "narrow")
-        if isinstance(message, m.TableView):
-            self.view_time = time.monotonic()
-            public = self.model.public
-            if public is not None:
-                self.narrator.seating = public.seating
-                self.narrator.placed = {place for place in public.places if place is not None}
-                done = public.phase is not Phase.EXCHANGE and public.hand_number >= 0
-                if done and self.exchange_line and self.exchange_logged != public.hand_number:
-                    self.exchange_logged = public.hand_number  # once, when it is over
-                    self._add(self.exchange_line, "class:message", "narrow")
-            if self.cursor >= max(1, len(self.model.hand)):
-                self.cursor = max(0, len(self.model.hand) - 1)
-        elif isinstance(message, m.Chat):
-            self._add(f"<{message.sender}> {message.text}")
-        elif isinstance(message, m.Error):
-            if "leaderboard" not in message.message:  # (an older server: no ratings shown)
-                self.message = message.message
-        elif isinstance(message, m.TableEvent) and self.model.latest is not None:
-            event, timeout = self.model.latest  # (the engine's event, told by the model)
-            self.heard(event, timeout)
-        elif isinstance(message, m.SealedHand):
-            # a choice is positions in the hand: when the hand changes, it goes
-            self.selected, self.cursor = set(), 0
-            if message.reason == "snapshot":
-                self.joined_mid_hand()
-            if message.reason == "handover":
-                self._handed_cards(message.seat)
-            else:
-                exchange = message.reason == "exchange"
-                self.exchange_line = self.exchanged(message.seat) if exchange else ""
+        news, self.seen = self.model.news_since(self.seen)
+        for item in news:
+            match item:
+                case Heard():
+                    self.heard(item.event, item.timeout)
+                case Viewed():
+                    self.viewed(item.public)
+                case Sealed():
+                    self.sealed(item.reason, item.seat)
+                case Said():
+                    self._add(f"<{item.sender}> {item.text}")
+                case _:
+                    assert_never(item)
         del self.log[:-200]
         del self.stream[:-300]
+        return news
+
+    def viewed(self, public: PublicView | None) -> None:
+        """A new view of the table (after the events it counts)."""
+        self.view_time = time.monotonic()
+        self.before = public
+        if public is not None:
+            self.narrator.seating = public.seating
+            self.narrator.placed = {place for place in public.places if place is not None}
+            done = public.phase is not Phase.EXCHANGE and public.hand_number >= 0
+            if done and self.exchange_line and self.exchange_logged != public.hand_number:
+                self.exchange_logged = public.hand_number  # once, when it is over
+                self._add(self.exchange_line, "class:message", "narrow")
+        if self.cursor >= max(1, len(self.model.hand)):
+            self.cursor = max(0, len(self.model.hand) - 1)
+
+    def sealed(self, reason: str, seat: int | None) -> None:
+        """My hand sealed to me again: a choice is positions in the hand, so it goes."""
+        self.selected, self.cursor = set(), 0
+        if reason == "snapshot":
+            self.joined_mid_hand()
+        if reason == "handover" and seat is not None:
+            self._handed_cards(seat)
+        elif reason != "handover":
+            self.exchange_line = self.exchanged(seat) if reason == "exchange" else ""
 
     def joined_mid_hand(self) -> None:
         """Seated at a hand under way whose start this log has not seen (a client started
@@ -367,7 +391,7 @@ class TableScreen:
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
-        line = self._narrator().line(event, self.model.public, timeout)
+        line = self._narrator().line(event, self.before, timeout)
         if (
             isinstance(event, HandedOver)
             and line

@@ -125,7 +125,8 @@ class Table:
     def hold(self) -> None:
         seat = self.game.seating.index(ME)
         view = self.game.view_for(seat)
-        self.client.model.hold(view.hand, view.exchange, self.game.hand, "snapshot")
+        model = self.client.model  # (the hand as it stands: no sealed hand told)
+        model.hand, model.exchange = list(view.hand), view.exchange
 
     def deal(self) -> None:
         self.events(self.game.start_hand(rng=self.rng))
@@ -154,7 +155,7 @@ class Table:
 
     def chat(self, text: str) -> None:
         message = m.Chat(scope="table", text=text, sender="cat")
-        self.client.model.chat.append(message)
+        self.client.model.said(message)
         self.deliver(message)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from president.client.connection import Client
-from president.client.model import TableModel
+from president.client.model import KEPT_NEWS, Said, TableModel
 from president.client.tui.standings import HandResult, office_lines
 from president.client.tui.table import TableScreen
 from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
@@ -83,6 +83,8 @@ def receive(screen: TableScreen, message: m.Message) -> None:
         screen.model.see(message)
     elif isinstance(message, m.TableEvent):
         screen.model.note(message)
+    elif isinstance(message, m.Chat):
+        screen.model.said(message)
     screen.record(message)
 
 
@@ -243,8 +245,11 @@ def test_the_exchange_names_the_seating_of_its_hand_after_a_seat_changes() -> No
         "cat returns 2 cards to bob (auto: the lowest)",
     ]
     # my own exchange, sealed to my seat in the new seating (2), before the new view
-    screen.model.exchange = (Gave(2, 1, 1, tuple(parse_cards("AS"))),)
-    screen.model.exchange += (Returned(1, 2, 1, tuple(parse_cards("4C")), False),)
+    exchange = (
+        Gave(2, 1, 1, tuple(parse_cards("AS"))),
+        Returned(1, 2, 1, tuple(parse_cards("4C")), False),
+    )
+    screen.model.hold(tuple(screen.model.hand), exchange, 1, "exchange", 2)
     receive(
         screen,
         m.SealedHand(table="t", number=5, hand=1, seat=2, sealed=b"x", reason="exchange"),
@@ -734,3 +739,33 @@ def test_standings_longer_than_their_box_scroll_and_say_so() -> None:
         assert not any(re.search(r"\(hands?$", line) for line in office), office
     screen.scroll_standings(-1)
     assert screen.standings(58, 16)[-1] == "↑↓ more: PgUp/PgDn"
+
+
+def test_a_table_screen_opened_after_the_seat_came_back_is_told_all_the_model_heard() -> None:
+    """Taking a seat back from the lobby: the view, a play and the seat's snapshot reach
+    the model while the lobby's screen is up; the table's screen, opened after, tells all
+    of it from the model (it used to miss the snapshot and say nothing of coming back)."""
+    model = TableModel(me="ann", slot=0)
+    model.see(table_view(following()))
+    model.note(m.Played("t", 7, 2, ("JC",), False, False))
+    model.hold(tuple(parse_cards("4C 10H KD")), (), 1, "snapshot", 0)
+    screen = TableScreen(model)
+    screen.catch_up()
+    assert screen.log == [
+        "cat plays J♣",
+        "— hand 2 under way: you are back at your seat "
+        "(what was played before is not in this log) —",
+    ]
+    screen.catch_up()  # told once
+    assert len(screen.log) == 2
+
+
+def test_the_model_keeps_its_latest_news_and_a_screen_behind_skips_what_went() -> None:
+    model = TableModel(me="ann")
+    for n in range(KEPT_NEWS + 10):
+        model.said(m.Chat(scope="table", text=str(n), sender="bob"))
+    assert len(model.news) <= KEPT_NEWS
+    news, end = model.news_since(0)
+    assert end == KEPT_NEWS + 10 and news == model.news
+    assert news[-1] == Said("bob", str(KEPT_NEWS + 9))
+    assert model.news_since(end) == ([], end)
