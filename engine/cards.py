@@ -16,6 +16,7 @@ SUIT_SYMBOLS: Final = ("♣", "♦", "♥", "♠")
 #: Rank index of the joker; natural ranks are 0 (3) .. 12 (2).
 JOKER_RANK: Final = 13
 TWO: Final = 12
+SIX: Final = 3
 SEVEN: Final = 4
 EIGHT: Final = 5
 NINE: Final = 6

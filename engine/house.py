@@ -214,6 +214,12 @@ class HouseRules:
         "7s never clear",
         Trigger(SEVEN, "cut"),
     )
+    omen: bool = house(
+        "three or more 6s played together start (or end) a revolution, and then no play"
+        " starts or ends one for the rest of the hand",
+        "6s never start a revolution by themselves",
+        Trigger(SIX, "revolution", at_least=3, sets_only=True),
+    )
     six_return: bool = house(
         "a play holding a 6 ends a jack back that was on before it",
         "6s have no effect on a jack back",

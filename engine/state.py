@@ -19,7 +19,7 @@ from typing import Any
 from . import seating as seats
 from . import tricks
 from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, SEVEN, TEN, TWO, Card, parse_cards
+from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -126,6 +126,9 @@ class Game:
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
         self._lucky = rules.lucky_seven
+        self._omen = rules.omen
+        #: An omen was played this hand: no more revolutions (omen).
+        self._omened = False
         self._clearing = _clearing(rules)
         self._points: dict[int, tuple[int, ...]] = {}  # `_hand_points` by table size
         self._bombs = rules.bombs
@@ -356,6 +359,7 @@ class Game:
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self.jack_back, self.lock, self.due, self._dues, self._pending = False, (), None, [], None
         self._discarded = ()
+        self._omened = False
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
@@ -714,15 +718,18 @@ class Game:
         self._moves.append((seat, play))
         self._opening = False
         effects = self._judge.effects_of(seat, play, trick, not held)
-        if effects.revolt:
+        revolt = effects.revolt and not self._omened
+        if revolt:
             self.revolution = not self.revolution
+        if self._omen and _is_omen(play):
+            self._omened = True  # the omen's own revolution is the hand's last
         if effects.unreverses and self.jack_back:
             self.jack_back = False  # six_return: over, whatever else the play holds
         elif effects.jack:
             self.jack_back = not self.jack_back
         self.lock = effects.lock
         self.top = effects.pile
-        events.append(_new(Played, (seat, play.cards, effects.cleared, effects.revolt)))
+        events.append(_new(Played, (seat, play.cards, effects.cleared, revolt)))
         if self._once:
             self._locked |= 1 << seat
         self._pending = (
@@ -1214,6 +1221,9 @@ class Game:
         game.log, game._trick_start = list(view.trick), 0
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
+        game._omened = view.rules.omen and any(
+            isinstance(action, Play) and _is_omen(action) for _, action in view.history
+        )
         game.jack_back, game.lock, game.due = view.jack_back, view.lock, view.due
         if view.due is not None and view.trick:
             # What the play that made the due still does once it is paid (as
@@ -1310,6 +1320,11 @@ def _check_names(names: Sequence[str]) -> None:
             raise RulesError(f"a player's name must be some text, not {name!r}")
     if len(set(names)) != len(names):
         raise RulesError("players' names must be unique")
+
+
+def _is_omen(play: Play) -> bool:
+    """A set of three or more 6s (omen: it ends the hand's revolutions)."""
+    return play.rank == SIX and play.count >= 3
 
 
 def _low_hand(rows: Sequence[Row]) -> bool:

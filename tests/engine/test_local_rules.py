@@ -377,3 +377,28 @@ def test_a_scum_holding_nothing_above_ten_gives_nothing() -> None:
     assert game.pending_returns == {1: (2, 1)}  # only the Vice-Scum gave (the J)
     off = hand_two(rules.replace(catastrophe=False), deal)
     assert off.pending_returns == {0: (3, 2), 1: (2, 1)}
+
+
+# --- omen --------------------------------------------------------------------------------------
+
+
+def test_three_sixes_start_the_hands_last_revolution() -> None:
+    """docs/rules.md, `omen`: the worked example (rich-rich-daifugo's オーメン, "6x3で革命＋
+    以後革命なし", and "オーメン有効時は革命が発動しない")."""
+    rules = LEFT.replace(omen=True, revolution=True)
+    game = game_with(rules, {0: "6C 6D 6H 9C 9D 9H 9S 4C", 1: "5C"})
+    events = game.apply(0, cards("6C 6D 6H"))
+    assert played(events).revolution and game.revolution
+    for seat in (1, 2, 3):
+        game.apply(seat, PASS)
+    events = game.apply(0, cards("9C 9D 9H 9S"))  # four of a kind: no revolution now
+    assert not played(events).revolution and game.revolution
+    # a bot's world rebuilt from the view knows it from the hand's history
+    hands = [game.hand_of(s) for s in range(4)]
+    fives = list(parse_cards("5C 5D 5H 5S"))
+    hands[1] = fives + [c for c in hands[1] if c not in fives][: len(hands[1]) - 4]
+    world = Game.from_view(game.view_for(1), hands)
+    events = world.apply(1, Play(tuple(fives)))  # four 5s beat four 9s in the revolution
+    assert not played(events).revolution and world.revolution
+    off = game_with(LEFT.replace(revolution=True), {0: "6C 6D 6H"})
+    assert not played(off.apply(0, cards("6C 6D 6H"))).revolution
