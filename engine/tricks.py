@@ -244,13 +244,13 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
     rev = trick.reversed
     if top is None or _is_spade_three(rules, ids, top) or _is_spade_two(rules, ids, top, rev):
         return None
-    if _is_down_number(rules, ids, top, rev):
-        return None
     suits = suits_of(play)
     if run is not None:
         if not _run_beats(rules, top, rev, run[0], run[1], play.count):
             return _run_fault(rules, top, rev, run, play)
-    elif not _set_beats(rules, top, rev, play.rank, play.count, suits):
+    elif not _set_beats(rules, top, rev, play.rank, play.count, suits) and not (
+        _is_down_number(rules, ids, top, rev)
+    ):
         return _set_fault(rules, top, rev, play, suits)
     if trick.lock and not _fits(trick.lock, suits):
         wild = ", wild jokers standing for missing suits" if rules.joker_mode == "wild" else ""

@@ -264,6 +264,19 @@ def test_the_card_one_rank_weaker_in_the_piles_suit_may_follow_a_single() -> Non
     assert not off.is_legal(1, cards("8H"))
 
 
+def test_a_down_number_must_fit_the_lock() -> None:
+    # hearts locked; the spade 3 beats the joker whatever the lock; the order reversed by
+    # the jack: the 4S is the 3S's down number, but not of the locked suit
+    rules = LEFT.replace(
+        down_number=True, suit_lock=True, spade_three=True, jack_back=True, jokers=1
+    )
+    game = game_with(rules, {0: "5H 3S", 1: "6H 4S", 2: "JH", 3: "JK"})
+    for seat, text in ((0, "5H"), (1, "6H"), (2, "JH"), (3, "JK"), (0, "3S")):
+        game.apply(seat, cards(text))
+    assert game.lock == (2,) and game.jack_back
+    assert not game.is_legal(1, cards("4S")) and cards("4S") not in game.legal_actions(1)
+
+
 def test_in_a_revolution_the_down_number_is_one_rank_higher() -> None:
     rules = LEFT.replace(down_number=True, revolution=True)
     game = game_with(rules, {0: "5C 5D 5H 5S 9H", 1: "10H 8H"})
