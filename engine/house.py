@@ -188,6 +188,11 @@ class HouseRules:
         "a play holding a queen lifts the suit lock on the trick",
         "queens have no effect on a suit lock",
     )
+    step_lock: bool = house(
+        "a set one rank above the set it beats locks the trick: each play after it must be"
+        " the next rank up",
+        "a follow may be any higher rank",
+    )
     down_number: bool = house(
         "on a single card, the card of its suit one rank weaker may be played too",
         "a follow must be stronger than the pile",

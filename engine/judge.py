@@ -75,6 +75,10 @@ class Judge:
         locks, sequences, the 3S...), so a hand is more than a count per rank."""
         return self._general
 
+    def stepped(self, plays: Sequence[tuple[int, Play]], reversed: bool) -> bool:
+        """Whether a trick with these plays is locked to the next rank (step_lock)."""
+        return tricks.stepped(self.rules, plays, reversed)
+
     # --- what a seat may do on its turn ---------------------------------------------------
 
     def legal_plays(
@@ -87,7 +91,7 @@ class Judge:
             if patterns is None:
                 patterns = moves.patterns_of(rows)
             return self.plays_by_patterns(patterns, trick)
-        top, reversed, _, opening = trick
+        top, reversed, opening = trick.top, trick.reversed, trick.opening
         return moves.legal_plays(self.rules, rows, top, reversed, opening)
 
     def plays_now(
@@ -97,13 +101,15 @@ class Judge:
         reversed: bool,
         lock: tuple[int, ...],
         opening: bool,
+        step: bool = False,
     ) -> list[Play]:
         """`plays_by_patterns` on the trick of these fields (the game's own: no `Trick`
         made per decision where the tables answer)."""
-        plays = self._listing.plays(patterns, top, reversed, lock, opening)
+        plays = self._listing.plays(patterns, top, reversed, lock, opening, step)
         if plays is None:
             counts = fast_tricks.kind_counts_of(patterns)
-            return tricks.legal_plays(self.rules, counts, Trick(top, reversed, lock, opening))
+            trick = Trick(top, reversed, lock, opening, step)
+            return tricks.legal_plays(self.rules, counts, trick)
         return plays
 
     def plays_by_patterns(self, patterns: Sequence[int], trick: Trick) -> list[Play]:
@@ -177,7 +183,7 @@ class Judge:
         held = _counts(rows) if counts is None else counts
         if self._general:
             return tricks.play_problem(self.rules, held, trick, play)
-        top, reversed, _, opening = trick
+        top, reversed, opening = trick.top, trick.reversed, trick.opening
         return moves.play_problem(self.rules, held, top, reversed, opening, play, rows)
 
     # --- what a play does ---------------------------------------------------------------

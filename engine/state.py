@@ -126,6 +126,7 @@ class Game:
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
         self._lucky = rules.lucky_seven
+        self._step_lock = rules.step_lock
         self._omen = rules.omen
         #: An omen was played this hand: no more revolutions (omen).
         self._omened = False
@@ -432,12 +433,15 @@ class Game:
             plays: list[Action]
             if self._variants:
                 if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
+                    reversed_ = self.revolution != self.jack_back
                     plays = self._judge.plays_now(  # type: ignore[assignment]
                         self._patterns[seat],
                         top,
-                        self.revolution != self.jack_back,
+                        reversed_,
                         self.lock,
                         self._opening,
+                        self._step_lock
+                        and tricks.stepped(self.rules, self.log[self._trick_start :], reversed_),
                     )
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
@@ -692,9 +696,11 @@ class Game:
 
     def _trick(self) -> tricks.Trick:
         """What a play is judged against now."""
-        return _new(
-            tricks.Trick, (self.top, self.revolution != self.jack_back, self.lock, self._opening)
+        reversed_ = self.revolution != self.jack_back
+        step = self._step_lock and tricks.stepped(
+            self.rules, self.log[self._trick_start :], reversed_
         )
+        return _new(tricks.Trick, (self.top, reversed_, self.lock, self._opening, step))
 
     def _take(self, seat: int, ids: Sequence[int]) -> None:
         """The cards of these ids leave the seat's hand."""

@@ -38,6 +38,8 @@ class Trick(NamedTuple):
     lock: tuple[int, ...]
     #: The game's opening play (must hold the 3C).
     opening: bool
+    #: The trick is locked to the next rank (step_lock: `stepped`).
+    step: bool = False
 
 
 # --- the shapes -------------------------------------------------------------------------
@@ -117,6 +119,26 @@ def suits_of(play: Play) -> tuple[int, ...]:
         suits = tuple(sorted(card_id & 3 for card_id in play.ids if card_id != JOKER_ID))
         _SUITS[play.ids] = suits
     return suits
+
+
+def stepped(rules: Rules, plays: Sequence[tuple[int, Play]], rev: bool) -> bool:
+    """Whether a trick with these plays (so far, in order) is locked to the next rank
+    (step_lock): its last two plays are sets of one size, the last exactly one rank
+    stronger than the one before it in the order in force now."""
+    if not rules.step_lock or len(plays) < 2:
+        return False
+    before, last = plays[-2][1], plays[-1][1]
+    return (
+        before.rank >= 0
+        and last.rank >= 0
+        and before.count == last.count
+        and strength(last.rank, rev) == strength(before.rank, rev) + 1
+    )
+
+
+def _steps(top: Top, rev: bool, rank: int, count: int) -> bool:
+    """A set of `count` cards of `rank` is the next rank up from the pile (step_lock)."""
+    return not top.run and count == top.size and strength(rank, rev) == strength(top.rank, rev) + 1
 
 
 # --- the one structural test ------------------------------------------------------------
@@ -244,6 +266,9 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
     rev = trick.reversed
     if top is None or _is_spade_three(rules, ids, top) or _is_spade_two(rules, ids, top, rev):
         return None
+    if trick.step and (run is not None or not _steps(top, rev, play.rank, play.count)):
+        nxt = describe_set(_next_rank(top.rank, rev), top.size, 0)
+        return f"the trick is locked to the next rank (step_lock): only {nxt} may follow"
     suits = suits_of(play)
     if run is not None:
         if not _run_beats(rules, top, rev, run[0], run[1], play.count):
@@ -259,6 +284,14 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
             f" every card played must take one of those suits{wild}"
         )
     return None
+
+
+def _next_rank(rank: int, rev: bool) -> int:
+    """The rank one step stronger than `rank` in the order (the jokers above the 2s; past
+    the strongest, none: shown as the jokers)."""
+    order = sorted(range(JOKER_RANK + 1), key=lambda r: strength(r, rev))
+    at = order.index(rank)
+    return order[at + 1] if at + 1 < len(order) else JOKER_RANK
 
 
 def _describe_pile(top: Top) -> str:
@@ -364,7 +397,7 @@ _Entry = tuple[int, int, int, tuple[int, ...]]
 def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]:
     """Every distinct card set (by card kinds; suits matter) that `play_problem` accepts,
     ordered by rank (a sequence's lowest), sets before sequences, then size, then ids."""
-    top, rev, lock, opening = trick
+    top, rev, lock, opening, _ = trick
     if top is None:
         lock = ()
     jokers_held = counts[JOKER_ID]
@@ -409,6 +442,13 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     if rules.sequences and (top is None or top.run):
         held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
         add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
+    if trick.step and top is not None:
+        special = {(THREE_OF_SPADES,)} if spade else set()
+        if spade_two:
+            special.add((TWO_OF_SPADES,))
+        found = [
+            e for e in found if e[3] in special or (e[1] == 0 and _steps(top, rev, e[0], e[2]))
+        ]
     found.sort()
     return [play_of(entry[3]) for entry in found]
 

@@ -459,7 +459,9 @@ class SeatView:
     def judged(self) -> Trick:
         """What a play is judged against now: the pile, the order in force, the lock and
         whether this is the game's opening play."""
-        return Trick(self.top, self.revolution != self.jack_back, self.lock, self.opening)
+        reversed_ = self.revolution != self.jack_back
+        step = self.rules.step_lock and judge_for(self.rules).stepped(self.trick, reversed_)
+        return Trick(self.top, reversed_, self.lock, self.opening, step)
 
     def problem(self, action: Action) -> str | None:
         """Why this seat may not take `action` now, in the engine's words (what

@@ -415,3 +415,44 @@ def test_three_sixes_start_the_hands_last_revolution() -> None:
     assert not played(events).revolution and world.revolution
     off = game_with(LEFT.replace(revolution=True), {0: "6C 6D 6H"})
     assert not played(off.apply(0, cards("6C 6D 6H"))).revolution
+
+
+# --- step_lock ---------------------------------------------------------------------------------
+
+
+def test_one_rank_up_locks_the_trick_to_the_next_rank() -> None:
+    """docs/rules.md, `step_lock`: the worked example (wecraw/daifugo's kaidan: "3-3 then
+    4-4 requires 5-5 next"; "a 4 then a 5 requires a 6 next"; a jump of two does not lock)."""
+    rules = LEFT.replace(step_lock=True)
+    game = game_with(rules, {0: "5C 10C", 1: "6D", 2: "7H 9H", 3: "8S 9S"})
+    game.apply(0, cards("5C"))
+    game.apply(1, cards("6D"))  # one rank up: the trick is locked to the 7s
+    assert game.is_legal(2, cards("7H")) and not game.is_legal(2, cards("9H"))
+    problem = game.view_for(2).problem(cards("9H"))
+    assert problem is not None and "step_lock" in problem
+    game.apply(2, cards("7H"))
+    assert [a for a in game.legal_actions(3) if isinstance(a, Play)] == [cards("8S")]
+    pairs = game_with(rules, {0: "3C 3D", 1: "4C 4D", 2: "5C 5D 6C 6D"})
+    pairs.apply(0, cards("3C 3D"))
+    pairs.apply(1, cards("4C 4D"))
+    assert pairs.is_legal(2, cards("5C 5D")) and not pairs.is_legal(2, cards("6C 6D"))
+    jump = game_with(rules, {0: "3C", 1: "6D", 2: "9H"})
+    jump.apply(0, cards("3C"))
+    jump.apply(1, cards("6D"))  # two ranks up: no lock
+    assert jump.is_legal(2, cards("9H"))
+    off = game_with(LEFT, {0: "5C", 1: "6D", 2: "9H"})
+    off.apply(0, cards("5C"))
+    off.apply(1, cards("6D"))
+    assert off.is_legal(2, cards("9H"))
+
+
+def test_in_a_revolution_the_next_rank_is_the_next_one_down() -> None:
+    # wecraw's "locks toward decreasing strength while inverted": a 9 then an 8 needs a 7
+    rules = LEFT.replace(step_lock=True, revolution=True)
+    game = game_with(rules, {0: "4C 4D 4H 4S 9C", 1: "8D", 2: "7H 3H"})
+    game.apply(0, cards("4C 4D 4H 4S"))
+    for seat in (1, 2, 3):
+        game.apply(seat, PASS)
+    game.apply(0, cards("9C"))
+    game.apply(1, cards("8D"))
+    assert game.is_legal(2, cards("7H")) and not game.is_legal(2, cards("3H"))
