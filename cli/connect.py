@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 import termios
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from pathlib import Path
 
 from president.client.connection import (
@@ -31,8 +31,10 @@ from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.servers import ServersScreen
 from president.client.tui.servers_app import pick_server
+from president.client.tui.shell import Shell
 from president.client.tui.theme import choose_theme
 from president.protocol import messages as m
+from prompt_toolkit.application import in_terminal
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
@@ -60,26 +62,23 @@ async def lobby_and_tables(
     input: Input | None = None,
     output: Output | None = None,
     theme: str = "dark",
+    shell: Shell | None = None,
 ) -> None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
-    server goes away for good."""
-    # the screen that is up shows the connection's state: one slot, set as screens change
-    shown: list[Callable[[str], None]] = [lambda what: None]
-    network = asyncio.get_running_loop().create_task(client.follow(lambda what: shown[0](what)))
+    server goes away for good: screens on one shell (the client's messages and the
+    connection's state go to the screen on top)."""
+    shell = shell if shell is not None else Shell(theme, input, output)
+    client.on_message = shell.on_message
+    network = asyncio.get_running_loop().create_task(client.follow(shell.status))
 
-    try:
+    async def screens() -> None:
         while True:
-            lobby = LobbyApp(client, screen, bots=bots, input=input, output=output, theme=theme)
-            client.on_message = lobby.on_message
-            shown[0] = lobby.status
+            lobby = LobbyApp(client, screen, bots=bots, shell=shell)
             await client.send(m.ListTables())
-            await lobby.app.run_async()
+            await shell.show(lobby)
             if lobby.outcome != "table":
                 return
-            table = TableApp(client, input=input, output=output, bots=bots, theme=theme)
-            client.on_message = table.on_message
-            shown[0] = table.status
-            await table.app.run_async()
+            await shell.show(TableApp(client, bots=bots, shell=shell))
             if network.done():
                 return
             lost, client.seat_lost = client.seat_lost, None
@@ -88,6 +87,9 @@ async def lobby_and_tables(
                     await client.send(m.Leave())
             client.model = TableModel(me=client.model.me)
             screen.message = "" if lost is None else f"your seat is gone: {lost.message}"
+
+    try:
+        await shell.run(screens)
     finally:
         network.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -112,20 +114,21 @@ async def ask(question: str, *, echo: bool = True) -> str:
         if (not data or b"\n" in typed) and not line.done():
             line.set_result(bytes(typed))
 
-    saved = termios.tcgetattr(fd) if not echo else None
-    if saved is not None:
-        quiet = list(saved)
-        quiet[3] &= ~termios.ECHO
-        termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
-    print(question, end="", flush=True)
-    loop.add_reader(fd, readable)
-    try:
-        answer = await line
-    finally:
-        loop.remove_reader(fd)
+    async with in_terminal():  # (the shell's screen set aside while the terminal asks)
+        saved = termios.tcgetattr(fd) if not echo else None
         if saved is not None:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-            print(flush=True)  # the Enter the terminal did not show
+            quiet = list(saved)
+            quiet[3] &= ~termios.ECHO
+            termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+        print(question, end="", flush=True)
+        loop.add_reader(fd, readable)
+        try:
+            answer = await line
+        finally:
+            loop.remove_reader(fd)
+            if saved is not None:
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+                print(flush=True)  # the Enter the terminal did not show
     if not answer:
         raise EOFError("no answer: the input ended")
     return answer.decode(errors="replace").partition("\n")[0].rstrip("\r")
@@ -178,48 +181,54 @@ def address_problem(text: str) -> str | None:
 
 
 async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
+    """Every screen on one shell: the server picker (without an address), then the lobby
+    and the tables; the questions before the first connection (the fingerprint, a
+    password) are asked on the terminal itself, the shell set aside meanwhile."""
     known = KnownServers()
     theme = choose_theme(args.theme, os.environ, ask_background)  # (the terminal asked once)
-    hint, warnings = None, []
-    if args.address is None:  # the servers announced on the LAN, to pick one
-        quiet_zeroconf()
-        picked = await pick_server(
-            ServersScreen(versions=m.VERSIONS, known=known.load()),
-            address_problem,
-            interface=chosen_interface(args),
-            theme=theme,
-        )
-        if picked is None:
-            return 0
-        args.address, hint, warnings = picked.address, picked.hint, picked.warnings
-    try:
+    shell = Shell(theme)
+    said: list[str] = []
+
+    async def screens() -> None:
+        hint, warnings = None, []
+        if args.address is None:  # the servers announced on the LAN, to pick one
+            quiet_zeroconf()
+            picked = await pick_server(
+                ServersScreen(versions=m.VERSIONS, known=known.load()),
+                address_problem,
+                interface=chosen_interface(args),
+                shell=shell,
+            )
+            if picked is None:
+                return
+            args.address, hint, warnings = picked.address, picked.hint, picked.warnings
         pin = await resolve_pin(args.address, known, args.fingerprint, ask, hint, warnings)
-        link, secret = await first_link(args, pin, known, secret)
+        link, password = await first_link(args, pin, known, secret)
+
+        def reconnect() -> Awaitable[Link]:
+            return connect(
+                args.address, args.name, pin=pin, known=known, password=password, identity=args.key
+            )
+
+        client = Client(link)
+        client.reconnect = reconnect
+        screen = LobbyScreen(
+            me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
+        )
+        try:
+            await lobby_and_tables(client, screen, bots=args.bots, shell=shell)
+        finally:
+            await client.link.close()
+        if client.bye is not None:
+            said.append(f"the server said goodbye: {client.bye.reason}")
+
+    try:
+        await shell.hold(screens)
     except (ConnectFailed, EOFError) as exc:
         print(f"president connect: {exc}", file=sys.stderr)
         return 2
-
-    def reconnect() -> Awaitable[Link]:
-        return connect(
-            args.address, args.name, pin=pin, known=known, password=secret, identity=args.key
-        )
-
-    client = Client(link)
-    client.reconnect = reconnect
-    screen = LobbyScreen(
-        me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
-    )
-    try:
-        await lobby_and_tables(
-            client,
-            screen,
-            bots=args.bots,
-            theme=theme,
-        )
-    finally:
-        await client.link.close()
-    if client.bye is not None:
-        print(f"the server said goodbye: {client.bye.reason}")
+    for line in said:
+        print(line)
     return 0
 
 

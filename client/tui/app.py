@@ -23,7 +23,6 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
-    Layout,
     VSplit,
     Window,
 )
@@ -49,8 +48,9 @@ from .fit import (
 from .logview import LogView
 from .narrator import card_text, lock_text
 from .seats import SeatRow, pile, rating_text, seat_rows
+from .shell import Shell
 from .table import TableScreen
-from .theme import add_help_keys, card_style, screen_app
+from .theme import add_help_keys, card_style
 
 #: The keys and what they do, as the help overlay shows them.
 HELP = (
@@ -96,7 +96,10 @@ class TableApp:
         output: Output | None = None,
         bots: str = "random",
         theme: str = "dark",
+        shell: Shell | None = None,
     ) -> None:
+        """A table screen on `shell` (the caller shows it); without one, on a shell of
+        its own, shown at once (the application ends when the screen is left)."""
         self.client = client
         self.screen = TableScreen(client.model)
         self.bots = bots
@@ -106,30 +109,33 @@ class TableApp:
         self._tasks: set[asyncio.Task[None]] = set()
         #: The people whose ratings were last asked for (see `ask_ratings`).
         self._rated: tuple[str, ...] = ()
-        self.app: Application[None] = screen_app(
-            self._layout(),
-            create_key_bindings(self),
-            theme,
-            input,
-            output,
-            refresh_interval=0.5,
-        )
-        # a message lasts until the next key (one that key sets shows) or MESSAGE_SECONDS
-        self.app.key_processor.before_key_press += self._key_pressed
-        self.app.before_render += self._expire
+        self.container = self._layout()
+        self.bindings = create_key_bindings(self)
+        self.focus: Window = self.hand_window
+        self.mouse = True
+        self.shell = shell if shell is not None else Shell(theme, input, output)
+        self.app: Application[None] = self.shell.app
         self.clock = time.monotonic
         self._message = ("", 0.0)  # the message on the status line and since when
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
-        client.on_message = self.on_message
+        client.on_message = self.shell.on_message
         self.screen.catch_up()  # what the model heard before this screen opened
+        if shell is None:
+            self.shell.push(self)
 
-    def _key_pressed(self, _: object) -> None:
+    def leave(self) -> None:
+        """Off the shell's stack: back to the screen under this one (or the end)."""
+        self.shell.pop(self)
+
+    def key_pressed(self) -> None:
+        """A message lasts until the next key (one that key sets shows) or
+        `MESSAGE_SECONDS`."""
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
         self.screen.message = ""
         self._message = ("", 0.0)  # a message the key sets again is new: its time starts
 
-    def _expire(self, _: object) -> None:
+    def before_render(self) -> None:
         """An old message goes (the app redraws every half second); the question of q
         goes with its message, so q after it asks again."""
         screen, now = self.screen, self.clock()
@@ -143,8 +149,8 @@ class TableApp:
     async def on_message(self, message: m.Message) -> None:
         news = self.screen.record(message)
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
-        if message is self.client.seat_lost and self.app.is_running and not self.app.is_done:
-            self.app.exit()  # the seat was not given back: the lobby says why
+        if message is self.client.seat_lost:
+            self.leave()  # the seat was not given back: the lobby says why
         self.app.invalidate()
 
     async def network(
@@ -198,7 +204,7 @@ class TableApp:
 
     # --- layout ---------------------------------------------------------------------
 
-    def _layout(self) -> Layout:
+    def _layout(self) -> FloatContainer:
         screen = self.screen
         header = Window(FormattedTextControl(self._header), height=1)
         in_game = Condition(lambda: self.client.model.public is not None)
@@ -248,15 +254,12 @@ class TableApp:
             title="final standings (esc shows the table)",
         )
         standings = Condition(lambda: screen.game_over() and not screen.standings_hidden)
-        return Layout(
-            FloatContainer(
-                body,
-                floats=[
-                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
-                    Float(ConditionalContainer(final, filter=standings), top=1),
-                ],
-            ),
-            focused_element=self.hand_window,
+        return FloatContainer(
+            body,
+            floats=[
+                Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+                Float(ConditionalContainer(final, filter=standings), top=1),
+            ],
         )
 
     # --- sizes: from the terminal's, so the split does not move as the text does ----------
@@ -709,7 +712,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         if in_game and not table.leaving:
             screen.message, screen.leave_asked = LEAVE_AGAIN, True
             return
-        event.app.exit()
+        table.leave()
 
     # while the final standings are up, these scroll them (added later: they come first)
     standings = playing & Condition(lambda: screen.game_over() and not screen.standings_hidden)
@@ -735,7 +738,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        event.app.exit()
+        table.leave()
 
     return kb
 

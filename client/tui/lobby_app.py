@@ -20,7 +20,6 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
-    Layout,
     VSplit,
     Window,
 )
@@ -32,7 +31,8 @@ from ..connection import Client
 from .fit import cut, help_lines, middle_cut, status_fragments, status_lines, wrap
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
-from .theme import add_help_keys, screen_app
+from .shell import Shell
+from .theme import add_help_keys
 
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
@@ -70,7 +70,10 @@ class LobbyApp:
         input: Input | None = None,
         output: Output | None = None,
         theme: str = "dark",
+        shell: Shell | None = None,
     ) -> None:
+        """The lobby on `shell` (the caller shows it); without one, on a shell of its
+        own, shown at once (the application ends when the lobby is left)."""
         self.client = client
         self.screen = screen
         self.bots = bots
@@ -88,9 +91,26 @@ class LobbyApp:
         #: The players whose ratings were last asked for (the chosen table's).
         self.rated: tuple[str, ...] = ()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.app: Application[None] = screen_app(
-            self._layout(), create_lobby_bindings(self), theme, input, output
-        )
+        self.container = self._layout()
+        self.bindings = create_lobby_bindings(self)
+        self.focus: Window = self.list_window
+        self.mouse = True
+        self.shell = shell if shell is not None else Shell(theme, input, output)
+        self.app: Application[None] = self.shell.app
+        client.on_message = self.shell.on_message
+        if shell is None:
+            self.shell.push(self)
+
+    def leave(self, outcome: Outcome) -> None:
+        """Off the shell's stack, saying why: a table to open, quit, or disconnected."""
+        self.outcome = outcome
+        self.shell.pop(self)
+
+    def key_pressed(self) -> None:
+        pass
+
+    def before_render(self) -> None:
+        pass
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
@@ -113,21 +133,14 @@ class LobbyApp:
                 self.creating = None
         if isinstance(message, m.Error) and message.about in (m.Join.TYPE, m.Spectate.TYPE):
             self.entering = False
-        if (
-            isinstance(message, m.TableView)
-            and self.entering
-            and self.app.is_running
-            and not self.app.is_done
-        ):
-            self.outcome = "table"  # seated or watching: the table screen takes over
-            self.app.exit()
+        if isinstance(message, m.TableView) and self.entering:
+            self.leave("table")  # seated or watching: the table screen takes over
         self.app.invalidate()
 
     def status(self, what: str) -> None:
         self.screen.connection = "connected" if what == "reconnected" else what
-        if what == "disconnected" and self.app.is_running and not self.app.is_done:
-            self.outcome = "disconnected"
-            self.app.exit()
+        if what == "disconnected":
+            self.leave("disconnected")
         self.app.invalidate()
 
     def send(self, message: m.Message) -> None:
@@ -179,7 +192,7 @@ class LobbyApp:
 
     # --- layout ---------------------------------------------------------------------
 
-    def _layout(self) -> Layout:
+    def _layout(self) -> FloatContainer:
         screen = self.screen
         self.prompt = ""
         header = Window(FormattedTextControl(self._header), height=lambda: len(self._head()))
@@ -240,23 +253,18 @@ class LobbyApp:
             ),
             title="help",
         )
-        return Layout(
-            FloatContainer(
-                body,
-                floats=[
-                    Float(
-                        ConditionalContainer(
-                            form, filter=Condition(lambda: screen.form is not None)
-                        ),
-                        left=1,
-                        right=1,
-                        top=1,
-                        bottom=1,
-                    ),
-                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
-                ],
-            ),
-            focused_element=self.list_window,
+        return FloatContainer(
+            body,
+            floats=[
+                Float(
+                    ConditionalContainer(form, filter=Condition(lambda: screen.form is not None)),
+                    left=1,
+                    right=1,
+                    top=1,
+                    bottom=1,
+                ),
+                Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
+            ],
         )
 
     # --- sizes: from the terminal's ----------------------------------------------------
@@ -534,8 +542,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     @kb.add("q", filter=browsing)
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        lobby.outcome = "quit"
-        event.app.exit()
+        lobby.leave("quit")
 
     # --- the one-line question (chat, a password) ---
 

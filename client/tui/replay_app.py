@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from president.engine import Phase
+from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app_or_none
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -21,7 +22,6 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
-    Layout,
     VSplit,
     Window,
 )
@@ -33,7 +33,8 @@ from prompt_toolkit.widgets import Frame
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, wrap
 from .seats import SeatRow
-from .theme import card_style, screen_app
+from .shell import Shell
+from .theme import card_style
 
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
@@ -106,19 +107,44 @@ class ReplayApp:
         theme: str = "dark",
         input: Input | None = None,
         output: Output | None = None,
+        shell: Shell | None = None,
     ) -> None:
+        """The viewer on `shell` (the caller shows it); without one, on a shell of its
+        own, shown at once (the application ends with q)."""
         self.screen = screen
         #: The seats' layout per (hand, width, rows, columns): worked out once.
         self._layouts: dict[tuple[int, int, int, int], str] = {}
         #: Seats drawn for a step at a width, in a layout: a screen asks more than once.
         self._drawn: dict[tuple[str, int, int, str], Lines] = {}
-        self.app: Application[None] = screen_app(
-            self._layout(), create_key_bindings(screen), theme, input, output, mouse=False
+        self.container = self._layout()
+        self.bindings = create_key_bindings(self)
+        self.focus = None
+        self.mouse = False
+        self.shell = (
+            shell if shell is not None else Shell(theme, input, output, refresh_interval=None)
         )
+        self.app: Application[None] = self.shell.app
+        if shell is None:
+            self.shell.push(self)
+
+    def leave(self) -> None:
+        self.shell.pop(self)
+
+    async def on_message(self, message: m.Message) -> None:
+        pass  # (a record: no server)
+
+    def status(self, what: str) -> None:
+        pass
+
+    def key_pressed(self) -> None:
+        pass
+
+    def before_render(self) -> None:
+        pass
 
     # --- layout ---------------------------------------------------------------------
 
-    def _layout(self) -> Layout:
+    def _layout(self) -> FloatContainer:
         header = Window(Panel(self._header), height=1)
         status = Window(Panel(self._status), dont_extend_height=True)
         seats = Window(Panel(self._seats), dont_extend_height=True)
@@ -159,15 +185,11 @@ class ReplayApp:
             return beside if self._columns() >= WIDE else stacked
 
         help_box = Frame(Window(FormattedTextControl(HELP + self._rules_line())), title="keys")
-        return Layout(
-            FloatContainer(
-                HSplit([header, DynamicContainer(body), status]),
-                floats=[
-                    Float(
-                        ConditionalContainer(help_box, filter=Condition(lambda: self.screen.help))
-                    )
-                ],
-            )
+        return FloatContainer(
+            HSplit([header, DynamicContainer(body), status]),
+            floats=[
+                Float(ConditionalContainer(help_box, filter=Condition(lambda: self.screen.help)))
+            ],
         )
 
     def _rules_line(self) -> str:
@@ -464,9 +486,10 @@ class ReplayApp:
         ]
 
 
-def create_key_bindings(screen: ReplayScreen) -> KeyBindings:
+def create_key_bindings(viewer: ReplayApp) -> KeyBindings:
     """Every key of the viewer (the help box lists them)."""
     kb = KeyBindings()
+    screen = viewer.screen
     browsing = Condition(lambda: not screen.help)
     moves: dict[tuple[str, ...], Callable[[], None]] = {
         ("right", "l", "space"): screen.forward,
@@ -491,7 +514,7 @@ def create_key_bindings(screen: ReplayScreen) -> KeyBindings:
     @kb.add("q")
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        event.app.exit()
+        viewer.leave()
 
     return kb
 

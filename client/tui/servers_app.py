@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from president.protocol import messages as m
 from president.protocol.discovery import Announcement
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -19,7 +20,6 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
-    Layout,
     VSplit,
     Window,
 )
@@ -30,7 +30,8 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..discovery import DiscoveryFailed, ServerFinder
 from .fit import cut, help_lines, status_fragments, status_lines, wrap
 from .servers import ServersScreen
-from .theme import add_help_keys, screen_app
+from .shell import Shell
+from .theme import add_help_keys
 
 #: The keys and what they do, as the help overlay shows them.
 SERVERS_HELP = (
@@ -54,7 +55,10 @@ class ServersApp:
         input: Input | None = None,
         output: Output | None = None,
         theme: str = "dark",
+        shell: Shell | None = None,
     ) -> None:
+        """The picker on `shell` (the caller shows it); without one, on a shell of its
+        own, shown at once (the application ends when a server is chosen)."""
         self.screen = screen
         #: A typed address's problem in words, or None if it will do.
         self.check = check
@@ -63,9 +67,31 @@ class ServersApp:
         self.announced: Announcement | None = None
         self.asking = False
         self.line = TextArea(height=1, multiline=False)
-        self.app: Application[None] = screen_app(
-            self._layout(), create_servers_bindings(self), theme, input, output
+        self.container = self._layout()
+        self.bindings = create_servers_bindings(self)
+        self.focus: Window = self.list_window
+        self.mouse = True
+        self.shell = (
+            shell if shell is not None else Shell(theme, input, output, refresh_interval=None)
         )
+        self.app: Application[None] = self.shell.app
+        if shell is None:
+            self.shell.push(self)
+
+    def leave(self) -> None:
+        self.shell.pop(self)
+
+    async def on_message(self, message: m.Message) -> None:
+        pass  # (no server yet)
+
+    def status(self, what: str) -> None:
+        pass
+
+    def key_pressed(self) -> None:
+        pass
+
+    def before_render(self) -> None:
+        pass
 
     def found(self, finder: ServerFinder) -> None:
         """The finder's list changed: show it."""
@@ -74,7 +100,7 @@ class ServersApp:
 
     def choose(self, address: str, announced: Announcement | None = None) -> None:
         self.chosen, self.announced = address, announced
-        self.app.exit()
+        self.leave()
 
     def ask(self) -> None:
         self.asking = True
@@ -97,7 +123,7 @@ class ServersApp:
 
     # --- layout ---------------------------------------------------------------------
 
-    def _layout(self) -> Layout:
+    def _layout(self) -> FloatContainer:
         header = Window(FormattedTextControl(self._header), height=1)
         self.list_window = Window(FormattedTextControl(self._servers, focusable=True))
         listing = Frame(self.list_window, title="servers on the LAN", height=self._list_height)
@@ -125,14 +151,9 @@ class ServersApp:
             title="help",
         )
         screen = self.screen
-        return Layout(
-            FloatContainer(
-                HSplit([header, listing, details, asking, status]),
-                floats=[
-                    Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))
-                ],
-            ),
-            focused_element=self.list_window,
+        return FloatContainer(
+            HSplit([header, listing, details, asking, status]),
+            floats=[Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))],
         )
 
     def _columns(self) -> int:
@@ -242,7 +263,7 @@ def create_servers_bindings(picker: ServersApp) -> KeyBindings:
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         picker.chosen = None
-        event.app.exit()
+        picker.leave()
 
     @kb.add("enter", filter=asking)
     def _answer(event: KeyPressEvent) -> None:
@@ -264,19 +285,24 @@ async def pick_server(
     input: Input | None = None,
     output: Output | None = None,
     theme: str = "dark",
+    shell: Shell | None = None,
 ) -> Picked | None:
     """Look for servers on the LAN while the picker is up; the address chosen or typed,
     with what was announced for it and the warnings to show before trusting it, or None
     if the user quit.  If the LAN cannot be searched, the picker says why and an address
-    can still be typed."""
-    picker = ServersApp(screen, check, input=input, output=output, theme=theme)
+    can still be typed.  On `shell`, the picker is a screen shown on it; without one,
+    the picker is an application of its own."""
+    picker = ServersApp(screen, check, input=input, output=output, theme=theme, shell=shell)
     finder = ServerFinder(lambda: picker.found(finder), interface=interface)
     try:
         await finder.start()
     except DiscoveryFailed as exc:
         screen.trouble = f"{exc}: press a to type an address"
     try:
-        await picker.app.run_async()
+        if shell is None:
+            await picker.app.run_async()
+        else:
+            await shell.show(picker)
     finally:
         await finder.close()
     if picker.chosen is None:

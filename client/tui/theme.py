@@ -15,12 +15,9 @@ from typing import Protocol
 
 from president.engine import Card
 from president.engine.cards import JOKER_RANK
-from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition, Filter
-from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout
-from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 THEMES = ("dark", "light", "mono", "neutral")
@@ -111,34 +108,6 @@ def card_style(card: Card) -> str:
     if card.rank == JOKER_RANK:
         return "class:joker"
     return "class:red" if card.suit in (1, 2) else "class:black"
-
-
-def screen_app(
-    layout: Layout,
-    key_bindings: KeyBindings,
-    theme: str,
-    input: Input | None,
-    output: Output | None,
-    *,
-    mouse: bool = True,
-    refresh_interval: float | None = None,
-) -> Application[None]:
-    """The full-screen application every screen runs in, in a theme's colours (mono
-    writes no colour at all: prompt_toolkit's own styles colour the classes `red` and
-    `black` that the cards use), esc acting at once rather than after a second."""
-    app: Application[None] = Application(
-        layout=layout,
-        key_bindings=key_bindings,
-        style=style_for(theme),
-        color_depth=color_depth(theme),
-        full_screen=True,
-        mouse_support=mouse,
-        refresh_interval=refresh_interval,
-        input=input,
-        output=output,
-    )
-    app.ttimeoutlen = app.timeoutlen = 0.05
-    return app
 
 
 class HasHelp(Protocol):

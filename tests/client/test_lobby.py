@@ -11,7 +11,10 @@ import pytest
 from president.cli.connect import lobby_and_tables
 from president.client.connection import Client, ConnectFailed, connect, resolve_pin
 from president.client.pinning import KnownServers
+from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen, TableForm
+from president.client.tui.lobby_app import LobbyApp
+from president.client.tui.shell import Shell
 from president.engine import TOGGLES
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
@@ -173,10 +176,15 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
         bob_reads = asyncio.create_task(bob.run())
         await bob.send(m.ListTables())
         with create_pipe_input() as keys:
+            shell = Shell(input=keys, output=DummyOutput())
             screens = asyncio.create_task(
-                lobby_and_tables(client, screen, bots="random", input=keys, output=DummyOutput())
+                lobby_and_tables(client, screen, bots="random", shell=shell)
             )
             await wait_for(lambda: client.tables is not None)
+            # one application: the lobby, then the table, then the lobby on its stack; the
+            # client's messages go to the shell throughout (no callback swapped)
+            assert [type(s) for s in shell.stack] == [LobbyApp]
+            assert client.on_message == shell.on_message
             keys.send_text("c")
             keys.send_text("hello lobby\r")
             await wait_for(
@@ -189,6 +197,8 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             keys.send_text("pw")
             keys.send_text("\r")  # create, and sit down at it
             await wait_for(lambda: client.model.slot is not None)
+            await wait_for(lambda: [type(s) for s in shell.stack] == [TableApp])
+            assert shell.app.is_running and client.on_message == shell.on_message
             info = server.lobby.tables["ann's table"].info()
             assert info.password and info.players[0] == "ann"
             # bob, in the lobby, sees it; a wrong password keeps him out
@@ -211,8 +221,10 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
             keys.send_text("q")
             await wait_for(lambda: client.model.slot is None and client.model.view is None)
             await wait_for(lambda: screen.tables != ())
+            assert [type(s) for s in shell.stack] == [LobbyApp]
             keys.send_text("q")
             await asyncio.wait_for(screens, 30)
+            assert not shell.stack and not shell.app.is_running
         bob_reads.cancel()
         await bob.link.close()
         await client.link.close()

@@ -1,0 +1,218 @@
+"""One prompt_toolkit application for every screen of the client, with a stack of
+screens (server picker → lobby → table; the replay viewer), as Textual's `App` and
+pyvim's editor keep theirs: the screen on top draws (a `DynamicContainer`), takes the
+keys (`DynamicKeyBindings`), hears the server (`on_message`) and shows the connection's
+state (`status`).  Screens come and go with `push` and `pop` (`show` pushes one and
+waits until it is popped), so nothing swaps callbacks and no screen misses what came
+before it opened: each reads the client model, which heard it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from president.protocol import messages as m
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindingsBase
+from prompt_toolkit.key_binding.key_bindings import DynamicKeyBindings
+from prompt_toolkit.layout import DynamicContainer, Layout, Window
+from prompt_toolkit.layout.containers import AnyContainer, Container, to_container
+from prompt_toolkit.layout.layout import FocusableElement
+from prompt_toolkit.output import Output
+
+from .theme import color_depth, style_for
+
+
+class Screen(Protocol):
+    """What the shell needs of a screen."""
+
+    @property
+    def container(self) -> AnyContainer:
+        """What it draws."""
+
+    @property
+    def bindings(self) -> KeyBindingsBase:
+        """Its keys."""
+
+    @property
+    def focus(self) -> FocusableElement | None:
+        """What has the focus when it comes on top."""
+
+    @property
+    def mouse(self) -> bool:
+        """Whether it takes the mouse."""
+
+    async def on_message(self, message: m.Message) -> None: ...
+
+    def status(self, what: str) -> None: ...
+
+    def key_pressed(self) -> None: ...
+
+    def before_render(self) -> None: ...
+
+
+class Shell:
+    """The application and its stack of screens.  With nothing holding it (`hold`), the
+    application ends when its last screen is popped."""
+
+    def __init__(
+        self,
+        theme: str = "dark",
+        input: Input | None = None,
+        output: Output | None = None,
+        *,
+        refresh_interval: float | None = 0.5,
+    ) -> None:
+        self.stack: list[Screen] = []
+        #: A driver holds the shell while it has more screens to show.
+        self.held = False
+        self._ends: dict[int, asyncio.Future[None]] = {}
+        self._running: asyncio.Future[None] | None = None
+        self._driving: asyncio.Future[None] | None = None
+        self._blank = Window()
+        self.app: Application[None] = Application(
+            layout=Layout(DynamicContainer(self._container)),
+            key_bindings=DynamicKeyBindings(self._bindings),
+            style=style_for(theme),
+            color_depth=color_depth(theme),
+            full_screen=True,
+            mouse_support=Condition(lambda: bool(self.stack) and self.stack[-1].mouse),
+            # (the table's turn timer counts down; the lobby's list is kept fresh)
+            refresh_interval=refresh_interval,
+            input=input,
+            output=output,
+        )
+        self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once
+        self.app.key_processor.before_key_press += lambda _: self._top(lambda s: s.key_pressed())
+        self.app.before_render += lambda _: self._top(lambda s: s.before_render())
+
+    # --- the stack ------------------------------------------------------------------
+
+    @property
+    def top(self) -> Screen | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, screen: Screen) -> None:
+        """`screen` on top: it draws, takes the keys and hears the server."""
+        self.stack.append(screen)
+        self._focus()
+        if self.held:
+            self._start()
+
+    def pop(self, screen: Screen) -> None:
+        """`screen` leaves the stack (the one under it is on top again); the last one
+        leaving ends the application, unless a driver holds it."""
+        if screen not in self.stack:
+            return
+        self.stack.remove(screen)
+        end = self._ends.pop(id(screen), None)
+        if end is not None and not end.done():
+            end.set_result(None)
+        if not self.stack and not self.held:
+            self.exit()
+        else:
+            self._focus()
+
+    async def show(self, screen: Screen) -> None:
+        """Push `screen` and wait until it is popped."""
+        end: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._ends[id(screen)] = end
+        self.push(screen)
+        await end
+
+    def exit(self) -> None:
+        if self.app.is_running and self.app.future is not None and not self.app.is_done:
+            self.app.exit()
+
+    def invalidate(self) -> None:
+        self.app.invalidate()
+
+    async def run(self, driver: Callable[[], Awaitable[None]]) -> None:
+        """`driver` shows its screens on this shell: at once if the shell is already
+        held by a driver (this one's caller), else holding it (`hold`)."""
+        if self.held:
+            await driver()
+        else:
+            await self.hold(driver)
+
+    async def hold(self, driver: Callable[[], Awaitable[None]]) -> None:
+        """Run `driver`, which shows its screens on this shell one after another: the
+        application starts with the first screen shown (so what fails before any, or a
+        question asked before, is on the terminal as it is) and ends when the driver
+        returns or fails; the driver is stopped if the application ends.  The driver
+        runs as the application's own code (`get_app()` is it: `in_terminal` sets the
+        screen aside for a question on the terminal)."""
+        self.held = True
+        try:
+            with set_app(self.app):
+                driving = asyncio.ensure_future(driver())
+            self._driving = driving
+            await asyncio.wait({driving})
+        finally:
+            self.held = False
+            self._driving = None
+            if not driving.done():
+                driving.cancel()
+            running = self._running
+            if running is not None:
+                if self.app.is_running and self.app.future is not None:
+                    self.exit()
+                else:
+                    running.cancel()
+                await asyncio.gather(running, driving, return_exceptions=True)
+            self._running = None
+        if not driving.cancelled():
+            driving.result()  # (what the driver raised, raised here)
+        elif running is not None and not running.cancelled():
+            running.result()  # (the application's own failure)
+
+    def _start(self) -> None:
+        """The application, running from the first screen shown on a held shell."""
+        if self._running is not None:
+            return
+        # (ctrl-c is a key while a screen is up; at a question on the terminal, it is
+        # SIGINT, stopping the command as it does without the shell)
+        self._running = asyncio.ensure_future(self.app.run_async(handle_sigint=False))
+        self._running.add_done_callback(self._ended)
+
+    def _ended(self, running: asyncio.Future[None]) -> None:
+        """The application ended on its own (its input closed, say): the driver stops."""
+        if self.held and self._driving is not None and not self._driving.done():
+            self._driving.cancel()
+
+    # --- what the top screen gets ---------------------------------------------------
+
+    async def on_message(self, message: m.Message) -> None:
+        """A server message, after the client model took it: the screen on top hears it
+        (one under it reads the model when it is on top again)."""
+        top = self.top
+        if top is not None:
+            await top.on_message(message)
+
+    def status(self, what: str) -> None:
+        top = self.top
+        if top is not None:
+            top.status(what)
+
+    def _container(self) -> Container:
+        top = self.top
+        return self._blank if top is None else to_container(top.container)
+
+    def _bindings(self) -> KeyBindingsBase | None:
+        top = self.top
+        return None if top is None else top.bindings
+
+    def _top(self, hook: Callable[[Screen], None]) -> None:
+        top = self.top
+        if top is not None:
+            hook(top)
+
+    def _focus(self) -> None:
+        top = self.top
+        if top is not None and top.focus is not None:
+            self.app.layout.focus(top.focus)
+        self.app.invalidate()
