@@ -28,6 +28,12 @@ log = logging.getLogger("president.server")
 
 #: Bytes of answer that cost a connection one more token of its rate (docs/PROTOCOL.md).
 ANSWER_BYTES_PER_TOKEN = 4096
+#: What a message costs beyond its token, where its answer costs the server more than a
+#: message's worth (as IRC servers charge a penalty per command): joining or watching a
+#: table is answered with the whole table view, built and encoded for this connection
+#: (a crowd asking to watch again and again in a loop kept a friend's hello waiting
+#: 1.1-4.3 s at the p95: scripts/attack_password_guess.py).
+EXTRA_COST: dict[type[m.Message], float] = {m.Join: 16.0, m.Spectate: 16.0}
 #: However many connections share `queue_total`, each may queue this much (a few table
 #: lists and views in a burst: a client that reads is not dropped while the server is busy).
 QUEUE_FLOOR = 256 * 1024
@@ -401,8 +407,10 @@ class Session:
                 return
             sent = self.sent_bytes
             await self.handler.handle(self, message)
-            # a message whose answer is large (a table list) costs a token a 4 KiB more
+            # a message whose answer is large (a table list) costs a token a 4 KiB more;
+            # one answered with a whole table view, `EXTRA_COST`
             self._tokens -= (self.sent_bytes - sent) // ANSWER_BYTES_PER_TOKEN
+            self._tokens -= EXTRA_COST.get(type(message), 0.0)
 
     async def _throttle(self, loop: asyncio.AbstractEventLoop) -> bool:
         """A token bucket: past the burst, this connection's messages wait their turn.

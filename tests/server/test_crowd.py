@@ -198,3 +198,42 @@ async def test_an_address_sending_more_than_its_bytes_is_read_slower() -> None:
         assert slept == []
         await inbound.spend(1500)  # 1,000 over: a second's worth
         assert len(slept) == 1 and 0 < slept[0] <= 1.0  # (less the refill meanwhile)
+
+
+async def test_watching_a_table_costs_what_its_answer_costs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: a crowd asking to watch a table again and again kept a friend's hello
+    waiting seconds: each answer is a whole table view, built and encoded.  Joining or
+    watching costs 16 tokens more than a message (`EXTRA_COST`): a connection with a
+    burst of 10 that sends 30 requests to watch has its first answered and then waits,
+    its bucket 7 tokens short (a token a message, it would never be short)."""
+    from president.server.session import EXTRA_COST
+
+    assert EXTRA_COST[m.Spectate] == EXTRA_COST[m.Join] == 16.0
+    handled = 0
+    real_handle = Lobby.handle
+
+    async def counting(self: Lobby, session: Any, message: m.Message) -> None:
+        nonlocal handled
+        handled += isinstance(message, m.Spectate)
+        await real_handle(self, session, message)
+
+    monkeypatch.setattr(Lobby, "handle", counting)
+    async with running_server(tmp_path, rate_per_second=5.0, rate_burst=10.0) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(m.CreateTable(name="t", preset="classic", toggles={}, seats=4))
+        await wait_for(lambda: "t" in server.lobby.tables, what="the table")
+        crowd = await client(server, "crowd", tmp_path, role="spectator")
+        for _ in range(30):
+            await crowd.send(m.Spectate(table="t"))
+
+        def short() -> bool:
+            return any(
+                getattr(s, "name", "") == "crowd" and s._tokens < -5 for s in server.sessions
+            )
+
+        await wait_for(short, what="the crowd's bucket short after its first answer")
+        assert handled <= 2, handled
+        await crowd.link.close()
+        await host.link.close()
