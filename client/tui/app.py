@@ -15,7 +15,7 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -115,6 +115,8 @@ class TableApp:
         self.mouse = True
         self.shell = shell if shell is not None else Shell(theme, input, output)
         self.app: Application[None] = self.shell.app
+        #: The final standings: a screen over this one once a game is over.
+        self.standings = FinalStandings(self)
         self.clock = time.monotonic
         self._message = ("", 0.0)  # the message on the status line and since when
         #: q was pressed once during a game (by the key before this one): q again leaves
@@ -125,8 +127,20 @@ class TableApp:
             self.shell.push(self)
 
     def leave(self) -> None:
-        """Off the shell's stack: back to the screen under this one (or the end)."""
+        """Off the shell's stack (the standings over it too): back to the screen under
+        this one (or the end)."""
+        self.shell.pop(self.standings)
         self.shell.pop(self)
+
+    def show_standings(self) -> None:
+        """The final standings over the table once a game is over, until esc puts them
+        away or a new game starts."""
+        wanted = self.screen.game_over() and not self.screen.standings_hidden
+        shown = self.standings in self.shell.stack
+        if wanted and not shown and self.shell.top is self:
+            self.shell.push(self.standings)
+        elif shown and not wanted:
+            self.shell.pop(self.standings)
 
     def key_pressed(self) -> None:
         """A message lasts until the next key (one that key sets shows) or
@@ -136,6 +150,10 @@ class TableApp:
         self._message = ("", 0.0)  # a message the key sets again is new: its time starts
 
     def before_render(self) -> None:
+        self._expire()
+        self.show_standings()
+
+    def _expire(self) -> None:
         """An old message goes (the app redraws every half second); the question of q
         goes with its message, so q after it asks again."""
         screen, now = self.screen, self.clock()
@@ -246,20 +264,9 @@ class TableApp:
             ),
             title="help",
         )
-        final = Frame(
-            Window(
-                FormattedTextControl(self._standings),
-                height=lambda: D(min=1, max=max(1, self._rows() - 3 - self._status_height())),
-            ),
-            title="final standings (esc shows the table)",
-        )
-        standings = Condition(lambda: screen.game_over() and not screen.standings_hidden)
         return FloatContainer(
             body,
-            floats=[
-                Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help))),
-                Float(ConditionalContainer(final, filter=standings), top=1),
-            ],
+            floats=[Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))],
         )
 
     # --- sizes: from the terminal's, so the split does not move as the text does ----------
@@ -714,31 +721,70 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
             return
         table.leave()
 
-    # while the final standings are up, these scroll them (added later: they come first)
-    standings = playing & Condition(lambda: screen.game_over() and not screen.standings_hidden)
-
-    @kb.add("down", filter=standings)
-    @kb.add("j", filter=standings)
-    def _standings_on(event: KeyPressEvent) -> None:
-        screen.scroll_standings(1)
-
-    @kb.add("up", filter=standings)
-    @kb.add("k", filter=standings)
-    def _standings_back(event: KeyPressEvent) -> None:
-        screen.scroll_standings(-1)
-
-    @kb.add("pagedown", filter=standings)
-    @kb.add("space", filter=standings)
-    def _standings_page_on(event: KeyPressEvent) -> None:
-        screen.scroll_standings(screen.standings_page)
-
-    @kb.add("pageup", filter=standings)
-    def _standings_page_back(event: KeyPressEvent) -> None:
-        screen.scroll_standings(-screen.standings_page)
-
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         table.leave()
+
+    return kb
+
+
+class FinalStandings:
+    """The final standings over the table: a screen of the shell's stack, drawn over the
+    table's (its header and status line showing), with the table's keys and its own
+    (which come first: they scroll the standings).  The table under it hears the server
+    and the connection's state."""
+
+    def __init__(self, table: TableApp) -> None:
+        self.table = table
+        final = Frame(
+            Window(
+                FormattedTextControl(table._standings),
+                height=lambda: D(min=1, max=max(1, table._rows() - 3 - table._status_height())),
+            ),
+            title="final standings (esc shows the table)",
+        )
+        self.container = FloatContainer(table.container, floats=[Float(final, top=1)])
+        self.bindings = merge_key_bindings([table.bindings, create_standings_bindings(table)])
+        self.focus: Window = table.hand_window
+        self.mouse = True
+
+    async def on_message(self, message: m.Message) -> None:
+        await self.table.on_message(message)
+
+    def status(self, what: str) -> None:
+        self.table.status(what)
+
+    def key_pressed(self) -> None:
+        self.table.key_pressed()
+
+    def before_render(self) -> None:
+        self.table.before_render()
+
+
+def create_standings_bindings(table: TableApp) -> KeyBindings:
+    """The keys that scroll the final standings (esc, the table's, puts them away)."""
+    kb = KeyBindings()
+    screen = table.screen
+    playing = Condition(lambda: not table.chatting and not screen.help)
+
+    @kb.add("down", filter=playing)
+    @kb.add("j", filter=playing)
+    def _standings_on(event: KeyPressEvent) -> None:
+        screen.scroll_standings(1)
+
+    @kb.add("up", filter=playing)
+    @kb.add("k", filter=playing)
+    def _standings_back(event: KeyPressEvent) -> None:
+        screen.scroll_standings(-1)
+
+    @kb.add("pagedown", filter=playing)
+    @kb.add("space", filter=playing)
+    def _standings_page_on(event: KeyPressEvent) -> None:
+        screen.scroll_standings(screen.standings_page)
+
+    @kb.add("pageup", filter=playing)
+    def _standings_page_back(event: KeyPressEvent) -> None:
+        screen.scroll_standings(-screen.standings_page)
 
     return kb
 

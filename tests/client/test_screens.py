@@ -259,8 +259,11 @@ async def test_everything_needed_to_play_is_on_the_screen(
                 shown = re.escape(middle_cut(player, 12)[:6])
                 assert re.search(rf"{shown}.*(\n[│ ]*)?\b{points}\b", text), text
             assert "game over" in terminal.lines()[-1], text
+            app = table.app  # (a screen of the shell's stack, over the table's)
+            assert app.shell.stack == [app, app.standings], app.shell.stack
             text = await terminal.press("\x1b")
             assert "final standings" not in text, text
+            assert app.shell.stack == [app]
         lines = terminal.lines()
     assert "Window too small" not in text, text
 
