@@ -5,7 +5,7 @@ on a sequence), read off per-rank tables instead of testing every choice of card
 The readable statement stays `tricks.legal_plays`; this module answers only where its
 tables are exact and says None otherwise (the opening play, the 3S or the 2S on a lone
 joker, a single 2 or 3 under assassination, a single under down_number, a trick locked
-to the next rank, suit_ranking, bombs, a lock naming a suit twice), and the judge then
+to the next rank or to a colour, suit_ranking, bombs, a lock naming a suit twice), and the judge then
 asks `tricks`.
 tests/engine/test_judge.py holds the two equal on random hands, piles and rules.
 
@@ -227,10 +227,11 @@ class Listing:
         lock: tuple[int, ...],
         opening: bool,
         step: bool = False,
+        colour: int = -1,
     ) -> list[Play] | None:
         """`legal_plays` on the trick of these fields (`Trick`'s, unmade)."""
         rules = self.rules
-        if opening or step or not self._whole:
+        if opening or step or colour >= 0 or not self._whole:
             return None
         mask = 0
         if top is not None and lock:

@@ -193,6 +193,11 @@ class HouseRules:
         " the next rank up",
         "a follow may be any higher rank",
     )
+    colour_lock: bool = house(
+        "two plays in a row all red (hearts, diamonds) or all black (clubs, spades) lock the"
+        " trick to that colour",
+        "colours never lock a trick",
+    )
     down_number: bool = house(
         "on a single card, the card of its suit one rank weaker may be played too",
         "a follow must be stronger than the pile",

@@ -79,6 +79,10 @@ class Judge:
         """Whether a trick with these plays is locked to the next rank (step_lock)."""
         return tricks.stepped(self.rules, plays, reversed)
 
+    def coloured(self, plays: Sequence[tuple[int, Play]]) -> int:
+        """The colour a trick with these plays is locked to, or -1 (colour_lock)."""
+        return tricks.coloured(self.rules, plays)
+
     # --- what a seat may do on its turn ---------------------------------------------------
 
     def legal_plays(
@@ -102,13 +106,14 @@ class Judge:
         lock: tuple[int, ...],
         opening: bool,
         step: bool = False,
+        colour: int = -1,
     ) -> list[Play]:
         """`plays_by_patterns` on the trick of these fields (the game's own: no `Trick`
         made per decision where the tables answer)."""
-        plays = self._listing.plays(patterns, top, reversed, lock, opening, step)
+        plays = self._listing.plays(patterns, top, reversed, lock, opening, step, colour)
         if plays is None:
             counts = fast_tricks.kind_counts_of(patterns)
-            trick = Trick(top, reversed, lock, opening, step)
+            trick = Trick(top, reversed, lock, opening, step, colour)
             return tricks.legal_plays(self.rules, counts, trick)
         return plays
 

@@ -127,6 +127,7 @@ class Game:
         self._suit_lock = rules.suit_lock
         self._lucky = rules.lucky_seven
         self._step_lock = rules.step_lock
+        self._colour_lock = rules.colour_lock
         self._omen = rules.omen
         #: An omen was played this hand: no more revolutions (omen).
         self._omened = False
@@ -442,6 +443,9 @@ class Game:
                         self._opening,
                         self._step_lock
                         and tricks.stepped(self.rules, self.log[self._trick_start :], reversed_),
+                        tricks.coloured(self.rules, self.log[self._trick_start :])
+                        if self._colour_lock
+                        else -1,
                     )
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
@@ -700,7 +704,10 @@ class Game:
         step = self._step_lock and tricks.stepped(
             self.rules, self.log[self._trick_start :], reversed_
         )
-        return _new(tricks.Trick, (self.top, reversed_, self.lock, self._opening, step))
+        colour = (
+            tricks.coloured(self.rules, self.log[self._trick_start :]) if self._colour_lock else -1
+        )
+        return _new(tricks.Trick, (self.top, reversed_, self.lock, self._opening, step, colour))
 
     def _take(self, seat: int, ids: Sequence[int]) -> None:
         """The cards of these ids leave the seat's hand."""

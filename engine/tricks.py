@@ -40,6 +40,8 @@ class Trick(NamedTuple):
     opening: bool
     #: The trick is locked to the next rank (step_lock: `stepped`).
     step: bool = False
+    #: The colour the trick is locked to: 0 black, 1 red, -1 none (colour_lock: `coloured`).
+    colour: int = -1
 
 
 # --- the shapes -------------------------------------------------------------------------
@@ -134,6 +136,41 @@ def stepped(rules: Rules, plays: Sequence[tuple[int, Play]], rev: bool) -> bool:
         and before.count == last.count
         and strength(last.rank, rev) == strength(before.rank, rev) + 1
     )
+
+
+#: Each suit's colour: clubs and spades black (0), diamonds and hearts red (1).
+COLOURS: Final = (0, 1, 1, 0)
+COLOUR_WORDS: Final = ("black (clubs and spades)", "red (hearts and diamonds)")
+
+
+def _colour_of(ids: tuple[int, ...]) -> int | None:
+    """The one colour of the play's natural cards: 0 black, 1 red; -1 when they are of both;
+    None when it has none (jokers alone)."""
+    colours = {COLOURS[card_id & 3] for card_id in ids if card_id != JOKER_ID}
+    if not colours:
+        return None
+    return colours.pop() if len(colours) == 1 else -1
+
+
+def coloured(rules: Rules, plays: Sequence[tuple[int, Play]]) -> int:
+    """The colour a trick with these plays (so far, in order) is locked to (colour_lock),
+    or -1: its last two plays that have a colour (jokers alone have none) are all of one
+    colour, the same."""
+    if not rules.colour_lock:
+        return -1
+    found: list[int] = []
+    for _, play in reversed(plays):
+        colour = _colour_of(play.ids)
+        if colour is not None:
+            found.append(colour)
+            if len(found) == 2:
+                break
+    return found[0] if len(found) == 2 and found[0] == found[1] >= 0 else -1
+
+
+def _fits_colour(colour: int, ids: tuple[int, ...]) -> bool:
+    """Every natural card of the play is of the locked colour (jokers fit any)."""
+    return all(COLOURS[card_id & 3] == colour for card_id in ids if card_id != JOKER_ID)
 
 
 def _steps(top: Top, rev: bool, rank: int, count: int) -> bool:
@@ -283,6 +320,11 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
             f"the trick is locked to {_pattern_words(trick.lock)} (suit_lock):"
             f" every card played must take one of those suits{wild}"
         )
+    if trick.colour >= 0 and not _fits_colour(trick.colour, ids):
+        return (
+            f"the trick is locked to {COLOUR_WORDS[trick.colour]} (colour_lock):"
+            " every card played must be of that colour"
+        )
     return None
 
 
@@ -397,7 +439,7 @@ _Entry = tuple[int, int, int, tuple[int, ...]]
 def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]:
     """Every distinct card set (by card kinds; suits matter) that `play_problem` accepts,
     ordered by rank (a sequence's lowest), sets before sequences, then size, then ids."""
-    top, rev, lock, opening, _ = trick
+    top, rev, lock, opening, _, _ = trick
     if top is None:
         lock = ()
     jokers_held = counts[JOKER_ID]
@@ -442,12 +484,19 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     if rules.sequences and (top is None or top.run):
         held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
         add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
-    if trick.step and top is not None:
+    if (trick.step or trick.colour >= 0) and top is not None:
         special = {(THREE_OF_SPADES,)} if spade else set()
         if spade_two:
             special.add((TWO_OF_SPADES,))
+        colour, step = trick.colour, trick.step
         found = [
-            e for e in found if e[3] in special or (e[1] == 0 and _steps(top, rev, e[0], e[2]))
+            e
+            for e in found
+            if e[3] in special
+            or (
+                (not step or (e[1] == 0 and _steps(top, rev, e[0], e[2])))
+                and (colour < 0 or _fits_colour(colour, e[3]))
+            )
         ]
     found.sort()
     return [play_of(entry[3]) for entry in found]

@@ -460,8 +460,10 @@ class SeatView:
         """What a play is judged against now: the pile, the order in force, the lock and
         whether this is the game's opening play."""
         reversed_ = self.revolution != self.jack_back
-        step = self.rules.step_lock and judge_for(self.rules).stepped(self.trick, reversed_)
-        return Trick(self.top, reversed_, self.lock, self.opening, step)
+        judge, rules = judge_for(self.rules), self.rules
+        step = rules.step_lock and judge.stepped(self.trick, reversed_)
+        colour = judge.coloured(self.trick) if rules.colour_lock else -1
+        return Trick(self.top, reversed_, self.lock, self.opening, step, colour)
 
     def problem(self, action: Action) -> str | None:
         """Why this seat may not take `action` now, in the engine's words (what

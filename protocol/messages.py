@@ -25,7 +25,8 @@ from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints,
 #: toggle sixes_clear, version 8 the peers' local rules of issue 28 (sandstorm,
 #: two_back, coup, nanasan_revolution, joker_revolution, assassination,
 #: spade_two_return, queen_release, down_number, great_revolution, lucky_seven,
-#: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock).  A field or a message type newer than version 2
+#: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
+#: colour_lock).  A field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
@@ -733,6 +734,7 @@ RULES_SINCE: dict[str, int] = {
     "catastrophe": 8,
     "omen": 8,
     "step_lock": 8,
+    "colour_lock": 8,
 }
 
 

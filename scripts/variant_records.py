@@ -122,8 +122,11 @@ class Watch:
                         self.seen.add("assassination")  # a 3 on a 2, a 2 on a 3
                     if shown == ["2S"] and before.rank == 13:
                         self.seen.add("spade_two_return")
-                if game.top is not None and game.view_for(event.seat).judged().step:
+                judged = game.view_for(event.seat).judged() if game.top is not None else None
+                if judged is not None and judged.step:
                     self.seen.add("step_lock")  # one rank up: locked to the next rank
+                if judged is not None and judged.colour >= 0:
+                    self.seen.add("colour_lock")  # two plays of one colour
                 if jack and not self.jack and 3 in ranks and not event.clears:
                     self.seen.add("six_return")  # a 6 ended the jack back
                 if lock and not game.lock and 9 in ranks and not event.clears:

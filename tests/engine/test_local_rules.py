@@ -456,3 +456,28 @@ def test_in_a_revolution_the_next_rank_is_the_next_one_down() -> None:
     game.apply(0, cards("9C"))
     game.apply(1, cards("8D"))
     assert game.is_legal(2, cards("7H")) and not game.is_legal(2, cards("3H"))
+
+
+# --- colour_lock -------------------------------------------------------------------------------
+
+
+def test_two_plays_of_one_colour_lock_the_trick_to_it() -> None:
+    """docs/rules.md, `colour_lock`: the worked example (rich-rich-daifugo's 色縛り, "同じ色が
+    2回連続で赤/黒縛り")."""
+    rules = LEFT.replace(colour_lock=True)
+    game = game_with(rules, {0: "5H", 1: "7D", 2: "9S 9H", 3: "10D JC"})
+    game.apply(0, cards("5H"))
+    game.apply(1, cards("7D"))  # red on red: the trick is locked to red
+    assert game.is_legal(2, cards("9H")) and not game.is_legal(2, cards("9S"))
+    problem = game.view_for(2).problem(cards("9S"))
+    assert problem is not None and "colour_lock" in problem
+    game.apply(2, cards("9H"))
+    assert game.is_legal(3, cards("10D")) and not game.is_legal(3, cards("JC"))
+    mixed = game_with(rules, {0: "5H", 1: "7S", 2: "9S"})
+    mixed.apply(0, cards("5H"))
+    mixed.apply(1, cards("7S"))  # red then black: no lock
+    assert mixed.is_legal(2, cards("9S"))
+    off = game_with(LEFT, {0: "5H", 1: "7D", 2: "9S"})
+    off.apply(0, cards("5H"))
+    off.apply(1, cards("7D"))
+    assert off.is_legal(2, cards("9S"))
