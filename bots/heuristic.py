@@ -15,7 +15,7 @@ cards that belong to no set; a cheap set of 10s or 7s is led before a slightly l
 (it sheds a discard or a handover too); a handover or a discard owed is paid with the
 least useful cards (`pay_due`); a finish the rules punish is put off while a safe last play remains;
 the 3S waits for a lone joker under `spade_three`, and a lone 3 for a single 2 under
-`assassination`."""
+`assassination`; four 2s that win at once under `great_revolution` are played."""
 
 from __future__ import annotations
 
@@ -376,6 +376,11 @@ def heuristic_choice(
             if three:
                 return three[0]
         plays = [p for p in plays if p.rank != THREE] or plays
+    if rules.great_revolution:
+        # four 2s (or more) win at once: nothing else is worth as much
+        wins = [p for p in plays if p.rank == TWO and p.count >= 4]
+        if wins:
+            return wins[0]
     # Go out when one play empties the hand (not when that costs the place).
     for play in plays:
         if play.count == facts.left and not facts.costly_finish(play):

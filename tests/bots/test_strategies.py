@@ -300,3 +300,10 @@ def test_the_heuristic_keeps_a_lone_three_for_a_single_two_under_assassination()
     assert bot.choose(variant_view("3H 7C 9D")) == Play(cards("3H"))
     view = variant_view("3H 7C 9D", top=(1, TWO, 1), assassination=True)
     assert bot.choose(view) == Play(cards("3H"))  # and it kills the 2
+
+
+def test_the_heuristic_plays_four_twos_that_win_at_once() -> None:
+    bot = HeuristicBot()
+    hand = "4C 5D 9H 2C 2D 2H 2S"
+    assert bot.choose(variant_view(hand, great_revolution=True)) == Play(cards("2C 2D 2H 2S"))
+    assert bot.choose(variant_view(hand)) == Play(cards("4C"))  # otherwise: the lowest
