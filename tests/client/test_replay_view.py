@@ -462,7 +462,10 @@ def this_step_in_the_log(screen: ReplayScreen, text: str, columns: int) -> None:
         assert box == step[: len(box)], text
 
 
-@pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
+@pytest.mark.parametrize(
+    ("rows", "columns"),
+    [(20, 60), pytest.param(24, 80, marks=pytest.mark.slow), (40, 120)],
+)
 @pytest.mark.parametrize(("preset", "bots"), SIM_GAMES)
 async def test_every_line_of_a_deal_and_the_end_is_on_screen(
     preset: str, bots: list[str], rows: int, columns: int

@@ -922,7 +922,13 @@ async def test_the_create_forms_words_are_never_cut(rows: int, columns: int) -> 
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(16, 60), (20, 60), (24, 80), (16, 120), (40, 120)])
-@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize(
+    "players",
+    # 3, 5 and 8 in the fast tier; the rest in the acceptance tier
+    [3, pytest.param(4, marks=pytest.mark.slow), 5]
+    + [pytest.param(n, marks=pytest.mark.slow) for n in (6, 7)]
+    + [8],
+)
 @pytest.mark.parametrize("name", ["before", "mid-hand", "exchange"])
 async def test_every_seat_is_on_the_screen_from_60x16(
     rows: int, columns: int, players: int, name: str

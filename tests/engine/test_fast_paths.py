@@ -190,14 +190,20 @@ def play(rules: Rules, players: int, seed: int, deep_hands: int = 1) -> None:
 #: slow tier (long matches); the presets are played below, in the fast one.
 @pytest.mark.slow
 @plain_game_allowed
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(most_players=6))
 def test_the_fast_paths_do_what_the_plain_ones_do(table: tuple[Rules, int, int]) -> None:
     play(*table)
 
 
 @plain_game_allowed
-@pytest.mark.parametrize("preset", ["classic", "full", "house", "table", "daifugo"])
+@pytest.mark.parametrize(
+    "preset",
+    # the base rules and the variants in the fast tier; the other rulebooks in the slow one
+    ["classic"]
+    + [pytest.param(p, marks=pytest.mark.slow) for p in ("full", "house", "table")]
+    + ["daifugo"],
+)
 def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
     for players in (4, 6):
         rules = find_preset(preset).replace(target=4, rounds=2)

@@ -195,9 +195,12 @@ def play_game(rules: Rules, players: int, seed: int, deep_hands: int) -> Game:
 
 
 SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+#: The whole games here cost the most: half the profile's examples (20 in "ci", 750 in
+#: "thorough").
+HALF = settings(SETTINGS, max_examples=max(1, settings.default.max_examples // 2))
 
 
-@SETTINGS
+@HALF
 @given(tables())
 def test_random_games_keep_every_invariant(table: tuple[Rules, int, int]) -> None:
     rules, players, seed = table
@@ -218,7 +221,7 @@ def test_a_written_record_replays_to_the_same_game(table: tuple[Rules, int, int]
     assert replayed.phase is Phase.GAME_OVER
 
 
-@SETTINGS
+@HALF
 @given(st.sampled_from(list(PRESETS)), st.integers(3, 8), st.integers(0, 2**32 - 1))
 def test_every_preset_as_it_stands_ends(preset: str, players: int, seed: int) -> None:
     game = play_game(find_preset(preset), players, seed, deep_hands=1)

@@ -110,7 +110,15 @@ async def reset(proxy: FaultProxy, players: list[BotPlayer]) -> None:
 
 
 @pytest.mark.parametrize(
-    "fault", [slow_and_bytewise, stall, cut_mid_frame, reset], ids=lambda f: f.__name__
+    "fault",
+    [
+        # (the byte-at-a-time game is the longest: the acceptance tier's)
+        pytest.param(slow_and_bytewise, marks=pytest.mark.slow),
+        stall,
+        cut_mid_frame,
+        reset,
+    ],
+    ids=lambda f: f.__name__,
 )
 async def test_the_game_goes_on_through_a_flaky_network(
     fault: Fault, tmp_path: Path, caplog: pytest.LogCaptureFixture

@@ -100,7 +100,7 @@ async def one_server(
 
 
 @pytest.mark.asyncio(loop_scope="module")
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(tables(most_players=8))
 async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
     one_server: tuple[Server, Path], table: tuple[Rules, int, int]
