@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -238,56 +239,38 @@ async def attack(args: argparse.Namespace) -> int:
 
         figures("quiet", await phase(args, address, server.pin, home))
 
-        stop = asyncio.Event()
-        counts: collections.Counter[str] = collections.Counter()
-        began = time.monotonic()
-        crowd = [
-            asyncio.create_task(
-                watcher(
-                    address,
-                    server.pin,
-                    known,
-                    i,
-                    stop,
-                    f"127.0.0.{10 + i % args.addresses}",
-                    counts,
+        async def beside(
+            attacker: Any, many: int, source: Callable[[int], str]
+        ) -> tuple[Any, collections.Counter[str], float]:
+            """The friend's tries while `many` attackers run, each from `source(i)`:
+            the friend's results, what the attackers were answered, the seconds."""
+            stop = asyncio.Event()
+            counts: collections.Counter[str] = collections.Counter()
+            began = time.monotonic()
+            tasks = [
+                asyncio.create_task(
+                    attacker(address, server.pin, known, i, stop, source(i), counts)
                 )
-            )
-            for i in range(args.connections)
-        ]
-        await asyncio.sleep(args.settle)
-        results = await phase(args, address, server.pin, home)
-        stop.set()
-        await asyncio.gather(*crowd)
-        seconds = time.monotonic() - began
+                for i in range(many)
+            ]
+            await asyncio.sleep(args.settle)
+            results = await phase(args, address, server.pin, home)
+            stop.set()
+            await asyncio.gather(*tasks)
+            return results, counts, time.monotonic() - began
+
+        results, counts, seconds = await beside(
+            watcher, args.connections, lambda i: f"127.0.0.{10 + i % args.addresses}"
+        )
         print(
             f"right: {args.connections} connections from {args.addresses} addresses asked to"
             f" watch {sum(counts.values())} times in {seconds:.0f} s: {dict(counts)}"
         )
         ok &= figures("right", results)
 
-        stop = asyncio.Event()
-        counts = collections.Counter()
-        began = time.monotonic()
-        guessers = [
-            asyncio.create_task(
-                guesser(
-                    address,
-                    server.pin,
-                    known,
-                    i,
-                    stop,
-                    f"127.0.{1 + i // 200}.{10 + i % 200}",
-                    counts,
-                )
-            )
-            for i in range(args.guessers)
-        ]
-        await asyncio.sleep(args.settle)
-        results = await phase(args, address, server.pin, home)
-        stop.set()
-        await asyncio.gather(*guessers)
-        seconds = time.monotonic() - began
+        results, counts, seconds = await beside(
+            guesser, args.guessers, lambda i: f"127.0.{1 + i // 200}.{10 + i % 200}"
+        )
         first, again = counts["checked, wrong (its first)"], counts["checked, wrong"]
         print(
             f"wrong: {args.guessers} addresses guessed for {seconds:.0f} s: {first + again}"
