@@ -204,8 +204,16 @@ def label_of(loss: float) -> str | None:
 def moments(document: Mapping[str, Any]) -> tuple[list[Moment], list[tuple[int, SeatView]]]:
     """Replay a record: every decision with a choice in the play, and each hand's first
     moment of play (after the opening play, where the 3C must open) seen from every seat
-    (hand, view).  Raises `record.NotARecord` with
-    the replay's own words when the record does not replay."""
+    (hand, view).  Raises `record.NotARecord` with the replay's own words when the record
+    does not replay."""
+    found, starts, _ = _replayed(document)
+    return found, starts
+
+
+def _replayed(
+    document: Mapping[str, Any],
+) -> tuple[list[Moment], list[tuple[int, SeatView]], record.Replay]:
+    """`moments`, and the replay itself (how each hand finished)."""
     before: dict[tuple[int, int], dict[int, tuple[SeatView, tuple[Action, ...]]]] = {}
     starts: list[tuple[int, SeatView]] = []
     started: set[int] = set()
@@ -238,7 +246,7 @@ def moments(document: Mapping[str, Any]) -> tuple[list[Moment], list[tuple[int, 
             if seat in here:
                 view, actions = here[seat]
                 found.append(Moment(index, number, seat, view, actions, action))
-    return found, starts
+    return found, starts, result
 
 
 def _seed(seed: int, *parts: int) -> int:
@@ -367,8 +375,8 @@ def review(
 ) -> Review:
     """Review a record: the decisions of the players named in `seats` (all if None) and
     every hand's cards.  `progress(done, total)` is told as work finishes."""
-    found, starts = moments(document)
-    finishes = record.replay(document).hands
+    found, starts, replayed = _replayed(document)
+    finishes = replayed.hands
     players: list[str] = list(document["players"])
     names_by_hand = [
         hand.get("seating") for hand in document.get("hands", []) if isinstance(hand, dict)

@@ -60,10 +60,7 @@ def planted(job: tuple[str, int, int, int]) -> list[tuple[float, float]]:
 def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, float]:
     """The legal action whose expected place is highest over `worlds` worlds, and how
     much higher than the lowest."""
-    every = review.Moment(
-        moment.hand, moment.number, moment.seat, moment.view, moment.actions, moment.chosen
-    )
-    judged = review.judge_all(every, worlds, seed)
+    judged = review.judge_all(moment, worlds, seed)
     worst = max(judged, key=lambda pair: pair[1])
     return worst[0], worst[1] - min(place for _, place in judged)
 

@@ -131,8 +131,6 @@ def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
         assert game.phase is Phase.GAME_OVER
         assert timers[0].strategy.mistakes == 0  # type: ignore[attr-defined]
     wrong = PolicyBot(lambda observation, mask: len(mask) + 5)
-    game, _, _ = play_game(PRESETS["classic"], ["random"] * 4, 1, 0, rotate=True)
-    del game
     table = raw_env()
     table.reset(seed=1)
     seat = table.game.actors[0]
