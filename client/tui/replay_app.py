@@ -33,7 +33,7 @@ from prompt_toolkit.widgets import Frame
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, wrap
 from .seats import SeatRow
-from .shell import Shell
+from .shell import Shell, shell_for
 from .theme import card_style
 
 #: From this many columns the log stands beside the table instead of under it.
@@ -120,12 +120,8 @@ class ReplayApp:
         self.bindings = create_key_bindings(self)
         self.focus = None
         self.mouse = False
-        self.shell = (
-            shell if shell is not None else Shell(theme, input, output, refresh_interval=None)
-        )
+        self.shell = shell_for(self, shell, theme, input, output)
         self.app: Application[None] = self.shell.app
-        if shell is None:
-            self.shell.push(self)
 
     def leave(self) -> None:
         self.shell.pop(self)

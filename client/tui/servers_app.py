@@ -30,7 +30,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..discovery import DiscoveryFailed, ServerFinder
 from .fit import cut, help_lines, status_fragments, status_lines, wrap
 from .servers import ServersScreen
-from .shell import Shell
+from .shell import Shell, shell_for
 from .theme import add_help_keys
 
 #: The keys and what they do, as the help overlay shows them.
@@ -71,12 +71,8 @@ class ServersApp:
         self.bindings = create_servers_bindings(self)
         self.focus: Window = self.list_window
         self.mouse = True
-        self.shell = (
-            shell if shell is not None else Shell(theme, input, output, refresh_interval=None)
-        )
+        self.shell = shell_for(self, shell, theme, input, output)
         self.app: Application[None] = self.shell.app
-        if shell is None:
-            self.shell.push(self)
 
     def leave(self) -> None:
         self.shell.pop(self)

@@ -55,6 +55,22 @@ class Screen(Protocol):
     def before_render(self) -> None: ...
 
 
+def shell_for(
+    screen: Screen,
+    shell: Shell | None,
+    theme: str,
+    input: Input | None,
+    output: Output | None,
+) -> Shell:
+    """The shell `screen` is drawn on: `shell` (whoever passed it pushes the screen), or
+    a shell of its own with `screen` on it."""
+    if shell is not None:
+        return shell
+    own = Shell(theme, input, output, refresh_interval=None)
+    own.push(screen)
+    return own
+
+
 class Shell:
     """The application and its stack of screens.  With nothing holding it (`hold`), the
     application ends when its last screen is popped."""
