@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from .codec import pack
 from .errors import Code, RemoteProtocolError
-from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints, to_fields
+from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields, hints, to_fields
 
 #: Protocol versions this build speaks, newest last.  Version 2 carries each game event
 #: as a message of its own type and the table's public view as the engine's; version 3
@@ -26,11 +26,12 @@ from .schema import Items, Range, Scalar, Since, Size, Text, from_fields, hints,
 #: two_back, coup, nanasan_revolution, joker_revolution, assassination,
 #: spade_two_return, queen_release, down_number, great_revolution, lucky_seven,
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
-#: colour_lock).  A field or a message type newer than version 2
+#: colour_lock); version 9 `hand_history` (issue 27: the hand's public events so far,
+#: sent with a snapshot).  A field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -662,6 +663,27 @@ class GameOver(TableEvent):
     winners: Names
 
 
+#: The most events one `hand_history` page carries (a long hand takes several pages).
+HISTORY_PAGE = 128
+
+
+@message("hand_history")
+@dataclass(frozen=True)
+class HandHistory(Message):
+    """Version 9: what was public of hand `hand` before a snapshot: its events so far,
+    each the very message that was sent, with its number (a page of them: page 0 starts
+    the history afresh, the last has `more` false).  Sent with a snapshot (join, watch,
+    resume) during the exchange or the play, after the `table`."""
+
+    SINCE = 9
+
+    table: TableName
+    hand: Number
+    page: Count
+    more: bool
+    events: Annotated[tuple[Annotated[TableEvent, Tagged(REGISTRY)], ...], Items(0, HISTORY_PAGE)]
+
+
 #: The protocol version each toggle and preset of the rules arrived in: a peer of an
 #: older version is never let sit at or watch a table whose wire rules name a newer one
 #: (docs/PROTOCOL.md, "What a new toggle owes the protocol").  Every toggle and preset
@@ -793,19 +815,36 @@ def for_version(wired: dict[str, Any], cls: type, version: int) -> dict[str, Any
         if inner is None or value is None:
             continue
         if isinstance(value, dict):
-            for_version(value, inner, version)
+            for_version(value, _tagged_as(value, inner), version)
         elif isinstance(value, (list, tuple)):
             for item in value:
                 if isinstance(item, dict):
-                    for_version(item, inner, version)
+                    for_version(item, _tagged_as(item, inner), version)
     return wired
+
+
+def _tagged_as(wired: dict[str, Any], inner: type) -> type:
+    """The type of a record inside a message: a message inside one (a `hand_history`'s
+    events) is the type its tag names."""
+    if issubclass(inner, Message):
+        return REGISTRY.get(wired.get("type", ""), inner)
+    return inner
 
 
 def is_versioned(cls: type) -> bool:
     """Whether some field of the record (or of one inside it) is newer than version 2."""
     return any(
-        since > 2 or (inner is not None and is_versioned(inner)) for _, since, inner in _plan(cls)
+        since > 2 or (inner is not None and any(map(is_versioned, _kinds(inner))))
+        for _, since, inner in _plan(cls)
     )
+
+
+def _kinds(inner: type) -> list[type]:
+    """The record types a field of type `inner` may hold: a message type, any of its
+    registered subclasses (told apart by their tags)."""
+    if issubclass(inner, Message):
+        return [kind for kind in REGISTRY.values() if issubclass(kind, inner)]
+    return [inner]
 
 
 @message("hand")

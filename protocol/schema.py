@@ -41,6 +41,15 @@ class Items:
     high: int
 
 
+@dataclass(frozen=True, eq=False)
+class Tagged:
+    """A record of one of several message types, told apart by its `type` (as a message
+    is): `types` maps each tag to its type (read when a value is checked, so it may be
+    filled after this is made); only subclasses of the annotated type are accepted."""
+
+    types: dict[str, type]
+
+
 @dataclass(frozen=True)
 class Since:
     """The protocol version a field arrived in (a field without one is in every version):
@@ -119,6 +128,9 @@ def _compile(kind: Any) -> Checker:
     if typing.get_origin(kind) is typing.Annotated:
         kind, *extra = typing.get_args(kind)
         limits = tuple(extra)
+    tagged = [limit for limit in limits if isinstance(limit, Tagged)]
+    if tagged:
+        return _tagged(kind, tagged[0])
     origin = typing.get_origin(kind)
     if origin in (Union, types.UnionType):
         options = typing.get_args(kind)
@@ -264,6 +276,21 @@ def _compile(kind: Any) -> Checker:
     raise TypeError(f"no wire form for {kind!r}")  # our own schema is wrong
 
 
+def _tagged(base: type, tagged: Tagged) -> Checker:
+    """A checker for a record of a subclass of `base`, chosen by its `type`."""
+
+    def record(value: Any, path: str) -> Any:
+        if type(value) is not dict:
+            raise bad(path, f"expected a map, not {_shown(value)}")
+        tag = value.get("type")
+        kind = tagged.types.get(tag) if isinstance(tag, str) else None
+        if kind is None or not issubclass(kind, base):
+            raise bad(path, f"{_shown(tag)} is not a type allowed here")
+        return from_fields(kind, value, path)
+
+    return record
+
+
 def from_fields(cls: type, value: Any, path: str) -> Any:
     """A dataclass from a wire map, every field checked."""
     if type(value) is not dict:
@@ -294,6 +321,9 @@ def from_fields(cls: type, value: Any, path: str) -> Any:
 
 _SCALARS = frozenset({str, int, bool, bytes, float, type(None)})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Per dataclass: its `type` tag on the wire ("" for a record that has none: only a
+#: message has one, kept when a message travels inside another).
+_TAGS: dict[type, str] = {}
 
 
 def to_fields(value: Any) -> Any:
@@ -306,8 +336,11 @@ def to_fields(value: Any) -> Any:
     names = _FIELD_NAMES.get(kind)
     if names is None and dataclasses.is_dataclass(kind):
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+        _TAGS[kind] = getattr(kind, "TYPE", "")
     if names is not None:
-        return {name: to_fields(getattr(value, name)) for name in names}
+        fields = {name: to_fields(getattr(value, name)) for name in names}
+        tag = _TAGS[kind]
+        return {"type": tag, **fields} if tag else fields
     if isinstance(value, (tuple, list)):
         return [to_fields(v) for v in value]
     if isinstance(value, dict):

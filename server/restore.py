@@ -17,6 +17,7 @@ from president.engine.record import action_from_json
 
 from .config import ServerConfig, TableSettings
 from .dealing import DealSecret
+from .history import HandLog
 from .journal import Entry, Journal
 from .ladder import Ratings
 from .seats import Slot
@@ -71,6 +72,7 @@ def _rebuild(
     number = 0
     remaining: float | None = None
     game_id = ""
+    hand_log = HandLog()  # the hand in play's events, numbered as they were sent
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -97,10 +99,14 @@ def _rebuild(
                     raise RestoreError(
                         f"entry {index}: the deal of hand {body['hand']} after hand {game.hand}"
                     )
-                game.start_hand(seating=body["seating"], dealer=body["dealer"], deal=body["deal"])
+                events = game.start_hand(
+                    seating=body["seating"], dealer=body["dealer"], deal=body["deal"]
+                )
+                hand_log.replay(settings.name, number, events)
                 secret = DealSecret.from_entry(body)
             else:
-                game.apply(*action_from_json(body["action"]))
+                events = game.apply(*action_from_json(body["action"]))
+                hand_log.replay(settings.name, number, events, body.get("timeout", ""))
             if kind in ("deal", "act"):
                 remaining = body["remaining"]
                 if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
@@ -127,6 +133,7 @@ def _rebuild(
         log_id=log_id,
         ratings=ratings,
         game_id=game_id,
+        hand_log=hand_log,
     )
 
 
@@ -162,6 +169,8 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
     compare("event number", live.number, rebuilt.number)
     compare("seats", live.chairs.entries(), rebuilt.chairs.entries())
     compare("rules", live.settings.entry(), rebuilt.settings.entry())
+    if live.game is not None and live.game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        compare("hand history", live.hand_log.events, rebuilt.hand_log.events)
     game, again = live.game, rebuilt.game
     if game is None or again is None:
         compare("game", game is None, again is None)

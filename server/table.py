@@ -42,6 +42,7 @@ from president.protocol.sealing import seal_hand
 from .config import TableSettings, password_checks
 from .dealing import DealSecret
 from .driver import Driver
+from .history import HandLog
 from .journal import Entry, Journal, WriteFailed
 from .ladder import Ratings, hand_result
 from .ratings import HandResult
@@ -83,6 +84,8 @@ class Table:
         self.status: Status = "waiting"
         #: The number of the last event sent here (every event and sealed hand takes one).
         self.number = 0
+        #: The public events of the hand in play, as sent: told to whoever comes mid-hand.
+        self.hand_log = HandLog()
         self.lock = asyncio.Lock()
         self.on_record = on_record
         self.clock = clock
@@ -133,6 +136,7 @@ class Table:
         log_id: int | None = None,
         ratings: Ratings | None = None,
         game_id: str = "",
+        hand_log: HandLog | None = None,
     ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
@@ -148,6 +152,7 @@ class Table:
         )
         table.game, table.status, table.game_id = game, status, game_id
         table.number, table.deal_secret = number, deal_secret
+        table.hand_log = hand_log or HandLog()
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -603,7 +608,12 @@ class Table:
         rule made it for the seat, and why: the players are told)."""
         assert self.game is not None
         events = self.game.apply(seat, action)
-        self._after(events, "act", {"action": action_to_json(seat, action)}, timeout)
+        # (why the timeout rule moved is journaled: a restart's hand history says it too)
+        entry = {
+            "action": action_to_json(seat, action),
+            **({"timeout": timeout} if timeout else {}),
+        }
+        self._after(events, "act", entry, timeout)
 
     def seat_changes(self) -> bool:
         """Between hands: players who left go, newcomers join; False if too few remain."""
@@ -717,6 +727,7 @@ class Table:
                 continue
             message = wire.event_to_wire(self.name, number, event, "" if index else timeout)
             if message is not None:
+                self.hand_log.add(message)
                 self._broadcast(message)
             if isinstance(event, HandOver):
                 self._reveal()
@@ -798,9 +809,16 @@ class Table:
         self._broadcast(self.view())
 
     def _snapshot(self, member: Member) -> None:
-        """Everything a member needs after joining, watching or resuming: the view, an
-        open deal's commit if the member's seed is still wanted, the member's hand."""
+        """Everything a member needs after joining, watching or resuming: the view, the
+        hand's public history during the exchange or the play (to a member whose version
+        has it), an open deal's commit if the member's seed is still wanted, the
+        member's hand."""
         self._deliver(member, self.view())
+        game = self.game
+        in_hand = game is not None and game.phase in (Phase.PLAY, Phase.EXCHANGE)
+        if in_hand and _version(member) >= m.HandHistory.SINCE:
+            for page in self.hand_log.pages(self.name):
+                self._deliver(member, page)
         secret, index = self.deal_secret, self.chairs.index_of(member)
         if secret is not None and not secret.dealt and index is not None:
             name = self.chairs.slots[index].name
@@ -815,3 +833,10 @@ class Table:
             self.number += 1
             self.note("snapshot", {"number": self.number})
             self._send_hand(seat, "snapshot", self.number)
+
+
+def _version(member: Member) -> int:
+    """The protocol version a member chose at hello (one without a connection, as in a
+    test, speaks the newest)."""
+    version = getattr(member, "version", None)
+    return version if isinstance(version, int) else max(m.VERSIONS)

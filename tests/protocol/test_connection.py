@@ -304,3 +304,30 @@ def test_a_peer_before_version_5_may_not_send_a_message_of_version_5() -> None:
     old_client.receive_data(encode_frame(pack({"type": fell.TYPE, **fell.to_wire()})))
     with pytest.raises(RemoteProtocolError, match="not in protocol version 4"):
         list(old_client.events())
+
+
+def test_a_hand_history_goes_to_version_9_only_each_event_as_its_type_reads() -> None:
+    """`hand_history` (version 9) carries game events inside it, each with its type: a
+    version-9 client reads them back as sent; an older peer is never sent one.  The
+    events inside are cut to the peer's version by their own types (what a later event
+    field would need)."""
+    history = m.HandHistory(
+        table="t",
+        hand=0,
+        page=0,
+        more=False,
+        events=(
+            m.HandStarted(table="t", number=1, hand=0, seating=("a", "b", "c"), dealer=2),
+            m.Played(table="t", number=5, seat=0, cards=("3C",), clears=False, revolution=False),
+            m.Passed(table="t", number=6, seat=1, automatic=False, timeout="time"),
+        ),
+    )
+    new_client, new_server = opened(9)
+    assert deliver(new_server.send(history), new_client) == [history]
+    _, old_server = opened(8)
+    with pytest.raises(LocalProtocolError, match="not in protocol version 8"):
+        old_server.send(history)
+    wired = m.for_version(history.to_wire(), m.HandHistory, 2)
+    assert [sorted(e) for e in wired["events"]][2] == sorted(
+        ["type", "table", "number", "seat", "automatic"]
+    )

@@ -191,6 +191,23 @@ EXAMPLES: list[m.Message] = [
         players=4,
     ),
     m.Bye(code="server_closing", reason="the host is shutting the server down"),
+    # a hand's history with a snapshot (issue 27, version 9)
+    m.HandHistory(
+        table="Friday",
+        hand=1,
+        page=0,
+        more=False,
+        events=(
+            m.HandStarted(
+                table="Friday", number=140, hand=1, seating=("Ann", "Ben", "Cat"), dealer=2
+            ),
+            m.Gave(table="Friday", number=144, giver=2, receiver=0, size=2),
+            m.Played(
+                table="Friday", number=150, seat=0, cards=("3C",), clears=False, revolution=False
+            ),
+            m.Passed(table="Friday", number=151, seat=1, automatic=False, timeout="away"),
+        ),
+    ),
     # the ladder (issue 15)
     m.Leaderboard(start=20, count=10, players=("Ann",)),
     m.Ratings(
@@ -288,6 +305,43 @@ def test_round_trip(example: m.Message) -> None:
             {"type": "hello", "versions": [1], "name": "A\x00n", "role": "player", "hand_key": KEY},
             "bad_message",
             "control characters",
+        ),
+        (
+            # a hand's history holds game events only, each whole, told apart by its type
+            {
+                "type": "hand_history",
+                "table": "T",
+                "hand": 0,
+                "page": 0,
+                "more": False,
+                "events": [{"type": "chat", "sender": "Ann", "text": "hi"}],
+            },
+            "bad_message",
+            "events[0]: 'chat' is not a type allowed here",
+        ),
+        (
+            {
+                "type": "hand_history",
+                "table": "T",
+                "hand": 0,
+                "page": 0,
+                "more": False,
+                "events": [{"type": "passed", "table": "T", "number": 3, "seat": 1}],
+            },
+            "bad_message",
+            "missing field 'automatic'",
+        ),
+        (
+            {
+                "type": "hand_history",
+                "table": "T",
+                "hand": 0,
+                "page": 0,
+                "more": False,
+                "events": [{"table": "T", "number": 3}],
+            },
+            "bad_message",
+            "None is not a type allowed here",
         ),
         ({"type": "join", "table": "T", "seat": 12}, "bad_message", "seat: 12 is outside 0..11"),
         ({"type": "join", "table": "T", "seat": True}, "bad_message", "seat"),
