@@ -26,6 +26,8 @@ SEVEN: Final = 4
 NINE: Final = 6
 TEN: Final = 7
 JACK: Final = 8
+QUEEN: Final = 9
+KING: Final = 10
 TWO: Final = 12
 JOKER: Final = 13
 
@@ -43,9 +45,20 @@ JOKER: Final = 13
 #: - "cut": while the order is reversed, the play (legal as any other, not on any pile)
 #:   ends the trick once made; its player leads;
 #: - "unreverse": a reversal for the trick (a jack back) that was on before the play is
-#:   over after it.
+#:   over after it;
+#: - "direction": the direction of play turns round (clockwise to anticlockwise, or
+#:   back) for the rest of the hand, from the turn after the play on.
 Effect = Literal[
-    "clear", "skip", "handover", "discard", "reverse", "revolution", "win", "cut", "unreverse"
+    "clear",
+    "skip",
+    "handover",
+    "discard",
+    "reverse",
+    "revolution",
+    "win",
+    "cut",
+    "unreverse",
+    "direction",
 ]
 EFFECTS: Final[tuple[Effect, ...]] = (
     "clear",
@@ -57,6 +70,7 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     "win",
     "cut",
     "unreverse",
+    "direction",
 )
 
 
@@ -247,6 +261,21 @@ class HouseRules:
         "three or more 7s that nobody answers win the trick and their player goes out at"
         " once, in the best place free",
         "7s that take a trick only take the trick",
+    )
+    nine_reverse: bool = house(
+        "a play holding a 9 turns the direction of play round for the rest of the hand",
+        "9s never turn the direction of play",
+        Trigger(NINE, "direction"),
+    )
+    queen_reverse: bool = house(
+        "a play holding a queen turns the direction of play round for the rest of the hand",
+        "queens never turn the direction of play",
+        Trigger(QUEEN, "direction"),
+    )
+    king_reverse: bool = house(
+        "a play holding a king turns the direction of play round for the rest of the hand",
+        "kings never turn the direction of play",
+        Trigger(KING, "direction"),
     )
 
     @functools.cached_property

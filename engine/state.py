@@ -108,9 +108,12 @@ class Game:
         self._rows: list[list[Row]] = []
         self._held: list[int] = []
         self._holding = 0  # bitmask of seats holding cards
-        self._clockwise: list[tuple[int, ...]] = []  # per seat, the other seats clockwise
-        #: The next seat clockwise from `seat` among the seats of bitmask `able`, at
-        #: `able << 4 | seat` (None if none); a seat's pass event and move (`_seat_tables`).
+        #: Per seat, the other seats in the direction of play (clockwise unless a
+        #: "direction" trigger turned it: nine_reverse...).
+        self._clockwise: list[tuple[int, ...]] = []
+        #: The next seat in the direction of play from `seat` among the seats of bitmask
+        #: `able`, at `able << 4 | seat` (None if none); a seat's pass event and move
+        #: (`_seat_tables`, `_anticlockwise`).
         self._next_seat: list[int | None] = []
         self._pass_events: tuple[Passed, ...] = ()
         self._pass_moves: tuple[tuple[int, Pass], ...] = ()
@@ -153,6 +156,9 @@ class Game:
         self.revolution = False
         #: A jack reversed the order until this trick ends (jack_back).
         self.jack_back = False
+        #: Play goes anticlockwise for the rest of the hand (nine_reverse, queen_reverse,
+        #: king_reverse); clockwise at every deal.
+        self.backwards = False
         #: The suits this trick is locked to, sorted; () when it is not (suit_lock).
         self.lock: tuple[int, ...] = ()
         #: What the seat whose turn it is owes before play goes on (seven_pass, ten_discard).
@@ -241,6 +247,8 @@ class Game:
         self._next_seat, self._pass_events, self._pass_moves, self._tops = (
             _seat_tables(players) if players else ([], (), (), [])
         )
+        if players and self.backwards:
+            self._next_seat, self._clockwise = _anticlockwise(players)
 
     # --- between hands ---------------------------------------------------------------
 
@@ -362,6 +370,7 @@ class Game:
         self.jack_back, self.lock, self.due, self._dues, self._pending = False, (), None, [], None
         self._discarded = ()
         self._omened = False
+        self.backwards = False
         self._place_of = [None] * players
         self._places = [None] * players
         self._next_top, self._next_bottom = 0, players - 1
@@ -740,6 +749,13 @@ class Game:
             self.jack_back = False  # six_return: over, whatever else the play holds
         elif effects.jack:
             self.jack_back = not self.jack_back
+        if effects.turns:  # nine_reverse...: the turns from here on go the other way
+            self.backwards = not self.backwards
+            players = len(self._held)
+            if self.backwards:
+                self._next_seat, self._clockwise = _anticlockwise(players)
+            else:
+                self._next_seat, self._clockwise = _seat_tables(players)[0], _clockwise(players)
         self.lock = effects.lock
         self.top = effects.pile
         events.append(_new(Played, (seat, play.cards, effects.cleared, revolt)))
@@ -874,7 +890,8 @@ class Game:
         events.append(_new(Fell, (president, place)))
 
     def _next_in_trick(self, seat: int) -> int | None:
-        """The next seat clockwise that holds cards and is not locked out of the trick."""
+        """The next seat in the direction of play that holds cards and is not locked out
+        of the trick."""
         return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
@@ -1098,6 +1115,7 @@ class Game:
             self.jack_back,
             self.lock,
             self.due,
+            self.backwards,
             seat,
             pending[seat][1] if seat in pending else 0,
             tuple(self._rows[seat]),
@@ -1176,6 +1194,7 @@ class Game:
             self.jack_back,
             self.lock,
             self.due,
+            self.backwards,
         )
 
     def _keep_lasting(self) -> tuple[Any, ...]:
@@ -1231,6 +1250,9 @@ class Game:
         )
         game._clockwise = _clockwise(players)
         game._next_seat, game._pass_events, game._pass_moves, game._tops = _seat_tables(players)
+        game.backwards = view.backwards
+        if view.backwards:
+            game._next_seat, game._clockwise = _anticlockwise(players)
         game.log, game._trick_start = list(view.trick), 0
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
@@ -1438,6 +1460,27 @@ def _seat_tables(
                     Top, (seat, rank, count, jokers, False, ())
                 )
     return after, passes, moves, tops
+
+
+@functools.cache
+def _anticlockwise(players: int) -> tuple[list[int | None], list[tuple[int, ...]]]:
+    """`_seat_tables`' next seat and `_clockwise`, the other way round the table: the
+    next seat anticlockwise from `seat` among the seats of bitmask `able`, at
+    `able << 4 | seat`, and per seat the other seats anticlockwise (shared: never
+    changed)."""
+    before: list[int | None] = [None] * ((1 << players) << 4)
+    for able in range(1 << players):
+        for seat in range(players):
+            before[able << 4 | seat] = next(
+                (
+                    (seat - step) % players
+                    for step in range(1, players)
+                    if able >> (seat - step) % players & 1
+                ),
+                None,
+            )
+    order = [tuple((s - step) % players for step in range(1, players)) for s in range(players)]
+    return before, order
 
 
 @functools.cache

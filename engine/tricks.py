@@ -671,6 +671,8 @@ class Effects(NamedTuple):
     wins: bool = False
     #: A jack back on before it is over after it (six_return): `Game` knows whether one was.
     unreverses: bool = False
+    #: It turns the direction of play round for the rest of the hand (nine_reverse...).
+    turns: bool = False
 
 
 def is_quiet(rules: Rules, play: Play) -> bool:
@@ -690,7 +692,7 @@ def is_quiet(rules: Rules, play: Play) -> bool:
     )
 
 
-_NO_FACTS: Final = (False, False, False, 0, (), False, False, False)
+_NO_FACTS: Final = (False, False, False, 0, (), False, False, False, False)
 
 
 def equal_play(rules: Rules, play: Play, trick: Trick) -> bool:
@@ -722,6 +724,8 @@ class Facts(NamedTuple):
     cuts: bool = False
     #: It ends a jack back that was on before it (six_return).
     unreverses: bool = False
+    #: It turns the direction of play round (a "direction" trigger: nine_reverse...).
+    turns: bool = False
 
 
 def facts_of(rules: Rules, play: Play) -> Facts:
@@ -729,7 +733,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
     skips = 0
     reverse = False
     revolt = revolts(rules, play)
-    wins = cuts = unreverses = False
+    wins = cuts = unreverses = turns = False
     dues: tuple[tuple[str, int], ...] = ()
     for trigger in rules.play_triggers:
         cards = count_of(play, trigger.rank)
@@ -748,6 +752,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
             cuts = True
         elif effect == "unreverse":
             unreverses = True
+        elif effect == "direction":
+            turns = not turns  # a 9 and a Q in one sequence: turned twice, so not at all
         else:
             dues += ((effect, cards),)
     return Facts(
@@ -759,6 +765,7 @@ def facts_of(rules: Rules, play: Play) -> Facts:
         wins,
         cuts,
         unreverses,
+        turns,
     )
 
 
@@ -772,7 +779,9 @@ def effects_of(
 ) -> Effects:
     """What `seat`'s legal `play` on `trick` does; `going_out`: it is the seat's last
     cards.  `facts`: `facts_of(rules, play)`, when known."""
-    cleared, revolt, reverse, skips, dues, wins, cuts, unreverses = facts or facts_of(rules, play)
+    cleared, revolt, reverse, skips, dues, wins, cuts, unreverses, turns = facts or facts_of(
+        rules, play
+    )
     if not cleared and (
         (cuts and trick.reversed) or (rules.pile_clears and clears_pile(rules, play, trick))
     ):
@@ -794,4 +803,5 @@ def effects_of(
         ),
         wins,
         unreverses,
+        turns,
     )

@@ -69,6 +69,9 @@ class PublicView(NamedTuple):
     lock: tuple[int, ...] = ()
     #: What the seat whose turn it is owes before play goes on (seven_pass, ten_discard).
     due: Due | None = None
+    #: Play goes anticlockwise (a "direction" trigger turned it this hand: nine_reverse,
+    #: queen_reverse, king_reverse); clockwise when False.
+    backwards: bool = False
 
     @property
     def reversed(self) -> bool:
@@ -116,6 +119,7 @@ _EAGER_FIELDS = (
     "jack_back",
     "lock",
     "due",
+    "backwards",
     "seat",
     "return_size",
     "rows",
@@ -150,6 +154,7 @@ class SeatView:
     jack_back: bool
     lock: tuple[int, ...]
     due: Due | None
+    backwards: bool
     seat: int
     #: Cards this seat must return in the exchange now (0 if none).
     return_size: int
@@ -206,6 +211,7 @@ class SeatView:
         jack_back: bool,
         lock: tuple[int, ...],
         due: Due | None,
+        backwards: bool,
         seat: int,
         hand: tuple[Card, ...],
         exchange: tuple[Gave | Returned, ...],
@@ -220,7 +226,7 @@ class SeatView:
         self._passed, self._locked, self._finish_order = passed, locked, finish_order
         self._standing, self._scores, self._owed = standing, scores, owed
         self._hands_played, self._winners, self._places = hands_played, winners, places
-        self.jack_back, self.lock, self.due = jack_back, lock, due
+        self.jack_back, self.lock, self.due, self.backwards = jack_back, lock, due, backwards
         self.seat, self._hand, self._exchange = seat, hand, exchange
         self.return_size, self.rows, self._history = return_size, rows, history
         self._at = None
@@ -496,6 +502,7 @@ class LazySeatView(SeatView):
         jack_back: bool,
         lock: tuple[int, ...],
         due: Due | None,
+        backwards: bool,
         seat: int,
         return_size: int,
         rows: tuple[Row, ...],
@@ -503,7 +510,8 @@ class LazySeatView(SeatView):
     ) -> None:
         self.rules, self.phase, self.counts, self.turn, self.top = rules, phase, counts, turn, top
         self.revolution, self.opening, self.jack_back = revolution, opening, jack_back
-        self.lock, self.due, self.seat, self.return_size = lock, due, seat, return_size
+        self.lock, self.due, self.backwards = lock, due, backwards
+        self.seat, self.return_size = seat, return_size
         self.rows, self._at = rows, at
 
 

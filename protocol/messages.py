@@ -26,8 +26,10 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: two_back, coup, nanasan_revolution, joker_revolution, assassination,
 #: spade_two_return, queen_release, down_number, great_revolution, lucky_seven,
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
-#: colour_lock); version 9 `hand_history` (issue 27: the hand's public events so far,
-#: sent with a snapshot).  A field or a message type newer than version 2
+#: colour_lock); version 9 the direction of play (the toggles nine_reverse,
+#: queen_reverse, king_reverse and `GameView.backwards`) and `hand_history` (issue 27:
+#: the hand's public events so far, sent with a snapshot).  A field or a message type
+#: newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
@@ -201,6 +203,9 @@ class GameView:
     lock: Annotated[tuple[Suit, ...], Items(0, 13), Since(5)] = ()
     #: What the seat whose turn it is owes before play goes on, or nil.
     due: Annotated[Due | None, Since(5)] = None
+    #: Play goes anticlockwise for the rest of the hand (nine_reverse, queen_reverse,
+    #: king_reverse turned it); clockwise when false.
+    backwards: Annotated[bool, Since(9)] = False
 
 
 # --- the handshake --------------------------------------------------------------------
@@ -757,6 +762,10 @@ RULES_SINCE: dict[str, int] = {
     "omen": 8,
     "step_lock": 8,
     "colour_lock": 8,
+    # version 9 (issue 28: the direction of play, the scaled exchange)
+    "nine_reverse": 9,
+    "queen_reverse": 9,
+    "king_reverse": 9,
 }
 
 

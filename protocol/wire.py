@@ -251,6 +251,7 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         jack_back=view.jack_back,
         lock=view.lock,
         due=None if view.due is None else m.Due(view.due.kind, view.due.size),
+        backwards=view.backwards,
     )
 
 
@@ -290,6 +291,7 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         jack_back=game.jack_back,
         lock=tuple(game.lock),
         due=None if game.due is None else Due(game.due.kind, game.due.size),
+        backwards=game.backwards,
     )
 
 

@@ -67,6 +67,12 @@ TURNING: dict[str, Trigger] = {
     if field.metadata["trigger"] is not None
     and field.metadata["trigger"].effect in ("reverse", "revolution")
 }
+#: The house rules whose trigger turns the direction of play: nine_reverse...
+DIRECTING: dict[str, Trigger] = {
+    field.name: field.metadata["trigger"]
+    for field in HOUSE_FIELDS
+    if field.metadata["trigger"] is not None and field.metadata["trigger"].effect == "direction"
+}
 
 
 class Watch:
@@ -78,6 +84,7 @@ class Watch:
         self.jack = False
         self.lock: tuple[int, ...] = ()
         self.reversed = False
+        self.backwards = False
         self.tops = 0
 
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
@@ -95,6 +102,7 @@ class Watch:
         jack, self.jack = self.jack, game.jack_back
         lock, self.lock = self.lock, game.lock
         reversed_, self.reversed = self.reversed, game.revolution != game.jack_back
+        backwards, self.backwards = self.backwards, game.backwards
         for event in events:
             if isinstance(event, Played):
                 ranks = {c.rank for c in event.cards if not c.is_joker}
@@ -114,6 +122,10 @@ class Watch:
                     flipped = jack != self.jack and not event.clears  # (a clear ends a flip)
                     turned = event.revolution if trigger.effect == "revolution" else flipped
                     if shape and turned:
+                        self.seen.add(name)
+                for name, trigger in DIRECTING.items():  # nine_reverse...
+                    held = any(c.rank == trigger.rank and not c.is_joker for c in event.cards)
+                    if held and backwards != game.backwards:
                         self.seen.add(name)
                 shown = [str(c) for c in event.cards]
                 single = before is not None and before.size == 1 and not before.run

@@ -94,6 +94,7 @@ def eager_public(game: Game) -> PublicView:
         jack_back=game.jack_back,
         lock=game.lock,
         due=game.due,
+        backwards=game.backwards,
     )
 
 
@@ -208,6 +209,17 @@ def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
     for players in (4, 6):
         rules = find_preset(preset).replace(target=4, rounds=2)
         play(rules, players, seed=players * 31 + len(preset))
+
+
+@pytest.mark.slow  # (a whole game checked at every step: seconds)
+@plain_game_allowed
+def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
+    """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
+    every view go the way of play): one short game at five, fast == plain."""
+    rules = find_preset("daifugo").replace(
+        nine_reverse=True, queen_reverse=True, king_reverse=True, target=4, rounds=1
+    )
+    play(rules, 5, seed=9)
 
 
 def test_a_view_kept_shows_the_moment_it_was_made() -> None:

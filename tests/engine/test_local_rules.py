@@ -4,16 +4,20 @@ Daifugo tables"): each toggle's worked example, and the peer scenario it was rea
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
 from president.engine import (
     PASS,
     Game,
+    HandedOver,
+    Handover,
     IllegalAction,
     Play,
     Played,
     Rules,
+    Skipped,
     TrickEnded,
     WentOut,
     parse_cards,
@@ -481,3 +485,67 @@ def test_two_plays_of_one_colour_lock_the_trick_to_it() -> None:
     off.apply(0, cards("5H"))
     off.apply(1, cards("7D"))
     assert off.is_legal(2, cards("9S"))
+
+
+# --- nine_reverse, queen_reverse, king_reverse ---------------------------------------------------
+
+
+def test_a_nine_turns_the_direction_of_play() -> None:
+    """docs/rules.md, `nine_reverse`: the worked example (rich-rich-daifugo's 9リバース, "9を
+    出すとターン順が逆転する": the turn goes the other way round from the play on)."""
+    rules = LEFT.replace(nine_reverse=True)
+    deal = {0: "5C KD 6H", 1: "9H 7D", 2: "4C AS", 3: "JC QD"}
+    game = game_with(rules, deal)
+    game.apply(0, cards("5C"))
+    game.apply(1, cards("9H"))
+    assert game.backwards and game.turn == 0  # anticlockwise: ann, not cat
+    assert game.public_view().backwards and game.view_for(2).backwards  # every seat sees it
+    game.apply(0, cards("KD"))
+    assert game.turn == 3
+    for seat in (3, 2):
+        game.apply(seat, PASS)
+    assert TrickEnded(0, 0) in game.apply(1, PASS)
+    game.apply(0, cards("6H"))
+    assert game.turn == 3 and game.backwards  # the next trick goes anticlockwise too
+    off = game_with(LEFT, deal)
+    off.apply(0, cards("5C"))
+    off.apply(1, cards("9H"))
+    assert not off.backwards and off.turn == 2
+
+
+def test_a_queen_or_a_king_turns_the_direction_too() -> None:
+    """docs/rules.md, `queen_reverse` and `king_reverse`: their worked examples
+    (rich-rich-daifugo's Qリバース and Kリバース, "Qを出すと席順が逆転")."""
+    deal = {0: "5C KD", 1: "QH 9H", 2: "4C AS", 3: "JC 3D"}
+    queen = game_with(LEFT.replace(queen_reverse=True), deal)
+    queen.apply(0, cards("5C"))
+    queen.apply(1, cards("QH"))
+    assert queen.backwards and queen.turn == 0
+    queen.apply(0, PASS)
+    assert queen.turn == 3
+    both = game_with(LEFT.replace(nine_reverse=True, king_reverse=True), deal)
+    both.apply(0, cards("5C"))
+    both.apply(1, cards("9H"))
+    both.apply(0, cards("KD"))  # the king turns it back: clockwise, bob next
+    assert not both.backwards and both.turn == 1
+
+
+def test_the_skips_and_the_hand_over_go_the_way_of_play() -> None:
+    """Everything that goes "to the next seat" follows the direction (docs/rules.md,
+    `nine_reverse`): after a 9, a 5 skips the seat anticlockwise and a 7 hands over to
+    it; the direction lives on in a copy, a pickle and a world rebuilt from a view."""
+    rules = LEFT.replace(nine_reverse=True, five_skip=True, seven_pass=True)
+    game = game_with(rules, {0: "9C", 1: "10C", 2: "5D 7S 4D", 3: "JC 4C 6C"})
+    game.apply(0, cards("9C"))  # anticlockwise from here: dan, cat, bob, ann
+    game.apply(3, cards("JC"))
+    for seat in (2, 1, 0):
+        game.apply(seat, PASS)
+    game.apply(3, cards("4C"))
+    rebuilt = Game.from_view(game.view_for(2), [game.hand_of(s) for s in range(4)])
+    for world in (game.clone(), pickle.loads(pickle.dumps(game)), rebuilt):
+        assert world.backwards and world.turn == 2
+        assert Skipped(1) in world.apply(2, cards("5D"))  # bob, the next seat this way
+        assert world.turn == 0
+    game.apply(2, cards("7S"))  # on the 4C: cat owes bob a card
+    events = game.apply(2, Handover(parse_cards("4D")))
+    assert HandedOver(2, 1, 1, tuple(parse_cards("4D"))) in events and game.turn == 1

@@ -96,6 +96,33 @@ async def test_a_client_that_knows_one_toggle_less_plays_every_table_but_that_on
     await hall.close()
 
 
+async def test_a_version_8_client_never_sits_where_the_direction_of_play_turns() -> None:
+    """nine_reverse (version 9) turns the direction of play, which a version-8 client
+    cannot show (`game.backwards` is not in its view): a table playing it is refused to
+    that client, naming it; a daifugo table without it is its, as before."""
+    assert m.RULES_SINCE["nine_reverse"] == 9
+    hall = lobby()
+    ann, old = Guest("ann"), Guest("old", address="10.0.0.9", version=8)
+    await hall.handle(old, create("Friday", preset="daifugo", toggles={"nine_reverse": True}))
+    assert "Friday" not in hall.tables
+    await hall.handle(ann, create("Friday", preset="daifugo", toggles={"king_reverse": True}))
+    await hall.handle(ann, create("Saturday", preset="daifugo"))
+    assert ann.errors() == []
+    await hall.handle(old, m.Join(table="Friday"))
+    await hall.handle(old, m.Spectate(table="Friday"))
+    await hall.handle(old, m.Join(table="Saturday"))
+    refusals = [x for x in old.sent if isinstance(x, m.Error)]
+    assert [(e.code, e.about) for e in refusals] == [
+        (Code.NOT_ALLOWED, "create_table"),
+        (Code.NOT_ALLOWED, "join"),
+        (Code.NOT_ALLOWED, "spectate"),
+    ]
+    assert "does not know (nine_reverse)" in refusals[0].message
+    assert all("does not know (king_reverse)" in e.message for e in refusals[1:])
+    assert old.table is hall.tables["Saturday"]
+    await hall.close()
+
+
 def test_the_protocol_knows_when_every_toggle_and_preset_arrived() -> None:
     """What a new toggle owes the protocol (docs/PROTOCOL.md): its version, in
     `RULES_SINCE`; a toggle the protocol does not list is refused to every older client."""
