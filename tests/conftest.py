@@ -110,3 +110,13 @@ def _no_process_in_the_fast_tier(
         start(self, args, *rest, **named)
 
     monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)
+
+
+@pytest.fixture
+def cheap_scrypt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords hashed with scrypt at n = 16 (the server's is 2**13, ~27 ms a hash): for
+    a test that makes hundreds of password tables for what the lobby lists, not for what
+    hashing costs a guesser (a stored hash names its own cost, so checks still match)."""
+    from president.server import config
+
+    monkeypatch.setattr(config, "SCRYPT_N", 16)

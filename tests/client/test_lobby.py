@@ -271,7 +271,9 @@ async def test_only_a_table_we_asked_for_opens_the_table_screen(tmp_path: Path) 
         await link.close()
 
 
-async def test_the_lobby_screen_shows_hundreds_of_tables(tmp_path: Path) -> None:
+async def test_the_lobby_screen_shows_hundreds_of_tables(
+    tmp_path: Path, cheap_scrypt: None
+) -> None:
     """210 tables with the longest names and many toggles (one `tables` frame would be over
     the 64 KiB cap): the client library and the lobby screen hold every one, and a new
     table is one `table_info`, not the whole list again."""

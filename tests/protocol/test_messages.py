@@ -382,7 +382,8 @@ wire_values = st.recursive(
 )
 
 
-@settings(max_examples=300)
+# (each example is cheap but its drawing is not: 150, six times the profile's 25)
+@settings(max_examples=settings.default.max_examples * 6)
 @given(
     st.sampled_from(sorted(m.REGISTRY)),
     st.dictionaries(st.text(max_size=12), wire_values, max_size=8),

@@ -44,7 +44,10 @@ def same_table(live: Table, restored: Table) -> None:
 
 async def test_the_journal_rebuilds_the_table_exactly_at_every_step(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.0) as server:
-        _clients, _bots, tasks = await table_of_bots(server, tmp_path, preset="house", seed=4)
+        # (three hands: the deal, the exchange, and a hand after one)
+        _clients, _bots, tasks = await table_of_bots(
+            server, tmp_path, preset="house", seed=4, toggles={"rounds": 3}
+        )
         table = server.lobby.tables["T"]
         journal = server.journal
         assert journal is not None
@@ -104,7 +107,9 @@ async def test_a_graceful_restart_keeps_the_game_and_players_resume_with_their_t
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path, bot_delay=0.02) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path, seed=7, toggles={"target": 8})
+        # (5 points: no game ends before its third hand, so the restart, in the second,
+        # is a whole hand before any end)
+        clients, bots, tasks = await table_of_bots(server, tmp_path, seed=7, toggles={"target": 5})
         await wait_for(
             lambda: in_play(clients[0]) and clients[0].model.public.hands_played >= 1, 60
         )  # type: ignore[union-attr]

@@ -226,7 +226,7 @@ async def test_an_empty_table_goes_and_does_not_come_back(tmp_path: Path) -> Non
         assert list(again.lobby.tables) == ["kept"]
 
 
-async def test_the_lobby_lists_any_number_of_tables() -> None:
+async def test_the_lobby_lists_any_number_of_tables(cheap_scrypt: None) -> None:
     """Hundreds of tables with the longest names and many toggles: every lobby guest still
     gets the whole list, in pages that each fit a frame; a change is one table's news."""
     config: ServerConfig = replace(FAST, journal=False, tables_per_address=1000)

@@ -322,7 +322,10 @@ async def test_every_seat_ends_with_the_same_public_state_as_the_table(tmp_path:
     field, and its game is the engine's public view (the per-decision equality is
     tests/server/test_online_views.py)."""
     async with running_server(tmp_path) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path, players=3)
+        # (a game of two or three hands: the end is what is compared)
+        clients, bots, tasks = await table_of_bots(
+            server, tmp_path, players=3, toggles={"target": 3}
+        )
         await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
         table = server.lobby.tables["T"]
         # (the seats may see the game's last event before the table has ended it)

@@ -30,6 +30,11 @@ def strings_in(value: object) -> list[str]:
     return []
 
 
+#: A game of two or three hands (classic plays to 11 points, some eight hands): the
+#: first deals, the second has the exchange.
+SHORT: dict[str, object] = {"target": 3}
+
+
 async def game_over(bots: list[object]) -> None:
     await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)  # type: ignore[attr-defined]
 
@@ -38,7 +43,10 @@ async def test_no_client_ever_receives_another_seats_cards(tmp_path: Path) -> No
     # (a seed window no machine misses, so no seed comes too late to be counted: each
     # deal goes as soon as the four seeds are in)
     async with running_server(tmp_path, seed_seconds=120) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path, preset="house")
+        # (two hands: the deal, then the exchange)
+        clients, bots, tasks = await table_of_bots(
+            server, tmp_path, preset="house", toggles={"rounds": 2}
+        )
         await game_over(bots)
         for c in clients:
             assert not c.errors, c.errors
@@ -70,7 +78,7 @@ async def test_a_spectator_never_sees_a_hand(tmp_path: Path) -> None:
         watcher = await client(server, "watcher", tmp_path, role="spectator")
         watcher.keep = True
         wtask = asyncio.create_task(watcher.run())
-        _clients, bots, tasks = await table_of_bots(server, tmp_path)
+        _clients, bots, tasks = await table_of_bots(server, tmp_path, toggles=SHORT)
         await watcher.send(m.Spectate(table="T"))
         await game_over(bots)
         await wait_for(lambda: any(isinstance(x, m.GameOver) for x in watcher.received))
@@ -120,7 +128,7 @@ async def test_acting_for_another_seat_or_with_its_token_fails(tmp_path: Path) -
 
 async def test_a_tampered_or_misdelivered_sealed_hand_does_not_open(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path)
+        clients, bots, tasks = await table_of_bots(server, tmp_path, toggles=SHORT)
         await game_over(bots)
         a, b = clients[0], clients[1]
         sealed = next(x for x in a.received if isinstance(x, m.SealedHand))
@@ -168,7 +176,10 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
             )
         )
         watched.keep = True
-        others, _bots, tasks = await table_of_bots(server, tmp_path, players=3, table="P")
+        # (table P only lends a host for table Q: its own game is one hand)
+        others, _bots, tasks = await table_of_bots(
+            server, tmp_path, players=3, table="P", toggles={"target": 1}
+        )
         import random as _random
 
         from president.bots.strategies import RandomBot
@@ -176,7 +187,7 @@ async def test_the_raw_bytes_hold_no_cards_and_no_plaintext_msgpack(tmp_path: Pa
 
         bot = BotPlayer(watched, RandomBot(_random.Random(9)))
         wtask = asyncio.create_task(watched.run())
-        await others[0].send(m.CreateTable(name="Q", preset="classic", toggles={}, seats=4))
+        await others[0].send(m.CreateTable(name="Q", preset="classic", toggles=SHORT, seats=4))
         # the proxied client plays a whole game at table Q with three server bots
         await watched.send(m.Join(table="Q"))
         await wait_for(lambda: watched.model.slot is not None)

@@ -223,7 +223,11 @@ async def test_the_journal_replays_hand_overs_and_discards(tmp_path: Path) -> No
     """Bots play a daifugo game through a real server; at every step the journal
     rebuilds the table exactly, its dues paid (a restart would lose nothing)."""
     async with running_server(tmp_path, bot_delay=0.0) as server:
-        _clients, _bots, tasks = await table_of_bots(server, tmp_path, preset="daifugo", seed=6)
+        # (three hands, not five: each has its 7s and 10s, and the second its dues of the
+        # exchange)
+        _clients, _bots, tasks = await table_of_bots(
+            server, tmp_path, preset="daifugo", seed=6, toggles={"rounds": 3}
+        )
         table_ = server.lobby.tables["T"]
         journal = server.journal
         assert journal is not None
@@ -240,7 +244,9 @@ async def test_the_journal_replays_hand_overs_and_discards(tmp_path: Path) -> No
             async with table_.lock:
                 rebuilds()
                 checked += 1
-            await asyncio.sleep(0.002)  # (a few moves on: as many steps as this machine sees)
+            # (a few moves on: as many steps as this machine sees; each rebuild replays the
+            # whole journal, so not after every move)
+            await asyncio.sleep(0.03)
         await wait_for(lambda: table_.status == "finished", 120)
         async with table_.lock:
             kinds = rebuilds()  # the whole game's
