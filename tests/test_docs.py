@@ -6,6 +6,7 @@ checked, points outside the repository."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -355,7 +356,10 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def anchors(path: Path) -> set[str]:
+@functools.cache
+def anchors(path: Path) -> frozenset[str]:
+    """The headings' anchors of `path` (read once a run: docs/rules.md links to its own
+    sections a hundred times)."""
     seen: dict[str, int] = {}
     found = set()
     for line in strip_fences(path.read_text(encoding="utf-8")).splitlines():
@@ -365,7 +369,7 @@ def anchors(path: Path) -> set[str]:
             count = seen.get(base, 0)
             seen[base] = count + 1
             found.add(base if count == 0 else f"{base}-{count}")
-    return found
+    return frozenset(found)
 
 
 INLINE_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
