@@ -9,12 +9,15 @@ import hmac
 import os
 import secrets
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from president.engine import Rules, find_preset
 from president.engine.rules import PRESETS
+
+T = TypeVar("T")
 
 
 def default_data_dir() -> Path:
@@ -79,11 +82,9 @@ def _keyed(given: str | None) -> bytes:
     return hmac.digest(_RIGHT_KEY, (given or "").encode(), "sha256")
 
 
-async def password_checks(stored: str, given: str | None, address: str = "") -> bool:
-    """`password_matches`, off the event loop, fairly between addresses."""
-    known = _RIGHT.get(stored)
-    if known is not None and hmac.compare_digest(known, _keyed(given)):
-        return True
+async def _scrypt_turn(address: str, work: Callable[[], T]) -> T:
+    """`work` (an scrypt) in a worker thread when its turn comes: one at a time, addresses
+    taking turns."""
     loop = asyncio.get_running_loop()
     lock, users = _ADDRESS_TURNS.setdefault((loop, address), (asyncio.Lock(), [0]))
     users[0] += 1
@@ -91,11 +92,25 @@ async def password_checks(stored: str, given: str | None, address: str = "") -> 
         async with lock:
             turn = _SCRYPT_TURNS.setdefault(loop, asyncio.Semaphore(1))
             async with turn:
-                right = await asyncio.to_thread(password_matches, stored, given)
+                return await asyncio.to_thread(work)
     finally:
         users[0] -= 1
         if not users[0]:
             del _ADDRESS_TURNS[(loop, address)]
+
+
+async def password_hashed(password: str, address: str = "") -> str:
+    """`hash_password`, off the event loop, in turn with the checks: a guest making
+    password tables must not hold every table for an scrypt each."""
+    return await _scrypt_turn(address, lambda: hash_password(password))
+
+
+async def password_checks(stored: str, given: str | None, address: str = "") -> bool:
+    """`password_matches`, off the event loop, fairly between addresses."""
+    known = _RIGHT.get(stored)
+    if known is not None and hmac.compare_digest(known, _keyed(given)):
+        return True
+    right = await _scrypt_turn(address, lambda: password_matches(stored, given))
     if right:
         if len(_RIGHT) >= 1024:
             _RIGHT.clear()

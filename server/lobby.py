@@ -19,7 +19,7 @@ from president.protocol.errors import Code, RemoteProtocolError
 
 from . import thinking
 from .chat import ChatBudget
-from .config import ServerConfig, TableSettings
+from .config import ServerConfig, TableSettings, password_hashed
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
 from .ladder import Ratings
@@ -372,10 +372,10 @@ async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.send_list(guest)
 
 
-@handles(m.CreateTable)
-async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
-    if message.name in lobby.tables:
-        raise TableError(Code.NOT_ALLOWED, f"there is already a table called {message.name!r}")
+async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
+    """Refused unless `guest` may open table `name` now."""
+    if name in lobby.tables:
+        raise TableError(Code.NOT_ALLOWED, f"there is already a table called {name!r}")
     config = lobby.config
     mine = sum(1 for who in lobby.creators.values() if who[0] == guest.address)
     if mine >= config.tables_per_address:
@@ -385,6 +385,12 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.reap_unstarted():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
+
+
+@handles(m.CreateTable)
+async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
+    await _room_for(lobby, guest, message.name)
+    config = lobby.config
     try:
         preset = message.preset.strip().lower()
         rules = find_preset(preset).replace(**dict(message.toggles))
@@ -407,9 +413,14 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         preset=preset,
         rules=rules,
         seats=message.seats,
-        password=message.password,
+        password=None,
         turn_seconds=message.turn_seconds,
     )
+    if message.password is not None:
+        # (scrypt off the event loop, in turn with the checks; while it runs, the name
+        # or the room may have been taken)
+        settings.password = await password_hashed(message.password, guest.address)
+        await _room_for(lobby, guest, message.name)
     lobby.tables[message.name] = Table(
         settings, lobby.on_record, journal=lobby.journal, ratings=lobby.ratings
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -338,3 +339,33 @@ async def test_tables_that_never_started_make_room_at_the_cap() -> None:
     await hall.handle(bob, create("Saturday"))
     assert list(hall.tables) == ["spam 0", "spam 3", "Friday", "Saturday"]
     await hall.close()
+
+
+async def test_a_password_table_is_hashed_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Making a password table costs an scrypt (~27 ms): it runs in a worker thread, so
+    the lobby answers others meanwhile; a second table of the same name asked for while
+    the first one's hash runs is refused, and the stored hash checks the password."""
+    from president.server import config
+
+    release = threading.Event()
+    hash_password = config.hash_password
+
+    def held(password: str) -> str:
+        release.wait(20)  # (until the lobby has answered someone else)
+        return hash_password(password)
+
+    monkeypatch.setattr(config, "hash_password", held)
+    hall = lobby()
+    host, twin, ann = Guest("host"), Guest("twin", address="10.0.0.2"), Guest("ann")
+    making = asyncio.create_task(hall.handle(host, create("locked", password="pw")))
+    again = asyncio.create_task(hall.handle(twin, create("locked", password="other")))
+    await hall.handle(ann, m.ListTables())  # answered while the hashes wait
+    assert any(isinstance(x, m.Tables) for x in ann.sent) and not making.done()
+    release.set()
+    await asyncio.gather(making, again)
+    assert host.errors() == [] and twin.errors() == [Code.NOT_ALLOWED]
+    stored = hall.tables["locked"].settings.password
+    assert stored is not None and await config.password_checks(stored, "pw")
+    assert not await config.password_checks(stored, "other")
