@@ -89,6 +89,7 @@ class Judged:
             "chosen": str(self.chosen),
             "best": str(self.best),
             "loss": round(self.loss, 3),
+            "gap": round(self.gap, 3),
             "label": self.label,
             "expected": {str(a): round(e, 3) for a, e in self.expected},
         }
@@ -123,6 +124,9 @@ class PlayerSummary:
     cards: float = 0.0
     hands: int = 0
     places: float = 0.0
+    #: The places the decisions lost, unfloored (`Judged.gap`): the unbiased sum, which
+    #: the noise of equal actions does not inflate (`loss` counts it, floored at 0).
+    gaps: float = 0.0
 
     @property
     def mean_loss(self) -> float:
@@ -139,6 +143,7 @@ class PlayerSummary:
     def add(self, judged: Judged) -> None:
         self.decisions += 1
         self.loss += judged.loss
+        self.gaps += judged.gap
         self._kept += math.exp(-4.0 * judged.loss)
         if judged.label is not None:
             self.labels[judged.label] += 1
@@ -150,6 +155,7 @@ class PlayerSummary:
             "accuracy": round(self.accuracy, 1),
             "mean_loss": round(self.mean_loss, 4),
             "places_lost": round(self.loss, 3),
+            "places_lost_unbiased": round(self.gaps, 3),
             "labels": dict(self.labels),
             "hands": self.hands,
             "cards": round(self.cards, 3),
@@ -333,6 +339,35 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     )
 
 
+@dataclass(frozen=True)
+class Advice:
+    """The coach's word on a moment: the best action found and its expected place, and
+    another action's (the cheapest play, say) over the same worlds."""
+
+    best: Action
+    expected: float
+    other: Action | None
+    other_expected: float | None
+    worlds: int
+
+
+def advise(
+    view: SeatView, other: Action | None = None, worlds: int = WORLDS, seed: int = 0
+) -> Advice:
+    """What the search would play from `view` (a seat to play), and what it expects of
+    it, beside `other`: the search's candidates weighed over the same worlds, from the
+    seat's information only (its view)."""
+    actions = view.legal_actions()
+    chosen = other if other in actions else actions[0]
+    candidates = weighed(view, actions, chosen)
+    results = _outcomes(view, candidates, worlds, random.Random(seed))
+    players = len(view.counts)
+    expected = [_place(results, i, players) for i in range(len(candidates))]
+    best = min(range(len(candidates)), key=lambda i: (expected[i], i))
+    mine = expected[candidates.index(chosen)] if other in actions else None
+    return Advice(candidates[best], expected[best], other, mine, worlds)
+
+
 def judge_all(moment: Moment, worlds: int = WORLDS, seed: int = 1) -> list[tuple[Action, float]]:
     """Every legal action's expected place from the moment's view (no candidates left
     out), over `worlds` worlds."""
@@ -354,14 +389,62 @@ def cards_worth(view: SeatView, hand: int, worlds: int = LUCK_WORLDS, seed: int 
     return 1 + (1 - total / worlds) * (players - 1)
 
 
-def _judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
+def judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
+    """Judge a chunk of decisions (a worker's job): (decisions, worlds, seed)."""
     chunk, worlds, seed = job
     return [judge(moment, name, worlds, seed) for moment, name in chunk]
 
 
-def _luck_chunk(job: tuple[list[tuple[int, SeatView]], int, int]) -> list[float]:
+def luck_chunk(job: tuple[list[tuple[int, SeatView, str]], int, int]) -> list[float]:
+    """Weigh a chunk of hands' cards (a worker's job): (starts, worlds, seed)."""
     chunk, worlds, seed = job
-    return [cards_worth(view, hand, worlds, seed) for hand, view in chunk]
+    return [cards_worth(view, hand, worlds, seed) for hand, view, _ in chunk]
+
+
+@dataclass(frozen=True)
+class Work:
+    """What a review of a record has to do: the decisions to judge (each with its
+    player's name), each hand's first moment of play to weigh (hand, view, name), and
+    the place each player took in each hand (0 if the hand did not finish)."""
+
+    players: list[str]
+    decisions: list[tuple[Moment, str]]
+    starts: list[tuple[int, SeatView, str]]
+    places: dict[tuple[int, str], int]
+
+    @property
+    def total(self) -> int:
+        return len(self.decisions) + len(self.starts)
+
+    def luck(self, start: tuple[int, SeatView, str], expected: float) -> Luck:
+        """What the cards of one of `starts` were worth, given their expected place."""
+        hand, view, name = start
+        average = (len(view.counts) + 1) / 2
+        return Luck(hand, view.seat, name, expected, average, self.places.get((hand, name), 0))
+
+
+def work_of(document: Mapping[str, Any], seats: Sequence[str] | None = None) -> Work:
+    """The work of reviewing `document` for the players named in `seats` (all if None).
+    Raises `record.NotARecord` when the record does not replay."""
+    found, starts, replayed = _replayed(document)
+    players: list[str] = list(document["players"])
+    seating: list[list[str]] = []
+    current: list[str] = players
+    for hand in document.get("hands", []):
+        names = hand.get("seating") if isinstance(hand, dict) else None
+        current = list(names) if names else current
+        seating.append(current)
+    wanted = set(players if seats is None else seats)
+    places: dict[tuple[int, str], int] = {}
+    for index, finished in enumerate(replayed.hands):
+        for place, name in enumerate(finished.get("finish") or [], 1):
+            places[(index, name)] = place
+    return Work(
+        [p for p in players if p in wanted],
+        [(m, seating[m.hand][m.seat]) for m in found if seating[m.hand][m.seat] in wanted],
+        [(h, v, seating[h][v.seat]) for h, v in starts if seating[h][v.seat] in wanted],
+        places,
+    )
 
 
 def review(
@@ -375,47 +458,39 @@ def review(
 ) -> Review:
     """Review a record: the decisions of the players named in `seats` (all if None) and
     every hand's cards.  `progress(done, total)` is told as work finishes."""
-    found, starts, replayed = _replayed(document)
-    finishes = replayed.hands
-    players: list[str] = list(document["players"])
-    names_by_hand = [
-        hand.get("seating") for hand in document.get("hands", []) if isinstance(hand, dict)
-    ]
-    seating: list[list[str]] = []
-    current: list[str] = players
-    for names in names_by_hand:
-        current = list(names) if names else current
-        seating.append(current)
-    wanted = set(players if seats is None else seats)
-    jobs_judged = [(m, seating[m.hand][m.seat]) for m in found if seating[m.hand][m.seat] in wanted]
-    luck_jobs = [(h, v) for h, v in starts if seating[h][v.seat] in wanted]
-    total = len(jobs_judged) + len(luck_jobs)
-    size = max(1, min(16, total // max(1, jobs * 4)))
+    work = work_of(document, seats)
+    total = work.total
+    size = chunk_size(total, jobs)
     done = 0
     judged: list[Judged] = []
-    for part in _run(_judge_chunk, _chunks(jobs_judged, size, worlds, seed), jobs):
+    for part in _run(judge_chunk, chunks(work.decisions, size, worlds, seed), jobs):
         judged += part
         done += len(part)
         if progress is not None:
             progress(done, total)
     worth: list[float] = []
-    for part in _run(_luck_chunk, _chunks(luck_jobs, size, luck_worlds, seed), jobs):
-        worth += part
-        done += len(part)
+    for value in _run(luck_chunk, chunks(work.starts, size, luck_worlds, seed), jobs):
+        worth += value
+        done += len(value)
         if progress is not None:
             progress(done, total)
-    luck: list[Luck] = []
-    for (hand, view), expected in zip(luck_jobs, worth):
-        finish = finishes[hand].get("finish") or []
-        name = seating[hand][view.seat]
-        place = finish.index(name) + 1 if name in finish else 0
-        players_here = len(view.counts)
-        luck.append(Luck(hand, view.seat, name, expected, (players_here + 1) / 2, place))
-    return Review([p for p in players if p in wanted], judged, luck)
+    luck = [work.luck(start, expected) for start, expected in zip(work.starts, worth)]
+    return Review(work.players, judged, luck)
 
 
-def _chunks(items: list[Any], size: int, worlds: int, seed: int) -> list[Any]:
+def chunk_size(total: int, jobs: int) -> int:
+    """Decisions a worker takes at a time: enough for every worker to get a few chunks."""
+    return max(1, min(16, total // max(1, jobs * 4)))
+
+
+def chunks(items: list[Any], size: int, worlds: int, seed: int) -> list[Any]:
+    """`items` cut into jobs for `judge_chunk` or `luck_chunk`."""
     return [(items[i : i + size], worlds, seed) for i in range(0, len(items), size)]
+
+
+def worker_init() -> None:
+    """A worker process's start: Ctrl-C is the parent's to handle (as the simulator's)."""
+    _leave_ctrl_c_to_the_parent()
 
 
 def _run(run: Callable[[Any], list[Any]], work: list[Any], jobs: int) -> Iterator[list[Any]]:

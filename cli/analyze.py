@@ -101,13 +101,14 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
         lines.append(
             f"{summary.name}: accuracy {summary.accuracy:.0f}, {summary.decisions} decisions"
-            f" ({counts}), {summary.loss:.1f} places lost ({summary.mean_loss:.3f} a decision);"
+            f" ({counts}), {summary.gaps:.1f} places lost ({summary.mean_loss:.3f} a decision"
+            " floored);"
             f" the cards {summary.cards:+.1f} places over {summary.hands} hands"
         )
     lost: dict[tuple[int, str], float] = {}
     for judged in result.judged:
         key = (judged.hand, judged.name)
-        lost[key] = lost.get(key, 0.0) + judged.loss
+        lost[key] = lost.get(key, 0.0) + judged.gap
     for luck in result.luck:
         if not luck.place:
             continue

@@ -17,6 +17,7 @@ from president.client.identity import default_identity
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
+from president.client.tui.coach import PlayExtras
 from president.client.tui.theme import choose_theme
 from president.engine import RulesError, find_preset
 from president.protocol import messages as m
@@ -92,6 +93,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
             return 2
         theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
         app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
+        app.extras = PlayExtras(lambda: server.records[-1] if server.records else None, args.name)
         reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
         try:
             await app.app.run_async()

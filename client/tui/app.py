@@ -33,6 +33,8 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
 from ..model import Heard
+from .coach import HELP as PLAY_HELP
+from .coach import PlayExtras, add_play_keys
 from .fit import (
     COMPACT_CELL,
     compact_seats,
@@ -102,6 +104,8 @@ class TableApp:
         its own, shown at once (the application ends when the screen is left)."""
         self.client = client
         self.screen = TableScreen(client.model)
+        #: The coach's key and the review's, in a game against bots (`president play`).
+        self.extras: PlayExtras | None = None
         self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
@@ -342,7 +346,7 @@ class TableApp:
         return max(20, min(76, self._columns() - 4))
 
     def _help_lines(self) -> list[str]:
-        return help_lines(HELP, self._help_width())
+        return help_lines(HELP + (PLAY_HELP if self.extras else ()), self._help_width())
 
     def _hand_height(self) -> int:
         return min(3, max(1, len(self._hand_rows())))
@@ -617,6 +621,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         table.spawn(coro)
 
     add_help_keys(kb, screen, playing)
+    add_play_keys(kb, table, playing)
 
     @kb.add("pageup", filter=playing)
     def _log_back(event: KeyPressEvent) -> None:
@@ -741,7 +746,8 @@ class FinalStandings:
                 FormattedTextControl(table._standings),
                 height=lambda: D(min=1, max=max(1, table._rows() - 3 - table._status_height())),
             ),
-            title="final standings (esc shows the table)",
+            title=lambda: "final standings (esc shows the table"
+            + (", v its review)" if table.extras else ")"),
         )
         self.container = FloatContainer(table.container, floats=[Float(final, top=1)])
         self.bindings = merge_key_bindings([table.bindings, create_standings_bindings(table)])

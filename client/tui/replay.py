@@ -193,6 +193,8 @@ class ReplayScreen:
     help: bool = False
     #: Per hand of the record, the indexes of its steps.
     hands: list[range] = field(default_factory=list)
+    #: The record as shown (names escaped), for the review to judge.
+    document: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         starts = [i for i, step in enumerate(self.steps) if step.action is None]
@@ -202,8 +204,11 @@ class ReplayScreen:
 
     @classmethod
     def of(cls, document: Mapping[str, Any], name: str = "") -> ReplayScreen:
-        steps, fault = walk(shown_names(document))
-        return cls(steps, fault, shown(name), rules_label(document), rules_text(document))
+        named = shown_names(document)
+        steps, fault = walk(named)
+        screen = cls(steps, fault, shown(name), rules_label(document), rules_text(document))
+        screen.document = named
+        return screen
 
     @property
     def step(self) -> Step:

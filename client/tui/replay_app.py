@@ -32,6 +32,7 @@ from prompt_toolkit.widgets import Frame
 
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, wrap
+from .review import Reviewer, ReviewState
 from .seats import SeatRow
 from .shell import Shell, shell_for
 from .theme import card_style
@@ -52,6 +53,14 @@ HELP = """\
  underlined: cards got in this hand's exchange
  highlighted in the log: what this step did"""
 
+#: The review's keys (under the others in the help, when the viewer has a review).
+REVIEW_HELP = """
+ ]  [          the followed player's next / previous mistake
+ f             follow the next player
+ review: the action, its expected place (1 = first), the best's,
+ the places lost and the label; the sparkline: expected place"""
+#: Lines the review panel takes: its title, the decision, the sparkline.
+REVIEW_LINES = 3
 Lines = list[StyleAndTextTuples]
 
 
@@ -108,10 +117,16 @@ class ReplayApp:
         input: Input | None = None,
         output: Output | None = None,
         shell: Shell | None = None,
+        review: ReviewState | None = None,
+        reviewer: Reviewer | None = None,
     ) -> None:
         """The viewer on `shell` (the caller shows it); without one, on a shell of its
-        own, shown at once (the application ends with q)."""
+        own, shown at once (the application ends with q).  With a `review`, a panel
+        judges each decision (`reviewer` fills it in the background, from the first
+        drawing of the screen)."""
         self.screen = screen
+        self.review = review
+        self.reviewer = reviewer
         #: The seats' layout per (hand, width, rows, columns): worked out once.
         self._layouts: dict[tuple[int, int, int, int], str] = {}
         #: Seats drawn for a step at a width, in a layout: a screen asks more than once.
@@ -124,6 +139,8 @@ class ReplayApp:
         self.app: Application[None] = self.shell.app
 
     def leave(self) -> None:
+        if self.reviewer is not None:
+            self.reviewer.stop()
         self.shell.pop(self)
 
     async def on_message(self, message: m.Message) -> None:
@@ -133,10 +150,13 @@ class ReplayApp:
         pass
 
     def key_pressed(self) -> None:
-        pass
+        if self.review is not None:
+            self.review.message = ""
 
     def before_render(self) -> None:
-        pass
+        if self.reviewer is not None and self.reviewer.task is None:
+            self.reviewer.changed = self.shell.invalidate
+            self.reviewer.start()
 
     # --- layout ---------------------------------------------------------------------
 
@@ -145,6 +165,10 @@ class ReplayApp:
         status = Window(Panel(self._status), dont_extend_height=True)
         seats = Window(Panel(self._seats), dont_extend_height=True)
         pile = Window(Panel(self._pile), dont_extend_height=True)
+        review = ConditionalContainer(
+            Window(Panel(self._review), height=REVIEW_LINES),
+            Condition(lambda: self.review is not None),
+        )
         # the log takes what the table leaves, never a row the table needs
         log = Window(Panel(self._log), height=Dimension(min=1, preferred=1, weight=1))
         # a crowded screen (many seats, many cards, few rows) gives its titles to the seats
@@ -155,6 +179,7 @@ class ReplayApp:
                 seats,
                 ConditionalContainer(_rule("pile"), roomy),
                 pile,
+                review,
             ]
         )
         stacked = HSplit([table, _rule("log"), log])
@@ -180,7 +205,8 @@ class ReplayApp:
         def body() -> Container:
             return beside if self._columns() >= WIDE else stacked
 
-        help_box = Frame(Window(FormattedTextControl(HELP + self._rules_line())), title="keys")
+        help_text = HELP + (REVIEW_HELP if self.review is not None else "") + self._rules_line()
+        help_box = Frame(Window(FormattedTextControl(help_text)), title="keys")
         return FloatContainer(
             HSplit([header, DynamicContainer(body), status]),
             floats=[
@@ -221,6 +247,8 @@ class ReplayApp:
                 verdict = [verdict[0], verdict[1] + " …"]
             return [_fit([(style, " " + line)], width) for line in verdict]
         keys = " ←/→ step  ↑/↓ hand  Home/End  ? help  q quit"
+        if self.review is not None:
+            keys = " ←/→ step  ↑/↓ hand  ]/[ mistake  ? help  q quit"
         return [_fit([("class:dim", keys)], width)]
 
     # --- the seats ------------------------------------------------------------------
@@ -341,7 +369,7 @@ class ReplayApp:
         # exchange (at their longest in this hand), and (stacked) three lines of log
         end = self.screen.steps[self.screen.hands[step.hand][-1]]
         pile = len(self._pile_lines(end, width, 3 + (rows >= 30)))
-        room = rows - pile - (4 if self._columns() >= WIDE else 8)
+        room = rows - pile - (4 if self._columns() >= WIDE else 8) - self._review_lines()
         for layout in ("beside", "under"):
             lines = self._seat_lines(deal, width, layout)
             # and the hand's end: the titles its finish gives widen the names
@@ -388,6 +416,7 @@ class ReplayApp:
         need = len(screen.log_lines(screen.index, width - 1))
         titles = 1 if crowded else 3  # of the table, the pile and the log
         room = rows - 1 - len(self._status(width, 1)) - titles - len(self._seats(width, rows))
+        room -= self._review_lines()
         while most > 2 and room - len(self._pile_lines(screen.step, width, most)) < need:
             most -= 1
         return most
@@ -450,7 +479,7 @@ class ReplayApp:
         seats = self._seat_lines(step, width, self._seat_layout(step, width))
         pile = self._pile_lines(step, width, 3 + (self._rows() >= 30))
         sheet = len(step.scores) + 1
-        return self._rows() - 5 - len(seats) - len(pile) >= sheet
+        return self._rows() - 5 - len(seats) - len(pile) - self._review_lines() >= sheet
 
     def _sheet(self, width: int, height: int) -> Lines:
         """Players down, hands across: each one's score after each finished hand (the
@@ -472,6 +501,27 @@ class ReplayApp:
                 line.append(("class:turn" if finish[:1] == (name,) else "", points))
             lines.append(_fit(line, width))
         return lines
+
+    # --- the review -----------------------------------------------------------------
+
+    def _review_lines(self) -> int:
+        return 0 if self.review is None else REVIEW_LINES
+
+    def _review(self, width: int, height: int) -> Lines:
+        """The review of the step shown: a title line (whose, how far, the figures), the
+        decision judged, the sparkline of expected place."""
+        review = self.review
+        if review is None:
+            return []
+        style, title = review.title(width - 4)
+        head: StyleAndTextTuples = [("class:dim", "─ "), (style, title), ("class:dim", " ")]
+        rest = width - fragment_list_width(head)
+        head = [*head, ("class:dim", "─" * rest)] if rest > 0 else head
+        return [
+            _fit(head, width),
+            _fit(review.decision(self.screen), width),
+            _fit(review.spark(self.screen, width), width),
+        ]
 
     # --- the log --------------------------------------------------------------------
 
@@ -503,6 +553,12 @@ def create_key_bindings(viewer: ReplayApp) -> KeyBindings:
     def _help(event: KeyPressEvent) -> None:
         screen.help = True
 
+    review = viewer.review
+    if review is not None:
+        kb.add("]", filter=browsing)(lambda event: review.jump(screen, forward=True))
+        kb.add("[", filter=browsing)(lambda event: review.jump(screen, forward=False))
+        kb.add("f", filter=browsing)(lambda event: review.next_focus())
+
     @kb.add("<any>", filter=Condition(lambda: screen.help))
     def _close_help(event: KeyPressEvent) -> None:
         screen.help = False
@@ -515,6 +571,22 @@ def create_key_bindings(viewer: ReplayApp) -> KeyBindings:
     return kb
 
 
-def run_viewer(screen: ReplayScreen, theme: str) -> None:
-    """Show the record in the terminal until q."""
-    ReplayApp(screen, theme=theme).app.run()
+def reviewed(
+    screen: ReplayScreen, focus: str | None = None, jobs: int | None = None
+) -> tuple[ReviewState | None, Reviewer | None]:
+    """A review of the screen's record, following `focus` (the first player if None), and
+    the reviewer that will fill it; none for a record that does not replay whole."""
+    document = screen.document
+    if document is None or screen.fault is not None or not screen.steps:
+        return None, None
+    players = [str(p) for p in document.get("players", [])]
+    if not players:
+        return None, None
+    state = ReviewState(players, focus if focus in players else players[0])
+    return state, Reviewer(state, document, jobs=jobs)
+
+
+def run_viewer(screen: ReplayScreen, theme: str, review: bool = True) -> None:
+    """Show the record in the terminal until q, reviewed in the background."""
+    state, reviewer = reviewed(screen) if review else (None, None)
+    ReplayApp(screen, theme=theme, review=state, reviewer=reviewer).app.run()

@@ -58,6 +58,15 @@ def short_refusal(problem: str) -> str:
     return problem
 
 
+def cheapest(view: SeatView) -> Play | Return | Handover | Discard | None:
+    """The cheapest legal play (or the lowest cards to return): what `s` chooses."""
+    actions = [a for a in view.legal_actions() if isinstance(a, (Play, Return, Handover, Discard))]
+    if not actions:
+        return None
+    rev = view.reversed
+    return min(actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards)))
+
+
 @dataclass
 class TableScreen:
     """The screen's own state: the cursor, the selection, the message line, the log."""
@@ -162,16 +171,10 @@ class TableScreen:
             self.selected = set(range(min(view.due.size, len(self.model.hand))))
             self.message = ""
             return
-        actions = [
-            a for a in view.legal_actions() if isinstance(a, (Play, Return, Handover, Discard))
-        ]
-        if not actions:
+        best = cheapest(view)
+        if best is None:
             self.message = "you have no play: pass (p)"
             return
-        rev = view.reversed
-        best = min(
-            actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards))
-        )
         hand = self.hand()
         self.selected = set()
         for card in best.cards:

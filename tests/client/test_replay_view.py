@@ -22,7 +22,8 @@ from president.bots.sim import play_game
 from president.bots.strategies import make_strategy
 from president.client.tui.narrator import card_text
 from president.client.tui.replay import ReplayScreen, Step, walk, wrap
-from president.client.tui.replay_app import WIDE, ReplayApp
+from president.client.tui.replay_app import WIDE, ReplayApp, reviewed
+from president.client.tui.review import ReviewState, sparkline
 from president.client.tui.seats import SeatRow
 from president.engine import PRESETS, Game, Phase, deck, parse_cards
 from president.engine.record import dumps, replay, to_record
@@ -778,3 +779,139 @@ async def test_the_viewer_steps_through_hand_overs_discards_and_falls(
         falls = [line for step in screen.steps for line in step.lines if "capital fall" in line]
         assert falls and all(re.fullmatch(r"\S+ falls to [\w-]+: capital fall", f) for f in falls)
         await terminal.left("q")
+
+
+# --- the review (issue 29): each decision judged beside its step ------------------------
+
+
+def _judged(screen: ReplayScreen, focus: str, mistakes: set[int]) -> ReviewState:
+    """A review as `president analyze` would give it, made up: every decision of the
+    record with a choice gets the action taken at 2.0 and, at the steps in `mistakes`
+    (of `focus`'s), a best action at 1.4 (a blunder: 0.6 places)."""
+    from president.bots.review import Judged, label_of, moments
+
+    document = screen.document
+    assert document is not None
+    state = ReviewState(list(document["players"]), focus)
+    found, _ = moments(document)
+    judged = []
+    for moment in found:
+        name = screen.steps[step_of(screen, moment.hand, None)].view.seating[moment.seat]
+        index = step_of(screen, moment.hand, moment.number)
+        other = next(a for a in moment.actions if a != moment.chosen)
+        bad = index in mistakes
+        best, loss = (other, 0.6) if bad else (moment.chosen, 0.0)
+        expected = ((moment.chosen, 2.0), (other, 1.4 if bad else 2.5))
+        judged.append(
+            Judged(
+                moment.hand,
+                moment.number,
+                moment.seat,
+                name,
+                moment.chosen,
+                best,
+                expected,
+                loss,
+                label_of(loss),
+                loss,
+            )
+        )
+    state.total, state.planned, state.started = len(judged), True, True
+    state.add(judged)
+    return state
+
+
+def _steps_of(screen: ReplayScreen, name: str) -> list[int]:
+    from president.bots.review import moments
+
+    assert screen.document is not None
+    found, _ = moments(screen.document)
+    return [
+        step_of(screen, m.hand, m.number)
+        for m in found
+        if screen.steps[step_of(screen, m.hand, None)].view.seating[m.seat] == name
+    ]
+
+
+def test_the_review_jumps_between_a_players_mistakes_and_says_when_there_is_none() -> None:
+    screen = ReplayScreen.of(a_record("classic"))
+    ann = screen.steps[0].view.seating[0]
+    theirs = _steps_of(screen, ann)
+    planted = {theirs[3], theirs[40]}
+    state = _judged(screen, ann, planted)
+    assert state.mistakes(screen) == sorted(planted)
+    state.jump(screen, forward=True)
+    assert screen.index == theirs[3]
+    decision = "".join(text for _, text in state.decision(screen))
+    assert "blunder" in decision and "−0.60" in decision and "(2.00)" in decision
+    state.jump(screen, forward=True)
+    assert screen.index == theirs[40]
+    state.jump(screen, forward=True)  # none after the last: it stays, and says so
+    assert screen.index == theirs[40] and state.message == f"no mistake of {ann} after this"
+    state.jump(screen, forward=False)
+    assert screen.index == theirs[3]
+    # another player's decision is judged too, and following them changes whose mistakes
+    screen.go(theirs[3] + 1)
+    assert "the best" in "".join(text for _, text in state.decision(screen))
+    state.next_focus()
+    assert state.focus != ann and state.mistakes(screen) == []
+
+
+def test_the_sparkline_is_tall_for_a_good_place_and_fits_its_width() -> None:
+    assert sparkline([1.0, 4.0, 2.5], 10, 4.0) == "█▁▅"
+    assert sparkline([1.0] * 50 + [4.0] * 50, 10, 4.0) == "█" * 5 + "▁" * 5
+    assert len(sparkline([2.0] * 1000, 37, 4.0)) == 37 and sparkline([], 10, 4.0) == ""
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80)])
+async def test_the_review_panel_on_screen_and_its_keys(rows: int, columns: int) -> None:
+    screen = ReplayScreen.of(a_record("classic"), "game.json")
+    ann = screen.steps[0].view.seating[0]
+    mistake = _steps_of(screen, ann)[5]
+    state = _judged(screen, ann, {mistake})
+    with app_terminal(rows, columns) as terminal:
+        app = ReplayApp(screen, input=terminal.keys, output=terminal.output, review=state)
+        await terminal.start(app.app)
+        await wait_for(lambda: f"review of {ann}" in terminal.text(), what=terminal.text)
+        assert "exp. place" in terminal.text() and "]/[ mistake" in terminal.text()
+        terminal.keys.send_text("]")  # the mistake, and the table as it stood after it
+        await wait_for(lambda: screen.index == mistake, what=terminal.text)
+        await wait_for(lambda: "blunder" in terminal.text(), what=terminal.text)
+        on_screen(screen.step, terminal.text())
+        lines = terminal.text().splitlines()
+        assert len(lines) == rows and all(len(line) <= columns for line in lines)
+        terminal.keys.send_text("]")
+        await wait_for(lambda: "no mistake of" in terminal.text(), what=terminal.text)
+        terminal.keys.send_text("?")
+        await wait_for(lambda: "follow the next player" in terminal.text(), what=terminal.text)
+        await terminal.left("q")
+
+
+def test_the_reviewer_judges_every_decision_of_a_short_record() -> None:
+    """The background review, in a thread here (worker processes in the command), over
+    the first hand of a 3-player game, 2 worlds a decision: every decision with a choice
+    judged, the focused player's first, and every seat's cards weighed."""
+    import asyncio
+
+    from president.bots.review import moments
+    from president.client.tui.review import Reviewer
+
+    document = a_record("table")
+    document = {**document, "hands": document["hands"][:1]}
+    screen = ReplayScreen.of(document)
+    state, _ = reviewed(screen)
+    assert state is not None
+    seen: list[int] = []
+    reviewer = Reviewer(state, screen.document or {}, jobs=0, worlds=2, luck_worlds=2)
+    reviewer.changed = lambda: seen.append(len(state.judged))
+
+    async def run() -> None:
+        reviewer.start()
+        assert reviewer.task is not None
+        await reviewer.task
+
+    asyncio.run(run())
+    found, starts = moments(document)
+    assert state.finished and state.total == len(found) + len(starts) == state.done
+    assert set(state.judged) == {(m.hand, m.number) for m in found}
+    assert len(state.luck) == 3 and seen and seen[-1] == len(found)

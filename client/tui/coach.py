@@ -1,0 +1,128 @@
+"""Two keys of `president play` (issue 29), for a game against bots on this machine only:
+`a` asks the coach (the search's play from your seat's view and its expected place,
+beside the cheapest play that `s` chooses), and once the game is over `v` opens its
+review in the replay viewer, each decision judged.  The table screen (`app.py`) holds a
+`PlayExtras` when `president play` gives it one, and calls `add_play_keys`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from president.bots.review import WORLDS, Advice, advise
+from president.engine import Phase
+from president.engine.record import NotARecord, loads
+from prompt_toolkit.filters import Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from .replay import ReplayScreen
+from .replay_app import ReplayApp, reviewed
+from .review import action_text
+from .shell import Shell
+from .table import TableScreen, cheapest
+
+COACH_KEY = "a"
+REVIEW_KEY = "v"
+#: The keys' lines in the table's help.
+HELP = (
+    (COACH_KEY, "the coach: the search's play and its expected place, beside s's"),
+    (REVIEW_KEY, "once the game is over: its review, each decision judged"),
+)
+
+
+@dataclass
+class PlayExtras:
+    """What `president play` gives its table screen: where the game's record is once
+    written (None before), and who the player is (the review follows them)."""
+
+    record: Callable[[], str | None]
+    me: str
+    worlds: int = WORLDS
+    _tasks: set[asyncio.Future[None]] = field(default_factory=set)
+
+
+class Table(Protocol):
+    """What the keys need of the table screen (`app.TableApp`)."""
+
+    screen: TableScreen
+    shell: Shell
+    extras: PlayExtras | None
+
+
+def add_play_keys(kb: KeyBindings, table: Table, filter: Filter) -> None:
+    """The coach's key and the review's, on a table that has `PlayExtras`."""
+
+    @kb.add(COACH_KEY, filter=filter)
+    def _coach(event: KeyPressEvent) -> None:
+        ask_coach(table)
+
+    @kb.add(REVIEW_KEY, filter=filter)
+    def _review(event: KeyPressEvent) -> None:
+        open_review(table)
+
+
+def advice_text(advice: Advice) -> str:
+    """The coach's word in one line."""
+    best = f"coach: {action_text(advice.best)}, expected place {advice.expected:.1f}"
+    if advice.other is None or advice.other_expected is None:
+        return best
+    if advice.other == advice.best:
+        return f"{best} (the cheapest play, s)"
+    return f"{best} · s: {action_text(advice.other)}, {advice.other_expected:.1f}"
+
+
+def ask_coach(table: Table) -> None:
+    """The search's play from this seat's view, weighed in the background; said on the
+    status line when it comes (if it is still this turn)."""
+    screen, extras = table.screen, table.extras
+    if extras is None:
+        screen.message = "the coach is for games against bots (president play)"
+        return
+    view = screen.seat_view()
+    if view is None or not screen.model.my_turn or view.phase is not Phase.PLAY:
+        screen.message = "the coach speaks when it is your turn to play"
+        return
+    if view.due is not None:
+        screen.message = "the coach weighs plays and passes, not dues"
+        return
+    other = cheapest(view)
+    screen.message = "the coach is thinking ..."
+
+    async def think() -> None:
+        loop = asyncio.get_running_loop()
+        advice = await loop.run_in_executor(None, advise, view, other, extras.worlds)
+        if screen.seat_view() == view:  # (still the same moment)
+            screen.message = advice_text(advice)
+            table.shell.invalidate()
+
+    task = asyncio.ensure_future(think())
+    extras._tasks.add(task)
+    task.add_done_callback(extras._tasks.discard)
+
+
+def open_review(table: Table) -> None:
+    """The review of the game just played, in the replay viewer over the table (q comes
+    back)."""
+    screen, extras = table.screen, table.extras
+    if extras is None:
+        screen.message = "the review is for games against bots (president play)"
+        return
+    if not screen.game_over():
+        screen.message = "the review opens once the game is over"
+        return
+    path = extras.record()
+    if path is None:
+        screen.message = "the game's record is not written yet"
+        return
+    try:
+        document = loads(Path(path).read_bytes())
+    except (OSError, NotARecord) as exc:
+        screen.message = f"cannot read the record {path}: {exc}"
+        return
+    replay = ReplayScreen.of(document, Path(path).name)
+    state, reviewer = reviewed(replay, focus=extras.me)
+    viewer = ReplayApp(replay, shell=table.shell, review=state, reviewer=reviewer)
+    table.shell.push(viewer)
