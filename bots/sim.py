@@ -355,6 +355,65 @@ def run_job(job: Job) -> tuple[int, list[Tally]]:
     return len(job.numbers), tallies
 
 
+def plan(
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    chunk: int,
+    *,
+    rotate: bool = True,
+    record: str | None = None,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+) -> list[Job]:
+    """The run's games, numbered from `first`, in jobs of `chunk` games (a job's results
+    do not depend on the chunk: a game's seating, deals and randomness come from its
+    number)."""
+    return [
+        Job(
+            rules,
+            tuple(bots),
+            seed,
+            tuple(range(start, min(first + games, start + chunk))),
+            rotate,
+            record,
+            preset,
+            tuple(sorted((options or {}).items())),
+        )
+        for start in range(first, first + games, chunk)
+    ]
+
+
+class Collector:
+    """Adds up the jobs' tallies into a result in the jobs' own order, whatever order they
+    finish in (so the sums of fractions come out the same to the last bit), and counts
+    the games done as they come in."""
+
+    def __init__(self, result: SimResult, games: int) -> None:
+        self.result = result
+        self.games = games
+        self.done = 0
+        self._next = 0
+        self._waiting: dict[int, list[Tally]] = {}
+
+    def add(self, index: int, count: int, tallies: list[Tally]) -> None:
+        self.done += count
+        self._waiting[index] = tallies
+        while self._next in self._waiting:
+            for total, part in zip(self.result.entrants, self._waiting.pop(self._next)):
+                total.add(part)
+            self._next += 1
+
+    def finish(self, seconds: float) -> SimResult:
+        result = self.result
+        result.seconds = seconds
+        result.games = self.done
+        result.hands = result.entrants[0].hands if result.entrants else 0
+        return result
+
+
 def run(
     rules: Rules,
     bots: Sequence[str],
@@ -377,40 +436,41 @@ def run(
         players, list(bots), entrants=[Tally(bot) for bot in bots], processes=max(1, processes)
     )
     chunk = max(1, min(25, games // (max(1, processes) * 8)))
-    jobs = [
-        Job(
-            rules,
-            tuple(bots),
-            seed,
-            tuple(range(start, min(first + games, start + chunk))),
-            rotate,
-            record,
-            preset,
-            tuple(sorted((options or {}).items())),
-        )
-        for start in range(first, first + games, chunk)
-    ]
+    jobs = plan(
+        rules,
+        bots,
+        games,
+        seed,
+        chunk,
+        rotate=rotate,
+        record=record,
+        preset=preset,
+        options=options,
+        first=first,
+    )
     start = time.perf_counter()
-    done = 0
-    for count, tallies in _map(jobs, processes):
-        for total, part in zip(result.entrants, tallies):
-            total.add(part)
-        done += count
+    collector = Collector(result, games)
+    for index, count, tallies in _map(jobs, processes):
+        collector.add(index, count, tallies)
         if progress is not None:
-            progress(done, games)
-    result.seconds = time.perf_counter() - start
-    result.games = done
-    result.hands = result.entrants[0].hands if result.entrants else 0
-    return result
+            progress(collector.done, games)
+    return collector.finish(time.perf_counter() - start)
 
 
-def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, list[Tally]]]:
+def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally]]]:
+    """Each job's (index, games, tallies), as they finish."""
+    numbered = list(enumerate(jobs))
     if processes <= 1 or len(jobs) <= 1:
-        yield from map(run_job, jobs)
+        yield from map(_run_numbered, numbered)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with context.Pool(processes, initializer=_leave_ctrl_c_to_the_parent) as pool:
-        yield from pool.imap_unordered(run_job, jobs)
+        yield from pool.imap_unordered(_run_numbered, numbered)
+
+
+def _run_numbered(numbered: tuple[int, Job]) -> tuple[int, int, list[Tally]]:
+    index, job = numbered
+    return (index, *run_job(job))
 
 
 def _leave_ctrl_c_to_the_parent() -> None:

@@ -7,27 +7,35 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from president.bots.sim import default_processes, progress_bar, report, run, speed_line
+from president.bots.sim import (
+    SimResult,
+    default_processes,
+    progress_bar,
+    report,
+    run,
+    speed_line,
+)
 from president.bots.strategies import strategy_name
 from president.engine import Rules, find_preset
 
 from .usage import (
     PLAYOUTS,
-    PRESET_NAMES,
     STRATEGY_HELP,
     THINK,
     UsageError,
-    preset,
-    rules_for,
+    add_rules,
+    chosen_rules,
     search_options,
     whole,
 )
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    rules = rules_for(args.preset, args.set)
+    chosen = chosen_rules(args)  # --preset or --rules, then --set
+    args.preset, rules = chosen.preset, chosen.rules
     bots = [strategy_name(b) for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one strategy")
@@ -37,6 +45,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         bots = bots * players
     if len(bots) != players:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
+    if args.scheduler and (args.jobs is not None or args.record):
+        flag = "--jobs" if args.jobs is not None else "--record"
+        raise UsageError(f"{flag} is for a run on this machine, not with --scheduler")
     processes = args.jobs if args.jobs is not None else default_processes()
     made = record_folder(args.record) if args.record else None
     try:
@@ -71,18 +82,27 @@ def simulate(
 ) -> int:
     options = search_options(args)
     show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
-    result = run(
-        rules,
-        bots,
-        args.games,
-        args.seed,
-        rotate=not args.fixed_seats,
-        processes=processes,
-        record=args.record,
-        preset=args.preset,
-        progress=show,
-        options=options,
-    )
+    if args.scheduler:
+        from president.bots.cluster import ClusterError
+
+        try:
+            result = on_cluster(args, rules, bots, show)
+        except ClusterError as exc:
+            print(f"president sim: {exc}", file=sys.stderr)
+            return 2
+    else:
+        result = run(
+            rules,
+            bots,
+            args.games,
+            args.seed,
+            rotate=not args.fixed_seats,
+            processes=processes,
+            record=args.record,
+            preset=args.preset,
+            progress=show,
+            options=options,
+        )
     if args.json:
         print(
             json.dumps(
@@ -108,25 +128,43 @@ def simulate(
     return 0
 
 
+def on_cluster(
+    args: argparse.Namespace, rules: Rules, bots: list[str], show: Callable[[int, int], None] | None
+) -> SimResult:
+    """The games on the Dask cluster whose scheduler is at `--scheduler`."""
+    from president.bots.cluster import connect, run_on, threads
+
+    client = connect(args.scheduler)
+    try:
+        workers = threads(client)
+        if not args.quiet:
+            print(
+                f"scheduler {args.scheduler}: {len(client.nthreads())} workers, {workers} threads"
+                + ("" if workers else "; the games wait for a `dask worker` to join"),
+                file=sys.stderr,
+            )
+        return run_on(
+            client,
+            rules,
+            bots,
+            args.games,
+            args.seed,
+            rotate=not args.fixed_seats,
+            preset=args.preset,
+            progress=show,
+            options=search_options(args),
+        )
+    finally:
+        client.close()
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
         "Play whole games between bots and report their average finishing place. "
         "The same seed gives the same output (the speed goes to stderr)."
     )
-    parser.add_argument(
-        "--preset",
-        type=preset,
-        default="classic",
-        help=f"rules preset: {PRESET_NAMES} (default classic)",
-    )
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change a toggle on top of the preset (repeatable)",
-    )
+    add_rules(parser, "the games")
     parser.add_argument("--players", type=whole(), default=None, help="table size (default 4)")
     parser.add_argument(
         "--games", type=whole(1, 1_000_000), default=100, help="games to play (default 100)"
@@ -158,6 +196,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=THINK,
         metavar="SECONDS",
         help="search bot: thinking time per decision (instead of a playout count)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the games on a Dask cluster: its scheduler's address, tcp://HOST:8786 "
+        "(the extra `cluster`; docs/cluster.md)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=cmd_sim)

@@ -1,0 +1,147 @@
+"""`president sim --scheduler ADDRESS`: the simulator's jobs (chunks of games) on a Dask
+cluster's workers (the optional extra `cluster`; Dask is imported only here, and only
+when asked for).
+
+A job's results depend on its game numbers alone, and they are added up in the jobs'
+order, so a cluster gives the same figures as `president sim` on one machine, to the
+digit.  A worker lost in the middle of a job costs that job a second run elsewhere (the
+scheduler gives the job of a worker that is gone to another), not the run."""
+
+from __future__ import annotations
+
+import importlib
+import socket
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from president.engine import Rules
+
+from .sim import Collector, Job, SimResult, Tally, plan, run_job
+
+#: How long to try to reach the scheduler before saying so.
+CONNECT_TIMEOUT = 10.0
+
+#: The most games in a job: a lost worker costs at most this many games again, and the
+#: progress moves at least this often; below it, each thread gets about 8 jobs.
+MOST_PER_JOB = 100
+
+
+class ClusterError(Exception):
+    """The cluster cannot run the games: said in one line."""
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A Dask `Client` of the scheduler at `address` (a ClusterError if Dask is not
+    installed or the scheduler cannot be reached)."""
+    try:
+        distributed = dask_distributed()
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs Dask's distributed scheduler: pip install '.[cluster]'"
+            " (or pip install 'dask[distributed]')"
+        ) from None
+    try:
+        reachable(address, timeout)
+    except ValueError:
+        raise ClusterError(f"not a scheduler's address: {address} (tcp://HOST:PORT)") from None
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+    base: Any = distributed.Client
+
+    class President(base):  # type: ignore[misc]
+        """A client that, having never connected, leaves quietly (Dask's own would try
+        to close the connection it never made, for 20 s, when it is collected)."""
+
+        def __del__(self) -> None:
+            if getattr(self, "status", None) == "running":
+                super().__del__()
+
+    try:
+        return President(address, timeout=timeout, set_as_default=False)
+    except Exception as exc:  # (what answers there may not speak Dask's protocol at all)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+
+
+def dask_distributed() -> Any:
+    """Dask's `distributed`, imported when asked for (it takes a second), untyped."""
+    return importlib.import_module("distributed")
+
+
+def reachable(address: str, timeout: float) -> None:
+    """A scheduler's TCP address refusing connections is said at once (Dask's client
+    would try again until its timeout)."""
+    addressing = importlib.import_module("distributed.comm.addressing")
+    scheme, location = addressing.parse_address(address)
+    if scheme in ("tcp", "tls"):
+        host, port = addressing.parse_host_port(location, 8786)
+        socket.create_connection((host, port), timeout=timeout).close()
+
+
+def threads(client: Any) -> int:
+    """The cluster's worker threads now (each runs one job at a time)."""
+    return int(sum(client.nthreads().values()))
+
+
+def run_on(
+    client: Any,
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    rotate: bool = True,
+    preset: str = "classic",
+    progress: Callable[[int, int], None] | None = None,
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+    chunk: int | None = None,
+    task: Callable[[Job], tuple[int, list[Tally]]] = run_job,
+) -> SimResult:
+    """`president.bots.sim.run` on the workers of a Dask `client`: the same games in the
+    same jobs, their tallies added in the jobs' order; `progress(done, games)` as each
+    job comes back.  `task` runs a job (a test's stand-in)."""
+    players = len(bots)
+    rules.check_players(players)
+    workers = max(1, threads(client))
+    result = SimResult(players, list(bots), entrants=[Tally(bot) for bot in bots])
+    result.processes = workers
+    if chunk is None:
+        chunk = max(1, min(MOST_PER_JOB, games // (workers * 8)))
+    jobs = plan(
+        rules, bots, games, seed, chunk, rotate=rotate, preset=preset, options=options, first=first
+    )
+    as_completed = dask_distributed().as_completed
+    start = time.perf_counter()
+    collector = Collector(result, games)
+    futures = client.map(task, jobs, pure=False)
+    index_of = {future.key: index for index, future in enumerate(futures)}
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            try:
+                count, tallies = future.result()
+            except Exception as exc:
+                raise ClusterError(failure(exc)) from None
+            collector.add(index_of[future.key], count, tallies)
+            future.release()
+            if progress is not None:
+                progress(collector.done, games)
+    finally:
+        client.cancel(futures)
+    return collector.finish(time.perf_counter() - start)
+
+
+def failure(exc: BaseException) -> str:
+    """What went wrong with a job, in a line."""
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return (
+            "a job's workers died three times over (out of memory? killed?): "
+            f"{str(exc).splitlines()[0] if str(exc) else name}"
+        )
+    if isinstance(exc, ModuleNotFoundError):
+        return f"a worker cannot run the games ({exc}): install this project on every worker"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"a job failed on a worker: {name}{': ' + text if text else ''}"

@@ -1,0 +1,138 @@
+"""`president sim --scheduler`: the simulator's jobs on a Dask cluster (a LocalCluster of
+two workers in this process) give the same figures as a run on one machine, to the digit;
+a worker lost in the middle of a job costs that job a second run, not the run."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from president.bots import cluster, sim
+from president.bots.sim import Job, SimResult, Tally
+from president.engine import find_preset
+
+from .harness.processes import president_here
+
+#: Dask's distributed, when installed (the extra `cluster`, in the test extra too):
+#: imported by the tests that use it only, which are in the slow tier (the import alone
+#: takes a second).
+needs_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None, reason="the extra `cluster` is not installed"
+)
+
+BOTS = ["random", "greedy", "random", "greedy"]
+
+
+def figures(result: SimResult) -> dict[str, Any]:
+    """Everything `president sim --json` says but the times taken."""
+    found = result.to_json()
+    for key in ("seconds", "hands_per_second", "processes"):
+        del found[key]
+    for tally in (*found["entrants"], *found["strategies"].values()):
+        for key in ("think_seconds_per_hand", "decision_times", "choice_times"):
+            del tally[key]
+    return found
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    import distributed
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as local,
+        distributed.Client(local, set_as_default=False) as client,
+    ):
+        yield client
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_cluster_gives_the_figures_of_a_run_on_one_machine(client: Any) -> None:
+    rules = find_preset("classic")
+    here = sim.run(rules, BOTS, 12, 7, processes=1)
+    seen: list[int] = []
+    there = cluster.run_on(
+        client, rules, BOTS, 12, 7, chunk=3, progress=lambda d, _: seen.append(d)
+    )
+    assert figures(there) == figures(here)
+    assert there.entrants[0].per_game == here.entrants[0].per_game
+    assert seen == [3, 6, 9, 12]  # progress as each job comes back
+    assert figures(cluster.run_on(client, rules, BOTS, 12, 8, chunk=3)) != figures(here)
+
+
+#: The job the test's worker loses: it runs on its worker until the scheduler has given
+#: the worker up, then fails (an answer that must not count); its second run is the
+#: simulator's own.  (Module level, so Dask finds it by name.)
+LOST = 4
+started = threading.Event()
+runs: list[tuple[int, str]] = []
+
+
+def loses_its_worker(job: Job) -> tuple[int, list[Tally]]:
+    import distributed
+
+    worker = distributed.get_worker()
+    runs.append((job.numbers[0], worker.address))
+    if job.numbers[0] == LOST and not started.is_set():
+        started.set()
+        deadline = time.monotonic() + 30
+        while worker.status.name == "running" and time.monotonic() < deadline:
+            time.sleep(0.005)
+        raise RuntimeError("the answer of a worker that is gone must not count")
+    return sim.run_job(job)
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_worker_lost_mid_run_costs_its_job_a_second_run(client: Any) -> None:
+    rules = find_preset("classic")
+    here = sim.run(rules, BOTS, 12, 3, processes=1)
+    lost: list[str] = []
+
+    async def lose(address: str, dask_scheduler: Any) -> None:
+        await dask_scheduler.remove_worker(address, stimulus_id="test-lost", close=True)
+
+    def progress(done: int, games: int) -> None:
+        if started.is_set() and not lost:
+            lost.append(next(where for first, where in runs if first == LOST))
+            client.run_on_scheduler(lose, lost[0])
+
+    there = cluster.run_on(
+        client, rules, BOTS, 12, 3, chunk=2, task=loses_its_worker, progress=progress
+    )
+    assert figures(there) == figures(here)
+    twice = [where for first, where in runs if first == LOST]
+    assert len(twice) == 2 and twice[0] == lost[0] != twice[1]
+
+
+@pytest.mark.slow
+@needs_dask
+def test_an_unreachable_scheduler_is_one_line() -> None:
+    done = president_here("sim", "--games", "2", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("president sim: cannot reach the Dask scheduler at tcp://")
+    assert done.stderr.count("\n") == 1
+
+
+def test_without_dask_the_option_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # (an import of it fails)
+    done = president_here("sim", "--games", "2", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "president sim: --scheduler needs Dask's distributed scheduler: pip install"
+        " '.[cluster]' (or pip install 'dask[distributed]')\n"
+    )
+
+
+def test_the_scheduler_is_not_for_jobs_or_records() -> None:
+    done = president_here("sim", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.returncode == 2
+    assert "--jobs is for a run on this machine, not with --scheduler" in done.stderr
