@@ -20,25 +20,25 @@ from president.client.connection import Client, ConnectFailed, Link, connect, re
 from president.client.headless import BotPlayer
 from president.client.identity import bot_identity
 from president.client.pinning import KnownServers
-from president.engine import find_preset
 from president.protocol import messages as m
 
 from .keys import add_identity, player_key
 from .usage import (
     PLAYOUTS,
-    PRESET_NAMES,
     STRATEGY_HELP,
     THINK,
     UsageError,
     add_password,
+    add_rules,
     address,
+    chosen_rules,
     password,
-    preset,
     search_options,
     seconds,
     short_text,
     strategy,
     whole,
+    wire_rules,
 )
 
 
@@ -124,7 +124,7 @@ async def start_bot(
             m.CreateTable(
                 name=args.table,
                 preset=args.preset,
-                toggles={},
+                toggles=dict(getattr(args, "toggles", None) or {}),  # (cmd_bot's: --rules)
                 seats=args.seats,
                 password=table_secret,
                 turn_seconds=args.turn_seconds,
@@ -212,7 +212,9 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    find_preset(args.preset).check_players(args.seats)  # before any connection is made
+    chosen = wire_rules(chosen_rules(args))  # --preset or --rules, then --set
+    args.preset, args.toggles = chosen.preset, dict(chosen.changes)
+    chosen.rules.check_players(args.seats)  # before any connection is made
     if args.name is not None and args.count > 1 and len(args.name) > 29:
         raise UsageError("--name is at most 29 characters with --count (a number is added)")
     if args.identity is not None and args.count > 1:
@@ -269,12 +271,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_identity(parser, "one per bot name in ~/.local/state/president/bots/")
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     add_password(parser, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password")
-    parser.add_argument(
-        "--preset",
-        type=preset,
-        default="classic",
-        help=f"preset of a table the bots create: {PRESET_NAMES} (default classic)",
-    )
+    add_rules(parser, "a table the bots create")
     parser.add_argument(
         "--seats", type=whole(3, 12), default=4, help="seats of a table the bots create"
     )

@@ -33,6 +33,7 @@ from president.client.tui.servers import ServersScreen
 from president.client.tui.servers_app import pick_server
 from president.client.tui.shell import Shell
 from president.client.tui.theme import choose_theme
+from president.engine.rulefile import RuleSet
 from president.protocol import messages as m
 from prompt_toolkit.application import in_terminal
 from prompt_toolkit.input import Input
@@ -49,8 +50,10 @@ from .usage import (
     address,
     login_name,
     password,
+    saved_rule_sets,
     short_text,
     strategy,
+    wire_rules,
 )
 
 
@@ -171,6 +174,19 @@ async def ask_secret(question: str) -> str:
     raise ConnectFailed(f"not connected: {reason.removesuffix(': ')}")
 
 
+def table_rule_sets() -> tuple[dict[str, RuleSet], list[str]]:
+    """The saved rule sets for the create-table form, each as a table is created with it;
+    a line for each one that cannot be (said on the lobby's message line)."""
+    found, problems = saved_rule_sets()
+    usable = {}
+    for name, rule_set in found.items():
+        try:
+            usable[name] = wire_rules(rule_set)
+        except UsageError as exc:
+            problems.append(f"{name}: {exc}")
+    return usable, [f"not in the form: {problem}" for problem in problems]
+
+
 def address_problem(text: str) -> str | None:
     """What is wrong with a typed HOST[:PORT], or None."""
     try:
@@ -215,6 +231,8 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         screen = LobbyScreen(
             me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
         )
+        screen.saved, problems = table_rule_sets()
+        screen.message = "; ".join(problems)
         try:
             await lobby_and_tables(client, screen, bots=args.bots, shell=shell)
         finally:

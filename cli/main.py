@@ -14,35 +14,77 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any, TextIO
 
-from president.engine import PRESETS, RulesError
+from president.engine import PRESETS, RulesError, rules_from
 from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
+from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
-from .usage import PRESET_NAMES, Parser, UsageError, add_theme, preset, rules_for
+from .usage import (
+    PRESET_NAMES,
+    Parser,
+    UsageError,
+    add_theme,
+    chosen_rules,
+    preset,
+    read_rule_file,
+    rules_dir,
+    saved_rule_sets,
+)
 
 # --- president rules --------------------------------------------------------------------
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    if args.preset is None and not args.set:
+    if args.preset is None and not args.set and args.rules is None and args.save is None:
         print("Presets (`president rules NAME` shows one in words):")
         for name in PRESETS:
             print(f"  {name:8} {PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
         print("\nAny toggle can be set on top of a preset: --set NAME=VALUE.")
+        print("Rules saved with --save FILE are loaded with --rules FILE (play, sim, bot, replay).")
+        saved, problems = saved_rule_sets()
+        if saved:
+            print(f"Saved in {rules_dir()}: {', '.join(saved)}.")
+        for problem in problems:
+            print(f"Not a rules file: {problem}")
         return 0
-    name = args.preset or "classic"
-    rules = rules_for(name, args.set)
+    chosen = chosen_rules(args)
+    name, rules, changed = chosen.preset, chosen.rules, chosen.changes
+    if args.save is not None:
+        return save_rules(args, chosen)
     if args.json:
         print(json.dumps({"preset": name, **rules.to_dict()}, indent=1))
         return 0
-    changed = rules.changes_from(PRESETS[name])
     title = f"Preset {name}" + (" with " + ", ".join(changed) + " changed" if changed else "")
+    if args.rules is not None:
+        title = f"{args.rules}: {title[0].lower()}{title[1:]}"
     print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
     width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
     for name, value, words in describe(rules):
         mark = "*" if name in changed else " "
         print(f" {mark}{name} = {value}".ljust(width + 2) + f"  {words}")
+    return 0
+
+
+def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
+    """`--save FILE`: the rules as a commented TOML file (written whole or not at all)."""
+    if args.json:
+        raise UsageError("--save and --json do not go together: choose one")
+    path = Path(args.save).expanduser()
+    command = " ".join(["president rules", *sys.argv[2:]]) if sys.argv[1:2] == ["rules"] else ""
+    text = format_rule_file(chosen, made_by=command)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f".{path.name}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
+    count = len(chosen.changes)
+    print(
+        f"saved {path}: the preset {chosen.preset} with {count} toggle"
+        f"{'' if count == 1 else 's'} changed (load it with --rules {args.save})"
+    )
     return 0
 
 
@@ -69,6 +111,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except NotARecord as exc:
         say(f"president replay: {args.file}: {exc}", file=sys.stderr)
         return 2
+    if args.rules is not None:
+        other = other_rules(document, read_rule_file(args.rules))
+        if other:
+            say(
+                f"president replay: {args.file} was played by other rules than {args.rules}: "
+                f"{other}",
+                file=sys.stderr,
+            )
+            return 1
     if args.view:
         return view_replay(args, document)
     result = replay(document)
@@ -98,6 +149,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         say("the game is not over")
     return 0
+
+
+def other_rules(document: dict[str, Any], expected: RuleSet) -> str:
+    """How the rules a record names differ from `expected`, toggle by toggle ("" when
+    they are the same, or when the record's own rules are not rules: the replay says
+    that)."""
+    try:
+        played = rules_from(document.get("rules", "classic"))
+    except (RulesError, TypeError):
+        return ""
+    wanted = expected.rules
+    return ", ".join(
+        f"{name} = {shown_value(getattr(played, name))} (the file: "
+        f"{shown_value(getattr(wanted, name))})"
+        for name in played.changes_from(wanted)
+    )
+
+
+def shown_value(value: object) -> str:
+    """A toggle's value as `--set` and the docs write it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def fault_place(hand: int | None, action: int | None) -> str:
@@ -207,7 +283,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     rules = sub.add_parser(
         "rules",
         help="show a preset's rules in words",
-        description="Show a preset's toggles in words, or list the presets.",
+        description="Show a preset's toggles in words, or list the presets; --save writes "
+        "them to a rules file, --rules shows a file's.",
     )
     rules.add_argument(
         "preset",
@@ -222,7 +299,18 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="change a toggle on top of the preset (repeatable)",
     )
+    rules.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="the rules of a file written with --save, in place of a preset; or a saved set's name",
+    )
     rules.add_argument("--json", action="store_true", help="print the toggles as JSON")
+    rules.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the rules to FILE as commented TOML, to load with --rules; the lobby's "
+        "create-table form lists the files in ~/.config/president/rules/",
+    )
     rules.set_defaults(handler=cmd_rules)
 
     rep = sub.add_parser(
@@ -239,6 +327,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--view",
         action="store_true",
         help="step through the game in the terminal, every hand face up (exits as the check)",
+    )
+    rep.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="also check that the game was played by the rules of FILE, exit 1 if not; a "
+        "record carries its own rules and replays without one",
     )
     add_theme(rep, "--view")
     rep.set_defaults(handler=cmd_replay)

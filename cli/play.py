@@ -19,7 +19,7 @@ from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
 from president.client.tui.coach import PlayExtras
 from president.client.tui.theme import choose_theme
-from president.engine import RulesError, find_preset
+from president.engine import RulesError
 from president.protocol import messages as m
 from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
@@ -27,16 +27,17 @@ from president.server.storage import StorageError
 
 from .keys import add_identity, player_key
 from .usage import (
-    PRESET_NAMES,
     STRATEGY_HELP,
     UsageError,
+    add_rules,
     add_theme,
+    chosen_rules,
     login_name,
-    preset,
     seconds,
     short_text,
     strategy,
     whole,
+    wire_rules,
 )
 
 
@@ -68,9 +69,10 @@ async def start_local_game(
 
     client = Client(await reconnect())
     client.reconnect = reconnect
+    toggles = dict(getattr(args, "toggles", None) or {})  # (cmd_play's, from --rules/--set)
     await client.send(
         m.CreateTable(
-            name="local", preset=args.preset, toggles={}, seats=args.players, turn_seconds=0
+            name="local", preset=args.preset, toggles=toggles, seats=args.players, turn_seconds=0
         )
     )
     await client.send(m.Join(table="local", seat=0))
@@ -109,8 +111,10 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    chosen = wire_rules(chosen_rules(args))  # --preset or --rules, then --set
+    args.preset, args.toggles = chosen.preset, dict(chosen.changes)
     try:
-        find_preset(args.preset).check_players(args.players)
+        chosen.rules.check_players(args.players)
     except RulesError as exc:
         print(f"president play: {exc}", file=sys.stderr)
         return 2
@@ -126,12 +130,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Start a game against bots in this terminal: an embedded server on "
         "loopback, bots in the other seats. Press ? in the game for the keys."
     )
-    parser.add_argument(
-        "--preset",
-        type=preset,
-        default="classic",
-        help=f"rules preset: {PRESET_NAMES} (default classic)",
-    )
+    add_rules(parser, "the game")
     parser.add_argument("--players", type=whole(), default=4, help="table size (default 4)")
     parser.add_argument(
         "--bots",

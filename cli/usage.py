@@ -12,11 +12,13 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 from president.bots.strategies import strategy_name
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
-from president.engine.rules import toggle_choices
+from president.engine.rulefile import RuleFileError, RuleSet, parse_rule_file
+from president.engine.rules import preset_name_of, toggle_choices
 
 
 class UsageError(Exception):
@@ -159,6 +161,128 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
     rules = find_preset(preset)
     changes = dict(parse_toggle(t) for t in toggles)
     return rules.replace(**changes) if changes else rules
+
+
+# --- rules files: --rules FILE, the saved sets ----------------------------------------------
+
+#: The most a rules file may hold (one with every toggle and its words is about 9 KiB).
+RULE_FILE_BYTES = 64 * 1024
+
+#: The most toggles a table may change from its preset on the wire (`create_table`).
+WIRE_TOGGLES = 32
+
+
+def rules_dir() -> Path:
+    """The folder of saved rule sets, listed in the lobby's create-table form:
+    $XDG_CONFIG_HOME/president/rules (~/.config/president/rules)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "president" / "rules"
+
+
+def rule_file_path(given: str) -> Path:
+    """The file `--rules` names: the path given, or else a saved set of that name in
+    `rules_dir()` (`--rules friday` is rules/friday.toml)."""
+    path = Path(given).expanduser()
+    if path.exists() or os.sep in given:
+        return path
+    for candidate in (rules_dir() / given, rules_dir() / f"{given}.toml"):
+        if candidate.is_file():
+            return candidate
+    return path
+
+
+def read_rule_file(given: str) -> RuleSet:
+    """The rule set in the file `--rules` names; `UsageError`, one line naming the file
+    (and the line and the toggle, from the engine), when it cannot be read as rules."""
+    path = rule_file_path(given)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(RULE_FILE_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read the rules file {given}: {exc.strerror or exc}") from None
+    if len(data) > RULE_FILE_BYTES:
+        raise UsageError(f"{given}: over {RULE_FILE_BYTES // 1024} KiB, not a rules file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{given}: not UTF-8 text, not a rules file") from None
+    try:
+        return parse_rule_file(text, given)
+    except RuleFileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def saved_rule_sets() -> tuple[dict[str, RuleSet], list[str]]:
+    """The rule sets saved in `rules_dir()`, by name (the file's name without .toml), and
+    a line for each file there that cannot be read as rules."""
+    found: dict[str, RuleSet] = {}
+    problems: list[str] = []
+    try:
+        paths = sorted(rules_dir().glob("*.toml"))
+    except OSError:
+        return found, problems
+    for path in paths:
+        try:
+            found[path.stem] = read_rule_file(str(path))
+        except UsageError as exc:
+            problems.append(str(exc))
+    return found, problems
+
+
+def add_rules(parser: argparse.ArgumentParser, what: str = "the table") -> None:
+    """`--preset`, `--rules FILE` and `--set NAME=VALUE`, the rules of `what`."""
+    parser.add_argument(
+        "--preset",
+        type=preset,
+        help=f"rules preset of {what}: {PRESET_NAMES} (default classic)",
+    )
+    parser.add_argument(
+        "--rules",
+        metavar="FILE",
+        help=f"rules of {what} from a file written by `president rules --save`, or a saved "
+        "set's name in ~/.config/president/rules/",
+    )
+    add_set(parser)
+
+
+def add_set(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a toggle on top of the preset or the file (repeatable)",
+    )
+
+
+def chosen_rules(args: argparse.Namespace) -> RuleSet:
+    """The rules a command's options choose: `--preset` (classic when none) or the file
+    of `--rules`, then each `--set` on top; `UsageError` for both a preset and a file."""
+    given_preset: str | None = getattr(args, "preset", None)
+    given_file: str | None = getattr(args, "rules", None)
+    if given_file is not None and given_preset is not None:
+        raise UsageError("give --preset or --rules, not both (the file names its preset)")
+    chosen = (
+        read_rule_file(given_file) if given_file is not None else RuleSet(given_preset or "classic")
+    )
+    changes = dict(parse_toggle(t) for t in getattr(args, "set", None) or ())
+    if not changes:
+        return chosen
+    return RuleSet.of(chosen.rules.replace(**changes), chosen.preset)
+
+
+def wire_rules(rule_set: RuleSet) -> RuleSet:
+    """The rule set as a table is created with it: said from the closest preset when it
+    changes more toggles from its own than the wire carries (`WIRE_TOGGLES`)."""
+    if len(rule_set.changes) <= WIRE_TOGGLES:
+        return rule_set
+    closest, changes = preset_name_of(rule_set.rules)
+    if len(changes) > WIRE_TOGGLES:
+        raise UsageError(
+            f"these rules change {len(changes)} toggles from the closest preset, {closest}; "
+            f"a table changes at most {WIRE_TOGGLES}"
+        )
+    return RuleSet(closest, changes)
 
 
 #: The presets, as `--help` names them (from the engine: a new preset is listed at once).

@@ -239,6 +239,29 @@ PRESETS: Final[dict[str, Rules]] = {
         capital_fall=True,
         forbidden_finishes=True,
     ),
+    # the set most Daifugo apps start with (docs/rules.md, "Presets"): daifugo's, with
+    # two jokers and the 9s' clear
+    "japanese": Rules(
+        jokers=2,
+        joker_mode="wild",
+        dealer="scum",
+        revolution=True,
+        clear_rank=8,
+        later_lead="scum",
+        scoring="positional",
+        rounds=5,
+        title_scum="Beggar",
+        sequences=True,
+        suit_lock=True,
+        jack_back=True,
+        five_skip=True,
+        seven_pass=True,
+        ten_discard=True,
+        spade_three=True,
+        capital_fall=True,
+        forbidden_finishes=True,
+        nines_clear=True,
+    ),
 }
 
 #: Each rulebook's suggested table sizes (shown to users; the engine accepts 3-8 or 3-12).
@@ -249,6 +272,7 @@ SUGGESTED_PLAYERS: Final[dict[str, str]] = {
     "sheet": "4-7 (3+)",
     "table": "3-5",
     "daifugo": "4-5 (3-8)",
+    "japanese": "4-6 (3-8)",
 }
 
 #: What kind of table each preset is, in a player's words (`president rules`, docs/rules.md).
@@ -259,6 +283,7 @@ PRESET_KINDS: Final[dict[str, str]] = {
     "sheet": "a rules sheet's game: seats move by rank",
     "table": "a quick game with computer players: passes are automatic",
     "daifugo": "Japanese Daifugo: sequences, suit lock, 8-cut, jack back, 5-7-10 effects",
+    "japanese": "the Daifugo apps' common set: daifugo with two jokers and the 9s' clear",
 }
 
 

@@ -28,8 +28,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
 #: colour_lock); version 9 the direction of play (the toggles nine_reverse,
 #: queen_reverse, king_reverse and `GameView.backwards`) and `hand_history` (issue 27:
-#: the hand's public events so far, sent with a snapshot).  A field or a message type
-#: newer than version 2
+#: the hand's public events so far, sent with a snapshot), and the preset japanese.  A
+#: field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
@@ -766,6 +766,7 @@ RULES_SINCE: dict[str, int] = {
     "nine_reverse": 9,
     "queen_reverse": 9,
     "king_reverse": 9,
+    "japanese": 9,  # the preset of the Daifugo apps' common set
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
 from president.engine.describe import toggle_words
+from president.engine.rulefile import RuleSet
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
@@ -37,6 +38,10 @@ class TableForm:
     password: str = ""
     toggles: dict[str, Any] = field(default_factory=dict)  # changed from the preset
     row: int = 0
+    #: The rule sets saved in the config folder, by name (cli: `saved_rule_sets`), and the
+    #: one the rules were taken from ("" for a preset): the preset row offers them too.
+    saved: dict[str, RuleSet] = field(default_factory=dict, repr=False)
+    chosen: str = ""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -76,7 +81,16 @@ class TableForm:
             rules = self.base()
         out = [
             ("table name", self.name or "—", "type it"),
-            ("preset", self.preset, f"suggested for {SUGGESTED_PLAYERS[self.preset]} players"),
+            (
+                ("preset", f"{self.chosen} (saved)", f"the preset {self.preset} and its changes")
+                if self.chosen
+                else (
+                    "preset",
+                    self.preset,
+                    f"suggested for {SUGGESTED_PLAYERS[self.preset]} players"
+                    + (f"; ←/→ also your {len(self.saved)} saved rule sets" if self.saved else ""),
+                )
+            ),
             ("seats", str(self.seats), f"up to {rules.max_players} with decks = {rules.decks}"),
             (
                 "turn timer",
@@ -112,9 +126,11 @@ class TableForm:
         """Left/right on the current row: the previous/next value."""
         key = self.key
         if key == "preset":
-            names = list(PRESETS)
-            self.preset = names[(names.index(self.preset) + step) % len(names)]
-            self.toggles = {}
+            names = [("", name) for name in PRESETS] + [(saved, "") for saved in self.saved]
+            at = names.index((self.chosen, "" if self.chosen else self.preset))
+            self.chosen, preset = names[(at + step) % len(names)]
+            rule_set = self.saved[self.chosen] if self.chosen else RuleSet(preset)
+            self.preset, self.toggles = rule_set.preset, dict(rule_set.changes)
         elif key == "seats":
             self.seats = min(12, max(3, self.seats + step))
         elif key == "turn_seconds":
@@ -179,6 +195,8 @@ class LobbyScreen:
     #: list shows it instead of the chosen table.
     ladder: Ladder = field(default_factory=Ladder, repr=False)
     showing_ladder: bool = False
+    #: The rule sets saved in the config folder, offered by the create-table form.
+    saved: dict[str, RuleSet] = field(default_factory=dict, repr=False)
     #: The tables where a seat of ours was found waiting in a game (said once each).
     told: set[str] = field(default_factory=set, repr=False)
 

@@ -10,7 +10,7 @@ from president.engine.describe import describe
 
 
 def test_presets_by_name() -> None:
-    assert set(PRESETS) == {"classic", "full", "house", "sheet", "table", "daifugo"}
+    assert set(PRESETS) == {"classic", "full", "house", "sheet", "table", "daifugo", "japanese"}
     assert find_preset("Classic") is PRESETS["classic"]
     with pytest.raises(RulesError, match=r"no preset 'poker'.*classic, full, house, sheet, table"):
         find_preset("poker")

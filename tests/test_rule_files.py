@@ -1,0 +1,240 @@
+"""Rules as files (issue 28, item 3): `president rules ... --save FILE` writes a commented
+TOML file, `--rules FILE` loads it in `rules`, `play`, `sim`, `bot` and `replay`, the
+lobby's create-table form offers the saved sets, and a file that is not rules is one line
+naming the file, the line and the toggle.  And the `japanese` preset (item 2) plays
+whole games that replay legal."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from president.engine import PRESETS, TOGGLES, RulesError
+from president.engine.rulefile import RuleFileError, RuleSet, format_rule_file, parse_rule_file
+from president.engine.rules import toggle_choices
+
+from .harness.processes import PRESIDENT, Process, ServerProcess, bot_process, environment, stop
+from .harness.processes import president as president_process
+from .harness.processes import president_here as president
+from .harness.records import replayed
+from .harness.terminal import Terminal
+
+RECORDS = Path(__file__).parent / "engine" / "records"
+
+
+# --- the text: written, read back ------------------------------------------------------------
+
+
+def test_every_preset_with_changes_round_trips_through_the_text() -> None:
+    """Each preset, with a few toggles changed at random (seeded), is read back from its
+    file as the same rules and the same changes; the file names every toggle, the changed
+    ones as lines, the others commented out."""
+    rng = random.Random(28)
+    for name, base in PRESETS.items():
+        for _ in range(2):
+            rules = base
+            for toggle in rng.sample(TOGGLES, 6):
+                choices = toggle_choices(toggle) or (1, 3, 7)
+                try:
+                    rules = rules.replace(**{toggle: rng.choice(choices)})
+                except RulesError:
+                    continue  # (a value that does not go with the others)
+            rule_set = RuleSet.of(rules, name)
+            text = format_rule_file(rule_set, made_by="a test")
+            assert parse_rule_file(text) == rule_set and parse_rule_file(text).rules == rules
+            for toggle in TOGGLES:
+                commented = f"\n# {toggle} = " in text
+                assert commented != (toggle in rule_set.changes), (toggle, text)
+                assert (f"\n{toggle} = " in text) == (toggle in rule_set.changes), toggle
+
+
+def test_a_file_of_words_in_any_case_and_none_reads_as_the_toggles_take_them() -> None:
+    text = 'preset = "Daifugo"\nexchange = "NONE"\nclear_rank = "none"\n# bombs = true\n'
+    read = parse_rule_file(text)
+    assert read.preset == "daifugo"
+    assert read.changes == {"exchange": "none", "clear_rank": None}
+    assert parse_rule_file("").rules == PRESETS["classic"]  # nothing said: classic
+
+
+# --- mistakes: one line, the file, the line, the toggle ---------------------------------------
+
+MISTAKES = {
+    "unknown": ('preset = "daifugo"\n\nnine_clear = true\n', "line 3: there is no toggle "),
+    "value": ("# jokers\njokers = 3\n", "line 2: jokers must be one of 0, 1, 2, not 3"),
+    "type": ("bombs = 1\n", "line 1: bombs must be true or false, not 1"),
+    "word": ('exchange = "three"\n', 'line 1: exchange must be one of "none", "one"'),
+    "range": ("rounds = 0\n", "line 1: rounds must be between 1 and 99"),
+    "toml": ("bombs = true\njokers = \n", "line 2: not TOML"),
+    "table": ("[toggles]\nbombs = true\n", "line 1: toggles is a table"),
+    "preset": ('bombs = true\npreset = "poker"\n', 'line 2: preset = "poker" is not a preset'),
+    "together": ('bombs = true\njoker_mode = "wild"\n', "line 2: joker_mode = 'wild' needs jokers"),
+}
+
+
+@pytest.mark.parametrize("case", MISTAKES)
+def test_each_mistake_in_a_rules_file_is_one_line(case: str, tmp_path: Path) -> None:
+    text, words = MISTAKES[case]
+    with pytest.raises(RuleFileError, match="^f.toml, " + words.replace("(", r"\(")):
+        parse_rule_file(text, "f.toml")
+    path = tmp_path / "f.toml"
+    path.write_text(text)
+    for command in (("sim", "--games", "1"), ("rules",), ("play",), ("bot", "127.0.0.1:1")):
+        out = president(*command, "--rules", str(path))
+        assert out.returncode == 2 and out.stdout == "", (command, out)
+        assert out.stderr.count("\n") == 1 and f"{path}, {words}" in out.stderr, out.stderr
+    assert "did you mean nines_clear?" in president("rules", "--rules", str(path)).stderr or (
+        case != "unknown"
+    )
+
+
+def test_a_file_that_cannot_be_rules_is_one_line_too(tmp_path: Path) -> None:
+    (tmp_path / "bytes.toml").write_bytes(b"\xff\xfe bombs = true\n")
+    (tmp_path / "big.toml").write_text("# " + "x" * 70_000 + "\n")
+    for name, words in (
+        ("bytes.toml", "not UTF-8 text"),
+        ("big.toml", "over 64 KiB"),
+        ("missing.toml", "cannot read the rules file"),
+    ):
+        out = president("sim", "--rules", str(tmp_path / name))
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and words in out.stderr
+    both = president("sim", "--preset", "house", "--rules", str(tmp_path / "bytes.toml"))
+    assert both.returncode == 2 and "give --preset or --rules, not both" in both.stderr
+
+
+# --- the commands, in this process ------------------------------------------------------------
+
+
+def test_save_then_rules_sim_and_replay_take_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "friday.toml"
+    saved = president(
+        "rules", "daifugo", "--set", "nines_clear=on", "--set", "rounds=1", "--save", str(path)
+    )
+    assert saved.returncode == 0 and "the preset daifugo with 2 toggles changed" in saved.stdout
+    assert parse_rule_file(path.read_text()) == RuleSet(
+        "daifugo", {"rounds": 1, "nines_clear": True}
+    )
+    shown = president("rules", "--rules", str(path))
+    assert shown.returncode == 0 and "*nines_clear = true" in shown.stdout
+    assert " jack_back = true" in shown.stdout  # the preset's, unchanged
+    on_top = president("rules", "--rules", str(path), "--set", "bombs=on", "--json")
+    assert json.loads(on_top.stdout)["bombs"] is True
+    assert json.loads(on_top.stdout)["nines_clear"] is True
+    records = tmp_path / "records"
+    args = ("--games", "1", "--jobs", "1", "--bots", "greedy", "--record", str(records))
+    sim = president("sim", "--rules", str(path), "--json", *args)
+    assert sim.returncode == 0, sim.stderr
+    assert json.loads(sim.stdout)["preset"] == "daifugo"
+    [record] = records.iterdir()
+    document = json.loads(record.read_text())
+    assert document["rules"] == {"preset": "daifugo", "rounds": 1, "nines_clear": True}
+    assert replayed(record)["ok"]
+    assert president("replay", str(record)).returncode == 0  # no file needed
+    assert president("replay", str(record), "--rules", str(path)).returncode == 0
+    other = tmp_path / "other.toml"
+    president("rules", "japanese", "--save", str(other))
+    out = president("replay", str(record), "--rules", str(other))
+    assert out.returncode == 1 and out.stderr.count("\n") == 1
+    assert "jokers = 1 (the file: 2)" in out.stderr and "nines_clear" not in out.stderr
+
+
+def test_a_saved_set_is_found_by_name_and_offered_by_the_create_form(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from president.cli.connect import table_rule_sets
+    from president.client.tui.lobby import TableForm
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    folder = tmp_path / "config" / "president" / "rules"
+    saved = president("rules", "house", "--set", "bombs=on", "--save", str(folder / "friday.toml"))
+    assert saved.returncode == 0, saved.stderr
+    (folder / "broken.toml").write_text("bombs = maybe\n")
+    listing = president("rules")
+    assert f"Saved in {folder}: friday." in listing.stdout
+    assert f"Not a rules file: {folder / 'broken.toml'}, line 1: not TOML" in listing.stdout
+    assert "*bombs = true" in president("rules", "--rules", "friday").stdout
+
+    sets, problems = table_rule_sets()
+    assert sets == {"friday": RuleSet("house", {"bombs": True})}
+    assert len(problems) == 1 and "broken.toml, line 1: not TOML" in problems[0]
+    form = TableForm(name="T", saved=sets)
+    form.row = form.keys.index("preset")
+    offered = []
+    for _ in range(len(PRESETS) + 1):
+        form.change(1)
+        offered.append(form.rows()[1][1])
+    assert offered[-2:] == ["friday (saved)", "classic"]
+    form.change(-1)  # back to the saved set
+    request = form.request()
+    assert (request.preset, request.toggles) == ("house", {"bombs": True})
+    assert form.rules() == PRESETS["house"].replace(bombs=True)
+
+
+# --- the commands as processes: the round trip (slow) -----------------------------------------
+
+
+@pytest.mark.slow
+async def test_a_rules_file_round_trips_through_play_bot_sim_and_replay(tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    path = tmp_path / "friday.toml"
+    rules = ("rules", "daifugo", "--set", "nines_clear=on", "--set", "rounds=1")
+    assert president(*rules, "--save", str(path)).returncode == 0  # (the same file)
+    wanted = {"preset": "daifugo", "rounds": 1, "nines_clear": True}
+    # sim: its record carries the rules, and replays with and without the file
+    records = tmp_path / "sim"
+    args = ("--games", "1", "--jobs", "1", "--record", str(records))
+    sim = president_process("sim", "--rules", str(path), *args, env=env)
+    assert sim.returncode == 0, sim.stderr
+    [record] = records.iterdir()
+    assert json.loads(record.read_text())["rules"] == wanted
+    assert president("replay", str(record)).stdout.startswith("ok: 1 hand replayed")
+    out = president_process("replay", str(record), "--rules", str(path), env=env)
+    assert out.returncode == 0 and out.stdout.startswith("ok: 1 hand replayed"), out
+    # bot: the table it creates plays by the file; the server's record says so
+    server = ServerProcess(tmp_path / "data", env=env)
+    bots: Process | None = None
+    try:
+        table = ("--table", "friday", "--seats", "3", "--count", "3", "--games", "1")
+        bots = bot_process(server, env, "--rules", str(path), *table, "--strategy", "greedy")
+        assert bots.wait(120) == 0, bots.errors()
+        assert "created table friday (daifugo, 3 seats)" in bots.text()
+    finally:
+        stop(bots)
+        server.stop()
+    [played] = (tmp_path / "data" / "records").glob("*.json")
+    assert json.loads(played.read_text())["rules"] == wanted
+    assert president("replay", str(played), "--rules", str(path)).returncode == 0
+    # play: the table says the file's rules
+    ann = Terminal(
+        [
+            *PRESIDENT,
+            *("play", "--rules", str(path), "--players", "3", "--bots", "random"),
+            *("--name", "ann", "--bot-delay", "0", "--pause", "0"),
+        ],
+        env,
+        rows=40,
+        columns=140,
+    )
+    try:
+        await ann.shows("rules: daifugo, changed:", 60)
+        await ann.shows("two or more 9s", 10)
+    finally:
+        ann.close()
+
+
+@pytest.mark.slow
+def test_the_japanese_preset_plays_a_whole_game_with_every_kind_of_bot(tmp_path: Path) -> None:
+    """Issue 28, item 2: a whole game under `japanese` between the search, heuristic,
+    greedy and random bots, recorded by `president sim`, replays legal."""
+    records = tmp_path / "records"
+    bots = ("--bots", "search,heuristic,greedy,random", "--playouts", "20")
+    args = ("--games", "1", "--jobs", "1", "--record", str(records), "--quiet")
+    out = president_process("sim", "--preset", "japanese", *bots, *args, env=environment(tmp_path))
+    assert out.returncode == 0, out.stderr
+    [record] = records.iterdir()
+    assert json.loads(record.read_text())["rules"] == {"preset": "japanese"}
+    result = replayed(record)
+    assert result["ok"] and result["game_over"], result
+    assert len(result["hands"]) == PRESETS["japanese"].rounds
+    assert all(hand["complete"] for hand in result["hands"])
