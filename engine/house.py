@@ -277,6 +277,11 @@ class HouseRules:
         "kings never turn the direction of play",
         Trigger(KING, "direction"),
     )
+    scaled_exchange: bool = house(
+        "the exchange scales with the table: of n players, the i-th from the top and the"
+        " i-th from the bottom swap n // 2 - i + 1 cards, for i = 1 to n // 2",
+        "the exchange is as `exchange` says",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:

@@ -27,7 +27,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: spade_two_return, queen_release, down_number, great_revolution, lucky_seven,
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
 #: colour_lock); version 9 the direction of play (the toggles nine_reverse,
-#: queen_reverse, king_reverse and `GameView.backwards`) and `hand_history` (issue 27:
+#: queen_reverse, king_reverse and `GameView.backwards`), the toggle scaled_exchange
+#: (exchanges of up to six cards and six pairs) and `hand_history` (issue 27:
 #: the hand's public events so far, sent with a snapshot), and the preset japanese.  A
 #: field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
@@ -191,8 +192,9 @@ class GameView:
     standing: Names
     #: Each seat's score, by seat.
     scores: Annotated[tuple[Annotated[int, Range(-(2**31), 2**31)], ...], Items(3, 12)]
-    #: Exchange returns still owed: (seat, number of cards).
-    owed: Annotated[tuple[tuple[Seat, Annotated[int, Range(1, 2)]], ...], Items(0, 2)]
+    #: Exchange returns still owed: (seat, number of cards); up to six pairs of up to six
+    #: cards under scaled_exchange (version 9), one or two pairs of 1 or 2 before.
+    owed: Annotated[tuple[tuple[Seat, Annotated[int, Range(1, 6)]], ...], Items(0, 6)]
     hands_played: Count
     winners: Names
     #: Per seat, the place it took this hand (0 = first), nil while it holds cards.
@@ -393,7 +395,7 @@ class PassTurn(Message):
 @message("return")
 @dataclass(frozen=True)
 class ReturnCards(Message):
-    cards: Annotated[tuple[CardText, ...], Items(1, 2)]
+    cards: Annotated[tuple[CardText, ...], Items(1, 6)]
 
 
 @message("handover")
@@ -552,7 +554,7 @@ class Gave(TableEvent):
 
     giver: Seat
     receiver: Seat
-    size: Annotated[int, Range(0, 2)]
+    size: Annotated[int, Range(0, 6)]
 
 
 @message("returned")
@@ -560,7 +562,7 @@ class Gave(TableEvent):
 class Returned(TableEvent):
     giver: Seat
     receiver: Seat
-    size: Annotated[int, Range(0, 2)]
+    size: Annotated[int, Range(0, 6)]
     automatic: bool
     timeout: Annotated[TimeoutReason, Since(3)] = ""
 
@@ -766,6 +768,7 @@ RULES_SINCE: dict[str, int] = {
     "nine_reverse": 9,
     "queen_reverse": 9,
     "king_reverse": 9,
+    "scaled_exchange": 9,
     "japanese": 9,  # the preset of the Daifugo apps' common set
 }
 

@@ -43,6 +43,8 @@ TABLES["spade_two_return"] = ("classic", {**TABLES["spade_two_return"][1], "jack
 TABLES["six_return"] = ("classic", {**TABLES["six_return"][1], "jack_back": "on"})
 # (at 8 a seat holds 6 or 7 cards, so a poor hand with nothing above 10 comes up)
 TABLES["catastrophe"] = ("classic", {**TABLES["catastrophe"][1], "players": "8"})
+# (at 6 the exchange scales to 3, 2 and 1 cards: at 4 it is two_one's)
+TABLES["scaled_exchange"] = ("classic", {**TABLES["scaled_exchange"][1], "players": "6"})
 TABLES["queen_release"] = ("classic", {**TABLES["queen_release"][1], "suit_lock": "on"})
 TABLES["daifugo"] = ("daifugo", {})
 
@@ -94,6 +96,8 @@ class Watch:
             if standing and finishes and standing != finishes[-1] == standing[::-1]:
                 self.seen.add("gekokujou")  # the titles turned over
             gave = {e.giver for e in events if isinstance(e, Gave)}
+            if any(isinstance(e, Gave) and e.size >= 3 for e in events):
+                self.seen.add("scaled_exchange")  # three cards or more: the scaled exchange
             if standing and game.rules.exchange != "none":
                 scum = game.seating.index(standing[-1])
                 if scum not in gave:

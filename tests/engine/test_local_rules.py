@@ -11,11 +11,14 @@ import pytest
 from president.engine import (
     PASS,
     Game,
+    Gave,
     HandedOver,
     Handover,
     IllegalAction,
+    Phase,
     Play,
     Played,
+    Return,
     Rules,
     Skipped,
     TrickEnded,
@@ -549,3 +552,38 @@ def test_the_skips_and_the_hand_over_go_the_way_of_play() -> None:
     game.apply(2, cards("7S"))  # on the 4C: cat owes bob a card
     events = game.apply(2, Handover(parse_cards("4D")))
     assert HandedOver(2, 1, 1, tuple(parse_cards("4D"))) in events and game.turn == 1
+
+
+# --- scaled_exchange ---------------------------------------------------------------------------
+
+
+def gives_of_hand_two(rules: Rules, players: int) -> tuple[Game, list[tuple[str, str, int]]]:
+    """Hand 2 dealt at a table of `players`: (the game, each give as (giver, receiver,
+    cards), names)."""
+    game = Game(rules, list("ABCDEFGH"[:players]))
+    game.start_hand(rng=random.Random(players))
+    finish_hand_low(game)
+    events = game.start_hand(rng=random.Random(players + 1))
+    names = game.seating
+    return game, [
+        (names[e.giver], names[e.receiver], e.size) for e in events if isinstance(e, Gave)
+    ]
+
+
+def test_the_exchange_scales_with_the_table() -> None:
+    """docs/rules.md, `scaled_exchange`: the worked example (wecraw/daifugo's SPEC.md §4.2,
+    "count(i) = floor(N / 2) - i + 1", and its table of worked results for 3 to 8)."""
+    rules = LEFT.replace(scaled_exchange=True)
+    for players, counts in {3: [1], 4: [2, 1], 5: [2, 1], 6: [3, 2, 1], 8: [4, 3, 2, 1]}.items():
+        game, gives = gives_of_hand_two(rules, players)
+        top = game.standing or []
+        assert gives == [(top[-1 - i], top[i], n) for i, n in enumerate(counts)], players
+        assert sorted(size for _, size in game.pending_returns.values()) == sorted(counts)
+        while game.phase is Phase.EXCHANGE:  # each receiver returns as many, its lowest
+            seat = game.actor
+            assert seat is not None
+            size = game.pending_returns[seat][1]
+            game.apply(seat, Return(game.hand_of(seat)[:size]))
+        assert game.phase is Phase.PLAY
+    _, plain = gives_of_hand_two(LEFT, 6)  # exchange = "two_one": 2 and 1, whatever the size
+    assert [size for _, _, size in plain] == [2, 1]

@@ -98,8 +98,9 @@ async def test_a_client_that_knows_one_toggle_less_plays_every_table_but_that_on
 
 async def test_a_version_8_client_never_sits_where_the_direction_of_play_turns() -> None:
     """nine_reverse (version 9) turns the direction of play, which a version-8 client
-    cannot show (`game.backwards` is not in its view): a table playing it is refused to
-    that client, naming it; a daifugo table without it is its, as before."""
+    cannot show (`game.backwards` is not in its view), and scaled_exchange moves more
+    cards than its messages carry: a table playing one is refused to that client, naming
+    it; a daifugo table without them is its, as before."""
     assert m.RULES_SINCE["nine_reverse"] == 9
     hall = lobby()
     ann, old = Guest("ann"), Guest("old", address="10.0.0.9", version=8)
@@ -120,6 +121,11 @@ async def test_a_version_8_client_never_sits_where_the_direction_of_play_turns()
     assert "does not know (nine_reverse)" in refusals[0].message
     assert all("does not know (king_reverse)" in e.message for e in refusals[1:])
     assert old.table is hall.tables["Saturday"]
+    # nor where an exchange may move more than two cards (scaled_exchange: its wire caps)
+    await hall.handle(old, create("Sunday", toggles={"scaled_exchange": True}))
+    assert "Sunday" not in hall.tables
+    last = [x for x in old.sent if isinstance(x, m.Error)][-1]
+    assert (last.about, "does not know (scaled_exchange)" in last.message) == ("create_table", True)
     await hall.close()
 
 
