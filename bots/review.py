@@ -1,7 +1,7 @@
 """Game review (issue 29): every decision of a record judged from the seat that made it.
 
-For each decision with a choice in the play (a play or a pass, and a card owed under
-seven_pass or ten_discard), from that seat's information only (its `SeatView` then, never
+For each decision with a choice (a play or a pass, a card owed under seven_pass or
+ten_discard, a return of the exchange), from that seat's information only (its `SeatView` then, never
 the hidden hands): the expected place of each action worth weighing, over the same worlds
 dealt from what the seat could know (common random numbers: the luck of the deal cancels
 out between the actions), each world played out by the heuristic for every seat, as the
@@ -13,7 +13,11 @@ against the best action (its "equity loss", here in places), a figure for the ca
 (its "luck"), an error rate per game; from lichess: labels by the size of the loss and an
 accuracy figure per player.
 
-The exchange's returns are not judged (a world cannot be rebuilt before the first play)."""
+A return of the exchange is judged in worlds dealt again from the hand's start: the
+seat's cards as dealt (its hand less what it was given), the giver's the gifts and cards
+below them (the gifts were its highest), everyone else's at random; each world's deal
+made by the engine, kept only if it gives the seat the very hand it held; the others'
+returns made by the heuristic, the hand then played out as any other decision's."""
 
 from __future__ import annotations
 
@@ -21,12 +25,24 @@ import math
 import multiprocessing
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from president.engine import Action, Game, Phase, SeatView, record
-from president.engine.events import Event
+from president.engine import (
+    Action,
+    Card,
+    Game,
+    IllegalAction,
+    Phase,
+    Return,
+    SeatView,
+    deck,
+    record,
+    strength,
+)
+from president.engine.events import Event, Gave
 
 from .heuristic import HeuristicBot
 from .playout import make_world
@@ -50,9 +66,23 @@ EPSILON = 0.1
 
 
 @dataclass(frozen=True)
+class Redeal:
+    """What a world for a return of the exchange is dealt from: the game before the
+    hand's deal, the hand's seating and dealer, each seat's count of cards as dealt, and
+    the gives (receiver -> giver, the cards given)."""
+
+    before: Game
+    seating: tuple[str, ...] | None
+    dealer: int
+    counts: tuple[int, ...]
+    gifts: dict[int, tuple[int, tuple[Card, ...]]]
+
+
+@dataclass(frozen=True)
 class Moment:
     """A decision with a choice: where it is in the record (0-based hand and action), the
-    seat's view then, its legal actions, and what it did."""
+    seat's view then, its legal actions, and what it did; for a return, how to deal its
+    worlds."""
 
     hand: int
     number: int
@@ -60,6 +90,7 @@ class Moment:
     view: SeatView
     actions: tuple[Action, ...]
     chosen: Action
+    redeal: Redeal | None = None
 
 
 @dataclass(frozen=True)
@@ -223,9 +254,31 @@ def _replayed(
     before: dict[tuple[int, int], dict[int, tuple[SeatView, tuple[Action, ...]]]] = {}
     starts: list[tuple[int, SeatView]] = []
     started: set[int] = set()
+    redeals: dict[int, Redeal] = {}
+    ended: list[Game] = []  # (the game as the last hand ended: the next one is dealt from it)
+    hands = document.get("hands", [])
 
     def seen(game: Game, hand: int, number: int | None, events: list[Event]) -> None:
         following = 0 if number is None else number + 1
+        if game.phase is Phase.BETWEEN_HANDS:
+            ended[:] = [game.clone()]
+        if number is None and game.phase is Phase.EXCHANGE and ended and game.dealer is not None:
+            gifts = {e.receiver: (e.giver, e.cards) for e in events if isinstance(e, Gave)}
+            dealt = tuple(len(cards) for cards in game.history[-1].deal)
+            seating = hands[hand].get("seating")
+            redeals[hand] = Redeal(
+                ended[0],
+                tuple(seating) if seating else None,
+                game.dealer,
+                dealt,
+                gifts,
+            )
+        if game.phase is Phase.EXCHANGE and hand in redeals:
+            before[(hand, following)] = {
+                seat: (game.view_for(seat), tuple(game.legal_actions(seat)))
+                for seat in game.pending_returns
+                if seat in redeals[hand].gifts
+            }
         if game.phase is Phase.PLAY:
             if hand not in started:
                 views = [game.view_for(s) for s in range(len(game.seating))]
@@ -251,7 +304,9 @@ def _replayed(
             seat, action = record.action_from_json(step)
             if seat in here:
                 view, actions = here[seat]
-                found.append(Moment(index, number, seat, view, actions, action))
+                redeal = redeals.get(index) if isinstance(action, Return) else None
+                if len(actions) > 1:
+                    found.append(Moment(index, number, seat, view, actions, action, redeal))
     return found, starts, result
 
 
@@ -308,13 +363,113 @@ def _place(results: Sequence[Sequence[float]], index: int, players: int) -> floa
     return 1 + (1 - sum(r[index] for r in results) / len(results)) * (players - 1)
 
 
+def returns_weighed(view: SeatView, actions: Sequence[Action], chosen: Action) -> list[Action]:
+    """The returns worth weighing: those of the seat's few lowest ranks (as many as it
+    returns, and two more), the heuristic's choice and the one chosen."""
+    size = view.return_size or 1
+    ranks = sorted({c.rank for c in view.hand}, key=lambda r: strength(r, view.revolution))
+    low = set(ranks[: size + 2])
+    found: list[Action] = [
+        a for a in actions if isinstance(a, Return) and all(c.rank in low for c in a.cards)
+    ]
+    for extra in (HeuristicBot().choose(view), chosen):
+        if extra not in found:
+            found.append(extra)
+    return found
+
+
+def _redealt(moment: Moment, rng: random.Random, tries: int = 200) -> Game | None:
+    """A world for a return: the hand dealt again from what the seat knew (see the
+    module's words), at the moment of the return; None if no deal was found."""
+    redeal, seat = moment.redeal, moment.seat
+    assert redeal is not None
+    giver, gifts = redeal.gifts[seat]
+    mine = Counter(moment.view.hand)
+    dealt_mine = mine - Counter(gifts)
+    rules = moment.view.rules
+    unseen = list((Counter(deck(rules.decks, rules.jokers)) - mine).elements())
+    lowest = min(card.id for card in gifts)
+    below = [card for card in unseen if card.id < lowest]
+    for _ in range(tries):
+        deal: list[list[Card]] = [[] for _ in redeal.counts]
+        deal[seat] = list(dealt_mine.elements())
+        rest = list(unseen)
+        want = redeal.counts[giver] - len(gifts)
+        if len(below) < want:
+            return None
+        kept = rng.sample(below, want)
+        deal[giver] = [*gifts, *kept]
+        left = Counter(rest) - Counter(kept)
+        pool = list(left.elements())
+        rng.shuffle(pool)
+        for other, count in enumerate(redeal.counts):
+            if other not in (seat, giver):
+                deal[other], pool = pool[:count], pool[count:]
+        world = redeal.before.clone()
+        try:
+            world.start_hand(
+                seating=list(redeal.seating) if redeal.seating else None,
+                dealer=redeal.dealer,
+                deal=[[str(c) for c in cards] for cards in deal],
+            )
+        except IllegalAction:
+            return None
+        if Counter(world.hand_of(seat)) == mine and seat in world.pending_returns:
+            return world
+    return None
+
+
+def _return_outcomes(
+    moment: Moment, candidates: Sequence[Action], worlds: int, rng: random.Random
+) -> list[list[float]]:
+    """`_outcomes` for a return: each world dealt again (`_redealt`), each candidate made
+    in it, the others' returns by the heuristic, then the hand played out."""
+    seat = moment.seat
+    heuristic = HeuristicBot()
+    results: list[list[float]] = []
+    while len(results) < worlds:
+        dealt = _redealt(moment, rng)
+        if dealt is None:
+            break
+        play_rng = random.Random(rng.getrandbits(64))
+        state = play_rng.getstate()
+        outcome = []
+        for action in candidates:
+            game = dealt.clone()
+            game.apply(seat, action)
+            while game.phase is Phase.EXCHANGE:
+                other = next(iter(game.pending_returns))
+                game.apply(other, heuristic.choose(game.view_for(other)))
+            while game.phase is Phase.PLAY and game.view_for(seat).opening:
+                turn = game.turn
+                assert turn is not None
+                game.apply(turn, heuristic.choose(game.view_for(turn)))
+            if game.phase is not Phase.PLAY or game.place_of(seat) is not None:
+                place = game.place_of(seat) or 0
+                outcome.append(1.0 - place / (len(game.seating) - 1))
+                continue
+            view = game.view_for(seat)
+            hands = [game.hand_of(s) for s in range(len(game.seating))]
+            play_rng.setstate(state)
+            outcome.append(make_world(view, hands).playout(seat, EPSILON, play_rng))
+        results.append(outcome)
+    return results
+
+
 def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
     """One decision judged from its seat's view (see the module's words)."""
     view = moment.view
     rng = random.Random(_seed(seed, moment.hand, moment.number))
-    candidates = weighed(view, moment.actions, moment.chosen)
     players = len(view.counts)
-    results = _outcomes(view, candidates, worlds, rng)
+    if moment.redeal is not None:
+        candidates = returns_weighed(view, moment.actions, moment.chosen)
+        results = _return_outcomes(moment, candidates, worlds, rng)
+        if len(results) < 2:  # no world could be dealt: nothing to tell the returns apart
+            results = [[0.5] * len(candidates)] * 2
+        worlds = len(results)
+    else:
+        candidates = weighed(view, moment.actions, moment.chosen)
+        results = _outcomes(view, candidates, worlds, rng)
     every = range(len(candidates))
     expected = [_place(results, i, players) for i in every]
     # The best is chosen on the first half of the worlds and the loss measured on the
