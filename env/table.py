@@ -22,6 +22,7 @@ from president.engine import Action, Game, Phase, Rules, find_preset, rules_from
 
 from .actions import Catalog
 from .observe import Observer
+from .track import Tracker
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -29,9 +30,61 @@ def env(**kwargs: Any) -> AECEnv:
     action ends the game with -1 for its agent; an action out of range is an error; the
     API's order is enforced."""
     table: AECEnv = raw_env(**kwargs)
-    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
-    table = wrappers.AssertOutOfBoundsWrapper(table)
-    return wrappers.OrderEnforcingWrapper(table)
+    table = TerminateIllegal(table, illegal_reward=-1)
+    table = AssertOutOfBounds(table)
+    return OrderEnforcing(table)
+
+
+def _direct(name: str) -> property:
+    return property(lambda self: getattr(self._raw, name))
+
+
+class Direct:
+    """What every step reads (`last()`, the wrappers' own checks), read from the raw
+    environment in one hop: PettingZoo's wrappers forward each attribute through
+    `__getattr__`, one layer at a time (30 calls a step under three wrappers)."""
+
+    env: AECEnv
+
+    agent_selection = _direct("agent_selection")
+    agents = _direct("agents")
+    rewards = _direct("rewards")
+    terminations = _direct("terminations")
+    truncations = _direct("truncations")
+    infos = _direct("infos")
+    _cumulative_rewards = _direct("_cumulative_rewards")
+
+    @property
+    def _raw(self) -> raw_env:
+        raw: raw_env = self.env.unwrapped
+        return raw
+
+
+class TerminateIllegal(Direct, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's `TerminateIllegalWrapper`, its reads in one hop."""
+
+
+class AssertOutOfBounds(Direct, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's `AssertOutOfBoundsWrapper`, its reads in one hop, and a plain `int`
+    in range let through without asking the space."""
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < len(self._raw.catalog):
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's `OrderEnforcingWrapper`, its reads in one hop once reset (before,
+    they raise as its own do)."""
+
+    @property
+    def _raw(self) -> raw_env:
+        if not self._has_reset:
+            raise AttributeError("cannot be accessed before reset")
+        raw: raw_env = self.env.unwrapped
+        return raw
 
 
 class raw_env(AECEnv):
@@ -62,6 +115,9 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.catalog = Catalog(self.rules)
         self.observer = Observer(self.rules, players)
+        #: Every seat's observation, kept up to date step by step (what `observer`
+        #: makes afresh from a view: tests/env holds the two equal).
+        self.tracker = Tracker(self.observer)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = self.observer.layout.size
         self.observation_spaces = {
@@ -103,6 +159,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.game.start_hand(rng=self._rng)
+        self.tracker.start(self.game)
         self._next()
 
     def _next(self) -> None:
@@ -113,7 +170,12 @@ class raw_env(AECEnv):
         self._legal = self.catalog.indices(game.legal_actions(actor))
         for agent in self.agents:
             self.infos[agent] = {}
-        self.infos[self.agent_selection] = {"view": game.view_for(actor)}
+        view = game.view_for(actor)
+        self.infos[self.agent_selection] = {"view": view}
+        if self.tracker.game is game:
+            self.tracker.step(view)
+        else:  # (a game put in its place from outside)
+            self.tracker.start(game)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         game = self.game
@@ -123,8 +185,13 @@ class raw_env(AECEnv):
         mask = np.zeros(len(self.catalog), dtype=np.int8)
         if agent == self.agent_selection and not self.terminations[agent]:
             mask[list(self._legal)] = 1
+        tracker = self.tracker
+        if tracker.game is not game:
+            tracker.start(game)
+        pending = game.pending_returns
+        tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
         seen: dict[str, NDArray[Any]] = {
-            "observation": self.observer(game.view_for(seat)),
+            "observation": tracker.observe(seat),
             "action_mask": mask,
         }
         self._seen = (agent, seen)
@@ -142,7 +209,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._seen = None
-        game.apply(game.seating.index(agent), chosen)
+        self.tracker.follow(game.apply(game.seating.index(agent), chosen))
         if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
             self._hand_over()
         if not any(self.terminations.values()):
@@ -163,7 +230,7 @@ class raw_env(AECEnv):
             for agent in self.agents:
                 self.infos[agent] = {}
             return
-        game.start_hand(rng=self._rng)
+        self.tracker.follow(game.start_hand(rng=self._rng))
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         return self.observe(agent)["action_mask"]

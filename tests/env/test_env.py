@@ -90,6 +90,33 @@ def test_an_observation_is_made_from_the_seats_view_alone() -> None:
         )
 
 
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("hands", [1, pytest.param(None, marks=pytest.mark.slow)])
+def test_the_kept_observation_is_the_one_made_afresh_at_every_step(
+    preset: str, hands: int | None
+) -> None:
+    """One hand (the fast tier) or a whole game (the slow one) with random legal
+    choices: at every step every seat's observation, as the environment keeps it up to
+    date from the hand's events, equals the one `Observer` makes afresh from that seat's
+    view."""
+    table = raw_env(preset=preset, players=4, hands=hands)
+    table.reset(seed=11)
+    rng = random.Random(11)
+    steps = 0
+    while not all(table.terminations.values()):
+        for agent in table.agents:
+            seat = table.game.seating.index(agent)
+            fresh = table.observer(table.game.view_for(seat))
+            kept = table.observe(agent)["observation"]
+            assert np.array_equal(kept, fresh), (preset, steps, agent)
+        table.step(
+            int(rng.choice(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])))
+        )
+        steps += 1
+    assert table.played_hands == hands or table.game.phase is Phase.GAME_OVER
+    assert steps > 50
+
+
 def test_the_catalog_numbers_every_action_once() -> None:
     catalog = Catalog(PRESETS["daifugo"])
     assert len(set(catalog.keys)) == len(catalog) > 1000

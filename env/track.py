@@ -1,0 +1,259 @@
+"""The observations of every seat of one table kept up to date as the hand goes on
+(`Tracker`): what `Observer` makes afresh from a seat's view, at a fraction of the cost.
+
+Everything the seats observe lies once in one array, in the table's own seat order: the
+public part (counts, turns, passes, places, the pile, the cards out, the state flags,
+the rules) and each seat's own part (its cards, its part of the exchange, its return).
+A seat's observation is one gather from it, with an index made once per seat: the seats
+from that seat clockwise, and that seat's own part only (so nothing another seat holds
+reaches it).  The cards move with the hand's events (dealt, given, returned, played,
+handed over, discarded); the rest is read from the view of the seat to act, one a step,
+which the environment makes anyway.  `tests/env` holds it equal to `Observer` at every
+step of whole games under every preset."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from president.engine import (
+    Dealt,
+    Discarded,
+    Game,
+    Gave,
+    HandedOver,
+    HandStarted,
+    Phase,
+    Played,
+    Returned,
+    SeatView,
+)
+from president.engine.cards import KINDS
+
+from .observe import RANKS, Observer
+
+#: The state flags and the lock suits (see `layout_of`).
+STATE, LOCK = 9, 4
+
+
+class Tracker:
+    """The observations of one table's seats, from its hand's events and one view a step."""
+
+    def __init__(self, observer: Observer) -> None:
+        self.observer = observer
+        players = self.players = observer.players
+        at = observer._at
+        blocks: list[tuple[str, int]] = [
+            ("seats", 5 * players),  # counts, turn, passed, locked, places
+            ("state", STATE),
+            ("lock", LOCK),
+            ("pile", KINDS),
+            ("pile_rank", RANKS),
+            ("pile_size_run", 2),
+            ("owner", players),
+            ("played", KINDS),
+            ("rules", at["rules"][1] - at["rules"][0]),
+        ]
+        for seat in range(players):
+            blocks += [(f"hand{seat}", KINDS), (f"gave{seat}", KINDS), (f"got{seat}", KINDS)]
+            blocks += [(f"return{seat}", 3)]
+        self._at: dict[str, int] = {}
+        size = 0
+        for name, length in blocks:
+            self._at[name] = size
+            size += length
+        self.values = np.zeros(size, dtype=np.float32)
+        rules = self._at["rules"]
+        self.values[rules : rules + at["rules"][1] - at["rules"][0]] = observer._blank[
+            at["rules"][0] : at["rules"][1]
+        ]
+        self._gather = [self._index_for(seat) for seat in range(players)]
+        self.game: Game | None = None
+        #: The play on the pile as last written (the trick's last entry) and its top.
+        self._pile: tuple[Any, Any] = (None, None)
+        self._returns = [0] * players
+        #: The public parts as last written (see `step`); nothing yet.
+        self._seen: tuple[Any, ...] = (None,) * 7
+
+    def _index_for(self, seat: int) -> NDArray[np.intp]:
+        """Where each number of `seat`'s observation lies in `values`."""
+        at, players = self._at, self.players
+        order = [(seat + offset) % players for offset in range(players)]
+        parts: dict[str, list[int]] = {
+            "hand": list(range(at[f"hand{seat}"], at[f"hand{seat}"] + KINDS)),
+            "pile": list(range(at["pile"], at["pile"] + KINDS)),
+            "pile_shape": [
+                *range(at["pile_rank"], at["pile_rank"] + RANKS),
+                at["pile_size_run"],
+                at["pile_size_run"] + 1,
+                at["owner"] + seat,
+            ],
+            "played": list(range(at["played"], at["played"] + KINDS)),
+            "gave": list(range(at[f"gave{seat}"], at[f"gave{seat}"] + KINDS)),
+            "got": list(range(at[f"got{seat}"], at[f"got{seat}"] + KINDS)),
+            "state": list(range(at["state"], at["state"] + STATE)),
+            "lock": list(range(at["lock"], at["lock"] + LOCK)),
+            "return": list(range(at[f"return{seat}"], at[f"return{seat}"] + 3)),
+            "rules": list(range(at["rules"], at["rules"] + self._rules_size())),
+        }
+        for block, name in enumerate(("counts", "turn", "passed", "locked", "places")):
+            parts[name] = [at["seats"] + block * players + s for s in order]
+        index: list[int] = []
+        for name, start, stop in self.observer.layout.parts:
+            assert len(parts[name]) == stop - start, name
+            index += parts[name]
+        return np.array(index, dtype=np.intp)
+
+    def _rules_size(self) -> int:
+        start, stop = self.observer._at["rules"]
+        return stop - start
+
+    # --- keeping up -------------------------------------------------------------------
+
+    def start(self, game: Game) -> None:
+        """Take up `game` where it stands, from each seat's view (a new table, or a game
+        this tracker has not followed)."""
+        self.game = game
+        values, at = self.values, self._at
+        values[: at["rules"]] = 0.0
+        values[at["rules"] + self._rules_size() :] = 0.0
+        self._pile = (None, None)
+        self._seen = (None,) * 7
+        for seat in range(self.players):
+            view = game.view_for(seat)
+            self._add(f"hand{seat}", view.hand)
+            for event in view.exchange:
+                if event.giver == seat:
+                    self._add(f"gave{seat}", event.cards)
+                else:
+                    self._add(f"got{seat}", event.cards)
+            if seat == 0:
+                self._add("played", view.played)
+            self.step(view)
+
+    def follow(self, events: Iterable[object]) -> None:
+        """The cards moved by these events (what `start_hand` or `apply` returned)."""
+        for event in events:
+            kind = type(event)
+            if kind is Played:
+                self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+                self._add("played", event.cards)  # type: ignore[attr-defined]
+            elif kind is Gave or kind is Returned:
+                giver, receiver = event.giver, event.receiver  # type: ignore[attr-defined]
+                cards = event.cards  # type: ignore[attr-defined]
+                self._remove(f"hand{giver}", cards)
+                self._add(f"hand{receiver}", cards)
+                self._add(f"gave{giver}", cards)
+                self._add(f"got{receiver}", cards)
+            elif kind is HandedOver:
+                self._remove(f"hand{event.giver}", event.cards)  # type: ignore[attr-defined]
+                self._add(f"hand{event.receiver}", event.cards)  # type: ignore[attr-defined]
+            elif kind is Discarded:
+                self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+                self._add("played", event.cards)  # type: ignore[attr-defined]
+            elif kind is Dealt:
+                self._add(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+            elif kind is HandStarted:
+                self._new_hand()
+
+    def _new_hand(self) -> None:
+        values, at = self.values, self._at
+        values[at["pile"] : at["played"] + KINDS] = 0.0
+        for seat in range(self.players):
+            values[at[f"hand{seat}"] : at[f"return{seat}"]] = 0.0
+        self._pile = (None, None)
+
+    def _add(self, block: str, cards: Sequence[Any]) -> None:
+        values, start = self.values, self._at[block]
+        for card in cards:
+            values[start + card.id] += 1
+
+    def _remove(self, block: str, cards: Sequence[Any]) -> None:
+        values, start = self.values, self._at[block]
+        for card in cards:
+            values[start + card.id] -= 1
+
+    def step(self, view: SeatView) -> None:
+        """The public numbers as `view` (any seat's view of this moment) shows them, and
+        its seat's return: each part written only when it changed (most steps move a
+        count, the turn and a pass)."""
+        values, at, players = self.values, self._at, self.players
+        seen = self._seen
+        counts = view.counts
+        if counts != seen[0]:
+            values[at["seats"] : at["seats"] + players] = [count / 54 for count in counts]
+        turn = view.turn
+        if turn != seen[1]:
+            start = at["seats"] + players
+            if seen[1] is not None:
+                values[start + seen[1]] = 0.0
+            if turn is not None:
+                values[start + turn] = 1.0
+        passed = view.passed
+        if passed != seen[2]:
+            start = at["seats"] + 2 * players
+            values[start : start + players] = passed
+        locked = view.locked
+        if locked != seen[3]:
+            start = at["seats"] + 3 * players
+            values[start : start + players] = locked
+        places = view.places
+        if places != seen[4]:
+            start = at["seats"] + 4 * players
+            if places:
+                values[start : start + players] = [
+                    0.0 if p is None else (p + 1) / players for p in places
+                ]
+            else:
+                values[start : start + players] = 0.0
+        phase, due = view.phase, view.due
+        state = (
+            phase is Phase.EXCHANGE,
+            phase is Phase.PLAY,
+            view.revolution,
+            view.jack_back,
+            view.reversed,
+            view.opening,
+            due is not None and due.kind == "handover",
+            due is not None and due.kind == "discard",
+            due.size / 4 if due is not None else 0.0,
+        )
+        if state != seen[5]:
+            values[at["state"] : at["state"] + STATE] = state
+        lock = view.lock
+        if lock != seen[6]:
+            values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
+        self._seen = (counts, turn, passed, locked, places, state, lock)
+        self.set_return(view.seat, view.return_size)
+        trick, top = view.trick, view.top
+        last = trick[-1] if trick else None
+        if last is not self._pile[0] or top is not self._pile[1]:
+            self._write_pile(last, top)
+
+    def set_return(self, seat: int, size: int) -> None:
+        size = min(size, 2)
+        if self._returns[seat] != size or not self.values[self._at[f"return{seat}"] + size]:
+            start = self._at[f"return{seat}"]
+            self.values[start : start + 3] = 0.0
+            self.values[start + size] = 1.0
+            self._returns[seat] = size
+
+    def _write_pile(self, last: Any, top: Any) -> None:
+        values, at = self.values, self._at
+        values[at["pile"] : at["played"]] = 0.0
+        self._pile = (last, top)
+        if last is None:
+            return
+        owner, play = last
+        self._add("pile", play.cards)
+        if top is not None:
+            values[at["pile_rank"] + (top.rank if top.rank >= 0 else 0)] = 1
+            values[at["pile_size_run"]] = top.size / 8
+            values[at["pile_size_run"] + 1] = float(top.run)
+            values[at["owner"] + owner] = 1
+
+    def observe(self, seat: int) -> NDArray[np.float32]:
+        """`seat`'s observation now (a new array)."""
+        return self.values[self._gather[seat]]
