@@ -27,7 +27,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from president.engine import (
@@ -42,7 +42,7 @@ from president.engine import (
     record,
     strength,
 )
-from president.engine.events import Event, Gave
+from president.engine.events import Event, Gave, Returned
 
 from .heuristic import HeuristicBot
 from .playout import make_world
@@ -76,6 +76,8 @@ class Redeal:
     dealer: int
     counts: tuple[int, ...]
     gifts: dict[int, tuple[int, tuple[Card, ...]]]
+    #: The exchange as it was made, cards shown (known at the hand's first play).
+    made: tuple[Gave | Returned, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,14 +245,15 @@ def moments(document: Mapping[str, Any]) -> tuple[list[Moment], list[tuple[int, 
     moment of play (after the opening play, where the 3C must open) seen from every seat
     (hand, view).  Raises `record.NotARecord` with the replay's own words when the record
     does not replay."""
-    found, starts, _ = _replayed(document)
+    found, starts, _, _ = _replayed(document)
     return found, starts
 
 
 def _replayed(
     document: Mapping[str, Any],
-) -> tuple[list[Moment], list[tuple[int, SeatView]], record.Replay]:
-    """`moments`, and the replay itself (how each hand finished)."""
+) -> tuple[list[Moment], list[tuple[int, SeatView]], record.Replay, dict[int, Redeal]]:
+    """`moments`, the replay itself (how each hand finished), and how each hand with an
+    exchange was dealt and exchanged (`Redeal`)."""
     before: dict[tuple[int, int], dict[int, tuple[SeatView, tuple[Action, ...]]]] = {}
     starts: list[tuple[int, SeatView]] = []
     started: set[int] = set()
@@ -285,6 +288,8 @@ def _replayed(
                 if not views[0].opening:  # (after the opening play: who held the 3C is known)
                     started.add(hand)
                     starts.extend((hand, view) for view in views)
+                    if hand in redeals:
+                        redeals[hand] = replace(redeals[hand], made=tuple(game.exchanges))
             seat = game.turn
             if seat is not None:
                 actions = tuple(game.legal_actions(seat))
@@ -307,7 +312,7 @@ def _replayed(
                 redeal = redeals.get(index) if isinstance(action, Return) else None
                 if len(actions) > 1:
                     found.append(Moment(index, number, seat, view, actions, action, redeal))
-    return found, starts, result
+    return found, starts, result, redeals
 
 
 def _seed(seed: int, *parts: int) -> int:
@@ -532,16 +537,111 @@ def judge_all(moment: Moment, worlds: int = WORLDS, seed: int = 1) -> list[tuple
     return [(a, _place(results, i, players)) for i, a in enumerate(moment.actions)]
 
 
-def cards_worth(view: SeatView, hand: int, worlds: int = LUCK_WORLDS, seed: int = 1) -> float:
+def cards_worth(
+    view: SeatView,
+    hand: int,
+    worlds: int = LUCK_WORLDS,
+    seed: int = 1,
+    redeal: Redeal | None = None,
+) -> float:
     """A seat's expected place from this first moment of play with its own cards, the
-    others' dealt from what it can see, the heuristic playing every seat."""
+    others' dealt from what it can see, the heuristic playing every seat.  After an
+    exchange (`redeal`), the others' cards come from the hand dealt again and exchanged
+    as the seat saw it (`_exchanged`): the President holds the Scum's best cards."""
     rng = random.Random(_seed(seed, hand, 1_000 + view.seat))
     players = len(view.counts)
     total = 0.0
+    done = 0
     for _ in range(worlds):
-        world = make_world(view, deal_unseen(view, rng))
+        hands = _exchanged(view, redeal, rng) if redeal is not None and redeal.made else None
+        if hands is None:
+            hands = deal_unseen(view, rng)
+        world = make_world(view, hands)
         total += world.playout(view.seat, EPSILON, rng)
-    return 1 + (1 - total / worlds) * (players - 1)
+        done += 1
+    return 1 + (1 - total / done) * (players - 1)
+
+
+def _exchanged(
+    view: SeatView, redeal: Redeal, rng: random.Random, tries: int = 100
+) -> list[list[Card]] | None:
+    """Every seat's cards at the first play, dealt again from the hand's start as the
+    seat saw the exchange: its cards as dealt (its hand less what came in, plus what went
+    out); a giver to it holding the gifts and cards below them; a seat that returned to
+    it holding what it returned; everyone else at random; the engine's gives, the
+    returns it saw as made, the others' by the heuristic.  None if no deal gives the
+    seat its very hand."""
+    seat, rules = view.seat, view.rules
+    mine = Counter(view.hand)
+    dealt = Counter(mine)
+    known: dict[int, Counter[Card]] = {}
+    below: dict[int, int] = {}  # a giver to me: its other cards are below this id
+    returns: list[tuple[int, Return]] = []
+    for move in redeal.made:
+        cards = Counter(move.cards)
+        if isinstance(move, Gave) and move.receiver == seat:
+            dealt -= cards
+            known[move.giver] = known.get(move.giver, Counter()) + cards
+            below[move.giver] = min(card.id for card in move.cards)
+        elif isinstance(move, Gave) and move.giver == seat:
+            dealt += cards
+        elif isinstance(move, Returned) and move.giver == seat:
+            dealt += cards
+            returns.append((seat, Return(move.cards)))
+        elif isinstance(move, Returned) and move.receiver == seat:
+            dealt -= cards
+            returns.append((move.giver, Return(move.cards)))
+            gave = Counter(
+                card
+                for g in redeal.made
+                if isinstance(g, Gave) and (g.giver, g.receiver) == (seat, move.giver)
+                for card in g.cards
+            )
+            known[move.giver] = known.get(move.giver, Counter()) + (cards - gave)
+    unseen = Counter(deck(rules.decks, rules.jokers)) - dealt
+    for cards in known.values():
+        unseen -= cards
+    heuristic = HeuristicBot()
+    for _ in range(tries):
+        deal: list[list[Card]] = [[] for _ in redeal.counts]
+        deal[seat] = list(dealt.elements())
+        pool = list(unseen.elements())
+        rng.shuffle(pool)
+        for other, cards in known.items():
+            want = redeal.counts[other] - sum(cards.values())
+            fits = [c for c in pool if c.id < below.get(other, 1 << 30)][:want]
+            if len(fits) < want:
+                return None
+            deal[other] = [*cards.elements(), *fits]
+            taken = Counter(fits)
+            rest = []
+            for card in pool:
+                if taken[card]:
+                    taken[card] -= 1
+                else:
+                    rest.append(card)
+            pool = rest
+        for other, count in enumerate(redeal.counts):
+            if other != seat and other not in known:
+                deal[other], pool = pool[:count], pool[count:]
+        world = redeal.before.clone()
+        try:
+            world.start_hand(
+                seating=list(redeal.seating) if redeal.seating else None,
+                dealer=redeal.dealer,
+                deal=[[str(c) for c in cards] for cards in deal],
+            )
+            for who, action in returns:
+                if world.phase is Phase.EXCHANGE and who in world.pending_returns:
+                    world.apply(who, action)
+            while world.phase is Phase.EXCHANGE:
+                other = next(iter(world.pending_returns))
+                world.apply(other, heuristic.choose(world.view_for(other)))
+        except IllegalAction:
+            continue
+        if world.phase is Phase.PLAY and Counter(world.hand_of(seat)) == mine:
+            return [world.hand_of(s) for s in range(len(world.seating))]
+    return None
 
 
 def judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
@@ -550,10 +650,14 @@ def judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
     return [judge(moment, name, worlds, seed) for moment, name in chunk]
 
 
-def luck_chunk(job: tuple[list[tuple[int, SeatView, str]], int, int]) -> list[float]:
+def luck_chunk(job: tuple[list[Start], int, int]) -> list[float]:
     """Weigh a chunk of hands' cards (a worker's job): (starts, worlds, seed)."""
     chunk, worlds, seed = job
-    return [cards_worth(view, hand, worlds, seed) for hand, view, _ in chunk]
+    return [cards_worth(view, hand, worlds, seed, redeal) for hand, view, _, redeal in chunk]
+
+
+#: A hand's first moment of play seen from a seat: (hand, view, name, how it was dealt).
+Start = tuple[int, SeatView, str, Redeal | None]
 
 
 @dataclass(frozen=True)
@@ -564,16 +668,16 @@ class Work:
 
     players: list[str]
     decisions: list[tuple[Moment, str]]
-    starts: list[tuple[int, SeatView, str]]
+    starts: list[Start]
     places: dict[tuple[int, str], int]
 
     @property
     def total(self) -> int:
         return len(self.decisions) + len(self.starts)
 
-    def luck(self, start: tuple[int, SeatView, str], expected: float) -> Luck:
+    def luck(self, start: Start, expected: float) -> Luck:
         """What the cards of one of `starts` were worth, given their expected place."""
-        hand, view, name = start
+        hand, view, name, _ = start
         average = (len(view.counts) + 1) / 2
         return Luck(hand, view.seat, name, expected, average, self.places.get((hand, name), 0))
 
@@ -581,7 +685,7 @@ class Work:
 def work_of(document: Mapping[str, Any], seats: Sequence[str] | None = None) -> Work:
     """The work of reviewing `document` for the players named in `seats` (all if None).
     Raises `record.NotARecord` when the record does not replay."""
-    found, starts, replayed = _replayed(document)
+    found, starts, replayed, redeals = _replayed(document)
     players: list[str] = list(document["players"])
     seating: list[list[str]] = []
     current: list[str] = players
@@ -597,7 +701,11 @@ def work_of(document: Mapping[str, Any], seats: Sequence[str] | None = None) -> 
     return Work(
         [p for p in players if p in wanted],
         [(m, seating[m.hand][m.seat]) for m in found if seating[m.hand][m.seat] in wanted],
-        [(h, v, seating[h][v.seat]) for h, v in starts if seating[h][v.seat] in wanted],
+        [
+            (h, v, seating[h][v.seat], redeals.get(h))
+            for h, v in starts
+            if seating[h][v.seat] in wanted
+        ],
         places,
     )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from president.bots import review
 from president.engine import Play, Return, record
+from president.engine.events import Gave
 
 from ..harness.processes import president
 
@@ -90,6 +91,32 @@ def test_a_returns_worlds_give_the_seat_its_hand_and_the_giver_the_gifts() -> No
             assert [counts[s] for s in (moment.seat, giver)] == [
                 moment.view.counts[s] for s in (moment.seat, giver)
             ]
+
+
+def test_the_cards_worlds_after_an_exchange_are_dealt_as_the_seat_saw_it() -> None:
+    """Each hand's first play after an exchange, from every seat: the worlds its cards
+    are weighed in give it its very hand and everyone their count, and the President
+    (who got the Scum's highest cards) holds what the Scum gave and did not get back,
+    when that seat is the Scum."""
+    work = review.work_of(document())
+    rng = random.Random(3)
+    weighed = 0
+    for _, view, _, redeal in work.starts:
+        if redeal is None:
+            continue
+        hands = review._exchanged(view, redeal, rng)
+        if hands is None:  # (rare: no deal found in its tries; the cards then dealt at random)
+            continue
+        weighed += 1
+        assert Counter(hands[view.seat]) == Counter(view.hand)
+        assert [len(cards) for cards in hands] == list(view.counts)
+        for move in redeal.made:
+            if isinstance(move, Gave) and move.giver == view.seat:
+                held = Counter(hands[move.receiver])
+                returned = [m for m in redeal.made if m.giver == move.receiver]
+                back = Counter(c for m in returned for c in m.cards)
+                assert not Counter(move.cards) - back - held  # what I gave is there
+    assert weighed >= 30
 
 
 def test_returning_a_two_instead_of_a_low_card_is_costly() -> None:
