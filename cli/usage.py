@@ -261,7 +261,7 @@ def chosen_rules(args: argparse.Namespace) -> RuleSet:
     given_preset: str | None = getattr(args, "preset", None)
     given_file: str | None = getattr(args, "rules", None)
     if given_file is not None and given_preset is not None:
-        raise UsageError("give --preset or --rules, not both (the file names its preset)")
+        raise UsageError("give a preset or --rules, not both: the file names its preset")
     chosen = (
         read_rule_file(given_file) if given_file is not None else RuleSet(given_preset or "classic")
     )

@@ -100,7 +100,28 @@ def test_a_file_that_cannot_be_rules_is_one_line_too(tmp_path: Path) -> None:
         out = president("sim", "--rules", str(tmp_path / name))
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and words in out.stderr
     both = president("sim", "--preset", "house", "--rules", str(tmp_path / "bytes.toml"))
-    assert both.returncode == 2 and "give --preset or --rules, not both" in both.stderr
+    assert both.returncode == 2 and "give a preset or --rules, not both" in both.stderr
+
+
+def test_a_set_past_the_wires_32_changes_is_said_from_the_closest_preset() -> None:
+    """`create_table` carries at most 32 toggles changed: a file that changes more from
+    its own preset makes its table from the closest preset, as the same rules."""
+    from president.cli.usage import WIRE_TOGGLES, wire_rules
+
+    rules = PRESETS["japanese"]
+    for name in TOGGLES:  # more toggles on, one at a time, until 33 differ from classic
+        if len(rules.changes_from(PRESETS["classic"])) > WIRE_TOGGLES:
+            break
+        if toggle_choices(name) == (False, True) and not getattr(rules, name):
+            try:
+                rules = rules.replace(**{name: True})
+            except RulesError:
+                continue
+    far = RuleSet.of(rules, "classic")
+    assert len(far.changes) == WIRE_TOGGLES + 1
+    near = wire_rules(far)
+    assert near.preset == "japanese" and near.rules == rules
+    assert wire_rules(near) is near  # (within the cap: as it is)
 
 
 # --- the commands, in this process ------------------------------------------------------------
