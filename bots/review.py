@@ -462,29 +462,24 @@ def _return_outcomes(
 
 
 def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
-    """One decision judged from its seat's view (see the module's words)."""
+    """One decision judged from its seat's view (see the module's words).  A loss within
+    `SECOND_LOOK` places of a threshold is measured again over `MORE_WORLDS` times as
+    many worlds (the label is the one figure a reader acts on: near a threshold, the
+    noise of one evaluation decides it)."""
     view = moment.view
     rng = random.Random(_seed(seed, moment.hand, moment.number))
-    players = len(view.counts)
     if moment.redeal is not None:
         candidates = returns_weighed(view, moment.actions, moment.chosen)
-        results = _return_outcomes(moment, candidates, worlds, rng)
-        if len(results) < 2:  # no world could be dealt: nothing to tell the returns apart
-            results = [[0.5] * len(candidates)] * 2
-        worlds = len(results)
     else:
         candidates = weighed(view, moment.actions, moment.chosen)
-        results = _outcomes(view, candidates, worlds, rng)
-    every = range(len(candidates))
-    expected = [_place(results, i, players) for i in every]
-    # The best is chosen on the first half of the worlds and the loss measured on the
-    # second: chosen and measured on the same worlds, the best's luck would count as the
-    # chosen action's loss (an action as good as the best would lose by the noise).
-    first, second = results[: worlds // 2], results[worlds // 2 :]
-    best = min(every, key=lambda i: (_place(first, i, players), i))
+    results = _worlds_of(moment, candidates, worlds, rng)
     mine = candidates.index(moment.chosen)
-    gap = _place(second, mine, players) - _place(second, best, players)
+    best, gap = _verdict(results, mine, len(view.counts))
+    if any(abs(gap - limit) < SECOND_LOOK for _, limit in THRESHOLDS):
+        results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
+        best, gap = _verdict(results, mine, len(view.counts))
     loss = max(0.0, gap)
+    expected = [_place(results, i, len(view.counts)) for i in range(len(candidates))]
     return Judged(
         moment.hand,
         moment.number,
@@ -497,6 +492,34 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         label_of(loss),
         gap,
     )
+
+
+#: A loss this near a threshold (in places) is measured again over more worlds...
+SECOND_LOOK = 0.15
+#: ... this many times as many as the first look.
+MORE_WORLDS = 3
+
+
+def _worlds_of(
+    moment: Moment, candidates: Sequence[Action], worlds: int, rng: random.Random
+) -> list[list[float]]:
+    """Each world's result for each candidate (a return's worlds dealt again)."""
+    if moment.redeal is None:
+        return _outcomes(moment.view, candidates, worlds, rng)
+    results = _return_outcomes(moment, candidates, worlds, rng)
+    if len(results) < 2:  # no world could be dealt: nothing to tell the returns apart
+        results = [[0.5] * len(candidates)] * 2
+    return results
+
+
+def _verdict(results: Sequence[Sequence[float]], mine: int, players: int) -> tuple[int, float]:
+    """The best candidate and the loss of candidate `mine` against it, unfloored.  The
+    best is chosen on every other world and the loss measured on the others: chosen and
+    measured on the same worlds, the best's luck would count as the chosen action's loss
+    (an action as good as the best would lose by the noise)."""
+    first, second = results[::2], results[1::2]
+    best = min(range(len(results[0])), key=lambda i: (_place(first, i, players), i))
+    return best, _place(second, mine, players) - _place(second, best, players)
 
 
 @dataclass(frozen=True)
@@ -532,7 +555,12 @@ def judge_all(moment: Moment, worlds: int = WORLDS, seed: int = 1) -> list[tuple
     """Every legal action's expected place from the moment's view (no candidates left
     out), over `worlds` worlds."""
     rng = random.Random(_seed(seed, moment.hand, moment.number, 7))
-    results = _outcomes(moment.view, moment.actions, worlds, rng)
+    if moment.redeal is not None:
+        results = _return_outcomes(moment, moment.actions, worlds, rng)
+        if not results:
+            return [(a, 0.0) for a in moment.actions]
+    else:
+        results = _outcomes(moment.view, moment.actions, worlds, rng)
     players = len(moment.view.counts)
     return [(a, _place(results, i, players)) for i, a in enumerate(moment.actions)]
 

@@ -19,6 +19,7 @@ it was measured on:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import statistics
@@ -37,23 +38,24 @@ def game_record(preset: str, bots: list[str], seed: int, number: int) -> dict[st
     return record.to_record(game, preset)
 
 
-def planted(job: tuple[str, int, int, int]) -> list[tuple[float, float]]:
-    """Blunders planted in one game's decisions, `count` of them: for each, how much worse
-    the worst action is than the best by the finding evaluation (all legal actions, its
-    own worlds), and the loss the review then finds."""
-    preset, seed, number, count = job
+def planted(job: tuple[str, int, int, int, float]) -> list[tuple[float, float]]:
+    """Blunders planted in one game's decisions: decisions drawn at random, each one's
+    action swapped for the worst legal one; for each, how much worse the worst action is
+    than the best by the finding evaluation (all legal actions, its own worlds), and the
+    loss the review then finds.  Draws go on until `count` of them have a worst action
+    `gap` places or more below the best (or the game's decisions run out)."""
+    preset, seed, number, count, gap = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
     found, _ = review.moments(doc)
     rng = random.Random(seed * 7919 + number)
-    picked = rng.sample(found, min(count, len(found)))
     labelled = []
-    for moment in picked:
-        worst, gap = worst_action(moment, WORLDS_TO_FIND, seed + number)
-        swapped = review.Moment(
-            moment.hand, moment.number, moment.seat, moment.view, moment.actions, worst
-        )
+    for moment in rng.sample(found, len(found)):
+        worst, worse = worst_action(moment, WORLDS_TO_FIND, seed + number)
+        swapped = dataclasses.replace(moment, chosen=worst)
         judged = review.judge(swapped, "planted", WORLDS, seed=seed + 17 * number + 1)
-        labelled.append((gap, judged.loss))
+        labelled.append((worse, judged.loss))
+        if sum(g >= gap for g, _ in labelled) >= count:
+            break
     return labelled
 
 
@@ -65,12 +67,15 @@ def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, fl
     return worst[0], worst[1] - min(place for _, place in judged)
 
 
-def calibration(job: tuple[str, int, int]) -> list[tuple[float, int]]:
-    """(expected place at the first play, place taken) for every seat and hand of a game."""
+def calibration(job: tuple[str, int, int]) -> list[tuple[float, int, int]]:
+    """(expected place at the first play, place taken, hand) for every seat and hand of
+    a game."""
     preset, seed, number = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
-    result = review.review(doc, worlds=2, luck_worlds=LUCK_WORLDS, seed=seed + number)
-    return [(luck.expected, luck.place) for luck in result.luck if luck.place]
+    work = review.work_of(doc)
+    worth = review.luck_chunk((work.starts, LUCK_WORLDS, seed + number))
+    lucks = [work.luck(start, expected) for start, expected in zip(work.starts, worth)]
+    return [(luck.expected, luck.place, luck.hand) for luck in lucks if luck.place]
 
 
 def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[float]]:
@@ -105,6 +110,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--planted", type=int, default=200, help="blunders planted")
+    parser.add_argument(
+        "--plant-gap",
+        type=float,
+        default=0.75,
+        help="draw until each game has 5 decisions whose worst action is this many places"
+        " or more worse than the best (default 0.75)",
+    )
     parser.add_argument("--games", type=int, default=200, help="games for calibration")
     parser.add_argument("--discrimination-games", type=int, default=10)
     parser.add_argument("--worlds", type=int, default=review.WORLDS)
@@ -125,38 +137,49 @@ def main() -> int:
         started = time.perf_counter()
         per_game = 5
         games = math.ceil(args.planted / per_game)
-        plants = [(args.preset, args.seed, n, per_game) for n in range(games)]
-        pairs = [x for part in pool_map(planted, plants, args.jobs) for x in part][: args.planted]
+        plants = [(args.preset, args.seed, n, per_game, args.plant_gap) for n in range(games)]
+        pairs = [x for part in pool_map(planted, plants, args.jobs) for x in part]
         losses = [loss for _, loss in pairs]
         blunders = sum(review.label_of(loss) == "blunder" for loss in losses)
-        limit = review.THRESHOLDS[0][1]
-        real = [loss for gap, loss in pairs if gap >= limit]
-        caught = sum(review.label_of(loss) == "blunder" for loss in real)
         cuts = statistics.quantiles(losses, n=20)
         print(
-            f"planted blunders: {blunders} of {len(losses)} labelled a blunder"
-            f" ({blunders / len(losses):.1%}); the worst action found over {WORLDS_TO_FIND}"
-            f" worlds of its own ({time.perf_counter() - started:.0f} s)"
+            f"planted: {len(pairs)} decisions drawn, the action swapped for the worst legal"
+            f" one (found over {WORLDS_TO_FIND} worlds of its own);"
+            f" {blunders} ({blunders / len(losses):.1%}) labelled a blunder"
+            f" ({time.perf_counter() - started:.0f} s)"
         )
         print(
             f"  their losses: 5% below {cuts[0]:.3f}, 10% below {cuts[1]:.3f},"
             f" 25% below {cuts[4]:.3f}, median {cuts[9]:.3f} places"
         )
-        print(
-            f"  of the {len(real)} whose worst action is {limit} places or more worse than"
-            f" the best by the finding evaluation: {caught} labelled a blunder"
-            f" ({caught / max(1, len(real)):.1%})"
-        )
+        for limit in sorted({review.THRESHOLDS[0][1], args.plant_gap, 1.0}):
+            real = [loss for gap, loss in pairs if gap >= limit]
+            caught = sum(review.label_of(loss) == "blunder" for loss in real)
+            print(
+                f"  of the {len(real)} whose worst action is {limit} places or more worse than"
+                f" the best by the finding evaluation: {caught} labelled a blunder"
+                f" ({caught / max(1, len(real)):.1%})"
+            )
     if args.games:
         started = time.perf_counter()
         games_jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
-        predicted_taken = [p for part in pool_map(calibration, games_jobs, args.jobs) for p in part]
-        predicted_taken.sort()
+        rows = [p for part in pool_map(calibration, games_jobs, args.jobs) for p in part]
+        predicted_taken = sorted((p, t) for p, t, _ in rows)
         print(
             f"calibration: {len(predicted_taken)} seat-hands of {args.games} games of 4 heuristic bots"
             f" ({LUCK_WORLDS} worlds each; {time.perf_counter() - started:.0f} s)"
         )
+        for what, part in (
+            ("hand 1 (no exchange)", [(p, t) for p, t, h in rows if h == 0]),
+            ("hands after an exchange", [(p, t) for p, t, h in rows if h > 0]),
+        ):
+            if part:
+                print(
+                    f"  {what}: {len(part)}, predicted {statistics.fmean(p for p, _ in part):.3f},"
+                    f" taken {statistics.fmean(t for _, t in part):.3f}"
+                )
         worst = 0.0
+        missed = 0
         for decile in range(10):
             count = len(predicted_taken)
             part = predicted_taken[count * decile // 10 : count * (decile + 1) // 10]
@@ -164,11 +187,15 @@ def main() -> int:
             taken = statistics.fmean(t for _, t in part)
             sd = statistics.stdev(t for _, t in part) / math.sqrt(len(part))
             worst = max(worst, abs(predicted - taken))
+            missed += abs(predicted - taken) > 1.96 * sd
             print(
                 f"  decile {decile + 1}: predicted {predicted:.3f}, taken {taken:.3f}"
                 f" +- {1.96 * sd:.3f} ({len(part)})"
             )
-        print(f"  largest gap {worst:.3f} (target: within 0.05)")
+        print(
+            f"  largest gap {worst:.3f} (target: within 0.05); {missed} of 10 deciles'"
+            " 95% intervals miss their prediction"
+        )
     if args.discrimination_games:
         started = time.perf_counter()
         print(f"discrimination: {args.discrimination_games} games per bot against 3 heuristic")
