@@ -71,13 +71,17 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     if args.json:
         raise UsageError("--save and --json do not go together: choose one")
     path = Path(args.save).expanduser()
+    if not args.save.strip() or path.is_dir():
+        raise UsageError(f"--save takes a file's name, not {args.save!r} (e.g. friday.toml)")
     command = " ".join(["president rules", *sys.argv[2:]]) if sys.argv[1:2] == ["rules"] else ""
     text = format_rule_file(chosen, made_by=command)
-    path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(f".{path.name}.part")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         part.write_text(text, encoding="utf-8")
         os.replace(part, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
     finally:
         part.unlink(missing_ok=True)
     count = len(chosen.changes)

@@ -259,3 +259,15 @@ def test_the_japanese_preset_plays_a_whole_game_with_every_kind_of_bot(tmp_path:
     assert result["ok"] and result["game_over"], result
     assert len(result["hands"]) == PRESETS["japanese"].rounds
     assert all(hand["complete"] for hand in result["hands"])
+
+
+def test_save_to_a_folder_or_where_nothing_can_be_written_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    for target, words in (
+        (str(tmp_path), "--save takes a file's name"),
+        ("", "--save takes a file's name"),
+        (str(tmp_path / "a-file" / "x.toml"), "cannot write"),
+    ):
+        out = president("rules", "house", "--save", target)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and words in out.stderr
+    assert not list(tmp_path.glob(".*.part"))
