@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -83,7 +84,8 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
     finally:
-        part.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # (none was made where none can be)
+            part.unlink(missing_ok=True)
     count = len(chosen.changes)
     print(
         f"saved {path}: the preset {chosen.preset} with {count} toggle"
