@@ -22,11 +22,23 @@ from pathlib import Path
 from typing import IO
 
 
+def _environ() -> dict[str, str]:
+    """A copy of os.environ as it is now.  (Copying reads each variable's name, then its
+    value: a variable removed in between by another thread is a KeyError.  pytest sets
+    and removes PYTEST_CURRENT_TEST on its own thread while a test's threads start
+    processes: then the copy is taken again.)"""
+    while True:
+        try:
+            return dict(os.environ)
+        except KeyError:
+            continue
+
+
 def environment(home: Path, **extra: str) -> dict[str, str]:
     """This process's environment for a `president` process, with no password of ours
     (PRESIDENT_*) and its home, keys, known servers and data under `home`, never the
     real ones."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PRESIDENT_")}
+    env = {k: v for k, v in _environ().items() if not k.startswith("PRESIDENT_")}
     env.update(
         HOME=str(home / "home"),
         XDG_CONFIG_HOME=str(home / "config"),
