@@ -11,6 +11,7 @@ rounds), or `hands` hands."""
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,7 +37,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 def _direct(name: str) -> property:
-    return property(lambda self: getattr(self._raw, name))
+    return property(attrgetter(f"_raw_env.{name}"))
 
 
 class Direct:
@@ -44,7 +45,7 @@ class Direct:
     environment in one hop: PettingZoo's wrappers forward each attribute through
     `__getattr__`, one layer at a time (30 calls a step under three wrappers)."""
 
-    env: AECEnv
+    _raw_env: raw_env
 
     agent_selection = _direct("agent_selection")
     agents = _direct("agents")
@@ -54,22 +55,26 @@ class Direct:
     infos = _direct("infos")
     _cumulative_rewards = _direct("_cumulative_rewards")
 
-    @property
-    def _raw(self) -> raw_env:
-        raw: raw_env = self.env.unwrapped
-        return raw
-
 
 class TerminateIllegal(Direct, wrappers.TerminateIllegalWrapper):
     """PettingZoo's `TerminateIllegalWrapper`, its reads in one hop."""
+
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._raw_env = env.unwrapped
 
 
 class AssertOutOfBounds(Direct, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's `AssertOutOfBoundsWrapper`, its reads in one hop, and a plain `int`
     in range let through without asking the space."""
 
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw_env = env.unwrapped
+        self._actions = len(self._raw_env.catalog)
+
     def step(self, action: Any) -> None:
-        if type(action) is int and 0 <= action < len(self._raw.catalog):
+        if type(action) is int and 0 <= action < self._actions:
             self.env.step(action)
         else:
             super().step(action)
@@ -77,14 +82,11 @@ class AssertOutOfBounds(Direct, wrappers.AssertOutOfBoundsWrapper):
 
 class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
     """PettingZoo's `OrderEnforcingWrapper`, its reads in one hop once reset (before,
-    they raise as its own do)."""
+    they raise as its own do: `_raw_env` is not there yet)."""
 
-    @property
-    def _raw(self) -> raw_env:
-        if not self._has_reset:
-            raise AttributeError("cannot be accessed before reset")
-        raw: raw_env = self.env.unwrapped
-        return raw
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self._raw_env = self.env.unwrapped
 
 
 class raw_env(AECEnv):
@@ -137,6 +139,9 @@ class raw_env(AECEnv):
         self._legal: dict[int, Action] = {}
         #: The last observation made, by agent, until the next step.
         self._seen: tuple[str, dict[str, NDArray[Any]]] | None = None
+        #: The agent whose info holds a view (the last agent to act).
+        self._informed = ""
+        self._no_actions = np.zeros(len(self.catalog), dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -158,6 +163,7 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._informed = ""
         self.game.start_hand(rng=self._rng)
         self.tracker.start(self.game)
         self._next()
@@ -168,10 +174,12 @@ class raw_env(AECEnv):
         actor = game.actors[0]
         self.agent_selection = game.seating[actor]
         self._legal = self.catalog.indices(game.legal_actions(actor))
-        for agent in self.agents:
-            self.infos[agent] = {}
+        infos = self.infos
+        if self._informed in infos:  # (the only other agent whose info is not {})
+            infos[self._informed] = {}
         view = game.view_for(actor)
-        self.infos[self.agent_selection] = {"view": view}
+        infos[self.agent_selection] = {"view": view}
+        self._informed = self.agent_selection
         if self.tracker.game is game:
             self.tracker.step(view)
         else:  # (a game put in its place from outside)
@@ -182,14 +190,15 @@ class raw_env(AECEnv):
         if self._seen is not None and self._seen[0] == agent:
             return self._seen[1]  # (asked again before a step: last(), a wrapper)
         seat = game.seating.index(agent)
-        mask = np.zeros(len(self.catalog), dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask[list(self._legal)] = 1
+        mask = self._no_actions.copy()
         tracker = self.tracker
         if tracker.game is not game:
             tracker.start(game)
-        pending = game.pending_returns
-        tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask[list(self._legal)] = 1  # (its return is set: `_next`)
+        else:
+            pending = game.pending_returns
+            tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
         seen: dict[str, NDArray[Any]] = {
             "observation": tracker.observe(seat),
             "action_mask": mask,

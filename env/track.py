@@ -29,6 +29,7 @@ from president.engine import (
     Played,
     Returned,
     SeatView,
+    TrickEnded,
 )
 from president.engine.cards import KINDS
 
@@ -71,9 +72,13 @@ class Tracker:
         ]
         self._gather = [self._index_for(seat) for seat in range(players)]
         self.game: Game | None = None
-        #: The play on the pile as last written (the trick's last entry) and its top.
+        #: The play on the pile as last written (`_last`) and its top.
         self._pile: tuple[Any, Any] = (None, None)
-        self._returns = [0] * players
+        #: Each seat's return as written (-1: not yet), and where it lies.
+        self._returns = [-1] * players
+        self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
+        #: The play to beat, (owner, cards), as the events tell; None after a trick.
+        self._last: tuple[int, Any] | None = None
         #: The public parts as last written (see `step`); nothing yet.
         self._seen: tuple[Any, ...] = (None,) * 7
 
@@ -121,6 +126,9 @@ class Tracker:
         values[at["rules"] + self._rules_size() :] = 0.0
         self._pile = (None, None)
         self._seen = (None,) * 7
+        self._returns = [-1] * self.players
+        trick = game.view_for(0).trick
+        self._last = (trick[-1][0], trick[-1][1].cards) if trick else None
         for seat in range(self.players):
             view = game.view_for(seat)
             self._add(f"hand{seat}", view.hand)
@@ -140,6 +148,9 @@ class Tracker:
             if kind is Played:
                 self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
                 self._add("played", event.cards)  # type: ignore[attr-defined]
+                self._last = (event.seat, event.cards)  # type: ignore[attr-defined]
+            elif kind is TrickEnded:
+                self._last = None
             elif kind is Gave or kind is Returned:
                 giver, receiver = event.giver, event.receiver  # type: ignore[attr-defined]
                 cards = event.cards  # type: ignore[attr-defined]
@@ -157,6 +168,7 @@ class Tracker:
                 self._add(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
             elif kind is HandStarted:
                 self._new_hand()
+                self._last = None
 
     def _new_hand(self) -> None:
         values, at = self.values, self._at
@@ -227,15 +239,15 @@ class Tracker:
             values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
         self._seen = (counts, turn, passed, locked, places, state, lock)
         self.set_return(view.seat, view.return_size)
-        trick, top = view.trick, view.top
-        last = trick[-1] if trick else None
+        last, top = self._last, view.top
         if last is not self._pile[0] or top is not self._pile[1]:
             self._write_pile(last, top)
 
     def set_return(self, seat: int, size: int) -> None:
+        """`seat`'s return now (cards it owes back in the exchange, 0 if none)."""
         size = min(size, 2)
-        if self._returns[seat] != size or not self.values[self._at[f"return{seat}"] + size]:
-            start = self._at[f"return{seat}"]
+        if self._returns[seat] != size:
+            start = self._return_at[seat]
             self.values[start : start + 3] = 0.0
             self.values[start + size] = 1.0
             self._returns[seat] = size
@@ -246,8 +258,8 @@ class Tracker:
         self._pile = (last, top)
         if last is None:
             return
-        owner, play = last
-        self._add("pile", play.cards)
+        owner, cards = last
+        self._add("pile", cards)
         if top is not None:
             values[at["pile_rank"] + (top.rank if top.rank >= 0 else 0)] = 1
             values[at["pile_size_run"]] = top.size / 8
