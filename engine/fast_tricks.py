@@ -142,8 +142,9 @@ class Listing:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         floors = self._floors = clear_floors(rules)
-        #: The tables answer under these rules (bombs and suit_ranking are `tricks`').
-        self._whole = not (rules.bombs or rules.suit_ranking)
+        #: The tables answer under these rules (bombs, suit_ranking and the emperor are
+        #: `tricks`').
+        self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor)
         #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
         self._lead_runs: dict[int, tuple[tuple[_Led, ...], ...]] = {}
         #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |

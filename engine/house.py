@@ -282,6 +282,11 @@ class HouseRules:
         " i-th from the bottom swap n // 2 - i + 1 cards, for i = 1 to n // 2",
         "the exchange is as `exchange` says",
     )
+    emperor: bool = house(
+        "four ranks in a row, one card of each suit (an emperor), may be led, beats a lower"
+        " emperor and starts (or ends) a revolution",
+        "a play of four suits is no play",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:

@@ -8,7 +8,7 @@ revolution, a forbidden finish."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Final, NamedTuple
 
 from . import moves
@@ -49,8 +49,14 @@ class Trick(NamedTuple):
 
 def run_of(rules: Rules, play: Play) -> tuple[int, int, int] | None:
     """(lowest rank, highest rank, suit) of a well-formed sequence under `rules` (sequences
-    on), else None."""
-    if not rules.sequences or play.rank >= 0 or play.count < 3:
+    on), else None; an emperor (emperor on) is a sequence of its own, of suit -1."""
+    if play.rank >= 0 or play.count < 3:
+        return None
+    if rules.emperor and play.count == 4:
+        shape = _emperor_shape(play)
+        if shape is not None:
+            return shape
+    if not rules.sequences:
         return None
     if play.jokers and rules.joker_mode != "wild":
         return None
@@ -74,6 +80,26 @@ def _run_shape(play: Play) -> tuple[int, int, int] | None:
             return None
         previous = rank
     return low, high, suit
+
+
+def _emperor_shape(play: Play) -> tuple[int, int, int] | None:
+    """(lowest, highest, -1) when the cards are an emperor: four natural cards of four
+    ranks in a row, one of each suit (rich-rich-daifugo's エンペラー)."""
+    ids = play.ids
+    if len(ids) != 4 or play.jokers:
+        return None
+    low = ids[0] >> 2
+    for at, card_id in enumerate(ids):
+        if card_id >> 2 != low + at:
+            return None
+    if len({card_id & 3 for card_id in ids}) != 4:
+        return None
+    return low, low + 3, -1
+
+
+def is_emperor_pile(top: Top) -> bool:
+    """Whether the pile is an emperor (four ranks in a row, all four suits)."""
+    return top.run and top.size == 4 and len(set(top.suits)) == 4
 
 
 def _shape_fault(rules: Rules, play: Play) -> str:
@@ -252,10 +278,15 @@ def _set_beats(
     )
 
 
-def _run_beats(rules: Rules, top: Top, rev: bool, low: int, high: int, count: int) -> bool:
+def _run_beats(
+    rules: Rules, top: Top, rev: bool, low: int, high: int, count: int, emperor: bool = False
+) -> bool:
     """Whether a well-formed sequence beats the pile: a sequence of the same length whose
-    weakest card is stronger than the pile's weakest."""
+    weakest card is stronger than the pile's weakest (an emperor only an emperor, and
+    only an emperor one)."""
     if not top.run or count != top.size:
+        return False
+    if emperor != is_emperor_pile(top):
         return False
     if rev:
         mine, theirs = 12 - high, 12 - (top.rank + top.size - 1)
@@ -308,7 +339,7 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
         return f"the trick is locked to the next rank (step_lock): only {nxt} may follow"
     suits = suits_of(play)
     if run is not None:
-        if not _run_beats(rules, top, rev, run[0], run[1], play.count):
+        if not _run_beats(rules, top, rev, run[0], run[1], play.count, run[2] < 0):
             return _run_fault(rules, top, rev, run, play)
     elif not _set_beats(rules, top, rev, play.rank, play.count, suits) and not (
         _is_down_number(rules, ids, top, rev)
@@ -337,12 +368,16 @@ def _next_rank(rank: int, rev: bool) -> int:
 
 
 def _describe_pile(top: Top) -> str:
+    if top.run and is_emperor_pile(top):
+        return f"the emperor {RANK_NAMES[top.rank]} to {RANK_NAMES[top.rank + 3]}"
     if top.run:
         return _describe_run(top.rank, top.rank + top.size - 1, top.suits[0] if top.suits else -1)
     return describe_set(top.rank, top.size, top.jokers)
 
 
 def _describe_run(low: int, high: int, suit: int) -> str:
+    if suit < 0:
+        return f"the emperor {RANK_NAMES[low]} to {RANK_NAMES[high]}"
     of = f" of {SUIT_WORDS[suit]}" if suit >= 0 else ""
     return f"the sequence {RANK_NAMES[low]} to {RANK_NAMES[high]}{of}"
 
@@ -399,6 +434,8 @@ def _run_fault(rules: Rules, top: Top, rev: bool, run: tuple[int, int, int], pla
             f"{beaten} cannot be beaten by {mine}:"
             f" every play in this trick is a sequence of {top.size} cards"
         )
+    if is_emperor_pile(top) != (run[2] < 0):
+        return f"{beaten} cannot be beaten by {mine}: only an emperor answers an emperor (emperor)"
     if rev:
         why = "its highest card must be below the pile's highest" + _reversed_note(rules, rev)
     else:
@@ -484,6 +521,8 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     if rules.sequences and (top is None or top.run):
         held_by_suit = [[counts[rank * 4 + suit] > 0 for rank in range(13)] for suit in range(4)]
         add_runs_held(rules, held_by_suit, top, rev, lock, opening, wild, add)
+    if rules.emperor and (top is None or top.run):
+        _add_emperors(rules, counts, top, rev, lock, opening, add)
     if (trick.step or trick.colour >= 0) and top is not None:
         special = {(THREE_OF_SPADES,)} if spade else set()
         if spade_two:
@@ -549,6 +588,31 @@ def add_runs_held(
                     missing += 1
                     if missing > wild:
                         break
+
+
+def _add_emperors(
+    rules: Rules,
+    counts: Sequence[int],
+    top: Top | None,
+    rev: bool,
+    lock: tuple[int, ...],
+    opening: bool,
+    add: Callable[[_Entry], None],
+) -> None:
+    """Every emperor the hand holds that beats `top` (or leads), as sort entries: four
+    ranks in a row, each suit taken once, in every way the hand allows."""
+    for low in range(1 if opening else 10):
+        if top is not None and not _run_beats(rules, top, rev, low, low + 3, 4, True):
+            continue
+        for suits in permutations(range(4)):
+            ids = tuple((low + at) * 4 + suit for at, suit in enumerate(suits))
+            if not all(counts[card_id] for card_id in ids):
+                continue
+            if opening and THREE_OF_CLUBS not in ids:
+                continue
+            if lock and not _fits(lock, tuple(sorted(suits))):
+                continue
+            add((low, 1, 4, ids))
 
 
 # --- what a legal play does to the trick ------------------------------------------------
@@ -622,6 +686,8 @@ def clears_pile(rules: Rules, play: Play, trick: Trick) -> bool:
 def revolts(rules: Rules, play: Play) -> bool:
     """revolution on and (a set of 4+ cards, or a sequence of 5+).  (The house rules'
     "revolution" triggers, coup and the like, are added by `facts_of`.)"""
+    if rules.emperor and play.rank < 0 and _emperor_shape(play) is not None:
+        return True  # an emperor starts (or ends) a revolution by itself
     return rules.revolution and play.count >= (4 if play.rank >= 0 else 5)
 
 

@@ -27,8 +27,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: spade_two_return, queen_release, down_number, great_revolution, lucky_seven,
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
 #: colour_lock); version 9 the direction of play (the toggles nine_reverse,
-#: queen_reverse, king_reverse and `GameView.backwards`), the toggle scaled_exchange
-#: (exchanges of up to six cards and six pairs) and `hand_history` (issue 27:
+#: queen_reverse, king_reverse and `GameView.backwards`), the toggles scaled_exchange
+#: (exchanges of up to six cards and six pairs) and emperor, and `hand_history` (issue 27:
 #: the hand's public events so far, sent with a snapshot), and the preset japanese.  A
 #: field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
@@ -769,6 +769,7 @@ RULES_SINCE: dict[str, int] = {
     "queen_reverse": 9,
     "king_reverse": 9,
     "scaled_exchange": 9,
+    "emperor": 9,
     "japanese": 9,  # the preset of the Daifugo apps' common set
 }
 

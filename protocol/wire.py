@@ -336,7 +336,8 @@ def private_from_bytes(data: bytes) -> tuple[tuple[Card, ...], tuple[Gave | Retu
         hand = tuple([CARDS[i] for i, n in enumerate(counts) for _ in range(n)])
         exchange: list[Gave | Returned] = []
         for returned, giver, receiver, automatic, ids in moves:
-            if not all(type(x) is int for x in (giver, receiver, *ids)) or len(ids) > 2:
+            # (up to 6 cards a pair under scaled_exchange: 12 players, 6 pairs)
+            if not all(type(x) is int for x in (giver, receiver, *ids)) or len(ids) > 6:
                 raise ValueError("an exchange entry is not seats and card ids")
             if not (
                 0 <= giver < 12 and 0 <= receiver < 12 and all(0 <= i < HAND_BYTES for i in ids)

@@ -131,6 +131,9 @@ class Watch:
                     held = any(c.rank == trigger.rank and not c.is_joker for c in event.cards)
                     if held and backwards != game.backwards:
                         self.seen.add(name)
+                suits = {c.suit for c in event.cards if not c.is_joker}
+                if len(event.cards) == 4 and len(ranks) == 4 and len(suits) == 4:
+                    self.seen.add("emperor")  # four ranks in a row, four suits
                 shown = [str(c) for c in event.cards]
                 single = before is not None and before.size == 1 and not before.run
                 if event.clears and single and len(shown) == 1 and before is not None:

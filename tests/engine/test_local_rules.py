@@ -587,3 +587,27 @@ def test_the_exchange_scales_with_the_table() -> None:
         assert game.phase is Phase.PLAY
     _, plain = gives_of_hand_two(LEFT, 6)  # exchange = "two_one": 2 and 1, whatever the size
     assert [size for _, _, size in plain] == [2, 1]
+
+
+# --- emperor -----------------------------------------------------------------------------------
+
+
+def test_an_emperor_starts_a_revolution_and_only_an_emperor_answers_it() -> None:
+    """docs/rules.md, `emperor`: the worked example (rich-rich-daifugo's エンペラー, "4種マーク
+    連番でエンペラーが発動", and "通常の階段（同じスートの連番4枚）ではエンペラーが発動しない")."""
+    rules = LEFT.replace(emperor=True, sequences=True)
+    deal = {0: "6S 7H 8D 9C", 1: "3S 4D 5H 6C", 2: "JH QH KH AH", 3: "10S 10C"}
+    game = game_with(rules, deal)
+    assert game.view_for(0).problem(cards("6S 7H 8D 9C")) is None
+    events = game.apply(0, cards("6S 7H 8D 9C"))
+    assert played(events).revolution and game.revolution  # the emperor revolts
+    assert not game.is_legal(1, cards("3S 4D 5H"))  # not an emperor: no play at all
+    game.apply(1, cards("3S 4D 5H 6C"))  # a lower emperor: stronger, the order reversed
+    assert not game.revolution  # and it ends the revolution
+    problem = game.view_for(2).problem(cards("JH QH KH AH"))
+    assert problem is not None and "only an emperor answers an emperor (emperor)" in problem
+    run = game_with(rules, {0: "5H 6H 7H 8H", 1: "6S 7C 8D 9H"})
+    run.apply(0, cards("5H 6H 7H 8H"))  # a sequence of one suit is no emperor
+    assert not run.revolution and not run.is_legal(1, cards("6S 7C 8D 9H"))
+    off = game_with(LEFT.replace(sequences=True), deal)
+    assert not off.is_legal(0, cards("6S 7H 8D 9C"))
