@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import concurrent.futures.process
 import multiprocessing
 import os
 import sys
@@ -286,7 +285,7 @@ class Reviewer:
         self.luck_worlds = luck_worlds
         self.changed = changed
         self.task: asyncio.Task[None] | None = None
-        self._pool: concurrent.futures.Executor | None = None
+        self._pool: Workers | None = None
 
     def start(self) -> None:
         if self.task is None:
@@ -294,13 +293,15 @@ class Reviewer:
             self.task = asyncio.ensure_future(self._run())
 
     def stop(self) -> None:
+        """Stop at once: the workers are ended, not waited for (a viewer closed mid-way
+        leaves nothing running)."""
         if self.task is not None and not self.task.done():
             self.task.cancel()
         self._close()
 
     def _close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.close()
             self._pool = None
 
     async def _run(self) -> None:
@@ -315,14 +316,11 @@ class Reviewer:
         # the followed player's decisions first, then everyone else's, then the cards
         decisions = sorted(work.decisions, key=lambda item: item[1] != state.focus)
         state.total, state.planned = work.total, True
-        self._pool = self._executor()
+        pool = self._pool = Workers(self.jobs, loop)
         size = max(1, min(4, chunk_size(work.total, max(1, self.jobs))))
-        judging = [
-            loop.run_in_executor(self._pool, judge_chunk, job)
-            for job in chunks(decisions, size, self.worlds, 1)
-        ]
+        judging = [pool.submit(judge_chunk, job) for job in chunks(decisions, size, self.worlds, 1)]
         weighing = [
-            (job[0], loop.run_in_executor(self._pool, luck_chunk, job))
+            (job[0], pool.submit(luck_chunk, job))
             for job in chunks(work.starts, size, self.luck_worlds, 1)
         ]
         try:
@@ -333,19 +331,54 @@ class Reviewer:
                 worth = await pending
                 state.add_luck([work.luck(s, e) for s, e in zip(starts, worth)])
                 self.changed()
-        except concurrent.futures.process.BrokenProcessPool:
-            state.failed = "not reviewed: a worker process stopped"
+        except Exception as exc:  # (a worker's failure: said on the panel, not a traceback)
+            state.failed = f"not reviewed: {exc}"[:120]
             self.changed()
         finally:
             self._close()
 
-    def _executor(self) -> concurrent.futures.Executor:
-        if self.jobs <= 0:
-            return concurrent.futures.ThreadPoolExecutor(1)
-        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        return concurrent.futures.ProcessPoolExecutor(
-            self.jobs, mp_context=context, initializer=worker_init
+
+class Workers:
+    """Worker processes (`jobs` of them; 0: one thread of this process) whose results
+    come back as futures of the event loop, and which `close` ends at once (a process
+    pool's shutdown would wait for the chunks under way)."""
+
+    def __init__(self, jobs: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.jobs = jobs
+        self.threads = concurrent.futures.ThreadPoolExecutor(1) if jobs <= 0 else None
+        self.processes: Any = None
+        if jobs > 0:
+            context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+            self.processes = context.Pool(jobs, initializer=worker_init)
+
+    def submit(self, run: Callable[[Any], Any], job: Any) -> asyncio.Future[Any]:
+        if self.threads is not None:
+            return self.loop.run_in_executor(self.threads, run, job)
+        future: asyncio.Future[Any] = self.loop.create_future()
+
+        def done(result: Any) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        def failed(error: BaseException) -> None:
+            if not future.done():
+                future.set_exception(error)
+
+        self.processes.apply_async(
+            run,
+            (job,),
+            callback=lambda r: self.loop.call_soon_threadsafe(done, r),
+            error_callback=lambda e: self.loop.call_soon_threadsafe(failed, e),
         )
+        return future
+
+    def close(self) -> None:
+        if self.threads is not None:
+            self.threads.shutdown(wait=False, cancel_futures=True)
+        if self.processes is not None:
+            self.processes.terminate()
+            self.processes = None
 
 
 def default_jobs() -> int:

@@ -594,6 +594,31 @@ async def test_president_replay_view_in_a_terminal(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+async def test_president_replay_view_reviews_the_record_in_worker_processes(
+    tmp_path: Path,
+) -> None:
+    """The real command: a record of a few actions judged in the background while the
+    screen is up (worker processes), the panel's figures once done; q leaves, exit 0."""
+    document = a_record("table")
+    document["hands"] = document["hands"][:1]
+    document["hands"][0]["actions"] = document["hands"][0]["actions"][:12]  # (cut short)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    first = document["players"][0]
+    command = [*PRESIDENT, "replay", str(path), "--view", "--theme", "mono"]
+    term = Terminal(command, environment(tmp_path))
+    try:
+        await term.shows(f"review of {first}")
+        await term.shows(", play ", timeout=60)  # (the figures replace the progress)
+        term.send("\x1b[C")
+        await term.shows("hand 1/1 · action 1/")
+        term.send("q")
+        assert await term.exits() == 0
+    finally:
+        term.close()
+
+
+@pytest.mark.slow
 async def test_president_replay_view_of_an_illegal_record_exits_1(tmp_path: Path) -> None:
     document = a_record("table")
     document["hands"][1]["actions"][0] = {"seat": 0, "pass": True, "play": ["3C"]}
