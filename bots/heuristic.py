@@ -285,13 +285,21 @@ class Facts:
     def last_safe(self) -> int | None:
         """The one rank left I may go out on without losing the place, while I hold
         ranks I may not: keep it for the last play (None when there is nothing to keep)."""
-        if not (self.rules.forbidden_finishes or self.rules.two_finish_penalty):
+        rules = self.rules
+        if not (rules.forbidden_finishes or rules.two_finish_penalty):
             return None
-        held = [rank for rank in range(14) if self.held[rank]]
-        safe = [rank for rank in held if not self.costly_rank(rank)]
-        if len(safe) == 1 and len(held) > 1:
-            return safe[0]
-        return None
+        costly = costly_ranks(rules, self.revolution)
+        held = self.held
+        safe = None
+        ranks = 0
+        for rank in range(14):
+            if held[rank]:
+                ranks += 1
+                if not costly[rank]:
+                    if safe is not None:
+                        return None  # two ranks to go out on: nothing to keep
+                    safe = rank
+        return safe if ranks > 1 else None
 
     def keeps_spade_three(self) -> bool:
         """Under spade_three, I hold the 3S and a joker may be in another hand: the 3S is
@@ -319,6 +327,27 @@ class Facts:
             if self.strength(rank) > mine and unseen[rank] >= play.count:
                 return False
         return not (unseen[JOKER_RANK] and self.rules.joker_mode == "wild")
+
+
+_COSTLY: dict[int, tuple[Rules, tuple[tuple[bool, ...], ...]]] = {}
+
+
+def costly_ranks(rules: Rules, revolution: bool) -> tuple[bool, ...]:
+    """Per rank, whether going out on a set of it costs the place (`Facts.costly_rank`),
+    in the order in force: a table kept per rules object (a playout asks at every move)."""
+    entry = _COSTLY.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_COSTLY) > 64:
+            _COSTLY.clear()
+        tables = tuple(
+            tuple(
+                Facts(rules, 0, [0] * 14, None, reversed_, [0], None).costly_rank(rank)
+                for rank in range(14)
+            )
+            for reversed_ in (False, True)
+        )
+        entry = _COSTLY[id(rules)] = (rules, tables)
+    return entry[1][revolution]
 
 
 def lone_joker(top: Top | None) -> bool:

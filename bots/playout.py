@@ -27,9 +27,20 @@ from president.engine import (
     judge_for,
 )
 from president.engine.actions import play_of
-from president.engine.cards import JOKER_ID, JOKER_RANK, TWO
+from president.engine.cards import JOKER_ID, JOKER_RANK, THREE, TWO
 
-from .heuristic import ORDER, Facts, greedy_choice, heuristic_choice, pay_due, rank_counts
+from .heuristic import (
+    ORDER,
+    SPADE_THREE,
+    Facts,
+    costly_ranks,
+    greedy_choice,
+    heuristic_choice,
+    naturals,
+    pay_due,
+    rank_counts,
+    top_power,
+)
 
 #: A move inside a world: a play or the pass, as the engine's own objects.
 Move = Play | Pass
@@ -472,6 +483,8 @@ class EngineWorld:
     def playout(
         self, me: int, epsilon: float = 0.0, rng: random.Random | None = None, greedy: int = 0
     ) -> float:
+        # (deterministic: a random move in ten measured no better under daifugo, 2.163
+        # against 2.131 +- 0.09 on the same 405 hands; the others play the heuristic)
         return game_playout(self.game, me)
 
     def place(self, seat: int) -> int | None:
@@ -482,16 +495,17 @@ class EngineWorld:
 
 
 def _facts(game: Game, seat: int) -> Facts:
-    variants = judge_for(game.rules).suits_matter()
+    rows = game.rows(seat)
     return Facts(
         game.rules,
         seat,
-        rank_counts(game.rows(seat)),
+        rank_counts(rows),
         game.top,
         game.revolution != game.jack_back,
         game.card_counts(),
         None,
-        game.hand_of(seat) if variants else (),
+        # the cards of mine the advice reads: the 3S (spade_three), so the 3s will do
+        rows[THREE][-1].cards if game.rules.spade_three and rows[THREE] else (),
     )
 
 
@@ -532,10 +546,84 @@ def game_policy(game: Game, seat: int) -> Action:
                 best = play
         if best is not None:
             return best
+    elif top is not None:
+        answer = _variant_follow(game, seat, plays, can_pass)
+        if answer is not None:
+            return answer
     action = heuristic_choice(_facts(game, seat), plays, can_pass)
     if action is PASS and not can_pass:
         return plays[0]
     return action
+
+
+def _variant_follow(game: Game, seat: int, plays: Sequence[Play], can_pass: bool) -> Move | None:
+    """The heuristic's answer under the variants (`heuristic._follow`) without building
+    its facts, when no play goes out and none of its special advice applies (a 3S kept for
+    a joker, a rank kept to go out on, a lone 3 kept for a 2, four 2s); None: ask the
+    heuristic.  The cards are not counted in playouts (`Facts.unseen` None): nothing but
+    a 2 or a joker is precious."""
+    rules = game.rules
+    if rules.assassination or rules.great_revolution:
+        return None
+    rows = game.rows(seat)
+    reversed_ = game.revolution != game.jack_back
+    if (
+        rules.spade_three
+        and rows[THREE]
+        and SPADE_THREE in rows[THREE][-1].ids
+        and rules.jokers * rules.decks > len(rows[JOKER_RANK])
+    ):
+        return None
+    if rules.forbidden_finishes or rules.two_finish_penalty:
+        costly = costly_ranks(rules, reversed_)
+        held = [rank for rank in range(RANKS) if rows[rank]]
+        if len(held) > 1 and sum(1 for rank in held if not costly[rank]) == 1:
+            return None
+    counts = game.card_counts()
+    left = counts[seat]
+    order = ORDER[reversed_]
+    top = game.top
+    assert top is not None
+    # the cheapest answer that keeps its set whole, cheap ones before precious ones; and
+    # the cheapest of all, for when the seat must answer
+    best: Play | None = None
+    best_key = (2, 99, 99)
+    cheapest: Play | None = None
+    cheapest_key = (2, 99, 99)
+    for play in plays:
+        count = play.count
+        if count == left:
+            return None  # it may go out: the heuristic weighs the finish
+        rank = play.rank
+        jokers = play.jokers
+        if rank >= 0:
+            power = order[rank]
+            precious = jokers > 0 or (rank >= TWO and not reversed_)
+            whole = rank == JOKER_RANK or (not jokers and count == len(rows[rank]))
+        else:
+            ranks = naturals(play)
+            power = min([order[r] for r in ranks])
+            precious = jokers > 0 or (TWO in ranks and not reversed_)
+            whole = not jokers and all(len(rows[r]) == 1 for r in ranks)
+        if whole:
+            key = (precious, power, count)
+            if key < best_key:
+                best, best_key = play, key
+        key = (precious, power, jokers)
+        if key < cheapest_key:
+            cheapest, cheapest_key = play, key
+    threat = min([n for s, n in enumerate(counts) if n and s != seat], default=99)
+    pressing = threat <= 2 or (top.owner != seat and left <= 3)
+    if best is not None:
+        if not best_key[0]:
+            return best
+        if pressing or left <= 4 or top_power(top, order) >= order[11] - 1:
+            return best
+        if best.rank >= 0 and judge_for(rules).clears(best.rank, best.count) and left <= 6:
+            return best
+    if pressing or not can_pass:
+        return cheapest
+    return PASS
 
 
 def game_playout(game: Game, me: int) -> float:

@@ -30,8 +30,8 @@ from president.engine import (
 from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
 
-from .heuristic import ORDER, Facts, HeuristicBot, power, rank_counts
-from .playout import World, game_playout, game_policy, make_world
+from .heuristic import ORDER, Facts, HeuristicBot, naturals, power, rank_counts
+from .playout import World, game_playout, game_policy, make_world, supports
 
 #: The heuristic on a `Game` (what the compact state's `Hand.policy` mirrors).
 policy = game_policy
@@ -45,6 +45,11 @@ PLAYOUTS = 192
 #: A follow's share of the budget: 0.45, not 0.5, keeps the median decision with a choice
 #: under 10 ms of CPU (0.5 measured 10.1 ms against 3 greedy bots, 4,000 hands).
 FOLLOW_SHARE = 0.45
+#: The race (`SearchBot._race`): worlds before an action may drop out, the standard
+#: errors behind the leader that drop it, and worlds of identical results that do.
+RACE_MIN = 6
+RACE_Z = 1.5
+RACE_SAME = 8
 
 
 #: Deals every seat's hand in one possible world (the viewer's own as held, the others'
@@ -82,7 +87,7 @@ class SearchBot:
         exploration: float = 0.5,
         endgame_cards: int = 8,
         sampler: Sampler | None = None,
-        method: str = "flat",
+        method: str | None = None,
         follow_share: float = FOLLOW_SHARE,
         epsilon: float = 0.1,
         shortcut: bool = True,
@@ -95,8 +100,10 @@ class SearchBot:
         self.endgame_cards = endgame_cards
         #: Where the worlds come from (see `Sampler`).
         self.sample: Sampler = sampler or deal_unseen
-        #: "flat" (UCB1 at the root over determinized worlds) or "ismcts" (single-observer
-        #: information-set MCTS, `bots.ismcts`).
+        #: "flat" (UCB1 at the root over determinized worlds), "race" (successive
+        #: elimination on common worlds, `_race`) or "ismcts" (single-observer
+        #: information-set MCTS, `bots.ismcts`); None: flat where the compact state plays
+        #: the rules, the race where the engine's `Game` does.
         self.method = method
         #: A follow's part of the budget (a lead gets all of it).
         self.follow_share = follow_share
@@ -141,6 +148,11 @@ class SearchBot:
                 self.seconds * share if self.seconds else None,
                 self.exploration,
             )
+        if self.method == "race" or (self.method is None and not supports(view.rules)):
+            # the playouts run on the engine's `Game` (the variants, wild jokers), several
+            # times the cost of one on the compact state: the race spends on a decision
+            # what it takes to decide
+            return self._race(view, candidates, prior)
         return self._bandit(view, candidates, prior)
 
     def candidates(self, view: SeatView, actions: list[Action], prior: Action) -> list[Action]:
@@ -225,6 +237,55 @@ class SearchBot:
         )
         return actions[best]
 
+    def _race(self, view: SeatView, actions: list[Action], prior: Action) -> Action:
+        """Successive elimination on common worlds: every action still in the race is
+        played in the n-th world dealt; from `RACE_MIN` worlds on, an action behind the
+        leader by `RACE_Z` standard errors of their paired differences drops out, and so
+        does one that finished exactly as the leader did in every one of `RACE_SAME`
+        worlds or more (nothing tells them apart: the leader is the prior at a tie).  It
+        stops with one action left or the budget spent, so a decision whose answer is
+        plain costs a few worlds, and a close one the whole budget."""
+        arms = len(actions)
+        alive = list(range(arms))
+        results: list[list[float]] = [[] for _ in range(arms)]
+        me = view.seat
+        share = 1.0 if view.top is None else self.follow_share
+        deadline = time.perf_counter() + self.seconds * share if self.seconds else None
+        budget = max(arms, int(self.playouts * share)) if deadline is None else 1 << 30
+        favoured = actions.index(prior) if prior in actions else -1
+        spent = 0
+        while len(alive) > 1 and (spent == 0 or spent + len(alive) <= budget):
+            if deadline is not None and spent and time.perf_counter() > deadline:
+                break
+            world = make_world(view, self.sample(view, self.rng))
+            greedy = self._greedy_seats(me, len(view.counts))
+            for arm in alive:
+                trial = world.copy()
+                trial.apply(me, actions[arm])
+                results[arm].append(trial.playout(me, self.epsilon, self.rng, greedy))
+            spent += len(alive)
+            n = len(results[alive[0]])
+            if n < RACE_MIN:
+                continue
+            leader = max(alive, key=lambda a: (sum(results[a]), a == favoured))
+            ahead = results[leader]
+            kept = [leader]
+            for arm in alive:
+                if arm == leader:
+                    continue
+                gaps = [x - y for x, y in zip(ahead, results[arm])]
+                mean = sum(gaps) / n
+                spread = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+                if spread == 0.0:
+                    if mean > 0 or n >= RACE_SAME:
+                        continue
+                elif mean > 0 and mean * mean * n >= RACE_Z * RACE_Z * spread:
+                    continue
+                kept.append(arm)
+            alive = kept
+        best = max(alive, key=lambda a: (sum(results[a]) / max(1, len(results[a])), a == favoured))
+        return actions[best]
+
     def _greedy_seats(self, me: int, players: int) -> int:
         if self.model == "greedy":
             return ((1 << players) - 1) & ~(1 << me)
@@ -288,8 +349,6 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
         else []
     )
     strict = view.rules.must_beat
-    if judge_for(view.rules).suits_matter():
-        passers = []  # suits, locks and sequences decide what answers: not weighed here
     for _ in range(MAX_TRIES):
         rng.shuffle(unseen)
         hands: list[list[Card]] = []
@@ -317,7 +376,23 @@ def _beats(view: SeatView, hand: Sequence[Card], any_play: bool) -> bool:
     plays = judge.legal_plays(rows, view.judged())
     if any_play:
         return bool(plays)
-    return any(p.jokers == 0 and p.rank < 12 and p.count == len(rows[p.rank]) for p in plays)
+    if not judge.suits_matter():
+        return any(p.jokers == 0 and p.rank < 12 and p.count == len(rows[p.rank]) for p in plays)
+    # under the variants (suits, locks and sequences decide what answers: the judge
+    # listed it), a set or a sequence held whole, neither a joker nor, in the ordinary
+    # order, a 2: what the heuristic would answer with
+    ordinary = not view.reversed
+    for play in plays:
+        if play.jokers:
+            continue
+        if play.rank >= 0:
+            if play.count == len(rows[play.rank]) and not (ordinary and play.rank >= TWO):
+                return True
+        else:
+            ranks = naturals(play)
+            if all(len(rows[r]) == 1 for r in ranks) and not (ordinary and TWO in ranks):
+                return True
+    return False
 
 
 def solve(world: World, me: int, players: int, depth: int) -> float:

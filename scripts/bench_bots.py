@@ -77,6 +77,18 @@ def measure(
     return merge(results)
 
 
+def _option_value(text: str) -> object:
+    """A search option's value as written: a whole number, a number, true/false, or a word."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=4000)
@@ -93,9 +105,21 @@ def main() -> None:
     parser.add_argument(
         "--targets", action="store_true", help="only the match-ups with a target (classic, 4)"
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="search: another SearchBot option (a number, true/false, or a word), repeatable",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     options: dict[str, object] = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        if not name or not value:
+            parser.error(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = _option_value(value.strip())
     if args.playouts:
         options["playouts"] = args.playouts
     if args.think:

@@ -8,9 +8,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from president.bots.heuristic import heuristic_choice, pay_due, rank_counts, view_facts
 from president.bots.playout import EngineWorld, Hand, compact_world, make_world
 from president.bots.search import policy
-from president.engine import PASS, Action, Card, Game, Phase, Rules, SeatView
+from president.engine import PASS, Action, Card, Game, Phase, Play, Rules, SeatView, find_preset
 
 from ..strategies import tables
 
@@ -74,6 +75,44 @@ def test_the_compact_state_plays_the_engines_rules(
             world.apply(turn, action)
     places = [game.place_of(s) for s in range(players)]
     assert [world.place_of for world in worlds] == [places, places]
+
+
+def heuristic_without_counting(game: Game, seat: int) -> Action:
+    """The heuristic bot's choice from the seat's view, the cards not counted (as in a
+    playout: `Facts.unseen` None), and a must-answer pass turned into the first play."""
+    view = game.view_for(seat)
+    actions = view.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    if view.due is not None:
+        return pay_due(actions, view.hand, rank_counts(view.rows), view.reversed, view.rules)
+    plays = [a for a in actions if isinstance(a, Play)]
+    can_pass = PASS in actions
+    action = heuristic_choice(view_facts(view, count=False), plays, can_pass)
+    return plays[0] if action is PASS and not can_pass else action
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.one_of(
+        st.tuples(st.just(find_preset("daifugo")), st.integers(3, 6), st.integers()), tables()
+    ),
+    st.integers(0, 40),
+)
+def test_the_playout_policy_on_a_game_is_the_heuristic(
+    table: tuple[Rules, int, int], steps: int
+) -> None:
+    """`game_policy`'s shortcuts (the classic follow, the variants' follow) choose what
+    the heuristic itself chooses, at every move to the end of a hand."""
+    rules, players, seed = table
+    game = a_moment(rules, players, seed, steps)
+    if game is None:
+        return
+    while game.turn is not None and game.phase is Phase.PLAY:
+        turn = game.turn
+        action = policy(game, turn)
+        assert action == heuristic_without_counting(game, turn)
+        game.apply(turn, action)
 
 
 def test_ismcts_takes_a_sure_win_the_prior_would_miss() -> None:
@@ -143,3 +182,29 @@ def test_the_hard_bot_reads_the_table_and_travels_to_a_worker() -> None:
     assert bot.choose(view) in view.legal_actions()
     again = pickle.loads(pickle.dumps(bot))
     assert again.choose(view) in view.legal_actions()
+
+
+def test_the_race_takes_the_sure_win_and_stops_early() -> None:
+    """The same table as above: the race keeps a winning action, and once the others
+    fall behind on every world it stops, far inside its budget of 200 playouts."""
+    from president.bots.search import RACE_MIN, SearchBot, deal_unseen
+
+    from .test_strategies import view_with
+
+    view = view_with("3C 3D 2S", counts=(3, 1, 1, 1))
+    actions = view.legal_actions()
+    three = next(a for a in actions if shape(a) == (0, 1, 0))
+    wins = [a for a in actions if shape(a) in ((0, 2, 0), (12, 1, 0))]
+    dealt = []
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        dealt.append(1)
+        return deal_unseen(view, rng)
+
+    for seed in range(3):
+        dealt.clear()
+        bot = SearchBot(random.Random(seed), playouts=200, method="race", sampler=sample)
+        assert bot._race(view, actions, three) in wins
+        # the 3 alone falls out after RACE_MIN worlds; the two wins, level on every
+        # world, part after RACE_SAME at the latest (a few worlds of 4 actions, not 50)
+        assert RACE_MIN <= len(dealt) <= 12
