@@ -571,7 +571,7 @@ def gives_of_hand_two(rules: Rules, players: int) -> tuple[Game, list[tuple[str,
 
 
 def test_the_exchange_scales_with_the_table() -> None:
-    """docs/rules.md, `scaled_exchange`: the worked example (wecraw/daifugo's SPEC.md §4.2,
+    """docs/rules.md, `scaled_exchange`: the worked example (wecraw/daifugo's specification, §4.2,
     "count(i) = floor(N / 2) - i + 1", and its table of worked results for 3 to 8)."""
     rules = LEFT.replace(scaled_exchange=True)
     for players, counts in {3: [1], 4: [2, 1], 5: [2, 1], 6: [3, 2, 1], 8: [4, 3, 2, 1]}.items():
