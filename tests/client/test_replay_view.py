@@ -940,3 +940,82 @@ def test_the_reviewer_judges_every_decision_of_a_short_record() -> None:
     assert state.finished and state.total == len(found) + len(starts) == state.done
     assert set(state.judged) == {(m.hand, m.number) for m in found}
     assert len(state.luck) == 3 and seen and seen[-1] == len(found)
+
+
+# --- president play's keys: v (the review of the game) and a (the coach) ---------------
+
+
+class _Model:
+    my_turn = True
+
+
+class _Screen:
+    """What the keys read of the table screen: whether the game is over, my view."""
+
+    def __init__(self, over: bool, view: Any = None) -> None:
+        self.over, self.view, self.message, self.model = over, view, "", _Model()
+
+    def game_over(self) -> bool:
+        return self.over
+
+    def seat_view(self) -> Any:
+        return self.view
+
+
+def _table(screen: _Screen, record: str | None, shell: Any) -> Any:
+    from president.client.tui.coach import PlayExtras
+
+    table = type("Table", (), {})()
+    table.screen, table.shell = screen, shell
+    table.extras = PlayExtras(lambda: record, "heuristic-1", worlds=4)
+    return table
+
+
+def test_v_opens_the_games_review_once_it_is_over(tmp_path: Path) -> None:
+    from president.client.tui.coach import open_review
+    from president.client.tui.shell import Shell
+    from prompt_toolkit.output import DummyOutput
+
+    document = a_record("table")
+    document["hands"] = document["hands"][:2]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    shell = Shell(output=DummyOutput())
+    playing = _table(_Screen(over=False), str(path), shell)
+    open_review(playing)
+    assert not shell.stack and playing.screen.message == "the review opens once the game is over"
+    unwritten = _table(_Screen(over=True), None, shell)
+    open_review(unwritten)
+    assert not shell.stack and "not written yet" in unwritten.screen.message
+    over = _table(_Screen(over=True), str(path), shell)
+    open_review(over)
+    (viewer,) = shell.stack
+    assert isinstance(viewer, ReplayApp) and viewer.review is not None
+    assert viewer.review.focus == "heuristic-1" and viewer.screen.name == "game.json"
+    viewer.leave()  # q: back to the table (no worker was started: nothing drew)
+    assert not shell.stack
+
+
+def test_a_asks_the_coach_on_my_turn_only() -> None:
+    import asyncio
+
+    from president.bots.review import moments
+    from president.client.tui.coach import ask_coach
+    from president.engine import Play
+
+    found, _ = moments(a_record("classic"))
+    moment = next(m for m in found if isinstance(m.chosen, Play))
+    waiting = _table(_Screen(over=False, view=None), None, None)
+    ask_coach(waiting)
+    assert waiting.screen.message == "the coach speaks when it is your turn to play"
+    screen = _Screen(over=False, view=moment.view)
+    shell = type("Shell", (), {"invalidate": lambda self: None})()
+    table = _table(screen, None, shell)
+
+    async def ask() -> None:
+        ask_coach(table)
+        assert screen.message == "the coach is thinking ..."
+        await asyncio.gather(*table.extras._tasks)
+
+    asyncio.run(ask())
+    assert screen.message.startswith("coach: ") and "expected place" in screen.message
