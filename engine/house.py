@@ -280,7 +280,7 @@ class HouseRules:
     scaled_exchange: bool = house(
         "the exchange scales with the table: of n players, the i-th from the top and the"
         " i-th from the bottom swap n // 2 - i + 1 cards, for i = 1 to n // 2",
-        "the exchange is as `exchange` says",
+        "the exchange moves as many cards as the exchange toggle says",
     )
     emperor: bool = house(
         "four ranks in a row, one card of each suit (an emperor), may be led, beats a lower"
