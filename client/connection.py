@@ -418,6 +418,11 @@ class Client:
                 model.note(message)
             except RemoteProtocolError as error:
                 self._keep(error.code, error.message)
+        elif isinstance(message, m.HandHistory):
+            try:
+                model.recall(message)
+            except RemoteProtocolError as error:
+                self._keep(error.code, error.message)
         elif isinstance(message, m.DealCommit):
             self.commits[message.hand] = message.digest
             seed = secrets.token_bytes(32)

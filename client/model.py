@@ -15,6 +15,7 @@ from president.engine import (
     Event,
     Gave,
     HandedOver,
+    HandStarted,
     Pass,
     Phase,
     Play,
@@ -32,10 +33,22 @@ from president.protocol import wire
 class Heard:
     """An event of the table (its public face: the engine's event, from the wire), and
     why the timeout rule made it if it did ("time", "away", "left"; "" when its seat
-    did)."""
+    did); `number`: the table's number for it (0: not known)."""
 
     event: Event
     timeout: str = ""
+    number: int = 0
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """The hand under way at `table` so far, as the server told it with a snapshot (a
+    member who joined, watched or came back mid-hand): its events from the deal on,
+    with their numbers (some may be events this client heard before it lost touch)."""
+
+    table: str
+    hand: int
+    heard: tuple[Heard, ...]
 
 
 @dataclass(frozen=True)
@@ -64,7 +77,7 @@ class Said:
 
 
 #: What happened at the table, in order, as a screen is told it (`TableModel.news`).
-News = Heard | Viewed | Sealed | Said
+News = Heard | Recalled | Viewed | Sealed | Said
 
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
@@ -103,6 +116,8 @@ class TableModel:
     deals_missed: set[int] = field(default_factory=set)
     #: Where `events` resume after a lost connection: what came before may miss moves.
     resumed: int = 0
+    #: The pages of a hand's history (`hand_history`) heard so far, until its last.
+    _recalling: list[m.HandHistory] = field(default_factory=list, repr=False)
     _rules: tuple[dict[str, Any], Rules] | None = field(default=None, repr=False)
 
     # --- updates ----------------------------------------------------------------------
@@ -185,8 +200,7 @@ class TableModel:
         play or discard takes those cards out of my hand."""
         event = wire.event_from_wire(message)
         self.events.append(event)
-        timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded)
-        self._tell(Heard(event, message.timeout if isinstance(message, timed) else ""))
+        self._tell(_heard(message, event))
         if len(self.events) > 5000:
             del self.events[:2500]
             self.resumed = max(0, self.resumed - 2500)
@@ -194,6 +208,49 @@ class TableModel:
             for card in wire.cards_from_wire(message.cards):
                 if card in self.hand:
                     self.hand.remove(card)
+
+    def recall(self, page: m.HandHistory) -> None:
+        """A page of the hand's history, sent with a snapshot.  Once the last is in, the
+        hand's events here are the history (what this client heard of the hand before
+        losing touch, or nothing, is replaced): so `history()` is the engine's."""
+        if page.page == 0:
+            self._recalling = []
+        elif not self._recalling or page.page != self._recalling[-1].page + 1:
+            return  # a page out of its order: wait for the next page 0
+        self._recalling.append(page)
+        if page.more:
+            return
+        pages, self._recalling = self._recalling, []
+        messages = [
+            e for p in pages if p.table == page.table and p.hand == page.hand for e in p.events
+        ]
+        heard = tuple(_heard(message, wire.event_from_wire(message)) for message in messages)
+        start = next(
+            (
+                at
+                for at in range(len(self.events) - 1, -1, -1)
+                if isinstance(self.events[at], HandStarted)
+            ),
+            len(self.events),
+        )
+        last = self.events[start] if start < len(self.events) else None
+        if not isinstance(last, HandStarted) or last.hand != page.hand:
+            start = len(self.events)  # (no part of this hand here: the history follows)
+        self.events[start:] = [self._shown(h.event) for h in heard]
+        self.resumed = start
+        self._tell(Recalled(page.table, page.hand, heard))
+
+    def _shown(self, event: Event) -> Event:
+        """A hand-over of mine as I saw it (with its cards), if I did."""
+        if isinstance(event, HandedOver) and not event.cards:
+            for mine in self.handed:
+                if (mine.giver, mine.receiver, mine.size) == (
+                    event.giver,
+                    event.receiver,
+                    event.size,
+                ):
+                    return mine
+        return event
 
     def lost_touch(self) -> None:
         """The connection dropped: the events that come next follow a gap, so a hand's
@@ -245,6 +302,12 @@ class TableModel:
         if public is None:
             return []
         return moves_seen(self.events[self.resumed :], public.hand_number, len(public.seating))
+
+
+def _heard(message: m.TableEvent, event: Event) -> Heard:
+    timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded)
+    timeout = message.timeout if isinstance(message, timed) else ""
+    return Heard(event, timeout, message.number)
 
 
 @dataclass

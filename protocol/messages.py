@@ -680,7 +680,7 @@ class HandHistory(Message):
     """Version 9: what was public of hand `hand` before a snapshot: its events so far,
     each the very message that was sent, with its number (a page of them: page 0 starts
     the history afresh, the last has `more` false).  Sent with a snapshot (join, watch,
-    resume) during the exchange or the play, after the `table`."""
+    resume) during the exchange or the play, before its `table`."""
 
     SINCE = 9
 

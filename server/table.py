@@ -809,16 +809,16 @@ class Table:
         self._broadcast(self.view())
 
     def _snapshot(self, member: Member) -> None:
-        """Everything a member needs after joining, watching or resuming: the view, the
-        hand's public history during the exchange or the play (to a member whose version
-        has it), an open deal's commit if the member's seed is still wanted, the
-        member's hand."""
-        self._deliver(member, self.view())
+        """Everything a member needs after joining, watching or resuming: the hand's
+        public history during the exchange or the play (to a member whose version has
+        it), then the view (a view follows the events it counts), an open deal's commit
+        if the member's seed is still wanted, the member's hand."""
         game = self.game
         in_hand = game is not None and game.phase in (Phase.PLAY, Phase.EXCHANGE)
         if in_hand and _version(member) >= m.HandHistory.SINCE:
             for page in self.hand_log.pages(self.name):
                 self._deliver(member, page)
+        self._deliver(member, self.view())
         secret, index = self.deal_secret, self.chairs.index_of(member)
         if secret is not None and not secret.dealt and index is not None:
             name = self.chairs.slots[index].name

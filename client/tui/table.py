@@ -24,14 +24,16 @@ from president.engine import (
     PublicView,
     Return,
     SeatView,
+    TrickEnded,
     strength,
 )
 from president.engine.actions import DUE_ACTIONS
+from president.engine.cards import JOKER_ID
 from president.engine.describe import toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
-from ..model import Heard, News, Said, Sealed, TableModel, Viewed
+from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Viewed
 from .fit import middle_cut
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
@@ -91,6 +93,12 @@ class TableScreen:
     deal_logged: str = ""
     #: The hands whose start this log has (a seat taken back mid-hand has not seen its).
     hands_logged: set[int] = field(default_factory=set)
+    #: The table and number of the last event this log told, and the hands it was told
+    #: by the server's history of them (joined, watching or back mid-hand).
+    told: tuple[str, int] = ("", 0)
+    hands_recalled: set[int] = field(default_factory=set)
+    hands_back: set[int] = field(default_factory=set)
+    recalling: Recalled | None = None
     #: Says each event (it keeps the seating the events being logged refer to: the last
     #: `HandStarted`'s, or the last view's, as a view always follows the events it counts).
     narrator: Narrator = field(default_factory=Narrator)
@@ -301,9 +309,15 @@ class TableScreen:
         for item in news:
             match item:
                 case Heard():
+                    self.told = (self.model.name, max(self.told[1], item.number))
                     self.heard(item.event, item.timeout)
+                case Recalled():  # told with the view that follows it (its seats, rules)
+                    self.recalling = item
                 case Viewed():
                     self.viewed(item.public)
+                    if self.recalling is not None:
+                        self.recalled(self.recalling)
+                        self.recalling = None
                 case Sealed():
                     self.sealed(item.reason, item.seat)
                 case Said():
@@ -328,6 +342,32 @@ class TableScreen:
         if self.cursor >= max(1, len(self.model.hand)):
             self.cursor = max(0, len(self.model.hand) - 1)
 
+    def recalled(self, history: Recalled) -> None:
+        """The hand so far, as the server told it with a snapshot: each event this log
+        has not told yet, in its words (an event it told before losing touch is only
+        followed, for what the words after it need).  What a revolution or a jack back
+        undoes is followed from the events, the view before each not being known."""
+        table, last = self.told if self.told[0] == history.table else (history.table, 0)
+        now, rules = self.before, self.model.rules()
+        revolution = jack_back = False
+        for item in history.heard:
+            event = item.event
+            before = now._replace(revolution=revolution, jack_back=jack_back) if now else None
+            if item.number > last:
+                self.before = before
+                self.heard(event, item.timeout)
+                last = item.number
+            else:
+                self._narrator().line(event, before, item.timeout)
+            if isinstance(event, Played):
+                revolution ^= event.revolution
+                jacks = any(c.rank == 8 and c.id != JOKER_ID for c in event.cards)
+                jack_back ^= bool(rules and rules.jack_back and jacks)
+            elif isinstance(event, TrickEnded):
+                jack_back = False
+        self.before, self.told = now, (table, last)
+        self.hands_recalled.add(history.hand)
+
     def sealed(self, reason: str, seat: int | None) -> None:
         """My hand sealed to me again: a choice is positions in the hand, so it goes."""
         self.selected, self.cursor = set(), 0
@@ -347,6 +387,9 @@ class TableScreen:
         if public.phase not in (Phase.EXCHANGE, Phase.PLAY):
             return
         hand = public.hand_number
+        if hand in self.hands_recalled and hand not in self.hands_back:
+            self.hands_back.add(hand)
+            self._add(f"— hand {hand + 1} under way: you are back at your seat —", "class:dim")
         if hand in self.hands_logged:
             return
         self.hands_logged.add(hand)

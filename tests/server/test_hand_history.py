@@ -52,7 +52,7 @@ async def test_a_watcher_and_a_seat_back_mid_hand_are_told_the_hand_as_it_was_se
     await t.spectate(old, None)
     assert history_of(watcher) == told  # the very messages, numbers and timeouts
     kinds = [type(x) for x in watcher.sent]
-    assert kinds.index(m.TableView) < kinds.index(m.HandHistory)  # after the view
+    assert kinds.index(m.HandHistory) < kinds.index(m.TableView)  # a view follows its events
     assert not old.of(m.HandHistory) and old.of(m.TableView)
     # a seat that drops and comes back is told the same, then its hand
     await t.drop(ann)
