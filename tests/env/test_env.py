@@ -91,14 +91,14 @@ def test_an_observation_is_made_from_the_seats_view_alone() -> None:
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("hands", [1, pytest.param(None, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("hands", [2, pytest.param(None, marks=pytest.mark.slow)])
 def test_the_kept_observation_is_the_one_made_afresh_at_every_step(
     preset: str, hands: int | None
 ) -> None:
-    """One hand (the fast tier) or a whole game (the slow one) with random legal
-    choices: at every step every seat's observation, as the environment keeps it up to
-    date from the hand's events, equals the one `Observer` makes afresh from that seat's
-    view."""
+    """Two hands, the exchange before the second (the fast tier), or a whole game (the
+    slow one), with random legal choices: at every step every seat's observation, as the
+    environment keeps it up to date from the hand's events, equals the one `Observer`
+    makes afresh from that seat's view."""
     table = raw_env(preset=preset, players=4, hands=hands)
     table.reset(seed=11)
     rng = random.Random(11)
