@@ -45,6 +45,7 @@ from .fit import (
     seat_lines,
     seats_width,
     shorten,
+    window_start,
     wrap,
 )
 from .logview import LogView
@@ -239,7 +240,7 @@ class TableApp:
                     ),
                 ]
             ),
-            title="table",
+            title=self._seats_title,
         )
         log = Frame(Window(self.log), title="log")
         notes = Frame(Window(FormattedTextControl(self._notes)), title="notes")
@@ -492,14 +493,35 @@ class TableApp:
             rating=ladder.rating,
         )
 
-    def _seats(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
+    def _seats_title(self) -> str:
+        """The seats' frame says how many seats are out of view, if any are."""
+        hidden = self._shown_seats()[1]
+        return f"table (+{hidden} more)" if hidden else "table"
+
+    def _shown_seats(self) -> tuple[list[list[tuple[str, str]]], int]:
+        """The lines of seats that fit the panel, and how many seats are left out: when
+        not all fit (12 at 60x16), the lines kept show whose turn it is and who played
+        last (the turn first, if both cannot be in view)."""
         columns, height = self._seat_grid()
         lines = (
             [[line] for line in self._seat_lines()]
             if columns == 1
             else self._grid_lines(columns, height)
         )
+        if len(lines) <= height:
+            return lines, 0
+        public = self.client.model.public
+        # (a seat's cell is down each column in seat order: its line is seat mod lines)
+        turn = None if public is None or public.turn is None else public.turn % len(lines)
+        last = public.trick[-1][0] % len(lines) if public is not None and public.trick else None
+        start = window_start(len(lines), height, [turn, last])
+        shown = lines[start : start + height]
+        hidden = sum(len(cells) for cells in lines) - sum(len(cells) for cells in shown)
+        return shown, hidden
+
+    def _seats(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        lines = self._shown_seats()[0]
         for number, cells in enumerate(lines):
             turn = any(style == "class:turn" for style, _ in cells)
             if turn and not any(f[0] == "[SetCursorPosition]" for f in out):
@@ -746,8 +768,10 @@ class FinalStandings:
                 FormattedTextControl(table._standings),
                 height=lambda: D(min=1, max=max(1, table._rows() - 3 - table._status_height())),
             ),
-            title=lambda: "final standings (esc shows the table"
-            + (", v its review)" if table.extras else ")"),
+            title=lambda: (
+                "final standings (esc shows the table"
+                + (", v its review)" if table.extras else ")")
+            ),
         )
         self.container = FloatContainer(table.container, floats=[Float(final, top=1)])
         self.bindings = merge_key_bindings([table.bindings, create_standings_bindings(table)])

@@ -158,6 +158,17 @@ def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:
     return out
 
 
+def window_start(lines: int, height: int, wanted: Sequence[int | None]) -> int:
+    """The first of `height` lines to show of `lines`, so the wanted lines are in view
+    (those that are known; the first wanted, if they cannot all be)."""
+    known = [line for line in wanted if line is not None]
+    start = 0
+    if known:
+        low, high = min(known), max(known)
+        start = high - height + 1 if high - low < height else known[0]
+    return max(0, min(start, lines - height))
+
+
 def seats_width(rows: Sequence[SeatRow]) -> int:
     """The width `seat_lines` needs to show every name, rating and title whole, with the
     numbers in words (and room for the flags a game may show)."""

@@ -17,7 +17,7 @@ import pytest
 from president.bots.sim import play_game
 from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
-from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, wrap
+from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, window_start, wrap
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.narrator import card_text
@@ -320,6 +320,40 @@ async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
     assert all(re.search(rf"{name}( \(you\))? +\d+c", text) for name in seating), text
     assert hand_cards(text.split("\n")) == [card_text(c) for c in table.app.screen.hand()], text
     assert table.app.screen.log[-1] in text, text
+
+
+def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
+    assert window_start(6, 5, [2, 0]) == 0  # both in the first five lines
+    assert window_start(6, 5, [5, 1]) == 1  # both: the window as low as needed
+    assert window_start(6, 5, [5, 0]) == 1  # both cannot be: the turn's line is kept
+    assert window_start(8, 3, [6, 1]) == 5  # both cannot be: the turn's
+    assert window_start(8, 3, [None, 7]) == 5
+    assert window_start(8, 3, [None, None]) == 0
+    assert window_start(4, 5, [3, 0]) == 0  # all fit
+
+
+@pytest.mark.slow  # (2-3 s: twelve seats' game)
+async def test_twelve_seats_at_60x16_say_how_many_are_out_of_view() -> None:
+    """At 60x16 twelve seats do not fit even in two columns: 10 showed and nothing said
+    so (issue 27).  The frame says how many are out of view, and the lines kept show
+    whose turn it is and who played last, as the turn goes round."""
+    seating = (ME, *(f"player-{n}" for n in range(1, 12)))
+    async with open_table(mid_hand, 16, 60, seating=seating) as (table, terminal):
+        checked = 0
+        for turn in (5, 11):
+            table.until(lambda: (table.game.public_view().turn or 0) >= turn)  # noqa: B023
+            text = await terminal.redraw()
+            public = table.client.model.public
+            assert public is not None and public.turn is not None
+            panel = text.split(" pile ")[0]
+            shown = [name for name in seating if re.search(rf"{name}( \(you\))? +\d+c", panel)]
+            hidden = re.search(r"table \(\+(\d+) more\)", text)
+            assert hidden and int(hidden.group(1)) == len(seating) - len(shown) > 0, text
+            assert re.search(rf"▶ {public.seating[public.turn]} ", panel), text
+            if public.trick:
+                assert public.seating[public.trick[-1][0]] in shown, text
+                checked += 1
+        assert checked
 
 
 @pytest.mark.parametrize(("rows", "columns"), SIZES)
