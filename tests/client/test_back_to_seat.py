@@ -62,8 +62,9 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(tmp_path: 
         again.send("\r")
         await again.shows("▶ ann (you)", 30)  # back in the seat, on the turn she had
         assert "your hand" in again.text() and "no cards" not in again.text(), again.text()
-        # the log says why it starts here (the hand's history is not sent with the seat)
+        # the log tells the hand so far (sent with the seat: hand_history), then this
         await again.shows("you are back at your seat")
+        assert "not in this log" not in again.text()
     finally:
         ann.close()
         if again is not None:

@@ -1,7 +1,9 @@
 """Online equals offline: at every decision of a game played through a real server (TLS,
 the protocol, the client library), each seat's view is `Game.view_for(seat)` field by
 field, and a spectator's view is the engine's public view, for every preset with random
-toggle combinations and 3 to 8 players.
+toggle combinations and 3 to 8 players.  One player's client is killed mid-game and a new
+one takes the seat back by key, and a second spectator starts watching then: told the
+hand so far (`hand_history`), their views go on being the engine's, history included.
 
 The truth is rebuilt from the server's own journal: each entry carries the event number
 the table had reached, and a view sent at number N shows the game as the last entry at or
@@ -43,10 +45,15 @@ class Recorder(RandomBot):
         super().__init__(rng)
         self.seen = seen
         self.client: Client | None = None
+        #: Set at this many decisions (0: never): the test kills the client then.
+        self.drop_at = 0
+        self.dropping = asyncio.Event()
 
     def choose(self, view: SeatView) -> Any:
         assert self.client is not None and self.client.model.view is not None
         self.seen.append((self.client.model.view.number, view))
+        if len(self.seen) == self.drop_at:
+            self.dropping.set()
         return super().choose(view)
 
 
@@ -129,7 +136,17 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
         recorder = Recorder(random.Random(seed + i), seen[i])
         recorder.client = c
         bots.append(BotPlayer(c, recorder))
+    late = await client(server, "late", tmp, role="spectator", identity=bot_key("late"))
+    late_seen: list[tuple[int, list[Any]]] = []
+
+    async def late_watch(message: m.Message) -> None:
+        if isinstance(message, m.TableView) and late.model.playing:  # (mid-hand)
+            late_seen.append((message.number, late.model.history()))
+
+    late.on_message = late_watch
+    bots[0].strategy.drop_at = 2  # type: ignore[attr-defined]
     tasks = [asyncio.create_task(c.run()) for c in [*clients, watcher]]
+    back: Client | None = None
     try:
         await clients[0].send(
             m.CreateTable(
@@ -146,12 +163,48 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
         await wait_for(lambda: all(c.model.slot is not None for c in clients))
         for c in clients:
             await c.send(m.Ready())
+        recorder = bots[0].strategy
+        assert isinstance(recorder, Recorder)
+        waits = [asyncio.create_task(e.wait()) for e in (recorder.dropping, bots[0].game_over)]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for wait in waits:
+            wait.cancel()
+        if recorder.dropping.is_set():  # p0's client dies; a new one takes the seat by key
+            tasks[0].cancel()
+            await clients[0].link.close()
+            table = server.lobby.tables[name]
+            await wait_for(lambda: not any(s.name == "p0" and s.present for s in table.chairs))
+            back = await client(server, "p0", tmp, identity=bot_key("p0"))
+            recorder.client = back
+            bots[0] = BotPlayer(back, recorder)
+            histories: list[m.HandHistory] = []
+            views: list[m.TableView] = []
+            heard = back.on_message
+
+            async def spy(message: m.Message) -> None:
+                if isinstance(message, m.HandHistory):
+                    histories.append(message)
+                elif isinstance(message, m.TableView) and not views:
+                    views.append(message)
+                assert heard is not None
+                await heard(message)
+
+            back.on_message = spy
+            tasks += [asyncio.create_task(back.run()), asyncio.create_task(late.run())]
+            await back.send(m.Join(table=name))
+            await late.send(m.Spectate(table=name))
+            await wait_for(lambda: bool(views))
+            game = views[0].game
+            mid_hand = game is not None and game.phase in ("play", "exchange")
+            # told the hand so far exactly when it came back during one
+            await wait_for(lambda: bool(histories) or not mid_hand)
+            assert bool(histories) == mid_hand
         await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 120)
         await wait_for(lambda: server.lobby.tables[name].status == "finished")
     finally:
         for task in tasks:
             task.cancel()
-        for c in [*clients, watcher]:
+        for c in [*clients, watcher, late, *([back] if back else [])]:
             await c.link.close()
     assert server.journal is not None
     ((_, _, entries),) = [t for t in server.journal.open_tables() if t[1] == name]
@@ -165,6 +218,8 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
     for number, public in watched:
         truth = at(states, number)[0]
         assert public == truth, differences(public, truth)
-    for c in clients:
+    for number, history in late_seen:  # every seat's history is the hand's plays and passes
+        assert history == list(at(states, number)[1][0].history)
+    for c in clients[1:] + ([back] if back else []):
         assert not [e for e in c.errors if e.about], c.errors
         assert all(problem is None for problem in c.model.deal_results.values())
