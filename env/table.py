@@ -139,8 +139,11 @@ class raw_env(AECEnv):
         self._legal: dict[int, Action] = {}
         #: The last observation made, by agent, until the next step.
         self._seen: tuple[str, dict[str, NDArray[Any]]] | None = None
-        #: The agent whose info holds a view (the last agent to act).
+        #: The agent whose info holds a view (the last agent to act), and its seat.
         self._informed = ""
+        self._actor = 0
+        #: The rewards hold a hand's end (to be set back to none at the next step).
+        self._rewarded = False
         self._no_actions = np.zeros(len(self.catalog), dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -159,6 +162,7 @@ class raw_env(AECEnv):
         self.played_hands = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -171,7 +175,7 @@ class raw_env(AECEnv):
     def _next(self) -> None:
         """The agent to act now (the game's first actor), its legal actions by index."""
         game = self.game
-        actor = game.actors[0]
+        self._actor = actor = game.actors[0]
         self.agent_selection = game.seating[actor]
         self._legal = self.catalog.indices(game.legal_actions(actor))
         infos = self.infos
@@ -189,7 +193,9 @@ class raw_env(AECEnv):
         game = self.game
         if self._seen is not None and self._seen[0] == agent:
             return self._seen[1]  # (asked again before a step: last(), a wrapper)
-        seat = game.seating.index(agent)
+        seat = self._actor
+        if game.seating[seat] != agent:  # (not the agent to act: after the end, say)
+            seat = game.seating.index(agent)
         mask = self._no_actions.copy()
         tracker = self.tracker
         if tracker.game is not game:
@@ -216,9 +222,11 @@ class raw_env(AECEnv):
         if chosen is None:
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # (the rewards of the hand just over: back to none)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         self._seen = None
-        self.tracker.follow(game.apply(game.seating.index(agent), chosen))
+        self.tracker.follow(game.apply(self._actor, chosen))
         if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
             self._hand_over()
         if not any(self.terminations.values()):
@@ -231,6 +239,7 @@ class raw_env(AECEnv):
         last = max(1, len(finish) - 1)
         for place, name in enumerate(finish):
             self.rewards[name] = 1.0 - 2.0 * place / last
+        self._rewarded = True
         self.played_hands += 1
         if game.phase is Phase.GAME_OVER or (
             self.hands is not None and self.played_hands >= self.hands
@@ -238,6 +247,7 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             for agent in self.agents:
                 self.infos[agent] = {}
+            self.tracker.step(game.view_for(self._actor))  # (the table as it ends)
             return
         self.tracker.follow(game.start_hand(rng=self._rng))
 

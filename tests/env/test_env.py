@@ -115,6 +115,12 @@ def test_the_kept_observation_is_the_one_made_afresh_at_every_step(
         steps += 1
     assert table.played_hands == hands or table.game.phase is Phase.GAME_OVER
     assert steps > 50
+    while table.agents:  # the end, each agent in turn (PettingZoo's dead steps)
+        agent = table.agent_selection
+        seat = table.game.seating.index(agent)
+        fresh = table.observer(table.game.view_for(seat))
+        assert np.array_equal(table.observe(agent)["observation"], fresh), agent
+        table.step(None)
 
 
 def test_the_catalog_numbers_every_action_once() -> None:
