@@ -144,7 +144,7 @@ class Listing:
         floors = self._floors = clear_floors(rules)
         #: The tables answer under these rules (bombs, suit_ranking and the emperor are
         #: `tricks`').
-        self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor)
+        self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor or rules.four_stop)
         #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
         self._lead_runs: dict[int, tuple[tuple[_Led, ...], ...]] = {}
         #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |

@@ -287,6 +287,11 @@ class HouseRules:
         " emperor and starts (or ends) a revolution",
         "a play of four suits is no play",
     )
+    four_stop: bool = house(
+        "under clear_rank = 8, a set of 8s waits on the pile: as many 4s stop the cut and"
+        " play goes on; if everyone passes, the 8s clear",
+        "an 8-cut clears at once",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:

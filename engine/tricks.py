@@ -23,6 +23,8 @@ THREE_OF_SPADES: Final = 3
 TWO_OF_SPADES: Final = TWO * 4 + 3
 #: Rank index of the queens (queen_release).
 QUEEN: Final = 9
+#: Rank index of the 4s (four_stop).
+FOUR: Final = 1
 SUIT_WORDS: Final = ("clubs", "diamonds", "hearts", "spades")
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
 
@@ -100,6 +102,23 @@ def _emperor_shape(play: Play) -> tuple[int, int, int] | None:
 def is_emperor_pile(top: Top) -> bool:
     """Whether the pile is an emperor (four ranks in a row, all four suits)."""
     return top.run and top.size == 4 and len(set(top.suits)) == 4
+
+
+def cut_waits(rules: Rules, top: Top | None) -> bool:
+    """Whether an 8-cut waits on the pile for a stop (four_stop): under four_stop and
+    clear_rank = 8 a set of 8s never stays on the pile but while it waits."""
+    return (
+        rules.four_stop
+        and rules.clear_rank == 8
+        and top is not None
+        and not top.run
+        and top.rank == EIGHT
+    )
+
+
+def _is_stop(play: Play, top: Top) -> bool:
+    """Whether the play is a stop of the waiting 8-cut: natural 4s as many as its 8s."""
+    return play.rank == FOUR and not play.jokers and play.count == top.size
 
 
 def _shape_fault(rules: Rules, play: Play) -> str:
@@ -332,6 +351,14 @@ def play_problem(rules: Rules, counts: KindCounts, trick: Trick, play: Play) -> 
         return "the first play of the game must contain the 3C (first_lead = 'three_of_clubs')"
     top = trick.top
     rev = trick.reversed
+    if top is not None and cut_waits(rules, top):
+        if _is_stop(play, top):
+            return None
+        fours = describe_set(FOUR, top.size, 0)
+        return (
+            f"the 8-cut waits (four_stop): only {fours}, with no joker, can stop it;"
+            " pass to let it clear"
+        )
     if top is None or _is_spade_three(rules, ids, top) or _is_spade_two(rules, ids, top, rev):
         return None
     if trick.step and (run is not None or not _steps(top, rev, play.rank, play.count)):
@@ -477,6 +504,10 @@ def legal_plays(rules: Rules, counts: Sequence[int], trick: Trick) -> list[Play]
     """Every distinct card set (by card kinds; suits matter) that `play_problem` accepts,
     ordered by rank (a sequence's lowest), sets before sequences, then size, then ids."""
     top, rev, lock, opening, _, _ = trick
+    if top is not None and cut_waits(rules, top):  # only the stops (four_stop)
+        base = FOUR * 4
+        held4 = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        return [play_of(ids) for ids, _ in _choices(FOUR, held4) if len(ids) == top.size]
     if top is None:
         lock = ()
     jokers_held = counts[JOKER_ID]
@@ -848,6 +879,9 @@ def effects_of(
     cleared, revolt, reverse, skips, dues, wins, cuts, unreverses, turns = facts or facts_of(
         rules, play
     )
+    if cleared and rules.four_stop and rules.clear_rank == 8 and play.rank == EIGHT:
+        # four_stop: a set of 8s waits on the pile for a stop (unless it is a bomb)
+        cleared = rules.bombs and play.count >= 4
     if not cleared and (
         (cuts and trick.reversed) or (rules.pile_clears and clears_pile(rules, play, trick))
     ):

@@ -28,9 +28,9 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: five_cut, six_cut, seven_cut, six_return, gekokujou, catastrophe, omen, step_lock,
 #: colour_lock); version 9 the direction of play (the toggles nine_reverse,
 #: queen_reverse, king_reverse and `GameView.backwards`), the toggles scaled_exchange
-#: (exchanges of up to six cards and six pairs) and emperor, and `hand_history` (issue 27:
-#: the hand's public events so far, sent with a snapshot), and the preset japanese.  A
-#: field or a message type newer than version 2
+#: (exchanges of up to six cards and six pairs), emperor and four_stop, `hand_history`
+#: (issue 27: the hand's public events so far, sent with a snapshot), and the preset
+#: japanese.  A field or a message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
@@ -770,6 +770,7 @@ RULES_SINCE: dict[str, int] = {
     "king_reverse": 9,
     "scaled_exchange": 9,
     "emperor": 9,
+    "four_stop": 9,
     "japanese": 9,  # the preset of the Daifugo apps' common set
 }
 

@@ -45,6 +45,7 @@ TABLES["six_return"] = ("classic", {**TABLES["six_return"][1], "jack_back": "on"
 TABLES["catastrophe"] = ("classic", {**TABLES["catastrophe"][1], "players": "8"})
 # (at 6 the exchange scales to 3, 2 and 1 cards: at 4 it is two_one's)
 TABLES["scaled_exchange"] = ("classic", {**TABLES["scaled_exchange"][1], "players": "6"})
+TABLES["four_stop"] = ("classic", {**TABLES["four_stop"][1], "clear_rank": "8"})
 TABLES["queen_release"] = ("classic", {**TABLES["queen_release"][1], "suit_lock": "on"})
 TABLES["daifugo"] = ("daifugo", {})
 
@@ -131,6 +132,8 @@ class Watch:
                     held = any(c.rank == trigger.rank and not c.is_joker for c in event.cards)
                     if held and backwards != game.backwards:
                         self.seen.add(name)
+                if ranks == {1} and before is not None and not before.run and before.rank == 5:
+                    self.seen.add("four_stop")  # 4s on a set of 8s: the cut stopped
                 suits = {c.suit for c in event.cards if not c.is_joker}
                 if len(event.cards) == 4 and len(ranks) == 4 and len(suits) == 4:
                     self.seen.add("emperor")  # four ranks in a row, four suits

@@ -611,3 +611,35 @@ def test_an_emperor_starts_a_revolution_and_only_an_emperor_answers_it() -> None
     assert not run.revolution and not run.is_legal(1, cards("6S 7C 8D 9H"))
     off = game_with(LEFT.replace(sequences=True), deal)
     assert not off.is_legal(0, cards("6S 7H 8D 9C"))
+
+
+# --- four_stop ---------------------------------------------------------------------------------
+
+
+def test_as_many_fours_stop_an_eight_cut_and_passes_let_it_clear() -> None:
+    """docs/rules.md, `four_stop`: the worked example (rich-rich-daifugo's 4止め, "8切り
+    Pending時に4x2で4止めが発動", and "8切りPendingでない時は4止めが発動しない")."""
+    rules = LEFT.replace(clear_rank=8, four_stop=True)
+    deal = {0: "5C 5D 3H", 1: "8C 8D 9H", 2: "4C 4H 6D", 3: "4D 7H 7S"}
+    game = game_with(rules, deal)
+    game.apply(0, cards("5C 5D"))
+    events = game.apply(1, cards("8C 8D"))
+    assert not played(events).clears and game.turn == 2  # the cut waits
+    problem = game.view_for(2).problem(cards("6D"))
+    assert problem is not None and "four_stop" in problem
+    assert not game.is_legal(2, cards("4C"))  # as many 4s as 8s
+    game.apply(2, cards("4C 4H"))  # stopped: the 4s are the pile, play goes on
+    assert game.top is not None and game.top.rank == 1 and game.turn == 3
+    assert game.is_legal(3, cards("7H 7S"))
+    cut = game_with(rules, deal)
+    cut.apply(0, cards("5C 5D"))
+    cut.apply(1, cards("8C 8D"))
+    for seat in (2, 3):
+        cut.apply(seat, PASS)
+    assert TrickEnded(1, 1) in cut.apply(0, PASS)  # nobody stopped it: the 8s clear
+    fours = game_with(rules, {0: "4C 4H", 1: "6C 6D"})  # no cut waiting: 4s are 4s
+    fours.apply(0, cards("4C 4H"))
+    assert fours.is_legal(1, cards("6C 6D"))
+    off = game_with(LEFT.replace(clear_rank=8), deal)
+    off.apply(0, cards("5C 5D"))
+    assert TrickEnded(1, 1) in off.apply(1, cards("8C 8D"))  # an 8-cut clears at once

@@ -83,7 +83,8 @@ def test_another_key_or_a_tampered_byte_does_not_open() -> None:
         pack([b"\x00" * 53]),
         pack([b"\x00" * 53, [[False, 0, 1, False, [53]]]]),
         pack([b"\x00" * 53, [[False, -1, 1, False, [3]]]]),
-        pack([b"\x00" * 53, [[False, 0, 1, False, [1, 2, 3]]]]),
+        # (a pair moves at most 6 cards: scaled_exchange at 12 players)
+        pack([b"\x00" * 53, [[False, 0, 1, False, [1, 2, 3, 4, 5, 6, 7]]]]),
         pack([b"\x00" * 53, [[False, 0, 1]]]),
     ],
 )
