@@ -215,11 +215,19 @@ def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
 @plain_game_allowed
 def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
     """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
-    every view go the way of play): one short game at five, fast == plain."""
+    every view go the way of play), with scaled_exchange, emperor and four_stop: one
+    short game at six, fast == plain."""
     rules = find_preset("daifugo").replace(
-        nine_reverse=True, queen_reverse=True, king_reverse=True, target=4, rounds=1
+        nine_reverse=True,
+        queen_reverse=True,
+        king_reverse=True,
+        scaled_exchange=True,
+        emperor=True,
+        four_stop=True,
+        target=4,
+        rounds=2,
     )
-    play(rules, 5, seed=9)
+    play(rules, 6, seed=9)
 
 
 def test_a_view_kept_shows_the_moment_it_was_made() -> None:
