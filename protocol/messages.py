@@ -764,7 +764,7 @@ RULES_SINCE: dict[str, int] = {
     "omen": 8,
     "step_lock": 8,
     "colour_lock": 8,
-    # version 9 (issue 28: the direction of play, the scaled exchange)
+    # version 9 (issue 28: the direction of play, the scaled exchange, emperor, 4-stop)
     "nine_reverse": 9,
     "queen_reverse": 9,
     "king_reverse": 9,
