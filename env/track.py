@@ -23,12 +23,15 @@ from president.engine import (
     Discarded,
     Game,
     Gave,
+    ExchangeDone,
     HandedOver,
     HandStarted,
+    Passed,
     Phase,
     Played,
     Returned,
     SeatView,
+    Skipped,
     TrickEnded,
 )
 from president.engine.cards import KINDS
@@ -37,6 +40,23 @@ from .observe import RANKS, Observer
 
 #: The state flags and the lock suits (see `layout_of`).
 STATE, LOCK = 9, 4
+
+#: Events that do not move the places (a seat out, a hand's end, and whatever else is
+#: not here, do: then the view is asked).
+_PLACES_STAY = frozenset(
+    {
+        Dealt,
+        Gave,
+        Returned,
+        ExchangeDone,
+        Played,
+        Passed,
+        Skipped,
+        TrickEnded,
+        HandedOver,
+        Discarded,
+    }
+)
 
 
 class Tracker:
@@ -79,6 +99,8 @@ class Tracker:
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
         #: The play to beat, (owner, cards), as the events tell; None after a trick.
         self._last: tuple[int, Any] | None = None
+        #: Whether the places may have moved since they were last read from a view.
+        self._places_moved = True
         #: The public parts as last written (see `step`); nothing yet.
         self._seen: tuple[Any, ...] = (None,) * 7
 
@@ -126,6 +148,7 @@ class Tracker:
         values[at["rules"] + self._rules_size() :] = 0.0
         self._pile = (None, None)
         self._seen = (None,) * 7
+        self._places_moved = True
         self._returns = [-1] * self.players
         trick = game.view_for(0).trick
         self._last = (trick[-1][0], trick[-1][1].cards) if trick else None
@@ -169,6 +192,8 @@ class Tracker:
             elif kind is HandStarted:
                 self._new_hand()
                 self._last = None
+            if kind not in _PLACES_STAY:
+                self._places_moved = True
 
     def _new_hand(self) -> None:
         values, at = self.values, self._at
@@ -211,7 +236,11 @@ class Tracker:
         if locked != seen[3]:
             start = at["seats"] + 3 * players
             values[start : start + players] = locked
-        places = view.places
+        if self._places_moved:
+            places = view.places
+            self._places_moved = False
+        else:
+            places = seen[4]
         if places != seen[4]:
             start = at["seats"] + 4 * players
             if places:
