@@ -21,9 +21,9 @@ from numpy.typing import NDArray
 from president.engine import (
     Dealt,
     Discarded,
+    ExchangeDone,
     Game,
     Gave,
-    ExchangeDone,
     HandedOver,
     HandStarted,
     Passed,
