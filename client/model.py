@@ -6,6 +6,7 @@ online exactly as it does offline."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +77,57 @@ class Said:
     text: str
 
 
+@dataclass(frozen=True)
+class Chair:
+    """A chair at the table: who sits there ("" for nobody), a server bot's strategy
+    ("" for a person), whether its player is connected and ready."""
+
+    name: str
+    bot: str
+    connected: bool
+    ready: bool
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The table around the game as last heard, in the client's own terms: what the
+    screens read of it (never the wire message).  `deadline`: when the turn timer runs
+    out, on this machine's monotonic clock (None when no timer runs)."""
+
+    name: str
+    status: str
+    chairs: tuple[Chair, ...]
+    preset: str
+    #: The toggles changed from the preset, in the table's order.
+    changed: tuple[str, ...]
+    deadline: float | None
+
+    @classmethod
+    def of(cls, view: m.TableView, now: float) -> TableState:
+        left = view.turn_deadline_ms / 1000
+        return cls(
+            name=view.table,
+            status=view.status,
+            chairs=tuple(Chair(c.name, c.bot, c.connected, c.ready) for c in view.chairs),
+            preset=str(view.rules.get("preset", "classic")),
+            changed=tuple(name for name in view.rules if name != "preset"),
+            deadline=now + left if left else None,
+        )
+
+    def chair_of(self, name: str) -> Chair | None:
+        return next((chair for chair in self.chairs if chair.name == name), None)
+
+    @property
+    def has_empty_chair(self) -> bool:
+        return any(not chair.name for chair in self.chairs)
+
+    def seconds_left(self, now: float) -> int | None:
+        """Whole seconds left on the turn timer (rounded up), None if none runs."""
+        if self.deadline is None:
+            return None
+        return max(0, int(self.deadline - now + 0.999))
+
+
 #: What happened at the table, in order, as a screen is told it (`TableModel.news`).
 News = Heard | Recalled | Viewed | Sealed | Said
 
@@ -86,9 +138,11 @@ KEPT_NEWS = 5000
 @dataclass
 class TableModel:
     name: str = ""
-    #: The last table message, and the game in it as the engine's public view.
+    #: The last table message, and the game in it as the engine's public view; the
+    #: table around the game (chairs, status, timer) as the screens read it.
     view: m.TableView | None = None
     public: PublicView | None = None
+    table: TableState | None = None
     #: This connection's chair (from `seated`), name and seat token.
     slot: int | None = None
     me: str = ""
@@ -122,9 +176,11 @@ class TableModel:
 
     # --- updates ----------------------------------------------------------------------
 
-    def see(self, view: m.TableView) -> None:
-        """A new table message: the public view it carries, in the engine's terms."""
+    def see(self, view: m.TableView, now: float | None = None) -> None:
+        """A new table message (heard at `now`, monotonic): the public view it carries, in
+        the engine's terms, and the table around it."""
         self.view, self.name = view, view.table
+        self.table = TableState.of(view, time.monotonic() if now is None else now)
         rules = self.rules()
         self.public = (
             None

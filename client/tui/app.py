@@ -49,8 +49,9 @@ from .fit import (
     wrap,
 )
 from .logview import LogView
-from .narrator import card_text, lock_text
-from .seats import SeatRow, pile, rating_text, seat_rows
+from .narrator import card_text
+from .pile import pile_line
+from .seats import SeatRow, rating_text, seat_rows
 from .shell import Shell
 from .table import TableScreen
 from .theme import add_help_keys, card_style
@@ -197,10 +198,10 @@ class TableApp:
     def ask_ratings(self, hand_over: bool = False) -> None:
         """The ratings of the people at the table: when who sits here changes, and after
         each hand (`hand_over`: each hand finished rates its players)."""
-        view, ladder = self.client.model.view, self.client.ladder
-        if view is None or not ladder.wanted():
+        table, ladder = self.client.model.table, self.client.ladder
+        if table is None or not ladder.wanted():
             return
-        names = tuple(c.name for c in view.chairs if c.name and not c.bot)
+        names = tuple(c.name for c in table.chairs if c.name and not c.bot)
         if names and (names != self._rated or hand_over):
             self._rated = names
             self.spawn(self.client.send(m.Leaderboard(players=names)))
@@ -299,14 +300,14 @@ class TableApp:
         rows = self._seat_rows()
         waiting = 0
         if rows is None:
-            model, ladder, view = self.client.model, self.client.ladder, self.client.model.view
+            model, ladder, table = self.client.model, self.client.ladder, self.client.model.table
             rows = [
                 SeatRow(
                     name=chair.name + (" (you)" if chair.name == model.me else ""),
                     count=13,
                     rating=rating_text(None if chair.bot else ladder.rating(chair.name)),
                 )
-                for chair in (view.chairs if view is not None else ())
+                for chair in (table.chairs if table is not None else ())
                 if chair.name
             ]
             waiting = max((len(line) for _, line in self._waiting_lines(1000)), default=0)
@@ -387,16 +388,16 @@ class TableApp:
         return (3 if state == "connected" else 0), f"[{state}]"
 
     def _header(self) -> StyleAndTextTuples:
-        view, public = self.client.model.view, self.client.model.public
-        if view is None:
+        table, public = self.client.model.table, self.client.model.public
+        if table is None:
             return [("class:title", " president — waiting for the table ...")]
-        rules = f"{view.rules.get('preset', '')}{'+' if len(view.rules) > 1 else ''}"
+        rules = f"{table.preset}{'+' if table.changed else ''}"
         hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
-        phase = public.phase.value.replace("_", " ") if public is not None else view.status
+        phase = public.phase.value.replace("_", " ") if public is not None else table.status
         left = self.screen.seconds_left()
         # (importance, text): the least important go first when the line is too narrow
         parts = [
-            (2, view.table),
+            (2, table.name),
             (4, rules),
             (1, hand),
             (1, phase),
@@ -460,11 +461,11 @@ class TableApp:
     def _waiting_lines(self, width: int) -> list[tuple[str, str]]:
         """Before the game: who sits where, and who is ready."""
         model, ladder = self.client.model, self.client.ladder
-        view = model.view
-        if view is None:
+        table = model.table
+        if table is None:
             return []
         out: list[tuple[str, str]] = []
-        for seat, chair in enumerate(view.chairs):
+        for seat, chair in enumerate(table.chairs):
             if not chair.name:
                 out.append(("class:dim", f"  seat {seat}: empty"))
                 continue
@@ -483,13 +484,13 @@ class TableApp:
     def _seat_rows(self) -> list[SeatRow] | None:
         """The seats of the game as rows (None before a game)."""
         model, ladder = self.client.model, self.client.ladder
-        view, public = model.view, model.public
-        if view is None or public is None:
+        table, public = model.table, model.public
+        if table is None or public is None:
             return None
         return seat_rows(
             public,
             me=model.me,
-            connected={chair.name: chair.connected for chair in view.chairs},
+            connected={chair.name: chair.connected for chair in table.chairs},
             rating=ladder.rating,
         )
 
@@ -536,16 +537,7 @@ class TableApp:
         return [("class:dim", " pile  "), *self._pile()]
 
     def _pile(self) -> StyleAndTextTuples:
-        public = self.client.model.public
-        if public is None or not public.trick:
-            return [("class:dim", "empty: the next play leads")]
-        who, play = pile(public, self.client.model.me)[-1]
-        out: StyleAndTextTuples = [("", f"{who}: ")]
-        for card in play.cards:
-            out.append((card_style(card), card_text(card) + " "))
-        if public.lock:
-            out.append(("class:turn", f" {lock_text(public.lock)}"))
-        return out
+        return list(pile_line(self.client.model.public, self.client.model.me, card_style))
 
     def _notes(self) -> StyleAndTextTuples:
         """Beside the log on a wide screen: what is not an event (the exchange, the last
@@ -721,11 +713,11 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("r", filter=playing)
     def _ready(event: KeyPressEvent) -> None:
         model = table.client.model
-        view = model.view
-        if model.slot is None or view is None or view.status == "playing":
+        state = model.table
+        if model.slot is None or state is None or state.status == "playing":
             screen.message = "ready is for a seated player before a game"
             return
-        mine = next((chair for chair in view.chairs if chair.name == model.me), None)
+        mine = state.chair_of(model.me)
         ready = not (mine is not None and mine.ready)
         screen.message = "ready: the game starts when every seat is ready" if ready else "not ready"
         later(table.client.send(m.Ready(ready=ready)))
@@ -733,7 +725,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("b", filter=playing)
     def _bot(event: KeyPressEvent) -> None:
         model = table.client.model
-        if model.view is None or model.view.status == "playing":
+        if model.table is None or model.table.status == "playing":
             screen.message = "bots join between games"
             return
         screen.message = f"asked for a {table.bots} bot"

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from president.engine import Card, Phase, Play, PublicView, strength
+from president.engine import Card, Phase, PublicView, strength
+
+from .pile import pile as pile  # (the pile's presenter: client/tui/pile.py)
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,3 @@ def seat_rows(
             )
         )
     return rows
-
-
-def pile(view: PublicView, me: str = "") -> list[tuple[str, Play]]:
-    """The trick in progress, oldest play first: (who, what), "you" for `me`."""
-    return [
-        ("you" if me and view.seating[seat] == me else view.seating[seat], play)
-        for seat, play in view.trick
-    ]

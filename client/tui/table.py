@@ -81,7 +81,6 @@ class TableScreen:
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
-    view_time: float = 0.0
     exchange_line: str = ""
     #: What the log shows, oldest first, as (where, style, text): where is "" for every
     #: screen, "narrow" for what a wide screen has in its notes beside the log instead
@@ -330,7 +329,6 @@ class TableScreen:
 
     def viewed(self, public: PublicView | None) -> None:
         """A new view of the table (after the events it counts)."""
-        self.view_time = time.monotonic()
         self.before = public
         if public is not None:
             self.narrator.seating = public.seating
@@ -490,17 +488,17 @@ class TableScreen:
         something now (a key the screen would refuse is not offered).  In `width`
         columns a name in it is cut first, so the keys stay."""
         model, message = self.model, self.message
-        view, public = model.view, model.public
+        table, public = model.table, model.public
         if message:
             return "class:message", f" {message}"
         if self.connection == "disconnected":
             return "class:message", " disconnected from the server: q leaves"
         if self.connection != "connected":  # reconnecting: nothing sent gets there now
             return "class:message", f" {self.connection} ..."
-        if view is None:
+        if table is None:
             return "class:dim", " waiting for the table ..."
         seated = model.slot is not None
-        if public is None or view.status != "playing" or public.phase is Phase.GAME_OVER:
+        if public is None or table.status != "playing" or public.phase is Phase.GAME_OVER:
             return self._between_games(seated)
         if not seated:
             return "class:dim", " watching (q leaves)"
@@ -524,23 +522,22 @@ class TableScreen:
         return "class:dim", f" {turn} to play ..."
 
     def _between_games(self, seated: bool) -> tuple[str, str]:
-        view, public = self.model.view, self.model.public
-        assert view is not None
-        if view.status == "playing":
+        table, public = self.model.table, self.model.public
+        assert table is not None
+        if table.status == "playing":
             if public is None:
                 return "class:dim", " the game begins: the first hand is being dealt ..."
             return "class:dim", " the game is over: the table is closing it ..."
         if not seated:
-            if view.status == "finished":
+            if table.status == "finished":
                 return "class:dim", " watching: the game is over (q leaves)"
             return "class:dim", " watching: the game starts when every seat is ready"
-        empty = any(not chair.name for chair in view.chairs)
-        bot = ", b = add a bot" if empty else ""
-        mine = next((chair for chair in view.chairs if chair.name == self.model.me), None)
+        bot = ", b = add a bot" if table.has_empty_chair else ""
+        mine = table.chair_of(self.model.me)
         ready = "r = not ready" if mine is not None and mine.ready else "r = ready"
         if public is None:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
-        over = "game over" if view.status == "finished" else "the game stopped"
+        over = "game over" if table.status == "finished" else "the game stopped"
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
         return "class:turn", f" {over}: {ready}{bot}, q = leave{shown}"
 
@@ -683,12 +680,10 @@ class TableScreen:
 
     def rules_lines(self) -> list[str]:
         """The table's rules: the preset, and each changed toggle in words."""
-        view = self.model.view
-        rules = self.model.rules()
-        if view is None or rules is None:
+        table, rules = self.model.table, self.model.rules()
+        if table is None or rules is None:
             return []
-        preset = str(view.rules.get("preset", "classic"))
-        changed = [name for name in view.rules if name != "preset"]
+        preset, changed = table.preset, table.changed
         return [f"rules: {preset}" + (", changed:" if changed else " (see president rules)")] + [
             f"• {toggle_words(name, getattr(rules, name), rules)}" for name in changed
         ]
@@ -711,8 +706,5 @@ class TableScreen:
         )
 
     def seconds_left(self) -> int | None:
-        view = self.model.view
-        if view is None or not view.turn_deadline_ms:
-            return None
-        left = view.turn_deadline_ms / 1000 - (time.monotonic() - self.view_time)
-        return max(0, int(left + 0.999))
+        table = self.model.table
+        return None if table is None else table.seconds_left(time.monotonic())
