@@ -391,3 +391,22 @@ wire_values = st.recursive(
 def test_fuzzed_messages_only_ever_raise_protocol_errors(kind: str, fields: dict[str, Any]) -> None:
     with contextlib.suppress(RemoteProtocolError):
         m.Message.from_wire({"type": kind, **fields})
+
+
+def test_a_full_page_of_hand_history_fits_a_frame() -> None:
+    """The biggest page a server may send: `HISTORY_PAGE` events, each as big as an event
+    gets (a 40-character table name, 13 cards, 12 names of 40), within one frame."""
+    from president.protocol.framing import MAX_FRAME
+
+    name, names = "T" * 40, tuple(f"{n:02d}" + "x" * 38 for n in range(12))
+    big = (
+        m.HandStarted(table=name, number=2**53, hand=2**53, seating=names, dealer=11),
+        m.HandOver(table=name, number=2**53, hand=2**53, finish=names, points=(-(2**31),) * 12),
+    )
+    plays = tuple(
+        m.Played(name, 2**53, 11, ("10C",) * 13, True, True, "away")
+        for _ in range(m.HISTORY_PAGE - len(big))
+    )
+    page = m.HandHistory(table=name, hand=2**53, page=2**31, more=True, events=big + plays)
+    assert len(pack(page.to_wire())) < MAX_FRAME - 4
+    assert m.Message.from_wire(unpack(pack(page.to_wire()))) == page
