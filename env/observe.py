@@ -63,10 +63,9 @@ def layout_of(rules: Rules, players: int) -> Layout:
         ("played", KINDS),  # every card out this hand
         ("gave", KINDS),  # the cards I gave or returned in the exchange
         ("got", KINDS),  # the cards I was given or returned
-        (
-            "state",
-            9,
-        ),  # exchange, play, revolution, jack back, reversed, opening, due kinds x2, due size
+        # exchange, play, revolution, jack back, reversed, play turning anticlockwise,
+        # opening, due kinds x2, due size
+        ("state", 10),
         ("lock", 4),  # the suits the trick is locked to
         ("return", 3),  # cards I must return now (0, 1, 2 one-hot)
         ("rules", len(_rules_vector(rules))),
@@ -137,12 +136,13 @@ class Observer:
         start = at["state"][0]
         phase = view.phase
         due = view.due
-        out[start : start + 9] = (
+        out[start : start + 10] = (
             float(phase is Phase.EXCHANGE),
             float(phase is Phase.PLAY),
             float(view.revolution),
             float(view.jack_back),
             float(view.reversed),
+            float(view.backwards),
             float(view.opening),
             float(due is not None and due.kind == "handover"),
             float(due is not None and due.kind == "discard"),

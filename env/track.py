@@ -39,7 +39,7 @@ from president.engine.cards import KINDS
 from .observe import RANKS, Observer
 
 #: The state flags and the lock suits (see `layout_of`).
-STATE, LOCK = 9, 4
+STATE, LOCK = 10, 4
 
 #: Events that do not move the places (a seat out, a hand's end, and whatever else is
 #: not here, do: then the view is asked).
@@ -256,6 +256,7 @@ class Tracker:
             view.revolution,
             view.jack_back,
             view.reversed,
+            view.backwards,
             view.opening,
             due is not None and due.kind == "handover",
             due is not None and due.kind == "discard",

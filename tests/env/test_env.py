@@ -209,3 +209,24 @@ async def test_a_trained_policy_plays_a_person_in_president_play(tmp_path: Path)
             await asyncio.sleep(0.3)
     finally:
         ann.close()
+
+
+def test_the_direction_of_play_is_in_the_observation() -> None:
+    """Under nine_reverse a 9 turns play anticlockwise: the state says so (slot 5 of
+    `state`, docs/rl.md), and says clockwise again before it turns."""
+    import random
+
+    from president.engine import Game
+    from president.env import Observer
+
+    rules = PRESETS["classic"].replace(nine_reverse=True)
+    observe, rng = Observer(rules, 4), random.Random(3)
+    start = observe.layout.part("state").start
+    game, seen = Game(rules, ["a", "b", "c", "d"]), set()
+    game.start_hand(rng=rng)
+    while game.phase is Phase.PLAY:
+        seat = game.actors[0]
+        view = game.view_for(seat)
+        seen.add((view.backwards, bool(observe(view)[start + 5])))
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert seen == {(False, False), (True, True)}, seen
