@@ -164,7 +164,7 @@ async def attack(args: argparse.Namespace) -> int:
             clients[name] = await connect_as(address, pin, known, name)
         toggles: dict[str, Any] = {"scaled_exchange": True, "auto_return": False}
         await clients["p0"].send(
-            m.CreateTable(name="leak", preset="classic", toggles=toggles, seats=6)
+            m.CreateTable(name="leak", preset=args.preset, toggles=toggles, seats=6)
         )
         await asyncio.sleep(0.3)
         seats = {name: Seat(clients[name], address, pin, known) for name in names}
@@ -262,6 +262,8 @@ async def attack(args: argparse.Namespace) -> int:
                 for card in message.cards:
                     where = (message.table, hand_at.get(message.table, -1), card)
                     public[where] = min(public.get(where, 1 << 62), message.number)
+    if args.control:  # the check's own test: a hand's plays taken as never public
+        public = {k: v for k, v in public.items() if k[1] != 1}
     leaks: collections.Counter[str] = collections.Counter()
     examples: list[str] = []
     for name, items in shown.items():
@@ -294,11 +296,21 @@ async def attack(args: argparse.Namespace) -> int:
         for e in x.events
         if isinstance(e, (m.Gave, m.Returned))
     )
+    handed = sum(
+        1
+        for c in clients.values()
+        for x in c.received
+        if isinstance(x, m.HandHistory)
+        for e in x.events
+        if isinstance(e, (m.HandedOver, m.Discarded))
+    )
     hands = {name: max((h for (_, h) in s.held), default=-1) for name, s in seats.items()}
     checked = sum(len(items) for items in shown.values())
     print(f"hands reached: {hands}; p2 left/rejoined and p3 cut/resumed {cuts} times each")
     print(f"hand_history pages received: {pages}")
-    print(f"events inside them: {events_in}; gave/returned events among them: {gave}")
+    print(
+        f"events inside them: {events_in}; gave/returned events among them: {gave}, handed_over/discarded {handed}"
+    )
     print(f"card strings checked: {checked}; leaks: {dict(leaks) or 'none'}")
     for line in examples:
         print("  " + line)
@@ -327,6 +339,12 @@ async def attack(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument(
+        "--preset", default="classic", help="table leak's (japanese: hand-overs, discards)"
+    )
+    parser.add_argument(
+        "--control", action="store_true", help="hand 1's plays taken as never public: must fail"
+    )
     parser.add_argument("--every", type=float, default=0.2, help="seconds between snapshots")
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
