@@ -72,9 +72,12 @@ def choose_version(offered: Sequence[int], supported: Sequence[int] = m.VERSIONS
 #: The message types whose wire form depends on the version chosen: some of their fields
 #: are newer than some versions (`messages.Since`), and are left out for those.
 _VERSIONED = frozenset(cls for cls in m.REGISTRY.values() if m.is_versioned(cls))
-#: The last message encoded, and its frames by the version they were made for: a
-#: broadcast sends one message object to many connections (messages are immutable).
-_last: tuple[m.Message | None, dict[int, bytes]] = (None, {})
+#: The last few messages encoded, and their frames by the version they were made for: a
+#: broadcast sends one message object to many connections, and a table sends the same
+#: `hand_history` pages to each member who comes mid-hand (messages are immutable).  By
+#: the message's id, the message kept with its frames (so the id is not reused).
+_recent: dict[int, tuple[m.Message, dict[int, bytes]]] = {}
+RECENT_FRAMES = 16
 
 
 def _wire_for(message: m.Message, version: int) -> dict[str, object]:
@@ -85,11 +88,13 @@ def _wire_for(message: m.Message, version: int) -> dict[str, object]:
 
 def _encoded(message: m.Message, limit: int, version: int | None) -> bytes:
     """A message's frame in `version` (a peer gets no field newer than its version)."""
-    global _last
     era = max(m.VERSIONS) if version is None or type(message) not in _VERSIONED else version
-    if _last[0] is not message:
-        _last = (message, {})
-    frames = _last[1]
+    known = _recent.get(id(message))
+    if known is None or known[0] is not message:
+        if len(_recent) >= RECENT_FRAMES:
+            del _recent[next(iter(_recent))]  # the oldest
+        known = _recent[id(message)] = (message, {})
+    frames = known[1]
     frame = frames.get(era)
     if frame is None:
         frame = frames[era] = encode_frame(pack(_wire_for(message, era)), limit)

@@ -23,12 +23,16 @@ class HandLog:
     def __init__(self) -> None:
         self.hand = -1
         self.events: list[m.TableEvent] = []
+        #: The pages as last made, while no event came since (the same message objects:
+        #: their frames are encoded once however many come mid-hand, protocol.connection).
+        self._pages: list[m.HandHistory] | None = None
 
     def add(self, message: m.TableEvent) -> None:
         if isinstance(message, m.HandStarted):
             self.hand, self.events = message.hand, []
         if self.hand >= 0:
             self.events.append(message)
+            self._pages = None
 
     def replay(
         self, table: str, number: int, events: Sequence[Event], timeout: m.TimeoutReason = ""
@@ -48,9 +52,11 @@ class HandLog:
         """The hand so far as `hand_history` pages (none before the first hand)."""
         if self.hand < 0:
             return []
+        if self._pages is not None and (not self._pages or self._pages[0].table == table):
+            return self._pages
         size = m.HISTORY_PAGE
         chunks = [self.events[at : at + size] for at in range(0, len(self.events), size)]
-        return [
+        self._pages = [
             m.HandHistory(
                 table=table,
                 hand=self.hand,
@@ -60,3 +66,4 @@ class HandLog:
             )
             for page, chunk in enumerate(chunks)
         ]
+        return self._pages

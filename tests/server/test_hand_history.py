@@ -54,6 +54,9 @@ async def test_a_watcher_and_a_seat_back_mid_hand_are_told_the_hand_as_it_was_se
     kinds = [type(x) for x in watcher.sent]
     assert kinds.index(m.HandHistory) < kinds.index(m.TableView)  # a view follows its events
     assert not old.of(m.HandHistory) and old.of(m.TableView)
+    again = Member("again")  # no event since: the very pages (their frames encoded once)
+    await t.spectate(again, None)
+    assert again.of(m.HandHistory)[0] is watcher.of(m.HandHistory)[0]
     # a seat that drops and comes back is told the same, then its hand
     await t.drop(ann)
     token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
