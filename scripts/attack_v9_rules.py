@@ -26,6 +26,8 @@ from attack_seatlock import SOURCE, spawn
 from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
+from president.protocol.codec import pack
+from president.protocol.framing import encode_frame
 from servers import environment, start_server, stop_server
 
 ODD: list[Any] = [
@@ -128,6 +130,22 @@ async def attack(args: argparse.Namespace) -> int:
             print("33 toggles: the client library sent it")
         except Exception as exc:  # (the library refuses to build it: send the raw frame)
             print(f"33 toggles: the client library refuses: {str(exc)[:100]}")
+        # a client sends what only a server sends: hand_history (raw frames: the library
+        # will not), one well formed, one of 129 events, one nesting a hand_history
+        event = {"type": "played", "table": "other", "number": 1, "seat": 0, "cards": ["3C"]}
+        event |= {"clears": False, "revolution": False, "timeout": ""}
+        page = {"type": "hand_history", "table": "other", "hand": 0, "page": 0, "more": False}
+        for what, events in (
+            ("hand_history from a client", [event]),
+            ("hand_history of 129 events", [event] * 129),
+            ("hand_history inside hand_history", [{**page, "events": [event]}]),
+        ):
+            before = len(host.errors)
+            host.link.writer.write(encode_frame(pack({**page, "events": events})))
+            said = await answer(host, before)
+            print(f"{what}: {said[:120]}")
+            if said.startswith("no error"):
+                problems.append(f"{what}: not refused")
         made = []
         for n, (what, preset, toggles, seats) in enumerate(cases()):
             SOURCE.set(f"127.0.1.{10 + n}")  # a table an address (its 8 bots for it)
