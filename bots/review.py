@@ -462,10 +462,10 @@ def _return_outcomes(
 
 
 def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
-    """One decision judged from its seat's view (see the module's words).  A loss within
-    `SECOND_LOOK` places of a threshold is measured again over `MORE_WORLDS` times as
-    many worlds (the label is the one figure a reader acts on: near a threshold, the
-    noise of one evaluation decides it)."""
+    """One decision judged from its seat's view (see the module's words).  A loss near a
+    threshold (within `SECOND_LOOK` of it, as a share of it: 0.15 places of a blunder's
+    0.50) is measured again over `MORE_WORLDS` times as many worlds (the label is the one
+    figure a reader acts on: near a threshold, the noise of one evaluation decides it)."""
     view = moment.view
     rng = random.Random(_seed(seed, moment.hand, moment.number))
     if moment.redeal is not None:
@@ -475,7 +475,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     results = _worlds_of(moment, candidates, worlds, rng)
     mine = candidates.index(moment.chosen)
     best, gap = _verdict(results, mine, len(view.counts))
-    if any(abs(gap - limit) < SECOND_LOOK for _, limit in THRESHOLDS):
+    if any(abs(gap - limit) < SECOND_LOOK * limit for _, limit in THRESHOLDS):
         results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
         best, gap = _verdict(results, mine, len(view.counts))
     loss = max(0.0, gap)
@@ -494,8 +494,9 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     )
 
 
-#: A loss this near a threshold (in places) is measured again over more worlds...
-SECOND_LOOK = 0.15
+#: A loss this near a threshold (a share of the threshold) is measured again over more
+#: worlds...
+SECOND_LOOK = 0.3
 #: ... this many times as many as the first look.
 MORE_WORLDS = 3
 
