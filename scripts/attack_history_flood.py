@@ -186,8 +186,11 @@ async def attack(args: argparse.Namespace) -> int:
         # --- the attackers ----------------------------------------------------------------
         stop = asyncio.Event()
 
+        target = {"table": "empty"}  # what the crowd watches: "empty" (no game: the control)
+
         async def reader(client: Client, watch: bool) -> None:
-            """Read everything; count bytes; answer pings; watch again on each view."""
+            """Read everything; count bytes; answer pings; watch again on each answer (the
+            last history page at "long", the view at "empty")."""
             link = client.link
             with contextlib.suppress(ConnectionError, OSError, asyncio.CancelledError):
                 while True:
@@ -201,21 +204,30 @@ async def attack(args: argparse.Namespace) -> int:
                         continue
                     if isinstance(message, m.Ping):
                         await link.send(m.Pong(nonce=message.nonce))
-                    elif watch and isinstance(message, m.HandHistory) and not message.more:
+                    elif watch and (
+                        (isinstance(message, m.HandHistory) and not message.more)
+                        or (
+                            isinstance(message, m.TableView)
+                            and message.table == target["table"]
+                            and target["table"] == "empty"
+                        )
+                    ):
                         meter.answers += 1
                         if not stop.is_set():
                             await link.send(m.Leave())
-                            await link.send(m.Spectate(table="long"))
+                            await link.send(m.Spectate(table=target["table"]))
 
         crowd = []
         for i in range(args.connections):  # in the lobby, idle, before the first phase
             SOURCE.set(f"127.0.0.{10 + i % args.addresses}")
             crowd.append(await connect_as(address, pin, known, f"w{i}"))
 
+        await crowd[0].send(m.CreateTable(name="empty", preset="classic", toggles={}, seats=4))
+
         async def spectators() -> list[Client]:
             for client in crowd:
                 spawn(reader(client, True))
-                await client.send(m.Spectate(table="long"))
+                await client.send(m.Spectate(table=target["table"]))
             return crowd
 
         async def rejoiners() -> None:
@@ -262,6 +274,11 @@ async def attack(args: argparse.Namespace) -> int:
         await phase("quiet")
         stop.clear()
         crowd = await spectators()
+        await phase("spectate empty")  # the control: the same loop, no history
+        target["table"] = "long"
+        for client in crowd:
+            await client.link.send(m.Leave())
+            await client.link.send(m.Spectate(table="long"))
         await phase("spectate")
         stop.set()
         await asyncio.sleep(1)
