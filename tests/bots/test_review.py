@@ -119,14 +119,17 @@ def test_the_cards_worlds_after_an_exchange_are_dealt_as_the_seat_saw_it() -> No
     assert weighed >= 30
 
 
+@pytest.mark.slow
 def test_returning_a_two_instead_of_a_low_card_is_costly() -> None:
     """Hand 2 of the classic record: the Vice-President (a random bot) returns its 2C
-    for the card the Vice-Scum gave it; judged from its seat, a low card is best and the
-    2 loses a quarter of a place or more (0.67 measured at 48 worlds)."""
+    for the card the Vice-Scum gave it; judged from its seat at 48 worlds, a low card is
+    best and the 2 loses a quarter of a place or more (seeded: deterministic; over seeds
+    1-4 the loss measured 0.53, 0.32, 0.36, 0.67, the best never the 2C; at 16 worlds a
+    seed in three found no loss: a return's worlds are noisy, hence the slow tier)."""
     found, _ = review.moments(document())
     moment = next(m for m in found if (m.hand, m.number) == (1, 1))
     assert moment.chosen == Return.parse("2C")
-    judged = review.judge(moment, "random-1", worlds=32)
+    judged = review.judge(moment, "random-1", worlds=48)
     assert judged.best != moment.chosen and judged.best.cards[0].rank < 12
     assert judged.loss >= 0.25 and judged.label in ("mistake", "blunder")
 
