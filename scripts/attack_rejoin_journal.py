@@ -6,8 +6,10 @@ journals the seats and a snapshot (the hand sealed again), and sends the view to
 there and the hand's history; a table's journal is compacted only when its game ends.
 On a real `president server` on loopback.
 
-Printed: rejoins a second, the journal's growth (bytes, entries), then the time the
-server takes to start again on that journal (it replays it: hand histories included).
+Printed: rejoins a second, the journal's growth (bytes, entries), another table's moves
+a second and a lobby client's ping round trip (in a process of their own) before, during
+and after, then the time the server takes to start again on that journal (it replays it:
+hand histories included).  `--tables` such tables, each from an address of its own.
 
     cd scripts && ../.venv/bin/python attack_rejoin_journal.py [--seconds 20]"""
 
@@ -16,17 +18,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from attack_hand_history import connect_as
+from attack_history_flood import victim_process
 from attack_seatlock import SOURCE, spawn
+from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from servers import environment, start_server, stop_server
+
+#: No pauses, quick server bots: the victim table's pace is the server's.
+PACE = ("--pause", "0", "--bot-delay", "0.01")
 
 
 def journal(data: Path) -> tuple[int, int]:
@@ -43,23 +52,35 @@ async def attack(args: argparse.Namespace) -> int:
     data = home / "server"
     log = (home / "server.log").open("w")
     env = environment(home)
-    server = start_server(args.python, data, "--pause", "0", env=env, stderr=log)
+    server = start_server(args.python, data, *PACE, env=env, stderr=log)
     address, pin = server.address, server.pin
     known = KnownServers(home / "known")
-    SOURCE.set("127.0.0.5")
-    clients = [await connect_as(address, pin, known, f"r{i}") for i in range(4)]
-    for client in clients:
-        spawn(client.run())
-    await clients[0].send(
-        m.CreateTable(name="stuck", preset="classic", toggles={}, seats=4, turn_seconds=0)
-    )
-    await asyncio.sleep(0.3)
-    for client in clients:
-        await client.send(m.Join(table="stuck"))
-    await asyncio.sleep(0.3)
-    for client in clients:
-        await client.send(m.Ready())
+    clients: list[Client] = []
+    tables: dict[int, str] = {}
+    for t in range(args.tables):  # each table from an address of its own
+        SOURCE.set(f"127.0.3.{10 + t}")
+        mine = [await connect_as(address, pin, known, f"r{t}-{i}") for i in range(args.seats)]
+        for client in mine:
+            spawn(client.run())
+            tables[id(client)] = f"stuck{t}"
+        await mine[0].send(
+            m.CreateTable(
+                name=f"stuck{t}", preset="classic", toggles={}, seats=args.seats, turn_seconds=0
+            )
+        )
+        await asyncio.sleep(0.3)
+        for client in mine:
+            await client.send(m.Join(table=f"stuck{t}"))
+        await asyncio.sleep(0.3)
+        for client in mine:
+            await client.send(m.Ready())
+        clients += mine
     await asyncio.sleep(1)
+    context = multiprocessing.get_context("spawn")
+    out, done = context.Queue(), context.Event()
+    victim = context.Process(target=victim_process, args=(address, pin, str(home), done, out))
+    victim.start()
+    await asyncio.sleep(4 + args.quiet)
     before = journal(data)
     count = 0
     stop = time.monotonic() + args.seconds
@@ -70,7 +91,7 @@ async def attack(args: argparse.Namespace) -> int:
         while time.monotonic() < stop:
             seen = sum(1 for x in c.received if isinstance(x, m.Seated))
             await c.send(m.Leave())
-            await c.send(m.Join(table="stuck"))
+            await c.send(m.Join(table=tables[id(c)]))
             while sum(1 for x in c.received if isinstance(x, m.Seated)) == seen:
                 await asyncio.sleep(0.002)
                 if time.monotonic() > stop:
@@ -79,7 +100,7 @@ async def attack(args: argparse.Namespace) -> int:
 
     for client in clients:
         client.keep = True
-    began = time.monotonic()
+    began, began_wall = time.monotonic(), time.time()
     await asyncio.gather(*(loop(c) for c in clients))
     took = time.monotonic() - began
     await asyncio.sleep(0.5)
@@ -91,11 +112,29 @@ async def attack(args: argparse.Namespace) -> int:
         f" ({(after[0] - before[0]) / took / 1024:.1f} KiB/s), entries {before[1]} -> {after[1]}"
         f" ({(after[1] - before[1]) / max(1, count):.1f} a rejoin)"
     )
+    await asyncio.sleep(args.quiet)
+    done.set()
+    moves, pings = await asyncio.to_thread(out.get, True, 60)
+    victim.join(10)
+    end = time.time()
+    for name, (low, high) in {
+        "quiet before": (began_wall - args.quiet, began_wall),
+        "rejoin loop": (began_wall, began_wall + took),
+        "quiet after": (end - args.quiet, end),
+    }.items():
+        pace = sum(1 for t in moves if low <= t < high) / (high - low)
+        rtts = sorted(r for t, r in pings if low <= t < high)
+        p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
+        median = statistics.median(rtts) if rtts else float("nan")
+        print(
+            f"{name}: victim {pace:.1f} moves/s; ping p50 {1000 * median:.1f} ms,"
+            f" p99 {1000 * p99:.1f} ms"
+        )
     for client in clients:
         await client.link.close()
     stop_server(server.proc)
     began = time.monotonic()
-    again = start_server(args.python, data, "--pause", "0", env=env, stderr=log)
+    again = start_server(args.python, data, *PACE, env=env, stderr=log)
     print(f"restart on that journal: ready in {time.monotonic() - began:.2f} s")
     stop_server(again.proc)
     log.close()
@@ -108,6 +147,9 @@ async def attack(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--tables", type=int, default=1, help="tables, an address each")
+    parser.add_argument("--seats", type=int, default=4, help="the guest's clients a table")
+    parser.add_argument("--quiet", type=float, default=5.0, help="seconds measured before")
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     return asyncio.run(attack(parser.parse_args()))
