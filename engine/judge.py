@@ -201,13 +201,24 @@ class Judge:
             quiet = self._quiet[play.ids] = tricks.is_quiet(self.rules, play)
         return quiet
 
+    def turns_direction(self, play: Play) -> bool:
+        """Whether `play` turns the direction of play round (nine_reverse, queen_reverse,
+        king_reverse; a play holding two such ranks turns it twice, so not at all)."""
+        return self._facts_of(play).turns
+
     def effects_of(self, seat: int, play: Play, trick: Trick, going_out: bool) -> tricks.Effects:
         """What `seat`'s legal `play` on `trick` does (`tricks.effects_of`): what it does
         whatever the trick (`tricks.facts_of`) is kept by its cards, as first asked."""
-        facts = self._facts.get(play.ids)
+        facts = self._facts.get(play.ids)  # (`_facts_of` inline: a hot path)
         if facts is None:
             facts = self._facts[play.ids] = tricks.facts_of(self.rules, play)
         return tricks.effects_of(self.rules, seat, play, trick, going_out, facts)
+
+    def _facts_of(self, play: Play) -> tricks.Facts:
+        facts = self._facts.get(play.ids)
+        if facts is None:
+            facts = self._facts[play.ids] = tricks.facts_of(self.rules, play)
+        return facts
 
     # --- the exchange ---------------------------------------------------------------------
 

@@ -82,6 +82,17 @@ class PublicView(NamedTuple):
         """Each player's title from the last finish (empty in hand 1)."""
         return titles_by_name(self.rules, self.standing)
 
+    def next_holding(self, seat: int) -> int | None:
+        """The next seat after `seat` in the direction of play that still holds cards:
+        the one a hand-over from `seat` goes to (seven_pass); None if there is none."""
+        players = len(self.seating)
+        step = -1 if self.backwards else 1
+        for n in range(1, players):
+            other = (seat + step * n) % players
+            if self.places[other] is None and self.counts[other] > 0:
+                return other
+        return None
+
     def last_finish(self) -> tuple[str, ...]:
         """Names by place in the hand that ended last: once a hand is over (every seat
         placed), its own finish; during a hand, `standing` (the finish before, which

@@ -34,6 +34,7 @@ from president.engine import (
     Skipped,
     TrickEnded,
     WentOut,
+    judge_for,
 )
 from president.engine.cards import JOKER_ID, JOKER_RANK
 from president.engine.scoring import titles
@@ -137,6 +138,7 @@ class Narrator:
                         else " — REVOLUTION: ranks reversed"
                     )
                 extra += self._jack_back(event.cards, before)
+                extra += self._direction(event.cards, before)
                 if timeout:
                     return f"{self.timed_out(event.seat, timeout)}: auto-play {shown}{extra}"
                 return f"{self.says(event.seat, 'plays', 'play')} {shown}{extra}"
@@ -225,6 +227,14 @@ class Narrator:
             return ""
         now = before is not None and before.jack_back
         return " — jack back ends: ranks as before" if now else " — JACK BACK: ranks reversed"
+
+    def _direction(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
+        """A play that turns the direction of play round (nine_reverse and its kin)."""
+        if self.rules is None or not judge_for(self.rules).turns_direction(Play(cards)):
+            return ""
+        if before is not None and before.backwards:
+            return " — play turns clockwise again"
+        return " — play turns anticlockwise"
 
     def _went_out(self, event: WentOut) -> str:
         """Out by playing the last card (or paying a due with it), or left holding cards

@@ -25,6 +25,7 @@ from president.engine import (
     Return,
     SeatView,
     TrickEnded,
+    judge_for,
     strength,
 )
 from president.engine.actions import DUE_ACTIONS
@@ -347,10 +348,15 @@ class TableScreen:
         undoes is followed from the events, the view before each not being known."""
         table, last = self.told if self.told[0] == history.table else (history.table, 0)
         now, rules = self.before, self.model.rules()
-        revolution = jack_back = False
+        revolution = jack_back = backwards = False
+        judge = judge_for(rules) if rules is not None else None
         for item in history.heard:
             event = item.event
-            before = now._replace(revolution=revolution, jack_back=jack_back) if now else None
+            before = (
+                now._replace(revolution=revolution, jack_back=jack_back, backwards=backwards)
+                if now
+                else None
+            )
             if item.number > last:
                 self.before = before
                 self.heard(event, item.timeout)
@@ -361,6 +367,7 @@ class TableScreen:
                 revolution ^= event.revolution
                 jacks = any(c.rank == 8 and c.id != JOKER_ID for c in event.cards)
                 jack_back ^= bool(rules and rules.jack_back and jacks)
+                backwards ^= bool(judge and judge.turns_direction(Play(event.cards)))
             elif isinstance(event, TrickEnded):
                 jack_back = False
         self.before, self.told = now, (table, last)
@@ -579,16 +586,10 @@ class TableScreen:
         return "class:turn", " your turn: space chooses, enter plays, p passes, s suggests"
 
     def receiver(self, seat: int) -> int | None:
-        """The seat a hand-over from `seat` goes to: the next one clockwise holding cards."""
+        """The seat a hand-over from `seat` goes to: the next one holding cards, in the
+        direction of play (the engine's answer)."""
         public = self.model.public
-        if public is None:
-            return None
-        players = len(public.seating)
-        for step in range(1, players):
-            other = (seat + step) % players
-            if public.places[other] is None and public.counts[other] > 0:
-                return other
-        return None
+        return None if public is None else public.next_holding(seat)
 
     def _due_status(self, view: SeatView, width: int | None) -> str:
         """The due I owe, with its keys: "hand over 2 cards to bob: space chooses, enter

@@ -186,3 +186,22 @@ def test_one_seat_row_for_both_screens() -> None:
         (r.turn, r.passed, r.place, r.title, r.points) for r in live
     ]
     assert all(r.cards == () for r in live)
+
+
+def test_a_play_that_turns_the_direction_of_play_says_which_way() -> None:
+    """Under nine_reverse a 9 turns play round, and the line says which way from the
+    view before it; a play holding a 9 and a Q under both turns it twice: nothing said."""
+    rules = find_preset("classic").replace(nine_reverse=True, queen_reverse=True)
+    narrator = Narrator(seating=SEATING, rules=rules)
+    game = Game(rules, list(SEATING))
+    before = game.public_view()
+    nine = tuple(parse_cards("9C"))
+    assert narrator.line(Played(1, nine, False, False), before) == (
+        "bob plays 9♣ — play turns anticlockwise"
+    )
+    assert narrator.line(Played(1, nine, False, False), before._replace(backwards=True)) == (
+        "bob plays 9♣ — play turns clockwise again"
+    )
+    run = tuple(parse_cards("9C 10C JC QC"))
+    assert "turns" not in (narrator.line(Played(1, run, False, False), before) or "")
+    assert "turns" not in (Narrator(seating=SEATING).line(Played(1, nine, False, False)) or "")

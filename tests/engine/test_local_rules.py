@@ -643,3 +643,23 @@ def test_as_many_fours_stop_an_eight_cut_and_passes_let_it_clear() -> None:
     off = game_with(LEFT.replace(clear_rank=8), deal)
     off.apply(0, cards("5C 5D"))
     assert TrickEnded(1, 1) in off.apply(1, cards("8C 8D"))  # an 8-cut clears at once
+
+
+def test_a_hand_over_goes_to_the_next_seat_in_the_direction_of_play() -> None:
+    """`PublicView.next_holding`, what a screen names as a hand-over's receiver, is the
+    seat the engine hands the cards to, clockwise or anticlockwise (nine_reverse with
+    seven_pass, random games until both directions have handed over)."""
+    rules = Rules(nine_reverse=True, seven_pass=True)
+    rng, seen = random.Random(5), set()
+    for _ in range(40):
+        game = Game(rules, ["a", "b", "c", "d", "e"])
+        game.start_hand(rng=rng)
+        while game.phase is Phase.PLAY:
+            seat, before = game.actors[0], game.public_view()
+            for event in game.apply(seat, rng.choice(game.legal_actions(seat))):
+                if isinstance(event, HandedOver):
+                    assert event.receiver == before.next_holding(event.giver)
+                    seen.add(before.backwards)
+        if seen == {False, True}:
+            break
+    assert seen == {False, True}, seen
