@@ -167,6 +167,10 @@ def parse_rule_file(text: str, source: str = "the rules file") -> RuleSet:
         at = _AT.search(message)
         line = (int(at.group(1)) if at.group(1) else text.count("\n") or 1) if at else None
         raise RuleFileError(source, line, f"not TOML: {_AT.sub('', message)}") from None
+    except (RecursionError, ValueError):
+        # (tomllib recurses into nested arrays, and int() refuses a number of more
+        # than 4,300 digits: a hostile file's, no rules')
+        raise RuleFileError(source, None, "not rules: nested or numbered past any toggle") from None
     preset = data.pop("preset", "classic")
     if not isinstance(preset, str) or preset.strip().lower() not in PRESETS:
         raise RuleFileError(

@@ -169,6 +169,10 @@ class Rules(HouseRules):
             raise RulesError(f"decks = 2 serves at most 12 players, not {count}")
 
     def replace(self, **changes: Any) -> Rules:
+        """These rules with `changes`; `RulesError` naming a toggle there is not."""
+        unknown = [name for name in changes if name not in _TOGGLE_SET]
+        if unknown:
+            raise RulesError(f"there is no toggle {unknown[0]!r}")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +196,7 @@ TOGGLES: Final[tuple[str, ...]] = (
     *(f.name for f in dataclasses.fields(Rules) if f.name not in HOUSE_RULES),
     *HOUSE_RULES,
 )
+_TOGGLE_SET: Final = frozenset(TOGGLES)
 
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),

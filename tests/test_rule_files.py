@@ -103,6 +103,29 @@ def test_a_file_that_cannot_be_rules_is_one_line_too(tmp_path: Path) -> None:
     assert both.returncode == 2 and "give a preset or --rules, not both" in both.stderr
 
 
+def test_a_hostile_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """Arrays nested 3,000 deep (tomllib recurses) and a 5,000-digit number (past
+    Python's int limit) are refused by name, as any other file that is not rules; the
+    create form's listing of saved sets names them refused (scripts/attack_rule_files.py)."""
+    for name, text in (
+        ("deep.toml", "target = " + "[" * 3000 + "]" * 3000 + "\n"),
+        ("digits.toml", "target = " + "9" * 5000 + "\n"),
+    ):
+        with pytest.raises(RuleFileError, match=f"^{name}: not rules"):
+            parse_rule_file(text, name)
+        (tmp_path / name).write_text(text)
+        out = president("rules", "--rules", str(tmp_path / name))
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert "Traceback" not in out.stderr and name in out.stderr
+
+
+def test_a_toggle_there_is_not_is_named_as_such() -> None:
+    """What a create_table with an unknown toggle is told (it was Python's words:
+    "Rules.__init__() got an unexpected keyword argument")."""
+    with pytest.raises(RulesError, match=r"^there is no toggle 'no_such_rule'$"):
+        PRESETS["classic"].replace(bombs=True, no_such_rule=True)
+
+
 def test_a_set_past_the_wires_32_changes_is_said_from_the_closest_preset() -> None:
     """`create_table` carries at most 32 toggles changed: a file that changes more from
     its own preset makes its table from the closest preset, as the same rules."""
