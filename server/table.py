@@ -54,6 +54,11 @@ Status = Literal["waiting", "playing", "finished"]
 #: Deal checks are kept for this many of the latest hands (the one revealed last, and a
 #: few before it for a slow client).
 RECENT_CHECKS = 4
+#: A chair taken back by key (`join`) waits until this long after it was last taken back:
+#: a player back from a crash comes once, a loop of leave and join by key (each a view to
+#: the whole table, the hand so far, and journal entries a game with no timer never
+#: compacts) is slowed to one a second a chair (scripts/attack_rejoin_journal.py).
+REJOIN_SECONDS = 1.0
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
 
@@ -94,6 +99,8 @@ class Table:
         self.driver = Driver(self, settings, clock)
         self._rng = random.Random(secrets.randbits(64))
         self._later: set[asyncio.Task[None]] = set()
+        #: When each chair was last taken back by key (this table's clock).
+        self._taken_back: dict[int, float] = {}
         self.journal = journal
         self.log_id = log_id
         #: The ladder a finished hand here is counted on (None: not rated), and the id of
@@ -343,10 +350,16 @@ class Table:
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
         await self._check_password(password, member)
+        held = self.chairs.held_by_key(member)
+        if held is not None:  # a chair taken back again within the second waits for it
+            wait = self._taken_back.get(held, -REJOIN_SECONDS) + REJOIN_SECONDS - self.clock()
+            if wait > 0:
+                await asyncio.sleep(min(wait, REJOIN_SECONDS))
         async with self.lock:
             self._writable()
             held = self.chairs.held_by_key(member)
             if held is not None:  # the same player, back by key: their own chair
+                self._taken_back[held] = self.clock()
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
                 log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return

@@ -4,8 +4,12 @@ connected, or left mid-game — and nobody else does; the journal keeps the key'
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from president.protocol import messages as m
 from president.server.seats import Slot, TableError
+from president.server.table import REJOIN_SECONDS
 
 from .test_table import Member, all_ready, game_of, table
 
@@ -77,3 +81,37 @@ def test_the_journal_keeps_the_chairs_player_id() -> None:
     old = slot.entry()
     del old["player_id"]  # a journal from before keys
     assert Slot.from_entry(old, 0.0).player_id == ""
+
+
+async def test_a_chair_taken_back_again_within_the_second_waits_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Leave and join by key in a loop (a view to the whole table, the hand so far and
+    journal entries each time: scripts/attack_rejoin_journal.py) is one a second a chair:
+    the first time back is at once, a second within REJOIN_SECONDS waits the rest of it."""
+    t, _ = table()
+    now = [1000.0]
+    t.clock = lambda: now[0]
+    ann, bob, cat = Member("ann", player_id="a" * 64), Member("bob"), Member("cat")
+    for member in (ann, bob, cat):
+        await t.join(member, None, None)
+    await all_ready(t, [ann, bob, cat])
+    waits: list[float] = []
+    sleep = asyncio.sleep
+
+    async def waited(delay: float) -> None:
+        waits.append(delay)
+        await sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", waited)
+    await t.leave(ann)
+    await t.join(ann, None, None)  # back from a crash: at once
+    now[0] += 0.25
+    await t.leave(ann)
+    await t.join(ann, None, None)  # again within the second: waits the rest of it
+    now[0] += 5.0
+    await t.leave(ann)
+    await t.join(ann, None, None)  # a while later: at once
+    monkeypatch.undo()
+    assert [w for w in waits if w > 0] == [REJOIN_SECONDS - 0.25]
+    assert t.chairs.index_of(ann) == 0 and not t.chairs.slots[0].leaving
