@@ -208,7 +208,9 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
     if not screen.steps:
         say(f"president replay: {screen.verdict()}: nothing to view", file=sys.stderr)
         return 0 if screen.fault is None else 1
-    run_viewer(screen, choose_theme(args.theme, os.environ, ask_background))
+    run_viewer(
+        screen, choose_theme(args.theme, os.environ, ask_background), review=not args.no_review
+    )
     return 0 if screen.fault is None else 1
 
 
@@ -339,6 +341,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         metavar="FILE",
         help="also check that the game was played by the rules of FILE, exit 1 if not; a "
         "record carries its own rules and replays without one",
+    )
+    rep.add_argument(
+        "--no-review",
+        action="store_true",
+        help="with --view: no review of the decisions (it runs in the background on every "
+        "core but one; docs/analysis.md)",
     )
     add_theme(rep, "--view")
     rep.set_defaults(handler=cmd_replay)

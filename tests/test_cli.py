@@ -329,3 +329,23 @@ def test_the_readme_starts_with_the_two_commands_and_a_game_night() -> None:
     ]
     assert f"the {numbers[len(PRESETS)]} presets" in text
     assert all(f"`{name}`" in text for name in PRESETS)
+
+
+@pytest.mark.parametrize(("flags", "reviewed"), [((), True), (("--no-review",), False)])
+def test_replay_view_reviews_unless_told_not_to(
+    flags: tuple[str, ...], reviewed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`replay --view` judges the decisions in the background (worker processes);
+    `--no-review` shows the record alone."""
+    from president.cli.main import main
+    from president.client.tui import replay_app
+
+    asked: list[bool] = []
+    monkeypatch.setattr(
+        replay_app, "run_viewer", lambda screen, theme, review: asked.append(review)
+    )
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    record = Path(__file__).parent / "engine" / "records" / "game_classic.json"
+    assert main(["replay", str(record), "--view", "--theme", "dark", *flags]) == 0
+    assert asked == [reviewed]
