@@ -1,8 +1,10 @@
 """The search bot: determinized Monte Carlo.  For each decision it deals the cards it
 cannot see in ways consistent with what it has seen (cards played, the passes it saw under
 `must_beat`, what it gave and got in the exchange), rebuilds the hand in each such world
-(`Game.from_view`), tries its candidate actions with a UCB1 bandit at the root, plays each
-world out with the heuristic for every seat, and picks the action that finished best.
+(`Game.from_view`), tries its candidate actions with a UCB1 bandit at the root (a race
+that drops the actions falling behind, where the playouts run on the engine's `Game`),
+plays each world out with the heuristic for every seat, and picks the action that
+finished best.
 With few cards left everywhere it searches the worlds exhaustively instead (the endgame
 solver).  Its budget per decision is a playout count or a time, set by options."""
 
