@@ -1147,6 +1147,17 @@ class Game:
             ),
         )
 
+    def seat_marks(
+        self,
+    ) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[int | None, ...]]:
+        """The public marks of each seat now, as every view shows them: `passed`,
+        `locked` and `places`, without making a view (for an observer that follows the
+        table step by step).  The tuples are shared and never changed: one that is the
+        same object as before holds the same marks."""
+        lasting = self._lasting or self._keep_lasting()
+        flags = lasting[2]
+        return flags[self._answered], flags[self._locked], lasting[1][6]
+
     def listing(self, seat: int, actions: list[Any], acted: int) -> list[Action] | None:
         """`legal_actions(seat)` if the hand's `actions` still number `acted` (the moment
         a view was made), else None."""

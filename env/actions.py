@@ -26,6 +26,9 @@ from president.engine import (
 
 Key = Hashable
 
+#: How many actions `Catalog.indices` remembers before it starts again.
+_KNOWN = 1 << 14
+
 
 class Catalog:
     """Every action of a table's rules, by index: the pass, every play the full deck could
@@ -53,6 +56,10 @@ class Catalog:
             if key not in self.index:
                 self.index[key] = len(self.keys)
                 self.keys.append(key)
+        #: The index of actions met before, by identity (the engine lists the same
+        #: objects again: a hand's rows, the pass): (the action, kept alive so that its
+        #: id is not reused, and its index).
+        self._known: dict[int, tuple[Action, int]] = {}
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -79,7 +86,15 @@ class Catalog:
     def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
         """The index of each legal action (the legal action itself, by index)."""
         found: dict[int, Action] = {}
-        index = self.index
+        known = self._known
         for action in legal:
-            found[index[self.key(action)]] = action
+            seen = known.get(id(action))
+            if seen is not None and seen[0] is action:
+                found[seen[1]] = action
+                continue
+            at = self.index[self.key(action)]
+            if len(known) >= _KNOWN:
+                known.clear()
+            known[id(action)] = (action, at)
+            found[at] = action
         return found

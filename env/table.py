@@ -25,6 +25,9 @@ from .actions import Catalog
 from .observe import Observer
 from .track import Tracker
 
+#: How many masks `raw_env` keeps, one per set of legal actions, before it starts again.
+_MASKS = 1 << 10
+
 
 def env(**kwargs: Any) -> AECEnv:
     """`raw_env(**kwargs)` as PettingZoo's classic environments are wrapped: an illegal
@@ -145,6 +148,8 @@ class raw_env(AECEnv):
         #: The rewards hold a hand's end (to be set back to none at the next step).
         self._rewarded = False
         self._no_actions = np.zeros(len(self.catalog), dtype=np.int8)
+        #: A mask per set of legal indices met (`_mask_of`).
+        self._masks: dict[tuple[int, ...], NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -196,13 +201,13 @@ class raw_env(AECEnv):
         seat = self._actor
         if game.seating[seat] != agent:  # (not the agent to act: after the end, say)
             seat = game.seating.index(agent)
-        mask = self._no_actions.copy()
         tracker = self.tracker
         if tracker.game is not game:
             tracker.start(game)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask[list(self._legal)] = 1  # (its return is set: `_next`)
+            mask = self._mask_of(tuple(self._legal))  # (its return is set: `_next`)
         else:
+            mask = self._no_actions.copy()
             pending = game.pending_returns
             tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
         seen: dict[str, NDArray[Any]] = {
@@ -211,6 +216,16 @@ class raw_env(AECEnv):
         }
         self._seen = (agent, seen)
         return seen
+
+    def _mask_of(self, legal: tuple[int, ...]) -> NDArray[np.int8]:
+        """The mask of these legal indices (a new array: a copy of one kept per set)."""
+        kept = self._masks.get(legal)
+        if kept is None:
+            if len(self._masks) >= _MASKS:
+                self._masks.clear()
+            kept = self._masks[legal] = self._no_actions.copy()
+            kept[list(legal)] = 1
+        return kept.copy()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -232,6 +247,10 @@ class raw_env(AECEnv):
         if not any(self.terminations.values()):
             self._next()
         self._accumulate_rewards()
+
+    def _accumulate_rewards(self) -> None:
+        if self._rewarded:  # (otherwise every reward is 0: nothing to add)
+            super()._accumulate_rewards()
 
     def _hand_over(self) -> None:
         game = self.game

@@ -21,17 +21,14 @@ from numpy.typing import NDArray
 from president.engine import (
     Dealt,
     Discarded,
-    ExchangeDone,
     Game,
     Gave,
     HandedOver,
     HandStarted,
-    Passed,
     Phase,
     Played,
     Returned,
     SeatView,
-    Skipped,
     TrickEnded,
 )
 from president.engine.cards import KINDS
@@ -40,23 +37,6 @@ from .observe import RANKS, Observer
 
 #: The state flags and the lock suits (see `layout_of`).
 STATE, LOCK = 10, 4
-
-#: Events that do not move the places (a seat out, a hand's end, and whatever else is
-#: not here, do: then the view is asked).
-_PLACES_STAY = frozenset(
-    {
-        Dealt,
-        Gave,
-        Returned,
-        ExchangeDone,
-        Played,
-        Passed,
-        Skipped,
-        TrickEnded,
-        HandedOver,
-        Discarded,
-    }
-)
 
 
 class Tracker:
@@ -97,10 +77,16 @@ class Tracker:
         #: Each seat's return as written (-1: not yet), and where it lies.
         self._returns = [-1] * players
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
+        #: Where each seat's cards lie, and the cards out.
+        self._hand_at = [self._at[f"hand{seat}"] for seat in range(players)]
+        self._played_at = self._at["played"]
+        #: Where the public numbers lie: counts, turn, passed, locked, places by seat.
+        seats = self._at["seats"]
+        self._counts_at, self._turn_at = seats, seats + players
+        self._passed_at, self._locked_at = seats + 2 * players, seats + 3 * players
+        self._places_at = seats + 4 * players
         #: The play to beat, (owner, cards), as the events tell; None after a trick.
         self._last: tuple[int, Any] | None = None
-        #: Whether the places may have moved since they were last read from a view.
-        self._places_moved = True
         #: The public parts as last written (see `step`); nothing yet.
         self._seen: tuple[Any, ...] = (None,) * 7
 
@@ -148,7 +134,6 @@ class Tracker:
         values[at["rules"] + self._rules_size() :] = 0.0
         self._pile = (None, None)
         self._seen = (None,) * 7
-        self._places_moved = True
         self._returns = [-1] * self.players
         trick = game.view_for(0).trick
         self._last = (trick[-1][0], trick[-1][1].cards) if trick else None
@@ -169,9 +154,13 @@ class Tracker:
         for event in events:
             kind = type(event)
             if kind is Played:
-                self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
-                self._add("played", event.cards)  # type: ignore[attr-defined]
-                self._last = (event.seat, event.cards)  # type: ignore[attr-defined]
+                cards = event.cards  # type: ignore[attr-defined]
+                seat = event.seat  # type: ignore[attr-defined]
+                values, hand, played = self.values, self._hand_at[seat], self._played_at
+                for card in cards:
+                    values[hand + card.id] -= 1
+                    values[played + card.id] += 1
+                self._last = (seat, cards)
             elif kind is TrickEnded:
                 self._last = None
             elif kind is Gave or kind is Returned:
@@ -192,8 +181,6 @@ class Tracker:
             elif kind is HandStarted:
                 self._new_hand()
                 self._last = None
-            if kind not in _PLACES_STAY:
-                self._places_moved = True
 
     def _new_hand(self) -> None:
         values, at = self.values, self._at
@@ -216,59 +203,58 @@ class Tracker:
         """The public numbers as `view` (any seat's view of this moment) shows them, and
         its seat's return: each part written only when it changed (most steps move a
         count, the turn and a pass)."""
-        values, at, players = self.values, self._at, self.players
+        values, players = self.values, self.players
         seen = self._seen
         counts = view.counts
         if counts != seen[0]:
-            values[at["seats"] : at["seats"] + players] = [count / 54 for count in counts]
+            start = self._counts_at
+            values[start : start + players] = [count / 54 for count in counts]
         turn = view.turn
         if turn != seen[1]:
-            start = at["seats"] + players
+            start = self._turn_at
             if seen[1] is not None:
                 values[start + seen[1]] = 0.0
             if turn is not None:
                 values[start + turn] = 1.0
-        passed = view.passed
-        if passed != seen[2]:
-            start = at["seats"] + 2 * players
+        passed, locked, places = self.game.seat_marks()  # type: ignore[union-attr]
+        if passed is not seen[2]:  # (shared tuples: the same object, the same marks)
+            start = self._passed_at
             values[start : start + players] = passed
-        locked = view.locked
-        if locked != seen[3]:
-            start = at["seats"] + 3 * players
+        if locked is not seen[3]:
+            start = self._locked_at
             values[start : start + players] = locked
-        if self._places_moved:
-            places = view.places
-            self._places_moved = False
-        else:
-            places = seen[4]
-        if places != seen[4]:
-            start = at["seats"] + 4 * players
+        if places is not seen[4] and places != seen[4]:
+            start = self._places_at
             if places:
                 values[start : start + players] = [
                     0.0 if p is None else (p + 1) / players for p in places
                 ]
             else:
                 values[start : start + players] = 0.0
-        phase, due = view.phase, view.due
-        state = (
-            phase is Phase.EXCHANGE,
-            phase is Phase.PLAY,
-            view.revolution,
-            view.jack_back,
-            view.reversed,
-            view.backwards,
-            view.opening,
-            due is not None and due.kind == "handover",
-            due is not None and due.kind == "discard",
-            due.size / 4 if due is not None else 0.0,
-        )
-        if state != seen[5]:
-            values[at["state"] : at["state"] + STATE] = state
+        phase, revolution, jack_back, due = view.phase, view.revolution, view.jack_back, view.due
+        flags = (phase, revolution, jack_back, view.backwards, view.opening, due)
+        if flags != seen[5]:  # (the state's numbers, made only when one moved)
+            at = self._at
+            values[at["state"] : at["state"] + STATE] = (
+                phase is Phase.EXCHANGE,
+                phase is Phase.PLAY,
+                revolution,
+                jack_back,
+                revolution != jack_back,
+                flags[3],
+                flags[4],
+                due is not None and due.kind == "handover",
+                due is not None and due.kind == "discard",
+                due.size / 4 if due is not None else 0.0,
+            )
         lock = view.lock
         if lock != seen[6]:
+            at = self._at
             values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
-        self._seen = (counts, turn, passed, locked, places, state, lock)
-        self.set_return(view.seat, view.return_size)
+        self._seen = (counts, turn, passed, locked, places, flags, lock)
+        seat, size = view.seat, view.return_size
+        if self._returns[seat] != size:
+            self.set_return(seat, size)
         last, top = self._last, view.top
         if last is not self._pile[0] or top is not self._pile[1]:
             self._write_pile(last, top)

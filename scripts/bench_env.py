@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Environment steps per second against the simulator's decisions per second (issue 30
 §2), same run, one process: PettingZoo's AEC loop over `president.env.env` (`last()`,
-a random action among the masked ones, `step`) against `president sim`'s own loop with
-random bots (`president.bots.sim.play_game`), taking turns in slices of a quarter of a
-second.  Target: the environment >= 0.50 of the simulator.
+a random action among the masked ones, from a stream of uniform numbers drawn once,
+`step`) against `president sim`'s own loop with random bots
+(`president.bots.sim.play_game`), taking turns in slices of a quarter of a second.  Target: the environment >= 0.50 of the simulator.
 
     python -m scripts.bench_env [--preset classic] [--players 4] [--seconds 5] [--repeats 3]
 """
@@ -21,17 +21,22 @@ from president.env import env, raw_env
 
 SLICE = 0.25
 TARGET = 0.50
+DRAWS = 1 << 16
 
 
 class EnvLoop:
     def __init__(self, preset: str, players: int, seed: int, wrapped: bool = True) -> None:
         self.table = (env if wrapped else raw_env)(preset=preset, players=players)
-        self.rng = np.random.default_rng(seed)
+        # The random agent's draws, made once (a stream of uniform numbers gone through
+        # in turn): its choice costs an index, as the simulator's random bot's costs
+        # one `random.Random` draw.
+        self.draws = np.random.default_rng(seed).random(DRAWS).tolist()
+        self.drawn = 0
         self.seed = seed
         self.table.reset(seed=seed)
 
     def run(self, seconds: float) -> int:
-        table, rng = self.table, self.rng
+        table, draws, drawn = self.table, self.draws, self.drawn
         steps = 0
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
@@ -43,9 +48,11 @@ class EnvLoop:
                         self.seed += 1
                         table.reset(seed=self.seed)
                     continue
-                legal = np.flatnonzero(observation["action_mask"])
-                table.step(int(legal[rng.integers(len(legal))]))
+                legal = observation["action_mask"].nonzero()[0]
+                table.step(int(legal[int(draws[drawn] * len(legal))]))
+                drawn = (drawn + 1) % DRAWS
                 steps += 1
+        self.drawn = drawn
         return steps
 
 

@@ -240,3 +240,25 @@ def test_a_view_read_late_shows_the_moment_it_was_made() -> None:
         assert tuple(pickle.loads(pickle.dumps(view))) == fields
         assert tuple(view._replace(seat=view.seat)) == fields
         assert hash(view) == hash(SeatView._make(fields))
+
+
+def test_the_seat_marks_are_the_views_passes_locks_and_places() -> None:
+    """`Game.seat_marks` gives what a view made at the same moment shows as `passed`,
+    `locked` and `places`, at every step of hands with passes, locks (`passing =
+    "locked"`) and seats going out."""
+    for preset in ("classic", "daifugo"):
+        game = Game(find_preset(preset).replace(passing="locked"), ["a", "b", "c", "d"])
+        rng = random.Random(5)
+        seen: set[tuple[bool, ...]] = set()
+        locks: set[tuple[bool, ...]] = set()
+        while len(game.finishes) < 2 and game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.BETWEEN_HANDS or game.hand < 0:
+                game.start_hand(rng=rng)
+            seat = game.actors[0] if game.actors else 0
+            view = game.view_for(seat)
+            assert game.seat_marks() == (view.passed, view.locked, view.places), preset
+            seen.add(view.passed)
+            locks.add(view.locked)
+            if game.actors:
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert len(seen) > 2 and len(locks) > 1, preset
