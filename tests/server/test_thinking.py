@@ -11,6 +11,7 @@ import pytest
 from president.bots.search import SearchBot
 from president.bots.strategies import RandomBot
 from president.client.connection import Client
+from president.client.headless import BotPlayer
 from president.protocol import messages as m
 from president.server import thinking
 
@@ -78,6 +79,9 @@ async def test_a_bot_worker_ends_when_its_server_is_killed(tmp_path: Path) -> No
     try:
         ann = await client_at(server.address, "ann", tmp_path, pin=server.pin)
         ann.keep = True
+        # (ann plays too: holding the 3C she leads, one deal in three, and until she did
+        # no search bot had a turn)
+        BotPlayer(ann, RandomBot(random.Random(1)))
         task = asyncio.create_task(ann.run())
         await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
         await ann.send(m.Join(table="T"))
