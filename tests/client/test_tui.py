@@ -68,7 +68,8 @@ def acted(client: Client, since: int, seat: int | None) -> bool:
 
 
 async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
-    async with local_screen(tmp_path) as (table, keys, server):
+    # (to 3 points, not 11: two or three hands, the exchange in the second, then the end)
+    async with local_screen(tmp_path, toggles={"target": 3}) as (table, keys, server):
         client, screen = table.client, table.screen
         moves = returns = 0
 
