@@ -85,11 +85,47 @@ class AssertOutOfBounds(Direct, wrappers.AssertOutOfBoundsWrapper):
 
 class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
     """PettingZoo's `OrderEnforcingWrapper`, its reads in one hop once reset (before,
-    they raise as its own do: `_raw_env` is not there yet)."""
+    they raise as its own do: `_raw_env` is not there yet).  Over `env()`'s own layers,
+    a legal `int` action and an observation go to the raw environment in one hop, doing
+    what the three layers would (the order noted, `TerminateIllegal`'s last observation
+    kept or let go); anything else goes through them."""
+
+    _judge: TerminateIllegal | None = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self._raw_env = self.env.unwrapped
+        inner = self.env
+        self._judge = (
+            inner.env  # type: ignore[assignment]
+            if type(inner) is AssertOutOfBounds
+            and type(inner.env) is TerminateIllegal
+            and inner.env.env is self._raw_env
+            else None
+        )
+
+    def observe(self, agent: str) -> Any:
+        judge = self._judge
+        if judge is None:
+            return super().observe(agent)
+        raw = self._raw_env
+        seen = raw.observe(agent)
+        if agent == raw.agent_selection:  # (what `TerminateIllegal.observe` keeps)
+            judge._prev_obs = seen
+            judge._prev_info = raw.infos.get(agent, {})
+        return seen
+
+    def step(self, action: Any) -> None:
+        judge = self._judge
+        if judge is not None and type(action) is int:
+            raw = self._raw_env
+            agent = raw.agent_selection
+            if action in raw._legal and not (raw.terminations[agent] or raw.truncations[agent]):
+                self._has_updated = True
+                judge._prev_obs = judge._prev_info = None
+                raw.step(action)
+                return
+        super().step(action)
 
 
 class raw_env(AECEnv):

@@ -77,6 +77,8 @@ class Tracker:
         #: Each seat's return as written (-1: not yet), and where it lies.
         self._returns = [-1] * players
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
+        #: Each set of passes or locks met, as numbers (`_marks`).
+        self._flag_arrays: dict[tuple[bool, ...], NDArray[np.float32]] = {}
         #: Where each seat's cards lie, and the cards out.
         self._hand_at = [self._at[f"hand{seat}"] for seat in range(players)]
         self._played_at = self._at["played"]
@@ -206,9 +208,15 @@ class Tracker:
         values, players = self.values, self.players
         seen = self._seen
         counts = view.counts
-        if counts != seen[0]:
+        was = seen[0]
+        if counts != was:
             start = self._counts_at
-            values[start : start + players] = [count / 54 for count in counts]
+            if was is None:
+                values[start : start + players] = [count / 54 for count in counts]
+            else:  # (mostly one seat's count moved)
+                for seat in range(players):
+                    if counts[seat] != was[seat]:
+                        values[start + seat] = counts[seat] / 54
         turn = view.turn
         if turn != seen[1]:
             start = self._turn_at
@@ -219,10 +227,10 @@ class Tracker:
         passed, locked, places = self.game.seat_marks()  # type: ignore[union-attr]
         if passed is not seen[2]:  # (shared tuples: the same object, the same marks)
             start = self._passed_at
-            values[start : start + players] = passed
+            values[start : start + players] = self._marks(passed)
         if locked is not seen[3]:
             start = self._locked_at
-            values[start : start + players] = locked
+            values[start : start + players] = self._marks(locked)
         if places is not seen[4] and places != seen[4]:
             start = self._places_at
             if places:
@@ -258,6 +266,13 @@ class Tracker:
         last, top = self._last, view.top
         if last is not self._pile[0] or top is not self._pile[1]:
             self._write_pile(last, top)
+
+    def _marks(self, flags: tuple[bool, ...]) -> NDArray[np.float32]:
+        """`flags` as numbers (kept: the engine's flags are few and shared)."""
+        found = self._flag_arrays.get(flags)
+        if found is None:
+            found = self._flag_arrays[flags] = np.array(flags, dtype=np.float32)
+        return found
 
     def set_return(self, seat: int, size: int) -> None:
         """`seat`'s return now (cards it owes back in the exchange, 0 if none)."""

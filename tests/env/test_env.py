@@ -230,3 +230,39 @@ def test_the_direction_of_play_is_in_the_observation() -> None:
         seen.add((view.backwards, bool(observe(view)[start + 5])))
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert seen == {(False, False), (True, True)}, seen
+
+
+def test_env_steps_as_pettingzoos_own_wrappers_do() -> None:
+    """`env()` takes a legal action to the raw environment in one hop: every step, the
+    observation, reward, ends and the wrappers' notes are what PettingZoo's own three
+    wrappers give over the same raw environment, up to an illegal action (which ends the
+    game with -1 for its agent, in both)."""
+    from pettingzoo.utils import wrappers
+
+    for illegal_at in (40, None):
+        ours = env(preset="classic", players=4)
+        theirs = wrappers.OrderEnforcingWrapper(
+            wrappers.AssertOutOfBoundsWrapper(
+                wrappers.TerminateIllegalWrapper(raw_env(preset="classic", players=4), -1)
+            )
+        )
+        ours.reset(seed=4)
+        theirs.reset(seed=4)
+        rng = random.Random(4)
+        for steps in range(120):
+            mine, other = ours.last(), theirs.last()
+            assert np.array_equal(mine[0]["observation"], other[0]["observation"])
+            assert np.array_equal(mine[0]["action_mask"], other[0]["action_mask"])
+            assert mine[1:4] == other[1:4] and ours.agent_selection == theirs.agent_selection
+            if mine[2] or mine[3]:
+                action = None
+            elif steps == illegal_at:
+                action = int(np.flatnonzero(mine[0]["action_mask"] == 0)[0])
+            else:
+                action = rng.choice(np.flatnonzero(mine[0]["action_mask"]).tolist())
+            ours.step(action)
+            theirs.step(action)
+            assert ours._cumulative_rewards == theirs._cumulative_rewards
+            if not ours.agents:
+                break
+        assert (illegal_at is not None) == (not ours.agents), illegal_at
