@@ -97,7 +97,7 @@ class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
         self._raw_env = self.env.unwrapped
         inner = self.env
         self._judge = (
-            inner.env  # type: ignore[assignment]
+            inner.env
             if type(inner) is AssertOutOfBounds
             and type(inner.env) is TerminateIllegal
             and inner.env.env is self._raw_env
