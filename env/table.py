@@ -25,6 +25,9 @@ from .actions import Catalog
 from .observe import Observer
 from .track import Tracker
 
+#: The phases after an action that ended a hand.
+_HAND_OVER = frozenset({Phase.BETWEEN_HANDS, Phase.GAME_OVER})
+
 #: How many masks `raw_env` keeps, one per set of legal actions, before it starts again.
 _MASKS = 1 << 10
 
@@ -277,10 +280,13 @@ class raw_env(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         self._seen = None
-        self.tracker.follow(game.apply(self._actor, chosen))
-        if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+        tracker = self.tracker
+        # An action listed for this game at this moment (`_next`) needs no second check;
+        # a game put in place from outside since is checked.
+        tracker.follow(game.apply(self._actor, chosen, checked=tracker.game is not game))
+        if game.phase in _HAND_OVER:
             self._hand_over()
-        if not any(self.terminations.values()):
+        if not self.terminations[agent]:  # (a hand's end ends every agent or none)
             self._next()
         self._accumulate_rewards()
 
