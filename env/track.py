@@ -7,9 +7,10 @@ the rules) and each seat's own part (its cards, its part of the exchange, its re
 A seat's observation is one gather from it, with an index made once per seat: the seats
 from that seat clockwise, and that seat's own part only (so nothing another seat holds
 reaches it).  The cards move with the hand's events (dealt, given, returned, played,
-handed over, discarded); the rest is read from the view of the seat to act, one a step,
-which the environment makes anyway.  `tests/env` holds it equal to `Observer` at every
-step of whole games under every preset."""
+handed over, discarded); the passes, locks and places from the game (`Game.seat_marks`,
+shared tuples: compared by identity), the rest from the view of the seat to act, one a
+step, which the environment makes anyway.  `tests/env` holds it equal to `Observer` at
+every step of whole games under every preset."""
 
 from __future__ import annotations
 
