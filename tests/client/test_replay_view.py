@@ -709,7 +709,7 @@ def test_the_command_hands_the_viewer_its_theme(
     path = tmp_path / "game.json"
     path.write_text(_record_text("table"), encoding="utf-8")
     shown: list[tuple[ReplayScreen, str]] = []
-    monkeypatch.setattr(replay_app, "run_viewer", lambda s, t: shown.append((s, t)))
+    monkeypatch.setattr(replay_app, "run_viewer", lambda s, t, review=True: shown.append((s, t)))
     monkeypatch.setattr(sys, "stdin", TTY())
     monkeypatch.setattr(sys, "stdout", TTY())
     for name in ("NO_COLOR", "COLORFGBG"):
