@@ -288,11 +288,8 @@ class raw_env(AECEnv):
             self._hand_over()
         if not self.terminations[agent]:  # (a hand's end ends every agent or none)
             self._next()
-        self._accumulate_rewards()
-
-    def _accumulate_rewards(self) -> None:
         if self._rewarded:  # (otherwise every reward is 0: nothing to add)
-            super()._accumulate_rewards()
+            self._accumulate_rewards()
 
     def _hand_over(self) -> None:
         game = self.game

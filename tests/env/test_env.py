@@ -260,9 +260,12 @@ def test_env_steps_as_pettingzoos_own_wrappers_do() -> None:
                 action = int(np.flatnonzero(mine[0]["action_mask"] == 0)[0])
             else:
                 action = rng.choice(np.flatnonzero(mine[0]["action_mask"]).tolist())
+            acting = ours.agent_selection
             ours.step(action)
             theirs.step(action)
             assert ours._cumulative_rewards == theirs._cumulative_rewards
+            if steps == illegal_at:  # (its agent's -1, as PettingZoo's wrapper gives)
+                assert ours._cumulative_rewards[acting] == -1
             if not ours.agents:
                 break
         assert (illegal_at is not None) == (not ours.agents), illegal_at
