@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 #: Rank indices (`cards.RANK_NAMES`, then the joker) the triggers name.
 THREE: Final = 0
@@ -60,18 +60,7 @@ Effect = Literal[
     "unreverse",
     "direction",
 ]
-EFFECTS: Final[tuple[Effect, ...]] = (
-    "clear",
-    "skip",
-    "handover",
-    "discard",
-    "reverse",
-    "revolution",
-    "win",
-    "cut",
-    "unreverse",
-    "direction",
-)
+EFFECTS: Final[tuple[Effect, ...]] = get_args(Effect)
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,28 @@ TOGGLES: Final[tuple[str, ...]] = (
 )
 _TOGGLE_SET: Final = frozenset(TOGGLES)
 
+#: Japanese Daifugo (the preset daifugo), which the preset japanese builds on.
+_DAIFUGO: Final = Rules(
+    jokers=1,
+    joker_mode="wild",
+    dealer="scum",
+    revolution=True,
+    clear_rank=8,
+    later_lead="scum",
+    scoring="positional",
+    rounds=5,
+    title_scum="Beggar",
+    sequences=True,
+    suit_lock=True,
+    jack_back=True,
+    five_skip=True,
+    seven_pass=True,
+    ten_discard=True,
+    spade_three=True,
+    capital_fall=True,
+    forbidden_finishes=True,
+)
+
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "full": Rules(
@@ -224,49 +246,10 @@ PRESETS: Final[dict[str, Rules]] = {
         title_scum="Beggar",
     ),
     "table": Rules(dealer="scum", auto_pass=True, target=10),
-    "daifugo": Rules(
-        jokers=1,
-        joker_mode="wild",
-        dealer="scum",
-        revolution=True,
-        clear_rank=8,
-        later_lead="scum",
-        scoring="positional",
-        rounds=5,
-        title_scum="Beggar",
-        sequences=True,
-        suit_lock=True,
-        jack_back=True,
-        five_skip=True,
-        seven_pass=True,
-        ten_discard=True,
-        spade_three=True,
-        capital_fall=True,
-        forbidden_finishes=True,
-    ),
+    "daifugo": _DAIFUGO,
     # the set most Daifugo apps start with (docs/rules.md, "Presets"): daifugo's, with
     # two jokers and the 9s' clear
-    "japanese": Rules(
-        jokers=2,
-        joker_mode="wild",
-        dealer="scum",
-        revolution=True,
-        clear_rank=8,
-        later_lead="scum",
-        scoring="positional",
-        rounds=5,
-        title_scum="Beggar",
-        sequences=True,
-        suit_lock=True,
-        jack_back=True,
-        five_skip=True,
-        seven_pass=True,
-        ten_discard=True,
-        spade_three=True,
-        capital_fall=True,
-        forbidden_finishes=True,
-        nines_clear=True,
-    ),
+    "japanese": _DAIFUGO.replace(jokers=2, nines_clear=True),
 }
 
 #: Each rulebook's suggested table sizes (shown to users; the engine accepts 3-8 or 3-12).
