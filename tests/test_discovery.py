@@ -25,6 +25,7 @@ from president.protocol import messages as m
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+from .harness.ports import free_port
 from .harness.processes import PRESIDENT, Process, ServerProcess, environment, president, stop
 from .harness.screen import MainScreen
 from .harness.servers import dialer
@@ -49,15 +50,32 @@ def on_port(found: list[dict[str, Any]], port: int) -> dict[str, Any] | None:
     return next((s for s in found if s["port"] == port), None)
 
 
+async def side_by_side(*servers: tuple[Path, *tuple[str, ...]]) -> list[ServerProcess]:
+    """Announced servers on loopback started at once (each on a port of its own: `data`
+    and arguments); if one fails to start, the others are stopped."""
+    chosen: set[int] = set()
+    while len(chosen) < len(servers):
+        chosen.add(free_port())
+    started = await asyncio.gather(
+        *(
+            ServerProcess.started(data, port, *extra, *LOOPBACK, announce=True)
+            for port, (data, *extra) in zip(chosen, servers, strict=True)
+        ),
+        return_exceptions=True,
+    )
+    ready = [s for s in started if isinstance(s, ServerProcess)]
+    if len(ready) < len(started):
+        stop(*ready)
+        raise next(s for s in started if isinstance(s, BaseException))
+    return ready
+
+
 async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
-    kitchen = await ServerProcess.started(
-        tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK, announce=True
-    )
-    attic = await ServerProcess.started(
-        tmp_path / "a", 0, "--name", "attic", "--password", "s3cret", *LOOPBACK, announce=True
-    )
-    hidden = await ServerProcess.started(
-        tmp_path / "h", 0, "--name", "hidden", "--no-announce", *LOOPBACK, announce=True
+    # (the three start side by side: each start is a process's imports and keys)
+    kitchen, attic, hidden = await side_by_side(
+        (tmp_path / "k", "--name", "kitchen"),
+        (tmp_path / "a", "--name", "attic", "--password", "s3cret"),
+        (tmp_path / "h", "--name", "hidden", "--no-announce"),
     )
     k_port, k_pin, a_port, h_port, h_head = (
         kitchen.port,
@@ -72,7 +90,7 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
             await server.said("announced on the LAN (mDNS on 127.0.0.1)", timeout=60)
         async with asyncio.timeout(120):  # (a loaded machine may take more than one look)
             while True:
-                found = await asyncio.to_thread(servers, 4)
+                found = await asyncio.to_thread(servers, 2)
                 k, a = on_port(found, k_port), on_port(found, a_port)
                 if k is not None and a is not None:
                     break
@@ -203,16 +221,20 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
         for info in (hostile, nowhere):
             await zc.async_register_service(info)
         for _ in range(4):  # (a loaded machine may take longer to probe and answer)
-            found = await asyncio.to_thread(servers, 4)
+            # the JSON listing and the people's one, side by side (each browses for 4 s)
+            found, text = await asyncio.gather(
+                asyncio.to_thread(servers, 4),
+                asyncio.to_thread(president, "servers", "--wait", "4", *LOOPBACK),
+            )
             evil = on_port(found, 4242)
-            if evil is not None:
+            if evil is not None and "pwned" in text.stdout:
                 break
         assert evil is not None, found
+        assert "pwned" in text.stdout, text.stdout  # listed there too, its name made safe
         assert evil["name"].startswith("\\x1b[2J\\x1b]0;pwned\\x07") and len(evil["name"]) == 32
         assert evil["tables"] is None and evil["fingerprint_hint"] is None
         assert evil["versions"] == [2, 3]
         assert "nowhere" not in {s["name"] for s in found} and on_port(found, 4243) is None
-        text = await asyncio.to_thread(president, "servers", "--wait", "4", *LOOPBACK)
         assert text.returncode == 0 and "\x1b" not in text.stdout and "\x07" not in text.stdout
         assert "nowhere" not in text.stdout
     finally:
@@ -246,12 +268,12 @@ async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
     still answers stays listed through those checks."""
 
     def announce(name: str, port: int) -> Process:
-        process = Process(["-c", SHORT_LIVED, name, str(port)], command=[sys.executable])
-        process.expect("registered")
-        return process
+        return Process(["-c", SHORT_LIVED, name, str(port)], command=[sys.executable])
 
-    crashed, alive = announce("crashed", 4801), announce("alive", 4802)
+    crashed, alive = announce("crashed", 4801), announce("alive", 4802)  # (side by side)
     try:
+        for process in (crashed, alive):
+            process.expect("registered")
         async with ServerFinder(interface="127.0.0.1", recheck=0.5) as finder:
 
             def ports() -> set[int]:
@@ -290,6 +312,7 @@ end = time.time() + float(sys.argv[1])
 while time.time() < end:
     for packet in out.packets():
         sender.sendto(packet, ("224.0.0.251", 5353))
+    print("sent", flush=True)
     time.sleep(0.3)
 """
 
@@ -300,7 +323,8 @@ def test_an_instance_name_the_library_refuses_is_left_out_quietly(tmp_path: Path
     (a hostile host on the LAN sent one such packet and the picker broke)."""
     sender = Process(["-c", RAW_ANSWER, "8"], command=[sys.executable])
     try:
-        out = president("servers", "--wait", "5", *LOOPBACK)
+        sender.expect("sent")  # sending (every 0.3 s) before the listing starts listening
+        out = president("servers", "--wait", "3", *LOOPBACK)
     finally:
         sender.kill()
     assert out.returncode == 0, out.stderr
