@@ -434,7 +434,12 @@ SIM_GAMES = [
 
 @cache
 def _sim_record_text(preset: str, bots: tuple[str, ...]) -> str:
-    game, _, _ = play_game(PRESETS[preset], list(bots), seed=1, number=0, rotate=True)
+    """`president sim`'s record of one game played to 3 points or 2 hands at most (`--set
+    target=3 --set rounds=2`): a deal without an exchange, deals with one, and the end,
+    as in a whole game."""
+    rules = PRESETS[preset]
+    rules = rules.replace(target=min(rules.target, 3), rounds=min(rules.rounds, 2))
+    game, _, _ = play_game(rules, list(bots), seed=1, number=0, rotate=True)
     return dumps(to_record(game, preset))
 
 
@@ -475,7 +480,8 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
     full) and the last step (the last ones out, the finish, GAME OVER) show every line
     they add to the log, wrapped at spaces, when the box can hold them; the box is made
     to hold them (a seat out with no cards takes one line; stacked, the exchange under
-    the pile gives way)."""
+    the pile gives way).  Games of two or three hands: every later deal is said as the
+    second is (14 whole games were 5 to 15 hands each)."""
     document = json.loads(_sim_record_text(preset, tuple(bots)))
     async with viewer(document, rows, columns) as (screen, terminal):
         for hand in range(len(screen.hands)):

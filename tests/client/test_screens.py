@@ -576,8 +576,8 @@ async def test_the_lobby_fits(rows: int, columns: int) -> None:
         assert "table 0" in text and "? help" in text, text
         assert "<cat> the newest word" in text, text
         assert "bot:random" in text, text  # the chosen table's seats
-        for _ in range(8):
-            text = await terminal.press("j")
+        await terminal.step("j", 7)
+        text = await terminal.press("j")
         assert "table 8" in text, text  # the list follows its cursor
         text = await terminal.press("?")
         assert "choose a table" in text and "quit" in text, text
@@ -585,8 +585,8 @@ async def test_the_lobby_fits(rows: int, columns: int) -> None:
         assert "choose a table" not in text and not lobby.entering
         text = await terminal.press("n")
         assert "new table" in text and "preset" in text and "turn timer" in text, text
-        for _ in range(9):
-            text = await terminal.press("\x1b[B")  # down to a toggle with a long sentence
+        await terminal.step("\x1b[B", 8)  # down to a toggle with a long sentence
+        text = await terminal.press("\x1b[B")
         form = screen.form
         assert form is not None
         label, _, words = form.rows()[form.row]

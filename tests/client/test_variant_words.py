@@ -353,8 +353,8 @@ async def test_the_form_shows_each_new_toggle_in_words_on_a_terminal(
         form.preset = "daifugo"
         rules = find_preset("daifugo")
         for name in VARIANTS:
-            while form.key != name:
-                await terminal.press("\x1b[B")
+            while form.key != name:  # (the screen is read at the row)
+                await terminal.step("\x1b[B")
             text = await terminal.redraw()
             shown = set(text.replace("│", " ").split())
             words = toggle_words(name, getattr(rules, name), rules)

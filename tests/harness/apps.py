@@ -101,6 +101,13 @@ class AppTerminal:
     async def handled(self, expected: int) -> None:
         await wait_for(lambda: self.pressed >= expected, what=self.text)
 
+    async def step(self, keys: str, times: int = 1) -> None:
+        """Type `keys` `times` times, each time until the application has handled them
+        (it draws between them as for a person), without reading the screen: the way to a
+        screen that `press` then reads."""
+        for _ in range(times):
+            await self.handled(self.type(keys))
+
     async def press(self, keys: str) -> str:
         """Type `keys`; the screen once the application has handled them all and drawn."""
         await self.handled(self.type(keys))
