@@ -60,6 +60,28 @@ def stale_install() -> str | None:
     return None
 
 
+#: Free room a tmpfs must have to take the runs' temporary folders (pytest keeps the last
+#: three runs'; a whole run leaves some tens of MB, mostly test_compiled_build's copies).
+SHM_ROOM = 1 << 30
+
+
+def memory_for_temporary_folders(config: pytest.Config) -> None:
+    """pytest's temporary folders (`tmp_path`: a run makes some 8,000 files and folders)
+    in /dev/shm where it is a tmpfs with room, unless a folder was chosen (--basetemp,
+    PYTEST_DEBUG_TEMPROOT).  Each run deletes the run's from three runs before at its
+    end, in one process, while both workers wait: on a disk mounted with `discard` that
+    took 17 s of a run here (2 ms a file), on a tmpfs well under a second.  What the
+    tests check is the same on both (modes, locks, SQLite's WAL, a process killed)."""
+    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ:
+        return
+    try:
+        room = os.statvfs("/dev/shm")
+    except OSError:
+        return
+    if os.access("/dev/shm", os.W_OK) and room.f_bavail * room.f_frsize >= SHM_ROOM:
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # A run started in the background of a script (`cmd &` without job control, as some
     # CI runners and nohup'd shells do) inherits Ctrl-C ignored, and so would every
@@ -67,6 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # correct code.  A person's terminal delivers it, so the processes get it again.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    memory_for_temporary_folders(config)
     problem = stale_install()
     if problem is not None:
         raise pytest.UsageError(
@@ -74,6 +97,14 @@ def pytest_configure(config: pytest.Config) -> None:
             "Reinstall it (pip install '.[test]'), or install it editable once for development "
             "(pip install -e '.[test]': CONTRIBUTING.md)."
         )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier first, each tier in its own order: pytest-xdist hands the tests out
+    in this order, one at a time, so the long ones (processes, wheels: up to tens of
+    seconds each) start while there is plenty left for the other worker, and the run
+    ends on short tests instead of one worker alone on a long one."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)
