@@ -40,10 +40,11 @@ from president.engine import (
     Rules,
     SeatView,
     Top,
+    Trick,
     deck,
     judge_for,
 )
-from president.engine.cards import JOKER_RANK, KINDS, TWO
+from president.engine.cards import JOKER_RANK, KINDS, SEVEN, SIX, TWO
 from president.engine.seating import highest_first, lowest_first
 
 from .heuristic import ORDER
@@ -93,16 +94,24 @@ MODEL = Model()
 
 
 class Step:
-    """One move of the hand and the table it faced: the pile, the revolution, whether it
-    was the game's opening play."""
+    """One move of the hand and the table it faced: the pile, the order in force
+    (`revolution`: reversed by a revolution or a jack), whether it was the game's opening
+    play, and whether what answers the pile is a matter of rank and size alone (`plain`:
+    no suit, step or colour lock, no sequence on the pile)."""
 
-    __slots__ = ("action", "opening", "revolution", "seat", "top")
+    __slots__ = ("action", "opening", "plain", "revolution", "seat", "top")
 
     def __init__(
-        self, seat: int, action: Play | Pass, top: Top | None, revolution: bool, opening: bool
+        self,
+        seat: int,
+        action: Play | Pass,
+        top: Top | None,
+        revolution: bool,
+        opening: bool,
+        plain: bool = True,
     ) -> None:
         self.seat, self.action, self.top = seat, action, top
-        self.revolution, self.opening = revolution, opening
+        self.revolution, self.opening, self.plain = revolution, opening, plain
 
 
 class PublicTrick:
@@ -167,6 +176,150 @@ class PublicTrick:
         self.top, self.answered, self.locked = None, 0, 0
 
 
+class VariantTrick:
+    """`PublicTrick` where suits matter or plays have effects (`Judge.suits_matter`):
+    what each play does is the judge's answer (`Judge.effects_of`: the clear, the
+    revolution, the jack, the lock, the pile, the skips, the direction), and the
+    bookkeeping around it the engine's (`Game._play_variant`, `_resume`, `_pass`,
+    `_end_trick`), without hands.  Hand-overs and discards change card counts out of
+    sight, so who still holds cards is not counted but read from the hand's end: `exits`
+    maps a move's index to the seat that went out with it (its last play, its count now
+    0); going out at once (great_revolution, lucky_seven) and a President's fall
+    (capital_fall) the replay finds itself."""
+
+    def __init__(self, view: SeatView, opening: bool) -> None:
+        rules = self.rules = view.rules
+        self.judge = judge_for(rules)
+        players = self.players = len(view.counts)
+        self.holding = (1 << players) - 1
+        self.exits = exits_of(view)
+        standing = view.standing
+        self.president = (
+            view.seating.index(standing[0])
+            if rules.capital_fall and standing and standing[0] in view.seating
+            else None
+        )
+        self.top: Top | None = None
+        self.revolution = self.jack = self.backwards = self.omened = False
+        self.lock: tuple[int, ...] = ()
+        self.opening = opening
+        self.answered = self.locked = 0
+        self.locks = rules.passing == "locked" or rules.one_time_around
+        #: The plays of the trick in progress.
+        self.plays: list[tuple[int, Play]] = []
+        self.moves = 0
+        self.first_out = False
+        #: Seats handed cards this hand (seven_pass): what the exchange said of their
+        #: hands holds no more.
+        self.received: set[int] = set()
+
+    def trick(self) -> Trick:
+        """What the next move is judged against (`Game._trick`)."""
+        rules, judge = self.rules, self.judge
+        reversed_ = self.revolution != self.jack
+        step = rules.step_lock and judge.stepped(self.plays, reversed_)
+        colour = judge.coloured(self.plays) if rules.colour_lock else -1
+        return Trick(self.top, reversed_, self.lock, self.opening, step, colour)
+
+    def step(self, seat: int, action: Play | Pass) -> Step:
+        trick = self.trick()
+        top = trick.top
+        plain = not (trick.lock or trick.step or trick.colour >= 0 or (top and top.run))
+        step = Step(seat, action, top, trick.reversed, self.opening, plain)
+        index = self.moves
+        self.moves += 1
+        if type(action) is Play:
+            self._play(seat, action, trick, self.exits.get(index) == seat)
+        elif top is not None:
+            self._pass(seat, top)
+        return step
+
+    def _play(self, seat: int, play: Play, trick: Trick, out: bool) -> None:
+        rules = self.rules
+        effects = self.judge.effects_of(seat, play, trick, out)
+        self.opening = False
+        if effects.revolt and not self.omened:
+            self.revolution = not self.revolution
+        if rules.omen and play.rank == SIX and play.count >= 3:
+            self.omened = True
+        if effects.unreverses and self.jack:
+            self.jack = False
+        elif effects.jack:
+            self.jack = not self.jack
+        if effects.turns:
+            self.backwards = not self.backwards
+        self.lock, self.top = effects.lock, effects.pile
+        self.plays.append((seat, play))
+        if any(kind == "handover" for kind, _ in effects.dues):
+            # (`Game._pay_due`: to the next seat holding cards, out of sight)
+            receiver = next((s for s in self._after(seat) if self.holding >> s & 1), None)
+            if receiver is not None:
+                self.received.add(receiver)
+        if rules.one_time_around:
+            self.locked |= 1 << seat
+        if out or effects.wins:
+            self._out(seat, effects.bottom and not effects.wins)
+        if effects.cleared:
+            self._end(seat)
+            return
+        able = self.holding & ~self.locked
+        others = [other for other in self._after(seat) if able >> other & 1]
+        skips = effects.skips
+        self.answered = 0
+        for other in others[:skips]:
+            self.answered |= 1 << other
+            if rules.one_time_around:
+                self.locked |= 1 << other
+        if len(others) <= skips:
+            self._end(seat)
+
+    def _pass(self, seat: int, top: Top) -> None:
+        self.answered |= 1 << seat
+        if self.locks:
+            self.locked |= 1 << seat
+        if not self.holding & ~(self.answered | self.locked | 1 << top.owner):
+            self._end(top.owner)
+
+    def _after(self, seat: int) -> list[int]:
+        """The other seats in the direction of play, from `seat`."""
+        way = -1 if self.backwards else 1
+        return [(seat + way * i) % self.players for i in range(1, self.players)]
+
+    def _out(self, seat: int, bottom: bool) -> None:
+        self.holding &= ~(1 << seat)
+        if bottom or self.first_out:
+            return
+        self.first_out = True
+        fallen = self.president
+        if fallen is not None and fallen != seat and self.holding >> fallen & 1:
+            self.holding &= ~(1 << fallen)
+
+    def _end(self, winner: int) -> None:
+        plays = self.plays
+        if self.rules.lucky_seven and self.holding >> winner & 1 and plays:
+            owner, last = plays[-1]
+            if owner == winner and last.rank == SEVEN and last.count >= 3:
+                self._out(winner, False)
+        self.top, self.answered, self.locked = None, 0, 0
+        self.jack, self.lock = False, ()
+        self.plays = []
+
+
+def exits_of(view: SeatView) -> dict[int, int]:
+    """By the index of a move in `view.history`, the seat that went out with it: the last
+    play of each seat that has a place and no cards left."""
+    last: dict[int, int] = {}
+    for at, (seat, action) in enumerate(view.history):
+        if type(action) is Play:
+            last[seat] = at
+    places, counts = view.places, view.counts
+    return {
+        at: seat
+        for seat, at in last.items()
+        if places and places[seat] is not None and not counts[seat]
+    }
+
+
 def start_counts(view: SeatView) -> list[int] | None:
     """Each seat's card count when the play began, or None if `history` does not hold
     the whole hand (a client that joined mid-hand) or could not be this hand's (a seat
@@ -190,12 +343,36 @@ def _sound(history: Sequence[tuple[int, Play | Pass]], seats: int) -> bool:
     )
 
 
+def public_trick(view: SeatView) -> PublicTrick | VariantTrick | None:
+    """The public replay of `view`'s hand from its start (a `VariantTrick` where the judge
+    says suits matter), or None if `history` does not hold the whole hand."""
+    if judge_for(view.rules).suits_matter():
+        return VariantTrick(view, _opening(view)) if whole_hand(view) else None
+    counts = start_counts(view)
+    return None if counts is None else PublicTrick(view.rules, counts, _opening(view))
+
+
+def whole_hand(view: SeatView) -> bool:
+    """Under the variants: whether `history` holds the whole hand, every move naming a
+    seat of the table and the plays' cards, in order, among the cards out (`played`,
+    which holds the discards too: ten_discard)."""
+    seats = len(view.counts)
+    shown = iter(view.played)
+    for seat, action in view.history:
+        if not 0 <= seat < seats:
+            return False
+        if type(action) is Play and not all(card in shown for card in action.cards):
+            return False
+    return sum(a.count for _, a in view.history if type(a) is Play) == len(view.played) or bool(
+        view.rules.ten_discard
+    )
+
+
 def public_steps(view: SeatView) -> list[Step] | None:
     """Every move of `view.history` with the pile it faced; None without the whole hand."""
-    counts = start_counts(view)
-    if counts is None:
+    trick = public_trick(view)
+    if trick is None:
         return None
-    trick = PublicTrick(view.rules, counts, _opening(view))
     return [trick.step(seat, action) for seat, action in view.history]
 
 
@@ -228,20 +405,29 @@ class Evidence:
         self.start = [[[0.0] * (n + 1) for n in self.copies] for _ in range(seats)]
         #: Per seat and rank, the cards played so far in the moves added.
         self.played = [[0] * 14 for _ in range(seats)]
-        counts = start_counts(view)
-        self.complete = counts is not None
-        self.trick = PublicTrick(view.rules, counts or view.counts, _opening(view))
+        trick = public_trick(view)
+        self.complete = trick is not None
+        self.trick = trick or PublicTrick(view.rules, view.counts, _opening(view))
         self.moves = 0
 
-    def add(self, history: Sequence[tuple[int, Play | Pass]]) -> None:
-        """Weigh the moves of `history` not added yet."""
+    def add(self, history: Sequence[tuple[int, Play | Pass]], view: SeatView | None = None) -> None:
+        """Weigh the moves of `history` (`view.history`, when the view is given) not added
+        yet."""
         if not self.complete:
             return
-        if not _sound(history[self.moves :], len(self.start)):
+        trick = self.trick
+        fresh = history[self.moves :]
+        if type(trick) is VariantTrick:
+            if view is not None:
+                trick.exits = exits_of(view)  # who went out with the moves added now
+            sound = all(0 <= seat < len(self.start) for seat, _ in fresh)
+        else:
+            sound = _sound(fresh, len(self.start))
+        if not sound:
             self.complete = False  # not this table's hand: no evidence
             return
-        for seat, action in history[self.moves :]:
-            step = self.trick.step(seat, action)
+        for seat, action in fresh:
+            step = trick.step(seat, action)
             if seat != self.me:
                 self._weigh(step)
             if type(action) is Play:
@@ -249,6 +435,19 @@ class Evidence:
                 for card in action.cards:
                     done[card.rank] += 1
         self.moves = len(history)
+
+    def holds_bans(self, seat: int, view: SeatView) -> bool:
+        """Whether what the exchange rules out of `seat`'s hand still holds: not once it
+        may have been handed cards (seven_pass; without the replay, once any 7 is out)."""
+        if not self.rules.seven_pass:
+            return True
+        trick = self.trick
+        if type(trick) is VariantTrick and self.complete:
+            return seat not in trick.received
+        return not any(
+            type(action) is Play and any(card.rank == SEVEN for card in action.cards)
+            for _, action in view.history
+        )
 
     def _weigh(self, step: Step) -> None:
         table, done = self.start[step.seat], self.played[step.seat]
@@ -261,9 +460,13 @@ class Evidence:
     def _penalties(self, step: Step) -> tuple[tuple[int, tuple[float, ...]], ...]:
         """(rank, penalty by the count of the rank held just before the move)."""
         top, action = step.top, step.action
+        if type(action) is Play and action.rank < 0:
+            return ()  # a sequence: what it says of the hand is not modelled
         shape = None if top is None else (top.rank, top.size, top.jokers)
         play = (action.rank, action.count, action.jokers) if type(action) is Play else None
-        return _penalties(self.rules, self.model, shape, step.revolution, step.opening, play)
+        return _penalties(
+            self.rules, self.model, shape, step.revolution, step.opening, play, step.plain
+        )
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -274,13 +477,16 @@ def _penalties(
     revolution: bool,
     opening: bool,
     play: tuple[int, int, int] | None,
+    plain: bool = True,
 ) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """A move's penalties, (rank, penalty by the count of the rank held just before it):
     a play of `play` = (rank, count, jokers) or a pass, on a pile of `shape` = (rank,
-    size, jokers) or a lead.  The same few shapes recur all game: cached."""
+    size, jokers) or a lead; `plain`: what answers the pile is a matter of rank and size
+    alone (`Step.plain`), else only a broken set is weighed.  The same few shapes recur
+    all game: cached."""
     return tuple(
         (rank, tuple(row))
-        for rank, row in _penalty_rows(rules, model, shape, revolution, opening, play)
+        for rank, row in _penalty_rows(rules, model, shape, revolution, opening, play, plain)
     )
 
 
@@ -291,6 +497,7 @@ def _penalty_rows(
     revolution: bool,
     opening: bool,
     play: tuple[int, int, int] | None,
+    plain: bool = True,
 ) -> list[tuple[int, list[float]]]:
     copies = copies_of(rules)
     top = None if shape is None else Top(0, *shape)
@@ -305,6 +512,8 @@ def _penalty_rows(
         cost = model.broken if top is None else model.broken_follow
         if rank != JOKER_RANK and not jokers and cost:
             out.append((rank, [cost if n > count else 0.0 for n in range(copies[rank] + 1)]))
+        if top is not None and not plain:
+            return out
         if top is None:
             if opening or not model.lead_lower:
                 return out
@@ -337,7 +546,7 @@ def _penalty_rows(
                     )
                 )
         return out
-    if top is None:
+    if top is None or not plain:
         return out
     for rank in range(14):
         sizes = _sizes(rules, top, revolution, rank, copies[rank])
@@ -375,8 +584,11 @@ def _sizes(rules: Rules, top: Top, revolution: bool, rank: int, most: int) -> li
 
 def known_cards(view: SeatView) -> dict[int, list[Card]]:
     """Cards this seat knows to be in another hand: what it gave or returned in the
-    exchange, less what came back to it (a return may hand back a card just given) and
-    what has been played since."""
+    exchange, less what came back to it (a return may hand back a card just given, a
+    7-pass one just returned: seven_pass) and what has been played since (as many
+    copies as are left).  A seat that
+    has played 7s under seven_pass may have handed its known cards on, out of sight:
+    they are known no more."""
     known: dict[int, list[Card]] = {}
     for event in view.exchange:
         if event.giver == view.seat:
@@ -386,12 +598,23 @@ def known_cards(view: SeatView) -> dict[int, list[Card]]:
             for card in event.cards:
                 if card in mine:
                     mine.remove(card)
-    played = list(view.played)
+    if view.rules.seven_pass:
+        for seat, action in view.history:
+            if type(action) is Play and any(card.rank == SEVEN for card in action.cards):
+                known.pop(seat, None)
+    # what is in my hand or out is not in theirs: as many copies as the deck has left
+    left = [0] * KINDS
+    for card in deck(view.rules.decks, view.rules.jokers):
+        left[card.id] += 1
+    for card in (*view.hand, *view.played):
+        left[card.id] -= 1
     for cards in known.values():
-        for card in list(cards):
-            if card in played:
-                played.remove(card)
-                cards.remove(card)
+        kept = []
+        for card in cards:
+            if left[card.id] > 0:
+                left[card.id] -= 1
+                kept.append(card)
+        cards[:] = kept
     return {seat: cards for seat, cards in known.items() if cards}
 
 
@@ -460,6 +683,8 @@ class Belief:
         self._pad()
         self.bans = [[0.0] * KINDS for _ in range(seats)]
         for s, out in banned_cards(view).items():
+            if not evidence.holds_bans(s, view):
+                continue
             for card_id in out:
                 self.bans[s][card_id] = -HARD
         if not evidence.complete:
@@ -650,7 +875,7 @@ class Belief:
 def belief_of(view: SeatView, model: Model = MODEL) -> Belief:
     """The belief of `view`'s seat, from scratch."""
     evidence = Evidence(view, model)
-    evidence.add(view.history)
+    evidence.add(view.history, view)
     return Belief(view, evidence)
 
 
@@ -675,11 +900,11 @@ class Believer:
             or evidence is None
             or evidence.moves > len(history)
             or history[: evidence.moves] != self._seen
-            or (evidence.complete and start_counts(view) is None)
+            or (evidence.complete and public_trick(view) is None)
         ):
             evidence = self._evidence = Evidence(view, self.model)
             self._key, self._last = key, None
-        evidence.add(history)
+        evidence.add(history, view)
         self._seen = history
         start = self._last.assignment() if self._last is not None else None
         belief = Belief(view, evidence, start=start or None, burn=self.burn, thin=self.thin)
@@ -717,9 +942,11 @@ __all__ = [
     "Model",
     "PublicTrick",
     "Step",
+    "VariantTrick",
     "banned_cards",
     "belief_of",
     "known_cards",
     "public_steps",
+    "public_trick",
     "start_counts",
 ]

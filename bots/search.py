@@ -70,10 +70,6 @@ class Believed:
         self.belief: Any = None
 
     def __call__(self, view: SeatView, rng: random.Random) -> list[list[Card]]:
-        if judge_for(view.rules).suits_matter():
-            # the belief replays the hand by the base rules (no sequences, handovers,
-            # discards, skips): under the variants the worlds are dealt by counts
-            return deal_unseen(view, rng)
         if view is not self.view:
             self.view, self.belief = view, self.make(view)
         hands: list[list[Card]] = self.belief.sample(rng)

@@ -22,6 +22,7 @@ from president.bots.belief import (
     belief_of,
     known_cards,
     public_steps,
+    public_trick,
 )
 from president.bots.heuristic import HeuristicBot
 from president.engine import (
@@ -36,6 +37,7 @@ from president.engine import (
     SeatView,
     deck,
     find_preset,
+    judge_for,
 )
 from president.engine.cards import counts_of
 from president.engine.moves import legal_plays, rows_of
@@ -121,6 +123,47 @@ def test_the_public_replay_follows_the_engine(table: tuple[object, int, int]) ->
             fed = len(history)
         steps = public_steps(game.view_for(0))
         assert steps is not None and len(steps) == fed
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables())
+def test_the_public_replay_follows_the_engine_under_the_variants(
+    table: tuple[object, int, int],
+) -> None:
+    """Under the variants (`VariantTrick`: the judge's effects, hand-overs and discards
+    out of sight): at every decision in play, the pile, the order in force and the lock
+    rebuilt from the seat's history alone are the engine's."""
+    rules, players, seed = table
+    if not judge_for(rules).suits_matter():  # type: ignore[arg-type]
+        rules = find_preset(
+            "japanese"
+        ).replace(  # type: ignore[attr-defined]
+            target=2, rounds=2, **dict.fromkeys(VARIANTS[seed % len(VARIANTS) :][:6], True)
+        )
+    rng = random.Random(seed)
+    game = Game(rules, [f"P{i}" for i in range(players)])  # type: ignore[arg-type]
+    followed = 0
+    for _ in range(2):
+        if game.phase is Phase.GAME_OVER:
+            break
+        game.start_hand(rng=rng)
+        while game.actor is not None:
+            seat = game.actor
+            if game.phase is Phase.PLAY and game.due is None:
+                view = game.view_for(seat)
+                trick = public_trick(view)
+                assert trick is not None
+                for mover, action in view.history:
+                    trick.step(mover, action)
+                now = trick.trick()  # type: ignore[union-attr]
+                assert (now.top, now.reversed, now.lock) == (
+                    game.top,
+                    game.revolution != game.jack_back,
+                    game.lock,
+                )
+                followed += 1
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert followed or game.phase is Phase.GAME_OVER
 
 
 def test_a_history_that_misses_the_start_of_the_hand_is_not_read() -> None:
