@@ -33,6 +33,7 @@ from president.engine import (
     Row,
     Rules,
     SeatView,
+    Take,
     Top,
     judge_for,
     strength,
@@ -163,15 +164,39 @@ def due_cost(
     return total
 
 
+def take_value(card: Card, held: Sequence[int], reversed_: bool, rules: Rules) -> int:
+    """What a card of the cards played is worth in a hand (a take: salvage, kings_march,
+    zombie): its strength, more for a card that wins tricks (a joker, the strongest
+    rank, a clearing rank) and for one that joins a set held."""
+    order = ORDER[reversed_]
+    rank = card.rank
+    value = order[rank]
+    if rank in (JOKER_RANK, THREE if reversed_ else TWO):
+        value += 40
+    elif rules.clear_floors[rank]:
+        value += 25
+    if rank != JOKER_RANK:
+        value += 10 * held[rank]
+    return value
+
+
 def pay_due(
     actions: Sequence[Action],
     cards: Sequence[Card],
     held: Sequence[int],
     reversed_: bool,
     rules: Rules,
+    giving: bool = False,
 ) -> Action:
     """The cheapest handover or discard among `actions` (the seat's legal actions while it
-    owes one): the least useful cards, as `due_cost` weighs them."""
+    owes one): the least useful cards, as `due_cost` weighs them.  A take (of the cards
+    played): the card worth most in my hand (`take_value`), or, `giving` it to the next
+    seat (zombie), the one worth least to anyone."""
+    takes = [a for a in actions if isinstance(a, Take)]
+    if takes:
+        if giving:
+            return min(takes, key=lambda a: take_value(a.cards[0], [0] * 14, reversed_, rules))
+        return max(takes, key=lambda a: take_value(a.cards[0], held, reversed_, rules))
     payments = [a for a in actions if isinstance(a, (Handover, Discard))]
     in_runs = runs_held(cards) if rules.sequences else set()
     return min(
@@ -183,7 +208,7 @@ def pay_due(
 def lowest_payment(actions: Sequence[Action], reversed_: bool) -> Action:
     """The greedy bot's payment: the cards lowest in the order in force."""
     order = ORDER[reversed_]
-    payments = [a for a in actions if isinstance(a, (Handover, Discard))]
+    payments = [a for a in actions if isinstance(a, (Handover, Discard, Take))]
     return min(payments, key=lambda a: sorted((order[c.rank] for c in a.cards), reverse=True))
 
 
@@ -532,7 +557,8 @@ class HeuristicBot:
                 [a for a in actions if isinstance(a, Return)], rank_counts(rows), view.revolution
             )
         if view.due is not None:
-            return pay_due(actions, view.hand, rank_counts(rows), view.reversed, view.rules)
+            giving = view.due.kind == "zombie"
+            return pay_due(actions, view.hand, rank_counts(rows), view.reversed, view.rules, giving)
         plays = [a for a in actions if isinstance(a, Play)]
         can_pass = PASS in actions
         action = heuristic_choice(view_facts(view, rows), plays, can_pass, self.hoard)

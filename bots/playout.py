@@ -522,6 +522,7 @@ def game_policy(game: Game, seat: int) -> Action:
             rank_counts(game.rows(seat)),
             game.revolution != game.jack_back,
             game.rules,
+            game.due.kind == "zombie",
         )
     plays = [a for a in actions if type(a) is Play]
     can_pass = actions[-1] is PASS or PASS in actions

@@ -107,7 +107,15 @@ class BotPlayer:
 
 #: The messages of the actions a strategy may choose.
 _ACTIONS = frozenset(
-    kind.TYPE for kind in (m.PlayCards, m.PassTurn, m.ReturnCards, m.HandoverCards, m.DiscardCards)
+    kind.TYPE
+    for kind in (
+        m.PlayCards,
+        m.PassTurn,
+        m.ReturnCards,
+        m.HandoverCards,
+        m.DiscardCards,
+        m.TakeCards,
+    )
 )
 
 
@@ -119,7 +127,7 @@ def _over(view: m.TableView) -> bool:
 
 def _acted(event: m.TableEvent) -> int | None:
     """The seat whose own action `event` shows (None for other events)."""
-    if isinstance(event, (m.Played, m.Passed, m.Discarded)):
+    if isinstance(event, (m.Played, m.Passed, m.Discarded, m.Took)):
         return event.seat
     if isinstance(event, (m.Returned, m.HandedOver)):
         return event.giver

@@ -1,6 +1,6 @@
 """The rules of President as a pure library: no I/O, no clocks, no global randomness."""
 
-from .actions import PASS, Action, Discard, Due, Handover, Pass, Play, Return
+from .actions import PASS, Action, Discard, Due, Handover, Pass, Play, Return, Take
 from .cards import CARDS, JOKER, Card, counts_of, deck, format_cards, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
@@ -18,6 +18,7 @@ from .events import (
     Played,
     Returned,
     Skipped,
+    Took,
     TrickEnded,
     WentOut,
     public_event,
@@ -68,6 +69,8 @@ __all__ = [
     "RulesError",
     "SeatView",
     "Skipped",
+    "Take",
+    "Took",
     "Top",
     "Trick",
     "TrickEnded",

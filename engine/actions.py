@@ -145,6 +145,15 @@ class Discard(_Handful):
     word = "discard"
 
 
+class Take(_Handful):
+    """A card of the cards played this hand (`Due.cards`) taken back into a hand: its
+    taker's own under salvage and kings_march, the next seat's under zombie (one action
+    per card owed: see `Due`)."""
+
+    __slots__ = ()
+    word = "take"
+
+
 class Pass:
     """Decline to play on this turn.  All passes are equal; `PASS` is the usual one."""
 
@@ -167,22 +176,37 @@ class Pass:
 
 
 PASS: Final = Pass()
-Action = Play | Pass | Return | Handover | Discard
+Action = Play | Pass | Return | Handover | Discard | Take
+
+
+DueKind = Literal["handover", "discard", "salvage", "march", "zombie"]
 
 
 class Due(NamedTuple):
     """What the seat whose turn it is owes before play goes on: after a play holding 7s
-    (seven_pass) a `Handover`, after one holding 10s (ten_discard) a `Discard`; `size`
-    cards still owed, paid one card at a time (one card per action)."""
+    (seven_pass) a `Handover`, after one holding 10s (ten_discard) a `Discard`; after a
+    trick that a 3 ended (salvage: "salvage"), a play holding Ks (kings_march: "march")
+    or three 3s (zombie: "zombie") a `Take` of one of `cards`; `size` cards still owed,
+    paid one card at a time (one card per action)."""
 
-    kind: Literal["handover", "discard"]
+    kind: DueKind
     size: int
+    #: What a `Take` may take (every kind but "handover" and "discard"): the cards played
+    #: this hand that are out of play face up (finished tricks, discards), lowest first.
+    cards: tuple[Card, ...] = ()
 
+
+#: The dues a `Take` pays: the card goes to its taker's hand ("salvage", "march") or to
+#: the next seat holding cards ("zombie").
+TAKES: Final = frozenset({"salvage", "march", "zombie"})
 
 #: The action that pays each kind of `Due`.
-DUE_ACTIONS: Final[dict[str, type[Handover] | type[Discard]]] = {
+DUE_ACTIONS: Final[dict[str, type[Handover] | type[Discard] | type[Take]]] = {
     "handover": Handover,
     "discard": Discard,
+    "salvage": Take,
+    "march": Take,
+    "zombie": Take,
 }
 
 _PLAYS: dict[tuple[int, ...], Play] = {}

@@ -122,6 +122,17 @@ class Discarded(NamedTuple):
 
 
 @_typed_equality
+class Took(NamedTuple):
+    """Under salvage, kings_march and zombie: `seat` took a card of the cards played
+    this hand (face up: everyone sees which) into `receiver`'s hand, its own or, under
+    zombie, the next seat's."""
+
+    seat: int
+    receiver: int
+    cards: tuple[Card, ...]
+
+
+@_typed_equality
 class Fell(NamedTuple):
     """Under capital_fall: the President did not go out first and takes `place` (the
     lowest free one) at once, its cards out of play."""
@@ -155,6 +166,7 @@ Event = (
     | WentOut
     | HandedOver
     | Discarded
+    | Took
     | Fell
     | HandOver
     | GameOver

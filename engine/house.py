@@ -281,6 +281,11 @@ class HouseRules:
         " play goes on; if everyone passes, the 8s clear",
         "an 8-cut clears at once",
     )
+    salvage: bool = house(
+        "when a trick ends on a play holding a 3, its player (still holding cards) takes"
+        " one card of the cards played this hand back into the hand before leading",
+        "the cards played stay out of play",
+    )
 
     @functools.cached_property
     def triggers(self) -> tuple[Trigger, ...]:

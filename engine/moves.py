@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final, NamedTuple, Protocol
 
-from .actions import DUE_ACTIONS, Discard, Due, Handover, Play, Return, play_of
+from .actions import DUE_ACTIONS, TAKES, Discard, Due, Handover, Play, Return, Take, play_of
 from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, THREE, describe_set
 from .rules import Rules
 
@@ -285,7 +285,7 @@ def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:
     return None
 
 
-# --- dues: the cards owed after a play of 7s or 10s (seven_pass, ten_discard) ----------
+# --- dues: the cards owed after a play of 7s or 10s (seven_pass, ten_discard), a take --
 
 
 def due_words(due: Due) -> str:
@@ -294,24 +294,35 @@ def due_words(due: Due) -> str:
     cards = "a card" if due.size == 1 else f"{due.size} cards, one at a time,"
     if due.kind == "handover":
         return f"hand over {cards} to the next player (seven_pass)"
-    return f"discard {cards.rstrip(',')} (ten_discard)"
+    if due.kind == "discard":
+        return f"discard {cards.rstrip(',')} (ten_discard)"
+    if due.kind == "zombie":
+        return f"give the next player {cards.rstrip(',')} of the cards played (zombie)"
+    rule = "salvage" if due.kind == "salvage" else "kings_march"
+    return f"take {cards} of the cards played back into your hand ({rule})"
 
 
-def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard) -> str | None:
+def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard | Take) -> str | None:
     """Why `paid` does not pay (the next card of) `due` for a hand with card-kind
     `counts`, or None.  A due is paid one card at a time: the choices stay as few as the
-    kinds of card held, however many cards are owed."""
+    kinds of card held (or played, for a take), however many cards are owed."""
     if len(paid.ids) != 1:
         return f"{due_words(due)}: one card at a time, not {len(paid.ids)}"
+    if due.kind in TAKES:
+        if paid.cards[0] not in due.cards:
+            return f"{paid.cards[0]} is not among the cards played that may be taken"
+        return None
     if not counts[paid.ids[0]]:
         return f"you do not hold {paid.cards[0]}"
     return None
 
 
-def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard]:
-    """Every card that may pay the next card of `due` (one per card kind held), lowest
-    first."""
+def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Take]:
+    """Every card that may pay the next card of `due` (one per card kind held, or per
+    card kind that may be taken), lowest first."""
     paid = _PAID[due.kind]
+    if due.kind in TAKES:
+        return [paid[card_id] for card_id in sorted({card.id for card in due.cards})]
     return [paid[card_id] for card_id, n in enumerate(counts) if n]
 
 

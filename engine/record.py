@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import PASS, Action, Discard, Handover, Play, Return
+from .actions import PASS, Action, Discard, Handover, Play, Return, Take
 from .cards import CARDS, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave
@@ -81,6 +81,8 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
         return {"seat": seat, "handover": [str(c) for c in action.cards]}
     if isinstance(action, Discard):
         return {"seat": seat, "discard": [str(c) for c in action.cards]}
+    if isinstance(action, Take):
+        return {"seat": seat, "take": [str(c) for c in action.cards]}
     return {"seat": seat, "pass": True}
 
 
@@ -297,7 +299,7 @@ def _parse_action(number: int, step: Any) -> tuple[int, Action]:
 
 def action_from_json(step: Any) -> tuple[int, Action]:
     """(seat, action) from `{"seat": 1, "play": [...]}` (or "pass" / "return" /
-    "handover" / "discard"), the form
+    "handover" / "discard" / "take"), the form
     `action_to_json` writes; `ValueError` saying what is wrong with it."""
     if not isinstance(step, dict):
         raise ValueError("an action must be a JSON object")
@@ -306,7 +308,7 @@ def action_from_json(step: Any) -> tuple[int, Action]:
         raise ValueError("an action needs the seat that makes it")
     kinds = [key for key in ("pass", *_KINDS) if key in step]
     if len(kinds) != 1:
-        raise ValueError("an action is one of play, pass, return, handover or discard")
+        raise ValueError("an action is one of play, pass, return, handover or discard (or take)")
     kind = kinds[0]
     if kind == "pass":
         if step["pass"] is not True:
@@ -324,6 +326,7 @@ _KINDS: dict[str, Callable[[tuple[Card, ...]], Action]] = {
     "return": Return,
     "handover": Handover,
     "discard": Discard,
+    "take": Take,
 }
 
 

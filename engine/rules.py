@@ -114,6 +114,11 @@ class Rules(HouseRules):
         )
 
     @functools.cached_property
+    def takes(self) -> bool:
+        """A card played may be taken back into a hand (salvage...: a `Take` due)."""
+        return self.salvage
+
+    @functools.cached_property
     def pile_clears(self) -> bool:
         """A play may clear by the pile it goes on (assassination, spade_two_return)."""
         return self.assassination or self.spade_two_return

@@ -18,8 +18,20 @@ from typing import Any
 
 from . import seating as seats
 from . import tricks
-from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return
-from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, TWO, Card, parse_cards
+from .actions import (
+    DUE_ACTIONS,
+    PASS,
+    TAKES,
+    Action,
+    Discard,
+    Due,
+    Handover,
+    Pass,
+    Play,
+    Return,
+    Take,
+)
+from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
     Dealt,
@@ -36,6 +48,7 @@ from .events import (
     Played,
     Returned,
     Skipped,
+    Took,
     TrickEnded,
     WentOut,
 )
@@ -168,8 +181,13 @@ class Game:
         self._dues: list[tuple[str, int]] = []
         self._pending: tuple[int, Play, bool, int, bool, bool] | None = None
         #: Cards discarded face up this hand (ten_discard), in order, each with how many
-        #: plays the hand had then (`view.with_discards` puts them among the plays).
+        #: plays the hand had then (`view.with_discards` puts them among the plays); a
+        #: card taken back (salvage, kings_march, zombie) with ~ that many: it leaves them.
         self._discarded: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+        #: The cards out of play face up before `log` begins (a game rebuilt from a view
+        #: mid-hand: `from_view`); () in a game played from the deal.
+        self._before: tuple[Card, ...] = ()
+        self._salvage = rules.salvage
         #: Every play of this hand, (seat, play), in order; the trick in progress is the tail.
         self.log: list[tuple[int, Play]] = []
         self._trick_start = 0
@@ -368,7 +386,7 @@ class Game:
         self.log, self._trick_start, self.exchanges = [], 0, []
         self.top, self.revolution, self._answered, self._locked = None, False, 0, 0
         self.jack_back, self.lock, self.due, self._dues, self._pending = False, (), None, [], None
-        self._discarded = ()
+        self._discarded, self._before = (), ()
         self._omened = False
         self.backwards = False
         self._place_of = [None] * players
@@ -410,7 +428,7 @@ class Game:
             return
         if phase is _EXCHANGE:
             if type(action) is not Return:
-                if type(action) in (Play, Pass, Handover, Discard):
+                if type(action) in (Play, Pass, Handover, Discard, Take):
                     raise IllegalAction(
                         "the exchange comes first: nobody plays until the returns are made"
                     )
@@ -509,7 +527,8 @@ class Game:
             return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
         due = self.due
         if due is not None and seat == self.turn and self.phase is _PLAY:
-            cheapest = min(self.hand_of(seat), key=seats.lowest_first)
+            # the lowest card held (a handover, a discard), or of those it may take
+            cheapest = min(due.cards or self.hand_of(seat), key=seats.lowest_first)
             return DUE_ACTIONS[due.kind]((cheapest,))
         actions = self.legal_actions(seat)
         if not actions:
@@ -728,6 +747,16 @@ class Game:
             rows[rank] = ROW_TABLE[rank << 7 | pattern] or row_for(rank, pattern)
         self._held[seat] -= len(ids)
 
+    def _add(self, seat: int, ids: Sequence[int]) -> None:
+        """The cards of these ids join the seat's hand (a take: salvage, zombie...)."""
+        patterns, rows = self._patterns[seat], self._rows[seat]
+        for card_id in ids:
+            rank = card_id >> 2  # the joker's id >> 2 is its rank
+            pattern = patterns[rank] + CARD_STEP[card_id]
+            patterns[rank] = pattern
+            rows[rank] = ROW_TABLE[rank << 7 | pattern] or row_for(rank, pattern)
+        self._held[seat] += len(ids)
+
     def _play_variant(self, seat: int, play: Play, events: list[Event]) -> None:
         """A play under rules with variants, in the order of docs/rules.md ("How toggles
         combine"): judged in the order before it; then the revolution, the jack and the
@@ -818,6 +847,12 @@ class Game:
         all the seat has left); False when none is left."""
         while self._dues:
             kind, wanted = self._dues.pop(0)
+            if kind in TAKES:
+                pool = self._pool()
+                if wanted and pool:
+                    self.due = Due(kind, min(wanted, len(pool)), pool)  # type: ignore[arg-type]
+                    return True
+                continue
             size = min(wanted, self._held[seat])
             if size:
                 self.due = Due(kind, size)  # type: ignore[arg-type]
@@ -825,21 +860,56 @@ class Game:
         self.due = None
         return False
 
-    def _pay_due(self, seat: int, action: Handover | Discard, events: list[Event]) -> None:
+    def _pool(self) -> tuple[Card, ...]:
+        """The cards a take may take (salvage, kings_march, zombie), lowest first: every
+        card out of play face up this hand (played in a finished trick, discarded), not
+        the trick in progress's, nor a card taken back before (played again, it stays
+        out: every take uses up a card, so a hand always ends)."""
+        out = [*self._before, *with_discards(self.log, len(self.log), self._discarded)]
+        for _, play in self.log[self._trick_start :]:
+            for card in play.cards:
+                out.remove(card)
+        # a card comes back once a hand: played again, it stays out (so a hand ends)
+        for at, cards in self._discarded:
+            for card in cards if at < 0 else ():
+                if card in out:
+                    out.remove(card)
+        return tuple(sorted(out, key=seats.lowest_first))
+
+    def _pay_due(self, seat: int, action: Handover | Discard | Take, events: list[Event]) -> None:
         cards = action.cards
-        if type(action) is Handover:
+        due = self.due
+        assert due is not None
+        kind = type(action)
+        if kind is Handover:
             receiver = self._next_seat[self._holding << 4 | seat]
             assert receiver is not None  # a seat holding cards owes only while another does
             self._move(seat, receiver, cards)
             events.append(_new(HandedOver, (seat, receiver, len(cards), cards)))
-        else:
+        elif kind is Discard:
             self._take(seat, action.ids)
             self._discarded += ((len(self.log), cards),)
             events.append(_new(Discarded, (seat, cards)))
+        else:
+            taker: int | None = seat
+            if due.kind == "zombie":  # (the next seat holding cards: one does, or the
+                taker = self._next_seat[self._holding << 4 | seat]  # hand would be over)
+            assert taker is not None
+            self._add(taker, action.ids)
+            self._discarded += ((~len(self.log), cards),)
+            events.append(_new(Took, (seat, taker, cards)))
         held = self._held[seat]
-        owed = self.due.size - 1 if self.due is not None else 0
-        if held and owed:
-            self.due = Due(self.due.kind, min(owed, held))  # type: ignore[union-attr]
+        owed = due.size - 1
+        if kind is Take:
+            pool = self._pool()
+            if owed and pool:
+                self.due = Due(due.kind, min(owed, len(pool)), pool)
+                return
+            if due.kind == "salvage":  # (owed at a trick's end: the turn is the lead)
+                self.due = None
+                return
+        elif held and owed:
+            self.due = Due(due.kind, min(owed, held))
             return
         if held and self._next_due(seat):
             return
@@ -911,6 +981,13 @@ class Game:
         self._trick_start = len(self.log)
         self.turn = self.actor = leader
         events.append(_new(TrickEnded, (winner, leader)))
+        if self._salvage and leader == winner and self.log:
+            owner, last = self.log[-1]
+            if owner == winner and any(card.id >> 2 == THREE for card in last.cards):
+                # salvage: the 3 that ended the trick takes a card played back, first
+                pool = self._pool()
+                if pool:
+                    self.due = Due("salvage", 1, pool)
 
     def _go_out(self, seat: int, bottom: bool, events: list[Event]) -> None:
         """The seat has no cards left (or wins at once, its cards out of play:
@@ -1273,6 +1350,13 @@ class Game:
         if view.backwards:
             game._next_seat, game._clockwise = _anticlockwise(players)
         game.log, game._trick_start = list(view.trick), 0
+        if view.rules.takes:  # (the cards out of play a take may take: `_pool`)
+            out = list(view.played)
+            for _, play in view.trick:
+                for card in play.cards:
+                    if card in out:
+                        out.remove(card)
+            game._before = tuple(out)
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
         game._omened = view.rules.omen and any(
@@ -1291,8 +1375,10 @@ class Game:
                 covered = tricks.pile_of(rules, owner, earlier, before._replace(top=covered))
             effects = tricks.effects_of(rules, seat, play, before._replace(top=covered), False)
             game._pending = (seat, play, effects.cleared, effects.skips, False, False)
-            # the dues after the one owed now (a hand-over comes before a discard)
-            game._dues = list(effects.dues[1:]) if view.due.kind == "handover" else []
+            # the dues after the one owed now (they come in the order of the triggers)
+            kinds = [kind for kind, _ in effects.dues]
+            after = kinds.index(view.due.kind) + 1 if view.due.kind in kinds else len(kinds)
+            game._dues = list(effects.dues[after:])
         game.turn = game.actor = view.turn
         game._answered = sum(1 << s for s, p in enumerate(view.passed) if p)
         game._locked = sum(1 << s for s, p in enumerate(view.locked) if p)

@@ -43,7 +43,8 @@ class PublicView(NamedTuple):
     top: Top | None
     #: The plays of the trick in progress, (seat, play), oldest first.
     trick: tuple[tuple[int, Play], ...]
-    #: Every card played this hand, in order.
+    #: Every card played this hand, in order, and discarded (ten_discard); not one taken
+    #: back into a hand since (salvage, kings_march, zombie).
     played: tuple[Card, ...]
     revolution: bool
     #: The next play must contain the 3C (the first play of the game).
@@ -626,16 +627,27 @@ def with_discards(
     discarded: Sequence[tuple[int, tuple[Card, ...]]],
 ) -> tuple[Card, ...]:
     """Every card out face up this hand, in order: the cards of `log[:upto]`, with each
-    discard (ten_discard) after the plays made before it."""
+    discard (ten_discard) after the plays made before it, and without the cards taken
+    back since (salvage, kings_march, zombie: marked with ~ the number of plays then)."""
     shown: list[Card] = []
     marks = list(discarded)
     for made, (_, play) in enumerate(log[:upto]):
-        while marks and marks[0][0] <= made:
-            shown += marks.pop(0)[1]
+        while marks and (marks[0][0] if marks[0][0] >= 0 else ~marks[0][0]) <= made:
+            _settle(shown, *marks.pop(0))
         shown += play.cards
-    for _, cards in marks:
-        shown += cards
+    for at, cards in marks:
+        _settle(shown, at, cards)
     return tuple(shown)
+
+
+def _settle(shown: list[Card], at: int, cards: tuple[Card, ...]) -> None:
+    """A discard's cards join the cards out face up; a take's (`at` < 0) leave them."""
+    if at >= 0:
+        shown += cards
+        return
+    for card in cards:
+        if card in shown:  # (a game rebuilt mid-hand shows only the trick: `from_view`)
+            shown.remove(card)
 
 
 def moves_seen(

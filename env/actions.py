@@ -18,6 +18,7 @@ from president.engine import (
     Play,
     Return,
     Rules,
+    Take,
     Trick,
     counts_of,
     deck,
@@ -33,7 +34,8 @@ _KNOWN = 1 << 14
 class Catalog:
     """Every action of a table's rules, by index: the pass, every play the full deck could
     lead, every return of one or two cards, and (under seven_pass or ten_discard) every
-    card handed over or discarded."""
+    card handed over or discarded, (under salvage) every card taken from the cards
+    played."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -49,6 +51,8 @@ class Catalog:
             actions += [Handover((card,)) for card in kinds]
         if rules.ten_discard:
             actions += [Discard((card,)) for card in kinds]
+        if rules.takes:  # (salvage...: a card of the cards played taken into a hand)
+            actions += [Take((card,)) for card in kinds]
         self.keys: list[Key] = []
         self.index: dict[Key, int] = {}
         for action in actions:
@@ -81,6 +85,8 @@ class Catalog:
             return ("return", tuple(sorted(card.rank for card in ret.cards)))
         if kind is Handover:
             return ("handover", action.ids)  # type: ignore[union-attr]
+        if kind is Take:
+            return ("take", action.ids)  # type: ignore[union-attr]
         return ("discard", action.ids)  # type: ignore[union-attr]
 
     def indices(self, legal: Sequence[Action]) -> dict[int, Action]:

@@ -30,6 +30,7 @@ from president.engine import (
     Played,
     Returned,
     SeatView,
+    Took,
     TrickEnded,
 )
 from president.engine.cards import KINDS
@@ -179,6 +180,9 @@ class Tracker:
             elif kind is Discarded:
                 self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
                 self._add("played", event.cards)  # type: ignore[attr-defined]
+            elif kind is Took:  # (salvage...: from the cards played into a hand)
+                self._remove("played", event.cards)  # type: ignore[attr-defined]
+                self._add(f"hand{event.receiver}", event.cards)  # type: ignore[attr-defined]
             elif kind is Dealt:
                 self._add(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
             elif kind is HandStarted:

@@ -30,11 +30,13 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: queen_reverse, king_reverse and `GameView.backwards`), the toggles scaled_exchange
 #: (exchanges of up to six cards and six pairs), emperor and four_stop, `hand_history`
 #: (issue 27: the hand's public events so far, sent with a snapshot), and the preset
-#: japanese.  A field or a message type newer than version 2
+#: japanese; version 10 the dues that take a card of the cards played back into a hand
+#: (the toggle salvage, the `take` action, the `took` event, `Due.cards`).  A field or a
+#: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -159,10 +161,13 @@ class TopPlay:
 @dataclass(frozen=True)
 class Due:
     """What the seat whose turn it is owes before play goes on (version 5): `size` more
-    cards to hand over (seven_pass) or to discard (ten_discard), paid one at a time."""
+    cards to hand over (seven_pass) or to discard (ten_discard), paid one at a time; from
+    version 10, to take from `cards`, the cards played that are out of play face up
+    (salvage)."""
 
-    kind: Literal["handover", "discard"]
+    kind: Literal["handover", "discard", "salvage", "march", "zombie"]
     size: Annotated[int, Range(1, 12)]
+    cards: Annotated[Cards, Since(10)] = ()
 
 
 @dataclass(frozen=True)
@@ -419,6 +424,17 @@ class DiscardCards(Message):
     cards: DueCards
 
 
+@message("take")
+@dataclass(frozen=True)
+class TakeCards(Message):
+    """Pay a due `salvage` (version 10): this card of the due's `cards` goes into a
+    hand, face up for everyone."""
+
+    SINCE = 10
+
+    cards: DueCards
+
+
 @message("client_seed")
 @dataclass(frozen=True)
 class ClientSeed(Message):
@@ -642,6 +658,20 @@ class Discarded(TableEvent):
     timeout: TimeoutReason = ""
 
 
+@message("took")
+@dataclass(frozen=True)
+class Took(TableEvent):
+    """Version 10 (salvage): `seat` paid its due by taking these cards of the cards
+    played (public) into `receiver`'s hand (its own)."""
+
+    SINCE = 10
+
+    seat: Seat
+    receiver: Seat
+    cards: DueCards
+    timeout: TimeoutReason = ""
+
+
 @message("fell")
 @dataclass(frozen=True)
 class Fell(TableEvent):
@@ -772,6 +802,8 @@ RULES_SINCE: dict[str, int] = {
     "emperor": 9,
     "four_stop": 9,
     "japanese": 9,  # the preset of the Daifugo apps' common set
+    # version 10 (issue 28: the dues that take a card of the cards played)
+    "salvage": 10,
 }
 
 

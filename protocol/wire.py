@@ -41,6 +41,8 @@ from president.engine import (
     Rules,
     RulesError,
     Skipped,
+    Take,
+    Took,
     Top,
     TrickEnded,
     WentOut,
@@ -82,15 +84,18 @@ def cards_from_wire(texts: Iterable[str]) -> tuple[Card, ...]:
 
 
 #: What a client sends for an action.
-ActionMessage = m.PlayCards | m.PassTurn | m.ReturnCards | m.HandoverCards | m.DiscardCards
-CardsAction = Play | Return | Handover | Discard
-CardsMessage = m.PlayCards | m.ReturnCards | m.HandoverCards | m.DiscardCards
+ActionMessage = (
+    m.PlayCards | m.PassTurn | m.ReturnCards | m.HandoverCards | m.DiscardCards | m.TakeCards
+)
+CardsAction = Play | Return | Handover | Discard | Take
+CardsMessage = m.PlayCards | m.ReturnCards | m.HandoverCards | m.DiscardCards | m.TakeCards
 #: Each action with cards and its message (the pass is `PassTurn`).
 _MESSAGE_OF: dict[type[CardsAction], type[CardsMessage]] = {
     Play: m.PlayCards,
     Return: m.ReturnCards,
     Handover: m.HandoverCards,
     Discard: m.DiscardCards,
+    Take: m.TakeCards,
 }
 _ACTION_OF: dict[type[CardsMessage], type[CardsAction]] = {
     message: action for action, message in _MESSAGE_OF.items()
@@ -175,6 +180,10 @@ def event_to_wire(
             return m.HandedOver(table, number, seen.giver, seen.receiver, seen.size, timeout)
         case Discarded():
             return m.Discarded(table, number, seen.seat, cards_to_wire(seen.cards), timeout)
+        case Took():
+            return m.Took(
+                table, number, seen.seat, seen.receiver, cards_to_wire(seen.cards), timeout
+            )
         case Fell():
             return m.Fell(table, number, seen.seat, seen.place)
         case _:
@@ -215,6 +224,8 @@ def event_from_wire(message: m.TableEvent) -> Event:
         return HandedOver(message.giver, message.receiver, message.size, ())
     if isinstance(message, m.Discarded):
         return Discarded(message.seat, cards_from_wire(message.cards))
+    if isinstance(message, m.Took):
+        return Took(message.seat, message.receiver, cards_from_wire(message.cards))
     if isinstance(message, m.Fell):
         return Fell(message.seat, message.place)
     raise _bad(f"{message.TYPE} is not a game event")
@@ -250,7 +261,9 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         places=view.places,
         jack_back=view.jack_back,
         lock=view.lock,
-        due=None if view.due is None else m.Due(view.due.kind, view.due.size),
+        due=None
+        if view.due is None
+        else m.Due(view.due.kind, view.due.size, cards_to_wire(view.due.cards)),
         backwards=view.backwards,
     )
 
@@ -290,7 +303,9 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         places=game.places,
         jack_back=game.jack_back,
         lock=tuple(game.lock),
-        due=None if game.due is None else Due(game.due.kind, game.due.size),
+        due=None
+        if game.due is None
+        else Due(game.due.kind, game.due.size, cards_from_wire(game.due.cards)),
         backwards=game.backwards,
     )
 

@@ -26,6 +26,7 @@ from president.engine import (
     HandedOver,
     Played,
     Skipped,
+    Took,
     TrickEnded,
     WentOut,
 )
@@ -78,6 +79,10 @@ DIRECTING: dict[str, Trigger] = {
 }
 
 
+#: The toggle whose due a `Took` pays, by the due's kind.
+TAKEN_BY = {"salvage": "salvage", "march": "kings_march", "zombie": "zombie"}
+
+
 class Watch:
     """What a replay shows of each rule at work."""
 
@@ -89,6 +94,8 @@ class Watch:
         self.reversed = False
         self.backwards = False
         self.tops = 0
+        #: The kind of the due owed after the last step (what a `Took` paid).
+        self.due = ""
 
     def __call__(self, game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         if action is None:
@@ -192,6 +199,8 @@ class Watch:
                 self.seen.add("ten_discard")
             elif isinstance(event, Fell):
                 self.seen.add("capital_fall")
+            elif isinstance(event, Took):  # a card of the cards played taken: by the due
+                self.seen.add(TAKEN_BY.get(self.due, self.due))
             elif isinstance(event, WentOut):
                 kept = game.card_counts()[event.seat] > 0  # out with cards: a win at once
                 sevens = before is not None and not before.run and before.rank == 4
@@ -201,6 +210,7 @@ class Watch:
                     self.tops += 1
                 else:
                     self.seen.add("forbidden_finishes")
+        self.due = game.due.kind if game.due is not None else ""
         if game.lock:
             self.seen.add("suit_lock")
         if game.jack_back:

@@ -27,6 +27,7 @@ from president.engine import (
     Phase,
     Played,
     Returned,
+    Took,
 )
 from president.protocol.messages import TimeoutReason
 
@@ -43,10 +44,10 @@ MAX_FAULTS = 3
 
 #: Events after which the seat to act gets a whole turn's time.
 _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
-#: A due's card paid (seven_pass, ten_discard): a new turn once the due is paid whole; the
+#: A due's card paid (seven_pass, ten_discard, a take): a new turn once the due is paid whole; the
 #: cards before the last are paid on the turn's own time (so the timeout rule, paying one
 #: card at a time, pays the rest at once).
-_PAID = (HandedOver, Discarded)
+_PAID = (HandedOver, Discarded, Took)
 
 
 class Driven(Protocol):

@@ -32,6 +32,7 @@ from president.engine import (
     NotYourTurn,
     Phase,
     Returned,
+    Took,
 )
 from president.engine.record import action_to_json, to_record
 from president.protocol import messages as m
@@ -721,8 +722,12 @@ class Table:
         # Cards that moved between two hands unseen by the rest (the exchange, a hand-over
         # under seven_pass): each of the two is sent its hand again, sealed to it.
         moved = [e for e in events if isinstance(e, (Gave, Returned, HandedOver))]
-        resealed = sorted({seat for e in moved for seat in (e.giver, e.receiver)})
+        # (a card taken from the cards played is public: only its receiver's hand changed)
+        taken = {e.receiver for e in events if isinstance(e, Took)}
+        resealed = sorted({seat for e in moved for seat in (e.giver, e.receiver)} | taken)
         reason = "handover" if any(isinstance(e, HandedOver) for e in moved) else "exchange"
+        if taken and not moved:
+            reason = "take"
         timer = self.driver.timer
         timer.rearm(events, bool(game.actors), self.settings.turn_seconds, game.due is not None)
         number = self.number

@@ -32,6 +32,7 @@ from president.engine import (
     Returned,
     Rules,
     Skipped,
+    Took,
     TrickEnded,
     WentOut,
     judge_for,
@@ -171,6 +172,20 @@ class Narrator:
                 if timeout:
                     return f"{self.timed_out(event.seat, timeout)}: auto-discard {shown}"
                 return f"{self.says(event.seat, 'discards', 'discard')} {shown}"
+            case Took():
+                shown = cards_text(event.cards)
+                auto = f"{self.timed_out(event.seat, timeout)}: auto-" if timeout else ""
+                if event.receiver == event.seat:
+                    if auto:
+                        return f"{auto}take {shown} back from the cards played"
+                    took = self.says(event.seat, "takes", "take")
+                    return f"{took} {shown} back from the cards played"
+                to = self.who(event.receiver)
+                if auto:
+                    return f"{auto}give {shown} from the cards played to {to}"
+                return (
+                    f"{self.says(event.seat, 'gives', 'give')} {to} {shown} from the cards played"
+                )
             case Fell():
                 self.placed.add(event.place)
                 named = titles(self.rules, len(self.seating)) if self.rules and self.seating else []

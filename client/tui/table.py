@@ -24,6 +24,7 @@ from president.engine import (
     PublicView,
     Return,
     SeatView,
+    Take,
     TrickEnded,
     judge_for,
     strength,
@@ -44,7 +45,16 @@ NOTHING_BEATS = "nothing you hold beats the pile: p passes"
 
 
 #: What paying each kind of due is called: (what you owe, what enter then does).
-DUE_WORDS = {"handover": ("hand over", "hands over"), "discard": ("discard", "discards")}
+DUE_WORDS = {
+    "handover": ("hand over", "hands over"),
+    "discard": ("discard", "discards"),
+    "salvage": ("take back", "takes back"),
+    "march": ("take back", "takes back"),
+    "zombie": ("give", "gives"),
+}
+#: The dues paid from the cards played, not from the hand: while one is owed, the row of
+#: my cards shows the cards that may be taken instead (`TableScreen.hand`).
+TAKE_DUES = frozenset({"salvage", "march", "zombie"})
 
 
 def short_refusal(problem: str) -> str:
@@ -125,10 +135,19 @@ class TableScreen:
 
     def hand(self) -> list[Card]:
         """My cards, lowest first by the current order (a revolution or a jack back
-        reverses it)."""
+        reverses it); while I owe a take (salvage, kings_march, zombie), the cards played
+        that I may take instead, which space and enter then choose from."""
         public = self.model.public
         reverse = bool(public and public.reversed)
-        return sorted(self.model.hand, key=lambda c: (strength(c.rank, reverse), c.suit))
+        cards = self.taking() or self.model.hand
+        return sorted(cards, key=lambda c: (strength(c.rank, reverse), c.suit))
+
+    def taking(self) -> tuple[Card, ...]:
+        """The cards played I may take now (a take owed on my turn), or ()."""
+        public = self.model.public
+        if public is None or public.due is None or public.due.kind not in TAKE_DUES:
+            return ()
+        return public.due.cards if self.model.my_turn else ()
 
     def seat_view(self) -> SeatView | None:
         model = self.model
@@ -141,8 +160,8 @@ class TableScreen:
         view = self.seat_view()
         if view is None or not self.model.my_turn:
             return set()
-        if view.due is not None:  # any cards pay it
-            return {card.rank for card in view.hand}
+        if view.due is not None:  # any cards pay it (of the hand, or of those to take)
+            return {card.rank for card in self.hand()}
         ranks: set[int] = set()
         for action in view.legal_actions():
             for card in getattr(action, "cards", ()):
@@ -154,13 +173,13 @@ class TableScreen:
         return [hand[i] for i in sorted(self.selected) if i < len(hand)]
 
     def move(self, step: int) -> None:
-        count = len(self.model.hand)
+        count = len(self.hand())
         if count:
             self.cursor = (self.cursor + step) % count
 
     def toggle(self, index: int | None = None) -> None:
         index = self.cursor if index is None else index
-        if index >= len(self.model.hand):
+        if index >= len(self.hand()):
             return
         self.cursor = index
         self.selected ^= {index}
@@ -176,7 +195,7 @@ class TableScreen:
             self.message = "it is not your turn"
             return
         if view.due is not None:  # the lowest cards, as the timeout rule pays a due
-            self.selected = set(range(min(view.due.size, len(self.model.hand))))
+            self.selected = set(range(min(view.due.size, len(self.hand()))))
             self.message = ""
             return
         best = cheapest(view)
@@ -224,7 +243,7 @@ class TableScreen:
             return f"choose {plural(due.size, 'card')} to {verb} with space, then enter"
         return f"you owe {plural(due.size, 'card')} to {verb}, not {chosen}: space chooses"
 
-    def actions(self) -> list[Play | Return | Handover | Discard]:
+    def actions(self) -> list[Play | Return | Handover | Discard | Take]:
         """The selection as the actions to send: one play or return; a due's cards one
         at a time, as the engine takes them.  Empty, with `message` saying why, when the
         selection cannot be sent."""
@@ -338,8 +357,9 @@ class TableScreen:
             if done and self.exchange_line and self.exchange_logged != public.hand_number:
                 self.exchange_logged = public.hand_number  # once, when it is over
                 self._add(self.exchange_line, "class:message", "narrow")
-        if self.cursor >= max(1, len(self.model.hand)):
-            self.cursor = max(0, len(self.model.hand) - 1)
+        shown = len(self.hand())  # (my cards, or the cards played I may take)
+        if self.cursor >= max(1, shown):
+            self.cursor = max(0, shown - 1)
 
     def recalled(self, history: Recalled) -> None:
         """The hand so far, as the server told it with a snapshot: each event this log
@@ -599,7 +619,11 @@ class TableScreen:
         verb, does = DUE_WORDS[due.kind]
         keys = f": space chooses, enter {does}"
         owed = f" {verb} {plural(due.size, 'card')}"
-        receiver = self.receiver(view.seat) if due.kind == "handover" else None
+        if due.kind in TAKE_DUES:  # (the row of cards shows the cards played to take)
+            owed += " of the cards played shown"
+            if due.kind != "zombie":
+                return owed + keys
+        receiver = self.receiver(view.seat) if due.kind in ("handover", "zombie") else None
         if receiver is None:
             return owed + keys
         name = self.name_of(receiver)

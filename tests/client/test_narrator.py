@@ -30,6 +30,7 @@ from president.engine import (
     Played,
     Returned,
     Skipped,
+    Took,
     TrickEnded,
     WentOut,
     find_preset,
@@ -59,6 +60,7 @@ EXAMPLES: dict[type, Event] = {
     HandedOver: HandedOver(0, 1, 2, ()),
     Discarded: Discarded(2, CARDS[:1]),
     Fell: Fell(3, 3),
+    Took: Took(2, 2, CARDS[:1]),
     HandOver: HandOver(1, ("bob", "ann", "cat", "dan"), (("bob", 2), ("ann", 1))),
     GameOver: GameOver(("bob",)),
 }

@@ -220,8 +220,8 @@ def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
 @plain_game_allowed
 def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
     """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
-    every view go the way of play), with scaled_exchange, emperor and four_stop: one
-    short game at six, fast == plain."""
+    every view go the way of play), with scaled_exchange, emperor, four_stop and salvage
+    (a take owed): one short game at six, fast == plain."""
     rules = find_preset("daifugo").replace(
         nine_reverse=True,
         queen_reverse=True,
@@ -229,6 +229,7 @@ def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
         scaled_exchange=True,
         emperor=True,
         four_stop=True,
+        salvage=True,
         target=4,
         rounds=2,
     )

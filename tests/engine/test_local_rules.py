@@ -21,12 +21,14 @@ from president.engine import (
     Return,
     Rules,
     Skipped,
+    Take,
+    Took,
     TrickEnded,
     WentOut,
     parse_cards,
 )
 
-from .helpers import finish_hand_low, full_deal, game_with
+from .helpers import finish_hand_low, full_deal, game_with, play
 
 LEFT = Rules(first_lead="dealer_left")
 
@@ -663,3 +665,36 @@ def test_a_hand_over_goes_to_the_next_seat_in_the_direction_of_play() -> None:
         if seen == {False, True}:
             break
     assert seen == {False, True}, seen
+
+
+# --- salvage -------------------------------------------------------------------------------
+
+
+def test_a_three_that_ends_a_trick_takes_a_card_played_back() -> None:
+    """docs/rules.md, `salvage`: the worked example (rich-rich-daifugo's サルベージ, "3で場が
+    流れた時に捨て札から1枚回収"): the 3's player owes a take before leading, a card comes
+    back once a hand, and nothing is owed without the toggle."""
+    rules = LEFT.replace(salvage=True)
+    deal = {0: "6D", 1: "9C", 2: "2S 3H 3S"}
+    game = game_with(rules, deal)
+    play(game, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass")
+    assert game.due is None and game.turn == 2  # a 2 ended it: nothing to take
+    events = play(game, "2 3H", "3 pass", "0 pass", "1 pass")
+    assert TrickEnded(2, 2) in events and game.turn == 2
+    due = game.view_for(2).due
+    assert due is not None and (due.kind, due.size) == ("salvage", 1)
+    assert due.cards == tuple(parse_cards("3H 6D 9C 2S"))  # the cards played, lowest first
+    problem = game.view_for(2).problem(cards("4C"))
+    assert problem is not None and "(salvage)" in problem
+    assert not game.is_legal(2, Take(parse_cards("4C")))  # not among the cards played
+    assert Took(2, 2, tuple(parse_cards("2S"))) in game.apply(2, Take(parse_cards("2S")))
+    assert "2S" in map(str, game.hand_of(2)) and game.due is None and game.turn == 2
+    assert "2S" not in map(str, game.public_view().played)
+    play(game, "2 2S", "3 pass", "0 pass", "1 pass")  # led again: it stays out now
+    play(game, "2 3S", "3 pass", "0 pass", "1 pass")
+    due = game.view_for(2).due
+    assert due is not None and "2S" not in map(str, due.cards)
+    off = game_with(LEFT, deal)
+    play(off, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass")
+    play(off, "2 3H", "3 pass", "0 pass", "1 pass")
+    assert off.due is None and off.turn == 2 and cards("3S") in off.legal_actions(2)

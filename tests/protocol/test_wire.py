@@ -31,6 +31,8 @@ from president.engine import (
     Return,
     Returned,
     SeatView,
+    Take,
+    Took,
     Top,
     find_preset,
     moves_seen,
@@ -179,9 +181,14 @@ def test_the_variant_actions_events_and_view_round_trip() -> None:
     wire), the discard (face up), the fall, and a view with a sequence on the pile, a
     lock, jack back and a due owed; a sequence of all 13 ranks fits a play."""
     cards = tuple(parse_cards("7C 9D"))
-    for action in (Handover(cards), Discard(cards[:1])):
+    for action in (Handover(cards), Discard(cards[:1]), Take(cards[:1])):
         assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
-    for event in (HandedOver(0, 1, 2, cards), Discarded(1, cards[:1]), Fell(2, 3)):
+    for event in (
+        HandedOver(0, 1, 2, cards),
+        Discarded(1, cards[:1]),
+        Fell(2, 3),
+        Took(1, 1, cards[:1]),  # (salvage: a card of the cards played, face up)
+    ):
         message = wire.event_to_wire("T", 7, event, "time")
         assert message is not None and through_bytes(message) == message
         assert wire.event_from_wire(message) == public_event(event)
@@ -202,6 +209,7 @@ def test_the_variant_actions_events_and_view_round_trip() -> None:
     for top, due in (
         (Top(1, 2, 3, 1, True, (3, 3)), Due("handover", 1)),
         (Top(1, 2, 3, 1, True, (3, 3)), Due("discard", 2)),
+        (Top(1, 2, 3, 1, True, (3, 3)), Due("salvage", 1, cards[:1])),
         (Top(0, 7, 1, 0, False, (3,)), None),
     ):
         public = a_public_view(
