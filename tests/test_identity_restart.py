@@ -114,7 +114,8 @@ async def test_a_killed_terminal_client_restarted_is_back_in_its_seat(tmp_path: 
     data = tmp_path / "data"
     server = await ServerProcess.started(data)
     env = environment(tmp_path)
-    await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
+    # a game of one hand (to 1 point): killed mid-hand, she is back in it and it ends
+    await make_table(server.address, server.pin, tmp_path, toggles={"target": 1})
     ann_command = connect_command(server)
     ann = Terminal(ann_command, env)
     terminals = [ann]
