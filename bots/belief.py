@@ -345,7 +345,10 @@ def _sound(history: Sequence[tuple[int, Play | Pass]], seats: int) -> bool:
 
 def public_trick(view: SeatView) -> PublicTrick | VariantTrick | None:
     """The public replay of `view`'s hand from its start (a `VariantTrick` where the judge
-    says suits matter), or None if `history` does not hold the whole hand."""
+    says suits matter), or None if `history` does not hold the whole hand or the rules
+    let a card played come back into a hand."""
+    if view.rules.takes:
+        return None  # a card played may come back into a hand (salvage...): not followed
     if judge_for(view.rules).suits_matter():
         return VariantTrick(view, _opening(view)) if whole_hand(view) else None
     counts = start_counts(view)

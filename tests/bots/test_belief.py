@@ -140,6 +140,8 @@ def test_the_public_replay_follows_the_engine_under_the_variants(
         ).replace(  # type: ignore[attr-defined]
             target=2, rounds=2, **dict.fromkeys(VARIANTS[seed % len(VARIANTS) :][:6], True)
         )
+    if rules.takes:  # type: ignore[attr-defined]
+        rules = find_preset("japanese")  # a card played comes back (salvage...): not replayed
     rng = random.Random(seed)
     game = Game(rules, [f"P{i}" for i in range(players)])  # type: ignore[arg-type]
     followed = 0
@@ -382,3 +384,18 @@ def test_a_history_that_cannot_be_this_tables_is_no_evidence_and_no_crash() -> N
     )
     bot = make_strategy("hard", random.Random(1))
     assert game.is_legal(seat, bot.choose(hostile))
+
+
+def test_no_move_is_replayed_where_a_card_played_comes_back() -> None:
+    """Where a card played may come back into a hand (salvage...), the belief weighs no
+    move (`public_trick` None): the same view under rules without it is replayed."""
+    rules = find_preset("japanese")
+    game = Game(rules.replace(salvage=True), ["A", "B", "C", "D"])
+    game.start_hand(rng=random.Random(1))
+    while game.phase is not Phase.PLAY:
+        seat = game.actor
+        assert seat is not None
+        game.apply(seat, game.legal_actions(seat)[0])
+    view = game.view_for(0)
+    assert public_trick(view) is None
+    assert public_trick(view._replace(rules=rules)) is not None
