@@ -6,7 +6,6 @@ cards, enter pays)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from pathlib import Path
 
@@ -23,22 +22,6 @@ TURN = "▶ ann (you)"
 DUE = re.compile(r"enter (discards|hands over)")
 #: What the log says of a due she paid.
 PAID = {"you discard": "discard", "you hand": "handover"}
-
-
-async def settled(ann: Terminal, at_most: float) -> None:
-    """Until the screen has stayed the same for 50 ms (the keys sent are handled and the
-    bots, at full speed, have answered), or for `at_most` seconds: the pause after keys
-    (it was always `at_most`)."""
-    loop = asyncio.get_running_loop()
-    seen = [ann.text(), loop.time()]
-
-    def still() -> bool:
-        if (text := ann.text()) != seen[0]:
-            seen[:] = [text, loop.time()]
-        return loop.time() - seen[1] >= 0.05
-
-    with contextlib.suppress(AssertionError):  # (`at_most` without a still screen: go on)
-        await wait_for(still, at_most)
 
 
 def hand_cards(text: str) -> list[str]:
@@ -79,7 +62,7 @@ async def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path
             status = text.splitlines()[-1] if text else ""
             if "gives back" in status:  # the exchange of a later hand: the lowest cards
                 ann.send("s\r")
-                await settled(ann, 0.3)
+                await ann.settled(0.3)
                 continue
             if DUE.search(status):
                 ann.send("s\r")  # the lowest cards, paid
@@ -98,15 +81,15 @@ async def test_a_person_pays_a_discard_and_a_handover_in_president_play(tmp_path
                     # of a turn (a play or a pass clears it); if this one is refused (it does
                     # not beat the pile, or the opening lead holds the 3C), s replaces it.
                     ann.send("\x1b[D" * 20 + "\x1b[C" * cards.index(rank) + " \r")
-                    await settled(ann, 0.4)
+                    await ann.settled(0.4)
                     if DUE.search(ann.text().splitlines()[-1]):
                         continue
                 ann.send("s\r")
-                await settled(ann, 0.3)
+                await ann.settled(0.3)
                 now = ann.text().splitlines()[-1]
                 if TURN in ann.text() and "your turn" in now and "p passes" in now:
                     ann.send("p")  # (s chose nothing: nothing to play that is wanted)
-            await settled(ann, 0.1)
+            await ann.settled(0.1)
         assert paid == {"discard", "handover"}, ann.text()
     finally:
         ann.close()

@@ -28,10 +28,10 @@ async def play_as_a_person(ann: Terminal, stop: asyncio.Event) -> None:
     while not stop.is_set():
         if TURN in ann.text():
             ann.send("s\r")
-            await asyncio.sleep(0.15)
+            await ann.settled(0.15)
             if TURN in ann.text():
                 ann.send("p")
-        await asyncio.sleep(0.05)
+        await ann.settled(0.05)
 
 
 #: Three bots at table T for one game, reconnecting for up to a minute.

@@ -206,7 +206,7 @@ async def test_a_trained_policy_plays_a_person_in_president_play(tmp_path: Path)
                     ann.send("p")
                 else:
                     ann.send("s\r")
-            await asyncio.sleep(0.3)
+            await ann.settled(0.3)
     finally:
         ann.close()
 

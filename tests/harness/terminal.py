@@ -4,6 +4,7 @@ date as it draws, and a test types keys and reads what is shown."""
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import contextlib
 import fcntl
@@ -148,6 +149,21 @@ class Terminal:
             return False
 
         await wait_for(enough, timeout, lambda: self._gone(f"never {times} × {words!r}"))
+
+    async def settled(self, at_most: float) -> None:
+        """The pause after keys sent: until the screen has changed and then stayed the
+        same for 50 ms (the keys handled, and whatever answers at once has answered), or
+        `at_most` seconds if it does not.  Not a check: what follows reads the screen."""
+        loop = asyncio.get_running_loop()
+        seen = [self.text(), 0.0]  # (the screen, when it last changed: not yet)
+
+        def still() -> bool:
+            if (text := self.text()) != seen[0]:
+                seen[:] = [text, loop.time()]
+            return bool(seen[1]) and loop.time() - seen[1] >= 0.05
+
+        with contextlib.suppress(AssertionError):  # (`at_most` passed: go on as it is)
+            await wait_for(still, at_most)
 
     # --- what is done to it ----------------------------------------------------------
 
