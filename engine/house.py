@@ -47,7 +47,9 @@ JOKER: Final = 13
 #: - "unreverse": a reversal for the trick (a jack back) that was on before the play is
 #:   over after it;
 #: - "direction": the direction of play turns round (clockwise to anticlockwise, or
-#:   back) for the rest of the hand, from the turn after the play on.
+#:   back) for the rest of the hand, from the turn after the play on;
+#: - "march": its player then takes one card of the cards played (out of play face up)
+#:   back into the hand per card of the rank (a due: `Take`).
 Effect = Literal[
     "clear",
     "skip",
@@ -59,6 +61,7 @@ Effect = Literal[
     "cut",
     "unreverse",
     "direction",
+    "march",
 ]
 EFFECTS: Final[tuple[Effect, ...]] = get_args(Effect)
 
@@ -285,6 +288,12 @@ class HouseRules:
         "when a trick ends on a play holding a 3, its player (still holding cards) takes"
         " one card of the cards played this hand back into the hand before leading",
         "the cards played stay out of play",
+    )
+    kings_march: bool = house(
+        "a play holding Ks lets its player (still holding cards) take one card of the cards"
+        " played this hand back into the hand for each K",
+        "kings have no effect",
+        Trigger(KING, "march"),
     )
 
     @functools.cached_property

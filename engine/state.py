@@ -66,7 +66,7 @@ from .moves import (
 from .phase import Phase
 from .rules import Rules
 from .scoring import game_result, hand_points, titles_by_name
-from .view import LazySeatView, ListedSeatView, PublicView, SeatView, with_discards
+from .view import LazySeatView, ListedSeatView, PublicView, SeatView, taken_of, with_discards
 
 
 @dataclass(frozen=True)
@@ -865,15 +865,14 @@ class Game:
         card out of play face up this hand (played in a finished trick, discarded), not
         the trick in progress's, nor a card taken back before (played again, it stays
         out: every take uses up a card, so a hand always ends)."""
-        out = [*self._before, *with_discards(self.log, len(self.log), self._discarded)]
+        out = list(with_discards(self.log, len(self.log), self._discarded, self._before))
         for _, play in self.log[self._trick_start :]:
             for card in play.cards:
                 out.remove(card)
         # a card comes back once a hand: played again, it stays out (so a hand ends)
-        for at, cards in self._discarded:
-            for card in cards if at < 0 else ():
-                if card in out:
-                    out.remove(card)
+        for card in taken_of(self._discarded):
+            if card in out:
+                out.remove(card)
         return tuple(sorted(out, key=seats.lowest_first))
 
     def _pay_due(self, seat: int, action: Handover | Discard | Take, events: list[Event]) -> None:
@@ -1291,6 +1290,7 @@ class Game:
             self.lock,
             self.due,
             self.backwards,
+            taken_of(self._discarded) if self._discarded else (),
         )
 
     def _keep_lasting(self) -> tuple[Any, ...]:
@@ -1357,6 +1357,8 @@ class Game:
                     if card in out:
                         out.remove(card)
             game._before = tuple(out)
+            if view.taken:  # (the cards that came back this hand: not again)
+                game._discarded = ((~0, view.taken),)
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
         game._omened = view.rules.omen and any(

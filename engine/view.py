@@ -73,6 +73,9 @@ class PublicView(NamedTuple):
     #: Play goes anticlockwise (a "direction" trigger turned it this hand: nine_reverse,
     #: queen_reverse, king_reverse); clockwise when False.
     backwards: bool = False
+    #: The cards taken back into a hand this hand (salvage, kings_march, zombie), in
+    #: order: a card comes back once a hand (played again, it stays out).
+    taken: tuple[Card, ...] = ()
 
     @property
     def reversed(self) -> bool:
@@ -187,6 +190,7 @@ class SeatView:
     _hands_played: int
     _winners: tuple[str, ...]
     _places: tuple[int | None, ...]
+    _taken: tuple[Card, ...]
     _hand: tuple[Card, ...]
     _exchange: tuple[Gave | Returned, ...]
     _history: tuple[tuple[int, Play | Pass], ...]
@@ -224,6 +228,7 @@ class SeatView:
         lock: tuple[int, ...],
         due: Due | None,
         backwards: bool,
+        taken: tuple[Card, ...],
         seat: int,
         hand: tuple[Card, ...],
         exchange: tuple[Gave | Returned, ...],
@@ -239,6 +244,7 @@ class SeatView:
         self._standing, self._scores, self._owed = standing, scores, owed
         self._hands_played, self._winners, self._places = hands_played, winners, places
         self.jack_back, self.lock, self.due, self.backwards = jack_back, lock, due, backwards
+        self._taken = taken
         self.seat, self._hand, self._exchange = seat, hand, exchange
         self.return_size, self.rows, self._history = return_size, rows, history
         self._at = None
@@ -349,6 +355,13 @@ class SeatView:
             return self._places
         except AttributeError:
             return self._fill("places")  # type: ignore[no-any-return]
+
+    @property
+    def taken(self) -> tuple[Card, ...]:
+        try:
+            return self._taken
+        except AttributeError:
+            return self._fill("taken")  # type: ignore[no-any-return]
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -615,6 +628,7 @@ _FILLS: dict[str, Callable[[SeatView, Snapshot], Any]] = {
     "hands_played": _lasting(1, 4),
     "winners": _lasting(1, 5),
     "places": _lasting(1, 6),
+    "taken": lambda view, at: taken_of(at.discarded),
     "hand": lambda view, at: at.source.cards_held(view.seat, view.rows),
     "exchange": _fill_exchange,
     "history": lambda view, at: tuple(at.moves[: at.moved]),
@@ -625,11 +639,13 @@ def with_discards(
     log: Sequence[tuple[int, Play]],
     upto: int,
     discarded: Sequence[tuple[int, tuple[Card, ...]]],
+    before: Sequence[Card] = (),
 ) -> tuple[Card, ...]:
-    """Every card out face up this hand, in order: the cards of `log[:upto]`, with each
-    discard (ten_discard) after the plays made before it, and without the cards taken
-    back since (salvage, kings_march, zombie: marked with ~ the number of plays then)."""
-    shown: list[Card] = []
+    """Every card out face up this hand, in order: `before` (those out before `log`
+    begins: a game rebuilt mid-hand), the cards of `log[:upto]`, with each discard
+    (ten_discard) after the plays made before it, and without the cards taken back since
+    (salvage, kings_march, zombie: marked with ~ the number of plays then)."""
+    shown: list[Card] = list(before)
     marks = list(discarded)
     for made, (_, play) in enumerate(log[:upto]):
         while marks and (marks[0][0] if marks[0][0] >= 0 else ~marks[0][0]) <= made:
@@ -638,6 +654,11 @@ def with_discards(
     for at, cards in marks:
         _settle(shown, at, cards)
     return tuple(shown)
+
+
+def taken_of(discarded: Sequence[tuple[int, tuple[Card, ...]]]) -> tuple[Card, ...]:
+    """The cards taken back this hand, in order: the marks of `with_discards` below 0."""
+    return tuple([card for at, cards in discarded if at < 0 for card in cards])
 
 
 def _settle(shown: list[Card], at: int, cards: tuple[Card, ...]) -> None:

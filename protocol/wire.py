@@ -265,6 +265,7 @@ def public_view_to_wire(view: PublicView) -> m.GameView:
         if view.due is None
         else m.Due(view.due.kind, view.due.size, cards_to_wire(view.due.cards)),
         backwards=view.backwards,
+        taken=cards_to_wire(view.taken),
     )
 
 
@@ -307,6 +308,7 @@ def public_view_from_wire(game: m.GameView, rules: Rules) -> PublicView:
         if game.due is None
         else Due(game.due.kind, game.due.size, cards_from_wire(game.due.cards)),
         backwards=game.backwards,
+        taken=cards_from_wire(game.taken),
     )
 
 

@@ -698,3 +698,32 @@ def test_a_three_that_ends_a_trick_takes_a_card_played_back() -> None:
     play(off, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass")
     play(off, "2 3H", "3 pass", "0 pass", "1 pass")
     assert off.due is None and off.turn == 2 and cards("3S") in off.legal_actions(2)
+
+
+# --- kings_march ---------------------------------------------------------------------------
+
+
+def test_kings_take_as_many_cards_played_back() -> None:
+    """docs/rules.md, `kings_march`: the worked example (rich-rich-daifugo's キングの行進,
+    "Kを出すと枚数分捨て札から回収"): a pair of Ks owes two takes, from the finished
+    tricks' cards only (not the trick in progress), before play goes on."""
+    rules = LEFT.replace(kings_march=True)
+    deal = {0: "6D KC KD", 1: "9C AS", 2: "2S 5H 5S", 3: "4C"}
+    game = game_with(rules, deal)
+    play(game, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass")
+    play(game, "2 5H 5S", "3 pass", "0 KC KD")
+    due = game.view_for(0).due
+    assert due is not None and (due.kind, due.size) == ("march", 2)
+    assert due.cards == tuple(parse_cards("6D 9C 2S"))  # not the 5s nor the Ks on the pile
+    assert not game.is_legal(0, Take(parse_cards("5H")))
+    problem = game.view_for(0).problem(PASS)
+    assert problem is not None and "(kings_march)" in problem
+    game.apply(0, Take(parse_cards("2S")))
+    assert game.turn == 0 and game.due is not None and game.due.size == 1
+    game.apply(0, Take(parse_cards("9C")))
+    assert game.due is None and game.turn == 1  # play goes on: bob answers the Ks
+    assert {"2S", "9C"} <= set(map(str, game.hand_of(0)))
+    off = game_with(LEFT, deal)
+    play(off, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass", "2 5H 5S", "3 pass")
+    play(off, "0 KC KD")
+    assert off.due is None and off.turn == 1

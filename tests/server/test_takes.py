@@ -16,8 +16,8 @@ from .test_table import all_ready, game_of, play_until, refused, seated, table
 
 
 async def test_a_version_9_client_never_sits_where_a_card_played_comes_back() -> None:
-    """salvage (version 10) owes a `take`, which a version-9 client cannot send nor show:
-    a table playing it is refused to that client, naming it."""
+    """salvage and kings_march (version 10) owe a `take`, which a version-9 client cannot
+    send nor show: a table playing one is refused to that client, naming it."""
     assert m.RULES_SINCE["salvage"] == 10
     hall = lobby()
     ann, old = Guest("ann"), Guest("old", address="10.0.0.9", version=9)
@@ -31,6 +31,12 @@ async def test_a_version_9_client_never_sits_where_a_card_played_comes_back() ->
         (Code.NOT_ALLOWED, "join"),
     ]
     assert all("does not know (salvage)" in e.message for e in refusals)
+    for toggle in ("kings_march",):
+        assert m.RULES_SINCE[toggle] == 10
+        await hall.handle(old, create("Sunday", toggles={toggle: True}))
+        assert "Sunday" not in hall.tables
+        last = [x for x in old.sent if isinstance(x, m.Error)][-1]
+        assert f"does not know ({toggle})" in last.message
     await hall.close()
 
 
