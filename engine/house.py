@@ -49,7 +49,9 @@ JOKER: Final = 13
 #: - "direction": the direction of play turns round (clockwise to anticlockwise, or
 #:   back) for the rest of the hand, from the turn after the play on;
 #: - "march": its player then takes one card of the cards played (out of play face up)
-#:   back into the hand per card of the rank (a due: `Take`).
+#:   back into the hand per card of the rank (a due: `Take`);
+#: - "zombie": its player then gives the next seat holding cards one card of the cards
+#:   played (out of play face up), whatever the count (a due: `Take`).
 Effect = Literal[
     "clear",
     "skip",
@@ -62,6 +64,7 @@ Effect = Literal[
     "unreverse",
     "direction",
     "march",
+    "zombie",
 ]
 EFFECTS: Final[tuple[Effect, ...]] = get_args(Effect)
 
@@ -294,6 +297,12 @@ class HouseRules:
         " played this hand back into the hand for each K",
         "kings have no effect",
         Trigger(KING, "march"),
+    )
+    zombie: bool = house(
+        "three or more 3s played together let their player (still holding cards) give the"
+        " next player one card of the cards played this hand",
+        "three 3s are three of a kind like any other",
+        Trigger(THREE, "zombie", at_least=3, sets_only=True),
     )
 
     @functools.cached_property

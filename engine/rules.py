@@ -116,7 +116,7 @@ class Rules(HouseRules):
     @functools.cached_property
     def takes(self) -> bool:
         """A card played may be taken back into a hand (salvage...: a `Take` due)."""
-        return self.salvage or self.kings_march
+        return self.salvage or self.kings_march or self.zombie
 
     @functools.cached_property
     def pile_clears(self) -> bool:

@@ -1356,9 +1356,12 @@ class Game:
                 for card in play.cards:
                     if card in out:
                         out.remove(card)
-            game._before = tuple(out)
-            if view.taken:  # (the cards that came back this hand: not again)
+            if view.taken:  # (the cards that came back this hand, out of `played` once
+                # already: their mark takes them out of `_before` as it did of the hand's
+                # cards, and none may come back again)
+                out += view.taken
                 game._discarded = ((~0, view.taken),)
+            game._before = tuple(out)
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
         game._omened = view.rules.omen and any(

@@ -760,7 +760,8 @@ class Effects(NamedTuple):
     pile: Top
     #: How many seats after it are skipped (five_skip, equal_plays = "skip").
     skips: int
-    #: The dues it leaves its player, in order: ("handover" | "discard", cards).
+    #: The dues it leaves its player, in order: (its kind, cards): "handover", "discard",
+    #: "march", "zombie".
     dues: tuple[tuple[str, int], ...]
     #: Going out with it takes the lowest free place (forbidden_finishes, the 2s penalty).
     bottom: bool
@@ -851,8 +852,8 @@ def facts_of(rules: Rules, play: Play) -> Facts:
             unreverses = True
         elif effect == "direction":
             turns = not turns  # a 9 and a Q in one sequence: turned twice, so not at all
-        else:
-            dues += ((effect, cards),)
+        else:  # a due: as many cards as the rank's, but a zombie's one card
+            dues += ((effect, 1 if effect == "zombie" else cards),)
     return Facts(
         clears(rules, play, Trick(None, False, (), False)),
         revolt,

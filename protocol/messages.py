@@ -31,8 +31,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: (exchanges of up to six cards and six pairs), emperor and four_stop, `hand_history`
 #: (issue 27: the hand's public events so far, sent with a snapshot), and the preset
 #: japanese; version 10 the dues that take a card of the cards played back into a hand
-#: (the toggles salvage and kings_march, the `take` action, the `took` event,
-#: `Due.cards`).  A field or a
+#: (the toggles salvage, kings_march and zombie, the `take` action, the `took` event,
+#: `Due.cards`, `GameView.taken`).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
@@ -430,8 +430,8 @@ class DiscardCards(Message):
 @message("take")
 @dataclass(frozen=True)
 class TakeCards(Message):
-    """Pay a due `salvage` or `march` (version 10): this card of the due's `cards` goes
-    into a hand, face up for everyone."""
+    """Pay a due `salvage`, `march` or `zombie` (version 10): this card of the due's
+    `cards` goes into a hand (the next seat's for `zombie`), face up for everyone."""
 
     SINCE = 10
 
@@ -664,8 +664,9 @@ class Discarded(TableEvent):
 @message("took")
 @dataclass(frozen=True)
 class Took(TableEvent):
-    """Version 10 (salvage, kings_march): `seat` paid its due by taking these cards of
-    the cards played (public) into `receiver`'s hand (its own)."""
+    """Version 10 (salvage, kings_march, zombie): `seat` paid its due by taking these
+    cards of the cards played (public) into `receiver`'s hand (its own; under zombie the
+    next seat's)."""
 
     SINCE = 10
 
@@ -808,6 +809,7 @@ RULES_SINCE: dict[str, int] = {
     # version 10 (issue 28: the dues that take a card of the cards played)
     "salvage": 10,
     "kings_march": 10,
+    "zombie": 10,
 }
 
 

@@ -727,3 +727,33 @@ def test_kings_take_as_many_cards_played_back() -> None:
     play(off, "0 6D", "1 9C", "2 2S", "3 pass", "0 pass", "1 pass", "2 5H 5S", "3 pass")
     play(off, "0 KC KD")
     assert off.due is None and off.turn == 1
+
+
+# --- zombie --------------------------------------------------------------------------------
+
+
+def test_three_threes_give_the_next_player_a_card_played() -> None:
+    """docs/rules.md, `zombie`: the worked example (rich-rich-daifugo's ゾンビ, "3x3で捨て札
+    から任意カードを次のプレイヤーに渡す"): one card, whatever the count, into the next
+    seat's hand, before that seat answers the 3s; two 3s do nothing."""
+    rules = LEFT.replace(zombie=True)
+    deal = {0: "6D 2S 3C 3D 3H", 1: "9C AS", 2: "5H", 3: "4C 4D 4H"}
+    game = game_with(rules, deal)
+    play(game, "0 6D", "1 9C", "2 pass", "3 pass", "0 2S", "1 pass", "2 pass", "3 pass")
+    play(game, "0 3C 3D 3H")
+    due = game.view_for(0).due
+    assert due is not None and (due.kind, due.size) == ("zombie", 1)
+    assert due.cards == tuple(parse_cards("6D 9C 2S"))
+    problem = game.view_for(0).problem(PASS)
+    assert problem is not None and "give the next player a card" in problem
+    assert Took(0, 1, tuple(parse_cards("6D"))) in game.apply(0, Take(parse_cards("6D")))
+    assert "6D" in map(str, game.hand_of(1)) and game.due is None and game.turn == 1
+    assert game.public_view().taken == tuple(parse_cards("6D"))
+    pair = game_with(rules, {0: "6D 2S 3C 3D", 1: "9C AS", 2: "5H", 3: "4C 4D 4H"})
+    play(pair, "0 6D", "1 9C", "2 pass", "3 pass", "0 2S", "1 pass", "2 pass", "3 pass")
+    play(pair, "0 3C 3D")
+    assert pair.due is None and pair.turn == 1  # a pair of 3s gives nothing
+    off = game_with(LEFT, deal)
+    play(off, "0 6D", "1 9C", "2 pass", "3 pass", "0 2S", "1 pass", "2 pass", "3 pass")
+    play(off, "0 3C 3D 3H")
+    assert off.due is None and off.turn == 1

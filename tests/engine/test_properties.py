@@ -148,6 +148,7 @@ def check_views(game: Game) -> None:
     public = Counter(c.id for c in game.public_view().played)
     # (a card played and taken back since, salvage...: it was in the open all the same)
     public |= Counter(c.id for _, a in game._moves if isinstance(a, Play) for c in a.cards)
+    public |= Counter(c.id for c in game.public_view().taken)  # (a discard taken, too)
     for seat in range(len(game.seating)):
         view = game.view_for(seat)
         assert list(view.hand) == game.hand_of(seat)
