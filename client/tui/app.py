@@ -250,7 +250,7 @@ class TableApp:
         self.hand_window = Window(
             FormattedTextControl(self._hand, focusable=True), height=self._hand_height
         )
-        hand = Frame(self.hand_window, title="your hand")
+        hand = Frame(self.hand_window, title=self._hand_title)
         status = Window(FormattedTextControl(self._fitted_status), height=self._status_height)
         chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
         body = HSplit(
@@ -596,6 +596,10 @@ class TableApp:
             rows[-1].append(("class:cursor", "]") if here else ("", " "))
             used += len(text) + 2
         return rows if rows[0] else []
+
+    def _hand_title(self) -> str:
+        """The hand's box: my cards, or the cards played I may take now (a take owed)."""
+        return "the cards played: take one" if self.screen.taking() else "your hand"
 
     def _hand(self) -> StyleAndTextTuples:
         rows = self._hand_rows()

@@ -620,7 +620,7 @@ class TableScreen:
         keys = f": space chooses, enter {does}"
         owed = f" {verb} {plural(due.size, 'card')}"
         if due.kind in TAKE_DUES:  # (the row of cards shows the cards played to take)
-            owed += " of the cards played shown"
+            owed += " of the cards played (shown above)"
             if due.kind != "zombie":
                 return owed + keys
         receiver = self.receiver(view.seat) if due.kind in ("handover", "zombie") else None
