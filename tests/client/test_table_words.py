@@ -448,7 +448,11 @@ async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
     and return is logged with the names of its own hand's seating, which the view that
     shows it comes after."""
     async with running_server(tmp_path) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path, preset="sheet")
+        # (to 5 points, 2 a hand at most: three hands at least, two of them reseated by the
+        # hand before; a whole game of 11 points logged nothing else)
+        clients, bots, tasks = await table_of_bots(
+            server, tmp_path, preset="sheet", toggles={"target": 5}
+        )
         screen = TableScreen(clients[0].model)
         answer = clients[0].on_message
         assert answer is not None
