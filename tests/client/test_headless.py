@@ -24,7 +24,11 @@ async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -
     """A seat at a real server played by the strategy; each online view it is given
     matches the server's own view of that seat."""
     async with running_server(tmp_path) as server:
-        person, task = await seated_among_server_bots(server, tmp_path, turn_seconds=0)
+        # (a game to 3 points, 2 a hand at most: two hands at least, the second with the
+        # exchange; a whole game of 11 was more of the same)
+        person, task = await seated_among_server_bots(
+            server, tmp_path, turn_seconds=0, toggles={"target": 3}
+        )
         inner = make_strategy(strategy, random.Random(5), playouts=16)
         mismatches: list[str] = []
         exchanges: list[int] = []
