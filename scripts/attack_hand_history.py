@@ -33,9 +33,7 @@ import collections
 import contextlib
 import random
 import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from attack_seatlock import key, spawn
@@ -46,7 +44,7 @@ from president.client.pinning import KnownServers
 from president.engine import cards as engine_cards
 from president.protocol import messages as m
 from president.protocol import wire
-from servers import environment, start_server, stop_server
+from servers import LoggedServer
 
 CARD_TEXTS = frozenset(wire.cards_to_wire(engine_cards.CARDS))
 PUBLIC_KINDS = (m.Played, m.Discarded)
@@ -144,19 +142,11 @@ def streams(clients: dict[str, Client]) -> dict[str, list[tuple[str, int, int, s
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-history-"))
-    log_path = home / "server.log"
-    log = log_path.open("w")
-    server = start_server(
-        args.python,
-        home / "server",
-        *("--pause", "0", "--bot-delay", "0.02"),
-        env=environment(home),
-        stderr=log,
-    )
-    address, pin = server.address, server.pin
+    server = LoggedServer(args.python, "president-history-", "--pause", "0", "--bot-delay", "0.02")
+    address, pin, home = server.address, server.pin, server.home
     known = KnownServers(home / "known")
     failures: list[str] = []
+    tracebacks = 0
     try:
         names = [f"p{i}" for i in range(6)]
         clients: dict[str, Client] = {}
@@ -238,8 +228,7 @@ async def attack(args: argparse.Namespace) -> int:
         cuts = await leave_and_back()
         await asyncio.sleep(1)
     finally:
-        stop_server(server.proc)
-        log.close()
+        tracebacks = server.stop()
 
     # --- the analysis ---------------------------------------------------------------
     shown = streams(clients)
@@ -322,17 +311,13 @@ async def attack(args: argparse.Namespace) -> int:
         failures.append(
             "the spectator's snapshots never held an exchange (the attack did not bite)"
         )
-    text = log_path.read_text()
-    tracebacks = text.count("Traceback")
-    print(f"server log: {len(text.splitlines())} lines, {tracebacks} tracebacks")
     if tracebacks:
-        failures.append("tracebacks in the server log: " + str(log_path))
+        failures.append("tracebacks in the server log: " + str(server.log_path))
     print(
         f"errors sent to clients: {collections.Counter(e.message[:70] for c in clients.values() for e in c.errors).most_common(6)}"
     )
     for failure in failures:
         print("FAIL: " + failure)
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
     return 1 if failures else 0
 
 

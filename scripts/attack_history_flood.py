@@ -34,7 +34,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,7 @@ from president.client.connection import Client
 from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
-from servers import environment, start_server, stop_server
+from servers import LoggedServer
 
 
 def cpu_seconds(pid: int) -> float:
@@ -129,18 +128,8 @@ class Meter:
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-flood-"))
-    log_path = home / "server.log"
-    log = log_path.open("w")
-    data = home / "server"
-    server = start_server(
-        args.python,
-        data,
-        *("--pause", "0", "--bot-delay", "0.01"),
-        env=environment(home),
-        stderr=log,
-    )
-    address, pin = server.address, server.pin
+    server = LoggedServer(args.python, "president-flood-", "--pause", "0", "--bot-delay", "0.01")
+    address, pin, home, data = server.address, server.pin, server.home, server.data
     known = KnownServers(home / "known")
     meter = Meter()
     try:
@@ -317,11 +306,7 @@ async def attack(args: argparse.Namespace) -> int:
                 f" ping p99 {row['ping p99 ms']:.1f} ms against {rows[0]['ping p99 ms']:.1f} ms"
             )
     finally:
-        stop_server(server.proc)
-        log.close()
-    text = log_path.read_text()
-    print(f"server log: {len(text.splitlines())} lines, {text.count('Traceback')} tracebacks")
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
+        server.stop()
     return 0
 
 

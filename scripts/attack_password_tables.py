@@ -19,7 +19,6 @@ import asyncio
 import multiprocessing
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from attack_seatlock import SOURCE, spawn
 from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
-from servers import environment, start_server, stop_server
+from servers import LoggedServer
 
 
 def victim_process(address: str, pin: str, folder: str, done: Any, out: Any) -> None:
@@ -95,17 +94,10 @@ def spread(values: list[float]) -> str:
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-pwtables-"))
-    log_path = home / "server.log"
-    log = log_path.open("w")
-    server = start_server(
-        args.python,
-        home / "server",
-        *("--pause", "0", "--max-connections", "2000"),
-        env=environment(home),
-        stderr=log,
+    server = LoggedServer(
+        args.python, "president-pwtables-", "--pause", "0", "--max-connections", "2000"
     )
-    address, pin = server.address, server.pin
+    address, pin, home = server.address, server.pin, server.home
     known = KnownServers(home / "known")
     try:
         SOURCE.set("127.0.0.1")
@@ -164,11 +156,7 @@ async def attack(args: argparse.Namespace) -> int:
             print(f"{name}: ping {spread([r for t, r in pings if low <= t < high])}")
             print(f"{name}: friend's join {spread([r for t, r in joins if low <= t < high])}")
     finally:
-        stop_server(server.proc)
-        log.close()
-    text = log_path.read_text()
-    print(f"server log: {len(text.splitlines())} lines, {text.count('Traceback')} tracebacks")
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
+        server.stop()
     return 0
 
 

@@ -22,7 +22,6 @@ import multiprocessing
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +31,7 @@ from attack_seatlock import SOURCE, spawn
 from president.client.connection import Client
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
-from servers import environment, start_server, stop_server
+from servers import LoggedServer, stop_server
 
 #: No pauses, quick server bots: the victim table's pace is the server's.
 PACE = ("--pause", "0", "--bot-delay", "0.01")
@@ -48,12 +47,8 @@ def journal(data: Path) -> tuple[int, int]:
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-rejoin-"))
-    data = home / "server"
-    log = (home / "server.log").open("w")
-    env = environment(home)
-    server = start_server(args.python, data, *PACE, env=env, stderr=log)
-    address, pin = server.address, server.pin
+    server = LoggedServer(args.python, "president-rejoin-", *PACE)
+    address, pin, home, data = server.address, server.pin, server.home, server.data
     known = KnownServers(home / "known")
     clients: list[Client] = []
     tables: dict[int, str] = {}
@@ -134,13 +129,9 @@ async def attack(args: argparse.Namespace) -> int:
         await client.link.close()
     stop_server(server.proc)
     began = time.monotonic()
-    again = start_server(args.python, data, *PACE, env=env, stderr=log)
+    server.start()
     print(f"restart on that journal: ready in {time.monotonic() - began:.2f} s")
-    stop_server(again.proc)
-    log.close()
-    text = (home / "server.log").read_text()
-    print(f"server log: {len(text.splitlines())} lines, {text.count('Traceback')} tracebacks")
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
+    server.stop()
     return 0
 
 

@@ -21,8 +21,6 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
-from pathlib import Path
 
 from attack_hand_history import card_strings, connect_as
 from attack_seatlock import spawn
@@ -32,7 +30,7 @@ from president.client.headless import BotPlayer
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol import wire
-from servers import environment, start_server, stop_server
+from servers import LoggedServer
 
 
 def history(client: Client) -> list[m.TableEvent]:
@@ -41,12 +39,8 @@ def history(client: Client) -> list[m.TableEvent]:
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-restart-"))
-    data = home / "server"
-    log_path = home / "server.log"
-    log = log_path.open("w")
-    env = environment(home)
-    server = start_server(args.python, data, "--pause", "0", env=env, stderr=log)
+    server = LoggedServer(args.python, "president-restart-", "--pause", "0")
+    home = server.home
     known = KnownServers(home / "known")
     problems: list[str] = []
     names = [f"p{i}" for i in range(4)]
@@ -99,8 +93,8 @@ async def attack(args: argparse.Namespace) -> int:
     await asyncio.sleep(0.5)
     for client in seats:
         await client.link.close()
-    stop_server(server.proc)
-    server = start_server(args.python, data, "--pause", "0", env=env, stderr=log)
+    server.restart()
+    tracebacks = 0
     try:
         known = KnownServers(home / "known2")
         after = await connect_as(server.address, server.pin, known, "after")
@@ -138,15 +132,11 @@ async def attack(args: argparse.Namespace) -> int:
         if back.errors:
             print(f"p1's errors: {[e.message for e in back.errors]}")
     finally:
-        stop_server(server.proc)
-        log.close()
-    text = log_path.read_text()
-    print(f"server log: {len(text.splitlines())} lines, {text.count('Traceback')} tracebacks")
-    if "Traceback" in text:
+        tracebacks = server.stop()
+    if tracebacks:
         problems.append("tracebacks in the server log")
     for problem in problems:
         print("FAIL: " + problem)
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
     return 1 if problems else 0
 
 

@@ -17,8 +17,6 @@ import argparse
 import asyncio
 import collections
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from attack_hand_history import connect_as
@@ -28,7 +26,7 @@ from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
-from servers import environment, start_server, stop_server
+from servers import LoggedServer
 
 ODD: list[Any] = [
     "yes",
@@ -96,19 +94,11 @@ async def answer(client: Client, before: int) -> str:
 
 
 async def attack(args: argparse.Namespace) -> int:
-    home = Path(tempfile.mkdtemp(prefix="president-v9rules-"))
-    log_path = home / "server.log"
-    log = log_path.open("w")
-    server = start_server(
-        args.python,
-        home / "server",
-        *("--pause", "0", "--bot-delay", "0.01"),
-        env=environment(home),
-        stderr=log,
-    )
+    server = LoggedServer(args.python, "president-v9rules-", "--pause", "0", "--bot-delay", "0.01")
     address, pin = server.address, server.pin
-    known = KnownServers(home / "known")
+    known = KnownServers(server.home / "known")
     problems: list[str] = []
+    tracebacks = 0
     try:
         SOURCE.set("127.0.0.1")
         host = await connect_as(address, pin, known, "host")
@@ -199,16 +189,11 @@ async def attack(args: argparse.Namespace) -> int:
         if faults:
             print(f"errors to host/watcher: {faults[:5]}")
     finally:
-        stop_server(server.proc)
-        log.close()
-    text = log_path.read_text()
-    tracebacks = text.count("Traceback")
-    print(f"server log: {len(text.splitlines())} lines, {tracebacks} tracebacks ({log_path})")
+        tracebacks = server.stop()
     if tracebacks:
-        problems.append("tracebacks in the server log")
+        problems.append(f"tracebacks in the server log ({server.log_path})")
     for problem in problems:
         print("FAIL: " + problem)
-    print(f"server: {args.python} (command: python {' '.join(sys.argv)})")
     return 1 if problems else 0
 
 

@@ -16,6 +16,8 @@ import os
 import re
 import signal
 import subprocess
+import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,3 +141,61 @@ def stop_server(
         proc.kill()
         proc.wait()
         return None
+
+
+class LoggedServer:
+    """A real `president server` for an attack script (scripts/attack_*.py): in a home
+    folder of its own (`environment`), its stderr kept in `home/server.log`;
+    `restart()` runs it again on the same data, `stop()` stops it and prints the log's
+    size, its tracebacks and the command that ran it.
+
+        server = LoggedServer(args.python, "president-flood-", "--pause", "0")
+        try:
+            ... connect(server.address, name, pin=server.pin) ...
+        finally:
+            tracebacks = server.stop()
+    """
+
+    def __init__(self, python: str, prefix: str, *options: str) -> None:
+        self.python, self.options = python, options
+        self.home = Path(tempfile.mkdtemp(prefix=prefix))
+        self.data = self.home / "server"
+        self.env = environment(self.home)
+        self.log_path = self.home / "server.log"
+        self._log = self.log_path.open("w")
+        self.started = self.start()
+
+    def start(self) -> Started:
+        """Run it (again, once stopped) on its data."""
+        self.started = start_server(
+            self.python, self.data, *self.options, env=self.env, stderr=self._log
+        )
+        return self.started
+
+    @property
+    def address(self) -> str:
+        return self.started.address
+
+    @property
+    def pin(self) -> str:
+        return self.started.pin
+
+    @property
+    def proc(self) -> subprocess.Popen[str]:
+        return self.started.proc
+
+    def restart(self, sig: int = signal.SIGTERM) -> None:
+        """Stop it with `sig` and start it again on the same data."""
+        stop_server(self.started.proc, sig)
+        self.start()
+
+    def stop(self) -> int:
+        """Stop it; print the log's lines and tracebacks and the command; the number of
+        tracebacks."""
+        stop_server(self.started.proc)
+        self._log.close()
+        text = self.log_path.read_text()
+        tracebacks = text.count("Traceback")
+        print(f"server log: {len(text.splitlines())} lines, {tracebacks} tracebacks")
+        print(f"server: {self.python} (command: python {' '.join(sys.argv)})")
+        return tracebacks
