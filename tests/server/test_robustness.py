@@ -93,7 +93,8 @@ async def still_serving(server: object, tmp_path: Path) -> None:
 async def test_reconnect_mid_hand_resumes_the_same_seat_and_hand(tmp_path: Path) -> None:
     # (a seed window no machine misses, so no seed of ann's comes too late to be counted)
     async with running_server(tmp_path, bot_delay=0.05, seed_seconds=120) as server:
-        ann, task = await seated_among_server_bots(server, tmp_path)
+        # (a game to 3 points: the hand she drops out of, and one more at least, to its end)
+        ann, task = await seated_among_server_bots(server, tmp_path, toggles={"target": 3})
         bot = BotPlayer(ann, RandomBot(__import__("random").Random(3)))
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann) and 5 < sum(ann.model.public.counts) < 45)  # type: ignore[union-attr]
