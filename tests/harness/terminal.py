@@ -155,12 +155,12 @@ class Terminal:
         same for 50 ms (the keys handled, and whatever answers at once has answered), or
         `at_most` seconds if it does not.  Not a check: what follows reads the screen."""
         loop = asyncio.get_running_loop()
-        seen = [self.text(), 0.0]  # (the screen, when it last changed: not yet)
+        screen, changed = [self.text()], [0.0]  # (the screen; when it changed: not yet)
 
         def still() -> bool:
-            if (text := self.text()) != seen[0]:
-                seen[:] = [text, loop.time()]
-            return bool(seen[1]) and loop.time() - seen[1] >= 0.05
+            if (text := self.text()) != screen[0]:
+                screen[0], changed[0] = text, loop.time()
+            return bool(changed[0]) and loop.time() - changed[0] >= 0.05
 
         with contextlib.suppress(AssertionError):  # (`at_most` passed: go on as it is)
             await wait_for(still, at_most)

@@ -175,7 +175,7 @@ async def test_hostile_leaderboard_requests_are_refused_in_one_line_and_the_larg
         answer = server.lobby.ratings.answer(m.Leaderboard(start=0, count=50))
         assert len(answer.entries) == 50
         assert len(pack(answer.to_wire())) < 64 * 1024  # it fits one frame
-        hostile = [
+        hostile: list[tuple[dict[str, object], str]] = [
             ({"count": 10**9}, "outside 1..50"),
             ({"count": 0}, "outside 1..50"),
             ({"start": 2**40}, "outside"),
