@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from president.engine import (
     PASS,
     Action,
+    Bomb,
     Card,
     Discard,
     Handover,
@@ -180,6 +181,17 @@ def take_value(card: Card, held: Sequence[int], reversed_: bool, rules: Rules) -
     return value
 
 
+def bomb_value(rank: int, held: Sequence[int], reversed_: bool) -> int:
+    """What naming `rank` is worth to me (queen_bomber: everyone still in discards all of
+    it): a rank I hold sheds my cards, the weaker the better (strong ones I keep to win
+    tricks); a rank I do not hold takes the others' cards of it, the stronger the
+    better (their winners gone)."""
+    strength_now = ORDER[reversed_][rank]
+    if held[rank]:
+        return held[rank] * (14 - strength_now)
+    return strength_now - 13  # (below any rank I hold: shedding mine comes first)
+
+
 def pay_due(
     actions: Sequence[Action],
     cards: Sequence[Card],
@@ -192,6 +204,9 @@ def pay_due(
     owes one): the least useful cards, as `due_cost` weighs them.  A take (of the cards
     played): the card worth most in my hand (`take_value`), or, `giving` it to the next
     seat (zombie), the one worth least to anyone."""
+    bombs = [a for a in actions if isinstance(a, Bomb)]
+    if bombs:
+        return max(bombs, key=lambda a: bomb_value(a.rank, held, reversed_))
     takes = [a for a in actions if isinstance(a, Take)]
     if takes:
         if giving:
@@ -208,6 +223,9 @@ def pay_due(
 def lowest_payment(actions: Sequence[Action], reversed_: bool) -> Action:
     """The greedy bot's payment: the cards lowest in the order in force."""
     order = ORDER[reversed_]
+    bombs = [a for a in actions if isinstance(a, Bomb)]
+    if bombs:  # the lowest rank in the order
+        return min(bombs, key=lambda a: order[a.rank])
     payments = [a for a in actions if isinstance(a, (Handover, Discard, Take))]
     return min(payments, key=lambda a: sorted((order[c.rank] for c in a.cards), reverse=True))
 

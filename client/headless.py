@@ -115,6 +115,7 @@ _ACTIONS = frozenset(
         m.HandoverCards,
         m.DiscardCards,
         m.TakeCards,
+        m.BombRank,
     )
 )
 
@@ -127,7 +128,7 @@ def _over(view: m.TableView) -> bool:
 
 def _acted(event: m.TableEvent) -> int | None:
     """The seat whose own action `event` shows (None for other events)."""
-    if isinstance(event, (m.Played, m.Passed, m.Discarded, m.Took)):
+    if isinstance(event, (m.Played, m.Passed, m.Discarded, m.Took, m.Bombed)):
         return event.seat
     if isinstance(event, (m.Returned, m.HandedOver)):
         return event.giver

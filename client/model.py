@@ -361,7 +361,7 @@ class TableModel:
 
 
 def _heard(message: m.TableEvent, event: Event) -> Heard:
-    timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded, m.Took)
+    timed = (m.Played, m.Passed, m.Returned, m.HandedOver, m.Discarded, m.Took, m.Bombed)
     timeout = message.timeout if isinstance(message, timed) else ""
     return Heard(event, timeout, message.number)
 

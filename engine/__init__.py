@@ -1,9 +1,10 @@
 """The rules of President as a pure library: no I/O, no clocks, no global randomness."""
 
-from .actions import PASS, Action, Discard, Due, Handover, Pass, Play, Return, Take
+from .actions import PASS, Action, Bomb, Discard, Due, Handover, Pass, Play, Return, Take
 from .cards import CARDS, JOKER, Card, counts_of, deck, format_cards, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
+    Bombed,
     Dealt,
     Discarded,
     Event,
@@ -38,6 +39,8 @@ __all__ = [
     "TOGGLES",
     "VARIANTS",
     "Action",
+    "Bomb",
+    "Bombed",
     "Card",
     "Dealt",
     "Discard",

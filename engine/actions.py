@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, Final, Literal, NamedTuple, TypeVar
 
-from .cards import CARDS, JOKER_ID, JOKER_RANK, Card, parse_cards
+from .cards import _RANK_LOOKUP, CARDS, JOKER_ID, JOKER_RANK, RANK_NAMES, Card, parse_cards
 
 _A = TypeVar("_A", bound="_Cards")
 
@@ -154,6 +154,55 @@ class Take(_Handful):
     word = "take"
 
 
+class Bomb:
+    """Under queen_bomber, after a play holding Qs: a rank this seat names (0 for the 3s
+    to 12 for the 2s; one action per Q owed: see `Due`).  Every seat still holding cards
+    discards all its natural cards of that rank, face up."""
+
+    __slots__ = ("rank",)
+
+    rank: int
+    #: (no cards of its own: the ones it makes everyone discard are its events')
+    cards: ClassVar[tuple[Card, ...]] = ()
+
+    def __init__(self, rank: int) -> None:
+        if type(rank) is not int or not 0 <= rank < len(RANK_NAMES):
+            raise ValueError(f"a bomb names a rank, 3 to 2, not {rank!r}")
+        object.__setattr__(self, "rank", rank)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> Bomb:
+        """A rank as written: "7", "10" (or "T"), "Q", "2"."""
+        rank = _RANK_LOOKUP.get(text.strip().upper())
+        if rank is None:
+            raise ValueError(f"{text!r} is not a rank: 3 4 5 6 7 8 9 10 J Q K A 2")
+        return cls(rank)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Bomb and other.rank == self.rank
+
+    def __hash__(self) -> int:
+        return hash(("bomb", self.rank))
+
+    def __repr__(self) -> str:
+        return f"Bomb.parse({RANK_NAMES[self.rank]!r})"
+
+    def __str__(self) -> str:
+        return f"bomb the {RANK_NAMES[self.rank]}s"
+
+    def __reduce__(self) -> tuple[type[Bomb], tuple[int]]:
+        return (Bomb, (self.rank,))
+
+    def __copy__(self) -> Bomb:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Bomb:
+        return self
+
+
 class Pass:
     """Decline to play on this turn.  All passes are equal; `PASS` is the usual one."""
 
@@ -176,18 +225,19 @@ class Pass:
 
 
 PASS: Final = Pass()
-Action = Play | Pass | Return | Handover | Discard | Take
+Action = Play | Pass | Return | Handover | Discard | Take | Bomb
 
 
-DueKind = Literal["handover", "discard", "salvage", "march", "zombie"]
+DueKind = Literal["handover", "discard", "salvage", "march", "zombie", "bomb"]
 
 
 class Due(NamedTuple):
     """What the seat whose turn it is owes before play goes on: after a play holding 7s
     (seven_pass) a `Handover`, after one holding 10s (ten_discard) a `Discard`; after a
     trick that a 3 ended (salvage: "salvage"), a play holding Ks (kings_march: "march")
-    or three 3s (zombie: "zombie") a `Take` of one of `cards`; `size` cards still owed,
-    paid one card at a time (one card per action)."""
+    or three 3s (zombie: "zombie") a `Take` of one of `cards`; after a play holding Qs
+    (queen_bomber: "bomb") a `Bomb` naming a rank; `size` cards (or ranks) still owed,
+    paid one at a time (one per action)."""
 
     kind: DueKind
     size: int
@@ -201,12 +251,13 @@ class Due(NamedTuple):
 TAKES: Final = frozenset({"salvage", "march", "zombie"})
 
 #: The action that pays each kind of `Due`.
-DUE_ACTIONS: Final[dict[str, type[Handover] | type[Discard] | type[Take]]] = {
+DUE_ACTIONS: Final[dict[str, type[Handover] | type[Discard] | type[Take] | type[Bomb]]] = {
     "handover": Handover,
     "discard": Discard,
     "salvage": Take,
     "march": Take,
     "zombie": Take,
+    "bomb": Bomb,
 }
 
 _PLAYS: dict[tuple[int, ...], Play] = {}

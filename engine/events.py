@@ -133,6 +133,15 @@ class Took(NamedTuple):
 
 
 @_typed_equality
+class Bombed(NamedTuple):
+    """Under queen_bomber: `seat` named `rank` (0 for the 3s ... 12 for the 2s); every
+    seat still holding cards discards all its cards of it (the `Discarded` that follow)."""
+
+    seat: int
+    rank: int
+
+
+@_typed_equality
 class Fell(NamedTuple):
     """Under capital_fall: the President did not go out first and takes `place` (the
     lowest free one) at once, its cards out of play."""
@@ -167,6 +176,7 @@ Event = (
     | HandedOver
     | Discarded
     | Took
+    | Bombed
     | Fell
     | HandOver
     | GameOver

@@ -51,7 +51,9 @@ JOKER: Final = 13
 #: - "march": its player then takes one card of the cards played (out of play face up)
 #:   back into the hand per card of the rank (a due: `Take`);
 #: - "zombie": its player then gives the next seat holding cards one card of the cards
-#:   played (out of play face up), whatever the count (a due: `Take`).
+#:   played (out of play face up), whatever the count (a due: `Take`);
+#: - "bomb": its player then names one rank per card of the rank, and every seat still
+#:   holding cards discards all its cards of each, face up (a due: `Bomb`).
 Effect = Literal[
     "clear",
     "skip",
@@ -65,6 +67,7 @@ Effect = Literal[
     "direction",
     "march",
     "zombie",
+    "bomb",
 ]
 EFFECTS: Final[tuple[Effect, ...]] = get_args(Effect)
 
@@ -303,6 +306,12 @@ class HouseRules:
         " next player one card of the cards played this hand",
         "three 3s are three of a kind like any other",
         Trigger(THREE, "zombie", at_least=3, sets_only=True),
+    )
+    queen_bomber: bool = house(
+        "a play holding Qs lets its player (still holding cards) name a rank for each Q:"
+        " every player still holding cards discards all their cards of it, face up",
+        "queens have no effect",
+        Trigger(QUEEN, "bomb"),
     )
 
     @functools.cached_property

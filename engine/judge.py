@@ -16,7 +16,19 @@ import functools
 from collections.abc import Sequence
 
 from . import fast_tricks, moves, tricks
-from .actions import DUE_ACTIONS, PASS, Action, Discard, Due, Handover, Pass, Play, Return, Take
+from .actions import (
+    DUE_ACTIONS,
+    PASS,
+    Action,
+    Bomb,
+    Discard,
+    Due,
+    Handover,
+    Pass,
+    Play,
+    Return,
+    Take,
+)
 from .moves import Row, Top
 from .rules import Rules
 from .tricks import Trick
@@ -28,7 +40,8 @@ strength = moves.strength
 _NOTHING_OWED = (
     "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
     " and discarded after a play of 10s (ten_discard), and the cards played are taken"
-    " back only as salvage, kings_march or zombie allow"
+    " back only as salvage, kings_march or zombie allow; ranks are named only after a play"
+    " holding Qs (queen_bomber)"
 )
 
 
@@ -174,7 +187,7 @@ class Judge:
             return None
         if kind is Return:
             return "the exchange is over: returns are made before the first lead"
-        if kind in (Handover, Discard, Take):
+        if kind in (Handover, Discard, Take, Bomb):
             return _NOTHING_OWED
         return f"{action!r} is not an action"
 

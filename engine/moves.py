@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final, NamedTuple, Protocol
 
-from .actions import DUE_ACTIONS, TAKES, Discard, Due, Handover, Play, Return, Take, play_of
+from .actions import DUE_ACTIONS, TAKES, Bomb, Discard, Due, Handover, Play, Return, Take, play_of
 from .cards import CARDS, JOKER_ID, JOKER_RANK, KINDS, THREE, describe_set
 from .rules import Rules
 
@@ -291,6 +291,12 @@ def return_problem(counts: KindCounts, size: int, ret: Return) -> str | None:
 def due_words(due: Due) -> str:
     """What `due` asks, in words: "hand over 2 cards, one at a time, to the next player
     (seven_pass)"."""
+    if due.kind == "bomb":
+        ranks = "a rank" if due.size == 1 else f"{due.size} ranks, one at a time,"
+        return (
+            f"name {ranks} for your Qs (queen_bomber): everyone still holding cards"
+            " discards all of it"
+        )
     cards = "a card" if due.size == 1 else f"{due.size} cards, one at a time,"
     if due.kind == "handover":
         return f"hand over {cards} to the next player (seven_pass)"
@@ -302,10 +308,12 @@ def due_words(due: Due) -> str:
     return f"take {cards} of the cards played back into your hand ({rule})"
 
 
-def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard | Take) -> str | None:
+def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard | Take | Bomb) -> str | None:
     """Why `paid` does not pay (the next card of) `due` for a hand with card-kind
     `counts`, or None.  A due is paid one card at a time: the choices stay as few as the
     kinds of card held (or played, for a take), however many cards are owed."""
+    if isinstance(paid, Bomb):  # (any rank may be named)
+        return None
     if len(paid.ids) != 1:
         return f"{due_words(due)}: one card at a time, not {len(paid.ids)}"
     if due.kind in TAKES:
@@ -317,9 +325,11 @@ def due_problem(counts: KindCounts, due: Due, paid: Handover | Discard | Take) -
     return None
 
 
-def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Take]:
+def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Take | Bomb]:
     """Every card that may pay the next card of `due` (one per card kind held, or per
-    card kind that may be taken), lowest first."""
+    card kind that may be taken), lowest first; every rank, for a bomb."""
+    if due.kind == "bomb":
+        return list(_BOMBS)
     paid = _PAID[due.kind]
     if due.kind in TAKES:
         return [paid[card_id] for card_id in sorted({card.id for card in due.cards})]
@@ -328,8 +338,12 @@ def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Ta
 
 #: Each card paid for a due, one action per kind of due and card (made once).
 _PAID: Final = {
-    kind: tuple(action((card,)) for card in CARDS) for kind, action in DUE_ACTIONS.items()
+    kind: tuple(action((card,)) for card in CARDS)  # type: ignore[arg-type]
+    for kind, action in DUE_ACTIONS.items()
+    if action is not Bomb
 }
+#: Every rank a bomb may name, 3 to 2 (made once).
+_BOMBS: Final = tuple(Bomb(rank) for rank in range(13))
 
 
 def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import PASS, Action, Discard, Handover, Play, Return, Take
-from .cards import CARDS, Card, parse_cards
+from .actions import PASS, Action, Bomb, Discard, Handover, Play, Return, Take
+from .cards import CARDS, RANK_NAMES, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave
 from .phase import Phase
@@ -83,6 +83,8 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
         return {"seat": seat, "discard": [str(c) for c in action.cards]}
     if isinstance(action, Take):
         return {"seat": seat, "take": [str(c) for c in action.cards]}
+    if isinstance(action, Bomb):
+        return {"seat": seat, "bomb": RANK_NAMES[action.rank]}
     return {"seat": seat, "pass": True}
 
 
@@ -306,7 +308,7 @@ def action_from_json(step: Any) -> tuple[int, Action]:
     seat = step.get("seat")
     if type(seat) is not int:
         raise ValueError("an action needs the seat that makes it")
-    kinds = [key for key in ("pass", *_KINDS) if key in step]
+    kinds = [key for key in ("pass", "bomb", *_KINDS) if key in step]
     if len(kinds) != 1:
         raise ValueError("an action is one of play, pass, return, handover or discard (or take)")
     kind = kinds[0]
@@ -314,6 +316,10 @@ def action_from_json(step: Any) -> tuple[int, Action]:
         if step["pass"] is not True:
             raise ValueError('a pass is written "pass": true')
         return seat, PASS
+    if kind == "bomb":  # (a rank named: queen_bomber)
+        if not isinstance(step["bomb"], str):
+            raise ValueError('a bomb names a rank: "bomb": "7"')
+        return seat, Bomb.parse(step["bomb"])
     cards = step[kind]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ValueError(f"{kind} must be a list of cards")

@@ -115,8 +115,11 @@ class Rules(HouseRules):
 
     @functools.cached_property
     def takes(self) -> bool:
-        """A card played may be taken back into a hand (salvage...: a `Take` due)."""
-        return self.salvage or self.kings_march or self.zombie
+        """The cards played are not just the plays' own: a card played may be taken back
+        into a hand (salvage, kings_march, zombie: a `Take` due), or every seat may
+        discard by another's due (queen_bomber), so a hand's history alone does not
+        replay its hands."""
+        return self.salvage or self.kings_march or self.zombie or self.queen_bomber
 
     @functools.cached_property
     def pile_clears(self) -> bool:

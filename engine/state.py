@@ -23,6 +23,7 @@ from .actions import (
     PASS,
     TAKES,
     Action,
+    Bomb,
     Discard,
     Due,
     Handover,
@@ -34,6 +35,7 @@ from .actions import (
 from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, TWO, Card, parse_cards
 from .errors import IllegalAction, NotYourTurn, RulesError
 from .events import (
+    Bombed,
     Dealt,
     Discarded,
     Event,
@@ -428,7 +430,7 @@ class Game:
             return
         if phase is _EXCHANGE:
             if type(action) is not Return:
-                if type(action) in (Play, Pass, Handover, Discard, Take):
+                if type(action) in (Play, Pass, Handover, Discard, Take, Bomb):
                     raise IllegalAction(
                         "the exchange comes first: nobody plays until the returns are made"
                     )
@@ -527,9 +529,12 @@ class Game:
             return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
         due = self.due
         if due is not None and seat == self.turn and self.phase is _PLAY:
-            # the lowest card held (a handover, a discard), or of those it may take
+            # the lowest card held (a handover, a discard), or of those it may take; the
+            # rank of the lowest card held (a bomb: the 3s if it holds only jokers)
             cheapest = min(due.cards or self.hand_of(seat), key=seats.lowest_first)
-            return DUE_ACTIONS[due.kind]((cheapest,))
+            if due.kind == "bomb":
+                return Bomb(cheapest.rank if cheapest.rank < JOKER_RANK else 0)
+            return DUE_ACTIONS[due.kind]((cheapest,))  # type: ignore[arg-type]
         actions = self.legal_actions(seat)
         if not actions:
             raise IllegalAction(f"seat {seat} has nothing to do now")
@@ -853,7 +858,7 @@ class Game:
                     self.due = Due(kind, min(wanted, len(pool)), pool)  # type: ignore[arg-type]
                     return True
                 continue
-            size = min(wanted, self._held[seat])
+            size = wanted if kind == "bomb" else min(wanted, self._held[seat])
             if size:
                 self.due = Due(kind, size)  # type: ignore[arg-type]
                 return True
@@ -875,7 +880,9 @@ class Game:
                 out.remove(card)
         return tuple(sorted(out, key=seats.lowest_first))
 
-    def _pay_due(self, seat: int, action: Handover | Discard | Take, events: list[Event]) -> None:
+    def _pay_due(
+        self, seat: int, action: Handover | Discard | Take | Bomb, events: list[Event]
+    ) -> None:
         cards = action.cards
         due = self.due
         assert due is not None
@@ -885,8 +892,12 @@ class Game:
             assert receiver is not None  # a seat holding cards owes only while another does
             self._move(seat, receiver, cards)
             events.append(_new(HandedOver, (seat, receiver, len(cards), cards)))
+        elif kind is Bomb:
+            if self._bomb(seat, action.rank, events):  # type: ignore[union-attr]
+                self.due, self._dues, self._pending = None, [], None  # the hand is over
+                return
         elif kind is Discard:
-            self._take(seat, action.ids)
+            self._take(seat, action.ids)  # type: ignore[union-attr]
             self._discarded += ((len(self.log), cards),)
             events.append(_new(Discarded, (seat, cards)))
         else:
@@ -894,7 +905,7 @@ class Game:
             if due.kind == "zombie":  # (the next seat holding cards: one does, or the
                 taker = self._next_seat[self._holding << 4 | seat]  # hand would be over)
             assert taker is not None
-            self._add(taker, action.ids)
+            self._add(taker, action.ids)  # type: ignore[union-attr]
             self._discarded += ((~len(self.log), cards),)
             events.append(_new(Took, (seat, taker, cards)))
         held = self._held[seat]
@@ -907,13 +918,36 @@ class Game:
             if due.kind == "salvage":  # (owed at a trick's end: the turn is the lead)
                 self.due = None
                 return
-        elif held and owed:
-            self.due = Due(due.kind, min(owed, held))
+        elif held and owed:  # (a bomb names its ranks whatever the hand holds)
+            self.due = Due(due.kind, owed if kind is Bomb else min(owed, held))
             return
         if held and self._next_due(seat):
             return
         self.due, self._dues = None, []
         self._resume(events)
+
+    def _bomb(self, seat: int, rank: int, events: list[Event]) -> bool:
+        """`seat` names `rank` (queen_bomber): every seat still holding cards, from it on
+        in the direction of play, discards all its natural cards of the rank, face up; a
+        seat left with none goes out (the bomber once its dues are paid: `_resume`).
+        True if that ended the hand."""
+        events.append(_new(Bombed, (seat, rank)))
+        for other in (seat, *self._clockwise[seat]):
+            if not self._holding >> other & 1:
+                continue
+            row = self._rows[other][rank]
+            if not row:
+                continue
+            cards = row[-1].cards  # (every natural card of the rank held)
+            self._take(other, [card.id for card in cards])
+            self._discarded += ((len(self.log), cards),)
+            events.append(_new(Discarded, (other, cards)))
+            if other != seat and not self._held[other]:
+                self._holding &= ~(1 << other)
+                self._go_out(other, False, events)
+                if self.phase is not _PLAY:
+                    return True
+        return False
 
     def _resume(self, events: list[Event]) -> None:
         """The rest of a play's effects, once its dues are paid: going out, the clear,

@@ -761,7 +761,7 @@ class Effects(NamedTuple):
     #: How many seats after it are skipped (five_skip, equal_plays = "skip").
     skips: int
     #: The dues it leaves its player, in order: (its kind, cards): "handover", "discard",
-    #: "march", "zombie".
+    #: "march", "zombie", "bomb".
     dues: tuple[tuple[str, int], ...]
     #: Going out with it takes the lowest free place (forbidden_finishes, the 2s penalty).
     bottom: bool

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 from president.engine import (
     PASS,
     Action,
+    Bomb,
     Discard,
     Handover,
     Pass,
@@ -51,8 +52,10 @@ class Catalog:
             actions += [Handover((card,)) for card in kinds]
         if rules.ten_discard:
             actions += [Discard((card,)) for card in kinds]
-        if rules.takes:  # (salvage...: a card of the cards played taken into a hand)
+        if rules.salvage or rules.kings_march or rules.zombie:  # (a card played taken)
             actions += [Take((card,)) for card in kinds]
+        if rules.queen_bomber:  # (a rank named)
+            actions += [Bomb(rank) for rank in range(13)]
         self.keys: list[Key] = []
         self.index: dict[Key, int] = {}
         for action in actions:
@@ -87,6 +90,8 @@ class Catalog:
             return ("handover", action.ids)  # type: ignore[union-attr]
         if kind is Take:
             return ("take", action.ids)  # type: ignore[union-attr]
+        if kind is Bomb:
+            return ("bomb", action.rank)  # type: ignore[union-attr]
         return ("discard", action.ids)  # type: ignore[union-attr]
 
     def indices(self, legal: Sequence[Action]) -> dict[int, Action]:

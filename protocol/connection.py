@@ -37,6 +37,7 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.HandoverCards,  # the variant rules (version 5)
         m.DiscardCards,
         m.TakeCards,  # the takes (version 10)
+        m.BombRank,
         m.ClientSeed,
         m.DealCheck,
         m.Leaderboard,  # the ladder (issue 15)

@@ -32,7 +32,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: (issue 27: the hand's public events so far, sent with a snapshot), and the preset
 #: japanese; version 10 the dues that take a card of the cards played back into a hand
 #: (the toggles salvage, kings_march and zombie, the `take` action, the `took` event,
-#: `Due.cards`, `GameView.taken`).  A field or a
+#: `Due.cards`, `GameView.taken`) and the toggle queen_bomber (the `bomb` action, the
+#: `bombed` event).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
@@ -164,9 +165,9 @@ class Due:
     """What the seat whose turn it is owes before play goes on (version 5): `size` more
     cards to hand over (seven_pass) or to discard (ten_discard), paid one at a time; from
     version 10, to take from `cards`, the cards played that are out of play face up
-    (salvage)."""
+    (salvage, kings_march, zombie), or `size` ranks to name (queen_bomber: "bomb")."""
 
-    kind: Literal["handover", "discard", "salvage", "march", "zombie"]
+    kind: Literal["handover", "discard", "salvage", "march", "zombie", "bomb"]
     size: Annotated[int, Range(1, 12)]
     cards: Annotated[Cards, Since(10)] = ()
 
@@ -438,6 +439,17 @@ class TakeCards(Message):
     cards: DueCards
 
 
+@message("bomb")
+@dataclass(frozen=True)
+class BombRank(Message):
+    """Pay a due `bomb` (version 10, queen_bomber): name this rank (0 the 3s ... 12 the
+    2s); every seat still holding cards discards all its cards of it, face up."""
+
+    SINCE = 10
+
+    rank: Annotated[int, Range(0, 12)]
+
+
 @message("client_seed")
 @dataclass(frozen=True)
 class ClientSeed(Message):
@@ -676,6 +688,19 @@ class Took(TableEvent):
     timeout: TimeoutReason = ""
 
 
+@message("bombed")
+@dataclass(frozen=True)
+class Bombed(TableEvent):
+    """Version 10 (queen_bomber): `seat` named `rank`; the `discarded` that follow are
+    every seat's cards of it."""
+
+    SINCE = 10
+
+    seat: Seat
+    rank: Annotated[int, Range(0, 12)]
+    timeout: TimeoutReason = ""
+
+
 @message("fell")
 @dataclass(frozen=True)
 class Fell(TableEvent):
@@ -810,6 +835,7 @@ RULES_SINCE: dict[str, int] = {
     "salvage": 10,
     "kings_march": 10,
     "zombie": 10,
+    "queen_bomber": 10,
 }
 
 

@@ -16,6 +16,8 @@ from president.engine import (
     CARDS,
     PASS,
     Action,
+    Bomb,
+    Bombed,
     Card,
     Dealt,
     Discard,
@@ -85,7 +87,13 @@ def cards_from_wire(texts: Iterable[str]) -> tuple[Card, ...]:
 
 #: What a client sends for an action.
 ActionMessage = (
-    m.PlayCards | m.PassTurn | m.ReturnCards | m.HandoverCards | m.DiscardCards | m.TakeCards
+    m.PlayCards
+    | m.PassTurn
+    | m.ReturnCards
+    | m.HandoverCards
+    | m.DiscardCards
+    | m.TakeCards
+    | m.BombRank
 )
 CardsAction = Play | Return | Handover | Discard | Take
 CardsMessage = m.PlayCards | m.ReturnCards | m.HandoverCards | m.DiscardCards | m.TakeCards
@@ -105,12 +113,16 @@ _ACTION_OF: dict[type[CardsMessage], type[CardsAction]] = {
 def action_to_wire(action: Action) -> ActionMessage:
     if isinstance(action, Pass):
         return m.PassTurn()
+    if isinstance(action, Bomb):
+        return m.BombRank(rank=action.rank)
     return _MESSAGE_OF[type(action)](cards=cards_to_wire(action.cards))
 
 
 def action_from_wire(message: ActionMessage) -> Action:
     if isinstance(message, m.PassTurn):
         return PASS
+    if isinstance(message, m.BombRank):
+        return Bomb(message.rank)
     return _ACTION_OF[type(message)](cards_from_wire(message.cards))
 
 
@@ -184,6 +196,8 @@ def event_to_wire(
             return m.Took(
                 table, number, seen.seat, seen.receiver, cards_to_wire(seen.cards), timeout
             )
+        case Bombed():
+            return m.Bombed(table, number, seen.seat, seen.rank, timeout)
         case Fell():
             return m.Fell(table, number, seen.seat, seen.place)
         case _:
@@ -226,6 +240,8 @@ def event_from_wire(message: m.TableEvent) -> Event:
         return Discarded(message.seat, cards_from_wire(message.cards))
     if isinstance(message, m.Took):
         return Took(message.seat, message.receiver, cards_from_wire(message.cards))
+    if isinstance(message, m.Bombed):
+        return Bombed(message.seat, message.rank)
     if isinstance(message, m.Fell):
         return Fell(message.seat, message.place)
     raise _bad(f"{message.TYPE} is not a game event")

@@ -18,6 +18,7 @@ from typing import Any
 
 from president.engine import (
     VARIANTS,
+    Bombed,
     Discarded,
     Event,
     Fell,
@@ -201,6 +202,8 @@ class Watch:
                 self.seen.add("capital_fall")
             elif isinstance(event, Took):  # a card of the cards played taken: by the due
                 self.seen.add(TAKEN_BY.get(self.due, self.due))
+            elif isinstance(event, Bombed):
+                self.seen.add("queen_bomber")
             elif isinstance(event, WentOut):
                 kept = game.card_counts()[event.seat] > 0  # out with cards: a win at once
                 sevens = before is not None and not before.run and before.rank == 4

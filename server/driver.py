@@ -16,6 +16,7 @@ from typing import Protocol
 from president.bots.strategies import Strategy
 from president.engine import (
     Action,
+    Bombed,
     Discarded,
     Event,
     ExchangeDone,
@@ -47,7 +48,7 @@ _NEW_TURN = (Played, Passed, HandStarted, ExchangeDone, Returned)
 #: A due's card paid (seven_pass, ten_discard, a take): a new turn once the due is paid whole; the
 #: cards before the last are paid on the turn's own time (so the timeout rule, paying one
 #: card at a time, pays the rest at once).
-_PAID = (HandedOver, Discarded, Took)
+_PAID = (HandedOver, Discarded, Took, Bombed)
 
 
 class Driven(Protocol):

@@ -53,7 +53,7 @@ from .narrator import card_text
 from .pile import pile_line
 from .seats import SeatRow, rating_text, seat_rows
 from .shell import Shell
-from .table import TableScreen
+from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style
 
 #: The keys and what they do, as the help overlay shows them.
@@ -599,7 +599,12 @@ class TableApp:
 
     def _hand_title(self) -> str:
         """The hand's box: my cards, or the cards played I may take now (a take owed)."""
-        return "the cards played: take one" if self.screen.taking() else "your hand"
+        taking = self.screen.taking()
+        if not taking:
+            return "your hand"
+        return (
+            "name a rank: a card of each" if taking is RANK_CARDS else "the cards played: take one"
+        )
 
     def _hand(self) -> StyleAndTextTuples:
         rows = self._hand_rows()

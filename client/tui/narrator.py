@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from president.engine import (
+    Bombed,
     Card,
     Dealt,
     Discarded,
@@ -37,7 +38,7 @@ from president.engine import (
     WentOut,
     judge_for,
 )
-from president.engine.cards import JOKER_ID, JOKER_RANK
+from president.engine.cards import JOKER_ID, JOKER_RANK, RANK_NAMES
 from president.engine.scoring import titles
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -185,6 +186,14 @@ class Narrator:
                     return f"{auto}give {shown} from the cards played to {to}"
                 return (
                     f"{self.says(event.seat, 'gives', 'give')} {to} {shown} from the cards played"
+                )
+            case Bombed():
+                rank = RANK_NAMES[event.rank]
+                if timeout:
+                    return f"{self.timed_out(event.seat, timeout)}: auto-bomb the {rank}s"
+                return (
+                    f"{self.says(event.seat, 'names', 'name')} the {rank}s (queen bomber):"
+                    " everyone still in discards them"
                 )
             case Fell():
                 self.placed.add(event.place)

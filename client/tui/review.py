@@ -33,7 +33,7 @@ from president.bots.review import (
     work_of,
     worker_init,
 )
-from president.engine import Action, Pass, Play
+from president.engine import Action, Bomb, Pass, Play
 from president.engine.record import NotARecord
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -53,6 +53,8 @@ def action_text(action: Action) -> str:
     """An action as the screen says it: cards with suit symbols, or pass."""
     if isinstance(action, Pass):
         return "pass"
+    if isinstance(action, Bomb):
+        return str(action)
     text = cards_text(action.cards)
     return text if isinstance(action, Play) else f"{action.word} {text}"
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from president.engine import (
+    CARDS,
     PASS,
+    Bomb,
     Card,
     Discard,
     Event,
@@ -51,10 +53,13 @@ DUE_WORDS = {
     "salvage": ("take back", "takes back"),
     "march": ("take back", "takes back"),
     "zombie": ("give", "gives"),
+    "bomb": ("name", "names"),
 }
 #: The dues paid from the cards played, not from the hand: while one is owed, the row of
 #: my cards shows the cards that may be taken instead (`TableScreen.hand`).
 TAKE_DUES = frozenset({"salvage", "march", "zombie"})
+#: One card of each rank, 3 to 2: what the row shows while a bomb is owed (its rank).
+RANK_CARDS = tuple(CARDS[rank * 4] for rank in range(13))
 
 
 def short_refusal(problem: str) -> str:
@@ -143,11 +148,14 @@ class TableScreen:
         return sorted(cards, key=lambda c: (strength(c.rank, reverse), c.suit))
 
     def taking(self) -> tuple[Card, ...]:
-        """The cards played I may take now (a take owed on my turn), or ()."""
+        """The cards played I may take now (a take owed on my turn), or, owing a bomb
+        (queen_bomber), one card of each rank to name; else ()."""
         public = self.model.public
-        if public is None or public.due is None or public.due.kind not in TAKE_DUES:
+        if public is None or public.due is None or not self.model.my_turn:
             return ()
-        return public.due.cards if self.model.my_turn else ()
+        if public.due.kind == "bomb":
+            return RANK_CARDS
+        return public.due.cards if public.due.kind in TAKE_DUES else ()
 
     def seat_view(self) -> SeatView | None:
         model = self.model
@@ -239,11 +247,12 @@ class TableScreen:
         verb = DUE_WORDS[due.kind][0]
         if chosen == due.size:
             return None
+        what = "rank" if due.kind == "bomb" else "card"  # (a bomb: a card for its rank)
         if not chosen:
-            return f"choose {plural(due.size, 'card')} to {verb} with space, then enter"
-        return f"you owe {plural(due.size, 'card')} to {verb}, not {chosen}: space chooses"
+            return f"choose {plural(due.size, what)} to {verb} with space, then enter"
+        return f"you owe {plural(due.size, what)} to {verb}, not {chosen}: space chooses"
 
-    def actions(self) -> list[Play | Return | Handover | Discard | Take]:
+    def actions(self) -> list[Play | Return | Handover | Discard | Take | Bomb]:
         """The selection as the actions to send: one play or return; a due's cards one
         at a time, as the engine takes them.  Empty, with `message` saying why, when the
         selection cannot be sent."""
@@ -258,8 +267,10 @@ class TableScreen:
         chosen = self.chosen()
         self.selected = set()
         self.message = ""
+        if view.due is not None and view.due.kind == "bomb":
+            return [Bomb(card.rank) for card in chosen]
         if view.due is not None:
-            return [DUE_ACTIONS[view.due.kind]((card,)) for card in chosen]
+            return [DUE_ACTIONS[view.due.kind]((card,)) for card in chosen]  # type: ignore[arg-type]
         return [Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)]
 
     def pass_problem(self) -> str | None:
@@ -619,6 +630,9 @@ class TableScreen:
         verb, does = DUE_WORDS[due.kind]
         keys = f": space chooses, enter {does}"
         owed = f" {verb} {plural(due.size, 'card')}"
+        if due.kind == "bomb":
+            owed = f" name {plural(due.size, 'rank')} (queen bomber: everyone still in discards it)"
+            return owed + ", a card of each rank shown above" + keys
         if due.kind in TAKE_DUES:  # (the row of cards shows the cards played to take)
             owed += " of the cards played (shown above)"
             if due.kind != "zombie":

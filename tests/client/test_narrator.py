@@ -15,6 +15,7 @@ from president.client.tui.replay import ReplayScreen
 from president.client.tui.seats import seat_rows
 from president.client.tui.table import TableScreen
 from president.engine import (
+    Bombed,
     Dealt,
     Discarded,
     Event,
@@ -61,6 +62,7 @@ EXAMPLES: dict[type, Event] = {
     Discarded: Discarded(2, CARDS[:1]),
     Fell: Fell(3, 3),
     Took: Took(2, 2, CARDS[:1]),
+    Bombed: Bombed(1, 4),
     HandOver: HandOver(1, ("bob", "ann", "cat", "dan"), (("bob", 2), ("ann", 1))),
     GameOver: GameOver(("bob",)),
 }

@@ -222,7 +222,8 @@ def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
 def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
     """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
     every view go the way of play), with scaled_exchange, emperor, four_stop, salvage,
-    kings_march and zombie (takes owed): one short game at six, fast == plain."""
+    kings_march, zombie and queen_bomber (dues of the cards played, bombs): one short
+    game at six, fast == plain."""
     rules = find_preset("daifugo").replace(
         nine_reverse=True,
         queen_reverse=True,
@@ -233,6 +234,7 @@ def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
         salvage=True,
         kings_march=True,
         zombie=True,
+        queen_bomber=True,
         target=4,
         rounds=2,
     )

@@ -10,6 +10,9 @@ import random
 import pytest
 from president.engine import (
     PASS,
+    Bomb,
+    Bombed,
+    Discarded,
     Game,
     Gave,
     HandedOver,
@@ -757,3 +760,34 @@ def test_three_threes_give_the_next_player_a_card_played() -> None:
     play(off, "0 6D", "1 9C", "2 pass", "3 pass", "0 2S", "1 pass", "2 pass", "3 pass")
     play(off, "0 3C 3D 3H")
     assert off.due is None and off.turn == 1
+
+
+# --- queen_bomber --------------------------------------------------------------------------
+
+
+def test_a_queen_names_a_rank_everyone_discards() -> None:
+    """docs/rules.md, `queen_bomber`: the worked example (rich-rich-daifugo's クイーンボンバー,
+    "Q1枚ごとに1つのランクを選択し、全員がそのランクのカードをすべて捨てる"): bob's Q names
+    the 7s, every seat still holding cards discards its 7s face up, bob first and then
+    round the table, and cat answers the Q."""
+    rules = LEFT.replace(queen_bomber=True)
+    deal = {0: "5C 7C", 1: "QH 7D 9S", 2: "7H 7S 8C", 3: "4C"}
+    game = game_with(rules, deal)
+    play(game, "0 5C", "1 QH")
+    due = game.view_for(1).due
+    assert due is not None and (due.kind, due.size) == ("bomb", 1)
+    assert len(game.legal_actions(1)) == 13  # any rank, 3 to 2
+    problem = game.view_for(1).problem(PASS)
+    assert problem is not None and "(queen_bomber)" in problem
+    events = game.apply(1, Bomb.parse("7"))
+    assert events == [
+        Bombed(1, 4),
+        Discarded(1, tuple(parse_cards("7D"))),
+        Discarded(2, tuple(parse_cards("7H 7S"))),
+        Discarded(0, tuple(parse_cards("7C"))),
+    ]
+    assert game.due is None and game.turn == 2
+    assert not any(card.rank == 4 for seat in range(4) for card in game.hand_of(seat))
+    off = game_with(LEFT, deal)
+    play(off, "0 5C", "1 QH")
+    assert off.due is None and off.turn == 2

@@ -40,7 +40,8 @@ def shape(action: Action, opening: bool = False, variants: bool = False) -> tupl
     that the game's opening play must hold the 3C); under the variants, where suits may
     matter, the cards themselves."""
     if variants and not isinstance(action, Pass):
-        return (type(action).__name__, action.ids)
+        # (a bomb, queen_bomber, names a rank: no cards)
+        return (type(action).__name__, getattr(action, "ids", getattr(action, "rank", None)))
     if isinstance(action, Play):
         return ("play", action.rank, action.count, action.jokers, opening and 0 in action.ids)
     if isinstance(action, Return):

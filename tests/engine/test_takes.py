@@ -11,7 +11,9 @@ from president.engine import Game, Phase, Rules, Take, Took, find_preset
 from .test_fast_paths import check_every_view
 
 #: The take toggles on a rulebook that discards too (the cards played grow by discards).
-TAKING = find_preset("daifugo").replace(salvage=True, kings_march=True, zombie=True)
+TAKING = find_preset("daifugo").replace(
+    salvage=True, kings_march=True, zombie=True, queen_bomber=True
+)
 
 
 def random_hand(rules: Rules, seed: int, steps: int = 400) -> tuple[Game, int]:
@@ -57,7 +59,8 @@ def test_a_world_rebuilt_while_a_take_is_owed_plays_as_the_game() -> None:
 
 
 def test_every_hand_ends_though_cards_come_back() -> None:
-    """Random players under salvage, kings_march and zombie, with discards: each hand ends well within
+    """Random players under salvage, kings_march, zombie and queen_bomber (cards go out
+    to bombs too), with discards: each hand ends well within
     the steps a hand without takes needs twice over (a card comes back once a hand), and
     cards did come back."""
     taken = 0

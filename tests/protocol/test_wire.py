@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from president.engine import (
     PASS,
+    Bomb,
+    Bombed,
     Dealt,
     Discard,
     Discarded,
@@ -181,18 +183,19 @@ def test_the_variant_actions_events_and_view_round_trip() -> None:
     wire), the discard (face up), the fall, and a view with a sequence on the pile, a
     lock, jack back and a due owed; a sequence of all 13 ranks fits a play."""
     cards = tuple(parse_cards("7C 9D"))
-    for action in (Handover(cards), Discard(cards[:1]), Take(cards[:1])):
+    for action in (Handover(cards), Discard(cards[:1]), Take(cards[:1]), Bomb(4)):
         assert wire.action_from_wire(through_bytes(wire.action_to_wire(action))) == action
     for event in (
         HandedOver(0, 1, 2, cards),
         Discarded(1, cards[:1]),
         Fell(2, 3),
         Took(1, 1, cards[:1]),  # (salvage: a card of the cards played, face up)
+        Bombed(2, 4),  # (queen_bomber: the 7s named)
     ):
         message = wire.event_to_wire("T", 7, event, "time")
         assert message is not None and through_bytes(message) == message
         assert wire.event_from_wire(message) == public_event(event)
-        if not isinstance(event, Fell):
+        if not isinstance(event, Fell):  # (a `bombed` has its timeout too)
             assert message.timeout == "time"  # type: ignore[attr-defined]
     handed = wire.event_to_wire("T", 7, HandedOver(0, 1, 2, cards))
     assert handed is not None

@@ -31,7 +31,7 @@ async def test_a_version_9_client_never_sits_where_a_card_played_comes_back() ->
         (Code.NOT_ALLOWED, "join"),
     ]
     assert all("does not know (salvage)" in e.message for e in refusals)
-    for toggle in ("kings_march", "zombie"):
+    for toggle in ("kings_march", "zombie", "queen_bomber"):
         assert m.RULES_SINCE[toggle] == 10
         await hall.handle(old, create("Sunday", toggles={toggle: True}))
         assert "Sunday" not in hall.tables
