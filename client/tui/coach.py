@@ -1,6 +1,6 @@
 """Two keys of `president play` (issue 29), for a game against bots on this machine only:
 `a` asks the coach (the search's play from your seat's view and its expected place,
-beside the cheapest play that `s` chooses), and once the game is over `v` opens its
+beside the cheapest play that `s` chooses; a hand-over, a discard or a take owed too), and once the game is over `v` opens its
 review in the replay viewer, each decision judged.  The table screen (`app.py`) holds a
 `PlayExtras` when `president play` gives it one, and calls `add_play_keys`."""
 
@@ -28,7 +28,7 @@ COACH_KEY = "a"
 REVIEW_KEY = "v"
 #: The keys' lines in the table's help.
 HELP = (
-    (COACH_KEY, "the coach: the search's play and its expected place, beside s's"),
+    (COACH_KEY, "the coach: the search's choice and its expected place, beside s's"),
     (REVIEW_KEY, "once the game is over: its review, each decision judged"),
 )
 
@@ -70,7 +70,7 @@ def advice_text(advice: Advice) -> str:
     if advice.other is None or advice.other_expected is None:
         return best
     if advice.other == advice.best:
-        return f"{best} (the cheapest play, s)"
+        return f"{best} (as s suggests)"
     return f"{best} · s: {action_text(advice.other)}, {advice.other_expected:.1f}"
 
 
@@ -82,12 +82,14 @@ def ask_coach(table: Table) -> None:
         screen.message = "the coach is for games against bots (president play)"
         return
     view = screen.seat_view()
+    if view is not None and view.phase is Phase.EXCHANGE and view.return_size:
+        screen.message = "the coach weighs plays, passes and what a play owes, not the exchange"
+        return
     if view is None or not screen.model.my_turn or view.phase is not Phase.PLAY:
         screen.message = "the coach speaks when it is your turn to play"
         return
-    if view.due is not None:
-        screen.message = "the coach weighs plays and passes, not dues"
-        return
+    # a play, a pass, or what a play owes (a hand-over, a discard, a take...): the search
+    # weighs the legal actions of the moment, whatever they are
     other = cheapest(view)
     screen.message = "the coach is thinking ..."
 

@@ -1,0 +1,58 @@
+"""The coach (`a` in `president play`) on what a play owes: a hand-over, a discard; and
+its word on the exchange's return, which it does not weigh."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from president.bots.heuristic import HeuristicBot
+from president.client.tui.coach import ask_coach
+from president.engine import Discard, Game, Handover, Phase, SeatView, find_preset
+
+from .test_replay_view import _Screen, _table
+
+
+def a_moment(owing: bool) -> SeatView:
+    """A seat's view in a japanese game of heuristic bots: the first that owes a hand-over
+    or a discard with a choice (`owing`), or the first that owes an exchange return."""
+    game = Game(find_preset("japanese"), ["a", "b", "c", "d"])
+    rng, bot = random.Random(4), HeuristicBot()
+    while game.phase is not Phase.GAME_OVER:
+        game.start_hand(rng=rng)
+        while game.actor is not None:
+            seat = game.actor
+            view = game.view_for(seat)
+            if owing and view.due is not None and len(view.legal_actions()) > 1:
+                return view
+            if not owing and view.phase is Phase.EXCHANGE and view.return_size:
+                return view
+            game.apply(seat, bot.choose(view))
+    raise AssertionError("no such moment in the game")
+
+
+def test_the_coach_weighs_what_a_play_owes() -> None:
+    view = a_moment(owing=True)
+    screen = _Screen(over=False, view=view)
+    shell: Any = type("Shell", (), {"invalidate": lambda self: None})()
+    table = _table(screen, None, shell)
+
+    async def ask() -> None:
+        ask_coach(table)
+        assert screen.message == "the coach is thinking ..."
+        await asyncio.gather(*table.extras._tasks)
+
+    asyncio.run(ask())
+    word = "hand over" if view.due.kind == "handover" else "discard"  # type: ignore[union-attr]
+    assert screen.message.startswith(f"coach: {word} "), screen.message
+    assert "expected place" in screen.message
+    assert all(isinstance(a, (Handover, Discard)) for a in view.legal_actions())
+
+
+def test_the_coach_says_it_does_not_weigh_the_exchange() -> None:
+    screen = _Screen(over=False, view=a_moment(owing=False))
+    ask_coach(_table(screen, None, None))
+    assert screen.message == (
+        "the coach weighs plays, passes and what a play owes, not the exchange"
+    )
