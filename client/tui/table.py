@@ -631,8 +631,8 @@ class TableScreen:
         keys = f": space chooses, enter {does}"
         owed = f" {verb} {plural(due.size, 'card')}"
         if due.kind == "bomb":
-            owed = f" name {plural(due.size, 'rank')} (queen bomber: everyone still in discards it)"
-            return owed + ", a card of each rank shown above" + keys
+            # (the row above shows a card of each rank; its box says so)
+            return f" name {plural(due.size, 'rank')} for all to discard" + keys
         if due.kind in TAKE_DUES:  # (the row of cards shows the cards played to take)
             owed += " of the cards played (shown above)"
             if due.kind != "zombie":
