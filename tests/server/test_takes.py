@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from president.engine import Phase, Play, Take, find_preset
+import pytest
+from president.engine import PASS, Card, Phase, Play, Rules, Take, find_preset, parse_cards
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server.dealing import DealSecret
+
+from ..engine.helpers import full_deal
 
 from .test_hostile_guests import Guest, create, lobby
 from .test_table import all_ready, game_of, play_until, refused, seated, table
@@ -78,4 +82,42 @@ async def test_a_salvage_reseals_the_takers_hand_and_tells_everyone_the_card() -
         assert [x.reason for x in sealed] == (["take"] if member is me else [])
     assert Counter(me.cards()) == before + Counter([card])
     assert game.due is None and game.actor == taker
+    await t.stop()
+
+
+async def test_a_zombie_reseals_the_receivers_hand_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal cut to order (ann holds the four 3s): ann opens with the 3C, everyone
+    passes, she leads three 3s and owes a give (zombie); the card goes to the next seat,
+    which alone gets its hand again (reason "take"), everyone told which card."""
+    rules = find_preset("classic").replace(zombie=True)
+
+    def cut(secret: DealSecret, rules: Rules) -> list[list[Card]]:
+        secret.dealt = True
+        seat = secret.order_names.index("ann")
+        given = {seat: "3C 3D 3H 3S"}
+        return [list(parse_cards(hand)) for hand in full_deal(rules, 4, secret.start, given)]
+
+    monkeypatch.setattr(DealSecret, "cut", cut)
+    t, _ = table(4, rules=rules)
+    members = await seated(t, "ann", "bob", "cat", "dan")
+    await all_ready(t, members)
+    game = game_of(t)
+    ann = game.seating.index("ann")
+    by_seat = {game.seating.index(member.name): member for member in members}
+    await t.act(by_seat[ann], Play(parse_cards("3C")))
+    for step in range(1, 4):
+        await t.act(by_seat[(ann + step) % 4], PASS)
+    await t.act(by_seat[ann], Play(parse_cards("3D 3H 3S")))
+    assert game.due is not None and game.due.kind == "zombie"
+    receiver = (ann + 1) % 4
+    before = Counter(by_seat[receiver].cards())
+    mark = {member.name: len(member.sent) for member in members}
+    await t.act(by_seat[ann], Take(parse_cards("3C")))
+    for seat, member in by_seat.items():
+        news = member.sent[mark[member.name] :]
+        (took,) = [x for x in news if isinstance(x, m.Took)]
+        assert (took.seat, took.receiver, took.cards) == (ann, receiver, ("3C",))
+        sealed = [x.reason for x in news if isinstance(x, m.SealedHand)]
+        assert sealed == (["take"] if seat == receiver else []), (seat, sealed)
+    assert Counter(by_seat[receiver].cards()) == before + Counter(parse_cards("3C"))
     await t.stop()
