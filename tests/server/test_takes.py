@@ -14,7 +14,6 @@ from president.protocol.errors import Code
 from president.server.dealing import DealSecret
 
 from ..engine.helpers import full_deal
-
 from .test_hostile_guests import Guest, create, lobby
 from .test_table import all_ready, game_of, play_until, refused, seated, table
 
