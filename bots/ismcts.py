@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from president.engine import PASS, Action, Card, Play, SeatView
+from president.engine import PASS, Action, Bomb, Card, Play, SeatView
 
 from .playout import Move, make_world
 
@@ -26,6 +26,8 @@ def key_of(move: Action) -> Key:
     a sequence, and a card paid for a due (the variants), by its cards."""
     if move is PASS or move == PASS:
         return PASS_KEY
+    if type(move) is Bomb:  # (a rank named: queen_bomber)
+        return (-3, move.rank)
     if type(move) is not Play:
         return (-2, *move.ids)  # type: ignore[union-attr]
     if move.rank < 0:
