@@ -27,7 +27,7 @@ def key_of(move: Action) -> Key:
     if move is PASS or move == PASS:
         return PASS_KEY
     if type(move) is Bomb:  # (a rank named: queen_bomber)
-        return (-3, move.rank)
+        return (-4, move.rank)
     if type(move) is not Play:
         return (-2, *move.ids)  # type: ignore[union-attr]
     if move.rank < 0:
