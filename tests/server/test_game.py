@@ -71,7 +71,9 @@ async def test_a_client_that_missed_the_deal_reports_no_failed_check(tmp_path: P
 
     from ..harness.servers import seated_among_server_bots
 
-    async with running_server(tmp_path) as server:
+    # (the first deal waits out its seed window for ann's seed, which never comes: half a
+    # second, not FAST's 2 s; the server's own bots' seeds are in at once)
+    async with running_server(tmp_path, seed_seconds=0.5) as server:
         ann, task = await seated_among_server_bots(server, tmp_path)
         BotPlayer(ann, RandomBot(random.Random(1)))
         handle = ann.handle
