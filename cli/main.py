@@ -74,6 +74,10 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     path = Path(args.save).expanduser()
     if not args.save.strip() or path.is_dir():
         raise UsageError(f"--save takes a file's name, not {args.save!r} (e.g. friday.toml)")
+    if path.exists() and not args.force:
+        raise UsageError(
+            f"{args.save} is there already: give --force to write over it, or another name"
+        )
     command = " ".join(["president rules", *sys.argv[2:]]) if sys.argv[1:2] == ["rules"] else ""
     text = format_rule_file(chosen, made_by=command)
     part = path.with_name(f".{path.name}.part")
@@ -318,6 +322,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the rules to FILE as commented TOML, to load with --rules; the lobby's "
         "create-table form lists the files in ~/.config/president/rules/",
+    )
+    rules.add_argument(
+        "--force", action="store_true", help="with --save: write over a file that is there"
     )
     rules.set_defaults(handler=cmd_rules)
 
