@@ -480,6 +480,13 @@ def _lead(facts: Facts, plays: Sequence[Play]) -> Action:
         big = [p for p in whole if p.count > facts.threat]
         if big:
             return min(big, key=lambda p: facts.power(p))
+    if facts.rules.emperor:
+        # an emperor sheds four cards and keeps the lead (only an emperor answers it),
+        # and turns the order over: led when the cards left are stronger after that
+        emperors = [p for p in plays if is_emperor(p)]
+        if emperors and revolution_helps(facts, emperors[0]):
+            return min(emperors, key=lambda p: facts.power(p))
+        whole = [p for p in whole if not is_emperor(p)] or whole
     runs = [p for p in whole if p.rank < 0 and not facts.precious(p)]
     if runs:
         # a sequence sheds three cards or more that belong to no set: the longest, lowest
@@ -495,6 +502,27 @@ def _lead(facts: Facts, plays: Sequence[Play]) -> Action:
         if shedders:
             return min(shedders, key=lambda p: facts.power(p))
     return max((p for p in cheap if facts.power(p) == low), key=lambda p: p.count)
+
+
+def is_emperor(play: Play) -> bool:
+    """Four natural cards of four suits that are not one set: under `emperor` the only
+    such play is an emperor (a sequence is of one suit)."""
+    return (
+        play.rank < 0
+        and play.count == 4
+        and not play.jokers
+        and len({card.suit for card in play.cards}) == 4
+    )
+
+
+def revolution_helps(facts: Facts, play: Play) -> bool:
+    """Whether the cards left after `play` are stronger, all told, in the order a
+    revolution would bring than in the order in force (jokers aside)."""
+    held = list(facts.held)
+    for card in play.cards:
+        held[card.rank] -= 1
+    now, after = ORDER[facts.revolution], ORDER[not facts.revolution]
+    return sum((after[rank] - now[rank]) * held[rank] for rank in range(13)) > 0
 
 
 def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:

@@ -307,3 +307,13 @@ def test_the_heuristic_plays_four_twos_that_win_at_once() -> None:
     hand = "4C 5D 9H 2C 2D 2H 2S"
     assert bot.choose(variant_view(hand, great_revolution=True)) == Play(cards("2C 2D 2H 2S"))
     assert bot.choose(variant_view(hand)) == Play(cards("4C"))  # otherwise: the lowest
+
+
+def test_the_heuristic_leads_an_emperor_when_the_revolution_suits_the_cards_left() -> None:
+    bot = HeuristicBot()
+    emperor = Play(cards("5S 6H 7D 8C"))
+    weak = "3D 4S 5S 6H 7D 8C 9H"  # what is left after it is low: a revolution helps
+    assert bot.choose(variant_view(weak, emperor=True)) == emperor
+    assert bot.choose(variant_view(weak)) != emperor  # (not a play without the toggle)
+    strong = "5S 6H 7D 8C AH AS 2D"  # aces and a 2 left: it keeps the order as it is
+    assert bot.choose(variant_view(strong, emperor=True)) != emperor
