@@ -791,3 +791,37 @@ def test_a_queen_names_a_rank_everyone_discards() -> None:
     off = game_with(LEFT, deal)
     play(off, "0 5C", "1 QH")
     assert off.due is None and off.turn == 2
+
+
+def test_the_peers_queen_bomber_scenarios() -> None:
+    """rich-rich-daifugo's QueenBomber.test.ts, translated (small hands, as the peer's: a
+    world rebuilt from a view): a seat without the rank named discards nothing
+    ("カードを持っていないプレイヤーはスキップできる"); a seat already out is left alone
+    ("上がっているプレイヤーはスキップされる"); a Q that is its player's last card empties
+    the hand ("全員が手札を持っていない場合でも動作する": there the player still names a
+    rank nobody holds; here a player who went out owes nothing, docs/rules.md)."""
+    rules = LEFT.replace(queen_bomber=True)
+
+    def small(hands: str) -> Game:
+        held = [list(parse_cards(h.split())) for h in hands.split(" / ")]
+        view = game_with(rules, {}).view_for(0)
+        counts = tuple(len(h) for h in held)
+        return Game.from_view(view._replace(counts=counts, hand=tuple(held[0])), held)
+
+    # ann goes out first on her 2; bob's Q names the 3s: cat and dan discard theirs,
+    # bob holds none, ann (out) is not asked
+    game = small("2S / 4D QS KH / 3S 5D 6D / 3C 6S 8D")
+    play(game, "0 2S")
+    assert game.place_of(0) == 0
+    play(game, "1 pass", "2 pass", "3 pass", "1 QS")
+    events = game.apply(1, Bomb.parse("3"))
+    assert [e for e in events if isinstance(e, Discarded)] == [
+        Discarded(2, tuple(parse_cards("3S"))),
+        Discarded(3, tuple(parse_cards("3C"))),
+    ]
+    assert [len(game.hand_of(s)) for s in range(4)] == [0, 2, 2, 2]
+    # a Q as its player's last card: out at once, no rank to name
+    last = small("QS / 3S 4C / 3H 5D / 3C 6S")
+    events = last.apply(0, cards("QS"))
+    assert last.place_of(0) == 0 and last.due is None and last.turn == 1
+    assert not any(isinstance(e, Bombed) for e in events)
