@@ -82,6 +82,20 @@ def memory_for_temporary_folders(config: pytest.Config) -> None:
         os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (the README's command, `.ci/run`): two workers a core, at most one a
+    block of ports (`harness/ports.py`).  The suite waits on processes, sockets and
+    screens more than it computes: on 2 cores, the whole suite with 4 workers took 205 s
+    against 282-290 s with 2 (CONTRIBUTING.md, "Two tiers").  `-n N` and
+    PYTEST_XDIST_AUTO_NUM_WORKERS still choose for themselves."""
+    if config.option.numprocesses != "auto" or os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    from .harness.ports import BLOCKS
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(2 * (cores or 1), BLOCKS))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # A run started in the background of a script (`cmd &` without job control, as some
     # CI runners and nohup'd shells do) inherits Ctrl-C ignored, and so would every
