@@ -6,22 +6,26 @@ Table "takes" (japanese, the four toggles on, a short turn timer): seat x0 is th
 attacker (a random bot underneath), x1 random, x2 heuristic, x3 greedy, all this
 script's clients.  Whenever x0 owes a take or a bomb it first sends what it may not: a
 card not among the due's `cards`, a card of its own hand, a card it could never know
-(neither played nor its own), two cards, the other kind of payment, a bomb of rank 13
-and -1 (once each: bad messages count against a connection); then it pays after 0.3 s,
-or, one due in three, never (the turn timer must pay).  On its turns owing nothing it
-sends a take and a bomb.  While x0 owes, x1 (not its turn), a spectator and a client in
-the lobby send a take and a bomb; a version-9 client and fresh lobby clients send raw
-frames (rank out of range, strings for numbers, missing or extra fields, garbage cards).
-Table "other" (classic, a random bot of this script's and three server bots) is
-watched throughout.
+(neither played nor its own), a text that is no card, two cards, the other kind of
+payment, a bomb of rank 13 and -1 (twice each: bad messages count against a
+connection); then it pays after 0.3 s, or, one due in three, never (the turn timer
+must pay).  It also sends a take and a bomb owing nothing, and in the exchange.  While
+a seat owes, x1 (not its turn), a spectator and a client in the lobby send a take and
+a bomb; a version-9 client raw frames of both, and x3's token in a `resume`; fresh
+lobby clients 20 raw garbage frames.  x2's connection is cut while it owes (it
+resumes).  At the end the server is restarted while x0 leaves a due to the timer, then
+x0 walks away from the table owing.  Table "other" (classic, a random bot of this
+script's and three server bots) is watched throughout.
 
-Afterwards: every hostile message must have had exactly one refusal, one line, whose
-`about` names its type; no traceback in the server log; the timer paid x0's unpaid dues
-and play went on; "other" kept playing; and every card string each client received is
-checked against what it may know (attack_hand_history's leak check: a card is public
+Afterwards: every hostile message must have had one refusal (more only for a seat's
+own payment that came after the timer paid), one line, whose `about` names its type; no
+traceback in the server log; the timer paid x0's unpaid dues and play went on; a take
+resealed the receiver's hand alone, holding the card; after the restart the hand's
+history is the same; "other" kept playing; and every card string each client received
+is checked against what it may know (attack_hand_history's leak check: a card is public
 from the first `played`/`discarded` holding it, a seat knows the cards sealed to it).
 
-    cd scripts && ../.venv/bin/python attack_takes.py [--seconds 40]
+    cd scripts && ../.venv/bin/python attack_takes.py [--seconds 60] [--control]
 
 Exit status 1 on any failure."""
 
@@ -92,14 +96,23 @@ class Tally:
 TALLY = Tally()
 
 
+#: Hostile messages are sent while this holds (the count is taken with none in flight).
+SENDING = [True]
+
+
 async def hostile(client: Client, name: str, message: m.Message, what: str) -> None:
-    TALLY.add(name, message.TYPE, what)
+    if not SENDING[0]:
+        return
+    cards = getattr(message, "cards", None)
+    TALLY.add(name, message.TYPE, what if cards is None else f"{what} {'+'.join(cards)}")
     with contextlib.suppress(ConnectionError, OSError):
         await client.send(message)
 
 
 def raw(client: Client, name: str, frame: dict[str, Any], what: str) -> None:
     """A frame the client library would not build, written as it is."""
+    if not SENDING[0]:
+        return
     TALLY.add(name, str(frame.get("type")), what)
     client.link.writer.write(encode_frame(pack(frame)))
 
@@ -150,10 +163,13 @@ class Seat:
         client.on_message = on_message
         #: Its bot's own takes and bombs (one may come after the timer paid: refused).
         self.own: collections.Counter[str] = collections.Counter()
+        self.own_cards: collections.Counter[str] = collections.Counter()
         act = client.act
 
         async def counted(action: Any) -> None:
-            self.own[wire.action_to_wire(action).TYPE] += 1
+            wired = wire.action_to_wire(action)
+            self.own[wired.TYPE] += 1
+            self.own_cards.update(getattr(wired, "cards", None) or ())
             await act(action)
 
         client.act = counted  # type: ignore[method-assign]
@@ -188,6 +204,7 @@ class Attacker:
         self.restart_next = False
         self.leave_next = False
         self.left_owing: tuple[int, int] | None = None
+        self.raw_takes = 3
         self.raw_left = 2  # bad frames this connection may still send (10 strikes close it)
         self.owed = 0
         #: Set while x0 leaves a due for the timer (the moment to restart the server).
@@ -232,6 +249,9 @@ class Attacker:
             if held - offered:
                 own = (sorted(held - offered)[0],)
                 await hostile(client, "x0", m.TakeCards(cards=own), "own card")
+            if self.raw_takes:  # not a card: refused by the wire, not a strike
+                self.raw_takes -= 1
+                raw(client, "x0", {"type": "take", "cards": ["ZZ"]}, "owed, not a card")
             two = sorted(offered)[:2] if len(offered) > 1 else [*offered, *unknown[:1]]
             await hostile(client, "x0", m.TakeCards(cards=tuple(two)), "two cards")
             await hostile(client, "x0", m.BombRank(rank=5), "a bomb for a take")
@@ -496,16 +516,24 @@ async def attack(args: argparse.Namespace) -> int:
                 raw(clients[name], name, frame, repr(frame)[:60])
                 await asyncio.sleep(0.05)
 
+        # the v9 client tries x3's chair with x3's token (an old client resuming)
+        await asyncio.sleep(2)
+        x3 = clients["x3"].model
+        if x3.slot is not None:
+            resume = m.Resume(table="takes", seat=x3.slot, token=x3.token)
+            await hostile(clients["old9"], "old9", resume, "v9 resume into takes")
         half = args.seconds / 2
         await asyncio.sleep(half)
         other_mid = sum(1 for x in watch.received if isinstance(x, m.Played))
         await asyncio.sleep(args.seconds - half)
         other_end = sum(1 for x in watch.received if isinstance(x, m.Played))
-        await asyncio.sleep(0.5)
+        SENDING[0] = False  # (each refusal in before the count)
+        await asyncio.sleep(1.5)
         alive = server.proc.poll() is None
         sent_before = collections.Counter(TALLY.sent)
         said_before = {name: list(c.errors) for name, c in clients.items()}
         own = {name: collections.Counter(seat.own) for name, seat in seats.items()}
+        SENDING[0] = True
         restart = await restart_owing(server, attacker, clients, known) if args.restart else []
         failures += restart
         failures += await leave_owing(attacker, clients)
@@ -519,7 +547,7 @@ async def attack(args: argparse.Namespace) -> int:
     lines: collections.Counter[str] = collections.Counter()
     for name, errors in said_before.items():
         for error in errors:
-            if error.about in ("take", "bomb"):
+            if error.about in ("take", "bomb", "resume"):
                 refusals[(name, error.about)] += 1
                 lines[f"{error.about}: {error.code}: {error.message[:90]}"] += 1
                 if "\n" in error.message:
@@ -535,8 +563,15 @@ async def attack(args: argparse.Namespace) -> int:
         f"{name}: {e.about or '-'}: {e.message[:80]}"
         for name, c in clients.items()
         for e in c.errors
-        if e.about not in ("take", "bomb")
+        if e.about not in ("take", "bomb", "resume")
     ]
+    print("garbage frames, each with its refusal:")
+    for index in range(0, len(GARBAGE), 6):
+        said = [e for e in said_before.get(f"g{index // 6}", []) if e.about]
+        for frame, error in zip(GARBAGE[index : index + 6], said, strict=False):
+            print(f"  {str(frame)[:48]:48} -> {error.about}: {error.code}: {error.message[:60]}")
+    if any(isinstance(x, m.Seated) for x in clients["old9"].received):
+        failures.append("the v9 client took x3's chair at a table playing takes")
     byes = {name: c.bye.reason for name, c in clients.items() if c.bye is not None}
     kinds = collections.Counter(a for (_, a) in sent_before.elements())
     print(f"hostile messages sent: {sent} ({dict(kinds)})")
@@ -545,6 +580,20 @@ async def attack(args: argparse.Namespace) -> int:
     print(f"  of which the seats' own payments, late: {late or 'none'}")
     for line, n in lines.most_common(30):
         print(f"  {n:4d} x {line}")
+    # a hostile take the server took: x0's takes (not the timer's) beyond its bot's own
+    seating: tuple[str, ...] = ()
+    paid: collections.Counter[str] = collections.Counter()
+    for x in clients["x0"].received:
+        if isinstance(x, m.TableView) and x.game is not None:
+            seating = x.game.seating
+        if isinstance(x, m.Took) and not x.timeout and seating and seating[x.seat] == "x0":
+            paid.update(x.cards)
+    accepted = paid - seats["x0"].own_cards
+    if accepted:
+        print(f"  x0's takes paid beyond its bot's own: {dict(accepted)}; hostile sends of them:")
+        for n, a, w in TALLY.what:
+            if n == "x0" and any(w.endswith(" " + card) for card in accepted):
+                print(f"    {a} {w}")
     for name, about in unanswered:
         said = collections.Counter(
             e.message[:100] for e in clients[name].errors if e.about == about
