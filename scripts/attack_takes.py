@@ -402,7 +402,7 @@ async def attack(args: argparse.Namespace) -> int:
             m.CreateTable(
                 name="takes",
                 preset="japanese",
-                toggles=dict(TOGGLES),
+                toggles={**TOGGLES, **({"decks": 2} if args.decks == 2 else {})},
                 seats=4,
                 turn_seconds=args.turn_seconds,
             )
@@ -716,6 +716,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--turn-seconds", type=int, default=2, help="table takes's turn timer")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--decks", type=int, choices=(1, 2), default=1, help="table takes's")
     parser.add_argument(
         "--no-restart", dest="restart", action="store_false", help="skip the restart at the end"
     )
