@@ -245,12 +245,12 @@ async def attack(args: argparse.Namespace) -> int:
                 for event in message.events:
                     if isinstance(event, PUBLIC_KINDS):
                         for card in event.cards:
-                            where = (event.table, message.hand, card)
-                            public[where] = min(public.get(where, 1 << 62), event.number)
+                            spot = (event.table, message.hand, card)
+                            public[spot] = min(public.get(spot, 1 << 62), event.number)
             elif isinstance(message, PUBLIC_KINDS):
                 for card in message.cards:
-                    where = (message.table, hand_at.get(message.table, -1), card)
-                    public[where] = min(public.get(where, 1 << 62), message.number)
+                    spot = (message.table, hand_at.get(message.table, -1), card)
+                    public[spot] = min(public.get(spot, 1 << 62), message.number)
     if args.control:  # the check's own test: a hand's plays taken as never public
         public = {k: v for k, v in public.items() if k[1] != 1}
     leaks: collections.Counter[str] = collections.Counter()
