@@ -7,6 +7,7 @@ import asyncio
 
 from president.bots.strategies import Strategy
 from president.protocol import messages as m
+from president.protocol import wire
 
 from .connection import Client
 
@@ -106,18 +107,7 @@ class BotPlayer:
 
 
 #: The messages of the actions a strategy may choose.
-_ACTIONS = frozenset(
-    kind.TYPE
-    for kind in (
-        m.PlayCards,
-        m.PassTurn,
-        m.ReturnCards,
-        m.HandoverCards,
-        m.DiscardCards,
-        m.TakeCards,
-        m.BombRank,
-    )
-)
+_ACTIONS = frozenset(kind.TYPE for kind in wire.ACTION_MESSAGES)
 
 
 def _over(view: m.TableView) -> bool:

@@ -10,7 +10,7 @@ wire that the schema let through but the engine cannot take raise
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, assert_never
+from typing import Any, assert_never, get_args
 
 from president.engine import (
     CARDS,
@@ -95,6 +95,8 @@ ActionMessage = (
     | m.TakeCards
     | m.BombRank
 )
+#: Every action message, for who routes or awaits them (a new action is added above).
+ACTION_MESSAGES: tuple[type[ActionMessage], ...] = get_args(ActionMessage)
 CardsAction = Play | Return | Handover | Discard | Take
 CardsMessage = m.PlayCards | m.ReturnCards | m.HandoverCards | m.DiscardCards | m.TakeCards
 #: Each action with cards and its message (the pass is `PassTurn`).

@@ -544,15 +544,7 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
                 other.deliver(said)
 
 
-@handles(
-    m.PlayCards,
-    m.PassTurn,
-    m.ReturnCards,
-    m.HandoverCards,
-    m.DiscardCards,
-    m.TakeCards,
-    m.BombRank,
-)
+@handles(*wire.ACTION_MESSAGES)
 async def _act(lobby: Lobby, guest: Guest, message: wire.ActionMessage) -> None:
     """A play, a pass, a return, or a due paid: for the seat of this connection, never
     another (the engine says whether that seat may make it now)."""
