@@ -33,7 +33,7 @@ import collections
 import contextlib
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from attack_seatlock import key, spawn
@@ -108,6 +108,34 @@ class Seat:
 
         client.reconnect = reconnect
         spawn(client.follow(lambda what: None, give_up=20))
+
+
+def leaks_in(
+    shown: Mapping[str, Sequence[tuple[str, int, int, str, str]]],
+    public: Mapping[tuple[str, int, str], int],
+    held: Mapping[str, Mapping[tuple[str, int], set[str]]],
+) -> tuple[collections.Counter[str], list[str]]:
+    """The cards each client was shown (`streams`) that it did not hold in that hand and
+    that were not public by then (`public`: (table, hand, card) -> the number of the
+    first event that showed it to everyone), counted by client and kind of message, and
+    up to ten examples."""
+    leaks: collections.Counter[str] = collections.Counter()
+    examples: list[str] = []
+    for name, items in shown.items():
+        mine = held.get(name, {})
+        for table, hand, number, card, where in items:
+            if card in mine.get((table, hand), set()):
+                continue
+            first = public.get((table, hand, card))
+            if first is not None and first <= number:
+                continue
+            leaks[f"{name} in {where}"] += 1
+            if len(examples) < 10:
+                examples.append(
+                    f"{name}: {card} in {where} #{number} at {table} hand {hand}"
+                    f" (public from {first})"
+                )
+    return leaks, examples
 
 
 def streams(clients: dict[str, Client]) -> dict[str, list[tuple[str, int, int, str, str]]]:
@@ -253,22 +281,7 @@ async def attack(args: argparse.Namespace) -> int:
                     public[spot] = min(public.get(spot, 1 << 62), message.number)
     if args.control:  # the check's own test: a hand's plays taken as never public
         public = {k: v for k, v in public.items() if k[1] != 1}
-    leaks: collections.Counter[str] = collections.Counter()
-    examples: list[str] = []
-    for name, items in shown.items():
-        held = seats[name].held if name in seats else {}
-        for table, hand, number, card, where in items:
-            if card in held.get((table, hand), set()):
-                continue
-            first = public.get((table, hand, card))
-            if first is not None and first <= number:
-                continue
-            leaks[f"{name} in {where}"] += 1
-            if len(examples) < 10:
-                examples.append(
-                    f"{name}: {card} in {where} #{number} at {table} hand {hand}"
-                    f" (public from {first})"
-                )
+    leaks, examples = leaks_in(shown, public, {name: seat.held for name, seat in seats.items()})
     pages = {
         name: sum(1 for x in c.received if isinstance(x, m.HandHistory))
         for name, c in clients.items()

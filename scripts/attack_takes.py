@@ -39,7 +39,7 @@ import random
 import sys
 from typing import Any
 
-from attack_hand_history import CARD_TEXTS, connect_as, streams
+from attack_hand_history import CARD_TEXTS, connect_as, leaks_in, streams
 from attack_seatlock import SOURCE, key, spawn
 from president.bots.strategies import make_strategy
 from president.client.connection import Client, connect
@@ -676,21 +676,7 @@ async def attack(args: argparse.Namespace) -> int:
                 public[key_] = min(public.get(key_, 1 << 62), number)
     if args.control:  # the check's own test: hand 1's plays taken as never public
         public = {k: v for k, v in public.items() if k[1] != 1}
-    leaks: collections.Counter[str] = collections.Counter()
-    examples: list[str] = []
-    for name, items in shown.items():
-        held = seats[name].held if name in seats else {}
-        for table, hand, number, card, where in items:
-            if card in held.get((table, hand), set()):
-                continue
-            first = public.get((table, hand, card))
-            if first is not None and first <= number:
-                continue
-            leaks[f"{name} in {where}"] += 1
-            if len(examples) < 10:
-                examples.append(
-                    f"{name}: {card} in {where} #{number} at {table} hand {hand} (public from {first})"
-                )
+    leaks, examples = leaks_in(shown, public, {name: seat.held for name, seat in seats.items()})
     resealed = collections.Counter(
         name
         for name, c in clients.items()
