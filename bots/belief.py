@@ -447,10 +447,7 @@ class Evidence:
         trick = self.trick
         if type(trick) is VariantTrick and self.complete:
             return seat not in trick.received
-        return not any(
-            type(action) is Play and any(card.rank == SEVEN for card in action.cards)
-            for _, action in view.history
-        )
+        return not sevens_played(view)
 
     def _weigh(self, step: Step) -> None:
         table, done = self.start[step.seat], self.played[step.seat]
@@ -585,6 +582,30 @@ def _sizes(rules: Rules, top: Top, revolution: bool, rank: int, most: int) -> li
     return [n for n in range(1, most + 1) if judge.beats(top, revolution, rank, n)]
 
 
+def unseen_copies(view: SeatView) -> list[int]:
+    """Per card kind (`Card.id`), the copies of the deck neither in this seat's hand nor
+    out this hand (played or discarded)."""
+    left = [0] * KINDS
+    for card in deck(view.rules.decks, view.rules.jokers):
+        left[card.id] += 1
+    for card in (*view.hand, *view.played):
+        left[card.id] -= 1
+    return left
+
+
+def sevens_played(view: SeatView) -> set[int]:
+    """Under seven_pass, the seats that have played 7s this hand: each may have handed
+    cards on, out of sight (`VariantTrick.received` says to whom, where the hand is
+    replayed)."""
+    if not view.rules.seven_pass:
+        return set()
+    return {
+        seat
+        for seat, action in view.history
+        if type(action) is Play and any(card.rank == SEVEN for card in action.cards)
+    }
+
+
 def known_cards(view: SeatView) -> dict[int, list[Card]]:
     """Cards this seat knows to be in another hand: what it gave or returned in the
     exchange, less what came back to it (a return may hand back a card just given, a
@@ -601,16 +622,9 @@ def known_cards(view: SeatView) -> dict[int, list[Card]]:
             for card in event.cards:
                 if card in mine:
                     mine.remove(card)
-    if view.rules.seven_pass:
-        for seat, action in view.history:
-            if type(action) is Play and any(card.rank == SEVEN for card in action.cards):
-                known.pop(seat, None)
-    # what is in my hand or out is not in theirs: as many copies as the deck has left
-    left = [0] * KINDS
-    for card in deck(view.rules.decks, view.rules.jokers):
-        left[card.id] += 1
-    for card in (*view.hand, *view.played):
-        left[card.id] -= 1
+    for seat in sevens_played(view):
+        known.pop(seat, None)
+    left = unseen_copies(view)  # what is in my hand or out is not in theirs
     for cards in known.values():
         kept = []
         for card in cards:
@@ -663,11 +677,10 @@ class Belief:
         self.mine = list(view.hand)
         known = known_cards(view)
         self.known = {s: cards[: view.counts[s]] for s, cards in known.items()}
-        left = [0] * KINDS
-        for card in deck(view.rules.decks, view.rules.jokers):
-            left[card.id] += 1
-        for card in [*view.played, *view.hand, *(c for cs in self.known.values() for c in cs)]:
-            left[card.id] -= 1
+        left = unseen_copies(view)
+        for cards in self.known.values():
+            for card in cards:
+                left[card.id] -= 1
         #: The cards nobody is known to hold, and how many each seat holds of them.
         self.unknown = [i for i in range(KINDS) for _ in range(max(0, left[i]))]
         self.room = [

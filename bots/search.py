@@ -26,12 +26,12 @@ from president.engine import (
     Play,
     SeatView,
     counts_of,
-    deck,
     judge_for,
 )
 from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
 
+from .belief import unseen_copies
 from .heuristic import ORDER, Facts, HeuristicBot, naturals, power, rank_counts
 from .playout import World, game_playout, game_policy, make_world, supports
 
@@ -331,13 +331,12 @@ def deal_unseen(view: SeatView, rng: random.Random) -> list[list[Card]]:
     are, the rest shuffled out by card counts; a seat that passed this trick under
     `must_beat` gets no play that beats the pile (tried a few times, then let go)."""
     seats = len(view.counts)
-    left = [0] * KINDS
-    for card in deck(view.rules.decks, view.rules.jokers):
-        left[card.id] += 1
+    left = unseen_copies(view)
     # (a seat holds no more known cards than it has: a 7-pass may have handed them on)
     known = {seat: cards[: view.counts[seat]] for seat, cards in known_cards(view).items()}
-    for card in [*view.played, *view.hand, *(c for cards in known.values() for c in cards)]:
-        left[card.id] -= 1
+    for cards in known.values():
+        for card in cards:
+            left[card.id] -= 1
     unseen = [CARDS[i] for i in range(KINDS) for _ in range(max(0, left[i]))]
     # who passed on the pile as it is: under must_beat they hold nothing that beats it;
     # otherwise they most likely hold no cheap set that answers it whole
