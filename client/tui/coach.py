@@ -1,7 +1,8 @@
 """Two keys of `president play` (issue 29), for a game against bots on this machine only:
 `a` asks the coach (the search's play from your seat's view and its expected place,
-beside the cheapest play that `s` chooses; a hand-over, a discard or a take owed too), and once the game is over `v` opens its
-review in the replay viewer, each decision judged.  The table screen (`app.py`) holds a
+beside the cheapest play that `s` chooses; a hand-over, a discard or a take owed too),
+and once the game is over `v` opens its review in the replay viewer, each decision
+judged.  The table screen (`app.py`) holds a
 `PlayExtras` when `president play` gives it one, and calls `add_play_keys`."""
 
 from __future__ import annotations
