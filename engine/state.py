@@ -1257,6 +1257,11 @@ class Game:
             ),
         )
 
+    @property
+    def opening(self) -> bool:
+        """The hand's opening play is still to come (what every view's `opening` says)."""
+        return self._opening
+
     def seat_marks(
         self,
     ) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[int | None, ...]]:
