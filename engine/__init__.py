@@ -27,6 +27,7 @@ from .events import (
 from .judge import Judge, Trick, judge_for, strength
 from .moves import Row, Top
 from .phase import Phase
+from .plain import PlainGame
 from .rules import PRESETS, TOGGLES, VARIANTS, Rules, find_preset, rules_from
 from .state import Game
 from .view import PublicView, SeatView, moves_seen
@@ -62,6 +63,7 @@ __all__ = [
     "Pass",
     "Passed",
     "Phase",
+    "PlainGame",
     "Play",
     "Played",
     "PublicView",

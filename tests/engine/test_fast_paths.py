@@ -1,68 +1,25 @@
-"""The engine's fast paths against the plain ones they stand for.
+"""The engine's view caches and copies against the game as it stands.
 
-`Game.apply` takes a lean path for the common play and pass, and `Game.view_for` keeps
-fields from one view to the next; here, on random games under random rules, each is
-compared with the way it was done before: the checked generic path of `apply`, and views
-built field by field from the game as it stands."""
+`Game.view_for` keeps fields from one view to the next, `Game.clone` and `Game.from_view`
+make worlds for a search: here their views are compared with views built field by field
+from the game's state (`eager_view`).  The fast `Game` against the plain one
+(engine/plain.py), action by action: tests/engine/test_plain.py."""
 
 from __future__ import annotations
 
-import copy
-import itertools
 import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from president.engine import (
-    PASS,
-    Action,
     Game,
-    IllegalAction,
-    Pass,
     Phase,
-    Play,
     PublicView,
-    Return,
     Rules,
     SeatView,
     find_preset,
 )
-from president.engine import state as state_module
 from president.engine.view import with_discards
-
-from ..strategies import tables
-from .test_properties import candidates
-
-#: A game compiled by mypyc (the optional build) takes no interpreted subclass: there
-#: the fast paths are checked against pure Python's games by tests/test_compiled_build.py.
-COMPILED = not state_module.__file__.endswith(".py")
-plain_game_allowed = pytest.mark.skipif(COMPILED, reason="Game is compiled (mypyc)")
-
-
-class PlainGame(Game):
-    """A game whose `apply` always checks with `check` and carries out the action with
-    the generic `_play` and `_pass`: `apply` as it was before the lean paths."""
-
-    def apply(self, seat: int, action: Action, *, checked: bool = True) -> list[Any]:
-        if checked:
-            self.check(seat, action)
-        self._actions.append((seat, action))
-        if type(action) is Return:
-            return self._return(seat, action)
-        events: list[Any] = []
-        if type(action) is Play:
-            if self.rules.variants:
-                self._play_variant(seat, action, events)
-            else:
-                self._play(seat, action, events)
-        elif type(action) is Pass:
-            self._pass(seat, events)
-        else:
-            self._pay_due(seat, action, events)  # type: ignore[arg-type]
-        if self.rules.auto_pass:
-            self._auto_pass(events)
-        return events
 
 
 def eager_public(game: Game) -> PublicView:
@@ -116,129 +73,6 @@ def check_every_view(game: Game, where: str, seats: list[int] | None = None) -> 
     same_view(game.public_view(), eager_public(game), where)
     for seat in range(len(game.card_counts())) if seats is None else seats:
         same_view(game.view_for(seat), eager_view(game, seat), f"{where}, seat {seat}")
-
-
-def check_apply_agrees_with_check(game: Game, seat: int, rng: random.Random) -> None:
-    """Every candidate action: `apply` refuses it with `check`'s sentence, or takes it
-    exactly when `check` does, with the events and the state of the generic path."""
-    # The lean path's own candidates: every canonical play of every seat's rows (of
-    # every rank and size, held or not by `seat`), and the checked ones of `candidates`.
-    canonical = [play for s in range(len(game.seating)) for row in game.rows(s) for play in row]
-    for action in [*candidates(game, seat, rng, limit=8), *canonical, PASS]:
-        try:
-            game.check(seat, action)
-            why = None
-        except IllegalAction as exc:
-            why = str(exc)
-        # the seat's own view asks the same judge, and says the same sentence
-        assert game.view_for(seat).problem(action) == why, action
-        fast, plain = copy.deepcopy(game), copy.deepcopy(game)
-        plain.__class__ = PlainGame
-        try:
-            events = fast.apply(seat, action)
-        except IllegalAction as exc:
-            assert str(exc) == why, (action, str(exc), why)
-            continue
-        assert why is None, (action, why)
-        assert events == plain.apply(seat, action), action
-        check_every_view(fast, f"after {action!r}")
-        assert [fast.view_for(s) for s in range(len(fast.seating))] == [
-            plain.view_for(s) for s in range(len(plain.seating))
-        ]
-
-
-def play(rules: Rules, players: int, seed: int, deep_hands: int = 1) -> None:
-    """A whole game (players coming and going) played twice with the same choices, by
-    the lean `apply` and the plain one: the same events at every step, and every view
-    the same as one built afresh; in the first hands, every candidate action put to
-    `apply` against `check`."""
-    rng, probe = random.Random(seed), random.Random(~seed)
-    names = [f"P{i}" for i in range(players)]
-    game, plain = Game(rules, names), PlainGame(rules, names)
-    newcomer = itertools.count()
-    while game.phase is not Phase.GAME_OVER:
-        assert len(game.finishes) < 300, "the game did not end"
-        if game.finishes and rng.random() < 0.2:
-            here = game.next_seating()
-            name = f"N{next(newcomer)}"
-            if rng.random() < 0.5 and len(here) < rules.max_players:
-                game.join(name)
-                plain.join(name)
-            elif len(here) > 3:
-                leaver = rng.choice(here)
-                game.leave(leaver)
-                plain.leave(leaver)
-        deal = rng.random()
-        assert game.start_hand(rng=random.Random(deal)) == plain.start_hand(rng=random.Random(deal))
-        check_every_view(game, f"hand {game.hand} dealt")
-        while game.phase in (Phase.PLAY, Phase.EXCHANGE):
-            seat = game.actor
-            assert seat is not None
-            if len(game.finishes) < deep_hands and probe.random() < 0.2:
-                check_apply_agrees_with_check(game, seat, probe)
-            legal = game.legal_actions(seat)
-            assert legal == plain.legal_actions(seat)
-            action = rng.choice(legal)
-            assert game.apply(seat, action) == plain.apply(seat, action)
-            # The next actor's view always (the one a bot asks for), every seat's at times.
-            every = probe.random() < 0.2 or game.actor is None
-            seats = None if every else [game.actor]  # type: ignore[list-item]
-            check_every_view(game, f"hand {game.hand} after {action!r}", seats)
-        assert game.finishes == plain.finishes and game.scores == plain.scores
-    assert game.winners == plain.winners
-
-
-#: Each example is a whole game checked at every step (seconds under many toggles): 3 of
-#: them, in the slow tier (long matches); the presets are played below, in the fast one,
-#: and HYPOTHESIS_PROFILE=thorough draws 187.
-@pytest.mark.slow
-@plain_game_allowed
-@settings(
-    max_examples=max(1, settings.default.max_examples // 8),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(tables(most_players=6))
-def test_the_fast_paths_do_what_the_plain_ones_do(table: tuple[Rules, int, int]) -> None:
-    play(*table)
-
-
-@plain_game_allowed
-@pytest.mark.parametrize(
-    "preset",
-    # the base rules and the variants in the fast tier; the other rulebooks in the slow one
-    ["classic"]
-    + [pytest.param(p, marks=pytest.mark.slow) for p in ("full", "house", "table")]
-    + ["daifugo"],
-)
-def test_the_fast_paths_under_each_preset_at_four_and_six(preset: str) -> None:
-    for players in (4, 6):
-        rules = find_preset(preset).replace(target=4, rounds=2)
-        play(rules, players, seed=players * 31 + len(preset))
-
-
-@pytest.mark.slow  # (a whole game checked at every step: seconds)
-@plain_game_allowed
-def test_the_fast_paths_when_the_direction_of_play_turns() -> None:
-    """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
-    every view go the way of play), with scaled_exchange, emperor, four_stop, salvage,
-    kings_march, zombie and queen_bomber (dues of the cards played, bombs): one short
-    game at six, fast == plain."""
-    rules = find_preset("daifugo").replace(
-        nine_reverse=True,
-        queen_reverse=True,
-        king_reverse=True,
-        scaled_exchange=True,
-        emperor=True,
-        four_stop=True,
-        salvage=True,
-        kings_march=True,
-        zombie=True,
-        queen_bomber=True,
-        target=4,
-        rounds=2,
-    )
-    play(rules, 6, seed=9)
 
 
 def test_a_view_kept_shows_the_moment_it_was_made() -> None:

@@ -1,0 +1,205 @@
+"""The fast `Game` against the plain one (engine/plain.py): the same game.
+
+Random games under every preset and random toggles, played action by action on both:
+the same legal actions, the same events, the same sentence for every action put to
+`check` (and `apply` takes exactly what `check` accepts, on the lean paths too), the
+same timeout action, the same public view and the same seat views.  A difference is a
+bug in one of them: the plain game states the rules once, by asking the judge."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from president.engine import (
+    PASS,
+    PRESETS,
+    Action,
+    Game,
+    IllegalAction,
+    Phase,
+    PlainGame,
+    Rules,
+    SeatView,
+    find_preset,
+)
+
+from ..strategies import tables
+from .test_properties import candidates
+
+
+def sentence(game: Game | PlainGame, seat: int, action: Action) -> str | None:
+    try:
+        game.check(seat, action)
+    except IllegalAction as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def same_views(game: Game, plain: PlainGame, where: str, seats: list[int]) -> None:
+    fast, slow = game.public_view(), plain.public_view()
+    assert fast == slow, (where, [n for n, a, b in zip(fast._fields, fast, slow) if a != b])
+    for seat in seats:
+        mine, truth = tuple(game.view_for(seat)), tuple(plain.view_for(seat))
+        if mine != truth:
+            differ = [n for n, a, b in zip(SeatView._fields, mine, truth) if a != b]
+            raise AssertionError((where, seat, differ))
+
+
+def probe(game: Game, plain: PlainGame, seat: int, rng: random.Random) -> None:
+    """Actions legal and not, put to both games: the same sentence from `check` (and from
+    the seat's own view); the fast `apply` (whose lean paths judge some plays without
+    `check`) refuses exactly what `check` refuses, changing nothing, and carries out a
+    legal one as the plain game does."""
+    # canonical plays of every seat's rows (held by `seat` or not), for the lean path
+    canonical = [play for s in range(len(game.seating)) for row in game.rows(s) for play in row]
+    tried = [*candidates(game, seat, rng, limit=6), *rng.sample(canonical, min(8, len(canonical)))]
+    for action in [*tried, PASS]:
+        why = sentence(plain, seat, action)
+        assert sentence(game, seat, action) == why, action
+        if game.phase is Phase.PLAY and game.turn == seat:
+            view_why = game.view_for(seat).problem(action)
+            assert view_why == (None if why is None else why.split(": ", 1)[1]), action
+        if why is not None:
+            with pytest.raises(IllegalAction) as refused:
+                game.apply(seat, action)
+            assert why.endswith(str(refused.value)), (action, why)
+            continue
+        # (the rules and the judge are immutable: shared, not copied)
+        shared = {id(game.rules): game.rules, id(plain.judge): plain.judge}
+        fast, twin = copy.deepcopy(game, dict(shared)), copy.deepcopy(plain, dict(shared))
+        assert fast.apply(seat, action) == twin.apply(seat, action), action
+        same_views(fast, twin, f"probed {action!r}", list(range(len(fast.seating))))
+    # (the refusals changed nothing)
+    same_views(game, plain, "after the refusals", list(range(len(game.seating))))
+
+
+def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> None:
+    """A game (players coming and going between hands) played on both with the same
+    choices, compared after every action; in the first hand, now and then, a probe."""
+    rng, prober = random.Random(seed), random.Random(~seed)
+    names = [f"P{i}" for i in range(players)]
+    game, plain = Game(rules, names), PlainGame(rules, names)
+    newcomer = itertools.count()
+    while game.phase is not Phase.GAME_OVER and len(game.finishes) < most_hands:
+        assert len(game.finishes) < 300, "the game did not end"
+        if game.finishes and rng.random() < 0.3:
+            here = game.next_seating()
+            name = f"N{next(newcomer)}"
+            if rng.random() < 0.5 and len(here) < rules.max_players:
+                game.join(name)
+                plain.join(name)
+            elif len(here) > 3:
+                leaver = rng.choice(here)
+                game.leave(leaver)
+                plain.leave(leaver)
+        assert game.next_seating() == plain.next_seating()
+        deal = rng.random()
+        assert game.start_hand(rng=random.Random(deal)) == plain.start_hand(rng=random.Random(deal))
+        same_views(game, plain, f"hand {game.hand} dealt", list(range(len(game.seating))))
+        while game.phase in (Phase.PLAY, Phase.EXCHANGE):
+            seat = game.actor
+            assert seat is not None and seat == plain.actor and game.actors == plain.actors
+            if not game.finishes and prober.random() < 0.1:
+                probe(game, plain, seat, prober)
+            legal = game.legal_actions(seat)
+            assert legal == plain.legal_actions(seat), seat
+            assert game.timeout_action(seat) == plain.timeout_action(seat)
+            action = rng.choice(legal)
+            where = f"hand {game.hand} after {seat}: {action!r}"
+            assert game.apply(seat, action) == plain.apply(seat, action), where
+            assert (game.phase, game.turn) == (plain.phase, plain.turn), where
+            # the next actor's view always (the one a bot asks for), every seat's at times
+            every = prober.random() < 0.2 or game.actor is None
+            seats = list(range(len(game.seating))) if every else [game.actor]
+            same_views(game, plain, where, seats)  # type: ignore[arg-type]
+        assert game.finishes == plain.finishes and game.scores == plain.scores
+        assert [game.place_of(s) for s in range(len(game.seating))] == plain.places
+    assert game.winners == plain.winners
+    assert [h.actions for h in game.history] == [h.actions for h in plain.history]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fast_and_plain_play_the_same_hands_under_each_preset(preset: str) -> None:
+    """Each preset's first two hands (a first lead, then an exchange), at a table size
+    drawn from its name: the same game action by action (whole games: the slow tier)."""
+    players = 4 + len(preset) % 3
+    lockstep(find_preset(preset), players, seed=len(preset), most_hands=2)
+
+
+#: Each example plays two hands under a preset with random toggles: 0.1-0.3 s an example;
+#: the slow tier plays whole games (HYPOTHESIS_PROFILE=thorough: 500 of them).
+@settings(
+    max_examples=max(3, settings.default.max_examples // 8),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(tables(most_players=6))
+def test_fast_and_plain_play_the_same_hands_under_random_toggles(
+    table: tuple[Rules, int, int],
+) -> None:
+    lockstep(*table, most_hands=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fast_and_plain_play_the_same_whole_game_under_each_preset(preset: str) -> None:
+    players = 4 + len(preset) % 3
+    lockstep(find_preset(preset).replace(target=3, rounds=2), players, seed=len(preset))
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=max(1, settings.default.max_examples // 3),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(tables(most_players=7))
+def test_fast_and_plain_play_the_same_whole_games_under_random_toggles(
+    table: tuple[Rules, int, int],
+) -> None:
+    lockstep(*table)
+
+
+@pytest.mark.slow  # (a whole game at six, every toggle that turns or owes: a second)
+def test_fast_and_plain_when_the_direction_turns_and_dues_are_owed() -> None:
+    """nine_reverse, queen_reverse and king_reverse under daifugo (skips, hand-overs and
+    every view go the way of play), with scaled_exchange, emperor, four_stop, salvage,
+    kings_march, zombie and queen_bomber (dues of the cards played, bombs)."""
+    rules = find_preset("daifugo").replace(
+        nine_reverse=True,
+        queen_reverse=True,
+        king_reverse=True,
+        scaled_exchange=True,
+        emperor=True,
+        four_stop=True,
+        salvage=True,
+        kings_march=True,
+        zombie=True,
+        queen_bomber=True,
+        target=4,
+        rounds=2,
+    )
+    lockstep(rules, 6, seed=9)
+
+
+def test_the_plain_game_refuses_what_the_game_refuses_between_hands() -> None:
+    """Between hands and after the game: the same refusals, in the same words."""
+    names = ["a", "b", "c", "d"]
+    game, plain = Game(find_preset("classic"), names), PlainGame(find_preset("classic"), names)
+    assert sentence(game, 0, PASS) == sentence(plain, 0, PASS) is not None
+    for twin in (game, plain):
+        with pytest.raises(IllegalAction, match="chosen at random"):
+            twin.start_hand()
+        with pytest.raises(IllegalAction, match="already at the table"):
+            twin.join("a")
+    assert game.start_hand(rng=random.Random(1)) == plain.start_hand(rng=random.Random(1))
+    for twin in (game, plain):
+        with pytest.raises(IllegalAction, match="only between hands"):
+            twin.join("e")
+    assert [sentence(game, s, PASS) for s in range(4)] == [
+        sentence(plain, s, PASS) for s in range(4)
+    ]
