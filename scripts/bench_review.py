@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import random
 import statistics
@@ -131,6 +132,9 @@ def main() -> int:
     parser.add_argument(
         "--epsilon", type=float, default=review.EPSILON, help="random moves in the playouts"
     )
+    parser.add_argument(
+        "--rows", metavar="FILE", help="write the calibration's rows (JSON) to FILE as well"
+    )
     args = parser.parse_args()
     WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
     review.EPSILON = args.epsilon
@@ -169,6 +173,9 @@ def main() -> int:
         started = time.perf_counter()
         games_jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
         rows = [p for part in pool_map(calibration, games_jobs, args.jobs) for p in part]
+        if args.rows:  # (expected, the same again, place taken, hand) per seat-hand
+            with open(args.rows, "w") as out:
+                json.dump(rows, out)
         print(
             f"calibration: {len(rows)} seat-hands of {args.games} games of 4 heuristic bots"
             f" ({LUCK_WORLDS} worlds an evaluation; {time.perf_counter() - started:.0f} s)"
