@@ -49,7 +49,7 @@ class Judge:
     """The rules of one table as questions: what is legal, why an action is refused, how
     strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
 
-    __slots__ = ("_facts", "_general", "_listing", "_quiet", "rules")
+    __slots__ = ("_facts", "_general", "_listing", "_quiet", "_steady", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -60,6 +60,8 @@ class Judge:
         self._quiet: dict[tuple[int, ...], bool] = {}
         #: `tricks.facts_of` by the play's card ids, as first asked.
         self._facts: dict[tuple[int, ...], tricks.Facts] = {}
+        #: `steady_facts` by the play's card ids, as first asked.
+        self._steady: dict[tuple[int, ...], tricks.Facts | None] = {}
 
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
@@ -214,6 +216,19 @@ class Judge:
         if quiet is None:
             quiet = self._quiet[play.ids] = tricks.is_quiet(self.rules, play)
         return quiet
+
+    def steady_facts(self, play: Play) -> tricks.Facts | None:
+        """What this set does on a trick where it is legal, unless it is its player's last
+        cards or the opening, when that is what its cards do whatever the trick
+        (`tricks.is_steady`): its `tricks.facts_of`, the pile its own set, the lock as
+        `tricks.lock_after` makes it; None when the trick matters (ask `effects_of`)."""
+        try:
+            return self._steady[play.ids]
+        except KeyError:  # (first asked: None is an answer, so no `get`)
+            facts = self._steady[play.ids] = (
+                self._facts_of(play) if tricks.is_steady(self.rules, play) else None
+            )
+            return facts
 
     def turns_direction(self, play: Play) -> bool:
         """Whether `play` turns the direction of play round (nine_reverse, queen_reverse,

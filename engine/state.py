@@ -642,14 +642,16 @@ class Game:
         if kind is Play:
             if self._variants:
                 play = action  # type: ignore[assignment]
-                if (
-                    not self._opening
-                    and self._held[seat] > play.count
-                    and self._judge.is_quiet(play)
-                ):
+                if self._opening or self._held[seat] == play.count:
+                    self._play_variant(seat, play, events)
+                elif self._judge.is_quiet(play):
                     self._quiet_play(seat, play, events)
                 else:
-                    self._play_variant(seat, play, events)
+                    facts = self._judge.steady_facts(play)
+                    if facts is None:
+                        self._play_variant(seat, play, events)
+                    else:
+                        self._steady_play(seat, play, facts, events)
             else:
                 self._play(seat, action, events)  # type: ignore[arg-type]
         elif kind is Pass:
@@ -784,12 +786,7 @@ class Game:
         elif effects.jack:
             self.jack_back = not self.jack_back
         if effects.turns:  # nine_reverse...: the turns from here on go the other way
-            self.backwards = not self.backwards
-            players = len(self._held)
-            if self.backwards:
-                self._next_seat, self._clockwise = _anticlockwise(players)
-            else:
-                self._next_seat, self._clockwise = _seat_tables(players)[0], _clockwise(players)
+            self._turn_round()
         self.lock = effects.lock
         self.top = effects.pile
         events.append(_new(Played, (seat, play.cards, effects.cleared, revolt)))
@@ -806,6 +803,71 @@ class Game:
         self._dues = list(effects.dues)
         if not self._next_due(seat):
             self._resume(events)
+
+    def _turn_round(self) -> None:
+        """The direction of play turns round for the rest of the hand (nine_reverse...)."""
+        self.backwards = not self.backwards
+        players = len(self._held)
+        if self.backwards:
+            self._next_seat, self._clockwise = _anticlockwise(players)
+        else:
+            self._next_seat, self._clockwise = _seat_tables(players)[0], _clockwise(players)
+
+    def _steady_play(self, seat: int, play: Play, facts: tricks.Facts, events: list[Event]) -> None:
+        """`_play_variant` for a set whose effects are its cards' alone
+        (`Judge.steady_facts`: daifugo's 5s, 7s, 8s, 10s, Js and 3s), not its player's last
+        cards nor the opening: the same steps in the same order, with the pile and the
+        lock made as `_quiet_play` makes them, instead of a `Trick` and `effects_of` (a
+        play in five under daifugo goes this way)."""
+        rank, jokers = play.rank, play.jokers
+        patterns, rows = self._patterns[seat], self._rows[seat]
+        pattern = patterns[rank] - play.step
+        patterns[rank] = pattern
+        row = ROW_TABLE[rank << 7 | pattern]
+        rows[rank] = row_for(rank, pattern) if row is None else row
+        if jokers and rank != JOKER_RANK:
+            pattern = patterns[JOKER_RANK] - jokers
+            patterns[JOKER_RANK] = pattern
+            rows[JOKER_RANK] = row_for(JOKER_RANK, pattern)
+        self._held[seat] -= play.count
+        move = (seat, play)
+        self.log.append(move)
+        self._moves.append(move)
+        suits = tricks.suits_of(play)
+        top = self.top
+        if (  # (`tricks.lock_after`)
+            self._suit_lock
+            and not self.lock
+            and top is not None
+            and not top.jokers
+            and not jokers
+            and suits == top.suits
+        ):
+            self.lock = suits
+        revolt = facts.revolt and not self._omened
+        if revolt:
+            self.revolution = not self.revolution
+        if self._omen and _is_omen(play):
+            self._omened = True
+        if facts.unreverses and self.jack_back:
+            self.jack_back = False
+        elif facts.jack:
+            self.jack_back = not self.jack_back
+        if facts.turns:
+            self._turn_round()
+        self.top = _new(Top, (seat, rank, play.count, jokers, False, suits))
+        events.append(_new(Played, (seat, play.cards, facts.cleared, revolt)))
+        if self._once:
+            self._locked |= 1 << seat
+        self._pending = (seat, play, facts.cleared, facts.skips, False, facts.wins)
+        if facts.dues:
+            self._dues = list(facts.dues)
+            if self._next_due(seat):
+                return
+        else:
+            self._dues = []
+            self.due = None
+        self._resume(events)
 
     def _quiet_play(self, seat: int, play: Play, events: list[Event]) -> None:
         """`_play_variant` for a play that only goes on the pile (`Judge.is_quiet`), not
@@ -964,6 +1026,14 @@ class Game:
             self._end_trick(seat, events)
             return
         able = self._holding & ~self._locked
+        if not skips:  # (the common case: the next seat able, as `_quiet_play` finds it)
+            self._answered = 0
+            turn = self._next_seat[able << 4 | seat]
+            if turn is None:
+                self._end_trick(seat, events)
+            else:
+                self.turn = self.actor = turn
+            return
         others = [other for other in self._clockwise[seat] if able >> other & 1]
         answered = 0
         for other in others[:skips]:

@@ -780,13 +780,29 @@ def is_quiet(rules: Rules, play: Play) -> bool:
     transparent 3s nor the 3S, no skip for an equal play: `effects_of` finds for it no
     clear, revolution, jack, skip, due nor bottom place, and the pile its own set."""
     return (
-        play.rank >= 0
-        and rules.equal_plays != "skip"
-        and not (play.rank == THREE and (rules.transparent_threes or rules.spade_three))
-        and not (play.count == 1 and play.rank in (THREE, TWO) and rules.assassination)
-        and not (play.ids == (TWO_OF_SPADES,) and rules.spade_two_return)
-        and not (play.rank == QUEEN and rules.queen_release)
+        is_steady(rules, play)
+        and not (play.rank == THREE and rules.spade_three)
         and facts_of(rules, play) == _NO_FACTS
+    )
+
+
+def is_steady(rules: Rules, play: Play) -> bool:
+    """Whether what this set does on a trick where it is legal, when it is not the
+    player's last cards nor the game's opening play, is what its cards do whatever the
+    trick (`facts_of`), with its own set as the pile and the lock as `lock_after` makes
+    it: `effects_of` finds no clear by the pile it goes on nor by the order in force (a
+    cut), no 8s waiting for a stop (four_stop), no skip for an equal play, no
+    transparent 3s, and no queen lifting a lock (queen_release)."""
+    rank = play.rank
+    return (
+        rank >= 0
+        and rules.equal_plays != "skip"
+        and not (rank == THREE and rules.transparent_threes)
+        and not (play.count == 1 and rank in (THREE, TWO) and rules.assassination)
+        and not (play.ids == (TWO_OF_SPADES,) and rules.spade_two_return)
+        and not (rank == QUEEN and rules.queen_release)
+        and not (rank == EIGHT and rules.four_stop and rules.clear_rank == 8)
+        and not facts_of(rules, play).cuts
     )
 
 
