@@ -15,6 +15,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from president.engine import (
+    CARDS,
     PASS,
     PRESETS,
     Action,
@@ -26,6 +27,8 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine.record import to_record
+from president.engine.seating import shuffled_deal
 
 from ..strategies import tables
 from .test_properties import candidates
@@ -98,7 +101,18 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
                 plain.leave(leaver)
         assert game.next_seating() == plain.next_seating()
         deal = rng.random()
-        assert game.start_hand(rng=random.Random(deal)) == plain.start_hand(rng=random.Random(deal))
+        if rng.random() < 0.5:
+            assert game.start_hand(rng=random.Random(deal)) == plain.start_hand(
+                rng=random.Random(deal)
+            )
+        else:  # as a server deals: the plan, then a deck it shuffled itself
+            plan = game.plan_hand(random.Random(deal))
+            assert plain.plan_hand(random.Random(deal)) == plan
+            seating, dealer, first = plan
+            ids = shuffled_deal(rules, len(seating), first, random.Random(deal))
+            hands = [[str(CARDS[i]) for i in hand] for hand in ids]
+            given = {"seating": seating, "dealer": dealer, "deal": hands}
+            assert game.start_hand(**given) == plain.start_hand(**given)  # type: ignore[arg-type]
         same_views(game, plain, f"hand {game.hand} dealt", list(range(len(game.seating))))
         while game.phase in (Phase.PLAY, Phase.EXCHANGE):
             seat = game.actor
@@ -119,7 +133,8 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
         assert game.finishes == plain.finishes and game.scores == plain.scores
         assert [game.place_of(s) for s in range(len(game.seating))] == plain.places
     assert game.winners == plain.winners
-    assert [h.actions for h in game.history] == [h.actions for h in plain.history]
+    # the same record (the deals, seatings and actions of every hand)
+    assert to_record(plain) == to_record(game)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
