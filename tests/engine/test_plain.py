@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,15 +20,18 @@ from president.engine import (
     PASS,
     PRESETS,
     Action,
+    Event,
     Game,
     IllegalAction,
     Phase,
     PlainGame,
+    PublicView,
     Rules,
     SeatView,
     find_preset,
+    rules_from,
 )
-from president.engine.record import to_record
+from president.engine.record import action_from_json, loads, replay, to_record
 from president.engine.seating import shuffled_deal
 
 from ..strategies import tables
@@ -218,3 +222,48 @@ def test_the_plain_game_refuses_what_the_game_refuses_between_hands() -> None:
     assert [sentence(game, s, PASS) for s in range(4)] == [
         sentence(plain, s, PASS) for s in range(4)
     ]
+
+
+RECORDS = sorted(
+    path
+    for path in (Path(__file__).parent / "records").glob("*.json")
+    if not path.name.endswith(".expected.json")
+)
+
+
+@pytest.mark.slow  # (50 whole games, a second or two in all)
+@pytest.mark.parametrize("path", RECORDS, ids=lambda path: path.stem)
+def test_the_records_play_alike(path: Path) -> None:
+    """Every whole-game record the engine's tests keep (one or more per toggle), replayed
+    by `Game` and played again on a plain game: the same events at every step, the same
+    public view after it."""
+    document = loads(path.read_text())
+    steps: list[tuple[list[Event], PublicView]] = []
+    replayed = replay(
+        document, lambda game, h, n, events: steps.append((events, game.public_view()))
+    )
+    assert replayed.fault is None
+    rules = rules_from(document.get("rules", "classic"))
+    players = document["players"]
+    plain: PlainGame | None = None
+    made: list[tuple[list[Event], PublicView]] = []
+    for hand in document["hands"]:
+        seating = hand.get("seating", players if plain is None else None)
+        if plain is None:
+            plain = PlainGame(rules, seating)
+        elif seating is not None:  # leavers leave, newcomers join (in the players' order)
+            here = plain.next_seating()
+            for name in here:
+                if name not in seating:
+                    plain.leave(name)
+            for name in players:
+                if name in seating and name not in here:
+                    plain.join(name)
+        deal = plain.start_hand(seating=seating, dealer=hand["dealer"], deal=hand["deal"])
+        made.append((deal, plain.public_view()))
+        for step in hand.get("actions", []):
+            seat, action = action_from_json(step)
+            made.append((plain.apply(seat, action), plain.public_view()))
+    assert len(made) == len(steps)
+    for number, (mine, truth) in enumerate(zip(made, steps)):
+        assert mine == truth, (path.stem, number)
