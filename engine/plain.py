@@ -16,7 +16,7 @@ game's sequence (when a trick ends, who goes out) it is written here first, plai
 and then in `Game` for speed.
 
 Left out of `Game`'s interface: what only a searching bot or the view caches use
-(`from_view`, `clone`, `rows`, `seat_marks`, `listing`, `cards_played`, `cards_held`).
+(`from_view`, `clone`, `listing`, `cards_played`, `cards_held`).
 `copy.deepcopy` copies a plain game; `apply` always checks (`checked` is accepted and
 ignored)."""
 
@@ -324,8 +324,9 @@ class PlainGame:
 
     # --- legality: the judge decides --------------------------------------------------
 
-    def rows_of(self, seat: int) -> list[Row]:
-        """The seat's hand as the judge reads it (its sets by rank)."""
+    def rows(self, seat: int) -> list[Row]:
+        """The seat's hand as the judge reads it: its sets by rank (`rows[rank][n - 1]` is
+        its set of n cards of that rank)."""
         return self.judge.rows_of(counts_of(self.hands[seat]))
 
     def trick(self) -> Trick:
@@ -343,7 +344,7 @@ class PlainGame:
         if self.phase is Phase.PLAY:
             if seat != self.turn:
                 self._not_your_turn(seat)
-            problem = self.judge.problem(self.rows_of(seat), self.trick(), self.due, action)
+            problem = self.judge.problem(self.rows(seat), self.trick(), self.due, action)
             if problem:
                 raise IllegalAction(problem)
             return
@@ -358,7 +359,7 @@ class PlainGame:
                 names = " and ".join(self.seating[s] for s in self.pending_returns)
                 raise IllegalAction(f"only {names} make a return in this exchange")
             _, size = self.pending_returns[seat]
-            problem = self.judge.return_problem(self.rows_of(seat), size, action)
+            problem = self.judge.return_problem(self.rows(seat), size, action)
             if problem:
                 raise IllegalAction(problem)
             return
@@ -376,10 +377,10 @@ class PlainGame:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every distinct action `check` accepts for `seat` now."""
         if self.phase is Phase.PLAY and seat == self.turn:
-            return self.judge.legal_actions(self.rows_of(seat), self.trick(), self.due)
+            return self.judge.legal_actions(self.rows(seat), self.trick(), self.due)
         if self.phase is Phase.EXCHANGE and seat in self.pending_returns:
             _, size = self.pending_returns[seat]
-            returns: list[Action] = list(self.judge.legal_returns(self.rows_of(seat), size))
+            returns: list[Action] = list(self.judge.legal_returns(self.rows(seat), size))
             return returns
         return []
 
@@ -522,7 +523,7 @@ class PlainGame:
         """auto_pass: a seat with no play that may go on the pile passes at once."""
         while self.phase is Phase.PLAY and self.top is not None and self.due is None:
             assert self.turn is not None
-            if self.judge.legal_plays(self.rows_of(self.turn), self.trick()):
+            if self.judge.legal_plays(self.rows(self.turn), self.trick()):
                 return
             self._pass(self.turn, events, automatic=True)
 
@@ -738,6 +739,14 @@ class PlainGame:
                 (place, seat) for seat, place in enumerate(self.places) if place is not None
             )
         ]
+
+    def seat_marks(
+        self,
+    ) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[int | None, ...]]:
+        """Each seat's public marks now, as every view shows them: `passed`, `locked`,
+        `places`."""
+        view = self.public_view()
+        return view.passed, view.locked, view.places
 
     def titles(self) -> dict[str, str]:
         """Each seated player's title from the last finish (empty in hand 1)."""

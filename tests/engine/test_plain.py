@@ -130,6 +130,9 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
             where = f"hand {game.hand} after {seat}: {action!r}"
             assert game.apply(seat, action) == plain.apply(seat, action), where
             assert (game.phase, game.turn) == (plain.phase, plain.turn), where
+            assert game.seat_marks() == plain.seat_marks(), where
+            if game.actor is not None:
+                assert game.rows(game.actor) == plain.rows(game.actor), where
             # the next actor's view always (the one a bot asks for), every seat's at times
             every = prober.random() < 0.2 or game.actor is None
             seats = list(range(len(game.seating))) if every else [game.actor]
