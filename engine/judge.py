@@ -153,14 +153,17 @@ class Judge:
         pass (when following, unless must_beat and a play beats).  `patterns` (the same
         hand's suit patterns by rank, `moves.row_for`) may stand in for the rows."""
         if due is not None:
-            counts = (
-                _kind_counts(rows) if patterns is None else fast_tricks.kind_counts_of(patterns)
-            )
-            return list(moves.due_choices(counts, due))
+            return self.due_choices(rows, due)  # type: ignore[return-value]
         plays: list[Action] = self.legal_plays(rows, trick, patterns)  # type: ignore[assignment]
         if trick.top is not None and not (plays and self.rules.must_beat):
             plays.append(PASS)
         return plays
+
+    @staticmethod
+    def due_choices(rows: Sequence[Row], due: Due) -> list[Handover | Discard | Take | Bomb]:
+        """Every action that pays the next card of `due` from this hand (one per card
+        kind held, or that may be taken; every rank, for a bomb), lowest first."""
+        return moves.due_choices_held(rows, due)
 
     def problem(
         self,
@@ -254,7 +257,8 @@ class Judge:
     def legal_returns(self, rows: Sequence[Row], size: int) -> list[Return]:
         """Every distinct return of `size` cards: by ranks, or by cards where suits matter."""
         if self._general:
-            return moves.returns_by_cards(_kind_counts(rows), size)
+            returns = moves.pair_returns(rows) if size == 2 else None
+            return moves.returns_by_cards(_kind_counts(rows), size) if returns is None else returns
         return moves.legal_returns(rows, size)
 
     def return_problem(

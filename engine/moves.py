@@ -336,6 +336,18 @@ def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Ta
     return [paid[card_id] for card_id, n in enumerate(counts) if n]
 
 
+def due_choices_held(rows: Sequence[Row], due: Due) -> list[Handover | Discard | Take | Bomb]:
+    """`due_choices` for a hand given as its rows (a due's every card, as `pair_returns`
+    reads them: each rank's last set), without counting every card kind."""
+    if due.kind == "bomb" or due.kind in TAKES:
+        return due_choices((), due)  # (the hand plays no part)
+    paid = _PAID[due.kind]
+    held = [card_id for row in rows if row for card_id in row[-1].ids]
+    if len(set(held)) < len(held):  # (a card twice: two decks, two jokers)
+        held = list(dict.fromkeys(held))
+    return [paid[card_id] for card_id in held]
+
+
 #: Each card paid for a due, one action per kind of due and card (made once).
 _PAID: Final = {
     kind: tuple(action((card,)) for card in CARDS)  # type: ignore[arg-type]
@@ -354,6 +366,21 @@ def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:
         held = [card_id for card_id, n in enumerate(counts) if n]
         return [pairs[low][high] for at, low in enumerate(held) for high in held[at + 1 :]]
     return [return_of(ids) for ids in card_sets(counts, size)]
+
+
+def pair_returns(rows: Sequence[Row]) -> list[Return] | None:
+    """`returns_by_cards(counts, 2)` for a hand given as its rows, or None when it holds
+    a card twice (two decks, two jokers).  The exchange under the variants: some 90
+    returns a decision, made from the rows without counting every card kind: a rank's
+    last set holds every card of it held, so the rows give the cards held, lowest first."""
+    held = [card_id for row in rows if row for card_id in row[-1].ids]
+    if len(set(held)) < len(held):
+        return None
+    pairs = _PAIRS or _fill_pairs()
+    returns: list[Return] = []
+    for at, low in enumerate(held):
+        returns += map(pairs[low].__getitem__, held[at + 1 :])
+    return returns
 
 
 def card_sets(counts: Sequence[int], size: int) -> list[tuple[int, ...]]:

@@ -478,10 +478,8 @@ class Game:
                     )
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
-                else:
-                    plays = self._judge.legal_actions(
-                        self._rows[seat], self._trick(), self.due, self._patterns[seat]
-                    )
+                else:  # (a due's choices: the trick plays no part)
+                    plays = self._judge.due_choices(self._rows[seat], self.due)  # type: ignore[assignment]
                 self._listed = (self._actions, len(self._actions), seat, tuple(plays))
                 return plays
             if top is None:

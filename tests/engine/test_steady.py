@@ -1,8 +1,9 @@
-"""The game's steady path (`Game._steady_play`): a set whose effects are its cards' alone
-(`Judge.steady_facts`) is carried out from its `facts_of` without a `Trick` nor
-`effects_of`.  Here, on random hands, piles and toggles, `effects_of` says of every
-such play what that path does; the whole games of the fast == plain tests
-(tests/engine/test_plain.py, test_fast_paths.py) play it too."""
+"""Fast forms of the engine beside the statements they stand for, held equal on random
+hands, piles and toggles: the steady path (`Game._steady_play`: a set whose effects are
+its cards' alone, `Judge.steady_facts`, carried out from its `facts_of` without a
+`Trick` nor `effects_of`), and the exchange's returns and a due's choices read off the
+rows.  The whole games of the fast == plain tests (tests/engine/test_plain.py,
+test_fast_paths.py) play them too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from president.engine import Play, Top, find_preset, judge_for, tricks
+from president.engine import Due, Play, Top, find_preset, judge_for, moves, tricks
+from president.engine.moves import rows_of
 
 from ..strategies import tables
 from .test_judge import hands, tricks_of
@@ -56,3 +58,27 @@ def test_daifugo_s_effect_ranks_and_its_3s_are_steady_and_sequences_are_not() ->
         judge_for(find_preset("daifugo").replace(equal_plays="skip")).steady_facts(Play.parse("4H"))
         is None
     )
+
+
+@given(st.data())
+def test_the_pair_returns_from_the_rows_are_the_returns_by_cards(data: Any) -> None:
+    """The exchange under the variants lists its returns of two from the rows
+    (`moves.pair_returns`): the same list as from every card kind's count, or None when
+    a card is held twice."""
+    rules = data.draw(tables())[0]
+    counts = data.draw(hands(rules))
+    found = moves.pair_returns(rows_of(counts))
+    if found is None:
+        assert max(counts) > 1
+    else:
+        assert found == moves.returns_by_cards(counts, 2)
+
+
+@given(st.data())
+def test_a_due_s_choices_from_the_rows_are_those_by_card_kind(data: Any) -> None:
+    """A hand-over's or a discard's choices read off the rows (`moves.due_choices_held`,
+    what the game lists) are `moves.due_choices` from every card kind's count."""
+    rules = data.draw(tables())[0]
+    counts = data.draw(hands(rules))
+    due = Due(data.draw(st.sampled_from(["handover", "discard"])), 1)
+    assert moves.due_choices_held(rows_of(counts), due) == moves.due_choices(counts, due)
