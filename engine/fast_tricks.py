@@ -3,10 +3,10 @@ moments of a game under the variants (a lead; a follow on a set, locked or not; 
 on a sequence), read off per-rank tables instead of testing every choice of cards.
 
 The readable statement stays `tricks.legal_plays`; this module answers only where its
-tables are exact and says None otherwise (the opening play, the 3S or the 2S on a lone
-joker, a single 2 or 3 under assassination, a single under down_number, a trick locked
-to the next rank or to a colour, suit_ranking, bombs, a lock naming a suit twice), and the judge then
-asks `tricks`.
+tables are exact and says None otherwise (the opening play, the 2S on a lone joker, the
+3S on one where 3s clear or are transparent, a single 2 or 3 under assassination, a
+single under down_number, a trick locked to the next rank or to a colour, suit_ranking,
+bombs, a lock naming a suit twice), and the judge then asks `tricks`.
 tests/engine/test_judge.py holds the two equal on random hands, piles and rules.
 
 A hand is given as its suit patterns by rank (`patterns[rank]`: the count of each suit
@@ -23,7 +23,7 @@ from .actions import Play, play_of
 from .cards import JOKER_ID, JOKER_RANK, THREE, TWO
 from .moves import Top, strength
 from .rules import Rules
-from .tricks import Trick, _choices, _Entry, _set_beats, add_runs_held
+from .tricks import THREE_OF_SPADES, Trick, _choices, _Entry, _set_beats, add_runs_held
 
 #: A sort entry (`tricks._Entry`) with its play.
 _Led = tuple[int, int, int, tuple[int, ...], Play]
@@ -240,9 +240,14 @@ class Listing:
                 if mask >> suit & 1:
                     return None  # (two decks: a suit locked twice)
                 mask |= 1 << suit
+        spade = False  # the 3S goes on this lone joker (spade_three)
         if top is not None and top.size == 1 and not top.run:
-            if top.rank == JOKER_RANK and (rules.spade_three or rules.spade_two_return):
-                return None  # (the 3S or the 2S on a lone joker: `tricks`)
+            if top.rank == JOKER_RANK and rules.spade_two_return:
+                return None  # (the 2S on a lone joker: `tricks`)
+            if top.rank == JOKER_RANK and rules.spade_three:
+                if self._floors[THREE] or rules.transparent_threes:
+                    return None  # (other sets of 3s beside it, in the order: `tricks`)
+                spade = True
             if rules.assassination and top.rank in (TWO, THREE):
                 return None  # (a 3 on a 2, a 2 on a 3: `tricks`)
             if rules.down_number:
@@ -277,6 +282,10 @@ class Listing:
         size = top.size
         if size > 15:
             return None
+        if spade and _HAS[patterns[THREE]][3]:
+            # the 3S on a lone joker, whatever the lock, before everything else (no other
+            # set of 3s answers a lone joker when 3s neither clear nor are transparent)
+            plays.append(play_of((THREE_OF_SPADES,)))
         for rank, beats, floor in self._answers[rev][top.rank]:
             pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
             if not pattern:

@@ -257,7 +257,7 @@ class Judge:
     def legal_returns(self, rows: Sequence[Row], size: int) -> list[Return]:
         """Every distinct return of `size` cards: by ranks, or by cards where suits matter."""
         if self._general:
-            returns = moves.pair_returns(rows) if size == 2 else None
+            returns = moves.returns_held(rows, size)
             return moves.returns_by_cards(_kind_counts(rows), size) if returns is None else returns
         return moves.legal_returns(rows, size)
 

@@ -368,13 +368,16 @@ def returns_by_cards(counts: Sequence[int], size: int) -> list[Return]:
     return [return_of(ids) for ids in card_sets(counts, size)]
 
 
-def pair_returns(rows: Sequence[Row]) -> list[Return] | None:
-    """`returns_by_cards(counts, 2)` for a hand given as its rows, or None when it holds
-    a card twice (two decks, two jokers).  The exchange under the variants: some 90
-    returns a decision, made from the rows without counting every card kind: a rank's
-    last set holds every card of it held, so the rows give the cards held, lowest first."""
+def returns_held(rows: Sequence[Row], size: int) -> list[Return] | None:
+    """`returns_by_cards(counts, size)` for a hand given as its rows, for a return of one
+    card, or of two from a hand that holds no card twice (two decks, two jokers); None
+    otherwise.  The exchange under the variants: some 90 returns a decision, made from
+    the rows without counting every card kind: a rank's last set holds every card of it
+    held, so the rows give the cards held, lowest first."""
     held = [card_id for row in rows if row for card_id in row[-1].ids]
-    if len(set(held)) < len(held):
+    if size == 1:
+        return [return_of((card_id,)) for card_id in dict.fromkeys(held)]
+    if size != 2 or len(set(held)) < len(held):
         return None
     pairs = _PAIRS or _fill_pairs()
     returns: list[Return] = []

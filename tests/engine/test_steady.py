@@ -61,17 +61,18 @@ def test_daifugo_s_effect_ranks_and_its_3s_are_steady_and_sequences_are_not() ->
 
 
 @given(st.data())
-def test_the_pair_returns_from_the_rows_are_the_returns_by_cards(data: Any) -> None:
-    """The exchange under the variants lists its returns of two from the rows
-    (`moves.pair_returns`): the same list as from every card kind's count, or None when
-    a card is held twice."""
+def test_the_returns_from_the_rows_are_the_returns_by_cards(data: Any) -> None:
+    """The exchange under the variants lists its returns from the rows
+    (`moves.returns_held`): the same list as from every card kind's count, or None for
+    two cards from a hand holding a card twice."""
     rules = data.draw(tables())[0]
     counts = data.draw(hands(rules))
-    found = moves.pair_returns(rows_of(counts))
+    size = data.draw(st.integers(1, 2))
+    found = moves.returns_held(rows_of(counts), size)
     if found is None:
-        assert max(counts) > 1
+        assert size == 2 and max(counts) > 1
     else:
-        assert found == moves.returns_by_cards(counts, 2)
+        assert found == moves.returns_by_cards(counts, size)
 
 
 @given(st.data())
