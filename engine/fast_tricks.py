@@ -83,10 +83,8 @@ _REACH: Final = tuple(range(1, wild + 2) for wild in range(9))
 
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
-#: `rank << 10 | pattern << 3 | wild jokers`; and the same sets of one size, by that key
-#: `<< 4 | size`.  Filled on first use.
+#: `rank << 10 | pattern << 3 | wild jokers`.  Filled on first use.
 _SETS: dict[int, tuple[Play, ...]] = {}
-_SIZED: dict[int, tuple[Play, ...]] = {}
 
 
 def _sets(key: int) -> tuple[Play, ...]:
@@ -100,11 +98,38 @@ def _sets(key: int) -> tuple[Play, ...]:
     return sets
 
 
-def _sized(key: int) -> tuple[Play, ...]:
-    sets = _SETS.get(key >> 4) or _sets(key >> 4)
-    size = key & 15
-    sized = _SIZED[key] = tuple(play for play in sets if play.count == size)
-    return sized
+#: `_FILTERED[rank, wild, floor, size]`: per suit pattern held (0 to 80), the sets of
+#: `_sets` that answer a set pile of `size` cards a rank beats (0: it does not), or clears
+#: (floor: that many of the rank clear, 0 if none do), in the listing's order; each
+#: entry made on first use (`_fill`; None until then).
+_FILTERED: dict[tuple[int, int, int, int], list[tuple[Play, ...] | None]] = {}
+#: A rank answering a set pile: its rank, its `_FILTERED` table and that table's key.
+_Answer = tuple[int, list[tuple[Play, ...] | None], tuple[int, int, int, int]]
+#: What of each suit pattern a lock lets go, by the lock's mask (`_LOCKED`'s other way).
+_LOCKED_BY_MASK: Final = tuple(
+    tuple(_LOCKED[pattern][mask] for pattern in range(81)) for mask in range(16)
+)
+#: The 4-bit mask of each lock (sorted suits, each once); a lock naming a suit twice is
+#: not here.
+_MASKS: Final = {tuple(suit for suit in range(4) if mask >> suit & 1): mask for mask in range(16)}
+
+
+def _filtered(which: tuple[int, int, int, int]) -> list[tuple[Play, ...] | None]:
+    table: list[tuple[Play, ...] | None] = [None] * 81
+    table[0] = ()
+    _FILTERED[which] = table
+    return table
+
+
+def _fill(which: tuple[int, int, int, int], pattern: int) -> tuple[Play, ...]:
+    rank, wild, floor, size = which
+    key = rank << 10 | pattern << 3 | wild
+    found = _FILTERED[which][pattern] = tuple(
+        play
+        for play in _SETS.get(key) or _sets(key)
+        if (floor and play.count >= floor) or play.count == size
+    )
+    return found
 
 
 #: `_LEAD_SETS[wild][rank][pattern]`: the sets of `_sets` by rank and suit pattern held,
@@ -137,7 +162,17 @@ class Listing:
     """The tables of one table's rules: which ranks answer a set pile of each rank, in
     each order, and how (by beating it at its size, or by clearing it)."""
 
-    __slots__ = ("_answers", "_floors", "_jokers_beating", "_lead_runs", "_whole", "rules")
+    __slots__ = (
+        "_answers",
+        "_floors",
+        "_follows",
+        "_jokers_beating",
+        "_lead_runs",
+        "_singles",
+        "_whole",
+        "_wild",
+        "rules",
+    )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -145,6 +180,15 @@ class Listing:
         #: The tables answer under these rules (bombs, suit_ranking and the emperor are
         #: `tricks`').
         self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor or rules.four_stop)
+        #: Jokers are wild: a hand's jokers join its sets and sequences.
+        self._wild = rules.joker_mode == "wild"
+        #: A rule that answers a single pile apart (the 3S or the 2S on a lone joker,
+        #: assassination, down_number).
+        self._singles = (
+            rules.spade_three or rules.spade_two_return or rules.assassination or rules.down_number
+        )
+        #: `_follow_answers` by its key, as first asked.
+        self._follows: dict[int, tuple[_Answer, ...]] = {}
         #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
         self._lead_runs: dict[int, tuple[tuple[_Led, ...], ...]] = {}
         #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |
@@ -168,6 +212,20 @@ class Listing:
             )
             for rev in (False, True)
         )
+
+    def _follow_answers(self, key: int) -> tuple[_Answer, ...]:
+        """For a set pile of this rank and size, the order and the wild jokers (`key`:
+        `rank << 10 | size << 5 | wild << 1 | reversed`), every rank that may answer it,
+        with its table of answers by suit pattern held (`_FILTERED`) and that table's
+        key."""
+        pile, size, wild, rev = key >> 10, key >> 5 & 31, key >> 1 & 15, key & 1
+        answers = []
+        for rank, beats, floor in self._answers[rev][pile]:
+            # (a floor of 1 lets every set of the rank go: the size plays no part)
+            which = (rank, wild, floor, size if beats and floor != 1 else 0)
+            answers.append((rank, _FILTERED.get(which) or _filtered(which), which))
+        found = self._follows[key] = tuple(answers)
+        return found
 
     def _leads(self, patterns: Sequence[int], wild: int) -> list[Play]:
         """Every lead (not the opening): the sets of each rank, then the sequences from
@@ -231,78 +289,54 @@ class Listing:
         colour: int = -1,
     ) -> list[Play] | None:
         """`legal_plays` on the trick of these fields (`Trick`'s, unmade)."""
-        rules = self.rules
         if opening or step or colour >= 0 or not self._whole:
             return None
-        mask = 0
-        if top is not None and lock:
-            for suit in lock:
-                if mask >> suit & 1:
-                    return None  # (two decks: a suit locked twice)
-                mask |= 1 << suit
-        spade = False  # the 3S goes on this lone joker (spade_three)
-        if top is not None and top.size == 1 and not top.run:
+        jokers = patterns[JOKER_RANK]
+        wild = jokers if self._wild else 0
+        if top is None:
+            return self._leads(patterns, wild)
+        mask = _MASKS.get(lock, -1)
+        if mask < 0:
+            return None  # (two decks: a suit locked twice)
+        rules = self.rules
+        size = top.size
+        if top.run:
+            return self._on_run(patterns, top, rev, lock, mask, wild)
+        plays: list[Play] = []
+        if size == 1 and self._singles:
             if top.rank == JOKER_RANK and rules.spade_two_return:
                 return None  # (the 2S on a lone joker: `tricks`)
             if top.rank == JOKER_RANK and rules.spade_three:
                 if self._floors[THREE] or rules.transparent_threes:
                     return None  # (other sets of 3s beside it, in the order: `tricks`)
-                spade = True
+                if _HAS[patterns[THREE]][3]:
+                    # the 3S on a lone joker, whatever the lock, before everything else
+                    # (no other set of 3s answers it when 3s neither clear nor are
+                    # transparent)
+                    plays.append(play_of((THREE_OF_SPADES,)))
             if rules.assassination and top.rank in (TWO, THREE):
                 return None  # (a 3 on a 2, a 2 on a 3: `tricks`)
             if rules.down_number:
                 return None  # (the card one rank weaker in the pile's suit: `tricks`)
-        jokers = patterns[JOKER_RANK]
-        wild = jokers if rules.joker_mode == "wild" else 0
-        runs: list[_Entry] = []
-        if top is None:
-            return self._leads(patterns, wild)
-        if rules.sequences and top.run:
-            held_by_suit = list(zip(*map(_HAS.__getitem__, patterns[:JOKER_RANK])))
-            add_runs_held(
-                rules, held_by_suit, top, rev, lock if top else (), False, wild, runs.append
-            )
-            runs.sort()
-        plays: list[Play] = []
-        more = plays.extend
-        floors = self._floors
-        if top.run:
-            at, last = 0, len(runs)
-            for rank in range(13):
-                floor = floors[rank]
-                if floor:
-                    pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
-                    if pattern:
-                        key = rank << 10 | pattern << 3 | wild
-                        more([p for p in _SETS.get(key) or _sets(key) if p.count >= floor])
-                while at < last and runs[at][0] == rank:
-                    plays.append(play_of(runs[at][3]))
-                    at += 1
-            return plays
-        size = top.size
         if size > 15:
             return None
-        if spade and _HAS[patterns[THREE]][3]:
-            # the 3S on a lone joker, whatever the lock, before everything else (no other
-            # set of 3s answers a lone joker when 3s neither clear nor are transparent)
-            plays.append(play_of((THREE_OF_SPADES,)))
-        for rank, beats, floor in self._answers[rev][top.rank]:
-            pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
-            if not pattern:
-                continue
-            key = rank << 10 | pattern << 3 | wild
-            if floor == 1:
-                more(_SETS.get(key) or _sets(key))
-            elif floor:
-                plays += [
-                    p
-                    for p in _SETS.get(key) or _sets(key)
-                    if p.count >= floor or (beats and p.count == size)
-                ]
-            else:
-                sized = key << 4 | size
-                found = _SIZED.get(sized)
-                more(_sized(sized) if found is None else found)
+        key = top.rank << 10 | size << 5 | wild << 1 | rev
+        answers = self._follows.get(key) or self._follow_answers(key)
+        # each answering rank's sets read off its table by the suit pattern held (the
+        # lock's part of it), made once per pattern
+        if mask:
+            locked = _LOCKED_BY_MASK[mask]
+            for rank, table, which in answers:
+                pattern = locked[patterns[rank]]
+                if pattern:
+                    sets = table[pattern]
+                    plays += _fill(which, pattern) if sets is None else sets
+        else:
+            for rank, table, which in answers:
+                pattern = patterns[rank]
+                if pattern:
+                    sets = table[pattern]
+                    plays += _fill(which, pattern) if sets is None else sets
         if jokers:
             beating = self._jokers_beating.get(top.rank << 5 | size << 1 | rev)
             if beating is None:
@@ -312,4 +346,36 @@ class Listing:
                     if _set_beats(rules, top, rev, JOKER_RANK, count, ())
                 )
             plays += [play for play in beating if play.count <= jokers]
+        return plays
+
+    def _on_run(
+        self,
+        patterns: Sequence[int],
+        top: Top,
+        rev: bool,
+        lock: tuple[int, ...],
+        mask: int,
+        wild: int,
+    ) -> list[Play]:
+        """`plays` on a sequence: the sets that clear, each rank's before the sequences
+        from it that beat the pile."""
+        runs: list[_Entry] = []
+        if self.rules.sequences:
+            held_by_suit = list(zip(*map(_HAS.__getitem__, patterns[:JOKER_RANK])))
+            add_runs_held(self.rules, held_by_suit, top, rev, lock, False, wild, runs.append)
+            runs.sort()
+        plays: list[Play] = []
+        more = plays.extend
+        floors = self._floors
+        at, last = 0, len(runs)
+        for rank in range(13):
+            floor = floors[rank]
+            if floor:
+                pattern = _LOCKED[patterns[rank]][mask] if mask else patterns[rank]
+                if pattern:
+                    key = rank << 10 | pattern << 3 | wild
+                    more([p for p in _SETS.get(key) or _sets(key) if p.count >= floor])
+            while at < last and runs[at][0] == rank:
+                plays.append(play_of(runs[at][3]))
+                at += 1
         return plays
