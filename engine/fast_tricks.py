@@ -29,6 +29,8 @@ from .tricks import THREE_OF_SPADES, Trick, _choices, _Entry, _set_beats, add_ru
 _Led = tuple[int, int, int, tuple[int, ...], Play]
 _RANKS: Final = range(JOKER_RANK)
 _JOKER_TAIL: Final = tuple((JOKER_ID,) * n for n in range(9))
+#: The sets of jokers alone, of 1 to 8 jokers (interned: `play_of`).
+_JOKER_SETS: Final = tuple(play_of(_JOKER_TAIL[count]) for count in range(1, 9))
 #: A suit pattern's count of each suit.
 _DIGITS: Final = tuple(tuple(pattern // 3**suit % 3 for suit in range(4)) for pattern in range(81))
 #: Whether a suit pattern holds each suit.
@@ -269,8 +271,9 @@ class Listing:
                     done = low + 1
                 plays.append(entry[4])
             plays += _chain(by_rank[done:])
-        for count in range(1, patterns[JOKER_RANK] + 1):
-            plays.append(play_of(_JOKER_TAIL[count]))
+        jokers = patterns[JOKER_RANK]
+        if jokers:
+            plays += _JOKER_SETS[:jokers]
         return plays
 
     def legal_plays(self, patterns: Sequence[int], trick: Trick) -> list[Play] | None:

@@ -567,42 +567,42 @@ class Game:
                 # count of a higher rank, under rules where nothing clears, reverses or
                 # skips.  These few tests prove it legal; anything else goes to `check`,
                 # which has the sentence.
-                rank, count = play.rank, play.count
-                rows = self._rows[seat]
-                row = rows[rank]
-                if (
-                    0 < count <= len(row)
-                    and row[count - 1] is play
-                    and self._lean
-                    and not self._opening
-                    and (top is None or (count == top.size and rank >= top.rank + self._margin))
-                ):
-                    held = self._held[seat] - count
-                    move = (seat, play)
-                    self._actions.append(move)
-                    if not held:  # the seat goes out: the whole path
-                        events: list[Event] = []
-                        self._play(seat, play, events)
-                    else:
-                        patterns = self._patterns[seat]
-                        pattern = patterns[rank] - play.step
-                        patterns[rank] = pattern
-                        new_row = ROW_TABLE[rank << 7 | pattern]
-                        rows[rank] = row_for(rank, pattern) if new_row is None else new_row
-                        self._held[seat] = held
-                        self.log.append(move)
-                        self._moves.append(move)
-                        self.top = self._tops[seat << 8 | rank << 4 | count]
-                        self._answered = 0
-                        events = [_new(Played, (seat, play.cards, False, False))]
-                        turn = self._next_seat[(self._holding & ~self._locked) << 4 | seat]
-                        if turn is None:
-                            self._end_trick(seat, events)
+                if self._lean:  # (under the variants a play takes the general path below)
+                    rank, count = play.rank, play.count
+                    rows = self._rows[seat]
+                    row = rows[rank]
+                    if (
+                        0 < count <= len(row)
+                        and row[count - 1] is play
+                        and not self._opening
+                        and (top is None or (count == top.size and rank >= top.rank + self._margin))
+                    ):
+                        held = self._held[seat] - count
+                        move = (seat, play)
+                        self._actions.append(move)
+                        if not held:  # the seat goes out: the whole path
+                            events: list[Event] = []
+                            self._play(seat, play, events)
                         else:
-                            self.turn = self.actor = turn
-                    if self._auto:
-                        self._auto_pass(events)
-                    return events
+                            patterns = self._patterns[seat]
+                            pattern = patterns[rank] - play.step
+                            patterns[rank] = pattern
+                            new_row = ROW_TABLE[rank << 7 | pattern]
+                            rows[rank] = row_for(rank, pattern) if new_row is None else new_row
+                            self._held[seat] = held
+                            self.log.append(move)
+                            self._moves.append(move)
+                            self.top = self._tops[seat << 8 | rank << 4 | count]
+                            self._answered = 0
+                            events = [_new(Played, (seat, play.cards, False, False))]
+                            turn = self._next_seat[(self._holding & ~self._locked) << 4 | seat]
+                            if turn is None:
+                                self._end_trick(seat, events)
+                            else:
+                                self.turn = self.actor = turn
+                        if self._auto:
+                            self._auto_pass(events)
+                        return events
             elif kind is Pass and top is not None and not self._must_beat and self.due is None:
                 # The lean pass: legal whenever the seat follows, unless it must beat or
                 # owes a due.
@@ -625,13 +625,21 @@ class Game:
                 return events
         if checked:
             listed = self._listed
-            if not (
+            if (
                 listed is not None
                 and listed[0] is self._actions
                 and listed[1] == len(self._actions)
                 and listed[2] == seat
-                and _listed_among(action, listed[3])
             ):
+                # listed by `legal_actions` since the game last moved: legal, if it is one
+                # of those actions itself (by identity: `==` is dear; `_listed_among`,
+                # inlined)
+                for other in listed[3]:
+                    if other is action:
+                        break
+                else:
+                    self.check(seat, action)
+            else:
                 self.check(seat, action)
         self._actions.append((seat, action))
         if kind is Return:
@@ -1616,15 +1624,6 @@ def _cards_of(ids: Sequence[int]) -> tuple[Card, ...]:
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))
-
-
-def _listed_among(action: Action, listed: tuple[Action, ...]) -> bool:
-    """Whether `action` is one of `listed` itself (by identity: `==` is dear).  A loop,
-    not `any()` over a generator, which costs more than the loop it saves."""
-    for other in listed:  # noqa: SIM110
-        if other is action:
-            return True
-    return False
 
 
 def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
