@@ -66,6 +66,12 @@ class Judge:
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
 
+    @property
+    def listing(self) -> fast_tricks.Listing:
+        """The tables behind `plays_now` (`fast_tricks.Listing`), for a caller that asks
+        them per decision: their `plays` answers None where `plays_now` asks `tricks`."""
+        return self._listing
+
     def __reduce__(self) -> tuple[object, ...]:
         return (judge_for, (self.rules,))
 

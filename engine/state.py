@@ -141,6 +141,8 @@ class Game:
         #: What may be played on what, and why not (`judge.Judge`): the general judgement
         #: behind the lean paths below.
         self._judge = judge_for(rules)
+        #: The judge's tables of plays (`Judge.listing`), asked first.
+        self._listing = self._judge.listing
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
         self._lucky = rules.lucky_seven
@@ -215,7 +217,7 @@ class Game:
 
     # A copy or a pickle holds the game, not the views' caches nor the tables shared by
     # every game of its size (12 seats' next-seat table alone is 65,536 entries).
-    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops")
+    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops", "_listing")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuilt, (self.rules, self.__getstate__()))
@@ -269,6 +271,7 @@ class Game:
         )
         if players and self.backwards:
             self._next_seat, self._clockwise = _anticlockwise(players)
+        self._listing = judge_for(self.rules).listing
 
     # --- between hands ---------------------------------------------------------------
 
@@ -464,18 +467,25 @@ class Game:
             if self._variants:
                 if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
                     reversed_ = self.revolution != self.jack_back
-                    plays = self._judge.plays_now(  # type: ignore[assignment]
-                        self._patterns[seat],
-                        top,
-                        reversed_,
-                        self.lock,
-                        self._opening,
-                        self._step_lock
-                        and tricks.stepped(self.rules, self.log[self._trick_start :], reversed_),
+                    step = self._step_lock and tricks.stepped(
+                        self.rules, self.log[self._trick_start :], reversed_
+                    )
+                    colour = (
                         tricks.coloured(self.rules, self.log[self._trick_start :])
                         if self._colour_lock
-                        else -1,
+                        else -1
                     )
+                    patterns = self._patterns[seat]
+                    # the judge's tables asked directly (`Judge.plays_now` without its call:
+                    # a listing per decision), the judge itself where they do not answer
+                    found = self._listing.plays(
+                        patterns, top, reversed_, self.lock, self._opening, step, colour
+                    )
+                    if found is None:
+                        found = self._judge.plays_now(
+                            patterns, top, reversed_, self.lock, self._opening, step, colour
+                        )
+                    plays = found  # type: ignore[assignment]
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
                 else:  # (a due's choices: the trick plays no part)
