@@ -8,6 +8,7 @@ bug in one of them: the plain game states the rules once, by asking the judge.""
 
 from __future__ import annotations
 
+import ast
 import copy
 import itertools
 import random
@@ -31,6 +32,7 @@ from president.engine import (
     find_preset,
     rules_from,
 )
+from president.engine import plain as plain_module
 from president.engine.record import action_from_json, loads, replay, to_record
 from president.engine.seating import shuffled_deal
 
@@ -270,3 +272,19 @@ def test_the_records_play_alike(path: Path) -> None:
     assert len(made) == len(steps)
     for number, (mine, truth) in enumerate(zip(made, steps)):
         assert mine == truth, (path.stem, number)
+
+
+def test_no_module_of_the_fast_game_imports_the_plain_one() -> None:
+    """The plain game stands beside the fast one, never under it: only the package's
+    __init__ (which exports it) imports engine/plain.py."""
+    engine = Path(plain_module.__file__).parent
+    importers = []
+    for path in sorted(engine.glob("*.py")):
+        if path.name in ("__init__.py", "plain.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (
+                node.module == "plain" or any(alias.name == "plain" for alias in node.names)
+            ):
+                importers.append(path.name)
+    assert importers == []
