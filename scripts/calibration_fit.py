@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Could a fitted map make the review's expected places calibrated?  A cross-check of
+issue 29's calibration figure on rows that `bench_review --rows FILE` wrote: a
+piecewise-linear map from the prediction to the place taken, through the means of
+`--bins` equal-count bins, fitted on the first half of the rows (the first half of the
+games: a game's rows are together) and checked on the other half by decile, each decile
+with the 95% interval of its place taken.
+
+    python -m scripts.calibration_fit ROWS.json [--bins 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import statistics
+from collections.abc import Callable, Sequence
+
+Row = Sequence[float]  # (expected, the same again, place taken, hand)
+
+
+def knots(rows: Sequence[Row], bins: int) -> list[tuple[float, float]]:
+    """(mean prediction, mean place taken) of `bins` equal-count bins of the prediction."""
+    ordered = sorted((row[0], row[2]) for row in rows)
+    points = []
+    for b in range(bins):
+        part = ordered[len(ordered) * b // bins : len(ordered) * (b + 1) // bins]
+        points.append((statistics.fmean(p for p, _ in part), statistics.fmean(t for _, t in part)))
+    return points
+
+
+def through(points: list[tuple[float, float]]) -> Callable[[float], float]:
+    """The piecewise-linear map through `points`, its end segments carried on."""
+
+    segments = list(itertools.pairwise(points))
+
+    def f(x: float) -> float:
+        # the first segment reaching x, or the last one carried on
+        (x0, y0), (x1, y1) = next((s for s in segments if x <= s[1][0]), segments[-1])
+        return y0 + (x - x0) * (y1 - y0) / (x1 - x0)
+
+    return f
+
+
+def by_decile(name: str, f: Callable[[float], float], rows: Sequence[Row], column: int) -> None:
+    ordered = sorted(rows, key=lambda row: row[column])
+    worst, missed, cells = 0.0, 0, []
+    for decile in range(10):
+        part = ordered[len(ordered) * decile // 10 : len(ordered) * (decile + 1) // 10]
+        predicted = statistics.fmean(f(row[column]) for row in part)
+        taken = statistics.fmean(row[2] for row in part)
+        half = 1.96 * statistics.stdev(row[2] for row in part) / math.sqrt(len(part))
+        worst = max(worst, abs(predicted - taken))
+        missed += abs(predicted - taken) > half
+        cells.append(f"{predicted:.3f} vs {taken:.3f} +- {half:.3f}")
+    print(f"{name}: largest gap {worst:.3f}; {missed} of 10 deciles' intervals miss")
+    for decile, cell in enumerate(cells, 1):
+        print(f"  decile {decile}: {cell}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rows")
+    parser.add_argument("--bins", type=int, default=5)
+    args = parser.parse_args()
+    with open(args.rows) as source:
+        rows: list[Row] = json.load(source)
+    fitted, held = rows[: len(rows) // 2], rows[len(rows) // 2 :]
+    print(f"{len(rows)} seat-hands: the map fitted on {len(fitted)}, checked on {len(held)}")
+    mapped = through(knots(fitted, args.bins))
+    by_decile("held-out half, as measured (no map)", lambda x: x, held, 0)
+    by_decile(f"held-out half, through the map of {args.bins} bins", mapped, held, 0)
+    by_decile("the same, on the independent second evaluation", mapped, held, 1)
+
+
+if __name__ == "__main__":
+    main()
