@@ -37,6 +37,9 @@ __all__ = ["Judge", "Trick", "judge_for", "strength"]
 
 strength = moves.strength
 
+#: A steady play's facts, its suits and whether it is quiet (`Judge.steady`).
+Steady = tuple[tricks.Facts, tuple[int, ...], bool]
+
 _NOTHING_OWED = (
     "nothing is owed now: cards are handed over after a play of 7s (seven_pass)"
     " and discarded after a play of 10s (ten_discard), and the cards played are taken"
@@ -60,8 +63,8 @@ class Judge:
         self._quiet: dict[tuple[int, ...], bool] = {}
         #: `tricks.facts_of` by the play's card ids, as first asked.
         self._facts: dict[tuple[int, ...], tricks.Facts] = {}
-        #: `steady_facts` by the play's card ids, as first asked.
-        self._steady: dict[tuple[int, ...], tricks.Facts | None] = {}
+        #: `steady` by the play's card ids, as first asked.
+        self._steady: dict[tuple[int, ...], Steady | None] = {}
 
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
@@ -231,13 +234,21 @@ class Judge:
         cards or the opening, when that is what its cards do whatever the trick
         (`tricks.is_steady`): its `tricks.facts_of`, the pile its own set, the lock as
         `tricks.lock_after` makes it; None when the trick matters (ask `effects_of`)."""
+        steady = self.steady(play)
+        return None if steady is None else steady[0]
+
+    def steady(self, play: Play) -> Steady | None:
+        """`steady_facts`, with the play's suits (`tricks.suits_of`) and whether it is
+        quiet (`is_quiet`): what the game asks of a play once, in one look-up."""
         try:
             return self._steady[play.ids]
         except KeyError:  # (first asked: None is an answer, so no `get`)
-            facts = self._steady[play.ids] = (
-                self._facts_of(play) if tricks.is_steady(self.rules, play) else None
+            steady = self._steady[play.ids] = (
+                (self._facts_of(play), tricks.suits_of(play), self.is_quiet(play))
+                if tricks.is_steady(self.rules, play)
+                else None
             )
-            return facts
+            return steady
 
     def turns_direction(self, play: Play) -> bool:
         """Whether `play` turns the direction of play round (nine_reverse, queen_reverse,

@@ -658,16 +658,17 @@ class Game:
         if kind is Play:
             if self._variants:
                 play = action  # type: ignore[assignment]
-                if self._opening or self._held[seat] == play.count:
+                steady = (
+                    None
+                    if self._opening or self._held[seat] == play.count
+                    else self._judge.steady(play)
+                )
+                if steady is None:
                     self._play_variant(seat, play, events)
-                elif self._judge.is_quiet(play):
-                    self._quiet_play(seat, play, events)
+                elif steady[2]:
+                    self._quiet_play(seat, play, steady[1], events)
                 else:
-                    facts = self._judge.steady_facts(play)
-                    if facts is None:
-                        self._play_variant(seat, play, events)
-                    else:
-                        self._steady_play(seat, play, facts, events)
+                    self._steady_play(seat, play, steady[0], steady[1], events)
             else:
                 self._play(seat, action, events)  # type: ignore[arg-type]
         elif kind is Pass:
@@ -829,7 +830,14 @@ class Game:
         else:
             self._next_seat, self._clockwise = _seat_tables(players)[0], _clockwise(players)
 
-    def _steady_play(self, seat: int, play: Play, facts: tricks.Facts, events: list[Event]) -> None:
+    def _steady_play(
+        self,
+        seat: int,
+        play: Play,
+        facts: tricks.Facts,
+        suits: tuple[int, ...],
+        events: list[Event],
+    ) -> None:
         """`_play_variant` for a set whose effects are its cards' alone
         (`Judge.steady_facts`: daifugo's 5s, 7s, 8s, 10s, Js and 3s), not its player's last
         cards nor the opening: the same steps in the same order, with the pile and the
@@ -849,7 +857,6 @@ class Game:
         move = (seat, play)
         self.log.append(move)
         self._moves.append(move)
-        suits = tricks.suits_of(play)
         top = self.top
         if (  # (`tricks.lock_after`)
             self._suit_lock
@@ -885,9 +892,12 @@ class Game:
             self.due = None
         self._resume(events)
 
-    def _quiet_play(self, seat: int, play: Play, events: list[Event]) -> None:
+    def _quiet_play(
+        self, seat: int, play: Play, suits: tuple[int, ...], events: list[Event]
+    ) -> None:
         """`_play_variant` for a play that only goes on the pile (`Judge.is_quiet`), not
-        its player's last cards nor the opening: what `tricks.quiet_effects` says, done."""
+        its player's last cards nor the opening: what `tricks.quiet_effects` says, done.
+        `suits`: the play's (`Judge.steady`)."""
         rank, jokers = play.rank, play.jokers
         patterns, rows = self._patterns[seat], self._rows[seat]
         pattern = patterns[rank] - play.step
@@ -902,7 +912,6 @@ class Game:
         move = (seat, play)
         self.log.append(move)
         self._moves.append(move)
-        suits = tricks.suits_of(play)
         top = self.top
         if (
             self._suit_lock
