@@ -64,9 +64,10 @@ class Catalog:
                 self.index[key] = len(self.keys)
                 self.keys.append(key)
         #: The index of actions met before, by identity (the engine lists the same
-        #: objects again: a hand's rows, the pass): (the action, kept alive so that its
-        #: id is not reused, and its index).
-        self._known: dict[int, tuple[Action, int]] = {}
+        #: objects again: a hand's rows, the pass), and those actions, kept alive so
+        #: that no other object takes their ids while they are known.
+        self._known: dict[int, int] = {}
+        self._alive: list[Action] = []
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -94,18 +95,16 @@ class Catalog:
             return ("bomb", action.rank)  # type: ignore[union-attr]
         return ("discard", action.ids)  # type: ignore[union-attr]
 
-    def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
-        """The index of each legal action (the legal action itself, by index)."""
-        found: dict[int, Action] = {}
-        known = self._known
-        for action in legal:
-            seen = known.get(id(action))
-            if seen is not None and seen[0] is action:
-                found[seen[1]] = action
-                continue
-            at = self.index[self.key(action)]
-            if len(known) >= _KNOWN:
-                known.clear()
-            known[id(action)] = (action, at)
-            found[at] = action
-        return found
+    def indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The index of each legal action, in order."""
+        try:
+            return tuple(map(self._known.__getitem__, map(id, legal)))
+        except KeyError:  # (an action not met before: learn it, and ask again)
+            if len(self._known) >= _KNOWN:
+                self._known.clear()
+                self._alive.clear()
+            for action in legal:
+                if id(action) not in self._known:
+                    self._known[id(action)] = self.index[self.key(action)]
+                    self._alive.append(action)
+            return tuple(map(self._known.__getitem__, map(id, legal)))

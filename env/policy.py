@@ -41,7 +41,7 @@ class PolicyBot:
             (rules, players), Observer(rules, players)
         )
         legal = view.legal_actions()
-        by_index = catalog.indices(legal)
+        by_index = dict(zip(catalog.indices(legal), legal))
         mask = np.zeros(len(catalog), dtype=np.int8)
         mask[list(by_index)] = 1
         index = int(self.policy(observer(view), mask))

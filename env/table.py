@@ -22,14 +22,18 @@ from pettingzoo.utils import wrappers
 from president.engine import Action, Game, Phase, Rules, find_preset, rules_from
 
 from .actions import Catalog
+from .info import UNSHARED, SeatInfo, getrefcount
 from .observe import Observer
 from .track import Tracker
 
 #: The phases after an action that ended a hand.
 _HAND_OVER = frozenset({Phase.BETWEEN_HANDS, Phase.GAME_OVER})
 
+#: What `last()` gives: the observation, the reward, the two ends, the info.
+Last = tuple[Any, float, bool, bool, dict[str, Any]]
+
 #: How many masks `raw_env` keeps, one per set of legal actions, before it starts again.
-_MASKS = 1 << 10
+_MASKS = 1 << 12
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -107,6 +111,18 @@ class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
             else None
         )
 
+    def last(self, observe: bool = True) -> Last:
+        judge = self._judge
+        if judge is None:
+            found: Last = super().last(observe)
+            return found
+        raw = self._raw_env
+        found = raw.last(observe)
+        if observe:  # (what `TerminateIllegal.observe` keeps of the agent to act)
+            judge._prev_obs = found[0]
+            judge._prev_info = found[4]
+        return found
+
     def observe(self, agent: str) -> Any:
         judge = self._judge
         if judge is None:
@@ -126,9 +142,25 @@ class OrderEnforcing(Direct, wrappers.OrderEnforcingWrapper):
             if action in raw._legal and not (raw.terminations[agent] or raw.truncations[agent]):
                 self._has_updated = True
                 judge._prev_obs = judge._prev_info = None
-                raw.step(action)
+                raw._act(agent, action)
                 return
         super().step(action)
+
+
+class Masks(dict[tuple[int, ...], NDArray[np.int8]]):
+    """The action mask of each set of legal indices met, made when first asked for
+    (`()`: no legal action)."""
+
+    def __init__(self, actions: int) -> None:
+        super().__init__()
+        self.actions = actions
+
+    def __missing__(self, indices: tuple[int, ...]) -> NDArray[np.int8]:
+        if len(self) >= _MASKS:
+            self.clear()
+        mask = self[indices] = np.zeros(self.actions, dtype=np.int8)
+        mask[list(indices)] = 1
+        return mask
 
 
 class raw_env(AECEnv):
@@ -178,17 +210,22 @@ class raw_env(AECEnv):
         }
         self.game = Game(self.rules, self.possible_agents)
         self._rng = random.Random()
-        self._legal: dict[int, Action] = {}
+        #: The legal actions of the agent to act, as the engine listed them, and their
+        #: indices in the same order.
+        self._actions: list[Action] = []
+        self._legal: tuple[int, ...] = ()
+        #: A mask per set of legal indices met; the agent to act's.
+        self._masks = Masks(len(self.catalog))
+        self._mask = self._masks[()]
         #: The last observation made, by agent, until the next step.
         self._seen: tuple[str, dict[str, NDArray[Any]]] | None = None
-        #: The agent whose info holds a view (the last agent to act), and its seat.
-        self._informed = ""
+        #: The info of the last agent to act (the only one not {}), and that agent.
+        self._informed: SeatInfo | None = None
+        #: Each agent's info of its last turn (`_next`).
+        self._kept: dict[str, SeatInfo] = {}
         self._actor = 0
         #: The rewards hold a hand's end (to be set back to none at the next step).
         self._rewarded = False
-        self._no_actions = np.zeros(len(self.catalog), dtype=np.int8)
-        #: A mask per set of legal indices met (`_mask_of`).
-        self._masks: dict[tuple[int, ...], NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -211,32 +248,47 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._informed = ""
+        if self._informed is not None:
+            self._informed.close()
+        self._informed = None
+        self.agent_selection = self.agents[0]  # (until `_next` says who acts)
         self.game.start_hand(rng=self._rng)
         self.tracker.start(self.game)
         self._next()
 
     def _next(self) -> None:
-        """The agent to act now (the game's first actor), its legal actions by index."""
+        """The agent to act now (the game's first actor), its legal actions by index and
+        their mask, its info (the view made when read)."""
         game = self.game
-        self._actor = actor = game.actors[0]
-        self.agent_selection = game.seating[actor]
-        self._legal = self.catalog.indices(game.legal_actions(actor))
+        acted = self.agent_selection
+        actor: int = game.turn if game.phase is Phase.PLAY else game.actors[0]  # type: ignore[assignment]
+        self._actor = actor
+        agent = self.agent_selection = game.seating[actor]
+        self._actions = legal = game.legal_actions(actor)
+        self._legal = indices = self.catalog.indices(legal)
+        self._mask = self._masks[indices]
         infos = self.infos
-        if self._informed in infos:  # (the only other agent whose info is not {})
-            infos[self._informed] = {}
-        view = game.view_for(actor)
-        infos[self.agent_selection] = {"view": view}
-        self._informed = self.agent_selection
+        informed = self._informed
+        if informed is not None and infos.get(acted) is informed:
+            infos[acted] = {}  # (the only other agent whose info is not {})
+        # The agent's info of its last turn, made again if nobody else holds it (a
+        # program that kept it sees it as it was), else a new one.
+        informed = self._kept.get(agent)
+        if informed is not None and getrefcount(informed) == UNSHARED:
+            informed.renew(game, actor)
+        else:
+            informed = self._kept[agent] = SeatInfo.of(game, actor)
+        self._informed = infos[agent] = informed
         if self.tracker.game is game:
-            self.tracker.step(view)
+            self.tracker.step(game, actor)
         else:  # (a game put in its place from outside)
             self.tracker.start(game)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        seen = self._seen
+        if seen is not None and seen[0] == agent:
+            return seen[1]  # (asked again before a step: last(), a wrapper)
         game = self.game
-        if self._seen is not None and self._seen[0] == agent:
-            return self._seen[1]  # (asked again before a step: last(), a wrapper)
         seat = self._actor
         if game.seating[seat] != agent:  # (not the agent to act: after the end, say)
             seat = game.seating.index(agent)
@@ -244,42 +296,35 @@ class raw_env(AECEnv):
         if tracker.game is not game:
             tracker.start(game)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self._mask_of(tuple(self._legal))  # (its return is set: `_next`)
+            mask = self._mask.copy()  # (its return is set: `_next`)
         else:
-            mask = self._no_actions.copy()
+            mask = self._masks[()].copy()
             pending = game.pending_returns
             tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
-        seen: dict[str, NDArray[Any]] = {
-            "observation": tracker.observe(seat),
-            "action_mask": mask,
-        }
-        self._seen = (agent, seen)
-        return seen
-
-    def _mask_of(self, legal: tuple[int, ...]) -> NDArray[np.int8]:
-        """The mask of these legal indices (a new array: a copy of one kept per set)."""
-        kept = self._masks.get(legal)
-        if kept is None:
-            if len(self._masks) >= _MASKS:
-                self._masks.clear()
-            kept = self._masks[legal] = self._no_actions.copy()
-            kept[list(legal)] = 1
-        return kept.copy()
+        made: dict[str, NDArray[Any]] = {"observation": tracker.observe(seat), "action_mask": mask}
+        self._seen = (agent, made)
+        return made
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        chosen = self._legal.get(int(action)) if action is not None else None
-        if chosen is None:
+        if action not in self._legal:
             raise ValueError(f"action {action} is not legal for {agent} now")
+        self._act(agent, action)
+
+    def _act(self, agent: str, action: int) -> None:
+        """The step of the agent to act, `action` one of its legal indices."""
+        game = self.game
+        chosen = self._actions[self._legal.index(action)]
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # (the rewards of the hand just over: back to none)
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         self._seen = None
+        if self._informed is not None:  # (its view, if not read by now, is not to be)
+            self._informed.close()
         tracker = self.tracker
         # An action listed for this game at this moment (`_next`) needs no second check;
         # a game put in place from outside since is checked.
@@ -305,7 +350,7 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             for agent in self.agents:
                 self.infos[agent] = {}
-            self.tracker.step(game.view_for(self._actor))  # (the table as it ends)
+            self.tracker.step(game, self._actor)  # (the table as it ends)
             return
         self.tracker.follow(game.start_hand(rng=self._rng))
 
@@ -314,7 +359,8 @@ class raw_env(AECEnv):
 
     def action_of(self, index: int) -> Action | None:
         """The legal action of this index for the agent to act now, or None."""
-        return self._legal.get(index)
+        legal = self._legal
+        return self._actions[legal.index(index)] if index in legal else None
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

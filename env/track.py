@@ -14,8 +14,9 @@ every step of whole games under every preset."""
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,10 +27,10 @@ from president.engine import (
     Gave,
     HandedOver,
     HandStarted,
+    Passed,
     Phase,
     Played,
     Returned,
-    SeatView,
     Took,
     TrickEnded,
 )
@@ -39,6 +40,12 @@ from .observe import RANKS, Observer
 
 #: The state flags and the lock suits (see `layout_of`).
 STATE, LOCK = 10, 4
+
+#: How many blocks of marks, or of piles, a tracker keeps before it starts again.
+_KEPT = 1 << 12
+
+Floats = NDArray[np.float32]
+Cells: TypeAlias = "array[float]"
 
 
 class Tracker:
@@ -67,7 +74,10 @@ class Tracker:
         for name, length in blocks:
             self._at[name] = size
             size += length
-        self.values = np.zeros(size, dtype=np.float32)
+        #: The numbers, written through `_cells` (a Python array: a number written costs
+        #: a tenth of numpy's) and read through `values`, numpy's view of the same memory.
+        self._cells = array("f", bytes(4 * size))
+        self.values: Floats = np.frombuffer(self._cells, dtype=np.float32)
         rules = self._at["rules"]
         self.values[rules : rules + at["rules"][1] - at["rules"][0]] = observer._blank[
             at["rules"][0] : at["rules"][1]
@@ -79,8 +89,14 @@ class Tracker:
         #: Each seat's return as written (-1: not yet), and where it lies.
         self._returns = [-1] * players
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
-        #: Each set of passes or locks met, as numbers (`_marks`).
-        self._flag_arrays: dict[tuple[bool, ...], NDArray[np.float32]] = {}
+        #: The turn, passed and locked blocks of each set of marks met (`_marks`).
+        self._mark_arrays: dict[tuple[Any, ...], Cells] = {}
+        self._marks_seen: tuple[Any, ...] = (None,)
+        #: The pile's block of each play and top met (`_write_pile`).
+        self._piles: dict[tuple[int, int, int] | None, tuple[Any, Any, Cells]] = {}
+        self._pile_at = self._at["pile"]
+        #: Only passes since the last step (`follow`): only the marks moved.
+        self._light = False
         #: Where each seat's cards lie, and the cards out.
         self._hand_at = [self._at[f"hand{seat}"] for seat in range(players)]
         self._played_at = self._at["played"]
@@ -92,7 +108,9 @@ class Tracker:
         #: The play to beat, (owner, cards), as the events tell; None after a trick.
         self._last: tuple[int, Any] | None = None
         #: The public parts as last written (see `step`); nothing yet.
-        self._seen: tuple[Any, ...] = (None,) * 7
+        self._seen: tuple[Any, ...] = (None,) * 3
+        #: Each seat's cards in hand.
+        self._counts = [0] * players
 
     def _index_for(self, seat: int) -> NDArray[np.intp]:
         """Where each number of `seat`'s observation lies in `values`."""
@@ -137,7 +155,9 @@ class Tracker:
         values[: at["rules"]] = 0.0
         values[at["rules"] + self._rules_size() :] = 0.0
         self._pile = (None, None)
-        self._seen = (None,) * 7
+        self._seen = (None,) * 3
+        self._marks_seen = (None,)
+        self._light = False
         self._returns = [-1] * self.players
         trick = game.view_for(0).trick
         self._last = (trick[-1][0], trick[-1][1].cards) if trick else None
@@ -151,92 +171,105 @@ class Tracker:
                     self._add(f"got{seat}", event.cards)
             if seat == 0:
                 self._add("played", view.played)
-            self.step(view)
+                self._counts = list(view.counts)
+                values[self._counts_at : self._counts_at + self.players] = [
+                    count / 54 for count in view.counts
+                ]
+            self.step(game, seat)
 
     def follow(self, events: Iterable[object]) -> None:
-        """The cards moved by these events (what `start_hand` or `apply` returned)."""
+        """The cards moved by these events (what `start_hand` or `apply` returned), and
+        the counts with them."""
+        light = True
         for event in events:
             kind = type(event)
+            if kind is Passed:
+                continue
+            light = False
             if kind is Played:
                 cards = event.cards  # type: ignore[attr-defined]
                 seat = event.seat  # type: ignore[attr-defined]
-                values, hand, played = self.values, self._hand_at[seat], self._played_at
+                cells, hand, played = self._cells, self._hand_at[seat], self._played_at
                 for card in cards:
-                    values[hand + card.id] -= 1
-                    values[played + card.id] += 1
+                    cells[hand + card.id] -= 1
+                    cells[played + card.id] += 1
+                self._count(seat, -len(cards))
                 self._last = (seat, cards)
             elif kind is TrickEnded:
                 self._last = None
             elif kind is Gave or kind is Returned:
                 giver, receiver = event.giver, event.receiver  # type: ignore[attr-defined]
                 cards = event.cards  # type: ignore[attr-defined]
-                self._remove(f"hand{giver}", cards)
-                self._add(f"hand{receiver}", cards)
+                self._move(giver, receiver, cards)
                 self._add(f"gave{giver}", cards)
                 self._add(f"got{receiver}", cards)
             elif kind is HandedOver:
-                self._remove(f"hand{event.giver}", event.cards)  # type: ignore[attr-defined]
-                self._add(f"hand{event.receiver}", event.cards)  # type: ignore[attr-defined]
+                self._move(event.giver, event.receiver, event.cards)  # type: ignore[attr-defined]
             elif kind is Discarded:
                 self._remove(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+                self._count(event.seat, -len(event.cards))  # type: ignore[attr-defined]
                 self._add("played", event.cards)  # type: ignore[attr-defined]
             elif kind is Took:  # (salvage...: from the cards played into a hand)
                 self._remove("played", event.cards)  # type: ignore[attr-defined]
                 self._add(f"hand{event.receiver}", event.cards)  # type: ignore[attr-defined]
+                self._count(event.receiver, len(event.cards))  # type: ignore[attr-defined]
             elif kind is Dealt:
                 self._add(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+                self._count(event.seat, len(event.cards))  # type: ignore[attr-defined]
             elif kind is HandStarted:
                 self._new_hand()
                 self._last = None
+        self._light = light
+
+    def _move(self, giver: int, receiver: int, cards: Sequence[Any]) -> None:
+        self._remove(f"hand{giver}", cards)
+        self._add(f"hand{receiver}", cards)
+        self._count(giver, -len(cards))
+        self._count(receiver, len(cards))
+
+    def _count(self, seat: int, change: int) -> None:
+        """`seat` holds `change` cards more (or fewer)."""
+        counts = self._counts
+        counts[seat] += change
+        self._cells[self._counts_at + seat] = counts[seat] / 54
 
     def _new_hand(self) -> None:
         values, at = self.values, self._at
         values[at["pile"] : at["played"] + KINDS] = 0.0
         for seat in range(self.players):
             values[at[f"hand{seat}"] : at[f"return{seat}"]] = 0.0
+        self._counts = [0] * self.players
+        values[self._counts_at : self._counts_at + self.players] = 0.0
         self._pile = (None, None)
 
     def _add(self, block: str, cards: Sequence[Any]) -> None:
-        values, start = self.values, self._at[block]
+        cells, start = self._cells, self._at[block]
         for card in cards:
-            values[start + card.id] += 1
+            cells[start + card.id] += 1
 
     def _remove(self, block: str, cards: Sequence[Any]) -> None:
-        values, start = self.values, self._at[block]
+        cells, start = self._cells, self._at[block]
         for card in cards:
-            values[start + card.id] -= 1
+            cells[start + card.id] -= 1
 
-    def step(self, view: SeatView) -> None:
-        """The public numbers as `view` (any seat's view of this moment) shows them, and
-        its seat's return: each part written only when it changed (most steps move a
-        count, the turn and a pass)."""
+    def step(self, game: Game, seat: int) -> None:
+        """The public numbers as `game` (the game followed) stands now, and `seat`'s
+        return, each part written only when it changed.  Most steps move the turn and the
+        passes (one block, written at once); after passes alone (`follow`) nothing else
+        can have moved.  The counts move with the cards, in `follow`."""
+        passed, locked, places = game.seat_marks()
+        marks = (game.turn, passed, locked)
+        if marks != self._marks_seen:  # (the flags are shared tuples: compared at once)
+            found = self._mark_arrays.get(marks)
+            if found is None:
+                found = self._marks(marks)
+            self._cells[self._turn_at : self._places_at] = found
+            self._marks_seen = marks
+        if self._light:
+            return
         values, players = self.values, self.players
         seen = self._seen
-        counts = view.counts
-        was = seen[0]
-        if counts != was:
-            start = self._counts_at
-            if was is None:
-                values[start : start + players] = [count / 54 for count in counts]
-            else:  # (mostly one seat's count moved)
-                for seat in range(players):
-                    if counts[seat] != was[seat]:
-                        values[start + seat] = counts[seat] / 54
-        turn = view.turn
-        if turn != seen[1]:
-            start = self._turn_at
-            if seen[1] is not None:
-                values[start + seen[1]] = 0.0
-            if turn is not None:
-                values[start + turn] = 1.0
-        passed, locked, places = self.game.seat_marks()  # type: ignore[union-attr]
-        if passed is not seen[2]:  # (shared tuples: the same object, the same marks)
-            start = self._passed_at
-            values[start : start + players] = self._marks(passed)
-        if locked is not seen[3]:
-            start = self._locked_at
-            values[start : start + players] = self._marks(locked)
-        if places is not seen[4] and places != seen[4]:
+        if places is not seen[0] and places != seen[0]:
             start = self._places_at
             if places:
                 values[start : start + players] = [
@@ -244,9 +277,9 @@ class Tracker:
                 ]
             else:
                 values[start : start + players] = 0.0
-        phase, revolution, jack_back, due = view.phase, view.revolution, view.jack_back, view.due
-        flags = (phase, revolution, jack_back, view.backwards, view.opening, due)
-        if flags != seen[5]:  # (the state's numbers, made only when one moved)
+        phase, revolution, jack_back, due = game.phase, game.revolution, game.jack_back, game.due
+        flags = (phase, revolution, jack_back, game.backwards, game.opening, due)
+        if flags != seen[1]:  # (the state's numbers, made only when one moved)
             at = self._at
             values[at["state"] : at["state"] + STATE] = (
                 phase is Phase.EXCHANGE,
@@ -260,23 +293,27 @@ class Tracker:
                 due is not None and due.kind == "discard",
                 due.size / 4 if due is not None else 0.0,
             )
-        lock = view.lock
-        if lock != seen[6]:
+        lock = game.lock
+        if lock != seen[2]:
             at = self._at
             values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
-        self._seen = (counts, turn, passed, locked, places, flags, lock)
-        seat, size = view.seat, view.return_size
-        if self._returns[seat] != size:
-            self.set_return(seat, size)
-        last, top = self._last, view.top
+        self._seen = (places, flags, lock)
+        pending = game.pending_returns
+        if pending or self._returns[seat]:  # (returns are owed only in the exchange)
+            self.set_return(seat, pending[seat][1] if seat in pending else 0)
+        last, top = self._last, game.top
         if last is not self._pile[0] or top is not self._pile[1]:
             self._write_pile(last, top)
 
-    def _marks(self, flags: tuple[bool, ...]) -> NDArray[np.float32]:
-        """`flags` as numbers (kept: the engine's flags are few and shared)."""
-        found = self._flag_arrays.get(flags)
-        if found is None:
-            found = self._flag_arrays[flags] = np.array(flags, dtype=np.float32)
+    def _marks(self, marks: tuple[int | None, tuple[bool, ...], tuple[bool, ...]]) -> Cells:
+        """The turn, passed and locked blocks of these marks, kept (the engine's flags
+        are few and shared)."""
+        if len(self._mark_arrays) >= _KEPT:
+            self._mark_arrays.clear()
+        turn, passed, locked = marks
+        found = array("f", [float(seat == turn) for seat in range(self.players)])
+        found.extend(map(float, passed + locked))
+        self._mark_arrays[marks] = found
         return found
 
     def set_return(self, seat: int, size: int) -> None:
@@ -284,23 +321,37 @@ class Tracker:
         size = min(size, 2)
         if self._returns[seat] != size:
             start = self._return_at[seat]
-            self.values[start : start + 3] = 0.0
-            self.values[start + size] = 1.0
+            cells = self._cells
+            cells[start] = cells[start + 1] = cells[start + 2] = 0.0
+            cells[start + size] = 1.0
             self._returns[seat] = size
 
     def _write_pile(self, last: Any, top: Any) -> None:
-        values, at = self.values, self._at
-        values[at["pile"] : at["played"]] = 0.0
+        """The pile's block (its cards, its shape, its owner), kept per play and top met
+        (by identity: the engine's are shared; kept alive with the numbers)."""
         self._pile = (last, top)
-        if last is None:
-            return
-        owner, cards = last
-        self._add("pile", cards)
-        if top is not None:
-            values[at["pile_rank"] + (top.rank if top.rank >= 0 else 0)] = 1
-            values[at["pile_size_run"]] = top.size / 8
-            values[at["pile_size_run"] + 1] = float(top.run)
-            values[at["owner"] + owner] = 1
+        key = None if last is None else (last[0], id(last[1]), id(top))
+        found = self._piles.get(key)
+        if found is None:
+            found = self._pile_of(last, top)
+            self._piles[key] = found
+        self._cells[self._pile_at : self._pile_at + len(found[2])] = found[2]
+
+    def _pile_of(self, last: Any, top: Any) -> tuple[Any, Any, Cells]:
+        if len(self._piles) >= _KEPT:
+            self._piles.clear()
+        at, start = self._at, self._pile_at
+        found = array("f", bytes(4 * (at["played"] - start)))
+        if last is not None:
+            owner, cards = last
+            for card in cards:
+                found[at["pile"] - start + card.id] += 1
+            if top is not None:
+                found[at["pile_rank"] - start + (top.rank if top.rank >= 0 else 0)] = 1
+                found[at["pile_size_run"] - start] = top.size / 8
+                found[at["pile_size_run"] + 1 - start] = float(top.run)
+                found[at["owner"] - start + owner] = 1
+        return (last and last[1], top, found)
 
     def observe(self, seat: int) -> NDArray[np.float32]:
         """`seat`'s observation now (a new array)."""

@@ -269,3 +269,27 @@ def test_env_steps_as_pettingzoos_own_wrappers_do() -> None:
             if not ours.agents:
                 break
         assert (illegal_at is not None) == (not ours.agents), illegal_at
+
+
+def test_an_info_holds_the_view_of_its_moment_made_when_read() -> None:
+    """`infos[agent]["view"]` is the view `view_for` makes at that step (made when read:
+    by a key, `in`, `dict(...)`); an info read is kept as it was by whoever holds it, and
+    one never read holds nothing after its agent's step (docs/rl.md)."""
+    from president.env.info import SeatInfo
+
+    table = raw_env(preset="classic", players=4)
+    table.reset(seed=2)
+    held, unread = [], []
+    for steps in range(60):
+        agent = table.agent_selection
+        observation, _, _, _, info = table.last()
+        assert isinstance(info, SeatInfo)
+        seat = table.game.seating.index(agent)
+        if steps % 3 == 0:
+            assert "view" in info and dict(info) == {"view": table.game.view_for(seat)}
+            held.append((info, info["view"], dict(info)))
+        elif steps % 3 == 1:
+            unread.append(info)
+        table.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert all(info["view"] is view and info == kept for info, view, kept in held)
+    assert all(info == {} and "view" not in info and len(info) == 0 for info in unread)
