@@ -288,22 +288,36 @@ class raw_env(AECEnv):
         seen = self._seen
         if seen is not None and seen[0] == agent:
             return seen[1]  # (asked again before a step: last(), a wrapper)
-        game = self.game
-        seat = self._actor
-        if game.seating[seat] != agent:  # (not the agent to act: after the end, say)
-            seat = game.seating.index(agent)
         tracker = self.tracker
+        if (
+            agent == self.agent_selection
+            and tracker.game is self.game
+            and not self.terminations[agent]
+        ):  # (the agent to act: its return is set in `_next`)
+            made: dict[str, NDArray[Any]] = {
+                "observation": tracker.observe(self._actor),
+                "action_mask": self._mask.copy(),
+            }
+            self._seen = (agent, made)
+            return made
+        made = self._observe_other(agent)
+        self._seen = (agent, made)
+        return made
+
+    def _observe_other(self, agent: str) -> dict[str, NDArray[Any]]:
+        """The observation of an agent not to act (or of any, in a game put in place
+        from outside): no legal action, its return as the game says."""
+        game, tracker = self.game, self.tracker
         if tracker.game is not game:
             tracker.start(game)
+        seat = game.seating.index(agent)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self._mask.copy()  # (its return is set: `_next`)
+            mask = self._mask.copy()
         else:
             mask = self._masks[()].copy()
             pending = game.pending_returns
             tracker.set_return(seat, pending[seat][1] if seat in pending else 0)
-        made: dict[str, NDArray[Any]] = {"observation": tracker.observe(seat), "action_mask": mask}
-        self._seen = (agent, made)
-        return made
+        return {"observation": tracker.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

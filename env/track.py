@@ -193,7 +193,9 @@ class Tracker:
                 for card in cards:
                     cells[hand + card.id] -= 1
                     cells[played + card.id] += 1
-                self._count(seat, -len(cards))
+                counts = self._counts
+                held = counts[seat] = counts[seat] - len(cards)
+                cells[self._counts_at + seat] = held / 54
                 self._last = (seat, cards)
             elif kind is TrickEnded:
                 self._last = None
@@ -267,9 +269,9 @@ class Tracker:
             self._marks_seen = marks
         if self._light:
             return
-        values, players = self.values, self.players
         seen = self._seen
         if places is not seen[0] and places != seen[0]:
+            values, players = self.values, self.players
             start = self._places_at
             if places:
                 values[start : start + players] = [
@@ -281,7 +283,7 @@ class Tracker:
         flags = (phase, revolution, jack_back, game.backwards, game.opening, due)
         if flags != seen[1]:  # (the state's numbers, made only when one moved)
             at = self._at
-            values[at["state"] : at["state"] + STATE] = (
+            self.values[at["state"] : at["state"] + STATE] = (
                 phase is Phase.EXCHANGE,
                 phase is Phase.PLAY,
                 revolution,
@@ -296,7 +298,7 @@ class Tracker:
         lock = game.lock
         if lock != seen[2]:
             at = self._at
-            values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
+            self.values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
         self._seen = (places, flags, lock)
         pending = game.pending_returns
         if pending or self._returns[seat]:  # (returns are owed only in the exchange)
