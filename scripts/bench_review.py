@@ -31,6 +31,7 @@ from typing import Any
 
 from president.bots import review
 from president.bots.sim import play_game
+from president.bots.strategies import STRATEGIES
 from president.engine import find_preset, record
 
 
@@ -95,6 +96,52 @@ def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[flo
     return sum(j.gap for j in result.judged), len(losses), losses
 
 
+#: The bots whose choices the paired discrimination weighs, in the order expected.
+BOTS = ("random", "greedy", "heuristic", "search")
+
+
+def paired(job: tuple[str, int, int, int]) -> list[tuple[int, list[float]]]:
+    """The same decisions put to every bot: `count` decisions drawn at random from one
+    game of 4 heuristic bots, each asked of `BOTS` from the seat's view, every answer
+    weighed over the same worlds as the review weighs a decision (the best chosen on
+    half the worlds, each answer's loss against it measured on the other half): per
+    decision (game, each bot's loss, unfloored).  Paired, the world's luck and the
+    decision's difficulty cancel out of each gap between two bots."""
+    preset, seed, number, count = job
+    doc = game_record(preset, ["heuristic"] * 4, seed, number)
+    found, _ = review.moments(doc)
+    rng = random.Random(seed * 7907 + number)
+    out = []
+    for moment in rng.sample(found, min(count, len(found))):
+        view = moment.view
+        bots = [STRATEGIES[name](random.Random(rng.getrandbits(32))) for name in BOTS]
+        answers = [bot.choose(view) for bot in bots]
+        if moment.redeal is not None:
+            candidates = review.returns_weighed(view, moment.actions, answers[2])
+        else:
+            candidates = review.weighed(view, moment.actions, answers[2])
+        candidates += [a for a in dict.fromkeys(answers) if a not in candidates]
+        results = review._worlds_of(moment, candidates, WORLDS, rng)
+        players = len(view.counts)
+        losses = [review._verdict(results, candidates.index(a), players)[1] for a in answers]
+        out.append((number, losses))
+    return out
+
+
+def gap_interval(rows: list[tuple[int, list[float]]], a: int, b: int) -> tuple[float, float]:
+    """Mean of bot a's loss less bot b's over the decisions, with its 95% interval's half
+    width, clustered by game (decisions of one game are not independent)."""
+    games: dict[int, list[float]] = {}
+    for number, losses in rows:
+        games.setdefault(number, []).append(losses[a] - losses[b])
+    n = sum(len(d) for d in games.values())
+    mean = sum(sum(d) for d in games.values()) / n
+    k = len(games)
+    residual = [sum(d) - mean * len(d) for d in games.values()]
+    var = k / (k - 1) * sum(r * r for r in residual) / n**2 if k > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var)
+
+
 WORLDS = review.WORLDS
 WORLDS_TO_FIND = 64
 LUCK_WORLDS = review.LUCK_WORLDS
@@ -125,6 +172,13 @@ def main() -> int:
     )
     parser.add_argument("--games", type=int, default=200, help="games for calibration")
     parser.add_argument("--discrimination-games", type=int, default=10)
+    parser.add_argument(
+        "--paired-games",
+        type=int,
+        default=0,
+        help="games whose decisions are put to every bot (the paired discrimination)",
+    )
+    parser.add_argument("--paired-decisions", type=int, default=30, help="drawn a game")
     parser.add_argument("--worlds", type=int, default=review.WORLDS)
     parser.add_argument("--luck-worlds", type=int, default=review.LUCK_WORLDS)
     parser.add_argument("--seed", type=int, default=1)
@@ -237,6 +291,27 @@ def main() -> int:
                 f" 0.25: {share(every, 0.25):.1%}, 0.50: {share(every, 0.50):.1%}"
             )
         print(f"  ({time.perf_counter() - started:.0f} s)")
+    if args.paired_games:
+        started = time.perf_counter()
+        paired_jobs = [
+            (args.preset, args.seed + 3, n, args.paired_decisions) for n in range(args.paired_games)
+        ]
+        rows = [row for part in pool_map(paired, paired_jobs, args.jobs) for row in part]
+        print(
+            f"paired discrimination: {len(rows)} decisions of {args.paired_games} games of 4"
+            f" heuristic bots, each put to {', '.join(BOTS)}"
+            f" ({time.perf_counter() - started:.0f} s)"
+        )
+        for index, name in enumerate(BOTS):
+            losses = [losses[index] for _, losses in rows]
+            mean, half = gap_interval([(n, [x, 0.0]) for (n, _), x in zip(rows, losses)], 0, 1)
+            print(
+                f"  {name}: {mean:.4f} +- {half:.4f} places lost a decision (unfloored);"
+                f" over 0.50: {share(losses, 0.50):.1%}"
+            )
+        for index in range(len(BOTS) - 1):
+            mean, half = gap_interval(rows, index, index + 1)
+            print(f"  {BOTS[index]} - {BOTS[index + 1]}: {mean:+.4f} +- {half:.4f}")
     print("command: python -m scripts.bench_review " + " ".join(sys.argv[1:]))
     return 0
 
