@@ -155,7 +155,7 @@ def test_fast_and_plain_play_the_same_hands_under_each_preset(preset: str) -> No
 
 
 #: Each example plays two hands under a preset with random toggles: 0.1-0.3 s an example;
-#: the slow tier plays whole games (HYPOTHESIS_PROFILE=thorough: 500 of them).
+#: the slow tier plays 5 whole games (HYPOTHESIS_PROFILE=thorough: 300).
 @settings(
     max_examples=max(3, settings.default.max_examples // 8),
     deadline=None,
@@ -177,7 +177,7 @@ def test_fast_and_plain_play_the_same_whole_game_under_each_preset(preset: str) 
 
 @pytest.mark.slow
 @settings(
-    max_examples=max(1, settings.default.max_examples // 3),
+    max_examples=max(1, settings.default.max_examples // 5),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
