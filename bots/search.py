@@ -1,9 +1,9 @@
 """The search bot: determinized Monte Carlo.  For each decision it deals the cards it
 cannot see in ways consistent with what it has seen (cards played, the passes it saw under
 `must_beat`, what it gave and got in the exchange), rebuilds the hand in each such world
-(`Game.from_view`), tries its candidate actions with a UCB1 bandit at the root (a race
-that drops the actions falling behind, where the playouts run on the engine's `Game`),
-plays each world out with the heuristic for every seat, and picks the action that
+(`Game.from_view`), races its candidate actions on common worlds (dropping those that
+fall behind; or a UCB1 bandit at the root, or ISMCTS, by option), plays each world out
+on the engine's `Game` with the heuristic for every seat, and picks the action that
 finished best.
 With few cards left everywhere it searches the worlds exhaustively instead (the endgame
 solver).  Its budget per decision is a playout count or a time, set by options."""
@@ -33,17 +33,24 @@ from president.engine.events import Gave, Returned
 
 from .belief import unseen_copies
 from .heuristic import ORDER, Facts, HeuristicBot, naturals, power, rank_counts
-from .playout import World, game_playout, game_policy, make_world, supports
+from .playout import World, game_playout, game_policy, make_world
 
-#: The heuristic on a `Game` (what the compact state's `Hand.policy` mirrors).
+#: The heuristic on a `Game` (the playouts' policy).
 policy = game_policy
 playout = game_playout
 
 #: Rejection sampling tries this many deals before giving up a constraint it cannot meet.
 MAX_TRIES = 20
-#: The default budget: playouts per lead (a follow gets `follow_share` of it).  192 on
-#: the compact playout state costs about what 128 did on rebuilt `Game`s.
-PLAYOUTS = 192
+#: The default budget: playouts per lead (a follow gets `follow_share` of it), the race's
+#: cap, where suits do not matter.  384: the race stops early on a plain decision, so its
+#: median decision with a choice under classic rules took 4.1-4.3 ms against 12.7-14.3
+#: for the flat bandit's 192 on the `Game` (what the compact playout state used to play),
+#: and scored level: -0.050 +- 0.082 of a place against 3 greedy, -0.014 +- 0.096
+#: against 3 heuristic (`scripts/pair_bots.py --games 150 --jobs 1`, seed 1).
+PLAYOUTS = 384
+#: The same under the variants, where a playout costs ~2.5 times more: twice it measured
+#: no better under daifugo (+0.030 +- 0.129 against 3 heuristic, 80 paired games).
+VARIANT_PLAYOUTS = 192
 #: A follow's share of the budget: 0.45, not 0.5, keeps the median decision with a choice
 #: under 10 ms of CPU (0.5 measured 10.1 ms against 3 greedy bots, 4,000 hands).
 FOLLOW_SHARE = 0.45
@@ -80,7 +87,7 @@ class SearchBot:
     def __init__(
         self,
         rng: random.Random,
-        playouts: int = PLAYOUTS,
+        playouts: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.5,
         endgame_cards: int = 8,
@@ -90,19 +97,21 @@ class SearchBot:
         epsilon: float = 0.1,
         shortcut: bool = True,
         model: str = "heuristic",
+        race_z: float = RACE_Z,
     ) -> None:
         self.rng = rng
+        #: Playouts per lead; None: `PLAYOUTS`, or `VARIANT_PLAYOUTS` where suits matter.
         self.playouts = playouts
+        self._budget = playouts or PLAYOUTS
         self.seconds = seconds
         self.exploration = exploration
         self.endgame_cards = endgame_cards
         #: Where the worlds come from (see `Sampler`).
         self.sample: Sampler = sampler or deal_unseen
-        #: "flat" (UCB1 at the root over determinized worlds), "race" (successive
-        #: elimination on common worlds, `_race`) or "ismcts" (single-observer
-        #: information-set MCTS, `bots.ismcts`); None: flat where the compact state plays
-        #: the rules, the race where the engine's `Game` does.
-        self.method = method
+        #: "race" (successive elimination on common worlds, `_race`: the default),
+        #: "flat" (UCB1 at the root over determinized worlds) or "ismcts" (single-observer
+        #: information-set MCTS, `bots.ismcts`).
+        self.method = method or "race"
         #: A follow's part of the budget (a lead gets all of it).
         self.follow_share = follow_share
         #: In playouts, how often a seat plays a random legal move instead of the heuristic.
@@ -112,6 +121,8 @@ class SearchBot:
         #: How the others play in playouts: "heuristic", "greedy", or "mixed" (each
         #: opponent either, drawn per world).
         self.model = model
+        #: The race's margin: standard errors behind the leader that drop an action.
+        self.race_z = race_z
         self.fallback = HeuristicBot()
         #: How many legal actions the last decision had (for the simulator's timing).
         self.choices = 0
@@ -125,6 +136,9 @@ class SearchBot:
         self.choices = len(actions)
         if len(actions) == 1:
             return actions[0]
+        self._budget = self.playouts or (
+            VARIANT_PLAYOUTS if judge_for(view.rules).suits_matter() else PLAYOUTS
+        )
         others = sum(n for s, n in enumerate(view.counts) if s != view.seat)
         if others + len(view.hand) <= self.endgame_cards:
             return self._endgame(view, actions)
@@ -142,16 +156,13 @@ class SearchBot:
                 prior,
                 self.sample,
                 self.rng,
-                max(len(candidates), int(self.playouts * share)),
+                max(len(candidates), int(self._budget * share)),
                 self.seconds * share if self.seconds else None,
                 self.exploration,
             )
-        if self.method == "race" or (self.method is None and not supports(view.rules)):
-            # the playouts run on the engine's `Game` (the variants, wild jokers), several
-            # times the cost of one on the compact state: the race spends on a decision
-            # what it takes to decide
-            return self._race(view, candidates, prior)
-        return self._bandit(view, candidates, prior)
+        if self.method == "flat":
+            return self._bandit(view, candidates, prior)
+        return self._race(view, candidates, prior)
 
     def candidates(self, view: SeatView, actions: list[Action], prior: Action) -> list[Action]:
         """The actions worth a playout: sets kept whole (jokers alone or not at all), the
@@ -204,7 +215,7 @@ class SearchBot:
         # a lead shapes the whole trick: it gets the full budget, a follow part of it
         share = 1.0 if view.top is None else self.follow_share
         deadline = time.perf_counter() + self.seconds * share if self.seconds else None
-        budget = max(arms, int(self.playouts * share)) if deadline is None else 1 << 30
+        budget = max(arms, int(self._budget * share)) if deadline is None else 1 << 30
         done = 0
         exploration = self.exploration
         while done < budget:
@@ -238,7 +249,7 @@ class SearchBot:
     def _race(self, view: SeatView, actions: list[Action], prior: Action) -> Action:
         """Successive elimination on common worlds: every action still in the race is
         played in the n-th world dealt; from `RACE_MIN` worlds on, an action behind the
-        leader by `RACE_Z` standard errors of their paired differences drops out, and so
+        leader by `race_z` standard errors of their paired differences drops out, and so
         does one that finished exactly as the leader did in every one of `RACE_SAME`
         worlds or more (nothing tells them apart: the leader is the prior at a tie).  It
         stops with one action left or the budget spent, so a decision whose answer is
@@ -249,9 +260,10 @@ class SearchBot:
         me = view.seat
         share = 1.0 if view.top is None else self.follow_share
         deadline = time.perf_counter() + self.seconds * share if self.seconds else None
-        budget = max(arms, int(self.playouts * share)) if deadline is None else 1 << 30
+        budget = max(arms, int(self._budget * share)) if deadline is None else 1 << 30
         favoured = actions.index(prior) if prior in actions else -1
         spent = 0
+        z2 = self.race_z * self.race_z
         while len(alive) > 1 and (spent == 0 or spent + len(alive) <= budget):
             if deadline is not None and spent and time.perf_counter() > deadline:
                 break
@@ -277,7 +289,7 @@ class SearchBot:
                 if spread == 0.0:
                     if mean > 0 or n >= RACE_SAME:
                         continue
-                elif mean > 0 and mean * mean * n >= RACE_Z * RACE_Z * spread:
+                elif mean > 0 and mean * mean * n >= z2 * spread:
                     continue
                 kept.append(arm)
             alive = kept
@@ -296,7 +308,7 @@ class SearchBot:
     def _endgame(self, view: SeatView, actions: list[Action]) -> Action:
         """Few cards left: every action against the same worlds, each played out by a
         small exact search (max over my moves, the heuristic for the others)."""
-        count = max(8, self.playouts // max(1, len(actions)) // 4)
+        count = max(8, self._budget // max(1, len(actions)) // 4)
         worlds = [make_world(view, self.sample(view, self.rng)) for _ in range(count)]
         players = len(view.counts)
         scores = []

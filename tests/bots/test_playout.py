@@ -1,6 +1,5 @@
-"""The search's compact playout state plays the engine's rules: from random moments of
-hands under random presets and toggles, it and `Game` list the same legal plays, the
-heuristic picks the same move in both, and the hand ends in the same places."""
+"""The search's playouts run on the engine's `Game`: their policy (`game_policy`, with
+its shortcuts) chooses what the heuristic chooses; and the search variants stay legal."""
 
 from __future__ import annotations
 
@@ -9,11 +8,32 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from president.bots.heuristic import heuristic_choice, pay_due, rank_counts, view_facts
-from president.bots.playout import EngineWorld, Hand, compact_world, make_world
 from president.bots.search import policy
-from president.engine import PASS, Action, Card, Game, Phase, Play, Rules, SeatView, find_preset
+from president.engine import (
+    PASS,
+    VARIANTS,
+    Action,
+    Card,
+    Game,
+    Phase,
+    Play,
+    Rules,
+    SeatView,
+    find_preset,
+)
 
-from ..strategies import tables
+from ..strategies import TOGGLE_VALUES, tables
+
+#: Tables where suits do not matter (no variant): the policy's plain shortcuts (a lead
+#: read off the rows, the cheapest whole answer) play there.
+PLAIN_TABLES = st.tuples(
+    st.sampled_from([find_preset(name) for name in ("classic", "house", "table", "full")]),
+    st.fixed_dictionaries(
+        {}, optional={k: v for k, v in TOGGLE_VALUES.items() if k not in VARIANTS}
+    ),
+    st.integers(3, 6),
+    st.integers(),
+)
 
 
 def shape(action: Action) -> tuple[int, int, int] | None:
@@ -41,42 +61,6 @@ def a_moment(rules: Rules, players: int, seed: int, steps: int) -> Game | None:
     return None
 
 
-@settings(max_examples=120, deadline=None)
-@given(tables(), st.integers(0, 60), st.integers(0, 2**16), st.booleans())
-def test_the_compact_state_plays_the_engines_rules(
-    table: tuple[Rules, int, int], steps: int, seed: int, heuristic: bool
-) -> None:
-    rules, players, deal_seed = table
-    game = a_moment(rules, players, deal_seed, steps)
-    if game is None:
-        return
-    seat = game.turn
-    assert seat is not None
-    view = game.view_for(seat)
-    hands = [game.hand_of(s) for s in range(players)]
-    hand = compact_world(view, hands)
-    if hand is None:  # wild jokers, the opening 3C lead, the variants: the engine plays those
-        assert view.opening or rules.joker_mode == "wild" or rules.variants
-        assert isinstance(make_world(view, hands), EngineWorld)
-        return
-    copy = hand.copy()  # a copy plays the same, and playing it leaves the original be
-    worlds: list[Hand] = [hand, copy]
-    rng = random.Random(seed)
-    while game.turn is not None and game.phase is Phase.PLAY:
-        turn = game.turn
-        expected = [shape(a) for a in game.legal_actions(turn)]
-        for world in worlds:
-            assert world.turn == turn
-            assert [shape(a) for a in world.actions(turn)] == expected
-            assert shape(world.policy(turn)) == shape(policy(game, turn))
-        action = policy(game, turn) if heuristic else rng.choice(game.legal_actions(turn))
-        game.apply(turn, action)
-        for world in worlds:
-            world.apply(turn, action)
-    places = [game.place_of(s) for s in range(players)]
-    assert [world.place_of for world in worlds] == [places, places]
-
-
 def heuristic_without_counting(game: Game, seat: int) -> Action:
     """The heuristic bot's choice from the seat's view, the cards not counted (as in a
     playout: `Facts.unseen` None), and a must-answer pass turned into the first play."""
@@ -102,9 +86,28 @@ def heuristic_without_counting(game: Game, seat: int) -> Action:
 def test_the_playout_policy_on_a_game_is_the_heuristic(
     table: tuple[Rules, int, int], steps: int
 ) -> None:
-    """`game_policy`'s shortcuts (the classic follow, the variants' follow) choose what
-    the heuristic itself chooses, at every move to the end of a hand."""
+    """`game_policy`'s shortcuts (the plain lead and follow, the variants' follow) choose
+    what the heuristic itself chooses, at every move to the end of a hand."""
     rules, players, seed = table
+    policy_is_the_heuristic(rules, players, seed, steps)
+
+
+@settings(max_examples=10, deadline=None)
+@given(PLAIN_TABLES, st.integers(0, 40))
+def test_the_plain_playout_policy_is_the_heuristic(
+    table: tuple[Rules, dict[str, object], int, int], steps: int
+) -> None:
+    """The same where suits do not matter (what the compact playout state, retired, used
+    to play): jokers, bombs, clearing ranks, skips, revolutions, locked passing..."""
+    base, toggles, players, seed = table
+    try:
+        rules = base.replace(**toggles)
+    except ValueError:
+        return
+    policy_is_the_heuristic(rules, min(players, rules.max_players), seed, steps)
+
+
+def policy_is_the_heuristic(rules: Rules, players: int, seed: int, steps: int) -> None:
     game = a_moment(rules, players, seed, steps)
     if game is None:
         return
@@ -137,7 +140,7 @@ def test_ismcts_takes_a_sure_win_the_prior_would_miss() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(tables(most_players=6), st.sampled_from(["flat", "ismcts"]))
+@given(tables(most_players=6), st.sampled_from(["race", "flat", "ismcts"]))
 def test_the_search_stays_legal_under_random_toggles(
     table: tuple[Rules, int, int], method: str
 ) -> None:
