@@ -160,6 +160,39 @@ def clear_floors(rules: Rules) -> tuple[int, ...]:
     return rules.clear_floors
 
 
+#: A single pile the tables answer as any other (`_single_piles`).
+_PLAIN: Final = 0
+#: A single pile only `tricks` answers.
+_TRICKS: Final = 1
+#: A lone joker the 3S answers, first (spade_three), and the tables the rest.
+_SPADE: Final = 2
+
+
+def _single_piles(rules: Rules, floors: Sequence[int]) -> tuple[int, ...]:
+    """By the rank of a single pile, what answers it apart from the tables."""
+    piles = []
+    for rank in range(JOKER_RANK + 1):
+        if (
+            rules.down_number  # (the card one rank weaker in the pile's suit)
+            or (rules.assassination and rank in (TWO, THREE))  # (a 3 on a 2, a 2 on a 3)
+            or (rank == JOKER_RANK and rules.spade_two_return)  # (the 2S on a lone joker)
+            # (the 3S on a lone joker where other sets of 3s may answer it beside it)
+            or (
+                rank == JOKER_RANK
+                and rules.spade_three
+                and (floors[THREE] or rules.transparent_threes)
+            )
+        ):
+            piles.append(_TRICKS)
+        elif rank == JOKER_RANK and rules.spade_three:
+            # the 3S on a lone joker, whatever the lock, before everything else (no other
+            # set of 3s answers it when 3s neither clear nor are transparent)
+            piles.append(_SPADE)
+        else:
+            piles.append(_PLAIN)
+    return tuple(piles)
+
+
 class Listing:
     """The tables of one table's rules: which ranks answer a set pile of each rank, in
     each order, and how (by beating it at its size, or by clearing it)."""
@@ -184,11 +217,8 @@ class Listing:
         self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor or rules.four_stop)
         #: Jokers are wild: a hand's jokers join its sets and sequences.
         self._wild = rules.joker_mode == "wild"
-        #: A rule that answers a single pile apart (the 3S or the 2S on a lone joker,
-        #: assassination, down_number).
-        self._singles = (
-            rules.spade_three or rules.spade_two_return or rules.assassination or rules.down_number
-        )
+        #: By rank, what answers a single card of it apart (`_single_piles`).
+        self._singles = _single_piles(rules, self._floors)
         #: `_follow_answers` by its key, as first asked.
         self._follows: dict[int, tuple[_Answer, ...]] = {}
         #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
@@ -306,21 +336,13 @@ class Listing:
         if top.run:
             return self._on_run(patterns, top, rev, lock, mask, wild)
         plays: list[Play] = []
-        if size == 1 and self._singles:
-            if top.rank == JOKER_RANK and rules.spade_two_return:
-                return None  # (the 2S on a lone joker: `tricks`)
-            if top.rank == JOKER_RANK and rules.spade_three:
-                if self._floors[THREE] or rules.transparent_threes:
-                    return None  # (other sets of 3s beside it, in the order: `tricks`)
-                if _HAS[patterns[THREE]][3]:
-                    # the 3S on a lone joker, whatever the lock, before everything else
-                    # (no other set of 3s answers it when 3s neither clear nor are
-                    # transparent)
+        if size == 1:
+            single = self._singles[top.rank]
+            if single:
+                if single == _TRICKS:
+                    return None
+                if _HAS[patterns[THREE]][3]:  # (_SPADE)
                     plays.append(play_of((THREE_OF_SPADES,)))
-            if rules.assassination and top.rank in (TWO, THREE):
-                return None  # (a 3 on a 2, a 2 on a 3: `tricks`)
-            if rules.down_number:
-                return None  # (the card one rank weaker in the pile's suit: `tricks`)
         if size > 15:
             return None
         key = top.rank << 10 | size << 5 | wild << 1 | rev
