@@ -219,7 +219,7 @@ class raw_env(AECEnv):
         self._mask = self._masks[()]
         #: The last observation made, by agent, until the next step.
         self._seen: tuple[str, dict[str, NDArray[Any]]] | None = None
-        #: The info of the last agent to act (the only one not {}), and that agent.
+        #: The info of the last agent to act (the only one not {}).
         self._informed: SeatInfo | None = None
         #: Each agent's info of its last turn (`_next`).
         self._kept: dict[str, SeatInfo] = {}

@@ -6,11 +6,11 @@ public part (counts, turns, passes, places, the pile, the cards out, the state f
 the rules) and each seat's own part (its cards, its part of the exchange, its return).
 A seat's observation is one gather from it, with an index made once per seat: the seats
 from that seat clockwise, and that seat's own part only (so nothing another seat holds
-reaches it).  The cards move with the hand's events (dealt, given, returned, played,
-handed over, discarded); the passes, locks and places from the game (`Game.seat_marks`,
-shared tuples: compared by identity), the rest from the view of the seat to act, one a
-step, which the environment makes anyway.  `tests/env` holds it equal to `Observer` at
-every step of whole games under every preset."""
+reaches it).  The cards and the counts move with the hand's events (dealt, given,
+returned, played, handed over, discarded, taken); the rest is read from the game after
+each step without a view (the passes, locks and places from `Game.seat_marks`: shared
+tuples, compared by identity) and written only where it changed.  `tests/env` holds it
+equal to `Observer` at every step of whole games under every preset."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from .observe import RANKS, Observer
 #: The state flags and the lock suits (see `layout_of`).
 STATE, LOCK = 10, 4
 
-#: How many blocks of marks, or of piles, a tracker keeps before it starts again.
+#: How many blocks of marks a tracker keeps before it starts again.
 _KEPT = 1 << 12
 
 Floats = NDArray[np.float32]
@@ -49,7 +49,7 @@ Cells: TypeAlias = "array[float]"
 
 
 class Tracker:
-    """The observations of one table's seats, from its hand's events and one view a step."""
+    """The observations of one table's seats, from its hand's events and its game."""
 
     def __init__(self, observer: Observer) -> None:
         self.observer = observer
@@ -92,9 +92,11 @@ class Tracker:
         #: The turn, passed and locked blocks of each set of marks met (`_marks`).
         self._mark_arrays: dict[tuple[Any, ...], Cells] = {}
         self._marks_seen: tuple[Any, ...] = (None,)
-        #: The pile's block of each play and top met (`_write_pile`).
-        self._piles: dict[tuple[int, int, int] | None, tuple[Any, Any, Cells]] = {}
-        self._pile_at = self._at["pile"]
+        #: Where the pile's block lies (`_write_pile`): its cards, rank, size and
+        #: sequence, owner; and the block empty.
+        self._pile_at, self._shape_at = self._at["pile"], self._at["pile_rank"]
+        self._owner_at = self._at["owner"]
+        self._no_pile = array("f", bytes(4 * (self._at["played"] - self._pile_at)))
         #: Only passes since the last step (`follow`): only the marks moved.
         self._light = False
         #: Where each seat's cards lie, and the cards out.
@@ -329,31 +331,21 @@ class Tracker:
             self._returns[seat] = size
 
     def _write_pile(self, last: Any, top: Any) -> None:
-        """The pile's block (its cards, its shape, its owner), kept per play and top met
-        (by identity: the engine's are shared; kept alive with the numbers)."""
+        """The pile's block: the cards of the play to beat, its shape, its owner."""
         self._pile = (last, top)
-        key = None if last is None else (last[0], id(last[1]), id(top))
-        found = self._piles.get(key)
-        if found is None:
-            found = self._pile_of(last, top)
-            self._piles[key] = found
-        self._cells[self._pile_at : self._pile_at + len(found[2])] = found[2]
-
-    def _pile_of(self, last: Any, top: Any) -> tuple[Any, Any, Cells]:
-        if len(self._piles) >= _KEPT:
-            self._piles.clear()
-        at, start = self._at, self._pile_at
-        found = array("f", bytes(4 * (at["played"] - start)))
-        if last is not None:
-            owner, cards = last
-            for card in cards:
-                found[at["pile"] - start + card.id] += 1
-            if top is not None:
-                found[at["pile_rank"] - start + (top.rank if top.rank >= 0 else 0)] = 1
-                found[at["pile_size_run"] - start] = top.size / 8
-                found[at["pile_size_run"] + 1 - start] = float(top.run)
-                found[at["owner"] - start + owner] = 1
-        return (last and last[1], top, found)
+        cells, start = self._cells, self._pile_at
+        cells[start : self._played_at] = self._no_pile
+        if last is None:
+            return
+        owner, cards = last
+        for card in cards:
+            cells[start + card.id] += 1
+        if top is not None:
+            shape = self._shape_at
+            cells[shape + (top.rank if top.rank >= 0 else 0)] = 1
+            cells[shape + RANKS] = top.size / 8
+            cells[shape + RANKS + 1] = top.run
+            cells[self._owner_at + owner] = 1
 
     def observe(self, seat: int) -> NDArray[np.float32]:
         """`seat`'s observation now (a new array)."""
