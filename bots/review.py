@@ -45,7 +45,7 @@ from president.engine import (
 from president.engine.events import Event, Gave, Returned
 
 from .heuristic import HeuristicBot
-from .playout import make_world
+from .playout import World, make_world
 from .search import Believed, Sampler, SearchBot, deal_unseen
 from .sim import _leave_ctrl_c_to_the_parent
 
@@ -341,29 +341,62 @@ def weighed(view: SeatView, actions: Sequence[Action], chosen: Action) -> list[A
     return found
 
 
+class _Row:
+    """One world's results (1 = first, 0 = last), each candidate's played out when first
+    asked: a loss needs every candidate only on the worlds that choose the best, and
+    only the best's and the chosen's on the worlds that measure it (`_verdict`).  Each
+    candidate meets the same random moves, whenever it is asked (common random
+    numbers), so a result is the same asked or not, in any order."""
+
+    __slots__ = ("_known", "_play")
+
+    def __init__(self, play: Callable[[int], float], size: int) -> None:
+        self._play = play
+        self._known: list[float | None] = [None] * size
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def __getitem__(self, index: int) -> float:
+        value = self._known[index]
+        if value is None:
+            value = self._known[index] = self._play(index)
+        return value
+
+    def known(self, index: int) -> bool:
+        return self._known[index] is not None
+
+
+def _playing(
+    world: World, seat: int, candidates: Sequence[Action], play_rng: random.Random
+) -> Callable[[int], float]:
+    """Candidate i made in `world`, the hand then played out with `play_rng`'s moves."""
+    state = play_rng.getstate()
+
+    def play(index: int) -> float:
+        trial = world.copy()
+        trial.apply(seat, candidates[index])
+        play_rng.setstate(state)  # (each action meets the same random moves)
+        return trial.playout(seat, EPSILON, play_rng)
+
+    return play
+
+
 def _outcomes(
     view: SeatView, candidates: Sequence[Action], worlds: int, rng: random.Random
-) -> list[list[float]]:
+) -> list[_Row]:
     """Each world's result for each candidate (1 = first, 0 = last), the same worlds and
     the same random moves for every candidate (common random numbers)."""
-    seat = view.seat
     sample = _sampler()
-    results: list[list[float]] = []
+    results: list[_Row] = []
     for _ in range(worlds):
         world = make_world(view, sample(view, rng))
         play_rng = random.Random(rng.getrandbits(64))
-        state = play_rng.getstate()
-        outcome = []
-        for action in candidates:
-            trial = world.copy()
-            trial.apply(seat, action)
-            play_rng.setstate(state)  # (each action meets the same random moves)
-            outcome.append(trial.playout(seat, EPSILON, play_rng))
-        results.append(outcome)
+        results.append(_Row(_playing(world, view.seat, candidates, play_rng), len(candidates)))
     return results
 
 
-def _place(results: Sequence[Sequence[float]], index: int, players: int) -> float:
+def _place(results: Sequence[_Row], index: int, players: int) -> float:
     """The expected place of candidate `index` over these worlds' results."""
     return 1 + (1 - sum(r[index] for r in results) / len(results)) * (players - 1)
 
@@ -426,39 +459,47 @@ def _redealt(moment: Moment, rng: random.Random, tries: int = 200) -> Game | Non
 
 def _return_outcomes(
     moment: Moment, candidates: Sequence[Action], worlds: int, rng: random.Random
-) -> list[list[float]]:
+) -> list[_Row]:
     """`_outcomes` for a return: each world dealt again (`_redealt`), each candidate made
     in it, the others' returns by the heuristic, then the hand played out."""
-    seat = moment.seat
-    heuristic = HeuristicBot()
-    results: list[list[float]] = []
+    results: list[_Row] = []
     while len(results) < worlds:
         dealt = _redealt(moment, rng)
         if dealt is None:
             break
         play_rng = random.Random(rng.getrandbits(64))
-        state = play_rng.getstate()
-        outcome = []
-        for action in candidates:
-            game = dealt.clone()
-            game.apply(seat, action)
-            while game.phase is Phase.EXCHANGE:
-                other = next(iter(game.pending_returns))
-                game.apply(other, heuristic.choose(game.view_for(other)))
-            while game.phase is Phase.PLAY and game.view_for(seat).opening:
-                turn = game.turn
-                assert turn is not None
-                game.apply(turn, heuristic.choose(game.view_for(turn)))
-            if game.phase is not Phase.PLAY or game.place_of(seat) is not None:
-                place = game.place_of(seat) or 0
-                outcome.append(1.0 - place / (len(game.seating) - 1))
-                continue
-            view = game.view_for(seat)
-            hands = [game.hand_of(s) for s in range(len(game.seating))]
-            play_rng.setstate(state)
-            outcome.append(make_world(view, hands).playout(seat, EPSILON, play_rng))
-        results.append(outcome)
+        play = _returning(dealt, moment.seat, candidates, play_rng)
+        results.append(_Row(play, len(candidates)))
     return results
+
+
+def _returning(
+    dealt: Game, seat: int, candidates: Sequence[Action], play_rng: random.Random
+) -> Callable[[int], float]:
+    """Return i made in the world `dealt`, the others' by the heuristic, the opening
+    play made, then the hand played out with `play_rng`'s moves."""
+    state = play_rng.getstate()
+    heuristic = HeuristicBot()
+
+    def play(index: int) -> float:
+        game = dealt.clone()
+        game.apply(seat, candidates[index])
+        while game.phase is Phase.EXCHANGE:
+            other = next(iter(game.pending_returns))
+            game.apply(other, heuristic.choose(game.view_for(other)))
+        while game.phase is Phase.PLAY and game.view_for(seat).opening:
+            turn = game.turn
+            assert turn is not None
+            game.apply(turn, heuristic.choose(game.view_for(turn)))
+        if game.phase is not Phase.PLAY or game.place_of(seat) is not None:
+            place = game.place_of(seat) or 0
+            return 1.0 - place / (len(game.seating) - 1)
+        view = game.view_for(seat)
+        hands = [game.hand_of(s) for s in range(len(game.seating))]
+        play_rng.setstate(state)
+        return make_world(view, hands).playout(seat, EPSILON, play_rng)
+
+    return play
 
 
 def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Judged:
@@ -479,7 +520,12 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
         best, gap = _verdict(results, mine, len(view.counts))
     loss = max(0.0, gap)
-    expected = [_place(results, i, len(view.counts)) for i in range(len(candidates))]
+    # each candidate's expected place over the worlds it was played out in (every one
+    # for the best and the chosen, the half that chose the best for the others)
+    expected = [
+        _place([r for r in results if r.known(i)], i, len(view.counts))
+        for i in range(len(candidates))
+    ]
     return Judged(
         moment.hand,
         moment.number,
@@ -503,17 +549,17 @@ MORE_WORLDS = 3
 
 def _worlds_of(
     moment: Moment, candidates: Sequence[Action], worlds: int, rng: random.Random
-) -> list[list[float]]:
+) -> list[_Row]:
     """Each world's result for each candidate (a return's worlds dealt again)."""
     if moment.redeal is None:
         return _outcomes(moment.view, candidates, worlds, rng)
     results = _return_outcomes(moment, candidates, worlds, rng)
     if len(results) < 2:  # no world could be dealt: nothing to tell the returns apart
-        results = [[0.5] * len(candidates)] * 2
+        results = [_Row(lambda _: 0.5, len(candidates)) for _ in range(2)]
     return results
 
 
-def _verdict(results: Sequence[Sequence[float]], mine: int, players: int) -> tuple[int, float]:
+def _verdict(results: Sequence[_Row], mine: int, players: int) -> tuple[int, float]:
     """The best candidate and the loss of candidate `mine` against it, unfloored.  The
     best is chosen on every other world and the loss measured on the others: chosen and
     measured on the same worlds, the best's luck would count as the chosen action's loss
