@@ -799,21 +799,31 @@ def review(
     work = work_of(document, seats)
     total = work.total
     size = chunk_size(total, jobs)
+    # one pool for both kinds of work, the hands' cards in small chunks after the
+    # decisions, so no worker waits for another's last chunk between the two
+    luck_size = max(1, min(size, len(work.starts) // max(1, jobs * 4)))
+    tasks: list[tuple[Callable[[Any], list[Any]], Any]]
+    tasks = [(judge_chunk, job) for job in chunks(work.decisions, size, worlds, seed)]
+    tasks += [(luck_chunk, job) for job in chunks(work.starts, luck_size, luck_worlds, seed)]
     done = 0
     judged: list[Judged] = []
-    for part in _run(judge_chunk, chunks(work.decisions, size, worlds, seed), jobs):
-        judged += part
-        done += len(part)
-        if progress is not None:
-            progress(done, total)
     worth: list[float] = []
-    for value in _run(luck_chunk, chunks(work.starts, size, luck_worlds, seed), jobs):
-        worth += value
-        done += len(value)
+    for run, part in _run(_task, tasks, jobs):
+        if run is judge_chunk:
+            judged += part
+        else:
+            worth += part
+        done += len(part)
         if progress is not None:
             progress(done, total)
     luck = [work.luck(start, expected) for start, expected in zip(work.starts, worth)]
     return Review(work.players, judged, luck)
+
+
+def _task(task: tuple[Callable[[Any], list[Any]], Any]) -> tuple[Callable[..., Any], list[Any]]:
+    """A worker's job of either kind, and which kind it was."""
+    run, job = task
+    return run, run(job)
 
 
 def chunk_size(total: int, jobs: int) -> int:
@@ -831,7 +841,7 @@ def worker_init() -> None:
     _leave_ctrl_c_to_the_parent()
 
 
-def _run(run: Callable[[Any], list[Any]], work: list[Any], jobs: int) -> Iterator[list[Any]]:
+def _run(run: Callable[[Any], Any], work: list[Any], jobs: int) -> Iterator[Any]:
     if jobs <= 1 or len(work) <= 1:
         for item in work:
             yield run(item)
