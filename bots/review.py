@@ -581,16 +581,43 @@ class Advice:
     worlds: int
 
 
+def redeal_of(view: SeatView) -> Redeal | None:
+    """How to deal the worlds of a return of the exchange from the seat's own view (the
+    coach's, with no record to replay): the game before the deal as the view knows it,
+    each seat's count of cards as dealt (a deal made once to see them) and the gifts the
+    seat was given.  None where the view owes no return for gifts it saw."""
+    seat = view.seat
+    gifts = [e for e in view.exchange if isinstance(e, Gave) and e.receiver == seat]
+    if view.phase is not Phase.EXCHANGE or not view.return_size or not gifts:
+        return None
+    try:
+        before = Game.before_deal(view)
+        dealt = before.clone()
+        dealt.start_hand(seating=view.seating, dealer=view.dealer, rng=random.Random(0))
+    except IllegalAction:
+        return None
+    assert view.dealer is not None
+    counts = tuple(len(cards) for cards in dealt.history[-1].deal)
+    gave = gifts[-1]
+    return Redeal(before, view.seating, view.dealer, counts, {seat: (gave.giver, gave.cards)})
+
+
 def advise(
     view: SeatView, other: Action | None = None, worlds: int = WORLDS, seed: int = 0
 ) -> Advice:
-    """What the search would play from `view` (a seat to play), and what it expects of
-    it, beside `other`: the search's candidates weighed over the same worlds, from the
-    seat's information only (its view)."""
+    """What the search would play from `view` (a seat to play, or to return cards of the
+    exchange), and what it expects of it, beside `other`: the search's candidates weighed
+    over the same worlds, from the seat's information only (its view)."""
     actions = view.legal_actions()
     chosen = other if other in actions else actions[0]
-    candidates = weighed(view, actions, chosen)
-    results = _outcomes(view, candidates, worlds, random.Random(seed))
+    redeal = redeal_of(view)
+    if redeal is not None:
+        candidates = returns_weighed(view, actions, chosen)
+        moment = Moment(view.hand_number, 0, view.seat, view, tuple(actions), chosen, redeal)
+        results = _worlds_of(moment, candidates, worlds, random.Random(seed))
+    else:
+        candidates = weighed(view, actions, chosen)
+        results = _outcomes(view, candidates, worlds, random.Random(seed))
     players = len(view.counts)
     expected = [_place(results, i, players) for i in range(len(candidates))]
     best = min(range(len(candidates)), key=lambda i: (expected[i], i))

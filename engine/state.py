@@ -1535,6 +1535,31 @@ class Game:
         )
         return game
 
+    @classmethod
+    def before_deal(cls, view: SeatView) -> Game:
+        """The game as `view` saw it just before its hand was dealt (the scores, the
+        standing its exchange follows, who deals): a game in which a possible deal of that
+        hand is made again with `start_hand(seating=view.seating, dealer=view.dealer,
+        deal=...)`, the exchange's gives following, as a bot weighing its return does.
+        Only a hand after the first (one with a standing) has one; earlier hands' history
+        is not in it."""
+        if view.hand_number < 1 or not view.standing or view.dealer is None:
+            raise IllegalAction("only a hand after the first is dealt from a standing")
+        game = cls(view.rules, view.seating)
+        game.scores = dict(view.scores)
+        game.winners = list(view.winners)
+        # The standing is what the last finish gives (`_next_standing`: leavers out,
+        # newcomers below), so the last finish *is* the standing, turned over already if
+        # gekokujou turned it (no standing before it to turn it again).
+        game.finishes = [[] for _ in range(view.hands_played - 1)] + [list(view.standing)]
+        game.hand = view.hand_number - 1
+        players = len(view.seating)
+        if view.rules.dealer != "scum":  # the deal rotates: the last dealer sat on the right
+            game.dealer = (view.dealer - 1) % players
+        else:
+            game.dealer = view.dealer
+        return game
+
     # --- small helpers ----------------------------------------------------------------
 
     def _between_hands(self, what: str) -> None:

@@ -1,6 +1,7 @@
 """Two keys of `president play` (issue 29), for a game against bots on this machine only:
 `a` asks the coach (the search's play from your seat's view and its expected place,
-beside the cheapest play that `s` chooses; a hand-over, a discard or a take owed too),
+beside the cheapest play that `s` chooses; a hand-over, a discard or a take owed, and
+the cards to return in the exchange, too),
 and once the game is over `v` opens its review in the replay viewer, each decision
 judged.  The table screen (`app.py`) holds a
 `PlayExtras` when `president play` gives it one, and calls `add_play_keys`."""
@@ -83,14 +84,13 @@ def ask_coach(table: Table) -> None:
         screen.message = "the coach is for games against bots (president play)"
         return
     view = screen.seat_view()
-    if view is not None and view.phase is Phase.EXCHANGE and view.return_size:
-        screen.message = "the coach weighs plays, passes and what a play owes, not the exchange"
+    returning = view is not None and view.phase is Phase.EXCHANGE and view.return_size > 0
+    playing = view is not None and view.phase is Phase.PLAY and screen.model.my_turn
+    if view is None or not (returning or playing):
+        screen.message = "the coach speaks when it is your turn to play or to return cards"
         return
-    if view is None or not screen.model.my_turn or view.phase is not Phase.PLAY:
-        screen.message = "the coach speaks when it is your turn to play"
-        return
-    # a play, a pass, or what a play owes (a hand-over, a discard, a take...): the search
-    # weighs the legal actions of the moment, whatever they are
+    # a play, a pass, what a play owes (a hand-over, a discard, a take...) or a return of
+    # the exchange: the search weighs the legal actions of the moment, whatever they are
     other = cheapest(view)
     screen.message = "the coach is thinking ..."
 

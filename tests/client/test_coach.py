@@ -1,15 +1,17 @@
-"""The coach (`a` in `president play`) on what a play owes: a hand-over, a discard; and
-its word on the exchange's return, which it does not weigh."""
+"""The coach (`a` in `president play`) on what a play owes (a hand-over, a discard) and on
+the exchange's return."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from typing import Any
 
 from president.bots.heuristic import HeuristicBot
+from president.bots.review import Moment, _redealt, advise, redeal_of
 from president.client.tui.coach import ask_coach
-from president.engine import Discard, Game, Handover, Phase, SeatView, find_preset
+from president.engine import Discard, Game, Handover, Phase, Return, SeatView, find_preset
 
 from .test_replay_view import _Screen, _table
 
@@ -50,9 +52,36 @@ def test_the_coach_weighs_what_a_play_owes() -> None:
     assert all(isinstance(a, (Handover, Discard)) for a in view.legal_actions())
 
 
-def test_the_coach_says_it_does_not_weigh_the_exchange() -> None:
-    screen = _Screen(over=False, view=a_moment(owing=False))
-    ask_coach(_table(screen, None, None))
-    assert screen.message == (
-        "the coach weighs plays, passes and what a play owes, not the exchange"
-    )
+def test_the_coach_weighs_the_return_of_the_exchange() -> None:
+    view = a_moment(owing=False)
+    screen = _Screen(over=False, view=view)
+    shell: Any = type("Shell", (), {"invalidate": lambda self: None})()
+    table = _table(screen, None, shell)
+
+    async def ask() -> None:
+        ask_coach(table)
+        assert screen.message == "the coach is thinking ..."
+        await asyncio.gather(*table.extras._tasks)
+
+    asyncio.run(ask())
+    assert screen.message.startswith("coach: return "), screen.message
+    assert "expected place" in screen.message
+
+
+def test_the_return_is_weighed_in_worlds_dealt_as_the_seat_saw_them() -> None:
+    """Each world of a return gives the seat the very hand it holds (the gifts from the
+    giver among them), and the returns weighed are told apart (not the stand-in 0.5 of
+    worlds that could not be dealt)."""
+    view = a_moment(owing=False)
+    redeal = redeal_of(view)
+    assert redeal is not None
+    actions = tuple(view.legal_actions())
+    moment = Moment(view.hand_number, 0, view.seat, view, actions, actions[0], redeal)
+    rng = random.Random(3)
+    for _ in range(5):
+        world = _redealt(moment, rng)
+        assert world is not None
+        assert Counter(world.hand_of(view.seat)) == Counter(view.hand)
+    advice = advise(view, worlds=8)
+    assert isinstance(advice.best, Return) and len(advice.best.cards) == view.return_size
+    assert advice.expected != 2.5
