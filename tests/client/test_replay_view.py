@@ -1013,7 +1013,9 @@ def test_a_asks_the_coach_on_my_turn_only() -> None:
     moment = next(m for m in found if isinstance(m.chosen, Play))
     waiting = _table(_Screen(over=False, view=None), None, None)
     ask_coach(waiting)
-    assert waiting.screen.message == "the coach speaks when it is your turn to play"
+    assert (
+        waiting.screen.message == "the coach speaks when it is your turn to play or to return cards"
+    )
     screen = _Screen(over=False, view=moment.view)
     shell = type("Shell", (), {"invalidate": lambda self: None})()
     table = _table(screen, None, shell)
