@@ -464,7 +464,9 @@ class PlainGame:
             self.locked_out.add(seat)  # one turn per seat per trick
         self.owing = (seat, effects)
         self.dues = list(effects.dues)
-        if not self._next_due(seat):
+        if self._next_due(seat):
+            self.passed = set()  # passed since the last play: none, while its due is paid
+        else:
             self._resume(events)
 
     def _resume(self, events: list[Event]) -> None:

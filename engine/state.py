@@ -818,7 +818,9 @@ class Game:
             effects.wins,
         )
         self._dues = list(effects.dues)
-        if not self._next_due(seat):
+        if self._next_due(seat):
+            self._answered = 0  # (passed since the last play: none, while its due is paid)
+        else:
             self._resume(events)
 
     def _turn_round(self) -> None:
@@ -886,6 +888,7 @@ class Game:
         if facts.dues:
             self._dues = list(facts.dues)
             if self._next_due(seat):
+                self._answered = 0  # (as `_play_variant`)
                 return
         else:
             self._dues = []
