@@ -161,6 +161,10 @@ def _plain_policy(game: Game, seat: int) -> Action:
     revolution = game.revolution
     order = ORDER[revolution]
     penalty = rules.two_finish_penalty
+    if penalty and rows[TWO]:
+        # a 2 held where going out on it costs the place: the heuristic keeps its one safe
+        # rank for the last play (`Facts.last_safe`), which only its own weighing sees
+        return _weighed(game, seat, plays, can_pass)
     best: Play | None = None
     for play in plays:
         rank = play.rank
