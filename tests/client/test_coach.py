@@ -3,17 +3,14 @@ the exchange's return."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter
-from typing import Any
 
 from president.bots.heuristic import HeuristicBot
 from president.bots.review import Moment, _redealt, advise, redeal_of
-from president.client.tui.coach import ask_coach
 from president.engine import Discard, Game, Handover, Phase, Return, SeatView, find_preset
 
-from .test_replay_view import _Screen, _table
+from .test_replay_view import coach_says
 
 
 def a_moment(owing: bool) -> SeatView:
@@ -36,36 +33,17 @@ def a_moment(owing: bool) -> SeatView:
 
 def test_the_coach_weighs_what_a_play_owes() -> None:
     view = a_moment(owing=True)
-    screen = _Screen(over=False, view=view)
-    shell: Any = type("Shell", (), {"invalidate": lambda self: None})()
-    table = _table(screen, None, shell)
-
-    async def ask() -> None:
-        ask_coach(table)
-        assert screen.message == "the coach is thinking ..."
-        await asyncio.gather(*table.extras._tasks)
-
-    asyncio.run(ask())
+    said = coach_says(view)
     word = "hand over" if view.due.kind == "handover" else "discard"  # type: ignore[union-attr]
-    assert screen.message.startswith(f"coach: {word} "), screen.message
-    assert "expected place" in screen.message
+    assert said.startswith(f"coach: {word} "), said
+    assert "expected place" in said
     assert all(isinstance(a, (Handover, Discard)) for a in view.legal_actions())
 
 
 def test_the_coach_weighs_the_return_of_the_exchange() -> None:
-    view = a_moment(owing=False)
-    screen = _Screen(over=False, view=view)
-    shell: Any = type("Shell", (), {"invalidate": lambda self: None})()
-    table = _table(screen, None, shell)
-
-    async def ask() -> None:
-        ask_coach(table)
-        assert screen.message == "the coach is thinking ..."
-        await asyncio.gather(*table.extras._tasks)
-
-    asyncio.run(ask())
-    assert screen.message.startswith("coach: return "), screen.message
-    assert "expected place" in screen.message
+    said = coach_says(a_moment(owing=False))
+    assert said.startswith("coach: return "), said
+    assert "expected place" in said
 
 
 def test_the_return_is_weighed_in_worlds_dealt_as_the_seat_saw_them() -> None:

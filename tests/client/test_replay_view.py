@@ -977,6 +977,26 @@ def _table(screen: _Screen, record: str | None, shell: Any) -> Any:
     return table
 
 
+def coach_says(view: Any) -> str:
+    """What the coach (`a`) says from this view, once it has thought: "thinking" first,
+    its word when the weighing is done."""
+    import asyncio
+
+    from president.client.tui.coach import ask_coach
+
+    screen = _Screen(over=False, view=view)
+    shell = type("Shell", (), {"invalidate": lambda self: None})()
+    table = _table(screen, None, shell)
+
+    async def ask() -> None:
+        ask_coach(table)
+        assert screen.message == "the coach is thinking ..."
+        await asyncio.gather(*table.extras._tasks)
+
+    asyncio.run(ask())
+    return screen.message
+
+
 def test_v_opens_the_games_review_once_it_is_over(tmp_path: Path) -> None:
     from president.client.tui.coach import open_review
     from president.client.tui.shell import Shell
@@ -1003,8 +1023,6 @@ def test_v_opens_the_games_review_once_it_is_over(tmp_path: Path) -> None:
 
 
 def test_a_asks_the_coach_on_my_turn_only() -> None:
-    import asyncio
-
     from president.bots.review import moments
     from president.client.tui.coach import ask_coach
     from president.engine import Play
@@ -1016,14 +1034,5 @@ def test_a_asks_the_coach_on_my_turn_only() -> None:
     assert (
         waiting.screen.message == "the coach speaks when it is your turn to play or to return cards"
     )
-    screen = _Screen(over=False, view=moment.view)
-    shell = type("Shell", (), {"invalidate": lambda self: None})()
-    table = _table(screen, None, shell)
-
-    async def ask() -> None:
-        ask_coach(table)
-        assert screen.message == "the coach is thinking ..."
-        await asyncio.gather(*table.extras._tasks)
-
-    asyncio.run(ask())
-    assert screen.message.startswith("coach: ") and "expected place" in screen.message
+    said = coach_says(moment.view)
+    assert said.startswith("coach: ") and "expected place" in said
