@@ -260,22 +260,9 @@ class PlainGame:
         """The Scum gives the President their best cards (and the Vice-Scum the Vice-
         President, under exchange = "two_one"); each receiver then owes a return."""
         rules = self.rules
-        seat_of = {name: seat for seat, name in enumerate(self.seating)}
-        players = len(self.seating)
-        if rules.scaled_exchange:
-            # the i-th from the bottom gives the i-th from the top n // 2 - i cards
-            # (the middle seat of an odd table sits out)
-            half = players // 2
-            pairs = [
-                (seat_of[standing[-1 - i]], seat_of[standing[i]], half - i) for i in range(half)
-            ]
-        else:
-            size = 1 if rules.exchange == "one" else 2
-            pairs = [(seat_of[standing[-1]], seat_of[standing[0]], size)]
-            if rules.exchange == "two_one" and players >= 4:
-                pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
         events: list[Event] = []
-        for giver, receiver, count in pairs:
+        # who gives whom how many: the Scum the President, then as the rules pair them
+        for giver, receiver, count in seats.exchange_pairs(rules, self.seating, standing):
             hand = self.hands[giver]
             if rules.catastrophe and hand and all(card.rank <= TEN for card in hand):
                 continue  # nothing above a 10: this pair exchanges nothing (catastrophe)

@@ -1,5 +1,6 @@
-"""Between hands: who sits where, who deals, and where the deal starts (docs/rules.md,
-"Players, seats and the deal" and "Players coming and going")."""
+"""Between hands: who sits where, who deals, where the deal starts and who exchanges with
+whom (docs/rules.md, "Players, seats and the deal", "Players coming and going" and "The
+exchange")."""
 
 from __future__ import annotations
 
@@ -52,6 +53,25 @@ def deal_start(
     if rules.deal_from_president and standing:
         return seating.index(standing[0])
     return (dealer + 1) % len(seating)
+
+
+def exchange_pairs(
+    rules: Rules, seating: Sequence[str], standing: Sequence[str]
+) -> list[tuple[int, int, int]]:
+    """Who gives whom how many cards in the exchange: (giver, receiver, count) by seat,
+    the Scum's give first."""
+    seat_of = {name: seat for seat, name in enumerate(seating)}
+    players = len(seating)
+    if rules.scaled_exchange:
+        # (wecraw/daifugo: the i-th from the bottom gives the i-th from the top n // 2 - i
+        # cards; the middle seat of an odd table sits out)
+        half = players // 2
+        return [(seat_of[standing[-1 - i]], seat_of[standing[i]], half - i) for i in range(half)]
+    size = 1 if rules.exchange == "one" else 2
+    pairs = [(seat_of[standing[-1]], seat_of[standing[0]], size)]
+    if rules.exchange == "two_one" and players >= 4:
+        pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
+    return pairs
 
 
 def shuffled_deal(rules: Rules, players: int, start: int, rng: random.Random) -> list[list[int]]:

@@ -1171,23 +1171,9 @@ class Game:
     # --- the exchange ----------------------------------------------------------------
 
     def _make_gives(self, standing: list[str]) -> list[Event]:
-        rules, seating = self.rules, self.seating
-        players = len(seating)
-        seat_of = {name: seat for seat, name in enumerate(seating)}
-        if rules.scaled_exchange:
-            # (wecraw/daifugo: the i-th from the top and from the bottom, n // 2 - i + 1
-            # cards; the middle seat of an odd table sits out)
-            half = players // 2
-            pairs = [
-                (seat_of[standing[-1 - i]], seat_of[standing[i]], half - i) for i in range(half)
-            ]
-        else:
-            size = 1 if rules.exchange == "one" else 2
-            pairs = [(seat_of[standing[-1]], seat_of[standing[0]], size)]
-            if rules.exchange == "two_one" and players >= 4:
-                pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
+        rules = self.rules
         events: list[Event] = []
-        for giver, receiver, count in pairs:
+        for giver, receiver, count in seats.exchange_pairs(rules, self.seating, standing):
             if rules.catastrophe and _low_hand(self._rows[giver]):
                 continue  # nothing above 10: this pair exchanges nothing (catastrophe)
             cards = self._extreme_cards(giver, count, highest=True)
