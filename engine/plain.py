@@ -199,27 +199,10 @@ class PlainGame:
         if seating is None:
             seating = self.next_seating()
         else:
-            seating = list(seating)
-            if sorted(seating) != sorted(self.present) or len(set(seating)) != len(seating):
-                raise IllegalAction(
-                    "the seating must name everyone at the table once: " + ", ".join(self.present)
-                )
-            if standing is not None:
-                seats.check_seating(rules, self.seating, standing, seating)
+            seating = seats.chosen_seating(rules, self.present, self.seating, standing, seating)
         players = len(seating)
-        due_dealer = self._next_dealer(seating, standing, rng)
-        if dealer is None:
-            if due_dealer is None:
-                raise IllegalAction("the first dealer is chosen at random: give an rng or a dealer")
-            dealer = due_dealer
-        elif not 0 <= dealer < players:
-            raise IllegalAction(f"there is no seat {dealer} at a table of {players}")
-        elif due_dealer is not None and dealer != due_dealer and self.hand >= 0:
-            why = "the Scum deals" if rules.dealer == "scum" else "the deal rotates to the left"
-            raise IllegalAction(
-                f"seat {due_dealer} deals this hand (dealer = '{rules.dealer}': {why}),"
-                f" not seat {dealer}"
-            )
+        due = self._next_dealer(seating, standing, rng)
+        dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
         start = seats.deal_start(rules, dealer, seating, standing)
         if deal is None:
             if rng is None:

@@ -47,6 +47,44 @@ def check_seating(
         )
 
 
+def chosen_seating(
+    rules: Rules,
+    present: Sequence[str],
+    previous: Sequence[str],
+    standing: Sequence[str] | None,
+    seating: Sequence[str],
+) -> list[str]:
+    """A seating given for the next hand, checked: everyone at the table named once, and
+    seated as the rules seat them after the last hand (`check_seating`)."""
+    seating = list(seating)
+    if sorted(seating) != sorted(present) or len(set(seating)) != len(seating):
+        raise IllegalAction(
+            "the seating must name everyone at the table once: " + ", ".join(present)
+        )
+    if standing is not None:
+        check_seating(rules, previous, standing, seating)
+    return seating
+
+
+def chosen_dealer(
+    rules: Rules, dealer: int | None, due: int | None, players: int, first: bool
+) -> int:
+    """The dealer of the next hand: `dealer` if given (checked against `due`, the seat the
+    rules say deals, after the first hand), else `due`."""
+    if dealer is None:
+        if due is None:
+            raise IllegalAction("the first dealer is chosen at random: give an rng or a dealer")
+        return due
+    if not 0 <= dealer < players:
+        raise IllegalAction(f"there is no seat {dealer} at a table of {players}")
+    if due is not None and dealer != due and not first:
+        why = "the Scum deals" if rules.dealer == "scum" else "the deal rotates to the left"
+        raise IllegalAction(
+            f"seat {due} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}"
+        )
+    return dealer
+
+
 def deal_start(
     rules: Rules, dealer: int, seating: Sequence[str], standing: Sequence[str] | None
 ) -> int:

@@ -341,27 +341,13 @@ class Game:
                 else seats.expected_seating(self.rules, self.seating, standing)
             )
         else:
-            seating = list(seating)
-            if sorted(seating) != sorted(self._present) or len(set(seating)) != len(seating):
-                raise IllegalAction(
-                    "the seating must name everyone at the table once: " + ", ".join(self._present)
-                )
-            if self.hand >= 0 and standing is not None:
-                seats.check_seating(self.rules, self.seating, standing, seating)
+            seating = seats.chosen_seating(
+                self.rules, self._present, self.seating, standing, seating
+            )
         rules = self.rules
         players = len(seating)
-        want = self._next_dealer(seating, standing, rng)
-        if dealer is None:
-            if want is None:
-                raise IllegalAction("the first dealer is chosen at random: give an rng or a dealer")
-            dealer = want
-        elif not 0 <= dealer < players:
-            raise IllegalAction(f"there is no seat {dealer} at a table of {players}")
-        elif want is not None and dealer != want and self.hand >= 0:
-            why = "the Scum deals" if rules.dealer == "scum" else "the deal rotates to the left"
-            raise IllegalAction(
-                f"seat {want} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}"
-            )
+        due = self._next_dealer(seating, standing, rng)
+        dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
         start = seats.deal_start(rules, dealer, seating, standing)
         if deal is None:
             if rng is None:
