@@ -41,7 +41,7 @@ from .actions import (
     Take,
 )
 from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, Card, counts_of, parse_cards
-from .errors import IllegalAction, NotYourTurn, RulesError
+from .errors import IllegalAction, NotYourTurn
 from .events import (
     Bombed,
     Dealt,
@@ -83,7 +83,7 @@ class PlainGame:
 
     def __init__(self, rules: Rules, players: Sequence[str]) -> None:
         names = list(players)
-        _check_names(names)
+        seats.check_names(names)
         rules.check_players(len(names))
         self.rules = rules
         #: What may be played on what, and what a play does: asked, never restated here.
@@ -145,7 +145,7 @@ class PlainGame:
     def join(self, name: str) -> None:
         """A newcomer sits down for the next hand, below everyone."""
         self._between_hands("join")
-        _check_names([name])
+        seats.check_names([name])
         if name in self.present:
             raise IllegalAction(f"{name} is already at the table")
         self.rules.check_players(len(self.present) + 1)
@@ -176,7 +176,9 @@ class PlainGame:
         self._between_hands("deal")
         seating = self.next_seating()
         standing = self._next_standing() if self.hand >= 0 else None
-        dealer = self._next_dealer(seating, standing, rng)
+        dealer = seats.next_dealer(
+            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        )
         assert dealer is not None
         return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
 
@@ -201,7 +203,9 @@ class PlainGame:
         else:
             seating = seats.chosen_seating(rules, self.present, self.seating, standing, seating)
         players = len(seating)
-        due = self._next_dealer(seating, standing, rng)
+        due = seats.next_dealer(
+            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        )
         dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
         start = seats.deal_start(rules, dealer, seating, standing)
         if deal is None:
@@ -820,23 +824,6 @@ class PlainGame:
             finish = finish[::-1]
         return seats.standing_after(finish, self.present, self.joined)
 
-    def _next_dealer(
-        self, seating: list[str], standing: list[str] | None, rng: random.Random | None
-    ) -> int | None:
-        """The first dealer is drawn; then the Scum deals (dealer = "scum"), or whoever sat
-        on the last dealer's left."""
-        if self.hand < 0 or standing is None:
-            return rng.randrange(len(seating)) if rng is not None else None
-        if self.rules.dealer == "scum":
-            return seating.index(standing[-1])
-        assert self.dealer is not None
-        old = self.seating
-        for step in range(1, len(old) + 1):
-            name = old[(self.dealer + step) % len(old)]
-            if name in seating:
-                return seating.index(name)
-        return 0
-
     def _not_your_turn(self, seat: int) -> None:
         if not 0 <= seat < len(self.seating):
             raise IllegalAction(f"there is no seat {seat}")
@@ -855,11 +842,3 @@ class PlainGame:
         raise NotYourTurn(
             f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play"
         )
-
-
-def _check_names(names: Sequence[str]) -> None:
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"a player's name must be some text, not {name!r}")
-    if len(set(names)) != len(names):
-        raise RulesError("players' names must be unique")

@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import CARDS, Card, deck
-from .errors import IllegalAction
+from .errors import IllegalAction, RulesError
 from .rules import Rules
 
 
@@ -83,6 +83,37 @@ def chosen_dealer(
             f"seat {due} deals this hand (dealer = '{rules.dealer}': {why}), not seat {dealer}"
         )
     return dealer
+
+
+def next_dealer(
+    rules: Rules,
+    previous: Sequence[str],
+    last_dealer: int | None,
+    seating: Sequence[str],
+    standing: Sequence[str] | None,
+    rng: random.Random | None,
+) -> int | None:
+    """Who deals the next hand: the first dealer is drawn (None without an rng); then the
+    Scum deals (dealer = "scum"), or whoever sat on the last dealer's left in `previous`
+    (the next one still here)."""
+    if last_dealer is None or standing is None:
+        return rng.randrange(len(seating)) if rng is not None else None
+    if rules.dealer == "scum":
+        return list(seating).index(standing[-1])
+    for step in range(1, len(previous) + 1):
+        name = previous[(last_dealer + step) % len(previous)]
+        if name in seating:
+            return list(seating).index(name)
+    return 0
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Each player's name some text, and no two alike."""
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"a player's name must be some text, not {name!r}")
+    if len(set(names)) != len(names):
+        raise RulesError("players' names must be unique")
 
 
 def deal_start(

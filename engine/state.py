@@ -33,7 +33,7 @@ from .actions import (
     Take,
 )
 from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, TWO, Card, parse_cards
-from .errors import IllegalAction, NotYourTurn, RulesError
+from .errors import IllegalAction, NotYourTurn
 from .events import (
     Bombed,
     Dealt,
@@ -97,7 +97,7 @@ class Game:
 
     def __init__(self, rules: Rules, players: Sequence[str]) -> None:
         names = list(players)
-        _check_names(names)
+        seats.check_names(names)
         rules.check_players(len(names))
         self.rules = rules
         #: Everyone who ever sat, in the order they joined.
@@ -279,7 +279,7 @@ class Game:
         """A newcomer sits down for the next hand, below everyone (docs/rules.md, "Players
         coming and going")."""
         self._between_hands("join")
-        _check_names([name])
+        seats.check_names([name])
         if name in self._present:
             raise IllegalAction(f"{name} is already at the table")
         self.rules.check_players(len(self._present) + 1)
@@ -315,7 +315,9 @@ class Game:
         self._between_hands("deal")
         seating = self.next_seating()
         standing = self._next_standing() if self.hand >= 0 else None
-        dealer = self._next_dealer(seating, standing, rng)
+        dealer = seats.next_dealer(
+            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        )
         assert dealer is not None
         return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
 
@@ -346,7 +348,9 @@ class Game:
             )
         rules = self.rules
         players = len(seating)
-        due = self._next_dealer(seating, standing, rng)
+        due = seats.next_dealer(
+            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        )
         dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
         start = seats.deal_start(rules, dealer, seating, standing)
         if deal is None:
@@ -1553,22 +1557,6 @@ class Game:
             finish = finish[::-1]  # the Scum went out first: every title turns over
         return seats.standing_after(finish, self._present, self._joined)
 
-    def _next_dealer(
-        self, seating: list[str], standing: list[str] | None, rng: random.Random | None
-    ) -> int | None:
-        if self.hand < 0 or standing is None:
-            return rng.randrange(len(seating)) if rng is not None else None
-        if self.rules.dealer == "scum":
-            return seating.index(standing[-1])
-        # The player who sat on the last dealer's left (the next one still here) deals.
-        assert self.dealer is not None
-        old = self.seating
-        for step in range(1, len(old) + 1):
-            name = old[(self.dealer + step) % len(old)]
-            if name in seating:
-                return seating.index(name)
-        return 0
-
     def _not_your_turn(self, seat: int) -> None:
         if not 0 <= seat < len(self.seating):
             raise IllegalAction(f"there is no seat {seat}")
@@ -1591,14 +1579,6 @@ class Game:
     def _who_returns(self) -> str:
         names = " and ".join(self.seating[s] for s in self.pending_returns)
         return f"only {names} make a return in this exchange"
-
-
-def _check_names(names: Sequence[str]) -> None:
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"a player's name must be some text, not {name!r}")
-    if len(set(names)) != len(names):
-        raise RulesError("players' names must be unique")
 
 
 def _is_omen(play: Play) -> bool:
