@@ -19,15 +19,15 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from president.engine import Action, Game, Phase, Rules, find_preset, rules_from
+from president.engine import Action, Event, Game, Phase, Rules, find_preset, rules_from
 
 from .actions import Catalog
 from .info import UNSHARED, SeatInfo, getrefcount
 from .observe import Observer
 from .track import Tracker
 
-#: The phases after an action that ended a hand.
-_HAND_OVER = frozenset({Phase.BETWEEN_HANDS, Phase.GAME_OVER})
+#: The phases after an action that ended a hand, and the phase of play.
+_BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
 
 #: What `last()` gives: the observation, the reward, the two ends, the info.
 Last = tuple[Any, float, bool, bool, dict[str, Any]]
@@ -226,6 +226,13 @@ class raw_env(AECEnv):
         self._actor = 0
         #: The rewards hold a hand's end (to be set back to none at the next step).
         self._rewarded = False
+        #: The last step was a common one (`_act`): the agent to act is not terminated,
+        #: its observation is the tracker's and its mask `_mask` (what `last` reads).
+        self._fresh = False
+        #: What `_next` and `last` read of the catalog and the tracker, at hand.
+        self._known = self.catalog._known
+        self._values = self.tracker.values
+        self._gathers = self.tracker._gather
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -240,6 +247,7 @@ class raw_env(AECEnv):
             self._rng = random.Random(seed)
         self.game = Game(self.rules, self.possible_agents)
         self._seen = None
+        self._fresh = False
         self.played_hands = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -256,16 +264,21 @@ class raw_env(AECEnv):
         self.tracker.start(self.game)
         self._next()
 
-    def _next(self) -> None:
+    def _next(self, events: list[Event] | None = None) -> None:
         """The agent to act now (the game's first actor), its legal actions by index and
-        their mask, its info (the view made when read)."""
+        their mask, its info (the view made when read), and the observations brought up
+        to date (with the `events` of a step that went on with the hand, if given)."""
         game = self.game
         acted = self.agent_selection
-        actor: int = game.turn if game.phase is Phase.PLAY else game.actors[0]  # type: ignore[assignment]
+        actor: int = game.turn if game.phase is _PLAY else game.actors[0]  # type: ignore[assignment]
         self._actor = actor
         agent = self.agent_selection = game.seating[actor]
         self._actions = legal = game.legal_actions(actor)
-        self._legal = indices = self.catalog.indices(legal)
+        try:  # (`catalog.indices`, written out for the actions met before)
+            indices = tuple(map(self._known.__getitem__, map(id, legal)))
+        except KeyError:
+            indices = self.catalog.indices(legal)
+        self._legal = indices
         self._mask = self._masks[indices]
         infos = self.infos
         informed = self._informed
@@ -275,14 +288,19 @@ class raw_env(AECEnv):
         # program that kept it sees it as it was), else a new one.
         informed = self._kept.get(agent)
         if informed is not None and getrefcount(informed) == UNSHARED:
-            informed.renew(game, actor)
+            if dict.__len__(informed):  # (`renew`, written out)
+                dict.clear(informed)
+            informed._source = (game, actor)
         else:
             informed = self._kept[agent] = SeatInfo.of(game, actor)
         self._informed = infos[agent] = informed
-        if self.tracker.game is game:
-            self.tracker.step(game, actor)
-        else:  # (a game put in its place from outside)
-            self.tracker.start(game)
+        tracker = self.tracker
+        if tracker.game is not game:  # (a game put in its place from outside)
+            tracker.start(game)
+        elif events is None:
+            tracker.step(game, actor)
+        else:
+            tracker.advance(events, game, actor)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seen = self._seen
@@ -337,18 +355,48 @@ class raw_env(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         self._seen = None
-        if self._informed is not None:  # (its view, if not read by now, is not to be)
-            self._informed.close()
+        self._fresh = False
+        informed = self._informed
+        if informed is not None:  # (its view, if not read by now, is not to be: `close`)
+            informed._source = None
         tracker = self.tracker
         # An action listed for this game at this moment (`_next`) needs no second check;
         # a game put in place from outside since is checked.
-        tracker.follow(game.apply(self._actor, chosen, checked=tracker.game is not game))
-        if game.phase in _HAND_OVER:
+        ours = tracker.game is game
+        events = game.apply(self._actor, chosen, checked=not ours)
+        phase = game.phase
+        if ours and phase is not _BETWEEN_HANDS and phase is not _GAME_OVER:
+            # the common step: the hand goes on (no reward, nobody's end), the tracker
+            # brought up to date with the agent to act, in one call
+            self._next(events)
+            self._fresh = True
+            return
+        tracker.follow(events)
+        if phase is _BETWEEN_HANDS or phase is _GAME_OVER:
             self._hand_over()
         if not self.terminations[agent]:  # (a hand's end ends every agent or none)
             self._next()
         if self._rewarded:  # (otherwise every reward is 0: nothing to add)
             self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> Last:
+        agent = self.agent_selection
+        if observe and self._seen is None and self._fresh and self.tracker.game is self.game:
+            # (`observe`'s first case, written out: the agent to act after a common step)
+            seen: Any = {
+                "observation": self._values[self._gathers[self._actor]],
+                "action_mask": self._mask.copy(),
+            }
+            self._seen = (agent, seen)
+        else:
+            seen = self.observe(agent) if observe else None
+        return (
+            seen,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _hand_over(self) -> None:
         game = self.game

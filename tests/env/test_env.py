@@ -98,12 +98,19 @@ def test_the_kept_observation_is_the_one_made_afresh_at_every_step(
     """Two hands, the exchange before the second (the fast tier), or a whole game (the
     slow one), with random legal choices: at every step every seat's observation, as the
     environment keeps it up to date from the hand's events, equals the one `Observer`
-    makes afresh from that seat's view."""
+    makes afresh from that seat's view; and `last()`, asked first, gives the agent to
+    act's own and its mask of the legal actions."""
     table = raw_env(preset=preset, players=4, hands=hands)
     table.reset(seed=11)
     rng = random.Random(11)
     steps = 0
     while not all(table.terminations.values()):
+        first = table.last()[0]
+        actor = table.game.seating.index(table.agent_selection)
+        fresh = table.observer(table.game.view_for(actor))
+        assert np.array_equal(first["observation"], fresh), (preset, steps)
+        legal = table.catalog.indices(table.game.legal_actions(actor))
+        assert np.flatnonzero(first["action_mask"]).tolist() == sorted(legal), (preset, steps)
         for agent in table.agents:
             seat = table.game.seating.index(agent)
             fresh = table.observer(table.game.view_for(seat))
