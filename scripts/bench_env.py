@@ -5,19 +5,27 @@ a random action among the masked ones, from a stream of uniform numbers drawn on
 `step`) against `president sim`'s own loop with random bots
 (`president.bots.sim.play_game`), taking turns in slices of a quarter of a second.  Target: the environment >= 0.50 of the simulator.
 
+It also runs the floor (`FloorLoop`): the same engine and agent with only what any
+environment of this observation must do each step, and nothing it does to know the
+table (no observation kept up to date: one array gathered as is, no info, no rewards,
+no PettingZoo): the legal actions listed and numbered, their mask copied, an observation
+of the same size gathered, the agent's pick.  What the environment could reach at best.
+
     python -m scripts.bench_env [--preset classic] [--players 4] [--seconds 5] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
 import numpy as np
 from president.bots.sim import play_game
-from president.engine import find_preset
+from president.engine import Game, Phase, find_preset
 from president.env import env, raw_env
+from president.env.table import Masks
 
 SLICE = 0.25
 TARGET = 0.50
@@ -56,6 +64,65 @@ class EnvLoop:
         return steps
 
 
+class FloorLoop:
+    """The floor: the engine's game played by the same agent through the legal actions'
+    indices and mask and an observation of the environment's size (its numbers left as
+    they are: nothing follows the table)."""
+
+    def __init__(self, preset: str, players: int, seed: int) -> None:
+        self.table = raw_env(preset=preset, players=players)
+        self.table.reset(seed=seed)
+        self.rules = self.table.rules
+        self.names = self.table.possible_agents
+        self.rng = random.Random(seed)
+        self.draws = np.random.default_rng(seed).random(DRAWS).tolist()
+        self.drawn = 0
+        catalog = self.table.catalog
+        self.known, self.indices = catalog._known, catalog.indices
+        self.masks = Masks(len(catalog))
+        self.values = self.table.tracker.values
+        self.gathers = self.table.tracker._gather
+        self.game = self._new_game()
+
+    def _new_game(self) -> Game:
+        game = Game(self.rules, self.names)
+        game.start_hand(rng=self.rng)
+        return game
+
+    def run(self, seconds: float) -> int:
+        draws, drawn, known, masks = self.draws, self.drawn, self.known, self.masks
+        values, gathers = self.values, self.gathers
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(64):
+                game = self.game
+                phase = game.phase
+                if phase is Phase.GAME_OVER:
+                    self.game = self._new_game()
+                    continue
+                if phase is Phase.BETWEEN_HANDS:
+                    game.start_hand(rng=self.rng)
+                    continue
+                actor = game.turn if phase is Phase.PLAY else game.actors[0]
+                legal = game.legal_actions(actor)  # type: ignore[arg-type]
+                try:
+                    indices = tuple(map(known.__getitem__, map(id, legal)))
+                except KeyError:
+                    indices = self.indices(legal)
+                observation = {
+                    "observation": values[gathers[actor]],  # type: ignore[index]
+                    "action_mask": masks[indices].copy(),
+                }
+                chosen = observation["action_mask"].nonzero()[0]
+                index = int(chosen[int(draws[drawn] * len(chosen))])
+                game.apply(actor, legal[indices.index(index)], checked=False)  # type: ignore[arg-type]
+                drawn = (drawn + 1) % DRAWS
+                steps += 1
+        self.drawn = drawn
+        return steps
+
+
 class SimLoop:
     def __init__(self, preset: str, players: int, seed: int) -> None:
         self.rules = find_preset(preset)
@@ -83,25 +150,29 @@ def main() -> int:
     args = parser.parse_args()
     ratios: list[float] = []
     raw_ratios: list[float] = []
+    floor_ratios: list[float] = []
     for run in range(args.repeats):
         loops = [
             EnvLoop(args.preset, args.players, args.seed + run),
             EnvLoop(args.preset, args.players, args.seed + run, wrapped=False),
             SimLoop(args.preset, args.players, args.seed + run),
+            FloorLoop(args.preset, args.players, args.seed + run),
         ]
-        counts = [0, 0, 0]
-        times = [0.0, 0.0, 0.0]
+        counts = [0, 0, 0, 0]
+        times = [0.0, 0.0, 0.0, 0.0]
         while times[0] < args.seconds:
             for index, loop in enumerate(loops):
                 start = time.perf_counter()
                 counts[index] += loop.run(SLICE)
                 times[index] += time.perf_counter() - start
-        wrapped, raw, sim = (n / t for n, t in zip(counts, times))
+        wrapped, raw, sim, floor = (n / t for n, t in zip(counts, times))
         ratios.append(wrapped / sim)
         raw_ratios.append(raw / sim)
+        floor_ratios.append(floor / sim)
         print(
             f"run {run + 1}: env() {wrapped:,.0f} steps/s, raw_env {raw:,.0f} steps/s,"
-            f" simulator {sim:,.0f} decisions/s; ratios {ratios[-1]:.2f} and {raw_ratios[-1]:.2f}"
+            f" simulator {sim:,.0f} decisions/s, floor {floor:,.0f} steps/s;"
+            f" ratios {ratios[-1]:.2f}, {raw_ratios[-1]:.2f} and {floor_ratios[-1]:.2f}"
         )
     for name, found in (("env() (PettingZoo's wrappers)", ratios), ("raw_env", raw_ratios)):
         median = statistics.median(found)
@@ -110,6 +181,11 @@ def main() -> int:
             f"{name} / simulator: {median:.2f} ({verdict} the target {TARGET:.2f};"
             f" preset {args.preset}, {args.players} players, median of {args.repeats} runs)"
         )
+    print(
+        f"floor / simulator: {statistics.median(floor_ratios):.2f} (the legal actions"
+        " numbered, the mask, an observation gathered and the agent's pick, nothing else:"
+        " the most an environment of this observation could reach)"
+    )
     print(
         "command: python -m scripts.bench_env --preset"
         f" {args.preset} --players {args.players} --seconds {args.seconds:g}"
