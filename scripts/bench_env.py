@@ -20,6 +20,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 from president.bots.sim import play_game
@@ -110,7 +111,7 @@ class FloorLoop:
                     indices = tuple(map(known.__getitem__, map(id, legal)))
                 except KeyError:
                     indices = self.indices(legal)
-                observation = {
+                observation: dict[str, Any] = {
                     "observation": values[gathers[actor]],  # type: ignore[index]
                     "action_mask": masks[indices].copy(),
                 }
@@ -152,7 +153,7 @@ def main() -> int:
     raw_ratios: list[float] = []
     floor_ratios: list[float] = []
     for run in range(args.repeats):
-        loops = [
+        loops: list[EnvLoop | SimLoop | FloorLoop] = [
             EnvLoop(args.preset, args.players, args.seed + run),
             EnvLoop(args.preset, args.players, args.seed + run, wrapped=False),
             SimLoop(args.preset, args.players, args.seed + run),
