@@ -25,11 +25,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import flow
 from . import seating as seats
 from .actions import (
-    DUE_ACTIONS,
     PASS,
-    TAKES,
     Action,
     Bomb,
     Discard,
@@ -40,8 +39,8 @@ from .actions import (
     Return,
     Take,
 )
-from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, Card, counts_of, parse_cards
-from .errors import IllegalAction, NotYourTurn
+from .cards import CARDS, SEVEN, SIX, THREE, Card, counts_of
+from .errors import IllegalAction
 from .events import (
     Bombed,
     Dealt,
@@ -49,10 +48,8 @@ from .events import (
     Event,
     ExchangeDone,
     Fell,
-    GameOver,
     Gave,
     HandedOver,
-    HandOver,
     HandStarted,
     Passed,
     Played,
@@ -66,7 +63,7 @@ from .judge import Judge, Trick, judge_for
 from .moves import Row, Top
 from .phase import Phase
 from .rules import Rules
-from .scoring import game_result, hand_points, titles_by_name
+from .scoring import hand_points, titles_by_name
 from .state import HandHistory
 from .tricks import Effects
 from .view import PublicView, SeatView
@@ -167,20 +164,17 @@ class PlainGame:
 
     def next_seating(self) -> list[str]:
         """The seating the rules give for the next hand."""
-        if self.hand < 0:
-            return list(self.present)
-        return seats.expected_seating(self.rules, self.seating, self._next_standing())
+        standing = self._next_standing() if self.hand >= 0 else None
+        return seats.seating_for(self.rules, self.present, self.seating, standing)
 
     def plan_hand(self, rng: random.Random) -> tuple[list[str], int, int]:
         """(seating, dealer, first seat dealt) for the next hand."""
         self._between_hands("deal")
-        seating = self.next_seating()
         standing = self._next_standing() if self.hand >= 0 else None
-        dealer = seats.next_dealer(
-            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        last_dealer = None if self.hand < 0 else self.dealer
+        return seats.planned_hand(
+            self.rules, self.present, self.seating, last_dealer, standing, rng
         )
-        assert dealer is not None
-        return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
 
     def start_hand(
         self,
@@ -192,34 +186,21 @@ class PlainGame:
     ) -> list[Event]:
         """Deal the next hand (from `rng`, or as given), then the exchange's gives."""
         self._between_hands("deal")
-        if len(self.present) < 3:
-            raise IllegalAction(
-                f"President needs at least 3 players, and {len(self.present)} are here"
-            )
-        rules = self.rules
         standing = self._next_standing() if self.hand >= 0 else None
-        if seating is None:
-            seating = self.next_seating()
-        else:
-            seating = seats.chosen_seating(rules, self.present, self.seating, standing, seating)
-        players = len(seating)
-        due = seats.next_dealer(
-            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        last_dealer = None if self.hand < 0 else self.dealer
+        seating, dealer, dealt_ids = seats.next_deal(
+            self.rules,
+            self.present,
+            self.seating,
+            last_dealer,
+            standing,
+            seating,
+            dealer,
+            deal,
+            rng,
         )
-        dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
-        start = seats.deal_start(rules, dealer, seating, standing)
-        if deal is None:
-            if rng is None:
-                raise IllegalAction("a hand is dealt from an rng or given explicitly")
-            dealt_ids = seats.shuffled_deal(rules, players, start, rng)
-        else:
-            if len(deal) != players:
-                raise IllegalAction(f"the deal has {len(deal)} hands for {players} seats")
-            try:
-                dealt_ids = [[c.id for c in parse_cards([str(c) for c in hand])] for hand in deal]
-            except (ValueError, TypeError) as exc:
-                raise IllegalAction(f"the deal holds a card that is not one: {exc}") from None
-            seats.check_deal(rules, dealt_ids, start)
+        rules = self.rules
+        players = len(seating)
 
         # The hand begins: nothing below can fail.
         self.hand += 1
@@ -251,7 +232,7 @@ class PlainGame:
         # who gives whom how many: the Scum the President, then as the rules pair them
         for giver, receiver, count in seats.exchange_pairs(rules, self.seating, standing):
             hand = self.hands[giver]
-            if rules.catastrophe and hand and all(card.rank <= TEN for card in hand):
+            if rules.catastrophe and seats.spared(card.rank for card in hand):
                 continue  # nothing above a 10: this pair exchanges nothing (catastrophe)
             best = sorted(hand, key=lambda card: card.id, reverse=True)[:count]
             self._move_cards(giver, receiver, best)
@@ -324,22 +305,15 @@ class PlainGame:
             return
         if self.phase is Phase.EXCHANGE:
             if type(action) is not Return:
-                if type(action) in (Play, Pass, Handover, Discard, Take, Bomb):
-                    raise IllegalAction(
-                        "the exchange comes first: nobody plays until the returns are made"
-                    )
-                raise IllegalAction(f"{action!r} is not an action")
+                flow.not_a_return(action, (Play, Pass, Handover, Discard, Take, Bomb))
             if seat not in self.pending_returns:
-                names = " and ".join(self.seating[s] for s in self.pending_returns)
-                raise IllegalAction(f"only {names} make a return in this exchange")
+                flow.not_returning(self.seating, self.pending_returns)
             _, size = self.pending_returns[seat]
             problem = self.judge.return_problem(self.rows(seat), size, action)
             if problem:
                 raise IllegalAction(problem)
             return
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        raise IllegalAction("the hand is over: the next hand has not been dealt")
+        flow.no_hand_in_play(self.phase)
 
     def is_legal(self, seat: int, action: Action) -> bool:
         try:
@@ -359,36 +333,18 @@ class PlainGame:
         return []
 
     def timeout_action(self, seat: int) -> Action:
-        """What the table does for a seat whose time ran out: return the lowest cards;
-        pay a due with the lowest card (a bomb: the lowest rank held); pass when it may;
-        else the cheapest play (a lead: singles first, the lowest rank in the order in
-        force)."""
-        if self.phase is Phase.EXCHANGE and seat in self.pending_returns:
-            _, size = self.pending_returns[seat]
-            return Return(sorted(self.hands[seat], key=seats.lowest_first)[:size])
-        due = self.due
-        if due is not None and seat == self.turn and self.phase is Phase.PLAY:
-            cheapest = min(due.cards or self.hands[seat], key=seats.lowest_first)
-            if due.kind == "bomb":
-                return Bomb(cheapest.rank if cheapest.rank < JOKER_RANK else 0)
-            return DUE_ACTIONS[due.kind]((cheapest,))  # type: ignore[arg-type]
-        actions = self.legal_actions(seat)
-        if not actions:
-            raise IllegalAction(f"seat {seat} has nothing to do now")
-        if PASS in actions:
-            return PASS
-        reversed_ = self.revolution != self.jack_back
-
-        def cheapness(play: Play) -> tuple[int, int, int, int]:
-            naturals = [card.rank for card in play.cards if not card.is_joker]
-            if play.rank >= 0:
-                lowest = play.rank
-            else:  # a sequence: its weakest card in the order in force
-                lowest = max(naturals) if reversed_ else min(naturals)
-            size_first = play.count if self.top is None else 0
-            return (size_first, self.judge.strength(lowest, reversed_), play.jokers, play.count)
-
-        return min((a for a in actions if isinstance(a, Play)), key=cheapness)
+        """What the table does for a seat whose time ran out (`flow.timeout_action`)."""
+        phase, pending = self.phase, self.pending_returns
+        return flow.timeout_action(
+            self.rules,
+            seat,
+            self.hands[seat],
+            pending[seat][1] if phase is Phase.EXCHANGE and seat in pending else None,
+            self.due if seat == self.turn and phase is Phase.PLAY else None,
+            self.legal_actions(seat),
+            self.top is None,
+            self.revolution != self.jack_back,
+        )
 
     # --- carrying out an action -------------------------------------------------------
 
@@ -532,20 +488,8 @@ class PlainGame:
     def _next_due(self, seat: int) -> bool:
         """Make the next of the play's dues the one owed (as many cards as it asks, or as
         many as there are); False when none is left."""
-        while self.dues:
-            kind, wanted = self.dues.pop(0)
-            if kind in TAKES:
-                pool = self._pool()
-                if wanted and pool:
-                    self.due = Due(kind, min(wanted, len(pool)), pool)  # type: ignore[arg-type]
-                    return True
-                continue
-            size = wanted if kind == "bomb" else min(wanted, len(self.hands[seat]))
-            if size:
-                self.due = Due(kind, size)  # type: ignore[arg-type]
-                return True
-        self.due = None
-        return False
+        self.due = due = flow.next_due(self.dues, len(self.hands[seat]), self._pool)
+        return due is not None
 
     def _pool(self) -> tuple[Card, ...]:
         """The cards a take may take, lowest first: those out of play face up this hand,
@@ -662,19 +606,15 @@ class PlainGame:
         )
         finish = [self.seating[seat] for _, seat in by_place]
         points = hand_points(self.rules, len(finish))
-        for name, gain in zip(finish, points):
-            self.scores[name] += gain
-        self.finishes.append(finish)
+        ended, winners = flow.finish_hand(
+            self.rules, self.hand, self.seating, finish, points, self.scores, self.finishes
+        )
+        events += ended
         self.turn = None
         self.top = None
-        events.append(HandOver(self.hand, tuple(finish), tuple(zip(finish, points))))
-        over, winners = game_result(
-            self.rules, self.scores, self.seating, len(self.finishes), finish
-        )
-        if over:
+        if winners is not None:
             self.phase = Phase.GAME_OVER
             self.winners = winners
-            events.append(GameOver(tuple(winners)))
         else:
             self.phase = Phase.BETWEEN_HANDS
 
@@ -807,38 +747,21 @@ class PlainGame:
         self.hands[receiver] = sorted(self.hands[receiver] + list(cards))
 
     def _between_hands(self, what: str) -> None:
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        if self.phase is not Phase.BETWEEN_HANDS:
-            raise IllegalAction(
-                f"players {what} only between hands"
-                if what != "deal"
-                else "the hand in progress is not over"
-            )
+        flow.check_between_hands(self.phase, what)
 
     def _next_standing(self) -> list[str]:
-        """Places for the coming hand: the last finish (turned over when the Scum went out
-        first, gekokujou), less leavers, newcomers at the bottom."""
-        finish = self.finishes[-1]
-        if self.rules.gekokujou and self.standing and finish and finish[0] == self.standing[-1]:
-            finish = finish[::-1]
-        return seats.standing_after(finish, self.present, self.joined)
+        return seats.next_standing(
+            self.rules, self.finishes[-1], self.standing, self.present, self.joined
+        )
 
     def _not_your_turn(self, seat: int) -> None:
-        if not 0 <= seat < len(self.seating):
-            raise IllegalAction(f"there is no seat {seat}")
-        if not self.hands[seat]:
-            raise NotYourTurn("you are out of this hand")
-        if self.places[seat] is not None:
-            raise NotYourTurn("you fell (capital_fall): you are out of this hand")
-        if seat in self.locked_out:
-            if self.rules.one_time_around:
-                raise NotYourTurn(
-                    "you have had your turn in this trick: it goes round once (one_time_around)"
-                )
-            raise NotYourTurn(
-                "you passed, so you sit out until the trick clears (passing = 'locked')"
-            )
-        raise NotYourTurn(
-            f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play"
+        here = 0 <= seat < len(self.seating)
+        flow.not_your_turn(
+            seat,
+            self.seating,
+            self.turn,
+            out=here and not self.hands[seat],
+            fell=here and self.places[seat] is not None,
+            locked=seat in self.locked_out,
+            once=self.rules.one_time_around,
         )

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from .cards import CARDS, Card, deck
+from .cards import CARDS, TEN, Card, deck, parse_cards
 from .errors import IllegalAction, RulesError
 from .rules import Rules
 
@@ -20,6 +20,21 @@ def standing_after(
     in the order they joined (the last to join is the Scum)."""
     stay = [name for name in finish if name in present]
     return stay + [name for name in join_order if name in present and name not in stay]
+
+
+def next_standing(
+    rules: Rules,
+    finish: Sequence[str],
+    standing: Sequence[str] | None,
+    present: Sequence[str],
+    join_order: Sequence[str],
+) -> list[str]:
+    """Places for the coming hand: the last `finish` (turned over when the Scum of
+    `standing`, the places it was played from, went out first: gekokujou), less leavers,
+    newcomers at the bottom (`standing_after`)."""
+    if rules.gekokujou and standing and finish and finish[0] == standing[-1]:
+        finish = finish[::-1]  # every title turns over
+    return standing_after(finish, present, join_order)
 
 
 def expected_seating(rules: Rules, previous: Sequence[str], standing: Sequence[str]) -> list[str]:
@@ -124,6 +139,13 @@ def deal_start(
     return (dealer + 1) % len(seating)
 
 
+def spared(ranks: Iterable[int]) -> bool:
+    """A giver whose cards (their `ranks`) are some, none above a 10 (no J, Q, K, A, 2
+    nor joker), gives nothing in the exchange under catastrophe."""
+    held = list(ranks)
+    return bool(held) and all(rank <= TEN for rank in held)
+
+
 def exchange_pairs(
     rules: Rules, seating: Sequence[str], standing: Sequence[str]
 ) -> list[tuple[int, int, int]]:
@@ -141,6 +163,67 @@ def exchange_pairs(
     if rules.exchange == "two_one" and players >= 4:
         pairs.append((seat_of[standing[-2]], seat_of[standing[1]], 1))
     return pairs
+
+
+def seating_for(
+    rules: Rules, present: Sequence[str], previous: Sequence[str], standing: Sequence[str] | None
+) -> list[str]:
+    """The seating the rules give for the next hand (`standing` None before the first)."""
+    return list(present) if standing is None else expected_seating(rules, previous, standing)
+
+
+def planned_hand(
+    rules: Rules,
+    present: Sequence[str],
+    previous: Sequence[str],
+    last_dealer: int | None,
+    standing: Sequence[str] | None,
+    rng: random.Random | None,
+) -> tuple[list[str], int, int]:
+    """(seating, dealer, first seat dealt) of the next hand as the rules give them
+    (`standing` None before the first hand, whose dealer is drawn from `rng`)."""
+    seating = seating_for(rules, present, previous, standing)
+    dealer = next_dealer(rules, previous, last_dealer, seating, standing, rng)
+    assert dealer is not None
+    return seating, dealer, deal_start(rules, dealer, seating, standing)
+
+
+def next_deal(
+    rules: Rules,
+    present: Sequence[str],
+    previous: Sequence[str],
+    last_dealer: int | None,
+    standing: Sequence[str] | None,
+    seating: Sequence[str] | None,
+    dealer: int | None,
+    deal: Sequence[Sequence[Card | str]] | None,
+    rng: random.Random | None,
+) -> tuple[list[str], int, list[list[int]]]:
+    """The next hand's seating, dealer and each seat's card ids: as the rules give them,
+    or as given (`seating`, `dealer`, `deal`: checked against the rules), the cards
+    shuffled from `rng` if not given (`standing` None before the first hand)."""
+    if len(present) < 3:
+        raise IllegalAction(f"President needs at least 3 players, and {len(present)} are here")
+    if seating is None:
+        seating = seating_for(rules, present, previous, standing)
+    else:
+        seating = chosen_seating(rules, present, previous, standing, seating)
+    players = len(seating)
+    due = next_dealer(rules, previous, last_dealer, seating, standing, rng)
+    dealer = chosen_dealer(rules, dealer, due, players, first=standing is None)
+    start = deal_start(rules, dealer, seating, standing)
+    if deal is None:
+        if rng is None:
+            raise IllegalAction("a hand is dealt from an rng or given explicitly")
+        return list(seating), dealer, shuffled_deal(rules, players, start, rng)
+    if len(deal) != players:
+        raise IllegalAction(f"the deal has {len(deal)} hands for {players} seats")
+    try:
+        hands = [[c.id for c in parse_cards([str(c) for c in hand])] for hand in deal]
+    except (ValueError, TypeError) as exc:
+        raise IllegalAction(f"the deal holds a card that is not one: {exc}") from None
+    check_deal(rules, hands, start)
+    return list(seating), dealer, hands
 
 
 def shuffled_deal(rules: Rules, players: int, start: int, rng: random.Random) -> list[list[int]]:

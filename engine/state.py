@@ -16,12 +16,10 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any
 
+from . import flow, tricks
 from . import seating as seats
-from . import tricks
 from .actions import (
-    DUE_ACTIONS,
     PASS,
-    TAKES,
     Action,
     Bomb,
     Discard,
@@ -32,8 +30,8 @@ from .actions import (
     Return,
     Take,
 )
-from .cards import CARDS, JOKER_RANK, SEVEN, SIX, TEN, THREE, TWO, Card, parse_cards
-from .errors import IllegalAction, NotYourTurn
+from .cards import CARDS, JOKER_RANK, SEVEN, SIX, THREE, TWO, Card
+from .errors import IllegalAction
 from .events import (
     Bombed,
     Dealt,
@@ -41,10 +39,8 @@ from .events import (
     Event,
     ExchangeDone,
     Fell,
-    GameOver,
     Gave,
     HandedOver,
-    HandOver,
     HandStarted,
     Passed,
     Played,
@@ -63,11 +59,10 @@ from .moves import (
     Top,
     clears,
     row_for,
-    strength,
 )
 from .phase import Phase
 from .rules import Rules
-from .scoring import game_result, hand_points, titles_by_name
+from .scoring import hand_points, titles_by_name
 from .view import LazySeatView, ListedSeatView, PublicView, SeatView, taken_of, with_discards
 
 
@@ -304,22 +299,19 @@ class Game:
 
     def next_seating(self) -> list[str]:
         """The seating the rules give for the next hand."""
-        if self.hand < 0:
-            return list(self._present)
-        return seats.expected_seating(self.rules, self.seating, self._next_standing())
+        standing = self._next_standing() if self.hand >= 0 else None
+        return seats.seating_for(self.rules, self._present, self.seating, standing)
 
     def plan_hand(self, rng: random.Random) -> tuple[list[str], int, int]:
         """(seating, dealer, first seat dealt) for the next hand, as the rules give them
         (the first dealer drawn from `rng`): what a server needs to deal a deck it shuffled
         itself, before calling `start_hand(seating=..., dealer=..., deal=...)`."""
         self._between_hands("deal")
-        seating = self.next_seating()
         standing = self._next_standing() if self.hand >= 0 else None
-        dealer = seats.next_dealer(
-            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
+        last_dealer = None if self.hand < 0 else self.dealer
+        return seats.planned_hand(
+            self.rules, self._present, self.seating, last_dealer, standing, rng
         )
-        assert dealer is not None
-        return seating, dealer, seats.deal_start(self.rules, dealer, seating, standing)
 
     def start_hand(
         self,
@@ -331,40 +323,21 @@ class Game:
     ) -> list[Event]:
         """Deal the next hand, from `rng` or as given (records), and make the exchange gives."""
         self._between_hands("deal")
-        if len(self._present) < 3:
-            raise IllegalAction(
-                f"President needs at least 3 players, and {len(self._present)} are here"
-            )
         standing = self._next_standing() if self.hand >= 0 else None
-        if seating is None:
-            seating = (
-                list(self._present)
-                if standing is None
-                else seats.expected_seating(self.rules, self.seating, standing)
-            )
-        else:
-            seating = seats.chosen_seating(
-                self.rules, self._present, self.seating, standing, seating
-            )
+        last_dealer = None if self.hand < 0 else self.dealer
+        seating, dealer, hands = seats.next_deal(
+            self.rules,
+            self._present,
+            self.seating,
+            last_dealer,
+            standing,
+            seating,
+            dealer,
+            deal,
+            rng,
+        )
         rules = self.rules
         players = len(seating)
-        due = seats.next_dealer(
-            self.rules, self.seating, None if self.hand < 0 else self.dealer, seating, standing, rng
-        )
-        dealer = seats.chosen_dealer(rules, dealer, due, players, first=self.hand < 0)
-        start = seats.deal_start(rules, dealer, seating, standing)
-        if deal is None:
-            if rng is None:
-                raise IllegalAction("a hand is dealt from an rng or given explicitly")
-            hands = seats.shuffled_deal(rules, players, start, rng)  # card ids
-        else:
-            if len(deal) != players:
-                raise IllegalAction(f"the deal has {len(deal)} hands for {players} seats")
-            try:
-                hands = [[c.id for c in parse_cards([str(c) for c in hand])] for hand in deal]
-            except (ValueError, TypeError) as exc:
-                raise IllegalAction(f"the deal holds a card that is not one: {exc}") from None
-            seats.check_deal(rules, hands, start)
 
         # Committed: nothing below can fail.
         self._lasting = None
@@ -423,23 +396,17 @@ class Game:
             return
         if phase is _EXCHANGE:
             if type(action) is not Return:
-                if type(action) in (Play, Pass, Handover, Discard, Take, Bomb):
-                    raise IllegalAction(
-                        "the exchange comes first: nobody plays until the returns are made"
-                    )
-                raise IllegalAction(f"{action!r} is not an action")
+                flow.not_a_return(action, (Play, Pass, Handover, Discard, Take, Bomb))
             pending = self.pending_returns.get(seat)
             if pending is None:
-                raise IllegalAction(self._who_returns())
+                flow.not_returning(self.seating, self.pending_returns)
             problem = self._judge.return_problem(
                 self._rows[seat], pending[1], action, PatternCounts(self._patterns[seat])
             )
             if problem:
                 raise IllegalAction(problem)
             return
-        if phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        raise IllegalAction("the hand is over: the next hand has not been dealt")
+        flow.no_hand_in_play(phase)
 
     def is_legal(self, seat: int, action: Action) -> bool:
         try:
@@ -518,37 +485,17 @@ class Game:
         return self._judge.legal_plays(self._rows[seat], self._trick(), self._patterns[seat])
 
     def timeout_action(self, seat: int) -> Action:
-        """What the table does for a seat whose time ran out (docs/rules.md, "Networked
-        play: the timeout rule"): pass when
-        following, lead the lowest single when leading, return the lowest cards.  Under
-        must_beat, where passing is not allowed, the cheapest legal play."""
-        if self.phase is Phase.EXCHANGE and seat in self.pending_returns:
-            size = self.pending_returns[seat][1]
-            return Return(sorted(self.hand_of(seat), key=seats.lowest_first)[:size])
-        due = self.due
-        if due is not None and seat == self.turn and self.phase is _PLAY:
-            # the lowest card held (a handover, a discard), or of those it may take; the
-            # rank of the lowest card held (a bomb: the 3s if it holds only jokers)
-            cheapest = min(due.cards or self.hand_of(seat), key=seats.lowest_first)
-            if due.kind == "bomb":
-                return Bomb(cheapest.rank if cheapest.rank < JOKER_RANK else 0)
-            return DUE_ACTIONS[due.kind]((cheapest,))  # type: ignore[arg-type]
-        actions = self.legal_actions(seat)
-        if not actions:
-            raise IllegalAction(f"seat {seat} has nothing to do now")
-        if PASS in actions:
-            return PASS
-        rev = self.revolution != self.jack_back
-        rules = self.rules
-        plays = [a for a in actions if isinstance(a, Play)]
-
-        def lowest(play: Play) -> int:
-            run = tricks.run_of(rules, play) if play.rank < 0 else None
-            return strength(play.rank if run is None else run[0 if not rev else 1], rev)
-
-        return min(
-            plays,
-            key=lambda p: (p.count if self.top is None else 0, lowest(p), p.jokers, p.count),
+        """What the table does for a seat whose time ran out (`flow.timeout_action`)."""
+        phase, pending, due = self.phase, self.pending_returns, self.due
+        return flow.timeout_action(
+            self.rules,
+            seat,
+            self.hand_of(seat),
+            pending[seat][1] if phase is Phase.EXCHANGE and seat in pending else None,
+            due if seat == self.turn and phase is _PLAY else None,
+            self.legal_actions(seat),
+            self.top is None,
+            self.revolution != self.jack_back,
         )
 
     # --- applying -------------------------------------------------------------------
@@ -930,20 +877,8 @@ class Game:
     def _next_due(self, seat: int) -> bool:
         """Make the next of the play's dues the one owed (as many cards as it asks, or
         all the seat has left); False when none is left."""
-        while self._dues:
-            kind, wanted = self._dues.pop(0)
-            if kind in TAKES:
-                pool = self._pool()
-                if wanted and pool:
-                    self.due = Due(kind, min(wanted, len(pool)), pool)  # type: ignore[arg-type]
-                    return True
-                continue
-            size = wanted if kind == "bomb" else min(wanted, self._held[seat])
-            if size:
-                self.due = Due(kind, size)  # type: ignore[arg-type]
-                return True
-        self.due = None
-        return False
+        self.due = due = flow.next_due(self._dues, self._held[seat], self._pool)
+        return due is not None
 
     def _pool(self) -> tuple[Card, ...]:
         """The cards a take may take (salvage, kings_march, zombie), lowest first: every
@@ -1142,19 +1077,15 @@ class Game:
         points = self._points.get(len(finish))
         if points is None:
             points = self._points[len(finish)] = _hand_points(self.rules, len(finish))
-        for name, gain in zip(finish, points):
-            self.scores[name] += gain
-        self.finishes.append(finish)
+        ended, winners = flow.finish_hand(
+            self.rules, self.hand, self.seating, finish, points, self.scores, self.finishes
+        )
+        events += ended
         self.turn = self.actor = None
         self.top = None
-        events.append(_new(HandOver, (self.hand, tuple(finish), tuple(zip(finish, points)))))
-        over, winners = game_result(
-            self.rules, self.scores, self.seating, len(self.finishes), finish
-        )
-        if over:
+        if winners is not None:
             self.phase = Phase.GAME_OVER
             self.winners = winners
-            events.append(GameOver(tuple(winners)))
         else:
             self.phase = Phase.BETWEEN_HANDS
 
@@ -1164,7 +1095,8 @@ class Game:
         rules = self.rules
         events: list[Event] = []
         for giver, receiver, count in seats.exchange_pairs(rules, self.seating, standing):
-            if rules.catastrophe and _low_hand(self._rows[giver]):
+            rows = self._rows[giver]
+            if rules.catastrophe and seats.spared(r for r in range(len(rows)) if rows[r]):
                 continue  # nothing above 10: this pair exchanges nothing (catastrophe)
             cards = self._extreme_cards(giver, count, highest=True)
             self._move(giver, receiver, cards)
@@ -1542,53 +1474,30 @@ class Game:
     # --- small helpers ----------------------------------------------------------------
 
     def _between_hands(self, what: str) -> None:
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        if self.phase is not Phase.BETWEEN_HANDS:
-            raise IllegalAction(
-                f"players {what} only between hands"
-                if what != "deal"
-                else "the hand in progress is not over"
-            )
+        flow.check_between_hands(self.phase, what)
 
     def _next_standing(self) -> list[str]:
-        finish = self.finishes[-1]
-        if self.rules.gekokujou and self.standing and finish and finish[0] == self.standing[-1]:
-            finish = finish[::-1]  # the Scum went out first: every title turns over
-        return seats.standing_after(finish, self._present, self._joined)
-
-    def _not_your_turn(self, seat: int) -> None:
-        if not 0 <= seat < len(self.seating):
-            raise IllegalAction(f"there is no seat {seat}")
-        if not self._held[seat]:
-            raise NotYourTurn("you are out of this hand")
-        if self.phase is _PLAY and self._place_of and self._place_of[seat] is not None:
-            raise NotYourTurn("you fell (capital_fall): you are out of this hand")
-        if self._locked >> seat & 1:
-            if self._once:
-                raise NotYourTurn(
-                    "you have had your turn in this trick: it goes round once (one_time_around)"
-                )
-            raise NotYourTurn(
-                "you passed, so you sit out until the trick clears (passing = 'locked')"
-            )
-        raise NotYourTurn(
-            f"it is not your turn: seat {self.turn} ({self.seating[self.turn or 0]}) is to play"
+        return seats.next_standing(
+            self.rules, self.finishes[-1], self.standing, self._present, self._joined
         )
 
-    def _who_returns(self) -> str:
-        names = " and ".join(self.seating[s] for s in self.pending_returns)
-        return f"only {names} make a return in this exchange"
+    def _not_your_turn(self, seat: int) -> None:
+        here = 0 <= seat < len(self.seating)
+        places = self._place_of
+        flow.not_your_turn(
+            seat,
+            self.seating,
+            self.turn,
+            out=here and not self._held[seat],
+            fell=here and self.phase is _PLAY and bool(places) and places[seat] is not None,
+            locked=here and bool(self._locked >> seat & 1),
+            once=self._once,
+        )
 
 
 def _is_omen(play: Play) -> bool:
     """A set of three or more 6s (omen: it ends the hand's revolutions)."""
     return play.rank == SIX and play.count >= 3
-
-
-def _low_hand(rows: Sequence[Row]) -> bool:
-    """The hand holds cards, none above a 10 (no J, Q, K, A, 2 or joker): catastrophe."""
-    return any(rows[: TEN + 1]) and not any(rows[TEN + 1 :])
 
 
 def _holdings(
