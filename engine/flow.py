@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from . import tricks
 from .actions import DUE_ACTIONS, PASS, TAKES, Action, Bomb, Due, Play, Return
-from .cards import JOKER_RANK, Card
+from .cards import JOKER_RANK, SEVEN, SIX, THREE, Card
 from .errors import IllegalAction, NotYourTurn
 from .events import Event, GameOver, HandOver
 from .moves import strength
@@ -20,6 +20,24 @@ from .phase import Phase
 from .rules import Rules
 from .scoring import game_result
 from .seating import lowest_first
+
+
+def is_omen(play: Play) -> bool:
+    """omen: a set of three or more 6s; its revolution, if it makes one, is the hand's
+    last."""
+    return play.rank == SIX and play.count >= 3
+
+
+def lucky_sevens(play: Play) -> bool:
+    """lucky_seven: three or more 7s that nobody answered win their player the hand at
+    once (the trick's last play, by its winner)."""
+    return play.rank == SEVEN and play.count >= 3
+
+
+def salvaging(play: Play) -> bool:
+    """salvage: a trick that a play holding a 3 ended lets its player take back a card
+    played (the trick's last play, by its winner)."""
+    return any(card.rank == THREE for card in play.cards)
 
 
 def check_between_hands(phase: Phase, what: str) -> None:

@@ -39,7 +39,7 @@ from .actions import (
     Return,
     Take,
 )
-from .cards import CARDS, SEVEN, SIX, THREE, Card, counts_of
+from .cards import CARDS, Card, counts_of
 from .errors import IllegalAction
 from .events import (
     Bombed,
@@ -379,7 +379,7 @@ class PlainGame:
         revolt = effects.revolt and not self.omened
         if revolt:
             self.revolution = not self.revolution
-        if self.rules.omen and play.rank == SIX and play.count >= 3:
+        if self.rules.omen and flow.is_omen(play):
             self.omened = True  # three 6s or more: the hand's last revolution (omen)
         if effects.unreverses and self.jack_back:
             self.jack_back = False  # six_return ends a jack back
@@ -464,7 +464,7 @@ class PlainGame:
         leads the next one (the next seat in the hand, if `winner` went out)."""
         if self.rules.lucky_seven and self._in_hand(winner) and self.log:
             owner, last = self.log[-1]
-            if owner == winner and last.rank == SEVEN and last.count >= 3:
+            if owner == winner and flow.lucky_sevens(last):
                 # lucky_seven: three 7s or more that nobody answered win at once
                 self._go_out(winner, False, events)
                 if self.phase is not Phase.PLAY:
@@ -477,7 +477,7 @@ class PlainGame:
         events.append(TrickEnded(winner, leader))  # type: ignore[arg-type]
         if self.rules.salvage and leader == winner and self.log:
             owner, last = self.log[-1]
-            if owner == winner and any(card.rank == THREE for card in last.cards):
+            if owner == winner and flow.salvaging(last):
                 # salvage: a trick a 3 ended lets its player take back a card played
                 pool = self._pool()
                 if pool:

@@ -30,7 +30,7 @@ from .actions import (
     Return,
     Take,
 )
-from .cards import CARDS, JOKER_RANK, SEVEN, SIX, THREE, TWO, Card
+from .cards import CARDS, JOKER_RANK, TWO, Card
 from .errors import IllegalAction
 from .events import (
     Bombed,
@@ -733,7 +733,7 @@ class Game:
         revolt = effects.revolt and not self._omened
         if revolt:
             self.revolution = not self.revolution
-        if self._omen and _is_omen(play):
+        if self._omen and flow.is_omen(play):
             self._omened = True  # the omen's own revolution is the hand's last
         if effects.unreverses and self.jack_back:
             self.jack_back = False  # six_return: over, whatever else the play holds
@@ -809,7 +809,7 @@ class Game:
         revolt = facts.revolt and not self._omened
         if revolt:
             self.revolution = not self.revolution
-        if self._omen and _is_omen(play):
+        if self._omen and flow.is_omen(play):
             self._omened = True
         if facts.unreverses and self.jack_back:
             self.jack_back = False
@@ -1023,7 +1023,7 @@ class Game:
     def _end_trick(self, winner: int, events: list[Event]) -> None:
         if self._lucky and self._holding >> winner & 1 and self.log:
             owner, last = self.log[-1]
-            if owner == winner and last.rank == SEVEN and last.count >= 3:
+            if owner == winner and flow.lucky_sevens(last):
                 # lucky_seven: the 7s nobody answered win: their player goes out at once
                 self._holding &= ~(1 << winner)
                 self._go_out(winner, False, events)
@@ -1039,7 +1039,7 @@ class Game:
         events.append(_new(TrickEnded, (winner, leader)))
         if self._salvage and leader == winner and self.log:
             owner, last = self.log[-1]
-            if owner == winner and any(card.id >> 2 == THREE for card in last.cards):
+            if owner == winner and flow.salvaging(last):
                 # salvage: the 3 that ended the trick takes a card played back, first
                 pool = self._pool()
                 if pool:
@@ -1410,7 +1410,7 @@ class Game:
         game._moves = list(view.history)
         game.top, game.revolution = view.top, view.revolution
         game._omened = view.rules.omen and any(
-            isinstance(action, Play) and _is_omen(action) for _, action in view.history
+            isinstance(action, Play) and flow.is_omen(action) for _, action in view.history
         )
         game.jack_back, game.lock, game.due = view.jack_back, view.lock, view.due
         if view.due is not None and view.trick:
@@ -1493,11 +1493,6 @@ class Game:
             locked=here and bool(self._locked >> seat & 1),
             once=self._once,
         )
-
-
-def _is_omen(play: Play) -> bool:
-    """A set of three or more 6s (omen: it ends the hand's revolutions)."""
-    return play.rank == SIX and play.count >= 3
 
 
 def _holdings(
