@@ -40,6 +40,16 @@ def salvaging(play: Play) -> bool:
     return any(card.rank == THREE for card in play.cards)
 
 
+def falling(standing: Sequence[str] | None, seating: Sequence[str], first: int) -> int | None:
+    """capital_fall: when `first` takes the top place, the President of the last hand
+    (`standing[0]`) falls to the lowest free place if it still holds cards: its seat, or
+    None if there is no such President here or it is `first`."""
+    if not standing or standing[0] not in seating:
+        return None
+    president = list(seating).index(standing[0])
+    return None if president == first else president
+
+
 def check_between_hands(phase: Phase, what: str) -> None:
     """Players join, leave or deal only between hands (`what`: "join", "leave", "deal")."""
     if phase is Phase.GAME_OVER:

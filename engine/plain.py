@@ -590,10 +590,8 @@ class PlainGame:
     def _capital_fall(self, first: int, events: list[Event]) -> None:
         """capital_fall: someone else went out first, so the President, still holding
         cards, falls to the worst free place at once."""
-        if not self.standing or self.standing[0] not in self.seating:
-            return
-        president = self.seating.index(self.standing[0])
-        if president == first or not self._in_hand(president):
+        president = flow.falling(self.standing, self.seating, first)
+        if president is None or not self._in_hand(president):
             return
         place = self._free_place(worst=True)
         self.places[president] = place

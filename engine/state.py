@@ -1003,10 +1003,8 @@ class Game:
     def _capital_fall(self, first: int, events: list[Event]) -> None:
         """`first` took the top place: a President still holding cards falls to the
         lowest free place at once (capital_fall)."""
-        if not self.standing or self.standing[0] not in self.seating:
-            return
-        president = self.seating.index(self.standing[0])
-        if president == first or not self._holding >> president & 1:
+        president = flow.falling(self.standing, self.seating, first)
+        if president is None or not self._holding >> president & 1:
             return
         self._holding &= ~(1 << president)
         place = self._next_bottom
