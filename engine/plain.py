@@ -260,21 +260,18 @@ class PlainGame:
     def _begin_play(self) -> list[Event]:
         """Play begins: in hand 1 left of the dealer (or whoever holds the 3C); later the
         President leads (or the Scum, under later_lead = "scum")."""
-        rules, players = self.rules, len(self.seating)
         events: list[Event] = []
         if self.phase is Phase.EXCHANGE:
             events.append(ExchangeDone())
         self.phase = Phase.PLAY
         assert self.dealer is not None
-        if self.standing is None:
-            leader = (self.dealer + 1) % players
-            if rules.first_lead == "three_of_clubs":
-                order = [(leader + step) % players for step in range(players)]
-                leader = next(seat for seat in order if THREE_OF_CLUBS in self.hands[seat])
-        else:
-            first = self.standing[0] if rules.later_lead == "president" else self.standing[-1]
-            leader = self.seating.index(first)
-        self.turn = leader
+        self.turn = seats.first_leader(
+            self.rules,
+            self.seating,
+            self.dealer,
+            self.standing,
+            lambda seat: THREE_OF_CLUBS in self.hands[seat],
+        )
         return events
 
     # --- legality: the judge decides --------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .cards import CARDS, TEN, Card, deck, parse_cards
 from .errors import IllegalAction, RulesError
@@ -137,6 +137,29 @@ def deal_start(
     if rules.deal_from_president and standing:
         return seating.index(standing[0])
     return (dealer + 1) % len(seating)
+
+
+def first_leader(
+    rules: Rules,
+    seating: Sequence[str],
+    dealer: int,
+    standing: Sequence[str] | None,
+    holds_three_of_clubs: Callable[[int], bool],
+) -> int:
+    """Who leads the hand's first trick: in hand 1 the seat left of the dealer (or, under
+    first_lead = "three_of_clubs", the first from there that holds the 3C); later the
+    President (or the Scum, under later_lead = "scum")."""
+    players = len(seating)
+    if standing is None:
+        leader = (dealer + 1) % players
+        if rules.first_lead == "three_of_clubs":
+            return next(
+                seat % players
+                for seat in range(leader, leader + players)
+                if holds_three_of_clubs(seat % players)
+            )
+        return leader
+    return list(seating).index(standing[0] if rules.later_lead == "president" else standing[-1])
 
 
 def spared(ranks: Iterable[int]) -> bool:

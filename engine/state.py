@@ -1149,25 +1149,19 @@ class Game:
 
     def _begin_play(self) -> list[Event]:
         self._lasting = None
-        rules, players = self.rules, len(self.seating)
         events: list[Event] = []
         if self.phase is Phase.EXCHANGE:
             events.append(_new(ExchangeDone, ()))
         self.phase = Phase.PLAY
-        standing, dealer = self.standing, self.dealer
-        assert dealer is not None
-        if standing is None:
-            leader = (dealer + 1) % players
-            if rules.first_lead == "three_of_clubs":
-                leader = next(
-                    s % players
-                    for s in range(leader, leader + players)
-                    if self._patterns[s % players][0] % 3  # holds the 3C (see `row_for`)
-                )
-        else:
-            leader = self.seating.index(
-                standing[0] if rules.later_lead == "president" else standing[-1]
-            )
+        assert self.dealer is not None
+        patterns = self._patterns
+        leader = seats.first_leader(
+            self.rules,
+            self.seating,
+            self.dealer,
+            self.standing,
+            lambda seat: bool(patterns[seat][0] % 3),  # holds the 3C (see `row_for`)
+        )
         self.turn = self.actor = leader
         return events
 
