@@ -69,9 +69,10 @@ def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, fl
     return worst[0], worst[1] - min(place for _, place in judged)
 
 
-def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int]]:
+def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int, int]]:
     """(expected place at the first play, the same by an independent evaluation, place
-    taken, hand) for every seat and hand of a game."""
+    taken, hand, title) for every seat and hand of a game; the title is the seat's place
+    in the standing the hand was played from (0 the President), -1 in the first hand."""
     preset, seed, number = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
     work = review.work_of(doc)
@@ -81,7 +82,10 @@ def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int]
     for start, expected, second in zip(work.starts, worth, again):
         luck = work.luck(start, expected)
         if luck.place:
-            out.append((expected, second, luck.place, luck.hand))
+            _, view, name, _ = start
+            standing = list(view.standing or ())
+            title = standing.index(name) if name in standing else -1
+            out.append((expected, second, luck.place, luck.hand, title))
     return out
 
 
@@ -227,7 +231,7 @@ def main() -> int:
         started = time.perf_counter()
         games_jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
         rows = [p for part in pool_map(calibration, games_jobs, args.jobs) for p in part]
-        if args.rows:  # (expected, the same again, place taken, hand) per seat-hand
+        if args.rows:  # (expected, the same again, place taken, hand, title) per seat-hand
             with open(args.rows, "w") as out:
                 json.dump(rows, out)
         print(
@@ -242,6 +246,16 @@ def main() -> int:
                 print(
                     f"  {what}: {len(part)}, predicted {statistics.fmean(r[0] for r in part):.3f},"
                     f" taken {statistics.fmean(r[2] for r in part):.3f}"
+                )
+        # By title (the President 0 ... the Scum): where a miss comes from.
+        for title in sorted({r[4] for r in rows}):
+            part = [r for r in rows if r[4] == title]
+            if len(part) > 1:
+                sd = statistics.stdev(r[2] for r in part) / math.sqrt(len(part))
+                print(
+                    f"  title {title}{' (hand 1)' if title < 0 else ''}: {len(part)},"
+                    f" predicted {statistics.fmean(r[1] for r in part):.3f},"
+                    f" taken {statistics.fmean(r[2] for r in part):.3f} +- {1.96 * sd:.3f}"
                 )
         # Deciles of the first evaluation; the prediction compared with the place taken is
         # the second, independent one: sorted by a noisy prediction, a decile's own mean
