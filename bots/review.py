@@ -39,6 +39,7 @@ from president.engine import (
     Return,
     SeatView,
     deck,
+    judge_for,
     record,
     strength,
 )
@@ -664,6 +665,11 @@ def cards_worth(
     return 1 + (1 - total / done) * (players - 1)
 
 
+#: Worlds dealt again, at most, until the returns made to me are the heuristic's own
+#: choice (`_exchanged`); past them, one where they are only as made.
+MATCH_TRIES = 12
+
+
 def _exchanged(
     view: SeatView, redeal: Redeal, rng: random.Random, tries: int = 100
 ) -> list[list[Card]] | None:
@@ -671,14 +677,21 @@ def _exchanged(
     seat saw the exchange: its cards as dealt (its hand less what came in, plus what went
     out); a giver to it holding the gifts and cards below them; a seat that returned to
     it holding what it returned; everyone else at random; the engine's gives, the
-    returns it saw as made, the others' by the heuristic.  None if no deal gives the
-    seat its very hand."""
+    returns it saw as made, the others' by the heuristic.  A return made to it was the
+    returner's least useful cards, so the rest of that hand is better than random: the
+    deal is made again (up to `MATCH_TRIES` times) until the heuristic, given the
+    returner's hand, returns the same cards (the same ranks, where suits do not matter).
+    None if no deal gives the seat its very hand."""
     seat, rules = view.seat, view.rules
     mine = Counter(view.hand)
     dealt = Counter(mine)
     known: dict[int, Counter[Card]] = {}
     below: dict[int, int] = {}  # a giver to me: its other cards are below this id
     returns: list[tuple[int, Return]] = []
+    #: The returns made to me, by returner (their cards, or only their ranks where suits
+    #: do not matter): a world fits when they are the heuristic's own (`matched`).
+    returned: dict[int, Counter[Any]] = {}
+    by_cards = judge_for(rules).suits_matter()
     for move in redeal.made:
         cards = Counter(move.cards)
         if isinstance(move, Gave) and move.receiver == seat:
@@ -693,6 +706,10 @@ def _exchanged(
         elif isinstance(move, Returned) and move.receiver == seat:
             dealt -= cards
             returns.append((move.giver, Return(move.cards)))
+            if not move.automatic:
+                returned[move.giver] = Counter(
+                    move.cards if by_cards else [card.rank for card in move.cards]
+                )
             gave = Counter(
                 card
                 for g in redeal.made
@@ -704,7 +721,8 @@ def _exchanged(
     for cards in known.values():
         unseen -= cards
     heuristic = HeuristicBot()
-    for _ in range(tries):
+    fallback: list[list[Card]] | None = None
+    for attempt in range(tries):
         deal: list[list[Card]] = [[] for _ in redeal.counts]
         deal[seat] = list(dealt.elements())
         pool = list(unseen.elements())
@@ -733,8 +751,14 @@ def _exchanged(
                 dealer=redeal.dealer,
                 deal=[[str(c) for c in cards] for cards in deal],
             )
+            matched = True
             for who, action in returns:
                 if world.phase is Phase.EXCHANGE and who in world.pending_returns:
+                    if who in returned and matched:
+                        chosen = heuristic.choose(world.view_for(who)).cards  # type: ignore[union-attr]
+                        matched = returned[who] == Counter(
+                            chosen if by_cards else [card.rank for card in chosen]
+                        )
                     world.apply(who, action)
             while world.phase is Phase.EXCHANGE:
                 other = next(iter(world.pending_returns))
@@ -742,8 +766,12 @@ def _exchanged(
         except IllegalAction:
             continue
         if world.phase is Phase.PLAY and Counter(world.hand_of(seat)) == mine:
-            return [world.hand_of(s) for s in range(len(world.seating))]
-    return None
+            hands = [world.hand_of(s) for s in range(len(world.seating))]
+            if matched or attempt >= MATCH_TRIES:
+                return hands
+            if fallback is None:
+                fallback = hands
+    return fallback
 
 
 def judge_chunk(job: tuple[list[tuple[Moment, str]], int, int]) -> list[Judged]:
