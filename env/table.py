@@ -229,10 +229,6 @@ class raw_env(AECEnv):
         #: The last step was a common one (`_act`): the agent to act is not terminated,
         #: its observation is the tracker's and its mask `_mask` (what `last` reads).
         self._fresh = False
-        #: What `_next` and `last` read of the catalog and the tracker, at hand.
-        self._known = self.catalog._known
-        self._values = self.tracker.values
-        self._gathers = self.tracker._gather
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -274,11 +270,7 @@ class raw_env(AECEnv):
         self._actor = actor
         agent = self.agent_selection = game.seating[actor]
         self._actions = legal = game.legal_actions(actor)
-        try:  # (`catalog.indices`, written out for the actions met before)
-            indices = tuple(map(self._known.__getitem__, map(id, legal)))
-        except KeyError:
-            indices = self.catalog.indices(legal)
-        self._legal = indices
+        self._legal = indices = self.catalog.indices(legal)
         self._mask = self._masks[indices]
         infos = self.infos
         informed = self._informed
@@ -297,10 +289,10 @@ class raw_env(AECEnv):
         tracker = self.tracker
         if tracker.game is not game:  # (a game put in its place from outside)
             tracker.start(game)
-        elif events is None:
-            tracker.step(game, actor)
-        else:
-            tracker.advance(events, game, actor)
+            return
+        if events is not None:
+            tracker.follow(events)
+        tracker.step(game, actor)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seen = self._seen
@@ -384,7 +376,7 @@ class raw_env(AECEnv):
         if observe and self._seen is None and self._fresh and self.tracker.game is self.game:
             # (`observe`'s first case, written out: the agent to act after a common step)
             seen: Any = {
-                "observation": self._values[self._gathers[self._actor]],
+                "observation": self.tracker.observe(self._actor),
                 "action_mask": self._mask.copy(),
             }
             self._seen = (agent, seen)

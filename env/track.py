@@ -256,40 +256,6 @@ class Tracker:
         for card in cards:
             cells[start + card.id] -= 1
 
-    def advance(self, events: Sequence[object], game: Game, seat: int) -> None:
-        """`follow(events)` then `step(game, seat)`, in one call for the common step: a
-        pass (only the marks move) or a play that goes on with the hand."""
-        if len(events) == 1:
-            event = events[0]
-            kind = type(event)
-            if kind is Passed:  # (only the marks can have moved)
-                self._light = True
-                passed, locked, _ = game.seat_marks()
-                marks = (game.turn, passed, locked)
-                if marks != self._marks_seen:
-                    found = self._mark_arrays.get(marks)
-                    if found is None:
-                        found = self._marks(marks)
-                    self._cells[self._turn_at : self._places_at] = found
-                    self._marks_seen = marks
-                return
-            if kind is Played:
-                self._light = False
-                cards = event.cards  # type: ignore[attr-defined]
-                owner = event.seat  # type: ignore[attr-defined]
-                cells, hand, played = self._cells, self._hand_at[owner], self._played_at
-                for card in cards:
-                    cells[hand + card.id] -= 1
-                    cells[played + card.id] += 1
-                counts = self._counts
-                held = counts[owner] = counts[owner] - len(cards)
-                cells[self._counts_at + owner] = held / 54
-                self._last = (owner, cards)
-                self.step(game, seat)
-                return
-        self.follow(events)
-        self.step(game, seat)
-
     def step(self, game: Game, seat: int) -> None:
         """The public numbers as `game` (the game followed) stands now, and `seat`'s
         return, each part written only when it changed.  Most steps move the turn and the
