@@ -171,9 +171,8 @@ class PlainGame:
         """(seating, dealer, first seat dealt) for the next hand."""
         self._between_hands("deal")
         standing = self._next_standing() if self.hand >= 0 else None
-        last_dealer = None if self.hand < 0 else self.dealer
         return seats.planned_hand(
-            self.rules, self.present, self.seating, last_dealer, standing, rng
+            self.rules, self.present, self.seating, self.dealer, standing, rng
         )
 
     def start_hand(
@@ -187,12 +186,11 @@ class PlainGame:
         """Deal the next hand (from `rng`, or as given), then the exchange's gives."""
         self._between_hands("deal")
         standing = self._next_standing() if self.hand >= 0 else None
-        last_dealer = None if self.hand < 0 else self.dealer
         seating, dealer, dealt_ids = seats.next_deal(
             self.rules,
             self.present,
             self.seating,
-            last_dealer,
+            self.dealer,
             standing,
             seating,
             dealer,

@@ -204,7 +204,8 @@ def planned_hand(
     rng: random.Random | None,
 ) -> tuple[list[str], int, int]:
     """(seating, dealer, first seat dealt) of the next hand as the rules give them
-    (`standing` None before the first hand, whose dealer is drawn from `rng`)."""
+    (`standing` None before the first hand, whose dealer is drawn from `rng` whatever
+    `last_dealer` says)."""
     seating = seating_for(rules, present, previous, standing)
     dealer = next_dealer(rules, previous, last_dealer, seating, standing, rng)
     assert dealer is not None

@@ -308,9 +308,8 @@ class Game:
         itself, before calling `start_hand(seating=..., dealer=..., deal=...)`."""
         self._between_hands("deal")
         standing = self._next_standing() if self.hand >= 0 else None
-        last_dealer = None if self.hand < 0 else self.dealer
         return seats.planned_hand(
-            self.rules, self._present, self.seating, last_dealer, standing, rng
+            self.rules, self._present, self.seating, self.dealer, standing, rng
         )
 
     def start_hand(
@@ -324,12 +323,11 @@ class Game:
         """Deal the next hand, from `rng` or as given (records), and make the exchange gives."""
         self._between_hands("deal")
         standing = self._next_standing() if self.hand >= 0 else None
-        last_dealer = None if self.hand < 0 else self.dealer
         seating, dealer, hands = seats.next_deal(
             self.rules,
             self._present,
             self.seating,
-            last_dealer,
+            self.dealer,
             standing,
             seating,
             dealer,
