@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Final
 
-from .actions import Play, play_of
+from .actions import TAKES, Due, Handover, Play, play_of
 from .cards import JOKER_ID, JOKER_RANK, THREE, TWO
-from .moves import Top, strength
+from .moves import _PAID, Top, due_choices_held, strength
 from .rules import Rules
 from .tricks import THREE_OF_SPADES, Trick, _choices, _Entry, _set_beats, add_runs_held
 
@@ -82,6 +82,37 @@ _chain: Final = chain.from_iterable
 #: `_REACH[wild]`: how far apart two natural cards of a sequence may be, with this many
 #: wild jokers to fill the ranks between them.
 _REACH: Final = tuple(range(1, wild + 2) for wild in range(9))
+#: The ranks that may start three in a row within their suit (3 to the king), as bits
+#: 13 apart: a hand's bits ANDed with themselves shifted by one and two keep only ranks
+#: that start three of a suit in a row, where these bits are kept.
+_STARTS: Final = sum(0x7FF << 13 * suit for suit in range(4))
+
+
+#: `_DUES[kind][rank][pattern]`: the actions that pay one card of a due of this kind
+#: from a rank held in this suit pattern, one per card kind, lowest first (`_PAID`'s);
+#: for the joker rank, by the jokers held.  Made on first use.
+_DUES: dict[str, tuple[tuple[tuple[Handover, ...], ...], ...]] = {}
+
+
+def due_choices(patterns: Sequence[int], due: Due) -> list[Handover]:
+    """`moves.due_choices_held` for a hand given as suit patterns: each rank's card
+    kinds held, read off a table per rank.  (A due paid by the hand's own cards pays a
+    `Handover` or a `Discard`, typed here as the first.)"""
+    tables = _DUES.get(due.kind)
+    if tables is None:
+        if due.kind == "bomb" or due.kind in TAKES:  # (the hand plays no part)
+            return due_choices_held((), due)  # type: ignore[return-value]
+        paid: tuple[Handover, ...] = _PAID[due.kind]  # type: ignore[assignment]
+        natural = tuple(
+            tuple(
+                tuple(paid[rank << 2 | suit] for suit in range(4) if _HAS[pattern][suit])
+                for pattern in range(81)
+            )
+            for rank in range(JOKER_RANK)
+        )
+        jokers = tuple((paid[JOKER_ID],) if held else () for held in range(9))
+        tables = _DUES[due.kind] = (*natural, jokers)
+    return list(_chain(map(_getitem, tables, patterns)))
 
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
@@ -266,15 +297,18 @@ class Listing:
         if self.rules.sequences:
             lead_runs = self._lead_runs
             bits = sum(map(_getitem, _SPREAD_AT, patterns))
-            # only ranks with another of their suit held within reach of the jokers make
-            # runs (a bit shifted into the next suit keeps a card that makes none: the
-            # same runs, one more key)
-            near = 0
-            for apart in _REACH[wild]:
-                near |= bits << apart | bits >> apart
-            bits &= near
+            if wild or bits & bits >> 1 & bits >> 2 & _STARTS:
+                # only ranks with another of their suit held within reach of the jokers
+                # make runs (a bit shifted into the next suit keeps a card that makes
+                # none: the same runs, one more key)
+                near = 0
+                for apart in _REACH[wild]:
+                    near |= bits << apart | bits >> apart
+                bits &= near
+            else:
+                bits = 0  # (no joker and no three of a suit in a row: no sequence)
             suits = 0
-            for suit in range(4):
+            for suit in range(4 if bits else 0):
                 held = bits >> 13 * suit & 0x1FFF
                 if held:
                     key = held << 3 | wild

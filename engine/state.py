@@ -50,6 +50,7 @@ from .events import (
     TrickEnded,
     WentOut,
 )
+from .fast_tricks import due_choices
 from .judge import judge_for
 from .moves import (
     CARD_STEP,
@@ -444,7 +445,7 @@ class Game:
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
                 else:  # (a due's choices: the trick plays no part)
-                    plays = self._judge.due_choices(self._rows[seat], self.due)  # type: ignore[assignment]
+                    plays = due_choices(self._patterns[seat], self.due)  # type: ignore[assignment]
                 self._listed = (self._actions, len(self._actions), seat, tuple(plays))
                 return plays
             if top is None:
@@ -1268,13 +1269,6 @@ class Game:
         lasting = self._lasting or self._keep_lasting()
         flags = lasting[2]
         return flags[self._answered], flags[self._locked], lasting[1][6]
-
-    def listing(self, seat: int, actions: list[Any], acted: int) -> list[Action] | None:
-        """`legal_actions(seat)` if the hand's `actions` still number `acted` (the moment
-        a view was made), else None."""
-        if actions is self._actions and len(actions) == acted:
-            return self.legal_actions(seat)
-        return None
 
     def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
         """Every card of `log[:upto]` in order (for a view's `played`): grown from the

@@ -552,9 +552,9 @@ class ListedSeatView(LazySeatView):
         at = self._at
         if self.turn == self.seat and at is not None:
             source: ViewSource = at[0]
-            listing = source.listing(self.seat, at[12], at[13])
-            if listing is not None:
-                return listing
+            actions = at[12]
+            if actions is source._actions and len(actions) == at[13]:  # (not moved on since)
+                return source.legal_actions(self.seat)
         return SeatView.legal_actions(self)
 
 
@@ -567,9 +567,13 @@ class ViewSource(Protocol):
     def cards_held(self, seat: int, rows: tuple[Row, ...]) -> tuple[Card, ...]:
         """The cards of `rows` (the seat's), lowest first."""
 
-    def listing(self, seat: int, actions: list[Any], acted: int) -> list[Action] | None:
-        """`Game.legal_actions(seat)` if the hand's `actions` still number `acted`, else
-        None."""
+    #: The hand's actions so far: the game's own list, which only grows during a hand
+    #: (a deal starts another), so a view is of the game's moment while the list it
+    #: kept is this one and as long as it was.
+    _actions: list[Any]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """`Game.legal_actions`."""
 
 
 class Snapshot(NamedTuple):

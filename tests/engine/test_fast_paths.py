@@ -103,6 +103,28 @@ def test_a_view_kept_shows_the_moment_it_was_made() -> None:
         assert view.public() == public_truth
 
 
+def test_a_kept_view_lists_the_actions_of_its_own_moment() -> None:
+    """Under the variants a view lists the game's own listing while the game has not
+    moved on (`ListedSeatView`); kept until the game has (later in the hand, in later
+    hands), it lists what its own moment allowed, as a view built afresh then does."""
+    rng = random.Random(8)
+    game = Game(find_preset("daifugo"), ["a", "b", "c", "d"])
+    kept: list[tuple[SeatView, list[object]]] = []
+    while game.phase is not Phase.GAME_OVER and len(game.finishes) < 3:
+        game.start_hand(rng=rng)
+        while game.phase in (Phase.PLAY, Phase.EXCHANGE):
+            seat = game.actor
+            assert seat is not None
+            view = game.view_for(seat)
+            listed = view.legal_actions()
+            assert listed == SeatView.legal_actions(eager_view(game, seat))
+            kept.append((view, listed))
+            game.apply(seat, rng.choice(listed))
+    assert len(kept) > 100
+    for view, listed in kept:
+        assert view.legal_actions() == listed
+
+
 def test_a_rebuilt_world_views_like_one_built_afresh() -> None:
     rng = random.Random(11)
     game = Game(find_preset("full"), ["a", "b", "c", "d", "e"])

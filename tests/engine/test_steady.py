@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from president.engine import Due, Play, Top, find_preset, judge_for, moves, tricks
+from president.engine import Due, Play, Top, fast_tricks, find_preset, judge_for, moves, tricks
 from president.engine.moves import rows_of
 
 from ..strategies import tables
@@ -78,8 +78,12 @@ def test_the_returns_from_the_rows_are_the_returns_by_cards(data: Any) -> None:
 @given(st.data())
 def test_a_due_s_choices_from_the_rows_are_those_by_card_kind(data: Any) -> None:
     """A hand-over's or a discard's choices read off the rows (`moves.due_choices_held`,
-    what the game lists) are `moves.due_choices` from every card kind's count."""
+    what a view lists) and off the suit patterns (`fast_tricks.due_choices`, what the
+    game lists) are `moves.due_choices` from every card kind's count."""
     rules = data.draw(tables())[0]
     counts = data.draw(hands(rules))
     due = Due(data.draw(st.sampled_from(["handover", "discard"])), 1)
-    assert moves.due_choices_held(rows_of(counts), due) == moves.due_choices(counts, due)
+    rows = rows_of(counts)
+    expected = moves.due_choices(counts, due)
+    assert moves.due_choices_held(rows, due) == expected
+    assert fast_tricks.due_choices(moves.patterns_of(rows), due) == expected
