@@ -64,6 +64,9 @@ LUCK_WORLDS = 96
 #: How often a seat in a playout plays a random legal move instead of the heuristic (as
 #: the search bot's default).
 EPSILON = 0.1
+#: Whether the playouts' heuristic counts the cards (`playout.counted_policy`: the
+#: heuristic bots' own choices, dearer).
+COUNTING = False
 
 
 @dataclass(frozen=True)
@@ -378,7 +381,7 @@ def _playing(
         trial = world.copy()
         trial.apply(seat, candidates[index])
         play_rng.setstate(state)  # (each action meets the same random moves)
-        return trial.playout(seat, EPSILON, play_rng)
+        return trial.playout(seat, EPSILON, play_rng, counting=COUNTING)
 
     return play
 
@@ -498,7 +501,7 @@ def _returning(
         view = game.view_for(seat)
         hands = [game.hand_of(s) for s in range(len(game.seating))]
         play_rng.setstate(state)
-        return make_world(view, hands).playout(seat, EPSILON, play_rng)
+        return make_world(view, hands).playout(seat, EPSILON, play_rng, counting=COUNTING)
 
     return play
 
@@ -660,7 +663,7 @@ def cards_worth(
         if hands is None:
             hands = deal_unseen(view, rng)
         world = make_world(view, hands)
-        total += world.playout(view.seat, EPSILON, rng)
+        total += world.playout(view.seat, EPSILON, rng, counting=COUNTING)
         done += 1
     return 1 + (1 - total / done) * (players - 1)
 

@@ -120,9 +120,13 @@ class SearchBot:
         self.epsilon = epsilon
         #: Play the heuristic's cheapest whole answer unsearched when nobody is near the end.
         self.shortcut = shortcut
-        #: How the others play in playouts: "heuristic", "greedy", or "mixed" (each
-        #: opponent either, drawn per world).
+        #: How the others play in playouts: "heuristic", "greedy", "mixed" (each
+        #: opponent either, drawn per world) or "counting" (the heuristic counting the
+        #: cards, every seat).
         self.model = model
+        #: "counting": the others play the heuristic that counts the cards
+        #: (`playout.counted_policy`), as the heuristic bots do.
+        self.counting = model == "counting"
         #: The race's margin: standard errors behind the leader that drop an action.
         self.race_z = race_z
         self.fallback = HeuristicBot()
@@ -239,7 +243,7 @@ class SearchBot:
                 greedy.append(self._greedy_seats(me, len(view.counts)))
             world = worlds[n].copy()
             world.apply(me, actions[arm])
-            totals[arm] += world.playout(me, self.epsilon, self.rng, greedy[n])
+            totals[arm] += world.playout(me, self.epsilon, self.rng, greedy[n], self.counting)
             visits[arm] += 1
             done += 1
         best = max(
@@ -274,7 +278,9 @@ class SearchBot:
             for arm in alive:
                 trial = world.copy()
                 trial.apply(me, actions[arm])
-                results[arm].append(trial.playout(me, self.epsilon, self.rng, greedy))
+                results[arm].append(
+                    trial.playout(me, self.epsilon, self.rng, greedy, self.counting)
+                )
             spent += len(alive)
             n = len(results[alive[0]])
             if n < RACE_MIN:

@@ -191,14 +191,21 @@ def main() -> int:
         "--epsilon", type=float, default=review.EPSILON, help="random moves in the playouts"
     )
     parser.add_argument(
+        "--counting",
+        action="store_true",
+        help="the playouts' heuristic counts the cards (as the heuristic bots do)",
+    )
+    parser.add_argument(
         "--rows", metavar="FILE", help="write the calibration's rows (JSON) to FILE as well"
     )
     args = parser.parse_args()
     WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
     review.EPSILON = args.epsilon
+    review.COUNTING = args.counting
     print(
         f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed},"
         f" epsilon {review.EPSILON}"
+        + (", the playouts counting the cards" if args.counting else "")
     )
     if args.planted:
         started = time.perf_counter()

@@ -7,7 +7,14 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from president.bots.heuristic import heuristic_choice, pay_due, rank_counts, view_facts
+from president.bots.heuristic import (
+    HeuristicBot,
+    heuristic_choice,
+    pay_due,
+    rank_counts,
+    view_facts,
+)
+from president.bots.playout import counted_policy
 from president.bots.search import policy
 from president.engine import (
     PASS,
@@ -105,6 +112,38 @@ def test_the_plain_playout_policy_is_the_heuristic(
     except ValueError:
         return
     policy_is_the_heuristic(rules, min(players, rules.max_players), seed, steps)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.one_of(
+        st.tuples(
+            st.sampled_from([find_preset("daifugo"), find_preset("classic")]),
+            st.integers(3, 6),
+            st.integers(),
+        ),
+        tables(),
+    ),
+    st.integers(0, 40),
+)
+def test_the_counting_playout_policy_is_the_heuristic_bot(
+    table: tuple[Rules, int, int], steps: int
+) -> None:
+    """`counted_policy` (the cards counted from the others' hands in the world) chooses
+    what a heuristic bot chooses from the seat's view (the cards counted from those out),
+    at every move to the end of a hand."""
+    rules, players, seed = table
+    game = a_moment(rules, players, seed, steps)
+    if game is None:
+        return
+    bot = HeuristicBot()
+    for _ in range(40):
+        turn = game.turn
+        if turn is None or game.phase is not Phase.PLAY:
+            break
+        action = counted_policy(game, turn)
+        assert action == bot.choose(game.view_for(turn))
+        game.apply(turn, action)
 
 
 def policy_is_the_heuristic(rules: Rules, players: int, seed: int, steps: int) -> None:
