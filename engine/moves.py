@@ -246,6 +246,8 @@ def return_of(ids: tuple[int, ...]) -> Return:
 #: The return of two single cards of different ranks: `_PAIRS[low_id][high_id]` (filled
 #: on first use: 1,378 returns).
 _PAIRS: list[list[Return]] = []
+#: The return of one card, by its id.
+_SINGLES: Final = tuple(return_of((card_id,)) for card_id in range(KINDS))
 
 
 def legal_returns(rows: Sequence[Row], size: int) -> list[Return]:
@@ -376,7 +378,7 @@ def returns_held(rows: Sequence[Row], size: int) -> list[Return] | None:
     held, so the rows give the cards held, lowest first."""
     held = [card_id for row in rows if row for card_id in row[-1].ids]
     if size == 1:
-        return [return_of((card_id,)) for card_id in dict.fromkeys(held)]
+        return list(map(_SINGLES.__getitem__, dict.fromkeys(held)))
     if size != 2 or len(set(held)) < len(held):
         return None
     pairs = _PAIRS or _fill_pairs()
