@@ -31,7 +31,6 @@ from .heuristic import (
     heuristic_choice,
     naturals,
     pay_due,
-    power,
     rank_counts,
     top_power,
 )
@@ -94,7 +93,7 @@ class World:
         return self.game.phase is not Phase.PLAY
 
 
-def _facts(game: Game, seat: int) -> Facts:
+def _facts(game: Game, seat: int, unseen: list[int] | None = None) -> Facts:
     rows = game.rows(seat)
     return Facts(
         game.rules,
@@ -103,7 +102,7 @@ def _facts(game: Game, seat: int) -> Facts:
         game.top,
         game.revolution != game.jack_back,
         game.card_counts(),
-        None,
+        unseen,
         # the cards of mine the advice reads: the 3S (spade_three), so the 3s will do
         rows[THREE][-1].cards if game.rules.spade_three and rows[THREE] else (),
     )
@@ -136,45 +135,28 @@ def game_policy(game: Game, seat: int) -> Action:
 
 
 def counted_policy(game: Game, seat: int) -> Action:
-    """The heuristic as `HeuristicBot` plays it, the cards counted: a seat that counts
-    the cards out knows per rank how many copies the others hold (`Facts.unseen`), which
-    in a world is what they do hold, so its boss plays are the table's bots' own.  Every
-    fact weighed, no shortcut: dearer than `game_policy`, and the same choice as a
-    heuristic bot given the seat's view (tests/bots/test_playout.py)."""
+    """The heuristic as the heuristic bots play it, the cards counted: per rank the
+    copies the others hold (`Facts.unseen`; a seat that counts the cards out knows as
+    much, and in a world they are what the others hold), which `game_policy` leaves
+    uncounted, so that no play is known to be a boss there.  Every fact weighed, no
+    shortcut: dearer, and the heuristic bot's own choice (tests/bots/test_playout.py)."""
     actions = game.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    rules, rows = game.rules, game.rows(seat)
-    reversed_ = game.revolution != game.jack_back
-    due = game.due
-    if due is not None:
-        hand = game.hand_of(seat)
-        return pay_due(actions, hand, rank_counts(rows), reversed_, rules, due.kind == "zombie")
-    plays: list[Play] = [a for a in actions if type(a) is Play]
-    can_pass = actions[-1] is PASS
-    held = rank_counts(rows)
-    unseen = [-n for n in held]
+    if game.due is not None:  # (a due's payment counts nothing)
+        return game_policy(game, seat)
+    unseen = [-n for n in map(len, game.rows(seat))]
     for other in range(len(game.seating)):
         unseen = list(map(int.__add__, unseen, map(len, game.rows(other))))
-    facts = Facts(
-        rules,
-        seat,
-        held,
-        game.top,
-        reversed_,
-        game.card_counts(),
-        unseen,
-        game.hand_of(seat) if judge_for(rules).suits_matter() else (),
-    )
-    action = heuristic_choice(facts, plays, can_pass)
-    if action is PASS and not can_pass:
-        return min(plays, key=lambda p: power(p, ORDER[reversed_]))
-    return action
+    plays: list[Play] = [a for a in actions if type(a) is Play]
+    return _weighed(game, seat, plays, actions[-1] is PASS, unseen)
 
 
-def _weighed(game: Game, seat: int, plays: list[Play], can_pass: bool) -> Action:
-    """The heuristic's own choice, every fact weighed."""
-    action = heuristic_choice(_facts(game, seat), plays, can_pass)
+def _weighed(
+    game: Game, seat: int, plays: list[Play], can_pass: bool, unseen: list[int] | None = None
+) -> Action:
+    """The heuristic's own choice, every fact weighed (`unseen`: `Facts.unseen`)."""
+    action = heuristic_choice(_facts(game, seat, unseen), plays, can_pass)
     if action is PASS and not can_pass:
         return plays[0]
     return action
