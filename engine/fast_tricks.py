@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Final
 
-from .actions import TAKES, Due, Handover, Play, play_of
+from .actions import TAKES, Bomb, Discard, Due, Handover, Play, Take, play_of
 from .cards import JOKER_ID, JOKER_RANK, THREE, TWO
-from .moves import _PAID, Top, due_choices_held, strength
+from .moves import _PAID, Top, due_choices, strength
 from .rules import Rules
 from .tricks import THREE_OF_SPADES, Trick, _choices, _Entry, _set_beats, add_runs_held
 
@@ -88,21 +88,23 @@ _REACH: Final = tuple(range(1, wild + 2) for wild in range(9))
 _STARTS: Final = sum(0x7FF << 13 * suit for suit in range(4))
 
 
+#: An action that pays a card of a due.
+_Paid = Handover | Discard | Take | Bomb
 #: `_DUES[kind][rank][pattern]`: the actions that pay one card of a due of this kind
 #: from a rank held in this suit pattern, one per card kind, lowest first (`_PAID`'s);
 #: for the joker rank, by the jokers held.  Made on first use.
-_DUES: dict[str, tuple[tuple[tuple[Handover, ...], ...], ...]] = {}
+_DUES: dict[str, tuple[tuple[tuple[_Paid, ...], ...], ...]] = {}
 
 
-def due_choices(patterns: Sequence[int], due: Due) -> list[Handover]:
-    """`moves.due_choices_held` for a hand given as suit patterns: each rank's card
-    kinds held, read off a table per rank.  (A due paid by the hand's own cards pays a
-    `Handover` or a `Discard`, typed here as the first.)"""
+def due_choices_held(patterns: Sequence[int], due: Due) -> list[_Paid]:
+    """`moves.due_choices` for a hand given as suit patterns (what the game lists, and
+    the judge from a hand's rows): each rank's card kinds held, read off a table per
+    rank, without counting every card kind."""
     tables = _DUES.get(due.kind)
     if tables is None:
         if due.kind == "bomb" or due.kind in TAKES:  # (the hand plays no part)
-            return due_choices_held((), due)  # type: ignore[return-value]
-        paid: tuple[Handover, ...] = _PAID[due.kind]  # type: ignore[assignment]
+            return due_choices((), due)
+        paid = _PAID[due.kind]
         natural = tuple(
             tuple(
                 tuple(paid[rank << 2 | suit] for suit in range(4) if _HAS[pattern][suit])

@@ -172,7 +172,7 @@ class Judge:
     def due_choices(rows: Sequence[Row], due: Due) -> list[Handover | Discard | Take | Bomb]:
         """Every action that pays the next card of `due` from this hand (one per card
         kind held, or that may be taken; every rank, for a bomb), lowest first."""
-        return moves.due_choices_held(rows, due)
+        return fast_tricks.due_choices_held(moves.patterns_of(rows), due)
 
     def problem(
         self,

@@ -338,18 +338,6 @@ def due_choices(counts: Sequence[int], due: Due) -> list[Handover | Discard | Ta
     return [paid[card_id] for card_id, n in enumerate(counts) if n]
 
 
-def due_choices_held(rows: Sequence[Row], due: Due) -> list[Handover | Discard | Take | Bomb]:
-    """`due_choices` for a hand given as its rows (a due's every card, as `pair_returns`
-    reads them: each rank's last set), without counting every card kind."""
-    if due.kind == "bomb" or due.kind in TAKES:
-        return due_choices((), due)  # (the hand plays no part)
-    paid = _PAID[due.kind]
-    held = [card_id for row in rows if row for card_id in row[-1].ids]
-    if len(set(held)) < len(held):  # (a card twice: two decks, two jokers)
-        held = list(dict.fromkeys(held))
-    return [paid[card_id] for card_id in held]
-
-
 #: Each card paid for a due, one action per kind of due and card (made once).
 _PAID: Final = {
     kind: tuple(action((card,)) for card in CARDS)  # type: ignore[arg-type]

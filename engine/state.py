@@ -50,7 +50,7 @@ from .events import (
     TrickEnded,
     WentOut,
 )
-from .fast_tricks import due_choices
+from .fast_tricks import due_choices_held
 from .judge import judge_for
 from .moves import (
     CARD_STEP,
@@ -445,7 +445,7 @@ class Game:
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
                 else:  # (a due's choices: the trick plays no part)
-                    plays = due_choices(self._patterns[seat], self.due)  # type: ignore[assignment]
+                    plays = due_choices_held(self._patterns[seat], self.due)  # type: ignore[assignment]
                 self._listed = (self._actions, len(self._actions), seat, tuple(plays))
                 return plays
             if top is None:
