@@ -124,8 +124,7 @@ class SearchBot:
         #: opponent either, drawn per world) or "counting" (the heuristic counting the
         #: cards, every seat).
         self.model = model
-        #: "counting": the others play the heuristic that counts the cards
-        #: (`playout.counted_policy`), as the heuristic bots do.
+        #: (`model` "counting", asked once per playout: `playout.counted_policy`.)
         self.counting = model == "counting"
         #: The race's margin: standard errors behind the leader that drop an action.
         self.race_z = race_z
