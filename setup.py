@@ -25,11 +25,16 @@ from setuptools.command.build_ext import build_ext
 #: What is compiled: the engine's whole game loop and the simulator's (a bot that does
 #: not look at a field must not pay for it, compiled or not).
 COMPILED = [
+    "engine/cards.py",
+    "engine/actions.py",
     "engine/events.py",
     "engine/moves.py",
     "engine/tricks.py",
     "engine/fast_tricks.py",
     "engine/judge.py",
+    "engine/seating.py",
+    "engine/scoring.py",
+    "engine/flow.py",
     "engine/state.py",
     "engine/view.py",
     "bots/sim.py",

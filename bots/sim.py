@@ -224,6 +224,9 @@ class Timed:
     #: The strategy's choice, clocked one way or the other (an attribute, not a method:
     #: chosen once, called as the strategy's `choose` is).
     choose: Callable[[Any], Any]
+    #: The strategy's own `choose` (what it returns is the engine's to judge: compiled,
+    #: a value typed as an action would be refused here, before the engine says why).
+    _choose: Callable[[Any], Any]
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy

@@ -18,7 +18,11 @@ class _Cards:
     cards: tuple[Card, ...]
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
+        # Each field is set once, as the action is made (compiled, `__init__` sets its
+        # fields without this); never again.
+        if hasattr(self, name):
+            raise AttributeError("actions are immutable")
+        object.__setattr__(self, name, value)
 
     @classmethod
     def parse(cls: type[_A], text: str | Iterable[str]) -> _A:
@@ -64,21 +68,16 @@ class Play(_Cards):
             rank = JOKER_RANK
         else:
             rank = -1
-        set_ = object.__setattr__
-        set_(self, "cards", ordered)
-        set_(self, "ids", ids)
-        set_(self, "rank", rank)
-        set_(self, "count", len(ids))
-        set_(self, "jokers", jokers)
-        set_(self, "repeats", len(set(ids)) != len(ids))
-        set_(
-            self,
-            "step",
-            sum(
-                3 ** (i & 3) if i != JOKER_ID else 1
-                for i in ids
-                if (i != JOKER_ID) == (rank != JOKER_RANK)
-            ),
+        self.cards = ordered
+        self.ids = ids
+        self.rank = rank
+        self.count = len(ids)
+        self.jokers = jokers
+        self.repeats = len(set(ids)) != len(ids)
+        self.step = sum(
+            3 ** (i & 3) if i != JOKER_ID else 1
+            for i in ids
+            if (i != JOKER_ID) == (rank != JOKER_RANK)
         )
 
     def __eq__(self, other: object) -> bool:
@@ -106,8 +105,8 @@ class _Handful(_Cards):
 
     def __init__(self, cards: Iterable[Card]) -> None:
         ordered = tuple(sorted(cards, key=lambda c: c.id))
-        object.__setattr__(self, "cards", ordered)
-        object.__setattr__(self, "ids", tuple(c.id for c in ordered))
+        self.cards = ordered
+        self.ids = tuple(c.id for c in ordered)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.ids == self.ids
@@ -168,10 +167,12 @@ class Bomb:
     def __init__(self, rank: int) -> None:
         if type(rank) is not int or not 0 <= rank < len(RANK_NAMES):
             raise ValueError(f"a bomb names a rank, 3 to 2, not {rank!r}")
-        object.__setattr__(self, "rank", rank)
+        self.rank = rank
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
+        if hasattr(self, name):
+            raise AttributeError("actions are immutable")
+        object.__setattr__(self, name, value)
 
     @classmethod
     def parse(cls, text: str) -> Bomb:

@@ -56,12 +56,16 @@ class Card:
     def __init__(self, card_id: int) -> None:
         if not 0 <= card_id < KINDS:
             raise ValueError(f"no card has id {card_id}")
-        object.__setattr__(self, "id", card_id)
-        object.__setattr__(self, "rank", card_id >> 2 if card_id != JOKER_ID else JOKER_RANK)
-        object.__setattr__(self, "suit", card_id & 3 if card_id != JOKER_ID else -1)
+        self.id = card_id
+        self.rank = card_id >> 2 if card_id != JOKER_ID else JOKER_RANK
+        self.suit = card_id & 3 if card_id != JOKER_ID else -1
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
+        # Each field is set once, as the card is made (compiled, `__init__` sets its
+        # fields without this); never again.
+        if hasattr(self, name):
+            raise AttributeError("cards are immutable")
+        object.__setattr__(self, name, value)
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (str(self),))

@@ -93,7 +93,7 @@ _Paid = Handover | Discard | Take | Bomb
 #: `_DUES[kind][rank][pattern]`: the actions that pay one card of a due of this kind
 #: from a rank held in this suit pattern, one per card kind, lowest first (`_PAID`'s);
 #: for the joker rank, by the jokers held.  Made on first use.
-_DUES: dict[str, tuple[tuple[tuple[_Paid, ...], ...], ...]] = {}
+_DUES: Final[dict[str, tuple[tuple[tuple[_Paid, ...], ...], ...]]] = {}
 
 
 def due_choices_held(patterns: Sequence[int], due: Due) -> list[_Paid]:
@@ -119,7 +119,7 @@ def due_choices_held(patterns: Sequence[int], due: Due) -> list[_Paid]:
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
 #: `rank << 10 | pattern << 3 | wild jokers`.  Filled on first use.
-_SETS: dict[int, tuple[Play, ...]] = {}
+_SETS: Final[dict[int, tuple[Play, ...]]] = {}
 
 
 def _sets(key: int) -> tuple[Play, ...]:
@@ -137,7 +137,7 @@ def _sets(key: int) -> tuple[Play, ...]:
 #: `_sets` that answer a set pile of `size` cards a rank beats (0: it does not), or clears
 #: (floor: that many of the rank clear, 0 if none do), in the listing's order; each
 #: entry made on first use (`_fill`; None until then).
-_FILTERED: dict[tuple[int, int, int, int], list[tuple[Play, ...] | None]] = {}
+_FILTERED: Final[dict[tuple[int, int, int, int], list[tuple[Play, ...] | None]]] = {}
 #: A rank answering a set pile: its rank, its `_FILTERED` table and that table's key.
 _Answer = tuple[int, list[tuple[Play, ...] | None], tuple[int, int, int, int]]
 #: What of each suit pattern a lock lets go, by the lock's mask (`_LOCKED`'s other way).
@@ -169,7 +169,7 @@ def _fill(which: tuple[int, int, int, int], pattern: int) -> tuple[Play, ...]:
 
 #: `_LEAD_SETS[wild][rank][pattern]`: the sets of `_sets` by rank and suit pattern held,
 #: for this many wild jokers (13 tables of 81, made on first use).
-_LEAD_SETS: dict[int, tuple[tuple[tuple[Play, ...], ...], ...]] = {}
+_LEAD_SETS: Final[dict[int, tuple[tuple[tuple[Play, ...], ...], ...]]] = {}
 
 
 def _lead_sets(wild: int) -> tuple[tuple[tuple[Play, ...], ...], ...]:

@@ -11,7 +11,20 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn
 
 from . import tricks
-from .actions import DUE_ACTIONS, PASS, TAKES, Action, Bomb, Due, Play, Return
+from .actions import (
+    DUE_ACTIONS,
+    PASS,
+    TAKES,
+    Action,
+    Bomb,
+    Discard,
+    Due,
+    Handover,
+    Pass,
+    Play,
+    Return,
+    Take,
+)
 from .cards import JOKER_RANK, SEVEN, SIX, THREE, Card
 from .errors import IllegalAction, NotYourTurn
 from .events import Event, GameOver, HandOver
@@ -70,12 +83,11 @@ def no_hand_in_play(phase: Phase) -> NoReturn:
     raise IllegalAction("the hand is over: the next hand has not been dealt")
 
 
-def not_a_return(action: object, kinds: Iterable[type]) -> NoReturn:
-    """The refusal of an action in the exchange that is not a return (`kinds`: every
-    other kind of action there is)."""
-    if type(action) in tuple(kinds):
-        raise IllegalAction("the exchange comes first: nobody plays until the returns are made")
-    raise IllegalAction(f"{action!r} is not an action")
+def not_a_return(action: object) -> str:
+    """Why `action`, not a return, may not be taken in the exchange, in a sentence."""
+    if type(action) in (Play, Pass, Handover, Discard, Take, Bomb):
+        return "the exchange comes first: nobody plays until the returns are made"
+    return f"{action!r} is not an action"
 
 
 def not_returning(seating: Sequence[str], returning: Iterable[int]) -> NoReturn:

@@ -179,7 +179,7 @@ class Judge:
         rows: Sequence[Row],
         trick: Trick,
         due: Due | None,
-        action: Action,
+        action: object,
         counts: moves.KindCounts | None = None,
     ) -> str | None:
         """Why the seat whose turn it is may not take `action` now, in a sentence a

@@ -131,7 +131,7 @@ Row = tuple[Play, ...]
 _ROWS: dict[int, Row] = {}
 #: The same rows in a list indexed by `rank << 7 | pattern` (a suit pattern is below 81,
 #: a joker count below 5), filled as they are first asked for: the hot path's lookup.
-ROW_TABLE: list[Row | None] = [None] * (14 << 7)
+ROW_TABLE: Final[list[Row | None]] = [None] * (14 << 7)
 _RETURNS: dict[tuple[int, ...], Return] = {}
 
 
@@ -245,7 +245,7 @@ def return_of(ids: tuple[int, ...]) -> Return:
 
 #: The return of two single cards of different ranks: `_PAIRS[low_id][high_id]` (filled
 #: on first use: 1,378 returns).
-_PAIRS: list[list[Return]] = []
+_PAIRS: Final[list[list[Return]]] = []
 #: The return of one card, by its id.
 _SINGLES: Final = tuple(return_of((card_id,)) for card_id in range(KINDS))
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import cast
 
 from . import flow
 from . import seating as seats
@@ -288,7 +289,7 @@ class PlainGame:
         colour = self.judge.coloured(plays)
         return Trick(self.top, reversed_, self.lock, self.opening, step, colour)
 
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: int, action: object) -> None:
         """Raise `IllegalAction` with a sentence a player understands if `action` is
         illegal for `seat` now."""
         if self.phase is Phase.PLAY:
@@ -300,7 +301,7 @@ class PlainGame:
             return
         if self.phase is Phase.EXCHANGE:
             if type(action) is not Return:
-                flow.not_a_return(action, (Play, Pass, Handover, Discard, Take, Bomb))
+                raise IllegalAction(flow.not_a_return(action))
             if seat not in self.pending_returns:
                 flow.not_returning(self.seating, self.pending_returns)
             _, size = self.pending_returns[seat]
@@ -310,7 +311,7 @@ class PlainGame:
             return
         flow.no_hand_in_play(self.phase)
 
-    def is_legal(self, seat: int, action: Action) -> bool:
+    def is_legal(self, seat: int, action: object) -> bool:
         try:
             self.check(seat, action)
         except IllegalAction:
@@ -343,19 +344,20 @@ class PlainGame:
 
     # --- carrying out an action -------------------------------------------------------
 
-    def apply(self, seat: int, action: Action, *, checked: bool = True) -> list[Event]:
+    def apply(self, seat: int, action: object, *, checked: bool = True) -> list[Event]:
         """Check `action`, carry it out, and return the events it caused."""
         self.check(seat, action)
-        self.actions.append((seat, action))
-        if isinstance(action, Return):
-            return self._return(seat, action)
+        taken = cast(Action, action)  # (`check` refuses anything but an action)
+        self.actions.append((seat, taken))
+        if isinstance(taken, Return):
+            return self._return(seat, taken)
         events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(seat, action, events)
-        elif isinstance(action, Pass):
+        if isinstance(taken, Play):
+            self._play(seat, taken, events)
+        elif isinstance(taken, Pass):
             self._pass(seat, events)
         else:
-            self._pay_due(seat, action, events)
+            self._pay_due(seat, taken, events)
         if self.rules.auto_pass:
             self._auto_pass(events)
         return events

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from . import flow, tricks
 from . import seating as seats
@@ -83,9 +83,10 @@ class HandHistory:
         return (HandHistory, (self.seating, self.dealer, self.deal, self.actions))
 
 
-_PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
-_new = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
-_chain = chain.from_iterable
+_PLAY: Final = Phase.PLAY
+_EXCHANGE: Final = Phase.EXCHANGE
+_new: Final = tuple.__new__  # builds the hot path's named tuples without a Python-level __new__
+_chain: Final = chain.from_iterable
 
 
 class Game:
@@ -377,7 +378,7 @@ class Game:
 
     # --- legality -------------------------------------------------------------------
 
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: int, action: object) -> None:
         """Raise `IllegalAction` with a sentence a player understands if `action` is illegal."""
         phase = self.phase
         if phase is _PLAY:
@@ -395,7 +396,7 @@ class Game:
             return
         if phase is _EXCHANGE:
             if type(action) is not Return:
-                flow.not_a_return(action, (Play, Pass, Handover, Discard, Take, Bomb))
+                raise IllegalAction(flow.not_a_return(action))
             pending = self.pending_returns.get(seat)
             if pending is None:
                 flow.not_returning(self.seating, self.pending_returns)
@@ -407,7 +408,7 @@ class Game:
             return
         flow.no_hand_in_play(phase)
 
-    def is_legal(self, seat: int, action: Action) -> bool:
+    def is_legal(self, seat: int, action: object) -> bool:
         try:
             self.check(seat, action)
         except IllegalAction:
@@ -499,7 +500,7 @@ class Game:
 
     # --- applying -------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action, *, checked: bool = True) -> list[Event]:
+    def apply(self, seat: int, action: object, *, checked: bool = True) -> list[Event]:
         """Check `action`, carry it out, and return the events it caused.  `checked=False`
         skips the check, for callers that only ever pass an action from `legal_actions`
         (a bot's playouts); anything else then corrupts the game."""
@@ -587,7 +588,7 @@ class Game:
                     self.check(seat, action)
             else:
                 self.check(seat, action)
-        self._actions.append((seat, action))
+        self._actions.append((seat, action))  # type: ignore[arg-type]  # (checked: an action)
         if kind is Return:
             return self._return(seat, action)  # type: ignore[arg-type]
         events = []

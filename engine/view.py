@@ -16,6 +16,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 from .actions import PASS, Action, Due, Pass, Play, Return
 from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
+from .flow import not_a_return
 from .judge import Trick, judge_for
 from .moves import Row, Top, rows_of
 from .phase import Phase
@@ -496,14 +497,14 @@ class SeatView:
         colour = judge.coloured(self.trick) if rules.colour_lock else -1
         return Trick(self.top, reversed_, self.lock, self.opening, step, colour)
 
-    def problem(self, action: Action) -> str | None:
+    def problem(self, action: object) -> str | None:
         """Why this seat may not take `action` now, in the engine's words (what
         `Game.check` would say); None when it may."""
         judge = judge_for(self.rules)
         if self.phase is _EXCHANGE and self.return_size:
             if type(action) is Return:
                 return judge.return_problem(self.rows, self.return_size, action)
-            return "the exchange comes first: nobody plays until the returns are made"
+            return not_a_return(action)
         if not self.my_turn:
             return "it is not your turn"
         return judge.problem(self.rows, self.judged(), self.due, action)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -25,9 +26,21 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 #: What setup.py compiles, as `president --version` names it.
 COMPILED = (
-    "bots.sim, engine.events, engine.fast_tricks, engine.judge, engine.moves, engine.state,"
-    " engine.tricks, engine.view"
+    "bots.sim, engine.actions, engine.cards, engine.events, engine.fast_tricks, engine.flow,"
+    " engine.judge, engine.moves, engine.scoring, engine.seating, engine.state, engine.tricks,"
+    " engine.view"
 )
+#: A string handed to `Game.apply` where an action belongs: what is raised, printed.
+REFUSE_A_STRING = """
+import random
+from president.engine import Game, find_preset
+game = Game(find_preset("classic"), ["a", "b", "c", "d"])
+game.start_hand(rng=random.Random(1))
+try:
+    game.apply(game.turn, "pass")
+except Exception as exc:
+    print(f"{type(exc).__name__}: {exc}")
+"""
 SKIP = ("build", "dist", ".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
 
 
@@ -77,7 +90,7 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     wheel, said = build_wheel(tmp_path / "compiled", PRESIDENT_COMPILE="1", MYPYC_OPT_LEVEL="0")
     assert " -O0 " in said, said[-3000:]  # (mypyc passed the level on to the compiler)
     names = zipfile.ZipFile(wheel).namelist()
-    for module in ("engine/state", "engine/view", "engine/moves", "bots/sim"):
+    for module in ("engine/state", "engine/view", "engine/moves", "engine/actions", "bots/sim"):
         assert any(n.startswith(f"president/{module}.") and n.endswith(".so") for n in names)
         assert f"president/{module}.py" in names  # the source is installed beside it
     assert any(n.startswith("president__mypyc.") for n in names)  # mypyc's shared part
@@ -89,6 +102,14 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     assert not [n for n in zipfile.ZipFile(plain).namelist() if n.endswith(".so")]
     pure = unpacked(plain, tmp_path / "pure" / "site")
     assert president(pure, "--version").endswith("(pure Python)\n")
+    # what a bot hands the engine that is no action is refused in words, compiled too
+    # (an action there is a native class: a parameter declared as one would raise
+    # TypeError)
+    for env in (compiled, pure):
+        refused = subprocess.run(
+            [sys.executable, "-c", REFUSE_A_STRING], env=env, capture_output=True, text=True
+        )
+        assert refused.stdout == "IllegalAction: 'pass' is not an action\n", refused
     for run in (
         ("--games", "8", "--seed", "5", "--bots", "heuristic,greedy,random,random"),
         ("--preset", "daifugo", "--games", "4", "--seed", "2", "--bots", "heuristic,random,greedy"),

@@ -229,6 +229,33 @@ def test_the_plain_game_refuses_what_the_game_refuses_between_hands() -> None:
     ]
 
 
+def test_anything_but_an_action_is_refused_in_words() -> None:
+    """A value that is no action (a bot's typo, a string, None) is an illegal action, in
+    the exchange and in play, with a sentence: never a TypeError (the compiled build,
+    where actions are native classes, included: tests/test_compiled_build.py)."""
+    names = ["a", "b", "c", "d"]
+    rules = find_preset("classic")
+    game, plain = Game(rules, names), PlainGame(rules, names)
+    for hand in range(2):  # (the second hand opens with the exchange)
+        for twin in (game, plain):
+            twin.start_hand(rng=random.Random(hand))
+        assert game.phase is (Phase.EXCHANGE if hand else Phase.PLAY)
+        seat = next(iter(game.pending_returns)) if hand else game.turn
+        for junk in ("pass", None, 3, ("3C",), PASS.__class__):
+            said = sentence(game, seat, junk)  # type: ignore[arg-type]
+            assert said == f"IllegalAction: {junk!r} is not an action"
+            assert sentence(plain, seat, junk) == said  # type: ignore[arg-type]
+            for twin in (game, plain):
+                with pytest.raises(IllegalAction, match="is not an action"):
+                    twin.apply(seat, junk)
+            assert game.view_for(seat).problem(junk) == said.split(": ", 1)[1]
+        while game.phase is not Phase.BETWEEN_HANDS:
+            actor = game.actor
+            assert actor is not None
+            action = game.legal_actions(actor)[0]
+            assert game.apply(actor, action) == plain.apply(actor, action)
+
+
 RECORDS = sorted(
     path
     for path in (Path(__file__).parent / "records").glob("*.json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from president.engine import (
     Dealt,
     Game,
@@ -43,6 +44,10 @@ def test_every_spelling_of_the_view_fields_is_held_to_the_declared_names() -> No
 
     from president.engine import view as view_module
 
+    if not str(view_module.__file__).endswith(".py"):
+        # compiled by mypyc, the class shows neither its signature nor its annotations:
+        # what this reads is the source's, which the pure-Python run checks
+        pytest.skip("compiled: the spellings are checked in pure Python")
     fields = SeatView._fields
     assert tuple(inspect.signature(SeatView.__init__).parameters)[1:] == fields
     eager, lazy = view_module._EAGER_FIELDS, view_module._LAZY_FIELDS
@@ -55,7 +60,12 @@ def test_every_spelling_of_the_view_fields_is_held_to_the_declared_names() -> No
     assert set(view_module._FILLS) == set(lazy)
     made = tuple(inspect.signature(view_module.LazySeatView.__init__).parameters)[1:]
     assert made[:-1] == tuple(name for name in fields if name in eager), made
-    # a view made by the game fills every field from its snapshot as one made afresh
+
+
+def test_a_view_made_by_the_game_fills_every_field_as_one_made_afresh() -> None:
+    """Each field of the lazy view (from its snapshot) equals that of a view made whole;
+    compiled or not."""
+    fields = SeatView._fields
     game = Game(find_preset("daifugo"), ["a", "b", "c", "d"])
     game.start_hand(rng=random.Random(3))
     seat = game.actors[0]
