@@ -10,10 +10,14 @@ it was measured on:
   play of a hand (what its cards were worth) against the place it took, by decile;
 - discrimination: a seat played by random, greedy, heuristic and search bots against 3
   heuristic bots, the mean loss per decision of its decisions with a 95% interval
-  (clustered by game).
+  (clustered by game);
+- paired discrimination (`--paired-games`): the same decisions put to every bot, drawn
+  from games of 4 heuristic bots or (`--paired-first BOT`) from BOT's own decisions
+  against 3 heuristic bots, each gap between two bots with its interval.
 
     python -m scripts.bench_review [--preset classic] [--planted 200] [--games 200]
-        [--discrimination-games 10] [--worlds 48] [--jobs 2]
+        [--discrimination-games 10] [--paired-games 0] [--paired-first heuristic]
+        [--worlds 48] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -104,16 +108,19 @@ def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[flo
 BOTS = ("random", "greedy", "heuristic", "search")
 
 
-def paired(job: tuple[str, int, int, int]) -> list[tuple[int, list[float]]]:
+def paired(job: tuple[str, int, int, int, str]) -> list[tuple[int, list[float]]]:
     """The same decisions put to every bot: `count` decisions drawn at random from one
-    game of 4 heuristic bots, each asked of `BOTS` from the seat's view, every answer
-    weighed over the same worlds as the review weighs a decision (the best chosen on
-    half the worlds, each answer's loss against it measured on the other half): per
+    game of 4 heuristic bots (or, `first` another bot, from that bot's own decisions in a
+    game of it against 3 heuristic bots), each asked of `BOTS` from the seat's view, every
+    answer weighed over the same worlds as the review weighs a decision (the best chosen
+    on half the worlds, each answer's loss against it measured on the other half): per
     decision (game, each bot's loss, unfloored).  Paired, the world's luck and the
     decision's difficulty cancel out of each gap between two bots."""
-    preset, seed, number, count = job
-    doc = game_record(preset, ["heuristic"] * 4, seed, number)
+    preset, seed, number, count, first = job
+    doc = game_record(preset, [first] + ["heuristic"] * 3, seed, number)
     found, _ = review.moments(doc)
+    if first != "heuristic":  # (its own decisions: the states its play leads to)
+        found = [m for m in found if m.view.seating[m.seat] == doc["players"][0]]
     rng = random.Random(seed * 7907 + number)
     out = []
     for moment in rng.sample(found, min(count, len(found))):
@@ -183,6 +190,13 @@ def main() -> int:
         help="games whose decisions are put to every bot (the paired discrimination)",
     )
     parser.add_argument("--paired-decisions", type=int, default=30, help="drawn a game")
+    parser.add_argument(
+        "--paired-first",
+        default="heuristic",
+        choices=BOTS,
+        help="the paired decisions are this bot's own, in games of it against 3 heuristic"
+        " bots (default: any seat's, in games of 4 heuristic bots)",
+    )
     parser.add_argument("--worlds", type=int, default=review.WORLDS)
     parser.add_argument("--luck-worlds", type=int, default=review.LUCK_WORLDS)
     parser.add_argument("--seed", type=int, default=1)
@@ -315,13 +329,18 @@ def main() -> int:
     if args.paired_games:
         started = time.perf_counter()
         paired_jobs = [
-            (args.preset, args.seed + 3, n, args.paired_decisions) for n in range(args.paired_games)
+            (args.preset, args.seed + 3, n, args.paired_decisions, args.paired_first)
+            for n in range(args.paired_games)
         ]
         rows = [row for part in pool_map(paired, paired_jobs, args.jobs) for row in part]
+        whose = (
+            "4 heuristic bots"
+            if args.paired_first == "heuristic"
+            else f"{args.paired_first} against 3 heuristic bots, its own decisions"
+        )
         print(
-            f"paired discrimination: {len(rows)} decisions of {args.paired_games} games of 4"
-            f" heuristic bots, each put to {', '.join(BOTS)}"
-            f" ({time.perf_counter() - started:.0f} s)"
+            f"paired discrimination: {len(rows)} decisions of {args.paired_games} games of"
+            f" {whose}, each put to {', '.join(BOTS)} ({time.perf_counter() - started:.0f} s)"
         )
         for index, name in enumerate(BOTS):
             losses = [losses[index] for _, losses in rows]
