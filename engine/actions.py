@@ -24,6 +24,9 @@ class _Cards:
             raise AttributeError("actions are immutable")
         object.__setattr__(self, name, value)
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("actions are immutable")
+
     @classmethod
     def parse(cls: type[_A], text: str | Iterable[str]) -> _A:
         return cls(parse_cards(text))  # type: ignore[call-arg]
@@ -173,6 +176,9 @@ class Bomb:
         if hasattr(self, name):
             raise AttributeError("actions are immutable")
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("actions are immutable")
 
     @classmethod
     def parse(cls, text: str) -> Bomb:

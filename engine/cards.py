@@ -67,6 +67,9 @@ class Card:
             raise AttributeError("cards are immutable")
         object.__setattr__(self, name, value)
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (str(self),))
 

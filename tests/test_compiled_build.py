@@ -30,7 +30,8 @@ COMPILED = (
     " engine.judge, engine.moves, engine.scoring, engine.seating, engine.state, engine.tricks,"
     " engine.view"
 )
-#: A string handed to `Game.apply` where an action belongs: what is raised, printed.
+#: A string handed to `Game.apply` where an action belongs, and a play's rank set and
+#: deleted: what is raised, printed.
 REFUSE_A_STRING = """
 import random
 from president.engine import Game, find_preset
@@ -40,6 +41,12 @@ try:
     game.apply(game.turn, "pass")
 except Exception as exc:
     print(f"{type(exc).__name__}: {exc}")
+play = game.legal_actions(game.turn)[0]
+for meddle in (lambda: setattr(play, "rank", 0), lambda: delattr(play, "rank")):
+    try:
+        meddle()
+    except Exception as exc:
+        print(f"{type(exc).__name__}: {exc}")
 """
 SKIP = ("build", "dist", ".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
 
@@ -109,7 +116,10 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
         refused = subprocess.run(
             [sys.executable, "-c", REFUSE_A_STRING], env=env, capture_output=True, text=True
         )
-        assert refused.stdout == "IllegalAction: 'pass' is not an action\n", refused
+        assert refused.stdout == (
+            "IllegalAction: 'pass' is not an action\n"
+            + "AttributeError: actions are immutable\n" * 2
+        ), refused
     for run in (
         ("--games", "8", "--seed", "5", "--bots", "heuristic,greedy,random,random"),
         ("--preset", "daifugo", "--games", "4", "--seed", "2", "--bots", "heuristic,random,greedy"),

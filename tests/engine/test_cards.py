@@ -7,7 +7,19 @@ import pickle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from president.engine import CARDS, JOKER, Card, Play, Return, deck, parse_cards
+from president.engine import (
+    CARDS,
+    JOKER,
+    Bomb,
+    Card,
+    Discard,
+    Handover,
+    Play,
+    Return,
+    Take,
+    deck,
+    parse_cards,
+)
 
 
 @pytest.mark.parametrize(
@@ -53,6 +65,30 @@ def test_ranks_and_order() -> None:
     assert sorted(parse_cards("2S 3C JK 10H")) == list(parse_cards("3C 10H 2S JK"))
     with pytest.raises(AttributeError):
         three.rank = 5  # type: ignore[misc]
+
+
+def test_cards_and_actions_are_immutable() -> None:
+    """Shared by every game and bot (interned), so no field is set again, deleted or
+    added (compiled too: tests/test_compiled_build.py)."""
+    made = [
+        Card.parse("3C"),
+        Play.parse("4C 4D"),
+        Return.parse("5S"),
+        Handover.parse("6H"),
+        Discard.parse("7C"),
+        Take.parse("8D"),
+        Bomb.parse("9"),
+    ]
+    for thing in made:
+        name = "rank" if isinstance(thing, Card | Play | Bomb) else "cards"
+        kept = getattr(thing, name)
+        with pytest.raises(AttributeError):
+            setattr(thing, name, kept)
+        with pytest.raises(AttributeError):
+            delattr(thing, name)
+        with pytest.raises(AttributeError):
+            thing.extra = 1  # type: ignore[union-attr]
+        assert getattr(thing, name) == kept
 
 
 def test_decks() -> None:
