@@ -44,33 +44,43 @@ def game_record(preset: str, bots: list[str], seed: int, number: int) -> dict[st
     return record.to_record(game, preset)
 
 
-def planted(job: tuple[str, int, int, int, float]) -> list[tuple[float, float]]:
+def planted(job: tuple[str, int, int, int, float, int]) -> list[tuple[float, float, float]]:
     """Blunders planted in one game's decisions: decisions drawn at random, each one's
     action swapped for the worst legal one; for each, how much worse the worst action is
-    than the best by the finding evaluation (all legal actions, its own worlds), and the
-    loss the review then finds.  Draws go on until `count` of them have a worst action
+    than the best by the finding evaluation (all legal actions, its own worlds), the
+    loss the review then finds, and (`confirm` worlds, 0 for none) the same gap again
+    over other worlds, the found best against the found worst alone (the finding
+    evaluation picks both ends out of every legal action's noisy figure, so its gap runs
+    high where there are many).  Draws go on until `count` of them have a worst action
     `gap` places or more below the best (or the game's decisions run out)."""
-    preset, seed, number, count, gap = job
+    preset, seed, number, count, gap, confirm = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
     found, _ = review.moments(doc)
     rng = random.Random(seed * 7919 + number)
     labelled = []
     for moment in rng.sample(found, len(found)):
-        worst, worse = worst_action(moment, WORLDS_TO_FIND, seed + number)
+        best, worst, worse = worst_action(moment, WORLDS_TO_FIND, seed + number)
         swapped = dataclasses.replace(moment, chosen=worst)
         judged = review.judge(swapped, "planted", WORLDS, seed=seed + 17 * number + 1)
-        labelled.append((worse, judged.loss))
-        if sum(g >= gap for g, _ in labelled) >= count:
+        again = float("nan")
+        if confirm and worse >= gap:
+            check = random.Random(seed * 104_729 + number * 1_009 + len(labelled))
+            rows = review._worlds_of(moment, [best, worst], confirm, check)
+            players = len(moment.view.counts)
+            again = review._place(rows, 1, players) - review._place(rows, 0, players)
+        labelled.append((worse, judged.loss, again))
+        if sum(g >= gap for g, _, _ in labelled) >= count:
             break
     return labelled
 
 
-def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, float]:
-    """The legal action whose expected place is highest over `worlds` worlds, and how
-    much higher than the lowest."""
+def worst_action(moment: review.Moment, worlds: int, seed: int) -> tuple[Any, Any, float]:
+    """The legal actions whose expected places are lowest and highest over `worlds`
+    worlds, and how much higher the highest is."""
     judged = review.judge_all(moment, worlds, seed)
+    best = min(judged, key=lambda pair: pair[1])
     worst = max(judged, key=lambda pair: pair[1])
-    return worst[0], worst[1] - min(place for _, place in judged)
+    return best[0], worst[0], worst[1] - best[1]
 
 
 def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int, int]]:
@@ -91,6 +101,68 @@ def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int,
             title = standing.index(name) if name in standing else -1
             out.append((expected, second, luck.place, luck.hand, title))
     return out
+
+
+def print_calibration(rows: list[Any]) -> None:
+    """The calibration's figures from its rows (expected, the same again, place taken,
+    hand, title): the first hands and the others, by title, by decile; and how large the
+    largest decile gap would be from the sample's noise alone."""
+    for what, part in (
+        ("hand 1 (no exchange)", [r for r in rows if r[3] == 0]),
+        ("hands after an exchange", [r for r in rows if r[3] > 0]),
+    ):
+        if part:
+            print(
+                f"  {what}: {len(part)}, predicted {statistics.fmean(r[0] for r in part):.3f},"
+                f" taken {statistics.fmean(r[2] for r in part):.3f}"
+            )
+    # By title (the President 0 ... the Scum): where a miss comes from.
+    for title in sorted({r[4] for r in rows}):
+        part = [r for r in rows if r[4] == title]
+        if len(part) > 1:
+            sd = statistics.stdev(r[2] for r in part) / math.sqrt(len(part))
+            print(
+                f"  title {title}{' (hand 1)' if title < 0 else ''}: {len(part)},"
+                f" predicted {statistics.fmean(r[1] for r in part):.3f},"
+                f" taken {statistics.fmean(r[2] for r in part):.3f} +- {1.96 * sd:.3f}"
+            )
+    # Deciles of the first evaluation; the prediction compared with the place taken is
+    # the second, independent one: sorted by a noisy prediction, a decile's own mean
+    # carries the noise it was sorted by (the extremes look too spread by it alone).
+    ordered = sorted(rows)
+    worst = worst_own = 0.0
+    missed = 0
+    errors = []
+    for decile in range(10):
+        count = len(ordered)
+        part = ordered[count * decile // 10 : count * (decile + 1) // 10]
+        own = statistics.fmean(r[0] for r in part)
+        predicted = statistics.fmean(r[1] for r in part)
+        taken = statistics.fmean(r[2] for r in part)
+        sd = statistics.stdev(r[2] for r in part) / math.sqrt(len(part))
+        errors.append(sd)
+        worst = max(worst, abs(predicted - taken))
+        worst_own = max(worst_own, abs(own - taken))
+        missed += abs(predicted - taken) > 1.96 * sd
+        print(
+            f"  decile {decile + 1}: sorted by {own:.3f}; predicted {predicted:.3f},"
+            f" taken {taken:.3f} +- {1.96 * sd:.3f} ({len(part)})"
+        )
+    print(
+        f"  largest gap {worst:.3f} (target: within 0.05; {worst_own:.3f} against the"
+        f" evaluation sorted by); {missed} of 10 deciles' 95% intervals miss their"
+        " prediction"
+    )
+    # A perfectly calibrated prediction still misses each decile's place taken by that
+    # decile's sampling error: the largest of the ten such gaps, drawn 20,000 times.
+    rng = random.Random(1)
+    noise = sorted(max(abs(rng.gauss(0.0, sd)) for sd in errors) for _ in range(20_000))
+    print(
+        f"  from the sample's noise alone (a calibrated prediction): the largest gap"
+        f" {noise[len(noise) // 2]:.3f} at the median, {noise[len(noise) * 95 // 100]:.3f}"
+        f" at the 95th percentile; within 0.05 {sum(x <= 0.05 for x in noise) / len(noise):.0%}"
+        " of the time"
+    )
 
 
 def discrimination(job: tuple[str, str, int, int]) -> tuple[float, int, list[float]]:
@@ -181,6 +253,13 @@ def main() -> int:
         help="draw until each game has 5 decisions whose worst action is this many places"
         " or more worse than the best (default 0.75)",
     )
+    parser.add_argument(
+        "--confirm-worlds",
+        type=int,
+        default=0,
+        help="measure each planted blunder's gap again over this many other worlds"
+        " (the found best against the found worst alone)",
+    )
     parser.add_argument("--games", type=int, default=200, help="games for calibration")
     parser.add_argument("--discrimination-games", type=int, default=10)
     parser.add_argument(
@@ -225,9 +304,12 @@ def main() -> int:
         started = time.perf_counter()
         per_game = 5
         games = math.ceil(args.planted / per_game)
-        plants = [(args.preset, args.seed, n, per_game, args.plant_gap) for n in range(games)]
+        plants = [
+            (args.preset, args.seed, n, per_game, args.plant_gap, args.confirm_worlds)
+            for n in range(games)
+        ]
         pairs = [x for part in pool_map(planted, plants, args.jobs) for x in part]
-        losses = [loss for _, loss in pairs]
+        losses = [loss for _, loss, _ in pairs]
         blunders = sum(review.label_of(loss) == "blunder" for loss in losses)
         cuts = statistics.quantiles(losses, n=20)
         print(
@@ -241,13 +323,25 @@ def main() -> int:
             f" 25% below {cuts[4]:.3f}, median {cuts[9]:.3f} places"
         )
         for limit in sorted({review.THRESHOLDS[0][1], args.plant_gap, 1.0}):
-            real = [loss for gap, loss in pairs if gap >= limit]
+            real = [loss for gap, loss, _ in pairs if gap >= limit]
             caught = sum(review.label_of(loss) == "blunder" for loss in real)
             print(
                 f"  of the {len(real)} whose worst action is {limit} places or more worse than"
                 f" the best by the finding evaluation: {caught} labelled a blunder"
                 f" ({caught / max(1, len(real)):.1%})"
             )
+        if args.confirm_worlds:
+            for limit in sorted({review.THRESHOLDS[0][1], args.plant_gap, 1.0}):
+                real = [
+                    loss for gap, loss, again in pairs if gap >= args.plant_gap and again >= limit
+                ]
+                caught = sum(review.label_of(loss) == "blunder" for loss in real)
+                print(
+                    f"  of those {args.plant_gap} or more worse by the finding evaluation,"
+                    f" the {len(real)} {limit} or more worse again over"
+                    f" {args.confirm_worlds} other worlds: {caught} labelled a blunder"
+                    f" ({caught / max(1, len(real)):.1%})"
+                )
     if args.games:
         started = time.perf_counter()
         games_jobs = [(args.preset, args.seed + 1, n) for n in range(args.games)]
@@ -259,50 +353,7 @@ def main() -> int:
             f"calibration: {len(rows)} seat-hands of {args.games} games of 4 heuristic bots"
             f" ({LUCK_WORLDS} worlds an evaluation; {time.perf_counter() - started:.0f} s)"
         )
-        for what, part in (
-            ("hand 1 (no exchange)", [r for r in rows if r[3] == 0]),
-            ("hands after an exchange", [r for r in rows if r[3] > 0]),
-        ):
-            if part:
-                print(
-                    f"  {what}: {len(part)}, predicted {statistics.fmean(r[0] for r in part):.3f},"
-                    f" taken {statistics.fmean(r[2] for r in part):.3f}"
-                )
-        # By title (the President 0 ... the Scum): where a miss comes from.
-        for title in sorted({r[4] for r in rows}):
-            part = [r for r in rows if r[4] == title]
-            if len(part) > 1:
-                sd = statistics.stdev(r[2] for r in part) / math.sqrt(len(part))
-                print(
-                    f"  title {title}{' (hand 1)' if title < 0 else ''}: {len(part)},"
-                    f" predicted {statistics.fmean(r[1] for r in part):.3f},"
-                    f" taken {statistics.fmean(r[2] for r in part):.3f} +- {1.96 * sd:.3f}"
-                )
-        # Deciles of the first evaluation; the prediction compared with the place taken is
-        # the second, independent one: sorted by a noisy prediction, a decile's own mean
-        # carries the noise it was sorted by (the extremes look too spread by it alone).
-        ordered = sorted(rows)
-        worst = worst_own = 0.0
-        missed = 0
-        for decile in range(10):
-            count = len(ordered)
-            part = ordered[count * decile // 10 : count * (decile + 1) // 10]
-            own = statistics.fmean(r[0] for r in part)
-            predicted = statistics.fmean(r[1] for r in part)
-            taken = statistics.fmean(r[2] for r in part)
-            sd = statistics.stdev(r[2] for r in part) / math.sqrt(len(part))
-            worst = max(worst, abs(predicted - taken))
-            worst_own = max(worst_own, abs(own - taken))
-            missed += abs(predicted - taken) > 1.96 * sd
-            print(
-                f"  decile {decile + 1}: sorted by {own:.3f}; predicted {predicted:.3f},"
-                f" taken {taken:.3f} +- {1.96 * sd:.3f} ({len(part)})"
-            )
-        print(
-            f"  largest gap {worst:.3f} (target: within 0.05; {worst_own:.3f} against the"
-            f" evaluation sorted by); {missed} of 10 deciles' 95% intervals miss their"
-            " prediction"
-        )
+        print_calibration(rows)
     if args.discrimination_games:
         started = time.perf_counter()
         print(f"discrimination: {args.discrimination_games} games per bot against 3 heuristic")

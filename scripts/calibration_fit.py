@@ -6,7 +6,9 @@ piecewise-linear map from the prediction to the place taken, through the means o
 games: a game's rows are together) and checked on the other half by decile, each decile
 with the 95% interval of its place taken.
 
-    python -m scripts.calibration_fit ROWS.json [--bins 5]
+    python -m scripts.calibration_fit ROWS.json [ROWS.json ...] [--bins 5]
+
+Several runs' rows are pooled: first their calibration as `bench_review` prints it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Sequence
+
+from scripts.bench_review import print_calibration
 
 Row = Sequence[float]  # (expected, the same again, place taken, hand)
 
@@ -62,11 +66,15 @@ def by_decile(name: str, f: Callable[[float], float], rows: Sequence[Row], colum
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rows")
+    parser.add_argument("rows", nargs="+", help="one or more runs' rows, pooled")
     parser.add_argument("--bins", type=int, default=5)
     args = parser.parse_args()
-    with open(args.rows) as source:
-        rows: list[Row] = json.load(source)
+    rows: list[Row] = []
+    for path in args.rows:
+        with open(path) as source:
+            rows += json.load(source)
+    print(f"{len(rows)} seat-hands of {len(args.rows)} run(s), as bench_review reads them:")
+    print_calibration(list(rows))
     fitted, held = rows[: len(rows) // 2], rows[len(rows) // 2 :]
     print(f"{len(rows)} seat-hands: the map fitted on {len(fitted)}, checked on {len(held)}")
     mapped = through(knots(fitted, args.bins))
