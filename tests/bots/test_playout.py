@@ -75,8 +75,11 @@ def heuristic_without_counting(game: Game, seat: int) -> Action:
     actions = view.legal_actions()
     if len(actions) == 1:
         return actions[0]
-    if view.due is not None:
-        return pay_due(actions, view.hand, rank_counts(view.rows), view.reversed, view.rules)
+    if view.due is not None:  # (as the bot pays it: a zombie's take goes to the next seat)
+        giving = view.due.kind == "zombie"
+        return pay_due(
+            actions, view.hand, rank_counts(view.rows), view.reversed, view.rules, giving
+        )
     plays = [a for a in actions if isinstance(a, Play)]
     can_pass = PASS in actions
     action = heuristic_choice(view_facts(view, count=False), plays, can_pass)
