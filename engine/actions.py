@@ -5,27 +5,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, Final, Literal, NamedTuple, TypeVar
 
-from .cards import _RANK_LOOKUP, CARDS, JOKER_ID, JOKER_RANK, RANK_NAMES, Card, parse_cards
+from .cards import (
+    _RANK_LOOKUP,
+    CARDS,
+    JOKER_ID,
+    JOKER_RANK,
+    RANK_NAMES,
+    Card,
+    Immutable,
+    parse_cards,
+)
 
 _A = TypeVar("_A", bound="_Cards")
 
 
-class _Cards:
+class _Cards(Immutable):
     """What plays and returns share: immutable, parsed from notation, copied and pickled
     as themselves."""
 
     __slots__ = ()
+    _kind = "actions"
     cards: tuple[Card, ...]
-
-    def __setattr__(self, name: str, value: object) -> None:
-        # Each field is set once, as the action is made (compiled, `__init__` sets its
-        # fields without this); never again.
-        if hasattr(self, name):
-            raise AttributeError("actions are immutable")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("actions are immutable")
 
     @classmethod
     def parse(cls: type[_A], text: str | Iterable[str]) -> _A:
@@ -156,12 +156,13 @@ class Take(_Handful):
     word = "take"
 
 
-class Bomb:
+class Bomb(Immutable):
     """Under queen_bomber, after a play holding Qs: a rank this seat names (0 for the 3s
     to 12 for the 2s; one action per Q owed: see `Due`).  Every seat still holding cards
     discards all its natural cards of that rank, face up."""
 
     __slots__ = ("rank",)
+    _kind = "actions"
 
     rank: int
     #: (no cards of its own: the ones it makes everyone discard are its events')
@@ -171,14 +172,6 @@ class Bomb:
         if type(rank) is not int or not 0 <= rank < len(RANK_NAMES):
             raise ValueError(f"a bomb names a rank, 3 to 2, not {rank!r}")
         self.rank = rank
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, name):
-            raise AttributeError("actions are immutable")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("actions are immutable")
 
     @classmethod
     def parse(cls, text: str) -> Bomb:

@@ -7,7 +7,7 @@ one interned `Card`, so cards compare and hash by identity-fast integer ids.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import ClassVar, Final
 
 RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUIT_NAMES: Final = ("C", "D", "H", "S")
@@ -44,7 +44,25 @@ _RANK_WORDS: Final = (
 )
 
 
-class Card:
+class Immutable:
+    """What cards and actions share: each field set once, as the object is made
+    (compiled, `__init__` sets its fields without this), never set again or deleted;
+    interned objects are shared by every game and bot."""
+
+    __slots__ = ()
+    #: What the refusal calls these objects.
+    _kind: ClassVar[str] = "cards"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AttributeError(f"{self._kind} are immutable")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{self._kind} are immutable")
+
+
+class Card(Immutable):
     """One card kind.  Use `Card.parse("10H")` or `CARDS[id]`; never construct directly."""
 
     __slots__ = ("id", "rank", "suit")
@@ -59,16 +77,6 @@ class Card:
         self.id = card_id
         self.rank = card_id >> 2 if card_id != JOKER_ID else JOKER_RANK
         self.suit = card_id & 3 if card_id != JOKER_ID else -1
-
-    def __setattr__(self, name: str, value: object) -> None:
-        # Each field is set once, as the card is made (compiled, `__init__` sets its
-        # fields without this); never again.
-        if hasattr(self, name):
-            raise AttributeError("cards are immutable")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("cards are immutable")
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (str(self),))
