@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import sys
@@ -36,6 +37,12 @@ from .harness.waiting import wait_for
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mdns")]
 
 LOOPBACK = ("--mdns-interface", "127.0.0.1")
+
+#: This run's mark on every name it announces: mDNS on loopback is the whole machine's,
+#: and another test run here (a developer's, beside a CI run) announces the same names;
+#: the picker rightly warns of two servers called the same (a CI run failed so).
+RUN = f"{os.getpid():x}"
+KITCHEN, ATTIC, HIDDEN = f"kitchen-{RUN}", f"attic-{RUN}", f"hidden-{RUN}"
 
 
 def servers(wait: float = 2.0) -> list[dict[str, Any]]:
@@ -73,9 +80,9 @@ async def side_by_side(*servers: tuple[Path, *tuple[str, ...]]) -> list[ServerPr
 async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
     # (the three start side by side: each start is a process's imports and keys)
     kitchen, attic, hidden = await side_by_side(
-        (tmp_path / "k", "--name", "kitchen"),
-        (tmp_path / "a", "--name", "attic", "--password", "s3cret"),
-        (tmp_path / "h", "--name", "hidden", "--no-announce"),
+        (tmp_path / "k", "--name", KITCHEN),
+        (tmp_path / "a", "--name", ATTIC, "--password", "s3cret"),
+        (tmp_path / "h", "--name", HIDDEN, "--no-announce"),
     )
     k_port, k_pin, a_port, h_port, h_head = (
         kitchen.port,
@@ -95,7 +102,7 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
                 if k is not None and a is not None:
                     break
         assert k == {
-            "name": "kitchen",
+            "name": KITCHEN,
             "address": f"127.0.0.1:{k_port}",
             "addresses": ["127.0.0.1"],
             "port": k_port,
@@ -106,8 +113,8 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
             "fingerprint_hint": k_pin,
             "trust": "other",
         }, found
-        assert a is not None and a["name"] == "attic" and a["password"] is True
-        assert on_port(found, h_port) is None and "hidden" not in {s["name"] for s in found}
+        assert a is not None and a["name"] == ATTIC and a["password"] is True
+        assert on_port(found, h_port) is None and HIDDEN not in {s["name"] for s in found}
 
         # a table made on the kitchen server: its announcement follows
         link = await dialer(kitchen.address, "ann", tmp_path, pin=k_pin)()
@@ -130,12 +137,28 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
                 assert "Traceback" not in server.errors()
 
 
+def cursor_line(screen: str) -> str:
+    return next((line for line in screen.splitlines() if "▶" in line), "")
+
+
+async def point_at(picker: Terminal, name: str) -> None:
+    """The picker's cursor moved onto `name`, a key at a time (another test run on this
+    machine may have servers listed before it)."""
+    for _ in range(50):
+        line = cursor_line(picker.text())
+        if f"▶ {name}" in line:
+            return
+        picker.send("j")
+        await wait_for(lambda was=line: cursor_line(picker.text()) != was, 20, picker.text)
+    raise AssertionError(f"never pointed at {name}: {picker.text()}")
+
+
 async def test_connect_without_an_address_finds_servers_live(tmp_path: Path) -> None:
     """The picker in a pseudo-terminal: a server started later appears, a stopped one
     goes (its goodbye), and choosing one asks the first-use question as a typed address
     does, with the certificate the server really shows."""
     kitchen = await ServerProcess.started(
-        tmp_path / "k", 0, "--name", "kitchen", *LOOPBACK, announce=True
+        tmp_path / "k", 0, "--name", KITCHEN, *LOOPBACK, announce=True
     )
     k_port, k_pin = kitchen.port, kitchen.pin
     command = [*PRESIDENT, "connect", "--name", "ann", *LOOPBACK]
@@ -143,12 +166,13 @@ async def test_connect_without_an_address_finds_servers_live(tmp_path: Path) -> 
     attic: ServerProcess | None = None
     try:
         await ann.shows(f"127.0.0.1:{k_port}")
+        await point_at(ann, KITCHEN)
         attic = await ServerProcess.started(
-            tmp_path / "a", 0, "--name", "attic", *LOOPBACK, announce=True
+            tmp_path / "a", 0, "--name", ATTIC, *LOOPBACK, announce=True
         )
         a_port = attic.port
         shown = await ann.shows(f"127.0.0.1:{a_port}")
-        assert "▶ kitchen" in shown  # the cursor stays where it was
+        assert f"▶ {KITCHEN}" in shown  # the cursor stays where it was
         assert attic.stop(signal.SIGTERM) == 0
         # gone at its goodbye (the records it leaves would keep it listed for 120 s)
         await wait_for(lambda: f"127.0.0.1:{a_port}" not in ann.text(), 60, ann.text)
@@ -158,7 +182,7 @@ async def test_connect_without_an_address_finds_servers_live(tmp_path: Path) -> 
         assert k_pin in question.replace("\n", "")
         ann.send("y\r")
         lobby = await ann.shows("you are ann")
-        assert f"kitchen at 127.0.0.1:{k_port}" in lobby
+        assert f"{KITCHEN} at 127.0.0.1:{k_port}" in lobby
         known = (tmp_path / "config" / "president" / "known_servers").read_text()
         assert f"127.0.0.1:{k_port} {k_pin}" in known
         ann.send("q")
@@ -197,7 +221,7 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
     loopback = [socket.inet_aton("127.0.0.1")]
     hostile = AsyncServiceInfo(
         "_president._tcp.local.",
-        "evil._president._tcp.local.",
+        f"evil-{RUN}._president._tcp.local.",
         port=4242,
         properties={
             b"name": b"\x1b[2J\x1b]0;pwned\x07real kitchen" + b"!" * 200,
@@ -206,15 +230,15 @@ async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path:
             b"fp": b"00" * 40,
             **{f"junk{i}".encode(): b"\xff" * 200 for i in range(30)},
         },
-        server="evil-host.local.",
+        server=f"evil-{RUN}-host.local.",
         addresses=loopback,
     )
     nowhere = AsyncServiceInfo(
         "_president._tcp.local.",
-        "nowhere._president._tcp.local.",
+        f"nowhere-{RUN}._president._tcp.local.",
         port=4243,
         properties={b"name": b"nowhere"},
-        server="nowhere-host.local.",
+        server=f"nowhere-{RUN}-host.local.",
         addresses=[socket.inet_aton("0.0.0.0")],  # no address a client can connect to
     )
     try:
@@ -270,20 +294,21 @@ async def test_a_server_gone_without_its_goodbye_leaves_the_list() -> None:
     def announce(name: str, port: int) -> Process:
         return Process(["-c", SHORT_LIVED, name, str(port)], command=[sys.executable])
 
-    crashed, alive = announce("crashed", 4801), announce("alive", 4802)  # (side by side)
+    gone, kept = f"crashed-{RUN}", f"alive-{RUN}"
+    crashed, alive = announce(gone, 4801), announce(kept, 4802)  # (side by side)
     try:
         for process in (crashed, alive):
             process.expect("registered")
         async with ServerFinder(interface="127.0.0.1", recheck=0.5) as finder:
 
-            def ports() -> set[int]:
-                return {a.port for a in finder.listing()}
+            def names() -> set[str]:
+                return {a.name for a in finder.listing()}
 
-            await wait_for(lambda: {4801, 4802} <= ports(), 60, lambda: str(finder.listing()))
+            await wait_for(lambda: {gone, kept} <= names(), 60, lambda: str(finder.listing()))
             crashed.kill()
             # (its records live 3 s; the library alone would list it for 1,125 s)
-            await wait_for(lambda: 4801 not in ports(), 120, lambda: str(finder.listing()))
-            assert 4802 in ports()  # its records expired too, and it answered again
+            await wait_for(lambda: gone not in names(), 120, lambda: str(finder.listing()))
+            assert kept in names()  # its records expired too, and it answered again
     finally:
         stop(crashed, alive)
 
