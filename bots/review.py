@@ -57,6 +57,12 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("mistake", 0.25),
     ("inaccuracy", 0.10),
 )
+BLUNDER = THRESHOLDS[0][1]
+#: Up to this many legal actions, every one is weighed: the search's candidates leave
+#: out what the search would not play, which a player may have played, or should have
+#: (under `daifugo`, a planted blunder's better action was left out 8 times in 12 that
+#: the review missed, most of them a card handed over or discarded).
+EVERY_UP_TO = 12
 #: Worlds each weighed action is played out in, by default.
 WORLDS = 48  # (at least 2: half choose the best, half measure the loss)
 #: Worlds a hand's cards are weighed in, by default.
@@ -334,11 +340,15 @@ def _sampler() -> Sampler:
 
 
 def weighed(view: SeatView, actions: Sequence[Action], chosen: Action) -> list[Action]:
-    """The actions worth weighing: the search's candidates (sets kept whole, the cheapest
-    broken ones, passing, the heuristic's choice) and the one chosen."""
+    """The actions worth weighing: every legal one where there are `EVERY_UP_TO` or
+    fewer (a card owed, a short hand's plays); else the search's candidates (sets kept
+    whole, the cheapest broken ones, passing, the heuristic's choice) and the one
+    chosen."""
+    listed = list(actions)
+    if len(listed) <= EVERY_UP_TO:
+        return listed if chosen in listed else [*listed, chosen]
     bot = SearchBot(random.Random(0), shortcut=False)
     prior = HeuristicBot().choose(view)
-    listed = list(actions)
     found = bot.candidates(view, listed, prior)
     if chosen not in found:
         found.append(chosen)
@@ -520,7 +530,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     results = _worlds_of(moment, candidates, worlds, rng)
     mine = candidates.index(moment.chosen)
     best, gap = _verdict(results, mine, len(view.counts))
-    if any(abs(gap - limit) < SECOND_LOOK * limit for _, limit in THRESHOLDS):
+    if _doubtful(results, mine, best, gap, len(view.counts)):
         results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
         best, gap = _verdict(results, mine, len(view.counts))
     loss = max(0.0, gap)
@@ -561,6 +571,19 @@ def _worlds_of(
     if len(results) < 2:  # no world could be dealt: nothing to tell the returns apart
         results = [_Row(lambda _: 0.5, len(candidates)) for _ in range(2)]
     return results
+
+
+def _doubtful(results: Sequence[_Row], mine: int, best: int, gap: float, players: int) -> bool:
+    """Whether a first look's loss needs a second: near a threshold, or under a
+    blunder's while the worlds that chose the best put it over one.  (Chosen among many
+    candidates on half the worlds, the best may not be: its figure on the other half
+    then makes a blunder look small; on the worlds that chose it, its luck makes any
+    action look worse.  Between the two, the label is in doubt.)"""
+    if any(abs(gap - limit) < SECOND_LOOK * limit for _, limit in THRESHOLDS):
+        return True
+    first = results[::2]
+    seen = _place(first, mine, players) - _place(first, best, players)
+    return gap < BLUNDER <= seen
 
 
 def _verdict(results: Sequence[_Row], mine: int, players: int) -> tuple[int, float]:

@@ -44,7 +44,7 @@ def game_record(preset: str, bots: list[str], seed: int, number: int) -> dict[st
     return record.to_record(game, preset)
 
 
-def planted(job: tuple[str, int, int, int, float, int]) -> list[tuple[float, float, float]]:
+def planted(job: tuple[str, int, int, int, float, int, bool]) -> list[tuple[float, float, float]]:
     """Blunders planted in one game's decisions: decisions drawn at random, each one's
     action swapped for the worst legal one; for each, how much worse the worst action is
     than the best by the finding evaluation (all legal actions, its own worlds), the
@@ -52,8 +52,9 @@ def planted(job: tuple[str, int, int, int, float, int]) -> list[tuple[float, flo
     over other worlds, the found best against the found worst alone (the finding
     evaluation picks both ends out of every legal action's noisy figure, so its gap runs
     high where there are many).  Draws go on until `count` of them have a worst action
-    `gap` places or more below the best (or the game's decisions run out)."""
-    preset, seed, number, count, gap, confirm = job
+    `gap` places or more below the best (or the game's decisions run out); with
+    `confirmed`, by the finding evaluation and again over the `confirm` worlds."""
+    preset, seed, number, count, gap, confirm, confirmed = job
     doc = game_record(preset, ["heuristic"] * 4, seed, number)
     found, _ = review.moments(doc)
     rng = random.Random(seed * 7919 + number)
@@ -69,7 +70,7 @@ def planted(job: tuple[str, int, int, int, float, int]) -> list[tuple[float, flo
             players = len(moment.view.counts)
             again = review._place(rows, 1, players) - review._place(rows, 0, players)
         labelled.append((worse, judged.loss, again))
-        if sum(g >= gap for g, _, _ in labelled) >= count:
+        if sum(g >= gap and (again >= gap or not confirmed) for g, _, again in labelled) >= count:
             break
     return labelled
 
@@ -230,6 +231,16 @@ WORLDS_TO_FIND = 64
 LUCK_WORLDS = review.LUCK_WORLDS
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share k / n (95% at z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def share(losses: list[float], limit: float) -> float:
     return sum(loss >= limit for loss in losses) / max(1, len(losses))
 
@@ -259,6 +270,13 @@ def main() -> int:
         default=0,
         help="measure each planted blunder's gap again over this many other worlds"
         " (the found best against the found worst alone)",
+    )
+    parser.add_argument(
+        "--plant-confirmed",
+        action="store_true",
+        help="with --confirm-worlds: draw until each game has 5 decisions whose worst action"
+        " is --plant-gap places or more worse by the finding evaluation and again over the"
+        " other worlds (a blunder by two evaluations, not one)",
     )
     parser.add_argument("--games", type=int, default=200, help="games for calibration")
     parser.add_argument("--discrimination-games", type=int, default=10)
@@ -304,8 +322,9 @@ def main() -> int:
         started = time.perf_counter()
         per_game = 5
         games = math.ceil(args.planted / per_game)
+        confirmed = args.plant_confirmed and args.confirm_worlds > 0
         plants = [
-            (args.preset, args.seed, n, per_game, args.plant_gap, args.confirm_worlds)
+            (args.preset, args.seed, n, per_game, args.plant_gap, args.confirm_worlds, confirmed)
             for n in range(games)
         ]
         pairs = [x for part in pool_map(planted, plants, args.jobs) for x in part]
@@ -340,7 +359,8 @@ def main() -> int:
                     f"  of those {args.plant_gap} or more worse by the finding evaluation,"
                     f" the {len(real)} {limit} or more worse again over"
                     f" {args.confirm_worlds} other worlds: {caught} labelled a blunder"
-                    f" ({caught / max(1, len(real)):.1%})"
+                    f" ({caught / max(1, len(real)):.1%}; 95% interval"
+                    f" {wilson(caught, len(real))[0]:.1%}-{wilson(caught, len(real))[1]:.1%})"
                 )
     if args.games:
         started = time.perf_counter()

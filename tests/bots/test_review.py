@@ -235,3 +235,51 @@ def test_a_return_made_to_me_is_dealt_as_the_heuristics_choice(
     matched = returns_the_heuristic_would_make(review.MATCH_TRIES, monkeypatch)
     unmatched = returns_the_heuristic_would_make(0, monkeypatch)
     assert matched > 0.7 and unmatched < matched - 0.2, (matched, unmatched)
+
+
+def test_a_few_legal_actions_are_all_weighed_and_many_are_the_searchs_candidates() -> None:
+    """A card handed over under `seven_pass` or discarded under `ten_discard` is one of a
+    dozen: every one is weighed (the search's candidates were two of them, and the review
+    missed a planted blunder whose better card it never weighed).  Past `EVERY_UP_TO`, the
+    search's candidates and the action taken."""
+    doc = record.loads((RECORDS / "game_daifugo.json").read_text())
+    found, _ = review.moments(doc)
+    few = [m for m in found if m.redeal is None and len(m.actions) <= review.EVERY_UP_TO]
+    many = [m for m in found if m.redeal is None and len(m.actions) > review.EVERY_UP_TO]
+    owed = {type(m.chosen).__name__ for m in few}
+    assert {"Handover", "Discard", "Play", "Pass"} <= owed and many
+    for moment in few:
+        assert review.weighed(moment.view, moment.actions, moment.chosen) == list(moment.actions)
+    for moment in many:
+        weighed = review.weighed(moment.view, moment.actions, moment.chosen)
+        assert moment.chosen in weighed and set(weighed) < set(moment.actions)
+
+
+def rows(first: list[list[float]], second: list[list[float]]) -> list[review._Row]:
+    """Worlds' results by candidate, the worlds that choose the best (`first`) and those
+    that measure the loss (`second`) interleaved as `_verdict` splits them."""
+    out = []
+    for a, b in zip(first, second, strict=True):
+        out += [review._Row(a.__getitem__, len(a)), review._Row(b.__getitem__, len(b))]
+    return out
+
+
+def test_a_loss_in_doubt_is_looked_at_again() -> None:
+    """Candidate 1 is the one taken, candidate 0 the best (4 players: a result of 1 is
+    first place, 0 last).  Near a threshold, or under a blunder's measured while the
+    worlds that chose the best put it over one, the first look is not the last."""
+    players = 4
+
+    def doubtful(first: list[list[float]], second: list[list[float]]) -> bool:
+        results = rows(first, second)
+        best, gap = review._verdict(results, 1, players)
+        assert best == 0
+        return review._doubtful(results, 1, best, gap, players)
+
+    # level on the measuring worlds, 3 places apart on the choosing ones: in doubt
+    assert doubtful([[1.0, 0.0], [1.0, 0.0]], [[0.5, 0.5], [0.5, 0.5]])
+    # level on both: no doubt; 3 places apart on both (a blunder either way): none
+    assert not doubtful([[0.6, 0.5], [0.5, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
+    assert not doubtful([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]])
+    # 0.48 places measured (0.16 of a result x 3), near a blunder's 0.50: in doubt
+    assert doubtful([[0.66, 0.5], [0.66, 0.5]], [[0.66, 0.5], [0.66, 0.5]])
