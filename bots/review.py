@@ -8,7 +8,10 @@ out between the actions), each world played out by the heuristic for every seat,
 search bot does (`bots.search`); the chosen action's loss in places against the best; a
 label by `THRESHOLDS`.  Per hand, what each seat's cards were worth: its expected place
 from the first play of the hand with its own cards and the others' dealt at random,
-against the table's average.  What it takes from GNU Backgammon: a loss per decision
+against the table's average; and what its decisions did, each action's expected place
+against the heuristic's choice there (the cards are weighed with the heuristic playing
+every seat, so the two figures add up: the rest of a place taken is the others' play
+and what no seat could see).  What it takes from GNU Backgammon: a loss per decision
 against the best action (its "equity loss", here in places), a figure for the cards
 (its "luck"), an error rate per game; from lichess: labels by the size of the loss and an
 accuracy figure per player.
@@ -122,6 +125,10 @@ class Judged:
     #: The loss before it is floored at 0: over many decisions, its mean is the
     #: unbiased one (a floor at 0 counts the noise of equal actions as loss).
     gap: float = 0.0
+    #: Places the action taken gained over the heuristic's choice (negative: lost), the
+    #: reference the cards are weighed with: 0 when it is that choice.  A hand's sum is
+    #: what its decisions did to the place taken, beside what its cards did.
+    gained: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +140,7 @@ class Judged:
             "best": str(self.best),
             "loss": round(self.loss, 3),
             "gap": round(self.gap, 3),
+            "gained": round(self.gained, 3),
             "label": self.label,
             "expected": {str(a): round(e, 3) for a, e in self.expected},
         }
@@ -170,6 +178,8 @@ class PlayerSummary:
     #: The places the decisions lost, unfloored (`Judged.gap`): the unbiased sum, which
     #: the noise of equal actions does not inflate (`loss` counts it, floored at 0).
     gaps: float = 0.0
+    #: Places the decisions gained over the heuristic's choices (`Judged.gained`).
+    gained: float = 0.0
 
     @property
     def mean_loss(self) -> float:
@@ -187,6 +197,7 @@ class PlayerSummary:
         self.decisions += 1
         self.loss += judged.loss
         self.gaps += judged.gap
+        self.gained += judged.gained
         self._kept += math.exp(-4.0 * judged.loss)
         if judged.label is not None:
             self.labels[judged.label] += 1
@@ -199,6 +210,7 @@ class PlayerSummary:
             "mean_loss": round(self.mean_loss, 4),
             "places_lost": round(self.loss, 3),
             "places_lost_unbiased": round(self.gaps, 3),
+            "gained": round(self.gained, 3),
             "labels": dict(self.labels),
             "hands": self.hands,
             "cards": round(self.cards, 3),
@@ -527,6 +539,9 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         candidates = returns_weighed(view, moment.actions, moment.chosen)
     else:
         candidates = weighed(view, moment.actions, moment.chosen)
+    usual = HeuristicBot().choose(view)
+    if usual not in candidates:
+        candidates.append(usual)
     results = _worlds_of(moment, candidates, worlds, rng)
     mine = candidates.index(moment.chosen)
     best, gap = _verdict(results, mine, len(view.counts))
@@ -534,6 +549,12 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
         best, gap = _verdict(results, mine, len(view.counts))
     loss = max(0.0, gap)
+    # against the heuristic's choice, on the worlds that measure the loss (on those that
+    # chose the best, the heuristic's choice when it is the best would bring its luck)
+    measuring = results[1::2]
+    gained = _place(measuring, candidates.index(usual), len(view.counts)) - _place(
+        measuring, mine, len(view.counts)
+    )
     # each candidate's expected place over the worlds it was played out in (every one
     # for the best and the chosen, the half that chose the best for the others)
     expected = [
@@ -551,6 +572,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         loss,
         label_of(loss),
         gap,
+        gained,
     )
 
 

@@ -95,24 +95,26 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
     worst decisions."""
     lines = [
         f"{len(result.judged)} decisions with a choice judged over {worlds} worlds each"
-        f" ({hands} hands); places: 1 is first"
+        f" ({hands} hands); places: 1 is first; the cards and the decisions against the"
+        " heuristic's play (the cards with it playing every seat, each decision against"
+        " its choice there)"
     ]
     for summary in result.summaries():
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
         lines.append(
             f"{summary.name}: accuracy {summary.accuracy:.0f}, {summary.decisions} decisions"
-            f" ({counts}), {summary.gaps:.1f} places lost ({summary.mean_loss:.3f} a decision"
-            " floored);"
-            f" the cards {summary.cards:+.1f} places over {summary.hands} hands"
+            f" ({counts}), {summary.gaps:.1f} places lost to the best found"
+            f" ({summary.mean_loss:.3f} a decision floored); over {summary.hands} hands,"
+            f" the cards {summary.cards:+.1f} places, the decisions {summary.gained:+.1f}"
         )
-    lost: dict[tuple[int, str], float] = {}
+    gained: dict[tuple[int, str], float] = {}
     for judged in result.judged:
         key = (judged.hand, judged.name)
-        lost[key] = lost.get(key, 0.0) + judged.gap
+        gained[key] = gained.get(key, 0.0) + judged.gained
     for luck in result.luck:
         if not luck.place:
             continue
-        decisions = -lost.get((luck.hand, luck.name), 0.0)
+        decisions = gained.get((luck.hand, luck.name), 0.0)
         lines.append(
             f"hand {luck.hand + 1}, {luck.name}: {ordinal(luck.place)}: the cards"
             f" {luck.cards:+.1f} places, the decisions {decisions:+.1f}"

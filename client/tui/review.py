@@ -182,7 +182,7 @@ class ReviewState:
             f"review of {self.focus}",
             f"accuracy {summary.accuracy:.0f}",
             labels,
-            f"cards {summary.cards:+.1f}, play {-summary.gaps:+.1f}",
+            f"cards {summary.cards:+.1f}, play {summary.gained:+.1f}",
         ]
         for drop in ((), (2,), (1, 2), (1, 2, 3)):
             text = " · ".join(p for i, p in enumerate(parts) if p and i not in drop)

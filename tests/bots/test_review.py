@@ -283,3 +283,31 @@ def test_a_loss_in_doubt_is_looked_at_again() -> None:
     assert not doubtful([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]])
     # 0.48 places measured (0.16 of a result x 3), near a blunder's 0.50: in doubt
     assert doubtful([[0.66, 0.5], [0.66, 0.5]], [[0.66, 0.5], [0.66, 0.5]])
+
+
+@pytest.mark.parametrize("preset", ["classic", "daifugo"])
+def test_the_decisions_are_weighed_against_the_heuristics_choice(preset: str) -> None:
+    """The cards are weighed with the heuristic playing every seat, so a decision is
+    weighed against the heuristic's choice there: a heuristic player's decisions gain
+    nothing and lose nothing, whatever the worlds (plays, passes, returns and, under
+    daifugo, cards handed over and discarded); a random player's pair kept instead of
+    going out (where the heuristic goes out: the best) loses what its loss says."""
+    from president.bots.sim import play_game
+    from president.engine import find_preset
+
+    game, _, _ = play_game(find_preset(preset), ["heuristic"] * 4, 2, 0, rotate=False)
+    found, _ = review.moments(record.to_record(game, preset))
+    kinds = set()
+    for moment in random.Random(3).sample(found, 25):
+        judged = review.judge(moment, "heuristic", worlds=4)
+        assert judged.gained == 0.0, judged
+        kinds.add(type(moment.chosen).__name__)
+    assert {"Play", "Pass"} <= kinds
+    moment = next(m for m in review.moments(document())[0] if (m.hand, m.number) == (6, 94))
+    judged = review.judge(moment, "random-1", worlds=16)
+    assert judged.best == Play.parse("3C 3S") and judged.gained == -judged.gap < -0.5
+    summary = review.PlayerSummary("random-1")
+    summary.add(judged)
+    assert summary.gained == judged.gained and summary.to_json()["gained"] == round(
+        judged.gained, 3
+    )
