@@ -237,7 +237,16 @@ class Review:
             summary.places += luck.place
         return list(by_name.values())
 
+    def gained(self) -> dict[tuple[int, str], float]:
+        """(hand, player) -> places its decisions gained there over the heuristic's."""
+        out: dict[tuple[int, str], float] = {}
+        for judged in self.judged:
+            key = (judged.hand, judged.name)
+            out[key] = out.get(key, 0.0) + judged.gained
+        return out
+
     def to_json(self) -> dict[str, Any]:
+        gained = self.gained()
         return {
             "thresholds": {name: limit for name, limit in THRESHOLDS},
             "players": [s.to_json() for s in self.summaries()],
@@ -249,6 +258,7 @@ class Review:
                     "place": luck.place,
                     "expected": round(luck.expected, 3),
                     "cards": round(luck.cards, 3),
+                    "decisions": round(gained.get((luck.hand, luck.name), 0.0), 3),
                 }
                 for luck in self.luck
             ],

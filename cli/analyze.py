@@ -107,10 +107,7 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
             f" ({summary.mean_loss:.3f} a decision floored); over {summary.hands} hands,"
             f" the cards {summary.cards:+.1f} places, the decisions {summary.gained:+.1f}"
         )
-    gained: dict[tuple[int, str], float] = {}
-    for judged in result.judged:
-        key = (judged.hand, judged.name)
-        gained[key] = gained.get(key, 0.0) + judged.gained
+    gained = result.gained()
     for luck in result.luck:
         if not luck.place:
             continue

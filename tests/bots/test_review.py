@@ -311,3 +311,9 @@ def test_the_decisions_are_weighed_against_the_heuristics_choice(preset: str) ->
     assert summary.gained == judged.gained and summary.to_json()["gained"] == round(
         judged.gained, 3
     )
+    hand = review.Luck(6, moment.seat, "random-1", 2.0, 2.5, 4)
+    said = review.Review(["random-1"], [judged], [hand]).to_json()["hands"]
+    assert said == [
+        {"hand": 7, "player": "random-1", "place": 4, "expected": 2.0, "cards": 0.5}
+        | {"decisions": round(judged.gained, 3)}
+    ]
