@@ -297,8 +297,14 @@ def _replayed(
         following = 0 if number is None else number + 1
         if game.phase is Phase.BETWEEN_HANDS:
             ended[:] = [game.clone()]
-        if number is None and game.phase is Phase.EXCHANGE and ended and game.dealer is not None:
-            gifts = {e.receiver: (e.giver, e.cards) for e in events if isinstance(e, Gave)}
+        gifts = {e.receiver: (e.giver, e.cards) for e in events if isinstance(e, Gave)}
+        # (where returns are automatic the exchange is over before play: no exchange phase)
+        if (
+            number is None
+            and (game.phase is Phase.EXCHANGE or gifts)
+            and ended
+            and game.dealer is not None
+        ):
             dealt = tuple(len(cards) for cards in game.history[-1].deal)
             seating = hands[hand].get("seating")
             redeals[hand] = Redeal(
@@ -745,6 +751,7 @@ def _exchanged(
     dealt = Counter(mine)
     known: dict[int, Counter[Card]] = {}
     below: dict[int, int] = {}  # a giver to me: its other cards are below this id
+    above: dict[int, int] = {}  # a returner of its lowest to me: the others above this id
     returns: list[tuple[int, Return]] = []
     #: The returns made to me, by returner (their cards, or only their ranks where suits
     #: do not matter): a world fits when they are the heuristic's own (`matched`).
@@ -764,7 +771,9 @@ def _exchanged(
         elif isinstance(move, Returned) and move.receiver == seat:
             dealt -= cards
             returns.append((move.giver, Return(move.cards)))
-            if not move.automatic:
+            if move.automatic:  # (its lowest: the rest of its cards are higher)
+                above[move.giver] = max(card.id for card in move.cards)
+            else:
                 returned[move.giver] = Counter(
                     move.cards if by_cards else [card.rank for card in move.cards]
                 )
@@ -787,7 +796,8 @@ def _exchanged(
         rng.shuffle(pool)
         for other, cards in known.items():
             want = redeal.counts[other] - sum(cards.values())
-            fits = [c for c in pool if c.id < below.get(other, 1 << 30)][:want]
+            low, high = above.get(other, -1), below.get(other, 1 << 30)
+            fits = [c for c in pool if low < c.id < high][:want]
             if len(fits) < want:
                 return None
             deal[other] = [*cards.elements(), *fits]
