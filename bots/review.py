@@ -297,7 +297,11 @@ def _replayed(
         following = 0 if number is None else number + 1
         if game.phase is Phase.BETWEEN_HANDS:
             ended[:] = [game.clone()]
-        gifts = {e.receiver: (e.giver, e.cards) for e in events if isinstance(e, Gave)}
+        gifts = (
+            {e.receiver: (e.giver, e.cards) for e in events if isinstance(e, Gave)}
+            if number is None  # (the deal's events: the gives are among them)
+            else {}
+        )
         # (where returns are automatic the exchange is over before play: no exchange phase)
         if (
             number is None

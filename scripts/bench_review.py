@@ -355,12 +355,12 @@ def main() -> int:
                     loss for gap, loss, again in pairs if gap >= args.plant_gap and again >= limit
                 ]
                 caught = sum(review.label_of(loss) == "blunder" for loss in real)
+                low, high = wilson(caught, len(real))
                 print(
                     f"  of those {args.plant_gap} or more worse by the finding evaluation,"
                     f" the {len(real)} {limit} or more worse again over"
                     f" {args.confirm_worlds} other worlds: {caught} labelled a blunder"
-                    f" ({caught / max(1, len(real)):.1%}; 95% interval"
-                    f" {wilson(caught, len(real))[0]:.1%}-{wilson(caught, len(real))[1]:.1%})"
+                    f" ({caught / max(1, len(real)):.1%}; 95% interval {low:.1%}-{high:.1%})"
                 )
     if args.games:
         started = time.perf_counter()
