@@ -269,6 +269,11 @@ class Tracker:
                 found = self._marks(marks)
             self._cells[self._turn_at : self._places_at] = found
             self._marks_seen = marks
+        pending = game.pending_returns
+        if pending or self._returns[seat]:  # (returns are owed only in the exchange)
+            # (before the passes' shortcut: a seat's first turn after the exchange may
+            # follow passes alone, and its return owed then is owed no more)
+            self.set_return(seat, pending[seat][1] if seat in pending else 0)
         if self._light:
             return
         seen = self._seen
@@ -302,9 +307,6 @@ class Tracker:
             at = self._at
             self.values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
         self._seen = (places, flags, lock)
-        pending = game.pending_returns
-        if pending or self._returns[seat]:  # (returns are owed only in the exchange)
-            self.set_return(seat, pending[seat][1] if seat in pending else 0)
         last, top = self._last, game.top
         if last is not self._pile[0] or top is not self._pile[1]:
             self._write_pile(last, top)

@@ -300,3 +300,26 @@ def test_an_info_holds_the_view_of_its_moment_made_when_read() -> None:
         table.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert all(info["view"] is view and info == kept for info, view, kept in held)
     assert all(info == {} and "view" not in info and len(info) == 0 for info in unread)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_agent_to_act_alone_observed_sees_what_it_would_afresh(preset: str) -> None:
+    """A training loop observes the agent to act alone (`last()`), never the others: its
+    observation still equals the one made afresh at every step.  (The return a seat owed
+    in the exchange stayed in its observation when its first turn of play came after
+    passes alone: seen only when nobody else was observed.)"""
+    table = raw_env(preset=preset, players=4, hands=6)
+    table.reset(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    while table.agents:
+        observation, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            table.step(None)
+            continue
+        seat = table.game.seating.index(table.agent_selection)
+        fresh = table.observer(table.game.view_for(seat))
+        assert np.array_equal(observation["observation"], fresh), (preset, steps)
+        table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 100
