@@ -114,6 +114,15 @@ class Tracker:
         #: Each seat's cards in hand.
         self._counts = [0] * players
 
+    def place_in(self, row: Floats) -> None:
+        """Keep the numbers in `row` from now on (a row of many tables' array, `Tables`):
+        what they are now is copied there, and every write goes there."""
+        row[:] = self.values
+        # (a memoryview of the row is written as the array is, number by number or a
+        # slice from an array)
+        self._cells = memoryview(row)  # type: ignore[arg-type,assignment]
+        self.values = row
+
     def _index_for(self, seat: int) -> NDArray[np.intp]:
         """Where each number of `seat`'s observation lies in `values`."""
         at, players = self._at, self.players

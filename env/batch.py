@@ -1,0 +1,236 @@
+"""Many tables stepped at once (`Tables`): for training loops that batch their policy
+(one forward pass for many tables), and faster a step than `raw_env` (docs/rl.md,
+"Speed").  The API is that of
+vectorised turn-based game environments such as pgx: every call takes one action for
+each table, the action of its player to act, and returns every table's next moment as
+arrays, a table whose game ended starting a new one at once.
+
+The observation, the action mask, the catalog of actions and the rewards are those of
+`raw_env` (tests/env/test_batch.py holds every table's observation and mask equal to
+those made afresh from its view, and one table equal to `raw_env`); the numbers of every table lie in one array (each table's `Tracker` writes
+its own row), so a batch's observations are one gather."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import chain
+from operator import contains
+from typing import Any, NoReturn
+
+import numpy as np
+from numpy.typing import NDArray
+from president.engine import Action, Game, Phase, Rules, SeatView, find_preset, rules_from
+
+from .actions import Catalog
+from .observe import Observer
+from .track import Tracker
+
+_BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Every table at one moment: row `t` of each array is table `t`'s.
+
+    - `observation` (tables, size): the observation of the player to act (`raw_env`'s);
+    - `action_mask` (tables, actions): its legal actions;
+    - `actor` (tables,): which player acts (the `i` of `player_i`);
+    - `rewards` (tables, players): what each player won by the last step (at a hand's
+      end, 1 for first place down to -1 for last, as `raw_env`), by player;
+    - `terminated` (tables,): the last step ended that table's game (an episode); the
+      table has started a new game, whose first moment the other arrays show;
+    - `legal`, `legal_start`: the legal actions' indices, table `t`'s at
+      `legal[legal_start[t] : legal_start[t + 1]]` (what the mask holds, as a list).
+    """
+
+    observation: NDArray[np.float32]
+    action_mask: NDArray[np.int8]
+    actor: NDArray[np.int64]
+    rewards: NDArray[np.float32]
+    terminated: NDArray[np.bool_]
+    legal: NDArray[np.int64]
+    legal_start: NDArray[np.int64]
+
+
+class Tables:
+    """`count` tables of the same rules and players, each playing games one after
+    another (an episode: a whole game of the preset, or `hands` hands).
+
+        tables = Tables(preset="daifugo", players=4, count=64)
+        moment = tables.reset(seed=1)
+        while ...:
+            moment = tables.step(choose(moment))   # one legal index per table
+    """
+
+    def __init__(
+        self,
+        preset: str = "classic",
+        players: int = 4,
+        count: int = 64,
+        rules: Rules | dict[str, Any] | None = None,
+        hands: int | None = None,
+    ) -> None:
+        if count < 1:
+            raise ValueError("at least one table")
+        self.rules = (
+            rules
+            if isinstance(rules, Rules)
+            else rules_from(rules)
+            if rules is not None
+            else find_preset(preset)
+        )
+        self.players, self.count, self.hands = players, count, hands
+        self.catalog = Catalog(self.rules)
+        self.observer = Observer(self.rules, players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._player = {name: i for i, name in enumerate(self.possible_agents)}
+        self._tables = np.arange(count, dtype=np.intp)
+        trackers = [Tracker(self.observer) for _ in range(count)]
+        size = len(trackers[0].values)
+        #: Every table's numbers, a row each (each tracker writes its own).
+        self._values: NDArray[np.float32] = np.zeros((count, size), dtype=np.float32)
+        for row, tracker in zip(self._values, trackers):
+            tracker.place_in(row)
+        self._trackers = trackers
+        #: Where each number of a seat's observation lies in the rows, by seat, and
+        #: where each table's row begins.
+        self._gather = np.stack(trackers[0]._gather)
+        self._rows = (np.arange(count, dtype=np.intp) * size)[:, None]
+        self.games: list[Game] = []
+        self._rngs: list[random.Random] = []
+        self._hands = [0] * count
+        self._actors = [0] * count
+        self._actions: list[list[Action]] = [[] for _ in range(count)]
+        self._legal: list[tuple[int, ...]] = [() for _ in range(count)]
+
+    @property
+    def size(self) -> int:
+        """The numbers in one observation."""
+        return self.observer.layout.size
+
+    def reset(self, seed: int | None = None) -> Moment:
+        """Every table starts a game (table `t`'s deals from `seed` and `t`)."""
+        base = random.Random(seed).getrandbits(64) if seed is not None else None
+        self._rngs = [
+            random.Random(None if base is None else base + table) for table in range(self.count)
+        ]
+        self.games = [self._new_game(table) for table in range(self.count)]
+        self._hands = [0] * self.count
+        return self._moment(
+            np.zeros((self.count, self.players), dtype=np.float32),
+            np.zeros(self.count, dtype=np.bool_),
+        )
+
+    def _new_game(self, table: int) -> Game:
+        game = Game(self.rules, self.possible_agents)
+        game.start_hand(rng=self._rngs[table])
+        self._trackers[table].start(game)
+        self._next(table, game)
+        return game
+
+    def _next(self, table: int, game: Game) -> None:
+        """Table `table`'s player to act and its legal actions, and its numbers."""
+        actor: int = game.turn if game.phase is _PLAY else game.actors[0]  # type: ignore[assignment]
+        self._actors[table] = actor
+        legal = self._actions[table] = game.legal_actions(actor)
+        self._legal[table] = self.catalog.indices(legal)
+        self._trackers[table].step(game, actor)
+
+    def step(self, actions: NDArray[np.integer[Any]] | list[int]) -> Moment:
+        """Each table's player to act takes its action (a catalog index, one per table);
+        a `ValueError` naming the first table whose action is not legal, before any
+        table moves."""
+        if not self.games:
+            raise RuntimeError("reset() the tables before the first step")
+        chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
+        legal = self._legal
+        if len(chosen) != self.count or not all(map(contains, legal, chosen)):
+            self._refuse(chosen)
+        rewards = np.zeros((self.count, self.players), dtype=np.float32)
+        ended = np.zeros(self.count, dtype=np.bool_)
+        games, trackers, actors, listed = self.games, self._trackers, self._actors, self._actions
+        indices = self.catalog.indices
+        for table, index in enumerate(chosen):
+            game = games[table]
+            tracker = trackers[table]
+            events = game.apply(
+                actors[table], listed[table][legal[table].index(index)], checked=False
+            )
+            phase = game.phase
+            if phase is _BETWEEN_HANDS or phase is _GAME_OVER:
+                tracker.follow(events)
+                if self._hand_over(table, game, rewards[table]):
+                    ended[table] = True
+                    games[table] = self._new_game(table)
+                    continue
+                events = game.start_hand(rng=self._rngs[table])
+                phase = game.phase
+            tracker.follow(events)
+            # (`_next`, written out: the player to act, its legal actions, the numbers)
+            actor: int = game.turn if phase is _PLAY else game.actors[0]  # type: ignore[assignment]
+            actors[table] = actor
+            found = listed[table] = game.legal_actions(actor)
+            legal[table] = indices(found)
+            tracker.step(game, actor)
+        return self._moment(rewards, ended)
+
+    def _refuse(self, chosen: list[int]) -> NoReturn:
+        if len(chosen) != self.count:
+            raise ValueError(f"{self.count} actions are needed, one a table, not {len(chosen)}")
+        table = next(t for t, index in enumerate(chosen) if index not in self._legal[t])
+        raise ValueError(f"action {chosen[table]!r} is not legal at table {table} now")
+
+    def _hand_over(self, table: int, game: Game, rewards: NDArray[np.float32]) -> bool:
+        """The hand's rewards written into `rewards`; whether the episode is over."""
+        finish = game.finishes[-1]
+        last = max(1, len(finish) - 1)
+        for place, name in enumerate(finish):
+            rewards[self._player[name]] = 1.0 - 2.0 * place / last
+        self._hands[table] += 1
+        return game.phase is _GAME_OVER or (
+            self.hands is not None and self._hands[table] >= self.hands
+        )
+
+    def _moment(self, rewards: NDArray[np.float32], ended: NDArray[np.bool_]) -> Moment:
+        actors = np.array(self._actors, dtype=np.int64)
+        where = self._gather[actors]
+        where += self._rows
+        legal = self._legal
+        counts = np.fromiter(map(len, legal), dtype=np.int64, count=self.count)
+        starts = np.zeros(self.count + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        flat = np.fromiter(chain.from_iterable(legal), dtype=np.int64, count=int(starts[-1]))
+        mask = np.zeros((self.count, len(self.catalog)), dtype=np.int8)
+        mask[np.repeat(self._tables, counts), flat] = 1
+        return Moment(
+            np.take(self._values, where),
+            mask,
+            self._player_of(actors),
+            rewards,
+            ended,
+            flat,
+            starts,
+        )
+
+    def _player_of(self, actors: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each table's actor as a player (the `i` of `player_i`), from its seat."""
+        if self.rules.seat_order == "fixed":  # (the seats never move)
+            return actors
+        return np.array(
+            [self._player[game.seating[seat]] for game, seat in zip(self.games, actors.tolist())],
+            dtype=np.int64,
+        )
+
+    def view(self, table: int) -> SeatView:
+        """The `SeatView` of table `table`'s player to act (for rule-based agents)."""
+        return self.games[table].view_for(self._actors[table])
+
+    def action_of(self, table: int, index: int) -> Action | None:
+        """Table `table`'s legal action of this index now, or None."""
+        legal = self._legal[table]
+        return self._actions[table][legal.index(index)] if index in legal else None
+
+    def index_of(self, action: Action) -> int:
+        """The catalog index of an action (a bot's choice, say)."""
+        return self.catalog.index[self.catalog.key(action)]

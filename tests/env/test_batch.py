@@ -1,0 +1,117 @@
+"""president.env.Tables: many tables stepped at once, each table's moment what `raw_env`
+would show its player to act."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from president.engine import PRESETS, Phase
+from president.env import Tables, raw_env
+
+
+def random_step(moment: object, rng: np.random.Generator) -> np.ndarray:
+    """A uniform pick among each table's legal indices (the list beside the mask)."""
+    starts = moment.legal_start  # type: ignore[attr-defined]
+    picks = starts[:-1] + (rng.random(len(starts) - 1) * np.diff(starts)).astype(np.int64)
+    return moment.legal[picks]  # type: ignore[attr-defined,no-any-return]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_table_shows_what_its_player_to_act_sees(preset: str) -> None:
+    """At every step of several hands at every table: the observation is the one
+    `Observer` makes afresh from the view of the player to act, the mask and the list
+    beside it are exactly its legal actions, and the actor is that player."""
+    tables = Tables(preset=preset, players=4, count=3, hands=3)
+    moment = tables.reset(seed=7)
+    rng = np.random.default_rng(7)
+    ended = 0
+    for _ in range(400):
+        for table in range(tables.count):
+            game = tables.games[table]
+            seat = game.seating.index(f"player_{moment.actor[table]}")
+            fresh = tables.observer(game.view_for(seat))
+            assert np.array_equal(moment.observation[table], fresh), (preset, table)
+            legal = tables.catalog.indices(game.legal_actions(seat))
+            listed = moment.legal[moment.legal_start[table] : moment.legal_start[table + 1]]
+            assert sorted(listed.tolist()) == sorted(legal)
+            assert np.flatnonzero(moment.action_mask[table]).tolist() == sorted(legal)
+        moment = tables.step(random_step(moment, rng))
+        ended += int(moment.terminated.sum())
+    assert ended > 0  # (3 hands a game: games ended and new ones began)
+
+
+def test_a_table_stepped_alone_plays_as_raw_env_does() -> None:
+    """One table and a `raw_env` dealt the same game and given the same actions show the
+    same observations and masks, and the same rewards at the hand's end."""
+    tables = Tables(preset="daifugo", players=4, count=1, hands=1)
+    moment = tables.reset(seed=3)
+    table = raw_env(preset="daifugo", players=4, hands=1)
+    table.reset(seed=3)
+    table.game = tables.games[0].clone()  # (the same deal, followed from here)
+    table._next()
+    rng = np.random.default_rng(3)
+    while True:
+        seen = table.observe(table.agent_selection)
+        assert table.agent_selection == f"player_{moment.actor[0]}"
+        assert np.array_equal(seen["observation"], moment.observation[0])
+        assert np.array_equal(seen["action_mask"], moment.action_mask[0])
+        action = random_step(moment, rng)
+        table.step(int(action[0]))
+        moment = tables.step(action)
+        if moment.terminated[0]:
+            break
+    won = [table.rewards[agent] for agent in table.possible_agents]
+    assert moment.rewards[0].tolist() == pytest.approx(won)
+    assert sorted(won) == pytest.approx([-1, -1 / 3, 1 / 3, 1])
+
+
+def test_an_illegal_action_is_refused_and_no_table_moves() -> None:
+    tables = Tables(preset="classic", players=4, count=4)
+    moment = tables.reset(seed=1)
+    before = [game.clone() for game in tables.games]
+    actions = random_step(moment, np.random.default_rng(1))
+    illegal = next(i for i in range(len(tables.catalog)) if not moment.action_mask[2][i])
+    actions[2] = illegal
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal at table 2"):
+        tables.step(actions)
+    with pytest.raises(ValueError, match="4 actions are needed"):
+        tables.step(actions[:3])
+    assert [g.log for g in tables.games] == [g.log for g in before]
+    assert [g.hand_of(0) for g in tables.games] == [g.hand_of(0) for g in before]
+    tables.step(random_step(moment, np.random.default_rng(1)))  # (and it goes on)
+    with pytest.raises(RuntimeError, match="reset"):
+        Tables(count=2).step([0, 0])
+
+
+def test_the_same_seed_deals_the_same_games_and_each_table_its_own() -> None:
+    first, second = Tables(count=4), Tables(count=4)
+    a, b = first.reset(seed=5), second.reset(seed=5)
+    assert np.array_equal(a.observation, b.observation)
+    hands = [tuple(game.hand_of(0)) for game in first.games]
+    assert len(set(hands)) == 4
+    rng_a, rng_b = np.random.default_rng(2), np.random.default_rng(2)
+    for _ in range(50):
+        a, b = first.step(random_step(a, rng_a)), second.step(random_step(b, rng_b))
+    assert np.array_equal(a.observation, b.observation)
+    assert all(game.phase is not Phase.GAME_OVER for game in first.games)
+
+
+def test_a_rule_based_agent_plays_through_the_views() -> None:
+    """The heuristic bot at every seat of every table, from `view` and `index_of`: whole
+    games go by (each table's choices legal, as the step would refuse them otherwise)."""
+    from president.bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot()
+    tables = Tables(preset="daifugo", players=4, count=2, hands=2)
+    moment = tables.reset(seed=4)
+    games = 0
+    for _ in range(300):
+        choices = [bot.choose(tables.view(table)) for table in range(tables.count)]
+        indices = [tables.index_of(action) for action in choices]
+        assert all(tables.action_of(t, i) is not None for t, i in enumerate(indices))
+        moment = tables.step(indices)
+        games += int(moment.terminated.sum())
+    assert games >= 2
