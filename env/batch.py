@@ -20,10 +20,11 @@ from typing import Any, NoReturn
 
 import numpy as np
 from numpy.typing import NDArray
-from president.engine import Action, Game, Phase, Rules, SeatView, find_preset, rules_from
+from president.engine import Action, Game, Phase, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
+from .table import table_rules
 from .track import Tracker
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
@@ -73,13 +74,7 @@ class Tables:
     ) -> None:
         if count < 1:
             raise ValueError("at least one table")
-        self.rules = (
-            rules
-            if isinstance(rules, Rules)
-            else rules_from(rules)
-            if rules is not None
-            else find_preset(preset)
-        )
+        self.rules = table_rules(preset, rules)
         self.players, self.count, self.hands = players, count, hands
         self.catalog = Catalog(self.rules)
         self.observer = Observer(self.rules, players)

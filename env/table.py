@@ -36,6 +36,14 @@ Last = tuple[Any, float, bool, bool, dict[str, Any]]
 _MASKS = 1 << 12
 
 
+def table_rules(preset: str, rules: Rules | dict[str, Any] | None) -> Rules:
+    """The rules a table is made with: `rules` (a `Rules`, or toggles by name), else the
+    preset's."""
+    if isinstance(rules, Rules):
+        return rules
+    return rules_from(rules) if rules is not None else find_preset(preset)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """`raw_env(**kwargs)` as PettingZoo's classic environments are wrapped: an illegal
     action ends the game with -1 for its agent; an action out of range is an error; the
@@ -179,13 +187,7 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules = (
-            rules
-            if isinstance(rules, Rules)
-            else rules_from(rules)
-            if rules is not None
-            else find_preset(preset)
-        )
+        self.rules = table_rules(preset, rules)
         self.players = players
         self.hands = hands
         self.render_mode = render_mode
