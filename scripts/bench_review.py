@@ -304,7 +304,14 @@ def main() -> int:
     parser.add_argument(
         "--counting",
         action="store_true",
-        help="the playouts' heuristic counts the cards (as the heuristic bots do)",
+        help="the playouts' heuristic counts the cards (as the heuristic bots do) in judging"
+        " decisions too (a hand's cards are weighed so by default)",
+    )
+    parser.add_argument(
+        "--uncounted-cards",
+        action="store_true",
+        help="a hand's cards weighed with playouts that do not count the cards (as before"
+        " the review counted them there)",
     )
     parser.add_argument(
         "--rows", metavar="FILE", help="write the calibration's rows (JSON) to FILE as well"
@@ -313,10 +320,12 @@ def main() -> int:
     WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
     review.EPSILON = args.epsilon
     review.COUNTING = args.counting
+    review.CARDS_COUNTING = args.counting or not args.uncounted_cards
     print(
         f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed},"
         f" epsilon {review.EPSILON}"
         + (", the playouts counting the cards" if args.counting else "")
+        + ("" if review.CARDS_COUNTING else ", a hand's cards weighed without counting them")
     )
     if args.planted:
         started = time.perf_counter()

@@ -7,6 +7,7 @@ games: a game's rows are together) and checked on the other half by decile, each
 with the 95% interval of its place taken.
 
     python -m scripts.calibration_fit ROWS.json [ROWS.json ...] [--bins 5]
+    python -m scripts.calibration_fit ROWS.json --against OTHER.json
 
 Several runs' rows are pooled: first their calibration as `bench_review` prints it.
 """
@@ -64,11 +65,48 @@ def by_decile(name: str, f: Callable[[float], float], rows: Sequence[Row], colum
         print(f"  decile {decile}: {cell}")
 
 
+def against(first: Sequence[Row], second: Sequence[Row]) -> None:
+    """Two runs' predictions of the same games (the rows pair one to one: the same seat-
+    hands, the same places taken) on the same deciles, those of the first run's first
+    evaluation: each run's second evaluation against the place taken, by decile."""
+    if len(first) != len(second) or any(
+        a[2:4] != b[2:4] for a, b in zip(first, second, strict=True)
+    ):
+        raise SystemExit("--against: the two runs' rows are not of the same games")
+    order = sorted(range(len(first)), key=lambda i: first[i][0])
+    gaps: list[tuple[float, float]] = []
+    for decile in range(10):
+        part = order[len(order) * decile // 10 : len(order) * (decile + 1) // 10]
+        taken = statistics.fmean(first[i][2] for i in part)
+        gaps.append(
+            (
+                statistics.fmean(first[i][1] for i in part) - taken,
+                statistics.fmean(second[i][1] for i in part) - taken,
+            )
+        )
+    print("the same deciles (the first run's first evaluation), prediction - place taken:")
+    for decile, (one, two) in enumerate(gaps, 1):
+        print(f"  decile {decile}: first {one:+.3f}, second {two:+.3f}")
+    for which, name in ((0, "first"), (1, "second")):
+        sizes = [abs(gap[which]) for gap in gaps]
+        print(f"  {name} run: largest gap {max(sizes):.3f}, mean gap {statistics.fmean(sizes):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rows", nargs="+", help="one or more runs' rows, pooled")
     parser.add_argument("--bins", type=int, default=5)
+    parser.add_argument(
+        "--against",
+        metavar="ROWS",
+        help="another run's rows of the same games (as ROWS, one run): both runs'"
+        " predictions on the same deciles, and nothing else",
+    )
     args = parser.parse_args()
+    if args.against:
+        with open(args.rows[0]) as one, open(args.against) as two:
+            against(json.load(one), json.load(two))
+        return
     rows: list[Row] = []
     for path in args.rows:
         with open(path) as source:

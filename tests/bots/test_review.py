@@ -119,6 +119,32 @@ def test_the_cards_worlds_after_an_exchange_are_dealt_as_the_seat_saw_it() -> No
     assert weighed >= 30
 
 
+def test_a_hands_cards_are_weighed_with_the_heuristic_that_counts_the_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`cards_worth` plays its worlds out with the heuristic as the heuristic bots play it,
+    counting the cards (without, the best and worst hands came out too extreme:
+    docs/analysis.md, "Counting the cards"); the decisions' playouts do not."""
+    from president.bots.playout import World
+
+    asked: list[bool] = []
+    playout = World.playout
+
+    def counted(self: World, *args: object, **kwargs: object) -> float:
+        asked.append(bool(kwargs.get("counting")))
+        return playout(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(World, "playout", counted)
+    work = review.work_of(document())
+    _, view, _, redeal = work.starts[5]
+    review.cards_worth(view, 1, worlds=4, redeal=redeal)
+    assert asked == [True] * 4
+    asked.clear()
+    moment = next(m for m, _ in work.decisions if len(m.actions) > 2)
+    review.judge(moment, "x", worlds=4)
+    assert asked and not any(asked)
+
+
 def test_an_exchange_with_automatic_returns_is_in_the_cards_worlds_too() -> None:
     """Under `house` the returns are automatic (the President's lowest cards), so the
     exchange is over before play begins: each later hand's cards are still weighed in
