@@ -77,9 +77,9 @@ EPSILON = 0.1
 #: heuristic bots' own choices, dearer) when a decision is judged.
 COUNTING = False
 #: The same when a hand's cards are weighed (`cards_worth`): without it the best hands
-#: came out too hopeful and the worst too gloomy (under `full`, `house` and `table`, on
-#: the same deciles, the mean gap to the place taken 0.041, 0.022 and 0.024 -> 0.034,
-#: 0.017 and 0.017: docs/analysis.md, "Counting the cards"), for about a second more a
+#: came out too hopeful and the worst too gloomy (on the same games and deciles the
+#: mean gap to the place taken is smaller counted under each of five presets, `full`
+#: 0.041 -> 0.034: docs/analysis.md, "Counting the cards"), for about a second more a
 #: 10-hand game.
 CARDS_COUNTING = True
 
