@@ -78,9 +78,9 @@ EPSILON = 0.1
 COUNTING = False
 #: The same when a hand's cards are weighed (`cards_worth`): without it the best hands
 #: came out too hopeful and the worst too gloomy (on the same games and deciles the
-#: mean gap to the place taken is smaller counted under each of five presets, `full`
-#: 0.041 -> 0.034: docs/analysis.md, "Counting the cards"), for about a second more a
-#: 10-hand game.
+#: mean gap to the place taken is smaller counted under four presets, `full` 0.041 ->
+#: 0.034, and about the same under classic rules: docs/analysis.md, "Counting the
+#: cards"), for about a second more a 10-hand game.
 CARDS_COUNTING = True
 
 
