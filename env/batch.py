@@ -111,13 +111,14 @@ class Tables:
             random.Random(None if base is None else base + table) for table in range(self.count)
         ]
         self.games = [self._new_game(table) for table in range(self.count)]
-        self._hands = [0] * self.count
         return self._moment(
             np.zeros((self.count, self.players), dtype=np.float32),
             np.zeros(self.count, dtype=np.bool_),
         )
 
     def _new_game(self, table: int) -> Game:
+        """Table `table`'s next game (an episode), its first hand dealt."""
+        self._hands[table] = 0
         game = Game(self.rules, self.possible_agents)
         game.start_hand(rng=self._rngs[table])
         self._trackers[table].start(game)

@@ -118,3 +118,21 @@ def test_a_rule_based_agent_plays_through_the_views() -> None:
         moment = tables.step(indices)
         games += int(moment.terminated.sum())
     assert games >= 2
+
+
+def test_every_episode_is_as_many_hands_as_asked() -> None:
+    """With `hands=2`, each table's every game ends after its second hand, the first
+    episode and every one after it (a hand's end: a row of rewards)."""
+    tables = Tables(preset="classic", players=4, count=2, hands=2)
+    moment = tables.reset(seed=1)
+    rng = np.random.default_rng(1)
+    hands = [0, 0]
+    lengths: list[int] = []
+    while len(lengths) < 6:
+        moment = tables.step(random_step(moment, rng))
+        for table in range(2):
+            hands[table] += int(moment.rewards[table].any())
+            if moment.terminated[table]:
+                lengths.append(hands[table])
+                hands[table] = 0
+    assert lengths == [2] * len(lengths)
