@@ -24,7 +24,7 @@ from president.engine import Action, Game, Phase, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
-from .table import table_rules
+from .table import hand_rewards, table_rules
 from .track import Tracker
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
@@ -146,7 +146,6 @@ class Tables:
         rewards = np.zeros((self.count, self.players), dtype=np.float32)
         ended = np.zeros(self.count, dtype=np.bool_)
         games, trackers, actors, listed = self.games, self._trackers, self._actors, self._actions
-        indices = self.catalog.indices
         for table, index in enumerate(chosen):
             game = games[table]
             tracker = trackers[table]
@@ -161,14 +160,8 @@ class Tables:
                     games[table] = self._new_game(table)
                     continue
                 events = game.start_hand(rng=self._rngs[table])
-                phase = game.phase
             tracker.follow(events)
-            # (`_next`, written out: the player to act, its legal actions, the numbers)
-            actor: int = game.turn if phase is _PLAY else game.actors[0]  # type: ignore[assignment]
-            actors[table] = actor
-            found = listed[table] = game.legal_actions(actor)
-            legal[table] = indices(found)
-            tracker.step(game, actor)
+            self._next(table, game)
         return self._moment(rewards, ended)
 
     def _refuse(self, chosen: list[int]) -> NoReturn:
@@ -179,10 +172,8 @@ class Tables:
 
     def _hand_over(self, table: int, game: Game, rewards: NDArray[np.float32]) -> bool:
         """The hand's rewards written into `rewards`; whether the episode is over."""
-        finish = game.finishes[-1]
-        last = max(1, len(finish) - 1)
-        for place, name in enumerate(finish):
-            rewards[self._player[name]] = 1.0 - 2.0 * place / last
+        for name, reward in hand_rewards(game.finishes[-1]):
+            rewards[self._player[name]] = reward
         self._hands[table] += 1
         return game.phase is _GAME_OVER or (
             self.hands is not None and self._hands[table] >= self.hands

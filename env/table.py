@@ -11,6 +11,7 @@ rounds), or `hands` hands."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -42,6 +43,14 @@ def table_rules(preset: str, rules: Rules | dict[str, Any] | None) -> Rules:
     if isinstance(rules, Rules):
         return rules
     return rules_from(rules) if rules is not None else find_preset(preset)
+
+
+def hand_rewards(finish: Sequence[str]) -> Iterator[tuple[str, float]]:
+    """Each player's reward for a hand finished in this order: 1 for first place down to
+    -1 for last, evenly spaced."""
+    last = max(1, len(finish) - 1)
+    for place, name in enumerate(finish):
+        yield name, 1.0 - 2.0 * place / last
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -394,10 +403,7 @@ class raw_env(AECEnv):
 
     def _hand_over(self) -> None:
         game = self.game
-        finish = game.finishes[-1]
-        last = max(1, len(finish) - 1)
-        for place, name in enumerate(finish):
-            self.rewards[name] = 1.0 - 2.0 * place / last
+        self.rewards.update(hand_rewards(game.finishes[-1]))
         self._rewarded = True
         self.played_hands += 1
         if game.phase is Phase.GAME_OVER or (
