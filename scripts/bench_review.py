@@ -301,13 +301,14 @@ def main() -> int:
     parser.add_argument(
         "--epsilon", type=float, default=review.EPSILON, help="random moves in the playouts"
     )
-    parser.add_argument(
+    counting = parser.add_mutually_exclusive_group()
+    counting.add_argument(
         "--counting",
         action="store_true",
         help="the playouts' heuristic counts the cards (as the heuristic bots do) in judging"
         " decisions too (a hand's cards are weighed so by default)",
     )
-    parser.add_argument(
+    counting.add_argument(
         "--uncounted-cards",
         action="store_true",
         help="a hand's cards weighed with playouts that do not count the cards (as before"
@@ -320,7 +321,7 @@ def main() -> int:
     WORLDS, LUCK_WORLDS = args.worlds, args.luck_worlds
     review.EPSILON = args.epsilon
     review.COUNTING = args.counting
-    review.CARDS_COUNTING = args.counting or not args.uncounted_cards
+    review.CARDS_COUNTING = not args.uncounted_cards
     print(
         f"preset {args.preset}, 4 players, {WORLDS} worlds a judged action, seed {args.seed},"
         f" epsilon {review.EPSILON}"
