@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import chain
-from operator import contains
 from typing import Any, NoReturn
 
 import numpy as np
@@ -88,10 +87,7 @@ class Tables:
         for row, tracker in zip(self._values, trackers):
             tracker.place_in(row)
         self._trackers = trackers
-        #: Where each number of a seat's observation lies in the rows, by seat, and
-        #: where each table's row begins.
-        self._gather = np.stack(trackers[0]._gather)
-        self._rows = (np.arange(count, dtype=np.intp) * size)[:, None]
+        self._plan = _Gathering(np.stack(trackers[0]._gather), trackers[0].seat_blocks(), count)
         self.games: list[Game] = []
         self._rngs: list[random.Random] = []
         self._hands = [0] * count
@@ -141,18 +137,29 @@ class Tables:
             raise RuntimeError("reset() the tables before the first step")
         chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         legal = self._legal
-        if len(chosen) != self.count or not all(map(contains, legal, chosen)):
+        if len(chosen) != self.count:
+            self._refuse(chosen)
+        try:  # (each action found among its table's legal ones, every table's first)
+            places = list(map(tuple.index, legal, chosen))
+        except (ValueError, TypeError):
             self._refuse(chosen)
         rewards = np.zeros((self.count, self.players), dtype=np.float32)
         ended = np.zeros(self.count, dtype=np.bool_)
         games, trackers, actors, listed = self.games, self._trackers, self._actors, self._actions
-        for table, index in enumerate(chosen):
+        indices = self.catalog.indices
+        for table, place in enumerate(places):
             game = games[table]
             tracker = trackers[table]
-            events = game.apply(
-                actors[table], listed[table][legal[table].index(index)], checked=False
-            )
+            events = game.apply(actors[table], listed[table][place], checked=False)
             phase = game.phase
+            if phase is _PLAY:  # (`_next`, written out: most steps)
+                actor: int = game.turn  # type: ignore[assignment]
+                actors[table] = actor
+                found = listed[table] = game.legal_actions(actor)
+                legal[table] = indices(found)
+                tracker.follow(events)
+                tracker.step(game, actor)
+                continue
             if phase is _BETWEEN_HANDS or phase is _GAME_OVER:
                 tracker.follow(events)
                 if self._hand_over(table, game, rewards[table]):
@@ -181,8 +188,6 @@ class Tables:
 
     def _moment(self, rewards: NDArray[np.float32], ended: NDArray[np.bool_]) -> Moment:
         actors = np.array(self._actors, dtype=np.int64)
-        where = self._gather[actors]
-        where += self._rows
         legal = self._legal
         counts = np.fromiter(map(len, legal), dtype=np.int64, count=self.count)
         starts = np.zeros(self.count + 1, dtype=np.int64)
@@ -191,7 +196,7 @@ class Tables:
         mask = np.zeros((self.count, len(self.catalog)), dtype=np.int8)
         mask[np.repeat(self._tables, counts), flat] = 1
         return Moment(
-            np.take(self._values, where),
+            self._plan.observations(self._values, actors),
             mask,
             self._player_of(actors),
             rewards,
@@ -221,3 +226,57 @@ class Tables:
     def index_of(self, action: Action) -> int:
         """The catalog index of an action (a bot's choice, say)."""
         return self.catalog.index[self.catalog.key(action)]
+
+
+class _Gathering:
+    """Every table's observation of its player to act, from the tables' rows: for each
+    table `t`, `values[t][gather[actors[t]]]`, made a block at a time (a third of the
+    cost of gathering number by number).
+
+    Each seat's gather (`gather`: seats x observation) is cut once into three kinds of
+    numbers: those every seat reads from the same place (the public blocks: a slice of
+    every row copied at once); those a seat reads from its own block of the row, the
+    seats' blocks lying `stride` apart from `base` (its cards, its part of the exchange,
+    its return: each table's block of its actor taken at once, then sliced); and the rest
+    (the numbers by seat, turned to start at the seat), gathered number by number."""
+
+    def __init__(self, gather: NDArray[np.intp], blocks: tuple[int, int], count: int) -> None:
+        self.seats, self.size = gather.shape
+        self.count = count
+        self.base, self.stride = blocks
+        public = (gather == gather[0]).all(axis=0)
+        shifted = (gather - gather[0] == (np.arange(self.seats) * self.stride)[:, None]).all(axis=0)
+        own = ~public & shifted & (gather[0] >= self.base) & (gather[0] < self.base + self.stride)
+        self.public = _runs(np.flatnonzero(public), gather[0])
+        self.own = _runs(np.flatnonzero(own), gather[0] - self.base)
+        self.rest = np.flatnonzero(~(public | own))
+        self.rest_gather = gather[:, self.rest]
+        self.tables = np.arange(count, dtype=np.intp)
+
+    def observations(
+        self, values: NDArray[np.float32], actors: NDArray[np.int64]
+    ) -> NDArray[np.float32]:
+        found = np.empty((self.count, self.size), dtype=np.float32)
+        for at, stop, source in self.public:
+            found[:, at:stop] = values[:, source : source + stop - at]
+        blocks = values[:, self.base : self.base + self.stride * self.seats]
+        chunk = blocks.reshape(self.count, self.seats, self.stride)[self.tables, actors]
+        for at, stop, source in self.own:
+            found[:, at:stop] = chunk[:, source : source + stop - at]
+        if len(self.rest):
+            where = self.rest_gather[actors]
+            where += (self.tables * values.shape[1])[:, None]
+            found[:, self.rest] = np.take(values, where)
+        return found
+
+
+def _runs(positions: NDArray[np.intp], sources: NDArray[np.intp]) -> list[tuple[int, int, int]]:
+    """The positions as runs (start, stop, first source) whose sources follow on."""
+    runs: list[tuple[int, int, int]] = []
+    for position in positions.tolist():
+        source = int(sources[position])
+        if runs and runs[-1][1] == position and runs[-1][2] + position - runs[-1][0] == source:
+            runs[-1] = (runs[-1][0], position + 1, runs[-1][2])
+        else:
+            runs.append((position, position + 1, source))
+    return runs

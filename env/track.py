@@ -152,6 +152,12 @@ class Tracker:
             index += parts[name]
         return np.array(index, dtype=np.intp)
 
+    def seat_blocks(self) -> tuple[int, int]:
+        """Where the seats' own blocks begin (seat 0's cards) and how far apart they lie
+        (each seat's cards, its part of the exchange and its return, in that order)."""
+        base = self._at["hand0"]
+        return base, (self._at["hand1"] - base) if self.players > 1 else len(self.values) - base
+
     def _rules_size(self) -> int:
         start, stop = self.observer._at["rules"]
         return stop - start

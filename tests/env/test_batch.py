@@ -46,6 +46,26 @@ def test_every_table_shows_what_its_player_to_act_sees(preset: str, players: int
     assert ended > 0  # (2 hands a game: games ended and new ones began)
 
 
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [*((preset, 4) for preset in PRESETS), ("classic", 3), ("sheet", 6)],
+)
+def test_the_observations_are_gathered_by_blocks_as_number_by_number(
+    preset: str, players: int
+) -> None:
+    """The block-wise gather of every table's observation (`_Gathering`) is the plain one,
+    `values[t][gather[actor]]`, on rows of distinct random numbers (so that a number read
+    from the wrong place cannot pass for a zero), whoever acts at each table."""
+    tables = Tables(preset=preset, players=players, count=17)
+    rng = np.random.default_rng(3)
+    gather = np.stack(tables._trackers[0]._gather)
+    values = rng.random(tables._values.shape).astype(np.float32)
+    for _ in range(5):
+        actors = rng.integers(0, players, tables.count)
+        plain = np.stack([values[t][gather[actor]] for t, actor in enumerate(actors)])
+        assert np.array_equal(tables._plan.observations(values, actors), plain)
+
+
 def test_a_table_stepped_alone_plays_as_raw_env_does() -> None:
     """One table and a `raw_env` dealt the same game and given the same actions show the
     same observations and masks, and the same rewards at the hand's end."""
@@ -80,6 +100,9 @@ def test_an_illegal_action_is_refused_and_no_table_moves() -> None:
     actions[2] = illegal
     with pytest.raises(ValueError, match=f"action {illegal} is not legal at table 2"):
         tables.step(actions)
+    for wrong in ("pass", None, 0.5):
+        with pytest.raises(ValueError, match="is not legal at table 2"):
+            tables.step([*actions[:2].tolist(), wrong, actions[3]])
     with pytest.raises(ValueError, match="4 actions are needed"):
         tables.step(actions[:3])
     assert [g.log for g in tables.games] == [g.log for g in before]
