@@ -8,7 +8,8 @@ arrays, a table whose game ended starting a new one at once.
 The observation, the action mask, the catalog of actions and the rewards are those of
 `raw_env` (tests/env/test_batch.py holds every table's observation and mask equal to
 those made afresh from its view, and one table equal to `raw_env`); the numbers of every table lie in one array (each table's `Tracker` writes
-its own row), so a batch's observations are one gather."""
+its own row), so a batch's observations are gathered from one array a block at a time
+(`_Gathering`)."""
 
 from __future__ import annotations
 
