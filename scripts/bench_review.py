@@ -30,8 +30,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypeVar
 
 from president.bots import review
 from president.bots.sim import play_game
@@ -104,6 +105,15 @@ def calibration(job: tuple[str, int, int]) -> list[tuple[float, float, int, int,
     return out
 
 
+T = TypeVar("T")
+
+
+def equal_parts(ordered: Sequence[T], parts: int = 10) -> list[Sequence[T]]:
+    """`ordered` cut into `parts` runs of equal count (deciles by default), in order."""
+    count = len(ordered)
+    return [ordered[count * part // parts : count * (part + 1) // parts] for part in range(parts)]
+
+
 def print_calibration(rows: list[Any]) -> None:
     """The calibration's figures from its rows (expected, the same again, place taken,
     hand, title): the first hands and the others, by title, by decile; and how large the
@@ -134,9 +144,7 @@ def print_calibration(rows: list[Any]) -> None:
     worst = worst_own = 0.0
     missed = 0
     errors = []
-    for decile in range(10):
-        count = len(ordered)
-        part = ordered[count * decile // 10 : count * (decile + 1) // 10]
+    for decile, part in enumerate(equal_parts(ordered)):
         own = statistics.fmean(r[0] for r in part)
         predicted = statistics.fmean(r[1] for r in part)
         taken = statistics.fmean(r[2] for r in part)

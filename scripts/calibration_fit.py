@@ -21,7 +21,7 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 
-from scripts.bench_review import print_calibration
+from scripts.bench_review import equal_parts, print_calibration
 
 Row = Sequence[float]  # (expected, the same again, place taken, hand)
 
@@ -29,11 +29,10 @@ Row = Sequence[float]  # (expected, the same again, place taken, hand)
 def knots(rows: Sequence[Row], bins: int) -> list[tuple[float, float]]:
     """(mean prediction, mean place taken) of `bins` equal-count bins of the prediction."""
     ordered = sorted((row[0], row[2]) for row in rows)
-    points = []
-    for b in range(bins):
-        part = ordered[len(ordered) * b // bins : len(ordered) * (b + 1) // bins]
-        points.append((statistics.fmean(p for p, _ in part), statistics.fmean(t for _, t in part)))
-    return points
+    return [
+        (statistics.fmean(p for p, _ in part), statistics.fmean(t for _, t in part))
+        for part in equal_parts(ordered, bins)
+    ]
 
 
 def through(points: list[tuple[float, float]]) -> Callable[[float], float]:
@@ -52,8 +51,7 @@ def through(points: list[tuple[float, float]]) -> Callable[[float], float]:
 def by_decile(name: str, f: Callable[[float], float], rows: Sequence[Row], column: int) -> None:
     ordered = sorted(rows, key=lambda row: row[column])
     worst, missed, cells = 0.0, 0, []
-    for decile in range(10):
-        part = ordered[len(ordered) * decile // 10 : len(ordered) * (decile + 1) // 10]
+    for part in equal_parts(ordered):
         predicted = statistics.fmean(f(row[column]) for row in part)
         taken = statistics.fmean(row[2] for row in part)
         half = 1.96 * statistics.stdev(row[2] for row in part) / math.sqrt(len(part))
@@ -75,8 +73,7 @@ def against(first: Sequence[Row], second: Sequence[Row]) -> None:
         raise SystemExit("--against: the two runs' rows are not of the same games")
     order = sorted(range(len(first)), key=lambda i: first[i][0])
     gaps: list[tuple[float, float]] = []
-    for decile in range(10):
-        part = order[len(order) * decile // 10 : len(order) * (decile + 1) // 10]
+    for part in equal_parts(order):
         taken = statistics.fmean(first[i][2] for i in part)
         gaps.append(
             (
