@@ -55,10 +55,11 @@ Status = Literal["waiting", "playing", "finished"]
 #: Deal checks are kept for this many of the latest hands (the one revealed last, and a
 #: few before it for a slow client).
 RECENT_CHECKS = 4
-#: A chair taken back by key (`join`) waits until this long after it was last taken back:
-#: a player back from a crash comes once, a loop of leave and join by key (each a view to
-#: the whole table, the hand so far, and journal entries a game with no timer never
-#: compacts) is slowed to one a second a chair (scripts/attack_rejoin_journal.py).
+#: A chair taken back (by key, `join`, or by token, `resume`) waits until this long after
+#: it was last taken back: a player back from a crash comes once, a loop of leave and
+#: coming back (each a view to the whole table, the hand so far, and journal entries a
+#: game with no timer never compacts) is slowed to one a second a chair
+#: (scripts/attack_rejoin_journal.py).
 REJOIN_SECONDS = 1.0
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
@@ -352,10 +353,8 @@ class Table:
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
         await self._check_password(password, member)
         held = self.chairs.held_by_key(member)
-        if held is not None:  # a chair taken back again within the second waits for it
-            wait = self._taken_back.get(held, -REJOIN_SECONDS) + REJOIN_SECONDS - self.clock()
-            if wait > 0:
-                await asyncio.sleep(min(wait, REJOIN_SECONDS))
+        if held is not None:
+            await self._wait_to_take_back(held)
         async with self.lock:
             self._writable()
             held = self.chairs.held_by_key(member)
@@ -433,9 +432,18 @@ class Table:
             self.broadcast_view()
 
     async def resume(self, member: Member, seat: int, token: bytes) -> None:
+        await self._wait_to_take_back(seat)
         async with self.lock:
             slot = self.chairs.claim(member, seat, token)
+            self._taken_back[seat] = self.clock()
             self._back_in(member, slot, seat, new_token=False)
+
+    async def _wait_to_take_back(self, chair: int) -> None:
+        """A chair taken back again within `REJOIN_SECONDS` of the last time waits for the
+        rest of it (the first time back is at once)."""
+        wait = self._taken_back.get(chair, -REJOIN_SECONDS) + REJOIN_SECONDS - self.clock()
+        if wait > 0:
+            await asyncio.sleep(min(wait, REJOIN_SECONDS))
 
     def _back_in(self, member: Member, slot: Slot, seat: int, *, new_token: bool) -> None:
         """`member` has its chair back (by token or by key): it no longer leaves, and it

@@ -115,3 +115,39 @@ async def test_a_chair_taken_back_again_within_the_second_waits_for_it(
     monkeypatch.undo()
     assert [w for w in waits if w > 0] == [REJOIN_SECONDS - 0.25]
     assert t.chairs.index_of(ann) == 0 and not t.chairs.slots[0].leaving
+
+
+async def test_a_chair_taken_back_by_token_again_within_the_second_waits_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same for leave and `resume` with the seat's token (a hostile guest's loop went
+    18 times a second that way, a journal entry and a view to everyone each time): the
+    first time back is at once, a second within REJOIN_SECONDS waits the rest of it, by
+    key or by token alike."""
+    t, _ = table()
+    now = [1000.0]
+    t.clock = lambda: now[0]
+    ann, bob, cat = Member("ann"), Member("bob"), Member("cat")
+    for member in (ann, bob, cat):
+        await t.join(member, None, None)
+    await all_ready(t, [ann, bob, cat])
+    token = t.chairs.slots[0].token
+    waits: list[float] = []
+    sleep = asyncio.sleep
+
+    async def waited(delay: float) -> None:
+        waits.append(delay)
+        await sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", waited)
+    await t.leave(ann)
+    await t.resume(ann, 0, token)  # back: at once
+    now[0] += 0.25
+    await t.leave(ann)
+    await t.resume(ann, 0, token)  # again within the second: waits the rest of it
+    now[0] += 5.0
+    await t.leave(ann)
+    await t.resume(ann, 0, token)  # a while later: at once
+    monkeypatch.undo()
+    assert [w for w in waits if w > 0] == [REJOIN_SECONDS - 0.25]
+    assert t.chairs.index_of(ann) == 0 and not t.chairs.slots[0].leaving
