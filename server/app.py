@@ -27,6 +27,7 @@ from .config import ServerConfig, hash_password
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
 from .lobby import Lobby
+from .logs import LogBudgets
 from .memory import Trimmer, malloc_trim
 from .players import NameBook
 from .restore import replay_what_can_be
@@ -88,6 +89,8 @@ class Server:
         self._per_address: dict[str, int] = {}
         #: What each address may still send, shared by its connections (`Inbound`).
         self._inbound: dict[str, Inbound] = {}
+        #: The log lines each address may still cause, kept past its connections.
+        self._log_budgets = LogBudgets(self.config.log_per_minute, self.config.log_per_minute)
         self._admitted: set[Admitted] = set()
         #: Gives the C allocator's free memory back once a crowd has left (server/memory.py).
         self._trimmer = Trimmer(lambda: len(self._admitted), malloc_trim())
@@ -385,6 +388,7 @@ class Server:
                 names=self.names,
                 admit=lambda session: self._admit_at_hello(entry, session),
                 inbound=self._inbound.get(address),
+                log_budget=self._log_budgets.of(address),
             )
             self.sessions.add(session)
             try:

@@ -173,7 +173,8 @@ class ServerConfig:
     #: room (a table, or the lobby) hears a minute from everyone (server/chat.py).
     chat_per_address: int = 60
     chat_per_room: int = 240
-    #: Log lines one connection may cause (a burst of this many, then this many a minute).
+    #: Log lines one address may cause, over all its connections (a burst of this many,
+    #: then this many a minute).
     log_per_minute: int = 20
     max_tables: int = 500
     #: Tables one address may have created that are still open (well under max_tables,

@@ -90,6 +90,7 @@ class Session:
         names: NameBook | None = None,
         admit: Callable[[Session], str | None] = lambda session: None,
         inbound: Inbound | None = None,
+        log_budget: LogBudget | None = None,
     ) -> None:
         self.config = config
         self.handler = handler
@@ -130,7 +131,8 @@ class Session:
         self._last = asyncio.get_running_loop().time()
         #: When this connection last sent something other than a ping or a pong.
         self.last_active = self._last
-        self.log_budget = LogBudget(config.log_per_minute, config.log_per_minute)
+        #: The log lines its address may still cause (shared by its connections).
+        self.log_budget = log_budget or LogBudget(config.log_per_minute, config.log_per_minute)
         self._strikes = 0
         self._chat_times: list[float] = []
         #: Chat lines not sent to this client because it was behind.

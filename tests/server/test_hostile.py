@@ -132,6 +132,39 @@ async def test_log_lines_a_connection_causes_are_rate_limited(
     assert 5 <= len(from_flooder) <= 5 + spent / 12, (len(from_flooder), spent)
 
 
+async def test_log_lines_are_rate_limited_by_address_over_its_connections(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new connection brings no new budget: one after another from the same address,
+    each causing a line, share the address's (a hostile guest's 656 hellos in 3 s, each
+    a fresh connection, had logged 626 lines)."""
+
+    async def failing(*args: object) -> None:
+        raise RuntimeError("a planted bug")
+
+    monkeypatch.setitem(lobby.HANDLERS, m.ListTables, failing)
+    loop = asyncio.get_running_loop()
+    async with running_server(tmp_path, log_per_minute=5) as server:
+        begun = loop.time()  # (before the first connection, and the address's budget)
+        with caplog.at_level(logging.INFO, logger="president.server"):
+            for number in range(20):
+                c = await client(server, f"flooder{number}", tmp_path)
+                task = asyncio.create_task(c.run())
+                await c.send(m.ListTables())
+                await wait_for(lambda c=c: len(c.errors) == 1)  # type: ignore[misc]
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                await c.link.close()
+        spent = loop.time() - begun
+    charged = [r for r in caplog.records if r.getMessage().startswith("127.0.0.1: ")]
+    failed = [r for r in charged if "handling list_tables failed" in r.getMessage()]
+    # the burst, and one line more for each 12 s (5 a minute), for every line the address
+    # caused (its connections' comings and goings among them): not a budget a connection
+    assert 5 <= len(charged) <= 5 + spent / 12, (len(charged), spent)
+    assert failed, "the first connection's lines were written"
+
+
 async def test_at_the_cap_a_newcomer_evicts_connections_that_never_said_hello(
     tmp_path: Path,
 ) -> None:
