@@ -6,6 +6,7 @@ journal, where records go); it knows a connection only as a `Guest`."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import logging
 import time
@@ -23,6 +24,7 @@ from .config import ServerConfig, TableSettings, password_hashed
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
 from .ladder import Ratings
+from .players import looks, mixed_scripts, name_problem
 from .restore import RestoreError, compacted, rebuild
 from .seats import TableError
 from .table import OnRecord, Table
@@ -373,9 +375,30 @@ async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
 
 
 async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
-    """Refused unless `guest` may open table `name` now."""
+    """Refused unless `guest` may open table `name` now: a name that shows as itself (as
+    a player's must), and looks like no open table's (a guest's "Frid\u0430y", Cyrillic
+    a, beside the host's "Friday")."""
     if name in lobby.tables:
         raise TableError(Code.NOT_ALLOWED, f"there is already a table called {name!r}")
+    problem = name_problem(name)
+    if problem is not None:
+        raise TableError(
+            Code.NOT_ALLOWED, f"table {name!r}: {problem.replace('name', 'table name', 1)}"
+        )
+    mixed = mixed_scripts(name)
+    if mixed:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"a table name may not mix {' and '.join(s.title() for s in mixed)} letters "
+            "(they look alike): choose a name in one alphabet",
+        )
+    seen = _looks(name)
+    alike = next((other for other in lobby.tables if seen & _looks(other)), None)
+    if alike is not None:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"the name {name!r} looks like table {alike!r}: choose a name that looks different",
+        )
     config = lobby.config
     mine = sum(1 for who in lobby.creators.values() if who[0] == guest.address)
     if mine >= config.tables_per_address:
@@ -385,6 +408,13 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.reap_unstarted():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
+
+
+@functools.lru_cache(maxsize=4096)
+def _looks(table: str) -> frozenset[str]:
+    """A table name's skeletons (`players.looks`), kept: each creation compares the new
+    name with every open table's."""
+    return looks(table)
 
 
 @handles(m.CreateTable)

@@ -67,6 +67,9 @@ REFUSED_CATEGORIES = {
     "Zp": "a paragraph break",
     "Zs": "a space other than the ordinary one",
 }
+#: How the lobby names a server's bot in a table's list ("bot:greedy"): no person's name
+#: begins so, in any case or width.
+BOT_PREFIX = "bot:"
 #: Variation selectors 15 and 16 (text or emoji style), welcome right after a symbol:
 #: a heart is often typed "❤️", U+2764 U+FE0F.
 PRESENTATION = frozenset("\ufe0e\ufe0f")
@@ -261,6 +264,10 @@ class NameBook:
             return (
                 f"a name may not mix {' and '.join(s.title() for s in mixed)} letters "
                 "(they look alike): choose a name in one alphabet"
+            )
+        if name_key(name).startswith(BOT_PREFIX):
+            return (
+                f'a name may not begin with "{BOT_PREFIX}": the lobby shows the server\'s bots so'
             )
         if self.db is None:
             return "the server is closing"

@@ -91,6 +91,39 @@ async def test_one_address_cannot_hold_the_servers_tables() -> None:
     assert "Friday" in hall.tables and ann.errors() == []
 
 
+async def test_a_table_name_shows_as_itself_and_looks_like_no_open_tables() -> None:
+    """A table's name is held to what a player's is (each character shows as itself, one
+    alphabet among those that look alike), and may not look like an open table's: a
+    hostile guest made "Frid\u0430y" (a Cyrillic a), "Friday\u200b" and a name that
+    draws nothing beside the host's "Friday"."""
+    hall = lobby(tables_per_address=20)
+    host, mallory = Guest("host", address="10.0.0.1"), Guest("mallory", address="10.0.0.66")
+    await hall.handle(host, create("Friday"))
+    await hall.handle(host, create("Cape"))
+    spoofs = {
+        "\u0421\u0430\u0440\u0435": "the name 'Саре' looks like table 'Cape'",  # all Cyrillic
+        "friday": "the name 'friday' looks like table 'Friday'",
+        "FRIDAY": "the name 'FRIDAY' looks like table 'Friday'",
+        "Ｆｒｉｄａｙ": "the name 'Ｆｒｉｄａｙ' looks like table 'Friday'",  # full width
+        "Frid\u0430y": "a table name may not mix Cyrillic and Latin letters",
+        "Friday\u200b": "table 'Friday\\u200b': a table name may not hold U+200B (Zero Width Space)",
+        "\u2800\u3164": "table '\u2800\u3164': a table name may not hold U+2800",  # blanks
+        " Friday": "table ' Friday': a table name may not begin or end with a space",
+        "Fri  day": "table 'Fri  day': a table name may not hold two spaces in a row",
+    }
+    for name in spoofs:
+        await hall.handle(mallory, create(name))
+    assert list(hall.tables) == ["Friday", "Cape"], list(hall.tables)
+    refusals = [x for x in mallory.sent if isinstance(x, m.Error)]
+    assert [x.code for x in refusals] == [Code.NOT_ALLOWED] * len(spoofs)
+    for (name, start), refusal in zip(spoofs.items(), refusals):
+        assert refusal.message.startswith(start), (name, refusal.message)
+    for name in ("Saturday", "Fri day", "Пятница", "金曜日", "Friday ♥"):  # names of their own
+        await hall.handle(mallory, create(name))
+    assert len(hall.tables) == 7 and mallory.errors() == [Code.NOT_ALLOWED] * len(spoofs)
+    await hall.close()
+
+
 async def test_every_table_setting_has_an_upper_bound() -> None:
     hall = lobby()
     ann = Guest("ann")

@@ -97,6 +97,16 @@ def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
     assert refusal is not None and why in refusal
 
 
+@pytest.mark.parametrize("name", ["bot:random", "BOT:search", "\uff42\uff4f\uff54\uff1agreedy"])
+def test_a_person_may_not_be_named_as_the_lobby_names_a_server_bot(name: str) -> None:
+    """The lobby lists a server's bot as "bot:STRATEGY" (and the terminal lobby leaves
+    those out of a table's people): a person so named passed for a bot there."""
+    for key in (ANN, ""):
+        refusal = NameBook().refusal(name, key)
+        assert refusal is not None and 'may not begin with "bot:"' in refusal
+    assert NameBook().refusal("robot:x", ANN) is None and NameBook().refusal("bot", ANN) is None
+
+
 @pytest.mark.parametrize(
     "name", ["Ann Lee", "\u2764\ufe0f", "\u2764\ufe0fAnn", "R2-D2", "\u3055\u304f\u3089"]
 )
