@@ -520,11 +520,11 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
 
     @kb.add("n", filter=browsing)
     def _new(event: KeyPressEvent) -> None:
-        taken = {t.name for t in screen.tables}
+        taken = {t.name.casefold() for t in screen.tables}  # (another case looks the same)
         name = next(
             n
             for n in (f"{screen.me}'s table", *(f"{screen.me}'s table {i}" for i in range(2, 999)))
-            if n not in taken
+            if n.casefold() not in taken
         )
         screen.form = TableForm(name=name[:40], saved=screen.saved)
         screen.message = ""
