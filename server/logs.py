@@ -76,9 +76,6 @@ class LogBudgets:
             for address in by_last[: len(by_last) // 2 + 1]:
                 del budgets[address]
 
-    def __len__(self) -> int:
-        return len(self._budgets)
-
 
 #: The log budget of the address whose message is being handled (None elsewhere: the
 #: server's own tasks, the tables' drivers).

@@ -21,6 +21,7 @@ from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 from president.server import app, lobby
+from president.server.logs import LogBudgets
 
 from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
@@ -130,6 +131,27 @@ async def test_log_lines_a_connection_causes_are_rate_limited(
     # the burst, and one line more for each 12 s (5 a minute) this took on this machine;
     # the other ~195 were not written
     assert 5 <= len(from_flooder) <= 5 + spent / 12, (len(from_flooder), spent)
+
+
+def test_each_address_keeps_its_log_budget_until_it_has_filled_again() -> None:
+    """An address's budget outlives its connections while it is spent (connecting again
+    brings no new one), and the budgets kept stay bounded: past `most`, the full ones are
+    forgotten first, then the quietest half."""
+    budgets = LogBudgets(per_minute=6, burst=2, most=3)  # (full again 20 s after its last)
+    spent = budgets.of("10.0.0.1", now=0.0)
+    assert spent.allow(0.0) and spent.allow(0.0) and not spent.allow(0.0)
+    assert budgets.of("10.0.0.1", now=1.0) is spent  # a new connection: the same budget
+    full = budgets.of("10.0.0.2", now=0.0)
+    busy = budgets.of("10.0.0.3", now=5.0)
+    busy.allow(5.0)
+    # past `most`: the one full again goes; kept, the one not yet full and the one with
+    # dropped lines still to report
+    budgets.of("10.0.0.4", now=21.0)
+    assert budgets.of("10.0.0.1", now=21.0) is spent and budgets.of("10.0.0.3", now=21.0) is busy
+    assert budgets.of("10.0.0.2", now=21.0) is not full
+    for number in range(5, 9):  # all of them busy: the quietest half goes
+        budgets.of(f"10.0.0.{number}", now=21.0).allow(21.0)
+    assert len(budgets._budgets) <= 3
 
 
 async def test_log_lines_are_rate_limited_by_address_over_its_connections(
