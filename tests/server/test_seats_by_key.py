@@ -83,12 +83,15 @@ def test_the_journal_keeps_the_chairs_player_id() -> None:
     assert Slot.from_entry(old, 0.0).player_id == ""
 
 
+@pytest.mark.parametrize("way", ["key", "token"])
 async def test_a_chair_taken_back_again_within_the_second_waits_for_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, way: str
 ) -> None:
-    """Leave and join by key in a loop (a view to the whole table, the hand so far and
-    journal entries each time: scripts/attack_rejoin_journal.py) is one a second a chair:
-    the first time back is at once, a second within REJOIN_SECONDS waits the rest of it."""
+    """Leave and come back in a loop (a view to the whole table, the hand so far and
+    journal entries each time: scripts/attack_rejoin_journal.py) is one a second a chair,
+    by key (`join`) or by the seat's token (`resume`: a hostile guest's loop went 18 times
+    a second that way before): the first time back is at once, a second within
+    REJOIN_SECONDS waits the rest of it."""
     t, _ = table()
     now = [1000.0]
     t.clock = lambda: now[0]
@@ -96,42 +99,14 @@ async def test_a_chair_taken_back_again_within_the_second_waits_for_it(
     for member in (ann, bob, cat):
         await t.join(member, None, None)
     await all_ready(t, [ann, bob, cat])
-    waits: list[float] = []
-    sleep = asyncio.sleep
-
-    async def waited(delay: float) -> None:
-        waits.append(delay)
-        await sleep(0)
-
-    monkeypatch.setattr(asyncio, "sleep", waited)
-    await t.leave(ann)
-    await t.join(ann, None, None)  # back from a crash: at once
-    now[0] += 0.25
-    await t.leave(ann)
-    await t.join(ann, None, None)  # again within the second: waits the rest of it
-    now[0] += 5.0
-    await t.leave(ann)
-    await t.join(ann, None, None)  # a while later: at once
-    monkeypatch.undo()
-    assert [w for w in waits if w > 0] == [REJOIN_SECONDS - 0.25]
-    assert t.chairs.index_of(ann) == 0 and not t.chairs.slots[0].leaving
-
-
-async def test_a_chair_taken_back_by_token_again_within_the_second_waits_for_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The same for leave and `resume` with the seat's token (a hostile guest's loop went
-    18 times a second that way, a journal entry and a view to everyone each time): the
-    first time back is at once, a second within REJOIN_SECONDS waits the rest of it, by
-    key or by token alike."""
-    t, _ = table()
-    now = [1000.0]
-    t.clock = lambda: now[0]
-    ann, bob, cat = Member("ann"), Member("bob"), Member("cat")
-    for member in (ann, bob, cat):
-        await t.join(member, None, None)
-    await all_ready(t, [ann, bob, cat])
     token = t.chairs.slots[0].token
+
+    async def back() -> None:
+        if way == "key":
+            await t.join(ann, None, None)
+        else:
+            await t.resume(ann, 0, token)
+
     waits: list[float] = []
     sleep = asyncio.sleep
 
@@ -141,13 +116,13 @@ async def test_a_chair_taken_back_by_token_again_within_the_second_waits_for_it(
 
     monkeypatch.setattr(asyncio, "sleep", waited)
     await t.leave(ann)
-    await t.resume(ann, 0, token)  # back: at once
+    await back()  # back from a crash: at once
     now[0] += 0.25
     await t.leave(ann)
-    await t.resume(ann, 0, token)  # again within the second: waits the rest of it
+    await back()  # again within the second: waits the rest of it
     now[0] += 5.0
     await t.leave(ann)
-    await t.resume(ann, 0, token)  # a while later: at once
+    await back()  # a while later: at once
     monkeypatch.undo()
     assert [w for w in waits if w > 0] == [REJOIN_SECONDS - 0.25]
     assert t.chairs.index_of(ann) == 0 and not t.chairs.slots[0].leaving
