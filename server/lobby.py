@@ -6,7 +6,6 @@ journal, where records go); it knows a connection only as a `Guest`."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import hmac
 import logging
 import time
@@ -24,7 +23,7 @@ from .config import ServerConfig, TableSettings, password_hashed
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
 from .ladder import Ratings
-from .players import looks, mixed_scripts, name_problem
+from .players import looks, mixed_problem, name_problem
 from .restore import RestoreError, compacted, rebuild
 from .seats import TableError
 from .table import OnRecord, Table
@@ -383,17 +382,13 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
     problem = name_problem(name)
     if problem is not None:
         raise TableError(
-            Code.NOT_ALLOWED, f"table {name!r}: {problem.replace('name', 'table name', 1)}"
+            Code.NOT_ALLOWED, f"table {name!r}: {problem.replace('a name', 'a table name', 1)}"
         )
-    mixed = mixed_scripts(name)
-    if mixed:
-        raise TableError(
-            Code.NOT_ALLOWED,
-            f"a table name may not mix {' and '.join(s.title() for s in mixed)} letters "
-            "(they look alike): choose a name in one alphabet",
-        )
-    seen = _looks(name)
-    alike = next((other for other in lobby.tables if seen & _looks(other)), None)
+    mixed = mixed_problem(name)
+    if mixed is not None:
+        raise TableError(Code.NOT_ALLOWED, mixed.replace("a name", "a table name", 1))
+    seen = looks(name)
+    alike = next((other for other in lobby.tables if seen & looks(other)), None)
     if alike is not None:
         raise TableError(
             Code.NOT_ALLOWED,
@@ -408,13 +403,6 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.reap_unstarted():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
-
-
-@functools.lru_cache(maxsize=4096)
-def _looks(table: str) -> frozenset[str]:
-    """A table name's skeletons (`players.looks`), kept: each creation compares the new
-    name with every open table's."""
-    return looks(table)
 
 
 @handles(m.CreateTable)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import hmac
 import logging
 import os
@@ -89,10 +90,12 @@ def skeleton(text: str) -> str:
     return disarm.skeleton_key(text, digit_policy="tr39")
 
 
+@functools.lru_cache(maxsize=4096)
 def looks(name: str) -> frozenset[str]:
     """The skeletons of `name` as written and in lower case: a claim is the name in any
     case, and "Ivan" looks like "lvan" where "ivan" looks like a Cyrillic "іvan".  Two
-    names look alike when these sets meet."""
+    names look alike when these sets meet.  Kept for the names met last (each table made
+    is compared with every open table's name)."""
     return frozenset(filter(None, (skeleton(name), skeleton(name_key(name)))))
 
 
@@ -139,6 +142,17 @@ def mixed_scripts(name: str) -> list[str]:
     """The lookalike alphabets `name`'s letters come from, if more than one."""
     scripts = set(alphabets(name)) & LOOKALIKE_SCRIPTS
     return sorted(scripts) if len(scripts) > 1 else []
+
+
+def mixed_problem(name: str) -> str | None:
+    """Why `name` may not be used for mixing lookalike alphabets, or None."""
+    mixed = mixed_scripts(name)
+    if not mixed:
+        return None
+    return (
+        f"a name may not mix {' and '.join(s.title() for s in mixed)} letters "
+        "(they look alike): choose a name in one alphabet"
+    )
 
 
 def alphabets(name: str) -> list[str]:
@@ -259,12 +273,9 @@ class NameBook:
         problem = name_problem(name)
         if problem is not None:
             return problem
-        mixed = mixed_scripts(name)
-        if mixed:
-            return (
-                f"a name may not mix {' and '.join(s.title() for s in mixed)} letters "
-                "(they look alike): choose a name in one alphabet"
-            )
+        mixed = mixed_problem(name)
+        if mixed is not None:
+            return mixed
         if name_key(name).startswith(BOT_PREFIX):
             return (
                 f'a name may not begin with "{BOT_PREFIX}": the lobby shows the server\'s bots so'

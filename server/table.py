@@ -359,7 +359,6 @@ class Table:
             self._writable()
             held = self.chairs.held_by_key(member)
             if held is not None:  # the same player, back by key: their own chair
-                self._taken_back[held] = self.clock()
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
                 log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return
@@ -435,7 +434,6 @@ class Table:
         await self._wait_to_take_back(seat)
         async with self.lock:
             slot = self.chairs.claim(member, seat, token)
-            self._taken_back[seat] = self.clock()
             self._back_in(member, slot, seat, new_token=False)
 
     async def _wait_to_take_back(self, chair: int) -> None:
@@ -447,7 +445,9 @@ class Table:
 
     def _back_in(self, member: Member, slot: Slot, seat: int, *, new_token: bool) -> None:
         """`member` has its chair back (by token or by key): it no longer leaves, and it
-        is told where it sits and what the table is like (under the lock)."""
+        is told where it sits and what the table is like (under the lock).  When is kept
+        (`_wait_to_take_back`)."""
+        self._taken_back[seat] = self.clock()
         if slot.leaving or new_token:  # (the journal keeps the token's hash)
             slot.leaving = False
             self.note_seats()
