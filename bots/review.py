@@ -135,6 +135,18 @@ class Judged:
     #: reference the cards are weighed with: 0 when it is that choice.  A hand's sum is
     #: what its decisions did to the place taken, beside what its cards did.
     gained: float = 0.0
+    #: The action taken's expected place and the best's over the worlds that measure
+    #: the loss (their difference is `gap`: the figures to show beside the loss, where
+    #: `expected` is over every world each was played out in).  None: not measured.
+    measured: tuple[float, float] | None = None
+
+    def places(self) -> tuple[float, float]:
+        """The action taken's expected place and the best's, to show beside the loss:
+        those that measured it (`measured`), else each over every world it was in."""
+        if self.measured is not None:
+            return self.measured
+        expected = dict(self.expected)
+        return expected[self.chosen], expected[self.best]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +161,9 @@ class Judged:
             "gained": round(self.gained, 3),
             "label": self.label,
             "expected": {str(a): round(e, 3) for a, e in self.expected},
+            "measured": None
+            if self.measured is None
+            else {"chosen": round(self.measured[0], 3), "best": round(self.measured[1], 3)},
         }
 
 
@@ -578,9 +593,9 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
     # against the heuristic's choice, on the worlds that measure the loss (on those that
     # chose the best, the heuristic's choice when it is the best would bring its luck)
     measuring = results[1::2]
-    gained = _place(measuring, candidates.index(usual), len(view.counts)) - _place(
-        measuring, mine, len(view.counts)
-    )
+    players = len(view.counts)
+    measured = (_place(measuring, mine, players), _place(measuring, best, players))
+    gained = _place(measuring, candidates.index(usual), players) - measured[0]
     # each candidate's expected place over the worlds it was played out in (every one
     # for the best and the chosen, the half that chose the best for the others)
     expected = [
@@ -599,6 +614,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         label_of(loss),
         gap,
         gained,
+        measured,
     )
 
 

@@ -103,7 +103,7 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
         lines.append(
             f"{summary.name}: accuracy {summary.accuracy:.0f}, {summary.decisions} decisions"
-            f" ({counts}), {summary.gaps:.1f} places lost to the best found"
+            f" ({counts}), {round(summary.gaps, 1) or 0.0:+.1f} places lost to the best found"
             f" ({summary.mean_loss:.3f} a decision floored); over {summary.hands} hands,"
             f" the cards {summary.cards:+.1f} places, the decisions {summary.gained:+.1f}"
         )
@@ -120,11 +120,11 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
     if worst:
         lines.append("the costliest decisions:")
     for judged in worst:
-        expected = dict(judged.expected)
+        chosen, best = judged.places()
         lines.append(
             f"  hand {judged.hand + 1}, action {judged.number + 1}, {judged.name}:"
-            f" {judged.chosen} (expected place {expected[judged.chosen]:.2f}); best"
-            f" {judged.best} ({expected[judged.best]:.2f}): {judged.label}"
+            f" {judged.chosen} (expected place {chosen:.2f}); best"
+            f" {judged.best} ({best:.2f}): {judged.label}"
         )
     return lines
 

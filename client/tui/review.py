@@ -211,15 +211,15 @@ class ReviewState:
             if (step.hand, step.action) in self._unjudged(screen):
                 return [("class:dim", f" {who}: not judged yet")]
             return [("class:dim", f" {who}: no other choice")]
-        expected = dict(judged.expected)
-        line: Line = [
-            ("", f" {who}: {action_text(judged.chosen)} ({expected[judged.chosen]:.2f})"),
-        ]
+        chosen, best = judged.places()
+        line: Line = [("", f" {who}: {action_text(judged.chosen)} ({chosen:.2f})")]
         if judged.best == judged.chosen:
             line.append(("class:dim", " · the best"))
             return line
-        best = f" · best {action_text(judged.best)} ({expected[judged.best]:.2f})"
-        line.append(("class:dim", best))
+        if judged.gap <= 0:  # the best found on half the worlds did no better on the rest
+            line.append(("class:dim", " · no better action found"))
+            return line
+        line.append(("class:dim", f" · best {action_text(judged.best)} ({best:.2f})"))
         lost = f" · −{judged.loss:.2f}"
         if judged.label:
             style = "class:message" if judged.label in SERIOUS else "class:turn"

@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,9 @@ def test_keeping_a_card_instead_of_going_out_is_a_blunder() -> None:
     assert judged.best == Play.parse("3C 3S")
     assert dict(judged.expected)[judged.best] == 1.0  # (going out first: first place)
     assert judged.loss >= 0.5 and judged.label == "blunder"
+    # the figures shown beside the loss are those that measured it: they differ by it
+    assert judged.measured is not None and judged.places() == judged.measured
+    assert judged.measured[0] - judged.measured[1] == pytest.approx(judged.gap)
     # had it gone out, nothing would be lost
     went_out = review.judge(
         review.Moment(
@@ -234,6 +238,9 @@ def test_president_analyze_prints_a_review_and_refuses_bad_input(tmp_path: Path)
     answer = json.loads(done.stdout)
     assert [p["player"] for p in answer["players"]] == ["random-0"]
     assert answer["decisions"] and all(d["player"] == "random-0" for d in answer["decisions"])
+    for decision in answer["decisions"]:  # the figures that measured each loss
+        measured = decision["measured"]
+        assert measured["chosen"] - measured["best"] == pytest.approx(decision["gap"], abs=2e-3)
     text = president("analyze", str(CLASSIC), "--playouts", "2", "--seat", "random-0")
     assert text.returncode == 0 and "random-0: accuracy" in text.stdout
     bad = tmp_path / "bad.json"
@@ -374,3 +381,22 @@ def test_the_decisions_are_weighed_against_the_heuristics_choice(preset: str) ->
         {"hand": 7, "player": "random-1", "place": 4, "expected": 2.0, "cards": 0.5}
         | {"decisions": round(judged.gained, 3)}
     ]
+
+
+def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_loss() -> None:
+    """A player's unfloored places lost shows its sign, never "-0.0"; a costly decision
+    shows the two figures whose difference is its loss, not those over every world."""
+    from president.cli.analyze import report
+
+    blunder = review.Judged(
+        0, 3, 0, "Ann", Play.parse("3C"), Play.parse("3C 3S"),
+        ((Play.parse("3C"), 2.9), (Play.parse("3C 3S"), 1.0)),
+        0.8, "blunder", 0.8, 0.0, (2.6, 1.8),
+    )  # fmt: skip
+    lucky = replace(blunder, number=4, loss=0.0, label=None, gap=-0.84, measured=(2.0, 2.84))
+    lines = report(review.Review(["Ann"], [blunder, lucky], []), 1, 48)
+    assert any("Ann: accuracy" in line and " +0.0 places lost" in line for line in lines)
+    assert any("3C (expected place 2.60); best 3C 3S (1.80): blunder" in line for line in lines)
+    worse = replace(lucky, gap=-1.14)
+    lines = report(review.Review(["Ann"], [blunder, worse], []), 1, 48)
+    assert any(" -0.3 places lost" in line for line in lines)

@@ -888,6 +888,26 @@ def test_the_review_jumps_between_a_players_mistakes_and_says_when_there_is_none
     assert state.focus != ann and state.mistakes(screen) == []
 
 
+def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
+    """Beside the loss, the action taken's and the best's expected places over the worlds
+    that measured it (their difference is the loss); where the best found on half the
+    worlds did no better on the others, no best is named."""
+    screen = ReplayScreen.of(a_record("classic"))
+    ann = screen.steps[0].view.seating[0]
+    at = _steps_of(screen, ann)[3]
+    state = _judged(screen, ann, {at})
+    step = screen.steps[at]
+    key = (step.hand, step.action)
+    state.judged[key] = replace(state.judged[key], gap=0.6, measured=(2.3, 1.7))
+    screen.go(at)
+    decision = "".join(text for _, text in state.decision(screen))
+    assert "(2.30) · best" in decision and "(1.70) · −0.60 blunder" in decision
+    state.judged[key] = replace(state.judged[key], loss=0.0, label=None, gap=-0.1)
+    decision = "".join(text for _, text in state.decision(screen))
+    assert decision.endswith("(2.30) · no better action found"), decision
+    assert "best" not in decision.replace("better", "")
+
+
 def test_the_sparkline_is_tall_for_a_good_place_and_fits_its_width() -> None:
     assert sparkline([1.0, 4.0, 2.5], 10, 4.0) == "█▁▅"
     assert sparkline([1.0] * 50 + [4.0] * 50, 10, 4.0) == "█" * 5 + "▁" * 5
