@@ -54,7 +54,7 @@ from .pile import pile_line
 from .seats import SeatRow, rating_text, seat_rows
 from .shell import Shell
 from .table import RANK_CARDS, TableScreen
-from .theme import add_help_keys, card_style
+from .theme import add_help_keys, card_style, help_box_of
 
 #: The keys and what they do, as the help overlay shows them.
 HELP = (
@@ -262,14 +262,7 @@ class TableApp:
                 status,
             ]
         )
-        help_box = Frame(
-            Window(
-                FormattedTextControl(lambda: "\n".join(self._help_lines())),
-                width=lambda: D.exact(self._help_width()),
-                height=lambda: D(min=1, preferred=len(self._help_lines())),
-            ),
-            title="help",
-        )
+        help_box = help_box_of(self.screen, self._help_lines, self._help_width)
         return FloatContainer(
             body,
             floats=[Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .seats import SeatRow
 
@@ -204,6 +205,46 @@ def help_lines(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
         out.append(f" {keys:<{key_w}}  {lines[0]}")
         out.extend(" " * (key_w + 3) + line for line in lines[1:])
     return out
+
+
+@dataclass
+class HelpPages:
+    """Which page of a help overlay shows, where the screen is too short for all of it
+    (`page_of`), and how many pages it made when last drawn."""
+
+    page: int = 0
+    pages: int = 1
+
+    def page_of(self, lines: Sequence[str], height: int) -> list[str]:
+        """The lines of the page shown in `height`: all of them where they fit; else up
+        to `height - 1` of them, an entry's wrapped lines kept on one page, and a last
+        line saying how to see the next page."""
+        if len(lines) <= height or height < 2:
+            self.pages = 1
+            return list(lines)
+        per = height - 1
+        starts = [0]  # where each page begins: at an entry's first line where it can
+        while len(lines) - starts[-1] > per:
+            start = starts[-1] + per
+            while start > starts[-1] + 1 and lines[start].startswith("    "):
+                start -= 1  # (a wrapped entry's later lines are indented)
+            starts.append(start)
+        self.pages = len(starts)
+        self.page = min(self.page, self.pages - 1)
+        end = starts[self.page + 1] if self.page + 1 < self.pages else len(lines)
+        shown = list(lines[starts[self.page] : end])
+        where = f"{self.page + 1}/{self.pages}"
+        if self.page + 1 < self.pages:
+            return [*shown, *[""] * (per - len(shown)), f" ? or space: more ({where})"]
+        return [*shown, *[""] * (per - len(shown)), f" ({where}) any key closes"]
+
+    def next(self) -> bool:
+        """On to the next page; False after the last (the overlay closes)."""
+        if self.page + 1 < self.pages:
+            self.page += 1
+            return True
+        self.page = 0
+        return False
 
 
 def status_lines(style: str, text: str, width: int, message: bool) -> list[tuple[str, str]]:

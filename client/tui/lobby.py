@@ -13,7 +13,7 @@ from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 from ..model import Ladder, TableList
-from .fit import middle_cut
+from .fit import HelpPages, middle_cut
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -189,6 +189,7 @@ class LobbyScreen:
     message: str = ""
     form: TableForm | None = None
     help: bool = False
+    help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
     connection: str = "connected"
     listing: TableList = field(default_factory=TableList, repr=False)
     #: The server's ladder (the client's, shared) and whether the pane beside the table

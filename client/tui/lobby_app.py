@@ -32,7 +32,7 @@ from .fit import cut, help_lines, middle_cut, status_fragments, status_lines, wr
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
 from .shell import Shell
-from .theme import add_help_keys
+from .theme import add_help_keys, help_box_of
 
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
@@ -245,14 +245,7 @@ class LobbyApp:
             Window(FormattedTextControl(self._form)),
             title="new table — enter creates, esc cancels",
         )
-        help_box = Frame(
-            Window(
-                FormattedTextControl(lambda: "\n".join(self._help_lines())),
-                width=lambda: D.exact(self._help_width()),
-                height=lambda: D(min=1, preferred=len(self._help_lines())),
-            ),
-            title="help",
-        )
+        help_box = help_box_of(self.screen, self._help_lines, self._help_width)
         return FloatContainer(
             body,
             floats=[

@@ -25,6 +25,7 @@ from president.engine import (
 from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 
+from .fit import HelpPages
 from .narrator import Narrator
 from .seats import SeatRow, pile, seat_rows
 
@@ -191,6 +192,7 @@ class ReplayScreen:
     rules_in_full: str = "rules: classic"
     index: int = 0
     help: bool = False
+    help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
     #: Per hand of the record, the indexes of its steps.
     hands: list[range] = field(default_factory=list)
     #: The record as shown (names escaped), for the review to judge.

@@ -28,14 +28,13 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
-from prompt_toolkit.widgets import Frame
 
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, wrap
 from .review import Reviewer, ReviewState
 from .seats import SeatRow
 from .shell import Shell, shell_for
-from .theme import card_style
+from .theme import add_help_keys, card_style, help_box_of
 
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
@@ -55,10 +54,12 @@ HELP = """\
 
 #: The review's keys (under the others in the help, when the viewer has a review).
 REVIEW_HELP = """
- ]  [          the followed player's next / previous mistake
+ ]  [          next / previous mistake (followed player)
  f             follow the next player
- review: the action, its expected place (1 = first), the best's,
- the places lost and the label; the sparkline: expected place"""
+ review: the action's expected place (1 = first), the
+ best's, the places lost (both figures over the worlds
+ that measured it), the label; the sparkline: expected
+ place by decision, a tall bar nearer 1st"""
 #: Lines the review panel takes: its title, the decision, the sparkline.
 REVIEW_LINES = 3
 Lines = list[StyleAndTextTuples]
@@ -206,7 +207,7 @@ class ReplayApp:
             return beside if self._columns() >= WIDE else stacked
 
         help_text = HELP + (REVIEW_HELP if self.review is not None else "") + self._rules_line()
-        help_box = Frame(Window(FormattedTextControl(help_text)), title="keys")
+        help_box = help_box_of(self.screen, help_text.splitlines, title="keys")
         return FloatContainer(
             HSplit([header, DynamicContainer(body), status]),
             floats=[
@@ -549,19 +550,12 @@ def create_key_bindings(viewer: ReplayApp) -> KeyBindings:
         for key in keys:
             kb.add(key, filter=browsing)(lambda event, move=move: move())
 
-    @kb.add("?", filter=browsing)
-    def _help(event: KeyPressEvent) -> None:
-        screen.help = True
-
+    add_help_keys(kb, screen, browsing)
     review = viewer.review
     if review is not None:
         kb.add("]", filter=browsing)(lambda event: review.jump(screen, forward=True))
         kb.add("[", filter=browsing)(lambda event: review.jump(screen, forward=False))
         kb.add("f", filter=browsing)(lambda event: review.next_focus())
-
-    @kb.add("<any>", filter=Condition(lambda: screen.help))
-    def _close_help(event: KeyPressEvent) -> None:
-        screen.help = False
 
     @kb.add("q")
     @kb.add("c-c")

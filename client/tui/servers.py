@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from president.protocol.certs import same_fingerprint
 from president.protocol.discovery import Announcement
 
-from .fit import middle_cut
+from .fit import HelpPages, middle_cut
 
 
 @dataclass
@@ -31,6 +31,7 @@ class ServersScreen:
     #: Why the LAN cannot be searched, if it cannot (an address can still be typed).
     trouble: str = ""
     help: bool = False
+    help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
     #: Announcements left out (unusable, or too many).
     ignored: int = 0
 

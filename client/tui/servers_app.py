@@ -31,7 +31,7 @@ from ..discovery import DiscoveryFailed, ServerFinder
 from .fit import cut, help_lines, status_fragments, status_lines, wrap
 from .servers import ServersScreen
 from .shell import Shell, shell_for
-from .theme import add_help_keys
+from .theme import add_help_keys, help_box_of
 
 #: The keys and what they do, as the help overlay shows them.
 SERVERS_HELP = (
@@ -138,14 +138,7 @@ class ServersApp:
             filter=Condition(lambda: self.asking),
         )
         status = Window(FormattedTextControl(self._status), height=self._status_height)
-        help_box = Frame(
-            Window(
-                FormattedTextControl(lambda: "\n".join(self._help_lines())),
-                width=lambda: D.exact(self._help_width()),
-                height=lambda: D(min=1, preferred=len(self._help_lines())),
-            ),
-            title="help",
-        )
+        help_box = help_box_of(self.screen, self._help_lines, self._help_width)
         screen = self.screen
         return FloatContainer(
             HSplit([header, listing, details, asking, status]),

@@ -38,7 +38,7 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Viewed
-from .fit import middle_cut
+from .fit import HelpPages, middle_cut
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
 
@@ -94,6 +94,7 @@ class TableScreen:
     selected: set[int] = field(default_factory=set)
     message: str = ""
     help: bool = False
+    help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"

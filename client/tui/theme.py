@@ -10,15 +10,21 @@ suits bold, black suits plain); no theme draws a suit in black, and mono draws n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from president.engine import Card
 from president.engine.cards import JOKER_RANK
 from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Dimension as D
+from prompt_toolkit.layout import UIContent, UIControl, Window
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from .fit import HelpPages
 
 THEMES = ("dark", "light", "mono", "neutral")
 
@@ -112,18 +118,67 @@ def card_style(card: Card) -> str:
 
 class HasHelp(Protocol):
     help: bool
+    help_pages: HelpPages
 
 
 def add_help_keys(kb: KeyBindings, screen: HasHelp, opens: Filter) -> None:
-    """`?` (where `opens`) shows a screen's help overlay; any key, escape or enter
-    closes it."""
+    """`?` (where `opens`) shows a screen's help overlay; on a screen too short for it,
+    `?`, space or page down shows its next page; any other key, escape or enter closes
+    it (as does the next page key on the last page)."""
+    shown = Condition(lambda: screen.help)
 
     @kb.add("?", filter=opens)
     def _help(event: KeyPressEvent) -> None:
-        screen.help = True
+        screen.help, screen.help_pages.page = True, 0
 
-    @kb.add("<any>", filter=Condition(lambda: screen.help))
-    @kb.add("escape", filter=Condition(lambda: screen.help))
-    @kb.add("enter", filter=Condition(lambda: screen.help))
+    @kb.add("?", filter=shown)
+    @kb.add("space", filter=shown)
+    @kb.add("pagedown", filter=shown)
+    def _more(event: KeyPressEvent) -> None:
+        screen.help = screen.help_pages.next()
+
+    @kb.add("<any>", filter=shown)
+    @kb.add("escape", filter=shown)
+    @kb.add("enter", filter=shown)
     def _close_help(event: KeyPressEvent) -> None:
-        screen.help = False
+        screen.help, screen.help_pages.page = False, 0
+
+
+class HelpControl(UIControl):
+    """A help overlay's lines, a page at a time where the window is too short for them
+    (`HelpPages`)."""
+
+    def __init__(self, screen: HasHelp, lines: Callable[[], Sequence[str]]) -> None:
+        self.screen, self.lines = screen, lines
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.screen.help_pages.page_of(self.lines(), height)
+        last = len(lines) - 1
+        paged = self.screen.help_pages.pages > 1
+
+        def line(i: int) -> StyleAndTextTuples:
+            return [("class:dim" if paged and i == last else "", lines[i])]
+
+        return UIContent(get_line=line, line_count=len(lines), show_cursor=False)
+
+    def preferred_width(self, max_available_width: int) -> int:
+        return max((len(line) for line in self.lines()), default=0)
+
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object
+    ) -> int:
+        return len(self.lines())
+
+
+def help_box_of(
+    screen: HasHelp,
+    lines: Callable[[], Sequence[str]],
+    width: Callable[[], int] | None = None,
+    title: str = "help",
+) -> Frame:
+    """A screen's help overlay: its lines in a frame, paged where they do not fit."""
+    window = Window(
+        HelpControl(screen, lines),
+        width=None if width is None else (lambda: D.exact(width())),
+    )
+    return Frame(window, title=title)

@@ -935,6 +935,10 @@ async def test_the_review_panel_on_screen_and_its_keys(rows: int, columns: int) 
         await wait_for(lambda: "no mistake of" in terminal.text(), what=terminal.text)
         terminal.keys.send_text("?")
         await wait_for(lambda: "follow the next player" in terminal.text(), what=terminal.text)
+        if rows < 24:  # the help a page at a time: the review's words on the second
+            assert "? or space: more (1/2)" in terminal.text(), terminal.text()
+            terminal.keys.send_text("?")
+        await wait_for(lambda: "a tall bar nearer 1st" in terminal.text(), what=terminal.text)
         await terminal.left("q")
 
 

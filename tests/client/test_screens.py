@@ -379,6 +379,30 @@ async def test_the_help_fits_and_any_key_closes_it_without_acting(rows: int, col
         assert screen.selected
 
 
+async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
+    """At 60x16 the table's help does not fit: a page, and a line saying how to see the
+    next; `?` (or space) shows it, every line of the help on one page or the other, and
+    on the last page it closes the help, having done nothing at the table."""
+    async with open_table(mid_hand, 16, 60) as (table, terminal):
+        screen = table.app.screen
+        await terminal.redraw()
+        first = await terminal.press("?")
+        assert screen.help and "? or space: more (1/2)" in first, first
+        second = await terminal.press("?")
+        assert screen.help and "(2/2) any key closes" in second, second
+        seen = first + second
+        for keys_, words in (("ctrl-c", "leave at once"), ("s", "cheapest legal play")):
+            assert re.search(rf"{re.escape(keys_)} +.*{words}", seen), seen
+        assert "this help" in seen
+        text = await terminal.press("?")
+        assert not screen.help and "this help" not in text
+        await terminal.press("?")
+        await terminal.press(" ")
+        text = await terminal.press("x")  # any other key closes it from any page
+        assert not screen.help and screen.help_pages.page == 0, text
+        assert table.client.sent == []
+
+
 async def test_the_log_follows_and_scrolls_back() -> None:
     async with open_table(mid_hand, 24, 80) as (table, terminal):
         for n in range(40):

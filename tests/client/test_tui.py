@@ -234,3 +234,32 @@ async def test_play_proves_the_players_key_with_no_question(tmp_path: Path) -> N
     finally:
         await client.link.close()
         await server.close()
+
+
+def test_help_pages_cut_lines_to_the_height_and_say_how_to_go_on() -> None:
+    from president.client.tui.fit import HelpPages
+
+    pages, lines = HelpPages(), [f"line {n}" for n in range(10)]
+    assert pages.page_of(lines, 10) == lines and pages.pages == 1 and not pages.next()
+    first = pages.page_of(lines, 4)  # three lines a page and the hint: four pages
+    assert first == ["line 0", "line 1", "line 2", " ? or space: more (1/4)"]
+    seen = first[:-1]
+    while pages.next():
+        page = pages.page_of(lines, 4)
+        assert len(page) == 4
+        seen += [line for line in page[:-1] if line]
+    assert seen == lines and page[-1] == " (4/4) any key closes" and pages.page == 0
+
+
+def test_a_help_page_breaks_between_entries_not_inside_one() -> None:
+    from president.client.tui.fit import HelpPages, help_lines
+
+    lines = help_lines([(str(n), "a few words " * (n % 3 + 1)) for n in range(12)], 30)
+    pages, seen = HelpPages(), []
+    while True:
+        page = pages.page_of(lines, 6)
+        assert len(page) == 6 and not page[0].startswith("    "), page
+        seen += [line for line in page[:-1] if line]
+        if not pages.next():
+            break
+    assert seen == lines
