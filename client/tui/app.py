@@ -106,8 +106,7 @@ class TableApp:
         its own, shown at once (the application ends when the screen is left)."""
         self.client = client
         self.screen = TableScreen(client.model)
-        #: The coach's key and the review's, in a game against bots (`president play`).
-        self.extras: PlayExtras | None = None
+        self._extras: PlayExtras | None = None
         self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
@@ -267,6 +266,16 @@ class TableApp:
             body,
             floats=[Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))],
         )
+
+    @property
+    def extras(self) -> PlayExtras | None:
+        """The coach's key and the review's, in a game against bots (`president play`)."""
+        return self._extras
+
+    @extras.setter
+    def extras(self, extras: PlayExtras | None) -> None:
+        self._extras = extras
+        self.screen.reviewable = extras is not None
 
     # --- sizes: from the terminal's, so the split does not move as the text does ----------
 

@@ -38,7 +38,7 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Viewed
-from .fit import HelpPages, middle_cut
+from .fit import HelpPages, middle_cut, shorten
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
 
@@ -95,6 +95,8 @@ class TableScreen:
     message: str = ""
     help: bool = False
     help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
+    #: A game over here can be reviewed (`v`: `president play`'s tables).
+    reviewable: bool = False
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
@@ -495,9 +497,10 @@ class TableScreen:
             self.winners = tuple(event.winners)
             winners = " and ".join(event.winners)
             again = ", r: ready for another game" if self.model.slot is not None else ""
+            review = ", v: its review" if self.reviewable else ""
             self.summary = [
                 f"GAME OVER — {winners} won!" if winners else "GAME OVER",
-                f"q leaves{again}",
+                f"q leaves{again}{review}",
             ]
         if line and isinstance(event, HandOver):
             self.log.append(line)
@@ -578,7 +581,8 @@ class TableScreen:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if table.status == "finished" else "the game stopped"
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
-        return "class:turn", f" {over}: {ready}{bot}, q = leave{shown}"
+        review = "v = review, " if self.reviewable and self.game_over() else ""
+        return "class:turn", f" {over}: {review}{ready}{bot}, q = leave{shown}"
 
     def _exchange_status(self, seat: int, width: int | None) -> tuple[str, str]:
         public = self.model.public
@@ -671,7 +675,9 @@ class TableScreen:
             width,
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""
-        out = [*lines, "", f"q: leave · {again}esc: the table"[:width]]
+        review = "v: its review · " if self.reviewable else ""
+        keys = shorten(f"{review}q: leave · {again}esc: the table", width, (" · ",))
+        out = [*lines, "", keys]
         if height is not None and len(out) > height:
             out = [line for line in out if line.strip()]
         if height is not None and len(out) > height:
