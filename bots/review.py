@@ -698,22 +698,24 @@ def advise(
 ) -> Advice:
     """What the search would play from `view` (a seat to play, or to return cards of the
     exchange), and what it expects of it, beside `other`: the search's candidates weighed
-    over the same worlds, from the seat's information only (its view)."""
+    over the same worlds, from the seat's information only (its view).  The best is
+    chosen over `worlds` worlds and the two expected places said are measured over as
+    many others (on the worlds that chose it, the best's luck would flatter it)."""
     actions = view.legal_actions()
     chosen = other if other in actions else actions[0]
     redeal = redeal_of(view)
+    moment = Moment(view.hand_number, 0, view.seat, view, tuple(actions), chosen, redeal)
     if redeal is not None:
         candidates = returns_weighed(view, actions, chosen)
-        moment = Moment(view.hand_number, 0, view.seat, view, tuple(actions), chosen, redeal)
-        results = _worlds_of(moment, candidates, worlds, random.Random(seed))
     else:
         candidates = weighed(view, actions, chosen)
-        results = _outcomes(view, candidates, worlds, random.Random(seed))
+    rng = random.Random(seed)
+    results = _worlds_of(moment, candidates, worlds, rng)
     players = len(view.counts)
-    expected = [_place(results, i, players) for i in range(len(candidates))]
-    best = min(range(len(candidates)), key=lambda i: (expected[i], i))
-    mine = expected[candidates.index(chosen)] if other in actions else None
-    return Advice(candidates[best], expected[best], other, mine, worlds)
+    best = min(range(len(candidates)), key=lambda i: (_place(results, i, players), i))
+    measuring = _worlds_of(moment, candidates, worlds, rng)  # (only these two played)
+    mine = _place(measuring, candidates.index(chosen), players) if other in actions else None
+    return Advice(candidates[best], _place(measuring, best, players), other, mine, worlds)
 
 
 def judge_all(moment: Moment, worlds: int = WORLDS, seed: int = 1) -> list[tuple[Action, float]]:

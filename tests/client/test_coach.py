@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
+import pytest
 from president.bots.heuristic import HeuristicBot
 from president.bots.review import Moment, _redealt, advise, redeal_of
 from president.engine import Discard, Game, Handover, Phase, Return, SeatView, find_preset
@@ -63,3 +65,33 @@ def test_the_return_is_weighed_in_worlds_dealt_as_the_seat_saw_them() -> None:
     advice = advise(view, worlds=8)
     assert isinstance(advice.best, Return) and len(advice.best.cards) == view.return_size
     assert advice.expected != 2.5
+
+
+def test_the_coachs_figures_are_measured_on_worlds_that_did_not_choose_its_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The coach chooses its play over one set of worlds and says the expected places of
+    it and of `s`'s play over another, where only those two are played out: on the worlds
+    that chose it, the best's luck would flatter it."""
+    from president.bots import review
+    from president.client.tui.table import cheapest
+
+    made: list[list[Any]] = []
+    real = review._worlds_of
+
+    def kept(*args: Any) -> list[Any]:
+        made.append(real(*args))
+        return made[-1]
+
+    monkeypatch.setattr(review, "_worlds_of", kept)
+    view = a_moment(owing=True)
+    other = cheapest(view)
+    advice = advise(view, other, worlds=8)
+    assert len(made) == 2
+    choosing, measuring = made
+    players = len(view.counts)
+    played = [i for i in range(len(measuring[0])) if measuring[0].known(i)]
+    assert 1 <= len(played) <= 2 and all(row.known(i) for row in measuring for i in played)
+    figures = {review._place(measuring, i, players) for i in played}
+    assert advice.expected in figures and advice.other_expected in figures
+    assert all(row.known(i) for row in choosing for i in range(len(row)))
