@@ -73,7 +73,13 @@ def advice_text(advice: Advice) -> str:
         return best
     if advice.other == advice.best:
         return f"{best} (as s suggests)"
-    return f"{best} · s: {action_text(advice.other)}, {advice.other_expected:.1f}"
+    other = action_text(advice.other)
+    if advice.other_expected <= advice.expected:  # (measured on worlds that did not choose)
+        return (
+            f"coach: {action_text(advice.best)} or s's {other}: no clear difference"
+            f" (expected place {advice.expected:.1f}, {advice.other_expected:.1f})"
+        )
+    return f"{best} · s: {other}, {advice.other_expected:.1f}"
 
 
 def ask_coach(table: Table) -> None:

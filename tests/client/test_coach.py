@@ -95,3 +95,19 @@ def test_the_coachs_figures_are_measured_on_worlds_that_did_not_choose_its_play(
     figures = {review._place(measuring, i, players) for i in played}
     assert advice.expected in figures and advice.other_expected in figures
     assert all(row.known(i) for row in choosing for i in range(len(row)))
+
+
+def test_the_coach_says_when_its_play_and_ss_are_no_different() -> None:
+    """Measured on worlds that did not choose it, the coach's play may come out no better
+    than `s`'s: then it says so rather than recommend the worse-looking figure."""
+    from president.bots.review import Advice
+    from president.client.tui.coach import advice_text
+    from president.engine import PASS, Play
+
+    pair = Play.parse("9D 9H")
+    better = Advice(PASS, 2.6, pair, 2.9, 48)
+    assert advice_text(better) == "coach: pass, expected place 2.6 · s: 9♦ 9♥, 2.9"
+    level = Advice(PASS, 3.0, pair, 2.8, 48)
+    assert advice_text(level) == (
+        "coach: pass or s's 9♦ 9♥: no clear difference (expected place 3.0, 2.8)"
+    )
