@@ -234,9 +234,9 @@ class HelpPages:
         end = starts[self.page + 1] if self.page + 1 < self.pages else len(lines)
         shown = list(lines[starts[self.page] : end])
         where = f"{self.page + 1}/{self.pages}"
-        if self.page + 1 < self.pages:
-            return [*shown, *[""] * (per - len(shown)), f" ? or space: more ({where})"]
-        return [*shown, *[""] * (per - len(shown)), f" ({where}) any key closes"]
+        more = self.page + 1 < self.pages
+        hint = f" ? or space: more ({where})" if more else f" ({where}) any key closes"
+        return [*shown, *[""] * (per - len(shown)), hint]
 
     def next(self) -> bool:
         """On to the next page; False after the last (the overlay closes)."""
