@@ -585,22 +585,21 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         candidates.append(usual)
     results = _worlds_of(moment, candidates, worlds, rng)
     mine = candidates.index(moment.chosen)
-    best, gap = _verdict(results, mine, len(view.counts))
-    if _doubtful(results, mine, best, gap, len(view.counts)):
+    players = len(view.counts)
+    best, gap = _verdict(results, mine, players)
+    if _doubtful(results, mine, best, gap, players):
         results += _worlds_of(moment, candidates, worlds * MORE_WORLDS, rng)
-        best, gap = _verdict(results, mine, len(view.counts))
+        best, gap = _verdict(results, mine, players)
     loss = max(0.0, gap)
     # against the heuristic's choice, on the worlds that measure the loss (on those that
     # chose the best, the heuristic's choice when it is the best would bring its luck)
     measuring = results[1::2]
-    players = len(view.counts)
     measured = (_place(measuring, mine, players), _place(measuring, best, players))
     gained = _place(measuring, candidates.index(usual), players) - measured[0]
     # each candidate's expected place over the worlds it was played out in (every one
     # for the best and the chosen, the half that chose the best for the others)
     expected = [
-        _place([r for r in results if r.known(i)], i, len(view.counts))
-        for i in range(len(candidates))
+        _place([r for r in results if r.known(i)], i, players) for i in range(len(candidates))
     ]
     return Judged(
         moment.hand,
