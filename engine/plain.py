@@ -102,6 +102,10 @@ class PlainGame:
         #: Who is at the table for the next hand, and who joined since the last one.
         self.present = list(names)
         self.joined: list[str] = []
+        #: Grows at each deal, each seat coming or going and each action: whenever
+        #: anything may have changed (`Game` leaves it be after a plain play or pass,
+        #: which moves only the cards, the pile, the passes and the turn).
+        self.changes = 0
         self._start_afresh(0)
 
     def _start_afresh(self, players: int) -> None:
@@ -143,6 +147,7 @@ class PlainGame:
     def join(self, name: str) -> None:
         """A newcomer sits down for the next hand, below everyone."""
         self._between_hands("join")
+        self.changes += 1
         seats.check_names([name])
         if name in self.present:
             raise IllegalAction(f"{name} is already at the table")
@@ -157,6 +162,7 @@ class PlainGame:
     def leave(self, name: str) -> None:
         """A player leaves before the next hand; nobody replaces them."""
         self._between_hands("leave")
+        self.changes += 1
         if name not in self.present:
             raise IllegalAction(f"{name} is not at the table")
         self.present.remove(name)
@@ -186,6 +192,7 @@ class PlainGame:
     ) -> list[Event]:
         """Deal the next hand (from `rng`, or as given), then the exchange's gives."""
         self._between_hands("deal")
+        self.changes += 1
         standing = self._next_standing() if self.hand >= 0 else None
         seating, dealer, dealt_ids = seats.next_deal(
             self.rules,
@@ -349,6 +356,7 @@ class PlainGame:
         self.check(seat, action)
         taken = cast(Action, action)  # (`check` refuses anything but an action)
         self.actions.append((seat, taken))
+        self.changes += 1
         if isinstance(taken, Return):
             return self._return(seat, taken)
         events: list[Event] = []
@@ -658,6 +666,14 @@ class PlainGame:
         `places`."""
         view = self.public_view()
         return view.passed, view.locked, view.places
+
+    def mark_bits(self) -> tuple[int, int]:
+        """`passed` and `locked` of `seat_marks` as bits (seat s's is `1 << s`)."""
+        passed, locked, _ = self.seat_marks()
+        return (
+            sum(1 << seat for seat, mark in enumerate(passed) if mark),
+            sum(1 << seat for seat, mark in enumerate(locked) if mark),
+        )
 
     def titles(self) -> dict[str, str]:
         """Each seated player's title from the last finish (empty in hand 1)."""

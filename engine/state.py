@@ -161,6 +161,14 @@ class Game:
         self._auto = rules.auto_pass
         #: Nothing clears the pile, reverses the order or skips a seat (see `apply`).
         self._lean = self._plain and not rules.revolution and not self._skips
+        #: Grows whenever anything but the cards, the pile, the passes and the turn may
+        #: have changed (the phase, the trick's flags, the places, the returns owed, the
+        #: seating): at each deal, each seat coming or going, each action but a plain
+        #: play or pass (one that moves only those), and wherever one of those moves
+        #: more (a trick's end that ends its flags or makes a due, a seat going out).
+        #: An observer that follows the table step by step reads the rest again only
+        #: when it grew.
+        self.changes = 0
         self.turn: int | None = None
         #: The seat asked to act now: the turn in play, a seat owing a return in the
         #: exchange (the first of them); None between hands and after the game.  Kept
@@ -276,6 +284,7 @@ class Game:
         """A newcomer sits down for the next hand, below everyone (docs/rules.md, "Players
         coming and going")."""
         self._between_hands("join")
+        self.changes += 1
         seats.check_names([name])
         if name in self._present:
             raise IllegalAction(f"{name} is already at the table")
@@ -292,6 +301,7 @@ class Game:
         """A player leaves before the next hand; nobody replaces them (docs/rules.md,
         "Players coming and going")."""
         self._between_hands("leave")
+        self.changes += 1
         if name not in self._present:
             raise IllegalAction(f"{name} is not at the table")
         self._present.remove(name)
@@ -324,6 +334,7 @@ class Game:
     ) -> list[Event]:
         """Deal the next hand, from `rng` or as given (records), and make the exchange gives."""
         self._between_hands("deal")
+        self.changes += 1
         standing = self._next_standing() if self.hand >= 0 else None
         seating, dealer, hands = seats.next_deal(
             self.rules,
@@ -529,6 +540,7 @@ class Game:
                         self._actions.append(move)
                         if not held:  # the seat goes out: the whole path
                             events: list[Event] = []
+                            self.changes += 1
                             self._play(seat, play, events)
                         else:
                             patterns = self._patterns[seat]
@@ -589,6 +601,7 @@ class Game:
             else:
                 self.check(seat, action)
         self._actions.append((seat, action))  # type: ignore[arg-type]  # (checked: an action)
+        self.changes += 1
         if kind is Return:
             return self._return(seat, action)  # type: ignore[arg-type]
         events = []
@@ -678,6 +691,7 @@ class Game:
             self.turn = self.actor = self._next_in_trick(seat)
 
     def _auto_pass(self, events: list[Event]) -> None:
+        self.changes += 1
         while self.phase is Phase.PLAY and self.top is not None and self.due is None:
             seat = self.turn
             assert seat is not None
@@ -1019,6 +1033,8 @@ class Game:
         return self._next_seat[(self._holding & ~self._locked) << 4 | seat]
 
     def _end_trick(self, winner: int, events: list[Event]) -> None:
+        if self.jack_back or self.lock:
+            self.changes += 1  # (the trick's flags end with it)
         if self._lucky and self._holding >> winner & 1 and self.log:
             owner, last = self.log[-1]
             if owner == winner and flow.lucky_sevens(last):
@@ -1042,12 +1058,14 @@ class Game:
                 pool = self._pool()
                 if pool:
                     self.due = Due("salvage", 1, pool)
+                    self.changes += 1
 
     def _go_out(self, seat: int, bottom: bool, events: list[Event]) -> None:
         """The seat has no cards left (or wins at once, its cards out of play:
         great_revolution, lucky_seven): it takes the next place from the top, or the
         lowest free place when `bottom` (a finish the rules penalise)."""
         self._lasting = None
+        self.changes += 1
         if bottom:
             place = self._next_bottom
             self._next_bottom -= 1
@@ -1270,6 +1288,11 @@ class Game:
         lasting = self._lasting or self._keep_lasting()
         flags = lasting[2]
         return flags[self._answered], flags[self._locked], lasting[1][6]
+
+    def mark_bits(self) -> tuple[int, int]:
+        """`passed` and `locked` of `seat_marks` as bits (seat s's is `1 << s`): what an
+        observer of many tables reads to write the marks of all of them at once."""
+        return self._answered, self._locked
 
     def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
         """Every card of `log[:upto]` in order (for a view's `played`): grown from the

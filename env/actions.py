@@ -7,7 +7,8 @@ return's ranks), since the engine lists one play per shape and any cards of it d
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
 
 from president.engine import (
     PASS,
@@ -108,3 +109,12 @@ class Catalog:
                     self._known[id(action)] = self.index[self.key(action)]
                     self._alive.append(action)
             return tuple(map(self._known.__getitem__, map(id, legal)))
+
+    def indices_of_all(self, listings: Iterable[Sequence[Action]]) -> list[int]:
+        """The index of each action of these lists, one after another (many tables'
+        legal actions numbered at once)."""
+        listings = list(listings)
+        try:
+            return list(map(self._known.__getitem__, map(id, chain.from_iterable(listings))))
+        except KeyError:  # (an action not met before: learned as `indices` does)
+            return [index for legal in listings for index in self.indices(legal)]

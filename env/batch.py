@@ -83,18 +83,28 @@ class Tables:
         self._tables = np.arange(count, dtype=np.intp)
         trackers = [Tracker(self.observer) for _ in range(count)]
         size = len(trackers[0].values)
-        #: Every table's numbers, a row each (each tracker writes its own).
+        #: Every table's numbers, a row each (each tracker writes its own, but for the
+        #: marks: `_Marks` writes every table's at once).
         self._values: NDArray[np.float32] = np.zeros((count, size), dtype=np.float32)
+        piles: dict[tuple[int, int], Any] = {}
         for row, tracker in zip(self._values, trackers):
-            tracker.place_in(row)
+            tracker.place_in(row, piles)
         self._trackers = trackers
         self._plan = _Gathering(np.stack(trackers[0]._gather), trackers[0].seat_blocks(), count)
+        self._marks = _Marks(players, trackers[0].marks_at())
         self.games: list[Game] = []
         self._rngs: list[random.Random] = []
         self._hands = [0] * count
+        #: Each table's seat to act, and its turn (-1 outside play: the exchange).
         self._actors = [0] * count
+        self._turns = [-1] * count
+        #: Each table's legal actions, as the engine listed them.
         self._actions: list[list[Action]] = [[] for _ in range(count)]
-        self._legal: list[tuple[int, ...]] = [() for _ in range(count)]
+        #: Where each table's legal action of each catalog index lies in its list (-1:
+        #: not legal), as of the last moment, and where those lie in it (to be set
+        #: back to -1 at the next).
+        self._slot = np.full((count, len(self.catalog)), -1, dtype=np.int32)
+        self._slotted: tuple[Any, Any] = ((), ())
 
     @property
     def size(self) -> int:
@@ -124,10 +134,11 @@ class Tables:
 
     def _next(self, table: int, game: Game) -> None:
         """Table `table`'s player to act and its legal actions, and its numbers."""
-        actor: int = game.turn if game.phase is _PLAY else game.actors[0]  # type: ignore[assignment]
+        turn = game.turn
+        actor: int = turn if game.phase is _PLAY else game.actors[0]  # type: ignore[assignment]
         self._actors[table] = actor
-        legal = self._actions[table] = game.legal_actions(actor)
-        self._legal[table] = self.catalog.indices(legal)
+        self._turns[table] = -1 if turn is None else turn
+        self._actions[table] = game.legal_actions(actor)
         self._trackers[table].step(game, actor)
 
     def step(self, actions: NDArray[np.integer[Any]] | list[int]) -> Moment:
@@ -136,18 +147,11 @@ class Tables:
         table moves."""
         if not self.games:
             raise RuntimeError("reset() the tables before the first step")
-        chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        legal = self._legal
-        if len(chosen) != self.count:
-            self._refuse(chosen)
-        try:  # (each action found among its table's legal ones, every table's first)
-            places = list(map(tuple.index, legal, chosen))
-        except (ValueError, TypeError):
-            self._refuse(chosen)
+        places = self._places(actions)
         rewards = np.zeros((self.count, self.players), dtype=np.float32)
         ended = np.zeros(self.count, dtype=np.bool_)
         games, trackers, actors, listed = self.games, self._trackers, self._actors, self._actions
-        indices = self.catalog.indices
+        turns = self._turns
         for table, place in enumerate(places):
             game = games[table]
             tracker = trackers[table]
@@ -155,9 +159,8 @@ class Tables:
             phase = game.phase
             if phase is _PLAY:  # (`_next`, written out: most steps)
                 actor: int = game.turn  # type: ignore[assignment]
-                actors[table] = actor
-                found = listed[table] = game.legal_actions(actor)
-                legal[table] = indices(found)
+                actors[table] = turns[table] = actor
+                listed[table] = game.legal_actions(actor)
                 tracker.follow(events)
                 tracker.step(game, actor)
                 continue
@@ -172,10 +175,32 @@ class Tables:
             self._next(table, game)
         return self._moment(rewards, ended)
 
-    def _refuse(self, chosen: list[int]) -> NoReturn:
+    def _places(self, actions: NDArray[np.integer[Any]] | list[int]) -> list[int]:
+        """Where each table's action lies in its list of legal actions; a `ValueError`
+        naming the first table whose action is not legal (or not an index at all)."""
+        chosen: NDArray[Any]
+        if isinstance(actions, np.ndarray):
+            chosen, given = actions, None
+        else:
+            given = list(actions)
+            try:
+                chosen = np.asarray(given)
+            except ValueError:  # (not one number a table: refused below)
+                chosen = np.zeros(0)
+        if (
+            chosen.shape == (self.count,)
+            and chosen.dtype.kind in "iu"
+            and ((chosen >= 0) & (chosen < self._slot.shape[1])).all()
+        ):
+            places = self._slot[self._tables, chosen]
+            if (places >= 0).all():
+                return places.tolist()  # type: ignore[no-any-return]
+        self._refuse(chosen.tolist() if given is None else given)
+
+    def _refuse(self, chosen: list[Any]) -> NoReturn:
         if len(chosen) != self.count:
             raise ValueError(f"{self.count} actions are needed, one a table, not {len(chosen)}")
-        table = next(t for t, index in enumerate(chosen) if index not in self._legal[t])
+        table = next(t for t, index in enumerate(chosen) if self.action_of(t, index) is None)
         raise ValueError(f"action {chosen[table]!r} is not legal at table {table} now")
 
     def _hand_over(self, table: int, game: Game, rewards: NDArray[np.float32]) -> bool:
@@ -188,14 +213,23 @@ class Tables:
         )
 
     def _moment(self, rewards: NDArray[np.float32], ended: NDArray[np.bool_]) -> Moment:
+        """Every table's moment: the legal actions numbered for all tables at once, the
+        marks written, the observations gathered."""
         actors = np.array(self._actors, dtype=np.int64)
-        legal = self._legal
-        counts = np.fromiter(map(len, legal), dtype=np.int64, count=self.count)
+        listed = self._actions
+        counts = np.fromiter(map(len, listed), dtype=np.int64, count=self.count)
         starts = np.zeros(self.count + 1, dtype=np.int64)
         np.cumsum(counts, out=starts[1:])
-        flat = np.fromiter(chain.from_iterable(legal), dtype=np.int64, count=int(starts[-1]))
+        total = int(starts[-1])
+        flat = np.array(self.catalog.indices_of_all(listed), dtype=np.int64)
+        rows = np.repeat(self._tables, counts)
         mask = np.zeros((self.count, len(self.catalog)), dtype=np.int8)
-        mask[np.repeat(self._tables, counts), flat] = 1
+        mask[rows, flat] = 1
+        slot = self._slot
+        slot[self._slotted] = -1
+        slot[rows, flat] = np.arange(total) - starts[rows]
+        self._slotted = (rows, flat.copy())
+        self._marks.write(self._values, self._turns, self.games)
         return Moment(
             self._plan.observations(self._values, actors),
             mask,
@@ -219,14 +253,44 @@ class Tables:
         """The `SeatView` of table `table`'s player to act (for rule-based agents)."""
         return self.games[table].view_for(self._actors[table])
 
-    def action_of(self, table: int, index: int) -> Action | None:
+    def action_of(self, table: int, index: Any) -> Action | None:
         """Table `table`'s legal action of this index now, or None."""
-        legal = self._legal[table]
-        return self._actions[table][legal.index(index)] if index in legal else None
+        if not isinstance(index, (int, np.integer)) or not 0 <= index < self._slot.shape[1]:
+            return None
+        place = int(self._slot[table, index])
+        return self._actions[table][place] if place >= 0 else None
 
     def index_of(self, action: Action) -> int:
         """The catalog index of an action (a bot's choice, say)."""
         return self.catalog.index[self.catalog.key(action)]
+
+
+class _Marks:
+    """Every table's marks (its turn, and who passed and who is locked out of the
+    trick: the blocks `marks_at` of its row, in that order), written at once from each
+    game's turn and `mark_bits`: rows of one table of marks, taken by index."""
+
+    def __init__(self, players: int, at: tuple[int, int]) -> None:
+        self.start, self.stop = at
+        self.players = players
+        #: The turn's block of seat s at row s + 1 (row 0: nobody's turn), then each set
+        #: of seats' flags at row `players + 1 + bits`.
+        seats = np.arange(players)
+        turns = np.zeros((players + 1, players), dtype=np.float32)
+        turns[seats + 1, seats] = 1.0
+        flags = ((np.arange(1 << players)[:, None] >> seats) & 1).astype(np.float32)
+        self.rows = np.concatenate([turns, flags])
+
+    def write(self, values: NDArray[np.float32], turns: list[int], games: list[Game]) -> None:
+        count, players = len(games), self.players
+        index = np.empty((count, 3), dtype=np.intp)
+        index[:, 0] = turns
+        index[:, 0] += 1
+        index[:, 1:] = np.fromiter(
+            chain.from_iterable(map(Game.mark_bits, games)), dtype=np.intp, count=2 * count
+        ).reshape(count, 2)
+        index[:, 1:] += players + 1
+        values[:, self.start : self.stop] = self.rows[index].reshape(count, 3 * players)
 
 
 class _Gathering:

@@ -41,7 +41,7 @@ from .observe import RANKS, Observer
 #: The state flags and the lock suits (see `layout_of`).
 STATE, LOCK = 10, 4
 
-#: How many blocks of marks a tracker keeps before it starts again.
+#: How many blocks of marks (and of piles) a tracker keeps before it starts again.
 _KEPT = 1 << 12
 
 Floats = NDArray[np.float32]
@@ -92,13 +92,21 @@ class Tracker:
         #: The turn, passed and locked blocks of each set of marks met (`_marks`).
         self._mark_arrays: dict[tuple[Any, ...], Cells] = {}
         self._marks_seen: tuple[Any, ...] = (None,)
-        #: Where the pile's block lies (`_write_pile`): its cards, rank, size and
+        #: Where the pile's block lies (`_keep_pile`): its cards, rank, size and
         #: sequence, owner; and the block empty.
         self._pile_at, self._shape_at = self._at["pile"], self._at["pile_rank"]
         self._owner_at = self._at["owner"]
         self._no_pile = array("f", bytes(4 * (self._at["played"] - self._pile_at)))
         #: Only passes since the last step (`follow`): only the marks moved.
         self._light = False
+        #: The game's `changes` when the rest (places, state, lock) was last read.
+        self._changes = -1
+        #: The marks are written here (else by the owner of many tables' rows, `Tables`,
+        #: for all of them at once).
+        self._marks_here = True
+        #: The pile's block of each play met, by the play's cards (the engine shares
+        #: them: compared by identity) and owner, with the cards and the top it is for.
+        self._piles: dict[tuple[int, int], tuple[Any, Any, Cells]] = {}
         #: Where each seat's cards lie, and the cards out.
         self._hand_at = [self._at[f"hand{seat}"] for seat in range(players)]
         self._played_at = self._at["played"]
@@ -114,9 +122,13 @@ class Tracker:
         #: Each seat's cards in hand.
         self._counts = [0] * players
 
-    def place_in(self, row: Floats) -> None:
+    def place_in(self, row: Floats, piles: dict[tuple[int, int], Any]) -> None:
         """Keep the numbers in `row` from now on (a row of many tables' array, `Tables`):
-        what they are now is copied there, and every write goes there."""
+        what they are now is copied there, and every write goes there, but for the marks
+        (the turn, passed and locked blocks), which the owner of the rows writes for all
+        of them at once.  The piles' blocks are kept in `piles`, shared."""
+        self._marks_here = False
+        self._piles = piles
         row[:] = self.values
         # (a memoryview of the row is written as the array is, number by number or a
         # slice from an array)
@@ -152,6 +164,11 @@ class Tracker:
             index += parts[name]
         return np.array(index, dtype=np.intp)
 
+    def marks_at(self) -> tuple[int, int]:
+        """Where the marks lie: the turn's, passed and locked blocks, one after another
+        (a number a seat each, in seat order)."""
+        return self._turn_at, self._places_at
+
     def seat_blocks(self) -> tuple[int, int]:
         """Where the seats' own blocks begin (seat 0's cards) and how far apart they lie
         (each seat's cards, its part of the exchange and its return, in that order)."""
@@ -175,6 +192,7 @@ class Tracker:
         self._seen = (None,) * 3
         self._marks_seen = (None,)
         self._light = False
+        self._changes = -1
         self._returns = [-1] * self.players
         trick = game.view_for(0).trick
         self._last = (trick[-1][0], trick[-1][1].cards) if trick else None
@@ -275,15 +293,17 @@ class Tracker:
         """The public numbers as `game` (the game followed) stands now, and `seat`'s
         return, each part written only when it changed.  Most steps move the turn and the
         passes (one block, written at once); after passes alone (`follow`) nothing else
-        can have moved.  The counts move with the cards, in `follow`."""
-        passed, locked, places = game.seat_marks()
-        marks = (game.turn, passed, locked)
-        if marks != self._marks_seen:  # (the flags are shared tuples: compared at once)
-            found = self._mark_arrays.get(marks)
-            if found is None:
-                found = self._marks(marks)
-            self._cells[self._turn_at : self._places_at] = found
-            self._marks_seen = marks
+        can have moved, and the places, the state and the lock only when the game's
+        `changes` grew.  The counts move with the cards, in `follow`."""
+        if self._marks_here:
+            passed, locked, _ = game.seat_marks()
+            marks = (game.turn, passed, locked)
+            if marks != self._marks_seen:  # (the flags are shared tuples: compared at once)
+                found = self._mark_arrays.get(marks)
+                if found is None:
+                    found = self._marks(marks)
+                self._cells[self._turn_at : self._places_at] = found
+                self._marks_seen = marks
         pending = game.pending_returns
         if pending or self._returns[seat]:  # (returns are owed only in the exchange)
             # (before the passes' shortcut: a seat's first turn after the exchange may
@@ -291,7 +311,26 @@ class Tracker:
             self.set_return(seat, pending[seat][1] if seat in pending else 0)
         if self._light:
             return
+        changes = game.changes
+        if changes != self._changes:
+            self._changes = changes
+            self._read_rest(game)
+        last, top = self._last, game.top
+        if last is not self._pile[0] or top is not self._pile[1]:
+            self._pile = (last, top)
+            if last is None:
+                self._cells[self._pile_at : self._played_at] = self._no_pile
+                return
+            key = (id(last[1]), last[0])
+            kept = self._piles.get(key)
+            if kept is None or kept[0] is not last[1] or (kept[1] is not top and kept[1] != top):
+                kept = self._keep_pile(key, last, top)
+            self._cells[self._pile_at : self._played_at] = kept[2]
+
+    def _read_rest(self, game: Game) -> None:
+        """The places, the state's numbers and the lock, each written if it changed."""
         seen = self._seen
+        places = game.seat_marks()[2]
         if places is not seen[0] and places != seen[0]:
             values, players = self.values, self.players
             start = self._places_at
@@ -322,9 +361,6 @@ class Tracker:
             at = self._at
             self.values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
         self._seen = (places, flags, lock)
-        last, top = self._last, game.top
-        if last is not self._pile[0] or top is not self._pile[1]:
-            self._write_pile(last, top)
 
     def _marks(self, marks: tuple[int | None, tuple[bool, ...], tuple[bool, ...]]) -> Cells:
         """The turn, passed and locked blocks of these marks, kept (the engine's flags
@@ -347,22 +383,27 @@ class Tracker:
             cells[start + size] = 1.0
             self._returns[seat] = size
 
-    def _write_pile(self, last: Any, top: Any) -> None:
-        """The pile's block: the cards of the play to beat, its shape, its owner."""
-        self._pile = (last, top)
-        cells, start = self._cells, self._pile_at
-        cells[start : self._played_at] = self._no_pile
-        if last is None:
-            return
+    def _keep_pile(
+        self, key: tuple[int, int], last: tuple[int, Any], top: Any
+    ) -> tuple[Any, Any, Cells]:
+        """The pile's block of the play to beat (`last`: its owner and cards) under
+        `top`, made and kept: its cards, its shape, its owner."""
+        piles = self._piles
+        if len(piles) >= _KEPT:
+            piles.clear()
+        block = array("f", self._no_pile)
         owner, cards = last
+        start = self._pile_at
         for card in cards:
-            cells[start + card.id] += 1
+            block[card.id] += 1
         if top is not None:
-            shape = self._shape_at
-            cells[shape + (top.rank if top.rank >= 0 else 0)] = 1
-            cells[shape + RANKS] = top.size / 8
-            cells[shape + RANKS + 1] = top.run
-            cells[self._owner_at + owner] = 1
+            shape = self._shape_at - start
+            block[shape + (top.rank if top.rank >= 0 else 0)] = 1
+            block[shape + RANKS] = top.size / 8
+            block[shape + RANKS + 1] = top.run
+            block[self._owner_at - start + owner] = 1
+        found = piles[key] = (cards, top, block)
+        return found
 
     def observe(self, seat: int) -> NDArray[np.float32]:
         """`seat`'s observation now (a new array)."""

@@ -244,8 +244,10 @@ def test_three_sevens_nobody_answers_win_and_answered_they_do_not() -> None:
     game.apply(0, cards("7C 7D 7H"))
     game.apply(1, PASS)
     game.apply(2, PASS)
+    changes = game.changes
     events = game.apply(3, PASS)
     assert WentOut(0, 0) in events and game.place_of(0) == 0
+    assert game.changes > changes  # (a place taken on a pass: an observer reads it)
     assert game.card_counts()[0] == 10 and game.turn == 1  # the next seat holding cards leads
     answered = game_with(rules, {0: "7C 7D 7H 9C", 1: "8C 8D 8H"})
     answered.apply(0, cards("7C 7D 7H"))

@@ -130,9 +130,13 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
             assert game.timeout_action(seat) == plain.timeout_action(seat)
             action = rng.choice(legal)
             where = f"hand {game.hand} after {seat}: {action!r}"
+            changes, lasting = game.changes, the_rest(game)
             assert game.apply(seat, action) == plain.apply(seat, action), where
             assert (game.phase, game.turn) == (plain.phase, plain.turn), where
             assert game.seat_marks() == plain.seat_marks(), where
+            assert game.mark_bits() == plain.mark_bits(), where
+            # `changes` left as it was: nothing but the cards, pile, passes and turn moved
+            assert game.changes > changes or the_rest(game) == lasting, where
             if game.actor is not None:
                 assert game.rows(game.actor) == plain.rows(game.actor), where
             # the next actor's view always (the one a bot asks for), every seat's at times
@@ -144,6 +148,24 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
     assert game.winners == plain.winners
     # the same record (the deals, seatings and actions of every hand)
     assert to_record(plain) == to_record(game)  # type: ignore[arg-type]
+
+
+def the_rest(game: Game) -> tuple[object, ...]:
+    """What a game's `changes` answers for: all but the cards, the pile, the passes
+    and the turn."""
+    return (
+        game.phase,
+        game.revolution,
+        game.jack_back,
+        game.backwards,
+        game.opening,
+        game.due,
+        game.lock,
+        game.seat_marks()[2],
+        dict(game.pending_returns),
+        tuple(game.seating),
+        game.hand,
+    )
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -21,7 +21,7 @@ def random_step(moment: object, rng: np.random.Generator) -> np.ndarray:
 
 @pytest.mark.parametrize(
     ("preset", "players"),
-    [*((preset, 4) for preset in PRESETS), ("classic", 3), ("sheet", 6)],
+    [*((preset, 4) for preset in PRESETS), ("classic", 3), ("sheet", 6), ("classic", 8)],
 )
 def test_every_table_shows_what_its_player_to_act_sees(preset: str, players: int) -> None:
     """At every step of several hands at every table: the observation is the one
@@ -110,6 +110,37 @@ def test_an_illegal_action_is_refused_and_no_table_moves() -> None:
     tables.step(random_step(moment, np.random.default_rng(1)))  # (and it goes on)
     with pytest.raises(RuntimeError, match="reset"):
         Tables(count=2).step([0, 0])
+
+
+def test_only_an_index_legal_now_is_taken() -> None:
+    """An index out of the catalog, a number that is not an integer, or one that was
+    legal a moment ago and is not now: refused, naming the table; any integer type of
+    a legal index is taken."""
+    tables = Tables(preset="classic", players=4, count=4)
+    moment = tables.reset(seed=2)
+    rng = np.random.default_rng(2)
+    actions = random_step(moment, rng)
+    for wrong in (len(tables.catalog), -1, float(actions[1]), 10**30, "pass", None):
+        with pytest.raises(ValueError, match="is not legal at table 1 now"):
+            tables.step([actions[0], wrong, *actions[2:].tolist()])
+        assert tables.action_of(1, wrong) is None
+    tried = 0
+    for _ in range(60):  # (an index legal at the last moment, not at this one)
+        before = moment
+        moment = tables.step(random_step(moment, rng).astype(np.int32))
+        for table in range(tables.count):
+            was = set(before.legal[before.legal_start[table] : before.legal_start[table + 1]])
+            now = set(moment.legal[moment.legal_start[table] : moment.legal_start[table + 1]])
+            for gone in sorted(was - now)[:1]:
+                actions = random_step(moment, rng).tolist()
+                actions[table] = int(gone)
+                with pytest.raises(ValueError, match=f"is not legal at table {table} now"):
+                    tables.step(actions)
+                tried += 1
+    assert tried > 30
+    legal = [int(moment.legal[moment.legal_start[t]]) for t in range(tables.count)]
+    assert tables.action_of(0, np.int16(legal[0])) is not None
+    tables.step([np.int64(legal[0]), *legal[1:]])  # (a list of numpy integers too)
 
 
 def test_the_same_seed_deals_the_same_games_and_each_table_its_own() -> None:
