@@ -85,7 +85,8 @@ class Tracker:
         self._gather = [self._index_for(seat) for seat in range(players)]
         self.game: Game | None = None
         #: The play on the pile as last written (`_last`) and its top.
-        self._pile: tuple[Any, Any] = (None, None)
+        self._pile_last: Any = None
+        self._pile_top: Any = None
         #: Each seat's return as written (-1: not yet), and where it lies.
         self._returns = [-1] * players
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
@@ -188,7 +189,7 @@ class Tracker:
         values, at = self.values, self._at
         values[: at["rules"]] = 0.0
         values[at["rules"] + self._rules_size() :] = 0.0
-        self._pile = (None, None)
+        self._pile_last = self._pile_top = None
         self._seen = (None,) * 3
         self._marks_seen = (None,)
         self._light = False
@@ -226,8 +227,9 @@ class Tracker:
                 seat = event.seat  # type: ignore[attr-defined]
                 cells, hand, played = self._cells, self._hand_at[seat], self._played_at
                 for card in cards:
-                    cells[hand + card.id] -= 1
-                    cells[played + card.id] += 1
+                    card_id = card.id
+                    cells[hand + card_id] -= 1
+                    cells[played + card_id] += 1
                 counts = self._counts
                 held = counts[seat] = counts[seat] - len(cards)
                 cells[self._counts_at + seat] = held / 54
@@ -277,7 +279,7 @@ class Tracker:
             values[at[f"hand{seat}"] : at[f"return{seat}"]] = 0.0
         self._counts = [0] * self.players
         values[self._counts_at : self._counts_at + self.players] = 0.0
-        self._pile = (None, None)
+        self._pile_last = self._pile_top = None
 
     def _add(self, block: str, cards: Sequence[Any]) -> None:
         cells, start = self._cells, self._at[block]
@@ -316,8 +318,8 @@ class Tracker:
             self._changes = changes
             self._read_rest(game)
         last, top = self._last, game.top
-        if last is not self._pile[0] or top is not self._pile[1]:
-            self._pile = (last, top)
+        if last is not self._pile_last or top is not self._pile_top:
+            self._pile_last, self._pile_top = last, top
             if last is None:
                 self._cells[self._pile_at : self._played_at] = self._no_pile
                 return
