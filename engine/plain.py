@@ -667,12 +667,12 @@ class PlainGame:
         view = self.public_view()
         return view.passed, view.locked, view.places
 
-    def mark_bits(self) -> tuple[int, int]:
-        """`passed` and `locked` of `seat_marks` as bits (seat s's is `1 << s`)."""
+    def mark_bits(self) -> int:
+        """`passed` and `locked` of `seat_marks` as one number's bits: bit s for seat s
+        passed, bit 16 + s for seat s locked."""
         passed, locked, _ = self.seat_marks()
-        return (
-            sum(1 << seat for seat, mark in enumerate(passed) if mark),
-            sum(1 << seat for seat, mark in enumerate(locked) if mark),
+        return sum(1 << seat for seat, mark in enumerate(passed) if mark) + sum(
+            1 << 16 + seat for seat, mark in enumerate(locked) if mark
         )
 
     def titles(self) -> dict[str, str]:

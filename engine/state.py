@@ -1289,10 +1289,11 @@ class Game:
         flags = lasting[2]
         return flags[self._answered], flags[self._locked], lasting[1][6]
 
-    def mark_bits(self) -> tuple[int, int]:
-        """`passed` and `locked` of `seat_marks` as bits (seat s's is `1 << s`): what an
-        observer of many tables reads to write the marks of all of them at once."""
-        return self._answered, self._locked
+    def mark_bits(self) -> int:
+        """`passed` and `locked` of `seat_marks` as one number's bits: bit s for seat s
+        passed, bit 16 + s for seat s locked (what an observer of many tables reads to
+        write the marks of all of them at once)."""
+        return self._answered | self._locked << 16
 
     def cards_played(self, log: Sequence[tuple[int, Play]], upto: int) -> tuple[Card, ...]:
         """Every card of `log[:upto]` in order (for a view's `played`): grown from the

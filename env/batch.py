@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, NoReturn
 
 import numpy as np
@@ -28,6 +27,9 @@ from .table import hand_rewards, table_rules
 from .track import Tracker
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
+
+#: How many sets of marks `_Marks` keeps before it starts again.
+_MARKS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -95,9 +97,9 @@ class Tables:
         self.games: list[Game] = []
         self._rngs: list[random.Random] = []
         self._hands = [0] * count
-        #: Each table's seat to act, and its turn (-1 outside play: the exchange).
+        #: Each table's seat to act, and its turn + 1 (0 outside play: the exchange).
         self._actors = [0] * count
-        self._turns = [-1] * count
+        self._turns = [0] * count
         #: Each table's legal actions, as the engine listed them.
         self._actions: list[list[Action]] = [[] for _ in range(count)]
         #: Where each table's legal action of each catalog index lies in its list (-1:
@@ -137,7 +139,7 @@ class Tables:
         turn = game.turn
         actor: int = turn if game.phase is _PLAY else game.actors[0]  # type: ignore[assignment]
         self._actors[table] = actor
-        self._turns[table] = -1 if turn is None else turn
+        self._turns[table] = 0 if turn is None else turn + 1
         self._actions[table] = game.legal_actions(actor)
         self._trackers[table].step(game, actor)
 
@@ -159,7 +161,8 @@ class Tables:
             phase = game.phase
             if phase is _PLAY:  # (`_next`, written out: most steps)
                 actor: int = game.turn  # type: ignore[assignment]
-                actors[table] = turns[table] = actor
+                actors[table] = actor
+                turns[table] = actor + 1
                 listed[table] = game.legal_actions(actor)
                 tracker.follow(events)
                 tracker.step(game, actor)
@@ -187,14 +190,13 @@ class Tables:
                 chosen = np.asarray(given)
             except ValueError:  # (not one number a table: refused below)
                 chosen = np.zeros(0)
-        if (
-            chosen.shape == (self.count,)
-            and chosen.dtype.kind in "iu"
-            and ((chosen >= 0) & (chosen < self._slot.shape[1])).all()
-        ):
-            places = self._slot[self._tables, chosen]
-            if (places >= 0).all():
-                return places.tolist()  # type: ignore[no-any-return]
+        if chosen.shape == (self.count,) and chosen.dtype.kind in "iu":
+            # (in the catalog: as unsigned numbers, the negative ones are out of it too)
+            unsigned = chosen.astype(np.uint64, copy=False) if chosen.dtype.kind == "i" else chosen
+            if unsigned.max() < self._slot.shape[1]:
+                places = self._slot[self._tables, chosen]
+                if places.min() >= 0:
+                    return places.tolist()  # type: ignore[no-any-return]
         self._refuse(chosen.tolist() if given is None else given)
 
     def _refuse(self, chosen: list[Any]) -> NoReturn:
@@ -223,12 +225,11 @@ class Tables:
         total = int(starts[-1])
         flat = np.array(self.catalog.indices_of_all(listed), dtype=np.int64)
         rows = np.repeat(self._tables, counts)
-        mask = np.zeros((self.count, len(self.catalog)), dtype=np.int8)
-        mask[rows, flat] = 1
         slot = self._slot
         slot[self._slotted] = -1
         slot[rows, flat] = np.arange(total) - starts[rows]
         self._slotted = (rows, flat.copy())
+        mask = (slot >= 0).view(np.int8)
         self._marks.write(self._values, self._turns, self.games)
         return Moment(
             self._plan.observations(self._values, actors),
@@ -267,30 +268,46 @@ class Tables:
 
 class _Marks:
     """Every table's marks (its turn, and who passed and who is locked out of the
-    trick: the blocks `marks_at` of its row, in that order), written at once from each
-    game's turn and `mark_bits`: rows of one table of marks, taken by index."""
+    trick: the blocks `marks_at` of its row, in that order), written at once: each
+    table's marks as one number (its game's `mark_bits` and its turn), the numbers'
+    blocks kept as rows of one array as they are met, taken by index."""
 
     def __init__(self, players: int, at: tuple[int, int]) -> None:
         self.start, self.stop = at
         self.players = players
-        #: The turn's block of seat s at row s + 1 (row 0: nobody's turn), then each set
-        #: of seats' flags at row `players + 1 + bits`.
-        seats = np.arange(players)
-        turns = np.zeros((players + 1, players), dtype=np.float32)
-        turns[seats + 1, seats] = 1.0
-        flags = ((np.arange(1 << players)[:, None] >> seats) & 1).astype(np.float32)
-        self.rows = np.concatenate([turns, flags])
+        #: The row of each set of marks met (by `key`), and the rows.
+        self.row_of: dict[int, int] = {}
+        self.rows = np.zeros((64, 3 * players), dtype=np.float32)
 
     def write(self, values: NDArray[np.float32], turns: list[int], games: list[Game]) -> None:
-        count, players = len(games), self.players
-        index = np.empty((count, 3), dtype=np.intp)
-        index[:, 0] = turns
-        index[:, 0] += 1
-        index[:, 1:] = np.fromiter(
-            chain.from_iterable(map(Game.mark_bits, games)), dtype=np.intp, count=2 * count
-        ).reshape(count, 2)
-        index[:, 1:] += players + 1
-        values[:, self.start : self.stop] = self.rows[index].reshape(count, 3 * players)
+        """`turns`: each table's turn + 1 (0: nobody's)."""
+        keys = [bits << 4 | turn for bits, turn in zip(map(Game.mark_bits, games), turns)]
+        try:
+            index = list(map(self.row_of.__getitem__, keys))
+        except KeyError:  # (marks not met before)
+            if len(self.row_of) + len(keys) > _MARKS:  # (never in the middle of a call)
+                self.row_of.clear()
+            index = list(map(self.row_for, keys))
+        values[:, self.start : self.stop] = self.rows[index]
+
+    def row_for(self, key: int) -> int:
+        """The row of the marks of this key, made if new (the turn + 1 in its lowest 4
+        bits, then `mark_bits`)."""
+        found = self.row_of.get(key)
+        if found is not None:
+            return found
+        found = self.row_of[key] = len(self.row_of)
+        if found == len(self.rows):
+            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        players, turn, bits = self.players, (key & 15) - 1, key >> 4
+        row = self.rows[found]
+        row[:] = 0.0
+        if turn >= 0:
+            row[turn] = 1.0
+        for seat in range(players):
+            row[players + seat] = bits >> seat & 1
+            row[2 * players + seat] = bits >> 16 + seat & 1
+        return found
 
 
 class _Gathering:
@@ -317,6 +334,8 @@ class _Gathering:
         self.rest = np.flatnonzero(~(public | own))
         self.rest_gather = gather[:, self.rest]
         self.tables = np.arange(count, dtype=np.intp)
+        #: Where each table's row begins in the rows' numbers (once their width is met).
+        self._row_starts: tuple[int, NDArray[np.intp]] = (0, self.tables[:, None])
 
     def observations(
         self, values: NDArray[np.float32], actors: NDArray[np.int64]
@@ -329,8 +348,12 @@ class _Gathering:
         for at, stop, source in self.own:
             found[:, at:stop] = chunk[:, source : source + stop - at]
         if len(self.rest):
+            width, starts = self._row_starts
+            if width != values.shape[1]:
+                width, starts = values.shape[1], self.tables[:, None] * values.shape[1]
+                self._row_starts = (width, starts)
             where = self.rest_gather[actors]
-            where += (self.tables * values.shape[1])[:, None]
+            where += starts
             found[:, self.rest] = np.take(values, where)
         return found
 
