@@ -229,7 +229,8 @@ class Tables:
         slot[self._slotted] = -1
         slot[rows, flat] = np.arange(total) - starts[rows]
         self._slotted = (rows, flat.copy())
-        mask = (slot >= 0).view(np.int8)
+        mask = np.zeros((self.count, len(self.catalog)), dtype=np.int8)
+        mask[rows, flat] = 1
         self._marks.write(self._values, self._turns, self.games)
         return Moment(
             self._plan.observations(self._values, actors),
