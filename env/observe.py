@@ -82,6 +82,7 @@ class Observer:
     """Makes observations for one table's rules and size."""
 
     def __init__(self, rules: Rules, players: int) -> None:
+        self.rules = rules
         self.layout = layout_of(rules, players)
         self.players = players
         self._at = {name: (start, stop) for name, start, stop in self.layout.parts}

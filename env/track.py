@@ -15,6 +15,7 @@ equal to `Observer` at every step of whole games under every preset."""
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
@@ -33,6 +34,7 @@ from president.engine import (
     Returned,
     Took,
     TrickEnded,
+    deck,
 )
 from president.engine.cards import KINDS
 
@@ -122,6 +124,10 @@ class Tracker:
         self._seen: tuple[Any, ...] = (None,) * 3
         #: Each seat's cards in hand.
         self._counts = [0] * players
+        #: The card kinds the deck holds one of (each number of such a kind is 0 or 1:
+        #: written, not added to; a number written costs a fifth of one added to).
+        copies = Counter(card.id for card in deck(observer.rules.decks, observer.rules.jokers))
+        self._single = [copies[kind] == 1 for kind in range(KINDS)]
 
     def place_in(self, row: Floats, piles: dict[tuple[int, int], Any]) -> None:
         """Keep the numbers in `row` from now on (a row of many tables' array, `Tables`):
@@ -226,10 +232,15 @@ class Tracker:
                 cards = event.cards  # type: ignore[attr-defined]
                 seat = event.seat  # type: ignore[attr-defined]
                 cells, hand, played = self._cells, self._hand_at[seat], self._played_at
+                single = self._single
                 for card in cards:
                     card_id = card.id
-                    cells[hand + card_id] -= 1
-                    cells[played + card_id] += 1
+                    if single[card_id]:
+                        cells[hand + card_id] = 0.0
+                        cells[played + card_id] = 1.0
+                    else:
+                        cells[hand + card_id] -= 1
+                        cells[played + card_id] += 1
                 counts = self._counts
                 held = counts[seat] = counts[seat] - len(cards)
                 cells[self._counts_at + seat] = held / 54
@@ -253,7 +264,12 @@ class Tracker:
                 self._add(f"hand{event.receiver}", event.cards)  # type: ignore[attr-defined]
                 self._count(event.receiver, len(event.cards))  # type: ignore[attr-defined]
             elif kind is Dealt:
-                self._add(f"hand{event.seat}", event.cards)  # type: ignore[attr-defined]
+                cells, start, single = self._cells, self._hand_at[event.seat], self._single  # type: ignore[attr-defined]
+                for card in event.cards:  # type: ignore[attr-defined]
+                    if single[card.id]:
+                        cells[start + card.id] = 1.0
+                    else:
+                        cells[start + card.id] += 1
                 self._count(event.seat, len(event.cards))  # type: ignore[attr-defined]
             elif kind is HandStarted:
                 self._new_hand()

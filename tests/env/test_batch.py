@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from president.engine import PRESETS, Phase
+from president.engine import PRESETS, Phase, find_preset
 from president.env import Tables, raw_env
 
 
@@ -44,6 +44,22 @@ def test_every_table_shows_what_its_player_to_act_sees(preset: str, players: int
         moment = tables.step(random_step(moment, rng))
         ended += int(moment.terminated.sum())
     assert ended > 0  # (2 hands a game: games ended and new ones began)
+
+
+def test_two_decks_at_twelve_seats_show_what_each_player_to_act_sees() -> None:
+    """Two decks (every card twice: its numbers added to, not written) at the largest
+    table: every table's observation is the one made afresh from its view."""
+    rules = find_preset("classic").replace(decks=2)
+    tables = Tables(rules=rules, players=12, count=3, hands=2)
+    moment = tables.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        for table in range(tables.count):
+            game = tables.games[table]
+            seat = game.seating.index(f"player_{moment.actor[table]}")
+            fresh = tables.observer(game.view_for(seat))
+            assert np.array_equal(moment.observation[table], fresh), table
+        moment = tables.step(random_step(moment, rng))
 
 
 @pytest.mark.parametrize(
