@@ -9,8 +9,10 @@ from that seat clockwise, and that seat's own part only (so nothing another seat
 reaches it).  The cards and the counts move with the hand's events (dealt, given,
 returned, played, handed over, discarded, taken); the rest is read from the game after
 each step without a view (the passes, locks and places from `Game.seat_marks`: shared
-tuples, compared by identity) and written only where it changed.  `tests/env` holds it
-equal to `Observer` at every step of whole games under every preset."""
+tuples, compared by identity; the places, the state and the lock only when the game's
+`changes` grew) and written only where it changed.  In a `Tables` the marks are written
+for every table at once, not here.  `tests/env` holds it equal to `Observer` at every
+step of whole games under every preset."""
 
 from __future__ import annotations
 
