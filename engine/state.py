@@ -540,7 +540,6 @@ class Game:
                         self._actions.append(move)
                         if not held:  # the seat goes out: the whole path
                             events: list[Event] = []
-                            self.changes += 1
                             self._play(seat, play, events)
                         else:
                             patterns = self._patterns[seat]
