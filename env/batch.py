@@ -24,7 +24,7 @@ from president.engine import Action, Game, Phase, Rules, SeatView
 from .actions import Catalog
 from .observe import Observer
 from .table import hand_rewards, table_rules
-from .track import Tracker
+from .track import Tracker, marks_row
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
 
@@ -270,13 +270,14 @@ class Tables:
 class _Marks:
     """Every table's marks (its turn, and who passed and who is locked out of the
     trick: the blocks `marks_at` of its row, in that order), written at once: each
-    table's marks as one number (its game's `mark_bits` and its turn), the numbers'
-    blocks kept as rows of one array as they are met, taken by index."""
+    table's marks as one number (`track.marks_key`, made here from its game's
+    `mark_bits` and the turn kept by `Tables`), the numbers' blocks kept as rows of one
+    array as they are met, taken by index."""
 
     def __init__(self, players: int, at: tuple[int, int]) -> None:
         self.start, self.stop = at
         self.players = players
-        #: The row of each set of marks met (by `key`), and the rows.
+        #: The row of each set of marks met (by key), and the rows.
         self.row_of: dict[int, int] = {}
         self.rows = np.zeros((64, 3 * players), dtype=np.float32)
 
@@ -292,22 +293,14 @@ class _Marks:
         values[:, self.start : self.stop] = self.rows[index]
 
     def row_for(self, key: int) -> int:
-        """The row of the marks of this key, made if new (the turn + 1 in its lowest 4
-        bits, then `mark_bits`)."""
+        """The row of the marks of this key, made if new."""
         found = self.row_of.get(key)
         if found is not None:
             return found
         found = self.row_of[key] = len(self.row_of)
         if found == len(self.rows):
             self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
-        players, turn, bits = self.players, (key & 15) - 1, key >> 4
-        row = self.rows[found]
-        row[:] = 0.0
-        if turn >= 0:
-            row[turn] = 1.0
-        for seat in range(players):
-            row[players + seat] = bits >> seat & 1
-            row[2 * players + seat] = bits >> 16 + seat & 1
+        self.rows[found] = marks_row(self.players, key)
         return found
 
 

@@ -8,9 +8,9 @@ A seat's observation is one gather from it, with an index made once per seat: th
 from that seat clockwise, and that seat's own part only (so nothing another seat holds
 reaches it).  The cards and the counts move with the hand's events (dealt, given,
 returned, played, handed over, discarded, taken); the rest is read from the game after
-each step without a view (the passes, locks and places from `Game.seat_marks`: shared
-tuples, compared by identity; the places, the state and the lock only when the game's
-`changes` grew) and written only where it changed.  In a `Tables` the marks are written
+each step without a view (the turn, passes and locks as one number, `marks_key`; the
+places, the state and the lock only when the game's `changes` grew) and written only
+where it changed.  In a `Tables` the marks are written
 for every table at once, not here.  `tests/env` holds it equal to `Observer` at every
 step of whole games under every preset."""
 
@@ -50,6 +50,24 @@ _KEPT = 1 << 12
 
 Floats = NDArray[np.float32]
 Cells: TypeAlias = "array[float]"
+
+
+def marks_key(game: Game) -> int:
+    """The marks of `game` (its turn, who passed, who is locked out) as one number: the
+    turn + 1 in the lowest 4 bits (0: nobody's), then `Game.mark_bits`."""
+    turn = game.turn
+    return game.mark_bits() << 4 | (0 if turn is None else turn + 1)
+
+
+def marks_row(players: int, key: int) -> list[float]:
+    """The turn, passed and locked blocks of the marks of this key (`marks_key`), one
+    after another, a number a seat each."""
+    turn, bits = (key & 15) - 1, key >> 4
+    return [
+        *(float(seat == turn) for seat in range(players)),
+        *(float(bits >> seat & 1) for seat in range(players)),
+        *(float(bits >> 16 + seat & 1) for seat in range(players)),
+    ]
 
 
 class Tracker:
@@ -94,9 +112,9 @@ class Tracker:
         #: Each seat's return as written (-1: not yet), and where it lies.
         self._returns = [-1] * players
         self._return_at = [self._at[f"return{seat}"] for seat in range(players)]
-        #: The turn, passed and locked blocks of each set of marks met (`_marks`).
-        self._mark_arrays: dict[tuple[Any, ...], Cells] = {}
-        self._marks_seen: tuple[Any, ...] = (None,)
+        #: The turn, passed and locked blocks of each set of marks met, by `marks_key`.
+        self._mark_arrays: dict[int, Cells] = {}
+        self._marks_seen = -1
         #: Where the pile's block lies (`_keep_pile`): its cards, rank, size and
         #: sequence, owner; and the block empty.
         self._pile_at, self._shape_at = self._at["pile"], self._at["pile_rank"]
@@ -199,7 +217,7 @@ class Tracker:
         values[at["rules"] + self._rules_size() :] = 0.0
         self._pile_last = self._pile_top = None
         self._seen = (None,) * 3
-        self._marks_seen = (None,)
+        self._marks_seen = -1
         self._light = False
         self._changes = -1
         self._returns = [-1] * self.players
@@ -316,9 +334,8 @@ class Tracker:
         can have moved, and the places, the state and the lock only when the game's
         `changes` grew.  The counts move with the cards, in `follow`."""
         if self._marks_here:
-            passed, locked, _ = game.seat_marks()
-            marks = (game.turn, passed, locked)
-            if marks != self._marks_seen:  # (the flags are shared tuples: compared at once)
+            marks = marks_key(game)
+            if marks != self._marks_seen:
                 found = self._mark_arrays.get(marks)
                 if found is None:
                     found = self._marks(marks)
@@ -382,15 +399,11 @@ class Tracker:
             self.values[at["lock"] : at["lock"] + LOCK] = [suit in lock for suit in range(LOCK)]
         self._seen = (places, flags, lock)
 
-    def _marks(self, marks: tuple[int | None, tuple[bool, ...], tuple[bool, ...]]) -> Cells:
-        """The turn, passed and locked blocks of these marks, kept (the engine's flags
-        are few and shared)."""
+    def _marks(self, marks: int) -> Cells:
+        """The turn, passed and locked blocks of these marks (`marks_key`), kept."""
         if len(self._mark_arrays) >= _KEPT:
             self._mark_arrays.clear()
-        turn, passed, locked = marks
-        found = array("f", [float(seat == turn) for seat in range(self.players)])
-        found.extend(map(float, passed + locked))
-        self._mark_arrays[marks] = found
+        found = self._mark_arrays[marks] = array("f", marks_row(self.players, marks))
         return found
 
     def set_return(self, seat: int, size: int) -> None:
