@@ -429,13 +429,15 @@ def heuristic_choice(
         if not kept and can_pass:
             return PASS
         plays = kept or plays
+    if rules.spade_three and lone_joker(facts.top):
+        # a lone joker on the pile: the 3S takes it (not as my last card, which would be a
+        # forbidden finish there), even when that joker was the last one out (the cards
+        # counted say no joker is left unseen: this one is on the pile)
+        spade = [p for p in plays if p.ids == (SPADE_THREE,)]
+        if spade and (facts.left > 1 or not rules.forbidden_finishes):
+            return spade[0]
     if facts.keeps_spade_three():
-        # the 3S waits for a lone joker, and takes it when it comes (not as my last card,
-        # which would be a forbidden finish there)
-        if lone_joker(facts.top):
-            spade = [p for p in plays if p.ids == (SPADE_THREE,)]
-            if spade and (facts.left > 1 or not rules.forbidden_finishes):
-                return spade[0]
+        # the 3S waits for a lone joker
         kept = [p for p in plays if SPADE_THREE not in p.ids]
         if not kept and can_pass:
             return PASS

@@ -257,6 +257,14 @@ def test_the_heuristic_keeps_the_spade_three_for_a_lone_joker() -> None:
     assert bot.choose(view) == Play(cards("7C"))
     view = variant_view("3S 7C 9D", top=(1, JOKER_RANK, 1), spade_three=True, jokers=1)
     assert bot.choose(view) == Play(cards("3S"))
+    # the joker on the pile was the last one out (it counts as played, so none is
+    # left unseen), and the 3S is one of a pair: it takes the joker all the same
+    # (it once passed here, counting the joker gone and the 3S as a broken pair)
+    from president.engine.cards import CARDS, JOKER_ID
+
+    rules = find_preset("classic").replace(spade_three=True, jokers=1)
+    view = view_with("3S 3C 7C 9D", top=(1, JOKER_RANK, 1), rules=rules, played=(CARDS[JOKER_ID],))
+    assert bot.choose(view) == Play(cards("3S"))
 
 
 def test_the_heuristic_weighs_plays_in_the_order_a_jack_back_leaves() -> None:
