@@ -25,12 +25,12 @@ from typing import Any
 
 from president.bots import playout as playouts
 from president.bots import strategies
-from president.bots.heuristic import ORDER, Facts, HeuristicBot, power, rank_counts, unseen_counts
+from president.bots.heuristic import Facts, HeuristicBot, power, rank_counts, unseen_counts
 from president.bots.playout import _facts, game_policy
 from president.bots.search import SearchBot
 from president.bots.sim import play_game, run
-from president.engine import PASS, Action, Game, Phase, Play, SeatView, find_preset, judge_for
-from president.engine.cards import JOKER_RANK, TWO
+from president.engine import Action, Game, Phase, Play, SeatView, find_preset, judge_for
+from president.engine.cards import JOKER_RANK
 
 from scripts.pair_bots import paired
 
@@ -272,6 +272,10 @@ def pick(found: list[dict[str, float]], weights: dict[str, float]) -> int:
     return max(range(len(found)), key=lambda i: (scores[i], -i))
 
 
+#: The search whose candidates the policy picks among (it asks no randomness for them).
+CANDIDATES = SearchBot(random.Random(0))
+
+
 class ImitatingBot:
     """The heuristic, but where the search would search, the fitted policy's pick among
     the search's candidates."""
@@ -279,7 +283,6 @@ class ImitatingBot:
     def __init__(self, weights: dict[str, float]) -> None:
         self.weights = weights
         self.heuristic = HeuristicBot()
-        self.search = SearchBot(random.Random(0))
 
     def choose(self, view: SeatView) -> Action:
         prior = self.heuristic.choose(view)
@@ -288,7 +291,7 @@ class ImitatingBot:
         actions = view.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        candidates = self.search.candidates(view, actions, prior)
+        candidates = CANDIDATES.candidates(view, actions, prior)
         if len(candidates) == 1:
             return candidates[0]
         held = rank_counts(view.rows)
@@ -306,40 +309,6 @@ class ImitatingBot:
         return candidates[pick(found, self.weights)]
 
 
-def game_candidates(game: Game, seat: int, prior: Action) -> list[Action]:
-    """`SearchBot.candidates` on a game in a playout (no view)."""
-    actions: list[Action] = game.legal_actions(seat)
-    held = rank_counts(game.rows(seat))
-    reversed_ = game.revolution != game.jack_back
-    counts = game.card_counts()
-    facts = Facts(game.rules, seat, held, None, reversed_, counts, None)
-    order = ORDER[reversed_]
-    plays = [a for a in actions if isinstance(a, Play)]
-    whole = [p for p in plays if facts.whole(p)]
-    broken = sorted((p for p in plays if p not in whole), key=lambda p: (power(p, order), p.jokers))
-    ordered = sorted(whole, key=lambda p: power(p, order))
-    chosen: list[Action]
-    if game.top is not None:
-        chosen = [*ordered[:3], *broken[:1]]
-        if PASS in actions:
-            chosen.append(PASS)
-    else:
-        chosen = [*ordered[:4], *ordered[4:][-2:]]
-    fewest = min((n for s, n in enumerate(counts) if s != seat and n), default=99)
-    if (
-        game.top is not None
-        and isinstance(prior, Play)
-        and whole
-        and prior == chosen[0]
-        and prior.rank < TWO
-        and fewest > 3
-    ):
-        return [prior]
-    if prior not in chosen:
-        chosen.append(prior)
-    return chosen or actions
-
-
 def continuation(game: Game, seat: int, weights: dict[str, float]) -> Action:
     """The fitted policy as a seat's move in a playout: the heuristic's (uncounted, as the
     playouts play it) where the search would not search, else the policy's pick, the
@@ -348,7 +317,7 @@ def continuation(game: Game, seat: int, weights: dict[str, float]) -> Action:
     if game.due is not None or len(game.legal_actions(seat)) == 1:
         return game_policy(game, seat)
     prior = game_policy(game, seat)
-    candidates = game_candidates(game, seat, prior)
+    candidates = CANDIDATES.candidates(game.view_for(seat), game.legal_actions(seat), prior)
     if len(candidates) == 1:
         return candidates[0]
     unseen = [0] * (JOKER_RANK + 1)
@@ -451,6 +420,17 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--preset", default="daifugo")
     c.add_argument("--playouts", type=int, default=None)
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        # (a file missing or not this script's: JSON lines of `collect`, a policy of
+        # `train`; a preset unknown)
+        parser.error(f"{type(exc).__name__}: {exc}")
+    except ImportError as exc:
+        parser.error(f"{exc}: `train` needs numpy (pip install '.[test]')")
+
+
+def _run(args: argparse.Namespace) -> int:
     install()
     if args.command == "collect":
         options = {"playouts": args.playouts} if args.playouts else {}
@@ -458,6 +438,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{count:,} decisions searched, in {args.out}")
     elif args.command == "train":
         records = [json.loads(line) for path in args.records for line in path.open()]
+        if len(records) < 2:
+            raise ValueError("fewer than two decisions to fit on")
         weights, agreement = fit(records, args.steps)
         args.out.write_text(json.dumps(weights, indent=1, sort_keys=True) + "\n")
         print(
@@ -466,7 +448,12 @@ def main(argv: list[str] | None = None) -> int:
             f"heuristic {agreement['heuristic']:.1%}; weights in {args.out}"
         )
     else:
-        WEIGHTS.update(json.loads(args.policy.read_text()))
+        weights = json.loads(args.policy.read_text())
+        if not isinstance(weights, dict) or not all(
+            isinstance(v, (int, float)) for v in weights.values()
+        ):
+            raise ValueError(f"{args.policy} is not a policy: a JSON object of weights")
+        WEIGHTS.update(weights)
         heuristic = ["heuristic"] * 3
         if args.command == "bot":
             line = compare(
