@@ -36,6 +36,7 @@ from scripts.pair_bots import paired
 
 #: Ranks with an effect under daifugo (the rank index: 3 is 0).
 FIVE, SEVEN, EIGHT, TEN, JACK = 2, 4, 5, 7, 8
+NAMED = (("five", FIVE), ("seven", SEVEN), ("eight", EIGHT), ("ten", TEN), ("jack", JACK))
 #: A candidate as the features see it: None for the pass, else (power in the order in
 #: force, count, jokers, sequence, whole, precious, boss, rank).
 Described = tuple[int, int, int, bool, bool, bool, bool, int] | None
@@ -99,9 +100,8 @@ def features(
         f[side + "jok"] = float(jokers > 0)
         f["out"] = float(count == left)
         f[side + "after"] = (left - count) / 13
-        for name, named in (("five", FIVE), ("seven", SEVEN), ("eight", EIGHT), ("ten", TEN)):
+        for name, named in NAMED:
             f[side + name] = float(rank == named)
-        f[side + "jack"] = float(rank == JACK)
         f[side + "quad"] = float(rank >= 0 and count >= 4)
         if threat <= 2:
             f[side + f"threat_c{min(count, 3)}"] = 1.0
@@ -314,10 +314,11 @@ def continuation(game: Game, seat: int, weights: dict[str, float]) -> Action:
     playouts play it) where the search would not search, else the policy's pick, the
     cards counted off the world (what the seat would know: per rank, the copies in the
     others' hands)."""
-    if game.due is not None or len(game.legal_actions(seat)) == 1:
+    actions = game.legal_actions(seat)
+    if game.due is not None or len(actions) == 1:
         return game_policy(game, seat)
     prior = game_policy(game, seat)
-    candidates = CANDIDATES.candidates(game.view_for(seat), game.legal_actions(seat), prior)
+    candidates = CANDIDATES.candidates(game.view_for(seat), actions, prior)
     if len(candidates) == 1:
         return candidates[0]
     unseen = [0] * (JOKER_RANK + 1)

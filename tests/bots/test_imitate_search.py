@@ -4,6 +4,7 @@ policy's plumbing (features, candidates, the playouts' continuation) and its fit
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from president.bots.heuristic import HeuristicBot
@@ -16,7 +17,7 @@ from scripts import imitate_search as imitate
 PRIOR_ONLY = {"prior": 1.0}
 
 
-def games(count: int):  # type: ignore[no-untyped-def]
+def games(count: int) -> Iterator[tuple[Game, int]]:
     """Every moment of `count` hands of heuristic bots under daifugo, as (game, seat),
     before the seat's move is made."""
     rules = find_preset("daifugo").replace(rounds=1)
