@@ -23,12 +23,27 @@ import time
 
 from president.bots.sim import play_game
 from president.cli.main import compiled_modules
-from president.engine import Game, Phase, find_preset
+from president.engine import Game, Phase, Rules, find_preset
 
 #: How long each loop runs before the next one takes its turn.
 SLICE = 0.25
 ENGINE_TARGET = 0.80
 SIM_TARGET = 0.60
+
+
+def play_one(rules: Rules, names: list[str], rng: random.Random) -> tuple[int, int]:
+    """One whole game through the engine's API: (hands, decisions)."""
+    hands = decisions = 0
+    game = Game(rules, names)
+    while game.phase is not Phase.GAME_OVER:
+        game.start_hand(rng=rng)
+        seat = game.actor
+        while seat is not None:
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            decisions += 1
+            seat = game.actor
+        hands += 1
+    return hands, decisions
 
 
 def play_for(seconds: float, preset: str, players: int, rng: random.Random) -> tuple[int, int]:
@@ -38,15 +53,8 @@ def play_for(seconds: float, preset: str, players: int, rng: random.Random) -> t
     hands = decisions = 0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
-        game = Game(rules, names)
-        while game.phase is not Phase.GAME_OVER:
-            game.start_hand(rng=rng)
-            seat = game.actor
-            while seat is not None:
-                game.apply(seat, rng.choice(game.legal_actions(seat)))
-                decisions += 1
-                seat = game.actor
-            hands += 1
+        more, made = play_one(rules, names, rng)
+        hands, decisions = hands + more, decisions + made
     return hands, decisions
 
 
