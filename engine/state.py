@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
-from typing import Any, Final
+from operator import attrgetter, itemgetter
+from typing import Any, Final, cast
 
 from . import flow, tricks
 from . import seating as seats
@@ -89,8 +89,28 @@ _new: Final = tuple.__new__  # builds the hot path's named tuples without a Pyth
 _chain: Final = chain.from_iterable
 
 
+#: Every field of a `Game`, sorted: its slots (`Game.clone` reads and sets them all).
+_FIELDS: Final = (
+    "_actions", "_answered", "_auto", "_before", "_bombs", "_clearing", "_clockwise",
+    "_colour_lock", "_discarded", "_dues", "_held", "_holding", "_joined", "_judge",
+    "_lasting", "_lean", "_listed", "_listing", "_locked", "_locks", "_lucky", "_margin",
+    "_moves", "_must_beat", "_next_bottom", "_next_seat", "_next_top", "_omen", "_omened",
+    "_once", "_opening", "_pass_events", "_pass_moves", "_patterns", "_pending",
+    "_place_of", "_places", "_plain", "_played", "_points", "_present", "_revolts", "_rows",
+    "_salvage", "_seen_hands", "_skips", "_step_lock", "_suit_lock", "_tops",
+    "_trick_start", "_variants", "_wild", "actor", "backwards", "changes", "dealer", "due",
+    "exchanges", "finishes", "hand", "history", "jack_back", "lock", "log",
+    "pending_returns", "phase", "players", "revolution", "rules", "scores", "seating",
+    "standing", "top", "turn", "winners",
+)  # fmt: skip
+
+
 class Game:
     """A game of President at one table, from the first deal to the winner."""
+
+    # Every field named once (`_FIELDS`): interpreted, an instance of so many fields would
+    # keep them in a plain dict, each read a lookup; in slots each is read in its place.
+    __slots__ = _FIELDS
 
     def __init__(self, rules: Rules, players: Sequence[str]) -> None:
         names = list(players)
@@ -228,8 +248,8 @@ class Game:
         return (_rebuilt, (self.rules, self.__getstate__()))
 
     def __getstate__(self) -> dict[str, Any]:
-        # a game compiled by mypyc keeps no __dict__: its class lists its fields
-        names = getattr(type(self), "__mypyc_attrs__", None) or list(vars(self))
+        # (compiled by mypyc, the class lists its fields in __mypyc_attrs__)
+        names = getattr(type(self), "__mypyc_attrs__", None) or _FIELDS
         state = {
             name: getattr(self, name)
             for name in names
@@ -243,28 +263,43 @@ class Game:
         """An independent copy of the game as it stands (a bot's world to play out): each
         list and map of its state copied two levels down, the tables shared by every
         game of its size shared, the views' caches left behind."""
-        attributes = getattr(self, "__dict__", None)
-        # (interpreted, a game's attributes are a dict to copy whole; compiled by mypyc,
-        # its fields are read one by one)
-        state = self.__getstate__() if attributes is None else dict(attributes)
-        shared = self._SHARED
-        for name, value in state.items():
-            kind = type(value)
-            if kind is list and name not in shared:
-                state[name] = [item[:] if type(item) is list else item for item in value]
-            elif kind is dict:
-                state[name] = dict(value)
-        state["_lasting"], state["_seen_hands"], state["_played"] = None, {}, ([], 0, ())
-        state["_listed"] = None
-        history: list[HandHistory] = state["history"]
-        if history and history[-1].actions is self._actions:  # the hand in play's record
-            last = history[-1]
-            history[-1] = HandHistory(last.seating, last.dealer, last.deal, state["_actions"])
-        if attributes is None:
+        if _COMPILED:
+            # (compiled by mypyc, a game is made only through its __init__: `_rebuilt`,
+            # from `__getstate__`, which leaves the shared tables and the caches out)
+            state = self.__getstate__()
+            for name, value in state.items():
+                kind = type(value)
+                if kind is list:
+                    state[name] = [item[:] if type(item) is list else item for item in value]
+                elif kind is dict:
+                    state[name] = dict(value)
+            self._own_record(state["history"], state["_actions"])
             return _rebuilt(self.rules, state)
+        # (interpreted, the fields are read in one call, the game's own lists and maps
+        # copied by what they hold, and all set in one statement on a bare game)
+        values: list[Any] = list(_read_fields(self))
+        for at in _NESTED:
+            values[at] = [item[:] for item in values[at]]
+        for at in _FLAT:
+            value = values[at]
+            if value is not None:
+                values[at] = value[:]
+        for at in _MAPS:
+            values[at] = values[at].copy()
+        where = _FIELD_AT
+        values[where["_lasting"]], values[where["_seen_hands"]] = None, {}
+        values[where["_played"]], values[where["_listed"]] = ([], 0, ()), None
+        self._own_record(values[where["history"]], values[where["_actions"]])
         game: Game = object.__new__(type(self))
-        setattr(game, "__dict__", state)  # noqa: B010 (no such attribute once compiled)
+        _fill_fields(game, values)
         return game
+
+    def _own_record(self, history: list[HandHistory], actions: list[tuple[int, Action]]) -> None:
+        """A copy's `history` (copied) with the hand in play's record holding the copy's
+        own `actions`."""
+        if history and history[-1].actions is self._actions:
+            last = history[-1]
+            history[-1] = HandHistory(last.seating, last.dealer, last.deal, actions)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -1535,6 +1570,40 @@ def _cards_of(ids: Sequence[int]) -> tuple[Card, ...]:
 
 #: Each rank's offset in `ROW_TABLE`.
 _RANK_BASES = tuple(rank << 7 for rank in range(14))
+
+
+#: All of a game's fields read in one call, and where each is in what it reads.
+_read_fields: Final = attrgetter(*_FIELDS)
+_FIELD_AT: Final = {name: index for index, name in enumerate(_FIELDS)}
+#: What a clone copies of the game's own, by where `_read_fields` has it: its lists of
+#: lists two levels down, its other lists (or None) and its maps one level; every other
+#: field holds what is never changed in place, or the tables shared by every game of its
+#: size (`Game._SHARED`), or a view's cache (reset).  A field that holds a list or a map
+#: belongs here (tests/engine/test_fast_paths.py checks that a clone shares none).
+_NESTED: Final = tuple(_FIELD_AT[name] for name in ("_patterns", "_rows", "finishes"))
+_FLAT: Final = tuple(
+    _FIELD_AT[name]
+    for name in (
+        "_actions", "_dues", "_held", "_joined", "_moves", "_place_of", "_places", "_present",
+        "exchanges", "history", "log", "players", "seating", "standing", "winners",
+    )
+)  # fmt: skip
+_MAPS: Final = tuple(_FIELD_AT[name] for name in ("_points", "pending_returns", "scores"))
+#: Compiled by mypyc (which lists a class's fields in __mypyc_attrs__).
+_COMPILED: Final = hasattr(Game, "__mypyc_attrs__")
+
+
+def _filler() -> Callable[[Game, Iterable[Any]], None]:
+    """`fill(game, values)`: every field of a bare game set from `values` in `_FIELDS`'
+    order, in one statement (made here from the slots' names, as `dataclasses` makes
+    its methods: 75 `setattr` calls cost a clone half again)."""
+    targets = "".join(f"game.{name}, " for name in _FIELDS)
+    namespace: dict[str, Any] = {}
+    exec(f"def fill(game, values):\n    {targets}= values\n", namespace)
+    return cast(Callable[[Game, Iterable[Any]], None], namespace["fill"])
+
+
+_fill_fields: Final = _filler()
 
 
 def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:

@@ -19,6 +19,7 @@ from president.engine import (
     SeatView,
     find_preset,
 )
+from president.engine.state import _FIELDS
 from president.engine.view import with_discards
 
 
@@ -177,6 +178,21 @@ def test_the_deals_events_hold_the_cards_dealt() -> None:
                     seat = game.actor
 
 
+def assert_shares_nothing_changeable(game: Game, twin: Game) -> None:
+    """No list or map of the game's own, nor a list in one, is the clone's too (the
+    tables shared by every game of a size aside): a field that holds one and that
+    `Game.clone` does not copy fails here."""
+    for name in _FIELDS:
+        value = getattr(game, name)
+        if type(value) not in (list, dict) or name in game._SHARED:
+            continue
+        copy = getattr(twin, name)
+        assert copy is not value, name
+        if type(value) is list:
+            for item, copied in zip(value, copy):
+                assert type(item) is not list or copied is not item, name
+
+
 @pytest.mark.parametrize("preset", ["classic", "house", "daifugo"])
 def test_a_clone_plays_on_alone_and_as_the_game_would(preset: str) -> None:
     """`Game.clone` (a search's world): the clone and the game, given the same moves,
@@ -190,6 +206,7 @@ def test_a_clone_plays_on_alone_and_as_the_game_would(preset: str) -> None:
             if rng.random() < 0.1:
                 before = [game.view_for(s) for s in range(4)], game.public_view()
                 twin, stray = game.clone(), game.clone()
+                assert_shares_nothing_changeable(game, twin)
                 # the stray plays on alone: the game does not see it
                 for _ in range(5):
                     if stray.actor is None:
