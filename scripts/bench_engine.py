@@ -128,6 +128,13 @@ def reference_for(seconds: float, players: int, rng: random.Random) -> int:
     return hands
 
 
+def print_build() -> None:
+    """The footer of every speed script: the build measured and the command run."""
+    compiled = compiled_modules()
+    print("build: " + (f"compiled by mypyc ({', '.join(compiled)})" if compiled else "pure Python"))
+    print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
+
+
 def verdict(ratio: float, target: float) -> str:
     return f"{'meets' if ratio >= target else 'MISSES'} the target {target:.2f}"
 
@@ -189,9 +196,7 @@ def main() -> int:
         f"per decision): {statistics.median(sims):,.0f} hands/s median; simulator/engine = "
         f"{sim_ratio:.2f}: " + verdict(sim_ratio, SIM_TARGET)
     )
-    compiled = compiled_modules()
-    print("build: " + (f"compiled by mypyc ({', '.join(compiled)})" if compiled else "pure Python"))
-    print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
+    print_build()
     return 0
 
 

@@ -27,8 +27,9 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from president.cli.main import compiled_modules
 from president.engine import RulesError, find_preset
+
+from scripts.bench_engine import print_build
 
 #: The loops measured, each named by what it runs (`worker`).
 KINDS = ("sim", "engine", "bare")
@@ -144,9 +145,7 @@ def main() -> int:
         f"{per_hand['bare', 'classic'] / per_hand['engine', 'classic']:.2f} "
         "(the clock's targets: 0.7 pure Python, 1.2 compiled)"
     )
-    compiled = compiled_modules()
-    print("build: " + (f"compiled by mypyc ({', '.join(compiled)})" if compiled else "pure Python"))
-    print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
+    print_build()
     return 0
 
 

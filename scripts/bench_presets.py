@@ -16,12 +16,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 
-from president.cli.main import compiled_modules
-
-from scripts.bench_engine import SLICE, play_for, sim_for
+from scripts.bench_engine import SLICE, play_for, print_build, sim_for
 
 TARGET = 0.70
 
@@ -76,9 +73,7 @@ def main() -> int:
             f"engine alone {statistics.median(engine_ratios[preset]):.2f} "
             f"(medians of {args.repeats} runs, {args.players} random bots, one process)"
         )
-    compiled = compiled_modules()
-    print("build: " + (f"compiled by mypyc ({', '.join(compiled)})" if compiled else "pure Python"))
-    print("command: " + " ".join([sys.executable.rsplit("/", 1)[-1], *sys.argv]))
+    print_build()
     return 1 if failed else 0
 
 
