@@ -27,9 +27,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from president.bots.sim import play_game
 from president.engine import RulesError, find_preset
 
-from scripts.bench_engine import print_build
+from scripts.bench_engine import play_one, print_build, reference_hand
 
 #: The loops measured, each named by what it runs (`worker`).
 KINDS = ("sim", "engine", "bare")
@@ -40,10 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def worker(kind: str, preset: str, count: int, players: int, seed: int) -> int:
     """Run one loop for `count` games (the bare loop: hands); return the hands played."""
-    from president.bots.sim import play_game
-
-    from scripts.bench_engine import play_one, reference_hand
-
     rng = random.Random(seed)
     if kind == "bare":
         for _ in range(count * BARE_HANDS_PER_GAME):
@@ -83,8 +80,9 @@ def counted(kind: str, preset: str, count: int, players: int, seed: int) -> tupl
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise SystemExit(f"{kind} {preset} {count}: failed: {done.stderr.strip()[-400:]}")
+        if done.returncode != 0:  # (its last line that is not valgrind's)
+            said = [line for line in done.stderr.splitlines() if line and line[:2] != "=="]
+            raise SystemExit(f"{kind} {preset} {count}: failed: {(said or ['?'])[-1]}")
         hands = int(done.stdout.split()[-1])
         summary = next(line for line in out.read_text().splitlines() if line.startswith("summary:"))
         return int(summary.split()[1]), hands
@@ -115,11 +113,11 @@ def main() -> int:
     if not 0 < short < long:
         parser.error("--games: 0 < the short count < the long one")
     presets = [p for p in args.presets.split(",") if p and p != "classic"]
-    for preset in presets:
+    for preset in ["classic", *presets]:
         try:
-            find_preset(preset)
+            find_preset(preset).check_players(args.players)
         except RulesError as error:
-            parser.error(f"--presets: {error}")
+            parser.error(f"{preset}: {error}")
     loops = [("sim", "classic"), *(("sim", p) for p in presets), ("engine", "classic")]
     loops.append(("bare", "classic"))
     runs = [(kind, preset, count) for kind, preset in loops for count in (short, long)]
