@@ -58,16 +58,20 @@ def play_for(seconds: float, preset: str, players: int, rng: random.Random) -> t
     return hands, decisions
 
 
+def sim_one(rules: Rules, players: int, seed: int, number: int) -> int:
+    """Game `number` of the simulator's loop with random bots: its hands."""
+    game, _, _ = play_game(rules, ["random"] * players, seed, number, rotate=True)
+    return len(game.finishes)
+
+
 def sim_for(seconds: float, preset: str, players: int, seed: int, first: int) -> tuple[int, int]:
     """Whole games of the simulator's loop (random bots) for about `seconds`, numbered
     from `first`: (hands, games)."""
     rules = find_preset(preset)
-    bots = ["random"] * players
     hands = games = 0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
-        game, _, _ = play_game(rules, bots, seed, first + games, rotate=True)
-        hands += len(game.finishes)
+        hands += sim_one(rules, players, seed, first + games)
         games += 1
     return hands, games
 

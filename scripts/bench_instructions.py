@@ -27,10 +27,9 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from president.bots.sim import play_game
 from president.engine import RulesError, find_preset
 
-from scripts.bench_engine import play_one, print_build, reference_hand
+from scripts.bench_engine import play_one, print_build, reference_hand, sim_one
 
 #: The loops measured, each named by what it runs (`worker`).
 KINDS = ("sim", "engine", "bare")
@@ -47,14 +46,10 @@ def worker(kind: str, preset: str, count: int, players: int, seed: int) -> int:
             reference_hand(rng, players)
         return count * BARE_HANDS_PER_GAME
     rules = find_preset(preset)
-    hands = 0
-    for number in range(count):
-        if kind == "sim":
-            game, _, _ = play_game(rules, ["random"] * players, seed, number, rotate=True)
-            hands += len(game.finishes)
-        else:
-            hands += play_one(rules, [f"P{i}" for i in range(players)], rng)[0]
-    return hands
+    if kind == "sim":
+        return sum(sim_one(rules, players, seed, number) for number in range(count))
+    names = [f"P{i}" for i in range(players)]
+    return sum(play_one(rules, names, rng)[0] for _ in range(count))
 
 
 def counted(kind: str, preset: str, count: int, players: int, seed: int) -> tuple[int, int]:
