@@ -29,7 +29,16 @@ from president.server.journal import JournalError
 from president.server.storage import StorageError
 
 from .servers import add_interface, chosen_interface, quiet_zeroconf
-from .usage import Password, add_password, given_password, port, seconds, short_text, whole
+from .usage import (
+    Password,
+    add_password,
+    given_password,
+    listen_host,
+    port,
+    seconds,
+    short_text,
+    whole,
+)
 
 
 def say(*args: object, **kwargs: object) -> None:
@@ -186,7 +195,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Run a president server. It makes a self-signed certificate on first start "
         "(kept in the data directory) and prints its fingerprint for players to check."
     )
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    parser.add_argument(
+        "--host", type=listen_host, default="0.0.0.0", help="address to listen on (default: all)"
+    )
     parser.add_argument("--port", type=port, default=7766, help="port (default 7766; 0 picks one)")
     parser.add_argument(
         "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"

@@ -105,14 +105,31 @@ def address(text: str) -> str:
     if tail and (not tail.isdigit() or not 1 <= int(tail) <= 65535):
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {tail!r}")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not is_host(host):
+        raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}")
+    return text
+
+
+def is_host(host: str) -> bool:
+    """Whether `host` may name a machine: an IPv6 address, or an IPv4 address or name of
+    letters, digits, '-', '.' and '_' (whether a name resolves is another matter)."""
     if ":" in host:
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}") from None
-    elif not host or not all(c.isalnum() or c in "-._" for c in host):
-        raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}")
-    return text
+            return False
+        return True
+    return bool(host) and all(c.isalnum() or c in "-._" for c in host)
+
+
+def listen_host(text: str) -> str:
+    """An address or host name to listen on, checked before any name lookup (a name with
+    a space in it would otherwise wait on the DNS before the server says it cannot
+    listen)."""
+    host = text.strip()
+    if not is_host(host):
+        raise argparse.ArgumentTypeError(f"not an address or host name: {text!r}")
+    return host
 
 
 def login_name(fallback: str) -> str:

@@ -161,7 +161,14 @@ CASES: dict[str, Case] = {
         "server", "--host", "nosuchhost.invalid", "--port", "0", "--data", "{new}", words="listen"
     ),
     "server-host-garbage": case(
-        "server", "--host", "no such host", "--port", "0", "--data", "{new}", words="listen"
+        "server",
+        "--host",
+        "no such host",
+        "--port",
+        "0",
+        "--data",
+        "{new}",
+        words="--host: not an address or host name: 'no such host'",
     ),
     "server-data-a-file": case("server", "--data", "{file}", words="is not a directory"),
     "server-data-under-a-file": case(
