@@ -263,20 +263,8 @@ class Game:
         """An independent copy of the game as it stands (a bot's world to play out): each
         list and map of its state copied two levels down, the tables shared by every
         game of its size shared, the views' caches left behind."""
-        if _COMPILED:
-            # (compiled by mypyc, a game is made only through its __init__: `_rebuilt`,
-            # from `__getstate__`, which leaves the shared tables and the caches out)
-            state = self.__getstate__()
-            for name, value in state.items():
-                kind = type(value)
-                if kind is list:
-                    state[name] = [item[:] if type(item) is list else item for item in value]
-                elif kind is dict:
-                    state[name] = dict(value)
-            self._own_record(state["history"], state["_actions"])
-            return _rebuilt(self.rules, state)
-        # (interpreted, the fields are read in one call, the game's own lists and maps
-        # copied by what they hold, and all set in one statement on a bare game)
+        # (the fields are read in one call, the game's own lists and maps copied by what
+        # they hold, and all set in one statement on a bare game)
         values: list[Any] = list(_read_fields(self))
         for at in _NESTED:
             values[at] = [item[:] for item in values[at]]
@@ -290,7 +278,9 @@ class Game:
         values[where["_lasting"]], values[where["_seen_hands"]] = None, {}
         values[where["_played"]], values[where["_listed"]] = ([], 0, ()), None
         self._own_record(values[where["history"]], values[where["_actions"]])
-        game: Game = object.__new__(type(self))
+        # (compiled by mypyc, a game is made only through its __init__: any three seats
+        # will do, every field is set again)
+        game: Game = Game(self.rules, _SEATS) if _COMPILED else object.__new__(type(self))
         _fill_fields(game, values)
         return game
 
@@ -1606,10 +1596,14 @@ def _filler() -> Callable[[Game, Iterable[Any]], None]:
 _fill_fields: Final = _filler()
 
 
+#: The seats a game is first made with before it is given another's state.
+_SEATS: Final = ("a", "b", "c")
+
+
 def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
-    """A copied or unpickled game: made as a new one (a class compiled by mypyc is made
-    only through its __init__; any three seats will do), then given all of its state."""
-    game = Game(rules, ["a", "b", "c"])
+    """An unpickled game: made as a new one (a class compiled by mypyc is made only
+    through its __init__; any three seats will do), then given all of its state."""
+    game = Game(rules, _SEATS)
     game.__setstate__(state)
     return game
 
