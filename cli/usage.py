@@ -127,6 +127,8 @@ def listen_host(text: str) -> str:
     a space in it would otherwise wait on the DNS before the server says it cannot
     listen)."""
     host = text.strip()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]  # (an IPv6 address as a client writes it before a port)
     if not is_host(host):
         raise argparse.ArgumentTypeError(f"not an address or host name: {text!r}")
     return host

@@ -5,12 +5,14 @@ process shows (the installed script, exit statuses, worker processes, what is lo
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from president.cli.usage import listen_host
 
 from .harness.processes import Process
 from .harness.processes import president as president_process
@@ -349,3 +351,25 @@ def test_replay_view_reviews_unless_told_not_to(
     record = Path(__file__).parent / "engine" / "records" / "game_classic.json"
     assert main(["replay", str(record), "--view", "--theme", "dark", *flags]) == 0
     assert asked == [reviewed]
+
+
+@pytest.mark.parametrize(
+    ("typed", "host"),
+    [
+        ("0.0.0.0", "0.0.0.0"),
+        (" 192.168.1.20 ", "192.168.1.20"),
+        ("::", "::"),
+        ("[::1]", "::1"),
+        ("fe80::1%eth0", "fe80::1%eth0"),
+        ("localhost", "localhost"),
+        ("game-night.local", "game-night.local"),
+    ],
+)
+def test_the_server_listens_on_an_address_or_a_host_name(typed: str, host: str) -> None:
+    assert listen_host(typed) == host
+
+
+@pytest.mark.parametrize("typed", ["no such host", "", " ", "a/b", "[::1", "::1::2", "host:7766"])
+def test_a_server_host_that_names_no_machine_is_refused_before_any_lookup(typed: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="not an address or host name"):
+        listen_host(typed)
