@@ -23,7 +23,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: What is compiled: the engine's whole game loop and the simulator's (a bot that does
-#: not look at a field must not pay for it, compiled or not).
+#: not look at a field must not pay for it, compiled or not), and the heuristic's advice
+#: and the search's playouts (the search's time is its playouts).  The strategies
+#: themselves (`bots/strategies.py`, `bots/simple.py`) stay interpreted: a bot may
+#: subclass them, and a compiled class takes no interpreted subclass.
 COMPILED = [
     "engine/cards.py",
     "engine/actions.py",
@@ -37,6 +40,8 @@ COMPILED = [
     "engine/flow.py",
     "engine/state.py",
     "engine/view.py",
+    "bots/heuristic.py",
+    "bots/playout.py",
     "bots/sim.py",
 ]
 STAGE = Path("build") / "mypyc-stage"

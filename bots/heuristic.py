@@ -28,7 +28,6 @@ from president.engine import (
     Card,
     Discard,
     Handover,
-    Phase,
     Play,
     Return,
     Row,
@@ -574,48 +573,3 @@ def view_facts(view: SeatView, rows: Sequence[Row] | None = None, count: bool = 
         unseen_counts(view) if count else None,
         view.hand if judge_for(view.rules).suits_matter() else (),
     )
-
-
-class GreedyBot:
-    """The lowest play that beats; lead the lowest rank with all its copies."""
-
-    def choose(self, view: SeatView) -> Action:
-        actions = view.legal_actions()
-        if view.phase is Phase.EXCHANGE:
-            return cheapest_return(
-                [a for a in actions if isinstance(a, Return)],
-                rank_counts(view.rows),
-                view.revolution,
-            )
-        if view.due is not None:
-            return lowest_payment(actions, view.reversed)
-        return greedy_choice([a for a in actions if isinstance(a, Play)], view.top, view.reversed)
-
-
-class HeuristicBot:
-    """Seeds 000 and 004's advice (see the module's docstring)."""
-
-    hoard = False
-
-    def choose(self, view: SeatView) -> Action:
-        actions = view.legal_actions()
-        rows = view.rows
-        if view.phase is Phase.EXCHANGE:
-            return cheapest_return(
-                [a for a in actions if isinstance(a, Return)], rank_counts(rows), view.revolution
-            )
-        if view.due is not None:
-            giving = view.due.kind == "zombie"
-            return pay_due(actions, view.hand, rank_counts(rows), view.reversed, view.rules, giving)
-        plays = [a for a in actions if isinstance(a, Play)]
-        can_pass = PASS in actions
-        action = heuristic_choice(view_facts(view, rows), plays, can_pass, self.hoard)
-        if action is PASS and not can_pass:
-            return min(plays, key=lambda p: power(p, ORDER[view.reversed]))
-        return action
-
-
-class HoarderBot(HeuristicBot):
-    """Seed 004's bot that will not play a 2 while it holds anything else."""
-
-    hoard = True

@@ -48,10 +48,10 @@ from president.engine import (
 )
 from president.engine.events import Event, Gave, Returned
 
-from .heuristic import HeuristicBot
 from .playout import World, make_world
 from .search import Believed, Sampler, SearchBot, deal_unseen
 from .sim import _leave_ctrl_c_to_the_parent
+from .simple import HeuristicBot
 
 #: Places lost at which a decision is labelled, the largest first.  Provisional: to be set
 #: from the calibration and planted-blunder figures (docs/analysis.md).

@@ -32,8 +32,9 @@ from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
 
 from .belief import unseen_copies
-from .heuristic import ORDER, Facts, HeuristicBot, naturals, power, rank_counts
+from .heuristic import ORDER, Facts, naturals, power, rank_counts
 from .playout import World, game_playout, game_policy, make_world
+from .simple import HeuristicBot
 
 #: The heuristic on a `Game` (the playouts' policy).
 policy = game_policy

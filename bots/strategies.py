@@ -33,19 +33,19 @@ def _random(rng: random.Random, **options: Any) -> Strategy:
 
 
 def _greedy(rng: random.Random, **options: Any) -> Strategy:
-    from .heuristic import GreedyBot
+    from .simple import GreedyBot
 
     return GreedyBot()
 
 
 def _heuristic(rng: random.Random, **options: Any) -> Strategy:
-    from .heuristic import HeuristicBot
+    from .simple import HeuristicBot
 
     return HeuristicBot()
 
 
 def _hoarder(rng: random.Random, **options: Any) -> Strategy:
-    from .heuristic import HoarderBot
+    from .simple import HoarderBot
 
     return HoarderBot()
 

@@ -47,8 +47,8 @@ from president.bots.belief import (
     belief_of,
     uniform_log_likelihood,
 )
-from president.bots.heuristic import HeuristicBot
 from president.bots.search import deal_unseen
+from president.bots.simple import HeuristicBot
 from president.engine import CARDS, Card, Game, Phase, SeatView, find_preset
 from president.engine.record import loads, replay
 

@@ -25,10 +25,12 @@ from typing import Any
 
 from president.bots import playout as playouts
 from president.bots import strategies
-from president.bots.heuristic import Facts, HeuristicBot, power, rank_counts, unseen_counts
+from president.bots.heuristic import Facts, power, rank_counts, unseen_counts
 from president.bots.playout import _facts, game_policy
 from president.bots.search import SearchBot
 from president.bots.sim import play_game, run
+from president.bots.simple import HeuristicBot
+from president.cli.main import compiled_modules
 from president.engine import Action, Game, Phase, Play, SeatView, find_preset, judge_for
 from president.engine.cards import JOKER_RANK
 
@@ -379,6 +381,12 @@ _SEARCH = strategies.STRATEGIES["search"]
 def install() -> None:
     """Register the strategies this script adds, and the search that may take the
     policy as its own continuation (inherited by the forked workers)."""
+    if "bots.playout" in compiled_modules():
+        # (compiled, the playouts call their own `game_playout`, whatever this sets)
+        raise SystemExit(
+            "imitate_search: the compiled build's playouts take no other continuation;"
+            " run it on the interpreted build (pip install . without PRESIDENT_COMPILE)"
+        )
     strategies.STRATEGIES.update(recording=_recording, imitating=_imitating, search=_search)
     playouts.game_playout = imitated_playout
 

@@ -26,9 +26,9 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 #: What setup.py compiles, as `president --version` names it.
 COMPILED = (
-    "bots.sim, engine.actions, engine.cards, engine.events, engine.fast_tricks, engine.flow,"
-    " engine.judge, engine.moves, engine.scoring, engine.seating, engine.state, engine.tricks,"
-    " engine.view"
+    "bots.heuristic, bots.playout, bots.sim, engine.actions, engine.cards, engine.events,"
+    " engine.fast_tricks, engine.flow, engine.judge, engine.moves, engine.scoring,"
+    " engine.seating, engine.state, engine.tricks, engine.view"
 )
 #: A string handed to `Game.apply` where an action belongs, and a play's rank set and
 #: deleted: what is raised, printed.
@@ -47,6 +47,16 @@ for meddle in (lambda: setattr(play, "rank", 0), lambda: delattr(play, "rank")):
         meddle()
     except Exception as exc:
         print(f"{type(exc).__name__}: {exc}")
+"""
+#: A bot of one's own built on the built-in ones, compiled build or not (compiled in
+#: bots/heuristic.py, `class Mine(HeuristicBot)` raised "interpreted classes cannot
+#: inherit from compiled": they are in bots/simple.py and bots/strategies.py, not compiled).
+SUBCLASS_A_BOT = """
+from president.bots.simple import GreedyBot, HeuristicBot
+from president.bots.strategies import RandomBot
+for base in (RandomBot, GreedyBot, HeuristicBot):
+    type("Mine", (base,), {})
+print("subclassed")
 """
 SKIP = ("build", "dist", ".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".*_cache")
 
@@ -97,7 +107,7 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     wheel, said = build_wheel(tmp_path / "compiled", PRESIDENT_COMPILE="1", MYPYC_OPT_LEVEL="0")
     assert " -O0 " in said, said[-3000:]  # (mypyc passed the level on to the compiler)
     names = zipfile.ZipFile(wheel).namelist()
-    for module in ("engine/state", "engine/view", "engine/moves", "engine/actions", "bots/sim"):
+    for module in ("engine/state", "engine/view", "engine/moves", "bots/sim", "bots/playout"):
         assert any(n.startswith(f"president/{module}.") and n.endswith(".so") for n in names)
         assert f"president/{module}.py" in names  # the source is installed beside it
     assert any(n.startswith("president__mypyc.") for n in names)  # mypyc's shared part
@@ -120,6 +130,11 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
             "IllegalAction: 'pass' is not an action\n"
             + "AttributeError: actions are immutable\n" * 2
         ), refused
+    for env in (compiled, pure):
+        made = subprocess.run(
+            [sys.executable, "-c", SUBCLASS_A_BOT], env=env, capture_output=True, text=True
+        )
+        assert made.stdout == "subclassed\n", made
     for run in (
         ("--games", "8", "--seed", "5", "--bots", "heuristic,greedy,random,random"),
         ("--preset", "daifugo", "--games", "4", "--seed", "2", "--bots", "heuristic,random,greedy"),

@@ -24,7 +24,7 @@ from president.bots.belief import (
     public_steps,
     public_trick,
 )
-from president.bots.heuristic import HeuristicBot
+from president.bots.simple import HeuristicBot
 from president.engine import (
     PASS,
     VARIANTS,

@@ -7,8 +7,8 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from president.bots.heuristic import HeuristicBot
 from president.bots.playout import game_policy
+from president.bots.simple import HeuristicBot
 from president.engine import Game, Phase, find_preset
 
 from scripts import imitate_search as imitate

@@ -8,7 +8,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from president.bots.heuristic import (
-    HeuristicBot,
     heuristic_choice,
     pay_due,
     rank_counts,
@@ -16,6 +15,7 @@ from president.bots.heuristic import (
 )
 from president.bots.playout import counted_policy
 from president.bots.search import policy
+from president.bots.simple import HeuristicBot
 from president.engine import (
     PASS,
     VARIANTS,

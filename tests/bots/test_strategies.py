@@ -8,9 +8,10 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from president.bots.heuristic import GreedyBot, HeuristicBot, HoarderBot, cheapest_return
+from president.bots.heuristic import cheapest_return
 from president.bots.search import SearchBot, deal_unseen, known_cards
 from president.bots.sim import play_game
+from president.bots.simple import GreedyBot, HeuristicBot, HoarderBot
 from president.bots.strategies import STRATEGIES
 from president.engine import (
     PASS,

@@ -8,8 +8,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from president.bots.heuristic import HeuristicBot
 from president.bots.review import Moment, _redealt, advise, redeal_of
+from president.bots.simple import HeuristicBot
 from president.engine import Discard, Game, Handover, Phase, Return, SeatView, find_preset
 
 from .test_replay_view import coach_says

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from president.bots.heuristic import HeuristicBot
+from president.bots.simple import HeuristicBot
 from president.engine import Dealt, Game, IllegalAction, Phase, find_preset
 from president.engine.rules import Rules
 

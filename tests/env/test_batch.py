@@ -175,7 +175,7 @@ def test_the_same_seed_deals_the_same_games_and_each_table_its_own() -> None:
 def test_a_rule_based_agent_plays_through_the_views() -> None:
     """The heuristic bot at every seat of every table, from `view` and `index_of`: whole
     games go by (each table's choices legal, as the step would refuse them otherwise)."""
-    from president.bots.heuristic import HeuristicBot
+    from president.bots.simple import HeuristicBot
 
     bot = HeuristicBot()
     tables = Tables(preset="daifugo", players=4, count=2, hands=2)
