@@ -21,6 +21,7 @@ from president.bots import strategies
 from president.bots.belief import Believer
 from president.bots.search import Believed, SearchBot
 from president.bots.sim import run
+from president.cli.main import compiled_modules
 from president.engine import Card, Game, SeatView, find_preset
 
 from scripts.pair_bots import _first_chair, paired
@@ -82,6 +83,12 @@ def main() -> None:
     parser.add_argument("--cache", help="pair_bots' cache of the plain search's games")
     args = parser.parse_args()
     ranks = set(range(14)) if args.ranks == "all" else {int(r) for r in args.ranks.split(",")}
+    if compiled_modules():
+        # (compiled, the simulator calls the game's own `view_for`, whatever this sets)
+        raise SystemExit(
+            "oracle_cards: it wraps Game.view_for, which the compiled build does not call;"
+            " run it on the interpreted build (pip install . without PRESIDENT_COMPILE)"
+        )
     shown = Game.view_for
 
     def view_for(self: Game, seat: int) -> SeatView:
