@@ -1,5 +1,6 @@
-"""The greedy, heuristic and hoarder bots, and the decision core they share with the
-search bot's playouts.  The core works on plain facts (the legal plays, how many of each
+"""The decision core of the greedy, heuristic and hoarder bots (the bots themselves,
+`GreedyBot`, `HeuristicBot` and `HoarderBot`, are in `bots/simple.py`), which the search
+bot's playouts share.  The core works on plain facts (the legal plays, how many of each
 rank a seat holds, the pile, the others' card counts), so it runs on a `SeatView` online
 and on a rebuilt `Game` inside a search alike.
 
