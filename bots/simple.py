@@ -1,8 +1,8 @@
 """The greedy, heuristic and hoarder bots: the advice of `bots/heuristic.py` as
 strategies (`choose(view) -> action`).  Kept apart from that module, which the compiled
 build compiles, and left interpreted as `bots/strategies.py` is, so that a bot may
-subclass them (compiled there, `class Mine(HeuristicBot)` raised "interpreted classes
-cannot inherit from compiled"; tests/test_compiled_build.py)."""
+subclass them (compiled there, a bot of `class Mine(HeuristicBot)` could not be made:
+"interpreted classes cannot inherit from compiled"; tests/test_compiled_build.py)."""
 
 from __future__ import annotations
 
