@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from president.protocol.certs import normalise_fingerprint
-from president.protocol.discovery import Announcement
+from president.protocol.discovery import Announcement, host_port
 from president.protocol.messages import VERSIONS
 from president.server.announce import (
     EVERYWHERE,
@@ -115,7 +115,9 @@ async def serve(
         print(f"president server: {exc}", file=sys.stderr)
         return 2
     everywhere = " (every interface)" if config.host in EVERYWHERE else ""
-    say(f"president server {config.name!r} listening on {config.host}:{server.port}{everywhere}")
+    say(
+        f"president server {config.name!r} listening on {host_port(config.host, server.port)}{everywhere}"
+    )
     friends = friend_addresses(config.host, server.port)
     for address in friends:
         if is_loopback(config.host):

@@ -39,8 +39,11 @@ def quiet_zeroconf(verbose: bool = False) -> None:
 
 def interface_address(text: str) -> str:
     """An interface's address for mDNS: an IPv4 or IPv6 address of this machine."""
+    address = text.strip()
+    if address.startswith("[") and address.endswith("]"):
+        address = address[1:-1]  # (an IPv6 address as a client writes it before a port)
     try:
-        return str(ipaddress.ip_address(text.strip()))
+        return str(ipaddress.ip_address(address))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
 

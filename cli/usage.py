@@ -126,12 +126,18 @@ def listen_host(text: str) -> str:
     """An address or host name to listen on, checked before any name lookup (a name with
     a space in it would otherwise wait on the DNS before the server says it cannot
     listen)."""
-    host = text.strip()
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]  # (an IPv6 address as a client writes it before a port)
+    host = _unbracketed(text.strip())
     if not is_host(host):
-        raise argparse.ArgumentTypeError(f"not an address or host name: {text!r}")
+        name, colon, port = host.rpartition(":")
+        given_port = colon and port.isdigit() and is_host(_unbracketed(name))
+        hint = f" (a port goes in --port: --port {port})" if given_port else ""
+        raise argparse.ArgumentTypeError(f"not an address or host name: {text!r}{hint}")
     return host
+
+
+def _unbracketed(host: str) -> str:
+    """`host` without the brackets an IPv6 address has before a port."""
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
 
 
 def login_name(fallback: str) -> str:

@@ -61,6 +61,55 @@ def friend_addresses(host: str, port: int) -> list[str]:
     return [host_port(host, port)]
 
 
+#: mDNS's groups by IP version, and its port (RFC 6762 §3, §20).
+MDNS_GROUPS = {4: "224.0.0.251", 6: "ff02::fb"}
+MDNS_PORT = 5353
+
+
+def multicast_problem(address: str) -> str | None:
+    """Why nothing can be multicast from the interface of `address`, in the system's
+    words, or None when it can (or when that interface is not found: zeroconf will
+    say).  The kernel is asked by connecting a UDP socket to mDNS's group from that
+    interface, which sends nothing: IPv6 loopback, for one, has no multicast route,
+    and zeroconf does not report that its packets went nowhere."""
+    ip = ipaddress.ip_address(address)
+    try:
+        if ip.version == 4:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, ip.packed)
+                sock.connect((MDNS_GROUPS[4], MDNS_PORT))
+            return None
+        index = _interface_index(ip)
+        if index is None:
+            return None
+        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as sock:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
+            sock.connect((MDNS_GROUPS[6], MDNS_PORT, 0, index))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def _interface_index(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> int | None:
+    """The index of the interface that has this IPv6 address, or None."""
+    scope = getattr(ip, "scope_id", None)
+    if scope:
+        try:
+            return int(scope) if scope.isdigit() else socket.if_nametoindex(scope)
+        except OSError:
+            return None
+    bare = ipaddress.ip_address(str(ip).split("%")[0])
+    try:
+        adapters = ifaddr.get_adapters()
+    except OSError:
+        return None
+    for adapter in adapters:
+        for held in adapter.ips:
+            if isinstance(held.ip, tuple) and ipaddress.ip_address(held.ip[0]) == bare:
+                return int(adapter.index) if adapter.index is not None else None
+    return None
+
+
 @dataclass(frozen=True, kw_only=True)
 class Where:
     """Where to announce: the interfaces zeroconf listens and sends on, and the
@@ -146,6 +195,11 @@ class Announcer:
 
     async def _run(self) -> None:
         try:
+            if not isinstance(self.where.interfaces, InterfaceChoice):
+                problems = [multicast_problem(a) for a in self.where.interfaces]
+                if all(problems):
+                    where = ", ".join(self.where.interfaces)
+                    raise OSError(f"no multicast from {where}: {problems[0]}")
             self._zeroconf = AsyncZeroconf(
                 interfaces=self.where.interfaces, ip_version=self.where.ip_version
             )

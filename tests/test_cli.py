@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from president.cli.servers import interface_address
 from president.cli.usage import listen_host
 
 from .harness.processes import Process
@@ -373,3 +374,34 @@ def test_the_server_listens_on_an_address_or_a_host_name(typed: str, host: str) 
 def test_a_server_host_that_names_no_machine_is_refused_before_any_lookup(typed: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="not an address or host name"):
         listen_host(typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "port"), [("127.0.0.1:80", "80"), ("[::1]:7766", "7766"), ("localhost:7000", "7000")]
+)
+def test_a_server_host_with_a_port_is_told_where_the_port_goes(typed: str, port: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        listen_host(typed)
+    assert str(refused.value) == (
+        f"not an address or host name: {typed!r} (a port goes in --port: --port {port})"
+    )
+
+
+@pytest.mark.parametrize("typed", ["no such host", "a/b:80", "host:http", "::1::2"])
+def test_only_a_host_and_a_port_are_told_where_the_port_goes(typed: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        listen_host(typed)
+    assert "--port" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "address"), [("127.0.0.1", "127.0.0.1"), ("[::1]", "::1"), (" ::1 ", "::1")]
+)
+def test_an_mdns_interface_is_an_address_as_a_client_writes_it(typed: str, address: str) -> None:
+    assert interface_address(typed) == address
+
+
+@pytest.mark.parametrize("typed", ["[::1", "localhost", "[127.0.0.1]:80", ""])
+def test_an_mdns_interface_that_is_no_address_is_refused(typed: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="not an IP address"):
+        interface_address(typed)

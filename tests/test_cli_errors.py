@@ -170,6 +170,11 @@ CASES: dict[str, Case] = {
         "{new}",
         words="--host: not an address or host name: 'no such host'",
     ),
+    "server-host-with-port": case(
+        "server",
+        *("--host", "127.0.0.1:80", "--data", "{new}"),
+        words="--host: not an address or host name: '127.0.0.1:80' (a port goes in --port: --port 80)",
+    ),
     "server-data-a-file": case("server", "--data", "{file}", words="is not a directory"),
     "server-data-under-a-file": case(
         "server", "--data", "{file}/d", words="cannot make the data directory"

@@ -23,6 +23,7 @@ import pytest
 from president.client.connection import Client
 from president.client.discovery import ServerFinder
 from president.protocol import messages as m
+from president.server.announce import multicast_problem
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
@@ -210,7 +211,8 @@ async def test_an_interface_without_multicast_is_one_line_and_the_server_serves(
     out, err = server.text(), server.errors()
     said = [line for line in (out + err).splitlines() if "announce" in line]
     assert status == 0 and "Traceback" not in err, err
-    assert len(said) == 1 and said[0].startswith("not announced on the LAN ("), said
+    assert len(said) == 1, said
+    assert said[0].startswith("not announced on the LAN (no multicast from 203.0.113.9: "), said
 
 
 async def test_a_hostile_announcement_is_neither_a_crash_nor_shown_raw(tmp_path: Path) -> None:
@@ -357,3 +359,42 @@ def test_an_instance_name_the_library_refuses_is_left_out_quietly(tmp_path: Path
     for stream in (out.stdout, out.stderr):
         assert "\x1b" not in stream and "\x07" not in stream and "\u202e" not in stream
     assert "4244" not in out.stdout
+
+
+def ipv6_loopback() -> bool:
+    """Whether this machine can listen on ::1 (a machine without IPv6 cannot)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+            sock.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+async def test_a_server_on_ipv6_loopback_says_its_address_as_a_client_writes_it(
+    tmp_path: Path,
+) -> None:
+    """`--host '[::1]'`: the address in brackets before its port on every line, and
+    "announced" only where a packet can leave (IPv6 loopback seldom has a multicast
+    route: then its one line says so, in the system's words)."""
+    if not ipv6_loopback():
+        pytest.skip("no IPv6 loopback on this machine")
+    server = Process(
+        [
+            *("server", "--host", "[::1]", "--port", "0", "--data", str(tmp_path / "d")),
+            *("--pause", "0", "--name", f"six-{RUN}"),
+        ]
+    )
+    try:
+        head = server.expect("Ctrl-C")
+        port = int(head.split("listening on [::1]:", 1)[1].split()[0])
+        assert f"president connect [::1]:{port} --name NAME" in head, head
+        problem = multicast_problem("::1")
+        words = "not announced on the LAN (no multicast from ::1: " if problem else "announced on"
+        await wait_for(lambda: words in server.text(), 30, lambda: server.text())
+    finally:
+        status = server.stop(signal.SIGTERM)
+    out, err = server.text(), server.errors()
+    assert status == 0 and "Traceback" not in err, err
+    said = [line for line in out.splitlines() if "announced" in line]
+    assert len(said) == 1 and said[0].startswith(words), said

@@ -16,6 +16,7 @@ from president.server.announce import (
     Announcer,
     friend_addresses,
     interface_addresses,
+    multicast_problem,
     where_to_announce,
 )
 from zeroconf import InterfaceChoice, IPVersion
@@ -48,6 +49,27 @@ def test_where_to_announce() -> None:
     assert every.interfaces is InterfaceChoice.All
     assert every.addresses == tuple(interface_addresses(ipv6=False))
     assert where_to_announce("::1", None).ip_version is IPVersion.V6Only
+
+
+def test_an_interface_that_cannot_multicast_is_found_before_announcing() -> None:
+    # loopback multicasts (the discovery tests announce there); 203.0.113.9 (TEST-NET-3)
+    # is no address of this machine's: no packet can leave from it
+    assert multicast_problem("127.0.0.1") is None
+    assert multicast_problem("203.0.113.9")  # (Linux: "Cannot assign requested address")
+
+
+async def test_the_announcer_says_in_one_line_that_it_could_not_multicast() -> None:
+    said: list[str] = []
+    announcement = Announcement(name="nowhere", port=7766, versions=VERSIONS, password=False)
+    where = where_to_announce("203.0.113.9", None)
+    announcer = Announcer(announcement, where, lambda: 0, said.append)
+    announcer.start()
+    await wait_for(lambda: said)
+    await announcer.close()
+    assert len(said) == 1, said
+    assert said[0].startswith("not announced on the LAN (no multicast from 203.0.113.9: ")
+    assert said[0].endswith("): friends connect with the address above")
+    assert not announcer.registered.is_set()
 
 
 #: A name of this run's: mDNS on loopback is the whole machine's, and another test run
