@@ -67,6 +67,13 @@ def row_mac(key: bytes, table_id: int, seq: int, kind: str, body: str) -> bytes:
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
+def as_text(raw: bytes) -> str:
+    """A text column as read: bytes that are not UTF-8 (damage SQLite's own check does
+    not see) read as U+FFFD, so that the row fails its MAC and its table is set aside,
+    instead of the read failing and the server not starting."""
+    return raw.decode("utf-8", "replace")
+
+
 def _dump(body: dict[str, Any]) -> str:
     return json.dumps(body, separators=(",", ":"))
 
@@ -81,6 +88,7 @@ class Journal:
         self.closed_now: list[int] = []
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.text_factory = as_text
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA secure_delete=ON")  # rows removed leave no bytes behind
@@ -290,6 +298,7 @@ def salvage(damaged: Path, into: Path, key: bytes) -> int:
     as they are; the number of rows copied.  A table that lost rows then shows a gap in
     its places, and is set aside at restore."""
     source = sqlite3.connect(damaged, isolation_level=None)
+    source.text_factory = as_text
     target = sqlite3.connect(into, isolation_level=None)
     target.execute("PRAGMA journal_mode=WAL")
     target.executescript(SCHEMA)

@@ -18,6 +18,7 @@ from president.engine import Game, GameOver, HandOver
 from president.engine.scoring import titles_by_name
 from president.protocol import messages as m
 
+from .journal import as_text
 from .ratings import Finisher, HandResult, Ladder, Record
 from .seats import Chairs, Slot
 
@@ -162,6 +163,7 @@ def carry(damaged: Path, into: Path) -> int:
     rest kept; a row that is not a record is left out when the ladder is loaded); the
     number of players carried."""
     source = sqlite3.connect(damaged, isolation_level=None)
+    source.text_factory = as_text
     target = sqlite3.connect(into, isolation_level=None)
     carried = 0
     try:

@@ -231,6 +231,43 @@ async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: P
         ).fetchone() == (0,)
 
 
+async def test_a_row_of_bytes_that_are_not_text_sets_its_table_aside(tmp_path: Path) -> None:
+    """A row whose kind is not UTF-8 (a disk's or an editor's damage SQLite's own check
+    does not see: `quick_check` says ok): its table is set aside as for any row that is
+    not authentic, the others come back, and the server starts."""
+    async with running_server(tmp_path, bot_delay=0.02) as server:
+        for name in ("good", "bad"):
+            host = await client(server, f"host-{name}", tmp_path)
+            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
+            for _ in range(3):
+                await host.send(m.AddBot(table=name, strategy="random"))
+        await wait_for(
+            lambda: (
+                len(server.lobby.tables) == 2
+                and all(
+                    t.game is not None and t.game.hand >= 1 for t in server.lobby.tables.values()
+                )
+            )
+        )
+    db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
+    ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
+    db.execute(
+        "UPDATE events SET kind = CAST(X'6163FF' AS TEXT) WHERE id = "
+        "(SELECT max(id) FROM events WHERE table_id = ?)",
+        (bad,),
+    )
+    db.commit()
+    assert db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    db.close()
+    async with running_server(tmp_path, bot_delay=0.0) as again:
+        assert list(again.lobby.tables) == ["good"]
+        (line,) = again.restore_problems
+        assert "'bad'" in line and "not authentic" in line and "set aside in" in line
+        assert again.set_aside is not None
+        kept = json.loads((again.set_aside / f"table-{bad}.json").read_text())
+        assert kept["rows"][-1]["kind"] == "ac\ufffd"  # (the bytes that were not text, marked)
+
+
 async def test_ready_toggles_do_not_grow_the_journal(tmp_path: Path) -> None:
     async with running_server(tmp_path) as server:
         ann = await client(server, "ann", tmp_path)
