@@ -27,6 +27,7 @@ from .usage import (
     UsageError,
     add_theme,
     chosen_rules,
+    is_set_name,
     preset,
     read_rule_file,
     rules_dir,
@@ -42,10 +43,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name in PRESETS:
             print(f"  {name:8} {PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}")
         print("\nAny toggle can be set on top of a preset: --set NAME=VALUE.")
-        print("Rules saved with --save FILE are loaded with --rules FILE (play, sim, bot, replay).")
+        print(
+            "Rules saved with --save NAME (kept in the folder below) or --save FILE are loaded "
+            "with --rules NAME or FILE (play, sim, bot, replay)."
+        )
         saved, problems = saved_rule_sets()
-        if saved:
-            print(f"Saved in {rules_dir()}: {', '.join(saved)}.")
+        print(f"Saved in {rules_dir()}: {', '.join(saved) if saved else 'none yet'}.")
         for problem in problems:
             print(f"Not a rules file: {problem}")
         return 0
@@ -71,12 +74,14 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     """`--save FILE`: the rules as a commented TOML file (written whole or not at all)."""
     if args.json:
         raise UsageError("--save and --json do not go together: choose one")
-    path = Path(args.save).expanduser()
+    kept = is_set_name(args.save)  # a set's name: kept in the rules folder, found by it
+    path = rules_dir() / f"{args.save}.toml" if kept else Path(args.save).expanduser()
     if not args.save.strip() or path.is_dir():
         raise UsageError(f"--save takes a file's name, not {args.save!r} (e.g. friday.toml)")
     if path.exists() and not args.force:
         raise UsageError(
-            f"{args.save} is there already: give --force to write over it, or another name"
+            f"{path if kept else args.save} is there already: give --force to write over it, "
+            "or another name"
         )
     command = " ".join(["president rules", *sys.argv[2:]]) if sys.argv[1:2] == ["rules"] else ""
     text = format_rule_file(chosen, made_by=command)
@@ -91,9 +96,14 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
         with contextlib.suppress(OSError):  # (none was made where none can be)
             part.unlink(missing_ok=True)
     count = len(chosen.changes)
+    where = (
+        "the lobby's create-table form lists it"
+        if kept
+        else f"--save NAME keeps a set in {rules_dir()}, found by its name"
+    )
     print(
         f"saved {path}: the preset {chosen.preset} with {count} toggle"
-        f"{'' if count == 1 else 's'} changed (load it with --rules {args.save})"
+        f"{'' if count == 1 else 's'} changed (load it with --rules {args.save}; {where})"
     )
     return 0
 
@@ -319,9 +329,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true", help="print the toggles as JSON")
     rules.add_argument(
         "--save",
-        metavar="FILE",
-        help="write the rules to FILE as commented TOML, to load with --rules; the lobby's "
-        "create-table form lists the files in ~/.config/president/rules/",
+        metavar="NAME|FILE",
+        help="write the rules as commented TOML, to load with --rules: a NAME (letters, "
+        "digits, - and _) is kept in ~/.config/president/rules/NAME.toml, found by its name "
+        "and listed by the lobby's create-table form; a FILE (friday.toml, a path) is "
+        "written there",
     )
     rules.add_argument(
         "--force", action="store_true", help="with --save: write over a file that is there"

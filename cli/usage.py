@@ -10,6 +10,7 @@ import getpass
 import ipaddress
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -204,6 +205,12 @@ def rules_dir() -> Path:
     return Path(base) / "president" / "rules"
 
 
+def is_set_name(given: str) -> bool:
+    """Whether `--save` was given a rule set's name (kept in `rules_dir()`), not a file:
+    letters, digits, '-' and '_' only, starting with a letter or a digit."""
+    return bool(re.fullmatch(r"[^\W_][\w-]{0,63}", given, flags=re.ASCII))
+
+
 def rule_file_path(given: str) -> Path:
     """The file `--rules` names: the path given, or else a saved set of that name in
     `rules_dir()` (`--rules friday` is rules/friday.toml)."""
@@ -224,7 +231,15 @@ def read_rule_file(given: str) -> RuleSet:
         with path.open("rb") as handle:
             data = handle.read(RULE_FILE_BYTES + 1)
     except OSError as exc:
-        raise UsageError(f"cannot read the rules file {given}: {exc.strerror or exc}") from None
+        unsaved = (
+            f" (nor is a set of that name saved in {rules_dir()}: president rules --save "
+            f"{given} keeps one there)"
+            if isinstance(exc, FileNotFoundError) and is_set_name(given)
+            else ""
+        )
+        raise UsageError(
+            f"cannot read the rules file {given}: {exc.strerror or exc}{unsaved}"
+        ) from None
     if len(data) > RULE_FILE_BYTES:
         raise UsageError(f"{given}: over {RULE_FILE_BYTES // 1024} KiB, not a rules file")
     try:

@@ -90,7 +90,8 @@ def format_rule_file(rule_set: RuleSet, *, made_by: str = "") -> str:
         f"# President rules: the preset {rule_set.preset} with {count}.",
         *_comment(
             "Load it with --rules FILE (president play, sim, bot, replay, rules); kept in"
-            " ~/.config/president/rules/, the lobby's create-table form lists it.  A line"
+            " ~/.config/president/rules/ (president rules --save NAME puts it there), it is"
+            " found by its name and the lobby's create-table form lists it.  A line"
             " NAME = VALUE changes a toggle from the preset (docs/rules.md, 'Toggles')."
         ),
     ]

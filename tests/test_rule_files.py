@@ -284,6 +284,31 @@ def test_the_japanese_preset_plays_a_whole_game_with_every_kind_of_bot(tmp_path:
     assert all(hand["complete"] for hand in result["hands"])
 
 
+def test_a_set_saved_by_its_name_is_kept_in_the_rules_folder_and_found_by_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--save friday` (a name, as the README's example): in the rules folder, not the
+    current one; `--save friday.toml` is that file, where the command runs."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "config" / "president" / "rules"
+    missing = president("rules", "--rules", "friday")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+    assert f"nor is a set of that name saved in {folder}" in missing.stderr
+    saved = president("rules", "daifugo", "--set", "nines_clear=on", "--save", "friday")
+    assert saved.returncode == 0, saved.stderr
+    assert f"saved {folder / 'friday.toml'}" in saved.stdout and "--rules friday;" in saved.stdout
+    assert not (tmp_path / "friday").exists() and not (tmp_path / "friday.toml").exists()
+    assert "*nines_clear = true" in president("rules", "--rules", "friday").stdout
+    assert f"Saved in {folder}: friday." in president("rules").stdout
+    again = president("rules", "classic", "--save", "friday")
+    assert again.returncode == 2 and f"{folder / 'friday.toml'} is there already" in again.stderr
+    as_file = president("rules", "classic", "--save", "friday.toml")
+    assert as_file.returncode == 0 and (tmp_path / "friday.toml").is_file()
+    assert "--save NAME keeps a set in" in as_file.stdout
+    assert "*nines_clear = true" in president("rules", "--rules", "friday").stdout  # kept
+
+
 def test_save_to_a_folder_or_where_nothing_can_be_written_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("")
     for target, words in (
