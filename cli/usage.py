@@ -101,12 +101,11 @@ def address(text: str) -> str:
     port follows); whether the name resolves is found by connecting."""
     text = text.strip()
     host, sep, tail = text.rpartition(":")
-    if not sep or (host.count(":") and not host.startswith("[")):
-        host, tail = text, ""  # no port, or a bare IPv6 address
+    if not sep or (host.count(":") and not host.startswith("[")) or text.endswith("]"):
+        host, tail = text, ""  # no port, or an IPv6 address, bare or in brackets
     if tail and (not tail.isdigit() or not 1 <= int(tail) <= 65535):
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {tail!r}")
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    if not is_host(host):
+    if not is_host(_unbracketed(host)):
         raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}")
     return text
 

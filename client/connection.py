@@ -55,8 +55,10 @@ class CertificateRefused(ConnectFailed):
 
 
 def split_address(text: str) -> tuple[str, int]:
+    """HOST[:PORT] as (host, port): an IPv6 address takes a port only in brackets
+    (`[fd00::2]:7766`; `fd00::2:1` is an address, as `cli.usage.address` reads it)."""
     host, sep, port = text.rpartition(":")
-    if sep and port.isdigit() and host and not host.endswith(":"):
+    if sep and port.isdigit() and host and (":" not in host or host.startswith("[")):
         return host.strip("[]"), int(port)
     return text.strip("[]"), DEFAULT_PORT
 

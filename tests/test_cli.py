@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 from president.cli.servers import interface_address
-from president.cli.usage import listen_host
+from president.cli.usage import address, listen_host
+from president.client.connection import DEFAULT_PORT, split_address
 
 from .harness.processes import Process
 from .harness.processes import president as president_process
@@ -392,6 +393,26 @@ def test_only_a_host_and_a_port_are_told_where_the_port_goes(typed: str) -> None
     with pytest.raises(argparse.ArgumentTypeError) as refused:
         listen_host(typed)
     assert "--port" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "host", "port"),
+    [
+        ("127.0.0.1", "127.0.0.1", DEFAULT_PORT),
+        ("127.0.0.1:7000", "127.0.0.1", 7000),
+        ("game-night.local:7000", "game-night.local", 7000),
+        ("::1", "::1", DEFAULT_PORT),
+        ("[::1]", "::1", DEFAULT_PORT),  # (as the server writes it, with no port)
+        ("[::1]:7000", "::1", 7000),
+        ("fd00::2:1", "fd00::2:1", DEFAULT_PORT),  # an address: a port needs brackets
+        ("[fd00::2]:1", "fd00::2", 1),
+    ],
+)
+def test_a_server_address_as_the_server_writes_it_is_taken(
+    typed: str, host: str, port: int
+) -> None:
+    assert address(typed) == typed
+    assert split_address(typed) == (host, port)
 
 
 @pytest.mark.parametrize(
