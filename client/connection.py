@@ -120,6 +120,8 @@ async def _open_tls(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, TimeoutError):
             reason = f"no answer within {timeout:g} s"
+        elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
+            reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
         raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {reason}") from None
     ssl_object = writer.get_extra_info("ssl_object")
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
@@ -215,6 +217,7 @@ async def connect(
     reader, writer, shown = await _open_tls(host, port, timeout)
     where = f"{host}:{port}"
     known = known or KnownServers()
+    fresh = False  # (remembered once it answers hello as a president server does)
     try:
         if pin is not None:
             if not same_fingerprint(pin, shown):
@@ -223,11 +226,11 @@ async def connect(
                     f"not the {pin} you gave. Someone may be between you and the server, or the "
                     "fingerprint was copied wrong: ask the host what their server printed."
                 )
-            known.remember(where, shown)
+            fresh = True
         elif not known.check(where, shown):
             if trust is not None and not trust(shown):
                 raise ConnectFailed(f"you did not trust the server at {where} ({shown})")
-            known.remember(where, shown)
+            fresh = True
     except (PinMismatch, ConnectFailed):
         writer.close()
         raise
@@ -264,7 +267,18 @@ async def connect(
             answer = await asyncio.wait_for(link.receive(), timeout)
     except (TimeoutError, RemoteProtocolError, OSError) as exc:
         await link.close()
-        raise ConnectFailed(f"the server at {where} did not answer hello: {exc}") from None
+        reason = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else str(exc)
+        raise ConnectFailed(
+            f"the server at {where} did not answer hello ({reason or type(exc).__name__}): "
+            "is it a president server?"
+        ) from None
+    if answer is None:
+        await link.close()
+        raise ConnectFailed(
+            f"the server at {where} closed the connection at hello: is it a president server?"
+        )
+    if fresh:  # a president server's answer: the certificate it showed is worth keeping
+        known.remember(where, shown)
     if isinstance(answer, m.Welcome):
         link.server = answer.server
         return link
