@@ -15,6 +15,7 @@ import fcntl
 import os
 import re
 import secrets
+import ssl
 import stat
 from pathlib import Path
 from typing import Any
@@ -153,10 +154,24 @@ class Storage:
                 cert_pem, key_pem = make_certificate(name)
                 write_private(key, key_pem)
                 write_private(cert, cert_pem)
-            return cert, key, fingerprint(pem_to_der(cert.read_bytes()))
+            shown = fingerprint(pem_to_der(cert.read_bytes()))
+            ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)  # (as served)
+            return cert, key, shown
         except OSError as exc:
+            if isinstance(exc, ssl.SSLError):  # (one of them not PEM, or not a pair)
+                raise StorageError(self._unusable(cert, key)) from None
             where = exc.filename or cert
             raise StorageError(f"cannot keep the certificate ({where}): {exc.strerror}") from None
+        except ValueError:  # (not PEM at all)
+            raise StorageError(self._unusable(cert, key)) from None
+
+    @staticmethod
+    def _unusable(cert: Path, key: Path) -> str:
+        return (
+            f"the server's certificate {cert} and key {key} are not a certificate and its "
+            "key: move both away and a new pair is made at the next start (clients then "
+            "warn of a new fingerprint: tell them it changed)"
+        )
 
     def journal_key(self) -> bytes:
         """The secret that authenticates the journal's rows (32 random bytes, made on

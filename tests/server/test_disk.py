@@ -605,3 +605,25 @@ def test_a_play_data_dir_leaves_its_parents_private_and_plays_share_it(tmp_path:
     server = storage.Storage(home)
     server.prepare()  # the server's default directory, after a play made it
     server.unlock()
+
+
+@pytest.mark.parametrize("damaged", ["key.pem", "cert.pem"])
+def test_a_certificate_or_key_that_is_not_pem_is_one_line_naming_both(
+    tmp_path: Path, damaged: str
+) -> None:
+    """A key file overwritten (or a certificate that is not one): named, with what to do,
+    instead of the TLS library's "[SSL] PEM lib (_ssl.c:3926)" as the server starts."""
+    kept = storage.Storage(tmp_path / "data")
+    kept.prepare()
+    kept.certificate("kitchen")
+    kept.unlock()
+    (tmp_path / "data" / damaged).write_bytes(b"garbage\n")
+    again = storage.Storage(tmp_path / "data")
+    again.prepare()
+    with pytest.raises(storage.StorageError) as refused:
+        again.certificate("kitchen")
+    again.unlock()
+    said = str(refused.value)
+    assert f"{tmp_path / 'data' / 'cert.pem'} and key {tmp_path / 'data' / 'key.pem'}" in said
+    assert "move both away and a new pair is made" in said and "\n" not in said
+    assert (tmp_path / "data" / damaged).read_bytes() == b"garbage\n"  # nothing overwritten
