@@ -293,7 +293,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> Parser:
     """The parser, with the options of the subcommand `argv` names."""
     parser = Parser(
         prog="president",
@@ -330,10 +330,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     rules.add_argument(
         "--save",
         metavar="NAME|FILE",
-        help="write the rules as commented TOML, to load with --rules: a NAME (letters, "
-        "digits, - and _) is kept in ~/.config/president/rules/NAME.toml, found by its name "
-        "and listed by the lobby's create-table form; a FILE (friday.toml, a path) is "
-        "written there",
+        help="write the rules as commented TOML, to load with --rules: a NAME of letters, "
+        "digits, - and _ is kept in ~/.config/president/rules/NAME.toml, found by its name "
+        "and listed by the lobby's create-table form; a FILE such as friday.toml or a path "
+        "is written there",
     )
     rules.add_argument(
         "--force", action="store_true", help="with --save: write over a file that is there"
@@ -385,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "president"
     try:
         parser = build_parser(argv)
-        args = parser.parse_args(argv)
+        args = parser.parse_command(argv)
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2

@@ -6,6 +6,7 @@ budget."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import getpass
 import ipaddress
 import math
@@ -31,6 +32,24 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def parse_command(self, argv: Sequence[str]) -> argparse.Namespace:
+        """`parse_args`, with words left over said by the subcommand they were given to
+        (`president server: ... (see president server --help)`, not the top command's),
+        and the option meant when one is close (`--prot`: did you mean --port?)."""
+        args, extra = self.parse_known_args(argv)
+        if extra:
+            commands = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+            chosen = getattr(args, "command", None)
+            owner = commands[0].choices.get(chosen, self) if commands and chosen else self
+            options = [o for action in owner._actions for o in action.option_strings]
+            message = f"unrecognized arguments: {' '.join(extra)}"
+            typed = next((a.split("=", 1)[0] for a in extra if a.startswith("--")), None)
+            close = difflib.get_close_matches(typed, options, n=1) if typed else []
+            if close:
+                message += f"; did you mean {close[0]}?"
+            owner.error(message)
+        return args
 
 
 # --- values: each a function for argparse's `type=`, its mistake in words ----------------

@@ -175,6 +175,15 @@ CASES: dict[str, Case] = {
         *("--host", "127.0.0.1:80", "--data", "{new}"),
         words="--host: not an address or host name: '127.0.0.1:80' (a port goes in --port: --port 80)",
     ),
+    "server-option-typo": case(
+        "server",
+        *("--prot", "7766"),
+        words="president server: unrecognized arguments: --prot 7766; did you mean --port? "
+        "(see president server --help)",
+    ),
+    "sim-word-left-over": case(
+        "sim", "--games", "1", "extra", words="president sim: unrecognized arguments: extra"
+    ),
     "server-data-a-file": case("server", "--data", "{file}", words="is not a directory"),
     "server-data-under-a-file": case(
         "server", "--data", "{file}/d", words="cannot make the data directory"
