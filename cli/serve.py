@@ -186,6 +186,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         chat_per_address=args.chat_per_address,
         chat_per_room=args.chat_per_room,
+        ready_seconds=args.ready_seconds,
     )
     interface = chosen_interface(args)
     return asyncio.run(serve(config, given, announce=args.announce, interface=interface))
@@ -232,6 +233,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="how long server-side bots think, so people can follow (default 0.3)",
     )
     defaults = ServerConfig()
+    parser.add_argument(
+        "--ready-seconds",
+        type=seconds(3600),
+        default=defaults.ready_seconds,
+        metavar="SECONDS",
+        help="how long a full table waits for people in chairs to say ready once someone "
+        f"is ready, before their chairs are freed (default {defaults.ready_seconds:g}; 0: "
+        "for ever)",
+    )
     caps = (
         ("max_connections", "connections held at once, in all (default {})"),
         (

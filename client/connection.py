@@ -451,7 +451,9 @@ class Client:
         elif isinstance(message, m.Error):
             self.errors.append(message)
             self.ladder.refused(message)
-            if message.about == m.Resume.TYPE and model.slot is not None:
+            unseated = message.about == m.Ready.TYPE and message.code == Code.TIMEOUT
+            if (message.about == m.Resume.TYPE or unseated) and model.slot is not None:
+                # (not given back after a drop; or freed for not saying ready in time)
                 self.seat_lost, model.slot, model.token = message, None, b""
         elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             self.lobby.take(message)

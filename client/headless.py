@@ -75,6 +75,9 @@ class BotPlayer:
                 if not self._ended:
                     self._ended = True
                     self.game_over.set()
+                elif self._reseated:  # back at a finished table, ready for the next game
+                    self._reseated = False
+                    await self._ready_again(message)
                 return
             self._ended = False  # a game is being played or waited for
             if self._reseated:
@@ -98,7 +101,7 @@ class BotPlayer:
         if (
             self.ready
             and not self.game_over.is_set()
-            and view.status == "waiting"
+            and view.status != "playing"
             and slot is not None
             and slot < len(view.chairs)
             and not view.chairs[slot].ready

@@ -61,7 +61,8 @@ MEANINGS: Final[Mapping[Code, str]] = {
     Code.SERVER_CLOSING: "the server is shutting down",
     Code.SERVER_ERROR: "the server failed to do it (a bug, logged there); nothing changed",
     Code.TOO_SLOW: "the connection did not keep up and was dropped",
-    Code.TIMEOUT: "the connection was silent too long",
+    Code.TIMEOUT: "the connection was silent too long; about `ready`: the chair was freed, its "
+    "person having not said ready while a full table waited",
     Code.REPLACED: "the seat was taken back from another connection",
 }
 

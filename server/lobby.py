@@ -223,15 +223,27 @@ class Lobby:
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep_loop())
 
     async def _sweep_loop(self) -> None:
-        every = min(30.0, max(0.01, self.config.idle_table_seconds / 4))
+        config = self.config
+        every = min(30.0, config.idle_table_seconds / 4, config.ready_seconds / 4 or 30.0)
         while not self.closing:
-            await asyncio.sleep(every)
+            await asyncio.sleep(max(0.01, every))
             await self.sweep()
 
     async def sweep(self) -> None:
         """Remove the tables nobody uses: empty (no person in a chair, nobody watching;
-        bots do not count) for `idle_table_seconds`, or finished and empty."""
+        bots do not count) for `idle_table_seconds`, or finished and empty.  Free the
+        chairs of people who hold up a full table by not saying ready (`ready_seconds`:
+        `Table.unseat_unready`): back in the lobby, they hear the table list."""
         now = time.monotonic()
+        for name, table in list(self.tables.items()):
+            gone = await table.unseat_unready(self.config.ready_seconds)
+            for member in gone:
+                guest = next((g for g in self.guests if g is member), None)
+                if guest is not None and guest.table is table:
+                    guest.table = None
+                    self.send_list(guest)
+            if gone:
+                self.changed(name)
         for name, table in list(self.tables.items()):
             if _holds_people(table):
                 self._empty_since.pop(name, None)

@@ -103,6 +103,9 @@ class Table:
         self._later: set[asyncio.Task[None]] = set()
         #: When each chair was last taken back by key (this table's clock).
         self._taken_back: dict[int, float] = {}
+        #: Since when a full table has waited on people in chairs who do not say ready
+        #: (with someone ready: `unseat_unready`), and which chairs; None while it does not.
+        self._held_up: tuple[float, frozenset[int]] | None = None
         self.journal = journal
         self.log_id = log_id
         #: The ladder a finished hand here is counted on (None: not rated), and the id of
@@ -531,6 +534,52 @@ class Table:
                     name,
                     hand,
                 )
+
+    async def unseat_unready(self, wait: float) -> list[Member]:
+        """Every chair taken, a person in one of them ready, and the game held up only by
+        people here who do not say ready: once that has gone on for `wait` seconds (the
+        same chairs), those people leave their chairs, each told why, so that one guest
+        cannot keep a table from ever starting (docs/hosting.md).  The members who left
+        (the lobby takes them back); none while a game is on, or `wait` is 0."""
+        async with self.lock:
+            slots = self.chairs.slots
+            unready = frozenset(
+                i for i, s in enumerate(slots) if s.member is not None and not s.ready
+            )
+            waiting = any(s.member is not None and s.bot is None and s.ready for s in slots)
+            if (
+                wait <= 0
+                or self.status == "playing"
+                or self.chairs.free()
+                or not unready
+                or not waiting
+            ):
+                self._held_up = None
+                return []
+            now = self.clock()
+            if self._held_up is None or self._held_up[1] != unready:
+                self._held_up = (now, unready)
+                return []
+            if now - self._held_up[0] < wait:
+                return []
+            self._held_up = None
+            gone: list[Member] = []
+            for index in sorted(unready):
+                member = slots[index].member
+                assert member is not None
+                self.chairs.vacate(index)
+                member.deliver(
+                    m.Error(
+                        code=Code.TIMEOUT,
+                        message=f"you did not say ready within {wait:g} s while the others at "
+                        f"{self.name} waited: your chair is free again",
+                        about=m.Ready.TYPE,
+                    )
+                )
+                gone.append(member)
+            self.note_seats()
+            self.broadcast_view()
+            return gone
 
     async def free_unclaimed(self) -> bool:
         """After a restart's resume window: with no game on, free the chairs of people

@@ -81,3 +81,41 @@ async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_
         chair = again.lobby.tables["T"].slots[0]
         await wait_for(lambda: chair.present and chair.ready, 60)
     follow.cancel()
+
+
+async def test_a_bot_back_after_a_restart_at_a_finished_table_says_ready_again(
+    tmp_path: Path,
+) -> None:
+    """The same between two games at a finished table (a hostile-guest pass saw bots of
+    `president bot --games 0` sit there unready for good after a restart: every view of
+    a finished table shows the game over already seen, and the bot answered none)."""
+    async with running_server(tmp_path) as server:
+        port = server.port
+        dial = dialer(f"127.0.0.1:{port}", "bot", tmp_path)
+        bot = Client(await dial())
+        bot.reconnect = dial
+        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
+        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+        ann = Client(await dialer(f"127.0.0.1:{port}", "ann", tmp_path)())
+        BotPlayer(ann, make_strategy("random", random.Random(2)))  # (ann plays her turns)
+        ann_task = asyncio.create_task(ann.run())
+        await bot.send(m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3))
+        for person in (bot, ann):
+            await person.send(m.Join(table="T"))
+        await wait_for(lambda: bot.model.slot is not None and ann.model.slot is not None)
+        await bot.send(m.AddBot(table="T", strategy="random"))
+        player.ready = True
+        for person in (bot, ann):
+            await person.send(m.Ready())
+        await wait_for(player.game_over.is_set, 60)
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.status == "finished")
+        player.game_over.clear()  # (as `president bot` does before each game)
+        await bot.send(m.Ready())  # ann is not ready: no game starts
+        await wait_for(lambda: table.slots[bot.model.slot or 0].ready)
+        ann_task.cancel()
+    async with running_server(tmp_path, port=port) as again:
+        chair = again.lobby.tables["T"].slots[0]
+        assert again.lobby.tables["T"].status == "finished"
+        await wait_for(lambda: chair.present and chair.ready, 60)
+    follow.cancel()
