@@ -489,11 +489,18 @@ class TableApp:
         table, public = model.table, model.public
         if table is None or public is None:
             return None
+        bots = {chair.name for chair in table.chairs if chair.bot}
+
+        def rating(name: str) -> int | None:
+            # (a server bot is not rated: a player of the ladder may have its name, as
+            # `president bot` names its bots the same way)
+            return None if name in bots else ladder.rating(name)
+
         return seat_rows(
             public,
             me=model.me,
             connected={chair.name: chair.connected for chair in table.chairs},
-            rating=ladder.rating,
+            rating=rating,
         )
 
     def _seats_title(self) -> str:
