@@ -9,7 +9,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from president.client.connection import ConnectFailed, Link, PasswordNeeded, connect, resolve_pin
@@ -69,14 +69,23 @@ def entry_json(entry: m.RatingEntry) -> dict[str, Any]:
     }
 
 
-def lines(server: str, total: int, entries: list[m.RatingEntry]) -> list[str]:
-    """The ladder in words, one line a player (and one for the offices they held)."""
+def lines(
+    server: str, total: int, entries: list[m.RatingEntry], asked: Sequence[str] = ()
+) -> list[str]:
+    """The ladder in words, one line a player (and one for the offices they held); the
+    players `asked` for by name that it does not hold, said so."""
     out = [
         f"Ladder of {server}: {total} player(s) rated; rating = mu - 3 sigma "
         "(OpenSkill, Plackett-Luce, updated every hand)",
     ]
+    found = {e.name for e in entries}
+    missing = [name for name in asked if name not in found]
+    if missing:
+        out.append(f"not on this ladder (no hand finished here by that name): {', '.join(missing)}")
     if not entries:
-        return [*out, "nobody has finished a hand here yet"]
+        if not total and not asked:
+            out.append("nobody has finished a hand here yet")
+        return [shown(line) for line in out]
     out.append(
         f"{'#':>4}  {'player':<20} {'rating':>6} {'mu':>5} {'sigma':>5} "
         f"{'hands':>5} {'games':>5} {'won':>4} {'points':>6}  places 1st 2nd ..."
@@ -132,7 +141,7 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         }
         print(json.dumps(document, ensure_ascii=False, indent=1))
     else:
-        print("\n".join(lines(link.server, total, entries)))
+        print("\n".join(lines(link.server, total, entries, tuple(args.player))))
     return 0
 
 

@@ -194,6 +194,7 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
         unknown = await asyncio.to_thread(run)
         mismatch = await asyncio.to_thread(run, "--fingerprint", wrong)
         text = await asyncio.to_thread(run, "--fingerprint", server.pin)
+        asked = await asyncio.to_thread(run, "--fingerprint", server.pin, "--player", "nobody")
     finally:
         stop(server)
     assert unknown.returncode == 2 and not unknown.stdout, unknown
@@ -202,3 +203,7 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
     assert "Traceback" not in unknown.stderr + mismatch.stderr
     assert text.returncode == 0 and "0 player(s) rated" in text.stdout, text
     assert "nobody has finished a hand here yet" in text.stdout
+    # a name asked for that the ladder does not hold is said so, not "nobody has ..."
+    assert asked.returncode == 0, asked
+    assert "not on this ladder (no hand finished here by that name): nobody" in asked.stdout
+    assert "nobody has finished" not in asked.stdout
