@@ -179,6 +179,9 @@ def parse_toggle(text: str) -> tuple[str, Any]:
     if not sep or not name:
         raise UsageError(f"--set takes NAME=VALUE, not {text!r}")
     if name not in TOGGLES:
+        close = difflib.get_close_matches(name, TOGGLES, n=1)
+        if close:  # (as a rules file says it)
+            raise UsageError(f"there is no toggle {name!r} (did you mean {close[0]}?)")
         raise UsageError(f"there is no toggle {name!r}: the toggles are {', '.join(TOGGLES)}")
     raw = raw.strip()
     value: Any

@@ -74,6 +74,11 @@ CASES: dict[str, Case] = {
     "rules-unknown-upper": case("rules", "POKER", words="no preset 'POKER'"),
     "rules-set-shape": case("rules", "classic", "--set", "bombs", words="NAME=VALUE"),
     "rules-set-unknown": case("rules", "sheet", "--set", "nope=1", words="no toggle 'nope'"),
+    "rules-set-typo": case(
+        "rules",
+        *("--set", "nine_clear=on"),
+        words="there is no toggle 'nine_clear' (did you mean nines_clear?)",
+    ),
     "no-such-command": case("deal", words="invalid choice: 'deal'"),
     # replay: 2 for anything that is not a record
     "replay-random-bytes": case("replay", "{garbage}", words="not JSON"),
