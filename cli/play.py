@@ -32,6 +32,7 @@ from .usage import (
     add_rules,
     add_theme,
     chosen_rules,
+    directory,
     login_name,
     seconds,
     short_text,
@@ -83,7 +84,7 @@ async def start_local_game(
 
 
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
-    data = Path(args.data) if args.data else default_data_dir() / "local"
+    data = args.data or default_data_dir() / "local"
     # the embedded server's certificate is pinned by its fingerprint: nothing to remember
     with tempfile.TemporaryDirectory(prefix="president-play-") as scratch:
         try:
@@ -155,7 +156,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="pause between hands to read the result (default 3)",
     )
-    parser.add_argument("--data", metavar="DIR", help="where game records go")
+    parser.add_argument(
+        "--data",
+        type=directory,
+        metavar="DIR",
+        help=f"where game records go (default {default_data_dir() / 'local'})",
+    )
     add_identity(parser, "~/.config/president/identity")
     add_theme(parser, "the table")
     parser.set_defaults(handler=cmd_play)

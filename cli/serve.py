@@ -12,7 +12,6 @@ import os
 import signal
 import socket
 import sys
-from pathlib import Path
 
 from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import Announcement, host_port
@@ -32,6 +31,7 @@ from .servers import add_interface, chosen_interface, quiet_zeroconf
 from .usage import (
     Password,
     add_password,
+    directory,
     given_password,
     listen_host,
     port,
@@ -112,7 +112,9 @@ async def serve(
         server = Server(config)
         await server.start()
     except (JournalError, StorageError, ListenError) as exc:
-        print(f"president server: {exc}", file=sys.stderr)
+        busy = isinstance(exc, ListenError) and "already in use" in str(exc)
+        hint = " (another server or program listens there: stop it, or give --port)" if busy else ""
+        print(f"president server: {exc}{hint}", file=sys.stderr)
         return 2
     everywhere = " (every interface)" if config.host in EVERYWHERE else ""
     say(
@@ -174,7 +176,7 @@ def cmd_server(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host,
         port=args.port,
-        data_dir=Path(args.data) if args.data else default_data_dir(),
+        data_dir=args.data or default_data_dir(),
         name=args.name,
         password=None if given is None else given.text,
         pause_between_hands=args.pause,
@@ -203,7 +205,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=port, default=7766, help="port (default 7766; 0 picks one)")
     parser.add_argument(
-        "--data", metavar="DIR", help=f"data directory (default {default_data_dir()})"
+        "--data",
+        type=directory,
+        metavar="DIR",
+        help=f"data directory (default {default_data_dir()})",
     )
     add_password(
         parser,

@@ -159,6 +159,17 @@ def _unbracketed(host: str) -> str:
     return host[1:-1] if host.startswith("[") and host.endswith("]") else host
 
 
+def directory(text: str) -> Path:
+    """A directory given on the command line (`--data`): `~` is the home directory, as a
+    shell would have made it had it not been quoted; an empty one is a mistake, not the
+    default."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty directory name (leave the option out for the default)"
+        )
+    return Path(text).expanduser()
+
+
 def login_name(fallback: str) -> str:
     """The user's login name, as a default name at the tables (`fallback` without one)."""
     try:

@@ -426,3 +426,14 @@ def test_an_mdns_interface_is_an_address_as_a_client_writes_it(typed: str, addre
 def test_an_mdns_interface_that_is_no_address_is_refused(typed: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="not an IP address"):
         interface_address(typed)
+
+
+def test_a_data_directory_given_in_quotes_with_a_tilde_is_under_home() -> None:
+    """`--data '~/x'` (quoted, so the shell left the ~) made a folder called ~ where the
+    command ran (a newcomer pass); an empty one was taken as the default without a word."""
+    from president.cli.usage import directory
+
+    assert directory("~/x") == Path.home() / "x"
+    assert directory("/srv/president") == Path("/srv/president")
+    with pytest.raises(argparse.ArgumentTypeError, match="an empty directory name"):
+        directory("  ")

@@ -160,7 +160,8 @@ CASES: dict[str, Case] = {
     "server-port-in-use": case(
         "server",
         *("--host", "127.0.0.1", "--port", str(BUSY), "--data", "{new}/data"),
-        words=f"cannot listen on 127.0.0.1:{BUSY}",
+        words=f"cannot listen on 127.0.0.1:{BUSY}: Address already in use (another server or "
+        "program listens there: stop it, or give --port)",
     ),
     "server-host-unknown": case(
         "server", "--host", "nosuchhost.invalid", "--port", "0", "--data", "{new}", words="listen"
@@ -188,6 +189,9 @@ CASES: dict[str, Case] = {
     ),
     "sim-word-left-over": case(
         "sim", "--games", "1", "extra", words="president sim: unrecognized arguments: extra"
+    ),
+    "server-data-empty": case(
+        "server", "--data", "", words="--data: an empty directory name (leave the option out"
     ),
     "server-data-a-file": case("server", "--data", "{file}", words="is not a directory"),
     "server-data-under-a-file": case(
