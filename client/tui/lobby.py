@@ -256,8 +256,9 @@ class LobbyScreen:
         room = max(18, min(longest, width - 1 - len(rest)))
         return f"{middle_cut(info.name, room):<{room}} {rest}"
 
-    def details(self) -> list[str]:
-        """The selected table in words: its rules, its seats, how it is set."""
+    def details(self, width: int | None = None) -> list[str]:
+        """The selected table in words: its rules, its seats, how it is set.  A seat's
+        rating is left out where its line would not fit in `width` (the name first)."""
         info = self.selected()
         if info is None:
             return ["choose a table to see it here"]
@@ -272,7 +273,9 @@ class LobbyScreen:
         for seat, player in enumerate(info.players):
             rating = self.ladder.rating(player) if player else None
             you = " (you)" if player == self.me else ""
-            out.append(f"  {seat}: {player or '(empty)'}{you}" + _rated(rating))
+            line = f"  {seat}: {player or '(empty)'}{you}"
+            fits = width is None or len(line) + len(_rated(rating)) <= width
+            out.append(line + (_rated(rating) if fits else ""))
         return [line for line in out if line]
 
     def rated_players(self) -> tuple[str, ...]:

@@ -362,7 +362,8 @@ class LobbyApp:
 
     def _details(self) -> StyleAndTextTuples:
         """The chosen table in words; under the list on a narrow screen, a few lines."""
-        details = self.screen.details()
+        beside = self._columns() - self._list_width() - 2
+        details = self.screen.details(beside if self._wide() else None)
         words = [f"• {w}" for w in self.screen.rules_words()]
         if self.screen.showing_ladder:  # what it is in words, then a line a player
             width = self._columns() - (self._list_width() + 2 if self._beside() else 2)
@@ -377,7 +378,7 @@ class LobbyApp:
                 for i, (style, text) in enumerate(shown)
             ]
         if self._wide():
-            width = self._columns() - self._list_width() - 2
+            width = beside
             plain = details
         else:
             width = self._columns() - 2

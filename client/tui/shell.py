@@ -9,6 +9,7 @@ before it opened: each reads the client model, which heard it."""
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -19,12 +20,23 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindingsBase
 from prompt_toolkit.key_binding.key_bindings import DynamicKeyBindings
-from prompt_toolkit.layout import DynamicContainer, Layout, Window
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
 from prompt_toolkit.layout.containers import AnyContainer, Container, to_container
 from prompt_toolkit.layout.layout import FocusableElement
 from prompt_toolkit.output import Output
 
 from .theme import color_depth, style_for
+
+#: The smallest terminal the screens are made for (docs: every screen is tried from
+#: 60x16 to 120x40); a smaller one is told so.
+MIN_COLUMNS, MIN_ROWS = 60, 16
 
 
 class Screen(Protocol):
@@ -90,6 +102,8 @@ class Shell:
         self._running: asyncio.Future[None] | None = None
         self._driving: asyncio.Future[None] | None = None
         self._blank = Window()
+        self._small = Window()
+        self._wrapped: tuple[Container, Container] | None = None
         self.app: Application[None] = Application(
             layout=Layout(DynamicContainer(self._container)),
             key_bindings=DynamicKeyBindings(self._bindings),
@@ -216,7 +230,36 @@ class Shell:
 
     def _container(self) -> Container:
         top = self.top
-        return self._blank if top is None else to_container(top.container)
+        if top is None:
+            return self._blank
+        container = to_container(top.container)
+        if self._wrapped is None or self._wrapped[0] is not container:
+            # (the screen stays in the layout, hidden, so that what it focuses is there)
+            small = Condition(self._too_small)
+            self._wrapped = (
+                container,
+                HSplit(
+                    [
+                        ConditionalContainer(container, filter=~small),
+                        ConditionalContainer(self._small, filter=small),
+                    ]
+                ),
+            )
+        return self._wrapped[1]
+
+    def _too_small(self) -> bool:
+        """Whether the terminal is smaller than the screens are made for; if so the
+        words that say so (prompt_toolkit's own "Window too small..." says neither how
+        small nor what would do)."""
+        size = self.app.output.get_size()
+        if size.columns >= MIN_COLUMNS and size.rows >= MIN_ROWS:
+            return False
+        words = (
+            f"president needs a terminal of at least {MIN_COLUMNS}x{MIN_ROWS}; this one is "
+            f"{size.columns}x{size.rows}: make it bigger (the game goes on)"
+        )
+        self._small.content = FormattedTextControl(textwrap.fill(words, max(size.columns, 10)))
+        return True
 
     def _bindings(self) -> KeyBindingsBase | None:
         top = self.top

@@ -646,6 +646,9 @@ class TableScreen:
         if receiver is None:
             return owed + keys
         name = self.name_of(receiver)
+        short = ": space, enter"  # (the receiver's name whole before the keys' words)
+        if width is not None and len(owed) + len(" to ") + len(name) + len(keys) > width:
+            keys = short if len(owed) + len(" to ") + len(name) + len(short) <= width else keys
         room = len(name) if width is None else width - len(owed) - len(keys) - len(" to ")
         to = f" to {middle_cut(name, room)}" if min(room, len(name)) >= 3 else ""
         return owed + to + keys

@@ -1016,3 +1016,36 @@ async def test_every_seat_is_on_the_screen_from_60x16(
         assert len(re.findall(r"\d+(?: cards?|c) +\d+(?: pts?|p)", panel)) == players, text
     for line in text.split("\n"):
         assert len(line) <= columns
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(10, 40), (15, 80), (24, 59)])
+async def test_a_terminal_too_small_is_told_how_big_it_must_be(rows: int, columns: int) -> None:
+    """prompt_toolkit's "Window too small..." said neither the size needed nor what to do
+    (a newcomer at 40x10); the screens are made for 60x16 and more."""
+    async with open_table(mid_hand, rows, columns) as (_, terminal):
+        text = " ".join((await terminal.redraw()).split())
+    assert "Window too small" not in text
+    assert (
+        f"president needs a terminal of at least 60x16; this one is {columns}x{rows}: make it "
+        "bigger" in text
+    ), text
+
+
+def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -> None:
+    """At 80x24 the panel beside the list is 28 columns: "2: heuristic-bot-1  rating"
+    wrapped its number onto a line of its own (a newcomer pass)."""
+    screen = lobby_screen()
+    screen.record(m.Tables(tables=(a_table("t", "waiting", ("bob", "heuristic-bot-1", "")),)))
+    screen.ladder.take(
+        m.Ratings(
+            start=0,
+            total=2,
+            entries=(rated("bob", 1, 412), rated("heuristic-bot-1", 2, 230)),
+            players=("bob", "heuristic-bot-1"),
+        )
+    )
+    wide = screen.details()
+    assert "  0: bob  rating 412" in wide and "  1: heuristic-bot-1  rating 230" in wide
+    narrow = screen.details(28)
+    assert "  0: bob  rating 412" in narrow and "  1: heuristic-bot-1" in narrow  # the name whole
+    assert all(len(line) <= 28 for line in narrow if line.startswith("  ")), narrow

@@ -86,6 +86,11 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     # the engine takes a due's cards one at a time: enter sends one action a card
     assert screen.actions() == [Handover(parse_cards("4C")), Handover(parse_cards("2S"))]
     # bob is out: the cards go to the next seat holding cards
+    # narrow (60 columns), the keys' words go before the receiver's name is cut (a newcomer
+    # read "hand over 1 card to he…-1" at 60x16)
+    bot = a_public_view(("ann", "heuristic-bot-1", "cat", "dan"), due=Due("handover", 1))
+    narrow = screen_at(bot, "4C 9H KD 2S", toggles=DAIFUGO).status_line(60)[1]
+    assert narrow == " hand over 1 card to heuristic-bot-1: space, enter", narrow
     past = owing("handover", 2, places=(None, 0, None, None), counts=(4, 0, 13, 13))
     assert "to cat:" in screen_at(past, "4C 9H KD 2S", toggles=DAIFUGO).status_line()[1]
     discard = screen_at(owing("discard", 1), "4C 9H KD", toggles=DAIFUGO)
