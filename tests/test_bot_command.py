@@ -4,11 +4,13 @@ what it was refused; the example script runs offline and online as a process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
 
 import pytest
+from president.client.connection import Client
 from president.protocol import messages as m
 
 from .harness.processes import Process, environment
@@ -131,4 +133,37 @@ async def test_president_bot_games_n_plays_exactly_n_games(tmp_path: Path) -> No
         assert len(list(records.iterdir())) == 3
     finally:
         stop(bots)
+        server.stop()
+
+
+@pytest.mark.slow
+async def test_a_squatter_at_a_real_server_is_moved_out_and_the_bots_play(
+    tmp_path: Path,
+) -> None:
+    """`president server --ready-seconds 1`: a guest sits at the last chair of a table
+    of `president bot` processes and never says ready; its chair is freed (it is told
+    why), a third bot takes it, and the game is played."""
+    from .harness.processes import ServerProcess, bot_process, stop
+    from .harness.servers import dialer, make_table
+
+    server = await ServerProcess.started(tmp_path / "data", 0, "--ready-seconds", "1")
+    env = environment(tmp_path)
+    bots = third = None
+    try:
+        await make_table(server.address, server.pin, tmp_path, seats=3, toggles={"target": 1})
+        squatter = Client(await dialer(server.address, "sly", tmp_path, pin=server.pin)())
+        follow = asyncio.create_task(squatter.run())
+        await squatter.send(m.Join(table="T"))
+        await wait_for(lambda: squatter.model.slot is not None)
+        bots = bot_process(server, env, *("--table", "T", "--count", "2", "--games", "1"))
+        await wait_for(lambda: squatter.seat_lost is not None, 60, bots.text)
+        assert squatter.seat_lost is not None
+        assert "you did not say ready within 1 s" in squatter.seat_lost.message
+        third = bot_process(server, env, *("--table", "T", "--games", "1", "--name", "third-bot"))
+        assert await bots.exits(120) == 0, bots.text() + bots.errors()
+        assert await third.exits(120) == 0, third.text() + third.errors()
+        assert "third-bot: game 1 over" in third.text(), third.text()
+        follow.cancel()
+    finally:
+        stop(bots, third)
         server.stop()
