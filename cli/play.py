@@ -70,6 +70,9 @@ async def start_local_game(
 
     client = Client(await reconnect())
     client.reconnect = reconnect
+    # (a ladder that lives only as long as this game, of one person among server bots,
+    # is no rating to show: "rating 0" beside the player all game said nothing)
+    client.ladder.unsupported = True
     toggles = dict(getattr(args, "toggles", None) or {})  # (cmd_play's, from --rules/--set)
     await client.send(
         m.CreateTable(

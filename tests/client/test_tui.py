@@ -231,6 +231,8 @@ async def test_play_proves_the_players_key_with_no_question(tmp_path: Path) -> N
         assert path.exists() and client.link.conn.version == max(m.VERSIONS)
         assert client.link.player_id
         assert {s.player_id for s in server.sessions} == {client.link.player_id}
+        # no ladder asked for nor shown: it would live as long as this game
+        assert not client.ladder.wanted()
     finally:
         await client.link.close()
         await server.close()
