@@ -288,6 +288,22 @@ class Lobby:
             return True
         return False
 
+    def seated_under(self, name: str, player_id: str) -> str | None:
+        """A table where a person of another key sits under `name` (connected or away),
+        or None: a name nobody's key has claimed in the book (used unclaimed) is still
+        not another key's to take over from them (a hostile-guest pass locked a seated
+        player out so)."""
+        for table in self.tables.values():
+            for slot in table.slots:
+                if (
+                    slot.bot is None
+                    and slot.name == name
+                    and slot.player_id
+                    and not hmac.compare_digest(slot.player_id, player_id)
+                ):
+                    return table.name
+        return None
+
     def holds_seat(self, player_id: str) -> bool:
         """Whether the person of this player key sits in a chair of a game under way
         (connected or away): they are let in even when the server is full."""

@@ -50,6 +50,8 @@ class Handler(Protocol):
 
     def welcome(self, session: Session) -> None: ...
 
+    def seated_under(self, name: str, player_id: str) -> str | None: ...
+
     async def handle(self, session: Session, message: m.Message) -> None: ...
 
     async def disconnect(self, session: Session) -> None: ...
@@ -357,7 +359,14 @@ class Session:
             if proven is None:
                 return False
             self.player_key, self.player_id = proven, player_id(proven)
-        refusal = self.names.refusal(hello.name, self.player_id, self.address)
+        # (a name used unclaimed, the book full or its address past its claims, is still
+        # not another key's to claim while its person sits at a table under it: asked
+        # before the book, which would write the claim)
+        table = self.handler.seated_under(hello.name, self.player_id)
+        if table is not None and self.names.first_alike(hello.name) is None:
+            refusal: str | None = f"the name {hello.name} is another player's, who sits at {table}"
+        else:  # (a name in the book: the book's verdict, which writes no claim then)
+            refusal = self.names.refusal(hello.name, self.player_id, self.address)
         if refusal is not None:
             log.info("%s: %s refused: %s", self.address, hello.name, refusal)
             self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))

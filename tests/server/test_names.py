@@ -16,6 +16,7 @@ from president.server import players
 from president.server.players import NameBook, name_key, name_problem
 
 from ..harness.servers import client, running_server
+from ..harness.waiting import wait_for
 
 ANN, EVE = "a" * 64, "e" * 64
 FRIEND, GUEST = "f" * 64, "9" * 64
@@ -240,3 +241,40 @@ def test_a_full_book_lets_a_newcomer_in_unclaimed(monkeypatch: pytest.MonkeyPatc
         assert book.refusal(name, f"{n:064x}", f"10.0.0.{n}") is None
     assert book.refusal("newcomer", ANN, "10.0.0.9") is None  # welcome, not refused
     assert book.owner("newcomer") is None and book.owner("a") == f"{0:064x}"
+
+
+async def test_a_name_used_unclaimed_is_not_another_keys_while_its_person_sits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile-guest pass: once the book is full (or the host's address past its
+    claims), a name is used unclaimed, and another key on another address claimed the
+    name of a player seated under it; the player was then refused at every reconnect.
+    Now that key is refused while the person sits there (connected or away), before the
+    book would write its claim; once the chair is free the name is anyone's again."""
+    monkeypatch.setattr(players, "MAX_NAMES", 0)  # the book full: every name unclaimed
+    ann_key, eve_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path, identity=ann_key)
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(
+            lambda: (
+                "T" in server.lobby.tables
+                and any(s.name == "ann" for s in server.lobby.tables["T"].slots)
+            )
+        )
+        assert server.names.owner("ann") is None  # used unclaimed
+        with pytest.raises(ConnectFailed, match="the name ann is another player's, who sits at T"):
+            await client(server, "ann", tmp_path, identity=eve_key)
+        await ann.link.close()  # away: the chair waits for her
+        await wait_for(lambda: server.lobby.tables["T"].slots[0].member is None)
+        with pytest.raises(ConnectFailed, match="who sits at T"):
+            await client(server, "ann", tmp_path, identity=eve_key)
+        back = await client(server, "ann", tmp_path, identity=ann_key)  # her own key
+        await back.send(m.Join(table="T"))  # her chair back by her key
+        await wait_for(lambda: server.lobby.tables["T"].slots[0].member is not None)
+        await back.send(m.Leave())
+        await wait_for(lambda: not any(s.name == "ann" for s in server.lobby.tables["T"].slots))
+        other = await client(server, "ann", tmp_path, identity=eve_key)  # the chair is free
+        await other.link.close()
+        await back.link.close()
