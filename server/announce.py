@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
 import re
@@ -86,6 +87,8 @@ def multicast_problem(address: str) -> str | None:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
             sock.connect((MDNS_GROUPS[6], MDNS_PORT, 0, index))
     except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:
+            return "not an address of this machine"
         return exc.strerror or str(exc)
     return None
 
