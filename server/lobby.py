@@ -236,7 +236,10 @@ class Lobby:
         `Table.unseat_unready`): back in the lobby, they hear the table list."""
         now = time.monotonic()
         for name, table in list(self.tables.items()):
-            gone = await table.unseat_unready(self.config.ready_seconds)
+            creator = self.creators.get(name)
+            gone = await table.unseat_unready(
+                self.config.ready_seconds, creator[1] if creator else None
+            )
             for member in gone:
                 guest = next((g for g in self.guests if g is member), None)
                 if guest is not None and guest.table is table:

@@ -535,24 +535,26 @@ class Table:
                     hand,
                 )
 
-    async def unseat_unready(self, wait: float) -> list[Member]:
-        """Every chair taken, a person in one of them ready, and the game held up only by
-        people here who do not say ready: once that has gone on for `wait` seconds (the
-        same chairs), those people leave their chairs, each told why, so that one guest
-        cannot keep a table from ever starting (docs/hosting.md).  The members who left
-        (the lobby takes them back); none while a game is on, or `wait` is 0."""
+    async def unseat_unready(self, wait: float, creator: str | None = None) -> list[Member]:
+        """Every chair taken and the game held up only by people here who do not say
+        ready, while those who did have the say (the table's `creator` among them, ready,
+        or more people ready than not: one guest ready cannot clear a table of friends
+        who are not yet): once that has gone on for `wait` seconds (the same chairs),
+        those people leave their chairs, each told why, so that one guest cannot keep a
+        table from ever starting (docs/hosting.md).  The members who left (the lobby
+        takes them back); none while a game is on, or `wait` is 0."""
         async with self.lock:
             slots = self.chairs.slots
             unready = frozenset(
                 i for i, s in enumerate(slots) if s.member is not None and not s.ready
             )
-            waiting = any(s.member is not None and s.bot is None and s.ready for s in slots)
+            ready = [s.name for s in slots if s.member is not None and s.bot is None and s.ready]
             if (
                 wait <= 0
                 or self.status == "playing"
                 or self.chairs.free()
                 or not unready
-                or not waiting
+                or not (creator in ready or len(ready) > len(unready))
             ):
                 self._held_up = None
                 return []

@@ -1,9 +1,10 @@
 """A guest who sits at a full table and never says ready cannot keep its game from
-starting (a hostile-guest pass squatted every new table so): once a person there is
-ready, the people in chairs who are not have `ready_seconds`, then their chairs are
-freed, each told why, back in the lobby; a player then takes the chair and the game
-starts.  Nobody is moved while a chair is free, while no person is ready (friends
-chatting before a game), or with `ready_seconds` 0."""
+starting (a hostile-guest pass squatted every new table so): once the people ready have
+the say (the table's creator among them, or more of them than not), the people in
+chairs who are not ready have `ready_seconds`, then their chairs are freed, each told
+why, back in the lobby; a player then takes the chair and the game starts.  Nobody is
+moved while a chair is free, while no person is ready (friends chatting before a game),
+by one guest ready among friends who are not, or with `ready_seconds` 0."""
 
 from __future__ import annotations
 
@@ -63,6 +64,9 @@ async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_ti
         (READY, ("ann", "bob"), ("ann",)),  # a chair free: another may still come
         (READY, ("ann", "bob", "sly"), ()),  # nobody ready: nobody is held up
         (0.0, ("ann", "bob", "sly"), ("ann", "bob")),  # the host chose to wait for ever
+        # a guest who sits and says ready at once cannot clear a table of friends who
+        # are not ready yet (ann made the table; one ready against two is no say)
+        (READY, ("ann", "bob", "sly"), ("sly",)),
     ):
         async with running_server(
             tmp_path / str(len(sit)) / str(len(ready)),
@@ -85,6 +89,24 @@ async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_ti
             assert sorted(s.name for s in server.lobby.tables["T"].chairs if s.name) == sorted(sit)
             for t in tasks:
                 t.cancel()
+
+
+async def test_the_creator_ready_among_server_bots_has_a_squatter_moved(tmp_path: Path) -> None:
+    """One person ready against one who is not is no majority; the table's creator has
+    the say (a host who sat down with bots, and a guest took the last chair)."""
+    async with running_server(tmp_path, ready_seconds=READY) as server:
+        ann, sly = [await client(server, n, tmp_path) for n in ("ann", "sly")]
+        tasks = [asyncio.create_task(c.run()) for c in (ann, sly)]
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        await ann.send(m.AddBot(table="T", strategy="random"))
+        await ann.send(m.Ready())
+        await sly.send(m.Join(table="T"))
+        await wait_for(lambda: sly.seat_lost is not None, 10)
+        assert ann.seat_lost is None
+        for t in tasks:
+            t.cancel()
 
 
 async def test_bots_ready_do_not_move_the_person_who_sat_with_them(tmp_path: Path) -> None:
