@@ -59,6 +59,17 @@ async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -
         await person.link.close()
 
 
+async def following_bot(port: int, folder: Path) -> tuple[Client, BotPlayer, asyncio.Task[None]]:
+    """A random bot called "bot" at the server on `port`, which reconnects by itself when
+    the server goes (`Client.follow`, its task)."""
+    dial = dialer(f"127.0.0.1:{port}", "bot", folder)
+    bot = Client(await dial())
+    bot.reconnect = dial
+    player = BotPlayer(bot, make_strategy("random", random.Random(1)))
+    follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+    return bot, player, follow
+
+
 async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_again(
     tmp_path: Path,
 ) -> None:
@@ -66,11 +77,7 @@ async def test_a_bot_back_after_a_restart_at_a_table_with_no_game_on_says_ready_
     (a restarted server counts nobody as ready until they are back) and is ready again."""
     async with running_server(tmp_path) as server:
         port = server.port
-        dial = dialer(f"127.0.0.1:{port}", "bot", tmp_path)
-        bot = Client(await dial())
-        bot.reconnect = dial
-        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
-        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+        bot, player, follow = await following_bot(port, tmp_path)
         await bot.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
         await bot.send(m.Join(table="T"))
         await wait_for(lambda: bot.model.slot is not None)
@@ -91,11 +98,7 @@ async def test_a_bot_back_after_a_restart_at_a_finished_table_says_ready_again(
     a finished table shows the game over already seen, and the bot answered none)."""
     async with running_server(tmp_path) as server:
         port = server.port
-        dial = dialer(f"127.0.0.1:{port}", "bot", tmp_path)
-        bot = Client(await dial())
-        bot.reconnect = dial
-        player = BotPlayer(bot, make_strategy("random", random.Random(1)))
-        follow = asyncio.create_task(bot.follow(lambda what: None, retry_seconds=0.1))
+        bot, player, follow = await following_bot(port, tmp_path)
         ann = Client(await dialer(f"127.0.0.1:{port}", "ann", tmp_path)())
         BotPlayer(ann, make_strategy("random", random.Random(2)))  # (ann plays her turns)
         ann_task = asyncio.create_task(ann.run())

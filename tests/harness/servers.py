@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -202,3 +202,22 @@ def deals_check_out(results: dict[int, str | None]) -> bool:
     server process keeps its 5 s seed window, and a loaded machine can send a seed later
     than that; the deal is then made without it, and said so: correct, not a failure.)"""
     return bool(results) and all(r is None or r == SEED_LEFT_OUT for r in results.values())
+
+
+async def tables_of_bots(server: Server, folder: Path, names: Sequence[str], hand: int) -> None:
+    """A table of three random server bots for each of `names`, each made by a host of
+    its own who then stays in the lobby; back once every table's game has reached hand
+    `hand` (the journals then hold deals and plays to damage)."""
+    for name in names:
+        host = await client(server, f"host-{name}", folder)
+        await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
+        for _ in range(3):
+            await host.send(m.AddBot(table=name, strategy="random"))
+    await wait_for(
+        lambda: (
+            len(server.lobby.tables) == len(names)
+            and all(
+                t.game is not None and t.game.hand >= hand for t in server.lobby.tables.values()
+            )
+        )
+    )

@@ -24,7 +24,14 @@ from president.server.config import ServerConfig
 from president.server.wal import check_wal
 
 from ..harness.processes import ServerProcess, president
-from ..harness.servers import FAST, client, round_trip, running_server, table_of_bots
+from ..harness.servers import (
+    FAST,
+    client,
+    round_trip,
+    running_server,
+    table_of_bots,
+    tables_of_bots,
+)
 from ..harness.waiting import wait_for
 
 
@@ -190,19 +197,7 @@ async def test_the_journal_holds_no_table_password_and_no_seat_token(tmp_path: P
 
 async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.02) as server:
-        for name in ("good", "bad"):
-            host = await client(server, f"host-{name}", tmp_path)
-            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
-            for _ in range(3):
-                await host.send(m.AddBot(table=name, strategy="random"))
-        await wait_for(
-            lambda: (
-                len(server.lobby.tables) == 2
-                and all(
-                    t.game is not None and t.game.hand >= 1 for t in server.lobby.tables.values()
-                )
-            )
-        )
+        await tables_of_bots(server, tmp_path, ("good", "bad"), hand=1)
     db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
     ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
     ((row, body),) = db.execute(
@@ -236,19 +231,7 @@ async def test_a_row_of_bytes_that_are_not_text_sets_its_table_aside(tmp_path: P
     does not see: `quick_check` says ok): its table is set aside as for any row that is
     not authentic, the others come back, and the server starts."""
     async with running_server(tmp_path, bot_delay=0.02) as server:
-        for name in ("good", "bad"):
-            host = await client(server, f"host-{name}", tmp_path)
-            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
-            for _ in range(3):
-                await host.send(m.AddBot(table=name, strategy="random"))
-        await wait_for(
-            lambda: (
-                len(server.lobby.tables) == 2
-                and all(
-                    t.game is not None and t.game.hand >= 1 for t in server.lobby.tables.values()
-                )
-            )
-        )
+        await tables_of_bots(server, tmp_path, ("good", "bad"), hand=1)
     db = sqlite3.connect(tmp_path / "data" / "tables.sqlite3")
     ((bad,),) = db.execute("SELECT id FROM tables WHERE name = 'bad'").fetchall()
     db.execute(

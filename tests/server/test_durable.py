@@ -33,6 +33,7 @@ from ..harness.servers import (
     round_trip,
     running_server,
     table_of_bots,
+    tables_of_bots,
 )
 from ..harness.waiting import wait_for
 
@@ -158,19 +159,7 @@ async def test_a_journal_that_is_not_a_database_is_set_aside_with_one_line(
 
 async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.02) as server:
-        for name in ("good", "bad"):
-            host = await client(server, f"host-{name}", tmp_path)
-            await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
-            for _ in range(3):
-                await host.send(m.AddBot(table=name, strategy="random"))
-        await wait_for(
-            lambda: (
-                len(server.lobby.tables) == 2
-                and all(
-                    t.game is not None and t.game.hand >= 0 for t in server.lobby.tables.values()
-                )
-            )
-        )
+        await tables_of_bots(server, tmp_path, ("good", "bad"), hand=0)
     # a row that is authentic (written with the journal's key) but does not fit the game:
     # the replay through the engine refuses it
     journal = Journal(
