@@ -13,6 +13,7 @@ import stat
 import subprocess
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from president.client.connection import Client, connect
@@ -195,6 +196,17 @@ async def test_the_journal_holds_no_table_password_and_no_seat_token(tmp_path: P
         bob_task.cancel()
 
 
+def set_aside_alone(again: Server, bad: int) -> tuple[str, dict[str, Any]]:
+    """After a restart: table "good" back, table "bad" (journal id `bad`) set aside for a
+    row that is not authentic, in one line; that line and what was kept of the table."""
+    assert list(again.lobby.tables) == ["good"]
+    (line,) = again.restore_problems
+    assert "'bad'" in line and "not authentic" in line and "set aside in" in line
+    assert again.set_aside is not None
+    kept: dict[str, Any] = json.loads((again.set_aside / f"table-{bad}.json").read_text())
+    return line, kept
+
+
 async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: Path) -> None:
     async with running_server(tmp_path, bot_delay=0.02) as server:
         await tables_of_bots(server, tmp_path, ("good", "bad"), hand=1)
@@ -213,11 +225,7 @@ async def test_an_edited_deal_row_is_refused_and_its_table_set_aside(tmp_path: P
     db.commit()
     db.close()
     async with running_server(tmp_path, bot_delay=0.0) as again:
-        assert list(again.lobby.tables) == ["good"]
-        (line,) = again.restore_problems
-        assert "'bad'" in line and "not authentic" in line and "set aside in" in line
-        assert again.set_aside is not None
-        kept = json.loads((again.set_aside / f"table-{bad}.json").read_text())
+        line, kept = set_aside_alone(again, bad)
         assert kept["table"] == "bad" and any(r["kind"] == "deal" for r in kept["rows"])
         assert "its game's record in" in line  # the game as far as it replays
         assert again.journal is not None
@@ -243,11 +251,7 @@ async def test_a_row_of_bytes_that_are_not_text_sets_its_table_aside(tmp_path: P
     assert db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
     db.close()
     async with running_server(tmp_path, bot_delay=0.0) as again:
-        assert list(again.lobby.tables) == ["good"]
-        (line,) = again.restore_problems
-        assert "'bad'" in line and "not authentic" in line and "set aside in" in line
-        assert again.set_aside is not None
-        kept = json.loads((again.set_aside / f"table-{bad}.json").read_text())
+        _, kept = set_aside_alone(again, bad)
         assert kept["rows"][-1]["kind"] == "ac\ufffd"  # (the bytes that were not text, marked)
 
 
