@@ -409,7 +409,7 @@ class LobbyApp:
         # there is room for that (else a row's words only when they fit whole: the
         # current row's are in full below); a window of rows around the current one
         label_w = max(len(label) for label, _, _ in rows)
-        value_w = min(15, max(len(value) for _, value, _ in rows))
+        value_w = 15  # (fixed: the words' column stays put as the values change)
         indent = 2 + label_w + 1 + value_w + 1
         drawn: list[list[str]] = []
         for index, (label, value, words) in enumerate(rows):
