@@ -243,9 +243,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=seconds(3600),
         default=defaults.ready_seconds,
         metavar="SECONDS",
-        help="how long a full table waits for people in chairs to say ready once someone "
-        f"is ready, before their chairs are freed (default {defaults.ready_seconds:g}; 0: "
-        "for ever)",
+        help="how long a full table whose creator is ready waits for each person in a "
+        f"chair to say ready before freeing the chair (default {defaults.ready_seconds:g}; "
+        "0: for ever)",
     )
     caps = (
         ("max_connections", "connections held at once, in all (default {})"),

@@ -186,9 +186,9 @@ class ServerConfig:
     #: removed after this long; a finished one at the lobby's next look once empty
     #: (it looks every idle_table_seconds / 4, at most every 30 s).
     idle_table_seconds: float = 600.0
-    #: A table with every chair taken, its people ready having the say (its creator
-    #: among them, or more of them than not), waits this long for the people in chairs
-    #: who do not say ready, then frees their chairs (0: it waits for ever).
+    #: A table with every chair taken and its creator there ready waits this long for
+    #: each person in a chair who does not say ready, then frees their chair (0: it
+    #: waits for ever).
     #: The lobby looks every ready_seconds / 4 (at most every 30 s).
     ready_seconds: float = 120.0
     #: Upper bounds on a table's settings (a longer game is a bigger bill for the server).

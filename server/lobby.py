@@ -25,7 +25,7 @@ from .journal import Journal, WriteFailed
 from .ladder import Ratings
 from .players import looks, mixed_problem, name_problem
 from .restore import RestoreError, compacted, rebuild
-from .seats import TableError
+from .seats import Member, TableError
 from .table import OnRecord, Table
 
 log = logging.getLogger("president.server")
@@ -237,9 +237,12 @@ class Lobby:
         now = time.monotonic()
         for name, table in list(self.tables.items()):
             creator = self.creators.get(name)
-            gone = await table.unseat_unready(
-                self.config.ready_seconds, creator[1] if creator else None
-            )
+
+            def is_creator(member: Member, creator: tuple[str, str] | None = creator) -> bool:
+                guest = next((g for g in self.guests if g is member), None)
+                return guest is not None and (guest.address, guest.name) == creator
+
+            gone = await table.unseat_unready(self.config.ready_seconds, is_creator)
             for member in gone:
                 guest = next((g for g in self.guests if g is member), None)
                 if guest is not None and guest.table is table:
@@ -292,18 +295,20 @@ class Lobby:
         return False
 
     def seated_under(self, name: str, player_id: str) -> str | None:
-        """A table where a person of another key sits under `name` (connected or away),
-        or None: a name nobody's key has claimed in the book (used unclaimed) is still
-        not another key's to take over from them (a hostile-guest pass locked a seated
-        player out so)."""
+        """A table where another person sits under `name`, or a name that looks like it
+        (connected or away), or None: a name nobody's key has claimed in the book (used
+        unclaimed) is still not another key's to take over from them (a hostile-guest pass
+        locked seated players out so).  Only the same key, or a client without a key
+        where the chair's person had none either (nothing tells them apart), is let in."""
+        seen = looks(name)
         for table in self.tables.values():
             for slot in table.slots:
-                if (
-                    slot.bot is None
-                    and slot.name == name
-                    and slot.player_id
-                    and not hmac.compare_digest(slot.player_id, player_id)
-                ):
+                if slot.bot is not None or not slot.name or not seen & looks(slot.name):
+                    continue
+                if slot.player_id and player_id:
+                    if not hmac.compare_digest(slot.player_id, player_id):
+                        return table.name
+                elif slot.player_id or player_id:
                     return table.name
         return None
 

@@ -61,6 +61,9 @@ RECENT_CHECKS = 4
 #: game with no timer never compacts) is slowed to one a second a chair
 #: (scripts/attack_rejoin_journal.py).
 REJOIN_SECONDS = 1.0
+#: How long a table remembers a person who held it up by not saying ready (by name):
+#: sitting again within it goes on with the time they had (`Table.unseat_unready`).
+UNREADY_MEMORY = 600.0
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
 
@@ -103,9 +106,11 @@ class Table:
         self._later: set[asyncio.Task[None]] = set()
         #: When each chair was last taken back by key (this table's clock).
         self._taken_back: dict[int, float] = {}
-        #: Since when a full table has waited on people in chairs who do not say ready
-        #: (with someone ready: `unseat_unready`), and which chairs; None while it does not.
-        self._held_up: tuple[float, frozenset[int]] | None = None
+        #: By name, how long each person in a chair has held up this full table by not
+        #: saying ready while its creator was, and when they last did (`unseat_unready`).
+        self._held_up: dict[str, tuple[float, float]] = {}
+        #: When `unseat_unready` last found the table held up (None: not at its last look).
+        self._looked: float | None = None
         self.journal = journal
         self.log_id = log_id
         #: The ladder a finished hand here is counted on (None: not rated), and the id of
@@ -535,40 +540,49 @@ class Table:
                     hand,
                 )
 
-    async def unseat_unready(self, wait: float, creator: str | None = None) -> list[Member]:
-        """Every chair taken and the game held up only by people here who do not say
-        ready, while those who did have the say (the table's `creator` among them, ready,
-        or more people ready than not: one guest ready cannot clear a table of friends
-        who are not yet): once that has gone on for `wait` seconds (the same chairs),
-        those people leave their chairs, each told why, so that one guest cannot keep a
-        table from ever starting (docs/hosting.md).  The members who left (the lobby
-        takes them back); none while a game is on, or `wait` is 0."""
+    async def unseat_unready(
+        self, wait: float, is_creator: Callable[[Member], bool] = lambda member: False
+    ) -> list[Member]:
+        """Every chair taken, the table's creator in one of them ready (`is_creator`: the
+        lobby knows its address and name; a majority could be made of one guest's many
+        connections), and the game held up by people here who do not say ready: a person
+        who has held it up for `wait` seconds in all, as the lobby looked, leaves the
+        chair, told why, so that one guest cannot keep a table from ever starting
+        (docs/hosting.md).  The time is kept by name for `UNREADY_MEMORY` seconds after a
+        person last held the table up, so leaving and sitting again does not start it
+        afresh; a person who has just sat has all of it; saying ready clears it.  The
+        members who left (the lobby takes them back); none while a game is on, or with
+        `wait` 0."""
         async with self.lock:
+            now, looked = self.clock(), self._looked
+            self._looked = None
+            held = self._held_up
+            for name in [n for n, (_, last) in held.items() if now - last > UNREADY_MEMORY]:
+                del held[name]
             slots = self.chairs.slots
-            unready = frozenset(
-                i for i, s in enumerate(slots) if s.member is not None and not s.ready
-            )
-            ready = [s.name for s in slots if s.member is not None and s.bot is None and s.ready]
+            for slot in slots:
+                if slot.ready:
+                    held.pop(slot.name, None)
             if (
                 wait <= 0
                 or self.status == "playing"
                 or self.chairs.free()
-                or not unready
-                or not (creator in ready or len(ready) > len(unready))
+                or not any(s.member is not None and s.ready and is_creator(s.member) for s in slots)
             ):
-                self._held_up = None
                 return []
-            now = self.clock()
-            if self._held_up is None or self._held_up[1] != unready:
-                self._held_up = (now, unready)
-                return []
-            if now - self._held_up[0] < wait:
-                return []
-            self._held_up = None
+            self._looked = now
             gone: list[Member] = []
-            for index in sorted(unready):
-                member = slots[index].member
-                assert member is not None
+            for index, slot in enumerate(slots):
+                member = slot.member
+                if member is None or slot.ready:
+                    continue
+                spent, last = held.get(slot.name, (0.0, now))
+                if last == looked:  # (held up at the last look too: the time between counts)
+                    spent += now - last
+                held[slot.name] = (spent, now)
+                if spent < wait:
+                    continue
+                del held[slot.name]
                 self.chairs.vacate(index)
                 member.deliver(
                     m.Error(
@@ -579,8 +593,9 @@ class Table:
                     )
                 )
                 gone.append(member)
-            self.note_seats()
-            self.broadcast_view()
+            if gone:
+                self.note_seats()
+                self.broadcast_view()
             return gone
 
     async def free_unclaimed(self) -> bool:

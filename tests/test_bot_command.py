@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -137,33 +138,45 @@ async def test_president_bot_games_n_plays_exactly_n_games(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
-async def test_a_squatter_at_a_real_server_is_moved_out_and_the_bots_play(
+async def test_a_squatter_at_a_real_server_is_moved_out_and_the_game_is_played(
     tmp_path: Path,
 ) -> None:
-    """`president server --ready-seconds 1`: a guest sits at the last chair of a table
-    of `president bot` processes and never says ready; its chair is freed (it is told
-    why), a third bot takes it, and the game is played."""
+    """`president server --ready-seconds 1`: the table's creator sits, ready, with a
+    `president bot` process; a guest takes the last chair and never says ready; its chair
+    is freed (it is told why), a second bot takes it, and the game is played."""
+    from president.bots.strategies import RandomBot
+    from president.client.headless import BotPlayer
+
     from .harness.processes import ServerProcess, bot_process, stop
-    from .harness.servers import dialer, make_table
+    from .harness.servers import dialer
 
     server = await ServerProcess.started(tmp_path / "data", 0, "--ready-seconds", "1")
     env = environment(tmp_path)
-    bots = third = None
+    bot = second = None
     try:
-        await make_table(server.address, server.pin, tmp_path, seats=3, toggles={"target": 1})
+        host = Client(await dialer(server.address, "host", tmp_path, pin=server.pin)())
+        player = BotPlayer(host, RandomBot(random.Random(1)))  # (the host plays its turns)
+        hosting = asyncio.create_task(host.run())
+        create = m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3)
+        await host.send(create)
+        await host.send(m.Join(table="T"))
+        await wait_for(lambda: host.model.slot is not None)
+        await host.send(m.Ready())
+        bot = bot_process(server, env, *("--table", "T", "--games", "1", "--name", "first-bot"))
         squatter = Client(await dialer(server.address, "sly", tmp_path, pin=server.pin)())
-        follow = asyncio.create_task(squatter.run())
+        squatting = asyncio.create_task(squatter.run())
+        await wait_for(lambda: "first-bot: seated" in bot.text(), 60, bot.text)
         await squatter.send(m.Join(table="T"))
-        await wait_for(lambda: squatter.model.slot is not None)
-        bots = bot_process(server, env, *("--table", "T", "--count", "2", "--games", "1"))
-        await wait_for(lambda: squatter.seat_lost is not None, 60, bots.text)
+        await wait_for(lambda: squatter.seat_lost is not None, 60, bot.text)
         assert squatter.seat_lost is not None
         assert "you did not say ready within 1 s" in squatter.seat_lost.message
-        third = bot_process(server, env, *("--table", "T", "--games", "1", "--name", "third-bot"))
-        assert await bots.exits(120) == 0, bots.text() + bots.errors()
-        assert await third.exits(120) == 0, third.text() + third.errors()
-        assert "third-bot: game 1 over" in third.text(), third.text()
-        follow.cancel()
+        second = bot_process(server, env, *("--table", "T", "--games", "1", "--name", "next-bot"))
+        assert await second.exits(120) == 0, second.text() + second.errors()
+        assert await bot.exits(120) == 0, bot.text() + bot.errors()
+        assert "next-bot: game 1 over" in second.text(), second.text()
+        assert player.game_over.is_set()
+        hosting.cancel()
+        squatting.cancel()
     finally:
-        stop(bots, third)
+        stop(bot, second)
         server.stop()

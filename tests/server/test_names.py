@@ -266,6 +266,11 @@ async def test_a_name_used_unclaimed_is_not_another_keys_while_its_person_sits(
         assert server.names.owner("ann") is None  # used unclaimed
         with pytest.raises(ConnectFailed, match="the name ann is another player's, who sits at T"):
             await client(server, "ann", tmp_path, identity=eve_key)
+        # nor a name that looks like it (the book compares by look: "ANN" would have
+        # claimed ann's look and locked her out all the same)
+        for alike in ("ANN", "Ann", "\uff41nn"):
+            with pytest.raises(ConnectFailed, match="who sits at T"):
+                await client(server, alike, tmp_path, identity=eve_key)
         await ann.link.close()  # away: the chair waits for her
         await wait_for(lambda: server.lobby.tables["T"].slots[0].member is None)
         with pytest.raises(ConnectFailed, match="who sits at T"):
@@ -278,3 +283,28 @@ async def test_a_name_used_unclaimed_is_not_another_keys_while_its_person_sits(
         other = await client(server, "ann", tmp_path, identity=eve_key)  # the chair is free
         await other.link.close()
         await back.link.close()
+
+
+async def test_a_keyless_player_seated_keeps_the_name_from_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player whose client has no key (protocol 3) sits under a name no key holds: a
+    key may not claim it while they sit (a hostile-guest pass did, and the keyless
+    player's reconnect was refused); another client without a key may use it, as before
+    (nothing tells the two apart)."""
+    monkeypatch.setattr(players, "MAX_NAMES", 0)
+    async with running_server(tmp_path) as server:
+        olga = await client(server, "olga", tmp_path)  # no identity: keyless
+        await olga.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await olga.send(m.Join(table="T"))
+        await wait_for(
+            lambda: (
+                "T" in server.lobby.tables
+                and any(s.name == "olga" for s in server.lobby.tables["T"].slots)
+            )
+        )
+        with pytest.raises(ConnectFailed, match="the name olga is another player's, who sits at T"):
+            await client(server, "olga", tmp_path, identity=Ed25519PrivateKey.generate())
+        again = await client(server, "olga", tmp_path)
+        await again.link.close()
+        await olga.link.close()

@@ -1,10 +1,10 @@
 """A guest who sits at a full table and never says ready cannot keep its game from
-starting (a hostile-guest pass squatted every new table so): once the people ready have
-the say (the table's creator among them, or more of them than not), the people in
-chairs who are not ready have `ready_seconds`, then their chairs are freed, each told
-why, back in the lobby; a player then takes the chair and the game starts.  Nobody is
-moved while a chair is free, while no person is ready (friends chatting before a game),
-by one guest ready among friends who are not, or with `ready_seconds` 0."""
+starting (a hostile-guest pass squatted every new table so): once the table's creator
+sits there ready, each person in a chair who is not has `ready_seconds` of holding the
+table up (kept by name, so leaving and sitting again goes on with it; a newcomer has all
+of it), then their chair is freed, told why, back in the lobby; a player then takes the
+chair and the game starts.  Nobody is moved while a chair is free, while the creator is
+not ready (one guest's many connections ready are no say), or with `ready_seconds` 0."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from pathlib import Path
 
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server.table import Table
 
 from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
+from .test_table import seated, table
 
 #: Short enough for a test; the lobby looks every ready_seconds / 4.
 READY = 0.4
@@ -60,16 +62,18 @@ async def test_a_squatter_who_never_says_ready_is_moved_out_and_the_game_starts(
 async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_timer(
     tmp_path: Path,
 ) -> None:
-    for ready_seconds, sit, ready in (
-        (READY, ("ann", "bob"), ("ann",)),  # a chair free: another may still come
-        (READY, ("ann", "bob", "sly"), ()),  # nobody ready: nobody is held up
-        (0.0, ("ann", "bob", "sly"), ("ann", "bob")),  # the host chose to wait for ever
-        # a guest who sits and says ready at once cannot clear a table of friends who
-        # are not ready yet (ann made the table; one ready against two is no say)
-        (READY, ("ann", "bob", "sly"), ("sly",)),
+    for case, (ready_seconds, sit, ready) in enumerate(
+        (
+            (READY, ("ann", "bob"), ("ann",)),  # a chair free: another may still come
+            (READY, ("ann", "bob", "sly"), ()),  # nobody ready: nobody is held up
+            (0.0, ("ann", "bob", "sly"), ("ann", "bob")),  # the host chose to wait for ever
+            # guests who sit and say ready at once cannot clear a table of friends who are
+            # not ready yet, however many they are (ann made the table)
+            (READY, ("ann", "bob", "sly"), ("bob", "sly")),
+        )
     ):
         async with running_server(
-            tmp_path / str(len(sit)) / str(len(ready)),
+            tmp_path / str(case),
             ready_seconds=ready_seconds,
             idle_table_seconds=4 * READY,
         ) as server:
@@ -92,8 +96,7 @@ async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_ti
 
 
 async def test_the_creator_ready_among_server_bots_has_a_squatter_moved(tmp_path: Path) -> None:
-    """One person ready against one who is not is no majority; the table's creator has
-    the say (a host who sat down with bots, and a guest took the last chair)."""
+    """A host who sat down with server bots, ready, and a guest took the last chair."""
     async with running_server(tmp_path, ready_seconds=READY) as server:
         ann, sly = [await client(server, n, tmp_path) for n in ("ann", "sly")]
         tasks = [asyncio.create_task(c.run()) for c in (ann, sly)]
@@ -127,3 +130,66 @@ async def test_bots_ready_do_not_move_the_person_who_sat_with_them(tmp_path: Pat
         await server.lobby.sweep()
         assert ann.seat_lost is None and ann.model.slot is not None
         task.cancel()
+
+
+# --- the rule itself, on one table with fake members and a clock of the test's -------------
+
+
+async def looked_at(t: Table, now: list[float], at: float, creator: object) -> list[str]:
+    """The lobby looks at `at` (wait 5 s): the names of the people moved out."""
+    now[0] = at
+    gone = await t.unseat_unready(5.0, lambda member: member is creator)
+    return [member.name for member in gone]  # type: ignore[attr-defined]
+
+
+async def test_a_newcomer_in_a_chair_a_squatter_left_has_the_whole_time() -> None:
+    """The time is a person's, not a chair's (a hostile-guest pass: the squatter left
+    and vera, who took the chair, was moved out a second later)."""
+    t, _ = table(3)
+    now = [0.0]
+    t.clock = lambda: now[0]
+    ann, bob, sly = await seated(t, "ann", "bob", "sly")
+    for member in (ann, bob):
+        await t.ready(member, True)
+    assert await looked_at(t, now, 0.0, ann) == []
+    assert await looked_at(t, now, 3.0, ann) == []
+    await t.leave(sly)
+    (vera,) = await seated(t, "vera")
+    assert await looked_at(t, now, 4.0, ann) == []
+    assert await looked_at(t, now, 8.0, ann) == []  # 4 s of hers
+    assert await looked_at(t, now, 9.0, ann) == ["vera"]
+    (error,) = vera.of(m.Error)
+    assert (error.code, error.about) == (Code.TIMEOUT, "ready")  # type: ignore[attr-defined]
+
+
+async def test_leaving_and_sitting_again_goes_on_with_the_time_had() -> None:
+    t, _ = table(3)
+    now = [0.0]
+    t.clock = lambda: now[0]
+    ann, bob, sly = await seated(t, "ann", "bob", "sly")
+    for member in (ann, bob):
+        await t.ready(member, True)
+    assert await looked_at(t, now, 0.0, ann) == []
+    assert await looked_at(t, now, 3.0, ann) == []  # 3 s held up
+    await t.leave(sly)
+    assert await looked_at(t, now, 4.0, ann) == []  # a chair free: nobody held up
+    (sly,) = await seated(t, "sly")
+    assert await looked_at(t, now, 5.0, ann) == []  # (the time away does not count)
+    assert await looked_at(t, now, 6.0, ann) == []  # 4 s
+    assert await looked_at(t, now, 7.0, ann) == ["sly"]  # 5 s in all
+
+
+async def test_only_the_creator_ready_has_the_say_not_a_majority() -> None:
+    """Many connections of one guest, ready, are no say over the creator and a friend
+    who are not yet (a hostile-guest pass cleared a table so with three)."""
+    t, _ = table(5)
+    now = [0.0]
+    t.clock = lambda: now[0]
+    hana, _, *sybils = await seated(t, "hana", "fred", "s0", "s1", "s2")
+    for member in sybils:
+        await t.ready(member, True)
+    for at in (0.0, 5.0, 10.0, 60.0):
+        assert await looked_at(t, now, at, hana) == []
+    await t.ready(hana, True)  # the creator ready: fred has his 5 s from now
+    assert await looked_at(t, now, 61.0, hana) == []
+    assert await looked_at(t, now, 66.0, hana) == ["fred"]
