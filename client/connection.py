@@ -120,6 +120,8 @@ async def _open_tls(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, TimeoutError):
             reason = f"no answer within {timeout:g} s"
+        elif isinstance(exc, ConnectionRefusedError):  # (asyncio's "Connect call failed")
+            reason = "connection refused: nothing listens on that port"
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
         raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {reason}") from None

@@ -149,6 +149,13 @@ class Storage:
     def certificate(self, name: str) -> tuple[Path, Path, str]:
         """(cert file, key file, SHA-256 fingerprint): made on first start, kept after."""
         cert, key = self.root / "cert.pem", self.root / "key.pem"
+        if cert.exists() != key.exists():  # (a new pair would change the fingerprint unsaid)
+            there, gone = (cert, key) if cert.exists() else (key, cert)
+            raise StorageError(
+                f"{gone} is missing beside {there}: put it back, or move {there} away and a "
+                "new pair is made at the next start (clients then warn of a new fingerprint: "
+                "tell them it changed)"
+            )
         try:
             if not (cert.exists() and key.exists()):
                 cert_pem, key_pem = make_certificate(name)

@@ -88,7 +88,12 @@ class TableForm:
                     "preset",
                     self.preset,
                     f"suggested for {SUGGESTED_PLAYERS[self.preset]} players"
-                    + (f"; ←/→ also your {len(self.saved)} saved rule sets" if self.saved else ""),
+                    + (
+                        f"; ←/→ also your {len(self.saved)} saved rule "
+                        + ("set" if len(self.saved) == 1 else "sets")
+                        if self.saved
+                        else ""
+                    ),
                 )
             ),
             ("seats", str(self.seats), f"up to {rules.max_players} with decks = {rules.decks}"),

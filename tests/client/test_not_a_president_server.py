@@ -75,3 +75,14 @@ async def test_a_plain_tcp_service_is_named_in_words(tmp_path: Path) -> None:
     assert said.startswith(f"cannot reach a president server at 127.0.0.1:{port}: no TLS 1.3 there")
     assert said.endswith("is it a president server's port?")
     assert known.load() == {}
+
+
+async def test_a_port_where_nothing_listens_is_said_in_words(tmp_path: Path) -> None:
+    async with other_service(tmp_path, http, tls=False) as port:
+        pass  # (closed: the port is free again)
+    with pytest.raises(ConnectFailed) as failed:
+        await connect(f"127.0.0.1:{port}", "zed", known=KnownServers(tmp_path / "known"))
+    assert str(failed.value) == (
+        f"cannot reach a president server at 127.0.0.1:{port}: connection refused: nothing "
+        "listens on that port"
+    )
