@@ -149,10 +149,12 @@ class Storage:
     def certificate(self, name: str) -> tuple[Path, Path, str]:
         """(cert file, key file, SHA-256 fingerprint): made on first start, kept after."""
         cert, key = self.root / "cert.pem", self.root / "key.pem"
-        if cert.exists() != key.exists():  # (a new pair would change the fingerprint unsaid)
-            there, gone = (cert, key) if cert.exists() else (key, cert)
+        if cert.exists() and not key.exists():
+            # (a new pair would change the fingerprint clients were shown, unsaid; a key
+            # without its certificate is what a first start that stopped between the two
+            # writes leaves, or a host's new certificate: a new pair then, as ever)
             raise StorageError(
-                f"{gone} is missing beside {there}: put it back, or move {there} away and a "
+                f"{key} is missing beside {cert}: put it back, or move {cert} away and a "
                 "new pair is made at the next start (clients then warn of a new fingerprint: "
                 "tell them it changed)"
             )
