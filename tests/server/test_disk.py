@@ -629,7 +629,7 @@ def test_a_certificate_without_its_key_is_refused_not_replaced(tmp_path: Path) -
     (tmp_path / "data" / "key.pem").unlink()
     again = storage.Storage(tmp_path / "data")
     again.prepare()
-    with pytest.raises(storage.StorageError, match="key.pem is missing beside"):
+    with pytest.raises(storage.StorageError, match=r"key\.pem is missing beside"):
         again.certificate("kitchen")
     again.unlock()
     assert not (tmp_path / "data" / "key.pem").exists()  # nothing made
