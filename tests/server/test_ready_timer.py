@@ -86,7 +86,7 @@ async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_ti
             await wait_for(lambda: all(c.model.slot is not None for c in clients))  # noqa: B023
             for n in ready:
                 await people[n].send(m.Ready())
-            await asyncio.sleep(4 * READY)  # (the lobby has looked several times)
+            await asyncio.sleep(2 * READY)  # (the lobby has looked several times: READY / 4)
             await server.lobby.sweep()
             await server.lobby.sweep()
             assert all(c.seat_lost is None for c in people.values())
@@ -125,7 +125,7 @@ async def test_bots_ready_do_not_move_the_person_who_sat_with_them(tmp_path: Pat
             await ann.send(m.AddBot(table="T", strategy="random"))
         table = server.lobby.tables["T"]
         await wait_for(lambda: not table.chairs.free())
-        await asyncio.sleep(4 * READY)
+        await asyncio.sleep(2 * READY)
         await server.lobby.sweep()
         await server.lobby.sweep()
         assert ann.seat_lost is None and ann.model.slot is not None
