@@ -26,7 +26,7 @@ from .ladder import Ratings
 from .players import looks, mixed_problem, name_problem
 from .restore import RestoreError, compacted, rebuild
 from .seats import Member, TableError
-from .table import OnRecord, Table
+from .table import UNREADY_MEMORY, OnRecord, Table
 
 log = logging.getLogger("president.server")
 
@@ -91,6 +91,9 @@ class Lobby:
         self.closing = False
         #: Who created each table since this start: (address, name).
         self.creators: dict[str, tuple[str, str]] = {}
+        #: (table, address) -> when a person from that address was moved out of a chair
+        #: there for not saying ready: not let sit there again within UNREADY_MEMORY.
+        self.moved_out: dict[tuple[str, str], float] = {}
         #: Wrong passwords slow down per address (the server's and the tables').
         self.guard = PasswordGuard(
             config.password_wait, config.password_wait_max, config.password_forget_seconds
@@ -235,6 +238,7 @@ class Lobby:
         chairs of people who hold up a full table by not saying ready (`ready_seconds`:
         `Table.unseat_unready`): back in the lobby, they hear the table list."""
         now = time.monotonic()
+        self.forget_moved_out()
         for name, table in list(self.tables.items()):
             creator = self.creators.get(name)
 
@@ -245,6 +249,8 @@ class Lobby:
             gone = await table.unseat_unready(self.config.ready_seconds, is_creator)
             for member in gone:
                 guest = next((g for g in self.guests if g is member), None)
+                if guest is not None:
+                    self.moved_out[name, guest.address] = time.monotonic()
                 if guest is not None and guest.table is table:
                     guest.table = None
                     self.send_list(guest)
@@ -293,6 +299,12 @@ class Lobby:
             await self.remove(name, "never started and nobody there: room for a new table")
             return True
         return False
+
+    def forget_moved_out(self) -> None:
+        """Drop the moves out older than `UNREADY_MEMORY` (memory bounded by recent ones)."""
+        now = time.monotonic()
+        for key in [k for k, at in self.moved_out.items() if now - at > UNREADY_MEMORY]:
+            del self.moved_out[key]
 
     def seated_under(self, name: str, player_id: str) -> str | None:
         """A table where another person sits under `name`, or a name that looks like it
@@ -508,6 +520,22 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
     _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
+    # (moved out for not saying ready: not again so soon, under that name or from that
+    # address, but for the creator's own address: friends behind one router with them)
+    moved = lobby.moved_out.get((table.name, guest.address))
+    if moved is not None and time.monotonic() - moved > UNREADY_MEMORY:
+        del lobby.moved_out[table.name, guest.address]
+        moved = None
+    creator = lobby.creators.get(table.name)
+    if creator is not None and creator[0] == guest.address:
+        moved = None
+    barred = moved is not None or table.moved_out(guest.name, lobby.config.ready_seconds)
+    if barred and table.chairs.held_by_key(guest) is None:  # (a chair of their own: theirs)
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"you were moved out of {table.name} for not saying ready: sit at another "
+            f"table, or here again after {UNREADY_MEMORY / 60:g} minutes",
+        )
     await _password_tried(lobby, guest, table, table.join(guest, message.seat, message.password))
     guest.table = table
     lobby.changed(table.name)
@@ -556,6 +584,17 @@ async def _add_bot(lobby: Lobby, guest: Guest, message: m.AddBot) -> None:
 async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
     table = lobby.table_of(message.table)
     _may_change_bots(lobby, guest, table)
+    slots = table.chairs.slots
+    added_by = slots[message.seat].added_by if 0 <= message.seat < len(slots) else ""
+    creator = lobby.creators.get(table.name) == (guest.address, guest.name)
+    if added_by and added_by != guest.address and not creator:
+        # (a guest in a chair took the creator's bots away to keep a chair free, so that
+        # the ready time never applied: a bot is its adder's and the creator's)
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"only who added the bot in seat {message.seat}, or the creator of "
+            f"{table.name}, may remove it",
+        )
     await table.remove_bot(message.seat)
     lobby.changed(table.name)
 

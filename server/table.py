@@ -572,31 +572,44 @@ class Table:
                 return []
             self._looked = now
             gone: list[Member] = []
+            moved = False
             for index, slot in enumerate(slots):
-                member = slot.member
-                if member is None or slot.ready:
+                # (a person away holds the table up too: dropping the connection and taking
+                # the chair back by key between two looks must not stop the time)
+                if not slot.name or slot.bot is not None or slot.ready:
                     continue
                 spent, last = held.get(slot.name, (0.0, now))
                 if last == looked:  # (held up at the last look too: the time between counts)
                     spent += now - last
-                held[slot.name] = (spent, now)
+                held[slot.name] = (spent, now)  # (kept when moved: sitting again is no reset)
                 if spent < wait:
                     continue
-                del held[slot.name]
+                member = slot.member
                 self.chairs.vacate(index)
-                member.deliver(
-                    m.Error(
-                        code=Code.TIMEOUT,
-                        message=f"you did not say ready within {wait:g} s while the others at "
-                        f"{self.name} waited: your chair is free again",
-                        about=m.Ready.TYPE,
+                moved = True
+                if member is not None:
+                    member.deliver(
+                        m.Error(
+                            code=Code.TIMEOUT,
+                            message=f"you did not say ready within {wait:g} s while the others "
+                            f"at {self.name} waited: your chair is free again",
+                            about=m.Ready.TYPE,
+                        )
                     )
-                )
-                gone.append(member)
-            if gone:
+                    gone.append(member)
+            if moved:
                 self.note_seats()
                 self.broadcast_view()
             return gone
+
+    def moved_out(self, name: str, wait: float) -> bool:
+        """Whether the person of this name was moved out of a chair here for not saying
+        ready (`unseat_unready`) within `UNREADY_MEMORY`: they may not sit again so soon
+        (a squatter sat again the moment it was moved, before anyone else could)."""
+        entry = self._held_up.get(name)
+        return (
+            entry is not None and entry[0] >= wait > 0 and self.clock() - entry[1] <= UNREADY_MEMORY
+        )
 
     async def free_unclaimed(self) -> bool:
         """After a restart's resume window: with no game on, free the chairs of people

@@ -140,6 +140,8 @@ async def test_every_table_setting_has_an_upper_bound() -> None:
 
 
 async def test_only_the_tables_own_people_change_its_bots() -> None:
+    """Who sits there or created it adds bots; a bot is removed by who added it or the
+    creator."""
     hall = lobby()
     ann, bob, mallory = Guest("ann"), Guest("bob", address="10.0.0.2"), Guest("m", "10.0.0.66")
     await hall.handle(ann, create("Friday", password="pw"))
@@ -150,9 +152,15 @@ async def test_only_the_tables_own_people_change_its_bots() -> None:
     assert mallory.errors() == [Code.NOT_ALLOWED] * 2
     await hall.handle(bob, m.Join(table="Friday", password="pw"))
     await hall.handle(bob, m.AddBot(table="Friday", strategy="greedy"))  # a seated player may
+    assert [s.strategy for s in hall.tables["Friday"].chairs] == ["random", "", "greedy", ""]
+    # but not take away the bots others added (a guest did, to keep a chair free and the
+    # ready time from applying): his own, and the creator any
     await hall.handle(bob, m.RemoveBot(table="Friday", seat=0))
-    assert bob.errors() == []
-    assert [s.strategy for s in hall.tables["Friday"].chairs] == ["", "", "greedy", ""]
+    assert bob.errors() == [Code.NOT_ALLOWED]
+    await hall.handle(bob, m.RemoveBot(table="Friday", seat=2))
+    await hall.handle(ann, m.RemoveBot(table="Friday", seat=0))
+    assert bob.errors() == [Code.NOT_ALLOWED] and ann.errors() == []
+    assert [s.strategy for s in hall.tables["Friday"].chairs] == ["", "", "", ""]
     await hall.close()
 
 

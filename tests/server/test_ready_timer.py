@@ -43,6 +43,10 @@ async def test_a_squatter_who_never_says_ready_is_moved_out_and_the_game_starts(
             "chair is free again"
         )
         assert sly.model.slot is None
+        # not back in the moment after (a hostile pass sat again at once, every time)
+        await sly.send(m.Join(table="T"))
+        await wait_for(lambda: any("you were moved out of T" in e.message for e in sly.errors))
+        assert sly.model.slot is None
         table = server.lobby.tables["T"]
         assert [s.name for s in table.chairs].count("sly") == 0
         assert all(g.table is None for g in server.lobby.guests if g.name == "sly")
@@ -193,3 +197,47 @@ async def test_only_the_creator_ready_has_the_say_not_a_majority() -> None:
     await t.ready(hana, True)  # the creator ready: fred has his 5 s from now
     assert await looked_at(t, now, 61.0, hana) == []
     assert await looked_at(t, now, 66.0, hana) == ["fred"]
+
+
+async def test_a_squatter_away_is_timed_too() -> None:
+    """Dropping the connection and taking the chair back by key between two looks
+    stopped the time (a hostile pass held a table so for ever): a person away holds the
+    table up as much, and their chair is freed when the time is up."""
+    t, _ = table(3)
+    now = [0.0]
+    t.clock = lambda: now[0]
+    ann, bob, sly = await seated(t, "ann", "bob", "sly")
+    for member in (ann, bob):
+        await t.ready(member, True)
+    assert await looked_at(t, now, 0.0, ann) == []
+    await t.drop(sly)  # away: the chair kept
+    assert await looked_at(t, now, 3.0, ann) == []
+    assert [s.name for s in t.chairs] == ["ann", "bob", "sly"]
+    assert await looked_at(t, now, 5.0, ann) == []  # (away: nobody to tell)
+    assert [s.name for s in t.chairs] == ["ann", "bob", ""]  # but the chair is free
+    assert t.moved_out("sly", 5.0) and not t.moved_out("bob", 5.0)
+
+
+async def test_a_guest_may_not_remove_the_bots_others_added(tmp_path: Path) -> None:
+    """A guest in a chair took the creator's bots away whenever the table filled, so
+    the ready time never applied: a bot is removed by who added it or the creator."""
+    async with running_server(tmp_path, ready_seconds=READY) as server:
+        ann, sly = [await client(server, n, tmp_path) for n in ("ann", "sly")]
+        tasks = [asyncio.create_task(c.run()) for c in (ann, sly)]
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        await ann.send(m.AddBot(table="T", strategy="random", seat=1))
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.chairs.slots[1].bot is not None)
+        table.chairs.slots[1].added_by = "192.0.2.7"  # (as if from another machine)
+        await sly.send(m.Join(table="T"))
+        await wait_for(lambda: sly.model.slot is not None)
+        await sly.send(m.RemoveBot(table="T", seat=1))
+        await wait_for(lambda: bool(sly.errors))
+        assert "only who added the bot in seat 1, or the creator of T" in sly.errors[-1].message
+        assert table.chairs.slots[1].bot is not None
+        await ann.send(m.RemoveBot(table="T", seat=1))  # the creator may
+        await wait_for(lambda: table.chairs.slots[1].bot is None)
+        for t in tasks:
+            t.cancel()
