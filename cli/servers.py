@@ -24,7 +24,7 @@ from president.client.discovery import (
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
 
-from .usage import seconds
+from .usage import seconds, unbracketed
 
 #: The environment variable that names the one interface to announce and look on.
 INTERFACE_ENV = "PRESIDENT_MDNS_INTERFACE"
@@ -39,11 +39,8 @@ def quiet_zeroconf(verbose: bool = False) -> None:
 
 def interface_address(text: str) -> str:
     """An interface's address for mDNS: an IPv4 or IPv6 address of this machine."""
-    address = text.strip()
-    if address.startswith("[") and address.endswith("]"):
-        address = address[1:-1]  # (an IPv6 address as a client writes it before a port)
     try:
-        return str(ipaddress.ip_address(address))
+        return str(ipaddress.ip_address(unbracketed(text.strip())))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
 

@@ -124,7 +124,7 @@ def address(text: str) -> str:
         host, tail = text, ""  # no port, or an IPv6 address, bare or in brackets
     if tail and (not tail.isdigit() or not 1 <= int(tail) <= 65535):
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {tail!r}")
-    if not is_host(_unbracketed(host)):
+    if not is_host(unbracketed(host)):
         raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text!r}")
     return text
 
@@ -145,16 +145,16 @@ def listen_host(text: str) -> str:
     """An address or host name to listen on, checked before any name lookup (a name with
     a space in it would otherwise wait on the DNS before the server says it cannot
     listen)."""
-    host = _unbracketed(text.strip())
+    host = unbracketed(text.strip())
     if not is_host(host):
         name, colon, port = host.rpartition(":")
-        given_port = colon and port.isdigit() and is_host(_unbracketed(name))
+        given_port = colon and port.isdigit() and is_host(unbracketed(name))
         hint = f" (a port goes in --port: --port {port})" if given_port else ""
         raise argparse.ArgumentTypeError(f"not an address or host name: {text!r}{hint}")
     return host
 
 
-def _unbracketed(host: str) -> str:
+def unbracketed(host: str) -> str:
     """`host` without the brackets an IPv6 address has before a port."""
     return host[1:-1] if host.startswith("[") and host.endswith("]") else host
 

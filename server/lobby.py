@@ -239,19 +239,20 @@ class Lobby:
         `Table.unseat_unready`): back in the lobby, they hear the table list."""
         now = time.monotonic()
         self.forget_moved_out()
+        guests = {id(g): g for g in self.guests}  # (a table's members are these guests)
         for name, table in list(self.tables.items()):
-            creator = self.creators.get(name)
 
-            def is_creator(member: Member, creator: tuple[str, str] | None = creator) -> bool:
-                guest = next((g for g in self.guests if g is member), None)
-                return guest is not None and (guest.address, guest.name) == creator
+            def is_creator(member: Member, name: str = name) -> bool:
+                guest = guests.get(id(member))
+                return guest is not None and self.created(guest, name)
 
             gone = await table.unseat_unready(self.config.ready_seconds, is_creator)
             for member in gone:
-                guest = next((g for g in self.guests if g is member), None)
-                if guest is not None:
-                    self.moved_out[name, guest.address] = time.monotonic()
-                if guest is not None and guest.table is table:
+                guest = guests.get(id(member))
+                if guest is None:
+                    continue
+                self.moved_out[name, guest.address] = now
+                if guest.table is table:
                     guest.table = None
                     self.send_list(guest)
             if gone:
@@ -299,6 +300,10 @@ class Lobby:
             await self.remove(name, "never started and nobody there: room for a new table")
             return True
         return False
+
+    def created(self, guest: Guest, table: str) -> bool:
+        """Whether `guest` created `table` (its address and name, since this start)."""
+        return self.creators.get(table) == (guest.address, guest.name)
 
     def forget_moved_out(self) -> None:
         """Drop the moves out older than `UNREADY_MEMORY` (memory bounded by recent ones)."""
@@ -378,7 +383,7 @@ def _may_change_bots(lobby: Lobby, guest: Guest, table: Table) -> None:
     """Only the table's own people change its bots: who sits there, or who created it."""
     if table.chairs.index_of(guest) is not None:
         return
-    if lobby.creators.get(table.name) == (guest.address, guest.name):
+    if lobby.created(guest, table.name):
         return
     raise TableError(
         Code.NOT_ALLOWED, f"only the players at {table.name} or its creator change its bots"
@@ -523,13 +528,13 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
     # (moved out for not saying ready: not again so soon, under that name or from that
     # address, but for the creator's own address: friends behind one router with them)
     moved = lobby.moved_out.get((table.name, guest.address))
-    if moved is not None and time.monotonic() - moved > UNREADY_MEMORY:
-        del lobby.moved_out[table.name, guest.address]
-        moved = None
     creator = lobby.creators.get(table.name)
-    if creator is not None and creator[0] == guest.address:
-        moved = None
-    barred = moved is not None or table.moved_out(guest.name, lobby.config.ready_seconds)
+    from_there = (
+        moved is not None
+        and time.monotonic() - moved <= UNREADY_MEMORY
+        and (creator is None or creator[0] != guest.address)
+    )
+    barred = from_there or table.moved_out(guest.name, lobby.config.ready_seconds)
     if barred and table.chairs.held_by_key(guest) is None:  # (a chair of their own: theirs)
         raise TableError(
             Code.NOT_ALLOWED,
@@ -586,8 +591,7 @@ async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
     _may_change_bots(lobby, guest, table)
     slots = table.chairs.slots
     added_by = slots[message.seat].added_by if 0 <= message.seat < len(slots) else ""
-    creator = lobby.creators.get(table.name) == (guest.address, guest.name)
-    if added_by and added_by != guest.address and not creator:
+    if added_by and added_by != guest.address and not lobby.created(guest, table.name):
         # (a guest in a chair took the creator's bots away to keep a chair free, so that
         # the ready time never applied: a bot is its adder's and the creator's)
         raise TableError(

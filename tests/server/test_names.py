@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from president.client.connection import ConnectFailed
+from president.client.connection import Client, ConnectFailed
 from president.protocol import messages as m
 from president.server import players
+from president.server.app import Server
 from president.server.players import NameBook, name_key, name_problem
 
 from ..harness.servers import client, running_server
@@ -243,6 +244,19 @@ def test_a_full_book_lets_a_newcomer_in_unclaimed(monkeypatch: pytest.MonkeyPatc
     assert book.owner("newcomer") is None and book.owner("a") == f"{0:064x}"
 
 
+async def sits_at_a_table_of_their_own(server: Server, person: Client) -> None:
+    """`person` makes table T and sits there (back once the server has them seated)."""
+    await person.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+    await person.send(m.Join(table="T"))
+    name = person.link.name
+    await wait_for(
+        lambda: (
+            "T" in server.lobby.tables
+            and any(s.name == name for s in server.lobby.tables["T"].slots)
+        )
+    )
+
+
 async def test_a_name_used_unclaimed_is_not_another_keys_while_its_person_sits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -255,14 +269,7 @@ async def test_a_name_used_unclaimed_is_not_another_keys_while_its_person_sits(
     ann_key, eve_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     async with running_server(tmp_path) as server:
         ann = await client(server, "ann", tmp_path, identity=ann_key)
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(
-            lambda: (
-                "T" in server.lobby.tables
-                and any(s.name == "ann" for s in server.lobby.tables["T"].slots)
-            )
-        )
+        await sits_at_a_table_of_their_own(server, ann)
         assert server.names.owner("ann") is None  # used unclaimed
         with pytest.raises(ConnectFailed, match="the name ann is another player's, who sits at T"):
             await client(server, "ann", tmp_path, identity=eve_key)
@@ -295,14 +302,7 @@ async def test_a_keyless_player_seated_keeps_the_name_from_a_key(
     monkeypatch.setattr(players, "MAX_NAMES", 0)
     async with running_server(tmp_path) as server:
         olga = await client(server, "olga", tmp_path)  # no identity: keyless
-        await olga.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await olga.send(m.Join(table="T"))
-        await wait_for(
-            lambda: (
-                "T" in server.lobby.tables
-                and any(s.name == "olga" for s in server.lobby.tables["T"].slots)
-            )
-        )
+        await sits_at_a_table_of_their_own(server, olga)
         with pytest.raises(ConnectFailed, match="the name olga is another player's, who sits at T"):
             await client(server, "olga", tmp_path, identity=Ed25519PrivateKey.generate())
         again = await client(server, "olga", tmp_path)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from president.client.connection import Client
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.server.table import Table
 
 from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
-from .test_table import seated, table
+from .test_table import Member, seated, table
 
 #: Short enough for a test; the lobby looks every ready_seconds / 4.
 READY = 0.4
@@ -99,14 +100,19 @@ async def test_nobody_is_moved_with_a_chair_free_with_nobody_ready_or_with_no_ti
                 t.cancel()
 
 
+async def sits_at_table_t(host: Client) -> None:
+    """`host` makes table T, of three chairs, and sits there."""
+    await host.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+    await host.send(m.Join(table="T"))
+    await wait_for(lambda: host.model.slot is not None)
+
+
 async def test_the_creator_ready_among_server_bots_has_a_squatter_moved(tmp_path: Path) -> None:
     """A host who sat down with server bots, ready, and a guest took the last chair."""
     async with running_server(tmp_path, ready_seconds=READY) as server:
         ann, sly = [await client(server, n, tmp_path) for n in ("ann", "sly")]
         tasks = [asyncio.create_task(c.run()) for c in (ann, sly)]
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
+        await sits_at_table_t(ann)
         await ann.send(m.AddBot(table="T", strategy="random"))
         await ann.send(m.Ready())
         await sly.send(m.Join(table="T"))
@@ -122,9 +128,7 @@ async def test_bots_ready_do_not_move_the_person_who_sat_with_them(tmp_path: Pat
     async with running_server(tmp_path, ready_seconds=READY) as server:
         ann = await client(server, "ann", tmp_path)
         task = asyncio.create_task(ann.run())
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
+        await sits_at_table_t(ann)
         for _ in range(2):
             await ann.send(m.AddBot(table="T", strategy="random"))
         table = server.lobby.tables["T"]
@@ -146,15 +150,22 @@ async def looked_at(t: Table, now: list[float], at: float, creator: object) -> l
     return [member.name for member in gone]  # type: ignore[attr-defined]
 
 
-async def test_a_newcomer_in_a_chair_a_squatter_left_has_the_whole_time() -> None:
-    """The time is a person's, not a chair's (a hostile-guest pass: the squatter left
-    and vera, who took the chair, was moved out a second later)."""
+async def held_up_by_sly() -> tuple[Table, list[float], list[Member]]:
+    """A table of three on a clock of the test's (`now[0]`): ann, its creator as the tests
+    say it, and bob ready; sly in the last chair, not."""
     t, _ = table(3)
     now = [0.0]
     t.clock = lambda: now[0]
-    ann, bob, sly = await seated(t, "ann", "bob", "sly")
-    for member in (ann, bob):
+    people = await seated(t, "ann", "bob", "sly")
+    for member in people[:2]:
         await t.ready(member, True)
+    return t, now, people
+
+
+async def test_a_newcomer_in_a_chair_a_squatter_left_has_the_whole_time() -> None:
+    """The time is a person's, not a chair's (a hostile-guest pass: the squatter left
+    and vera, who took the chair, was moved out a second later)."""
+    t, now, (ann, _bob, sly) = await held_up_by_sly()
     assert await looked_at(t, now, 0.0, ann) == []
     assert await looked_at(t, now, 3.0, ann) == []
     await t.leave(sly)
@@ -167,12 +178,7 @@ async def test_a_newcomer_in_a_chair_a_squatter_left_has_the_whole_time() -> Non
 
 
 async def test_leaving_and_sitting_again_goes_on_with_the_time_had() -> None:
-    t, _ = table(3)
-    now = [0.0]
-    t.clock = lambda: now[0]
-    ann, bob, sly = await seated(t, "ann", "bob", "sly")
-    for member in (ann, bob):
-        await t.ready(member, True)
+    t, now, (ann, _bob, sly) = await held_up_by_sly()
     assert await looked_at(t, now, 0.0, ann) == []
     assert await looked_at(t, now, 3.0, ann) == []  # 3 s held up
     await t.leave(sly)
@@ -203,12 +209,7 @@ async def test_a_squatter_away_is_timed_too() -> None:
     """Dropping the connection and taking the chair back by key between two looks
     stopped the time (a hostile pass held a table so for ever): a person away holds the
     table up as much, and their chair is freed when the time is up."""
-    t, _ = table(3)
-    now = [0.0]
-    t.clock = lambda: now[0]
-    ann, bob, sly = await seated(t, "ann", "bob", "sly")
-    for member in (ann, bob):
-        await t.ready(member, True)
+    t, now, (ann, _bob, sly) = await held_up_by_sly()
     assert await looked_at(t, now, 0.0, ann) == []
     await t.drop(sly)  # away: the chair kept
     assert await looked_at(t, now, 3.0, ann) == []
@@ -224,9 +225,7 @@ async def test_a_guest_may_not_remove_the_bots_others_added(tmp_path: Path) -> N
     async with running_server(tmp_path, ready_seconds=READY) as server:
         ann, sly = [await client(server, n, tmp_path) for n in ("ann", "sly")]
         tasks = [asyncio.create_task(c.run()) for c in (ann, sly)]
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
+        await sits_at_table_t(ann)
         await ann.send(m.AddBot(table="T", strategy="random", seat=1))
         table = server.lobby.tables["T"]
         await wait_for(lambda: table.chairs.slots[1].bot is not None)
