@@ -493,15 +493,18 @@ class Game:
             if self._plain and not self.revolution:
                 # The common follow, inlined from `legal_plays` (the same rows, the same
                 # bound): the trick's count, of a rank above the pile's (or equal).
+                # (loops, not comprehensions: a comprehension is a call of its own, dear
+                # beside the few plays a follow finds)
                 index = top.size - 1
+                plays = []
                 if index:
-                    plays = [
-                        row[index]
-                        for row in self._rows[seat][top.rank + self._margin :]
-                        if len(row) > index
-                    ]
+                    for row in self._rows[seat][top.rank + self._margin :]:
+                        if len(row) > index:
+                            plays.append(row[index])
                 else:
-                    plays = [row[0] for row in self._rows[seat][top.rank + self._margin :] if row]
+                    for row in self._rows[seat][top.rank + self._margin :]:
+                        if row:
+                            plays.append(row[0])
             else:
                 plays = self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[assignment]
                 if not (plays and self._must_beat):
@@ -512,9 +515,10 @@ class Game:
                 plays.append(PASS)
             return plays
         if self.phase is _EXCHANGE and seat in self.pending_returns:
-            return self._judge.legal_returns(  # type: ignore[return-value]
-                self._rows[seat], self.pending_returns[seat][1]
-            )
+            returns = self._judge.legal_returns(self._rows[seat], self.pending_returns[seat][1])
+            # (listed, as the variants' plays are: judging a return again is dear)
+            self._listed = (self._actions, len(self._actions), seat, tuple(returns))
+            return returns  # type: ignore[return-value]
         return []
 
     def _plays(self, seat: int) -> list[Play]:

@@ -181,6 +181,25 @@ def test_either_receiver_may_return_first() -> None:
     assert game.turn == 0
 
 
+def test_after_the_returns_are_listed_only_a_legal_one_is_taken() -> None:
+    """The game keeps the returns it listed, to take one of them without judging it again
+    (`Game.apply`): any other return is still judged, whichever seat offers it."""
+    game = Game(BASE, list("ABCD"))
+    game.start_hand(dealer=3, deal=full_deal(BASE, 4, 0, {}))
+    finish_hand_low(game)
+    game.start_hand(rng=random.Random(1))
+    listed = game.legal_actions(0)
+    assert listed and all(isinstance(ret, Return) for ret in listed)
+    not_held = Return([c for c in parse_cards("3C 3D 3H 3S 4C") if c not in game.hand_of(0)][:2])
+    for wrong in (not_held, Return(game.hand_of(0)[:1]), PASS):
+        with pytest.raises(IllegalAction):
+            game.apply(0, wrong)
+    with pytest.raises(IllegalAction):  # another seat's return is not the listed seat's
+        game.apply(1, listed[0])
+    game.apply(0, listed[-1])
+    assert 0 not in game.pending_returns
+
+
 def test_the_return_may_include_cards_just_received() -> None:
     game = Game(BASE, list("ABCD"))
     game.start_hand(dealer=3, deal=full_deal(BASE, 4, 0, {}))
