@@ -256,8 +256,8 @@ class Listing:
         self._follows: dict[int, tuple[_Answer, ...]] = {}
         #: `_lead_runs` by its key, as first asked (at most 2**13 * 9).
         self._lead_runs: dict[int, tuple[tuple[_Led, ...], ...]] = {}
-        #: The sets of jokers alone that beat a set pile, by `rank << 5 | size << 1 |
-        #: reversed`, as first asked.
+        #: The sets of jokers alone that beat a set pile, by `(rank << 5 | size << 1 |
+        #: reversed) << 4 | jokers held` (at most 2 decks of 2), as first asked.
         self._jokers_beating: dict[int, tuple[Play, ...]] = {}
         margin = 0 if rules.equal_plays != "off" else 1
         #: `_answers[reversed][pile rank]`: (rank, beats at the pile's size, clear floor)
@@ -399,14 +399,15 @@ class Listing:
                     sets = table[pattern]
                     plays += _fill(which, pattern) if sets is None else sets
         if jokers:
-            beating = self._jokers_beating.get(top.rank << 5 | size << 1 | rev)
+            key = (top.rank << 5 | size << 1 | rev) << 4 | jokers
+            beating = self._jokers_beating.get(key)
             if beating is None:
-                beating = self._jokers_beating[top.rank << 5 | size << 1 | rev] = tuple(
+                beating = self._jokers_beating[key] = tuple(
                     play_of(_JOKER_TAIL[count])
-                    for count in range(1, rules.decks * rules.jokers + 1)
+                    for count in range(1, jokers + 1)
                     if _set_beats(rules, top, rev, JOKER_RANK, count, ())
                 )
-            plays += [play for play in beating if play.count <= jokers]
+            plays += beating
         return plays
 
     def _on_run(
