@@ -18,6 +18,7 @@ from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.certs import fingerprint, normalise_fingerprint, same_fingerprint
 from president.protocol.connection import Connection
+from president.protocol.discovery import host_port
 from president.protocol.errors import Code, RemoteProtocolError
 from president.protocol.fairdeal import check_hand
 from president.protocol.identity import (
@@ -124,24 +125,24 @@ async def _open_tls(
             reason = "connection refused: nothing listens on that port"
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
-        raise ConnectFailed(f"cannot reach a president server at {host}:{port}: {reason}") from None
+        raise ConnectFailed(f"cannot reach a president server at {host_port(host, port)}: {reason}") from None
     ssl_object = writer.get_extra_info("ssl_object")
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
     if der is None:
         writer.close()
-        raise ConnectFailed(f"{host}:{port} did not show a certificate")
+        raise ConnectFailed(f"{host_port(host, port)} did not show a certificate")
     return reader, writer, fingerprint(der)
 
 
 async def server_fingerprint(address: str, timeout: float = 10.0) -> tuple[str, str]:
-    """("host:port", the fingerprint its certificate has), without saying hello: for
-    showing a user the fingerprint before they trust it."""
+    """(HOST:PORT, an IPv6 address in brackets; the fingerprint its certificate has),
+    without saying hello: for showing a user the fingerprint before they trust it."""
     host, port = split_address(address)
     _, writer, shown = await _open_tls(host, port, timeout)
     writer.close()
     with contextlib.suppress(Exception):
         await writer.wait_closed()
-    return f"{host}:{port}", shown
+    return host_port(host, port), shown
 
 
 async def resolve_pin(
@@ -217,7 +218,7 @@ async def connect(
         except ValueError as exc:
             raise ConnectFailed(str(exc)) from None
     reader, writer, shown = await _open_tls(host, port, timeout)
-    where = f"{host}:{port}"
+    where = host_port(host, port)
     known = known or KnownServers()
     fresh = False  # (remembered once it answers hello as a president server does)
     try:

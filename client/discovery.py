@@ -20,7 +20,7 @@ from types import TracebackType
 
 import ifaddr
 from president.protocol.certs import normalise_fingerprint
-from president.protocol.discovery import SERVICE_TYPE, Announcement, BadAnnouncement
+from president.protocol.discovery import SERVICE_TYPE, Announcement, BadAnnouncement, host_port
 from zeroconf import (
     InterfaceChoice,
     IPVersion,
@@ -111,14 +111,14 @@ KEPT = {Trust.TRUSTED: MAX_TRUSTED, Trust.CLAIMING: MAX_CLAIMING, Trust.OTHER: M
 def judged(
     announcement: Announcement, known: Mapping[str, str], fingerprints: frozenset[str]
 ) -> tuple[Trust, Announcement]:
-    """The announcement's `Trust` by `known` (known_servers: "host:port" -> fingerprint,
+    """The announcement's `Trust` by `known` (known_servers: HOST:PORT -> fingerprint,
     whose `fingerprints` are given too), and the announcement with the trusted address
     first if it has one, so that connecting goes where the pin is."""
     claimed = announcement.fingerprint
     if claimed is None or claimed not in fingerprints:
         return Trust.OTHER, announcement
     for address in announcement.addresses:
-        if known.get(f"{address}:{announcement.port}") == claimed:
+        if known.get(host_port(address, announcement.port)) == claimed:
             rest = tuple(a for a in announcement.addresses if a != address)
             return Trust.TRUSTED, replace(announcement, addresses=(address, *rest))
     return Trust.CLAIMING, announcement

@@ -1,5 +1,7 @@
 """Trust on first use: the server's certificate fingerprint is remembered per address in
-`known_servers` (in the XDG config directory) and a changed one is refused."""
+`known_servers` (in the XDG config directory) and a changed one is refused.  An address
+is HOST:PORT, an IPv6 address in brackets (`[fd00::2]:7766`); a line written before
+brackets (`fd00::2:7766`) is read as the same address."""
 
 from __future__ import annotations
 
@@ -43,8 +45,12 @@ class KnownServers:
         for line in lines:
             parts = line.split()
             if len(parts) == 2 and not line.startswith("#"):
+                address = parts[0]
+                if address.count(":") > 1 and not address.startswith("["):
+                    host, _, port = address.rpartition(":")  # (written before brackets)
+                    address = f"[{host}]:{port}"
                 try:
-                    known[parts[0]] = normalise_fingerprint(parts[1])
+                    known[address] = normalise_fingerprint(parts[1])
                 except ValueError:
                     continue
         return known

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from president.client.connection import Client
+from president.client.connection import Client, ConnectFailed, connect, resolve_pin
 from president.client.discovery import ServerFinder
+from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.server.announce import multicast_problem
 from zeroconf import IPVersion
@@ -392,6 +393,15 @@ async def test_a_server_on_ipv6_loopback_says_its_address_as_a_client_writes_it(
         problem = multicast_problem("::1")
         words = "not announced on the LAN (no multicast from ::1: " if problem else "announced on"
         await wait_for(lambda: words in server.text(), 30, lambda: server.text())
+        # a client writes it so too: in what it remembers (and says) of the server
+        known = KnownServers(tmp_path / "known")
+        link = await connect(f"[::1]:{port}", "six", known=known)
+        await link.close()
+        assert known.path.read_text().splitlines()[1].startswith(f"[::1]:{port} ")
+        with pytest.raises(
+            ConnectFailed, match=rf"^\[::1\]:{port} is not a server you trusted before"
+        ):
+            await resolve_pin(f"[::1]:{port}", KnownServers(tmp_path / "none"), None, None)
     finally:
         status = server.stop(signal.SIGTERM)
     out, err = server.text(), server.errors()

@@ -54,8 +54,8 @@ class ServersScreen:
 
     def trusted(self, server: Announcement) -> str | None:
         """The fingerprint trusted before for the server's address (as known_servers
-        keys it: host:port, no brackets), if any."""
-        return self.known.get(f"{server.addresses[0]}:{server.port}")
+        keys it: HOST:PORT, an IPv6 address in brackets), if any."""
+        return self.known.get(server.address)
 
     def namesakes(self, server: Announcement) -> list[Announcement]:
         """The other servers listed under the same name (an impostor uses a known one)."""

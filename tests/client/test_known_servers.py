@@ -40,3 +40,20 @@ def test_processes_remembering_servers_at_once_all_succeed(tmp_path: Path) -> No
     assert known and all(fp == FINGERPRINT for fp in known.values())  # whole, never torn
     assert os.stat(path).st_mode & 0o777 == 0o600
     assert os.listdir(path.parent) == ["known_servers"]  # no temporary file left behind
+
+
+def test_an_ipv6_address_is_kept_in_brackets_and_an_older_line_read_so(tmp_path: Path) -> None:
+    """Lines written before brackets (`fd00::2:7766`: host and port run together) are
+    the same address as `[fd00::2]:7766`, which is what is written now."""
+    path = tmp_path / "known_servers"
+    path.write_text(f"# president\nfd00::2:7766 {FINGERPRINT}\n10.0.0.1:7766 {FINGERPRINT}\n")
+    known = KnownServers(path)
+    assert known.load() == {"[fd00::2]:7766": FINGERPRINT, "10.0.0.1:7766": FINGERPRINT}
+    assert known.check("[fd00::2]:7766", FINGERPRINT)
+    known.remember("[::1]:7000", FINGERPRINT)
+    lines = path.read_text().splitlines()[1:]
+    assert lines == [
+        f"10.0.0.1:7766 {FINGERPRINT}",
+        f"[::1]:7000 {FINGERPRINT}",
+        f"[fd00::2]:7766 {FINGERPRINT}",
+    ]
