@@ -3,6 +3,7 @@ view, so the same object plays offline in `president sim` and online at a table.
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -87,9 +88,11 @@ def strategy_name(name: str) -> str:
     wanted = name.strip().lower()
     wanted = LEVELS.get(wanted, wanted)
     if wanted not in STRATEGIES:
+        close = difflib.get_close_matches(wanted, [*LEVELS, *STRATEGIES], n=1)
         raise ValueError(
-            f"there is no bot strategy {name!r}: choose one of {', '.join(LEVELS)} "
-            f"or {', '.join(STRATEGIES)}"
+            f"there is no bot strategy {name!r}"
+            + (f" (did you mean {close[0]}?)" if close else "")
+            + f": choose one of {', '.join(LEVELS)} or {', '.join(STRATEGIES)}"
         )
     return wanted
 

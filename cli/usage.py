@@ -27,10 +27,20 @@ class UsageError(Exception):
     """A mistake on the command line: printed as one line, exit status 2."""
 
 
+#: argparse's words for a value not among an argument's choices (a subcommand's name).
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a mistake said in one line: the usage is one `--help` away."""
 
     def error(self, message: str) -> NoReturn:
+        chosen = _INVALID_CHOICE.search(message)
+        if chosen is not None:  # (`president srever`: did you mean server?)
+            choices = re.findall(r"'([^']*)'", chosen.group(2))
+            close = difflib.get_close_matches(chosen.group(1), choices, n=1)
+            if close:
+                message += f"; did you mean {close[0]}?"
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
     def parse_command(self, argv: Sequence[str]) -> argparse.Namespace:

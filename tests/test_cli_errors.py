@@ -80,6 +80,11 @@ CASES: dict[str, Case] = {
         words="there is no toggle 'nine_clear' (did you mean nines_clear?)",
     ),
     "no-such-command": case("deal", words="invalid choice: 'deal'"),
+    "command-typo": case("srever", words="; did you mean server? (see president --help)"),
+    "bot-typo": case(
+        *("sim", "--bots", "random,randm,random", "--games", "1"),
+        words="no bot strategy 'randm' (did you mean random?)",
+    ),
     # replay: 2 for anything that is not a record
     "replay-random-bytes": case("replay", "{garbage}", words="not JSON"),
     "replay-truncated": case("replay", "--json", "{truncated}", words="truncated.json"),
