@@ -232,6 +232,10 @@ class TableSettings:
     resume_seconds: float = 120.0
     #: While its journal writes fail: how often the table tries again.
     journal_retry_seconds: float = 5.0
+    #: Who created it: their address and name (None: made before creators were kept).
+    #: Journaled with the table, so that it is still theirs after a restart (the ready
+    #: time's say, removing bots, the tables an address has open).
+    creator: tuple[str, str] | None = None
 
     @classmethod
     def on(
@@ -244,6 +248,7 @@ class TableSettings:
         seats: int,
         password: str | None,
         turn_seconds: int,
+        creator: tuple[str, str] | None = None,
     ) -> TableSettings:
         """A table as created (or restored), with the timings of this server's
         configuration; `password` in clear (kept as its hash)."""
@@ -260,6 +265,7 @@ class TableSettings:
             pause_between_hands=config.pause_between_hands,
             resume_seconds=config.resume_seconds,
             journal_retry_seconds=config.journal_retry_seconds,
+            creator=creator,
         )
 
     @classmethod
@@ -275,6 +281,7 @@ class TableSettings:
             seats=body["seats"],
             password=body.get("password"),
             turn_seconds=body["turn_seconds"],
+            creator=_creator(body.get("creator")),
         )
         if "password_scrypt" in body:
             stored = body["password_scrypt"]
@@ -293,4 +300,15 @@ class TableSettings:
             "seats": self.seats,
             "password_scrypt": self.password,
             "turn_seconds": self.turn_seconds,
+            **({} if self.creator is None else {"creator": list(self.creator)}),
         }
+
+
+def _creator(kept: object) -> tuple[str, str] | None:
+    """A "table" entry's creator (address, name); None from a journal before they were
+    kept."""
+    if kept is None:
+        return None
+    if not (isinstance(kept, list) and len(kept) == 2 and all(isinstance(k, str) for k in kept)):
+        raise ValueError("the table's creator is not an address and a name")
+    return kept[0], kept[1]

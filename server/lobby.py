@@ -89,8 +89,6 @@ class Lobby:
         self.guests: set[Guest] = set()
         #: Shutting down: every table stays as it is, for the next start.
         self.closing = False
-        #: Who created each table since this start: (address, name).
-        self.creators: dict[str, tuple[str, str]] = {}
         #: (table, address) -> when a person from that address was moved out of a chair
         #: there for not saying ready: not let sit there again within UNREADY_MEMORY.
         self.moved_out: dict[tuple[str, str], float] = {}
@@ -276,7 +274,6 @@ class Lobby:
         if table is None:
             return
         self._empty_since.pop(name, None)
-        self.creators.pop(name, None)
         await table.stop()  # a game still going has its record written here
         if self.journal is not None and table.log_id is not None:
             # gone for good: its rows go too (close_table is for a table that did not
@@ -302,8 +299,9 @@ class Lobby:
         return False
 
     def created(self, guest: Guest, table: str) -> bool:
-        """Whether `guest` created `table` (its address and name, since this start)."""
-        return self.creators.get(table) == (guest.address, guest.name)
+        """Whether `guest` created `table` (its address and name, kept in the journal)."""
+        made = self.tables.get(table)
+        return made is not None and made.settings.creator == (guest.address, guest.name)
 
     def forget_moved_out(self) -> None:
         """Drop the moves out older than `UNREADY_MEMORY` (memory bounded by recent ones)."""
@@ -448,7 +446,11 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             f"the name {name!r} looks like table {alike!r}: choose a name that looks different",
         )
     config = lobby.config
-    mine = sum(1 for who in lobby.creators.values() if who[0] == guest.address)
+    mine = sum(
+        1
+        for table in lobby.tables.values()
+        if table.settings.creator is not None and table.settings.creator[0] == guest.address
+    )
     if mine >= config.tables_per_address:
         raise TableError(
             Code.NOT_ALLOWED,
@@ -486,6 +488,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         seats=message.seats,
         password=None,
         turn_seconds=message.turn_seconds,
+        creator=(guest.address, guest.name),
     )
     if message.password is not None:
         # (scrypt off the event loop, in turn with the checks; while it runs, the name
@@ -495,7 +498,6 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     lobby.tables[message.name] = Table(
         settings, lobby.on_record, journal=lobby.journal, ratings=lobby.ratings
     )
-    lobby.creators[message.name] = (guest.address, guest.name)
     lobby.changed(message.name)
     lobby._sweep_soon()
 
@@ -528,7 +530,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
     # (moved out for not saying ready: not again so soon, under that name or from that
     # address, but for the creator's own address: friends behind one router with them)
     moved = lobby.moved_out.get((table.name, guest.address))
-    creator = lobby.creators.get(table.name)
+    creator = table.settings.creator
     from_there = (
         moved is not None
         and time.monotonic() - moved <= UNREADY_MEMORY

@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.client.connection import Client
 from president.protocol import messages as m
 from president.protocol.errors import Code
+from president.server.app import Server
 from president.server.table import Table
 
+from ..harness.ports import free_port
 from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
 from .test_table import Member, seated, table
@@ -238,5 +241,39 @@ async def test_a_guest_may_not_remove_the_bots_others_added(tmp_path: Path) -> N
         assert table.chairs.slots[1].bot is not None
         await ann.send(m.RemoveBot(table="T", seat=1))  # the creator may
         await wait_for(lambda: table.chairs.slots[1].bot is None)
+        for t in tasks:
+            t.cancel()
+
+
+async def test_a_table_restored_after_a_restart_is_still_its_creator_s(tmp_path: Path) -> None:
+    """The creator is kept in the journal with the table: after a restart a squatter at
+    a restored table is still moved out once its creator is back and ready (it was not:
+    the creator was kept in memory alone, and nobody had the say)."""
+    port = free_port()
+    keys = {n: Ed25519PrivateKey.generate() for n in ("ann", "bob")}
+
+    async def back(server: Server, name: str) -> Client:
+        return await client(server, name, tmp_path, identity=keys[name])
+
+    async with running_server(tmp_path, ready_seconds=READY, port=port) as server:
+        ann, bob = [await back(server, n) for n in ("ann", "bob")]
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob)]
+        await sits_at_table_t(ann)
+        await bob.send(m.Join(table="T"))
+        await wait_for(lambda: bob.model.slot is not None)
+        for t in tasks:
+            t.cancel()
+    async with running_server(tmp_path, ready_seconds=READY, port=port) as server:
+        assert server.lobby.tables["T"].settings.creator == ("127.0.0.1", "ann")
+        ann, bob = [await back(server, n) for n in ("ann", "bob")]
+        sly = await client(server, "sly", tmp_path)
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob, sly)]
+        for c in (ann, bob, sly):  # (ann and bob back in their chairs, by their keys)
+            await c.send(m.Join(table="T"))
+        await wait_for(lambda: all(c.model.slot is not None for c in (ann, bob, sly)))
+        for c in (ann, bob):
+            await c.send(m.Ready())
+        await wait_for(lambda: sly.seat_lost is not None, 10)
+        assert ann.seat_lost is None and bob.seat_lost is None
         for t in tasks:
             t.cancel()
