@@ -125,7 +125,9 @@ async def _open_tls(
             reason = "connection refused: nothing listens on that port"
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
-        raise ConnectFailed(f"cannot reach a president server at {host_port(host, port)}: {reason}") from None
+        raise ConnectFailed(
+            f"cannot reach a president server at {host_port(host, port)}: {reason}"
+        ) from None
     ssl_object = writer.get_extra_info("ssl_object")
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
     if der is None:

@@ -6,17 +6,23 @@ is logged once, not a line per guess.
 Guesses spread over many addresses are budgeted too: an address that has guessed wrong
 lately (within `forget`) shares, with every other such address, `shared_per_minute`
 checks a minute for that kind of password; an address with no wrong guess behind it
-(a friend typing the password for the first time) is never held by that budget."""
+(a friend typing the password for the first time) is never held by that budget, nor is a
+player key that gave the right password before (`welcome`): a friend who mistyped once
+while others guess from many addresses is not locked out with them (a key proves who
+holds it, and a guesser holds no key that was ever let in)."""
 
 from __future__ import annotations
 
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 log = logging.getLogger("president.server")
+
+#: How many keys that gave a right password are kept per kind (the oldest go first).
+MOST_WELCOMED = 4096
 
 
 @dataclass
@@ -46,9 +52,13 @@ class PasswordGuard:
         self._records: dict[tuple[str, str], _Record] = {}
         #: Per kind ("server", "table"): when each check of a repeat guesser was let through.
         self._shared: dict[str, deque[float]] = {}
+        #: Per kind: who gave the right password before (`welcome`), oldest first.
+        self._welcomed: dict[str, dict[Hashable, None]] = {}
 
-    def refusal(self, address: str, what: str) -> str | None:
-        """Why this address may not try a password now (how long to wait), or None."""
+    def refusal(self, address: str, what: str, who: Hashable | None = None) -> str | None:
+        """Why this address may not try a password now (how long to wait), or None.
+        `who` (a proven player key, with what it opens) skips the budget shared between
+        addresses if it gave the right password before, not the address's own wait."""
         record = self._records.get((address, what))
         if record is None:
             return None
@@ -57,6 +67,8 @@ class PasswordGuard:
         if left > 0:
             return f"too many wrong passwords: try again in {max(1, round(left))} s"
         if not record.wrong or now - record.last > self.forget:
+            return None
+        if who is not None and who in self._welcomed.get(what, {}):
             return None
         shared = self._shared.setdefault(what, deque())
         while shared and now - shared[0] >= 60:
@@ -69,6 +81,14 @@ class PasswordGuard:
             )
         shared.append(now)
         return None
+
+    def welcome(self, what: str, who: Hashable) -> None:
+        """`who` (a proven player key, with what it opened) gave the right password."""
+        welcomed = self._welcomed.setdefault(what, {})
+        welcomed.pop(who, None)
+        welcomed[who] = None
+        if len(welcomed) > MOST_WELCOMED:
+            del welcomed[next(iter(welcomed))]
 
     def wrong(self, address: str, what: str) -> None:
         """A wrong password: the address waits longer before its next try."""

@@ -396,7 +396,12 @@ async def _password_tried(
     if table.settings.password is None:
         await attempt
         return
-    refusal = lobby.guard.refusal(guest.address, "table")
+    # (a player key that opened this table before is not held by the budget wrong
+    # guesses from many addresses share, `PasswordGuard.refusal`: known by the table's
+    # password hash, salted afresh for every table made, not by its name, which a table
+    # made again with another password has too)
+    who = (table.settings.password, guest.player_id) if guest.player_id else None
+    refusal = lobby.guard.refusal(guest.address, "table", who)
     if refusal is not None:
         attempt.close()
         raise TableError(Code.RATE_LIMITED, refusal)
@@ -406,6 +411,8 @@ async def _password_tried(
         if error.code == Code.WRONG_PASSWORD:
             lobby.guard.wrong(guest.address, "table")
         raise
+    if who is not None:
+        lobby.guard.welcome("table", who)
 
 
 @handles(m.Ping)

@@ -341,23 +341,29 @@ class Session:
         if password is not None and hello.password is None:  # not a guess: no wait after it
             self.deliver(m.Reject(versions=m.VERSIONS, reason=m.NEEDS_PASSWORD))
             return False
-        if password is not None and (wait := self.handler.guard.refusal(self.address, "server")):
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
-            return False
-        if password is not None and not await password_checks(
-            password, hello.password, self.address
-        ):
-            self.handler.guard.wrong(self.address, "server")
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
-            return False
         problem = key_problem(hello.hand_key)
         if problem is not None:
             self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
             return False
+        proven: bytes | None = None
         if version >= IDENTITY_VERSION:
+            # (the key first: one that gave the right password before is not held by the
+            # budget wrong guesses from many addresses share, `PasswordGuard.refusal`)
             proven = await self._proof(version)
             if proven is None:
                 return False
+        if password is not None:
+            guard = self.handler.guard
+            if wait := guard.refusal(self.address, "server", proven):
+                self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
+                return False
+            if not await password_checks(password, hello.password, self.address):
+                guard.wrong(self.address, "server")
+                self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
+                return False
+            if proven is not None:
+                guard.welcome("server", proven)
+        if proven is not None:
             self.player_key, self.player_id = proven, player_id(proven)
         # (a name used unclaimed, the book full or its address past its claims, is still
         # not another key's to claim while its person sits at a table under it: asked

@@ -87,3 +87,27 @@ def test_wrong_guesses_from_many_addresses_share_one_budget() -> None:
     assert guard.refusal("10.0.0.7", "server") is None
     clock.now += 61  # a minute on: the budget is back
     assert guard.refusal(addresses[50], "table") is None
+
+
+def test_a_key_that_gave_the_right_password_before_is_not_held_by_the_shared_budget() -> None:
+    """A friend who mistyped once while others guess from many addresses: once its own
+    wait is over, its key (proven at hello) is not locked out with the guessers; a key
+    never let in, or none, is."""
+    clock = Clock()
+    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12)
+    friend, key = "10.0.0.7", b"k" * 32
+    guard.welcome("server", key)  # last week, the right password
+    guard.wrong(friend, "server")  # today, a typo
+    for i in range(100):
+        address = f"10.6.0.{i}"
+        guard.refusal(address, "server")
+        guard.wrong(address, "server")
+    clock.now += 1.5
+    for i in range(12):  # the guessers use up the minute's shared checks
+        assert guard.refusal(f"10.6.0.{i}", "server") is None
+    assert guard.refusal(friend, "server", key) is None
+    for who in (None, b"x" * 32):
+        refused = guard.refusal(friend, "server", who)
+        assert refused is not None and "from many addresses" in refused
+    guard.wrong(friend, "server")  # its own wait still holds it
+    assert (guard.refusal(friend, "server", key) or "").startswith("too many wrong passwords: ")
