@@ -15,6 +15,7 @@ from typing import Protocol
 
 from president.engine import Card
 from president.engine.cards import JOKER_RANK
+from prompt_toolkit.application import get_app_or_none
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -176,9 +177,15 @@ def help_box_of(
     width: Callable[[], int] | None = None,
     title: str = "help",
 ) -> Frame:
-    """A screen's help overlay: its lines in a frame, paged where they do not fit."""
-    window = Window(
-        HelpControl(screen, lines),
-        width=None if width is None else (lambda: D.exact(width())),
-    )
-    return Frame(window, title=title)
+    """A screen's help overlay: its lines in a frame, paged where they do not fit; as
+    wide as `width()` says (or its longest line), or as the whole screen when that is
+    only a few columns short of it (the screen beneath showed at its sides: a header's
+    last letter beside the frame)."""
+
+    def fitted() -> D:
+        wanted = max((len(line) for line in lines()), default=0) if width is None else width()
+        app = get_app_or_none()
+        inside = app.output.get_size().columns - 2 if app is not None else wanted
+        return D.exact(inside if inside - wanted < 4 else wanted)
+
+    return Frame(Window(HelpControl(screen, lines), width=fitted), title=title)
