@@ -66,13 +66,16 @@ async def lobby_and_tables(
     output: Output | None = None,
     theme: str = "dark",
     shell: Shell | None = None,
-) -> None:
+) -> str | None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
     server goes away for good: screens on one shell (the client's messages and the
-    connection's state go to the screen on top)."""
+    connection's state go to the screen on top).  What to tell the user after: where
+    their seat waits, when they quit (ctrl-c) at a table without leaving it."""
     shell = shell if shell is not None else Shell(theme, input, output)
     client.on_message = shell.on_message
     network = asyncio.get_running_loop().create_task(client.follow(shell.status))
+
+    kept: list[str] = []
 
     async def screens() -> None:
         while True:
@@ -81,8 +84,27 @@ async def lobby_and_tables(
             await shell.show(lobby)
             if lobby.outcome != "table":
                 return
-            await shell.show(TableApp(client, bots=bots, shell=shell))
+            table = TableApp(client, bots=bots, shell=shell)
+            await shell.show(table)
             if network.done():
+                return
+            model = client.model
+            if table.quitting and model.slot is not None and client.seat_lost is None:
+                # (no `leave`: the seat waits, as for a client that crashed)
+                meanwhile = (
+                    "the timeout rule plays it meanwhile"
+                    if model.playing
+                    else "kept for a while with no game on"
+                )
+                again = (
+                    f"president connect {screen.address} --name {model.me}"
+                    if screen.address
+                    else "connecting again"
+                )
+                kept.append(
+                    f"your seat at {model.name} waits for you ({meanwhile}): {again} takes "
+                    "you back to it"
+                )
                 return
             lost, client.seat_lost = client.seat_lost, None
             if lost is None:
@@ -97,6 +119,7 @@ async def lobby_and_tables(
         network.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await network
+    return kept[0] if kept else None
 
 
 async def ask(question: str, *, echo: bool = True) -> str:
@@ -234,9 +257,11 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         screen.saved, problems = table_rule_sets()
         screen.message = "; ".join(problems)
         try:
-            await lobby_and_tables(client, screen, bots=args.bots, shell=shell)
+            farewell = await lobby_and_tables(client, screen, bots=args.bots, shell=shell)
         finally:
             await client.link.close()
+        if farewell is not None:
+            said.append(farewell)
         if client.bye is not None:
             said.append(f"the server said goodbye: {client.bye.reason}")
 

@@ -71,7 +71,7 @@ HELP = (
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("?", "this help (any key closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
-    ("ctrl-c", "leave at once"),
+    ("ctrl-c", "quit, keeping your seat (connect again)"),
 )
 
 #: From this many columns the log stands beside the table rather than under it.
@@ -126,6 +126,9 @@ class TableApp:
         self._message = ("", 0.0)  # the message on the status line and since when
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
+        #: ctrl-c: the program quits without leaving the table (its seat waits, as if the
+        #: client had crashed), where q gives the seat up
+        self.quitting = False
         client.on_message = self.shell.on_message
         self.screen.catch_up()  # what the model heard before this screen opened
         if shell is None:
@@ -760,6 +763,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
+        table.quitting = True
         table.leave()
 
     return kb

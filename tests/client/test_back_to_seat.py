@@ -38,7 +38,12 @@ def test_the_lobby_says_once_which_seat_waits_and_chooses_its_table() -> None:
 
 
 @pytest.mark.slow
-async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["SIGKILL", "ctrl-c"])
+async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
+    tmp_path: Path, how: str
+) -> None:
+    """Killed, or quit with ctrl-c (which leaves nothing: the seat waits as for a crash,
+    and the client says so as it ends)."""
     server = await ServerProcess.started(tmp_path / "data")
     env = environment(tmp_path)
     command = [*PRESIDENT, "connect", server.address, "--name", "ann"]
@@ -55,6 +60,14 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(tmp_path: 
         await bots.said("seated at T", 3)
         ann.send("r")
         await ann.shows("▶ ann (you)", 30)  # the game is on and waits for ann
+        if how == "ctrl-c":
+            ann.ctrl_c()
+            assert await ann.exits() == 0
+            said = " ".join(ann.output().split())
+            assert (
+                "your seat at T waits for you (the timeout rule plays it meanwhile): president "
+                f"connect {server.address} --name ann takes you back to it"
+            ) in said, said
         ann.close()  # SIGKILL: no goodbye
 
         again = Terminal(command, env, rows=16, columns=60)
