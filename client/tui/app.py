@@ -192,7 +192,8 @@ class TableApp:
         """The connection's state, shown in the header."""
         if what == "reconnected":
             self.screen.connection = "connected"
-            self.screen.message = "reconnected to your seat"
+            # (in the log: a message on the status line hid the turn's hint for its time)
+            self.screen.note("— reconnected to your seat —")
         else:
             self.screen.connection = what
         self.app.invalidate()

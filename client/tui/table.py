@@ -456,6 +456,10 @@ class TableScreen:
                 self.stream[index] = ("", "", told)
                 break
 
+    def note(self, line: str) -> None:
+        """A line of the client's own in the log (not the table's: the connection's)."""
+        self._add(line, "class:dim")
+
     def _add(self, line: str, style: str = "", where: str = "") -> None:
         """A line for the log: an event or a chat line (`where` ""), or a note."""
         if not where:
