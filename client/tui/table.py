@@ -599,6 +599,9 @@ class TableScreen:
             size = owed[seat]
             keys = f" space chooses, enter gives back {size} card{'s' if size != 1 else ''}"
             name = self.name_of(givers[0]) if givers else ""
+            suggests = keys.replace(", enter", ", s suggests, enter", 1)
+            if width is None or len(suggests) + len(" to ") + len(name) <= width:
+                keys = suggests  # (where the giver's name stays whole)
             room = len(name) if width is None else width - len(keys) - len(" to ")
             to = f" to {middle_cut(name, room)}" if name and min(room, len(name)) >= 3 else ""
             return "class:turn", keys + to
@@ -637,8 +640,10 @@ class TableScreen:
         due = view.due
         assert due is not None
         verb, does = DUE_WORDS[due.kind]
-        keys = f": space chooses, enter {does}"
+        keys = plain = f": space chooses, enter {does}"
         owed = f" {verb} {plural(due.size, 'card')}"
+        if due.kind in ("handover", "discard"):  # (s chooses the lowest, as the timeout rule)
+            keys = f": space chooses, s suggests, enter {does}"
         if due.kind == "bomb":
             # (the row above shows a card of each rank; its box says so)
             return f" name {plural(due.size, 'rank')} for all to discard" + keys
@@ -648,11 +653,12 @@ class TableScreen:
                 return owed + keys
         receiver = self.receiver(view.seat) if due.kind in ("handover", "zombie") else None
         if receiver is None:
-            return owed + keys
+            return owed + (keys if width is None or len(owed) + len(keys) <= width else plain)
         name = self.name_of(receiver)
-        short = ": space, enter"  # (the receiver's name whole before the keys' words)
-        if width is not None and len(owed) + len(" to ") + len(name) + len(keys) > width:
-            keys = short if len(owed) + len(" to ") + len(name) + len(short) <= width else keys
+        if width is not None:  # the receiver's name whole before the keys' words; else cut
+            short = ": space, enter"
+            whole = [k for k in (keys, plain, short) if len(owed + " to " + name + k) <= width]
+            keys = whole[0] if whole else plain
         room = len(name) if width is None else width - len(owed) - len(keys) - len(" to ")
         to = f" to {middle_cut(name, room)}" if min(room, len(name)) >= 3 else ""
         return owed + to + keys

@@ -649,6 +649,10 @@ def test_the_exchange_hint_keeps_its_keys_at_60_columns_with_the_longest_name() 
         assert len(text) <= width and "space chooses, enter gives back 2 cards" in text, text
         assert re.search(r" to Maxim\S*irds$", text), text  # cut in the middle, not dropped
     assert screen.status_line(119)[1].endswith(f" to {LONGEST}")
+    # s (the lowest cards) said where the name stays whole beside it
+    assert screen.status_line(119)[1] == (
+        f" space chooses, s suggests, enter gives back 2 cards to {LONGEST}"
+    )
 
 
 def test_the_hand_summary_names_everyone_whole() -> None:

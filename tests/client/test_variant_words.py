@@ -74,7 +74,7 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     screen = screen_at(owing("handover", 2), "4C 9H KD 2S", toggles=DAIFUGO)
     style, text = screen.status_line()
     assert style == "class:turn"
-    assert text == " hand over 2 cards to bob: space chooses, enter hands over"
+    assert text == " hand over 2 cards to bob: space chooses, s suggests, enter hands over"
     assert screen.pass_problem() == "no passing: you owe 2 cards to hand over first"
     assert screen.actions() == []
     assert screen.message == "choose 2 cards to hand over with space, then enter"
@@ -94,7 +94,7 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     past = owing("handover", 2, places=(None, 0, None, None), counts=(4, 0, 13, 13))
     assert "to cat:" in screen_at(past, "4C 9H KD 2S", toggles=DAIFUGO).status_line()[1]
     discard = screen_at(owing("discard", 1), "4C 9H KD", toggles=DAIFUGO)
-    assert discard.status_line()[1] == " discard 1 card: space chooses, enter discards"
+    assert discard.status_line()[1] == " discard 1 card: space chooses, s suggests, enter discards"
     discard.select_lowest()  # s suggests the lowest card
     assert discard.actions() == [Discard(parse_cards("4C"))]
     theirs = screen_at(owing("discard", 1, turn=2), "4C", me="bob", slot=1, toggles=DAIFUGO)
