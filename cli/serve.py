@@ -132,6 +132,9 @@ async def serve(
     say("  tell your friends this fingerprint: their client shows it on first connect")
     say(password_line(given))
     say(f"data and game records in {config.data_dir}")
+    if server.storage.tightened is not None:
+        mode = f"{server.storage.tightened:o}"
+        say(f"  made it private (chmod 700): it was empty and open to other users (mode {mode})")
     tables = server.lobby.tables.values()
     if tables:
         playing = sum(t.status == "playing" for t in tables)

@@ -55,6 +55,8 @@ class Storage:
         #: The directories this start made (the data directory and missing parents),
         #: outermost first: what `discard` takes away again if the start fails.
         self._made: list[Path] = []
+        #: The data directory was made private here (`prepare`): what it was before.
+        self.tightened: int | None = None
 
     # --- start: lock, then check ----------------------------------------------------------
 
@@ -76,6 +78,7 @@ class Storage:
                 f"cannot make the data directory {self.root}: {exc.strerror or exc}"
             ) from None
         try:
+            self._tighten()
             _check_private(self.root, directory=True, follow=True)
             self.lock(exclusive)
             for name in SERVER_FILES:
@@ -89,6 +92,23 @@ class Storage:
         except BaseException:
             self.discard()
             raise
+
+    def _tighten(self) -> None:
+        """A data directory of this user's, empty, that others may read but not write (a
+        host's plain `mkdir`): made private (0700) here, not refused.  One others may
+        write in, or one holding anything, is refused as before: what is in it may
+        already have been read or put there."""
+        try:
+            info = os.stat(self.root)
+        except OSError:
+            return
+        mode = stat.S_IMODE(info.st_mode)
+        if not (stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and mode & 0o077):
+            return
+        if mode & 0o022 or any(self.root.iterdir()):
+            return
+        os.chmod(self.root, 0o700)
+        self.tightened = mode
 
     def discard(self) -> None:
         """After a failed start: take away the data directory (and parents) this start

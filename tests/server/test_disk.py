@@ -124,8 +124,13 @@ async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
     data = tmp_path / "data"
     data.mkdir(mode=0o755)
     data.chmod(0o755)
+    (data / "notes.txt").write_text("read by anyone: maybe already")
     line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
     assert f"chmod 700 {data}" in line
+    (data / "notes.txt").unlink()
+    data.chmod(0o775)  # empty, but another could have put something there meanwhile
+    line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
+    assert f"chmod 700 {data}" in line and stat.S_IMODE(data.stat().st_mode) == 0o775
     data.chmod(0o700)
     (data / "tables.sqlite3").write_bytes(b"")
     (data / "tables.sqlite3").chmod(0o644)
@@ -138,6 +143,25 @@ async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
         line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
         assert "belongs to user 4242" in line
         assert state_of(data) == before  # its key and cert are not used, nor made
+
+
+@pytest.mark.slow
+async def test_an_empty_data_dir_made_by_mkdir_is_made_private_not_refused(
+    tmp_path: Path,
+) -> None:
+    """A host's plain `mkdir` (0755 under the usual umask), still empty: the server makes
+    it 0700 and says so, where it refused to start."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    data.chmod(0o755)
+    server = await ServerProcess.started(data, 0)
+    try:
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        assert "made it private (chmod 700): it was empty and open to other users (mode 755)" in (
+            server.head
+        ), server.head
+    finally:
+        assert server.stop(signal.SIGTERM) == 0
 
 
 async def test_a_planted_symlink_is_not_written_through(tmp_path: Path) -> None:
