@@ -538,6 +538,9 @@ def report(result: SimResult, title: str) -> list[str]:
         lines.append("")
         for name, tally in shared.items():
             lines.append(row(f"all {name}", tally))
+    if any(t.games_won % 1 for t in result.entrants):
+        lines.append("")
+        lines.append("games won: a game won jointly (tied on points) counts 1/n to each winner")
     return lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from president.bots.sim import Tally, run
+from president.bots.sim import SimResult, Tally, report, run
 from president.engine import find_preset
 
 
@@ -121,3 +121,17 @@ def test_a_cheap_bots_time_is_sampled_one_decision_in_eight(
     for _ in range(sim.SAMPLE * 10 - 1):
         timed.choose(None)
     assert timed.seconds == sim.SAMPLE * 10
+
+
+def test_the_report_says_what_a_fraction_of_a_game_won_is() -> None:
+    tied = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
+    tied.entrants = [
+        Tally("random", games_won=1.5),
+        Tally("greedy", games_won=0.5),
+        Tally("greedy"),
+    ]
+    lines = report(tied, "t")
+    assert lines[-1] == "games won: a game won jointly (tied on points) counts 1/n to each winner"
+    whole = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
+    whole.entrants = [Tally("random", games_won=2.0), Tally("greedy"), Tally("greedy")]
+    assert not any("jointly" in line for line in report(whole, "t"))
