@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from president.client.connection import ConnectFailed, Link, PasswordNeeded, connect, resolve_pin
+from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
@@ -58,6 +59,7 @@ def entry_json(entry: m.RatingEntry) -> dict[str, Any]:
         "place": entry.place,
         "name": entry.name,
         "rating": entry.rating,
+        "provisional": entry.provisional,
         "mu": entry.mu,
         "sigma": entry.sigma,
         "hands": entry.hands,
@@ -87,18 +89,23 @@ def lines(
             out.append("nobody has finished a hand here yet")
         return [shown(line) for line in out]
     out.append(
-        f"{'#':>4}  {'player':<20} {'rating':>6} {'mu':>5} {'sigma':>5} "
+        f"{'#':>4}  {'player':<20} {'rating':>7} {'mu':>5} {'sigma':>5} "
         f"{'hands':>5} {'games':>5} {'won':>4} {'points':>6}  places 1st 2nd ..."
     )
     for e in entries:
         out.append(
-            f"{e.place:>4}  {e.name[:20]:<20} {e.rating:>6} {e.mu:>5} {e.sigma:>5} "
+            f"{e.place:>4}  {e.name[:20]:<20} {rating_shown(e):>7} {e.mu:>5} {e.sigma:>5} "
             f"{e.hands:>5} {e.games:>5} {e.wins:>4} {e.points:>6}  "
             + " ".join(str(n) for n in e.places)
         )
         if e.offices:
             held = ", ".join(f"{o.title} {o.kept}/{o.held}" for o in e.offices)
             out.append(f"{'':6}offices kept/held: {held}")
+    if any(e.provisional for e in entries):
+        out.append(
+            "? provisional: not yet met by enough settled players (docs/ratings.md); "
+            "listed after the settled ones"
+        )
     return [shown(line) for line in out]
 
 

@@ -443,7 +443,14 @@ class Ladder:
         if error.code == "unknown_message" and "leaderboard" in error.message:
             self.unsupported = True
 
-    def rating(self, name: str) -> int | None:
-        """The shown rating of a player by name; None if not heard (or not rated)."""
+    def rating(self, name: str) -> str | None:
+        """The shown rating of a player by name (`shown`); None if not heard (or not
+        rated)."""
         entry = self.by_name.get(name)
-        return None if entry is None else entry.rating
+        return None if entry is None else shown(entry)
+
+
+def shown(entry: m.RatingEntry) -> str:
+    """A rating as a screen shows it: marked `?` while provisional (not established:
+    listed after every established player, and not settled), as lichess marks one."""
+    return f"{entry.rating}?" if entry.provisional else str(entry.rating)

@@ -33,12 +33,13 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: japanese; version 10 the dues that take a card of the cards played back into a hand
 #: (the toggles salvage, kings_march and zombie, the `take` action, the `took` event,
 #: `Due.cards`, `GameView.taken`) and the toggle queen_bomber (the `bomb` action, the
-#: `bombed` event).  A field or a
+#: `bombed` event); version 11 `RatingEntry.provisional` (a player the ladder lists after
+#: the established ones, whose rating is not yet settled).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -1008,6 +1009,9 @@ class RatingEntry:
     places: Annotated[tuple[Count, ...], Items(0, 12)]
     points: Signed
     offices: Annotated[tuple[Office, ...], Items(0, 16)]
+    #: Not yet established (docs/ratings.md): listed after every established player, and
+    #: its rating not settled.  Version 11.
+    provisional: Annotated[bool, Since(11)] = False
 
 
 @message("leaderboard")

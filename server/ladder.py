@@ -141,6 +141,7 @@ class Ratings:
                 m.Office(title=title[:40], held=held, kept=record.kept.get(title, 0))
                 for title, held in sorted(record.held.items())
             )[:16],
+            provisional=not record.established,
         )
 
     def answer(self, ask: m.Leaderboard) -> m.Ratings:

@@ -495,7 +495,7 @@ class TableApp:
             return None
         bots = {chair.name for chair in table.chairs if chair.bot}
 
-        def rating(name: str) -> int | None:
+        def rating(name: str) -> str | None:
             # (a server bot is not rated: a player of the ladder may have its name, as
             # `president bot` names its bots the same way)
             return None if name in bots else ladder.rating(name)

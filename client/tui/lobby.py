@@ -12,7 +12,7 @@ from president.engine.rulefile import RuleSet
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
-from ..model import Ladder, TableList
+from ..model import Ladder, TableList, shown
 from .fit import HelpPages, middle_cut
 
 #: The form's rows before the toggles: (key, label).
@@ -302,7 +302,7 @@ class LobbyScreen:
         if not ladder.board:
             return ["nobody is rated here yet: players are rated after every hand they finish"]
         board = ladder.board
-        rating_w = max(len("rating"), *(len(str(e.rating)) for e in board))
+        rating_w = max(len("rating"), *(len(shown(e)) for e in board))
         hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
         name_w = max(4, min(max(len(e.name) for e in board), width - rating_w - hands_w - 7))
         out = [
@@ -312,8 +312,10 @@ class LobbyScreen:
         for e in board:
             name = middle_cut(e.name, name_w)
             out.append(
-                f"{e.place:>3} {e.rating:>{rating_w}}  {name:<{name_w}} {e.hands:>{hands_w}}"
+                f"{e.place:>3} {shown(e):>{rating_w}}  {name:<{name_w}} {e.hands:>{hands_w}}"
             )
+        if any(e.provisional for e in board):
+            out.append(middle_cut("? not settled yet: listed after the settled ones", width))
         return out
 
     def ladder_width(self) -> int:
@@ -321,7 +323,7 @@ class LobbyScreen:
         board = self.ladder.board
         if not board:
             return 40
-        rating_w = max(len("rating"), *(len(str(e.rating)) for e in board))
+        rating_w = max(len("rating"), *(len(shown(e)) for e in board))
         hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
         return max(len(e.name) for e in board) + rating_w + hands_w + 7
 
@@ -339,7 +341,7 @@ class LobbyScreen:
         return [toggle_words(name, getattr(rules, name), rules) for name in changes]
 
 
-def _rated(rating: int | None) -> str:
+def _rated(rating: str | None) -> str:
     return "" if rating is None else f"  rating {rating}"
 
 

@@ -54,7 +54,7 @@ class SeatRow:
         return flags + (" away" if flags and self.away else "away" if self.away else "")
 
 
-def rating_text(rating: int | None) -> str:
+def rating_text(rating: str | None) -> str:
     """A seat's rating as its row shows it ("" when not rated or not heard)."""
     return "" if rating is None else f"rating {rating}"
 
@@ -68,7 +68,7 @@ def seat_rows(
     scores: Mapping[str, int] | None = None,
     actor: int | None = None,
     connected: Mapping[str, bool] | None = None,
-    rating: Callable[[str], int | None] | None = None,
+    rating: Callable[[str], str | None] | None = None,
 ) -> list[SeatRow]:
     """Each seat of `view` as a row: `hands` and `received` (per seat) for cards shown
     face up; `scores` when every player's are kept apart from the view (a replay counts

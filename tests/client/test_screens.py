@@ -11,10 +11,11 @@ import io
 import random
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from president.bots.sim import play_game
+from president.cli.stats import lines as stats_lines
 from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, window_start, wrap
@@ -23,7 +24,7 @@ from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.narrator import card_text
 from president.client.tui.replay import ReplayScreen
 from president.client.tui.replay_app import ReplayApp
-from president.client.tui.seats import SeatRow
+from president.client.tui.seats import SeatRow, rating_text
 from president.client.tui.theme import choose_theme
 from president.engine import PASS, Game, Phase, find_preset
 from president.engine.record import to_record
@@ -875,6 +876,28 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
+
+
+def test_a_provisional_rating_is_marked_wherever_it_is_shown() -> None:
+    """A player not yet established (version 11's `provisional`) is listed after every
+    established one, so the ladder's order is not its ratings' order: its rating is
+    marked `412?`, in the ladder (said under it), beside a seat, and in `president stats`
+    (a newcomer pass read a frozen rating, and an order by a number it did not show)."""
+    settled, newcomer = rated("ann", 1, 180), replace(rated("bob", 2, -192), provisional=True)
+    screen = lobby_screen()
+    screen.ladder.take(m.Ratings(start=0, total=2, entries=(settled, newcomer)))
+    text = screen.ladder_lines(60)
+    assert re.search(r"  1 +180  ann ", text[2]) and re.search(r"  2 +-192\?  bob ", text[3]), text
+    assert text[-1] == "? not settled yet: listed after the settled ones" and len(text) == 5
+    assert screen.ladder.rating("bob") == "-192?" and screen.ladder.rating("ann") == "180"
+    assert rating_text(screen.ladder.rating("bob")) == "rating -192?"
+    said = stats_lines("home", 2, [settled, newcomer])
+    assert any(line.split()[:3] == ["2", "bob", "-192?"] for line in said), said
+    assert said[-1].startswith("? provisional: not yet met by enough settled players")
+    assert not any("provisional" in line for line in stats_lines("home", 1, [settled]))
+    only_settled = lobby_screen()
+    only_settled.ladder.take(m.Ratings(start=0, total=1, entries=(settled,)))
+    assert not any("?" in line for line in only_settled.ladder_lines(60))
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (30, 100), (40, 120)])

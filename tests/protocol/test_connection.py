@@ -331,3 +331,22 @@ def test_a_hand_history_goes_to_version_9_only_each_event_as_its_type_reads() ->
     assert [sorted(e) for e in wired["events"]][2] == sorted(
         ["type", "table", "number", "seat", "automatic"]
     )
+
+
+def test_a_rating_s_provisional_mark_goes_to_version_11_only() -> None:
+    """`ratings.entries[].provisional` (version 11): sent and read back as sent to a
+    version-11 client, left out for an older one (whose reader would refuse a field it
+    does not know), which reads the entry as established."""
+    entry = m.RatingEntry(
+        name="ann", place=2, rating=-197, mu=1258, sigma=485, hands=3, games=0, wins=0,
+        places=(1, 1, 1), points=4, offices=(), provisional=True,
+    )  # fmt: skip
+    ratings = m.Ratings(start=0, total=2, entries=(entry,))
+    new_client, new_server = opened(11)
+    assert deliver(new_server.send(ratings), new_client) == [ratings]
+    old_client, old_server = opened(10)
+    got = deliver(old_server.send(ratings), old_client)
+    assert got == [
+        m.Ratings(start=0, total=2, entries=(dataclasses.replace(entry, provisional=False),))
+    ]
+    assert "provisional" not in m.for_version(ratings.to_wire(), m.Ratings, 10)["entries"][0]

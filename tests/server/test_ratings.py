@@ -12,6 +12,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from president.protocol import messages as m
+from president.server.ladder import Ratings
 from president.server.ratings import MU, SIGMA, Finisher, HandResult, Ladder, Record, rate
 
 
@@ -280,3 +282,20 @@ def test_the_ladder_orders_established_first_then_by_shown_rating_more_hands_and
             below.hands,
         ):
             assert above.name < below.name
+
+
+def test_the_ladder_s_answer_marks_who_is_not_yet_established() -> None:
+    """Version 11: each entry says whether its player is provisional, which is why the
+    ladder lists them after the established ones (the order above)."""
+    board = Ratings()
+    board.ladder = Ladder(
+        [
+            Record(player="a", name="ann", mu=1500.0, sigma=100.0, hands=40, established=True),
+            Record(player="b", name="bob", mu=1900.0, sigma=100.0, hands=3),
+        ]
+    )
+    answer = board.answer(m.Leaderboard(start=0, count=20))
+    assert [(e.name, e.rating, e.provisional) for e in answer.entries] == [
+        ("ann", 1200, False),
+        ("bob", 1600, True),
+    ]
