@@ -245,16 +245,17 @@ class Lobby:
                 return guest is not None and self.created(guest, name)
 
             gone = await table.unseat_unready(self.config.ready_seconds, is_creator)
-            for member in gone:
-                guest = guests.get(id(member))
-                if guest is None:
-                    continue
-                self.moved_out[name, guest.address] = now
-                if guest.table is table:
+            for person in gone:
+                # (away or not: one who dropped the connection and sat again under another
+                # name from the same address was not barred)
+                if person.address:
+                    self.moved_out[name, person.address] = now
+                guest = guests.get(id(person.member))
+                if guest is not None and guest.table is table:
                     guest.table = None
                     self.send_list(guest)
             if gone:
-                self.changed(name)
+                self.changed(name)  # (a chair freed of a person away too: the list was stale)
         for name, table in list(self.tables.items()):
             if _holds_people(table):
                 self._empty_since.pop(name, None)
@@ -600,9 +601,12 @@ async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
     _may_change_bots(lobby, guest, table)
     slots = table.chairs.slots
     added_by = slots[message.seat].added_by if 0 <= message.seat < len(slots) else ""
-    if added_by and added_by != guest.address and not lobby.created(guest, table.name):
+    bot = 0 <= message.seat < len(slots) and slots[message.seat].bot is not None
+    known = added_by or table.settings.creator is not None  # (else a table from before)
+    if bot and known and added_by != guest.address and not lobby.created(guest, table.name):
         # (a guest in a chair took the creator's bots away to keep a chair free, so that
-        # the ready time never applied: a bot is its adder's and the creator's)
+        # the ready time never applied: a bot is its adder's and the creator's, after a
+        # restart too)
         raise TableError(
             Code.NOT_ALLOWED,
             f"only who added the bot in seat {message.seat}, or the creator of "

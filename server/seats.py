@@ -28,6 +28,8 @@ class Member(Protocol):
     hand_key: bytes
     #: The id of the key the connection proved at hello ("" for none: protocol/identity.py).
     player_id: str
+    #: Where the connection comes from.
+    address: str
 
     def deliver(self, message: m.Message) -> None: ...
 
@@ -52,11 +54,15 @@ class Slot:
     away_since: float | None = None
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
-    #: The address that added this bot (bots count against it; not journaled).
+    #: The address that added this bot (bots count against it, and only it or the
+    #: table's creator removes the bot: journaled, so that a restart keeps that).
     added_by: str = ""
     #: The player key's id (protocol/identity.py `player_id`) of the person who sat
     #: here ("" for a bot, or a client without a key): that key takes the chair back.
     player_id: str = ""
+    #: The address the person last sat or came back from (not journaled): a person
+    #: moved out while away is barred from it too (`Table.unseat_unready`).
+    address: str = ""
 
     @property
     def empty(self) -> bool:
@@ -76,6 +82,7 @@ class Slot:
             "ready": self.ready,
             "leaving": self.leaving,
             "player_id": self.player_id,
+            **({"added_by": self.added_by} if self.added_by else {}),
         }
 
     @classmethod
@@ -91,6 +98,7 @@ class Slot:
                 bot=make_strategy(strategy, random.Random(secrets.randbits(64))),
                 strategy=strategy,
                 ready=body["ready"],
+                added_by=str(body.get("added_by", "")),  # (none in a journal from before)
             )
         if "token_sha256" in body:
             token_hash = bytes.fromhex(body["token_sha256"])
@@ -175,6 +183,7 @@ class Chairs:
             token=token,
             token_hash=hashlib.sha256(token).digest(),
             player_id=member.player_id,
+            address=member.address,
         )
         if member in self.spectators:
             self.spectators.remove(member)
@@ -202,7 +211,7 @@ class Chairs:
             slot.member.goodbye(  # and closed: it holds nothing here any more
                 m.Bye(code=Code.REPLACED, reason="your seat was resumed from another connection")
             )
-        slot.member, slot.away_since = member, None
+        slot.member, slot.away_since, slot.address = member, None, member.address
         if member in self.spectators:  # watching, then back in the chair: one or the other
             self.spectators.remove(member)
         if member.name != slot.name:
@@ -236,7 +245,7 @@ class Chairs:
             slot.member.goodbye(  # and closed: it holds nothing here any more
                 m.Bye(code=Code.REPLACED, reason="your seat was taken back by your key elsewhere")
             )
-        slot.member, slot.away_since = member, None
+        slot.member, slot.away_since, slot.address = member, None, member.address
         if member in self.spectators:
             self.spectators.remove(member)
         return slot

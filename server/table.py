@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from president.bots.strategies import Strategy
 from president.engine import (
@@ -70,6 +70,15 @@ OnRecord = Callable[[str, dict[str, Any]], None]
 #: What a table's members are told when its journal cannot be written.
 CANNOT_WRITE = "the server cannot write its journal (disk full?); the table is paused"
 PAUSED = m.Error(code=Code.SERVER_ERROR, message=CANNOT_WRITE)
+
+
+class Unseated(NamedTuple):
+    """A person `Table.unseat_unready` freed a chair of: their name, the address they sat
+    from, and their connection (None: they were away)."""
+
+    name: str
+    address: str
+    member: Member | None
 
 
 class Table:
@@ -542,17 +551,19 @@ class Table:
 
     async def unseat_unready(
         self, wait: float, is_creator: Callable[[Member], bool] = lambda member: False
-    ) -> list[Member]:
+    ) -> list[Unseated]:
         """Every chair taken, the table's creator in one of them ready (`is_creator`: the
         lobby knows its address and name; a majority could be made of one guest's many
         connections), and the game held up by people here who do not say ready: a person
-        who has held it up for `wait` seconds in all, as the lobby looked, leaves the
-        chair, told why, so that one guest cannot keep a table from ever starting
-        (docs/hosting.md).  The time is kept by name for `UNREADY_MEMORY` seconds after a
-        person last held the table up, so leaving and sitting again does not start it
-        afresh; a person who has just sat has all of it; saying ready clears it.  The
-        members who left (the lobby takes them back); none while a game is on, or with
-        `wait` 0."""
+        who has held it up for
+        `wait` seconds in all, as the lobby looked, leaves the chair (told why, if
+        connected), so that one guest cannot keep a table from ever starting
+        (docs/hosting.md).  The time is kept by name until the game starts, or for
+        `UNREADY_MEMORY` seconds after a person last held the table up: saying ready a
+        moment, or leaving and sitting again, does not start it afresh; a person who has
+        just sat has all of it (the look that first finds them counts nothing).  The
+        people who left (the lobby bars them from the table, and takes the connected
+        ones back); none while a game is on, or with `wait` 0."""
         async with self.lock:
             now, looked = self.clock(), self._looked
             self._looked = None
@@ -560,9 +571,6 @@ class Table:
             for name in [n for n, (_, last) in held.items() if now - last > UNREADY_MEMORY]:
                 del held[name]
             slots = self.chairs.slots
-            for slot in slots:
-                if slot.ready:
-                    held.pop(slot.name, None)
             if (
                 wait <= 0
                 or self.status == "playing"
@@ -571,22 +579,24 @@ class Table:
             ):
                 return []
             self._looked = now
-            gone: list[Member] = []
-            moved = False
+            gone: list[Unseated] = []
             for index, slot in enumerate(slots):
                 # (a person away holds the table up too: dropping the connection and taking
                 # the chair back by key between two looks must not stop the time)
                 if not slot.name or slot.bot is not None or slot.ready:
                     continue
-                spent, last = held.get(slot.name, (0.0, now))
-                if last == looked:  # (held up at the last look too: the time between counts)
-                    spent += now - last
+                seen = held.get(slot.name)
+                spent = 0.0 if seen is None else seen[0]
+                if looked is not None and seen is not None:
+                    # (seen holding the table up before: the time since the last look
+                    # counts, though they said ready a moment between: two guests taking
+                    # turns to be the one not ready were never moved)
+                    spent += now - looked
                 held[slot.name] = (spent, now)  # (kept when moved: sitting again is no reset)
                 if spent < wait:
                     continue
-                member = slot.member
+                member, name, address = slot.member, slot.name, slot.address
                 self.chairs.vacate(index)
-                moved = True
                 if member is not None:
                     member.deliver(
                         m.Error(
@@ -596,8 +606,8 @@ class Table:
                             about=m.Ready.TYPE,
                         )
                     )
-                    gone.append(member)
-            if moved:
+                gone.append(Unseated(name, address, member))
+            if gone:
                 self.note_seats()
                 self.broadcast_view()
             return gone
@@ -652,6 +662,7 @@ class Table:
         self.game = Game(self.settings.rules, names)
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
+        self._held_up.clear()  # (the ready time starts afresh before the next game)
         self.deal_checks = {}
         self.note("game", {"players": names, "number": self.number, "game_id": self.game_id})
         self.driver.start()

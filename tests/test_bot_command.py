@@ -51,8 +51,23 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         with pytest.raises(BotFailed, match="not a server you trusted before"):
             await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
         args.fingerprint = server.fingerprint
+        other = await client(server, "other", tmp_path)  # a table someone else made
+        await other.send(m.CreateTable(name="E", preset="classic", toggles={"target": 1}, seats=4))
+        await other.link.close()
+        await wait_for(lambda: "E" in server.lobby.tables)
+        args.table = "E"
+        assert await run_bots(args, said.append) == 0
+        # joined, and said so (a guest who made it first to hold the host's bots there
+        # made its rules and its timer too)
+        assert (
+            "greedy-bot-1: table E was already there, made by someone else: it plays "
+            "classic, target=1, 4 seats"
+        ) in said, said
+        said.clear()
+        args.table = "T"
         assert await run_bots(args, said.append) == 0
         assert "greedy-bot-1: created table T (table, 4 seats)" in said
+        assert not any("already there" in line for line in said)
         assert len([line for line in said if ": game 1 over" in line]) == 4
         assert said[-1].startswith("all bots: ")
         await wait_for(lambda: bool(server.records))

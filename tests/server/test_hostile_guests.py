@@ -239,6 +239,46 @@ async def test_a_player_who_opened_a_table_before_is_not_locked_out_with_guesser
     await hall.close()
 
 
+async def test_a_squatter_who_drops_and_sits_again_renamed_is_barred_by_address() -> None:
+    """A hostile pass held a table for ever from one address: sit, drop the connection,
+    sit again under a new name once the chair was freed (a chair freed of a person away
+    barred nobody's address).  The lobby also hears of that chair freed (it showed the
+    squatter there for a minute and more)."""
+    hall = lobby(ready_seconds=0.2, lobby_update_seconds=0.01)
+    ann, bob = Guest("ann", address="10.0.0.1"), Guest("bob", address="10.0.0.2")
+    sly, browser = Guest("sly1", address="10.0.0.66"), Guest("cat", address="10.0.0.3")
+    for guest in (ann, bob, sly, browser):
+        hall.welcome(guest)
+    await hall.handle(ann, create("mon", seats=3))
+    for guest in (ann, bob, sly):
+        await hall.handle(guest, m.Join(table="mon"))
+    for guest in (ann, bob):
+        await hall.handle(guest, m.Ready())
+    await hall.disconnect(sly)  # away: the chair kept for now
+    table = hall.tables["mon"]
+    await wait_for(lambda: [s.name for s in table.chairs] == ["ann", "bob", ""], 20)
+    await wait_for(lambda: any(news_of(browser, "mon", "ann", "bob", "")), 20)
+    again = Guest("sly2", address="10.0.0.66")
+    hall.welcome(again)
+    await hall.handle(again, m.Join(table="mon"))
+    assert again.errors() == [Code.NOT_ALLOWED] and again.table is None
+    assert "you were moved out of mon" in again.sent[-1].message  # type: ignore[attr-defined]
+    dan = Guest("dan", address="10.0.0.4")
+    hall.welcome(dan)
+    await hall.handle(dan, m.Join(table="mon"))
+    assert dan.errors() == [] and dan.table is table
+    await hall.close()
+
+
+def news_of(guest: Guest, table: str, *players: str) -> list[m.TableChanged]:
+    """The news `guest` heard of `table` with these chairs."""
+    return [
+        x
+        for x in guest.sent
+        if isinstance(x, m.TableChanged) and x.info.name == table and x.info.players == players
+    ]
+
+
 async def test_wrong_server_passwords_wait_longer_each_time(tmp_path: Path) -> None:
     async with running_server(tmp_path, password="sesame") as server:
         clock = Clock()

@@ -150,7 +150,7 @@ async def looked_at(t: Table, now: list[float], at: float, creator: object) -> l
     """The lobby looks at `at` (wait 5 s): the names of the people moved out."""
     now[0] = at
     gone = await t.unseat_unready(5.0, lambda member: member is creator)
-    return [member.name for member in gone]  # type: ignore[attr-defined]
+    return [person.name for person in gone]
 
 
 async def held_up_by_sly() -> tuple[Table, list[float], list[Member]]:
@@ -217,9 +217,36 @@ async def test_a_squatter_away_is_timed_too() -> None:
     await t.drop(sly)  # away: the chair kept
     assert await looked_at(t, now, 3.0, ann) == []
     assert [s.name for s in t.chairs] == ["ann", "bob", "sly"]
-    assert await looked_at(t, now, 5.0, ann) == []  # (away: nobody to tell)
-    assert [s.name for s in t.chairs] == ["ann", "bob", ""]  # but the chair is free
+    now[0] = 5.0
+    (away,) = await t.unseat_unready(5.0, lambda member: member is ann)
+    # (nobody to tell; the lobby is told the address sly sat from, to bar it: a squatter
+    # who dropped and sat again under a new name from it was never barred)
+    assert away == ("sly", "10.0.0.1", None)
+    assert [s.name for s in t.chairs] == ["ann", "bob", ""]  # the chair is free
     assert t.moved_out("sly", 5.0) and not t.moved_out("bob", 5.0)
+
+
+async def test_two_guests_taking_turns_not_to_be_ready_are_both_timed() -> None:
+    """A hostile pass kept a table waiting for ever with two chairs, one of them always
+    not ready: saying ready a moment wiped a person's time.  Now it is kept until the
+    game starts (or ten minutes pass), and a look that finds them not ready again counts
+    the time since the last."""
+    t, _ = table(4)
+    now = [0.0]
+    t.clock = lambda: now[0]
+    ann, bob, al, ty = await seated(t, "ann", "bob", "al", "ty")
+    for member in (ann, bob, al):
+        await t.ready(member, True)
+    moved: list[str] = []
+    for step in range(1, 12):  # a look every 2 s, the two trading places between
+        one, other = (al, ty) if step % 2 else (ty, al)
+        if not moved:  # (until one is moved, the other's chair free then)
+            await t.ready(one, False)
+            await t.ready(other, True)
+        moved += await looked_at(t, now, 2.0 * step, ann)
+    # al has been held up at looks 3, 5 and 7 (6 s in all): moved, the chair free for a
+    # player (the pair held the table up for ever before)
+    assert moved == ["al"] and [s.name for s in t.chairs] == ["ann", "bob", "", "ty"]
 
 
 async def test_a_guest_may_not_remove_the_bots_others_added(tmp_path: Path) -> None:
@@ -275,5 +302,38 @@ async def test_a_table_restored_after_a_restart_is_still_its_creator_s(tmp_path:
             await c.send(m.Ready())
         await wait_for(lambda: sly.seat_lost is not None, 10)
         assert ann.seat_lost is None and bob.seat_lost is None
+        for t in tasks:
+            t.cancel()
+
+
+async def test_after_a_restart_a_bot_is_still_its_adder_s_and_the_creator_s(
+    tmp_path: Path,
+) -> None:
+    """Who added a bot is journaled with its chair: a hostile pass removed the creator's
+    bots after a restart (the adder was in memory only), keeping a chair free so that
+    the ready time never applied."""
+    port = free_port()
+    key = Ed25519PrivateKey.generate()
+    async with running_server(tmp_path, ready_seconds=READY, port=port) as server:
+        ann = await client(server, "ann", tmp_path, identity=key)
+        task = asyncio.create_task(ann.run())
+        await sits_at_table_t(ann)
+        await ann.send(m.AddBot(table="T", strategy="random", seat=1))
+        await wait_for(lambda: server.lobby.tables["T"].chairs.slots[1].bot is not None)
+        task.cancel()
+    async with running_server(tmp_path, ready_seconds=READY, port=port) as server:
+        table = server.lobby.tables["T"]
+        assert table.chairs.slots[1].added_by == "127.0.0.1"
+        table.chairs.slots[1].added_by = "192.0.2.7"  # (as if ann had been elsewhere)
+        sly = await client(server, "sly", tmp_path)
+        ann = await client(server, "ann", tmp_path, identity=key)
+        tasks = [asyncio.create_task(c.run()) for c in (sly, ann)]
+        await sly.send(m.Join(table="T"))
+        await wait_for(lambda: sly.model.slot is not None)
+        await sly.send(m.RemoveBot(table="T", seat=1))
+        await wait_for(lambda: bool(sly.errors))
+        assert "only who added the bot in seat 1, or the creator of T" in sly.errors[-1].message
+        await ann.send(m.RemoveBot(table="T", seat=1))  # the creator may, after a restart too
+        await wait_for(lambda: table.chairs.slots[1].bot is None)
         for t in tasks:
             t.cancel()

@@ -30,6 +30,7 @@ class Member:
     sent: list[m.Message] = field(default_factory=list)
     player_id: str = ""
     closed: bool = False
+    address: str = "10.0.0.1"
 
     @property
     def hand_key(self) -> bytes:
