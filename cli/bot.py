@@ -141,12 +141,14 @@ async def start_bot(
         say(f"{name}: created table {table} ({args.preset}, {args.seats} seats)")
     elif table is not None and args.table is not None and index == 0:
         # (a guest who made the table first, to hold these bots there, made its rules and
-        # its timer too: the host should know they did not make it)
+        # its timer too: the host should know they did not make it; a bot back to its
+        # chair there is not told)
         info = next(t for t in client.tables if t.name == table)
-        say(
-            f"{name}: table {table} was already there, made by someone else: it plays "
-            f"{info.preset}{', ' + info.changes if info.changes else ''}, {info.seats} seats"
-        )
+        if name not in info.players:
+            say(
+                f"{name}: table {table} was already there, made by someone else: it plays "
+                f"{info.preset}{', ' + info.changes if info.changes else ''}, {info.seats} seats"
+            )
     if table is None:
         raise BotFailed(
             "no table has a free seat: name one with --table (it is created if missing)"
