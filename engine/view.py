@@ -476,13 +476,19 @@ class SeatView:
                     return [*_chain(rows)]  # a lead: every canonical play held
             elif rules.plain_follow and not self.revolution:
                 # the common follow: the trick's count, of a higher rank (or an equal one)
+                # (loops, not comprehensions, as `Game.legal_actions` lists it: a
+                # comprehension is a call of its own, dear beside the few plays found)
                 index = top.size - 1
                 low = top.rank + rules.follow_margin
-                plays: list[Action]
+                plays: list[Action] = []
                 if index:
-                    plays = [row[index] for row in rows[low:] if len(row) > index]
+                    for row in rows[low:]:
+                        if len(row) > index:
+                            plays.append(row[index])
                 else:
-                    plays = [row[0] for row in rows[low:] if row]
+                    for row in rows[low:]:
+                        if row:
+                            plays.append(row[0])
                 if not (rules.must_beat and plays):
                     plays.append(PASS)
                 return plays
