@@ -250,7 +250,7 @@ class Lobby:
                 # name from the same address was not barred)
                 if person.address:
                     self.moved_out[name, person.address] = now
-                guest = guests.get(id(person.member))
+                guest = None if person.member is None else guests.get(id(person.member))
                 if guest is not None and guest.table is table:
                     guest.table = None
                     self.send_list(guest)
