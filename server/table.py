@@ -580,19 +580,27 @@ class Table:
                 return []
             self._looked = now
             gone: list[Unseated] = []
+            creator = self.settings.creator
             for index, slot in enumerate(slots):
                 # (a person away holds the table up too: dropping the connection and taking
                 # the chair back by key between two looks must not stop the time)
                 if not slot.name or slot.bot is not None or slot.ready:
                     continue
-                seen = held.get(slot.name)
-                spent = 0.0 if seen is None else seen[0]
-                if looked is not None and seen is not None:
+                # the time is kept by name and by the address sat from (a guest who left
+                # just before it was up and sat again renamed started afresh every time),
+                # but for the creator's address: friends on the host's own machine
+                keys = [slot.name]
+                if slot.address and (creator is None or slot.address != creator[0]):
+                    keys.append(f"@{slot.address}")
+                seen = [held[key][0] for key in keys if key in held]
+                spent = max(seen, default=0.0)
+                if looked is not None and seen:
                     # (seen holding the table up before: the time since the last look
                     # counts, though they said ready a moment between: two guests taking
                     # turns to be the one not ready were never moved)
                     spent += now - looked
-                held[slot.name] = (spent, now)  # (kept when moved: sitting again is no reset)
+                for key in keys:  # (kept when moved: sitting again is no reset)
+                    held[key] = (spent, now)
                 if spent < wait:
                     continue
                 member, name, address = slot.member, slot.name, slot.address

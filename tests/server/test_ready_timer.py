@@ -221,7 +221,7 @@ async def test_a_squatter_away_is_timed_too() -> None:
     (away,) = await t.unseat_unready(5.0, lambda member: member is ann)
     # (nobody to tell; the lobby is told the address sly sat from, to bar it: a squatter
     # who dropped and sat again under a new name from it was never barred)
-    assert away == ("sly", "10.0.0.1", None)
+    assert away == ("sly", sly.address, None)
     assert [s.name for s in t.chairs] == ["ann", "bob", ""]  # the chair is free
     assert t.moved_out("sly", 5.0) and not t.moved_out("bob", 5.0)
 
@@ -337,3 +337,29 @@ async def test_after_a_restart_a_bot_is_still_its_adder_s_and_the_creator_s(
         await wait_for(lambda: table.chairs.slots[1].bot is None)
         for t in tasks:
             t.cancel()
+
+
+async def test_leaving_before_the_time_is_up_and_sitting_again_renamed_goes_on_with_it() -> None:
+    """A recheck pass held a table for ever from one address: leave just before the time
+    was up, sit again under a new name (or key), a fresh time each.  The time is kept by
+    the address sat from too (not the creator's: their friends at the host's machine)."""
+    t, now, (ann, _bob, sly) = await held_up_by_sly()
+    t.settings.creator = (ann.address, "ann")
+    assert await looked_at(t, now, 0.0, ann) == []
+    assert await looked_at(t, now, 4.0, ann) == []  # 4 s of sly's
+    await t.leave(sly)
+    (sly2,) = [Member("sly2", address=sly.address)]
+    await t.join(sly2, None, None)
+    # sat again a second ago, renamed: the address's time goes on, 5 s in all
+    assert await looked_at(t, now, 5.0, ann) == ["sly2"]
+    await seated(t, "vera")  # from a machine of her own: her whole time
+    assert await looked_at(t, now, 7.0, ann) == []
+    assert await looked_at(t, now, 11.0, ann) == []
+    assert await looked_at(t, now, 12.0, ann) == ["vera"]
+    # at the creator's own address (the host's bots and friends there) only the name counts
+    await t.join(Member("lo1", address=ann.address), None, None)
+    for at in (13.0, 14.0, 17.0):
+        assert await looked_at(t, now, at, ann) == []
+    await t.leave(next(s.member for s in t.chairs if s.name == "lo1"))  # type: ignore[arg-type]
+    await t.join(Member("lo2", address=ann.address), None, None)
+    assert await looked_at(t, now, 18.0, ann) == []  # lo2 starts afresh, as before

@@ -4,6 +4,7 @@ What sockets add (framing, TLS, drops, floods) is in the other server tests."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,9 @@ from president.server.table import Table
 
 from ..harness.waiting import wait_for
 
+#: Numbers the members' machines.
+_MACHINES = itertools.count()
+
 
 @dataclass(eq=False)
 class Member:
@@ -30,7 +34,8 @@ class Member:
     sent: list[m.Message] = field(default_factory=list)
     player_id: str = ""
     closed: bool = False
-    address: str = "10.0.0.1"
+    #: Where it connects from: each member a machine of its own unless given.
+    address: str = field(default_factory=lambda: f"10.0.0.{next(_MACHINES) % 250 + 1}")
 
     @property
     def hand_key(self) -> bytes:
