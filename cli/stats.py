@@ -10,16 +10,19 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from president.client.connection import ConnectFailed, Link, PasswordNeeded, connect, resolve_pin
+from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.schema import shown
 
-from .usage import UsageError, add_password, address, password, short_text, whole
+from .keys import add_identity, player_key
+from .usage import UsageError, add_password, address, login_name, password, short_text, whole
 
 #: The most entries one `leaderboard` asks for (the protocol's cap).
 PAGE = 50
@@ -118,8 +121,16 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         question = ask
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, question)
+        # (with the user's own key and name, as `connect`: a connection without a key
+        # speaks only the versions before keys, which say no rating is provisional)
         link = await connect(
-            args.address, args.name, role="spectator", pin=pin, known=known, password=secret
+            args.address,
+            args.name,
+            role="spectator",
+            pin=pin,
+            known=known,
+            password=secret,
+            identity=args.key,
         )
     except PasswordNeeded as exc:
         print(
@@ -156,6 +167,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if len(args.player) > 12:
         raise UsageError("--player: at most 12 players at a time")
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
+    args.key = player_key(Path(args.identity) if args.identity else default_identity())
     return asyncio.run(run_stats(args, secret))
 
 
@@ -188,8 +200,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the fingerprint the host printed (needed without a terminal)",
     )
     parser.add_argument(
-        "--name", type=short_text(32, "a name"), default="stats", help=argparse.SUPPRESS
+        "--name",
+        type=short_text(32, "a name"),
+        default=login_name("player"),
+        help=argparse.SUPPRESS,
     )
+    add_identity(parser, "~/.config/president/identity")
     parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     parser.set_defaults(handler=cmd_stats)

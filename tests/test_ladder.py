@@ -107,6 +107,8 @@ def assert_rated_as_recorded(shown: dict[str, Any], records: Path, names: list[s
         offices = {t: {"held": n, "kept": record.kept.get(t, 0)} for t, n in record.held.items()}
         assert got["offices"] == offices, name
         assert (got["mu"], got["sigma"]) == (round(record.mu), round(record.sigma)), name
+        # (said since protocol 11: stats connects with the user's key to speak it)
+        assert got["provisional"] is not record.established, name
         assert sum(got["places"]) == got["hands"] > 0
         assert abs(got["rating"] - (got["mu"] - 3 * got["sigma"])) <= 2  # (rounding)
     assert sorted(p["place"] for p in shown["players"]) == list(range(1, len(names) + 1))
