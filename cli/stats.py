@@ -203,7 +203,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--name",
         type=short_text(32, "a name"),
         default=login_name("player"),
-        help=argparse.SUPPRESS,
+        help="the name to ask under, with your player key (default your login name)",
     )
     add_identity(parser, "~/.config/president/identity")
     parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)
