@@ -71,8 +71,10 @@ HELP = (
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("?", "this help (any key closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
-    ("ctrl-c", "quit, keeping your seat (connect again)"),
 )
+#: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
+QUIT_KEEPING = (("ctrl-c", "quit, keeping your seat (connect again)"),)
+QUIT_PLAY = (("ctrl-c", "quit"),)
 
 #: From this many columns the log stands beside the table rather than under it.
 WIDE = 100
@@ -354,7 +356,8 @@ class TableApp:
         return max(20, min(76, self._columns() - 4))
 
     def _help_lines(self) -> list[str]:
-        return help_lines(HELP + (PLAY_HELP if self.extras else ()), self._help_width())
+        keys = HELP + (QUIT_PLAY + PLAY_HELP if self.extras else QUIT_KEEPING)
+        return help_lines(keys, self._help_width())
 
     def _hand_height(self) -> int:
         return min(3, max(1, len(self._hand_rows())))
