@@ -27,6 +27,12 @@ class UsageError(Exception):
     """A mistake on the command line: printed as one line, exit status 2."""
 
 
+def _meant(typed: str, choices: Sequence[str]) -> str:
+    """The words "; did you mean X?" for the choice closest to what was typed ("" if none)."""
+    close = difflib.get_close_matches(typed, choices, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 #: argparse's words for a value not among an argument's choices (a subcommand's name).
 _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
 
@@ -37,10 +43,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         chosen = _INVALID_CHOICE.search(message)
         if chosen is not None:  # (`president srever`: did you mean server?)
-            choices = re.findall(r"'([^']*)'", chosen.group(2))
-            close = difflib.get_close_matches(chosen.group(1), choices, n=1)
-            if close:
-                message += f"; did you mean {close[0]}?"
+            message += _meant(chosen.group(1), re.findall(r"'([^']*)'", chosen.group(2)))
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
     def parse_command(self, argv: Sequence[str]) -> argparse.Namespace:
@@ -55,10 +58,7 @@ class Parser(argparse.ArgumentParser):
             options = [o for action in owner._actions for o in action.option_strings]
             message = f"unrecognized arguments: {' '.join(extra)}"
             typed = next((a.split("=", 1)[0] for a in extra if a.startswith("--")), None)
-            close = difflib.get_close_matches(typed, options, n=1) if typed else []
-            if close:
-                message += f"; did you mean {close[0]}?"
-            owner.error(message)
+            owner.error(message + (_meant(typed, options) if typed else ""))
         return args
 
 

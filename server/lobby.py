@@ -600,9 +600,10 @@ async def _remove_bot(lobby: Lobby, guest: Guest, message: m.RemoveBot) -> None:
     table = lobby.table_of(message.table)
     _may_change_bots(lobby, guest, table)
     slots = table.chairs.slots
-    added_by = slots[message.seat].added_by if 0 <= message.seat < len(slots) else ""
-    bot = 0 <= message.seat < len(slots) and slots[message.seat].bot is not None
+    slot = slots[message.seat] if 0 <= message.seat < len(slots) else None
+    added_by = "" if slot is None else slot.added_by
     known = added_by or table.settings.creator is not None  # (else a table from before)
+    bot = slot is not None and slot.bot is not None
     if bot and known and added_by != guest.address and not lobby.created(guest, table.name):
         # (a guest in a chair took the creator's bots away to keep a chair free, so that
         # the ready time never applied: a bot is its adder's and the creator's, after a

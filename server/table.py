@@ -555,15 +555,15 @@ class Table:
         """Every chair taken, the table's creator in one of them ready (`is_creator`: the
         lobby knows its address and name; a majority could be made of one guest's many
         connections), and the game held up by people here who do not say ready: a person
-        who has held it up for
-        `wait` seconds in all, as the lobby looked, leaves the chair (told why, if
-        connected), so that one guest cannot keep a table from ever starting
-        (docs/hosting.md).  The time is kept by name until the game starts, or for
-        `UNREADY_MEMORY` seconds after a person last held the table up: saying ready a
-        moment, or leaving and sitting again, does not start it afresh; a person who has
-        just sat has all of it (the look that first finds them counts nothing).  The
-        people who left (the lobby bars them from the table, and takes the connected
-        ones back); none while a game is on, or with `wait` 0."""
+        who has held it up for `wait` seconds in all, as the lobby looked, leaves the
+        chair (told why, if connected), so that one guest cannot keep a table from ever
+        starting (docs/hosting.md).  The time is kept by name, and by the address sat
+        from (not the creator's), until the game starts, or for `UNREADY_MEMORY` seconds
+        after a person last held the table up: saying ready a moment, or leaving and
+        sitting again renamed, does not start it afresh; a person who has just sat from
+        a machine of their own has all of it (the look that first finds them counts
+        nothing).  The people who left (the lobby bars them from the table, and takes
+        the connected ones back); none while a game is on, or with `wait` 0."""
         async with self.lock:
             now, looked = self.clock(), self._looked
             self._looked = None

@@ -279,22 +279,38 @@ def news_of(guest: Guest, table: str, *players: str) -> list[m.TableChanged]:
     ]
 
 
+async def said_at_hello(
+    server: Server,
+    tmp_path: Path,
+    name: str,
+    password: str,
+    identity: Ed25519PrivateKey | None = None,
+) -> str:
+    """What a real `hello` under `name` with `password` got: "welcome", or the words of
+    its refusal."""
+    known = KnownServers(tmp_path / "known")
+    try:
+        link = await connect(
+            f"127.0.0.1:{server.port}",
+            name,
+            pin=server.fingerprint,
+            known=known,
+            password=password,
+            identity=identity,
+        )
+    except ConnectFailed as exc:
+        return str(exc)
+    await link.close()
+    return "welcome"
+
+
 async def test_wrong_server_passwords_wait_longer_each_time(tmp_path: Path) -> None:
     async with running_server(tmp_path, password="sesame") as server:
         clock = Clock()
         server.lobby.guard.clock = clock
-        known = KnownServers(tmp_path / "known")
-        address = f"127.0.0.1:{server.port}"
 
         async def hello(password: str) -> str:
-            try:
-                link = await connect(
-                    address, "m", pin=server.fingerprint, known=known, password=password
-                )
-            except ConnectFailed as exc:
-                return str(exc)
-            await link.close()
-            return "welcome"
+            return await said_at_hello(server, tmp_path, "m", password)
 
         assert (await hello("guess")).endswith("wrong server password")
         assert (await hello("sesame")).endswith("too many wrong passwords: try again in 1 s")
@@ -312,24 +328,10 @@ async def test_a_friend_who_mistyped_is_not_locked_out_with_guessers(tmp_path: P
     async with running_server(tmp_path, password="sesame") as server:
         clock = Clock()
         server.lobby.guard.clock = clock
-        known = KnownServers(tmp_path / "known")
-        address = f"127.0.0.1:{server.port}"
         key = Ed25519PrivateKey.generate()
 
         async def hello(password: str, identity: Ed25519PrivateKey | None) -> str:
-            try:
-                link = await connect(
-                    address,
-                    "amy",
-                    pin=server.fingerprint,
-                    known=known,
-                    password=password,
-                    identity=identity,
-                )
-            except ConnectFailed as exc:
-                return str(exc)
-            await link.close()
-            return "welcome"
+            return await said_at_hello(server, tmp_path, "amy", password, identity)
 
         assert await hello("sesame", key) == "welcome"
         assert (await hello("sesam", key)).endswith("wrong server password")

@@ -27,6 +27,17 @@ from .test_table import Member, seated, table
 READY = 0.4
 
 
+async def sly_is_moved_out(ann: Client, bob: Client, sly: Client) -> None:
+    """The three sit at table T (ann made it), ann and bob say ready, sly does not:
+    until sly is moved out."""
+    for c in (ann, bob, sly):
+        await c.send(m.Join(table="T"))
+    await wait_for(lambda: all(c.model.slot is not None for c in (ann, bob, sly)))
+    for c in (ann, bob):
+        await c.send(m.Ready())
+    await wait_for(lambda: sly.seat_lost is not None, 10)
+
+
 async def test_a_squatter_who_never_says_ready_is_moved_out_and_the_game_starts(
     tmp_path: Path,
 ) -> None:
@@ -34,12 +45,7 @@ async def test_a_squatter_who_never_says_ready_is_moved_out_and_the_game_starts(
         ann, bob, sly = [await client(server, n, tmp_path) for n in ("ann", "bob", "sly")]
         tasks = [asyncio.create_task(c.run()) for c in (ann, bob, sly)]
         await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        for c in (ann, bob, sly):
-            await c.send(m.Join(table="T"))
-        await wait_for(lambda: all(c.model.slot is not None for c in (ann, bob, sly)))
-        for c in (ann, bob):
-            await c.send(m.Ready())
-        await wait_for(lambda: sly.seat_lost is not None, 10)
+        await sly_is_moved_out(ann, bob, sly)
         lost = sly.seat_lost
         assert lost is not None and (lost.code, lost.about) == (Code.TIMEOUT, "ready")
         assert lost.message == (
@@ -295,12 +301,7 @@ async def test_a_table_restored_after_a_restart_is_still_its_creator_s(tmp_path:
         ann, bob = [await back(server, n) for n in ("ann", "bob")]
         sly = await client(server, "sly", tmp_path)
         tasks = [asyncio.create_task(c.run()) for c in (ann, bob, sly)]
-        for c in (ann, bob, sly):  # (ann and bob back in their chairs, by their keys)
-            await c.send(m.Join(table="T"))
-        await wait_for(lambda: all(c.model.slot is not None for c in (ann, bob, sly)))
-        for c in (ann, bob):
-            await c.send(m.Ready())
-        await wait_for(lambda: sly.seat_lost is not None, 10)
+        await sly_is_moved_out(ann, bob, sly)  # (ann and bob back in their chairs, by key)
         assert ann.seat_lost is None and bob.seat_lost is None
         for t in tasks:
             t.cancel()
