@@ -51,7 +51,7 @@ from .fit import (
 from .logview import LogView
 from .narrator import card_text
 from .pile import pile_line
-from .seats import SeatRow, rating_text, seat_rows
+from .seats import SeatRow, rating_text, seat_rows, skipped_seats
 from .shell import Shell
 from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style, help_box_of
@@ -508,6 +508,7 @@ class TableApp:
             me=model.me,
             connected={chair.name: chair.connected for chair in table.chairs},
             rating=rating,
+            skipped=skipped_seats(model.events, model.resumed),
         )
 
     def _seats_title(self) -> str:

@@ -138,7 +138,13 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
 COMPACT_CELL = 26
 
 #: Flags in a compact cell.
-_SHORT_FLAGS = {"passed": "pass", "passed away": "pass away", "fell away": "fell away"}
+_SHORT_FLAGS = {
+    "passed": "pass",
+    "passed away": "pass away",
+    "skipped": "skip",
+    "skipped away": "skip away",
+    "fell away": "fell away",
+}
 
 
 def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:

@@ -27,7 +27,7 @@ from president.protocol.schema import shown
 
 from .fit import HelpPages
 from .narrator import Narrator
-from .seats import SeatRow, pile, seat_rows
+from .seats import SeatRow, pile, seat_rows, skipped_seats
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ class Step:
     lines: tuple[str, ...]
     #: The seat whose action this is (None for the deal).
     actor: int | None
+    #: The seats skipped in the trick in progress, not passed (`seats.skipped_seats`).
+    skipped: frozenset[int] = frozenset()
 
     def seats(self) -> list[SeatRow]:
         """Each seat with its cards face up, and those it got in the exchange and kept."""
@@ -75,6 +77,7 @@ class Step:
             received=received,
             scores=dict(self.scores),
             actor=self.actor,
+            skipped=self.skipped,
         )
 
     def pile(self) -> list[tuple[str, Play]]:
@@ -116,10 +119,12 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
     steps: list[Step] = []
     seatings: list[tuple[str, ...]] = []
     narrator = Narrator()
+    heard: list[Event] = []  # the hand's events so far
 
     def keep(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         narrator.rules = game.rules
         if action is None:
+            heard.clear()
             before = seatings[-1] if seatings else None
             seatings.append(tuple(game.seating))
             lines = _deal_lines(game, before, events, narrator)
@@ -128,6 +133,7 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
             view = steps[-1].view if steps else None  # the table before this action
             lines = [line for e in events if (line := narrator.line(e, view))]
             actor = game.history[-1].actions[action][0]
+        heard.extend(events)
         steps.append(
             Step(
                 hand=hand,
@@ -138,6 +144,7 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
                 scores=tuple(game.scores.items()),
                 lines=tuple(lines),
                 actor=actor,
+                skipped=skipped_seats(heard),
             )
         )
 

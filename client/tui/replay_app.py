@@ -272,7 +272,7 @@ class ReplayApp:
         elif row.owes:
             state = f"owes {row.owes}"
         elif row.passed:
-            state = "passed"
+            state = "skipped" if row.skipped else "passed"
         else:
             state = ""
         title = (row.title or "").ljust(titles)

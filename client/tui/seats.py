@@ -5,10 +5,21 @@ prompt_toolkit here: `fit` lays the rows out as text, the apps style them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from president.engine import Card, Phase, PublicView, strength
+from president.engine import (
+    Card,
+    Event,
+    HandStarted,
+    Passed,
+    Phase,
+    Played,
+    PublicView,
+    Skipped,
+    TrickEnded,
+    strength,
+)
 
 from .pile import pile as pile  # (the pile's presenter: client/tui/pile.py)
 
@@ -34,6 +45,9 @@ class SeatRow:
     turn: bool = False
     #: It passed, or is out of this trick.
     passed: bool = False
+    #: Of those, it did not pass but was skipped (five_skip, equal_plays = skip...): its
+    #: last move in the trick in progress is a skip.
+    skipped: bool = False
     #: The place it took this hand (0 = first), None while it holds cards.
     place: int | None = None
     #: Cards it owes back in the exchange.
@@ -49,14 +63,36 @@ class SeatRow:
 
     @property
     def flags(self) -> str:
-        """Its state in a word or two: "passed", "fell", "away", "passed away"."""
-        flags = "fell" if self.fell else "passed" if self.passed else ""
+        """Its state in a word or two: "passed", "skipped", "fell", "away", "passed away"."""
+        flags = (
+            "fell"
+            if self.fell
+            else ("skipped" if self.skipped else "passed")
+            if self.passed
+            else ""
+        )
         return flags + (" away" if flags and self.away else "away" if self.away else "")
 
 
 def rating_text(rating: str | None) -> str:
     """A seat's rating as its row shows it ("" when not rated or not heard)."""
     return "" if rating is None else f"rating {rating}"
+
+
+def skipped_seats(events: Sequence[Event], start: int = 0) -> frozenset[int]:
+    """The seats whose last move in the trick in progress (since the last `TrickEnded`
+    or deal of `events[start:]`) is a skip: the view's `passed` counts them as having
+    answered the pile, but they did not pass."""
+    last: dict[int, bool] = {}
+    for at in range(len(events) - 1, start - 1, -1):
+        match events[at]:
+            case TrickEnded() | HandStarted():
+                break
+            case Skipped(seat=seat):
+                last.setdefault(seat, True)
+            case Played(seat=seat) | Passed(seat=seat):
+                last.setdefault(seat, False)
+    return frozenset(seat for seat, skipped in last.items() if skipped)
 
 
 def seat_rows(
@@ -69,11 +105,12 @@ def seat_rows(
     actor: int | None = None,
     connected: Mapping[str, bool] | None = None,
     rating: Callable[[str], str | None] | None = None,
+    skipped: Collection[int] = (),
 ) -> list[SeatRow]:
     """Each seat of `view` as a row: `hands` and `received` (per seat) for cards shown
     face up; `scores` when every player's are kept apart from the view (a replay counts
     leavers too); `actor`, the seat that just acted; `connected` by name (None: everyone
-    is); `rating` by name."""
+    is); `rating` by name; `skipped`, the seats skipped in the trick (`skipped_seats`)."""
     titles = view.titles_won()  # after a hand, the titles it gave
     points = dict(view.scores) if scores is None else scores
     owing = dict(view.owed)
@@ -95,7 +132,8 @@ def seat_rows(
                 cards=cards,
                 received=tuple(received[seat]) if received is not None else (),
                 turn=view.turn == seat or seat in owing,
-                passed=view.passed[seat] or view.locked[seat],
+                passed=(passed := view.passed[seat] or view.locked[seat]),
+                skipped=passed and seat in skipped,
                 place=place,
                 owes=owing.get(seat, 0),
                 acted=actor == seat,

@@ -12,7 +12,7 @@ import pytest
 from president.client.model import TableModel
 from president.client.tui.narrator import Narrator
 from president.client.tui.replay import ReplayScreen
-from president.client.tui.seats import seat_rows
+from president.client.tui.seats import seat_rows, skipped_seats
 from president.client.tui.table import TableScreen
 from president.engine import (
     Bombed,
@@ -108,9 +108,10 @@ def _rules_on_wire(document: dict[str, Any]) -> dict[str, Any]:
     return {"preset": rules} if isinstance(rules, str) else dict(rules)
 
 
-def _live_log(document: dict[str, Any]) -> list[str]:
+def _live_log(document: dict[str, Any], skipped: list[frozenset[int]] | None = None) -> list[str]:
     """The log of a live table watching the recorded game: each step's public events as
-    the server sends them, then the table's view."""
+    the server sends them, then the table's view; into `skipped`, after each step, the
+    seats the live table shows skipped (`skipped_seats` of its model's events)."""
     screen = TableScreen(TableModel(me="a-watcher"))
     number = 0
     log: list[str] = []  # (the screen keeps the last 200 lines)
@@ -144,6 +145,8 @@ def _live_log(document: dict[str, Any]) -> list[str]:
             game=wire.public_view_to_wire(game.public_view()),
         )
         send(view)
+        if skipped is not None:
+            skipped.append(skipped_seats(screen.model.events, screen.model.resumed))
 
     assert replay(document, on_step=step).fault is None
     return log
@@ -190,6 +193,40 @@ def test_one_seat_row_for_both_screens() -> None:
         (r.turn, r.passed, r.place, r.title, r.points) for r in live
     ]
     assert all(r.cards == () for r in live)
+
+
+def test_a_seat_the_fives_skip_shows_skipped_not_passed() -> None:
+    """Skipped by the 5s, a seat has answered the pile (the view's `passed`) but did not
+    pass: both screens say "skipped" until it moves again or the trick ends, and a seat
+    that passed still says "passed"."""
+    five = Played(0, tuple(parse_cards("5C")), False, False)
+    assert skipped_seats([five, Skipped(1)]) == {1}
+    assert skipped_seats([five, Skipped(1), Passed(2, False), Skipped(3)]) == {1, 3}
+    assert skipped_seats([five, Skipped(1), Passed(1, False)]) == set()
+    assert skipped_seats([five, Skipped(1), Played(1, CARDS, False, False)]) == set()
+    assert skipped_seats([five, Skipped(1), TrickEnded(0, 0)]) == set()
+    assert skipped_seats([Skipped(1), HandStarted(1, SEATING, 0)]) == set()
+    assert skipped_seats([Skipped(1), Skipped(2)], start=1) == {2}
+
+    document = loads((RECORDS / "game_five_skip.json").read_bytes())
+    steps = ReplayScreen.of(document).steps
+    live: list[frozenset[int]] = []
+    _live_log(document, live)
+    assert [step.skipped for step in steps] == live  # the table's rows and the replay's
+    told = passed = 0
+    for step in steps:
+        rows = step.seats()
+        names = [row.name for row in rows]
+        for line in step.lines:  # (a seat out of the answer, its trick not yet over)
+            for words, flags in ((" is skipped by the 5s", "skipped"), (" passes", "passed")):
+                row = rows[names.index(line.split()[0])] if line.endswith(words) else None
+                if row is not None and row.passed:
+                    told += flags == "skipped"
+                    passed += flags == "passed"
+                    assert row.flags == flags, line
+        for row in rows:
+            assert row.skipped <= row.passed  # skipped only while out of the answer
+    assert told > 5 and passed > 5
 
 
 def test_a_play_that_turns_the_direction_of_play_says_which_way() -> None:

@@ -653,6 +653,36 @@ async def test_the_final_standings_take_the_width_they_need(rows: int, columns: 
         assert f"h{hands} " in inside and " h1 " in inside, inside
 
 
+def skipped_by_the_fives(table: Table) -> None:
+    """Under five_skip, a seat just skipped by the 5s, its trick going on."""
+    table.rules = table.rules.replace(five_skip=True)
+    table.game = Game(table.rules, table.seating)
+    table.deal()
+
+    def skipped() -> bool:
+        public, log = table.client.model.public, table.app.screen.log
+        if public is None or not log or not log[-1].endswith(" skipped by the 5s"):
+            return False
+        who = log[-1].split()[0]
+        return public.passed[table.seating.index(ME if who == "you" else who)]
+
+    table.until(skipped)
+
+
+@pytest.mark.parametrize(("rows", "columns"), [*SIZES, (16, 60)])
+async def test_a_seat_the_fives_skipped_says_skipped_not_passed(rows: int, columns: int) -> None:
+    """The view counts a skipped seat as having answered the pile, as a pass does: the
+    seat says "skipped" (a compact cell "skip"), not "passed"."""
+    async with open_table(skipped_by_the_fives, rows, columns) as (table, terminal):
+        text = await terminal.redraw()
+    who = table.app.screen.log[-1].split()[0]
+    name = "ann (you)" if who == "you" else who
+    panel = text.split("your hand")[0]
+    # the word after the seat's numbers (a compact line holds two seats)
+    flag = re.search(rf"{re.escape(name[:4])}.*? \d+(?: cards?|c) +\d+(?: pts?|p) (\w*)", panel)
+    assert flag is not None and flag.group(1) == ("skip" if rows < 20 else "skipped"), text
+
+
 async def test_at_the_end_the_seats_show_the_titles_the_last_hand_gave() -> None:
     async with open_table(game_over, 40, 120) as (table, terminal):
         text = await terminal.press("\x1b")  # the table under the standings
