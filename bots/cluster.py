@@ -9,6 +9,7 @@ scheduler gives the job of a worker that is gone to another), not the run."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import socket
 import time
@@ -18,6 +19,7 @@ from typing import Any
 from president.engine import Rules
 
 from .sim import Collector, Job, SimResult, Tally, plan, run_job
+from .strategies import BUILT_IN, STRATEGIES, Strategy
 
 #: How long to try to reach the scheduler before saying so.
 CONNECT_TIMEOUT = 10.0
@@ -113,6 +115,9 @@ def run_on(
     jobs = plan(
         rules, bots, games, seed, chunk, rotate=rotate, preset=preset, options=options, first=first
     )
+    own = tuple((name, STRATEGIES[name]) for name in sorted(set(bots)) if name not in BUILT_IN)
+    if own:  # a script's bots go with the jobs (Dask pickles a script's code by value)
+        task = functools.partial(with_strategies, own, task)
     as_completed = dask_distributed().as_completed
     start = time.perf_counter()
     collector = Collector(result, games)
@@ -131,6 +136,17 @@ def run_on(
     finally:
         client.cancel(futures)
     return collector.finish(time.perf_counter() - start)
+
+
+def with_strategies(
+    strategies: tuple[tuple[str, Callable[..., Strategy]], ...],
+    task: Callable[[Job], tuple[int, list[Tally]]],
+    job: Job,
+) -> tuple[int, list[Tally]]:
+    """`task(job)` on a worker that knows these strategies too: those a bot's script
+    registered (`sdk.register`) in its own process, which a worker never ran."""
+    STRATEGIES.update(strategies)
+    return task(job)
 
 
 def failure(exc: BaseException) -> str:

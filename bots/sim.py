@@ -13,13 +13,14 @@ import random
 import signal
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from president.bots.strategies import Strategy, make_strategy
-from president.engine import Game, Phase, Rules
+from president.bots.strategies import BotMistake, Strategy, make_strategy
+from president.engine import Game, IllegalAction, Phase, Rules
 
 #: A game that has not ended after this many hands is reported, not looped on forever.
 MAX_HANDS_PER_GAME = 10_000
@@ -104,6 +105,9 @@ class Tally:
     #: (as far as the strategy says: see `Timed`).
     decisions: Clock = field(default_factory=Clock)
     choices: Clock = field(default_factory=Clock)
+    #: Answers its strategy counted as its own mistakes, each replaced by a legal action
+    #: (a strategy's `mistakes`: `PolicyBot`'s answers outside the action mask).
+    mistakes: int = 0
 
     def add(self, other: Tally) -> None:
         self.hands += other.hands
@@ -115,6 +119,7 @@ class Tally:
         self.think += other.think
         self.decisions.merge(other.decisions)
         self.choices.merge(other.choices)
+        self.mistakes += other.mistakes
         for game, (hands, places) in other.per_game.items():
             have = self.per_game.get(game, (0, 0))
             self.per_game[game] = (have[0] + hands, have[1] + places)
@@ -148,6 +153,7 @@ class Tally:
             "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
             "decision_times": self.decisions.to_json(),
             "choice_times": self.choices.to_json(),
+            "mistakes": self.mistakes,
         }
 
 
@@ -290,7 +296,16 @@ def play_game(
         view_for, apply = game.view_for, game.apply
         seat = game.actor
         while seat is not None:
-            apply(seat, choosers[seat](view_for(seat)))
+            view = view_for(seat)
+            try:  # (a bot's mistake names the bot and the game: `BotMistake`)
+                action = choosers[seat](view)
+            except Exception:
+                raise BotMistake.of(game, seat, seed, number, traceback.format_exc()) from None
+            try:
+                apply(seat, action)
+            except IllegalAction as refused:
+                said = f"it chose {action!r}: {refused}"
+                raise BotMistake.of(game, seat, seed, number, said) from None
             seat = game.actor
     return game, names, [strategies[name] for name in names]
 
@@ -321,6 +336,7 @@ def tally_game(
         tally.think += timers[index].seconds
         tally.decisions.merge(timers[index].decisions)
         tally.choices.merge(timers[index].choices)
+        tally.mistakes += getattr(timers[index].strategy, "mistakes", 0)
 
 
 @dataclass(frozen=True)
@@ -538,6 +554,14 @@ def report(result: SimResult, title: str) -> list[str]:
         lines.append("")
         for name, tally in shared.items():
             lines.append(row(f"all {name}", tally))
+    for name, tally in zip(entrant_names(result.bots), result.entrants):
+        if tally.mistakes:
+            lines.append("")
+            lines.append(
+                f"{name}: {tally.mistakes:,} answers its strategy counts as mistakes (a"
+                " policy's index outside the action mask), each replaced by the first legal"
+                " action"
+            )
     if any(t.games_won % 1 for t in result.entrants):
         lines.append("")
         lines.append("games won: a game won jointly (tied on points) counts 1/n to each winner")

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from president.engine import Action, SeatView
+from president.engine import Action, Game, SeatView
 
 
 class Strategy(Protocol):
@@ -76,6 +76,8 @@ STRATEGIES: dict[str, Callable[..., Strategy]] = {
     "hoarder": _hoarder,
     "search": _search,
 }
+#: The strategies this package makes (the others a script registered: `sdk.register`).
+BUILT_IN: frozenset[str] = frozenset(STRATEGIES)
 
 
 #: The levels a player picks opponents by (`--bots easy|normal|hard`): each is a strategy.
@@ -97,6 +99,21 @@ def strategy_name(name: str) -> str:
     return wanted
 
 
+class BotMistake(ValueError):
+    """A bot's choice in a run went wrong (it raised, or the rules refuse it): said with
+    the bot, the game (the run's seed and the game's number, as `--record` names its
+    file) and the hand, so that it can be played again.  (Here, not in the simulator: a
+    module the compiled build leaves alone, so that it crosses to and from worker
+    processes as any exception does.)"""
+
+    @classmethod
+    def of(cls, game: Game, seat: int, seed: int, number: int, what: str) -> BotMistake:
+        where = f"{game.seating[seat]} (seed {seed}, game {number}, hand {game.hand + 1})"
+        if what.startswith("Traceback"):
+            return cls(f"{where}: its strategy failed:\n{what.rstrip()}")
+        return cls(f"{where}: {what}")
+
+
 def strategy_problem(name: str) -> str | None:
     """Why `name` is not a strategy or a level (naming the choices), or None if it is one."""
     try:
@@ -107,4 +124,7 @@ def strategy_problem(name: str) -> str | None:
 
 
 def make_strategy(name: str, rng: random.Random, **options: Any) -> Strategy:
-    return STRATEGIES[strategy_name(name)](rng, **options)
+    made: Strategy = STRATEGIES[strategy_name(name)](rng, **options)
+    if not callable(getattr(made, "choose", None)):  # (a script's factory: `sdk.register`)
+        raise ValueError(f"the bot strategy {name!r} made {made!r}, which has no choose(view)")
+    return made

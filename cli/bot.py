@@ -110,6 +110,11 @@ async def start_bot(
         **options,
     )
     player = BotPlayer(client, strategy, delay=args.delay)
+
+    def refused(error: m.Error) -> None:  # (a bot's mistake is said as it happens)
+        say(f"{name}: the server refused its {error.about}: {error.message}")
+
+    player.on_refused = refused
     reader = asyncio.get_running_loop().create_task(
         client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
     )
@@ -119,6 +124,11 @@ async def start_bot(
     assert client.tables is not None
     table = pick_table(client.tables, args.table)
     if table is None and args.table is not None:
+        if args.count > args.seats:  # (before the table is made: no bot would fit)
+            raise BotFailed(
+                f"{args.count} bots need a table of {args.count} seats or more: --seats "
+                f"{args.count} (a table the bots create has --seats seats, {args.seats})"
+            )
         errors = len(client.errors)
         await client.send(
             m.CreateTable(
@@ -171,9 +181,13 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         await client.send(m.Ready())
         waiter = asyncio.ensure_future(player.game_over.wait())
         lost = asyncio.ensure_future(player.seat_lost.wait())
-        await asyncio.wait({waiter, lost, bot.reader}, return_when=asyncio.FIRST_COMPLETED)
+        failed = asyncio.ensure_future(player.failed.wait())
+        await asyncio.wait({waiter, lost, failed, bot.reader}, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
         lost.cancel()
+        failed.cancel()
+        if player.failure is not None:
+            raise BotFailed(f"{name}: its strategy failed, so it stops:\n{player.failure.rstrip()}")
         if client.seat_lost is not None:
             raise BotFailed(
                 f"{name}: the server did not give the seat back: {client.seat_lost.message}"
@@ -183,9 +197,10 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         played += 1
         places = player.places
         average = sum(places) / len(places) if places else 0.0
+        refused = f"; {player.refused} of its actions refused" if player.refused else ""
         say(
             f"{name}: game {played} over; won {player.won} of {player.games}, "
-            f"average place {average:.2f} over {len(places)} hands"
+            f"average place {average:.2f} over {len(places)} hands{refused}"
         )
 
 
@@ -289,7 +304,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--turn-seconds",
         type=whole(0, 3600),
         default=60,
-        help="turn timer of a table the bots create (0: none)",
+        help="turn timer of a table the bots create, in seconds (0: none; default 60)",
     )
     parser.add_argument(
         "--delay", type=seconds(60), default=0.0, metavar="SECONDS", help="pause before each move"

@@ -9,27 +9,61 @@ import sys
 from collections.abc import Sequence
 
 from .main import main
+from .usage import _meant
 
 USAGE = """\
-usage: {prog} sim [president sim options]      play it offline (default: against 3 greedy bots)
+usage: {prog} sim [president sim options]      play it offline (default: against greedy bots)
        {prog} bot HOST[:PORT] [president bot options]   play it at a server's table
        {prog} play [president play options]    play against it yourself"""
+
+#: Each command, and the option that names the bots it plays (given the script's bot
+#: unless the command line names them).
+_OPTION = {"sim": "--bots", "bot": "--strategy", "play": "--bots"}
 
 
 def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
     """Run `president sim`, `president bot` or `president play` for the registered bot
     `strategy`."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["sim"]:
-        if "--bots" not in args:
-            args += ["--bots", f"{strategy},greedy,greedy,greedy"]
-    elif args[:1] == ["bot"]:
-        if "--strategy" not in args:
-            args += ["--strategy", strategy]
-    elif args[:1] == ["play"]:
-        if "--bots" not in args:
-            args += ["--bots", strategy]
-    else:
-        print(USAGE.format(prog=sys.argv[0]), file=sys.stderr)
+    command = args[0] if args else ""
+    prog = sys.argv[0]
+    if command not in _OPTION:
+        if command in ("-h", "--help"):
+            print(USAGE.format(prog=prog))
+            return 0
+        typed = f" {command!r}{_meant(command, list(_OPTION))}" if command else ""
+        print(USAGE.format(prog=prog), file=sys.stderr)
+        print(f"{prog}: choose sim, bot or play{typed and ', not' + typed}", file=sys.stderr)
         return 2
+    option = _OPTION[command]
+    if not _given(args, option):
+        if command == "sim":  # the bot against greedy ones, in every seat but one
+            players = _value(args, "--players")
+            count = int(players) if players is not None and players.isdigit() else 4
+            args += [option, ",".join([strategy] + ["greedy"] * max(1, count - 1))]
+        else:
+            args += [option, strategy]
     return main(args)
+
+
+def _given(args: Sequence[str], option: str) -> bool:
+    """Whether the command line gives `option`, in any form argparse takes: `--bots X`,
+    `--bots=X`, or a prefix (`--bot X`)."""
+    for arg in args[1:]:
+        if arg == "--":
+            return False
+        name = arg.split("=", 1)[0]
+        if len(name) > 2 and name.startswith("--") and option.startswith(name):
+            return True
+    return False
+
+
+def _value(args: Sequence[str], option: str) -> str | None:
+    """The value the command line gives `option` (`--players 5`, `--players=5`), if any."""
+    for at, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if len(name) > 2 and option.startswith(name):
+            if equals:
+                return value
+            return args[at + 1] if at + 1 < len(args) else None
+    return None

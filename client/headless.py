@@ -4,8 +4,11 @@ The same strategy object plays offline in `president sim`."""
 from __future__ import annotations
 
 import asyncio
+import traceback
+from collections.abc import Callable
 
 from president.bots.strategies import Strategy
+from president.engine import Action
 from president.protocol import messages as m
 from president.protocol import wire
 
@@ -41,6 +44,15 @@ class BotPlayer:
         self._ended = False
         #: Set when the server does not give the seat back after a reconnect.
         self.seat_lost = asyncio.Event()
+        #: The strategy's failure, with its traceback, if its `choose` raised or chose
+        #: something that is not an action; `failed` is set then and the bot answers no
+        #: more (offline, the same bot stops `president sim`).
+        self.failure: str | None = None
+        self.failed = asyncio.Event()
+        #: How many of our actions the server refused, and who hears each refusal (the
+        #: server's error, in its words: a bot's mistake, or a move the table outran).
+        self.refused = 0
+        self.on_refused: Callable[[m.Error], None] | None = None
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -63,6 +75,9 @@ class BotPlayer:
         if isinstance(message, m.Error) and message.about in _ACTIONS:
             # refused: answer again only if the table moved on since (never loop on one view)
             self.waiting = False
+            self.refused += 1
+            if self.on_refused is not None:
+                self.on_refused(message)
             if model.view is None or model.view.number == self.answered:
                 return
         elif isinstance(message, m.Seated):  # (re)seated: an answer sent before a drop may be lost
@@ -85,7 +100,7 @@ class BotPlayer:
                 await self._ready_again(message)
         elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):
             return  # (after a reconnect the hand comes after the view: answer on either)
-        if self.waiting or not model.my_turn or not model.hand:
+        if self.waiting or not model.my_turn or not model.hand or self.failure is not None:
             return
         view = model.seat_view()
         if not view.legal_actions():  # (only a server that contradicts itself says so)
@@ -94,7 +109,16 @@ class BotPlayer:
         self.answered = model.view.number if model.view is not None else None
         if self.delay:
             await asyncio.sleep(self.delay)
-        await self.client.act(self.strategy.choose(view))
+        try:  # (the strategy's own code: its mistake is said, not taken for a lost server)
+            action = self.strategy.choose(view)
+        except Exception:
+            self.failure = traceback.format_exc()
+        else:
+            if isinstance(action, Action):  # (a legal one or not: the server judges it)
+                await self.client.act(action)
+                return
+            self.failure = f"it chose {action!r}, which is not an action"
+        self.failed.set()
 
     async def _ready_again(self, view: m.TableView) -> None:
         slot = self.client.model.slot

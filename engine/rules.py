@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -314,7 +315,11 @@ def rules_from(spec: str | Mapping[str, Any]) -> Rules:
     toggles = {k: v for k, v in spec.items() if k != "preset"}
     unknown = sorted(k for k in toggles if k not in TOGGLES)
     if unknown:
-        raise RulesError(f"there is no toggle {unknown[0]!r}: the toggles are {', '.join(TOGGLES)}")
+        close = difflib.get_close_matches(unknown[0], TOGGLES, n=1)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        raise RulesError(
+            f"there is no toggle {unknown[0]!r}{meant}: the toggles are {', '.join(TOGGLES)}"
+        )
     return base.replace(**toggles)
 
 

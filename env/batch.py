@@ -23,7 +23,7 @@ from president.engine import Action, Game, Phase, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
-from .table import hand_rewards, table_rules
+from .table import episode_hands, hand_rewards, table_rules
 from .track import Tracker, marks_row
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
@@ -77,7 +77,7 @@ class Tables:
         if count < 1:
             raise ValueError("at least one table")
         self.rules = table_rules(preset, rules)
-        self.players, self.count, self.hands = players, count, hands
+        self.players, self.count, self.hands = players, count, episode_hands(hands)
         self.catalog = Catalog(self.rules)
         self.observer = Observer(self.rules, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]

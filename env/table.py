@@ -45,6 +45,14 @@ def table_rules(preset: str, rules: Rules | dict[str, Any] | None) -> Rules:
     return rules_from(rules) if rules is not None else find_preset(preset)
 
 
+def episode_hands(hands: int | None) -> int | None:
+    """An episode's length in hands as given (None: a whole game); ValueError for one
+    that is not a whole number from 1."""
+    if hands is not None and (type(hands) is not int or hands < 1):
+        raise ValueError(f"hands is an episode's hands, a whole number from 1, not {hands!r}")
+    return hands
+
+
 def hand_rewards(finish: Sequence[str]) -> Iterator[tuple[str, float]]:
     """Each player's reward for a hand finished in this order: 1 for first place down to
     -1 for last, evenly spaced."""
@@ -198,7 +206,7 @@ class raw_env(AECEnv):
         super().__init__()
         self.rules = table_rules(preset, rules)
         self.players = players
-        self.hands = hands
+        self.hands = episode_hands(hands)
         self.render_mode = render_mode
         self.catalog = Catalog(self.rules)
         self.observer = Observer(self.rules, players)

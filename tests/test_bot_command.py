@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -75,6 +76,10 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         for table in ("A", "B", "C"):  # this address's cap on open tables: 3
             await host.send(m.CreateTable(name=table, preset="classic", toggles={}, seats=4))
         await host.link.close()
+        args.table, args.count = "F", 5  # five bots cannot sit at a table of four: said first
+        with pytest.raises(BotFailed, match="5 bots need a table of 5 seats or more: --seats 5"):
+            await run_bots(args, said.append)
+        assert "F" not in server.lobby.tables
         args.table, args.count = "D", 1  # refused: said so, not "created", then "no such table"
         with pytest.raises(BotFailed, match="could not create D: your address already has"):
             await run_bots(args, said.append)
@@ -195,3 +200,127 @@ async def test_a_squatter_at_a_real_server_is_moved_out_and_the_game_is_played(
     finally:
         stop(bot, second)
         server.stop()
+
+
+#: A home-made bot that goes wrong: `raise` raises on its first turn, `pass` always
+#: passes (refused on a lead), `none` chooses None.
+BAD_BOT = """\
+import sys
+from president.bots import sdk
+from president.cli import bot_script
+from president.engine import PASS
+
+HOW = sys.argv[1]
+
+
+class Bad:
+    def choose(self, view):
+        if HOW == "raise":
+            raise RuntimeError("oops, my bot broke")
+        return PASS if HOW == "pass" else None
+
+
+if __name__ == "__main__":
+    sdk.register("bad", lambda rng: Bad())
+    raise SystemExit(bot_script("bad", sys.argv[2:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["raise", "none", "pass"])
+async def test_a_home_made_bot_that_goes_wrong_online_says_how(how: str, tmp_path: Path) -> None:
+    """Online as offline, a bot's mistake is said: a strategy that raises stops the bot
+    with its traceback, one that chooses no action stops it saying what it chose (both
+    once said "the server went away"), and an action the server refuses is said with the
+    server's reason as it happens (it was dropped without a word)."""
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    async with running_server(tmp_path) as server:
+        bots = Process(
+            [
+                *(str(script), how, "bot", f"127.0.0.1:{server.port}"),
+                *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
+                *("--seats", "3", "--turn-seconds", "30"),
+            ],
+            environment(tmp_path),
+            command=[sys.executable],
+        )
+        try:
+            if how == "pass":  # the leader's pass is refused; the table's timer will act
+                await bots.said("the server refused its pass: the leader may not pass", 1, 0, 60)
+                assert bots.proc.poll() is None
+                return
+            assert await bots.exits(60) == 1, bots.text() + bots.errors()
+        finally:
+            bots.kill()
+    errors = bots.errors()
+    assert "its strategy failed, so it stops:" in errors, errors
+    assert "went away" not in errors
+    if how == "raise":
+        assert "Traceback" in errors and "RuntimeError: oops, my bot broke" in errors, errors
+    else:
+        assert "it chose None, which is not an action" in errors, errors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["raise", "none", "pass"])
+def test_a_home_made_bot_that_goes_wrong_offline_is_named_with_its_game(
+    how: str, tmp_path: Path
+) -> None:
+    """Offline, over two worker processes: which bot, which game of which seed and hand,
+    and what (the strategy's own traceback, once; not the pool's around it twice)."""
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    run = Process(
+        [str(script), how, "sim", "--games", "4", "--jobs", "2"],
+        environment(tmp_path),
+        command=[sys.executable],
+    )
+    assert run.wait(120) == 2, run.text() + run.errors()
+    errors = run.errors()
+    assert re.match(r"president sim: bad-\d \(seed 1, game \d, hand \d+\): ", errors), errors
+    assert "RemoteTraceback" not in errors and errors.count("Traceback") <= 1, errors
+    if how == "raise":
+        assert "its strategy failed:\nTraceback" in errors, errors
+        assert errors.rstrip().endswith("RuntimeError: oops, my bot broke"), errors
+    elif how == "none":
+        assert errors.rstrip().endswith("it chose None: None is not an action"), errors
+    else:
+        assert "it chose PASS: the leader may not pass" in errors, errors
+
+
+def test_a_factory_that_makes_no_bot_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    from president.bots import sdk, strategies
+
+    monkeypatch.setitem(strategies.STRATEGIES, "nochoose", strategies.STRATEGIES["random"])
+    sdk.register("nochoose", lambda rng: object())
+    with pytest.raises(ValueError, match=r"the bot strategy 'nochoose' made <object .*>, which"):
+        strategies.make_strategy("nochoose", random.Random(1))
+
+
+def test_a_bot_script_gives_its_bot_unless_the_line_up_is_named_in_any_form(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`python mybot.py sim` plays the script's bot against greedy ones, in every seat but
+    one at any table size; a line-up named as argparse takes it (`--bots=X`, `--bot X`)
+    is played as named (`--bots=heuristic` was overridden by the script's line-up)."""
+    from president.bots import sdk, strategies
+    from president.cli import bot_script
+
+    monkeypatch.setitem(strategies.STRATEGIES, "mine", strategies.STRATEGIES["random"])
+    sdk.register("mine", lambda rng: strategies.RandomBot(rng))
+    run = ["sim", "--games", "2", "--jobs", "1"]
+    for more, line_up in (
+        ([], ["mine", "greedy", "greedy", "greedy"]),
+        (["--players", "5"], ["mine", "greedy", "greedy", "greedy", "greedy"]),
+        (["--players=3"], ["mine", "greedy", "greedy"]),
+        (["--bots=heuristic"], ["heuristic"] * 4),
+        (["--bot", "random,greedy,greedy"], ["random", "greedy", "greedy"]),
+    ):
+        assert bot_script("mine", [*run, *more]) == 0
+        entrants = re.findall(r"^([a-z]+)-\d+ ", capsys.readouterr().out, re.MULTILINE)
+        assert entrants == line_up, more
+    assert bot_script("mine", ["--help"]) == 0
+    assert "usage:" in capsys.readouterr().out
+    assert bot_script("mine", ["simm"]) == 2
+    assert "choose sim, bot or play, not 'simm'; did you mean sim?" in capsys.readouterr().err

@@ -5,9 +5,13 @@ a worker lost in the middle of a job costs that job a second run, not the run.""
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +19,10 @@ from president.bots import cluster, sim
 from president.bots.sim import Job, SimResult, Tally
 from president.engine import find_preset
 
-from .harness.processes import president_here
+from .harness.ports import free_port
+from .harness.processes import Process, president_here, stop
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Dask's distributed, when installed (the extra `cluster`, in the test extra too):
 #: imported by the tests that use it only, which are in the slow tier (the import alone
@@ -136,3 +143,54 @@ def test_the_scheduler_is_not_for_jobs_or_records() -> None:
     done = president_here("sim", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9")
     assert done.returncode == 2
     assert "--jobs is for a run on this machine, not with --scheduler" in done.stderr
+
+
+def dask(command: str, *args: str) -> Process:
+    """`dask scheduler` or `dask worker` as a process of its own, its log read."""
+    module = f"distributed.cli.dask_{command}"
+    return Process(args, command=(sys.executable, "-m", module), merge_stderr=True)
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_scripts_own_bot_plays_on_workers_that_never_ran_its_script(tmp_path: Path) -> None:
+    """The bot of docs/bots.md's twenty lines, registered in its script's `__main__` (a
+    worker never runs the script), on a cluster of a real `dask scheduler` and `dask
+    worker`: the figures of the same run on one machine (the workers once said "there is
+    no bot strategy 'lowball'")."""
+    script = tmp_path / "mybot.py"
+    script.write_text((ROOT / "scripts" / "example_bot.py").read_text(encoding="utf-8"))
+    port = free_port()
+    scheduler = dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+    worker = None
+    try:
+        scheduler.expect("Scheduler at")
+        address = f"tcp://127.0.0.1:{port}"
+        worker = dask("worker", address, "--nthreads", "1", "--no-dashboard")
+        worker.expect("Registered to")
+
+        def sim(*more: str) -> dict[str, Any]:
+            done = subprocess.run(
+                [sys.executable, str(script), "sim", "--games", "12", "--seed", "3", *more],
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                timeout=120,
+                check=False,
+            )
+            assert done.returncode == 0, done.stderr
+            found: dict[str, Any] = json.loads(done.stdout)
+            return found
+
+        there = sim("--scheduler", address, "--json", "--quiet")
+        here = sim("--jobs", "1", "--json", "--quiet")
+    finally:
+        stop(worker, scheduler)
+    assert there["entrants"][0]["strategy"] == "lowball"
+    for result in (there, here):
+        for key in ("seconds", "hands_per_second", "processes"):
+            del result[key]
+        for tally in (*result["entrants"], *result["strategies"].values()):
+            for key in ("think_seconds_per_hand", "decision_times", "choice_times"):
+                del tally[key]
+    assert there == here

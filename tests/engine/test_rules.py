@@ -65,6 +65,8 @@ def test_rules_from_record_values() -> None:
     assert rules_from({"target": 5}) == Rules(target=5)
     with pytest.raises(RulesError, match="no toggle 'wildcards'"):
         rules_from({"preset": "classic", "wildcards": True})
+    with pytest.raises(RulesError, match=r"no toggle 'must_bet' \(did you mean must_beat\?\)"):
+        rules_from({"must_bet": True})  # (as `--set` says it: a toggle's name mistyped)
 
 
 def test_every_toggle_is_described_in_words() -> None:

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
-from president.bots.sim import play_game
+from president.bots.sim import play_game, report, run
 from president.engine import PRESETS, Phase
 from president.env import Catalog, PolicyBot, SingleSeat, env, raw_env, register
 
@@ -178,6 +178,21 @@ def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
     assert wrong.choose(view) == view.legal_actions()[0] and wrong.mistakes == 1
 
 
+def test_a_policys_mistakes_are_counted_and_said_by_the_simulator() -> None:
+    """A policy that ignores the mask is told so (it played on without a word): the run
+    counts its answers outside the mask, in the table and in `--json`."""
+    register("always-zero", lambda rng: lambda observation, mask: 0)
+    result = run(PRESETS["classic"], ["always-zero", "greedy", "greedy", "greedy"], 3, 1)
+    wrong, fine = result.entrants[0], result.entrants[1]
+    assert wrong.mistakes > 0 and fine.mistakes == 0
+    assert result.to_json()["entrants"][0]["mistakes"] == wrong.mistakes
+    said = [line for line in report(result, "t") if "mistakes" in line]
+    assert said == [
+        f"always-zero-0: {wrong.mistakes:,} answers its strategy counts as mistakes (a policy's"
+        " index outside the action mask), each replaced by the first legal action"
+    ]
+
+
 @pytest.mark.slow
 async def test_a_trained_policy_plays_a_person_in_president_play(tmp_path: Path) -> None:
     """scripts/policy_bot.py with a policy's weights (as scripts/train_example.py saves
@@ -323,3 +338,14 @@ def test_the_agent_to_act_alone_observed_sees_what_it_would_afresh(preset: str) 
         table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         steps += 1
     assert steps > 100
+
+
+@pytest.mark.parametrize("hands", [0, -1, 1.5, "2"])
+def test_an_episode_of_no_hands_is_refused(hands: object) -> None:
+    """`hands=0` once gave one-hand episodes without a word."""
+    from president.env import Tables
+
+    for make in (raw_env, SingleSeat, Tables):
+        with pytest.raises(ValueError, match="an episode's hands, a whole number from 1"):
+            make(hands=hands)
+    assert raw_env(hands=2).hands == 2
