@@ -317,6 +317,6 @@ def judge_for(rules: Rules) -> Judge:
     return judge
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)  # (bounded: a guest may start games under ever new rules)
 def _by_value(rules: Rules) -> Judge:
     return Judge(rules)

@@ -1612,12 +1612,12 @@ def _rebuilt(rules: Rules, state: dict[str, Any]) -> Game:
     return game
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)  # (by rules: bounded, as `judge_for`'s judges are)
 def _hand_points(rules: Rules, players: int) -> tuple[int, ...]:
     return tuple(hand_points(rules, players))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)  # (by rules: bounded, as `judge_for`'s judges are)
 def _clearing(rules: Rules) -> tuple[bool, ...]:
     """By rank, whether a single card of it clears the pile."""
     return tuple(clears(rules, rank, 1) for rank in range(14))

@@ -9,14 +9,21 @@ checks a minute for that kind of password; an address with no wrong guess behind
 (a friend typing the password for the first time) is never held by that budget, nor is a
 player key that gave the right password before (`welcome`): a friend who mistyped once
 while others guess from many addresses is not locked out with them (a key proves who
-holds it, and a guesser holds no key that was ever let in)."""
+holds it, and a guesser holds no key that was ever let in).
+
+An address's checks of one kind are made one at a time (`turn`): many connections
+guessing at once from one address wait for each other, each seeing the wait the one
+before it earned (all were checked at once before: a hostile pass had 32 guesses an
+address checked in its first wave)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
 
 log = logging.getLogger("president.server")
@@ -54,6 +61,25 @@ class PasswordGuard:
         self._shared: dict[str, deque[float]] = {}
         #: Per kind: who gave the right password before (`welcome`), oldest first.
         self._welcomed: dict[str, dict[Hashable, None]] = {}
+        #: Per (address, kind) with a check under way or waiting: its lock and how many
+        #: hold it or wait for it (gone when none do).
+        self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str, what: str) -> AsyncIterator[None]:
+        """This address's turn to have a password of kind `what` checked: ask `refusal`,
+        check, and say `wrong` or `welcome` inside it, so that the next waiting
+        connection of the address sees what this one earned."""
+        key = (address, what)
+        lock, users = self._turns.get(key) or self._turns.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._turns[key]
 
     def refusal(self, address: str, what: str, who: Hashable | None = None) -> str | None:
         """Why this address may not try a password now (how long to wait), or None.

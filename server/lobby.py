@@ -319,7 +319,7 @@ class Lobby:
         seen = looks(name)
         for table in self.tables.values():
             for slot in table.slots:
-                if slot.bot is not None or not slot.name or not seen & looks(slot.name):
+                if slot.bot is not None or not slot.name or not seen & slot.looks():
                     continue
                 if slot.player_id and player_id:
                     if not hmac.compare_digest(slot.player_id, player_id):
@@ -402,18 +402,19 @@ async def _password_tried(
     # password hash, salted afresh for every table made, not by its name, which a table
     # made again with another password has too)
     who = (table.settings.password, guest.player_id) if guest.player_id else None
-    refusal = lobby.guard.refusal(guest.address, "table", who)
-    if refusal is not None:
-        attempt.close()
-        raise TableError(Code.RATE_LIMITED, refusal)
-    try:
-        await attempt
-    except TableError as error:
-        if error.code == Code.WRONG_PASSWORD:
-            lobby.guard.wrong(guest.address, "table")
-        raise
-    if who is not None:
-        lobby.guard.welcome("table", who)
+    async with lobby.guard.turn(guest.address, "table"):  # (one check at a time an address)
+        refusal = lobby.guard.refusal(guest.address, "table", who)
+        if refusal is not None:
+            attempt.close()
+            raise TableError(Code.RATE_LIMITED, refusal)
+        try:
+            await attempt
+        except TableError as error:
+            if error.code == Code.WRONG_PASSWORD:
+                lobby.guard.wrong(guest.address, "table")
+            raise
+        if who is not None:
+            lobby.guard.welcome("table", who)
 
 
 @handles(m.Ping)

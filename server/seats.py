@@ -9,12 +9,14 @@ import hmac
 import random
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from president.bots.strategies import Strategy, make_strategy, strategy_name
 from president.protocol import messages as m
 from president.protocol.errors import Code, ProtocolError
+
+from .players import looks
 
 
 class TableError(ProtocolError):
@@ -63,6 +65,20 @@ class Slot:
     #: The address the person last sat or came back from (not journaled): a person
     #: moved out while away is barred from it too (`Table.unseat_unready`).
     address: str = ""
+    #: The name and its looks (`players.looks`) when last asked: each hello compares its
+    #: name with every chair's, more chairs than the looks' own cache keeps (a hostile
+    #: pass filled 4,206 chairs: every hello then worked out every skeleton again).
+    _looked: tuple[str, frozenset[str]] = field(
+        default=("", frozenset()), repr=False, compare=False
+    )
+
+    def looks(self) -> frozenset[str]:
+        """The looks of the name in this chair (`players.looks`)."""
+        name, seen = self._looked
+        if name != self.name:
+            seen = looks(self.name)
+            self._looked = (self.name, seen)
+        return seen
 
     @property
     def empty(self) -> bool:

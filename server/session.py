@@ -354,15 +354,16 @@ class Session:
                 return False
         if password is not None:
             guard = self.handler.guard
-            if wait := guard.refusal(self.address, "server", proven):
-                self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not even checked
-                return False
-            if not await password_checks(password, hello.password, self.address):
-                guard.wrong(self.address, "server")
-                self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
-                return False
-            if proven is not None:
-                guard.welcome("server", proven)
+            async with guard.turn(self.address, "server"):  # (one check at a time an address)
+                if wait := guard.refusal(self.address, "server", proven):
+                    self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not checked
+                    return False
+                if not await password_checks(password, hello.password, self.address):
+                    guard.wrong(self.address, "server")
+                    self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
+                    return False
+                if proven is not None:
+                    guard.welcome("server", proven)
         if proven is not None:
             self.player_key, self.player_id = proven, player_id(proven)
         # (a name used unclaimed, the book full or its address past its claims, is still

@@ -148,6 +148,24 @@ def test_one_judge_per_rules_and_the_same_one_for_equal_rules() -> None:
     assert judge_for(Rules()) is not judge_for(rules)
 
 
+def test_what_is_kept_by_rules_is_bounded() -> None:
+    """A server's guests may start games under ever new rules (a hostile pass: 30-50 KiB
+    kept for good per rule set, the server's memory rising for as long as they went on):
+    the judges and the tables kept by rules are kept for the newest 512."""
+    import random
+
+    from president.engine import Game, judge, state
+
+    for target in range(1, 700):
+        rules = Rules(target=target, sequences=True)
+        game = Game(rules, ["a", "b", "c", "d"])
+        game.start_hand(rng=random.Random(target))
+        assert judge_for(rules).rules == rules
+        state._hand_points(rules, 4)
+    for kept in (judge._by_value, state._hand_points, state._clearing):
+        assert kept.cache_info().currsize <= 512, kept
+
+
 def test_the_order_of_ranks_is_the_judge_s_and_a_revolution_reverses_it() -> None:
     assert [strength(rank, False) for rank in (0, 12, 13)] == [0, 12, 13]
     assert [strength(rank, True) for rank in (0, 12, 13)] == [12, 0, 13]

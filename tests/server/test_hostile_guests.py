@@ -206,6 +206,24 @@ async def test_wrong_table_passwords_wait_longer_each_time() -> None:
     await hall.close()
 
 
+async def test_table_guesses_at_once_from_one_address_are_checked_one_at_a_time() -> None:
+    """As at hello: eight guests of one address guessing a table's password at the same
+    moment get one check between them; the rest wait their turn, then its wait."""
+    hall = lobby(password_wait=1.0, password_wait_max=60.0)
+    hall.guard.clock = Clock()
+    await hall.handle(Guest("ann"), create("Friday", password="right"))
+    guessers = [Guest(f"g{i}", address="10.0.0.66") for i in range(8)]
+    await asyncio.gather(
+        *(
+            hall.handle(g, m.Join(table="Friday", password=f"guess{i}"))
+            for i, g in enumerate(guessers)
+        )
+    )
+    said = [code for guesser in guessers for code in guesser.errors()]
+    assert sorted(said) == sorted([Code.WRONG_PASSWORD] + [Code.RATE_LIMITED] * 7), said
+    await hall.close()
+
+
 async def test_a_player_who_opened_a_table_before_is_not_locked_out_with_guessers() -> None:
     """At a table: a key that gave its password before gets in after one typo while
     guessers from many addresses use up the checks they share; another key from the same
@@ -319,6 +337,21 @@ async def test_wrong_server_passwords_wait_longer_each_time(tmp_path: Path) -> N
         assert (await hello("guess3")).endswith("try again in 2 s")
         clock.now += 2.1
         assert await hello("sesame") == "welcome"
+
+
+async def test_guesses_at_once_from_one_address_are_checked_one_at_a_time(tmp_path: Path) -> None:
+    """Eight connections of one address guessing at the same moment: one is checked, the
+    others wait their turn and then its wait (a hostile pass had all of an address's first
+    wave checked: the refusal was asked before any wrong guess was counted)."""
+    async with running_server(tmp_path, password="sesame") as server:
+        clock = Clock()
+        server.lobby.guard.clock = clock
+        said = await asyncio.gather(
+            *(said_at_hello(server, tmp_path, f"m{i}", f"guess{i}") for i in range(8))
+        )
+        assert sum(words.endswith("wrong server password") for words in said) == 1, said
+        assert sum("too many wrong passwords: try again" in words for words in said) == 7, said
+        assert not server.lobby.guard._turns  # (nothing kept once nobody waits)
 
 
 async def test_a_friend_who_mistyped_is_not_locked_out_with_guessers(tmp_path: Path) -> None:

@@ -80,3 +80,35 @@ async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
         await wait_for(lambda: not server.sessions)
         link = await connect(f"127.0.0.1:{server.port}", "c4", known=known)
         await link.close()
+
+
+def test_a_hello_works_out_each_chairs_looks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hello compares its name with every person's chair (`Lobby.seated_under`).
+    Past the 4,096 names `players.looks` keeps, each hello worked out every chair's
+    skeletons again (a hostile pass: 4,206 chairs, 38 ms a hello, 30 hellos a second
+    stalled every table); each chair keeps its name's looks now."""
+    import types
+
+    from president.server import seats
+    from president.server.lobby import Lobby
+    from president.server.seats import Slot
+
+    tables = {
+        f"t{t}": types.SimpleNamespace(
+            name=f"t{t}", slots=[Slot(name=f"g{t}-{s}", player_id="k") for s in range(12)]
+        )
+        for t in range(400)
+    }
+    tables["t7"].slots[3] = Slot(name="Ann", player_id="someone")
+    lobby = types.SimpleNamespace(tables=tables)
+    asked: list[str] = []
+    real = seats.looks
+    monkeypatch.setattr(seats, "looks", lambda name: asked.append(name) or real(name))
+    assert Lobby.seated_under(lobby, "bob", "mine") is None  # type: ignore[arg-type]
+    assert len(asked) == 4800  # every chair once
+    assert Lobby.seated_under(lobby, "ANN", "mine") == "t7"  # type: ignore[arg-type]
+    assert Lobby.seated_under(lobby, "ann", "someone") is None  # type: ignore[arg-type]
+    assert len(asked) == 4800  # and never again while the names stay
+    tables["t7"].slots[3].name = "cat"
+    assert Lobby.seated_under(lobby, "ann", "mine") is None  # type: ignore[arg-type]
+    assert asked[4800:] == ["cat"]  # a chair's new name is looked at afresh
