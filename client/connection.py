@@ -457,8 +457,9 @@ class Client:
             self.errors.append(message)
             self.ladder.refused(message)
             unseated = message.about == m.Ready.TYPE and message.code == Code.TIMEOUT
-            if (message.about == m.Resume.TYPE or unseated) and model.slot is not None:
-                # (not given back after a drop; or freed for not saying ready in time)
+            if (message.about == m.Resume.TYPE and model.slot is not None) or unseated:
+                # (not given back after a drop; or freed for not saying ready in time, or
+                # the table closed before its game began: a watcher is put out too)
                 self.seat_lost, model.slot, model.token = message, None, b""
         elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             self.lobby.take(message)

@@ -182,6 +182,9 @@ class ServerConfig:
     tables_per_address: int = 3
     #: Server-side bots one address may have added that still sit at a table.
     bots_per_address: int = 8
+    #: At max_tables, a table that has not started this long after it was made may be
+    #: removed to make room for a new one (`Lobby.make_room`).
+    unstarted_table_seconds: float = 600.0
     #: A table with no person in a chair and nobody watching (bots do not count) is
     #: removed after this long; a finished one at the lobby's next look once empty
     #: (it looks every idle_table_seconds / 4, at most every 30 s).

@@ -286,17 +286,47 @@ class Lobby:
         log.info("table %s: removed (%s)", name, why)
         self.changed(name)
 
-    async def reap_unstarted(self) -> bool:
-        """At the table cap: remove the oldest table that never started and where no
-        person is connected, in a chair or watching (after a restart, nobody is yet);
-        False if there is none (server/admission.py's reasoning, for tables)."""
-        for name, table in list(self.tables.items()):  # (oldest first: creation order)
-            if table.status != "waiting" or table.game is not None or table.chairs.spectators:
-                continue
-            if any(slot.member is not None for slot in table.slots):
-                continue
-            await self.remove(name, "never started and nobody there: room for a new table")
-            return True
+    async def make_room(self) -> bool:
+        """At the table cap, room for a new table: remove the oldest table (creation
+        order) that never started where no person is connected, in a chair or watching
+        (after a restart, nobody is yet); else the oldest where no person sits or watches
+        (server bots alone, playing or not: its game ends, with its record); else the
+        oldest that has not started `unstarted_table_seconds` after it was made (many
+        addresses, each holding its three tables where nobody says ready, once kept
+        everyone from making one).  False if none is (server/admission.py's reasoning, for
+        tables)."""
+        tables = list(self.tables.items())
+        unstarted = [
+            (name, table)
+            for name, table in tables
+            if table.status == "waiting" and table.game is None
+        ]
+        for name, table in unstarted:
+            if not table.chairs.spectators and all(slot.member is None for slot in table.slots):
+                await self.remove(name, "never started and nobody there: room for a new table")
+                return True
+        for name, table in tables:
+            if table.status != "finished" and not _holds_people(table):
+                await self.remove(name, "bots alone and nobody watching: room for a new table")
+                return True
+        now, wait = time.monotonic(), self.config.unstarted_table_seconds
+        for name, table in unstarted:
+            if now - table.opened >= wait:
+                there = [guest for guest in self.guests if guest.table is table]
+                for guest in there:  # (seated or watching: told, as a chair freed is)
+                    guest.deliver(
+                        m.Error(
+                            code=Code.TIMEOUT,
+                            message=f"{name} is closed: its game had not started {wait:g} s "
+                            "after it was made, and the server needed room for a new table",
+                            about=m.Ready.TYPE,
+                        )
+                    )
+                    guest.table = None
+                await self.remove(name, f"not started in {wait:g} s: room for a new table")
+                for guest in there:
+                    self.send_list(guest)
+                return True
         return False
 
     def created(self, guest: Guest, table: str) -> bool:
@@ -465,7 +495,7 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             Code.NOT_ALLOWED,
             f"your address already has {mine} tables open (the most one address may have)",
         )
-    if len(lobby.tables) >= config.max_tables and not await lobby.reap_unstarted():
+    if len(lobby.tables) >= config.max_tables and not await lobby.make_room():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
 
 

@@ -108,6 +108,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.on_record = on_record
         self.clock = clock
+        #: When the table was made, or brought back by a restart (its clock).
+        self.opened = clock()
         self.deal_secret: DealSecret | None = None
         self.deal_checks: dict[int, dict[str, bool]] = {}
         self.driver = Driver(self, settings, clock)

@@ -92,6 +92,44 @@ async def test_one_address_cannot_hold_the_servers_tables() -> None:
     assert "Friday" in hall.tables and ann.errors() == []
 
 
+async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
+    """At the table cap, room for a new table: first a table of server bots alone, then
+    one that has not started `unstarted_table_seconds` after it was made, whoever sits
+    there (many addresses, each holding its tables where nobody says ready, once kept
+    everyone from making one: a hostile pass, 167 addresses). Who sat or watched there
+    is told, and is back in the lobby; a young table stays."""
+    hall = lobby(max_tables=4, tables_per_address=1, bots_per_address=4)
+    squatters = [Guest(f"s{i}", address=f"10.0.6.{i}") for i in range(3)]
+    for i, squatter in enumerate(squatters):
+        hall.welcome(squatter)
+        await hall.handle(squatter, create(f"hold {i}"))
+        await hall.handle(squatter, m.Join(table=f"hold {i}"))
+    watcher = Guest("w", address="10.0.6.9")
+    hall.welcome(watcher)
+    await hall.handle(watcher, m.Spectate(table="hold 0"))
+    bots = Guest("b", address="10.0.6.8")
+    await hall.handle(bots, create("bots"))
+    for _ in range(4):  # a game of bots alone, nobody watching: it starts at once
+        await hall.handle(bots, m.AddBot(table="bots", strategy="random"))
+    assert hall.tables["bots"].status == "playing" and len(hall.tables) == 4
+    ann, ben = Guest("ann", address="10.0.0.7"), Guest("ben", address="10.0.0.8")
+    await hall.handle(ann, create("Friday"))  # the bots' table makes room
+    await hall.handle(ann, m.Join(table="Friday"))
+    assert "Friday" in hall.tables and "bots" not in hall.tables and ann.errors() == []
+    await hall.handle(ben, create("Saturday"))  # every table young, people at each
+    assert ben.errors() == [Code.NOT_ALLOWED] and "Saturday" not in hall.tables
+    hall.tables["hold 0"].opened -= FAST.unstarted_table_seconds  # ten minutes on
+    await hall.handle(ben, create("Saturday"))
+    assert "Saturday" in hall.tables and "hold 0" not in hall.tables
+    for guest in (squatters[0], watcher):
+        told = [x for x in guest.sent if isinstance(x, m.Error)][-1]
+        assert told.code == Code.TIMEOUT and told.about == m.Ready.TYPE
+        assert told.message.startswith("hold 0 is closed: its game had not started"), told
+        assert guest.table is None and isinstance(guest.sent[-1], m.Tables)
+    assert all(squatter.table is not None for squatter in squatters[1:])
+    await hall.close()
+
+
 async def test_a_table_name_shows_as_itself_and_looks_like_no_open_tables() -> None:
     """A table's name is held to what a player's is (each character shows as itself, one
     alphabet among those that look alike), and may not look like an open table's: a

@@ -364,3 +364,35 @@ async def test_leaving_before_the_time_is_up_and_sitting_again_renamed_goes_on_w
     await t.leave(next(s.member for s in t.chairs if s.name == "lo1"))  # type: ignore[arg-type]
     await t.join(Member("lo2", address=ann.address), None, None)
     assert await looked_at(t, now, 18.0, ann) == []  # lo2 starts afresh, as before
+
+
+async def test_at_the_cap_a_table_not_started_in_time_makes_room(tmp_path: Path) -> None:
+    """A real server at its table cap: a table whose game has not started
+    `unstarted_table_seconds` after it was made goes to make room for a new one; its
+    player and its watcher are told why and put back in the lobby (the watcher too: it was
+    left at a table that was gone)."""
+    async with running_server(tmp_path, max_tables=2, unstarted_table_seconds=0.3) as server:
+        names = ("ann", "wat", "bob", "cat")
+        ann, wat, bob, cat = [await client(server, n, tmp_path) for n in names]
+        tasks = [asyncio.create_task(c.run()) for c in (ann, wat, bob, cat)]
+        for person, table in ((ann, "T1"), (bob, "T2")):
+            await person.send(m.CreateTable(name=table, preset="classic", toggles={}, seats=4))
+            await wait_for(lambda table=table: table in server.lobby.tables)
+            await person.send(m.Join(table=table))
+        await wat.send(m.Spectate(table="T1"))
+        await wait_for(lambda: ann.model.slot is not None and bob.model.slot is not None)
+        await wait_for(
+            lambda: any(g.table is not None and g.name == "wat" for g in server.lobby.guests)
+        )
+        await asyncio.sleep(0.35)  # T1 and T2 not started in time: the older goes first
+        await cat.send(m.CreateTable(name="T3", preset="classic", toggles={}, seats=4))
+        await wait_for(lambda: "T3" in server.lobby.tables)
+        assert "T1" not in server.lobby.tables and "T2" in server.lobby.tables
+        for person in (ann, wat):
+            await wait_for(lambda person=person: person.seat_lost is not None)
+            lost = person.seat_lost
+            assert lost is not None and lost.message.startswith("T1 is closed: its game had not")
+            assert person.model.slot is None
+        assert bob.seat_lost is None and bob.model.slot is not None
+        for task in tasks:
+            task.cancel()
