@@ -62,7 +62,7 @@ def _value(args: Sequence[str], option: str) -> str | None:
     """The value the command line gives `option` (`--players 5`, `--players=5`), if any."""
     for at, arg in enumerate(args):
         name, equals, value = arg.partition("=")
-        if len(name) > 2 and option.startswith(name):
+        if len(name) > 2 and name.startswith("--") and option.startswith(name):
             if equals:
                 return value
             return args[at + 1] if at + 1 < len(args) else None
