@@ -101,6 +101,9 @@ class Lobby:
         self._telling: asyncio.TimerHandle | None = None
         #: Since when each table has held no person (no chair, no spectator).
         self._empty_since: dict[str, float] = {}
+        #: By address, for one that has let go of the last table it made: since when it
+        #: had held tables, and when it let go (`held_since`).
+        self._let_go: dict[str, tuple[float, float]] = {}
         self._sweeping: asyncio.Task[None] | None = None
         thinking.configure(config.bot_workers)
 
@@ -275,6 +278,17 @@ class Lobby:
         if table is None:
             return
         self._empty_since.pop(name, None)
+        maker = table.settings.creator
+        if maker is not None and not any(
+            other.settings.creator is not None and other.settings.creator[0] == maker[0]
+            for other in self.tables.values()
+        ):
+            self._let_go[maker[0]] = (table.held_since, time.monotonic())
+            if len(self._let_go) > 4096:  # (memory bounded by recent makers)
+                wait = self.config.unstarted_table_seconds
+                now = time.monotonic()
+                for address in [a for a, (_, at) in self._let_go.items() if now - at > wait]:
+                    del self._let_go[address]
         await table.stop()  # a game still going has its record written here
         if self.journal is not None and table.log_id is not None:
             # gone for good: its rows go too (close_table is for a table that did not
@@ -291,9 +305,9 @@ class Lobby:
         order) that never started where no person is connected, in a chair or watching
         (after a restart, nobody is yet); else the oldest where no person sits or watches
         (server bots alone, playing or not: its game ends, with its record); else the
-        oldest that has not started `unstarted_table_seconds` after it was made (many
-        addresses, each holding its three tables where nobody says ready, once kept
-        everyone from making one).  False if none is (server/admission.py's reasoning, for
+        oldest that has not started `unstarted_table_seconds` after it was made, or after
+        its maker began holding tables (`held_since`: many addresses, each holding its
+        three tables where nobody says ready, once kept everyone from making one).  False if none is (server/admission.py's reasoning, for
         tables)."""
         tables = list(self.tables.items())
         unstarted = [
@@ -310,8 +324,8 @@ class Lobby:
                 await self.remove(name, "bots alone and nobody watching: room for a new table")
                 return True
         now, wait = time.monotonic(), self.config.unstarted_table_seconds
-        for name, table in unstarted:
-            if now - table.opened >= wait:
+        for name, table in sorted(unstarted, key=lambda named: named[1].held_since):
+            if now - table.held_since >= wait:
                 there = [guest for guest in self.guests if guest.table is table]
                 for guest in there:  # (seated or watching: told, as a chair freed is)
                     guest.deliver(
@@ -328,6 +342,23 @@ class Lobby:
                     self.send_list(guest)
                 return True
         return False
+
+    def held_since(self, address: str) -> float:
+        """Since when `address` has held tables it made, without a break as long as
+        `unstarted_table_seconds` (now, for one that holds none): a table it makes counts
+        as that old in `make_room`, so that a crowd remaking its tables, one emptied and
+        another made in its place, does not make them young again (a recheck of the
+        rule: every honest create refused so, for as long as the crowd went on)."""
+        now = time.monotonic()
+        held = [
+            table.held_since
+            for table in self.tables.values()
+            if table.settings.creator is not None and table.settings.creator[0] == address
+        ]
+        let_go = self._let_go.get(address)
+        if let_go is not None and now - let_go[1] < self.config.unstarted_table_seconds:
+            held.append(let_go[0])
+        return min(held, default=now)
 
     def created(self, guest: Guest, table: str) -> bool:
         """Whether `guest` created `table` (its address and name, kept in the journal)."""
@@ -534,9 +565,15 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         # or the room may have been taken)
         settings.password = await password_hashed(message.password, guest.address)
         await _room_for(lobby, guest, message.name)
-    lobby.tables[message.name] = Table(
-        settings, lobby.on_record, journal=lobby.journal, ratings=lobby.ratings
+    made = Table(
+        settings,
+        lobby.on_record,
+        clock=time.monotonic,  # (the lobby's: `held_since` and `make_room` compare with it)
+        journal=lobby.journal,
+        ratings=lobby.ratings,
     )
+    made.held_since = lobby.held_since(guest.address)
+    lobby.tables[message.name] = made
     lobby.changed(message.name)
     lobby._sweep_soon()
 

@@ -110,6 +110,9 @@ class Table:
         self.clock = clock
         #: When the table was made, or brought back by a restart (its clock).
         self.opened = clock()
+        #: Since when its maker has held tables without a break (`Lobby.held_since`),
+        #: which `Lobby.make_room` counts its age from.
+        self.held_since = self.opened
         self.deal_secret: DealSecret | None = None
         self.deal_checks: dict[int, dict[str, bool]] = {}
         self.driver = Driver(self, settings, clock)

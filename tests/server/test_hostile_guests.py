@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import math
 import threading
+import time
+import types
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -118,7 +120,7 @@ async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
     assert "Friday" in hall.tables and "bots" not in hall.tables and ann.errors() == []
     await hall.handle(ben, create("Saturday"))  # every table young, people at each
     assert ben.errors() == [Code.NOT_ALLOWED] and "Saturday" not in hall.tables
-    hall.tables["hold 0"].opened -= FAST.unstarted_table_seconds  # ten minutes on
+    hall.tables["hold 0"].held_since -= FAST.unstarted_table_seconds  # ten minutes on
     await hall.handle(ben, create("Saturday"))
     assert "Saturday" in hall.tables and "hold 0" not in hall.tables
     for guest in (squatters[0], watcher):
@@ -127,6 +129,42 @@ async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
         assert told.message.startswith("hold 0 is closed: its game had not started"), told
         assert guest.table is None and isinstance(guest.sent[-1], m.Tables)
     assert all(squatter.table is not None for squatter in squatters[1:])
+    await hall.close()
+
+
+async def test_a_crowd_remaking_its_tables_does_not_make_them_young(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crowd at the cap that empties its oldest table and makes another in its place
+    (the new one makes room by taking the emptied one) kept every table younger than the
+    wait, so every honest create was refused for as long as it went on (a recheck of the
+    rule above). A table counts as old as its maker's holding of tables."""
+    from president.server import lobby as lobby_module
+
+    now = [time.monotonic()]
+    monkeypatch.setattr(lobby_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    hall = lobby(max_tables=4, tables_per_address=2)
+    # four tables from three addresses (one with room): each in turn empties one and
+    # another address, with room, makes its next table, taking the emptied one
+    sitters = [Guest(f"c{i}", address=f"10.0.7.{i}") for i in (0, 0, 1, 2)]
+    makers = [Guest(f"m{i}", address=f"10.0.7.{i}") for i in (1, 0, 0, 2)]
+    for i, guest in enumerate(sitters):
+        hall.welcome(guest)
+        await hall.handle(guest, create(f"c{i}"))
+        await hall.handle(guest, m.Join(table=f"c{i}"))
+    now[0] += FAST.unstarted_table_seconds / 2
+    for i, (sitter, maker) in enumerate(zip(sitters, makers)):
+        hall.welcome(maker)
+        await hall.handle(sitter, m.Leave())
+        await hall.handle(maker, create(f"again {i}"))
+        await hall.handle(maker, m.Join(table=f"again {i}"))
+        assert f"c{i}" not in hall.tables and f"again {i}" in hall.tables, maker.sent
+    assert len(hall.tables) == 4
+    now[0] += FAST.unstarted_table_seconds / 2 + 1  # each made half the wait ago
+    ann = Guest("ann", address="10.0.0.7")
+    await hall.handle(ann, create("Friday"))
+    assert "Friday" in hall.tables and ann.errors() == [], ann.sent
+    assert "again 0" not in hall.tables  # the oldest holding first
     await hall.close()
 
 
