@@ -279,10 +279,7 @@ class Lobby:
             return
         self._empty_since.pop(name, None)
         maker = table.settings.creator
-        if maker is not None and not any(
-            other.settings.creator is not None and other.settings.creator[0] == maker[0]
-            for other in self.tables.values()
-        ):
+        if maker is not None and _unstarted(table) and not self._waiting_of(maker[0]):
             self._let_go[maker[0]] = (table.held_since, time.monotonic())
             if len(self._let_go) > 4096:  # (memory bounded by recent makers)
                 wait = self.config.unstarted_table_seconds
@@ -310,11 +307,7 @@ class Lobby:
         three tables where nobody says ready, once kept everyone from making one).  False if none is (server/admission.py's reasoning, for
         tables)."""
         tables = list(self.tables.items())
-        unstarted = [
-            (name, table)
-            for name, table in tables
-            if table.status == "waiting" and table.game is None
-        ]
+        unstarted = [(name, table) for name, table in tables if _unstarted(table)]
         for name, table in unstarted:
             if not table.chairs.spectators and all(slot.member is None for slot in table.slots):
                 await self.remove(name, "never started and nobody there: room for a new table")
@@ -344,21 +337,29 @@ class Lobby:
         return False
 
     def held_since(self, address: str) -> float:
-        """Since when `address` has held tables it made, without a break as long as
-        `unstarted_table_seconds` (now, for one that holds none): a table it makes counts
-        as that old in `make_room`, so that a crowd remaking its tables, one emptied and
-        another made in its place, does not make them young again (a recheck of the
-        rule: every honest create refused so, for as long as the crowd went on)."""
+        """Since when `address` has held tables it made that have not started, without a
+        break as long as `unstarted_table_seconds` (now, for one that holds none): a table
+        it makes counts as that old in `make_room`, so that a crowd remaking its tables,
+        one emptied and another made in its place, does not make them young again (a
+        recheck of the rule: every honest create refused so, for as long as the crowd
+        went on).  A table whose game is on does not count: a host playing at one table
+        who makes another has a young table."""
         now = time.monotonic()
-        held = [
-            table.held_since
-            for table in self.tables.values()
-            if table.settings.creator is not None and table.settings.creator[0] == address
-        ]
+        held = [table.held_since for table in self._waiting_of(address)]
         let_go = self._let_go.get(address)
         if let_go is not None and now - let_go[1] < self.config.unstarted_table_seconds:
             held.append(let_go[0])
         return min(held, default=now)
+
+    def _waiting_of(self, address: str) -> list[Table]:
+        """The tables `address` made that have not started."""
+        return [
+            table
+            for table in self.tables.values()
+            if table.settings.creator is not None
+            and table.settings.creator[0] == address
+            and _unstarted(table)
+        ]
 
     def created(self, guest: Guest, table: str) -> bool:
         """Whether `guest` created `table` (its address and name, kept in the journal)."""
@@ -430,6 +431,11 @@ class Lobby:
             return_exceptions=True,
         )
         thinking.shutdown()
+
+
+def _unstarted(table: Table) -> bool:
+    """Its first game has not begun."""
+    return table.status == "waiting" and table.game is None
 
 
 def _holds_people(table: Table) -> bool:

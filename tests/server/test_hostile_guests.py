@@ -165,6 +165,14 @@ async def test_a_crowd_remaking_its_tables_does_not_make_them_young(
     await hall.handle(ann, create("Friday"))
     assert "Friday" in hall.tables and ann.errors() == [], ann.sent
     assert "again 0" not in hall.tables  # the oldest holding first
+    # a host playing at a table who makes another: a table whose game is on is no holding
+    await hall.handle(ann, m.Join(table="Friday"))
+    for _ in range(3):
+        await hall.handle(ann, m.AddBot(table="Friday", strategy="random"))
+    await hall.handle(ann, m.Ready())
+    assert hall.tables["Friday"].status == "playing"
+    now[0] += FAST.unstarted_table_seconds * 2
+    assert hall.held_since(ann.address) == now[0]
     await hall.close()
 
 
