@@ -302,10 +302,10 @@ class Lobby:
         order) that never started where no person is connected, in a chair or watching
         (after a restart, nobody is yet); else the oldest where no person sits or watches
         (server bots alone, playing or not: its game ends, with its record); else the
-        oldest that has not started `unstarted_table_seconds` after it was made, or after
-        its maker began holding tables (`held_since`: many addresses, each holding its
-        three tables where nobody says ready, once kept everyone from making one).  False if none is (server/admission.py's reasoning, for
-        tables)."""
+        oldest that has not started `unstarted_table_seconds` after its maker began
+        holding tables (`held_since`: many addresses, each holding its three tables where
+        nobody says ready, once kept everyone from making one).  False if none is
+        (server/admission.py's reasoning, for tables)."""
         tables = list(self.tables.items())
         unstarted = [(name, table) for name, table in tables if _unstarted(table)]
         for name, table in unstarted:
@@ -324,8 +324,8 @@ class Lobby:
                     guest.deliver(
                         m.Error(
                             code=Code.TIMEOUT,
-                            message=f"{name} is closed: its game had not started {wait:g} s "
-                            "after it was made, and the server needed room for a new table",
+                            message=f"{name} is closed: the server needed room for a new "
+                            f"table, and no game had started there in time ({wait:g} s)",
                             about=m.Ready.TYPE,
                         )
                     )

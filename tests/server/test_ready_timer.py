@@ -391,7 +391,9 @@ async def test_at_the_cap_a_table_not_started_in_time_makes_room(tmp_path: Path)
         for person in (ann, wat):
             await wait_for(lambda person=person: person.seat_lost is not None)
             lost = person.seat_lost
-            assert lost is not None and lost.message.startswith("T1 is closed: its game had not")
+            assert lost is not None and lost.message.startswith(
+                "T1 is closed: the server needed room"
+            )
             assert person.model.slot is None
         assert bob.seat_lost is None and bob.model.slot is not None
         for task in tasks:
