@@ -89,6 +89,8 @@ MESSAGE_SECONDS = 5.0
 LEAVE_AGAIN = (
     "a game is on: press q again to leave (the timeout rule plays your seat to the hand's end)"
 )
+#: The same in `president play`, whose game ends when its player goes.
+QUIT_AGAIN = "a game is on: press q again to quit (the game ends here, its record kept)"
 
 
 class TableApp:
@@ -762,7 +764,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         model = table.client.model
         in_game = model.slot is not None and model.playing
         if in_game and not table.leaving:
-            screen.message, screen.leave_asked = LEAVE_AGAIN, True
+            asked = QUIT_AGAIN if table.extras is not None else LEAVE_AGAIN
+            screen.message, screen.leave_asked = asked, True
             return
         table.leave()
 

@@ -18,6 +18,7 @@ from president.bots.sim import play_game
 from president.cli.stats import lines as stats_lines
 from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
+from president.client.tui.coach import PlayExtras
 from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, window_start, wrap
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
@@ -708,7 +709,13 @@ async def test_a_message_lasts_until_the_next_key() -> None:
         text = await terminal.press("l")  # ... a key between: q asks again
         assert "press q again" not in text, text
         text = await terminal.press("q")
-        assert "press q again" in text and not table.app.app.is_done, text
+        assert "press q again to leave" in text and not table.app.app.is_done, text
+        # in `president play` the game ends with its player: q asks to quit
+        table.app.extras = PlayExtras(lambda: None, ME)
+        await terminal.press("l")
+        text = await terminal.press("q")
+        assert "press q again to quit (the game ends here" in text, text
+        assert "timeout rule" not in text and not table.app.app.is_done, text
         table.deliver(m.Error(code="refused", message="the server says no"))
         text = await terminal.redraw()
         assert "the server says no" in text
