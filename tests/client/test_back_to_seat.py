@@ -73,8 +73,12 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
         again = Terminal(command, env, rows=16, columns=60)
         await again.shows("your seat at T is waiting", 30)
         again.send("\r")
-        await again.shows("▶ ann (you)", 30)  # back in the seat, on the turn she had
-        assert "your hand" in again.text() and "no cards" not in again.text(), again.text()
+        # back in the seat, on the turn she had (the table's screen: the lobby's preview of
+        # a table under way shows its seats and whose turn it is too, so the hand's box
+        # first, not "▶ ann (you)" alone: a CI run caught the lobby)
+        await again.shows("your hand", 30)
+        await again.shows("▶ ann (you)", 30)
+        assert "no cards" not in again.text(), again.text()
         # the log tells the hand so far (sent with the seat: hand_history), then this
         await again.shows("you are back at your seat")
         assert "not in this log" not in again.text()
