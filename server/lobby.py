@@ -25,7 +25,7 @@ from .journal import Journal, WriteFailed
 from .ladder import Ratings
 from .players import looks, mixed_problem, name_problem
 from .restore import RestoreError, compacted, rebuild
-from .seats import Member, TableError
+from .seats import Member, TableError, seat_gone
 from .table import UNREADY_MEMORY, OnRecord, Table
 
 log = logging.getLogger("president.server")
@@ -280,10 +280,10 @@ class Lobby:
         self._empty_since.pop(name, None)
         maker = table.settings.creator
         if maker is not None and _unstarted(table) and not self._waiting_of(maker[0]):
-            self._let_go[maker[0]] = (table.held_since, time.monotonic())
+            now = time.monotonic()
+            self._let_go[maker[0]] = (table.held_since, now)
             if len(self._let_go) > 4096:  # (memory bounded by recent makers)
                 wait = self.config.unstarted_table_seconds
-                now = time.monotonic()
                 for address in [a for a, (_, at) in self._let_go.items() if now - at > wait]:
                     del self._let_go[address]
         await table.stop()  # a game still going has its record written here
@@ -322,11 +322,9 @@ class Lobby:
                 there = [guest for guest in self.guests if guest.table is table]
                 for guest in there:  # (seated or watching: told, as a chair freed is)
                     guest.deliver(
-                        m.Error(
-                            code=Code.TIMEOUT,
-                            message=f"{name} is closed: the server needed room for a new "
-                            f"table, and no game had started there in time ({wait:g} s)",
-                            about=m.Ready.TYPE,
+                        seat_gone(
+                            f"{name} is closed: the server needed room for a new table, and "
+                            f"no game had started there in time ({wait:g} s)"
                         )
                     )
                     guest.table = None
@@ -351,15 +349,17 @@ class Lobby:
             held.append(let_go[0])
         return min(held, default=now)
 
-    def _waiting_of(self, address: str) -> list[Table]:
-        """The tables `address` made that have not started."""
+    def made_by(self, address: str) -> list[Table]:
+        """The open tables `address` made."""
         return [
             table
             for table in self.tables.values()
-            if table.settings.creator is not None
-            and table.settings.creator[0] == address
-            and _unstarted(table)
+            if table.settings.creator is not None and table.settings.creator[0] == address
         ]
+
+    def _waiting_of(self, address: str) -> list[Table]:
+        """The tables `address` made that have not started."""
+        return [table for table in self.made_by(address) if _unstarted(table)]
 
     def created(self, guest: Guest, table: str) -> bool:
         """Whether `guest` created `table` (its address and name, kept in the journal)."""
@@ -522,11 +522,7 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             f"the name {name!r} looks like table {alike!r}: choose a name that looks different",
         )
     config = lobby.config
-    mine = sum(
-        1
-        for table in lobby.tables.values()
-        if table.settings.creator is not None and table.settings.creator[0] == guest.address
-    )
+    mine = len(lobby.made_by(guest.address))
     if mine >= config.tables_per_address:
         raise TableError(
             Code.NOT_ALLOWED,

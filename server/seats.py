@@ -23,6 +23,13 @@ class TableError(ProtocolError):
     """A refusal at a table: its code (`errors.Code`) and a sentence for the person."""
 
 
+def seat_gone(words: str) -> m.Error:
+    """What a person is told whose chair (or watching place) the server took back before
+    the game began: an error about `ready` with the code `timeout`, on which a client
+    puts itself back in the lobby (client/connection.py's `seat_lost`)."""
+    return m.Error(code=Code.TIMEOUT, message=words, about=m.Ready.TYPE)
+
+
 class Member(Protocol):
     """A connection as a table sees it."""
 

@@ -47,7 +47,7 @@ from .history import HandLog
 from .journal import Entry, Journal, WriteFailed
 from .ladder import Ratings, hand_result
 from .ratings import HandResult
-from .seats import Chairs, Member, Slot, TableError
+from .seats import Chairs, Member, Slot, TableError, seat_gone
 
 log = logging.getLogger("president.server")
 
@@ -108,11 +108,10 @@ class Table:
         self.lock = asyncio.Lock()
         self.on_record = on_record
         self.clock = clock
-        #: When the table was made, or brought back by a restart (its clock).
-        self.opened = clock()
-        #: Since when its maker has held tables without a break (`Lobby.held_since`),
-        #: which `Lobby.make_room` counts its age from.
-        self.held_since = self.opened
+        #: Since when its maker has held tables without a break (`Lobby.held_since`; when
+        #: it was made, or brought back by a restart, until the lobby says), which
+        #: `Lobby.make_room` counts its age from.
+        self.held_since = clock()
         self.deal_secret: DealSecret | None = None
         self.deal_checks: dict[int, dict[str, bool]] = {}
         self.driver = Driver(self, settings, clock)
@@ -612,11 +611,9 @@ class Table:
                 self.chairs.vacate(index)
                 if member is not None:
                     member.deliver(
-                        m.Error(
-                            code=Code.TIMEOUT,
-                            message=f"you did not say ready within {wait:g} s while the others "
-                            f"at {self.name} waited: your chair is free again",
-                            about=m.Ready.TYPE,
+                        seat_gone(
+                            f"you did not say ready within {wait:g} s while the others at "
+                            f"{self.name} waited: your chair is free again"
                         )
                     )
                 gone.append(Unseated(name, address, member))
