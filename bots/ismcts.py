@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from president.engine import PASS, Action, Bomb, Card, Play, SeatView
 
+from .limits import until
 from .playout import Move, make_world
 
 Key = tuple[int, ...]
@@ -59,13 +60,15 @@ def ismcts(
     iterations: int,
     seconds: float | None,
     exploration: float,
+    limit: float | None = None,
 ) -> Action:
-    """The candidate the search tried most, after `iterations` (or `seconds`)."""
+    """The candidate the search tried most, after `iterations` (or `seconds`), or once
+    `limit` seconds are up whichever budget it has (`SearchBot.limit`)."""
     players = len(view.counts)
     at_root: dict[tuple[int, ...], Action] = {(view.seat, *key_of(a)): a for a in candidates}
     root = Node()
-    deadline = time.perf_counter() + seconds if seconds else None
-    budget = iterations if deadline is None else 1 << 30
+    budget = iterations if not seconds else 1 << 30
+    deadline = until(seconds, limit)
     done = 0
     while done < budget:
         if deadline is not None and done >= len(candidates) and time.perf_counter() > deadline:

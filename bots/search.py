@@ -33,6 +33,7 @@ from president.engine.events import Gave, Returned
 
 from .belief import unseen_copies
 from .heuristic import ORDER, Facts, naturals, power, rank_counts
+from .limits import until
 from .playout import World, game_playout, game_policy, make_world
 from .simple import HeuristicBot
 
@@ -62,6 +63,10 @@ FOLLOW_SHARE = 0.45
 RACE_MIN = 6
 RACE_Z = 1.5
 RACE_SAME = 8
+#: A `limit` below this is no time for a search (a round of candidates in one world
+#: under daifugo, its belief made first, took 2.5 ms of CPU a decision, pure Python): the
+#: heuristic's choice (0.05 ms) instead.
+LEAST_THINK = 0.003
 
 
 #: Deals every seat's hand in one possible world (the viewer's own as held, the others'
@@ -87,6 +92,11 @@ class Believed:
 
 
 class SearchBot:
+    #: A ceiling on a decision's thinking, seconds, whatever its budget: a server under a
+    #: crowd sets it for a move (`server/thinking.py`).  Past it the search stops after
+    #: the round of worlds in hand; under `LEAST_THINK` it does not search.
+    limit: float | None = None
+
     def __init__(
         self,
         rng: random.Random,
@@ -149,6 +159,8 @@ class SearchBot:
         if others + len(view.hand) <= self.endgame_cards:
             return self._endgame(view, actions)
         prior = self.fallback.choose(view)
+        if self.limit is not None and self.limit < LEAST_THINK:
+            return prior  # (no time for a round of worlds: the heuristic's own choice)
         candidates = self.candidates(view, actions, prior)
         if len(candidates) == 1:
             return candidates[0]
@@ -165,6 +177,7 @@ class SearchBot:
                 max(len(candidates), int(self._budget * share)),
                 self.seconds * share if self.seconds else None,
                 self.exploration,
+                self.limit,
             )
         if self.method == "flat":
             return self._bandit(view, candidates, prior)
@@ -220,12 +233,14 @@ class SearchBot:
         me = view.seat
         # a lead shapes the whole trick: it gets the full budget, a follow part of it
         share = 1.0 if view.top is None else self.follow_share
-        deadline = time.perf_counter() + self.seconds * share if self.seconds else None
-        budget = max(arms, int(self._budget * share)) if deadline is None else 1 << 30
+        deadline = until(self.seconds and self.seconds * share, self.limit)
+        budget = max(arms, int(self._budget * share)) if not self.seconds else 1 << 30
         done = 0
         exploration = self.exploration
         while done < budget:
             if deadline is not None and done >= arms and time.perf_counter() > deadline:
+                if len(worlds) < RACE_MIN and prior in actions:
+                    return prior  # (too few worlds to tell the actions apart: `_race`)
                 break
             if done < arms:
                 arm = done
@@ -265,13 +280,17 @@ class SearchBot:
         results: list[list[float]] = [[] for _ in range(arms)]
         me = view.seat
         share = 1.0 if view.top is None else self.follow_share
-        deadline = time.perf_counter() + self.seconds * share if self.seconds else None
-        budget = max(arms, int(self._budget * share)) if deadline is None else 1 << 30
+        deadline = until(self.seconds and self.seconds * share, self.limit)
+        budget = max(arms, int(self._budget * share)) if not self.seconds else 1 << 30
         favoured = actions.index(prior) if prior in actions else -1
         spent = 0
         z2 = self.race_z * self.race_z
         while len(alive) > 1 and (spent == 0 or spent + len(alive) <= budget):
             if deadline is not None and spent and time.perf_counter() > deadline:
+                if len(results[alive[0]]) < RACE_MIN and favoured >= 0:
+                    # stopped by the clock before any action could fall out: a world or
+                    # two say less than the heuristic's own choice
+                    return prior
                 break
             world = make_world(view, self.sample(view, self.rng))
             greedy = self._greedy_seats(me, len(view.counts))
@@ -317,16 +336,17 @@ class SearchBot:
         """Few cards left: every action against the same worlds, each played out by a
         small exact search (max over my moves, the heuristic for the others)."""
         count = max(8, self._budget // max(1, len(actions)) // 4)
-        worlds = [make_world(view, self.sample(view, self.rng)) for _ in range(count)]
+        deadline = until(None, self.limit)
         players = len(view.counts)
-        scores = []
-        for action in actions:
-            total = 0.0
-            for world in worlds:
+        scores = [0.0] * len(actions)
+        for _ in range(count):  # (every action in each world: the same worlds for all)
+            world = make_world(view, self.sample(view, self.rng))
+            for index, action in enumerate(actions):
                 trial = world.copy()
                 trial.apply(view.seat, action)
-                total += solve(trial, view.seat, players, depth=10)
-            scores.append(total)
+                scores[index] += solve(trial, view.seat, players, depth=10)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
         return actions[max(range(len(actions)), key=lambda a: scores[a])]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from president.bots.heuristic import (
@@ -253,3 +254,88 @@ def test_the_race_takes_the_sure_win_and_stops_early() -> None:
     # the 3 alone falls out after RACE_MIN worlds; the two wins, level on every world,
     # part after RACE_SAME at the latest (a few worlds of 4 actions, not 50)
     assert RACE_MIN <= len(dealt) <= 12
+
+
+@pytest.mark.parametrize("method", ["race", "flat", "ismcts"])
+def test_a_limit_ends_the_thinking_after_one_round_whatever_the_budget(
+    method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`SearchBot.limit` (what a crowded server sets) stops a decision by the clock on
+    top of its playout budget: at 0 s, one round of its candidates, where its budget of
+    400 playouts deals many more worlds; back to None, the budget again.  (Under
+    `LEAST_THINK`, set to 0 here, it does not search at all: the next test.)"""
+    from president.bots import search
+    from president.bots.search import SearchBot, deal_unseen
+
+    from .test_strategies import view_with
+
+    monkeypatch.setattr(search, "LEAST_THINK", 0.0)
+    view = view_with("3C 5D 7S 9C JD KH 2S", counts=(7, 15, 15, 15))
+    dealt: list[int] = []
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        dealt.append(1)
+        return deal_unseen(view, rng)
+
+    bot = SearchBot(random.Random(1), playouts=400, method=method, sampler=sample)
+    bot.limit = 0.0
+    assert bot.choose(view) in view.legal_actions()
+    # (ISMCTS tries each candidate once first, a world each; the race and the bandit
+    # try them all in the first world)
+    actions = view.legal_actions()
+    prior = bot.fallback.choose(view)
+    tried = len(bot.candidates(view, actions, prior))
+    assert len(dealt) == (tried if method == "ismcts" else 1)
+    limited = len(dealt)
+    dealt.clear()
+    bot.limit = None
+    bot.choose(view)
+    assert len(dealt) > 5 * limited
+    if method != "ismcts":
+        # stopped before the race could drop anything, the heuristic's choice: one world
+        # alone picks otherwise for 5 of these 10 generators
+        for seed in range(10):
+            limited_bot = SearchBot(random.Random(seed), playouts=400, method=method)
+            limited_bot.limit = 0.0
+            assert limited_bot.choose(view) == prior
+
+
+@pytest.mark.parametrize("method", ["race", "flat", "ismcts"])
+def test_a_limit_too_short_for_a_search_is_the_heuristics_choice(method: str) -> None:
+    from president.bots.search import LEAST_THINK, SearchBot, deal_unseen
+
+    from .test_strategies import view_with
+
+    view = view_with("3C 5D 7S 9C JD KH 2S", counts=(7, 15, 15, 15))
+    dealt: list[int] = []
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        dealt.append(1)
+        return deal_unseen(view, rng)
+
+    bot = SearchBot(random.Random(1), playouts=400, method=method, sampler=sample)
+    bot.limit = LEAST_THINK / 2
+    assert bot.choose(view) == bot.fallback.choose(view)
+    assert not dealt
+
+
+def test_a_limit_ends_the_endgame_solver_after_one_world() -> None:
+    from president.bots.search import SearchBot, deal_unseen
+
+    from .test_strategies import view_with
+
+    view = view_with("3C 9C 2S", counts=(3, 1, 1, 1))
+    dealt: list[int] = []
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        dealt.append(1)
+        return deal_unseen(view, rng)
+
+    bot = SearchBot(random.Random(1), playouts=400, sampler=sample)
+    bot.limit = 0.0
+    assert bot.choose(view) in view.legal_actions()
+    assert len(dealt) == 1
+    dealt.clear()
+    bot.limit = None
+    bot.choose(view)
+    assert len(dealt) == 400 // len(view.legal_actions()) // 4

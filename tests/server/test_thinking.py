@@ -46,6 +46,45 @@ async def test_cheap_strategies_choose_at_once() -> None:
     assert thinking._pool is None
 
 
+def test_the_crowd_limit_shares_a_round_between_the_moves_waiting() -> None:
+    assert thinking.crowd_limit(1, 1) is None  # a worker for each: its own budget
+    assert thinking.crowd_limit(2, 2) is None
+    assert thinking.crowd_limit(2, 1) == thinking.CROWD_ROUND / 2
+    assert thinking.crowd_limit(200, 1) == thinking.CROWD_ROUND / 200
+    assert thinking.crowd_limit(300, 3) == thinking.CROWD_ROUND / 100
+
+
+async def test_under_a_crowd_each_search_move_thinks_less(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four tables' search moves at once with one worker: the first thinks to its own
+    budget, each later one to its share of the round, and the worker's bot goes back to
+    no limit (the state carried home has none)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    limits: list[float | None] = []
+    choose = thinking._choose
+
+    def recording(bot: SearchBot, view: object, limit: float | None) -> object:
+        limits.append(limit)
+        return choose(bot, view, limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(thinking, "_choose", recording)
+    monkeypatch.setattr(thinking, "_pool", ThreadPoolExecutor(1))  # (a thread: shared memory)
+    monkeypatch.setattr(thinking, "_workers", 1)
+    bots = [SearchBot(random.Random(seed), playouts=8) for seed in range(4)]
+    view = view_with("3C 5D 7S 9C JD KH 2S")
+    try:
+        chosen = await asyncio.gather(*(thinking.think(bot, view) for bot in bots))
+    finally:
+        thinking.shutdown()
+    assert all(action in view.legal_actions() for action in chosen)
+    round_ = thinking.CROWD_ROUND
+    assert limits == [None, round_ / 2, round_ / 3, round_ / 4]
+    assert all(bot.limit is None for bot in bots)
+    assert thinking._asked == 0
+
+
 def _children(pid: int) -> list[int]:
     """The live processes whose parent is `pid` (from /proc; zombies are not live)."""
     found = []
