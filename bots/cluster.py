@@ -133,6 +133,8 @@ def run_on(
             future.release()
             if progress is not None:
                 progress(collector.done, games)
+    except KeyboardInterrupt:
+        raise collector.stopped(time.perf_counter() - start) from None
     finally:
         client.cancel(futures)
     return collector.finish(time.perf_counter() - start)

@@ -414,23 +414,43 @@ class Collector:
         self.result = result
         self.games = games
         self.done = 0
+        #: The games in the result's tallies: every job's before the first still out.
+        self.added = 0
         self._next = 0
-        self._waiting: dict[int, list[Tally]] = {}
+        self._waiting: dict[int, tuple[int, list[Tally]]] = {}
 
     def add(self, index: int, count: int, tallies: list[Tally]) -> None:
         self.done += count
-        self._waiting[index] = tallies
+        self._waiting[index] = (count, tallies)
         while self._next in self._waiting:
-            for total, part in zip(self.result.entrants, self._waiting.pop(self._next)):
+            count, tallies = self._waiting.pop(self._next)
+            for total, part in zip(self.result.entrants, tallies):
                 total.add(part)
+            self.added += count
             self._next += 1
 
     def finish(self, seconds: float) -> SimResult:
         result = self.result
         result.seconds = seconds
-        result.games = self.done
+        result.games = self.added
         result.hands = result.entrants[0].hands if result.entrants else 0
         return result
+
+    def stopped(self, seconds: float) -> Interrupted:
+        """The run was stopped (Ctrl-C): what to raise, with the result of the games in
+        order so far (the first `added`, whatever finished after a gap is left out, so
+        it is what a run of that many games gives)."""
+        return Interrupted(self.finish(seconds), self.games)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run, with the result of its first games (`result.games` of
+    `asked`): still a `KeyboardInterrupt` to whoever does not look."""
+
+    def __init__(self, result: SimResult, asked: int) -> None:
+        super().__init__()
+        self.result = result
+        self.asked = asked
 
 
 def run(
@@ -469,10 +489,13 @@ def run(
     )
     start = time.perf_counter()
     collector = Collector(result, games)
-    for index, count, tallies in _map(jobs, processes):
-        collector.add(index, count, tallies)
-        if progress is not None:
-            progress(collector.done, games)
+    try:
+        for index, count, tallies in _map(jobs, processes):
+            collector.add(index, count, tallies)
+            if progress is not None:
+                progress(collector.done, games)
+    except KeyboardInterrupt:
+        raise collector.stopped(time.perf_counter() - start) from None
     return collector.finish(time.perf_counter() - start)
 
 

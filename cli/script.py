@@ -43,7 +43,19 @@ def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
             args += [option, ",".join([strategy] + ["greedy"] * max(1, count - 1))]
         else:
             args += [option, strategy]
+        if _asks_help(args):  # (the help below names president's own default)
+            print(f"{prog} {command}: president {command}, with {option} {args[-1]} by default\n")
     return main(args)
+
+
+def _asks_help(args: Sequence[str]) -> bool:
+    """Whether the command line asks for the command's help (`-h`, `--help`, a prefix)."""
+    for arg in args[1:]:
+        if arg == "--":
+            return False
+        if arg == "-h" or (len(arg) > 2 and "--help".startswith(arg)):
+            return True
+    return False
 
 
 def _given(args: Sequence[str], option: str) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from president.bots.sim import (
+    Interrupted,
     SimResult,
     default_processes,
     progress_bar,
@@ -18,7 +19,7 @@ from president.bots.sim import (
     run,
     speed_line,
 )
-from president.bots.strategies import strategy_name
+from president.bots.strategies import BUILT_IN, strategy_name
 from president.engine import Rules, find_preset
 
 from .usage import (
@@ -31,6 +32,9 @@ from .usage import (
     search_options,
     whole,
 )
+
+#: The search's budget options, and their attributes.
+BUDGETS = (("--playouts", "playouts"), ("--think", "think"))
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -45,6 +49,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
         bots = bots * players
     if len(bots) != players:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
+    budget = next((flag for flag, value in BUDGETS if getattr(args, value) is not None), None)
+    if budget and BUILT_IN.issuperset(bots) and "search" not in bots:
+        # (a script's own bots get the options too, and may use them)
+        raise UsageError(f"{budget} is the search bot's budget (hard), and no bot here searches")
     if args.scheduler and (args.jobs is not None or args.record):
         flag = "--jobs" if args.jobs is not None else "--record"
         raise UsageError(f"{flag} is for a run on this machine, not with --scheduler")
@@ -82,27 +90,52 @@ def simulate(
 ) -> int:
     options = search_options(args)
     show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
-    if args.scheduler:
-        from president.bots.cluster import ClusterError
+    try:
+        if args.scheduler:
+            from president.bots.cluster import ClusterError
 
-        try:
-            result = on_cluster(args, rules, bots, show)
-        except ClusterError as exc:
-            print(f"president sim: {exc}", file=sys.stderr)
-            return 2
-    else:
-        result = run(
-            rules,
-            bots,
-            args.games,
-            args.seed,
-            rotate=not args.fixed_seats,
-            processes=processes,
-            record=args.record,
-            preset=args.preset,
-            progress=show,
-            options=options,
-        )
+            try:
+                result = on_cluster(args, rules, bots, show)
+            except ClusterError as exc:
+                print(f"president sim: {exc}", file=sys.stderr)
+                return 2
+        else:
+            result = run(
+                rules,
+                bots,
+                args.games,
+                args.seed,
+                rotate=not args.fixed_seats,
+                processes=processes,
+                record=args.record,
+                preset=args.preset,
+                progress=show,
+                options=options,
+            )
+    except Interrupted as stop:  # Ctrl-C: the games done so far, then "interrupted"
+        if stop.result.games:
+            if show is not None:
+                print(file=sys.stderr)  # (off the progress bar's line)
+            print(
+                f"stopped after {stop.result.games:,} of {stop.asked:,} games: the result "
+                f"of those (the same as --games {stop.result.games})",
+                file=sys.stderr,
+            )
+            tell(args, rules, players, stop.result, interrupted=True)
+        raise
+    tell(args, rules, players, result)
+    return 0
+
+
+def tell(
+    args: argparse.Namespace,
+    rules: Rules,
+    players: int,
+    result: SimResult,
+    interrupted: bool = False,
+) -> None:
+    """The result, as a table or (--json) a JSON line (`"interrupted": true` for the
+    first games of a run stopped by Ctrl-C); the speed on stderr."""
     if args.json:
         print(
             json.dumps(
@@ -112,10 +145,11 @@ def simulate(
                     "rules": rules.changes_from(find_preset(args.preset)),
                     "rotated": not args.fixed_seats,
                     **result.to_json(),
+                    **({"interrupted": True} if interrupted else {}),
                 }
             )
         )
-        return 0
+        return
     changed = rules.changes_from(find_preset(args.preset))
     title = (
         f"preset {args.preset}"
@@ -125,7 +159,6 @@ def simulate(
     )
     print("\n".join(report(result, title)))
     print(speed_line(result), file=sys.stderr)
-    return 0
 
 
 def on_cluster(

@@ -322,5 +322,14 @@ def test_a_bot_script_gives_its_bot_unless_the_line_up_is_named_in_any_form(
         assert entrants == line_up, more
     assert bot_script("mine", ["--help"]) == 0
     assert "usage:" in capsys.readouterr().out
+    # a command's help says what the script's default is (argparse's says president's)
+    for asked in ("--help", "-h", "--he"):
+        with pytest.raises(SystemExit):
+            bot_script("mine", ["sim", asked])
+        said = capsys.readouterr().out
+        assert ": president sim, with --bots mine,greedy,greedy,greedy by default" in said
+    with pytest.raises(SystemExit):
+        bot_script("mine", ["bot", "--help"])
+    assert "with --strategy mine by default" in capsys.readouterr().out
     assert bot_script("mine", ["simm"]) == 2
     assert "choose sim, bot or play, not 'simm'; did you mean sim?" in capsys.readouterr().err

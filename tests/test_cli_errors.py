@@ -115,6 +115,13 @@ CASES: dict[str, Case] = {
     "sim-jobs-0": case("sim", "--jobs", "0", words="--jobs: must be 1 to 256"),
     "sim-jobs-huge": case("sim", "--jobs", "100000", words="--jobs: must be 1 to 256"),
     "sim-playouts-0": case("sim", "--playouts", "0", words="--playouts: must be 1 to"),
+    # a budget no bot of the line-up uses (the search's, with no search bot)
+    "sim-playouts-unused": case(
+        "sim", "--playouts", "50", words="--playouts is the search bot's budget (hard)"
+    ),
+    "sim-think-unused": case(
+        "sim", "--bots", "easy,normal,random", "--think", "0.1", words="no bot here searches"
+    ),
     "sim-think-nan": case("sim", "--think", "nan", words="--think: must be more than 0"),
     "sim-think-inf": case("sim", "--think", "inf", words="--think: must be more than 0"),
     "sim-think-negative": case("sim", "--think", "-1", words="--think: must be more than 0"),

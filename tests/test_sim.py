@@ -135,3 +135,82 @@ def test_the_report_says_what_a_fraction_of_a_game_won_is() -> None:
     whole = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
     whole.entrants = [Tally("random", games_won=2.0), Tally("greedy"), Tally("greedy")]
     assert not any("jointly" in line for line in report(whole, "t"))
+
+
+def test_a_run_stopped_keeps_the_result_of_its_first_games() -> None:
+    """Ctrl-C (here raised by the progress callback after the first job) stops `run`
+    with `Interrupted`, whose result is the games in order so far: what a run of that
+    many games gives."""
+    from president.bots.sim import Interrupted
+
+    def stop(done: int, games: int) -> None:
+        raise KeyboardInterrupt
+
+    rules = find_preset("classic")
+    with pytest.raises(Interrupted) as stopped:
+        run(rules, ["greedy", "random", "random", "random"], 400, 2, progress=stop)
+    result, asked = stopped.value.result, stopped.value.asked
+    assert asked == 400 and 0 < result.games < 400
+    whole = run(rules, ["greedy", "random", "random", "random"], result.games, 2)
+    timing = ("think_seconds_per_hand", "decision_times", "choice_times")
+
+    def places(result: SimResult) -> list[dict[str, object]]:
+        return [{k: v for k, v in t.to_json().items() if k not in timing} for t in result.entrants]
+
+    assert places(result) == places(whole)
+    assert isinstance(stopped.value, KeyboardInterrupt)  # (to whoever does not look)
+
+
+def test_a_stopped_run_counts_only_the_games_before_the_first_still_out() -> None:
+    """Jobs come back in any order over processes; the result of a stopped run holds
+    those before the first job still out, so it is a run of fewer games."""
+    from president.bots.sim import Collector
+
+    rules = find_preset("classic")
+    bots = ["greedy", "random", "random", "random"]
+    first, second = run(rules, bots, 3, 4), run(rules, bots, 2, 4, first=3)
+    collector = Collector(SimResult(4, bots, entrants=[Tally(b) for b in bots]), 10)
+    collector.add(1, 2, second.entrants)
+    assert collector.stopped(1.0).result.games == 0 and collector.done == 2
+    collector.add(0, 3, first.entrants)
+    assert collector.stopped(1.0).result.games == 5 and collector.added == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1"])
+async def test_ctrl_c_in_a_run_gives_the_result_of_the_games_done(jobs: str) -> None:
+    """A tinkerer stops a long run: the games done so far (every one before the first
+    still out, so exactly what a run of that many gives) are reported, then
+    "interrupted", exit 130.  (Before: only "interrupted".)  One process: its jobs come
+    back in order, so the first drawing of the bar past 0 means games to report."""
+    import os
+    import re
+
+    from .harness.processes import PRESIDENT, president
+    from .harness.terminal import Terminal
+
+    args = ["sim", "--games", "100000", "--bots", "random", "--seed", "3"]
+    terminal = Terminal([*PRESIDENT, *args, "--jobs", jobs], dict(os.environ), columns=110)
+    try:
+        # the progress bar past the first jobs' games: some are in the result
+        await terminal.shows("/100000 games")
+        await terminal.said("about")  # (the bar's first drawing: a job came back)
+        terminal.ctrl_c()
+        assert await terminal.exits() == 130
+    finally:
+        terminal.close()
+    shown = terminal.text()
+    assert "Traceback" not in terminal.output()
+    stopped = re.search(r"stopped after ([\d,]+) of 100,000 games", shown)
+    assert stopped, shown
+    done = int(stopped.group(1).replace(",", ""))
+    assert done and "president sim: interrupted" in shown
+    table = shown[shown.index("preset classic") :]
+    table = table[: table.index(" hands in ")].rsplit("\n", 1)[0]  # (to the speed's line)
+    again = president(*args, "--games", str(done), "--jobs", "1")
+    assert again.returncode == 0
+
+    def figures(text: str) -> list[str]:  # every column but the thinking time
+        return [line.rsplit(None, 1)[0] for line in text.splitlines() if line.strip()]
+
+    assert figures(table) == figures(again.stdout)
