@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from president.bots.strategies import BotMistake, Strategy, make_strategy
+from president.bots.strategies import BotMistake, Interrupted, Strategy, make_strategy
 from president.engine import Game, IllegalAction, Phase, Rules
 
 #: A game that has not ended after this many hands is reported, not looped on forever.
@@ -441,16 +441,6 @@ class Collector:
         order so far (the first `added`, whatever finished after a gap is left out, so
         it is what a run of that many games gives)."""
         return Interrupted(self.finish(seconds), self.games)
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run, with the result of its first games (`result.games` of
-    `asked`): still a `KeyboardInterrupt` to whoever does not look."""
-
-    def __init__(self, result: SimResult, asked: int) -> None:
-        super().__init__()
-        self.result = result
-        self.asked = asked
 
 
 def run(

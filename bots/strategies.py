@@ -114,6 +114,18 @@ class BotMistake(ValueError):
         return cls(f"{where}: {what}")
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run of the simulator, with the result of its first games
+    (`result.games` of `asked`, a `sim.SimResult`): still a `KeyboardInterrupt` to
+    whoever does not look.  (Here for `BotMistake`'s reason, and because a compiled
+    class may not inherit from it.)"""
+
+    def __init__(self, result: Any, asked: int) -> None:
+        super().__init__()
+        self.result = result
+        self.asked = asked
+
+
 def strategy_problem(name: str) -> str | None:
     """Why `name` is not a strategy or a level (naming the choices), or None if it is one."""
     try:

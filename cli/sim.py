@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from president.bots.sim import (
-    Interrupted,
     SimResult,
     default_processes,
     progress_bar,
@@ -19,7 +18,7 @@ from president.bots.sim import (
     run,
     speed_line,
 )
-from president.bots.strategies import BUILT_IN, strategy_name
+from president.bots.strategies import BUILT_IN, Interrupted, strategy_name
 from president.engine import Rules, find_preset
 
 from .usage import (

@@ -141,7 +141,7 @@ def test_a_run_stopped_keeps_the_result_of_its_first_games() -> None:
     """Ctrl-C (here raised by the progress callback after the first job) stops `run`
     with `Interrupted`, whose result is the games in order so far: what a run of that
     many games gives."""
-    from president.bots.sim import Interrupted
+    from president.bots.strategies import Interrupted
 
     def stop(done: int, games: int) -> None:
         raise KeyboardInterrupt
