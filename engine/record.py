@@ -146,6 +146,8 @@ def loads(text: str | bytes) -> dict[str, Any]:
         document = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise NotARecord(f"not JSON: {exc}") from None
+    except RecursionError:  # (the decoder recurses into nesting: a hostile file's, no record's)
+        raise NotARecord("not a president record: JSON nested too deeply") from None
     if not isinstance(document, dict):
         raise NotARecord("not a president record: the document is not a JSON object")
     if document.get("format") != FORMAT:

@@ -89,6 +89,9 @@ CASES: dict[str, Case] = {
     "replay-random-bytes": case("replay", "{garbage}", words="not JSON"),
     "replay-truncated": case("replay", "--json", "{truncated}", words="truncated.json"),
     "replay-empty": case("replay", "{empty}", words="empty.json"),
+    "replay-nested": case("replay", "{nested}", words="JSON nested too deeply"),
+    "replay-view-nested": case("replay", "--view", "{nested}", words="JSON nested too deeply"),
+    "analyze-nested": case("analyze", "{nested}", words="JSON nested too deeply"),
     "replay-directory": case("replay", "{dir}", words="cannot read"),
     "replay-missing": case("replay", "{missing}", words="No such file"),
     "replay-under-a-file": case("replay", "{file}/x", words="Not a directory"),
@@ -306,6 +309,7 @@ def sandbox(root: Path) -> dict[str, str]:
     record = RECORD.read_bytes()
     (root / "truncated.json").write_bytes(record[: len(record) // 2])
     (root / "empty.json").write_bytes(b"")
+    (root / "nested.json").write_text('{"a":' * 2000 + "1" + "}" * 2000)  # (4 KB)
     (root / "unreadable.json").write_bytes(record)
     (root / "unreadable.json").chmod(0)
     (root / "ro").mkdir(mode=0o500)
@@ -320,6 +324,7 @@ def sandbox(root: Path) -> dict[str, str]:
         "garbage": str(root / "garbage.json"),
         "truncated": str(root / "truncated.json"),
         "empty": str(root / "empty.json"),
+        "nested": str(root / "nested.json"),
         "unreadable": str(root / "unreadable.json"),
         "missing": str(root / "missing.json"),
         "ro": str(root / "ro"),

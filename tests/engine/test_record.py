@@ -138,6 +138,8 @@ def test_a_hand_after_the_game_is_over() -> None:
         '{"format": "pgn"}',
         '{"hands": []}',
         dumps(two_hands())[:300],  # truncated
+        '{"a":' * 2000 + "1" + "}" * 2000,  # nested past the decoder's recursion
+        "[" * 100_000 + "]" * 100_000,
     ],
 )
 def test_not_a_record(text: str) -> None:
