@@ -12,6 +12,7 @@ provisional opponent counts for nobody (docs/ratings.md, "Throwaway keys")."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -219,9 +220,10 @@ class Ladder:
         `take` them once they are written); None if that hand was counted already."""
         if result.hand <= self.counted.get(result.game, -1):
             return None
-        rated = [f for f in result.finish if f.player is not None]
-        if len({f.player for f in rated}) != len(rated):
-            raise ValueError("a player finished twice in one hand")
+        seated = Counter(f.player for f in result.finish if f.player is not None)
+        # (a player key in two chairs of the hand, two people sharing one, is not rated
+        # for it: a player is not rated against themselves; the others are)
+        rated = [f for f in result.finish if f.player is not None and seated[f.player] == 1]
         before = [self.record(f.player, f.name) for f in rated if f.player is not None]
         # Rated among the rated players only (the bots in between take nothing from the
         # others' worths), and against the established ones among them only.

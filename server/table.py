@@ -46,7 +46,7 @@ from .driver import Driver
 from .history import HandLog
 from .journal import Entry, Journal, WriteFailed
 from .ladder import Ratings, hand_result
-from .ratings import HandResult
+from .ratings import HandResult, Record
 from .seats import Chairs, Member, Slot, TableError, seat_gone
 
 log = logging.getLogger("president.server")
@@ -218,7 +218,7 @@ class Table:
         journal, log_id = self.journal, self.log_id
         assert journal is not None and log_id is not None
         ratings = self.ratings
-        records = None if result is None or ratings is None else ratings.changes(result)
+        records = None if result is None or ratings is None else self._rated(result)
         if result is None or ratings is None or records is None:
             journal.append(log_id, kind, body)
             return
@@ -227,10 +227,24 @@ class Table:
             ratings.write(result, records)
         ratings.take(result, records)
 
+    def _rated(self, result: HandResult) -> list[Record] | None:
+        """The ladder's new records for the hand `result` ends (None: none to write).  A
+        fault of the ladder's leaves the hand unrated and the game going: its journal row
+        is written all the same (the game in memory has moved on; a row missing would
+        leave a journal that no longer rebuilds it)."""
+        assert self.ratings is not None
+        try:
+            return self.ratings.changes(result)
+        except Exception:
+            log.exception(
+                "the ladder could not count hand %d of %s: not rated", result.hand, result.game
+            )
+            return None
+
     def _count(self, result: HandResult | None) -> None:
         """No journal: the hand is counted on the ladder in memory only."""
         if result is not None and self.ratings is not None:
-            records = self.ratings.changes(result)
+            records = self._rated(result)
             if records is not None:
                 self.ratings.take(result, records)
 

@@ -96,6 +96,18 @@ def test_unrated_seats_leave_the_others_rated_by_their_own_order() -> None:
     assert with_bot.records["ben"].places == (0, 0, 1)  # its place at the table, bots counted
 
 
+def test_a_player_key_in_two_chairs_is_not_rated_for_that_hand() -> None:
+    """Two people on one computer account share its player key: a hand they both play
+    rates the others as if those two chairs were bots' (the ladder raised "a player
+    finished twice" and the hand's end failed: the host pass)."""
+    shared, without = Ladder(), Ladder()
+    play(shared, hand(["cat", "ann", "cat", "ben"]))
+    play(without, hand([None, "ann", None, "ben"]))
+    assert set(shared.records) == {"ann", "ben"} and shared.counted == {"g": 0}
+    for p in ("ann", "ben"):
+        assert shared.records[p] == without.records[p]
+
+
 def test_the_game_over_counts_a_game_for_everyone_and_a_win_for_the_winners() -> None:
     ladder = Ladder()
     play(ladder, hand(["ann", "ben", "cat", "dan"], over=True, winners=("ann",)))
