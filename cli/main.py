@@ -15,6 +15,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any, TextIO
 
+from president.client.identity import private_folder
 from president.engine import PRESETS, RulesError, rules_from
 from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
@@ -87,7 +88,10 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     text = format_rule_file(chosen, made_by=command)
     part = path.with_name(f".{path.name}.part")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if kept:  # (the config folder, beside the player's key: private)
+            private_folder(path.parent)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
         part.write_text(text, encoding="utf-8")
         os.replace(part, path)
     except OSError as exc:

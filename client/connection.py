@@ -32,7 +32,7 @@ from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
 from .identity import IdentityError
 from .model import Ladder, TableList, TableModel
-from .pinning import KnownServers, PinMismatch
+from .pinning import KnownServers, PinError
 
 DEFAULT_PORT = 7766
 #: Between reconnection attempts: the first wait, doubled after each failure up to the most.
@@ -170,7 +170,7 @@ async def resolve_pin(
     try:
         if known.check(where, shown):
             return shown
-    except PinMismatch as exc:
+    except PinError as exc:
         raise ConnectFailed(str(exc)) from None
     if ask is None:
         raise ConnectFailed(
@@ -236,7 +236,7 @@ async def connect(
             if trust is not None and not trust(shown):
                 raise ConnectFailed(f"you did not trust the server at {where} ({shown})")
             fresh = True
-    except (PinMismatch, ConnectFailed):
+    except (PinError, ConnectFailed):
         writer.close()
         raise
     key = X25519PrivateKey.generate()
@@ -387,8 +387,8 @@ class Client:
                 await asyncio.sleep(wait)
                 try:
                     self.link = await self.reconnect()
-                except (ConnectFailed, PinMismatch, OSError) as exc:
-                    if isinstance(exc, (CertificateRefused, PinMismatch)):
+                except (ConnectFailed, PinError, OSError) as exc:
+                    if isinstance(exc, (CertificateRefused, PinError)):
                         why = "refused: the server shows a certificate that is not the pinned one"
                     if give_up is not None and loop.time() - since >= give_up:
                         last = " ".join(str(exc).split())

@@ -32,7 +32,7 @@ from zeroconf._dns import DNSPointer
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 from zeroconf.const import _CLASS_IN, _TYPE_PTR
 
-from .pinning import KnownServers
+from .pinning import KnownServers, PinError
 
 log = logging.getLogger("president.client")
 
@@ -196,7 +196,7 @@ class ServerFinder:
         self.interface = interface
         self.recheck = recheck
         self._rechecking: asyncio.Task[None] | None = None
-        self.kept = KeptServers(KnownServers().load() if known is None else known)
+        self.kept = KeptServers(_remembered() if known is None else known)
         self._zeroconf: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._lookups: dict[str, asyncio.Task[None]] = {}
@@ -406,3 +406,12 @@ class ServerFinder:
     def _left_out(self, name: str) -> None:
         if self.kept.remove(name):  # its update made it unusable
             self.on_change()
+
+
+def _remembered() -> dict[str, str]:
+    """The servers this user trusted before; none if their file is not theirs alone
+    (connecting then says why: `UntrustedPins`)."""
+    try:
+        return KnownServers().load()
+    except PinError:
+        return {}

@@ -121,13 +121,21 @@ def load(path: Path) -> Ed25519PrivateKey:
 
 def _make_dir(folder: Path) -> None:
     """The key's directory, made 0700 (and its missing parents) if not there."""
-    missing = [p for p in (folder, *folder.parents) if not p.exists()]
     try:
-        for path in reversed(missing):
-            with contextlib.suppress(FileExistsError):
-                path.mkdir(mode=0o700)
+        private_folder(folder)
     except OSError as exc:
         raise IdentityError(f"cannot make {folder} for your key: {exc.strerror}") from None
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` and its missing parents, each 0700 (whatever the umask: under
+    `umask 000` a plain `mkdir` made the config folder open to every user); one already
+    there is left as it is.  `OSError` if one cannot be made."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=0o700)
+            path.chmod(0o700)  # (mkdir's mode is masked by the umask, which might take ours)
 
 
 def _write_new(path: Path, data: bytes) -> bool:

@@ -12,13 +12,24 @@ from pathlib import Path
 
 from president.protocol.certs import normalise_fingerprint, same_fingerprint
 
+from .identity import private_folder
+
 
 def default_known_servers() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "president" / "known_servers"
 
 
-class PinMismatch(Exception):
+class PinError(Exception):
+    """What is remembered cannot vouch for the server (`PinMismatch`, `UntrustedPins`)."""
+
+
+class UntrustedPins(PinError):
+    """The file of remembered servers is not this user's alone: another user could have
+    written a fingerprint into it (or may yet)."""
+
+
+class PinMismatch(PinError):
     """The server shows a different certificate than the one remembered for it."""
 
     def __init__(self, address: str, known: str, shown: str, path: Path) -> None:
@@ -37,23 +48,26 @@ class KnownServers:
         self.path = path or default_known_servers()
 
     def load(self) -> dict[str, str]:
+        """The remembered fingerprints by address; `UntrustedPins` if the file, or the
+        folder it is in, is another user's or open to their writing."""
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:
             return {}
-        known: dict[str, str] = {}
-        for line in lines:
-            parts = line.split()
-            if len(parts) == 2 and not line.startswith("#"):
-                address = parts[0]
-                if address.count(":") > 1 and not address.startswith("["):
-                    host, _, port = address.rpartition(":")  # (written before brackets)
-                    address = f"[{host}]:{port}"
-                try:
-                    known[address] = normalise_fingerprint(parts[1])
-                except ValueError:
-                    continue
-        return known
+        for path in (self.path, self.path.parent):
+            info = path.stat()
+            if info.st_uid != os.geteuid():
+                raise UntrustedPins(
+                    f"{path} belongs to user {info.st_uid}, not to you: the servers "
+                    f"remembered in {self.path} are not trusted; remove it"
+                )
+            if info.st_mode & 0o002:  # (a group's writing: the user's own group, mostly)
+                raise UntrustedPins(
+                    f"{path} is open to every user's writing (mode {info.st_mode & 0o7777:o}):"
+                    f" the servers remembered in {self.path} are not trusted; chmod o-w {path},"
+                    " and check the fingerprints there"
+                )
+        return known_lines(lines)
 
     def lookup(self, address: str) -> str | None:
         return self.load().get(address)
@@ -71,7 +85,7 @@ class KnownServers:
     def remember(self, address: str, shown: str) -> None:
         known = self.load()
         known[address] = normalise_fingerprint(shown)
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         text = "# president: servers whose certificates you trusted\n" + body
         # Private like the rest of the folder (it says which servers this user visits);
@@ -87,3 +101,20 @@ class KnownServers:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+
+def known_lines(lines: list[str]) -> dict[str, str]:
+    """The fingerprints by address of a `known_servers` file's lines."""
+    known: dict[str, str] = {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 2 and not line.startswith("#"):
+            address = parts[0]
+            if address.count(":") > 1 and not address.startswith("["):
+                host, _, port = address.rpartition(":")  # (written before brackets)
+                address = f"[{host}]:{port}"
+            try:
+                known[address] = normalise_fingerprint(parts[1])
+            except ValueError:
+                continue
+    return known

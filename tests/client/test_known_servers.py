@@ -57,3 +57,47 @@ def test_an_ipv6_address_is_kept_in_brackets_and_an_older_line_read_so(tmp_path:
         f"[::1]:7000 {FINGERPRINT}",
         f"[fd00::2]:7766 {FINGERPRINT}",
     ]
+
+
+def test_made_under_umask_000_the_folders_are_private(tmp_path: Path) -> None:
+    """Under `umask 000` the config folder (and any parent it made) came out open to
+    every user (the host pass: 777), where another user could rewrite the servers
+    trusted; now each folder made is 0700, the file 0600."""
+    path = tmp_path / "config" / "president" / "known_servers"
+    old = os.umask(0)
+    try:
+        KnownServers(path).remember("10.0.0.1:7766", FINGERPRINT)
+    finally:
+        os.umask(old)
+    for made in (path.parent, path.parent.parent):
+        assert os.stat(made).st_mode & 0o777 == 0o700, made
+    assert os.stat(path).st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("which", ["file", "folder"])
+def test_servers_remembered_where_anyone_may_write_are_not_trusted(
+    tmp_path: Path, which: str
+) -> None:
+    from president.client.pinning import UntrustedPins
+
+    path = tmp_path / "president" / "known_servers"
+    known = KnownServers(path)
+    known.remember("10.0.0.1:7766", FINGERPRINT)
+    (path if which == "file" else path.parent).chmod(0o777 if which == "folder" else 0o666)
+    with pytest.raises(UntrustedPins, match=r"open to every user's writing .* chmod o-w"):
+        known.check("10.0.0.1:7766", FINGERPRINT)
+    with pytest.raises(UntrustedPins):
+        known.remember("10.0.0.2:7766", FINGERPRINT)
+    (path if which == "file" else path.parent).chmod(0o600 if which == "file" else 0o755)
+    assert known.check("10.0.0.1:7766", FINGERPRINT)  # (a group's writing is no matter)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="gives a file to another user")
+def test_servers_remembered_in_another_users_file_are_not_trusted(tmp_path: Path) -> None:
+    from president.client.pinning import UntrustedPins
+
+    path = tmp_path / "known_servers"
+    path.write_text(f"10.0.0.1:7766 {FINGERPRINT}\n")
+    os.chown(path, 65534, 65534)
+    with pytest.raises(UntrustedPins, match="belongs to user 65534, not to you"):
+        KnownServers(path).load()
