@@ -9,7 +9,7 @@ import json
 import sys
 import time
 
-from president.bots.review import THRESHOLDS, WORLDS, Review, review
+from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
@@ -35,7 +35,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument(
-        "--jobs", type=whole(1), default=1, metavar="N", help="processes to share the work"
+        "--jobs",
+        type=whole(1),
+        default=1,
+        metavar="N",
+        help="processes to share the work (default 1)",
     )
     parser.add_argument(
         "--playouts",
@@ -61,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     unknown = [name for name in args.seat if name not in document["players"]]
     if unknown:
-        raise UsageError(f"{unknown[0]!r} is not a player of this record")
+        players = ", ".join(document["players"])
+        raise UsageError(f"{unknown[0]!r} is not a player of this record (its players: {players})")
     bar = Bar() if sys.stderr.isatty() and not args.json else None
     started = time.monotonic()
     try:
@@ -91,42 +96,109 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(result: Review, hands: int, worlds: int) -> list[str]:
-    """The review in lines: each player's figures, each hand's cards and decisions, the
-    worst decisions."""
+    """The review in lines: what the figures mean; each player's figures and, in words,
+    whether it was the cards or the play; each hand's; the worst decisions."""
     lines = [
-        f"{len(result.judged)} decisions with a choice judged over {worlds} worlds each"
-        f" ({hands} hands); places: 1 is first; the cards and the decisions against the"
-        " heuristic's play (the cards with it playing every seat, each decision against"
-        " its choice there)"
+        f"{len(result.judged)} {plural('decision', len(result.judged))} with a choice judged"
+        f" over {worlds} worlds each ({hands} {plural('hand', hands)}); places: 1 is first."
+        " Every figure is in places, + for better:",
+        "  the cards: what the cards dealt were worth against the table's average, the normal"
+        " bot (the heuristic) playing every seat;",
+        "  the play: what your decisions gained or cost against the normal bot's with the"
+        " same cards (a mistake it would have made too counts 0);",
+        "  against the best: what they cost against the best action found each time.",
     ]
     for summary in result.summaries():
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
+        best = round(-summary.gaps, 1) or 0.0  # (never "-0.0")
         lines.append(
-            f"{summary.name}: accuracy {summary.accuracy:.0f}, {summary.decisions} decisions"
-            f" ({counts}), {round(summary.gaps, 1) or 0.0:+.1f} places lost to the best found"
-            f" ({summary.mean_loss:.3f} a decision floored); over {summary.hands} hands,"
-            f" the cards {summary.cards:+.1f} places, the decisions {summary.gained:+.1f}"
+            f"{summary.name}: accuracy {summary.accuracy:.0f},"
+            f" {summary.decisions} {plural('decision', summary.decisions)} ({counts});"
+            f" over {summary.hands} {plural('hand', summary.hands)}: the cards"
+            f" {summary.cards:+.1f} places, the play {summary.gained:+.1f} against the normal"
+            f" bot's, {best:+.1f} against the best ({summary.mean_loss:.3f} a decision, floored)"
         )
+        said = verdict(summary, len(result.players))
+        if said:
+            lines.append(f"  {said}")
     gained = result.gained()
+    behind: dict[tuple[int, str], tuple[float, int]] = {}
+    for judged in result.judged:
+        key = (judged.hand, judged.name)
+        gap, labelled = behind.get(key, (0.0, 0))
+        behind[key] = (gap + judged.gap, labelled + (judged.label in ("mistake", "blunder")))
     for luck in result.luck:
         if not luck.place:
             continue
-        decisions = gained.get((luck.hand, luck.name), 0.0)
-        lines.append(
+        key = (luck.hand, luck.name)
+        line = (
             f"hand {luck.hand + 1}, {luck.name}: {ordinal(luck.place)}: the cards"
-            f" {luck.cards:+.1f} places, the decisions {decisions:+.1f}"
+            f" {luck.cards:+.1f} places, the play {gained.get(key, 0.0):+.1f}"
         )
+        if key in behind:
+            gap, labelled = behind[key]
+            line += f", {round(-gap, 1) or 0.0:+.1f} against the best"
+            if labelled:
+                line += f" ({labelled} {plural('mistake', labelled)} or worse)"
+        lines.append(line)
     worst = sorted((j for j in result.judged if j.label), key=lambda j: -j.loss)[:10]
     if worst:
         lines.append("the costliest decisions:")
     for judged in worst:
-        chosen, best = judged.places()
+        chosen, best_place = judged.places()
         lines.append(
             f"  hand {judged.hand + 1}, action {judged.number + 1}, {judged.name}:"
             f" {judged.chosen} (expected place {chosen:.2f}); best"
-            f" {judged.best} ({best:.2f}): {judged.label}"
+            f" {judged.best} ({best_place:.2f}): {judged.label}"
         )
     return lines
+
+
+#: A hand's figure, in places, past which a verdict calls it more than chance (below it,
+#: about even): the cards and the play per hand.
+NOTABLE = 0.15
+
+
+def verdict(summary: PlayerSummary, players: int) -> str:
+    """Was it the cards or the play, in words: the place taken against the table's
+    average; which of the cards and the play (against the normal bot's) went the same way
+    as the place, by their places a hand; and the mistakes against the best found."""
+    hands = summary.hands
+    if not hands:
+        return ""
+    average = (players + 1) / 2
+    placed = summary.places / hands
+    cards, play = summary.cards / hands, summary.gained / hands
+    if not summary.decisions:
+        play = 0.0
+    outcome = average - placed  # (+: better than average)
+    if abs(outcome) < NOTABLE:
+        lead = "an average result"
+    else:
+        sign = 1 if outcome > 0 else -1
+        why = [name for name, part in (("cards", cards), ("play", play)) if sign * part >= NOTABLE]
+        lead = (
+            "both the cards and the play" if len(why) == 2
+            else f"mostly the {why[0]}" if why
+            else "neither the cards nor the play against the normal bot's"
+        )  # fmt: skip
+    quality = "good" if cards >= NOTABLE else "poor" if cards <= -NOTABLE else "about even"
+    said = (
+        f"was it the cards? {lead}: placed {placed:.1f} on average (the table's {average:g});"
+        f" the cards were {quality} ({cards:+.2f} places a hand)"
+    )
+    if summary.decisions:
+        said += (
+            ", the play gained on the normal bot's" if play >= NOTABLE
+            else ", the play cost places against the normal bot's" if play <= -NOTABLE
+            else ", the play was much as the normal bot's"
+        ) + f" ({play:+.2f} a hand)"  # fmt: skip
+        worst = summary.labels.get("blunder", 0) + summary.labels.get("mistake", 0)
+        if worst:
+            said += f"; {worst} {plural('mistake', worst)} or worse against the best found" + (
+                ", as the normal bot would have played" if abs(play) < NOTABLE else ""
+            )
+    return said + "; the rest is the others' play and what no seat could see."
 
 
 def plural(word: str, count: int) -> str:

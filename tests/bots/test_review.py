@@ -384,8 +384,9 @@ def test_the_decisions_are_weighed_against_the_heuristics_choice(preset: str) ->
 
 
 def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_loss() -> None:
-    """A player's unfloored places lost shows its sign, never "-0.0"; a costly decision
-    shows the two figures whose difference is its loss, not those over every world."""
+    """A player's unfloored places against the best found shows its sign, never "-0.0"
+    (+ for better, as the cards and the play); a costly decision shows the two figures
+    whose difference is its loss, not those over every world."""
     from president.cli.analyze import report
 
     blunder = review.Judged(
@@ -395,8 +396,31 @@ def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_
     )  # fmt: skip
     lucky = replace(blunder, number=4, loss=0.0, label=None, gap=-0.84, measured=(2.0, 2.84))
     lines = report(review.Review(["Ann"], [blunder, lucky], []), 1, 48)
-    assert any("Ann: accuracy" in line and " +0.0 places lost" in line for line in lines)
+    assert any("Ann: accuracy" in line and " +0.0 against the best " in line for line in lines)
     assert any("3C (expected place 2.60); best 3C 3S (1.80): blunder" in line for line in lines)
     worse = replace(lucky, gap=-1.14)
     lines = report(review.Review(["Ann"], [blunder, worse], []), 1, 48)
-    assert any(" -0.3 places lost" in line for line in lines)
+    assert any(" +0.3 against the best " in line for line in lines)  # (lucky: noise)
+
+
+def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> None:
+    """The review pass: a player 4th in hand after hand, with good cards and play level
+    with the normal bot's, read "the cards +1.3 places, the decisions -0.2" as "neither
+    of us"; now a sentence says which of the two went the way the places did, and that
+    the mistakes against the best found were the normal bot's too."""
+    from president.cli.analyze import verdict
+
+    def summary(places: float, cards: float, gained: float, blunders: int) -> review.PlayerSummary:
+        made = review.PlayerSummary("ann", decisions=30, hands=5, places=places)
+        made.cards, made.gained, made.labels["blunder"] = cards, gained, blunders
+        return made
+
+    said = verdict(summary(18, 1.3, -0.2, 4), 4)  # (3.6 on average: the review pass's game)
+    assert said.startswith("was it the cards? neither the cards nor the play")
+    assert "the cards were good (+0.26 places a hand)" in said
+    assert "4 blunders or worse" not in said and "4 mistakes or worse" in said
+    assert "as the normal bot would have played" in said
+    assert "mostly the cards" in verdict(summary(18, -2.5, -0.2, 0), 4)
+    assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 4)
+    assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 4)
+    assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 4)
