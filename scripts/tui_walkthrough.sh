@@ -2,7 +2,7 @@
 # Walk-through of issue 27 as a player sees it, on real processes: `president server
 # --port 0`, `president bot` for the other seats (a table with target=3, so a short
 # game), and `president connect` in a tmux pane of COLSxROWS on a light or dark palette
-# (tmux window-style plus COLORFGBG). Plays by keys (s = cheapest legal play, enter =
+# (tmux window-style plus COLORFGBG). Plays by keys (s = the suggested play, enter =
 # play, p = pass; space/right/enter for the exchange), kill -9s the client mid-hand,
 # starts it again, takes the seat back (enter in the lobby), scrolls the log back (pgup),
 # and plays to the end of the game. Appends labelled screen captures to OUTFILE (plain)

@@ -62,7 +62,7 @@ HELP = (
     ("←/→  h/l", "move along your hand"),
     ("space", "choose / unchoose the card (or click it)"),
     ("enter", "play the chosen cards (in the exchange: return them; owing a due: pay it)"),
-    ("s", "choose the cheapest legal play for you"),
+    ("s", "suggest a play (the normal bot's)"),
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
     ("b", "add a bot to an empty seat (before a game starts)"),
@@ -700,7 +700,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("s", filter=playing)
     def _suggest(event: KeyPressEvent) -> None:
-        screen.select_lowest()
+        screen.suggest()
 
     @kb.add("enter", filter=playing)
     def _play(event: KeyPressEvent) -> None:

@@ -24,7 +24,7 @@ from .replay import ReplayScreen
 from .replay_app import ReplayApp, reviewed
 from .review import action_text
 from .shell import Shell
-from .table import TableScreen, cheapest
+from .table import TableScreen, suggested
 
 COACH_KEY = "a"
 REVIEW_KEY = "v"
@@ -97,7 +97,7 @@ def ask_coach(table: Table) -> None:
         return
     # a play, a pass, what a play owes (a hand-over, a discard, a take...) or a return of
     # the exchange: the search weighs the legal actions of the moment, whatever they are
-    other = cheapest(view)
+    other = suggested(view)
     screen.message = "the coach is thinking ..."
 
     async def think() -> None:

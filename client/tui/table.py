@@ -7,9 +7,11 @@ import time
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from president.bots.simple import HeuristicBot
 from president.engine import (
     CARDS,
     PASS,
+    Action,
     Bomb,
     Card,
     Discard,
@@ -76,13 +78,18 @@ def short_refusal(problem: str) -> str:
     return problem
 
 
-def cheapest(view: SeatView) -> Play | Return | Handover | Discard | None:
-    """The cheapest legal play (or the lowest cards to return): what `s` chooses."""
-    actions = [a for a in view.legal_actions() if isinstance(a, (Play, Return, Handover, Discard))]
+def suggested(view: SeatView) -> Action | None:
+    """What `s` suggests: the normal bot's play (the heuristic's: a set kept whole, a pass
+    where it would pass) or its return of the exchange; for a card owed (a hand-over, a
+    discard), the lowest, as the timeout rule pays it.  None with nothing to do."""
+    actions = view.legal_actions()
     if not actions:
         return None
-    rev = view.reversed
-    return min(actions, key=lambda a: (sum(strength(c.rank, rev) for c in a.cards), -len(a.cards)))
+    if view.due is not None:
+        owed = [a for a in actions if isinstance(a, (Handover, Discard))]
+        rev = view.reversed
+        return min(owed, key=lambda a: strength(a.cards[0].rank, rev)) if owed else actions[0]
+    return HeuristicBot().choose(view)
 
 
 @dataclass
@@ -199,8 +206,9 @@ class TableScreen:
     def clear(self) -> None:
         self.selected = set()
 
-    def select_lowest(self) -> None:
-        """Select the cheapest legal play (or the lowest cards to return)."""
+    def suggest(self) -> None:
+        """Select what `s` suggests (`suggested`): the normal bot's play or return; the
+        lowest cards owed; a pass said, not made."""
         view = self.seat_view()
         if view is None or not self.model.my_turn:
             self.message = "it is not your turn"
@@ -209,13 +217,16 @@ class TableScreen:
             self.selected = set(range(min(view.due.size, len(self.hand()))))
             self.message = ""
             return
-        best = cheapest(view)
-        if best is None:
-            self.message = "you have no play: pass (p)"
+        best = suggested(view)
+        if best is None or best is PASS:
+            self.selected = set()
+            self.message = (
+                "you have no play: pass (p)" if best is None else "s suggests passing: p passes"
+            )
             return
         hand = self.hand()
         self.selected = set()
-        for card in best.cards:
+        for card in best.cards:  # type: ignore[union-attr]  # (a play or a return)
             index = next(i for i, c in enumerate(hand) if c == card and i not in self.selected)
             self.selected.add(index)
         self.message = ""

@@ -74,7 +74,7 @@ def test_the_coachs_figures_are_measured_on_worlds_that_did_not_choose_its_play(
     it and of `s`'s play over another, where only those two are played out: on the worlds
     that chose it, the best's luck would flatter it."""
     from president.bots import review
-    from president.client.tui.table import cheapest
+    from president.client.tui.table import suggested
 
     made: list[list[Any]] = []
     real = review._worlds_of
@@ -85,7 +85,7 @@ def test_the_coachs_figures_are_measured_on_worlds_that_did_not_choose_its_play(
 
     monkeypatch.setattr(review, "_worlds_of", kept)
     view = a_moment(owing=True)
-    other = cheapest(view)
+    other = suggested(view)
     advice = advise(view, other, worlds=8)
     assert len(made) == 2
     choosing, measuring = made

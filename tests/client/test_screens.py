@@ -364,11 +364,11 @@ async def test_the_help_fits_and_any_key_closes_it_without_acting(rows: int, col
         while not table.client.model.my_turn:
             table.step()
         screen = table.app.screen
-        screen.select_lowest()
+        screen.suggest()
         await terminal.redraw()
         text = await terminal.press("?")
         assert screen.help
-        for keys_, words in (("ctrl-c", "quit, keeping your seat"), ("s", "cheapest legal play")):
+        for keys_, words in (("ctrl-c", "quit, keeping your seat"), ("s", "suggest a play")):
             assert re.search(rf"{re.escape(keys_)} +.*{words}", text), text
         assert "q " in text and "this help" in text, text
         text = await terminal.press("\r")  # closes the help, and plays nothing
@@ -393,7 +393,7 @@ async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
         second = await terminal.press("?")
         assert screen.help and "(2/2) any key closes" in second, second
         seen = first + second
-        for keys_, words in (("ctrl-c", "quit, keeping your seat"), ("s", "cheapest legal play")):
+        for keys_, words in (("ctrl-c", "quit, keeping your seat"), ("s", "suggest a play")):
             assert re.search(rf"{re.escape(keys_)} +.*{words}", seen), seen
         assert "this help" in seen
         text = await terminal.press("?")

@@ -784,3 +784,16 @@ def test_the_model_keeps_its_latest_news_and_a_screen_behind_skips_what_went() -
     assert end == KEPT_NEWS + 10 and news == model.news
     assert news[-1] == Said("bob", str(KEPT_NEWS + 9))
     assert model.news_since(end) == ([], end)
+
+
+def test_s_suggests_the_normal_bots_play_not_a_card_out_of_a_pair() -> None:
+    """The review pass: `s` chose the cheapest single card, so a lead from 6♣ 6♥ broke
+    the pair, and the review called each such play a blunder.  It suggests the normal
+    bot's play now (a set kept whole); where that bot would pass, it says so."""
+    lead = screen_at(a_public_view(SEATING), "6C 6H 9S KD")
+    lead.suggest()
+    assert lead.actions() == [Play(parse_cards("6C 6H"))], lead.message
+    # on bob's single 9 only a pair of jacks answers, broken: the normal bot passes
+    held = screen_at(following(counts=(4, 12, 13, 13)), "4C 4D JH JS")
+    held.suggest()
+    assert not held.selected and held.message == "s suggests passing: p passes"

@@ -87,7 +87,7 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
                 client.model.public is not None and client.model.public.phase is Phase.EXCHANGE
             )
             screen.message = ""
-            keys.send_text("s")  # choose the cheapest legal play (or return) ...
+            keys.send_text("s")  # the suggested play (or return), or "s suggests passing" ...
             await wait_for(lambda: bool(screen.selected) or bool(screen.message))
             if screen.selected:
                 assert screen.explain() is None  # ... which the engine accepts

@@ -95,7 +95,7 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     assert "to cat:" in screen_at(past, "4C 9H KD 2S", toggles=DAIFUGO).status_line()[1]
     discard = screen_at(owing("discard", 1), "4C 9H KD", toggles=DAIFUGO)
     assert discard.status_line()[1] == " discard 1 card: space chooses, s suggests, enter discards"
-    discard.select_lowest()  # s suggests the lowest card
+    discard.suggest()  # s suggests the lowest card
     assert discard.actions() == [Discard(parse_cards("4C"))]
     theirs = screen_at(owing("discard", 1, turn=2), "4C", me="bob", slot=1, toggles=DAIFUGO)
     assert theirs.status_line() == ("class:dim", " cat to play ...")
