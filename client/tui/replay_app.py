@@ -59,7 +59,11 @@ REVIEW_HELP = """
  review: the action's expected place (1 = first), the
  best's, the places lost (both figures over the worlds
  that measured it), the label; the sparkline: expected
- place by decision, a tall bar nearer 1st"""
+ place by decision, a tall bar nearer 1st
+ its title: accuracy (0-100), then over the game in
+ places (+ for better): cards, what the cards were
+ worth; play, the decisions against the normal bot's
+ (president analyze says more, in words)"""
 #: Lines the review panel takes: its title, the decision, the sparkline.
 REVIEW_LINES = 3
 Lines = list[StyleAndTextTuples]

@@ -42,8 +42,6 @@ from .replay import ReplayScreen, Step
 
 #: The sparkline's bars, lowest first: a tall bar is a good place (1st).
 BARS = "▁▂▃▄▅▆▇█"
-#: The labels that are costly enough to show in the message style.
-SERIOUS = ("mistake", "blunder")
 
 #: A line of the panel: (style, text) fragments.
 Line = StyleAndTextTuples
@@ -219,11 +217,11 @@ class ReviewState:
         if judged.gap <= 0:  # the best found on half the worlds did no better on the rest
             line.append(("class:dim", " · no better action found"))
             return line
-        line.append(("class:dim", f" · best {action_text(judged.best)} ({best:.2f})"))
+        # (the best is what a player most wants to read: in the text's own colour)
+        line += [("class:dim", " · best "), ("", f"{action_text(judged.best)} ({best:.2f})")]
         lost = f" · −{judged.loss:.2f}"
         if judged.label:
-            style = "class:message" if judged.label in SERIOUS else "class:turn"
-            line += [("class:dim", lost), (style, f" {judged.label}")]
+            line += [("class:dim", lost), (f"class:{judged.label}", f" {judged.label}")]
         else:
             line.append(("class:dim", lost))
         return line

@@ -45,6 +45,10 @@ _PALETTES: dict[str, dict[str, str]] = {
         # not bright black: some dark palettes (Solarized) draw it in the background's colour
         "dim": "fg:ansigray",
         "message": "fg:ansiyellow",
+        # the review's labels, from yellow to bold red (inaccuracy was the green of "your turn")
+        "inaccuracy": "fg:ansiyellow",
+        "mistake": "fg:ansibrightred",
+        "blunder": "fg:ansibrightred bold underline",
     },
     "light": {
         "red": "fg:ansired bold",
@@ -54,6 +58,9 @@ _PALETTES: dict[str, dict[str, str]] = {
         "turn": "fg:ansigreen bold",
         "dim": "fg:ansibrightblack",
         "message": "fg:ansired",
+        "inaccuracy": "fg:ansimagenta",
+        "mistake": "fg:ansired",
+        "blunder": "fg:ansired bold underline",
     },
     # for a background nobody told us: the terminal's own foreground for the black suits,
     # and only the darker ANSI colours that stand out on white and on black alike
@@ -65,6 +72,9 @@ _PALETTES: dict[str, dict[str, str]] = {
         "turn": "fg:ansigreen bold",
         "dim": "italic",
         "message": "fg:ansimagenta",
+        "inaccuracy": "fg:ansimagenta",
+        "mistake": "fg:ansired",
+        "blunder": "fg:ansired bold underline",
     },
     "mono": {
         "red": "bold",
@@ -74,6 +84,9 @@ _PALETTES: dict[str, dict[str, str]] = {
         "turn": "bold",
         "dim": "",
         "message": "bold",
+        "inaccuracy": "",
+        "mistake": "bold",
+        "blunder": "bold underline",
     },
 }
 

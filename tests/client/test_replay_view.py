@@ -902,6 +902,17 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     screen.go(at)
     decision = "".join(text for _, text in state.decision(screen))
     assert "(2.30) · best" in decision and "(1.70) · −0.60 blunder" in decision
+    # the best in the text's own colour (it was dim grey: on white, the faintest thing
+    # on the line), each label in its own (an inaccuracy was the green of "your turn")
+    styles = dict((text.strip(), style) for style, text in state.decision(screen))
+    assert styles["blunder"] == "class:blunder"
+    assert next(style for text, style in styles.items() if text.endswith("(1.70)")) == ""
+    from president.client.tui.theme import THEMES, style_for
+
+    labels = ("inaccuracy", "mistake", "blunder")
+    for theme in THEMES:  # (every palette says each label apart)
+        looks = {style_for(theme).get_attrs_for_style_str(f"class:{n}") for n in labels}
+        assert len(looks) == 3, theme
     state.judged[key] = replace(state.judged[key], loss=0.0, label=None, gap=-0.1)
     decision = "".join(text for _, text in state.decision(screen))
     assert decision.endswith("(2.30) · no better action found"), decision
