@@ -172,6 +172,7 @@ def parse_rule_file(text: str, source: str = "the rules file") -> RuleSet:
         # (tomllib recurses into nested arrays, and int() refuses a number of more
         # than 4,300 digits: a hostile file's, no rules')
         raise RuleFileError(source, None, "not rules: nested or numbered past any toggle") from None
+    has_preset = "preset" in data
     preset = data.pop("preset", "classic")
     if not isinstance(preset, str) or preset.strip().lower() not in PRESETS:
         raise RuleFileError(
@@ -204,4 +205,10 @@ def parse_rule_file(text: str, source: str = "the rules file") -> RuleSet:
         named = [n for n in changes if re.search(rf"\b{n}\b", str(exc))]
         line = _line_of(text, named[0]) if named else None
         raise RuleFileError(source, line, str(exc)) from None
+    if not has_preset:  # (after the toggles: a mistake there is said with its line first)
+        # a saved file names it near its top: without it the file was cut short, or
+        # written by hand; read as classic, a cut daifugo file made a classic table
+        raise RuleFileError(
+            source, None, f'it names no preset: add a line preset = "NAME" ({", ".join(PRESETS)})'
+        )
     return RuleSet.of(rules, preset)

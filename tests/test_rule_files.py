@@ -55,7 +55,18 @@ def test_a_file_of_words_in_any_case_and_none_reads_as_the_toggles_take_them() -
     read = parse_rule_file(text)
     assert read.preset == "daifugo"
     assert read.changes == {"exchange": "none", "clear_rank": None}
-    assert parse_rule_file("").rules == PRESETS["classic"]  # nothing said: classic
+    assert parse_rule_file('preset = "classic"').rules == PRESETS["classic"]
+
+
+@pytest.mark.parametrize("text", ["", "# a comment\n", "nines_clear = true\n"])
+def test_a_file_that_names_no_preset_is_refused(text: str) -> None:
+    """The host pass: a saved daifugo file cut short above its preset line (comments
+    left), an empty one, or one of toggles alone read as classic rules without a word;
+    the file names its preset (docs/rules.md), so one that does not is refused."""
+    with pytest.raises(
+        RuleFileError, match=r'^f.toml: it names no preset: add a line preset = "NAME" \(classic, '
+    ):
+        parse_rule_file(text, "f.toml")
 
 
 # --- mistakes: one line, the file, the line, the toggle ---------------------------------------
