@@ -151,9 +151,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0 if result.ok else 1
     if result.fault is not None:
-        say(
-            f"illegal in {fault_place(result.fault.hand, result.fault.action)}: {result.fault.error}"
-        )
+        say(f"illegal in {result.fault.place()}: {result.fault.error}")
         return 1
     summary = result.to_json()
     hands = len(summary["hands"])
@@ -198,16 +196,6 @@ def shown_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def fault_place(hand: int | None, action: int | None) -> str:
-    """Where a record goes wrong, counted from 1 as the screens count (the replay viewer
-    says the same), then where that is in the record, counted from 0 as its lists are."""
-    if hand is None:
-        return "the header"
-    if action is None:
-        return f"hand {hand + 1}'s deal (the record's hands[{hand}])"
-    return f"hand {hand + 1}, action {action + 1} (the record's hands[{hand}].actions[{action}])"
 
 
 def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:

@@ -34,6 +34,19 @@ class Fault:
     def to_json(self) -> dict[str, Any]:
         return {"ok": False, "hand": self.hand, "action": self.action, "error": self.error}
 
+    def place(self) -> str:
+        """Where the record goes wrong, counted from 1 as the screens count, then where
+        that is in the record, counted from 0 as its lists are (the words of `president
+        replay`, its viewer and `president analyze`)."""
+        hand, action = self.hand, self.action
+        if hand is None:
+            return "the header"
+        if action is None:
+            return f"hand {hand + 1}'s deal (the record's hands[{hand}])"
+        return (
+            f"hand {hand + 1}, action {action + 1} (the record's hands[{hand}].actions[{action}])"
+        )
+
 
 @dataclass
 class Replay:

@@ -296,16 +296,7 @@ class ReplayScreen:
                 else "the game is not over"
             )
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
-        if fault.hand is None:
-            return f"illegal in the header: {shown(fault.error)}"
-        # counted from 1 as this screen counts, then where that is in the record's lists
-        # (the words of `president replay`)
-        hand, action = fault.hand, fault.action
-        if action is None:
-            where = f"hand {hand + 1}'s deal (the record's hands[{hand}])"
-        else:
-            where = f"hand {hand + 1}, action {action + 1} (the record's hands[{hand}].actions[{action}])"
-        return f"illegal in {where}: {shown(fault.error)}"
+        return f"illegal in {fault.place()}: {shown(fault.error)}"
 
     def log_lines(self, index: int, width: int) -> list[str]:
         """What step `index` did as lines of the log cut to `width`: the action's number
