@@ -524,7 +524,7 @@ class ReplayApp:
         head = [*head, ("class:dim", "─" * rest)] if rest > 0 else head
         return [
             _fit(head, width),
-            _fit(review.decision(self.screen), width),
+            _fit(review.decision(self.screen, width), width),
             _fit(review.spark(self.screen, width), width),
         ]
 

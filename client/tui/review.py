@@ -35,7 +35,7 @@ from president.bots.review import (
 )
 from president.engine import Action, Bomb, Pass, Play
 from president.engine.record import NotARecord
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 
 from .narrator import cards_text
 from .replay import ReplayScreen, Step
@@ -188,9 +188,26 @@ class ReviewState:
                 break
         return "class:title", text
 
-    def decision(self, screen: ReplayScreen) -> Line:
+    def decision(self, screen: ReplayScreen, width: int | None = None) -> Line:
         """What the step shown did, judged: the action, its expected place, the best's,
-        the loss and the label; at a deal, what the focused player's cards were worth."""
+        the loss and the label; at a deal, what the focused player's cards were worth.
+        Wider than `width`, a labelled decision puts its loss and label first and drops
+        the expected places (cut at the end, they were what went: 60x16)."""
+        line = self._decision(screen)
+        if width is None or fragment_list_width(line) <= width:
+            return line
+        judged = self.of_step(screen.step) if screen.step.action is not None else None
+        if judged is None or not judged.label or judged.gap <= 0:
+            return line
+        who = screen.step.view.seating[screen.step.actor]  # type: ignore[index]
+        return [
+            (f"class:{judged.label}", f" −{judged.loss:.2f} {judged.label}"),
+            ("", f" {who}: {action_text(judged.chosen)}"),
+            ("class:dim", " · best "),
+            ("", action_text(judged.best)),
+        ]
+
+    def _decision(self, screen: ReplayScreen) -> Line:
         step = screen.step
         if self.failed:
             return [("class:dim", " no review of this record")]

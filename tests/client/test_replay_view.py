@@ -909,6 +909,10 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     assert next(style for text, style in styles.items() if text.endswith("(1.70)")) == ""
     from president.client.tui.theme import THEMES, style_for
 
+    # too wide for the screen (60x16 cut it at "−0.…"), the loss and label go first
+    narrow = state.decision(screen, 40)
+    assert narrow[0] == ("class:blunder", " −0.60 blunder"), narrow
+    assert "(2.30)" not in "".join(text for _, text in narrow)
     labels = ("inaccuracy", "mistake", "blunder")
     for theme in THEMES:  # (every palette says each label apart)
         looks = {style_for(theme).get_attrs_for_style_str(f"class:{n}") for n in labels}
