@@ -4,6 +4,7 @@ its shortcuts) chooses what the heuristic chooses; and the search variants stay 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -256,6 +257,17 @@ def test_the_race_takes_the_sure_win_and_stops_early() -> None:
     assert RACE_MIN <= len(dealt) <= 12
 
 
+def counting(dealt: list[int], **options: Any) -> Any:
+    """A search bot of 400 playouts whose worlds are counted in `dealt` as it deals them."""
+    from president.bots.search import SearchBot, deal_unseen
+
+    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
+        dealt.append(1)
+        return deal_unseen(view, rng)
+
+    return SearchBot(random.Random(1), playouts=400, sampler=sample, **options)
+
+
 @pytest.mark.parametrize("method", ["race", "flat", "ismcts"])
 def test_a_limit_ends_the_thinking_after_one_round_whatever_the_budget(
     method: str, monkeypatch: pytest.MonkeyPatch
@@ -265,19 +277,14 @@ def test_a_limit_ends_the_thinking_after_one_round_whatever_the_budget(
     400 playouts deals many more worlds; back to None, the budget again.  (Under
     `LEAST_THINK`, set to 0 here, it does not search at all: the next test.)"""
     from president.bots import search
-    from president.bots.search import SearchBot, deal_unseen
+    from president.bots.search import SearchBot
 
     from .test_strategies import view_with
 
     monkeypatch.setattr(search, "LEAST_THINK", 0.0)
     view = view_with("3C 5D 7S 9C JD KH 2S", counts=(7, 15, 15, 15))
     dealt: list[int] = []
-
-    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
-        dealt.append(1)
-        return deal_unseen(view, rng)
-
-    bot = SearchBot(random.Random(1), playouts=400, method=method, sampler=sample)
+    bot = counting(dealt, method=method)
     bot.limit = 0.0
     assert bot.choose(view) in view.legal_actions()
     # (ISMCTS tries each candidate once first, a world each; the race and the bandit
@@ -302,36 +309,25 @@ def test_a_limit_ends_the_thinking_after_one_round_whatever_the_budget(
 
 @pytest.mark.parametrize("method", ["race", "flat", "ismcts"])
 def test_a_limit_too_short_for_a_search_is_the_heuristics_choice(method: str) -> None:
-    from president.bots.search import LEAST_THINK, SearchBot, deal_unseen
+    from president.bots.search import LEAST_THINK
 
     from .test_strategies import view_with
 
     view = view_with("3C 5D 7S 9C JD KH 2S", counts=(7, 15, 15, 15))
     dealt: list[int] = []
-
-    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
-        dealt.append(1)
-        return deal_unseen(view, rng)
-
-    bot = SearchBot(random.Random(1), playouts=400, method=method, sampler=sample)
+    bot = counting(dealt, method=method)
     bot.limit = LEAST_THINK / 2
     assert bot.choose(view) == bot.fallback.choose(view)
     assert not dealt
 
 
 def test_a_limit_ends_the_endgame_solver_after_one_world() -> None:
-    from president.bots.search import SearchBot, deal_unseen
 
     from .test_strategies import view_with
 
     view = view_with("3C 9C 2S", counts=(3, 1, 1, 1))
     dealt: list[int] = []
-
-    def sample(view: SeatView, rng: random.Random) -> list[list[Card]]:
-        dealt.append(1)
-        return deal_unseen(view, rng)
-
-    bot = SearchBot(random.Random(1), playouts=400, sampler=sample)
+    bot = counting(dealt)
     bot.limit = 0.0
     assert bot.choose(view) in view.legal_actions()
     assert len(dealt) == 1
