@@ -15,7 +15,6 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any, TextIO
 
-from president.client.identity import private_folder
 from president.engine import PRESETS, RulesError, rules_from
 from president.engine.describe import describe
 from president.engine.record import NotARecord, loads, replay
@@ -89,6 +88,8 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
     part = path.with_name(f".{path.name}.part")
     try:
         if kept:  # (the config folder, beside the player's key: private)
+            from president.client.identity import private_folder  # (rules stays quick)
+
             private_folder(path.parent)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)

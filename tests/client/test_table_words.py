@@ -455,10 +455,14 @@ async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
     and return is logged with the names of its own hand's seating, which the view that
     shows it comes after."""
     async with running_server(tmp_path) as server:
-        # (to 5 points, 2 a hand at most: three hands at least, two of them reseated by the
-        # hand before; a whole game of 11 points logged nothing else)
+        # (to 9 points, 2 a hand at most: five hands at least, four of them reseated by
+        # the hand before.  A reseating leaves every seat where it was when the hand's
+        # finishing order is the seating's own: 8.6% of 10,455 hands of random bots under
+        # sheet (`president.engine` alone, 1,500 games); all four so, about 0.086**4 =
+        # 5e-5, is the chance this test fails on correct code.  To 5 points, three hands
+        # and a hook set after the first began, it failed so in a CI run.)
         clients, bots, tasks = await table_of_bots(
-            server, tmp_path, preset="sheet", toggles={"target": 5}
+            server, tmp_path, preset="sheet", toggles={"target": 9}
         )
         screen = TableScreen(clients[0].model)
         answer = clients[0].on_message
@@ -485,7 +489,9 @@ async def test_exchange_lines_name_the_seating_of_their_hand_at_a_real_table(
     def named(name: str) -> str:
         return "you" if name == me else name
 
-    assert logged and len(set(seatings)) > 1  # seats did move
+    # seats did move (every hand's seating, the first's too: the hook may have missed it)
+    every = [x.seating for x in clients[0].received if isinstance(x, m.HandStarted)]
+    assert logged and len(every) >= 5 and len(set(every)) > 1, every
     for message, seating, line in logged:
         assert line.startswith(named(seating[message.giver]) + " "), (line, seating)
         assert f" to {named(seating[message.receiver])}" in line, (line, seating)
