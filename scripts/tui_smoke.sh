@@ -35,7 +35,7 @@ for _ in $(seq 3000); do
     if grep -q "nothing you hold beats" <<<"$shot"; then tmux send-keys -t "$session" p
     else
       tmux send-keys -t "$session" s; sleep 0.1
-      if screen | grep -q "you have no play\|s suggests passing"; then tmux send-keys -t "$session" p
+      if screen | grep -q "you have no play"; then tmux send-keys -t "$session" p
       else tmux send-keys -t "$session" Enter; fi
     fi
     moves=$((moves + 1)); sleep 0.15

@@ -704,6 +704,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("enter", filter=playing)
     def _play(event: KeyPressEvent) -> None:
+        if screen.suggested_pass():  # (s suggested passing: enter takes it, as a play)
+            _pass(event)
+            return
         actions = screen.actions()
         if actions:
             later(table.send(*actions))

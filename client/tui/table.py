@@ -104,6 +104,9 @@ class TableScreen:
     help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
     #: A game over here can be reviewed (`v`: `president play`'s tables).
     reviewable: bool = False
+    #: The moment (`seat_view()`) at which `s` suggested passing: enter then passes, as
+    #: it plays a suggested play (at that moment only, with nothing chosen since).
+    pass_suggested: SeatView | None = None
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
@@ -201,10 +204,17 @@ class TableScreen:
             return
         self.cursor = index
         self.selected ^= {index}
+        self.pass_suggested = None
         self.message = self.explain() or ""
 
     def clear(self) -> None:
         self.selected = set()
+        self.pass_suggested = None
+
+    def suggested_pass(self) -> bool:
+        """Enter now passes: `s` suggested passing at this very moment, nothing chosen."""
+        at = self.pass_suggested
+        return at is not None and not self.selected and self.seat_view() == at
 
     def suggest(self) -> None:
         """Select what `s` suggests (`suggested`): the normal bot's play or return; the
@@ -218,10 +228,15 @@ class TableScreen:
             self.message = ""
             return
         best = suggested(view)
+        self.pass_suggested = None
         if best is None or best is PASS:
             self.selected = set()
+            if best is PASS:
+                self.pass_suggested = view
             self.message = (
-                "you have no play: pass (p)" if best is None else "s suggests passing: p passes"
+                "you have no play: pass (p)"
+                if best is None
+                else "s suggests passing: enter (or p) passes"
             )
             return
         hand = self.hand()

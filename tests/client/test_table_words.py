@@ -802,4 +802,10 @@ def test_s_suggests_the_normal_bots_play_not_a_card_out_of_a_pair() -> None:
     # on bob's single 9 only a pair of jacks answers, broken: the normal bot passes
     held = screen_at(following(counts=(4, 12, 13, 13)), "4C 4D JH JS")
     held.suggest()
-    assert not held.selected and held.message == "s suggests passing: p passes"
+    assert not held.selected and held.message == "s suggests passing: enter (or p) passes"
+    assert held.suggested_pass()  # (enter passes, as it plays a suggested play)
+    held.toggle(0)
+    held.toggle(0)  # (chosen and unchosen: enter no longer passes)
+    assert not held.suggested_pass()
+    lead.clear()
+    assert not lead.suggested_pass()
