@@ -193,7 +193,9 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
                 f"{name}: the server did not give the seat back: {client.seat_lost.message}"
             )
         if not player.game_over.is_set():
-            raise BotFailed(f"{name}: {client.gave_up or 'the server went away'}")
+            bye = client.bye  # (its seat taken back by another process with its key)
+            said = f"the server said goodbye: {bye.reason}" if bye is not None else ""
+            raise BotFailed(f"{name}: {client.gave_up or said or 'the server went away'}")
         played += 1
         places = player.places
         average = sum(places) / len(places) if places else 0.0

@@ -14,9 +14,17 @@ from .usage import UsageError
 def add_identity(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument(
         "--identity",
+        type=key_path,
         metavar="FILE",
         help=f"the player key to use (made there on first use; default {default})",
     )
+
+
+def key_path(text: str) -> str:
+    """`--identity`'s value: a path (an empty one meant the default key without a word)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: name the key's file, or leave it out")
+    return text
 
 
 def player_key(path: Path) -> KeyFile:

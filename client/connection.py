@@ -283,7 +283,11 @@ async def connect(
             f"the server at {where} closed the connection at hello: is it a president server?"
         )
     if fresh:  # a president server's answer: the certificate it showed is worth keeping
-        known.remember(where, shown)
+        try:
+            known.remember(where, shown)
+        except PinError as exc:  # (where anyone may write: not kept, and said)
+            await link.close()
+            raise ConnectFailed(str(exc)) from None
     if isinstance(answer, m.Welcome):
         link.server = answer.server
         return link

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import stat
@@ -36,6 +37,11 @@ def bot_identity(name: str) -> Path:
     state directory (a bot's key is state it makes for itself, not configuration)."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "bot"
+    if safe != name:
+        # a name the file's name could not keep as it is (Анна, ψ, rob!): the name's own
+        # digest beside it, or Анна and Иван would share ____.key, one key for two bots
+        # ("~" is never in a name kept as it is: no file of one is ever this one)
+        safe += "~" + hashlib.sha256(name.encode()).hexdigest()[:16]
     return Path(base) / "president" / "bots" / f"{safe}.key"
 
 

@@ -55,19 +55,24 @@ class KnownServers:
         except FileNotFoundError:
             return {}
         for path in (self.path, self.path.parent):
-            info = path.stat()
-            if info.st_uid != os.geteuid():
-                raise UntrustedPins(
-                    f"{path} belongs to user {info.st_uid}, not to you: the servers "
-                    f"remembered in {self.path} are not trusted; remove it"
-                )
-            if info.st_mode & 0o002:  # (a group's writing: the user's own group, mostly)
-                raise UntrustedPins(
-                    f"{path} is open to every user's writing (mode {info.st_mode & 0o7777:o}):"
-                    f" the servers remembered in {self.path} are not trusted; chmod o-w {path},"
-                    " and check the fingerprints there"
-                )
+            self._trusted(path)
         return known_lines(lines)
+
+    def _trusted(self, path: Path) -> None:
+        """`UntrustedPins` if `path` (the file or its folder) is another user's or open to
+        every user's writing (a group's: the user's own group, mostly, is no matter)."""
+        info = path.stat()
+        if info.st_uid != os.geteuid():
+            raise UntrustedPins(
+                f"{path} belongs to user {info.st_uid}, not to you: the servers "
+                f"remembered in {self.path} are not trusted; remove it"
+            )
+        if info.st_mode & 0o002:
+            raise UntrustedPins(
+                f"{path} is open to every user's writing (mode {info.st_mode & 0o7777:o}):"
+                f" the servers remembered in {self.path} are not trusted; chmod o-w {path},"
+                " and check the fingerprints there"
+            )
 
     def lookup(self, address: str) -> str | None:
         return self.load().get(address)
@@ -86,6 +91,7 @@ class KnownServers:
         known = self.load()
         known[address] = normalise_fingerprint(shown)
         private_folder(self.path.parent)
+        self._trusted(self.path.parent)  # (one there already, open: not written into)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         text = "# president: servers whose certificates you trusted\n" + body
         # Private like the rest of the folder (it says which servers this user visits);

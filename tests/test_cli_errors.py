@@ -257,6 +257,11 @@ CASES: dict[str, Case] = {
     "bot-address-garbage": case("bot", "host:port:x", words="not HOST[:PORT]"),
     "bot-port-0": case("bot", "localhost:0", words="a port is 1 to 65535"),
     "bot-count-0": case("bot", "x", "--count", "0", words="--count: must be 1 to 12"),
+    # an empty key path meant the default key without a word (the key-edge pass)
+    "bot-identity-empty": case("bot", "x", "--identity", "", words="--identity: an empty path"),
+    "connect-identity-empty": case(
+        "connect", "x", "--identity", " ", words="--identity: an empty path"
+    ),
     "bot-count-13": case("bot", "x", "--count", "13", words="--count: must be 1 to 12"),
     "bot-games-negative": case("bot", "x", "--games", "-1", words="--games: must be at least 0"),
     "bot-seats-2": case("bot", "x", "--seats", "2", words="--seats: must be 3 to 12"),

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from president.engine import PASS, Action, HandOver
 from president.protocol import messages as m
+from president.protocol.errors import Code
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -200,6 +201,10 @@ class TableApp:
             self.screen.note("— reconnected to your seat —")
         else:
             self.screen.connection = what
+            bye = self.client.bye
+            if what == "disconnected" and bye is not None and bye.code == Code.REPLACED:
+                # (the seat is played from elsewhere now: said here, not only on quitting)
+                self.screen.gone = bye.reason
         self.app.invalidate()
 
     def ask_ratings(self, hand_over: bool = False) -> None:
@@ -766,7 +771,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _leave(event: KeyPressEvent) -> None:
         model = table.client.model
         in_game = model.slot is not None and model.playing
-        if in_game and not table.leaving:
+        if in_game and not table.leaving and screen.connection != "disconnected":
             asked = QUIT_AGAIN if table.extras is not None else LEAVE_AGAIN
             screen.message, screen.leave_asked = asked, True
             return

@@ -107,6 +107,9 @@ class TableScreen:
     #: The moment (`seat_view()`) at which `s` suggested passing: enter then passes, as
     #: it plays a suggested play (at that moment only, with nothing chosen since).
     pass_suggested: SeatView | None = None
+    #: Why the server let this screen go for good (its seat taken back by the same key
+    #: elsewhere): said on the status line instead of a bare "disconnected".
+    gone: str = ""
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
@@ -564,7 +567,7 @@ class TableScreen:
         if message:
             return "class:message", f" {message}"
         if self.connection == "disconnected":
-            return "class:message", " disconnected from the server: q leaves"
+            return "class:message", f" {self.gone or 'disconnected from the server'}: q leaves"
         if self.connection != "connected":  # reconnecting: nothing sent gets there now
             return "class:message", f" {self.connection} ..."
         if table is None:

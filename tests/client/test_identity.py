@@ -33,6 +33,13 @@ def test_the_default_places_follow_xdg(tmp_path: Path, monkeypatch: pytest.Monke
         identity.bot_identity("greedy-1") == tmp_path / "s" / "president" / "bots" / "greedy-1.key"
     )
     assert identity.bot_identity("../../x").parent == tmp_path / "s" / "president" / "bots"
+    # names the file's name cannot keep have keys of their own (Анна and Иван were both
+    # ____.key: one player to the server; the key-edge pass)
+    names = ["Анна", "Иван", "ψ", "rob!", "rob?", "rob_", "____"]
+    files = [identity.bot_identity(name) for name in names]
+    assert len(set(files)) == len(names), files
+    assert all(f.parent == tmp_path / "s" / "president" / "bots" for f in files)
+    assert identity.bot_identity("rob_").name == "rob_.key"  # (kept as it was)
     monkeypatch.delenv("XDG_CONFIG_HOME")
     assert identity.default_identity() == Path.home() / ".config" / "president" / "identity"
 

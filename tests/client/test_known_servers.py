@@ -88,8 +88,21 @@ def test_servers_remembered_where_anyone_may_write_are_not_trusted(
         known.check("10.0.0.1:7766", FINGERPRINT)
     with pytest.raises(UntrustedPins):
         known.remember("10.0.0.2:7766", FINGERPRINT)
-    (path if which == "file" else path.parent).chmod(0o600 if which == "file" else 0o755)
+    (path if which == "file" else path.parent).chmod(0o600 if which == "file" else 0o775)
     assert known.check("10.0.0.1:7766", FINGERPRINT)  # (a group's writing is no matter)
+
+
+def test_a_first_server_is_not_remembered_into_a_folder_anyone_may_write(tmp_path: Path) -> None:
+    """The key-edge pass: an empty config folder open to everyone took the first trust
+    without a word, and only the next run refused it."""
+    from president.client.pinning import UntrustedPins
+
+    folder = tmp_path / "president"
+    folder.mkdir()
+    folder.chmod(0o777)
+    with pytest.raises(UntrustedPins, match="open to every user's writing"):
+        KnownServers(folder / "known_servers").remember("10.0.0.1:7766", FINGERPRINT)
+    assert not (folder / "known_servers").exists()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="gives a file to another user")

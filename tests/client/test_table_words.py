@@ -809,3 +809,17 @@ def test_s_suggests_the_normal_bots_play_not_a_card_out_of_a_pair() -> None:
     assert not held.suggested_pass()
     lead.clear()
     assert not lead.suggested_pass()
+
+
+def test_a_seat_taken_back_elsewhere_says_so_and_q_just_leaves() -> None:
+    """The key-edge pass: a client whose seat its key took back from another connection
+    said "disconnected from the server" (and q asked to leave a game it no longer had):
+    the server's reason is on the status line."""
+    screen = screen_at(following(), "4C 4D JH JS")
+    screen.connection = "disconnected"
+    assert screen.status_line()[1] == " disconnected from the server: q leaves"
+    screen.gone = "your seat was taken back by your key elsewhere"
+    assert screen.status_line() == (
+        "class:message",
+        " your seat was taken back by your key elsewhere: q leaves",
+    )
