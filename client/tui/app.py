@@ -201,8 +201,8 @@ class TableApp:
             self.screen.note("— reconnected to your seat —")
         else:
             self.screen.connection = what
-            bye = self.client.bye
-            if what == "disconnected" and bye is not None and bye.code == Code.REPLACED:
+            bye = self.client.bye if what == "disconnected" else None
+            if bye is not None and bye.code == Code.REPLACED:
                 # (the seat is played from elsewhere now: said here, not only on quitting)
                 self.screen.gone = bye.reason
         self.app.invalidate()
