@@ -263,13 +263,15 @@ class NameBook:
         ).fetchone()
         return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
-    def refusal(self, name: str, player: str, address: str = "") -> str | None:
+    def refusal(self, name: str, player: str, address: str = "", claim: bool = True) -> str | None:
         """Why `player` (a player id, "" for a client without a key) may not use `name`
         here, or None if it may: a name that does not show as itself, or mixes lookalike
         alphabets, is nobody's; a name is its first claimer's, and so is every name that
         looks like it; a key claims a name nobody has (a client without a key uses one,
-        claiming nothing).  A claim that cannot be written, or is past the limits, is
-        logged and the name is used unclaimed for now (claimed at a later hello)."""
+        claiming nothing, and so does one that only watches, `claim` False: `president
+        stats` claimed its user's login name for good).  A claim that cannot be written,
+        or is past the limits, is logged and the name is used unclaimed for now (claimed
+        at a later hello)."""
         problem = name_problem(name)
         if problem is not None:
             return problem
@@ -286,7 +288,7 @@ class NameBook:
         first = self.first_alike(name)
         if first is not None:
             return self._verdict(name, folded, first, player)
-        if not player:
+        if not player or not claim:
             return None
         if self.count() >= MAX_NAMES:
             log.warning("names: %d names kept, the most; %r used unclaimed", MAX_NAMES, name)

@@ -373,7 +373,9 @@ class Session:
         if table is not None and self.names.first_alike(hello.name) is None:
             refusal: str | None = f"the name {hello.name} is another player's, who sits at {table}"
         else:  # (a name in the book: the book's verdict, which writes no claim then)
-            refusal = self.names.refusal(hello.name, self.player_id, self.address)
+            # (a connection that may only watch claims no name: it can take no seat)
+            watching = hello.role == "spectator"
+            refusal = self.names.refusal(hello.name, self.player_id, self.address, not watching)
         if refusal is not None:
             log.info("%s: %s refused: %s", self.address, hello.name, refusal)
             self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))

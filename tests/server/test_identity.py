@@ -72,6 +72,24 @@ async def test_a_name_belongs_to_the_key_that_claimed_it_even_after_a_restart(
         assert server.names.count() == 2
 
 
+async def test_a_connection_that_only_watches_claims_no_name(tmp_path: Path) -> None:
+    """`president stats` (a spectator's connection, under the user's login name) claimed
+    that name for its key for good: the next person on another machine logged in under
+    the same name was refused it (the key-edge pass).  A spectator uses a name nobody
+    has without claiming it, and is still refused one that is another key's."""
+    ann_key, eve_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    async with running_server(tmp_path) as server:
+        watcher = await client(server, "pi", tmp_path, identity=ann_key, role="spectator")
+        await watcher.link.close()
+        assert server.names.count() == 0
+        eve = await client(server, "pi", tmp_path, identity=eve_key)  # hers to claim
+        assert server.names.count() == 1
+        with pytest.raises(ConnectFailed) as refused:
+            await client(server, "pi", tmp_path, identity=ann_key, role="spectator")
+        assert taken("pi") in str(refused.value)
+        await eve.link.close()
+
+
 async def raw_proof(
     server: Server, name: str, sign: object, *, send_proof: bool = True
 ) -> list[m.Message]:
