@@ -110,15 +110,16 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
     ]
     for summary in result.summaries():
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
-        best = round(-summary.gaps, 1) or 0.0  # (never "-0.0")
         lines.append(
             f"{summary.name}: accuracy {summary.accuracy:.0f},"
             f" {summary.decisions} {plural('decision', summary.decisions)} ({counts});"
             f" over {summary.hands} {plural('hand', summary.hands)}: the cards"
-            f" {summary.cards:+.1f} places, the play {summary.gained:+.1f} against the normal"
-            f" bot's, {best:+.1f} against the best ({summary.mean_loss:.3f} a decision, floored)"
+            f" {signed(summary.cards)} places, the play {signed(summary.gained)} against the"
+            f" normal bot's, {signed(-summary.gaps)} against the best (a decision's loss on average"
+            f" {summary.mean_loss:.3f}, none counted below 0)"
         )
-        said = verdict(summary, len(result.players))
+        average = next((luck.average for luck in result.luck if luck.name == summary.name), 0)
+        said = verdict(summary, average)
         if said:
             lines.append(f"  {said}")
     gained = result.gained()
@@ -133,11 +134,11 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
         key = (luck.hand, luck.name)
         line = (
             f"hand {luck.hand + 1}, {luck.name}: {ordinal(luck.place)}: the cards"
-            f" {luck.cards:+.1f} places, the play {gained.get(key, 0.0):+.1f}"
+            f" {signed(luck.cards)} places, the play {signed(gained.get(key, 0.0))}"
         )
         if key in behind:
             gap, labelled = behind[key]
-            line += f", {round(-gap, 1) or 0.0:+.1f} against the best"
+            line += f", {signed(-gap)} against the best"
             if labelled:
                 line += f" ({labelled} {plural('mistake', labelled)} or worse)"
         lines.append(line)
@@ -159,14 +160,13 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
 NOTABLE = 0.15
 
 
-def verdict(summary: PlayerSummary, players: int) -> str:
+def verdict(summary: PlayerSummary, average: float) -> str:
     """Was it the cards or the play, in words: the place taken against the table's
     average; which of the cards and the play (against the normal bot's) went the same way
     as the place, by their places a hand; and the mistakes against the best found."""
     hands = summary.hands
-    if not hands:
+    if not hands or not average:
         return ""
-    average = (players + 1) / 2
     placed = summary.places / hands
     cards, play = summary.cards / hands, summary.gained / hands
     if not summary.decisions:
@@ -199,6 +199,11 @@ def verdict(summary: PlayerSummary, players: int) -> str:
                 ", as the normal bot would have played" if abs(play) < NOTABLE else ""
             )
     return said + "; the rest is the others' play and what no seat could see."
+
+
+def signed(places: float) -> str:
+    """Places to one decimal with their sign, never "-0.0"."""
+    return f"{round(places, 1) or 0.0:+.1f}"
 
 
 def plural(word: str, count: int) -> str:

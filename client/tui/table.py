@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from president.bots.heuristic import pay_due
 from president.bots.simple import HeuristicBot
 from president.engine import (
     CARDS,
@@ -80,16 +81,36 @@ def short_refusal(problem: str) -> str:
 
 def suggested(view: SeatView) -> Action | None:
     """What `s` suggests: the normal bot's play (the heuristic's: a set kept whole, a pass
-    where it would pass) or its return of the exchange; for a card owed (a hand-over, a
-    discard), the lowest, as the timeout rule pays it.  None with nothing to do."""
-    actions = view.legal_actions()
-    if not actions:
+    where it would pass), its return of the exchange, or its payment of a card owed (a
+    hand-over, a discard: the least useful card, `suggested_payment`'s first).  None
+    with nothing to do."""
+    if not view.legal_actions():
         return None
-    if view.due is not None:
-        owed = [a for a in actions if isinstance(a, (Handover, Discard))]
-        rev = view.reversed
-        return min(owed, key=lambda a: strength(a.cards[0].rank, rev)) if owed else actions[0]
     return HeuristicBot().choose(view)
+
+
+def suggested_payment(view: SeatView) -> list[Card]:
+    """The cards the normal bot pays a hand-over or a discard owed with, as many as owed:
+    its choice card by card, each from the hand left after the one before, as it pays
+    them one at a time (the lowest cards, as the timeout rule pays, made `s` a play the
+    review weighed against the normal bot's: the review pass)."""
+    due = view.due
+    assert due is not None
+    payments = [a for a in view.legal_actions() if isinstance(a, (Handover, Discard))]
+    left, chosen = list(view.hand), []
+    for _ in range(min(due.size, len(left))):
+        options = [a for a in payments if a.cards[0] in left]
+        if not options:
+            break
+        held = [0] * 14
+        for card in left:
+            held[card.rank] += 1
+        payment = pay_due(options, left, held, view.reversed, view.rules)
+        assert isinstance(payment, (Handover, Discard))  # (one of `options`)
+        paid = payment.cards[0]
+        chosen.append(paid)
+        left.remove(paid)
+    return chosen
 
 
 @dataclass
@@ -226,8 +247,16 @@ class TableScreen:
         if view is None or not self.model.my_turn:
             self.message = "it is not your turn"
             return
-        if view.due is not None:  # the lowest cards, as the timeout rule pays a due
-            self.selected = set(range(min(view.due.size, len(self.hand()))))
+        if view.due is not None:
+            paying = view.due.kind in ("handover", "discard")
+            if not paying:  # (a take, a bomb: the lowest, as the timeout rule chooses)
+                self.selected = set(range(min(view.due.size, len(self.hand()))))
+                self.message = ""
+                return
+            hand, self.selected = self.hand(), set()
+            for card in suggested_payment(view):  # the normal bot's, as for a play
+                index = next(i for i, c in enumerate(hand) if c == card and i not in self.selected)
+                self.selected.add(index)
             self.message = ""
             return
         best = suggested(view)

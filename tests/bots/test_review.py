@@ -416,12 +416,22 @@ def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> Non
         made.cards, made.gained, made.labels["blunder"] = cards, gained, blunders
         return made
 
-    said = verdict(summary(18, 1.3, -0.2, 4), 4)  # (3.6 on average: the review pass's game)
+    said = verdict(summary(18, 1.3, -0.2, 4), 2.5)  # (3.6 on average: the review pass's game)
     assert said.startswith("was it the cards? neither the cards nor the play")
     assert "the cards were good (+0.26 places a hand)" in said
     assert "4 blunders or worse" not in said and "4 mistakes or worse" in said
     assert "as the normal bot would have played" in said
-    assert "mostly the cards" in verdict(summary(18, -2.5, -0.2, 0), 4)
-    assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 4)
-    assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 4)
-    assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 4)
+    assert "mostly the cards" in verdict(summary(18, -2.5, -0.2, 0), 2.5)
+    assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 2.5)
+    assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 2.5)
+    assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 2.5)
+
+
+def test_the_verdict_of_one_seat_names_the_whole_tables_average() -> None:
+    """`analyze --seat ann` reviews her alone: the table's average is still the table's
+    (it said "the table's 1", from the one player reviewed)."""
+    from president.cli.analyze import report
+
+    luck = [review.Luck(hand, 0, "Ann", 2.0, 2.5, 3) for hand in range(2)]
+    lines = report(review.Review(["Ann"], [], luck), 2, 48)
+    assert any("placed 3.0 on average (the table's 2.5)" in line for line in lines), lines
