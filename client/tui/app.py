@@ -803,7 +803,9 @@ class FinalStandings:
                 + (", v its review)" if table.extras else ")")
             ),
         )
-        self.container = FloatContainer(table.container, floats=[Float(final, top=1)])
+        # (the help, `?`, is the table's float: the standings give way to it, or they hid it)
+        over = ConditionalContainer(final, filter=Condition(lambda: not table.screen.help))
+        self.container = FloatContainer(table.container, floats=[Float(over, top=1)])
         self.bindings = merge_key_bindings([table.bindings, create_standings_bindings(table)])
         self.focus: Window = table.hand_window
         self.mouse = True

@@ -263,6 +263,12 @@ async def test_everything_needed_to_play_is_on_the_screen(
             assert "game over" in terminal.lines()[-1], text
             app = table.app  # (a screen of the shell's stack, over the table's)
             assert app.shell.stack == [app, app.standings], app.shell.stack
+            # ? over the standings: the help shows (it was drawn under them: the newcomer
+            # pass saw its top border above the standings' box), and any key puts it away
+            text = await terminal.press("?")
+            assert "this help" in text and "final standings" not in text, text
+            text = await terminal.press("x")
+            assert "this help" not in text and "final standings" in text, text
             text = await terminal.press("\x1b")
             assert "final standings" not in text, text
             assert app.shell.stack == [app]
