@@ -160,6 +160,7 @@ class TableApp:
         `MESSAGE_SECONDS`."""
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
         self.screen.message = ""
+        self.screen.kept_message = ""
         self._message = ("", 0.0)  # a message the key sets again is new: its time starts
 
     def before_render(self) -> None:
@@ -172,7 +173,11 @@ class TableApp:
         screen, now = self.screen, self.clock()
         if screen.message != self._message[0]:
             self._message = (screen.message, now)
-        elif screen.message and now - self._message[1] >= MESSAGE_SECONDS:
+        elif (
+            screen.message
+            and now - self._message[1] >= MESSAGE_SECONDS
+            and screen.message != screen.kept_message
+        ):
             screen.message = ""
             screen.leave_asked = False
             self._message = ("", now)

@@ -105,6 +105,7 @@ def ask_coach(table: Table) -> None:
         advice = await loop.run_in_executor(None, advise, view, other, extras.worlds)
         if screen.seat_view() == view:  # (still the same moment)
             screen.message = advice_text(advice)
+            screen.kept_message = screen.message  # (until the next key: read at leisure)
             table.shell.invalidate()
 
     task = asyncio.ensure_future(think())

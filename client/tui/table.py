@@ -131,6 +131,10 @@ class TableScreen:
     #: Why the server let this screen go for good (its seat taken back by the same key
     #: elsewhere): said on the status line instead of a bare "disconnected".
     gone: str = ""
+    #: A message that stays until the next key, not `MESSAGE_SECONDS`, while it is the
+    #: one shown (the coach's answer, asked for and read at leisure: it went after 5 s,
+    #: the newcomer pass).
+    kept_message: str = ""
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"

@@ -1115,3 +1115,25 @@ def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -
     narrow = screen.details(28)
     assert "  0: bob  rating 412" in narrow and "  1: heuristic-bot-1" in narrow  # the name whole
     assert all(len(line) <= 28 for line in narrow if line.startswith("  ")), narrow
+
+
+async def test_a_message_goes_after_its_seconds_but_the_coachs_stays_until_a_key() -> None:
+    """The newcomer pass: the coach's answer went after 5 s like any message, so a slow
+    reader saw nothing; an answer asked for stays until the next key."""
+    from president.client.tui.app import MESSAGE_SECONDS
+
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        app, screen, now = table.app, table.app.screen, [0.0]
+        app.clock = lambda: now[0]
+        screen.message = "it is not your turn"
+        app.before_render()
+        now[0] += MESSAGE_SECONDS + 0.5
+        app.before_render()
+        assert screen.message == ""  # an ordinary message went
+        screen.message = screen.kept_message = "coach: pass, expected place 2.5"
+        app.before_render()
+        now[0] += 10 * MESSAGE_SECONDS
+        app.before_render()
+        assert screen.message == "coach: pass, expected place 2.5"  # still there
+        app.key_pressed()
+        assert screen.message == "" and screen.kept_message == ""
