@@ -1122,7 +1122,7 @@ async def test_a_message_goes_after_its_seconds_but_the_coachs_stays_until_a_key
     reader saw nothing; an answer asked for stays until the next key."""
     from president.client.tui.app import MESSAGE_SECONDS
 
-    async with open_table(mid_hand, 24, 80) as (table, terminal):
+    async with open_table(mid_hand, 24, 80) as (table, _terminal):
         app, screen, now = table.app, table.app.screen, [0.0]
         app.clock = lambda: now[0]
         screen.message = "it is not your turn"
