@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Sequence
 
@@ -50,12 +51,7 @@ def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
 
 def _asks_help(args: Sequence[str]) -> bool:
     """Whether the command line asks for the command's help (`-h`, `--help`, a prefix)."""
-    for arg in args[1:]:
-        if arg == "--":
-            return False
-        if arg == "-h" or (len(arg) > 2 and "--help".startswith(arg)):
-            return True
-    return False
+    return _given(args, "--help") or "-h" in itertools.takewhile(lambda a: a != "--", args[1:])
 
 
 def _given(args: Sequence[str], option: str) -> bool:
