@@ -245,42 +245,38 @@ class TableScreen:
         return at is not None and not self.selected and self.seat_view() == at
 
     def suggest(self) -> None:
-        """Select what `s` suggests (`suggested`): the normal bot's play or return; the
-        lowest cards owed; a pass said, not made."""
+        """Select what `s` suggests (`suggested`): the normal bot's play, return or
+        payment of cards owed (`suggested_payment`); for a take or a bomb, the lowest
+        cards; a pass said, not made (enter then passes: `suggested_pass`)."""
         view = self.seat_view()
         if view is None or not self.model.my_turn:
             self.message = "it is not your turn"
             return
-        if view.due is not None:
-            paying = view.due.kind in ("handover", "discard")
-            if not paying:  # (a take, a bomb: the lowest, as the timeout rule chooses)
-                self.selected = set(range(min(view.due.size, len(self.hand()))))
-                self.message = ""
+        self.pass_suggested, self.message = None, ""
+        due = view.due
+        if due is not None and due.kind not in ("handover", "discard"):
+            # (a take, a bomb: the lowest, as the timeout rule chooses)
+            self.selected = set(range(min(due.size, len(self.hand()))))
+            return
+        if due is not None:
+            cards = suggested_payment(view)
+        else:
+            best = suggested(view)
+            if best is None or best is PASS:
+                self.selected = set()
+                if best is PASS:
+                    self.pass_suggested = view
+                self.message = (
+                    "you have no play: pass (p)"
+                    if best is None
+                    else "s suggests passing: enter (or p) passes"
+                )
                 return
-            hand, self.selected = self.hand(), set()
-            for card in suggested_payment(view):  # the normal bot's, as for a play
-                index = next(i for i, c in enumerate(hand) if c == card and i not in self.selected)
-                self.selected.add(index)
-            self.message = ""
-            return
-        best = suggested(view)
-        self.pass_suggested = None
-        if best is None or best is PASS:
-            self.selected = set()
-            if best is PASS:
-                self.pass_suggested = view
-            self.message = (
-                "you have no play: pass (p)"
-                if best is None
-                else "s suggests passing: enter (or p) passes"
-            )
-            return
-        hand = self.hand()
-        self.selected = set()
-        for card in best.cards:  # type: ignore[union-attr]  # (a play or a return)
+            cards = list(best.cards)  # type: ignore[union-attr]  # (a play or a return)
+        hand, self.selected = self.hand(), set()
+        for card in cards:
             index = next(i for i, c in enumerate(hand) if c == card and i not in self.selected)
             self.selected.add(index)
-        self.message = ""
 
     def explain(self) -> str | None:
         """Why the selection cannot be sent now, in the engine's words (None if it can)."""
