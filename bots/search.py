@@ -231,10 +231,7 @@ class SearchBot:
         worlds: list[World] = []
         greedy: list[int] = []  # per world, the seats that play greedy in its playouts
         me = view.seat
-        # a lead shapes the whole trick: it gets the full budget, a follow part of it
-        share = 1.0 if view.top is None else self.follow_share
-        deadline = until(self.seconds and self.seconds * share, self.limit)
-        budget = max(arms, int(self._budget * share)) if not self.seconds else 1 << 30
+        budget, deadline = self._bounds(view, arms)
         done = 0
         exploration = self.exploration
         while done < budget:
@@ -267,6 +264,14 @@ class SearchBot:
         )
         return actions[best]
 
+    def _bounds(self, view: SeatView, arms: int) -> tuple[int, float | None]:
+        """A decision's playouts and the clock's end (`until`): a lead shapes the whole
+        trick, so it gets the full budget, a follow `follow_share` of it; a time budget
+        (`seconds`) in place of a playout count; `limit` over either."""
+        share = 1.0 if view.top is None else self.follow_share
+        deadline = until(self.seconds and self.seconds * share, self.limit)
+        return (max(arms, int(self._budget * share)) if not self.seconds else 1 << 30), deadline
+
     def _race(self, view: SeatView, actions: list[Action], prior: Action) -> Action:
         """Successive elimination on common worlds: every action still in the race is
         played in the n-th world dealt; from `RACE_MIN` worlds on, an action behind the
@@ -279,9 +284,7 @@ class SearchBot:
         alive = list(range(arms))
         results: list[list[float]] = [[] for _ in range(arms)]
         me = view.seat
-        share = 1.0 if view.top is None else self.follow_share
-        deadline = until(self.seconds and self.seconds * share, self.limit)
-        budget = max(arms, int(self._budget * share)) if not self.seconds else 1 << 30
+        budget, deadline = self._bounds(view, arms)
         favoured = actions.index(prior) if prior in actions else -1
         spent = 0
         z2 = self.race_z * self.race_z
