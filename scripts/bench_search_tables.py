@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Does bot thinking hold up other tables? (issue 12 §7)  A real `president server`
 process runs N tables of four server-side `search` bots (no delay, no pause); beside them
-one table of four client bots that act as soon as it is their turn.  Prints that table's
+one table of four client bots that act as soon as it is their turn.  Each search table
+has a watcher connected (a game nobody is connected to makes no move).  Prints that table's
 game events per second and the server's CPU, so runs with N = 0 and N = 50 compare.
 
     python scripts/bench_search_tables.py [--search-tables 50] [--seconds 20]
@@ -44,6 +45,11 @@ async def bench(port: int, pin: str, search_tables: int, seconds: float, pid: in
     owner.on_message = count_search
     if search_tables:
         await owner.send(m.Spectate(table="search0"))
+    # a watcher at every other search table (a game nobody is connected to waits)
+    for t in range(1, search_tables):
+        watcher = Client(await connect(address, f"w{t}", pin=pin, known=known))
+        tasks.append(asyncio.create_task(watcher.run()))
+        await watcher.send(m.Spectate(table=f"search{t}"))
     await asyncio.sleep(1)
     refused = [e.message for e in owner.errors]
     if refused:
@@ -111,6 +117,7 @@ def main() -> int:
     if "--tables-per-address" in helptext:  # a server with caps: lift them for the owner
         n = str(max(1, args.search_tables + 1))
         caps = ["--tables-per-address", n, "--bots-per-address", str(4 * int(n))]
+        caps += ["--max-per-address", str(args.search_tables + 16)]  # (their watchers)
     server, head = start_server(data, *caps)
     try:
         port = int(re.search(r"listening on [\d.]+:(\d+)", head).group(1))  # type: ignore[union-attr]

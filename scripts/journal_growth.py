@@ -53,6 +53,11 @@ async def settle(predicate: object, seconds: float = 300.0) -> None:
         await asyncio.sleep(0.01)
 
 
+def _lists(client: Client) -> int:
+    """The whole table lists `client` has received."""
+    return sum(isinstance(x, m.Tables) for x in client.received)
+
+
 async def main(toggles: int, games: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "data"
@@ -61,6 +66,7 @@ async def main(toggles: int, games: int) -> None:
                 f"127.0.0.1:{server.port}", "ann", known=KnownServers(Path(scratch) / "known")
             )
             ann = Client(link)
+            ann.keep = True
             task = asyncio.create_task(ann.run())
             await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
             await ann.send(m.Join(table="T"))
@@ -69,9 +75,9 @@ async def main(toggles: int, games: int) -> None:
             for i in range(toggles):
                 await ann.send(m.Ready(ready=i % 2 == 0))
                 if i % 100 == 99 or i == toggles - 1:  # let the views sent back be read
-                    ann.tables = None
+                    seen = _lists(ann)
                     await ann.send(m.ListTables())  # answered after every toggle before it
-                    await settle(lambda: ann.tables is not None)
+                    await settle(lambda s=seen: _lists(ann) > s)  # type: ignore[misc]
             after = size(data)
             print(
                 f"{toggles} ready toggles: journal {start[0]} -> {after[0]}, "
@@ -89,6 +95,7 @@ async def main(toggles: int, games: int) -> None:
             await host.send(
                 m.CreateTable(name="B", preset="classic", toggles={"target": 3}, seats=3)
             )
+            await host.send(m.Spectate(table="B"))  # (a game nobody watches waits)
             for _ in range(3):
                 await host.send(m.AddBot(table="B", strategy="random"))
             await settle(lambda: "B" in server.lobby.tables)

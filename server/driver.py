@@ -61,6 +61,9 @@ class Driven(Protocol):
     @property
     def paused(self) -> bool: ...
 
+    @property
+    def attended(self) -> bool: ...
+
     def bot_for(self, seat: int) -> Strategy | None: ...
 
     def away(self, seat: int) -> bool: ...
@@ -145,6 +148,8 @@ class Driver:
         self._ending = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: No person is connected: the game waits for one (`_unattended`).
+        self.unattended = False
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(
@@ -187,6 +192,9 @@ class Driver:
                 if table.paused:  # its journal cannot be written: no move until it can
                     self._wake.clear()
                     await self._woken(None)
+                    continue
+                if not table.attended:  # nobody here: no move until a person is back
+                    await self._unattended()
                     continue
                 try:
                     async with lock:
@@ -232,6 +240,29 @@ class Driver:
                         table.finish()
                     except Exception:
                         log.exception("table %s: ending the game failed", self.settings.name)
+
+    async def _unattended(self) -> None:
+        """No person is connected to the table, in a chair or watching: no bot moves, no
+        timeout rule plays and no hand is dealt, for nobody; the turn clock keeps the
+        time it had.  The first person back (`Table` wakes the driver) sets it going
+        again, the clock with that time (docs/reliability.md, "Nobody there, no move")."""
+        table, timer, name = self.table, self.timer, self.settings.name
+        async with table.lock:
+            left = None if timer.deadline is None else max(0.0, timer.deadline - self.clock())
+            timer.deadline = None
+        log.info("table %s: nobody is here; the game waits for a person", name)
+        self.unattended = True
+        while True:
+            self._wake.clear()  # (before looking: an arrival after this wakes the wait)
+            if table.attended or self.suspended:
+                break
+            await self._woken(None)
+        self.unattended = False
+        async with table.lock:
+            if left is not None and timer.deadline is None:
+                timer.deadline = self.clock() + left
+            table.broadcast_view()
+        log.info("table %s: a person is here; the game goes on", name)
 
     async def _deal(self) -> None:
         """Commit, wait up to `seed_seconds` for the seats' seeds, deal."""

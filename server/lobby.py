@@ -234,10 +234,11 @@ class Lobby:
             await self.sweep()
 
     async def sweep(self) -> None:
-        """Remove the tables nobody uses: empty (no person in a chair, nobody watching;
-        bots do not count) for `idle_table_seconds`, or finished and empty.  Free the
-        chairs of people who hold up a full table by not saying ready (`ready_seconds`:
-        `Table.unseat_unready`): back in the lobby, they hear the table list."""
+        """Remove the tables nobody uses: no person connected, in a chair or watching
+        (bots do not count; a person away does not either), for `idle_table_seconds`, or
+        finished and empty.  Free the chairs of people who hold up a full table by not
+        saying ready (`ready_seconds`: `Table.unseat_unready`): back in the lobby, they
+        hear the table list."""
         now = time.monotonic()
         self.forget_moved_out()
         guests = {id(g): g for g in self.guests}  # (a table's members are these guests)
@@ -260,14 +261,14 @@ class Lobby:
             if gone:
                 self.changed(name)  # (a chair freed of a person away too: the list was stale)
         for name, table in list(self.tables.items()):
-            if _holds_people(table):
+            finished = table.status == "finished"
+            if _holds_people(table) if finished else table.attended:
                 self._empty_since.pop(name, None)
                 continue
             since = self._empty_since.setdefault(name, now)
-            if table.status == "finished" or now - since >= self.config.idle_table_seconds:
-                await self.remove(
-                    name, "finished and empty" if table.status == "finished" else "empty"
-                )
+            if finished or now - since >= self.config.idle_table_seconds:
+                # (a game nobody is connected to waits for them meanwhile: Driver._unattended)
+                await self.remove(name, "finished and empty" if finished else "nobody there")
 
     async def remove(self, name: str, why: str) -> None:
         """Take a table out of the lobby and out of the journal (it does not come back at

@@ -256,6 +256,13 @@ class Table:
         """The journal cannot be written: no move is made and nothing is sent here."""
         return bool(self.unwritten)
 
+    @property
+    def attended(self) -> bool:
+        """A person is connected here, in a chair or watching (server bots are nobody):
+        the game moves only then (`Driver._unattended`)."""
+        chairs = self.chairs
+        return bool(chairs.spectators) or any(slot.member is not None for slot in chairs.slots)
+
     def compacted_log(self) -> list[Entry]:
         """The entries that rebuild this table as it is, when no game is in progress."""
         return [
@@ -419,6 +426,7 @@ class Table:
             )
             self.broadcast_view()
             self._snapshot(member)
+            self.driver.wake()  # (a table nobody was at goes on)
 
     async def spectate(self, member: Member, password: str | None) -> None:
         await self._check_password(password, member)
@@ -427,6 +435,7 @@ class Table:
             self._snapshot(member)
             if self.paused:  # what it shows now waits with the rest: say why
                 member.deliver(PAUSED)
+            self.driver.wake()  # (a table nobody was at goes on)
 
     async def leave(self, member: Member) -> None:
         """A member walks away.  Mid-game their seat is played by the timeout rule until

@@ -204,13 +204,31 @@ def deals_check_out(results: dict[int, str | None]) -> bool:
     return bool(results) and all(r is None or r == SEED_LEFT_OUT for r in results.values())
 
 
+#: The tasks reading watchers' connections (`watching`), kept from the collector.
+_WATCHING: set[asyncio.Task[None]] = set()
+
+
+async def watching(server: Server, folder: Path, table: str) -> Client:
+    """A client named "watch-TABLE" watching `table`, its messages read (a game nobody is
+    connected to makes no move) until the server closes its connection."""
+    watcher = await client(server, f"watch-{table}", folder)
+    task = asyncio.create_task(watcher.run())
+    _WATCHING.add(task)
+    task.add_done_callback(_WATCHING.discard)
+    await watcher.send(m.Spectate(table=table))
+    return watcher
+
+
 async def tables_of_bots(server: Server, folder: Path, names: Sequence[str], hand: int) -> None:
     """A table of three random server bots for each of `names`, each made by a host of
-    its own who then stays in the lobby; back once every table's game has reached hand
-    `hand` (the journals then hold deals and plays to damage)."""
+    its own who then stays in the lobby, and watched (`watching`); back once every
+    table's game has reached hand `hand` (the journals then hold deals and plays to
+    damage)."""
     for name in names:
         host = await client(server, f"host-{name}", folder)
         await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
+        await wait_for(lambda name=name: name in server.lobby.tables)  # type: ignore[misc]
+        await watching(server, folder, name)
         for _ in range(3):
             await host.send(m.AddBot(table=name, strategy="random"))
     await wait_for(

@@ -32,6 +32,7 @@ from ..harness.servers import (
     running_server,
     table_of_bots,
     tables_of_bots,
+    watching,
 )
 from ..harness.waiting import wait_for
 
@@ -372,6 +373,7 @@ async def two_tables(tmp_path: Path) -> None:
             m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
         )
         await wait_for(lambda: len(server.lobby.tables) == 2)
+        await watching(server, tmp_path, "busy")
         for _ in range(3):
             await host.send(m.AddBot(table="busy", strategy="random"))
         busy = server.lobby.tables["busy"]
@@ -446,9 +448,10 @@ async def damaged_wal(tmp_path: Path) -> tuple[Path, bytes, int]:
         await host.send(
             m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
         )
+        await wait_for(lambda: "busy" in server.lobby.tables)
+        await watching(server, tmp_path, "busy")
         for _ in range(3):
             await host.send(m.AddBot(table="busy", strategy="random"))
-        await wait_for(lambda: "busy" in server.lobby.tables)
         busy = server.lobby.tables["busy"]
         await wait_for(lambda: busy.game is not None and busy.game.hand >= 2, 60)
         # the files as a crash would leave them: copied while the server writes, at a
@@ -560,6 +563,8 @@ async def test_a_tables_log_keeps_only_its_last_game_once_the_one_before_is_reco
     async with running_server(tmp_path) as server:
         host = await client(server, "host", tmp_path)
         await host.send(m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3))
+        await wait_for(lambda: "T" in server.lobby.tables)
+        await watching(server, tmp_path, "T")
         for _ in range(3):
             await host.send(m.AddBot(table="T", strategy="random"))
         for game in (1, 2, 3):

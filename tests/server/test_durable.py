@@ -34,6 +34,7 @@ from ..harness.servers import (
     running_server,
     table_of_bots,
     tables_of_bots,
+    watching,
 )
 from ..harness.waiting import wait_for
 
@@ -182,6 +183,7 @@ async def test_one_table_that_does_not_rebuild_leaves_the_others_alone(tmp_path:
         assert len(again.restore_problems) == 1 and "'bad'" in again.restore_problems[0]
         assert "the seating must name everyone" in again.restore_problems[0]
         assert "set aside in" in again.restore_problems[0]
+        await watching(again, tmp_path, "good")  # (a game nobody is at waits)
         await wait_for(lambda: again.lobby.tables["good"].status == "finished", 60)
     async with running_server(tmp_path) as third:  # closed: not tried again
         assert third.restore_problems == [] and "bad" not in third.lobby.tables
@@ -196,10 +198,14 @@ async def test_a_table_removed_from_the_lobby_is_not_called_damaged_at_the_next_
     async with running_server(tmp_path, bot_delay=0.0) as server:
         host = await client(server, "host", tmp_path)
         await host.send(m.CreateTable(name="done", preset="classic", toggles={}, seats=3))
+        await wait_for(lambda: "done" in server.lobby.tables)
+        watcher = await watching(server, tmp_path, "done")  # (a game nobody is at waits)
         for _ in range(3):
             await host.send(m.AddBot(table="done", strategy="random"))
         records_dir = tmp_path / "data" / "records"
         await wait_for(lambda: any(records_dir.iterdir()), 60)  # the game is over
+        await watcher.send(m.Leave())
+        await wait_for(lambda: not server.lobby.tables["done"].chairs.spectators)
         await server.lobby.sweep()  # finished, and nobody sits or watches: it goes
         assert "done" not in server.lobby.tables
         await host.link.close()

@@ -25,13 +25,15 @@ async def test_a_player_leaves_mid_game_and_another_joins_between_hands(tmp_path
         BotPlayer(ann, RandomBot(random.Random(1)))
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann))
-        await ann.send(m.Leave())  # mid-hand: her seat is played by the timeout rule
-        table = server.lobby.tables["T"]
-        await wait_for(lambda: table.game is not None and len(table.game.seating) == 3, 30)
         bob = await client(server, "bob", tmp_path)
         bob.keep = True
         btask = asyncio.create_task(bob.run())
         BotPlayer(bob, RandomBot(random.Random(2)))
+        await bob.send(m.Spectate(table="T"))  # (a game nobody is at waits: he watches)
+        await wait_for(lambda: bob.model.public is not None)
+        await ann.send(m.Leave())  # mid-hand: her seat is played by the timeout rule
+        table = server.lobby.tables["T"]
+        await wait_for(lambda: table.game is not None and len(table.game.seating) == 3, 30)
         await bob.send(m.Join(table="T"))
         await wait_for(lambda: table.game is not None and "bob" in table.game.seating, 30)
         assert "ann" not in table.game.seating

@@ -147,6 +147,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(tmp_
         # ... and never reads again, while four server bots play a long game
         for _ in range(4):
             await host.send(m.AddBot(table="T", strategy="random"))
+        await host.send(m.Spectate(table="T"))  # (who reads: a game nobody is at waits)
         await wait_for(lambda: all(s.name != "raw" for s in server.sessions), 30)
         await wait_for(lambda: len(server.records) == 1, 60)  # the table went on to the end
         assert server.lobby.tables["T"].status == "finished"
