@@ -66,17 +66,20 @@ def add_play_keys(kb: KeyBindings, table: Table, filter: Filter) -> None:
         open_review(table)
 
 
-def advice_text(advice: Advice) -> str:
-    """The coach's word in one line."""
-    best = f"coach: {action_text(advice.best)}, expected place {advice.expected:.1f}"
+def advice_text(advice: Advice, owed: int = 1) -> str:
+    """The coach's word in one line.  `owed`: the cards owed now (a hand-over or a discard
+    of several is weighed card by card: the coach names the first, and s's first)."""
+    first = " first" if owed > 1 else ""
+    chosen = action_text(advice.best) + (f" first of {owed}" if owed > 1 else "")
+    best = f"coach: {chosen}, expected place {advice.expected:.1f}"
     if advice.other is None or advice.other_expected is None:
         return best
     if advice.other == advice.best:
         return f"{best} (as s suggests)"
-    other = action_text(advice.other)
+    other = action_text(advice.other) + first
     if advice.other_expected <= advice.expected:  # (measured on worlds that did not choose)
         return (
-            f"coach: {action_text(advice.best)} or s's {other}: no clear difference"
+            f"coach: {chosen} or s's {other}: no clear difference"
             f" (expected place {advice.expected:.1f}, {advice.other_expected:.1f})"
         )
     return f"{best} · s: {other}, {advice.other_expected:.1f}"
@@ -104,7 +107,8 @@ def ask_coach(table: Table) -> None:
         loop = asyncio.get_running_loop()
         advice = await loop.run_in_executor(None, advise, view, other, extras.worlds)
         if screen.seat_view() == view:  # (still the same moment)
-            screen.message = advice_text(advice)
+            owed = view.due.size if view.due is not None and view.phase is Phase.PLAY else 1
+            screen.message = advice_text(advice, owed)
             screen.kept_message = screen.message  # (until the next key: read at leisure)
             table.shell.invalidate()
 

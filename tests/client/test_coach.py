@@ -15,9 +15,10 @@ from president.engine import Discard, Game, Handover, Phase, Return, SeatView, f
 from .test_replay_view import coach_says
 
 
-def a_moment(owing: bool) -> SeatView:
+def a_moment(owing: bool, cards: int = 1) -> SeatView:
     """A seat's view in a japanese game of heuristic bots: the first that owes a hand-over
-    or a discard with a choice (`owing`), or the first that owes an exchange return."""
+    or a discard with a choice (`owing`; `cards` of them owed), or the first that owes
+    an exchange return."""
     game = Game(find_preset("japanese"), ["a", "b", "c", "d"])
     rng, bot = random.Random(4), HeuristicBot()
     while game.phase is not Phase.GAME_OVER:
@@ -25,7 +26,8 @@ def a_moment(owing: bool) -> SeatView:
         while game.actor is not None:
             seat = game.actor
             view = game.view_for(seat)
-            if owing and view.due is not None and len(view.legal_actions()) > 1:
+            due = view.due
+            if owing and due is not None and due.size == cards and len(view.legal_actions()) > 1:
                 return view
             if not owing and view.phase is Phase.EXCHANGE and view.return_size:
                 return view
@@ -33,13 +35,18 @@ def a_moment(owing: bool) -> SeatView:
     raise AssertionError("no such moment in the game")
 
 
-def test_the_coach_weighs_what_a_play_owes() -> None:
-    view = a_moment(owing=True)
+@pytest.mark.parametrize("cards", [1, 2])
+def test_the_coach_weighs_what_a_play_owes(cards: int) -> None:
+    view = a_moment(owing=True, cards=cards)
     said = coach_says(view)
-    word = "hand over" if view.due.kind == "handover" else "discard"  # type: ignore[union-attr]
+    due = view.due
+    assert due is not None
+    word = "hand over" if due.kind == "handover" else "discard"
     assert said.startswith(f"coach: {word} "), said
     assert "expected place" in said
     assert all(isinstance(a, (Handover, Discard)) for a in view.legal_actions())
+    # several owed: weighed card by card, the coach names the first and says so
+    assert (f" first of {due.size}" in said) == (due.size > 1), said
 
 
 def test_the_coach_weighs_the_return_of_the_exchange() -> None:
@@ -110,4 +117,20 @@ def test_the_coach_says_when_its_play_and_ss_are_no_different() -> None:
     level = Advice(PASS, 3.0, pair, 2.8, 48)
     assert advice_text(level) == (
         "coach: pass or s's 9♦ 9♥: no clear difference (expected place 3.0, 2.8)"
+    )
+
+
+def test_the_coach_on_two_cards_owed_names_the_first_of_each() -> None:
+    """A discard of two is weighed card by card: the coach names its first card and s's
+    (s selects both), saying so (the newcomer pass: "coach: discard 6♥ · s: discard 3♦"
+    read as one card each)."""
+    from president.bots.review import Advice
+    from president.client.tui.coach import advice_text
+    from president.engine import Card, Discard
+
+    six, three = Discard([Card.parse("6H")]), Discard([Card.parse("3D")])
+    said = advice_text(Advice(six, 2.1, three, 2.6, 48), owed=2)
+    assert said == "coach: discard 6♥ first of 2, expected place 2.1 · s: discard 3♦ first, 2.6"
+    assert advice_text(Advice(six, 2.1, three, 2.6, 48)) == (
+        "coach: discard 6♥, expected place 2.1 · s: discard 3♦, 2.6"
     )
