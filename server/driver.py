@@ -72,6 +72,8 @@ class Driven(Protocol):
 
     def away_since(self, seat: int) -> float | None: ...
 
+    def excuse_absences(self, seconds: float) -> None: ...
+
     def apply(self, seat: int, action: Action, timeout: TimeoutReason = "") -> None: ...
 
     def seat_changes(self) -> bool: ...
@@ -94,13 +96,22 @@ def _moves_made(game: Game) -> int:
 
 class TurnTimer:
     """The turn timer: a deadline while it runs; after a restart, the time that was left,
-    held until the seats owing a move are back, and when the table stops waiting."""
+    held until the seats owing a move are back, and when the table stops waiting; while
+    nobody is at the table, the time that was left (`idle_left`)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self.deadline: float | None = None
         self.held: float | None = None
         self.resume_until: float | None = None
+        #: Nobody is at the table: the time its running clock had (`Driver._unattended`).
+        self.idle_left: float | None = None
+
+    def stop(self) -> None:
+        """Nobody is at the table: a running clock keeps the time it has."""
+        if self.deadline is not None:
+            self.idle_left = max(0.0, self.deadline - self.clock())
+            self.deadline = None
 
     def rearm(
         self,
@@ -120,15 +131,17 @@ class TurnTimer:
             self.deadline = None
 
     def remaining(self) -> float | None:
-        """Seconds left (held or running); None when no timer runs."""
+        """Seconds left (held, stopped for nobody, or running); None when no timer runs."""
         if self.held is not None:
             return self.held
+        if self.idle_left is not None:
+            return self.idle_left
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - self.clock())
 
     def clear(self) -> None:
-        self.deadline = self.held = self.resume_until = None
+        self.deadline = self.held = self.resume_until = self.idle_left = None
 
 
 class Driver:
@@ -148,8 +161,9 @@ class Driver:
         self._ending = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        #: No person is connected: the game waits for one (`_unattended`).
-        self.unattended = False
+        #: Since when no person has been connected while the game waits for one
+        #: (`_unattended`; `clock`'s time), or None.
+        self.unattended_since: float | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(
@@ -193,17 +207,19 @@ class Driver:
                     self._wake.clear()
                     await self._woken(None)
                     continue
-                if not table.attended:  # nobody here: no move until a person is back
-                    await self._unattended()
-                    continue
                 try:
                     async with lock:
                         phase = game.phase
                     if phase is Phase.GAME_OVER:
                         break
+                    if not table.attended:  # nobody here: no move until a person is back
+                        await self._unattended()
+                        continue
                     if phase is Phase.BETWEEN_HANDS:
                         if game.hand >= 0 and self.settings.pause_between_hands:
                             await asyncio.sleep(self.settings.pause_between_hands)
+                            if not table.attended:  # (gone meanwhile: no deal for nobody)
+                                continue
                         async with lock:
                             if not table.seat_changes():
                                 break
@@ -244,23 +260,31 @@ class Driver:
     async def _unattended(self) -> None:
         """No person is connected to the table, in a chair or watching: no bot moves, no
         timeout rule plays and no hand is dealt, for nobody; the turn clock keeps the
-        time it had.  The first person back (`Table` wakes the driver) sets it going
-        again, the clock with that time (docs/reliability.md, "Nobody there, no move")."""
+        time it had, and so do a restart's window for the seats to come back and the
+        grace of the people away.  The first person back (`Table` wakes the driver) sets
+        it going again, each with that time (docs/reliability.md, "Nobody there, no
+        move")."""
         table, timer, name = self.table, self.timer, self.settings.name
-        async with table.lock:
-            left = None if timer.deadline is None else max(0.0, timer.deadline - self.clock())
-            timer.deadline = None
+        since = self.clock()
+        window = None if timer.resume_until is None else timer.resume_until - since
         log.info("table %s: nobody is here; the game waits for a person", name)
-        self.unattended = True
+        self.unattended_since = since
         while True:
             self._wake.clear()  # (before looking: an arrival after this wakes the wait)
             if table.attended or self.suspended:
                 break
+            async with table.lock:  # (stopped again each time: a journal pause's end
+                timer.stop()  # starts the clock it had kept)
             await self._woken(None)
-        self.unattended = False
+        self.unattended_since = None
         async with table.lock:
-            if left is not None and timer.deadline is None:
-                timer.deadline = self.clock() + left
+            now = self.clock()
+            table.excuse_absences(now - since)  # (no grace spent while nobody was here)
+            if window is not None and timer.resume_until is not None:
+                timer.resume_until = now + max(0.0, window)
+            left, timer.idle_left = timer.idle_left, None
+            if left is not None and timer.deadline is None and not table.paused:
+                timer.deadline = now + left
             table.broadcast_view()
         log.info("table %s: a person is here; the game goes on", name)
 
@@ -292,14 +316,15 @@ class Driver:
         if bots:
             # (with no delay, still let the other tasks run: a table of bots never waits)
             await asyncio.sleep(self.settings.bot_delay)
-            await self._bots_move(game, bots)
+            if table.attended:  # (gone meanwhile: no move for nobody)
+                await self._bots_move(game, bots)
             return
         if away and timer.resume_until is not None:
             if now < timer.resume_until:  # restarted: wait for the seats to come back
                 await self._woken(timer.resume_until - now)
                 return
             async with lock:  # the restart's window is over: who is not back is played for
-                if table.paused:
+                if table.paused or not table.attended:  # (nobody: the loop waits for them)
                     return
                 timer.held = timer.resume_until = None
                 for seat in away:
@@ -310,7 +335,7 @@ class Driver:
             gone
         ):  # walked away: played for at once (docs/rules.md, "Networked play: the timeout rule")
             async with lock:
-                if table.paused:
+                if table.paused or not table.attended:
                     return
                 for seat in gone:
                     if seat in game.actors and table.left(seat):
@@ -332,7 +357,7 @@ class Driver:
         if not await self._woken(None if end is None else max(0.0, end - now)):
             async with lock:
                 now = self.clock()
-                if table.paused:
+                if table.paused or not table.attended:
                     return
                 if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
@@ -366,6 +391,8 @@ class Driver:
         )
         async with table.lock:
             if table.paused:  # its journal cannot be written: no move until it can
+                return
+            if not table.attended:  # everyone went while it thought: no move for nobody
                 return
             for (seat, bot, _), action in zip(asked, choices, strict=True):
                 if game.hand != hand or seat not in game.actors or table.bot_for(seat) is not bot:

@@ -234,11 +234,12 @@ class Lobby:
             await self.sweep()
 
     async def sweep(self) -> None:
-        """Remove the tables nobody uses: no person connected, in a chair or watching
-        (bots do not count; a person away does not either), for `idle_table_seconds`, or
-        finished and empty.  Free the chairs of people who hold up a full table by not
-        saying ready (`ready_seconds`: `Table.unseat_unready`): back in the lobby, they
-        hear the table list."""
+        """Remove the tables nobody uses: empty (no person in a chair, nobody watching;
+        bots do not count) for `idle_table_seconds`, or finished and empty, or whose game
+        has waited that long with no person connected (a person away in a chair does not
+        count).  Free the chairs of people who hold up a full table by not saying ready
+        (`ready_seconds`: `Table.unseat_unready`): back in the lobby, they hear the table
+        list."""
         now = time.monotonic()
         self.forget_moved_out()
         guests = {id(g): g for g in self.guests}  # (a table's members are these guests)
@@ -260,15 +261,26 @@ class Lobby:
                     self.send_list(guest)
             if gone:
                 self.changed(name)  # (a chair freed of a person away too: the list was stale)
+        idle = self.config.idle_table_seconds
         for name, table in list(self.tables.items()):
-            finished = table.status == "finished"
-            if _holds_people(table) if finished else table.attended:
+            if table.status == "playing":
+                # a game waits while nobody is connected, a person away in a chair or not
+                # (`Driver._unattended`, which knows since when: a visit between two
+                # sweeps counts); so long, it goes
+                self._empty_since.pop(name, None)
+                driver = table.driver
+                alone = driver.unattended_since
+                if alone is not None and driver.clock() - alone >= idle:
+                    await self.remove(name, "nobody there")
+                continue
+            if _holds_people(table):
                 self._empty_since.pop(name, None)
                 continue
             since = self._empty_since.setdefault(name, now)
-            if finished or now - since >= self.config.idle_table_seconds:
-                # (a game nobody is connected to waits for them meanwhile: Driver._unattended)
-                await self.remove(name, "finished and empty" if finished else "nobody there")
+            if table.status == "finished" or now - since >= idle:
+                await self.remove(
+                    name, "finished and empty" if table.status == "finished" else "empty"
+                )
 
     async def remove(self, name: str, why: str) -> None:
         """Take a table out of the lobby and out of the journal (it does not come back at

@@ -283,8 +283,9 @@ class Table:
             self.settings.journal_retry_seconds,
         )
         timer = self.driver.timer
-        self._paused_left = None if timer.deadline is None else timer.remaining()
-        timer.deadline = None
+        running = timer.deadline is not None or timer.idle_left is not None
+        self._paused_left = timer.remaining() if running else None
+        timer.deadline = timer.idle_left = None  # (the pause keeps the time now)
         for member in self.chairs.members():
             member.deliver(PAUSED)
         self.driver.wake()
@@ -443,6 +444,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
+                self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)
             if index is None:
@@ -461,6 +463,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
+                self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)
             if index is None:
@@ -734,6 +737,14 @@ class Table:
 
     def bot_for(self, seat: int) -> Strategy | None:
         return self._slot_for_seat(seat).bot
+
+    def excuse_absences(self, seconds: float) -> None:
+        """The game waited `seconds` with nobody here (`Driver._unattended`): the people
+        away spent none of their grace period in it (nor, without a turn timer, of the
+        wait for their seat)."""
+        for slot in self.chairs.slots:
+            if slot.away_since is not None and slot.member is None:
+                slot.away_since += seconds
 
     def away(self, seat: int) -> bool:
         return not self._slot_for_seat(seat).present
