@@ -19,6 +19,7 @@ from president.client.connection import Client
 from president.protocol import messages as m
 from president.server.app import Server
 from president.server.config import ServerConfig
+from president.server.table import Table
 
 from ..harness.processes import ServerProcess
 from ..harness.servers import (
@@ -39,6 +40,21 @@ def _moves(t: object) -> int:
     """Actions taken in the game so far (every hand's)."""
     game = game_of(t)  # type: ignore[arg-type]
     return sum(len(hand.actions) for hand in game.history)
+
+
+async def ann_on_her_turn(t: Table) -> tuple[Member, int]:
+    """ann sits at `t` beside two random server bots and says ready; back once the bots
+    have played round to her turn: she and her seat."""
+    ann = Member("ann")
+    await t.join(ann, None, None)
+    for strategy in ("random", "random"):
+        await t.add_bot(strategy, None)
+    await t.ready(ann, True)
+    game = game_of(t)
+    await wait_for(lambda: game.hand >= 0)
+    seat = game.seating.index("ann")
+    await wait_for(lambda: game.actors == [seat])
+    return ann, seat
 
 
 async def test_server_bots_make_no_move_for_nobody_and_play_on_for_a_watcher() -> None:
@@ -62,15 +78,8 @@ async def test_the_last_person_gone_stops_the_clock_and_the_first_back_starts_it
     nobody is here, however long (the turn time is 1 s); a watcher comes and her turn
     time runs again from what it had: then the timeout rule plays for her, away."""
     t, _ = table(seats=3, turn_seconds=1)
-    ann = Member("ann")
-    await t.join(ann, None, None)
-    for strategy in ("random", "random"):
-        await t.add_bot(strategy, None)
-    await t.ready(ann, True)
+    ann, seat = await ann_on_her_turn(t)
     game = game_of(t)
-    await wait_for(lambda: game.hand >= 0)
-    seat = game.seating.index("ann")
-    await wait_for(lambda: game.actors == [seat])  # the bots play round to her
     await t.drop(ann)
     await wait_for(lambda: t.driver.unattended_since is not None)
     timer = t.driver.timer
@@ -121,16 +130,10 @@ async def test_the_last_watcher_gone_stops_the_clock_of_a_seat_away() -> None:
     drop); the watcher leaves: nobody is here, her clock stops (it ran on to the
     timeout rule: a spectator's leaving did not wake the table; the hostile pass)."""
     t, _ = table(seats=3, turn_seconds=5)
-    ann, watcher = Member("ann"), Member("watcher")
-    await t.join(ann, None, None)
+    watcher = Member("watcher")
     await t.spectate(watcher, None)
-    for strategy in ("random", "random"):
-        await t.add_bot(strategy, None)
-    await t.ready(ann, True)
+    ann, seat = await ann_on_her_turn(t)
     game = game_of(t)
-    await wait_for(lambda: game.hand >= 0)
-    seat = game.seating.index("ann")
-    await wait_for(lambda: game.actors == [seat])
     await t.drop(ann)
     await wait_for(lambda: not t.driver._wake.is_set())  # waiting on her turn's time
     await asyncio.sleep(0.1)
