@@ -75,9 +75,9 @@ async def test_server_bots_make_no_move_for_nobody_and_play_on_for_a_watcher() -
 
 async def test_the_last_person_gone_stops_the_clock_and_the_first_back_starts_it() -> None:
     """ann alone among server bots drops on her turn: nothing is played for her seat while
-    nobody is here, however long (the turn time is 1 s); a watcher comes and her turn
+    nobody is here, however long (the turn time is 3 s); a watcher comes and her turn
     time runs again from what it had: then the timeout rule plays for her, away."""
-    t, _ = table(seats=3, turn_seconds=1)
+    t, _ = table(seats=3, turn_seconds=3)
     ann, seat = await ann_on_her_turn(t)
     game = game_of(t)
     await t.drop(ann)
@@ -85,7 +85,7 @@ async def test_the_last_person_gone_stops_the_clock_and_the_first_back_starts_it
     timer = t.driver.timer
     assert timer.deadline is None and timer.idle_left is not None  # stopped, its time kept
     made = _moves(t)
-    await asyncio.sleep(2.0)  # twice her turn time: without the hold, played for her
+    await asyncio.sleep(4.0)  # past her turn time: without the hold, played for her
     assert _moves(t) == made and game.actors == [seat], "played for nobody"
     await t.spectate(Member("watcher"), None)
     await wait_for(lambda: _moves(t) > made, 30)  # her time ran out: the timeout rule
@@ -124,12 +124,11 @@ async def test_a_table_nobody_comes_back_to_is_removed_with_its_record(tmp_path:
         again.cancel()
 
 
-@pytest.mark.slow
 async def test_the_last_watcher_gone_stops_the_clock_of_a_seat_away() -> None:
     """ann drops on her turn while a watcher is there (her turn time runs, as for any
-    drop); the watcher leaves: nobody is here, her clock stops (it ran on to the
+    drop); the watcher leaves: nobody is here, her clock stops at once (it ran on to the
     timeout rule: a spectator's leaving did not wake the table; the hostile pass)."""
-    t, _ = table(seats=3, turn_seconds=5)
+    t, _ = table(seats=3, turn_seconds=30)
     watcher = Member("watcher")
     await t.spectate(watcher, None)
     ann, seat = await ann_on_her_turn(t)
@@ -138,13 +137,12 @@ async def test_the_last_watcher_gone_stops_the_clock_of_a_seat_away() -> None:
     await wait_for(lambda: not t.driver._wake.is_set())  # waiting on her turn's time
     await asyncio.sleep(0.1)
     await t.leave(watcher)
-    await wait_for(lambda: t.driver.unattended_since is not None)
-    # stopped as he went, with most of her 5 s left (not when it had run out)
+    # the table stops as he goes, with most of her 30 s left (not woken, it stopped only
+    # when her time had run out: 30 s on)
+    await wait_for(lambda: t.driver.unattended_since is not None, 10)
     left = t.driver.timer.idle_left
-    assert left is not None and left > 2.0, left
-    made = _moves(t)
-    await asyncio.sleep(6.0)  # past her turn time: without the hold, played for her
-    assert _moves(t) == made and game.actors == [seat], "played for nobody"
+    assert left is not None and left > 15.0, left
+    assert game.actors == [seat]
     await t.stop()
 
 
@@ -170,9 +168,9 @@ async def test_no_bot_moves_once_the_last_person_is_gone_during_its_delay() -> N
 @pytest.mark.slow
 async def test_the_grace_of_a_seat_away_is_not_spent_while_nobody_is_here() -> None:
     """No turn timer: a seat away is played for once its grace period (5 s here) from
-    its drop is over.  ann drops on her turn, then bob; nobody is here for 6 s; bob is
+    its drop is over.  ann drops on her turn, then bob; nobody is here for 11 s; bob is
     back: ann still has the grace she had left, not played for at once."""
-    t, _ = table(seats=3, grace_seconds=5.0)
+    t, _ = table(seats=3, grace_seconds=10.0)
     ann, bob = Member("ann"), Member("bob")
     for person in (ann, bob):
         await t.join(person, None, None)
@@ -190,12 +188,11 @@ async def test_the_grace_of_a_seat_away_is_not_spent_while_nobody_is_here() -> N
     await t.drop(bob)
     await wait_for(lambda: t.driver.unattended_since is not None)
     made = _moves(t)
-    await asyncio.sleep(6.0)  # longer than her grace: spent, she would be played for
+    await asyncio.sleep(11.0)  # longer than her grace: spent, she would be played for
     await t.resume(Member("bob"), game.seating.index("bob"), _token(bob))
     await wait_for(lambda: t.driver.unattended_since is None)  # the driver saw him back
     await asyncio.sleep(1.0)  # (spent, her grace would have had her played for at once)
     assert _moves(t) == made, "ann was played for at once: her grace was spent on nobody"
-    await wait_for(lambda: _moves(t) > made, 30)  # and once her grace is over, she is
     await t.stop()
 
 
@@ -248,16 +245,16 @@ def _failing(server: Server) -> Callable[[bool], None]:
 async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
     tmp_path: Path,
 ) -> None:
-    """ann drops on her turn (6 s): nobody is here, her clock stops.  She takes her chair
+    """ann drops on her turn (12 s): nobody is here, her clock stops.  She takes her chair
     back by key while the journal cannot be written (its seats row fails): the table
-    pauses for 8 s; when the journal is written again her turn has the time it had (the
+    pauses for 14 s; when the journal is written again her turn has the time it had (the
     hostile pass: the clock ran through the pause, and the timeout rule played for her
     at once when it ended)."""
     async with running_server(tmp_path, bot_delay=0.0) as server:
         ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
         ann.keep = True
         tasks = [asyncio.create_task(ann.run())]
-        await sit_among_server_bots(ann, seats=3, turn_seconds=6)
+        await sit_among_server_bots(ann, seats=3, turn_seconds=12)
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann) and ann.model.my_turn, 30)
         table = server.lobby.tables["T"]
@@ -274,20 +271,20 @@ async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
         tasks.append(asyncio.create_task(back.run()))
         await back.send(m.Join(table="T"))  # her chair back by key: a seats row, refused
         await wait_for(lambda: table.paused)
-        await asyncio.sleep(8.0)  # longer than her turn: a clock running in the pause ran out
+        await asyncio.sleep(14.0)  # past her turn: a clock running in the pause ran out
         full(False)
         await wait_for(lambda: not table.paused)
         await asyncio.sleep(0.5)  # (run out, her time would have had her played for)
         assert _moves(table) == made and game.actors == [seat], "her turn's time ran out"
         left = driver.timer.remaining()
-        assert left is not None and left > 1.0, left
+        assert left is not None and left > 5.0, left
         for task in tasks:
             task.cancel()
 
 
 @pytest.mark.slow
 async def test_a_restarts_window_waits_while_nobody_is_back(tmp_path: Path) -> None:
-    """After a restart the seats have `resume_seconds` (5 s here) to come back; who is
+    """After a restart the seats have `resume_seconds` (10 s here) to come back; who is
     not is then played for.  Nobody back at all: the window waits too, so bob back
     after it would have run out does not have ann, still away, played for at once (the
     hostile pass: a host's restart at night, everyone back after 2 minutes)."""
@@ -315,14 +312,14 @@ async def test_a_restarts_window_waits_while_nobody_is_back(tmp_path: Path) -> N
             await wait_for(lambda: game.actors == [game.seating.index("ann")], 30)
         for task in tasks:
             task.cancel()
-    async with running_server(tmp_path, bot_delay=0.0, resume_seconds=5.0) as again:
+    async with running_server(tmp_path, bot_delay=0.0, resume_seconds=10.0) as again:
         table = again.lobby.tables["T"]
         driver, game = table.driver, table.game
         assert game is not None
         seat = game.seating.index("ann")
         await wait_for(lambda: driver.unattended_since is not None)
         made = _moves(table)
-        await asyncio.sleep(6.0)  # nobody back: had the window run, it would be over
+        await asyncio.sleep(11.0)  # nobody back: had the window run, it would be over
         bob = await client(again, "bob", tmp_path, identity=bot_key("bob"))
         task = asyncio.create_task(bob.run())
         await bob.send(m.Join(table="T"))  # his chair back by key
