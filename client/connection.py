@@ -449,6 +449,7 @@ class Client:
             except RemoteProtocolError as error:
                 self._keep(error.code, error.message)
         elif isinstance(message, m.DealCommit):
+            self._forget_deals_from(message.hand)
             self.commits[message.hand] = message.digest
             seed = secrets.token_bytes(32)
             self.seeds[message.hand] = seed
@@ -473,6 +474,16 @@ class Client:
             self.ladder.take(message)
         if self.on_message is not None:
             await self.on_message(message)
+
+    def _forget_deals_from(self, hand: int) -> None:
+        """A commit for `hand` begins it: what is kept of that hand or a later one is an
+        earlier game's (hand numbers start again with each game), and checked against
+        this game's reveal it read as a failed deal; nor is its line this game's."""
+        model = self.model
+        for kept in (self.commits, self.seeds, model.dealt, model.deal_results):
+            for old in [h for h in kept if h >= hand]:
+                del kept[old]
+        model.deals_missed.difference_update([h for h in model.deals_missed if h >= hand])
 
     async def _check_deal(self, reveal: m.DealReveal) -> None:
         model = self.model

@@ -208,3 +208,28 @@ async def test_a_finished_game_is_one_game_over_however_many_views_say_so() -> N
     await client.handle(view(6, "playing"))  # the next game; its end only seen in a view
     await client.handle(view(7, "finished"))
     assert bot.game_over.is_set()
+
+
+async def test_a_new_games_commit_forgets_the_last_games_deals() -> None:
+    """Hand numbers start again with each game: a commit for hand h begins it, and what
+    was kept of hand h or later is the last game's.  Kept, a reveal of this game checked
+    against the last game's commit and cards read as a failed deal (a false alarm of a
+    server cheating), and the notes showed the last game's "fair deal of hand 11"."""
+    link = FakeLink([])
+    client = Client(link)  # type: ignore[arg-type]
+    model = client.model
+    for hand in range(9, 11):  # the last game's last hands, checked
+        await client.handle(m.DealCommit(table="T", hand=hand, digest=bytes(32)))
+        model.dealt[hand] = list(parse_cards("3C 4D"))
+        model.deal_results[hand] = None
+    model.deals_missed.add(8)
+    await client.handle(m.DealCommit(table="T", hand=0, digest=bytes([1]) * 32))
+    assert model.deal_results == {} and model.deals_missed == set()
+    assert list(client.commits) == [0] and client.commits[0] == bytes([1]) * 32
+    assert list(client.seeds) == [0] and model.dealt == {}
+    seed = [x for x in link.sent if isinstance(x, m.ClientSeed)][-1]
+    assert seed.hand == 0 and seed.seed == client.seeds[0]
+    # within a game, the next hand's commit keeps the hands before it
+    model.deal_results[0] = None
+    await client.handle(m.DealCommit(table="T", hand=1, digest=bytes(32)))
+    assert model.deal_results == {0: None} and sorted(client.commits) == [0, 1]
