@@ -393,9 +393,10 @@ class TableScreen:
         opened late: the table's after the lobby's had the seat's snapshot), in order, in
         the engine's terms.  Returns it."""
         deal = self.deal_line()
-        if deal and deal != self.deal_logged:  # the deal's check, when it comes
-            self.deal_logged = deal
-            self._add(deal, "class:dim", "narrow")
+        if deal != self.deal_logged:  # the deal's check, when it comes
+            self.deal_logged = deal  # ("" once a new game's commit forgot the last game's)
+            if deal:
+                self._add(deal, "class:dim", "narrow")
         news, self.seen = self.model.news_since(self.seen)
         for item in news:
             match item:

@@ -823,3 +823,18 @@ def test_a_seat_taken_back_elsewhere_says_so_and_q_just_leaves() -> None:
         "class:message",
         " your seat was taken back by your key elsewhere: q leaves",
     )
+
+
+def test_each_games_fair_deal_line_is_logged_even_when_its_words_are_the_last_games() -> None:
+    """A new game's commit forgets the last game's checks (the client): the deal's line
+    goes, and the next game's "fair deal of hand 1: verified" is logged again, though
+    the words are the same as the last one logged (a game of one hand before it)."""
+    screen = screen_at(following())
+    screen.model.deal_results[0] = None
+    receive(screen, m.Chat(scope="table", text="gg", sender="bob"))
+    screen.model.deal_results.clear()  # (a new game's commit)
+    receive(screen, m.Chat(scope="table", text="again", sender="cat"))
+    screen.model.deal_results[0] = None
+    receive(screen, m.Chat(scope="table", text="ok", sender="bob"))
+    texts = [text for _, _, text in screen.stream]
+    assert texts.count("fair deal of hand 1: verified") == 2, texts
