@@ -390,9 +390,8 @@ class Driver:
             *(think(bot, view) for _, bot, view in asked), return_exceptions=True
         )
         async with table.lock:
-            if table.paused:  # its journal cannot be written: no move until it can
-                return
-            if not table.attended:  # everyone went while it thought: no move for nobody
+            # its journal cannot be written, or everyone went while it thought: no move
+            if table.paused or not table.attended:
                 return
             for (seat, bot, _), action in zip(asked, choices, strict=True):
                 if game.hand != hand or seat not in game.actors or table.bot_for(seat) is not bot:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 import random
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -204,13 +205,31 @@ def deals_check_out(results: dict[int, str | None]) -> bool:
     return bool(results) and all(r is None or r == SEED_LEFT_OUT for r in results.values())
 
 
+def failing_journal(server: Server) -> Callable[[bool], None]:
+    """Make the server's journal refuse every write as a full disk does (True), or take
+    them again (False); it takes them until told."""
+    journal = server.journal
+    assert journal is not None
+    write, full = journal.append, [False]
+
+    def append(table_id: int, kind: str, body: dict[str, object]) -> None:
+        if full[0]:
+            raise sqlite3.OperationalError("database or disk is full")
+        write(table_id, kind, body)
+
+    journal.append = append  # type: ignore[method-assign]
+    return lambda on: full.__setitem__(0, on)
+
+
 #: The tasks reading watchers' connections (`watching`), kept from the collector.
 _WATCHING: set[asyncio.Task[None]] = set()
 
 
 async def watching(server: Server, folder: Path, table: str) -> Client:
-    """A client named "watch-TABLE" watching `table`, its messages read (a game nobody is
-    connected to makes no move) until the server closes its connection."""
+    """A client named "watch-TABLE" watching `table` (once the lobby has it), its
+    messages read (a game nobody is connected to makes no move) until the server closes
+    its connection."""
+    await wait_for(lambda: table in server.lobby.tables)
     watcher = await client(server, f"watch-{table}", folder)
     task = asyncio.create_task(watcher.run())
     _WATCHING.add(task)
@@ -227,7 +246,6 @@ async def tables_of_bots(server: Server, folder: Path, names: Sequence[str], han
     for name in names:
         host = await client(server, f"host-{name}", folder)
         await host.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=3))
-        await wait_for(lambda name=name: name in server.lobby.tables)  # type: ignore[misc]
         await watching(server, folder, name)
         for _ in range(3):
             await host.send(m.AddBot(table=name, strategy="random"))

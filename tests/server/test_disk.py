@@ -28,6 +28,7 @@ from ..harness.processes import ServerProcess, president
 from ..harness.servers import (
     FAST,
     client,
+    failing_journal,
     round_trip,
     running_server,
     table_of_bots,
@@ -320,15 +321,8 @@ async def test_a_journal_that_cannot_be_written_pauses_the_table_and_sends_nothi
         await wait_for(lambda: table.game is not None and table.game.hand >= 1)
         journal = server.journal
         assert journal is not None and table.log_id is not None
-        write = journal.append
-        full = True
-
-        def append(table_id: int, kind: str, body: dict[str, object]) -> None:
-            if full:
-                raise sqlite3.OperationalError("database or disk is full")
-            write(table_id, kind, body)
-
-        journal.append = append  # type: ignore[method-assign]
+        full = failing_journal(server)
+        full(True)
         await wait_for(lambda: getattr(table, "paused", False))
         await asyncio.sleep(0.5)  # ten retries, and the bots and the timer would have moved
         written = max(e.body.get("number", 0) for e in journal.entries(table.log_id))
@@ -342,12 +336,12 @@ async def test_a_journal_that_cannot_be_written_pauses_the_table_and_sends_nothi
         failures = [r for r in caplog.records if "cannot be written" in r.getMessage()]
         assert len(failures) == 1 and failures[0].exc_info is None  # once, no traceback
         # the disk has room again: the held entries are written, then sent, and play goes on
-        full = False
+        full(False)
         await wait_for(lambda: not table.paused)
         await wait_for(lambda: table.number > number + 20)
         seen = [last_number(c) for c in clients]
         # and full again: a restart from the journal is exactly what the players last saw
-        full = True
+        full(True)
         await wait_for(lambda: table.paused)
         for c in clients:
             await round_trip(c)  # it has all the server sent it (nothing more comes, paused)
@@ -448,7 +442,6 @@ async def damaged_wal(tmp_path: Path) -> tuple[Path, bytes, int]:
         await host.send(
             m.CreateTable(name="busy", preset="classic", toggles={"target": 99}, seats=3)
         )
-        await wait_for(lambda: "busy" in server.lobby.tables)
         await watching(server, tmp_path, "busy")
         for _ in range(3):
             await host.send(m.AddBot(table="busy", strategy="random"))
@@ -563,7 +556,6 @@ async def test_a_tables_log_keeps_only_its_last_game_once_the_one_before_is_reco
     async with running_server(tmp_path) as server:
         host = await client(server, "host", tmp_path)
         await host.send(m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3))
-        await wait_for(lambda: "T" in server.lobby.tables)
         await watching(server, tmp_path, "T")
         for _ in range(3):
             await host.send(m.AddBot(table="T", strategy="random"))

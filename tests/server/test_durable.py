@@ -198,7 +198,6 @@ async def test_a_table_removed_from_the_lobby_is_not_called_damaged_at_the_next_
     async with running_server(tmp_path, bot_delay=0.0) as server:
         host = await client(server, "host", tmp_path)
         await host.send(m.CreateTable(name="done", preset="classic", toggles={}, seats=3))
-        await wait_for(lambda: "done" in server.lobby.tables)
         watcher = await watching(server, tmp_path, "done")  # (a game nobody is at waits)
         for _ in range(3):
             await host.send(m.AddBot(table="done", strategy="random"))

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from ..harness.servers import (
     bot_key,
     client,
     dialer,
+    failing_journal,
     in_play,
     running_server,
     sit_among_server_bots,
@@ -36,9 +35,9 @@ from .test_hostile_guests import Guest, create, lobby
 from .test_table import Member, game_of, table
 
 
-def _moves(t: object) -> int:
+def _moves(t: Table) -> int:
     """Actions taken in the game so far (every hand's)."""
-    game = game_of(t)  # type: ignore[arg-type]
+    game = game_of(t)
     return sum(len(hand.actions) for hand in game.history)
 
 
@@ -226,21 +225,6 @@ async def test_the_sweep_counts_from_the_last_person_gone() -> None:
     await hall.close()
 
 
-def _failing(server: Server) -> Callable[[bool], None]:
-    """Make the server's journal refuse every write (True) or take them again (False)."""
-    journal = server.journal
-    assert journal is not None
-    write, full = journal.append, [False]
-
-    def append(table_id: int, kind: str, body: dict[str, object]) -> None:
-        if full[0]:
-            raise sqlite3.OperationalError("database or disk is full")
-        write(table_id, kind, body)
-
-    journal.append = append  # type: ignore[method-assign]
-    return lambda on: full.__setitem__(0, on)
-
-
 @pytest.mark.slow
 async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
     tmp_path: Path,
@@ -265,7 +249,7 @@ async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
         ann.link.writer.transport.abort()
         await wait_for(lambda: driver.unattended_since is not None)
         made = _moves(table)
-        full = _failing(server)
+        full = failing_journal(server)
         full(True)
         back = await client(server, "ann", tmp_path, identity=bot_key("ann"))
         tasks.append(asyncio.create_task(back.run()))
