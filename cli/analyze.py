@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The labels counted as "mistakes or worse".
+MISTAKES = ("mistake", "blunder")
+
+
 def report(result: Review, hands: int, worlds: int) -> list[str]:
     """The review in lines: what the figures mean; each player's figures and, in words,
     whether it was the cards or the play; each hand's; the worst decisions."""
@@ -127,7 +131,7 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
     for judged in result.judged:
         key = (judged.hand, judged.name)
         gap, labelled = behind.get(key, (0.0, 0))
-        behind[key] = (gap + judged.gap, labelled + (judged.label in ("mistake", "blunder")))
+        behind[key] = (gap + judged.gap, labelled + (judged.label in MISTAKES))
     for luck in result.luck:
         if not luck.place:
             continue
@@ -193,7 +197,7 @@ def verdict(summary: PlayerSummary, average: float) -> str:
             else ", the play cost places against the normal bot's" if play <= -NOTABLE
             else ", the play was much as the normal bot's"
         ) + f" ({play:+.2f} a hand)"  # fmt: skip
-        worst = summary.labels.get("blunder", 0) + summary.labels.get("mistake", 0)
+        worst = sum(summary.labels.get(label, 0) for label in MISTAKES)
         if worst:
             said += f"; {worst} {plural('mistake', worst)} or worse against the best found" + (
                 ", as the normal bot would have played" if abs(play) < NOTABLE else ""
