@@ -422,6 +422,8 @@ class Client:
                 model.see(message)
             except RemoteProtocolError as error:
                 self._keep(error.code, error.message)
+            if message.status != "playing":
+                self._forget_deal_inputs()
         elif isinstance(message, m.Seated):
             model.name, model.slot, model.token = message.table, message.seat, message.token
         elif isinstance(message, m.SealedHand):
@@ -484,6 +486,17 @@ class Client:
             for old in [h for h in kept if h >= hand]:
                 del kept[old]
         model.deals_missed.difference_update([h for h in model.deals_missed if h >= hand])
+
+    def _forget_deal_inputs(self) -> None:
+        """No game under way: every reveal of the last one has come (a hand's reveal comes
+        before the view that follows its end), so its commits, seeds and dealt cards are
+        of no more use, and kept they would be checked against the next game's reveal of
+        the same hand number by a client that missed that hand's commit (it said ready,
+        then dropped before the first deal and came back later in the game): a false
+        alarm.  What the checks found stays for the notes until the next commit."""
+        self.commits.clear()
+        self.seeds.clear()
+        self.model.dealt.clear()
 
     async def _check_deal(self, reveal: m.DealReveal) -> None:
         model = self.model

@@ -233,3 +233,49 @@ async def test_a_new_games_commit_forgets_the_last_games_deals() -> None:
     model.deal_results[0] = None
     await client.handle(m.DealCommit(table="T", hand=1, digest=bytes(32)))
     assert model.deal_results == {0: None} and sorted(client.commits) == [0, 1]
+
+
+async def test_a_view_between_games_forgets_the_last_games_deals() -> None:
+    """A client that said ready, dropped before the next game's first deal and came back
+    in its hand 10 never saw hand 10's commit: kept, the last game's commit and cards of
+    its own hand 10 were checked against this game's reveal, a false "FAILED".  A view of
+    a table with no game under way (every chair sees one between games, resuming too)
+    forgets them; what the checks found stays for the notes."""
+    link = FakeLink([])
+    client = Client(link)  # type: ignore[arg-type]
+    model = client.model
+    model.me = "Ann"  # (her seat is read off the view's seating)
+    for hand in (9, 10):  # the last game's last hands, checked
+        await client.handle(m.DealCommit(table="Friday", hand=hand, digest=bytes(32)))
+        model.dealt[hand] = list(parse_cards("3C 4D"))
+        model.deal_results[hand] = None
+
+    def view(number: int, status: str, game: m.GameView | None = None) -> m.TableView:
+        return m.TableView(
+            table="Friday",
+            number=number,
+            status=status,  # type: ignore[arg-type]
+            rules={"preset": "classic"},
+            chairs=CHAIRS,
+            turn_deadline_ms=0,
+            game=game,
+        )
+
+    await client.handle(view(40, "finished", GAME))
+    assert client.commits == {} and client.seeds == {} and model.dealt == {}
+    assert model.deal_results == {9: None, 10: None}  # (the notes' last line stays)
+    await client.handle(view(90, "playing", GAME))  # back in the next game's hand 10
+    assert model.seat is not None
+    await client.handle(
+        m.DealReveal(
+            table="Friday",
+            hand=10,
+            server_seed=bytes([7]) * 32,
+            client_seeds=(bytes([8]) * 32,),
+            dealer=0,
+            start=1,
+            players=4,
+        )
+    )
+    assert not [x for x in link.sent if isinstance(x, m.DealCheck)]
+    assert 10 in model.deals_missed and model.deal_results[10] is None
