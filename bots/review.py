@@ -195,6 +195,9 @@ class PlayerSummary:
     labels: dict[str, int] = field(default_factory=lambda: {n: 0 for n, _ in THRESHOLDS})
     cards: float = 0.0
     hands: int = 0
+    #: The hands of `hands` it finished (a stopped game's last hand has no places), and
+    #: the places it took in them.
+    finished: int = 0
     places: float = 0.0
     #: The places the decisions lost, unfloored (`Judged.gap`): the unbiased sum, which
     #: the noise of equal actions does not inflate (`loss` counts it, floored at 0).
@@ -234,8 +237,9 @@ class PlayerSummary:
             "gained": round(self.gained, 3),
             "labels": dict(self.labels),
             "hands": self.hands,
+            "hands_finished": self.finished,
             "cards": round(self.cards, 3),
-            "mean_place": round(self.places / self.hands, 3) if self.hands else None,
+            "mean_place": round(self.places / self.finished, 3) if self.finished else None,
         }
 
 
@@ -247,15 +251,24 @@ class Review:
     judged: list[Judged]
     luck: list[Luck]
 
-    def summaries(self) -> list[PlayerSummary]:
+    def summaries(self, finished: bool = False) -> list[PlayerSummary]:
+        """Each player's figures over the game; with `finished`, over the hands it
+        finished only (what a place can be set against: a stopped game's last hand has
+        none)."""
         by_name = {name: PlayerSummary(name) for name in self.players}
+        unfinished = {(luck.hand, luck.name) for luck in self.luck if not luck.place}
         for judged in self.judged:
-            by_name[judged.name].add(judged)
+            if not (finished and (judged.hand, judged.name) in unfinished):
+                by_name[judged.name].add(judged)
         for luck in self.luck:
+            if finished and not luck.place:
+                continue
             summary = by_name[luck.name]
             summary.cards += luck.cards
             summary.hands += 1
-            summary.places += luck.place
+            if luck.place:
+                summary.finished += 1
+                summary.places += luck.place
         return list(by_name.values())
 
     def gained(self) -> dict[tuple[int, str], float]:

@@ -112,18 +112,21 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
         " same cards (a mistake it would have made too counts 0);",
         "  against the best: what they cost against the best action found each time.",
     ]
+    finished = {summary.name: summary for summary in result.summaries(finished=True)}
     for summary in result.summaries():
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
+        left = summary.hands - summary.finished
+        unfinished = f" ({left} unfinished)" if left else ""
         lines.append(
             f"{summary.name}: accuracy {summary.accuracy:.0f},"
             f" {summary.decisions} {plural('decision', summary.decisions)} ({counts});"
-            f" over {summary.hands} {plural('hand', summary.hands)}: the cards"
+            f" over {summary.hands} {plural('hand', summary.hands)}{unfinished}: the cards"
             f" {signed(summary.cards)} places, the play {signed(summary.gained)} against the"
             f" normal bot's, {signed(-summary.gaps)} against the best (a decision's loss on average"
             f" {summary.mean_loss:.3f}, none counted below 0)"
         )
         average = next((luck.average for luck in result.luck if luck.name == summary.name), 0)
-        said = verdict(summary, average)
+        said = verdict(finished[summary.name], average, left)
         if said:
             lines.append(f"  {said}")
     gained = result.gained()
@@ -164,11 +167,13 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
 NOTABLE = 0.15
 
 
-def verdict(summary: PlayerSummary, average: float) -> str:
+def verdict(summary: PlayerSummary, average: float, unfinished: int = 0) -> str:
     """Was it the cards or the play, in words: the place taken against the table's
     average; which of the cards and the play (against the normal bot's) went the same way
-    as the place, by their places a hand; and the mistakes against the best found."""
-    hands = summary.hands
+    as the place, by their places a hand; and the mistakes against the best found.
+    `summary`: over the hands finished (`Review.summaries(finished=True)`); `unfinished`:
+    the hands left out for want of a place."""
+    hands = summary.finished
     if not hands or not average:
         return ""
     placed = summary.places / hands
@@ -187,8 +192,12 @@ def verdict(summary: PlayerSummary, average: float) -> str:
             else "neither the cards nor the play against the normal bot's"
         )  # fmt: skip
     quality = "good" if cards >= NOTABLE else "poor" if cards <= -NOTABLE else "about even"
+    # (the whole sentence is of the hands finished: the place, the cards, the play, the
+    # mistakes)
+    over = f"over the {hands} finished {plural('hand', hands)}, " if unfinished else ""
     said = (
-        f"was it the cards? {lead}: placed {placed:.1f} on average (the table's {average:g});"
+        f"was it the cards? {over}{lead}: placed {placed:.1f} on average"
+        f" (the table's {average:g});"
         f" the cards were {quality} ({cards:+.2f} places a hand)"
     )
     if summary.decisions:

@@ -412,7 +412,7 @@ def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> Non
     from president.cli.analyze import verdict
 
     def summary(places: float, cards: float, gained: float, blunders: int) -> review.PlayerSummary:
-        made = review.PlayerSummary("ann", decisions=30, hands=5, places=places)
+        made = review.PlayerSummary("ann", decisions=30, hands=5, finished=5, places=places)
         made.cards, made.gained, made.labels["blunder"] = cards, gained, blunders
         return made
 
@@ -425,6 +425,47 @@ def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> Non
     assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 2.5)
     assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 2.5)
     assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 2.5)
+
+
+def test_a_stopped_games_last_hand_is_no_place_taken() -> None:
+    """A game stopped mid-hand (its record is written so) has a last hand with no
+    places: counted as place 0, it said "placed 1.7 on average" of a player 2nd and 3rd,
+    and "placed 0.0" of everyone in a record of one unfinished hand."""
+    from president.cli.analyze import report
+
+    luck = [review.Luck(hand, 0, "Ann", 2.5, 2.5, place) for hand, place in enumerate((3, 4, 0))]
+    lines = report(review.Review(["Ann"], [], luck), 3, 48)
+    assert any("over 3 hands (1 unfinished): the cards" in line for line in lines), lines
+    assert any("cards? over the 2 finished hands, " in line for line in lines), lines
+    assert any("placed 3.5 on average (the table" in line for line in lines)
+    (ann,) = review.Review(["Ann"], [], luck).to_json()["players"]
+    assert ann["mean_place"] == 3.5 and ann["hands"] == 3 and ann["hands_finished"] == 2
+    lines = report(review.Review(["Ann"], [], luck[2:]), 1, 48)
+    assert not any("placed" in line for line in lines), lines
+
+
+@pytest.mark.slow
+def test_president_analyze_of_a_stopped_game(tmp_path: Path) -> None:
+    """The command on the record of a game stopped in its third hand: each player's
+    place on average is over the two hands finished, as `president replay` shows them."""
+    document = json.loads((RECORDS / "game_full.json").read_text())
+    document["hands"] = document["hands"][:3]
+    third = document["hands"][2]
+    third["actions"] = third["actions"][: len(third["actions"]) // 2]
+    stopped = tmp_path / "stopped.json"
+    stopped.write_text(json.dumps(document))
+    finishes = record.replay(document).hands
+    assert "finish" not in finishes[2] or not finishes[2]["finish"]
+    places: dict[str, list[int]] = {}
+    for hand in finishes[:2]:
+        for place, name in enumerate(hand["finish"], 1):
+            places.setdefault(name, []).append(place)
+    done = president("analyze", str(stopped), "--playouts", "2")
+    assert done.returncode == 0, done.stderr
+    for name, taken in places.items():
+        said = done.stdout.split(f"{name}: accuracy")[1].splitlines()[1]
+        assert said.startswith("  was it the cards? over the 2 finished hands, "), said
+        assert f" placed {sum(taken) / 2:.1f} on average (the table's 2.5)" in said, said
 
 
 def test_the_verdict_of_one_seat_names_the_whole_tables_average() -> None:
