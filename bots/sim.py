@@ -100,7 +100,16 @@ class Tally:
     #: Per game, by (seed, game number): (hands, sum of places), for a confidence
     #: interval clustered by game.  Chairs of one strategy in the same game add up into
     #: one cluster: their places in a game are tied (they share the places there are).
+    #: Kept while a job's games are added up; `fold` moves them into the sums below,
+    #: which are all the interval needs (a run of a million games keeps no table of
+    #: them: about 190 bytes a game and a tally).
     per_game: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    #: The games folded (`fold`): how many, and the sums over them of n², n·y and y²
+    #: (n a game's hands, y its places summed).
+    clusters: int = 0
+    hands_squared: int = 0
+    hands_places: int = 0
+    places_squared: int = 0
     #: Every decision's thinking time (CPU), and those with more than one legal action
     #: (as far as the strategy says: see `Timed`).
     decisions: Clock = field(default_factory=Clock)
@@ -120,9 +129,23 @@ class Tally:
         self.decisions.merge(other.decisions)
         self.choices.merge(other.choices)
         self.mistakes += other.mistakes
+        self.clusters += other.clusters
+        self.hands_squared += other.hands_squared
+        self.hands_places += other.hands_places
+        self.places_squared += other.places_squared
         for game, (hands, places) in other.per_game.items():
             have = self.per_game.get(game, (0, 0))
             self.per_game[game] = (have[0] + hands, have[1] + places)
+
+    def fold(self) -> None:
+        """Move the games kept one by one into the interval's sums: once no other chair
+        of the same team will be added for those games (a job's whole team)."""
+        for hands, places in self.per_game.values():
+            self.clusters += 1
+            self.hands_squared += hands * hands
+            self.hands_places += hands * places
+            self.places_squared += places * places
+        self.per_game.clear()
 
     @property
     def average(self) -> float:
@@ -131,13 +154,17 @@ class Tally:
     def interval(self) -> float:
         """Half-width of the 95% confidence interval of the average place.  Hands of one
         game are not independent (the exchange ties them), so games are the samples: the
-        ratio estimator's standard error over per-game clusters."""
-        games = len(self.per_game)
+        ratio estimator's standard error over per-game clusters, sum((y - mean n)^2)
+        expanded into the sums `fold` keeps."""
+        games = self.clusters + len(self.per_game)
         if games < 2 or not self.hands:
             return math.inf
+        nn, ny, yy = self.hands_squared, self.hands_places, self.places_squared
+        for n, y in self.per_game.values():
+            nn, ny, yy = nn + n * n, ny + n * y, yy + y * y
         mean = self.average
         n_bar = self.hands / games
-        spread = sum((y - mean * n) ** 2 for n, y in self.per_game.values()) / (games - 1)
+        spread = max(0.0, yy - 2 * mean * ny + mean * mean * nn) / (games - 1)
         return 1.96 * math.sqrt(spread / games) / n_bar
 
     def to_json(self) -> dict[str, Any]:
@@ -169,6 +196,8 @@ def merge(results: Sequence[SimResult]) -> SimResult:
     for result in results:
         for total, part in zip(merged.entrants, result.entrants):
             total.add(part)
+        for name, team in result.teams.items():
+            merged.teams.setdefault(name, Tally(name)).add(team)
         merged.games += result.games
         merged.hands += result.hands
         merged.seconds += result.seconds
@@ -184,9 +213,15 @@ class SimResult:
     entrants: list[Tally] = field(default_factory=list)
     seconds: float = 0.0
     processes: int = 1
+    #: Each strategy's chairs together, added up job by job (`Collector`): a game's
+    #: chairs of one strategy are one cluster of its interval, which the entrants'
+    #: tallies, folded chair by chair, no longer tell.
+    teams: dict[str, Tally] = field(default_factory=dict)
 
     def by_strategy(self) -> dict[str, Tally]:
-        merged: dict[str, Tally] = {}
+        if self.teams:
+            return dict(self.teams)
+        merged: dict[str, Tally] = {}  # (a result made without a collector: by its games)
         for tally in self.entrants:
             merged.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
         return merged
@@ -410,9 +445,12 @@ class Collector:
     finish in (so the sums of fractions come out the same to the last bit), and counts
     the games done as they come in."""
 
-    def __init__(self, result: SimResult, games: int) -> None:
+    def __init__(self, result: SimResult, games: int, keep_games: bool = False) -> None:
         self.result = result
         self.games = games
+        #: Whether the entrants keep each game's figures (`Tally.per_game`, for a paired
+        #: comparison of two runs' same games) instead of folding them job by job.
+        self.keep_games = keep_games
         self.done = 0
         #: The games in the result's tallies: every job's before the first still out.
         self.added = 0
@@ -424,7 +462,15 @@ class Collector:
         self._waiting[index] = (count, tallies)
         while self._next in self._waiting:
             count, tallies = self._waiting.pop(self._next)
+            teams: dict[str, Tally] = {}
+            for part in tallies:  # (a job's games are its own: its teams are whole)
+                teams.setdefault(part.strategy, Tally(part.strategy)).add(part)
+            for name, team in teams.items():
+                team.fold()
+                self.result.teams.setdefault(name, Tally(name)).add(team)
             for total, part in zip(self.result.entrants, tallies):
+                if not self.keep_games:
+                    part.fold()
                 total.add(part)
             self.added += count
             self._next += 1
@@ -456,9 +502,11 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     options: dict[str, Any] | None = None,
     first: int = 0,
+    keep_games: bool = False,
 ) -> SimResult:
     """Play `games` whole games between `bots` (one strategy per chair of the line-up),
-    numbered from `first` (a number fixes the game's seating, deals and bot randomness)."""
+    numbered from `first` (a number fixes the game's seating, deals and bot randomness).
+    `keep_games`: the entrants keep each game's figures (`Tally.per_game`)."""
     players = len(bots)
     rules.check_players(players)
     result = SimResult(
@@ -478,7 +526,7 @@ def run(
         first=first,
     )
     start = time.perf_counter()
-    collector = Collector(result, games)
+    collector = Collector(result, games, keep_games)
     try:
         for index, count, tallies in _map(jobs, processes):
             collector.add(index, count, tallies)

@@ -53,7 +53,9 @@ def _first_chair(
     if path is not None and path.exists():
         tally: Tally = pickle.loads(path.read_bytes())
         return tally
-    result: SimResult = run(rules, bots, games, seed, processes=jobs, options=options)
+    result: SimResult = run(
+        rules, bots, games, seed, processes=jobs, options=options, keep_games=True
+    )
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(result.entrants[0]))
