@@ -3,13 +3,17 @@ that doubles (up to a cap) before its next password is even checked; an attempt 
 the wait is refused with a sentence saying how long is left.  A burst of wrong passwords
 is logged once, not a line per guess.
 
-Guesses spread over many addresses are budgeted too: an address that has guessed wrong
-lately (within `forget`) shares, with every other such address, `shared_per_minute`
-checks a minute for that kind of password; an address with no wrong guess behind it
-(a friend typing the password for the first time) is never held by that budget, nor is a
-player key that gave the right password before (`welcome`): a friend who mistyped once
-while others guess from many addresses is not locked out with them (a key proves who
-holds it, and a guesser holds no key that was ever let in).
+Guesses spread over many addresses are budgeted too, per kind of password: an address
+that has guessed wrong lately (within `forget`) shares, with every other such address,
+`shared_per_minute` checks a minute; an address with no wrong guess behind it shares,
+with every other such address, `new_per_minute` (a friend typing the password for the
+first time is held only while that many first tries a minute come from new addresses:
+free first tries let a hostile pass with an address per guess check a 4-digit table
+password in 25 s, 30 a second, and queue the host's own password table behind 17 s of
+scrypt).  A player key that gave the right password before (`welcome`) is held by
+neither budget: a friend who mistyped once while others guess from many addresses is
+not locked out with them (a key proves who holds it, and a guesser holds no key that
+was ever let in).
 
 An address's checks of one kind are made one at a time (`turn`): many connections
 guessing at once from one address wait for each other, each seeing the wait the one
@@ -50,15 +54,19 @@ class PasswordGuard:
         forget: float,
         clock: Callable[[], float] = time.monotonic,
         shared_per_minute: int = 12,
+        new_per_minute: int = 30,
     ) -> None:
         self.first = first
         self.cap = cap
         self.forget = forget
         self.clock = clock
         self.shared_per_minute = shared_per_minute
+        self.new_per_minute = new_per_minute
         self._records: dict[tuple[str, str], _Record] = {}
         #: Per kind ("server", "table"): when each check of a repeat guesser was let through.
         self._shared: dict[str, deque[float]] = {}
+        #: Per kind: when each first try (an address with no wrong guess lately) was.
+        self._new: dict[str, deque[float]] = {}
         #: Per kind: who gave the right password before (`welcome`), oldest first.
         self._welcomed: dict[str, dict[Hashable, None]] = {}
         #: Per (address, kind) with a check under way or waiting: its lock and how many
@@ -86,26 +94,24 @@ class PasswordGuard:
         `who` (a proven player key, with what it opens) skips the budget shared between
         addresses if it gave the right password before, not the address's own wait."""
         record = self._records.get((address, what))
-        if record is None:
-            return None
         now = self.clock()
-        left = record.until - now
-        if left > 0:
-            return f"too many wrong passwords: try again in {max(1, round(left))} s"
-        if not record.wrong or now - record.last > self.forget:
-            return None
+        if record is not None:
+            left = record.until - now
+            if left > 0:
+                return f"too many wrong passwords: try again in {max(1, round(left))} s"
         if who is not None and who in self._welcomed.get(what, {}):
             return None
-        shared = self._shared.setdefault(what, deque())
-        while shared and now - shared[0] >= 60:
-            shared.popleft()
-        if len(shared) >= self.shared_per_minute:
-            left = 60 - (now - shared[0])
-            return (
-                "too many wrong passwords from many addresses: try again in"
-                f" {max(1, round(left))} s"
-            )
-        shared.append(now)
+        if record is None or not record.wrong or now - record.last > self.forget:
+            budget, most = self._new.setdefault(what, deque()), self.new_per_minute
+            said = "too many password tries from new addresses (someone may be guessing)"
+        else:
+            budget, most = self._shared.setdefault(what, deque()), self.shared_per_minute
+            said = "too many wrong passwords from many addresses"
+        while budget and now - budget[0] >= 60:
+            budget.popleft()
+        if len(budget) >= most:
+            return f"{said}: try again in {max(1, round(60 - (now - budget[0])))} s"
+        budget.append(now)
         return None
 
     def welcome(self, what: str, who: Hashable) -> None:

@@ -470,13 +470,24 @@ def _may_change_bots(lobby: Lobby, guest: Guest, table: Table) -> None:
 
 
 async def _password_tried(
-    lobby: Lobby, guest: Guest, table: Table, attempt: Coroutine[Any, Any, None]
+    lobby: Lobby,
+    guest: Guest,
+    table: Table,
+    given: str | None,
+    attempt: Coroutine[Any, Any, None],
 ) -> None:
     """Join or watch a table; at a table with a password, an address that gave wrong ones
-    waits (a doubling delay) before its next one is checked."""
+    waits (a doubling delay) before its next one is checked.  No password given is no
+    guess: refused as such, not checked, not counted (the lobby's question left empty
+    counted as a wrong one, and held the next try behind the guessers' budget)."""
     if table.settings.password is None:
         await attempt
         return
+    if not given:
+        attempt.close()
+        raise TableError(
+            Code.WRONG_PASSWORD, f"table {table.name} has a password: give it to sit or watch"
+        )
     # (a player key that opened this table before is not held by the budget wrong
     # guesses from many addresses share, `PasswordGuard.refusal`: known by the table's
     # password hash, salted afresh for every table made, not by its name, which a table
@@ -580,6 +591,8 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         # or the room may have been taken)
         settings.password = await password_hashed(message.password, guest.address)
         await _room_for(lobby, guest, message.name)
+        if guest.player_id:  # (its creator knows it: not held by the guessers' budgets)
+            lobby.guard.welcome("table", (settings.password, guest.player_id))
     made = Table(
         settings,
         lobby.on_record,
@@ -634,7 +647,9 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
             f"you were moved out of {table.name} for not saying ready: sit at another "
             f"table, or here again after {UNREADY_MEMORY / 60:g} minutes",
         )
-    await _password_tried(lobby, guest, table, table.join(guest, message.seat, message.password))
+    await _password_tried(
+        lobby, guest, table, message.password, table.join(guest, message.seat, message.password)
+    )
     guest.table = table
     lobby.changed(table.name)
 
@@ -644,7 +659,9 @@ async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
     _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
-    await _password_tried(lobby, guest, table, table.spectate(guest, message.password))
+    await _password_tried(
+        lobby, guest, table, message.password, table.spectate(guest, message.password)
+    )
     guest.table = table
     lobby.changed(table.name)
 

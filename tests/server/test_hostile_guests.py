@@ -290,6 +290,53 @@ async def test_wrong_table_passwords_wait_longer_each_time() -> None:
     await hall.close()
 
 
+async def test_no_password_at_a_password_table_is_no_guess() -> None:
+    """The lobby's question left empty sends no password: refused in words, and not
+    counted as a wrong one (it was, and the right password a moment later waited)."""
+    hall = lobby(password_wait=30.0, password_wait_max=60.0)
+    await hall.handle(Guest("ann"), create("Friday", password="right"))
+    bob = Guest("bob", address="10.0.0.2", player_id="bob-key")
+    for message in (m.Spectate(table="Friday"), m.Join(table="Friday", password="")):
+        await hall.handle(bob, message)
+    refused = [x for x in bob.sent if isinstance(x, m.Error)]
+    assert [x.code for x in refused] == [Code.WRONG_PASSWORD] * 2
+    assert all(x.message == "table Friday has a password: give it to sit or watch" for x in refused)
+    await hall.handle(bob, m.Spectate(table="Friday", password="right"))
+    assert bob.errors() == [Code.WRONG_PASSWORD] * 2 and bob.table is hall.tables["Friday"]
+    await hall.close()
+
+
+async def test_first_tries_from_new_addresses_share_a_budget_a_known_key_skips() -> None:
+    """A hostile pass checked a 4-digit table password in 25 s from an address a guess:
+    first tries are budgeted too; a key that opened the table before is not held."""
+    hall = lobby(password_wait=1.0, password_wait_max=60.0)
+    clock = Clock()
+    hall.guard.clock = clock
+    ann = Guest("ann", player_id="ann-key")
+    await hall.handle(ann, create("Friday", password="right"))
+    bob = Guest("bob", address="10.0.0.2", player_id="bob-key")
+    await hall.handle(bob, m.Spectate(table="Friday", password="right"))
+    await hall.handle(bob, m.Leave())
+    guessers = [Guest(f"g{i}", address=f"10.6.0.{i}") for i in range(40)]
+    for guesser in guessers:
+        await hall.handle(guesser, m.Join(table="Friday", password="guess"))
+    codes = [code for guesser in guessers for code in guesser.errors()]
+    # (bob's first try, right, took one of the minute's 30)
+    assert codes.count(Code.WRONG_PASSWORD) == 29 and codes.count(Code.RATE_LIMITED) == 11
+    cat = Guest("cat", address="10.0.0.3", player_id="cat-key")
+    await hall.handle(cat, m.Spectate(table="Friday", password="right"))
+    assert cat.errors() == [Code.RATE_LIMITED] and cat.table is None
+    bob.address = "10.0.0.4"  # (the same key from a new address)
+    await hall.handle(bob, m.Spectate(table="Friday", password="right"))
+    assert bob.errors() == [] and bob.table is hall.tables["Friday"]
+    await hall.handle(ann, m.Join(table="Friday", password="right"))  # (its creator)
+    assert ann.errors() == [] and ann.table is hall.tables["Friday"]
+    clock.now += 61
+    await hall.handle(cat, m.Spectate(table="Friday", password="right"))
+    assert cat.errors() == [Code.RATE_LIMITED] and cat.table is hall.tables["Friday"]
+    await hall.close()
+
+
 async def test_table_guesses_at_once_from_one_address_are_checked_one_at_a_time() -> None:
     """As at hello: eight guests of one address guessing a table's password at the same
     moment get one check between them; the rest wait their turn, then its wait."""

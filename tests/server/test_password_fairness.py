@@ -1,7 +1,8 @@
 """Password checks under a crowd (issue 26): scrypt turns are taken by address, so a crowd
 of checks from a few addresses puts a newcomer behind at most one check each; the right
 password again costs nothing; and wrong guesses spread over many addresses share one
-budget, which never holds an address with no wrong guess behind it."""
+budget, and first tries from new addresses another, neither holding a key that gave the
+right password before."""
 
 from __future__ import annotations
 
@@ -70,23 +71,33 @@ class Clock:
 
 
 def test_wrong_guesses_from_many_addresses_share_one_budget() -> None:
+    """An address a guess (a hostile pass checked a 4-digit table password in 25 s so,
+    each new address's first try free): first tries from new addresses share a budget of
+    their own, and the addresses that guessed wrong share another."""
     clock = Clock()
-    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12)
+    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12, new_per_minute=30)
     addresses = [f"10.6.{i // 250}.{i % 250}" for i in range(100)]
-    for address in addresses:  # each address's first guess is checked, and wrong
-        assert guard.refusal(address, "table") is None
-        guard.wrong(address, "table")
+    first = [guard.refusal(address, "table") for address in addresses]
+    assert sum(r is None for r in first) == 30  # the first tries' budget, not 100
+    assert all(
+        r is None or r.startswith("too many password tries from new addresses") for r in first
+    )
+    for address, refused in zip(addresses, first):
+        if refused is None:
+            guard.wrong(address, "table")
+    # a new address (a friend, or the next guesser) waits with them, for this kind only
+    assert (guard.refusal("10.0.0.7", "table") or "").startswith("too many password tries")
+    assert guard.refusal("10.0.0.7", "server") is None
     clock.now += 1.5  # every address's own wait (1 s) is over
-    again = [guard.refusal(address, "table") for address in addresses]
-    assert sum(r is None for r in again) == 12  # the shared budget, not 100
+    again = [guard.refusal(address, "table") for address in addresses[:30]]
+    assert sum(r is None for r in again) == 12  # the shared budget, not 30
     assert all(
         r is None or r.startswith("too many wrong passwords from many addresses") for r in again
     )
-    # a friend who has guessed nothing wrong is never held by it
-    assert guard.refusal("10.0.0.7", "table") is None
-    assert guard.refusal("10.0.0.7", "server") is None
-    clock.now += 61  # a minute on: the budget is back
+    clock.now += 61  # a minute on: both budgets are back
     assert guard.refusal(addresses[50], "table") is None
+    assert guard.refusal("10.0.0.7", "table") is None
+    assert guard.refusal(addresses[29], "table") is None
 
 
 def test_a_key_that_gave_the_right_password_before_is_not_held_by_the_shared_budget() -> None:
