@@ -7,6 +7,8 @@ import argparse
 import asyncio
 import contextlib
 import os
+import secrets
+import signal
 import sys
 import tempfile
 from collections.abc import Awaitable
@@ -46,12 +48,17 @@ async def start_local_game(
     args: argparse.Namespace, data: Path, known: KnownServers
 ) -> tuple[Server, Client]:
     """The server, and this player's client seated at a table of bots, ready.  The
-    client's `reconnect` opens a new link to the same server."""
+    client's `reconnect` opens a new link to the same server.  The server asks a
+    password made for this game, which only this client has: loopback is every local
+    user's, and without it another one could list the tables (the player's name among
+    them), watch this game and chat at its table."""
+    secret = secrets.token_urlsafe(24)
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
         data_dir=data,
         name="local",
+        password=secret,
         journal=False,
         bot_delay=args.bot_delay,
         pause_between_hands=args.pause,
@@ -65,6 +72,7 @@ async def start_local_game(
             args.name,
             pin=server.fingerprint,
             known=known,
+            password=secret,
             identity=getattr(args, "key", None),
         )
 
@@ -100,17 +108,36 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
         app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
         app.extras = PlayExtras(lambda: server.records[-1] if server.records else None, args.name)
-        reader = asyncio.get_running_loop().create_task(app.network(client.reconnect))
+        loop = asyncio.get_running_loop()
+        reader = loop.create_task(app.network(client.reconnect))
+        # The terminal closed (SIGHUP) or the process told to stop (SIGTERM): as Ctrl-C,
+        # the game's record kept (they ended the process at once, the record lost).
+        hung_up: list[int] = []
+
+        def stop(signum: int) -> None:
+            hung_up.append(signum)
+            app.quit()
+
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, AttributeError):
+                loop.add_signal_handler(signum, stop, signum)
         try:
             await app.app.run_async()
+        except OSError:
+            if signal.SIGHUP not in hung_up:
+                raise  # (after a hangup, the screen's last writes fail: nobody sees it)
         finally:
+            for signum in (signal.SIGHUP, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, AttributeError):
+                    loop.remove_signal_handler(signum)
             reader.cancel()
             await client.link.close()
             await server.close()
         with contextlib.suppress(asyncio.CancelledError):
             await reader
-    for record in server.records:
-        print(f"game record: {record}")
+    with contextlib.suppress(OSError):  # (a terminal gone: the records are on disk)
+        for record in server.records:
+            print(f"game record: {record}")
     return 0
 
 

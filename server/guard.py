@@ -91,16 +91,19 @@ class PasswordGuard:
 
     def refusal(self, address: str, what: str, who: Hashable | None = None) -> str | None:
         """Why this address may not try a password now (how long to wait), or None.
-        `who` (a proven player key, with what it opens) skips the budget shared between
-        addresses if it gave the right password before, not the address's own wait."""
+        `who` (a proven player key, with what it opens) is not held at all if it gave
+        the right password before."""
+        if who is not None and who in self._welcomed.get(what, {}):
+            # (it knows this password: nothing to guess, so no wait either; an address
+            # is every local user's loopback, or a LAN's shared one, and another's
+            # wrong guesses there held up a friend's reconnection)
+            return None
         record = self._records.get((address, what))
         now = self.clock()
         if record is not None:
             left = record.until - now
             if left > 0:
                 return f"too many wrong passwords: try again in {max(1, round(left))} s"
-        if who is not None and who in self._welcomed.get(what, {}):
-            return None
         if record is None or not record.wrong or now - record.last > self.forget:
             budget, most = self._new.setdefault(what, deque()), self.new_per_minute
             said = "too many password tries from new addresses (someone may be guessing)"

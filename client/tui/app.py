@@ -145,6 +145,11 @@ class TableApp:
         self.shell.pop(self.standings)
         self.shell.pop(self)
 
+    def quit(self) -> None:
+        """Ctrl-C, or the terminal gone: leave without asking (`quitting`)."""
+        self.quitting = True
+        self.leave()
+
     def show_standings(self) -> None:
         """The final standings over the table once a game is over, until esc puts them
         away or a new game starts."""
@@ -784,8 +789,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        table.quitting = True
-        table.leave()
+        table.quit()
 
     return kb
 

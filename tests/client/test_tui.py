@@ -266,3 +266,26 @@ def test_a_help_page_breaks_between_entries_not_inside_one() -> None:
         if not pages.next():
             break
     assert seen == lines
+
+
+async def test_only_the_player_reaches_president_plays_server(tmp_path: Path) -> None:
+    """Loopback is every local user's: a hostile pass, as another user, listed the
+    embedded server's tables (the player's name among them), watched the game and
+    chatted at its table.  The server asks a password only `president play`'s own client
+    has: another client, without it or guessing, is refused at hello; and its guesses,
+    from the same address, do not hold up the player's own client coming back."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from president.client.connection import ConnectFailed, connect
+
+    async with local_screen(tmp_path, key=Ed25519PrivateKey.generate()) as (table, _, server):
+        where = f"127.0.0.1:{server.port}"
+        for password in (None, "local", "guess"):
+            try:
+                link = await connect(where, "eve", pin=server.fingerprint, password=password)
+            except ConnectFailed:  # (PasswordNeeded, or the wrong one's wait)
+                continue
+            await link.close()
+            raise AssertionError(f"let in with the password {password!r}")
+        assert in_play(table.client)  # the player's own game goes on
+        link = await table.client.reconnect()  # and its client comes back at once
+        await link.close()

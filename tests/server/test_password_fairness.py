@@ -101,9 +101,10 @@ def test_wrong_guesses_from_many_addresses_share_one_budget() -> None:
 
 
 def test_a_key_that_gave_the_right_password_before_is_not_held_by_the_shared_budget() -> None:
-    """A friend who mistyped once while others guess from many addresses: once its own
-    wait is over, its key (proven at hello) is not locked out with the guessers; a key
-    never let in, or none, is."""
+    """A friend who mistyped once while others guess from many addresses: its key (proven
+    at hello) is not locked out with the guessers, nor held by its address's wait (an
+    address may be shared: every local user's loopback); a key never let in, or none,
+    is."""
     clock = Clock()
     guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12)
     friend, key = "10.0.0.7", b"k" * 32
@@ -120,5 +121,7 @@ def test_a_key_that_gave_the_right_password_before_is_not_held_by_the_shared_bud
     for who in (None, b"x" * 32):
         refused = guard.refusal(friend, "server", who)
         assert refused is not None and "from many addresses" in refused
-    guard.wrong(friend, "server")  # its own wait still holds it
-    assert (guard.refusal(friend, "server", key) or "").startswith("too many wrong passwords: ")
+    guard.wrong(friend, "server")  # another typo: its address waits, its key does not
+    assert (guard.refusal(friend, "server", None) or "").startswith("too many wrong passwords: ")
+    assert (guard.refusal(friend, "server", b"x" * 32) or "").startswith("too many wrong")
+    assert guard.refusal(friend, "server", key) is None  # (it knows the password already)

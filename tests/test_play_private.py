@@ -1,0 +1,101 @@
+"""`president play` as a person runs it, in a real terminal, against a hostile local user:
+the README says its embedded server lets nobody else in (loopback is every local
+user's: a hostile pass listed its tables, watched the game and chatted at its table);
+and closing the terminal keeps the game's record (the hangup ended the process at once,
+the record lost)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from president.client.connection import ConnectFailed, connect
+from president.client.pinning import KnownServers
+
+from .harness.processes import PRESIDENT, environment
+from .harness.terminal import Terminal
+from .harness.waiting import wait_for
+
+pytestmark = pytest.mark.slow
+
+TURN_SHOWN = "ann (you)"
+
+
+def listening_ports(pid: int) -> list[int]:
+    """The TCP ports process `pid` listens on (its sockets, found in /proc)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:  # (0A: listening)
+                    ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def play(tmp_path: Path) -> Terminal:
+    command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
+    return Terminal(command, environment(tmp_path), rows=24, columns=80, stderr_apart=True)
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc")
+async def test_another_local_user_cannot_reach_the_game(tmp_path: Path) -> None:
+    ann = play(tmp_path)
+    try:
+        await ann.shows(TURN_SHOWN, 60)
+        ports = listening_ports(ann.proc.pid)
+        assert ports, "president play listens on no port"
+        known = KnownServers(tmp_path / "eve-known")  # (eve trusts what she reaches)
+        for port in ports:
+            for password in (None, "local", "ann"):
+                with pytest.raises(ConnectFailed) as refused:
+                    await connect(f"127.0.0.1:{port}", "eve", known=known, password=password)
+                said = str(refused.value)
+                assert "password" in said, said
+        assert ann.proc.poll() is None and TURN_SHOWN in ann.text()
+    finally:
+        ann.close()
+
+
+async def test_closing_the_terminal_keeps_the_games_record(tmp_path: Path) -> None:
+    ann = play(tmp_path)
+    records = tmp_path / "share" / "president" / "local" / "records"
+    try:
+        await ann.shows(TURN_SHOWN, 60)
+        await asyncio.sleep(1)  # (the bots play on: a game under way)
+        # the terminal window closed: its side of the terminal goes, the kernel hangs up
+        os.close(ann.master)
+        shown, ann.shown.fd = ann.shown.fd, -1
+        os.close(shown)
+        assert await asyncio.to_thread(ann.proc.wait, 30) == 0, ann.errors()
+        saved = list(records.glob("*.json"))
+        assert len(saved) == 1 and '"format": "president-record/1"' in saved[0].read_text()
+    finally:
+        if ann.proc.poll() is None:
+            ann.proc.send_signal(signal.SIGKILL)
+        ann.close()
+
+
+async def test_sigterm_keeps_the_games_record_too(tmp_path: Path) -> None:
+    ann = play(tmp_path)
+    records = tmp_path / "share" / "president" / "local" / "records"
+    try:
+        await ann.shows(TURN_SHOWN, 60)
+        ann.proc.send_signal(signal.SIGTERM)
+        assert await ann.exits(30) == 0, ann.errors()
+        await wait_for(lambda: list(records.glob("*.json")), 10)
+        assert "game record: " in ann.output()
+    finally:
+        ann.close()
