@@ -215,6 +215,13 @@ class Chairs:
     def watch(self, member: Member) -> None:
         if self.index_of(member) is not None:
             raise TableError(Code.NOT_ALLOWED, "you sit at this table; leave your seat to watch")
+        if any(slot.bot is not None and slot.name == member.name for slot in self.slots):
+            # (a watcher's chat under a server bot's name read as the bot's: a hostile
+            # pass posed as heuristic-bot-2 so)
+            raise TableError(
+                Code.NOT_ALLOWED,
+                f"a bot at {self.table} is called {member.name}: come with another name to watch",
+            )
         if member not in self.spectators:
             self.spectators.append(member)
 
@@ -286,7 +293,7 @@ class Chairs:
         except ValueError as exc:
             raise TableError(Code.NOT_ALLOWED, str(exc)) from None
         strategy = strategy_name(strategy)  # a level (hard) is seated as its strategy (search)
-        taken = {s.name for s in self.slots}
+        taken = {s.name for s in self.slots} | {w.name for w in self.spectators}
         name = next(
             f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken
         )

@@ -261,6 +261,29 @@ async def test_server_bots_are_capped_per_address() -> None:
     await hall.close()
 
 
+async def test_nobody_watches_under_a_bots_name_nor_a_bot_takes_a_watchers() -> None:
+    """A hostile pass watched a table as "heuristic-bot-2" and chatted there as if the
+    bot spoke.  A watcher may not take the name of a bot at the table, and a bot added
+    takes no watcher's name."""
+    hall = lobby()
+    ann = Guest("ann")
+    await hall.handle(ann, create("Friday", seats=4))
+    early = Guest("random-bot-2", address="10.0.0.9")
+    await hall.handle(early, m.Spectate(table="Friday"))
+    for _ in range(2):
+        await hall.handle(ann, m.AddBot(table="Friday", strategy="random"))
+    names = [slot.name for slot in hall.tables["Friday"].chairs]
+    assert "random-bot-1" in names and "random-bot-3" in names and "random-bot-2" not in names
+    eve = Guest("random-bot-1", address="10.0.0.66")
+    await hall.handle(eve, m.Spectate(table="Friday"))
+    assert eve.errors() == [Code.NOT_ALLOWED] and eve.table is None
+    refused = next(x for x in eve.sent if isinstance(x, m.Error))
+    assert (
+        refused.message == "a bot at Friday is called random-bot-1: come with another name to watch"
+    )
+    await hall.close()
+
+
 async def test_wrong_table_passwords_wait_longer_each_time() -> None:
     """20 wrong guesses take at least the backoff's sum: 1 + 2 + 4 + ... capped at 60 s."""
     hall = lobby(password_wait=1.0, password_wait_max=60.0)
