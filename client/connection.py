@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import re
 import secrets
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
@@ -108,6 +110,10 @@ class Link:
             await self.writer.wait_closed()
 
 
+#: An IPv4 address with its port after a dot instead of a colon.
+_PORT_AFTER_DOT = re.compile(r"((?:\d{1,3}\.){3}\d{1,3})\.(\d{1,5})")
+
+
 async def _open_tls(
     host: str, port: int, timeout: float
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
@@ -125,6 +131,13 @@ async def _open_tls(
             reason = "connection refused: nothing listens on that port"
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
+        elif isinstance(exc, OSError) and reason.startswith("Connect call failed"):
+            # (asyncio's words, with the address in Python's; the system's say why)
+            reason = os.strerror(exc.errno) if exc.errno else "it did not answer"
+            reason += ": is the address right, and that machine on this network?"
+        meant = _PORT_AFTER_DOT.fullmatch(host)
+        if meant is not None and isinstance(exc, OSError):  # ("192.168.1.20.7766")
+            reason += f" (did you mean {meant[1]}:{meant[2]}?)"
         raise ConnectFailed(
             f"cannot reach a president server at {host_port(host, port)}: {reason}"
         ) from None

@@ -86,3 +86,36 @@ async def test_a_port_where_nothing_listens_is_said_in_words(tmp_path: Path) -> 
         f"cannot reach a president server at 127.0.0.1:{port}: connection refused: nothing "
         "listens on that port"
     )
+
+
+async def test_an_address_that_does_not_answer_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer's typos: an address no machine answers said "Connect call failed
+    ('192.0.2.22', 19150)" (asyncio's words, Python's tuple); the port after a dot
+    instead of a colon was looked up as a host name, with no hint."""
+    import errno
+    import socket
+
+    async def unreachable(host: str, port: int, **_: object) -> None:
+        raise OSError(errno.EHOSTUNREACH, f"Connect call failed ('{host}', {port})")
+
+    monkeypatch.setattr(asyncio, "open_connection", unreachable)
+    known = KnownServers(tmp_path / "known_servers")
+    with pytest.raises(ConnectFailed) as failed:
+        await connect("192.0.2.22:19150", "zed", known=known)
+    assert str(failed.value) == (
+        "cannot reach a president server at 192.0.2.22:19150: No route to host:"
+        " is the address right, and that machine on this network?"
+    )
+
+    async def unknown(host: str, port: int, **_: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(asyncio, "open_connection", unknown)
+    with pytest.raises(ConnectFailed) as failed:
+        await connect("192.0.2.2.19150", "zed", known=known)
+    assert str(failed.value).endswith("Name or service not known (did you mean 192.0.2.2:19150?)")
+    with pytest.raises(ConnectFailed) as failed:
+        await connect("friday.lan", "zed", known=known)
+    assert str(failed.value).endswith("Name or service not known")
