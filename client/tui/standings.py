@@ -108,7 +108,10 @@ def standings(
         subsequent_indent="  ",
         break_on_hyphens=False,
     )
-    lines.append(f"    {'name':<{who}}  points  title")
+    # (the title is the office the last hand gave, not the game's rank: a newcomer read
+    # "3. ann  1  Vice-President" as a contradiction)
+    header = f"    {'name':<{who}}  points  title after hand {hands_played}"
+    lines.append(header if len(header) <= width else f"    {'name':<{who}}  points  title")
     # equal points (and winning or not) share a place: "3." twice, the next one "5."
     ranks = [(name not in winners, -totals[name]) for name in names]
     tied = False

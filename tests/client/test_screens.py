@@ -658,6 +658,8 @@ async def test_the_final_standings_take_the_width_they_need(rows: int, columns: 
         assert "," in office and "\n" in office, inside  # several names, wrapped between them
         assert hands > 9 and "the last" not in inside, inside
         assert f"h{hands} " in inside and " h1 " in inside, inside
+        # the title is the office the last hand gave, not the game's rank: said so
+        assert re.search(rf"points  title after hand {hands} *\n", inside), inside
 
 
 def skipped_by_the_fives(table: Table) -> None:
