@@ -8,8 +8,10 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
+from president.engine import Action
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
@@ -89,19 +91,34 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0
-    for line in report(result, len(document.get("hands", [])), args.playouts):
+    for line in report(result, len(document.get("hands", [])), args.playouts, said_cards()):
         print(shown(line))
     print(f"({time.monotonic() - started:.1f} s)")
     return 0
+
+
+def said_cards() -> Callable[[Action], str]:
+    """How the text writes an action: cards with suit symbols, as the game shows them
+    ("5♣ 5♥"), where the output takes them; else the record's letters ("5C 5H")."""
+    try:
+        "♣♦♥♠".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return str
+    from president.client.tui.review import action_text
+
+    return action_text
 
 
 #: The labels counted as "mistakes or worse".
 MISTAKES = ("mistake", "blunder")
 
 
-def report(result: Review, hands: int, worlds: int) -> list[str]:
+def report(
+    result: Review, hands: int, worlds: int, say: Callable[[Action], str] = str
+) -> list[str]:
     """The review in lines: what the figures mean; each player's figures and, in words,
-    whether it was the cards or the play; each hand's; the worst decisions."""
+    whether it was the cards or the play; each hand's; the worst decisions, each action
+    as `say` writes it (the record's letters by default)."""
     lines = [
         f"{len(result.judged)} {plural('decision', len(result.judged))} with a choice judged"
         f" over {worlds} worlds each ({hands} {plural('hand', hands)}); places: 1 is first."
@@ -156,8 +173,8 @@ def report(result: Review, hands: int, worlds: int) -> list[str]:
         chosen, best_place = judged.places()
         lines.append(
             f"  hand {judged.hand + 1}, action {judged.number + 1}, {judged.name}:"
-            f" {judged.chosen} (expected place {chosen:.2f}); best"
-            f" {judged.best} ({best_place:.2f}): {judged.label}"
+            f" {say(judged.chosen)} (expected place {chosen:.2f}); best"
+            f" {say(judged.best)} ({best_place:.2f}): {judged.label}"
         )
     return lines
 

@@ -476,3 +476,30 @@ def test_the_verdict_of_one_seat_names_the_whole_tables_average() -> None:
     luck = [review.Luck(hand, 0, "Ann", 2.0, 2.5, 3) for hand in range(2)]
     lines = report(review.Review(["Ann"], [], luck), 2, 48)
     assert any("placed 3.0 on average (the table's 2.5)" in line for line in lines), lines
+
+
+def test_the_costliest_decisions_show_cards_as_the_game_does() -> None:
+    """The text wrote "5C 5H" where the game shows "5♣ 5♥": in suit symbols where the
+    output takes them, the record's letters where it does not."""
+    import io
+    import sys
+
+    from president.cli import analyze
+
+    blunder = review.Judged(
+        0, 3, 0, "Ann", Play.parse("3C"), Play.parse("3C 3S"),
+        ((Play.parse("3C"), 2.9), (Play.parse("3C 3S"), 1.0)),
+        0.8, "blunder", 0.8, 0.0, (2.6, 1.8),
+    )  # fmt: skip
+    result = review.Review(["Ann"], [blunder], [])
+    real = sys.stdout
+    try:
+        for encoding, said in (
+            ("utf-8", "3♣ (expected place 2.60); best 3♣ 3♠"),
+            ("ascii", "3C ("),
+        ):
+            sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+            lines = analyze.report(result, 1, 48, analyze.said_cards())
+            assert any(said in line for line in lines), lines
+    finally:
+        sys.stdout = real
