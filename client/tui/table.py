@@ -277,6 +277,16 @@ class TableScreen:
         for card in cards:
             index = next(i for i, c in enumerate(hand) if c == card and i not in self.selected)
             self.selected.add(index)
+        # (the newcomer pass: the cards showed chosen while the cursor stayed on another
+        # card, and nothing said what s had chosen)
+        if self.selected:
+            self.cursor = min(self.selected)
+            verb = "gives them back" if view.phase is Phase.EXCHANGE else "plays them"
+            if due is not None:
+                verb = "hands them over" if due.kind == "handover" else "discards them"
+            if len(cards) == 1:
+                verb = verb.replace("them", "it")
+            self.message = f"s suggests {cards_text(sorted(cards))}: enter {verb}"
 
     def explain(self) -> str | None:
         """Why the selection cannot be sent now, in the engine's words (None if it can)."""

@@ -797,7 +797,11 @@ def test_s_suggests_the_normal_bots_play_not_a_card_out_of_a_pair() -> None:
     the pair, and the review called each such play a blunder.  It suggests the normal
     bot's play now (a set kept whole); where that bot would pass, it says so."""
     lead = screen_at(a_public_view(SEATING), "6C 6H 9S KD")
+    lead.cursor = 3
     lead.suggest()
+    # (said, and the cursor on it: the newcomer pass saw the cards chosen, the cursor
+    # on another card and nothing said)
+    assert lead.message == "s suggests 6♣ 6♥: enter plays them" and lead.cursor == 0
     assert lead.actions() == [Play(parse_cards("6C 6H"))], lead.message
     # on bob's single 9 only a pair of jacks answers, broken: the normal bot passes
     held = screen_at(following(counts=(4, 12, 13, 13)), "4C 4D JH JS")
