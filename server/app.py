@@ -23,7 +23,7 @@ from president.protocol.errors import Code
 from president.protocol.identity import certificate_digest
 
 from .admission import Admitted, reserve_open, to_evict
-from .config import ServerConfig, hash_password
+from .config import ServerConfig, hash_password, remember_right
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
 from .lobby import Lobby
@@ -66,8 +66,10 @@ class ListenError(Exception):
 
 class Server:
     def __init__(self, config: ServerConfig) -> None:
-        if config.password is not None:  # kept only as its hash
-            config = replace(config, password=hash_password(config.password))
+        if config.password is not None:  # kept only as its hash (and known right)
+            stored = hash_password(config.password)
+            remember_right(stored, config.password)
+            config = replace(config, password=stored)
         self.config = config
         self.storage = Storage(config.data_dir)
         self.lobby = Lobby(config, self.write_record)

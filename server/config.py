@@ -101,20 +101,35 @@ async def _scrypt_turn(address: str, work: Callable[[], T]) -> T:
 
 async def password_hashed(password: str, address: str = "") -> str:
     """`hash_password`, off the event loop, in turn with the checks: a guest making
-    password tables must not hold every table for an scrypt each."""
-    return await _scrypt_turn(address, lambda: hash_password(password))
+    password tables must not hold every table for an scrypt each.  The password is known
+    right from then on (`remember_right`)."""
+    stored = await _scrypt_turn(address, lambda: hash_password(password))
+    remember_right(stored, password)
+    return stored
+
+
+def remember_right(stored: str, given: str) -> None:
+    """`given` is the password of `stored` (as it was made, or found by a check): the
+    same again costs no scrypt and is no guess (`known_right`)."""
+    if len(_RIGHT) >= 1024:
+        _RIGHT.clear()
+    _RIGHT[stored] = _keyed(given)
+
+
+def known_right(stored: str, given: str | None) -> bool:
+    """Whether `given` is the password found right before for `stored`: no scrypt (the
+    keyed hash kept), so no guess to budget (`PasswordGuard`)."""
+    known = _RIGHT.get(stored)
+    return known is not None and given is not None and hmac.compare_digest(known, _keyed(given))
 
 
 async def password_checks(stored: str, given: str | None, address: str = "") -> bool:
     """`password_matches`, off the event loop, fairly between addresses."""
-    known = _RIGHT.get(stored)
-    if known is not None and hmac.compare_digest(known, _keyed(given)):
+    if known_right(stored, given):
         return True
     right = await _scrypt_turn(address, lambda: password_matches(stored, given))
-    if right:
-        if len(_RIGHT) >= 1024:
-            _RIGHT.clear()
-        _RIGHT[stored] = _keyed(given)
+    if right and given is not None:
+        remember_right(stored, given)
     return right
 
 

@@ -67,6 +67,9 @@ class PasswordGuard:
         self._shared: dict[str, deque[float]] = {}
         #: Per kind: when each first try (an address with no wrong guess lately) was.
         self._new: dict[str, deque[float]] = {}
+        #: Per (address, kind) with a check let through and not yet found right or
+        #: wrong: the budget it was counted in, and when (`spare` gives it back).
+        self._counted: dict[tuple[str, str], tuple[deque[float], float]] = {}
         #: Per kind: who gave the right password before (`welcome`), oldest first.
         self._welcomed: dict[str, dict[Hashable, None]] = {}
         #: Per (address, kind) with a check under way or waiting: its lock and how many
@@ -115,7 +118,21 @@ class PasswordGuard:
         if len(budget) >= most:
             return f"{said}: try again in {max(1, round(60 - (now - budget[0])))} s"
         budget.append(now)
+        self._counted[(address, what)] = (budget, now)
+        if len(self._counted) > MOST_WELCOMED:  # (checks never ended: a dropped link)
+            del self._counted[next(iter(self._counted))]
         return None
+
+    def spare(self, address: str, what: str) -> None:
+        """The check `refusal` just let through from this address found the password
+        right (or was never made): no guess, so not counted against the budget it took
+        a place in.  (Right or wrong, nothing is said before the check: a place is
+        given back only after it, so no password is answered beyond the budget.)"""
+        counted = self._counted.pop((address, what), None)
+        if counted is not None:
+            budget, when = counted
+            with contextlib.suppress(ValueError):
+                budget.remove(when)
 
     def welcome(self, what: str, who: Hashable) -> None:
         """`who` (a proven player key, with what it opened) gave the right password."""
@@ -127,6 +144,7 @@ class PasswordGuard:
 
     def wrong(self, address: str, what: str) -> None:
         """A wrong password: the address waits longer before its next try."""
+        self._counted.pop((address, what), None)  # (its place in the budget is kept)
         now = self.clock()
         self._forget_old(now)
         record = self._records.setdefault((address, what), _Record())

@@ -503,7 +503,10 @@ async def _password_tried(
         except TableError as error:
             if error.code == Code.WRONG_PASSWORD:
                 lobby.guard.wrong(guest.address, "table")
+            else:  # (checked and right, refused for another reason: a full table...)
+                lobby.guard.spare(guest.address, "table")
             raise
+        lobby.guard.spare(guest.address, "table")  # (the right password is no guess)
         if who is not None:
             lobby.guard.welcome("table", who)
 

@@ -362,6 +362,10 @@ class Session:
                     guard.wrong(self.address, "server")
                     self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
                     return False
+                # (the right password is no guess: its check is not counted against the
+                # budgets; a crowd giving it, or a guest's reconnection loop, held every
+                # newcomer out)
+                guard.spare(self.address, "server")
                 if proven is not None:
                     guard.welcome("server", proven)
         if proven is not None:

@@ -344,8 +344,8 @@ async def test_first_tries_from_new_addresses_share_a_budget_a_known_key_skips()
     for guesser in guessers:
         await hall.handle(guesser, m.Join(table="Friday", password="guess"))
     codes = [code for guesser in guessers for code in guesser.errors()]
-    # (bob's first try, right, took one of the minute's 30)
-    assert codes.count(Code.WRONG_PASSWORD) == 29 and codes.count(Code.RATE_LIMITED) == 11
+    # (bob's first try was right: no guess, not counted in the minute's 30)
+    assert codes.count(Code.WRONG_PASSWORD) == 30 and codes.count(Code.RATE_LIMITED) == 10
     cat = Guest("cat", address="10.0.0.3", player_id="cat-key")
     await hall.handle(cat, m.Spectate(table="Friday", password="right"))
     assert cat.errors() == [Code.RATE_LIMITED] and cat.table is None
@@ -357,6 +357,27 @@ async def test_first_tries_from_new_addresses_share_a_budget_a_known_key_skips()
     clock.now += 61
     await hall.handle(cat, m.Spectate(table="Friday", password="right"))
     assert cat.errors() == [Code.RATE_LIMITED] and cat.table is hall.tables["Friday"]
+    await hall.close()
+
+
+async def test_the_right_password_is_no_guess_however_many_give_it() -> None:
+    """A crowd giving the right password (friends arriving, a guest reconnecting in a
+    loop) took every place in the first tries' budget and held newcomers out: a check
+    found right is not counted.  One found wrong is, and past the budget nothing is
+    checked, right or wrong (no answer beyond the budget)."""
+    hall = lobby(password_wait=1.0, password_wait_max=60.0)
+    await hall.handle(Guest("ann"), create("Friday", password="right"))
+    crowd = [Guest(f"c{i}", address=f"10.5.0.{i}") for i in range(40)]
+    for guest in crowd:
+        await hall.handle(guest, m.Spectate(table="Friday", password="right"))
+    assert all(g.errors() == [] and g.table is hall.tables["Friday"] for g in crowd)
+    guessers = [Guest(f"g{i}", address=f"10.6.0.{i}") for i in range(31)]
+    for guest in guessers:
+        await hall.handle(guest, m.Spectate(table="Friday", password="guess"))
+    assert [c for g in guessers for c in g.errors()].count(Code.WRONG_PASSWORD) == 30
+    late = Guest("late", address="10.5.1.1")  # (right, but past the budget: not checked)
+    await hall.handle(late, m.Spectate(table="Friday", password="right"))
+    assert late.errors() == [Code.RATE_LIMITED] and late.table is None
     await hall.close()
 
 

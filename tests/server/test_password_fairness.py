@@ -125,3 +125,18 @@ def test_a_key_that_gave_the_right_password_before_is_not_held_by_the_shared_bud
     assert (guard.refusal(friend, "server", None) or "").startswith("too many wrong passwords: ")
     assert (guard.refusal(friend, "server", b"x" * 32) or "").startswith("too many wrong")
     assert guard.refusal(friend, "server", key) is None  # (it knows the password already)
+
+
+def test_a_check_found_right_gives_its_place_back() -> None:
+    """At hello as at a table: a right password is no guess, so the place its check
+    took in a budget is given back (`spare`); a wrong one keeps it."""
+    clock = Clock()
+    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12, new_per_minute=3)
+    for i in range(10):  # ten newcomers with the right password
+        assert guard.refusal(f"10.5.0.{i}", "server") is None
+        guard.spare(f"10.5.0.{i}", "server")
+    for i in range(3):  # three guessers take the minute's first tries
+        assert guard.refusal(f"10.6.0.{i}", "server") is None
+        guard.wrong(f"10.6.0.{i}", "server")
+        guard.spare(f"10.6.0.{i}", "server")  # (too late: found wrong, its place is kept)
+    assert (guard.refusal("10.5.1.1", "server") or "").startswith("too many password tries")
