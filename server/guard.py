@@ -10,8 +10,9 @@ with every other such address, `new_per_minute` (a friend typing the password fo
 first time is held only while that many first tries a minute come from new addresses:
 free first tries let a hostile pass with an address per guess check a 4-digit table
 password in 25 s, 30 a second, and queue the host's own password table behind 17 s of
-scrypt).  A player key that gave the right password before (`welcome`) is held by
-neither budget: a friend who mistyped once while others guess from many addresses is
+scrypt).  A check that finds the password right gives its place back (`spare`): the
+budgets count guesses, not people who know the password.  A player key that gave the
+right password before (`welcome`) is held by neither budget, nor by its address's wait: a friend who mistyped once while others guess from many addresses is
 not locked out with them (a key proves who holds it, and a guesser holds no key that
 was ever let in).
 
