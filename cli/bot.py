@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import random
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from president.client.headless import BotPlayer
 from president.client.identity import bot_identity
 from president.client.pinning import KnownServers
 from president.protocol import messages as m
+from president.protocol.errors import Code
 
 from .keys import add_identity, player_key
 from .usage import (
@@ -57,6 +59,10 @@ class RunningBot:
     client: Client
     player: BotPlayer
     reader: asyncio.Task[None]
+
+
+#: Seconds between tries while the server holds password checks (someone guessing).
+AGAIN = 5.0
 
 
 async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
@@ -98,10 +104,18 @@ async def start_bot(
             args.address, name, role="bot", pin=pin, known=known, password=secret, identity=key
         )
 
-    try:
-        link = await reconnect()
-    except ConnectFailed as exc:
-        raise BotFailed(str(exc)) from None
+    deadline = time.monotonic() + args.give_up
+    while True:
+        try:
+            link = await reconnect()
+            break
+        except ConnectFailed as exc:
+            # (the server's password checks held while someone guesses: waited out
+            # within --give-up, as for a seat below)
+            if "refused: too many" not in str(exc) or time.monotonic() + AGAIN > deadline:
+                raise BotFailed(str(exc)) from None
+            say(f"{name}: {exc} (waiting)")
+            await asyncio.sleep(AGAIN)
     client = Client(link)
     client.reconnect = reconnect
     strategy = make_strategy(
@@ -163,11 +177,24 @@ async def start_bot(
         raise BotFailed(
             "no table has a free seat: name one with --table (it is created if missing)"
         )
-    errors = len(client.errors)
-    await client.send(m.Join(table=table, password=table_secret))
-    await until(lambda: client.model.slot is not None or len(client.errors) > errors, 10, "a seat")
-    if client.model.slot is None:
-        raise BotFailed(f"{name} could not sit at {table}: {client.errors[-1].message}")
+    deadline = time.monotonic() + args.give_up
+    while True:
+        seen = len(client.errors)
+
+        def answered(seen: int = seen) -> bool:
+            return client.model.slot is not None or len(client.errors) > seen
+
+        await client.send(m.Join(table=table, password=table_secret))
+        await until(answered, 10, "a seat")
+        if client.model.slot is not None:
+            break
+        denied = client.errors[-1]
+        # (password checks held while someone guesses at the server: the wait said, and
+        # tried again within --give-up, as a person would; the bot quit at once before)
+        if denied.code != Code.RATE_LIMITED or time.monotonic() + AGAIN > deadline:
+            raise BotFailed(f"{name} could not sit at {table}: {denied.message}")
+        say(f"{name}: {denied.message} (waiting)")
+        await asyncio.sleep(AGAIN)
     say(f"{name}: seated at {table}, seat {client.model.slot}")
     return bot
 
@@ -321,7 +348,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=seconds(7 * 24 * 3600, zero=False),
         default=300.0,
         metavar="SECONDS",
-        help="after a drop or a server restart, reconnect for this long before exiting "
-        "(default 300)",
+        help="after a drop or a server restart, reconnect for this long before exiting; "
+        "password checks held by someone's guessing are waited out as long (default 300)",
     )
     parser.set_defaults(handler=cmd_bot)

@@ -333,3 +333,44 @@ def test_a_bot_script_gives_its_bot_unless_the_line_up_is_named_in_any_form(
     assert "with --strategy mine by default" in capsys.readouterr().out
     assert bot_script("mine", ["simm"]) == 2
     assert "choose sim, bot or play, not 'simm'; did you mean sim?" in capsys.readouterr().err
+
+
+async def test_president_bot_waits_out_password_checks_held_by_guessers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second hostile pass: while guessers had used up the minute's password checks
+    at the server, `president bot --count 3` said "could not sit" and quit, whatever its
+    --give-up.  It says the wait and tries again within --give-up, as a person would."""
+    import argparse
+
+    from president.cli import bot
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(bot, "AGAIN", 0.2)
+    async with running_server(tmp_path) as server:
+        guard = server.lobby.guard
+        now = [1000.0]
+        guard.clock = lambda: now[0]
+        host = await client(server, "host", tmp_path)
+        await host.send(
+            m.CreateTable(name="P", preset="classic", toggles={"target": 1}, seats=3, password="s")
+        )
+        await wait_for(lambda: "P" in server.lobby.tables)
+        for i in range(guard.new_per_minute):  # guessers take the minute's first tries
+            assert guard.refusal(f"10.6.0.{i}", "table") is None
+            guard.wrong(f"10.6.0.{i}", "table")
+        args = argparse.Namespace(
+            address=f"127.0.0.1:{server.port}", strategy="greedy", count=3, table="P",
+            name=None, games=1, fingerprint=server.fingerprint, password=None,
+            table_password="s", preset="classic", seats=3, turn_seconds=30, delay=0.0,
+            playouts=None, think=None, seed=3, give_up=60.0,
+        )  # fmt: skip
+        said: list[str] = []
+        bots = asyncio.create_task(bot.run_bots(args, said.append))
+        await wait_for(lambda: any("(waiting)" in line for line in said) or bots.done(), 20)
+        assert not bots.done(), said
+        assert any("too many password tries" in line for line in said), said
+        now[0] += 61  # the minute is over: the checks are back
+        assert await asyncio.wait_for(bots, 60) == 0, said
+        assert any("greedy-bot-1: seated at P" in line for line in said), said
+        await host.link.close()
