@@ -215,12 +215,17 @@ class Chairs:
     def watch(self, member: Member) -> None:
         if self.index_of(member) is not None:
             raise TableError(Code.NOT_ALLOWED, "you sit at this table; leave your seat to watch")
-        if any(slot.bot is not None and slot.name == member.name for slot in self.slots):
-            # (a watcher's chat under a server bot's name read as the bot's: a hostile
-            # pass posed as heuristic-bot-2 so)
+        bot = next(
+            (s for s in self.slots if s.bot is not None and looks(s.name) & looks(member.name)),
+            None,
+        )
+        if bot is not None:
+            # (a watcher's chat under a server bot's name read as the bot's: hostile
+            # passes posed as heuristic-bot-2 so, and as heuristic‐bot‐1 with other
+            # hyphens: names compared as they look, TR39)
             raise TableError(
                 Code.NOT_ALLOWED,
-                f"a bot at {self.table} is called {member.name}: come with another name to watch",
+                f"a bot at {self.table} is called {bot.name}: come with another name to watch",
             )
         if member not in self.spectators:
             self.spectators.append(member)
@@ -293,10 +298,18 @@ class Chairs:
         except ValueError as exc:
             raise TableError(Code.NOT_ALLOWED, str(exc)) from None
         strategy = strategy_name(strategy)  # a level (hard) is seated as its strategy (search)
-        taken = {s.name for s in self.slots} | {w.name for w in self.spectators}
+        taken = {s.name for s in self.slots}
+        seen = frozenset().union(*(looks(w.name) for w in self.spectators))
         name = next(
-            f"{strategy}-bot-{i}" for i in range(1, 99) if f"{strategy}-bot-{i}" not in taken
+            (
+                f"{strategy}-bot-{i}"
+                for i in range(1, 1000)
+                if f"{strategy}-bot-{i}" not in taken and not looks(f"{strategy}-bot-{i}") & seen
+            ),
+            None,
         )
+        if name is None:  # (watchers holding every such name: not a crash)
+            raise TableError(Code.NOT_ALLOWED, f"no name is free for a {strategy} bot here")
         slot = self.slots[seat] = Slot(name=name, bot=bot, strategy=strategy, ready=True)
         return slot
 

@@ -268,19 +268,20 @@ async def test_nobody_watches_under_a_bots_name_nor_a_bot_takes_a_watchers() -> 
     hall = lobby()
     ann = Guest("ann")
     await hall.handle(ann, create("Friday", seats=4))
-    early = Guest("random-bot-2", address="10.0.0.9")
+    early = Guest("random\u2011bot\u20112", address="10.0.0.9")  # (looks like random-bot-2)
     await hall.handle(early, m.Spectate(table="Friday"))
     for _ in range(2):
         await hall.handle(ann, m.AddBot(table="Friday", strategy="random"))
     names = [slot.name for slot in hall.tables["Friday"].chairs]
     assert "random-bot-1" in names and "random-bot-3" in names and "random-bot-2" not in names
-    eve = Guest("random-bot-1", address="10.0.0.66")
-    await hall.handle(eve, m.Spectate(table="Friday"))
-    assert eve.errors() == [Code.NOT_ALLOWED] and eve.table is None
-    refused = next(x for x in eve.sent if isinstance(x, m.Error))
-    assert (
-        refused.message == "a bot at Friday is called random-bot-1: come with another name to watch"
-    )
+    for i, name in enumerate(["random-bot-1", "random\u2010bot\u20101", "Random-Bot-\uff11"]):
+        eve = Guest(name, address=f"10.0.0.{66 + i}")  # (and as it looks: other hyphens)
+        await hall.handle(eve, m.Spectate(table="Friday"))
+        assert eve.errors() == [Code.NOT_ALLOWED] and eve.table is None
+        refused = next(x for x in eve.sent if isinstance(x, m.Error))
+        assert refused.message == (
+            "a bot at Friday is called random-bot-1: come with another name to watch"
+        )
     await hall.close()
 
 
