@@ -88,12 +88,22 @@ async def test_closing_the_terminal_keeps_the_games_record(tmp_path: Path) -> No
         ann.close()
 
 
-async def test_sigterm_keeps_the_games_record_too(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["q twice", "ctrl-c", "sigterm"])
+async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> None:
+    """The README: a game left early is recorded too (q asked twice, Ctrl-C, SIGTERM;
+    the terminal closed, above)."""
     ann = play(tmp_path)
     records = tmp_path / "share" / "president" / "local" / "records"
     try:
         await ann.shows(TURN_SHOWN, 60)
-        ann.proc.send_signal(signal.SIGTERM)
+        if how == "q twice":
+            ann.send("q")
+            await ann.shows("press q again", 10)  # (mid-game it asks again)
+            ann.send("q")
+        elif how == "ctrl-c":
+            ann.ctrl_c()
+        else:
+            ann.proc.send_signal(signal.SIGTERM)
         assert await ann.exits(30) == 0, ann.errors()
         await wait_for(lambda: list(records.glob("*.json")), 10)
         assert "game record: " in ann.output()
