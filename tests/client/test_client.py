@@ -19,6 +19,19 @@ from ..harness.waiting import wait_for
 from ..protocol.test_messages import CHAIRS, GAME
 
 
+def view(number: int, status: str, game: m.GameView | None = None) -> m.TableView:
+    """Friday's view after event `number`, its status `status`."""
+    return m.TableView(
+        table="Friday",
+        number=number,
+        status=status,  # type: ignore[arg-type]
+        rules={"preset": "classic"},
+        chairs=CHAIRS,
+        turn_deadline_ms=0,
+        game=game,
+    )
+
+
 @dataclass
 class FakeLink:
     """What `Client` uses of a link: messages to read, and sends that may fail."""
@@ -186,17 +199,6 @@ async def test_a_finished_game_is_one_game_over_however_many_views_say_so() -> N
     missed the `game_over` event (it came back after it)."""
     client = Client(FakeLink([]))  # type: ignore[arg-type]
     bot = BotPlayer(client, RandomBot(random.Random(1)))
-
-    def view(number: int, status: str) -> m.TableView:
-        return m.TableView(
-            table="Friday",
-            number=number,
-            status=status,  # type: ignore[arg-type]
-            rules={"preset": "classic"},
-            chairs=CHAIRS,
-            turn_deadline_ms=0,
-        )
-
     await client.handle(view(1, "playing"))
     await client.handle(m.GameOver(table="Friday", number=2, winners=("Bob",)))
     await client.handle(view(2, "finished"))
@@ -249,18 +251,6 @@ async def test_a_view_between_games_forgets_the_last_games_deals() -> None:
         await client.handle(m.DealCommit(table="Friday", hand=hand, digest=bytes(32)))
         model.dealt[hand] = list(parse_cards("3C 4D"))
         model.deal_results[hand] = None
-
-    def view(number: int, status: str, game: m.GameView | None = None) -> m.TableView:
-        return m.TableView(
-            table="Friday",
-            number=number,
-            status=status,  # type: ignore[arg-type]
-            rules={"preset": "classic"},
-            chairs=CHAIRS,
-            turn_deadline_ms=0,
-            game=game,
-        )
-
     await client.handle(view(40, "finished", GAME))
     assert client.commits == {} and client.seeds == {} and model.dealt == {}
     assert model.deal_results == {9: None, 10: None}  # (the notes' last line stays)
