@@ -110,15 +110,16 @@ async def password_hashed(password: str, address: str = "") -> str:
 
 def remember_right(stored: str, given: str) -> None:
     """`given` is the password of `stored` (as it was made, or found by a check): the
-    same again costs no scrypt and is no guess (`known_right`)."""
+    same again costs no scrypt (`known_right`)."""
     if len(_RIGHT) >= 1024:
         _RIGHT.clear()
     _RIGHT[stored] = _keyed(given)
 
 
 def known_right(stored: str, given: str | None) -> bool:
-    """Whether `given` is the password found right before for `stored`: no scrypt (the
-    keyed hash kept), so no guess to budget (`PasswordGuard`)."""
+    """Whether `given` is the password found right before for `stored`, by the keyed
+    hash kept: no scrypt.  (Not a way past `PasswordGuard`'s budgets: a check let
+    through them only, else every guess would be answered.)"""
     known = _RIGHT.get(stored)
     return known is not None and given is not None and hmac.compare_digest(known, _keyed(given))
 
