@@ -303,6 +303,11 @@ class Driver:
         async with table.lock:
             table.deal()
 
+    def _still(self) -> bool:
+        """No move now, under the lock: the table's journal cannot be written, or no
+        person is here (`_unattended`)."""
+        return self.table.paused or not self.table.attended
+
     async def _next_moves(self, game: Game) -> None:
         table, timer, lock = self.table, self.timer, self.table.lock
         async with lock:
@@ -324,7 +329,7 @@ class Driver:
                 await self._woken(timer.resume_until - now)
                 return
             async with lock:  # the restart's window is over: who is not back is played for
-                if table.paused or not table.attended:  # (nobody: the loop waits for them)
+                if self._still():  # (nobody: the loop waits for them)
                     return
                 timer.held = timer.resume_until = None
                 for seat in away:
@@ -335,7 +340,7 @@ class Driver:
             gone
         ):  # walked away: played for at once (docs/rules.md, "Networked play: the timeout rule")
             async with lock:
-                if table.paused or not table.attended:
+                if self._still():
                     return
                 for seat in gone:
                     if seat in game.actors and table.left(seat):
@@ -357,7 +362,7 @@ class Driver:
         if not await self._woken(None if end is None else max(0.0, end - now)):
             async with lock:
                 now = self.clock()
-                if table.paused or not table.attended:
+                if self._still():
                     return
                 if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
@@ -390,8 +395,7 @@ class Driver:
             *(think(bot, view) for _, bot, view in asked), return_exceptions=True
         )
         async with table.lock:
-            # its journal cannot be written, or everyone went while it thought: no move
-            if table.paused or not table.attended:
+            if self._still():  # (or everyone went while it thought)
                 return
             for (seat, bot, _), action in zip(asked, choices, strict=True):
                 if game.hand != hand or seat not in game.actors or table.bot_for(seat) is not bot:
