@@ -65,6 +65,19 @@ class RunningBot:
 AGAIN = 5.0
 
 
+async def wait_out(
+    held: bool, failed: str, why: str, deadline: float, say: Callable[[str], None]
+) -> None:
+    """A refusal at hello or at the seat: while the server holds password checks because
+    someone guesses (`held`), say `why` and wait to try again, within `deadline` (the
+    bot's --give-up), as a person would (the bot quit at once before); any other
+    refusal, or no time left, ends it (`failed`)."""
+    if not held or time.monotonic() + AGAIN > deadline:
+        raise BotFailed(failed) from None
+    say(f"{why} (waiting)")
+    await asyncio.sleep(AGAIN)
+
+
 async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -110,12 +123,8 @@ async def start_bot(
             link = await reconnect()
             break
         except ConnectFailed as exc:
-            # (the server's password checks held while someone guesses: waited out
-            # within --give-up, as for a seat below)
-            if "refused: too many" not in str(exc) or time.monotonic() + AGAIN > deadline:
-                raise BotFailed(str(exc)) from None
-            say(f"{name}: {exc} (waiting)")
-            await asyncio.sleep(AGAIN)
+            held = "refused: too many" in str(exc)
+            await wait_out(held, str(exc), f"{name}: {exc}", deadline, say)
     client = Client(link)
     client.reconnect = reconnect
     strategy = make_strategy(
@@ -189,12 +198,9 @@ async def start_bot(
         if client.model.slot is not None:
             break
         denied = client.errors[-1]
-        # (password checks held while someone guesses at the server: the wait said, and
-        # tried again within --give-up, as a person would; the bot quit at once before)
-        if denied.code != Code.RATE_LIMITED or time.monotonic() + AGAIN > deadline:
-            raise BotFailed(f"{name} could not sit at {table}: {denied.message}")
-        say(f"{name}: {denied.message} (waiting)")
-        await asyncio.sleep(AGAIN)
+        failed = f"{name} could not sit at {table}: {denied.message}"
+        held = denied.code == Code.RATE_LIMITED
+        await wait_out(held, failed, f"{name}: {denied.message}", deadline, say)
     say(f"{name}: seated at {table}, seat {client.model.slot}")
     return bot
 
