@@ -9,12 +9,14 @@ import contextlib
 import os
 import secrets
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import Awaitable
+from dataclasses import replace
 from pathlib import Path
 
-from president.client.connection import Client, Link, connect
+from president.client.connection import UNIX_PREFIX, Client, Link, connect
 from president.client.identity import default_identity
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
@@ -43,15 +45,24 @@ from .usage import (
     wire_rules,
 )
 
+#: The longest path a Unix socket takes, with its final NUL (108 bytes on Linux, 104 on
+#: the BSDs and macOS).
+UNIX_PATH_MAX = 104
+
 
 async def start_local_game(
-    args: argparse.Namespace, data: Path, known: KnownServers
+    args: argparse.Namespace, data: Path, known: KnownServers, private: Path | None = None
 ) -> tuple[Server, Client]:
     """The server, and this player's client seated at a table of bots, ready.  The
-    client's `reconnect` opens a new link to the same server.  The server asks a
-    password made for this game, which only this client has: loopback is every local
-    user's, and without it another one could list the tables (the player's name among
-    them), watch this game and chat at its table."""
+    client's `reconnect` opens a new link to the same server.
+
+    The server listens on a Unix socket in `private` (a folder of this user's alone), so
+    no other local user can connect to it: on loopback any of them could, and could fill
+    the connections one address may hold, so that the player could not come back after
+    a drop.  Where there is no such socket (no `private`, a system without them, a path
+    too long for one) it listens on loopback.  Either way it asks a password made for
+    this game, which only this client has: on loopback, without it another local user
+    could list the tables (the player's name among them), watch the game and chat."""
     secret = secrets.token_urlsafe(24)
     config = ServerConfig(
         host="127.0.0.1",
@@ -63,12 +74,23 @@ async def start_local_game(
         bot_delay=args.bot_delay,
         pause_between_hands=args.pause,
     )
-    server = Server(config)
-    await server.start()
+    server = Server(replace(config, unix_socket=_socket_in(private)))
+    try:
+        await server.start()
+    except ListenError:
+        if server.config.unix_socket is None:
+            raise
+        server = Server(config)  # (a folder where no socket can be made: loopback)
+        await server.start()
+    address = (
+        f"{UNIX_PREFIX}{server.config.unix_socket}"
+        if server.config.unix_socket is not None
+        else f"127.0.0.1:{server.port}"
+    )
 
     def reconnect() -> Awaitable[Link]:
         return connect(
-            f"127.0.0.1:{server.port}",
+            address,
             args.name,
             pin=server.fingerprint,
             known=known,
@@ -94,13 +116,21 @@ async def start_local_game(
     return server, client
 
 
+def _socket_in(private: Path | None) -> Path | None:
+    """Where the server's Unix socket goes in `private`, if one can go there."""
+    if private is None or not hasattr(socket, "AF_UNIX"):
+        return None
+    path = private / "server"
+    return path if len(os.fsencode(path)) < UNIX_PATH_MAX else None
+
+
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
     # the embedded server's certificate is pinned by its fingerprint: nothing to remember
     with tempfile.TemporaryDirectory(prefix="president-play-") as scratch:
         try:
             server, client = await start_local_game(
-                args, data, KnownServers(Path(scratch) / "known")
+                args, data, KnownServers(Path(scratch) / "known"), Path(scratch)
             )
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)

@@ -57,9 +57,16 @@ class CertificateRefused(ConnectFailed):
     """The server shows a certificate that is not the one pinned for it."""
 
 
+#: An address of a Unix socket: `unix:PATH` (`president play`'s own server).
+UNIX_PREFIX = "unix:"
+
+
 def split_address(text: str) -> tuple[str, int]:
     """HOST[:PORT] as (host, port): an IPv6 address takes a port only in brackets
-    (`[fd00::2]:7766`; `fd00::2:1` is an address, as `cli.usage.address` reads it)."""
+    (`[fd00::2]:7766`; `fd00::2:1` is an address, as `cli.usage.address` reads it).
+    `unix:PATH` stays whole, with no port."""
+    if text.startswith(UNIX_PREFIX):
+        return text, 0
     host, sep, port = text.rpartition(":")
     if sep and port.isdigit() and host and (":" not in host or host.startswith("[")):
         return host.strip("[]"), int(port)
@@ -119,16 +126,22 @@ async def _open_tls(
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
     """A TLS connection and the fingerprint of the certificate the server showed."""
     try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host), timeout
-        )
+        if host.startswith(UNIX_PREFIX):
+            opening = asyncio.open_unix_connection(
+                host[len(UNIX_PREFIX) :], ssl=client_tls(), server_hostname="localhost"
+            )
+        else:
+            opening = asyncio.open_connection(host, port, ssl=client_tls(), server_hostname=host)
+        reader, writer = await asyncio.wait_for(opening, timeout)
     except (OSError, TimeoutError, ssl.SSLError, OverflowError, UnicodeError) as exc:
         # a name that does not resolve, or cannot be one (too long a label), a port out of range
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, TimeoutError):
             reason = f"no answer within {timeout:g} s"
         elif isinstance(exc, ConnectionRefusedError):  # (asyncio's "Connect call failed")
-            reason = "connection refused: nothing listens on that port"
+            reason = "connection refused: nothing listens on that " + (
+                "socket" if host.startswith(UNIX_PREFIX) else "port"
+            )
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
         elif isinstance(exc, OSError) and reason.startswith("Connect call failed"):
@@ -139,13 +152,13 @@ async def _open_tls(
         if meant is not None and isinstance(exc, OSError):  # ("192.168.1.20.7766")
             reason += f" (did you mean {meant[1]}:{meant[2]}?)"
         raise ConnectFailed(
-            f"cannot reach a president server at {host_port(host, port)}: {reason}"
+            f"cannot reach a president server at {_where(host, port)}: {reason}"
         ) from None
     ssl_object = writer.get_extra_info("ssl_object")
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
     if der is None:
         writer.close()
-        raise ConnectFailed(f"{host_port(host, port)} did not show a certificate")
+        raise ConnectFailed(f"{_where(host, port)} did not show a certificate")
     return reader, writer, fingerprint(der)
 
 
@@ -157,7 +170,12 @@ async def server_fingerprint(address: str, timeout: float = 10.0) -> tuple[str, 
     writer.close()
     with contextlib.suppress(Exception):
         await writer.wait_closed()
-    return host_port(host, port), shown
+    return _where(host, port), shown
+
+
+def _where(host: str, port: int) -> str:
+    """The address as a person reads it (and as known servers are filed)."""
+    return host if host.startswith(UNIX_PREFIX) else host_port(host, port)
 
 
 async def resolve_pin(
@@ -233,7 +251,7 @@ async def connect(
         except ValueError as exc:
             raise ConnectFailed(str(exc)) from None
     reader, writer, shown = await _open_tls(host, port, timeout)
-    where = host_port(host, port)
+    where = _where(host, port)
     known = known or KnownServers()
     fresh = False  # (remembered once it answers hello as a president server does)
     try:

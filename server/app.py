@@ -64,6 +64,38 @@ class ListenError(Exception):
     name); the message (one line) says which and why."""
 
 
+#: The address every connection through a Unix socket counts under.
+UNIX = "unix"
+
+
+def listen_unix(path: Path) -> socket.socket:
+    """A socket listening at `path` for its owner alone: its folder must be theirs and
+    closed to everyone else (checked), and the socket is 0600 before it listens."""
+    try:
+        folder = path.parent.stat()
+        if folder.st_uid != os.getuid() or folder.st_mode & 0o077:
+            raise ListenError(
+                f"cannot listen on {path}: its folder is open to other users "
+                "(it must be yours alone, mode 0700)"
+            )
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(str(path))
+        except BaseException:
+            sock.close()
+            raise
+        try:
+            os.chmod(path, 0o600)
+            sock.listen(BACKLOG)
+        except BaseException:
+            sock.close()
+            path.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
+    return sock
+
+
 class Server:
     def __init__(self, config: ServerConfig) -> None:
         if config.password is not None:  # kept only as its hash (and known right)
@@ -108,9 +140,10 @@ class Server:
 
     @property
     def port(self) -> int:
+        """The TCP port listened on (0 on a Unix socket: `config.unix_socket`)."""
         assert self._listener is not None
-        port: int = self._listener.getsockname()[1]
-        return port
+        where = self._listener.getsockname()
+        return int(where[1]) if isinstance(where, tuple) else 0
 
     async def start(self) -> None:
         """Lock the data directory (before anything else: a second server changes
@@ -120,8 +153,7 @@ class Server:
         try:
             self._start()
         except BaseException:
-            if self._listener is not None:
-                self._listener.close()
+            self._stop_listening()
             if self.journal is not None:
                 self.journal.close()
             self.names.close()
@@ -132,17 +164,7 @@ class Server:
         # The server accepts plain TCP itself and starts TLS only once the caps allow the
         # connection: a flood of connections that never finish a handshake is counted and
         # refused like any other.
-        family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
-        try:
-            self._listener = socket.create_server(
-                (self.config.host, self.config.port), family=family, backlog=BACKLOG
-            )
-        except (OSError, OverflowError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            reason = reason.split(" (while attempting")[0]  # asyncio's repeat of the address
-            raise ListenError(
-                f"cannot listen on {self.config.host}:{self.config.port}: {reason}"
-            ) from None
+        self._listener = self._listen()
         self._listener.setblocking(False)
         self.storage.note_port(self.port)
         cert, key, self.fingerprint = self.storage.certificate(self.config.name)
@@ -165,6 +187,27 @@ class Server:
         self._tls = context
         _smaller_tls_reads()
         self._accepting = asyncio.get_running_loop().create_task(self._accept_loop(), name="accept")
+
+    def _listen(self) -> socket.socket:
+        """The listening socket: on `host`:`port`, or on `unix_socket`."""
+        config = self.config
+        if config.unix_socket is not None:
+            return listen_unix(config.unix_socket)
+        family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+        try:
+            return socket.create_server((config.host, config.port), family=family, backlog=BACKLOG)
+        except (OSError, OverflowError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = reason.split(" (while attempting")[0]  # asyncio's repeat of the address
+            raise ListenError(f"cannot listen on {config.host}:{config.port}: {reason}") from None
+
+    def _stop_listening(self) -> None:
+        if self._listener is None:
+            return
+        self._listener.close()
+        if self.config.unix_socket is not None:
+            with contextlib.suppress(OSError):
+                self.config.unix_socket.unlink()
 
     # --- the journal at start ---------------------------------------------------------------
 
@@ -269,7 +312,8 @@ class Server:
                 continue
             for sock, peer in accepted:
                 sock.setblocking(False)
-                self._admit(sock, str(peer[0]) if isinstance(peer, tuple) else str(peer))
+                # (a Unix socket's peer has no address: its owner's connections share one)
+                self._admit(sock, str(peer[0]) if isinstance(peer, tuple) else str(peer) or UNIX)
 
     def _admit(self, sock: socket.socket, address: str) -> None:
         """Serve a connection just accepted, if the caps allow it (evicting another at
@@ -420,8 +464,7 @@ class Server:
             self._accepting.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._accepting
-        if self._listener is not None:
-            self._listener.close()
+        self._stop_listening()
         bye = m.Bye(code=Code.SERVER_CLOSING, reason="the server is shutting down")
         for session in list(self.sessions):
             session.goodbye(bye)

@@ -138,6 +138,10 @@ async def password_checks(stored: str, given: str | None, address: str = "") -> 
 class ServerConfig:
     host: str = "0.0.0.0"
     port: int = 7766
+    #: Listen on this Unix socket instead of `host`:`port` (`president play`'s embedded
+    #: server: the socket is made readable and writable by its owner alone, in a folder
+    #: only they may enter, so no other local user can connect at all).
+    unix_socket: Path | None = None
     data_dir: Path = Path()
     name: str = "president"
     #: Journal every table (and restore them at start); off for `president play`'s own

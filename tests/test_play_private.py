@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,8 @@ pytestmark = pytest.mark.slow
 TURN_SHOWN = "ann (you)"
 
 
-def listening_ports(pid: int) -> list[int]:
-    """The TCP ports process `pid` listens on (its sockets, found in /proc)."""
+def sockets_of(pid: int) -> set[str]:
+    """The inodes of the sockets process `pid` holds open (found in /proc)."""
     inodes = set()
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
@@ -34,6 +35,12 @@ def listening_ports(pid: int) -> list[int]:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
+    return inodes
+
+
+def listening_ports(pid: int) -> list[int]:
+    """The TCP ports process `pid` listens on."""
+    inodes = sockets_of(pid)
     ports = []
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with open(table) as lines:
@@ -45,26 +52,74 @@ def listening_ports(pid: int) -> list[int]:
     return ports
 
 
+def listening_paths(pid: int) -> list[str]:
+    """The paths of the Unix sockets process `pid` listens on."""
+    inodes = sockets_of(pid)
+    paths = []
+    with open("/proc/net/unix") as lines:
+        next(lines)
+        for line in lines:
+            fields = line.split()
+            # (flags 00010000: accepting connections; the path, when bound to one, last)
+            if len(fields) == 8 and fields[3] == "00010000" and fields[6] in inodes:
+                paths.append(fields[7])
+    return paths
+
+
+def connect_as(uid: int, path: str) -> str:
+    """What a process of user `uid` meets connecting to the Unix socket at `path`."""
+    child = os.fork()
+    if child == 0:  # (only system calls here, then out: no Python state is touched)
+        code = 3
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.connect(path)
+            code = 0
+        except PermissionError:
+            code = 1
+        except BaseException:
+            code = 2
+        os._exit(code)
+    _, status = os.waitpid(child, 0)
+    return {0: "connected", 1: "permission denied"}.get(os.waitstatus_to_exitcode(status), "?")
+
+
 def play(tmp_path: Path) -> Terminal:
     command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
     return Terminal(command, environment(tmp_path), rows=24, columns=80, stderr_apart=True)
 
 
-@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc")
+@pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
 async def test_another_local_user_cannot_reach_the_game(tmp_path: Path) -> None:
+    """Its server listens on no port (loopback is every local user's: one of them could
+    also fill the connections an address may hold, and the player could not come back
+    after a drop), only on a Unix socket its user alone may open; and that asks a
+    password, which only the game's own client has."""
     ann = play(tmp_path)
     try:
         await ann.shows(TURN_SHOWN, 60)
-        ports = listening_ports(ann.proc.pid)
-        assert ports, "president play listens on no port"
-        known = KnownServers(tmp_path / "eve-known")  # (eve trusts what she reaches)
-        for port in ports:
-            for password in (None, "local", "ann"):
-                with pytest.raises(ConnectFailed) as refused:
-                    await connect(f"127.0.0.1:{port}", "eve", known=known, password=password)
-                said = str(refused.value)
-                assert "password" in said, said
+        assert listening_ports(ann.proc.pid) == []
+        paths = listening_paths(ann.proc.pid)
+        assert len(paths) == 1, paths
+        path = Path(paths[0])
+        assert path.stat().st_mode & 0o777 == 0o600
+        folder = path.parent.stat()
+        assert folder.st_uid == os.getuid() and folder.st_mode & 0o777 == 0o700
+        if os.getuid() == 0:  # (as root, another user can be tried: nobody's uid)
+            assert await asyncio.to_thread(connect_as, 65534, str(path)) == "permission denied"
+        known = KnownServers(tmp_path / "eve-known")  # (a client of ann's own, no password)
+        for password in (None, "local", "ann"):
+            with pytest.raises(ConnectFailed) as refused:
+                await connect(f"unix:{path}", "eve", known=known, password=password)
+            said = str(refused.value)
+            assert "password" in said, said
         assert ann.proc.poll() is None and TURN_SHOWN in ann.text()
+        ann.proc.send_signal(signal.SIGTERM)
+        assert await ann.exits(30) == 0, ann.errors()
+        assert not path.parent.exists()  # (gone with the game)
     finally:
         ann.close()
 

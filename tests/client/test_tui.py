@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from president.cli.play import start_local_game
 from president.client.connection import Client
 from president.client.pinning import KnownServers
@@ -34,12 +35,18 @@ def local_args(**changes: object) -> argparse.Namespace:
 
 @contextlib.asynccontextmanager
 async def local_screen(
-    tmp_path: Path, **changes: object
+    tmp_path: Path, private: bool = False, **changes: object
 ) -> AsyncIterator[tuple[TableApp, PipeInput, Server]]:
-    """`president play`'s game, its screen fed keys through a pipe; quits and cleans up."""
+    """`president play`'s game, its screen fed keys through a pipe; quits and cleans up.
+    Its server on loopback, or with `private` on a Unix socket (as the command has it)."""
+    folder = None
+    if private:
+        folder = tmp_path / "private"
+        folder.mkdir(mode=0o700)
     server, client = await start_local_game(
-        local_args(**changes), tmp_path, KnownServers(tmp_path / "known")
+        local_args(**changes), tmp_path, KnownServers(tmp_path / "known"), folder
     )
+    assert (server.config.unix_socket is not None) == private
     with create_pipe_input() as keys:
         table = TableApp(client, input=keys, output=DummyOutput())
         network = asyncio.create_task(table.network(client.reconnect, retry_seconds=0.1))
@@ -171,8 +178,9 @@ def test_the_exchange_line_says_what_went_and_came() -> None:
     assert screen.exchanged() == "exchange: you gave 5♥ 2♠; you got A♥ 2♠"
 
 
-async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path) -> None:
-    async with local_screen(tmp_path, bot_delay=0.05) as (table, _keys, _):
+@pytest.mark.parametrize("private", [True, False], ids=["unix socket", "loopback"])
+async def test_a_dropped_connection_is_taken_back_by_itself(tmp_path: Path, private: bool) -> None:
+    async with local_screen(tmp_path, private, bot_delay=0.05) as (table, _keys, _):
         client, screen = table.client, table.screen
         assert client.model.public is not None
         slot, hand = client.model.slot, client.model.public.hand_number
@@ -289,3 +297,26 @@ async def test_only_the_player_reaches_president_plays_server(tmp_path: Path) ->
         assert in_play(table.client)  # the player's own game goes on
         link = await table.client.reconnect()  # and its client comes back at once
         await link.close()
+
+
+@pytest.mark.parametrize("where", ["a path too long for a socket", "a folder open to others"])
+async def test_play_listens_on_loopback_where_no_socket_can_be_made(
+    tmp_path: Path, where: str
+) -> None:
+    """Its password alone then keeps others out (the test above)."""
+    if where == "a folder open to others":
+        folder = tmp_path / "open"
+        folder.mkdir(mode=0o755)
+    else:
+        folder = tmp_path / ("x" * 100)
+        folder.mkdir(mode=0o700)
+    server, client = await start_local_game(
+        local_args(), tmp_path / "data", KnownServers(tmp_path / "known"), folder
+    )
+    try:
+        assert server.config.unix_socket is None and server.port > 0
+        assert [s.address for s in server.sessions] == ["127.0.0.1"]  # (welcomed)
+        assert list(folder.iterdir()) == []
+    finally:
+        await client.link.close()
+        await server.close()
