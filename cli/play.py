@@ -12,9 +12,10 @@ import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from stat import S_ISDIR
 
 from president.client.connection import UNIX_PREFIX, Client, Link, connect
 from president.client.identity import default_identity
@@ -47,7 +48,7 @@ from .usage import (
 
 #: The longest path a Unix socket takes, with its final NUL (108 bytes on Linux, 104 on
 #: the BSDs and macOS).
-UNIX_PATH_MAX = 104
+UNIX_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
 
 
 async def start_local_game(
@@ -59,10 +60,12 @@ async def start_local_game(
     The server listens on a Unix socket in `private` (a folder of this user's alone), so
     no other local user can connect to it: on loopback any of them could, and could fill
     the connections one address may hold, so that the player could not come back after
-    a drop.  Where there is no such socket (no `private`, a system without them, a path
-    too long for one) it listens on loopback.  Either way it asks a password made for
-    this game, which only this client has: on loopback, without it another local user
-    could list the tables (the player's name among them), watch the game and chat."""
+    a drop.  Only where there can be no such socket (no `private`, a system without
+    them, a path too long for one) does it listen on loopback; a socket that cannot be
+    made is a `ListenError` (another user who fills the temporary folder's disk must not
+    send the game to loopback).  Either way it asks a password made for this game, which
+    only this client has: on loopback, without it another local user could list the
+    tables (the player's name among them), watch the game and chat."""
     secret = secrets.token_urlsafe(24)
     config = ServerConfig(
         host="127.0.0.1",
@@ -75,13 +78,7 @@ async def start_local_game(
         pause_between_hands=args.pause,
     )
     server = Server(replace(config, unix_socket=_socket_in(private)))
-    try:
-        await server.start()
-    except ListenError:
-        if server.config.unix_socket is None:
-            raise
-        server = Server(config)  # (a folder where no socket can be made: loopback)
-        await server.start()
+    await server.start()
     address = (
         f"{UNIX_PREFIX}{server.config.unix_socket}"
         if server.config.unix_socket is not None
@@ -117,17 +114,32 @@ async def start_local_game(
 
 
 def _socket_in(private: Path | None) -> Path | None:
-    """Where the server's Unix socket goes in `private`, if one can go there."""
+    """Where the server's Unix socket goes in `private`, if there can be one there."""
     if private is None or not hasattr(socket, "AF_UNIX"):
         return None
     path = private / "server"
     return path if len(os.fsencode(path)) < UNIX_PATH_MAX else None
 
 
+def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
+    """`XDG_RUNTIME_DIR` where it is this user's alone (a tmpfs of their own, which other
+    users cannot fill as they can a shared /tmp); None for the system's temporary folder."""
+    where = environ.get("XDG_RUNTIME_DIR", "")
+    try:
+        info = os.stat(where) if os.path.isabs(where) else None
+    except OSError:
+        return None
+    if info is None or not S_ISDIR(info.st_mode):
+        return None
+    if info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        return None
+    return where
+
+
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
     # the embedded server's certificate is pinned by its fingerprint: nothing to remember
-    with tempfile.TemporaryDirectory(prefix="president-play-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="president-play-", dir=runtime_dir()) as scratch:
         try:
             server, client = await start_local_game(
                 args, data, KnownServers(Path(scratch) / "known"), Path(scratch)

@@ -89,6 +89,8 @@ class KnownServers:
 
     def remember(self, address: str, shown: str) -> None:
         known = self.load()
+        if known.get(address) == normalise_fingerprint(shown):
+            return  # (known already: a client coming back writes nothing, a full disk or not)
         known[address] = normalise_fingerprint(shown)
         private_folder(self.path.parent)
         self._trusted(self.path.parent)  # (one there already, open: not written into)

@@ -298,6 +298,7 @@ class Server:
     async def _accept_loop(self) -> None:
         loop = asyncio.get_running_loop()
         assert self._listener is not None
+        unix = self._listener.family == getattr(socket, "AF_UNIX", None)
         while not self._closing:
             try:
                 accepted = [await loop.sock_accept(self._listener)]
@@ -312,8 +313,9 @@ class Server:
                 continue
             for sock, peer in accepted:
                 sock.setblocking(False)
-                # (a Unix socket's peer has no address: its owner's connections share one)
-                self._admit(sock, str(peer[0]) if isinstance(peer, tuple) else str(peer) or UNIX)
+                # (a Unix socket's peers share one address, named or not: a peer may bind
+                # itself any name, and one per connection would pass the per-address cap)
+                self._admit(sock, UNIX if unix else str(peer[0]))
 
     def _admit(self, sock: socket.socket, address: str) -> None:
         """Serve a connection just accepted, if the caps allow it (evicting another at

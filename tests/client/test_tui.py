@@ -18,7 +18,7 @@ from president.client.tui.narrator import card_text
 from president.client.tui.table import TableScreen
 from president.engine import Card, GameOver, Gave, Passed, Phase, Played, Returned
 from president.protocol import messages as m
-from president.server.app import Server
+from president.server.app import ListenError, Server
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -299,17 +299,15 @@ async def test_only_the_player_reaches_president_plays_server(tmp_path: Path) ->
         await link.close()
 
 
-@pytest.mark.parametrize("where", ["a path too long for a socket", "a folder open to others"])
-async def test_play_listens_on_loopback_where_no_socket_can_be_made(
-    tmp_path: Path, where: str
+async def test_play_listens_on_loopback_only_where_there_can_be_no_socket(
+    tmp_path: Path,
 ) -> None:
-    """Its password alone then keeps others out (the test above)."""
-    if where == "a folder open to others":
-        folder = tmp_path / "open"
-        folder.mkdir(mode=0o755)
-    else:
-        folder = tmp_path / ("x" * 100)
-        folder.mkdir(mode=0o700)
+    """A path too long for a socket: loopback, its password alone keeping others out (the
+    test above).  A socket that cannot be made otherwise is said, not passed over for
+    loopback: another user who fills a shared /tmp (its inodes) as the game starts sent
+    it to loopback, where they could hold every connection it allows one address."""
+    folder = tmp_path / ("x" * 110)
+    folder.mkdir(mode=0o700)
     server, client = await start_local_game(
         local_args(), tmp_path / "data", KnownServers(tmp_path / "known"), folder
     )
@@ -320,3 +318,25 @@ async def test_play_listens_on_loopback_where_no_socket_can_be_made(
     finally:
         await client.link.close()
         await server.close()
+    folder = tmp_path / "open"
+    folder.mkdir(mode=0o755)
+    with pytest.raises(ListenError, match="its folder is open to other users"):
+        await start_local_game(
+            local_args(), tmp_path / "data", KnownServers(tmp_path / "known"), folder
+        )
+    assert list(folder.iterdir()) == []
+
+
+def test_play_makes_its_folder_in_the_users_own_runtime_folder(tmp_path: Path) -> None:
+    """XDG_RUNTIME_DIR (a tmpfs of the user's own) when it is theirs alone."""
+    from president.cli.play import runtime_dir
+
+    mine = tmp_path / "run"
+    mine.mkdir(mode=0o700)
+    assert runtime_dir({"XDG_RUNTIME_DIR": str(mine)}) == str(mine)
+    mine.chmod(0o755)
+    assert runtime_dir({"XDG_RUNTIME_DIR": str(mine)}) is None
+    (tmp_path / "file").write_text("")
+    for where in ("", "run", str(tmp_path / "nowhere"), str(tmp_path / "file")):
+        assert runtime_dir({"XDG_RUNTIME_DIR": where}) is None
+    assert runtime_dir({}) is None

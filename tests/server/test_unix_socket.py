@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,42 @@ async def test_no_socket_is_said_in_words(tmp_path: Path) -> None:
         await connect(f"unix:{path}", "zed", known=KnownServers(tmp_path / "known"))
     assert str(failed.value).endswith("connection refused: nothing listens on that socket")
     os.unlink(path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="abstract names are Linux's")
+async def test_peers_that_name_themselves_share_the_one_address(tmp_path: Path) -> None:
+    """A peer may bind itself any name before it connects: filed under it, each was an
+    address of its own, and one process held 100 connections past the cap of 32."""
+    path = private(tmp_path) / "server"
+    async with running_server(tmp_path, unix_socket=path, max_per_address=2) as server:
+        peers = []
+        try:
+            for n in range(3):
+                peer = socket.socket(socket.AF_UNIX)
+                peer.bind(f"\0president-test-{os.getpid()}-{n}")
+                peer.connect(str(path))
+                peer.setblocking(False)
+                peers.append(peer)
+            await wait_for(lambda: server._per_address == {UNIX: 2}, 10)
+            # the third was closed at once: it reads the end
+            peers[2].setblocking(True)
+            peers[2].settimeout(10)
+            assert peers[2].recv(1) == b""
+        finally:
+            for peer in peers:
+                peer.close()
+
+
+async def test_a_client_coming_back_writes_no_known_servers_file(tmp_path: Path) -> None:
+    """Each reconnection with a pin rewrote it: with the folder's disk full (another user
+    filled a shared /tmp's inodes) `president play`'s client could not come back."""
+    path = private(tmp_path) / "server"
+    async with running_server(tmp_path, unix_socket=path) as server:
+        known = KnownServers(tmp_path / "known")
+        link = await connect(f"unix:{path}", "ann", known=known, pin=server.fingerprint)
+        await link.close()
+        written = known.path.stat().st_ino
+        link = await connect(f"unix:{path}", "ann", known=known, pin=server.fingerprint)
+        await link.close()
+        assert known.path.stat().st_ino == written  # (a write replaces the file)
+        assert known.load() == {f"unix:{path}": server.fingerprint}
