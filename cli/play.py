@@ -138,7 +138,8 @@ def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
 
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
-    # the embedded server's certificate is pinned by its fingerprint: nothing to remember
+    # the game's own folder: its server's socket, and the known servers' file of its client
+    # (the embedded server's certificate is pinned by its fingerprint: nothing to keep)
     with tempfile.TemporaryDirectory(prefix="president-play-", dir=runtime_dir()) as scratch:
         try:
             server, client = await start_local_game(

@@ -73,7 +73,7 @@ def listen_unix(path: Path) -> socket.socket:
     closed to everyone else (checked), and the socket is 0600 before it listens."""
     try:
         folder = path.parent.stat()
-        if folder.st_uid != os.getuid() or folder.st_mode & 0o077:
+        if folder.st_uid != os.geteuid() or folder.st_mode & 0o077:
             raise ListenError(
                 f"cannot listen on {path}: its folder is open to other users "
                 "(it must be yours alone, mode 0700)"
