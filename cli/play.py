@@ -8,14 +8,16 @@ import asyncio
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from stat import S_ISDIR
+from stat import S_ISDIR, S_ISSOCK
 
 from president.client.connection import UNIX_PREFIX, Client, Link, connect
 from president.client.identity import default_identity
@@ -49,6 +51,8 @@ from .usage import (
 #: The longest path a Unix socket takes, with its final NUL (108 bytes on Linux, 104 on
 #: the BSDs and macOS).
 UNIX_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
+#: How the name of a game's own folder begins.
+PREFIX = "president-play-"
 
 
 async def start_local_game(
@@ -136,11 +140,37 @@ def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
     return where
 
 
+def sweep_killed(parent: Path, now: float | None = None) -> list[Path]:
+    """Remove the folders of this user's games that ended without a word (SIGKILL, a
+    crash, a power cut) from `parent`: theirs, a minute old, their socket there and no
+    longer listening (a game's lives as long as the game).  The folders removed."""
+    now = time.time() if now is None else now
+    swept = []
+    for folder in parent.glob(f"{PREFIX}*"):
+        try:
+            info = folder.lstat()
+            if not S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+                continue
+            if now - info.st_mtime < 60 or not S_ISSOCK((folder / "server").lstat().st_mode):
+                continue  # (one just made may not listen yet; an older kind's has no socket)
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.connect(str(folder / "server"))
+        except ConnectionRefusedError:
+            shutil.rmtree(folder, ignore_errors=True)
+            swept.append(folder)
+        except OSError:
+            continue
+    return swept
+
+
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
+    parent = runtime_dir()
+    if hasattr(socket, "AF_UNIX"):
+        sweep_killed(Path(parent or tempfile.gettempdir()))
     # the game's own folder: its server's socket, and the known servers' file of its client
     # (the embedded server's certificate is pinned by its fingerprint: nothing to keep)
-    with tempfile.TemporaryDirectory(prefix="president-play-", dir=runtime_dir()) as scratch:
+    with tempfile.TemporaryDirectory(prefix=PREFIX, dir=parent) as scratch:
         try:
             server, client = await start_local_game(
                 args, data, KnownServers(Path(scratch) / "known"), Path(scratch)

@@ -164,3 +164,31 @@ async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> N
         assert "game record: " in ann.output()
     finally:
         ann.close()
+
+
+@pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
+async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir(mode=0o700)
+    env = environment(tmp_path, TMPDIR=str(scratch))
+    env.pop("XDG_RUNTIME_DIR", None)
+    command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
+    first = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    try:
+        await first.shows(TURN_SHOWN, 60)
+        left = Path(listening_paths(first.proc.pid)[0]).parent
+        first.proc.send_signal(signal.SIGKILL)
+        assert await first.exits(30) == -signal.SIGKILL
+    finally:
+        first.close()
+    assert left.parent == scratch and (left / "server").exists()
+    os.utime(left, (left.stat().st_mtime - 120,) * 2)  # (a minute and more ago)
+    second = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    try:
+        await second.shows(TURN_SHOWN, 60)
+        assert not left.exists()
+        assert [p.parent for p in map(Path, listening_paths(second.proc.pid))] == [
+            *scratch.iterdir()
+        ]
+    finally:
+        second.close()

@@ -340,3 +340,45 @@ def test_play_makes_its_folder_in_the_users_own_runtime_folder(tmp_path: Path) -
     for where in ("", "run", str(tmp_path / "nowhere"), str(tmp_path / "file")):
         assert runtime_dir({"XDG_RUNTIME_DIR": where}) is None
     assert runtime_dir({}) is None
+
+
+def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
+    """A game killed (SIGKILL, a crash) leaves its folder; the next `president play`
+    removes those of this user's whose socket no longer listens, a minute old."""
+    import os
+    import socket
+
+    from president.cli.play import sweep_killed
+
+    def folder(name: str, listening: bool | None, age: float = 120) -> Path:
+        made = tmp_path / name
+        made.mkdir(mode=0o700)
+        if listening is not None:
+            sock = socket.socket(socket.AF_UNIX)
+            sock.bind(str(made / "server"))
+            if listening:
+                sock.listen(1)
+                held.append(sock)
+            else:
+                sock.close()  # (its file stays: nothing listens on it)
+        os.utime(made, (os.path.getmtime(made) - age,) * 2)
+        return made
+
+    held: list[socket.socket] = []
+    try:
+        killed = folder("president-play-killed", listening=False)
+        alive = folder("president-play-alive", listening=True)
+        young = folder("president-play-young", listening=False, age=0)
+        older_kind = folder("president-play-tcp", listening=None)
+        other = folder("other-killed", listening=False)
+        (tmp_path / "president-play-file").write_text("")
+        kept = [alive, young, older_kind, other, tmp_path / "president-play-file"]
+        if os.geteuid() == 0:  # (another user's, as root can make one)
+            theirs = folder("president-play-theirs", listening=False)
+            os.chown(theirs, 65534, 65534)
+            kept.append(theirs)
+        assert sweep_killed(tmp_path) == [killed]
+        assert not killed.exists() and all(path.exists() for path in kept)
+    finally:
+        for sock in held:
+            sock.close()
