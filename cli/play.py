@@ -154,6 +154,7 @@ def sweep_killed(parent: Path, now: float | None = None) -> list[Path]:
             if now - info.st_mtime < 60 or not S_ISSOCK((folder / "server").lstat().st_mode):
                 continue  # (one just made may not listen yet; an older kind's has no socket)
             with socket.socket(socket.AF_UNIX) as probe:
+                probe.settimeout(1.0)  # (a stopped game's full queue would hold it)
                 probe.connect(str(folder / "server"))
         except ConnectionRefusedError:
             shutil.rmtree(folder, ignore_errors=True)
