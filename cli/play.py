@@ -140,6 +140,18 @@ def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
     return where
 
 
+def folder_parent(runtime: str | None, temporary: str) -> str:
+    """Where the game's own folder goes: the user's runtime folder (`runtime_dir`), else
+    the system's temporary one, where a socket's path fits in it; else /tmp (a long
+    TMPDIR, as a test runner's, sent the game to loopback)."""
+    for where in (runtime, temporary, "/tmp"):
+        if where and os.path.isdir(where):
+            longest = os.path.join(where, f"{PREFIX}{'x' * 8}", "server")
+            if len(os.fsencode(longest)) < UNIX_PATH_MAX:
+                return where
+    return temporary  # (no socket fits anywhere: loopback, `start_local_game`)
+
+
 def sweep_killed(parent: Path, now: float | None = None) -> list[Path]:
     """Remove the folders of this user's games that ended without a word (SIGKILL, a
     crash, a power cut) from `parent`: theirs, a minute old, their socket there and no
@@ -166,9 +178,9 @@ def sweep_killed(parent: Path, now: float | None = None) -> list[Path]:
 
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
-    parent = runtime_dir()
+    parent = folder_parent(runtime_dir(), tempfile.gettempdir())
     if hasattr(socket, "AF_UNIX"):
-        sweep_killed(Path(parent or tempfile.gettempdir()))
+        sweep_killed(Path(parent))
     # the game's own folder: its server's socket, and the known servers' file of its client
     # (the embedded server's certificate is pinned by its fingerprint: nothing to keep)
     with tempfile.TemporaryDirectory(prefix=PREFIX, dir=parent) as scratch:

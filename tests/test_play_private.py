@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -168,8 +170,7 @@ async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> N
 
 @pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
 async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path: Path) -> None:
-    scratch = tmp_path / "tmp"
-    scratch.mkdir(mode=0o700)
+    scratch = Path(tempfile.mkdtemp(prefix="p-"))  # (short: a socket's path fits)
     env = environment(tmp_path, TMPDIR=str(scratch))
     env.pop("XDG_RUNTIME_DIR", None)
     command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
@@ -192,3 +193,25 @@ async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path:
         ]
     finally:
         second.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
+async def test_a_temporary_folder_too_long_for_a_socket_is_passed_over(tmp_path: Path) -> None:
+    """A test runner's TMPDIR (over a hundred bytes) sent the game to loopback."""
+    long = tmp_path / ("x" * 100)
+    long.mkdir()
+    env = environment(tmp_path, TMPDIR=str(long))
+    env.pop("XDG_RUNTIME_DIR", None)
+    command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
+    ann = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    try:
+        await ann.shows(TURN_SHOWN, 60)
+        assert listening_ports(ann.proc.pid) == []
+        paths = listening_paths(ann.proc.pid)
+        assert len(paths) == 1 and Path(paths[0]).parent.parent == Path("/tmp"), paths
+        ann.proc.send_signal(signal.SIGTERM)
+        assert await ann.exits(30) == 0, ann.errors()
+        assert not Path(paths[0]).parent.exists()
+    finally:
+        ann.close()

@@ -342,6 +342,25 @@ def test_play_makes_its_folder_in_the_users_own_runtime_folder(tmp_path: Path) -
     assert runtime_dir({}) is None
 
 
+def test_plays_folder_goes_where_a_sockets_path_fits(tmp_path: Path) -> None:
+    import shutil
+    import tempfile
+
+    from president.cli.play import folder_parent
+
+    short = tempfile.mkdtemp(prefix="r-", dir="/tmp")
+    long = tmp_path / ("x" * 100)
+    long.mkdir()
+    try:
+        assert folder_parent(short, str(long)) == short
+        assert folder_parent(None, short) == short
+        assert folder_parent(str(long), short) == short
+        assert folder_parent(str(tmp_path / "gone"), short) == short
+        assert folder_parent(None, str(long)) == "/tmp"  # (a test runner's TMPDIR, say)
+    finally:
+        shutil.rmtree(short)
+
+
 def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
     """A game killed (SIGKILL, a crash) leaves its folder; the next `president play`
     removes those of this user's whose socket no longer listens, a minute old."""
