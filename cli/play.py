@@ -13,11 +13,12 @@ import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from stat import S_ISDIR, S_ISSOCK
+from stat import S_ISDIR, S_ISSOCK, S_ISVTX
 
 from president.client.connection import UNIX_PREFIX, Client, Link, connect
 from president.client.identity import default_identity
@@ -140,47 +141,83 @@ def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
     return where
 
 
-def folder_parent(runtime: str | None, temporary: str) -> str:
+def folder_parent(runtime: str | None, temporary: str) -> str | None:
     """Where the game's own folder goes: the user's runtime folder (`runtime_dir`), else
     the system's temporary one, where a socket's path fits in it; else /tmp (a long
-    TMPDIR, as a test runner's, sent the game to loopback)."""
-    for where in (runtime, temporary, "/tmp"):
-        if where and os.path.isdir(where):
-            longest = os.path.join(where, f"{PREFIX}{'x' * 8}", "server")
-            if len(os.fsencode(longest)) < UNIX_PATH_MAX:
-                return where
-    return temporary  # (no socket fits anywhere: loopback, `start_local_game`)
+    TMPDIR, as a test runner's, sent the game to loopback).  Only a folder no other user
+    may rename things in (theirs or root's, and closed to others' writing or sticky, as
+    /tmp is): with /tmp and /var/tmp full, the system's choice is the working folder,
+    where another could move the game's folder and put one of theirs in its place.  None
+    where no such folder is there."""
+    closed = [where for where in (runtime, temporary, "/tmp") if where and _closed(where)]
+    for where in closed:
+        longest = os.path.join(where, f"{PREFIX}{'x' * 8}", "server")
+        if len(os.fsencode(longest)) < UNIX_PATH_MAX:
+            return where
+    return closed[0] if closed else None  # (no socket fits: loopback, `start_local_game`)
 
 
-def sweep_killed(parent: Path, now: float | None = None) -> list[Path]:
+def _closed(where: str) -> bool:
+    """Nobody else may move or replace what this user makes in folder `where`."""
+    try:
+        info = os.stat(where)
+    except OSError:
+        return False
+    return (
+        S_ISDIR(info.st_mode)
+        and info.st_uid in (os.geteuid(), 0)
+        and (not info.st_mode & 0o022 or bool(info.st_mode & S_ISVTX))
+    )
+
+
+def sweep_killed(parent: Path, now: float | None = None, seconds: float = 5.0) -> list[Path]:
     """Remove the folders of this user's games that ended without a word (SIGKILL, a
     crash, a power cut) from `parent`: theirs, a minute old, their socket there and no
-    longer listening (a game's lives as long as the game).  The folders removed."""
+    longer listening (a game's lives as long as the game).  The folders removed.  Reads
+    the folder as it goes and for `seconds` at most: another user may fill a shared /tmp
+    with millions of names (run beside the game, not before it)."""
     now = time.time() if now is None else now
+    deadline = time.monotonic() + seconds
     swept = []
-    for folder in parent.glob(f"{PREFIX}*"):
-        try:
-            info = folder.lstat()
-            if not S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
-                continue
-            if now - info.st_mtime < 60 or not S_ISSOCK((folder / "server").lstat().st_mode):
-                continue  # (one just made may not listen yet; an older kind's has no socket)
-            with socket.socket(socket.AF_UNIX) as probe:
-                probe.settimeout(1.0)  # (a stopped game's full queue would hold it)
-                probe.connect(str(folder / "server"))
-        except ConnectionRefusedError:
-            shutil.rmtree(folder, ignore_errors=True)
-            swept.append(folder)
-        except OSError:
-            continue
+    try:
+        with os.scandir(parent) as entries:
+            for entry in entries:
+                if not entry.name.startswith(PREFIX):
+                    continue
+                if time.monotonic() > deadline:
+                    break
+                folder = Path(entry.path)
+                try:
+                    if not entry.is_dir(follow_symlinks=False):
+                        continue
+                    info = entry.stat(follow_symlinks=False)
+                    if info.st_uid != os.geteuid() or now - info.st_mtime < 60:
+                        continue  # (one just made may not listen yet)
+                    if not S_ISSOCK((folder / "server").lstat().st_mode):
+                        continue  # (an older kind's, with no socket)
+                    with socket.socket(socket.AF_UNIX) as probe:
+                        probe.settimeout(1.0)  # (a stopped game's full queue would hold it)
+                        probe.connect(str(folder / "server"))
+                except ConnectionRefusedError:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    swept.append(folder)
+                except OSError:
+                    continue
+    except OSError:
+        pass  # (the folder unreadable: nothing swept)
     return swept
 
 
 async def play(args: argparse.Namespace, input: object = None, output: object = None) -> int:
     data = args.data or default_data_dir() / "local"
     parent = folder_parent(runtime_dir(), tempfile.gettempdir())
-    if hasattr(socket, "AF_UNIX"):
-        sweep_killed(Path(parent))
+    if parent is None:
+        print(
+            "president play: no temporary folder closed to other users' hands (the usual "
+            "ones full or missing): set TMPDIR to a folder of yours",
+            file=sys.stderr,
+        )
+        return 2
     # the game's own folder: its server's socket, and the known servers' file of its client
     # (the embedded server's certificate is pinned by its fingerprint: nothing to keep)
     with tempfile.TemporaryDirectory(prefix=PREFIX, dir=parent) as scratch:
@@ -191,6 +228,8 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
+        if hasattr(socket, "AF_UNIX"):  # (beside the game: nothing waits on it)
+            threading.Thread(target=sweep_killed, args=(Path(parent),), daemon=True).start()
         theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
         app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
         app.extras = PlayExtras(lambda: server.records[-1] if server.records else None, args.name)

@@ -187,7 +187,7 @@ async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path:
     second = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
     try:
         await second.shows(TURN_SHOWN, 60)
-        assert not left.exists()
+        await wait_for(lambda: not left.exists(), 10)  # (swept beside the game)
         assert [p.parent for p in map(Path, listening_paths(second.proc.pid))] == [
             *scratch.iterdir()
         ]

@@ -349,6 +349,7 @@ def test_plays_folder_goes_where_a_sockets_path_fits(tmp_path: Path) -> None:
     from president.cli.play import folder_parent
 
     short = tempfile.mkdtemp(prefix="r-", dir="/tmp")
+    open_ = Path(tempfile.mkdtemp(prefix="o-", dir="/tmp"))
     long = tmp_path / ("x" * 100)
     long.mkdir()
     try:
@@ -357,8 +358,15 @@ def test_plays_folder_goes_where_a_sockets_path_fits(tmp_path: Path) -> None:
         assert folder_parent(str(long), short) == short
         assert folder_parent(str(tmp_path / "gone"), short) == short
         assert folder_parent(None, str(long)) == "/tmp"  # (a test runner's TMPDIR, say)
+        # open to every user's renaming (the working folder, where the system's choice
+        # falls with /tmp and /var/tmp full): passed over
+        open_.chmod(0o777)
+        assert folder_parent(None, str(open_)) == "/tmp"
+        open_.chmod(0o1777)  # (sticky, as /tmp)
+        assert folder_parent(None, str(open_)) == str(open_)
     finally:
         shutil.rmtree(short)
+        shutil.rmtree(open_)
 
 
 def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
@@ -396,6 +404,7 @@ def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
             theirs = folder("president-play-theirs", listening=False)
             os.chown(theirs, 65534, 65534)
             kept.append(theirs)
+        assert sweep_killed(tmp_path, seconds=0) == []  # (out of time at the first)
         assert sweep_killed(tmp_path) == [killed]
         assert not killed.exists() and all(path.exists() for path in kept)
     finally:
