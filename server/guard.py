@@ -14,7 +14,9 @@ scrypt).  A check that finds the password right gives its place back (`spare`): 
 budgets count guesses, not people who know the password.  A player key that gave the
 right password before (`welcome`) is held by neither budget, nor by its address's wait: a friend who mistyped once while others guess from many addresses is
 not locked out with them (a key proves who holds it, and a guesser holds no key that
-was ever let in).
+was ever let in).  The welcomes live in memory: after a restart a key seated in a game
+of the server (`refusal`'s `seated`) is not held by the budgets either, only by its
+address's wait.
 
 An address's checks of one kind are made one at a time (`turn`): many connections
 guessing at once from one address wait for each other, each seeing the wait the one
@@ -93,10 +95,14 @@ class PasswordGuard:
             if not users[0]:
                 del self._turns[key]
 
-    def refusal(self, address: str, what: str, who: Hashable | None = None) -> str | None:
+    def refusal(
+        self, address: str, what: str, who: Hashable | None = None, seated: bool = False
+    ) -> str | None:
         """Why this address may not try a password now (how long to wait), or None.
         `who` (a proven player key, with what it opens) is not held at all if it gave
-        the right password before."""
+        the right password before.  A `seated` key (one that sits in a game here: it gave
+        the password before a restart, which the welcomes do not outlive) is not held by
+        the budgets many addresses share, only by its own address's wait."""
         if who is not None and who in self._welcomed.get(what, {}):
             # (it knows this password: nothing to guess, so no wait either; an address
             # is every local user's loopback, or a LAN's shared one, and another's
@@ -108,6 +114,8 @@ class PasswordGuard:
             left = record.until - now
             if left > 0:
                 return f"too many wrong passwords: try again in {max(1, round(left))} s"
+        if seated:
+            return None
         if record is None or not record.wrong or now - record.last > self.forget:
             budget, most = self._new.setdefault(what, deque()), self.new_per_minute
             said = "too many password tries from new addresses (someone may be guessing)"

@@ -52,6 +52,8 @@ class Handler(Protocol):
 
     def seated_under(self, name: str, player_id: str) -> str | None: ...
 
+    def holds_seat(self, player_id: str) -> bool: ...
+
     async def handle(self, session: Session, message: m.Message) -> None: ...
 
     async def disconnect(self, session: Session) -> None: ...
@@ -354,8 +356,11 @@ class Session:
                 return False
         if password is not None:
             guard = self.handler.guard
+            # (a key seated in a game here gave the right password before, perhaps before a
+            # restart, which the welcomes do not outlive: not held by the budgets either)
+            seated = proven is not None and self.handler.holds_seat(player_id(proven))
             async with guard.turn(self.address, "server"):  # (one check at a time an address)
-                if wait := guard.refusal(self.address, "server", proven):
+                if wait := guard.refusal(self.address, "server", proven, seated):
                     self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not checked
                     return False
                 if not await password_checks(password, hello.password, self.address):

@@ -277,6 +277,35 @@ async def test_after_a_server_restart_the_key_takes_the_chair_back_without_a_tok
         await back.link.close()
 
 
+async def test_after_a_restart_a_seated_key_is_not_held_by_a_spray_of_guesses(
+    tmp_path: Path,
+) -> None:
+    """The welcomes of keys that gave the server's password do not outlive a restart:
+    while guessers from many addresses held the minute's first tries, a player seated in
+    the restored game could not come back.  A key seated in a game here is not held by
+    the budgets (a new key is held; its own address's wait still holds it: the guard's
+    tests)."""
+    key = Ed25519PrivateKey.generate()
+    async with running_server(tmp_path, bot_delay=0.05, password="sesame") as server:
+        ann = await client(server, "ann", tmp_path, identity=key, password="sesame")
+        task = asyncio.create_task(ann.run())
+        await sit_among_server_bots(ann)
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        task.cancel()
+        await ann.link.close()
+    async with running_server(tmp_path, bot_delay=0.05, password="sesame") as server:
+        guard = server.lobby.guard
+        for i in range(guard.new_per_minute):  # guessers take the minute's first tries
+            assert guard.refusal(f"10.6.0.{i}", "server") is None
+            guard.wrong(f"10.6.0.{i}", "server")
+        with pytest.raises(ConnectFailed, match="too many password tries from new addresses"):
+            await client(server, "cat", tmp_path, identity=Ed25519PrivateKey.generate(),
+                         password="sesame")  # fmt: skip
+        back = await client(server, "ann", tmp_path, identity=key, password="sesame")
+        await back.link.close()
+
+
 async def test_a_names_file_open_to_others_stops_the_server_in_one_line(tmp_path: Path) -> None:
     from president.server.storage import StorageError
 

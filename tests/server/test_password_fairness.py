@@ -140,3 +140,19 @@ def test_a_check_found_right_gives_its_place_back() -> None:
         guard.wrong(f"10.6.0.{i}", "server")
         guard.spare(f"10.6.0.{i}", "server")  # (too late: found wrong, its place is kept)
     assert (guard.refusal("10.5.1.1", "server") or "").startswith("too many password tries")
+
+
+def test_a_seated_key_skips_the_budgets_not_its_addresss_wait() -> None:
+    """A key seated in a game at the server (its password given before a restart) is not
+    held by the budgets many addresses share; its own address's wrong guesses hold it."""
+    clock = Clock()
+    guard = PasswordGuard(1.0, 60.0, 3600.0, clock, shared_per_minute=12, new_per_minute=3)
+    for i in range(3):  # guessers take the minute's first tries
+        assert guard.refusal(f"10.6.0.{i}", "server") is None
+        guard.wrong(f"10.6.0.{i}", "server")
+    assert (guard.refusal("10.0.0.7", "server", b"k" * 32) or "").startswith("too many password")
+    assert guard.refusal("10.0.0.7", "server", b"k" * 32, seated=True) is None
+    guard.wrong("10.0.0.7", "server")
+    assert (guard.refusal("10.0.0.7", "server", b"k" * 32, seated=True) or "").startswith(
+        "too many wrong passwords: try again in"
+    )
