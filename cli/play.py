@@ -173,7 +173,8 @@ def _closed(where: str) -> bool:
 def sweep_killed(parent: Path, now: float | None = None, seconds: float = 5.0) -> list[Path]:
     """Remove the folders of this user's games that ended without a word (SIGKILL, a
     crash, a power cut) from `parent`: theirs, a minute old, their socket there and no
-    longer listening (a game's lives as long as the game).  The folders removed.  Reads
+    longer listening (a game's lives as long as the game), or empty (killed as it
+    began).  The folders removed.  Reads
     the folder as it goes and for `seconds` at most: another user may fill a shared /tmp
     with millions of names (run beside the game, not before it)."""
     now = time.time() if now is None else now
@@ -193,6 +194,10 @@ def sweep_killed(parent: Path, now: float | None = None, seconds: float = 5.0) -
                     info = entry.stat(follow_symlinks=False)
                     if info.st_uid != os.geteuid() or now - info.st_mtime < 60:
                         continue  # (one just made may not listen yet)
+                    with contextlib.suppress(OSError):  # (killed before its first file)
+                        folder.rmdir()  # (only if empty)
+                        swept.append(folder)
+                        continue
                     if not S_ISSOCK((folder / "server").lstat().st_mode):
                         continue  # (an older kind's, with no socket)
                     with socket.socket(socket.AF_UNIX) as probe:

@@ -394,9 +394,13 @@ def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
     held: list[socket.socket] = []
     try:
         killed = folder("president-play-killed", listening=False)
+        empty = folder("president-play-empty", listening=None)  # (killed as it began)
+        older_kind = tmp_path / "president-play-tcp"  # (its client's file, no socket)
+        older_kind.mkdir(mode=0o700)
+        (older_kind / "known").write_text("")
+        os.utime(older_kind, (os.path.getmtime(older_kind) - 120,) * 2)
         alive = folder("president-play-alive", listening=True)
         young = folder("president-play-young", listening=False, age=0)
-        older_kind = folder("president-play-tcp", listening=None)
         other = folder("other-killed", listening=False)
         (tmp_path / "president-play-file").write_text("")
         kept = [alive, young, older_kind, other, tmp_path / "president-play-file"]
@@ -405,8 +409,9 @@ def test_play_sweeps_away_the_folders_of_games_killed(tmp_path: Path) -> None:
             os.chown(theirs, 65534, 65534)
             kept.append(theirs)
         assert sweep_killed(tmp_path, seconds=0) == []  # (out of time at the first)
-        assert sweep_killed(tmp_path) == [killed]
-        assert not killed.exists() and all(path.exists() for path in kept)
+        assert sorted(sweep_killed(tmp_path)) == [empty, killed]
+        assert not killed.exists() and not empty.exists()
+        assert all(path.exists() for path in kept)
     finally:
         for sock in held:
             sock.close()
