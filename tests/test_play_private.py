@@ -89,9 +89,15 @@ def connect_as(uid: int, path: str) -> str:
     return {0: "connected", 1: "permission denied"}.get(os.waitstatus_to_exitcode(status), "?")
 
 
-def play(tmp_path: Path) -> Terminal:
+def play(tmp_path: Path, temporary: Path | None = None) -> Terminal:
+    """`president play` in a terminal, its home in `tmp_path`; with `temporary` as its
+    TMPDIR (and no XDG_RUNTIME_DIR: the game's folder goes there, if a socket fits)."""
+    env = environment(tmp_path)
+    if temporary is not None:
+        env["TMPDIR"] = str(temporary)
+        env.pop("XDG_RUNTIME_DIR", None)
     command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
-    return Terminal(command, environment(tmp_path), rows=24, columns=80, stderr_apart=True)
+    return Terminal(command, env, rows=24, columns=80, stderr_apart=True)
 
 
 @pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
@@ -171,10 +177,7 @@ async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> N
 @pytest.mark.skipif(not Path("/proc/net/unix").exists(), reason="needs Linux's /proc")
 async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path: Path) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="p-"))  # (short: a socket's path fits)
-    env = environment(tmp_path, TMPDIR=str(scratch))
-    env.pop("XDG_RUNTIME_DIR", None)
-    command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
-    first = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    first = play(tmp_path, scratch)
     try:
         await first.shows(TURN_SHOWN, 60)
         left = Path(listening_paths(first.proc.pid)[0]).parent
@@ -184,7 +187,7 @@ async def test_a_game_killed_leaves_a_folder_the_next_game_sweeps_away(tmp_path:
         first.close()
     assert left.parent == scratch and (left / "server").exists()
     os.utime(left, (left.stat().st_mtime - 120,) * 2)  # (a minute and more ago)
-    second = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    second = play(tmp_path, scratch)
     try:
         await second.shows(TURN_SHOWN, 60)
         await wait_for(lambda: not left.exists(), 10)  # (swept beside the game)
@@ -201,10 +204,7 @@ async def test_a_temporary_folder_too_long_for_a_socket_is_passed_over(tmp_path:
     """A test runner's TMPDIR (over a hundred bytes) sent the game to loopback."""
     long = tmp_path / ("x" * 100)
     long.mkdir()
-    env = environment(tmp_path, TMPDIR=str(long))
-    env.pop("XDG_RUNTIME_DIR", None)
-    command = [*PRESIDENT, "play", "--name", "ann", "--bots", "random", "--bot-delay", "0"]
-    ann = Terminal(command, env, rows=24, columns=80, stderr_apart=True)
+    ann = play(tmp_path, long)
     try:
         await ann.shows(TURN_SHOWN, 60)
         assert listening_ports(ann.proc.pid) == []
