@@ -127,7 +127,9 @@ def report(
         " bot (the heuristic) playing every seat;",
         "  the play: what your decisions gained or cost against the normal bot's with the"
         " same cards (a mistake it would have made too counts 0);",
-        "  against the best: what they cost against the best action found each time.",
+        "  against the best: what they cost against the best action found each time (an"
+        " estimate from sampled deals: a hand played as well as the best may show a little"
+        " above 0).",
     ]
     finished = {summary.name: summary for summary in result.summaries(finished=True)}
     for summary in result.summaries():

@@ -176,7 +176,7 @@ async def first_link(
             )
             return link, secret
         except PasswordNeeded as exc:
-            what = "that password is wrong: the password" if exc.wrong else "the password"
+            what = "that password is wrong. The password" if exc.wrong else "the password"
             secret = await ask_secret(f"{what} for {args.address} (not shown): ")
     link = await connect(
         args.address, args.name, pin=pin, known=known, password=secret, identity=args.key

@@ -537,7 +537,7 @@ async def test_connect_asks_for_the_password_the_server_wants(
     # a wrong one (from the environment) is asked again, saying so; Ctrl-C there
     env = environment(tmp_path, PRESIDENT_PASSWORD="open")
     with prompted(args, env) as terminal:
-        await interrupted(terminal, "that password is wrong: the password for")
+        await interrupted(terminal, "that password is wrong. The password for")
 
 
 @pytest.mark.slow

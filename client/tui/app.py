@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from president.engine import PASS, Action, HandOver
+from president.engine import PASS, Action, HandOver, Phase
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from prompt_toolkit.application import Application, get_app
@@ -421,14 +421,16 @@ class TableApp:
         hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
         phase = public.phase.value.replace("_", " ") if public is not None else table.status
         left = self.screen.seconds_left()
+        # (the order in force, while a game goes on: a game over reverses nothing)
+        going = public if public is not None and public.phase is not Phase.GAME_OVER else None
         # (importance, text): the least important go first when the line is too narrow
         parts = [
             (2, table.name),
             (4, rules),
             (1, hand),
             (1, phase),
-            (0, "REVOLUTION" if public is not None and public.revolution else ""),
-            (0, "JACK BACK" if public is not None and public.jack_back else ""),
+            (0, "REVOLUTION" if going is not None and going.revolution else ""),
+            (0, "JACK BACK" if going is not None and going.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
             self._connection_part(),
             (2, "? for help"),

@@ -269,7 +269,8 @@ class LobbyScreen:
             return ["choose a table to see it here"]
         out = [
             f"{info.name} — {info.status}",
-            f"preset {info.preset}" + (f", changed: {info.changes}" if info.changes else ""),
+            f"preset {info.preset}"
+            + (f", changed: {changes_shown(info.changes)}" if info.changes else ""),
             f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
             "password needed" if info.password else "open to anyone",
             f"{info.spectators} watching" if info.spectators else "",
@@ -343,6 +344,20 @@ class LobbyScreen:
 
 def _rated(rating: str | None) -> str:
     return "" if rating is None else f"  rating {rating}"
+
+
+def changes_shown(changes: str) -> str:
+    """The server's `k=v, ...` (Python's words: True, None) as `president rules` and the
+    create form say them: `k = true`."""
+    shown = []
+    for part in changes.split(", "):
+        name, value = _parse_change(part)
+        if isinstance(value, bool):
+            word = "true" if value else "false"
+        else:
+            word = "none" if value is None else str(value)
+        shown.append(f"{name} = {word}" if name else part)
+    return ", ".join(shown)
 
 
 def _parse_change(text: str) -> tuple[str, Any]:

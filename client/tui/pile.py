@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from president.engine import Card, Play, PublicView
+from president.engine import Card, Phase, Play, PublicView
 
 from .narrator import card_text, lock_text
 
 #: What the pile line says when there is nothing to beat.
 EMPTY = "empty: the next play leads"
+#: ... and once the game is over (its last trick is no pile to beat).
+OVER = "none: the game is over"
 
 
 def pile(view: PublicView, me: str = "") -> list[tuple[str, Play]]:
@@ -28,6 +30,8 @@ def pile_line(
 ) -> list[tuple[str, str]]:
     """The top of the pile as (style, text) pairs: who played it and its cards (each in
     `style_of` its card), then the suit lock if the trick has one."""
+    if view is not None and view.phase is Phase.GAME_OVER:
+        return [("class:dim", OVER)]
     if view is None or not view.trick:
         return [("class:dim", EMPTY)]
     who, play = pile(view, me)[-1]

@@ -48,7 +48,7 @@ HELP = """\
  ?             this help (any key closes it)
  q  ctrl-c     quit
  ▶ whose turn (or who owes a return in the exchange)
- crowded screens: · passed, titles by initials (P VP C)
+ crowded: · passed, titles by initials (P, VP, C, VS, S)
  underlined: cards got in this hand's exchange
  highlighted in the log: what this step did"""
 

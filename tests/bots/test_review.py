@@ -244,6 +244,8 @@ def test_president_analyze_prints_a_review_and_refuses_bad_input(tmp_path: Path)
         assert measured["chosen"] - measured["best"] == pytest.approx(decision["gap"], abs=2e-3)
     text = president("analyze", str(CLASSIC), "--playouts", "2", "--seat", "random-0")
     assert text.returncode == 0 and "random-0: accuracy" in text.stdout
+    # (a newcomer met "+0.5 against the best" under a header saying only "what they cost")
+    assert "a hand played as well as the best may show a little above 0" in text.stdout
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "president-record/1", "players": ["a"]')
     for args in ([str(bad)], [str(CLASSIC), "--seat", "nobody"], [str(tmp_path / "none")]):

@@ -105,6 +105,8 @@ def test_the_table_list_follows_the_server() -> None:
     assert screen.selected() == info
     assert screen.line(info).split() == ["b", "full", "2/4", "waiting", "locked"]
     assert "  2: bot:random" in screen.details() and "  1: (empty)" in screen.details()
+    # the changes as `president rules` and the create form say them (not Python's True)
+    assert "preset full, changed: must_beat = true, jokers = 1" in screen.details()
     assert screen.rules_words() == [
         "a follower holding a legal play may not pass",
         "1 joker per deck",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from president.client.model import Chair, TableModel, TableState
-from president.client.tui.pile import EMPTY, pile, pile_line
-from president.engine import Card, Play, parse_cards
+from president.client.tui.pile import EMPTY, OVER, pile, pile_line
+from president.engine import Card, Phase, Play, parse_cards
 
 from ..views import a_public_view
 from .test_table_words import SEATING, table_view
@@ -30,6 +30,9 @@ def test_the_pile_line_names_the_top_play_its_cards_coloured_and_the_lock() -> N
         ("class:turn", " locked: ♦♥"),
     ]
     assert pile_line(view, "", colour)[0] == ("", "ann: ")
+    # the game over, its last trick is no pile (a newcomer read it as one to beat)
+    over = a_public_view(SEATING, trick=((1, nines), (0, tens)), phase=Phase.GAME_OVER)
+    assert pile_line(over, "ann", colour) == [("class:dim", OVER)]
 
 
 def test_the_model_keeps_the_table_around_the_game_in_its_own_terms() -> None:

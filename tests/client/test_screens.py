@@ -38,6 +38,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from ..harness.apps import AppTerminal
 from ..harness.screen import Pen
 from ..harness.waiting import wait_for
+from ..views import a_public_view
 
 SIZES = ((20, 60), (24, 80), (40, 120))
 ME = "ann"
@@ -1139,3 +1140,14 @@ async def test_a_message_goes_after_its_seconds_but_the_coachs_stays_until_a_key
         assert screen.message == "coach: pass, expected place 2.5"  # still there
         app.key_pressed()
         assert screen.message == "" and screen.kept_message == ""
+
+
+async def test_a_game_over_says_no_order_in_force() -> None:
+    """A newcomer saw REVOLUTION in the header after the game was over."""
+    async with open_table(game_over, 24, 80) as (table, _):
+        model = table.client.model
+        seating = model.public.seating if model.public is not None else SEATING
+        for phase, shown in ((Phase.PLAY, True), (Phase.GAME_OVER, False)):
+            model.public = a_public_view(seating, phase=phase, revolution=True, jack_back=True)
+            header = "".join(fragment[1] for fragment in table.app._header())
+            assert ("REVOLUTION" in header) is shown and ("JACK BACK" in header) is shown, header
