@@ -42,6 +42,9 @@ class TableForm:
     #: one the rules were taken from ("" for a preset): the preset row offers them too.
     saved: dict[str, RuleSet] = field(default_factory=dict, repr=False)
     chosen: str = ""
+    #: The name is the lobby's suggestion, not typed: the first key typed there replaces
+    #: it, backspace clears it (typing added to it: "ann's tablefriday").
+    suggested: bool = False
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -80,7 +83,11 @@ class TableForm:
         except RulesError:
             rules = self.base()
         out = [
-            ("table name", self.name or "—", "type it"),
+            (
+                "table name",
+                self.name or "—",
+                "type one to replace it" if self.suggested else "type it",
+            ),
             (
                 ("preset", f"{self.chosen} (saved)", f"the preset {self.preset} and its changes")
                 if self.chosen
@@ -158,13 +165,14 @@ class TableForm:
     def type(self, text: str) -> None:
         key = self.key
         if key == "name":
-            self.name = (self.name + text)[:40]
+            name = "" if self.suggested else self.name
+            self.name, self.suggested = (name + text)[:40], False
         elif key == "password":
             self.password = (self.password + text)[:64]
 
     def backspace(self) -> None:
         if self.key == "name":
-            self.name = self.name[:-1]
+            self.name, self.suggested = ("" if self.suggested else self.name[:-1]), False
         elif self.key == "password":
             self.password = self.password[:-1]
 

@@ -520,7 +520,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
             for n in (f"{screen.me}'s table", *(f"{screen.me}'s table {i}" for i in range(2, 999)))
             if n.casefold() not in taken
         )
-        screen.form = TableForm(name=name[:40], saved=screen.saved)
+        screen.form = TableForm(name=name[:40], saved=screen.saved, suggested=True)
         screen.message = ""
 
     @kb.add("c", filter=browsing)

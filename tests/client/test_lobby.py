@@ -56,6 +56,27 @@ def test_the_form_has_every_toggle_in_words_and_builds_the_request() -> None:
     )
 
 
+def test_a_suggested_name_is_replaced_by_the_first_key_typed() -> None:
+    """A newcomer typed "friday" over the lobby's suggestion and got "ann's tablefriday"
+    (17 backspaces to mend it)."""
+    form = TableForm(name="ann's table", suggested=True)
+    assert dict((label, w) for label, _, w in form.rows())["table name"] == (
+        "type one to replace it"
+    )
+    for key in "friday":
+        form.type(key)
+    assert form.name == "friday" and not form.suggested
+    form.backspace()
+    assert form.name == "frida"  # (typed: one key at a time)
+    again = TableForm(name="ann's table", suggested=True)
+    again.backspace()  # (the suggestion goes at once)
+    assert again.name == "" and again.problem() == "give the table a name"
+    kept = TableForm(name="ann's table", suggested=True)
+    kept.row = kept.keys.index("seats")
+    kept.change(1)  # (another row changed: the suggestion stays, and is the name)
+    assert kept.request().name == "ann's table"
+
+
 def test_the_form_says_what_is_wrong_before_anything_is_sent() -> None:
     form = TableForm(name="")
     assert form.problem() == "give the table a name"
