@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError, rules_from
-from president.engine.describe import describe
+from president.engine.describe import describe, value_word
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
@@ -184,19 +184,10 @@ def other_rules(document: dict[str, Any], expected: RuleSet) -> str:
         return ""
     wanted = expected.rules
     return ", ".join(
-        f"{name} = {shown_value(getattr(played, name))} (the file: "
-        f"{shown_value(getattr(wanted, name))})"
+        f"{name} = {value_word(getattr(played, name))} (the file: "
+        f"{value_word(getattr(wanted, name))})"
         for name in played.changes_from(wanted)
     )
-
-
-def shown_value(value: object) -> str:
-    """A toggle's value as `--set` and the docs write it."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:

@@ -117,17 +117,20 @@ def toggle_words(name: str, value: Any, rules: Rules) -> str:
     return _WORDS[name](value, rules)
 
 
+def value_word(value: object) -> str:
+    """A toggle's value as records, `--set`, `president rules` and the screens write it:
+    true/false, none, a number or a word as it is."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def describe(rules: Rules) -> list[tuple[str, str, str]]:
     """(toggle, value as written in records, the rule in words) for every toggle."""
     rows = []
     for name in TOGGLES:
         value = getattr(rules, name)
-        shown = (
-            "none"
-            if value is None
-            else str(value).lower()
-            if isinstance(value, bool)
-            else str(value)
-        )
-        rows.append((name, shown, toggle_words(name, value, rules)))
+        rows.append((name, value_word(value), toggle_words(name, value, rules)))
     return rows

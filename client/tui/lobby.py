@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
-from president.engine.describe import toggle_words
+from president.engine.describe import toggle_words, value_word
 from president.engine.rulefile import RuleSet
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
@@ -119,13 +119,7 @@ class TableForm:
         ]
         for name in TOGGLES:
             value = self.value(name)
-            shown = (
-                "none"
-                if value is None
-                else str(value).lower()
-                if isinstance(value, bool)
-                else str(value)
-            )
+            shown = value_word(value)
             if name in self.toggles:
                 shown += " *"
             out.append((name, shown, toggle_words(name, value, rules)))
@@ -360,11 +354,7 @@ def changes_shown(changes: str) -> str:
     shown = []
     for part in changes.split(", "):
         name, value = _parse_change(part)
-        if isinstance(value, bool):
-            word = "true" if value else "false"
-        else:
-            word = "none" if value is None else str(value)
-        shown.append(f"{name} = {word}" if name else part)
+        shown.append(f"{name} = {value_word(value)}" if name else part)
     return ", ".join(shown)
 
 
