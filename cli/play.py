@@ -52,8 +52,9 @@ from .usage import (
 #: The longest path a Unix socket takes, with its final NUL (108 bytes on Linux, 104 on
 #: the BSDs and macOS).
 UNIX_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
-#: How the name of a game's own folder begins.
+#: How the name of a game's own folder begins, and its server's socket's name in it.
 PREFIX = "president-play-"
+SOCKET = "server"
 
 
 async def start_local_game(
@@ -122,8 +123,13 @@ def _socket_in(private: Path | None) -> Path | None:
     """Where the server's Unix socket goes in `private`, if there can be one there."""
     if private is None or not hasattr(socket, "AF_UNIX"):
         return None
-    path = private / "server"
-    return path if len(os.fsencode(path)) < UNIX_PATH_MAX else None
+    path = private / SOCKET
+    return path if _fits(path) else None
+
+
+def _fits(path: str | Path) -> bool:
+    """A Unix socket may be made at `path` (its length allows it)."""
+    return len(os.fsencode(path)) < UNIX_PATH_MAX
 
 
 def runtime_dir(environ: Mapping[str, str] = os.environ) -> str | None:
@@ -151,8 +157,7 @@ def folder_parent(runtime: str | None, temporary: str) -> str | None:
     where no such folder is there."""
     closed = [where for where in (runtime, temporary, "/tmp") if where and _closed(where)]
     for where in closed:
-        longest = os.path.join(where, f"{PREFIX}{'x' * 8}", "server")
-        if len(os.fsencode(longest)) < UNIX_PATH_MAX:
+        if _fits(os.path.join(where, f"{PREFIX}{'x' * 8}", SOCKET)):  # (mkdtemp's 8)
             return where
     return closed[0] if closed else None  # (no socket fits: loopback, `start_local_game`)
 
@@ -198,11 +203,11 @@ def sweep_killed(parent: Path, now: float | None = None, seconds: float = 5.0) -
                         folder.rmdir()  # (only if empty)
                         swept.append(folder)
                         continue
-                    if not S_ISSOCK((folder / "server").lstat().st_mode):
+                    if not S_ISSOCK((folder / SOCKET).lstat().st_mode):
                         continue  # (an older kind's, with no socket)
                     with socket.socket(socket.AF_UNIX) as probe:
                         probe.settimeout(1.0)  # (a stopped game's full queue would hold it)
-                        probe.connect(str(folder / "server"))
+                        probe.connect(str(folder / SOCKET))
                 except ConnectionRefusedError:
                     shutil.rmtree(folder, ignore_errors=True)
                     swept.append(folder)
