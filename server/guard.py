@@ -12,9 +12,9 @@ free first tries let a hostile pass with an address per guess check a 4-digit ta
 password in 25 s, 30 a second, and queue the host's own password table behind 17 s of
 scrypt).  A check that finds the password right gives its place back (`spare`): the
 budgets count guesses, not people who know the password.  A player key that gave the
-right password before (`welcome`) is held by neither budget, nor by its address's wait: a friend who mistyped once while others guess from many addresses is
-not locked out with them (a key proves who holds it, and a guesser holds no key that
-was ever let in).  The welcomes live in memory: after a restart a key seated in a game
+right password before (`welcome`) is held by neither budget, nor by its address's wait:
+a friend who mistyped once while others guess from many addresses is not locked out
+with them (a key proves who holds it, and a guesser holds no key that was ever let in).  The welcomes live in memory: after a restart a key seated in a game
 of the server (`refusal`'s `seated`) is not held by the budgets either, only by its
 address's wait.
 
@@ -96,13 +96,18 @@ class PasswordGuard:
                 del self._turns[key]
 
     def refusal(
-        self, address: str, what: str, who: Hashable | None = None, seated: bool = False
+        self,
+        address: str,
+        what: str,
+        who: Hashable | None = None,
+        seated: Callable[[], bool] | None = None,
     ) -> str | None:
         """Why this address may not try a password now (how long to wait), or None.
         `who` (a proven player key, with what it opens) is not held at all if it gave
-        the right password before.  A `seated` key (one that sits in a game here: it gave
-        the password before a restart, which the welcomes do not outlive) is not held by
-        the budgets many addresses share, only by its own address's wait."""
+        the right password before.  A key `seated` says sits in a game here (it gave the
+        password before a restart, which the welcomes do not outlive) is not held by the
+        budgets many addresses share, only by its own address's wait (asked only when a
+        budget is reached: it looks through every table)."""
         if who is not None and who in self._welcomed.get(what, {}):
             # (it knows this password: nothing to guess, so no wait either; an address
             # is every local user's loopback, or a LAN's shared one, and another's
@@ -114,8 +119,6 @@ class PasswordGuard:
             left = record.until - now
             if left > 0:
                 return f"too many wrong passwords: try again in {max(1, round(left))} s"
-        if seated:
-            return None
         if record is None or not record.wrong or now - record.last > self.forget:
             budget, most = self._new.setdefault(what, deque()), self.new_per_minute
             said = "too many password tries from new addresses (someone may be guessing)"
@@ -125,6 +128,8 @@ class PasswordGuard:
         while budget and now - budget[0] >= 60:
             budget.popleft()
         if len(budget) >= most:
+            if seated is not None and seated():
+                return None  # (not counted: it knew the password before)
             return f"{said}: try again in {max(1, round(60 - (now - budget[0])))} s"
         budget.append(now)
         self._counted[(address, what)] = (budget, now)

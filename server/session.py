@@ -358,7 +358,8 @@ class Session:
             guard = self.handler.guard
             # (a key seated in a game here gave the right password before, perhaps before a
             # restart, which the welcomes do not outlive: not held by the budgets either)
-            seated = proven is not None and self.handler.holds_seat(player_id(proven))
+            key = proven
+            seated = None if key is None else lambda: self.handler.holds_seat(player_id(key))
             async with guard.turn(self.address, "server"):  # (one check at a time an address)
                 if wait := guard.refusal(self.address, "server", proven, seated):
                     self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not checked

@@ -151,8 +151,8 @@ def test_a_seated_key_skips_the_budgets_not_its_addresss_wait() -> None:
         assert guard.refusal(f"10.6.0.{i}", "server") is None
         guard.wrong(f"10.6.0.{i}", "server")
     assert (guard.refusal("10.0.0.7", "server", b"k" * 32) or "").startswith("too many password")
-    assert guard.refusal("10.0.0.7", "server", b"k" * 32, seated=True) is None
+    assert guard.refusal("10.0.0.7", "server", b"k" * 32, seated=lambda: True) is None
     guard.wrong("10.0.0.7", "server")
-    assert (guard.refusal("10.0.0.7", "server", b"k" * 32, seated=True) or "").startswith(
+    assert (guard.refusal("10.0.0.7", "server", b"k" * 32, lambda: True) or "").startswith(
         "too many wrong passwords: try again in"
     )
