@@ -190,7 +190,7 @@ def sweep_killed(parent: Path, now: float | None = None, seconds: float = 5.0) -
             for entry in entries:
                 if not entry.name.startswith(PREFIX):
                     continue
-                if time.monotonic() > deadline:
+                if time.monotonic() >= deadline:  # (no time given: none swept)
                     break
                 folder = Path(entry.path)
                 try:
