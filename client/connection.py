@@ -481,6 +481,11 @@ class Client:
                 model.recall(message)
             except RemoteProtocolError as error:
                 self._keep(error.code, error.message)
+        elif isinstance(message, m.GameResults):
+            try:
+                model.tally(message)
+            except RemoteProtocolError as error:
+                self._keep(error.code, error.message)
         elif isinstance(message, m.DealCommit):
             self._forget_deals_from(message.hand)
             self.commits[message.hand] = message.digest

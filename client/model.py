@@ -9,13 +9,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from president.engine import (
     Card,
     Event,
     Gave,
     HandedOver,
+    HandOver,
     HandStarted,
     Pass,
     Phase,
@@ -50,6 +51,16 @@ class Recalled:
     table: str
     hand: int
     heard: tuple[Heard, ...]
+
+
+@dataclass(frozen=True)
+class Tallied:
+    """The ended hands of the game at `table`, as the server told them with a snapshot
+    (version 12): each hand's `HandOver`, oldest first.  They replace any this client
+    holds of the game (it may have missed some, or hold another game's)."""
+
+    table: str
+    hands: tuple[HandOver, ...]
 
 
 @dataclass(frozen=True)
@@ -129,7 +140,7 @@ class TableState:
 
 
 #: What happened at the table, in order, as a screen is told it (`TableModel.news`).
-News = Heard | Recalled | Viewed | Sealed | Said
+News = Heard | Recalled | Tallied | Viewed | Sealed | Said
 
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
@@ -172,6 +183,8 @@ class TableModel:
     resumed: int = 0
     #: The pages of a hand's history (`hand_history`) heard so far, until its last.
     _recalling: list[m.HandHistory] = field(default_factory=list, repr=False)
+    #: The pages of the game's results (`game_results`) heard so far, until its last.
+    _tallying: list[m.GameResults] = field(default_factory=list, repr=False)
     _rules: tuple[dict[str, Any], Rules] | None = field(default=None, repr=False)
 
     # --- updates ----------------------------------------------------------------------
@@ -269,14 +282,9 @@ class TableModel:
         """A page of the hand's history, sent with a snapshot.  Once the last is in, the
         hand's events here are the history (what this client heard of the hand before
         losing touch, or nothing, is replaced): so `history()` is the engine's."""
-        if page.page == 0:
-            self._recalling = []
-        elif not self._recalling or page.page != self._recalling[-1].page + 1:
-            return  # a page out of its order: wait for the next page 0
-        self._recalling.append(page)
-        if page.more:
+        pages = _whole(self._recalling, page)
+        if pages is None:
             return
-        pages, self._recalling = self._recalling, []
         messages = [
             e for p in pages if p.table == page.table and p.hand == page.hand for e in p.events
         ]
@@ -295,6 +303,15 @@ class TableModel:
         self.events[start:] = [self._shown(h.event) for h in heard]
         self.resumed = start
         self._tell(Recalled(page.table, page.hand, heard))
+
+    def tally(self, page: m.GameResults) -> None:
+        """A page of the game's ended hands, sent with a snapshot; once the last is in,
+        they are told (`Tallied`)."""
+        pages = _whole(self._tallying, page)
+        if pages is None:
+            return
+        hands = wire.results_from_wire(p for p in pages if p.table == page.table)
+        self._tell(Tallied(page.table, hands))
 
     def _shown(self, event: Event) -> Event:
         """A hand-over of mine as I saw it (with its cards), if I did."""
@@ -454,3 +471,23 @@ def shown(entry: m.RatingEntry) -> str:
     """A rating as a screen shows it: marked `?` while provisional (not established:
     listed after every established player, and not settled), as lichess marks one."""
     return f"{entry.rating}?" if entry.provisional else str(entry.rating)
+
+
+Paged = TypeVar("Paged", m.HandHistory, m.GameResults)
+
+
+def _whole(heard: list[Paged], page: Paged) -> list[Paged] | None:
+    """`page` added to the pages `heard` so far (changed in place): all of them once it
+    is the last (`heard` emptied for the next), else None.  Page 0 starts afresh; a page
+    out of its order is dropped, and so are the pages after it until the next page 0."""
+    if page.page == 0:
+        heard.clear()
+    elif not heard or page.page != heard[-1].page + 1:
+        heard.clear()
+        return None
+    heard.append(page)
+    if page.more:
+        return None
+    pages = heard[:]
+    heard.clear()
+    return pages

@@ -31,7 +31,7 @@ from .events import Event, GameOver, HandOver
 from .moves import strength
 from .phase import Phase
 from .rules import Rules
-from .scoring import game_result
+from .scoring import game_result, hand_points
 from .seating import lowest_first
 
 
@@ -195,9 +195,24 @@ def finish_hand(
     for name, gain in zip(finish, points):
         scores[name] += gain
     finishes.append(finish)
-    events: list[Event] = [HandOver(hand, tuple(finish), tuple(zip(finish, points)))]
+    events: list[Event] = [hand_over(hand, finish, points)]
     over, winners = game_result(rules, scores, seating, len(finishes), finish)
     if not over:
         return events, None
     events.append(GameOver(tuple(winners)))
     return events, winners
+
+
+def hand_over(hand: int, finish: Sequence[str], points: Sequence[int]) -> HandOver:
+    """A hand's end: names by place, each with the points its place gained."""
+    return HandOver(hand, tuple(finish), tuple(zip(finish, points)))
+
+
+def hands_over(rules: Rules, finishes: Sequence[Sequence[str]]) -> list[HandOver]:
+    """Every ended hand of a game as its `HandOver` said it, from the finishes kept (a
+    hand's points are its places' under `rules`): what a table tells someone who comes
+    in after those hands."""
+    return [
+        hand_over(hand, finish, hand_points(rules, len(finish)))
+        for hand, finish in enumerate(finishes)
+    ]

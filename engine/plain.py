@@ -51,6 +51,7 @@ from .events import (
     Fell,
     Gave,
     HandedOver,
+    HandOver,
     HandStarted,
     Passed,
     Played,
@@ -678,6 +679,10 @@ class PlainGame:
     def titles(self) -> dict[str, str]:
         """Each seated player's title from the last finish (empty in hand 1)."""
         return titles_by_name(self.rules, self.standing or ())
+
+    def hands_over(self) -> list[HandOver]:
+        """Every hand of this game that has ended, as its `HandOver` said it."""
+        return flow.hands_over(self.rules, self.finishes)
 
     def public_view(self) -> PublicView:
         """What everyone at the table may see now: counts, never the cards in a hand."""

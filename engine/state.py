@@ -41,6 +41,7 @@ from .events import (
     Fell,
     Gave,
     HandedOver,
+    HandOver,
     HandStarted,
     Passed,
     Played,
@@ -1247,6 +1248,10 @@ class Game:
     def titles(self) -> dict[str, str]:
         """Each seated player's title from the last finish (empty in hand 1)."""
         return titles_by_name(self.rules, self.standing or ())
+
+    def hands_over(self) -> list[HandOver]:
+        """Every hand of this game that has ended, as its `HandOver` said it."""
+        return flow.hands_over(self.rules, self.finishes)
 
     def public_view(self) -> PublicView:
         """What everyone at the table may see now: counts, never the cards in a hand."""

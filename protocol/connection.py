@@ -60,6 +60,7 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.Bye,
         m.Ratings,  # the ladder (issue 15)
         m.HandHistory,  # a hand's events so far, with a snapshot (version 9)
+        m.GameResults,  # the game's ended hands, with a snapshot (version 12)
         *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
     }
 )

@@ -34,12 +34,13 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: (the toggles salvage, kings_march and zombie, the `take` action, the `took` event,
 #: `Due.cards`, `GameView.taken`) and the toggle queen_bomber (the `bomb` action, the
 #: `bombed` event); version 11 `RatingEntry.provisional` (a player the ladder lists after
-#: the established ones, whose rating is not yet settled).  A field or a
+#: the established ones, whose rating is not yet settled); version 12 `game_results`
+#: (the ended hands of the game, sent with a snapshot).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -749,6 +750,43 @@ class HandHistory(Message):
     page: Count
     more: bool
     events: Annotated[tuple[Annotated[TableEvent, Tagged(REGISTRY)], ...], Items(0, HISTORY_PAGE)]
+
+
+#: The most hands one `game_results` page carries (each at most about 2 KB: twelve names
+#: of forty characters, which may take four bytes each), and the most a table sends: the
+#: latest hands of a longer game are sent, the earlier ones are not.
+RESULTS_PAGE = 24
+RESULTS_SENT = 5 * RESULTS_PAGE
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One ended hand of the game, as its `hand_over` said it (without its number)."""
+
+    hand: Number
+    #: Names by place.
+    finish: Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(3, 12)]
+    #: Points by place.
+    points: Annotated[tuple[Annotated[int, Range(-(2**31), 2**31)], ...], Items(3, 12)]
+
+
+@message("game_results")
+@dataclass(frozen=True)
+class GameResults(Message):
+    """Version 12: the hands of the table's game that have ended, oldest first, sent with
+    a snapshot (join, watch, resume) while a game is there (in play, between hands or
+    over), before the hand's history and the `table`: so who comes in late knows every
+    hand's places and points, as those there were told them by `hand_over`.  A page of
+    them: page 0 starts the game's results afresh (they replace any held), the last has
+    `more` false; a game with no hand ended yet sends one empty page.  Only the latest
+    `RESULTS_SENT` hands are sent."""
+
+    SINCE = 12
+
+    table: TableName
+    page: Count
+    more: bool
+    hands: Annotated[tuple[HandResult, ...], Items(0, RESULTS_PAGE)]
 
 
 #: The protocol version each toggle and preset of the rules arrived in: a peer of an

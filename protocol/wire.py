@@ -249,6 +249,34 @@ def event_from_wire(message: m.TableEvent) -> Event:
     raise _bad(f"{message.TYPE} is not a game event")
 
 
+def results_to_wire(table: str, hands: Sequence[HandOver]) -> list[m.GameResults]:
+    """A game's ended hands (`Game.hands_over`) as `game_results` pages: the latest
+    `RESULTS_SENT` of them, oldest first; one empty page for a game with none yet."""
+    kept = [
+        m.HandResult(hand.hand, hand.finish, tuple(points for _, points in hand.points))
+        for hand in hands[-m.RESULTS_SENT :]
+    ]
+    size = m.RESULTS_PAGE
+    chunks = [tuple(kept[at : at + size]) for at in range(0, len(kept), size)] or [()]
+    return [
+        m.GameResults(table, page, page < len(chunks) - 1, chunk)
+        for page, chunk in enumerate(chunks)
+    ]
+
+
+def results_from_wire(pages: Iterable[m.GameResults]) -> tuple[HandOver, ...]:
+    """The hands the pages tell of, as the engine's `HandOver` (by hand, each once)."""
+    found: dict[int, HandOver] = {}
+    for page in pages:
+        for hand in page.hands:
+            if len(hand.points) != len(hand.finish):
+                raise _bad("game_results: a score for each place")
+            found[hand.hand] = HandOver(
+                hand.hand, tuple(hand.finish), tuple(zip(hand.finish, hand.points))
+            )
+    return tuple(found[hand] for hand in sorted(found))
+
+
 # --- the public view ----------------------------------------------------------------------
 
 

@@ -105,6 +105,8 @@ class Table:
         self.number = 0
         #: The public events of the hand in play, as sent: told to whoever comes mid-hand.
         self.hand_log = HandLog()
+        #: The game's ended hands as last sent with a snapshot (`_results_of`).
+        self._results: tuple[Game, int, list[m.GameResults]] | None = None
         self.lock = asyncio.Lock()
         self.on_record = on_record
         self.clock = clock
@@ -969,11 +971,15 @@ class Table:
         self._broadcast(self.view())
 
     def _snapshot(self, member: Member) -> None:
-        """Everything a member needs after joining, watching or resuming: the hand's
-        public history during the exchange or the play (to a member whose version has
-        it), then the view (a view follows the events it counts), an open deal's commit
-        if the member's seed is still wanted, the member's hand."""
+        """Everything a member needs after joining, watching or resuming: the game's
+        ended hands while there is a game, and the hand's public history during the
+        exchange or the play (each to a member whose version has it), then the view (a
+        view follows the events it counts), an open deal's commit if the member's seed is
+        still wanted, the member's hand."""
         game = self.game
+        if game is not None and _version(member) >= m.GameResults.SINCE:
+            for results in self._results_of(game):
+                self._deliver(member, results)
         in_hand = game is not None and game.phase in (Phase.PLAY, Phase.EXCHANGE)
         if in_hand and _version(member) >= m.HandHistory.SINCE:
             for page in self.hand_log.pages(self.name):
@@ -993,6 +999,16 @@ class Table:
             self.number += 1
             self.note("snapshot", {"number": self.number})
             self._send_hand(seat, "snapshot", self.number)
+
+    def _results_of(self, game: Game) -> list[m.GameResults]:
+        """`game`'s ended hands as `game_results` pages, made again only when a hand has
+        ended since (the same message objects: their frames are encoded once however
+        many come, protocol.connection)."""
+        kept = self._results
+        if kept is None or kept[0] is not game or kept[1] != len(game.finishes):
+            pages = wire.results_to_wire(self.name, game.hands_over())
+            kept = self._results = (game, len(game.finishes), pages)
+        return kept[2]
 
 
 def _version(member: Member) -> int:

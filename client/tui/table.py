@@ -40,7 +40,7 @@ from president.engine.describe import toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
-from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Viewed
+from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, middle_cut, shorten
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
@@ -415,6 +415,8 @@ class TableScreen:
                     self.heard(item.event, item.timeout)
                 case Recalled():  # told with the view that follows it (its seats, rules)
                     self.recalling = item
+                case Tallied():
+                    self.tallied(item)
                 case Viewed():
                     self.viewed(item.public)
                     if self.recalling is not None:
@@ -443,6 +445,15 @@ class TableScreen:
         shown = len(self.hand())  # (my cards, or the cards played I may take)
         if self.cursor >= max(1, shown):
             self.cursor = max(0, shown - 1)
+
+    def tallied(self, results: Tallied) -> None:
+        """The game's ended hands, as the server told them with a snapshot: the results
+        the standings read (in place of what this screen saw: it may have missed hands,
+        or seen another game's)."""
+        self.results = [
+            HandResult(hand.hand, hand.finish, tuple(points for _, points in hand.points))
+            for hand in results.hands
+        ]
 
     def recalled(self, history: Recalled) -> None:
         """The hand so far, as the server told it with a snapshot: each event this log

@@ -5,6 +5,10 @@ client in a pseudo-terminal, SIGKILL."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,7 @@ from president.protocol import messages as m
 from ..harness.processes import PRESIDENT, ServerProcess, bot_process, environment, stop
 from ..harness.servers import make_table
 from ..harness.terminal import Terminal
+from ..test_restarts import play_as_a_person
 from .test_screens import a_table
 
 WAITING = "your seat at T is waiting, a game under way: enter takes you back"
@@ -37,6 +42,42 @@ def test_the_lobby_says_once_which_seat_waits_and_chooses_its_table() -> None:
     assert finished.message == ""  # no game under way: nothing waits
 
 
+@dataclass
+class Game:
+    """Ann in a terminal at table T of a real server (a game to 3 points) among three
+    `president bot` processes, everyone ready; `again`: her client started again."""
+
+    server: ServerProcess
+    env: dict[str, str]
+    command: list[str]
+    ann: Terminal
+    again: Terminal | None = None
+
+
+@contextlib.asynccontextmanager
+async def a_game(tmp_path: Path, rows: int, columns: int) -> AsyncIterator[Game]:
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    command = [*PRESIDENT, "connect", server.address, "--name", "ann"]
+    command += ["--fingerprint", server.pin]
+    game = Game(server, env, command, Terminal(command, env, rows=rows, columns=columns))
+    bots = None
+    try:
+        await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
+        await game.ann.shows("0/4 waiting")
+        game.ann.send("\r")
+        await game.ann.shows("r = ready")
+        bots = bot_process(server, env, "--table", "T", "--count", "3", "--strategy", "random")
+        await bots.said("seated at T", 3)
+        game.ann.send("r")
+        yield game
+    finally:
+        game.ann.close()
+        if game.again is not None:
+            game.again.close()
+        stop(server, bots)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGKILL", "ctrl-c"])
 async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
@@ -44,21 +85,8 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
 ) -> None:
     """Killed, or quit with ctrl-c (which leaves nothing: the seat waits as for a crash,
     and the client says so as it ends)."""
-    server = await ServerProcess.started(tmp_path / "data")
-    env = environment(tmp_path)
-    command = [*PRESIDENT, "connect", server.address, "--name", "ann"]
-    command += ["--fingerprint", server.pin]
-    ann = Terminal(command, env, rows=16, columns=60)
-    again: Terminal | None = None
-    bots = None
-    try:
-        await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
-        await ann.shows("0/4 waiting")
-        ann.send("\r")
-        await ann.shows("r = ready")
-        bots = bot_process(server, env, "--table", "T", "--count", "3", "--strategy", "random")
-        await bots.said("seated at T", 3)
-        ann.send("r")
+    async with a_game(tmp_path, rows=16, columns=60) as game:
+        ann, server = game.ann, game.server
         await ann.shows("▶ ann (you)", 30)  # the game is on and waits for ann
         if how == "ctrl-c":
             ann.ctrl_c()
@@ -70,7 +98,7 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
             ) in said, said
         ann.close()  # SIGKILL: no goodbye
 
-        again = Terminal(command, env, rows=16, columns=60)
+        again = game.again = Terminal(game.command, game.env, rows=16, columns=60)
         await again.shows("your seat at T is waiting", 30)
         again.send("\r")
         # back in the seat, on the turn she had (the table's screen: the lobby's preview of
@@ -82,8 +110,35 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
         # the log tells the hand so far (sent with the seat: hand_history), then this
         await again.shows("you are back at your seat")
         assert "not in this log" not in again.text()
-    finally:
-        ann.close()
-        if again is not None:
-            again.close()
-        stop(server, bots)
+
+
+@pytest.mark.slow
+async def test_a_client_killed_in_the_second_hand_sees_the_whole_game_at_its_end(
+    tmp_path: Path,
+) -> None:
+    """Killed after the first hand and started again, the client is told the hands it
+    missed (`game_results`, version 12): at the game's end its standings have every
+    hand, where they said "(1 hand was not seen here)" before."""
+    halt = asyncio.Event()
+    async with a_game(tmp_path, rows=40, columns=100) as game:
+        person = asyncio.create_task(play_as_a_person(game.ann, halt))
+        try:
+            await game.ann.shows("hand 2 ", 60)  # the first hand is over
+            halt.set()
+            await person
+            game.ann.close()  # SIGKILL
+
+            again = game.again = Terminal(game.command, game.env, rows=40, columns=100)
+            await again.shows("your seat at T is waiting", 30)
+            again.send("\r")
+            await again.shows("your hand", 30)
+            halt.clear()
+            person = asyncio.create_task(play_as_a_person(again, halt))
+            await again.shows("GAME OVER after", 120)
+            await again.shows("hand by hand", 10)
+            shown = again.text()
+            assert "not seen here" not in shown, shown
+            assert "President: " in shown, shown
+        finally:
+            halt.set()
+            await person

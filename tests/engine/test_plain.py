@@ -23,6 +23,7 @@ from president.engine import (
     Action,
     Event,
     Game,
+    HandOver,
     IllegalAction,
     Phase,
     PlainGame,
@@ -93,6 +94,7 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
     names = [f"P{i}" for i in range(players)]
     game, plain = Game(rules, names), PlainGame(rules, names)
     newcomer = itertools.count()
+    ended: list[HandOver] = []  # each hand's end as it was told
     while game.phase is not Phase.GAME_OVER and len(game.finishes) < most_hands:
         assert len(game.finishes) < 300, "the game did not end"
         if game.finishes and rng.random() < 0.3:
@@ -131,7 +133,9 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
             action = rng.choice(legal)
             where = f"hand {game.hand} after {seat}: {action!r}"
             changes, lasting = game.changes, the_rest(game)
-            assert game.apply(seat, action) == plain.apply(seat, action), where
+            events = game.apply(seat, action)
+            assert events == plain.apply(seat, action), where
+            ended += [event for event in events if isinstance(event, HandOver)]
             assert (game.phase, game.turn) == (plain.phase, plain.turn), where
             assert game.seat_marks() == plain.seat_marks(), where
             assert game.mark_bits() == plain.mark_bits(), where
@@ -144,6 +148,7 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
             seats = list(range(len(game.seating))) if every else [game.actor]
             same_views(game, plain, where, seats)  # type: ignore[arg-type]
         assert game.finishes == plain.finishes and game.scores == plain.scores
+        assert game.hands_over() == plain.hands_over() == ended  # what came in late is told
         assert [game.place_of(s) for s in range(len(game.seating))] == plain.places
     assert game.winners == plain.winners
     # the same record (the deals, seatings and actions of every hand)

@@ -212,6 +212,13 @@ EXAMPLES: list[m.Message] = [
             m.Passed(table="Friday", number=151, seat=1, automatic=False, timeout="away"),
         ),
     ),
+    # the game's ended hands with a snapshot (version 12)
+    m.GameResults(
+        table="Friday",
+        page=0,
+        more=False,
+        hands=(m.HandResult(hand=0, finish=("Cat", "Ann", "Ben"), points=(2, 1, 0)),),
+    ),
     # the ladder (issue 15)
     m.Leaderboard(start=20, count=10, players=("Ann",)),
     m.Ratings(
@@ -414,3 +421,27 @@ def test_a_full_page_of_hand_history_fits_a_frame() -> None:
     page = m.HandHistory(table=name, hand=2**53, page=2**31, more=True, events=big + plays)
     assert len(pack(page.to_wire())) < MAX_FRAME - 4
     assert m.Message.from_wire(unpack(pack(page.to_wire()))) == page
+
+
+def test_a_full_page_of_game_results_fits_a_frame() -> None:
+    """The biggest `game_results` page a server may send: `RESULTS_PAGE` hands of 12
+    names of 40 characters of four bytes each, within one frame; and the pages of a
+    game longer than `RESULTS_SENT` hands carry its latest hands only, in order."""
+    from president.engine import HandOver
+    from president.protocol.framing import MAX_FRAME
+    from president.protocol.wire import results_from_wire, results_to_wire
+
+    name = "T" * 40
+    names = tuple(f"{n:02d}" + "\U0001d538" * 38 for n in range(12))
+    assert len(names[0].encode()) == 2 + 4 * 38
+    hands = [HandOver(hand, names, tuple((n, -(2**31)) for n in names)) for hand in range(200)]
+    pages = results_to_wire(name, hands)
+    assert [len(page.hands) for page in pages] == [m.RESULTS_PAGE] * 5
+    assert [(page.page, page.more) for page in pages] == [(0, True)] * 1 + [
+        (n, n < 4) for n in range(1, 5)
+    ]
+    for page in pages:
+        assert len(pack(page.to_wire())) < MAX_FRAME - 4
+        assert m.Message.from_wire(unpack(pack(page.to_wire()))) == page
+    assert results_from_wire(pages) == tuple(hands[-m.RESULTS_SENT :])
+    assert results_to_wire(name, []) == [m.GameResults(name, 0, False, ())]
