@@ -493,7 +493,7 @@ class TableApp:
         if table is None:
             return []
         out: list[tuple[str, str]] = []
-        for seat, chair in enumerate(table.chairs):
+        for seat, chair in enumerate(table.chairs, 1):  # (counted as people count)
             if not chair.name:
                 out.append(("class:dim", f"  seat {seat}: empty"))
                 continue

@@ -278,7 +278,7 @@ class LobbyScreen:
             f"{info.spectators} watching" if info.spectators else "",
             "seats:",
         ]
-        for seat, player in enumerate(info.players):
+        for seat, player in enumerate(info.players, 1):  # (counted as people count)
             rating = self.ladder.rating(player) if player else None
             you = " (you)" if player == self.me else ""
             line = f"  {seat}: {player or '(empty)'}{you}"

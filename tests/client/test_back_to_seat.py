@@ -33,7 +33,7 @@ def test_the_lobby_says_once_which_seat_waits_and_chooses_its_table() -> None:
     )
     screen.record(m.Tables(tables=tables))
     assert screen.cursor == 2 and screen.message == WAITING
-    assert "  1: ann (you)" in screen.details()
+    assert "  2: ann (you)" in screen.details()
     screen.message, screen.cursor = "", 0
     screen.record(m.TableChanged(info=tables[2]))  # said once: the cursor stays where it is
     assert screen.cursor == 0 and screen.message == ""

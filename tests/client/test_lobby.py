@@ -125,7 +125,7 @@ def test_the_table_list_follows_the_server() -> None:
     screen.record(m.Tables(tables=(info,)))  # the cursor stays on the same table
     assert screen.selected() == info
     assert screen.line(info).split() == ["b", "full", "2/4", "waiting", "locked"]
-    assert "  2: bot:random" in screen.details() and "  1: (empty)" in screen.details()
+    assert "  3: bot:random" in screen.details() and "  2: (empty)" in screen.details()
     # the changes as `president rules` and the create form say them (not Python's True)
     assert "preset full, changed: must_beat = true, jokers = 1" in screen.details()
     assert screen.rules_words() == [
@@ -388,3 +388,20 @@ def test_the_table_list_is_built_from_pages_and_news() -> None:
     assert [(t.name, t.status) for t in listing.tables] == [("a", "playing"), ("c", "waiting")]
     assert listing.take(m.Tables(tables=()))  # a fresh list replaces it all
     assert listing.tables == ()
+
+
+def test_the_waiting_room_counts_seats_as_people_do() -> None:
+    """Before the game the table's empty chairs are "seat 1" to "seat N", as the lobby's
+    list of seats counts them (a newcomer read "seat 0: empty")."""
+    from types import SimpleNamespace
+
+    from president.client.model import Chair, TableModel, TableState
+    from president.client.tui.app import TableApp
+
+    model = TableModel(me="ann", slot=1)
+    chairs = (Chair("", "", False, False), Chair("ann", "", True, False))
+    chairs += (Chair("", "", False, False),)
+    model.table = TableState("T", "waiting", chairs, "classic", (), None)
+    client = SimpleNamespace(model=model, ladder=SimpleNamespace(rating=lambda name: None))
+    lines = [text for _, text in TableApp._waiting_lines(SimpleNamespace(client=client), 60)]  # type: ignore[arg-type]
+    assert lines == ["  seat 1: empty", "  ann (you): not ready", "  seat 3: empty"]

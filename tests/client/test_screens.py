@@ -1114,9 +1114,9 @@ def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -
         )
     )
     wide = screen.details()
-    assert "  0: bob  rating 412" in wide and "  1: heuristic-bot-1  rating 230" in wide
+    assert "  1: bob  rating 412" in wide and "  2: heuristic-bot-1  rating 230" in wide
     narrow = screen.details(28)
-    assert "  0: bob  rating 412" in narrow and "  1: heuristic-bot-1" in narrow  # the name whole
+    assert "  1: bob  rating 412" in narrow and "  2: heuristic-bot-1" in narrow  # the name whole
     assert all(len(line) <= 28 for line in narrow if line.startswith("  ")), narrow
 
 
