@@ -467,11 +467,11 @@ def check_outcome(case: Case, result: Outcome) -> None:
 
 @contextlib.contextmanager
 def prompted(
-    args: list[str], env: dict[str, str], *, stderr_too: bool = False
+    args: list[str], env: dict[str, str], *, stderr_too: bool = False, columns: int = 100
 ) -> Iterator[Terminal]:
     """`president ARGS` in a terminal that is its controlling terminal (so Ctrl-C is a
     SIGINT, as for a person), its stderr apart (or, `stderr_too`, on the terminal)."""
-    terminal = Terminal([*PRESIDENT, *args], env, stderr_apart=not stderr_too)
+    terminal = Terminal([*PRESIDENT, *args], env, columns=columns, stderr_apart=not stderr_too)
     try:
         yield terminal
     finally:
@@ -516,6 +516,28 @@ async def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: 
         terminal.send("q")
         assert await terminal.exits() == 0
     assert address in (tmp_path / "config" / "president" / "known_servers").read_text()
+
+
+@pytest.mark.slow
+async def test_the_trust_question_is_broken_at_words_in_a_narrow_terminal(
+    guarded: tuple[str, str], tmp_path: Path
+) -> None:
+    """At 70 columns the question's lines end at words (the terminal broke "certificate"
+    across two rows), and the fingerprint is in two rows of 16 whole bytes."""
+    address, pin = guarded
+    args = ["connect", address, "--name", "ann"]
+    with prompted(args, environment(tmp_path), columns=70) as terminal:
+        await terminal.said("Trust this server and remember it [y/N]")
+        rows = [row.rstrip() for row in terminal.text().splitlines() if row.strip()]
+        words = " ".join(rows).split()
+        assert "certificate" in words and "printed." in words, rows
+        assert all(len(row) < 70 for row in rows), rows
+        hexes = pin.replace(":", "").upper()
+        shown = [row.strip() for row in rows if row.startswith("  ")]
+        assert [len(row) for row in shown] == [48, 47], rows  # 16 bytes, then 16
+        assert "".join(shown).replace(":", "").upper() == hexes, rows
+        terminal.ctrl_c()
+        assert await terminal.exits() == 130
 
 
 @pytest.mark.slow
