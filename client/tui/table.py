@@ -494,6 +494,9 @@ class TableScreen:
             self.joined_mid_hand()
         if reason == "handover" and seat is not None:
             self._handed_cards(seat)
+        elif reason == "snapshot":  # (my part of this hand's exchange comes with my cards)
+            self.exchange_line = self.exchanged(seat)
+            self.viewed(self.model.public)  # told now if the exchange is over, and not yet
         elif reason != "handover":
             self.exchange_line = self.exchanged(seat) if reason == "exchange" else ""
 

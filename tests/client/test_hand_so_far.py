@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from president.client.model import TableModel
 from president.client.tui.table import TableScreen
-from president.engine import PASS, Card, Play, parse_cards
+from president.engine import PASS, Card, Gave, Play, Returned, parse_cards
 from president.protocol import messages as m
 
 from ..views import a_public_view
@@ -113,3 +113,32 @@ def test_an_older_server_still_gets_the_line_that_says_the_log_starts_here() -> 
         "— hand 2 under way: you are back at your seat "
         "(what was played before is not in this log) —"
     ]
+
+
+def test_a_seat_back_after_the_exchange_is_told_what_it_gave_and_got() -> None:
+    """The exchange's line ("exchange: you gave ...; you got ...") is noted when the
+    exchange ends; a client started again after it is told it with its cards (once: not
+    again after a lost connection, where it was told already)."""
+    model = TableModel(me="ann", slot=0)
+    mine = (
+        Gave(0, 3, 1, (Card.parse("2S"),)),
+        Returned(3, 0, 1, (Card.parse("4C"),), False),
+    )
+    model.recall(history())
+    model.see(table_view(following()))
+    model.hold(tuple(parse_cards("4C 10H KD")), mine, 1, "snapshot", 0)
+    screen = TableScreen(model)
+    screen.catch_up()
+    told = [text for _, _, text in screen.stream]  # (a note: beside the log when wide)
+    assert told[-2:] == [
+        "— hand 2 under way: you are back at your seat —",
+        "exchange: you gave 2♠; you got 4♣",
+    ]
+    assert screen.exchange_line == "exchange: you gave 2♠; you got 4♣"
+    model.lost_touch()
+    model.recall(history())
+    model.see(table_view(following()))
+    model.hold(tuple(parse_cards("4C 10H KD")), mine, 1, "snapshot", 0)
+    screen.catch_up()
+    told = [text for _, _, text in screen.stream]
+    assert told.count("exchange: you gave 2♠; you got 4♣") == 1
