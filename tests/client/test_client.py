@@ -149,11 +149,22 @@ async def test_reconnecting_gives_up_after_its_bound_and_says_why() -> None:
         raise CertificateRefused("the server at 127.0.0.1:7766 shows the certificate AB:CD")
 
     client.reconnect = reconnect
+    # with no bound it tries on, and says why each try after the first failed
     said: list[str] = []
-    await asyncio.wait_for(client.follow(said.append, retry_seconds=0.01, give_up=0.05), 30)
-    assert said[0] == "connection lost — reconnecting (attempt 1)"
-    assert said[1].startswith("refused: the server shows a certificate that is not the pinned one")
-    assert said[-1] == "disconnected"
+    task = asyncio.create_task(client.follow(said.append, retry_seconds=0.01))
+    await wait_for(lambda: len(said) >= 3)
+    task.cancel()
+    refused = "refused: the server shows a certificate that is not the pinned one"
+    assert said[:3] == [
+        "connection lost — reconnecting (attempt 1)",
+        f"{refused} — reconnecting (attempt 2)",
+        f"{refused} — reconnecting (attempt 3)",
+    ]
+    assert client.gave_up is None
+    # past its bound (none left: a bound of 0 s, so no clock decides how many tries)
+    said.clear()
+    await asyncio.wait_for(client.follow(said.append, retry_seconds=0.01, give_up=0), 30)
+    assert said == ["connection lost — reconnecting (attempt 1)", "disconnected"]
     assert client.gave_up is not None and client.gave_up.startswith("gave up reconnecting after")
     assert "shows the certificate AB:CD" in client.gave_up
 
