@@ -29,6 +29,7 @@ from president.engine import (
 )
 from president.protocol import messages as m
 from president.protocol import wire
+from president.protocol.errors import Code, RemoteProtocolError
 
 
 @dataclass(frozen=True)
@@ -479,12 +480,18 @@ Paged = TypeVar("Paged", m.HandHistory, m.GameResults)
 def _whole(heard: list[Paged], page: Paged) -> list[Paged] | None:
     """`page` added to the pages `heard` so far (changed in place): all of them once it
     is the last (`heard` emptied for the next), else None.  Page 0 starts afresh; a page
-    out of its order is dropped, and so are the pages after it until the next page 0."""
+    out of its order is dropped, and so are the pages after it until the next page 0.
+    More pages than a server ever sends (`pages_most`) are dropped with an error: a
+    server that says `more` for ever does not fill this client's memory."""
     if page.page == 0:
         heard.clear()
     elif not heard or page.page != heard[-1].page + 1:
         heard.clear()
         return None
+    most = m.pages_most(type(page))
+    if len(heard) >= most:
+        heard.clear()
+        raise RemoteProtocolError(Code.BAD_MESSAGE, f"{page.TYPE}: more than {most} pages")
     heard.append(page)
     if page.more:
         return None

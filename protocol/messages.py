@@ -731,8 +731,12 @@ class GameOver(TableEvent):
     winners: Names
 
 
-#: The most events one `hand_history` page carries (a long hand takes several pages).
+#: The most events one `hand_history` page carries (a long hand takes several pages),
+#: and the most pages of one hand: a hand has at most about 1,500 public events (108
+#: cards played one at a time, each answered by up to 11 passes, and the dues they
+#: leave), 64 pages hold 8,192.  A client drops a history of more pages.
 HISTORY_PAGE = 128
+HISTORY_PAGES = 64
 
 
 @message("hand_history")
@@ -756,7 +760,8 @@ class HandHistory(Message):
 #: of forty characters, which may take four bytes each), and the most a table sends: the
 #: latest hands of a longer game are sent, the earlier ones are not.
 RESULTS_PAGE = 24
-RESULTS_SENT = 5 * RESULTS_PAGE
+RESULTS_PAGES = 5
+RESULTS_SENT = RESULTS_PAGES * RESULTS_PAGE
 
 
 @dataclass(frozen=True)
@@ -787,6 +792,11 @@ class GameResults(Message):
     page: Count
     more: bool
     hands: Annotated[tuple[HandResult, ...], Items(0, RESULTS_PAGE)]
+
+
+def pages_most(kind: type[HandHistory | GameResults]) -> int:
+    """The most pages a server sends of one `hand_history` or `game_results`."""
+    return HISTORY_PAGES if kind is HandHistory else RESULTS_PAGES
 
 
 #: The protocol version each toggle and preset of the rules arrived in: a peer of an

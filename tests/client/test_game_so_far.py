@@ -5,10 +5,12 @@ here)"; and they replace results this screen holds of another game."""
 
 from __future__ import annotations
 
+import pytest
 from president.client.model import TableModel, Tallied
 from president.client.tui.table import TableScreen
 from president.engine import HandOver
 from president.protocol import messages as m
+from president.protocol.errors import RemoteProtocolError
 
 from .test_table_words import SEATING, game_over, hand_over, receive, screen_at, table_view
 
@@ -83,3 +85,23 @@ def test_pages_are_told_together_and_only_in_order() -> None:
             HandOver(1, DAN_FIRST, tuple(zip(DAN_FIRST, (2, 1, 0, 0)))),
         ),
     )
+
+
+def test_a_server_that_says_more_for_ever_is_refused_at_the_most_pages_it_may_send() -> None:
+    """A hostile server sent `more` on every page: the client kept them all (2 GB in four
+    minutes).  Past the most pages a server sends, they are dropped with an error."""
+    model = TableModel(me="ann", slot=0)
+    for page in range(m.RESULTS_PAGES):
+        model.tally(results([DAN_FIRST], page=page, more=True, first=page))
+    with pytest.raises(RemoteProtocolError, match="game_results: more than 5 pages"):
+        model.tally(results([DAN_FIRST], page=m.RESULTS_PAGES, more=True))
+    model.tally(results([DAN_FIRST], page=m.RESULTS_PAGES + 1))  # the rest: dropped
+    assert not model.news
+    model.tally(results([BOB_FIRST]))  # a history afresh is heard again
+    assert [news.hands for news in model.news if isinstance(news, Tallied)] == [
+        (HandOver(0, BOB_FIRST, tuple(zip(BOB_FIRST, (2, 1, 0, 0)))),)
+    ]
+    for page in range(m.HISTORY_PAGES):
+        model.recall(m.HandHistory("t", 1, page, True, ()))
+    with pytest.raises(RemoteProtocolError, match="hand_history: more than 64 pages"):
+        model.recall(m.HandHistory("t", 1, m.HISTORY_PAGES, True, ()))
