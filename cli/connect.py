@@ -113,7 +113,12 @@ async def lobby_and_tables(
                 with contextlib.suppress(ConnectionError, OSError):
                     await client.send(m.Leave())
             client.model = TableModel(me=client.model.me)
-            screen.message = "" if lost is None else f"your seat is gone: {lost.message}"
+            if lost is None:
+                screen.message = ""
+            elif lost.about == m.Spectate.TYPE:  # (watching, not let watch again after a drop)
+                screen.message = f"you are no longer watching: {lost.message}"
+            else:
+                screen.message = f"your seat is gone: {lost.message}"
 
     try:
         await shell.run(screens)

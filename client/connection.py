@@ -360,6 +360,12 @@ class Client:
         #: The server's refusal to give the seat back after a reconnect (the table is gone,
         #: say): the client is no longer seated.
         self.seat_lost: m.Error | None = None
+        #: The table this client watches, as it asked to (`spectate`, with its password):
+        #: asked again after a reconnect, as a seat is taken back.  None: watching nothing.
+        self.watching: m.Spectate | None = None
+        #: Watching again after a reconnect, until the table answers: a refusal then
+        #: (the table is gone, say) ends the watching as `seat_lost` ends a seat.
+        self._rewatching = False
 
     @property
     def tables(self) -> tuple[m.TableInfo, ...] | None:
@@ -367,6 +373,10 @@ class Client:
         return self.lobby.tables
 
     async def send(self, message: m.Message) -> None:
+        if isinstance(message, m.Spectate):
+            self.watching = message
+        elif isinstance(message, (m.Join, m.Leave, m.CreateTable, m.Resume)):
+            self.watching = None
         await self.link.send(message)
 
     def _keep(self, code: Code, text: str) -> None:
@@ -437,6 +447,9 @@ class Client:
                 model.lost_touch()
                 if model.slot is not None:
                     await self.send(m.Resume(table=model.name, seat=model.slot, token=model.token))
+                elif self.watching is not None:  # watching: the table's snapshot again
+                    self._rewatching = True
+                    await self.send(self.watching)
                 else:
                     await self.send(m.ListTables())
                 on_status("reconnected")
@@ -449,6 +462,7 @@ class Client:
         if isinstance(message, m.Ping):
             await self.send(m.Pong(nonce=message.nonce))
         elif isinstance(message, m.TableView):
+            self._rewatching = False
             try:
                 model.see(message)
             except RemoteProtocolError as error:
@@ -504,6 +518,10 @@ class Client:
                 # (not given back after a drop; or freed for not saying ready in time, or
                 # the table closed before its game began: a watcher is put out too)
                 self.seat_lost, model.slot, model.token = message, None, b""
+            if message.about == m.Spectate.TYPE:
+                self.watching = None
+                if self._rewatching:  # (not let watch again after a drop)
+                    self.seat_lost, self._rewatching = message, False
         elif isinstance(message, (m.Tables, m.TableChanged, m.TableGone)):
             self.lobby.take(message)
         elif isinstance(message, m.Bye):

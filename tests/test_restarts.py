@@ -52,6 +52,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
     # the table: a short game (to 3 points), no turn timer (the table waits for ann)
     await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
     ann = Terminal(connect_command(server), env)
+    sam: Terminal | None = None  # watching
     bots: Process | None = None
     halt = asyncio.Event()
     person: asyncio.Task[None] | None = None
@@ -63,6 +64,10 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         await bots.said("seated at T", 3)
         ann.send("r")
         await ann.shows(TURN, 30)  # bots answer at once: the table now waits on ann
+        sam = Terminal(connect_command(server, "sam"), environment(tmp_path / "sam"))
+        await sam.shows("4/4 playing")
+        sam.send("w")  # sam watches
+        await sam.shows("hand 1 ")
 
         # Ctrl-C: the server says goodbye and keeps the game
         assert server.stop(signal.SIGINT) == 0, server.errors()
@@ -75,6 +80,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         await bots.said(": reconnected", 3, since=mark)
         await ann.shows("reconnected to your seat")
         await ann.shows(TURN, 30)  # back in her seat, on the turn she had
+        await sam.shows("reconnected: watching")  # (watchers stayed on a frozen table)
 
         # play on into the second hand (the game needs two at least), SIGKILL on ann's turn
         person = asyncio.create_task(play_as_a_person(ann, halt))
@@ -95,6 +101,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         assert await bots.exits(60) == 0, bots.text()
         assert bots.count("game 1 over") == 3, bots.text()
         await ann.shows("game over")
+        await sam.shows("game over")  # sam watched on through both stops
         assert server.stop(signal.SIGINT) == 0
         assert "1 game record(s) written" in server.text(), server.text() + server.errors()
     finally:
@@ -102,6 +109,8 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         if person is not None:
             await person
         ann.close()
+        if sam is not None:
+            sam.close()
         stop(server, bots)
 
 
@@ -109,13 +118,14 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
     tmp_path: Path,
 ) -> None:
     """Started again without its tables, the server refuses the resume: the terminal
-    client is back in the lobby saying so, the bot exits 1 with one line.  A server on
+    client is back in the lobby saying so (a watcher too), the bot exits 1 with one line.  A server on
     the same port with another certificate is refused at every attempt, and a bot gives
     up after --give-up seconds, with one line."""
     data = tmp_path / "data"
     server = await ServerProcess.started(data)
     env = environment(tmp_path)
     ann = Terminal(connect_command(server), env)
+    sam: Terminal | None = None  # watching
     bots: list[Process] = []
     pin = server.pin
 
@@ -134,6 +144,10 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         await ann.shows("1/3 waiting")
         ann.send("\r")
         await ann.shows("r = ready")
+        sam = Terminal(connect_command(server, "sam"), environment(tmp_path / "sam"))
+        await sam.shows("2/3 waiting")
+        sam.send("w")  # sam watches T
+        await sam.shows("T · classic")
 
         # the server comes back without its tables (same data dir, same certificate)
         server.stop(signal.SIGKILL)
@@ -145,6 +159,7 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         assert err.count("\n") == 1 and "Traceback" not in err, err
         assert "bot-T: the server did not give the seat back: there is no table called" in err
         await ann.shows("your seat is gone: there is no table called")
+        await sam.shows("you are no longer watching: there is no table called")
 
         # a server with another certificate on the same port
         second = bot("U", "10")  # (the new server is listening well before its last try)
@@ -159,4 +174,6 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         await ann.shows("refused: the server shows a certificate")
     finally:
         ann.close()
+        if sam is not None:
+            sam.close()
         stop(server, *bots)

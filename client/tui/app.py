@@ -208,7 +208,10 @@ class TableApp:
         if what == "reconnected":
             self.screen.connection = "connected"
             # (in the log: a message on the status line hid the turn's hint for its time)
-            self.screen.note("— reconnected to your seat —")
+            seated = self.client.model.slot is not None
+            self.screen.note(
+                "— reconnected to your seat —" if seated else "— reconnected: watching —"
+            )
         else:
             self.screen.connection = what
             bye = self.client.bye if what == "disconnected" else None

@@ -8,12 +8,14 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from president.bots.strategies import RandomBot
 from president.client.connection import CertificateRefused, Client, ConnectFailed, Link
 from president.client.headless import BotPlayer
 from president.engine import parse_cards
 from president.protocol import messages as m
+from president.protocol.errors import Code
 
 from ..harness.waiting import wait_for
 from ..protocol.test_messages import CHAIRS, GAME
@@ -280,3 +282,44 @@ async def test_a_view_between_games_forgets_the_last_games_deals() -> None:
     )
     assert not [x for x in link.sent if isinstance(x, m.DealCheck)]
     assert 10 in model.deals_missed and model.deal_results[10] is None
+
+
+@pytest.mark.parametrize("refused", [False, True])
+async def test_a_watcher_watches_again_after_a_reconnect(refused: bool) -> None:
+    """Watchers stayed on a frozen table after a server restart ("reconnected to your
+    seat", then nothing): the client asks to watch again, with the password it gave; a
+    refusal then ends the watching, as a seat not given back ends a seat."""
+    first = FakeLink([m.Ping(nonce=1)], broken=True)
+    answer = m.Error(code=Code.NO_SUCH_TABLE, message="no table T", about="spectate")
+    second = FakeLink([answer] if refused else [])
+    client = Client(first)  # type: ignore[arg-type]
+    client.watching = m.Spectate(table="T", password="pw")  # (as `send` keeps it)
+
+    async def reconnect() -> Link:
+        return second  # type: ignore[return-value]
+
+    client.reconnect = reconnect
+    said: list[str] = []
+    task = asyncio.create_task(client.follow(said.append, retry_seconds=0.01))
+    await wait_for(lambda: second.sent)
+    assert second.sent == [m.Spectate(table="T", password="pw")]
+    if refused:
+        await wait_for(lambda: client.seat_lost is answer)
+        assert client.watching is None
+    else:
+        assert client.seat_lost is None and client.watching is not None
+    task.cancel()
+
+
+async def test_what_the_client_watches_follows_what_it_asked() -> None:
+    client = Client(FakeLink([]))  # type: ignore[arg-type]
+    await client.send(m.Spectate(table="T"))
+    assert client.watching == m.Spectate(table="T")
+    await client.send(m.Leave())
+    assert client.watching is None
+    await client.send(m.Spectate(table="T"))
+    await client.send(m.Join(table="T"))  # a watcher who sits is a player
+    assert client.watching is None
+    await client.send(m.Spectate(table="U", password="x"))
+    await client.handle(m.Error(code=Code.WRONG_PASSWORD, message="no", about="spectate"))
+    assert client.watching is None and client.seat_lost is None  # (refused from the lobby)
