@@ -141,30 +141,33 @@ def standings(
 
 
 def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: int) -> list[str]:
-    """Place and points in each hand, one column per hand: the latest hands that fit."""
+    """Place and points in each hand, one column per hand; a game of more hands than fit
+    across, in blocks of the hands that fit, one under the other (every hand is shown:
+    the standings scroll)."""
     if not results:
         return []
     cell = 6  # " 1 +3 "
     fit = max(1, (width - who - 5) // cell)
-    shown = list(results)[-fit:]
-    cut = len(results) - len(shown)
-    title = "place and points won, hand by hand" + (f" (the last {len(shown)})" if cut else "")
-    lines = ["", title]
-    lines.append(
-        " " * (who + 4) + "".join(f"{'h' + str(r.hand + 1):>3}".ljust(cell) for r in shown).rstrip()
-    )
-    for name in names:
-        cells = ""
-        for result in shown:
-            if name in result.finish:
-                place = result.finish.index(name)
-                gain = result.points[place]
-                cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
+    hands = list(results)
+    lines = ["", "place and points won, hand by hand"]
+    for at in range(0, len(hands), fit):
+        shown = hands[at : at + fit]
+        if at:
+            lines.append("")
+        heads = "".join(f"{'h' + str(r.hand + 1):>3}".ljust(cell) for r in shown)
+        lines.append((" " * (who + 4) + heads).rstrip())
+        for name in names:
+            cells = ""
+            for result in shown:
+                if name in result.finish:
+                    place = result.finish.index(name)
+                    gain = result.points[place]
+                    cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
+                else:
+                    cells += f"{'·':>3}".ljust(cell)
+            if len(name) > who:  # the whole name on its own line, the cells under it
+                lines.append(f"    {middle_cut(name, width - 4)}")
+                lines.append(f"    {'':<{who}}{cells}".rstrip())
             else:
-                cells += f"{'·':>3}".ljust(cell)
-        if len(name) > who:  # the whole name on its own line, the cells under it
-            lines.append(f"    {middle_cut(name, width - 4)}")
-            lines.append(f"    {'':<{who}}{cells}".rstrip())
-        else:
-            lines.append(f"    {name:<{who}}{cells}".rstrip())
+                lines.append(f"    {name:<{who}}{cells}".rstrip())
     return lines
