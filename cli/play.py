@@ -1,5 +1,7 @@
-"""`president play`: one command, no setup — an embedded server on loopback, a table
-with bots in the other seats, and the table screen.  Quitting stops the server."""
+"""`president play`: one command, no setup — an embedded server only this user can
+reach (a Unix socket in a folder of theirs; loopback only where no socket can be made),
+a table with bots in the other seats, and the table screen.  Quitting stops the
+server."""
 
 from __future__ import annotations
 
@@ -293,8 +295,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's description, options and handler."""
     parser.description = (
-        "Start a game against bots in this terminal: an embedded server on "
-        "loopback, bots in the other seats. Press ? in the game for the keys."
+        "Start a game against bots in this terminal: a server of its own that no "
+        "other user of this machine can reach, bots in the other seats. Press ? in the "
+        "game for the keys."
     )
     add_rules(parser, "the game")
     parser.add_argument("--players", type=whole(), default=4, help="table size (default 4)")
