@@ -810,7 +810,9 @@ class FinalStandings:
         final = Frame(
             Window(
                 FormattedTextControl(table._standings),
-                height=lambda: D(min=1, max=max(1, table._rows() - 3 - table._status_height())),
+                # (the whole table's room, the header and status line aside: a box of its
+                # own height over the table left pieces of the table around it)
+                height=lambda: D.exact(max(1, table._rows() - 3 - table._status_height())),
             ),
             title=lambda: (
                 "final standings (esc shows the table"
@@ -819,7 +821,9 @@ class FinalStandings:
         )
         # (the help, `?`, is the table's float: the standings give way to it, or they hid it)
         over = ConditionalContainer(final, filter=Condition(lambda: not table.screen.help))
-        self.container = FloatContainer(table.container, floats=[Float(over, top=1)])
+        self.container = FloatContainer(
+            table.container, floats=[Float(over, top=1, left=0, right=0)]
+        )
         self.bindings = merge_key_bindings([table.bindings, create_standings_bindings(table)])
         self.focus: Window = table.hand_window
         self.mouse = True

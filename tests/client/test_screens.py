@@ -255,6 +255,13 @@ async def test_everything_needed_to_play_is_on_the_screen(
             # the final standings come first: every player with the points of the game,
             # the header and the status line still showing; esc shows the table under them
             assert "final standings" in text, text
+            # over the whole table, the header and status line aside: no piece of the
+            # table around the box (a user saw "│nn    │" and "┘t-1   │" beside it)
+            rows_shown = text.splitlines()
+            box = [row for row in rows_shown[1:-1] if row.strip()]
+            assert box[0].startswith("┌") and box[0].rstrip().endswith("┐"), text
+            assert all(len(row.rstrip()) == len(box[0].rstrip()) for row in box), text
+            assert "your hand" not in text, text
             public = table.client.model.public
             assert public is not None
             for player, points in public.scores:
