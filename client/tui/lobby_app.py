@@ -34,6 +34,9 @@ from .logview import LogView
 from .shell import Shell
 from .theme import add_help_keys, help_box_of
 
+#: A space that `wrap` does not break at (put back as a space once wrapped).
+NO_BREAK = "\xa0"
+
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
     ("", " keys"),
@@ -383,10 +386,12 @@ class LobbyApp:
         else:
             width = self._columns() - 2
             cut_at = details.index("seats:") if "seats:" in details else len(details)
-            seats = [line.strip() for line in details[cut_at + 1 :]]
+            # (a seat's number, name and rating kept on one line: "3:" ended one line
+            # and "bot:heuristic" began the next)
+            seats = [line.strip().replace(" ", NO_BREAK) for line in details[cut_at + 1 :]]
             plain = [" · ".join(details[:cut_at])]
             plain += ["seats: " + "  ".join(seats)] if seats else []
-        lines = [("", part) for line in plain for part in wrap(line, width)]
+        lines = [("", part.replace(NO_BREAK, " ")) for line in plain for part in wrap(line, width)]
         lines += [("class:dim", part) for line in words for part in wrap(line, width)]
         return [
             (style, text + ("\n" if i < len(lines) - 1 else ""))

@@ -1158,3 +1158,20 @@ async def test_a_game_over_says_no_order_in_force() -> None:
             model.public = a_public_view(seating, phase=phase, revolution=True, jack_back=True)
             header = "".join(fragment[1] for fragment in table.app._header())
             assert ("REVOLUTION" in header) is shown and ("JACK BACK" in header) is shown, header
+
+
+async def test_a_narrow_lobby_keeps_each_seat_on_one_line() -> None:
+    """At 60 columns the chosen table's seats are one wrapped line: a seat's number and
+    its player stay together (a user saw "3:" end one line, "bot:heuristic" begin the
+    next)."""
+    players = ("annabelle-lee", "bot:heuristic", "bot:heuristic", "christopher")
+    screen = LobbyScreen(me=ME, server="s", address="192.168.1.20:7766", fingerprint="9f" * 32)
+    screen.record(m.Tables(tables=(a_table("friday", "waiting", players),)))
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(16, 60, keys)
+        lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = terminal.screen.text()
+        await terminal.stop()
+    for seat, player in enumerate(players, 1):
+        assert re.search(rf"\b{seat}: {player}\b", text), text
