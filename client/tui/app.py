@@ -73,6 +73,15 @@ HELP = (
     ("?", "this help (any key closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
 )
+#: The keys of someone watching (no hand, no seat: the player's keys do nothing there).
+WATCH_HELP = (
+    ("", " keys (watching)"),
+    ("esc", "hide/show the standings"),
+    ("c", "chat to the table (enter sends, esc cancels)"),
+    ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
+    ("?", "this help (any key closes it)"),
+    ("q", "stop watching: back to the lobby"),
+)
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
 QUIT_KEEPING = (("ctrl-c", "quit, keeping your seat (connect again)"),)
 QUIT_PLAY = (("ctrl-c", "quit"),)
@@ -376,7 +385,13 @@ class TableApp:
         return max(20, min(76, self._columns() - 4))
 
     def _help_lines(self) -> list[str]:
-        keys = HELP + (QUIT_PLAY + PLAY_HELP if self.extras else QUIT_KEEPING)
+        keys: tuple[tuple[str, str], ...]
+        if self.extras:
+            keys = HELP + QUIT_PLAY + PLAY_HELP
+        elif self.client.model.slot is None:
+            keys = WATCH_HELP + QUIT_PLAY
+        else:
+            keys = HELP + QUIT_KEEPING
         return help_lines(keys, self._help_width())
 
     def _hand_height(self) -> int:

@@ -395,6 +395,16 @@ async def test_the_help_fits_and_any_key_closes_it_without_acting(rows: int, col
         assert screen.selected
 
 
+async def test_a_watchers_help_lists_a_watchers_keys() -> None:
+    """Watching, `?` listed the player's keys (space, p pass, r ready): a watcher's are
+    the log, the standings, chat and leaving."""
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        table.client.model.slot = None  # (watching: no chair)
+        text = await terminal.press("?")
+        assert "keys (watching)" in text and "stop watching" in text, text
+        assert "pass" not in text and "ready" not in text and "suggest" not in text, text
+
+
 async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
     """At 60x16 the table's help does not fit: a page, and a line saying how to see the
     next; `?` (or space) shows it, every line of the help on one page or the other, and
