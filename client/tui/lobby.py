@@ -45,6 +45,8 @@ class TableForm:
     #: The name is the lobby's suggestion, not typed: the first key typed there replaces
     #: it, backspace clears it (typing added to it: "ann's tablefriday").
     suggested: bool = False
+    #: What was typed on rows of choices since the last move: the row found by it.
+    finding: str = ""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -127,9 +129,25 @@ class TableForm:
 
     def move(self, step: int) -> None:
         self.row = (self.row + step) % len(self.keys)
+        self.finding = ""
+
+    def find(self, text: str) -> None:
+        """Letters typed on a row of choices: to the row whose label starts with what was
+        typed since the last move (from this row on, round to the top); a letter that
+        leads nowhere on from there starts again ("t" again: the next row from "t").  A
+        user pressed ↓ forty times to reach "target"."""
+        labels = [label.lower() for label, _, _ in self.rows()]
+        count = len(labels)
+        for wanted, start in ((self.finding + text.lower(), 0), (text.lower(), 1)):
+            for step in range(start, count):
+                at = (self.row + step) % count
+                if labels[at].startswith(wanted):
+                    self.row, self.finding = at, wanted
+                    return
 
     def change(self, step: int) -> None:
         """Left/right on the current row: the previous/next value."""
+        self.finding = ""
         key = self.key
         if key == "preset":
             names = [("", name) for name in PRESETS] + [(saved, "") for saved in self.saved]
@@ -163,6 +181,8 @@ class TableForm:
             self.name, self.suggested = (name + text)[:40], False
         elif key == "password":
             self.password = (self.password + text)[:64]
+        else:
+            self.find(text)
 
     def backspace(self) -> None:
         if self.key == "name":

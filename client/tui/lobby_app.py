@@ -46,7 +46,8 @@ LOBBY_HELP = (
     ("b", "add a bot to an empty seat of the table"),
     (
         "n",
-        "create a table (a form: ↑/↓ rows, ←/→ values, type names; enter creates, esc cancels)",
+        "create a table (a form: ↑/↓ rows, ←/→ values, type names; on a row of choices, "
+        "a setting's first letters go to it; enter creates, esc cancels)",
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
     ("r", "ask the server for the table list again"),

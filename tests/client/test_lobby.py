@@ -405,3 +405,27 @@ def test_the_waiting_room_counts_seats_as_people_do() -> None:
     client = SimpleNamespace(model=model, ladder=SimpleNamespace(rating=lambda name: None))
     lines = [text for _, text in TableApp._waiting_lines(SimpleNamespace(client=client), 60)]  # type: ignore[arg-type]
     assert lines == ["  seat 1: empty", "  ann (you): not ready", "  seat 3: empty"]
+
+
+def test_typing_on_a_row_of_choices_goes_to_the_setting_named() -> None:
+    """A user pressed ↓ forty times to reach `target`: on a row of choices, letters go to
+    the row whose label starts with them; typed again, on to the next such row."""
+    from president.client.tui.lobby import TableForm
+
+    form = TableForm(name="friday")
+    form.type("t")  # the name's row: typed into the name
+    assert form.key == "name" and form.name == "friday" + "t"
+    form.move(1)  # the preset's row
+    for letter in "targ":
+        form.type(letter)
+    assert form.key == "target"
+    form.type("x")  # leads nowhere: the row stays
+    assert form.key == "target"
+    form.move(-1)
+    form.type("s")  # the next row from here whose label starts with "s"
+    first = form.key
+    assert first.startswith("s")
+    form.type("s")  # again: the next one
+    assert form.key.startswith("s") and form.key != first
+    form.change(1)  # a value changed: what comes next is typed afresh
+    assert form.finding == ""
