@@ -449,11 +449,17 @@ class TableScreen:
     def tallied(self, results: Tallied) -> None:
         """The game's ended hands, as the server told them with a snapshot: the results
         the standings read (in place of what this screen saw: it may have missed hands,
-        or seen another game's)."""
+        or seen another game's), and in the log each end it had not told."""
+        told = set(self.results)
         self.results = [
             HandResult(hand.hand, hand.finish, tuple(points for _, points in hand.points))
             for hand in results.hands
         ]
+        missed = [h for h, r in zip(results.hands, self.results, strict=True) if r not in told]
+        if missed:
+            self._add("— the game so far —", "class:dim")
+        for hand in missed:
+            self._add(self._narrator().line(hand, None) or "", "class:dim")
 
     def recalled(self, history: Recalled) -> None:
         """The hand so far, as the server told it with a snapshot: each event this log

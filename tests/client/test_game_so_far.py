@@ -61,6 +61,21 @@ def test_a_seat_back_after_the_game_sees_the_hands_it_missed() -> None:
     assert "President: bob (hands 1–2), dan (hand 3)" in " ".join(lines)
 
 
+def test_the_log_tells_the_hands_it_had_not_told() -> None:
+    """A late watcher's log began at the hand under way: it tells the game so far first,
+    each hand's end in the words of its line; one told before is not told again."""
+    screen = screen_at(None, me="sam", slot=None)
+    receive(screen, hand_over(0, BOB_FIRST))
+    tallied(screen, results([BOB_FIRST, DAN_FIRST]))
+    assert screen.log[-3:] == [
+        "hand 1 is over: 1. bob +2, 2. ann +1, 3. cat, 4. dan",
+        "— the game so far —",
+        "hand 2 is over: 1. dan +2, 2. ann +1, 3. cat, 4. bob",
+    ]
+    tallied(screen, results([BOB_FIRST, DAN_FIRST]))  # (again, after a lost connection)
+    assert screen.log.count("— the game so far —") == 1
+
+
 def test_results_of_another_game_are_replaced_not_added_to() -> None:
     """Ann watched a whole game, left, and came back during the next one (its hand 1
     over): its results are that hand's alone."""
