@@ -61,6 +61,7 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.Ratings,  # the ladder (issue 15)
         m.HandHistory,  # a hand's events so far, with a snapshot (version 9)
         m.GameResults,  # the game's ended hands, with a snapshot (version 12)
+        m.ChatHistory,  # the lobby's last lines of chat, with the table list (version 12)
         *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
     }
 )

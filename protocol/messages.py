@@ -35,7 +35,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: `Due.cards`, `GameView.taken`) and the toggle queen_bomber (the `bomb` action, the
 #: `bombed` event); version 11 `RatingEntry.provisional` (a player the ladder lists after
 #: the established ones, whose rating is not yet settled); version 12 `game_results`
-#: (the ended hands of the game, sent with a snapshot).  A field or a
+#: (the ended hands of the game, sent with a snapshot) and `chat_history` (the lobby's
+#: last lines of chat, sent with the table list).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
@@ -314,6 +315,31 @@ class Chat(Message):
     scope: Literal["lobby", "table"]
     text: ChatText
     sender: Annotated[str, Text(0, 40)] = ""
+
+
+#: The most lines of lobby chat a server keeps for who comes to the lobby later.
+CHAT_KEPT = 20
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of lobby chat said before: who said it, and how long ago (whole seconds)."""
+
+    sender: Annotated[str, Text(0, 40)]
+    text: ChatText
+    ago: Count
+
+
+@message("chat_history")
+@dataclass(frozen=True)
+class ChatHistory(Message):
+    """Version 12: the lobby's last lines of chat (at most `CHAT_KEPT`), oldest first,
+    sent with the table list (`list_tables`) to a connection at no table: who comes to
+    the lobby, or back to it from a table, reads what was said there meanwhile."""
+
+    SINCE = 12
+
+    lines: Annotated[tuple[ChatLine, ...], Items(0, CHAT_KEPT)]
 
 
 # --- lobby: client to server ----------------------------------------------------------

@@ -9,6 +9,7 @@ import asyncio
 import hmac
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
@@ -87,6 +88,8 @@ class Lobby:
         #: What each address and each room may still say this minute.
         self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
+        #: The lobby's last lines of chat: (when, who, what), for who comes later.
+        self.chat_kept: deque[tuple[float, str, str]] = deque(maxlen=m.CHAT_KEPT)
         #: Shutting down: every table stays as it is, for the next start.
         self.closing = False
         #: (table, address) -> when a person from that address was moved out of a chair
@@ -525,6 +528,12 @@ async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
 async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.guests.add(guest)
     lobby.send_list(guest)
+    if guest.table is None and guest.version >= m.ChatHistory.SINCE:
+        now = asyncio.get_running_loop().time()
+        lines = tuple(
+            m.ChatLine(sender, text, int(now - when)) for when, sender, text in lobby.chat_kept
+        )
+        guest.deliver(m.ChatHistory(lines=lines))
 
 
 async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
@@ -753,6 +762,7 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
         for member in table.members():
             member.deliver(said)
     else:  # everyone in the lobby: not at a table
+        lobby.chat_kept.append((now, said.sender, said.text))
         for other in list(lobby.guests):
             if other.table is None or other is guest:
                 other.deliver(said)

@@ -249,6 +249,13 @@ class LobbyScreen:
         elif isinstance(message, m.Chat) and message.scope == "lobby":
             self.chat.append(f"<{message.sender}> {message.text}")
             del self.chat[:-100]
+        elif isinstance(message, m.ChatHistory) and message.lines:
+            # (the server's last lines: what this client heard of them, or nothing if it
+            # was at a table meanwhile, is replaced)
+            first = message.lines[0].ago
+            since = f" (from {ago_words(first)})" if first >= 60 else ""
+            self.chat = [f"— earlier in the lobby{since} —"]
+            self.chat += [f"<{line.sender}> {line.text}" for line in message.lines]
         elif isinstance(message, m.Error):
             if message.about == m.Leaderboard.TYPE or "leaderboard" in message.message:
                 return  # an older server: the ladder is simply not shown
@@ -388,3 +395,10 @@ def _parse_change(text: str) -> tuple[str, Any]:
     elif raw.isdigit():
         value = int(raw)
     return name, value
+
+
+def ago_words(seconds: int) -> str:
+    """How long ago, in the words a person uses: "5 min ago", "2 h ago"."""
+    if seconds < 3600:
+        return f"{max(1, seconds // 60)} min ago"
+    return f"{seconds // 3600} h ago"

@@ -429,3 +429,24 @@ def test_typing_on_a_row_of_choices_goes_to_the_setting_named() -> None:
     assert form.key.startswith("s") and form.key != first
     form.change(1)  # a value changed: what comes next is typed afresh
     assert form.finding == ""
+
+
+def test_the_lobby_chat_shows_what_was_said_before() -> None:
+    """Who comes to the lobby (or back from a table) reads its last lines, under a line
+    saying how long ago they began; an empty history leaves the chat as it was."""
+    screen = LobbyScreen(me="ann")
+    screen.record(m.Chat(scope="lobby", text="hi", sender="bob"))
+    screen.record(m.ChatHistory(lines=()))
+    assert screen.chat == ["<bob> hi"]
+    lines = (
+        m.ChatLine(sender="bob", text="we start at 8", ago=600),
+        m.ChatLine(sender="cat", text="I bring snacks", ago=30),
+    )
+    screen.record(m.ChatHistory(lines=lines))
+    assert screen.chat == [
+        "— earlier in the lobby (from 10 min ago) —",
+        "<bob> we start at 8",
+        "<cat> I bring snacks",
+    ]
+    screen.record(m.ChatHistory(lines=lines[1:]))
+    assert screen.chat[0] == "— earlier in the lobby —"  # (under a minute ago)

@@ -219,6 +219,8 @@ EXAMPLES: list[m.Message] = [
         more=False,
         hands=(m.HandResult(hand=0, finish=("Cat", "Ann", "Ben"), points=(2, 1, 0)),),
     ),
+    # the lobby's last lines of chat with the table list (version 12)
+    m.ChatHistory(lines=(m.ChatLine(sender="bob", text="we start at 8", ago=300),)),
     # the ladder (issue 15)
     m.Leaderboard(start=20, count=10, players=("Ann",)),
     m.Ratings(
@@ -445,3 +447,13 @@ def test_a_full_page_of_game_results_fits_a_frame() -> None:
         assert m.Message.from_wire(unpack(pack(page.to_wire()))) == page
     assert results_from_wire(pages) == tuple(hands[-m.RESULTS_SENT :])
     assert results_to_wire(name, []) == [m.GameResults(name, 0, False, ())]
+
+
+def test_the_longest_chat_history_fits_a_frame() -> None:
+    """`CHAT_KEPT` lines of 500 characters of four bytes each, from names of 40 such."""
+    from president.protocol.framing import MAX_FRAME
+
+    line = m.ChatLine(sender="\U0001d538" * 40, text="\U0001d538" * 500, ago=2**31)
+    history = m.ChatHistory(lines=(line,) * m.CHAT_KEPT)
+    assert len(pack(history.to_wire())) < MAX_FRAME - 4
+    assert m.Message.from_wire(unpack(pack(history.to_wire()))) == history

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.bots.strategies import RandomBot
 from president.client.connection import ConnectFailed, connect
 from president.client.headless import BotPlayer
@@ -114,3 +115,52 @@ def test_a_hello_works_out_each_chairs_looks_once(monkeypatch: pytest.MonkeyPatc
     tables["t7"].slots[3].name = "cat"
     assert Lobby.seated_under(lobby, "ann", "mine") is None  # type: ignore[arg-type]
     assert asked[4800:] == ["cat"]  # a chair's new name is looked at afresh
+
+
+async def test_who_comes_to_the_lobby_reads_its_last_lines_of_chat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby's last 20 lines of chat, oldest first, come after the table list to a
+    connection at no table (version 12); none to one at a table or of version 11."""
+    async with running_server(tmp_path, chat_per_minute=60) as server:
+        keyed = {"identity": Ed25519PrivateKey.generate}  # (version 12 needs a key)
+        ann = await client(server, "ann", tmp_path, **keyed)
+        assert ann.link.conn.version == max(m.VERSIONS)
+        task = asyncio.create_task(ann.run())
+        ann.keep = True
+        await ann.send(m.ListTables())
+        for n in range(23):
+            await ann.send(m.Chat(scope="lobby", text=f"line {n}"))
+        await wait_for(lambda: sum(isinstance(x, m.Chat) for x in ann.received) == 23)
+        cat = await client(server, "cat", tmp_path, **keyed)
+        cat.keep = True
+        tasks = [task, asyncio.create_task(cat.run())]
+        await cat.send(m.ListTables())
+        await wait_for(lambda: any(isinstance(x, m.ChatHistory) for x in cat.received))
+        (history,) = [x for x in cat.received if isinstance(x, m.ChatHistory)]
+        assert [line.text for line in history.lines] == [f"line {n}" for n in range(3, 23)]
+        assert {line.sender for line in history.lines} == {"ann"}
+        assert all(0 <= line.ago < 60 for line in history.lines)
+        kinds = [type(x) for x in cat.received]
+        assert kinds.index(m.Tables) < kinds.index(m.ChatHistory)  # after the list
+        # at a table: none; of version 11: none
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        seated_at = len(ann.received)
+        await ann.send(m.ListTables())
+        await ann.send(m.Ping(nonce=7))  # (answered after all that the list brings)
+        monkeypatch.setattr(m, "VERSIONS", tuple(v for v in m.VERSIONS if v <= 11))
+        old = await client(server, "old", tmp_path, **keyed)
+        monkeypatch.undo()
+        assert old.link.conn.version == 11
+        old.keep = True
+        tasks.append(asyncio.create_task(old.run()))
+        await old.send(m.ListTables())
+        await old.send(m.Ping(nonce=7))
+        for who in (ann, old):
+            await wait_for(lambda who=who: m.Pong(nonce=7) in who.received)
+        assert not any(isinstance(x, m.ChatHistory) for x in old.received)
+        assert not any(isinstance(x, m.ChatHistory) for x in ann.received[seated_at:])
+        for t in tasks:
+            t.cancel()
