@@ -758,9 +758,10 @@ class GameOver(TableEvent):
 
 
 #: The most events one `hand_history` page carries (a long hand takes several pages),
-#: and the most pages of one hand: a hand has at most about 1,500 public events (108
-#: cards played one at a time, each answered by up to 11 passes, and the dues they
-#: leave), 64 pages hold 8,192.  A client drops a history of more pages.
+#: and the most pages of one hand: a hand has at most a few thousand public events (108
+#: cards, each played at most twice as a card comes back once a hand, one play at a
+#: time, each answered by up to 11 passes, and the dues they leave), 64 pages hold
+#: 8,192.  A client drops a history of more pages.
 HISTORY_PAGE = 128
 HISTORY_PAGES = 64
 

@@ -528,7 +528,7 @@ async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
 async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.guests.add(guest)
     lobby.send_list(guest)
-    if guest.table is None and guest.version >= m.ChatHistory.SINCE:
+    if lobby.chat_kept and guest.table is None and guest.version >= m.ChatHistory.SINCE:
         now = asyncio.get_running_loop().time()
         lines = tuple(
             m.ChatLine(sender, text, int(now - when)) for when, sender, text in lobby.chat_kept
