@@ -451,6 +451,7 @@ class TableScreen:
         the standings read (in place of what this screen saw: it may have missed hands,
         or seen another game's), and in the log each end it had not told."""
         told = set(self.results)
+        self.winners = ()  # (another game's, perhaps: the view's are the game's own)
         self.results = [
             HandResult(hand.hand, hand.finish, tuple(points for _, points in hand.points))
             for hand in results.hands
