@@ -132,18 +132,44 @@ class TableForm:
         self.finding = ""
 
     def find(self, text: str) -> None:
-        """Letters typed on a row of choices: to the row whose label starts with what was
-        typed since the last move (from this row on, round to the top); a letter that
-        leads nowhere on from there starts again ("t" again: the next row from "t").  A
-        user pressed ↓ forty times to reach "target"."""
+        """Letters typed on a row of choices: to the row of choices whose label starts
+        with what was typed since the last move (from this row on, round to the top); a
+        letter that leads nowhere on from there starts again ("t" again: the next row
+        from "t").  A user pressed ↓ forty times to reach "target".  Never to the name's
+        or the password's row, where what is typed next would go in ("pa" on the way to
+        "passing" stopped on the password, and "ssing" became the table's password)."""
         labels = [label.lower() for label, _, _ in self.rows()]
         count = len(labels)
         for wanted, start in ((self.finding + text.lower(), 0), (text.lower(), 1)):
             for step in range(start, count):
                 at = (self.row + step) % count
-                if labels[at].startswith(wanted):
+                if labels[at].startswith(wanted) and self.keys[at] not in TEXT_FIELDS:
                     self.row, self.finding = at, wanted
                     return
+
+    def hint(self) -> str:
+        """What the keys do on this row (the status line under the form; a narrow screen
+        drops the last parts first)."""
+        key = self.key
+        if key in TEXT_FIELDS:
+            what = "type the " + ("name" if key == "name" else "password")
+        elif key in TOGGLES and toggle_choices(key) is None:
+            what = "←/→ or digits: the number · letters go to a setting"
+        else:
+            what = "←/→ values · letters go to a setting"
+        return f"{what} · ↑/↓ rows · enter creates · esc"
+
+    def number(self, digit: str) -> None:
+        """A digit typed on a row of a whole number (target, rounds): the first replaces
+        the value, the next ones follow it (as far as the number may go)."""
+        key = self.key
+        typed = self.finding if self.finding.isdigit() else ""
+        value = min(99, max(1, int(typed + digit)))
+        self.finding = str(value)
+        if value == getattr(self.base(), key):
+            self.toggles.pop(key, None)
+        else:
+            self.toggles[key] = value
 
     def change(self, step: int) -> None:
         """Left/right on the current row: the previous/next value."""
@@ -181,6 +207,8 @@ class TableForm:
             self.name, self.suggested = (name + text)[:40], False
         elif key == "password":
             self.password = (self.password + text)[:64]
+        elif text.isdigit() and key in TOGGLES and toggle_choices(key) is None:
+            self.number(text)
         else:
             self.find(text)
 

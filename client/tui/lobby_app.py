@@ -46,8 +46,9 @@ LOBBY_HELP = (
     ("b", "add a bot to an empty seat of the table"),
     (
         "n",
-        "create a table (a form: ↑/↓ rows, ←/→ values, type names; on a row of choices, "
-        "a setting's first letters go to it; enter creates, esc cancels)",
+        "create a table (a form: ↑/↓ rows, ←/→ values, type the name and password; "
+        "elsewhere a setting's first letters go to it, digits set a number; enter "
+        "creates, esc cancels)",
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
     ("r", "ask the server for the table list again"),
@@ -308,10 +309,7 @@ class LobbyApp:
         if s.message:
             return "class:message", s.message
         if s.form is not None:
-            return (
-                "class:dim",
-                "↑/↓ rows · ←/→ values · type the name and password · enter creates · esc",
-            )
+            return "class:dim", s.form.hint()
         return (
             "class:dim",
             # the least needed last: a narrow screen drops them first (the help has all)

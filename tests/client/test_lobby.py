@@ -450,3 +450,28 @@ def test_the_lobby_chat_shows_what_was_said_before() -> None:
     ]
     screen.record(m.ChatHistory(lines=lines[1:]))
     assert screen.chat[0] == "— earlier in the lobby —"  # (under a minute ago)
+
+
+def test_letters_never_go_to_a_row_that_takes_them_and_digits_set_a_number() -> None:
+    """Typing "passing" from the preset's row stopped on the password's ("pa"), and
+    "ssing" became the table's password; letters now go only to rows of choices.  On a
+    whole number's row, digits set it (the first replaces it)."""
+    from president.client.tui.lobby import TableForm
+
+    form = TableForm(name="friday")
+    form.move(1)
+    for letter in "passing":
+        form.type(letter)
+    assert form.key == "passing" and form.password == "" and form.name == "friday"
+    assert "letters go to a setting" in form.hint()
+    for letter in "tar":
+        form.type(letter)
+    assert form.key == "target" and "digits" in form.hint()
+    form.type("1")
+    form.type("5")
+    assert form.rules().target == 15
+    form.move(1)
+    form.move(-1)
+    form.type("7")  # after a move: the first digit replaces the number
+    assert form.rules().target == 7
+    assert form.hint().startswith("←/→ or digits")
