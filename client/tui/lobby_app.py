@@ -46,8 +46,7 @@ LOBBY_HELP = (
     ("b", "add a bot to an empty seat of the table"),
     (
         "n",
-        "create a table (a form: ↑/↓ rows, ←/→ values, type the name and password; "
-        "elsewhere a setting's first letters go to it, digits set a number; enter "
+        "create a table (a form: ↑/↓ rows, ←/→ values; letters go to a setting; enter "
         "creates, esc cancels)",
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
