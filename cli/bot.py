@@ -201,7 +201,7 @@ async def start_bot(
         failed = f"{name} could not sit at {table}: {denied.message}"
         held = denied.code == Code.RATE_LIMITED
         await wait_out(held, failed, f"{name}: {denied.message}", deadline, say)
-    say(f"{name}: seated at {table}, seat {client.model.slot}")
+    say(f"{name}: seated at {table}, seat {client.model.slot + 1}")  # (counted from 1)
     return bot
 
 

@@ -139,7 +139,8 @@ async def serve(
     if tables:
         playing = sum(t.status == "playing" for t in tables)
         say(
-            f"restored {len(tables)} table(s), {playing} with a game in progress: players have "
+            f"restored {len(tables)} table(s), {playing or 'none'} with a game in progress: "
+            "players have "
             f"{config.resume_seconds:g} s to reconnect"
         )
     for problem in server.restore_problems:

@@ -44,7 +44,7 @@ async def test_a_killed_bot_restarted_with_its_key_is_back_in_its_chair(tmp_path
     watcher: Client | None = None
     try:
         ann = bot("--name", "ann", "--strategy", "greedy", "--delay", "0.05")
-        await ann.said("ann: seated at T, seat 0")
+        await ann.said("ann: seated at T, seat 1")
         key = tmp_path / "state" / "president" / "bots" / "ann.key"
         assert stat.S_IMODE(key.stat().st_mode) == 0o600
         assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
@@ -82,7 +82,7 @@ async def test_a_killed_bot_restarted_with_its_key_is_back_in_its_chair(tmp_path
 
         # the same key (the same state directory): back in chair 0, in the same game
         again = bot("--name", "ann", "--strategy", "greedy")
-        await again.said("ann: seated at T, seat 0")
+        await again.said("ann: seated at T, seat 1")
         await wait_for(lambda: (v := view()) is not None and v.chairs[0].connected, 20)
         still = view()
         assert still is not None and still.status == "playing"  # not a new game: the same

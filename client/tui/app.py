@@ -76,9 +76,9 @@ HELP = (
 #: The keys of someone watching (no hand, no seat: the player's keys do nothing there).
 WATCH_HELP = (
     ("", " keys (watching)"),
-    ("esc", "hide/show the standings"),
     ("c", "chat to the table (enter sends, esc cancels)"),
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
+    ("esc", "once the game is over: hide/show the final standings"),
     ("?", "this help (any key closes it)"),
     ("q", "stop watching: back to the lobby"),
 )

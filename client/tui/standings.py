@@ -149,6 +149,7 @@ def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: 
     cell = 6  # " 1 +3 "
     fit = max(1, (width - who - 5) // cell)
     hands = list(results)
+    fit = -(-len(hands) // -(-len(hands) // fit))  # blocks alike: 17 hands as 9 and 8, not 16 and 1
     lines = ["", "place and points won, hand by hand"]
     for at in range(0, len(hands), fit):
         shown = hands[at : at + fit]
