@@ -376,7 +376,9 @@ class Client:
         if isinstance(message, m.Spectate):
             self.watching = message
         elif isinstance(message, (m.Join, m.Leave, m.CreateTable, m.Resume)):
-            self.watching = None
+            # (moved on: a refusal of the watching asked again after a drop, if it comes
+            # now, is no longer this client's state)
+            self.watching, self._rewatching = None, False
         await self.link.send(message)
 
     def _keep(self, code: Code, text: str) -> None:
@@ -518,6 +520,7 @@ class Client:
                 # (not given back after a drop; or freed for not saying ready in time, or
                 # the table closed before its game began: a watcher is put out too)
                 self.seat_lost, model.slot, model.token = message, None, b""
+                self.watching = None  # (a watcher is put out so too: the table closed)
             if message.about == m.Spectate.TYPE:
                 self.watching = None
                 if self._rewatching:  # (not let watch again after a drop)

@@ -282,6 +282,9 @@ class NameBook:
             return (
                 f'a name may not begin with "{BOT_PREFIX}": the lobby shows the server\'s bots so'
             )
+        if set("<>") & set(unicodedata.normalize("NFKC", name)):
+            # ("t2ann> hi <t2bob" spoke in the chat as two people: "<t2ann> hi <t2bob> ...")
+            return "a name may not hold < or >: the chat shows who speaks as <name>"
         if self.db is None:
             return "the server is closing"
         folded = name_key(name)

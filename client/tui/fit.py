@@ -13,13 +13,14 @@ from .seats import SeatRow
 ELLIPSIS = "…"
 
 
-def wrap(text: str, width: int) -> list[str]:
+def wrap(text: str, width: int, hanging: int = 0) -> list[str]:
     """`text` as lines of at most `width`, broken at spaces (a word longer than a line is
-    cut); a line's leading indent is kept on its continuation lines."""
+    cut); a line's leading indent is kept on its continuation lines, which are indented
+    `hanging` at least (so that no continuation looks like a line of its own)."""
     width = max(1, width)
     if len(text) <= width:
         return [text]
-    indent = " " * min(len(text) - len(text.lstrip(" ")), width // 2)
+    indent = " " * min(max(len(text) - len(text.lstrip(" ")), hanging), width // 2)
     return textwrap.wrap(
         text,
         width,
@@ -27,6 +28,13 @@ def wrap(text: str, width: int) -> list[str]:
         break_on_hyphens=False,
         replace_whitespace=False,
     ) or [""]
+
+
+def said(sender: str, text: str) -> str:
+    """A line of chat as the screens show it: `<sender> text`, each run of spaces (of any
+    kind) in the text one space, so that no gap in it can push words to the start of a
+    row of their own (a hostile line's 420 spaces, then "<ann> ...")."""
+    return f"<{sender}> {' '.join(text.split())}"
 
 
 def cut(text: str, width: int) -> str:

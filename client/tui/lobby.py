@@ -13,7 +13,7 @@ from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 from ..model import Ladder, TableList, shown
-from .fit import HelpPages, middle_cut
+from .fit import HelpPages, middle_cut, said
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -275,7 +275,7 @@ class LobbyScreen:
             self.cursor = min(self.cursor, max(0, len(self.tables) - 1))
             self._tell_of_a_waiting_seat()
         elif isinstance(message, m.Chat) and message.scope == "lobby":
-            self.chat.append(f"<{message.sender}> {message.text}")
+            self.chat.append(said(message.sender, message.text))
             del self.chat[:-100]
         elif isinstance(message, m.ChatHistory) and message.lines:
             # (the server's last lines: what this client heard of them, or nothing if it
@@ -283,7 +283,7 @@ class LobbyScreen:
             first = message.lines[0].ago
             since = f" (from {ago_words(first)})" if first >= 60 else ""
             self.chat = [f"— earlier in the lobby{since} —"]
-            self.chat += [f"<{line.sender}> {line.text}" for line in message.lines]
+            self.chat += [said(line.sender, line.text) for line in message.lines]
         elif isinstance(message, m.Error):
             if message.about == m.Leaderboard.TYPE or "leaderboard" in message.message:
                 return  # an older server: the ladder is simply not shown

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 #: A line of the log and its style class.
 Line = tuple[str, str]
+#: How far a wrapped line's continuations are indented.
+HANGING = 2
 
 
 class LogView(UIControl):
@@ -40,7 +42,11 @@ class LogView(UIControl):
         self.scroll(pages * max(1, self.height - 1))
 
     def rows(self, width: int) -> list[Line]:
-        return [(style, part) for style, text in self.lines() for part in wrap(text, width)]
+        """Each line wrapped, its continuations indented: a chat line whose words wrap
+        so that "<ann> ..." begins a row cannot pass for ann's own line."""
+        return [
+            (style, part) for style, text in self.lines() for part in wrap(text, width, HANGING)
+        ]
 
     def create_content(self, width: int, height: int) -> UIContent:
         self.height = height

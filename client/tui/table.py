@@ -41,7 +41,7 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Tallied, Viewed
-from .fit import HelpPages, middle_cut, shorten
+from .fit import HelpPages, middle_cut, said, shorten
 from .narrator import Narrator, card_text, cards_text, plural
 from .standings import HandResult, standings
 
@@ -425,7 +425,7 @@ class TableScreen:
                 case Sealed():
                     self.sealed(item.reason, item.seat)
                 case Said():
-                    self._add(f"<{item.sender}> {item.text}")
+                    self._add(said(item.sender, item.text))
                 case _:
                     assert_never(item)
         del self.log[:-200]

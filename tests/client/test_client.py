@@ -302,7 +302,8 @@ async def test_a_watcher_watches_again_after_a_reconnect(refused: bool) -> None:
     said: list[str] = []
     task = asyncio.create_task(client.follow(said.append, retry_seconds=0.01))
     await wait_for(lambda: second.sent)
-    assert second.sent == [m.Spectate(table="T", password="pw")]
+    # (the first thing sent: the fake link then ends, and the client goes round again)
+    assert second.sent[0] == m.Spectate(table="T", password="pw")
     if refused:
         await wait_for(lambda: client.seat_lost is answer)
         assert client.watching is None
@@ -323,3 +324,18 @@ async def test_what_the_client_watches_follows_what_it_asked() -> None:
     await client.send(m.Spectate(table="U", password="x"))
     await client.handle(m.Error(code=Code.WRONG_PASSWORD, message="no", about="spectate"))
     assert client.watching is None and client.seat_lost is None  # (refused from the lobby)
+
+
+async def test_a_late_refusal_of_watching_again_is_not_taken_for_a_lost_seat() -> None:
+    """A hostile pass: the user left during the re-watch after a drop; its refusal then
+    set `seat_lost`, and the next table left sent no `leave`.  And a watcher put out when
+    an unstarted table closed (an error about ready, `timeout`) still watched it, asking
+    to watch it again after the next drop."""
+    client = Client(FakeLink([]))  # type: ignore[arg-type]
+    client.watching, client._rewatching = m.Spectate(table="Sat"), True
+    await client.send(m.Leave())  # back to the lobby before the answer
+    await client.handle(m.Error(code=Code.NO_SUCH_TABLE, message="no Sat", about="spectate"))
+    assert client.seat_lost is None and client.watching is None
+    await client.send(m.Spectate(table="T", password="pw"))
+    await client.handle(m.Error(code=Code.TIMEOUT, message="T closed", about="ready"))
+    assert client.watching is None

@@ -475,3 +475,20 @@ def test_letters_never_go_to_a_row_that_takes_them_and_digits_set_a_number() -> 
     form.type("7")  # after a move: the first digit replaces the number
     assert form.rules().target == 7
     assert form.hint().startswith("←/→ or digits")
+
+
+def test_a_chat_line_cannot_pass_for_another_speakers() -> None:
+    """A hostile guest's chat, "ok", 420 spaces, then "<ann> change of plan ...", put
+    ann's name at the start of a row of its own in everyone's lobby (and the history
+    kept it for newcomers): the spaces are one space, the line's continuations
+    indented (a name may not hold < or >: tests/server/test_names.py)."""
+    from president.client.tui.fit import wrap
+
+    screen = LobbyScreen(me="bob")
+    screen.record(m.Chat(scope="lobby", text="ok" + " " * 420 + "<ann> plan B", sender="mal"))
+    screen.record(m.ChatHistory(lines=(m.ChatLine("mal", "ok\u3000" * 3 + "x", 5),)))
+    assert screen.chat[-1] == "<mal> ok ok ok x"
+    line = "<mal> ok <ann> change of plan: table Friday2, password hunter22"
+    for width in range(10, 60):
+        rows = wrap(line, width, 2)
+        assert all(not row.startswith("<") for row in rows[1:]), rows

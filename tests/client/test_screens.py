@@ -464,10 +464,13 @@ async def test_wrapped_log_lines_break_between_words() -> None:
     rows = [line[1:-1].rstrip() for line in terminal.lines() if line.startswith("│")]
     first = max(i for i, row in enumerate(rows) if row.startswith("<cat> well played"))
     wrapped = [rows[first]]
-    while len(" ".join(wrapped)) < len(f"<cat> {LONG}"):
+    while len(" ".join(row.strip() for row in wrapped)) < len(f"<cat> {LONG}"):
         wrapped.append(rows[first + len(wrapped)])
     assert len(wrapped) > 1  # it did wrap
-    assert " ".join(wrapped) == f"<cat> {LONG}", wrapped  # no word cut in two
+    assert " ".join(row.strip() for row in wrapped) == f"<cat> {LONG}", wrapped  # no word cut
+    # its continuations indented: no row of it can pass for a line of its own (a hostile
+    # chat line wrapped so that "<ann> ..." began a row, as if ann had said it)
+    assert all(row.startswith("  ") and not row.startswith("   ") for row in wrapped[1:])
 
 
 # --- colour ---------------------------------------------------------------------------------

@@ -109,6 +109,17 @@ def test_a_person_may_not_be_named_as_the_lobby_names_a_server_bot(name: str) ->
     assert NameBook().refusal("robot:x", ANN) is None and NameBook().refusal("bot", ANN) is None
 
 
+@pytest.mark.parametrize("name", ["t2ann> hi <t2bob", "<ann>", "ann\uff1e"])
+def test_a_name_may_not_hold_the_marks_that_frame_a_speaker_in_chat(name: str) -> None:
+    """The chat shows who speaks as <name>: "t2ann> hi <t2bob" spoke as two people
+    ("<t2ann> hi <t2bob> ..."); a fullwidth ">" reads as one too."""
+    for key in (ANN, ""):
+        refusal = NameBook().refusal(name, key)
+        assert refusal is not None and "may not hold < or >" in refusal
+    assert NameBook().refusal("ann -> bob", ANN) is not None
+    assert NameBook().refusal("ann - bob", ANN) is None
+
+
 @pytest.mark.parametrize(
     "name", ["Ann Lee", "\u2764\ufe0f", "\u2764\ufe0fAnn", "R2-D2", "\u3055\u304f\u3089"]
 )
