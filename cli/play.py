@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from stat import S_ISDIR, S_ISSOCK, S_ISVTX
 
-from president.client.connection import UNIX_PREFIX, Client, Link, connect
+from president.client.connection import UNIX_PREFIX, Client, ConnectFailed, Link, connect
 from president.client.identity import default_identity
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
@@ -33,6 +33,7 @@ from president.engine import RulesError
 from president.protocol import messages as m
 from president.server.app import ListenError, Server
 from president.server.config import ServerConfig, default_data_dir
+from president.server.players import NameBook
 from president.server.storage import StorageError
 
 from .keys import add_identity, player_key
@@ -103,7 +104,11 @@ async def start_local_game(
             identity=getattr(args, "key", None),
         )
 
-    client = Client(await reconnect())
+    try:
+        client = Client(await reconnect())
+    except ConnectFailed:  # (its own server refused: the name, say; it goes with it)
+        await server.close()
+        raise
     client.reconnect = reconnect
     # (a ladder that lives only as long as this game, of one person among server bots,
     # is no rating to show: "rating 0" beside the player all game said nothing)
@@ -240,6 +245,10 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
+        except ConnectFailed as exc:  # its own server refused the player: the name, say
+            why = str(exc).partition(" refused: ")[2] or str(exc)
+            print(f"president play: --name {args.name!r} cannot play: {why}", file=sys.stderr)
+            return 2
         if hasattr(socket, "AF_UNIX"):  # (beside the game: nothing waits on it)
             threading.Thread(target=sweep_killed, args=(Path(parent),), daemon=True).start()
         theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
@@ -288,6 +297,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
+    refused = NameBook().refusal(args.name, "")  # (its server's rules for a name, before
+    if refused is not None:  # anything is made: no key, no data directory)
+        print(f"president play: --name {args.name!r} cannot play: {refused}", file=sys.stderr)
+        return 2
     args.key = player_key(Path(args.identity) if args.identity else default_identity())
     return asyncio.run(play(args))
 

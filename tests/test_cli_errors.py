@@ -150,6 +150,11 @@ CASES: dict[str, Case] = {
     "play-players-word": case("play", "--players", "x", words="not a whole number"),
     "play-bots-unknown": case("play", "--bots", "genius", words="no bot strategy 'genius'"),
     "play-bots-level": case("play", "--bots", "HARD", words="needs a terminal"),
+    # a name its own server refuses: one line (it was a traceback), the server gone with it
+    "play-name-bot": case(
+        "play", "--name", "bot:x", words="--name 'bot:x' cannot play: a name may not", tty=True
+    ),
+    "play-name-angle": case("play", "--name", "a<b", words="may not hold < or >", tty=True),
     "play-bot-delay-negative": case("play", "--bot-delay", "-1", words="--bot-delay: must be"),
     "play-bot-delay-nan": case("play", "--bot-delay", "nan", words="--bot-delay: must be"),
     "play-pause-inf": case("play", "--pause", "inf", words="--pause: must be"),
