@@ -544,12 +544,41 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
         yield from map(_run_numbered, numbered)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(processes, initializer=_leave_ctrl_c_to_the_parent) as pool:
+    stop = context.Event()
+    pool = context.Pool(processes, initializer=_start_worker, initargs=(stop,))
+    try:
         yield from pool.imap_unordered(_run_numbered, numbered)
+    except KeyboardInterrupt:
+        pool.terminate()  # (Ctrl-C: at once)
+        raise
+    except BaseException:
+        # A job failed (a bot's mistake): the workers skip the jobs left and the pool is
+        # closed, not terminated.  `terminate` killed a worker that was sending its own
+        # result, holding the result queue's lock, and the pool's end then waited on that
+        # lock for ever (CPython's Pool; `sim --jobs 2` with a broken bot hung once in 34
+        # runs on a loaded machine).
+        stop.set()
+        pool.close()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
+#: Set in a worker: the parent has stopped (a job failed), the jobs left are skipped.
+_stopped: Any = None
+
+
+def _start_worker(stop: Any) -> None:
+    global _stopped
+    _stopped = stop
+    _leave_ctrl_c_to_the_parent()
 
 
 def _run_numbered(numbered: tuple[int, Job]) -> tuple[int, int, list[Tally]]:
     index, job = numbered
+    if _stopped is not None and _stopped.is_set():
+        return index, 0, []  # (nobody reads it: the run has failed)
     return (index, *run_job(job))
 
 
