@@ -552,17 +552,15 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
         pool.terminate()  # (Ctrl-C: at once)
         raise
     except BaseException:
-        # A job failed (a bot's mistake): the workers skip the jobs left and the pool is
-        # closed, not terminated.  `terminate` killed a worker that was sending its own
-        # result, holding the result queue's lock, and the pool's end then waited on that
-        # lock for ever (CPython's Pool; `sim --jobs 2` with a broken bot hung once in 34
-        # runs on a loaded machine).
-        stop.set()
+        stop.set()  # (a job failed, a bot's mistake: the workers skip the jobs left)
+        raise
+    finally:
+        # Closed and joined, not terminated (after Ctrl-C, these do nothing more):
+        # `terminate` killed a worker that was sending its own result, holding the result
+        # queue's lock, and the pool's end then waited on that lock for ever (CPython's
+        # Pool; `sim --jobs 2` with a broken bot hung once in 34 runs on a loaded machine).
         pool.close()
         pool.join()
-        raise
-    pool.close()
-    pool.join()
 
 
 #: Set in a worker: the parent has stopped (a job failed), the jobs left are skipped.

@@ -245,9 +245,9 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
         except (StorageError, ListenError) as exc:  # its data directory unusable, or in use
             print(f"president play: {exc}", file=sys.stderr)
             return 2
-        except ConnectFailed as exc:  # its own server refused the player: the name, say
-            why = str(exc).partition(" refused: ")[2] or str(exc)
-            print(f"president play: --name {args.name!r} cannot play: {why}", file=sys.stderr)
+        except ConnectFailed as exc:  # (its own server refused the player: `cmd_play`
+            why = str(exc).partition(" refused: ")[2] or str(exc)  # checks the name first)
+            print(f"president play: its server refused you: {why}", file=sys.stderr)
             return 2
         if hasattr(socket, "AF_UNIX"):  # (beside the game: nothing waits on it)
             threading.Thread(target=sweep_killed, args=(Path(parent),), daemon=True).start()

@@ -153,7 +153,7 @@ class TableForm:
         key = self.key
         if key in TEXT_FIELDS:
             what = "type the " + ("name" if key == "name" else "password")
-        elif key in TOGGLES and toggle_choices(key) is None:
+        elif self._numeric(key):
             what = "←/→ or digits: the number · letters go to a setting"
         else:
             what = "←/→ values · letters go to a setting"
@@ -164,8 +164,19 @@ class TableForm:
         the value, the next ones follow it (as far as the number may go)."""
         key = self.key
         typed = self.finding if self.finding.isdigit() else ""
-        value = min(99, max(1, int(typed + digit)))
-        self.finding = str(value)
+        self._set(key, int(typed + digit))
+        self.finding = str(self.value(key))
+
+    @staticmethod
+    def _numeric(key: str) -> bool:
+        """A toggle that takes a whole number (target, rounds), not one of some choices."""
+        return key in TOGGLES and toggle_choices(key) is None
+
+    def _set(self, key: str, value: Any) -> None:
+        """A toggle's new value (a whole number kept within 1 to 99): kept as a change
+        from the rules the form starts from, or dropped where it is theirs."""
+        if self._numeric(key):
+            value = min(99, max(1, int(value)))
         if value == getattr(self.base(), key):
             self.toggles.pop(key, None)
         else:
@@ -192,13 +203,9 @@ class TableForm:
             choices = toggle_choices(key)
             value = self.value(key)
             if choices is None:
-                value = min(99, max(1, int(value) + step))
+                self._set(key, int(value) + step)
             else:
-                value = choices[(choices.index(value) + step) % len(choices)]
-            if value == getattr(self.base(), key):
-                self.toggles.pop(key, None)
-            else:
-                self.toggles[key] = value
+                self._set(key, choices[(choices.index(value) + step) % len(choices)])
 
     def type(self, text: str) -> None:
         key = self.key
@@ -207,7 +214,7 @@ class TableForm:
             self.name, self.suggested = (name + text)[:40], False
         elif key == "password":
             self.password = (self.password + text)[:64]
-        elif text.isdigit() and key in TOGGLES and toggle_choices(key) is None:
+        elif text.isdigit() and self._numeric(key):
             self.number(text)
         else:
             self.find(text)

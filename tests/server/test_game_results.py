@@ -9,7 +9,15 @@ from president.engine import Phase, find_preset
 from president.protocol import messages as m
 
 from .test_hand_history import OldMember
-from .test_table import Member, all_ready, game_of, play_until, seated, table
+from .test_table import (
+    Member,
+    all_ready,
+    back_after_a_drop,
+    game_of,
+    play_until,
+    seated,
+    table,
+)
 
 
 def results_of(member: Member) -> list[tuple[int, tuple[str, ...], tuple[int, ...]]]:
@@ -46,10 +54,7 @@ async def test_a_watcher_a_seat_back_and_an_old_client_mid_game() -> None:
     await t.spectate(again, None)
     assert again.of(m.GameResults)[0] is watcher.of(m.GameResults)[0]
     # a seat that drops and comes back is told them too, before its hand
-    await t.drop(ann)
-    token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
-    back = Member("ann", key=ann.key)
-    await t.resume(back, [slot.name for slot in t.chairs.slots].index("ann"), token)
+    back = await back_after_a_drop(t, ann)
     assert results_of(back) == told
     kinds = [type(x) for x in back.sent]
     assert kinds.index(m.GameResults) < kinds.index(m.SealedHand)

@@ -11,7 +11,15 @@ from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.codec import pack
 
-from .test_table import Member, all_ready, game_of, play_until, seated, table
+from .test_table import (
+    Member,
+    all_ready,
+    back_after_a_drop,
+    game_of,
+    play_until,
+    seated,
+    table,
+)
 
 
 def history_of(member: Member) -> list[m.TableEvent]:
@@ -58,10 +66,7 @@ async def test_a_watcher_and_a_seat_back_mid_hand_are_told_the_hand_as_it_was_se
     await t.spectate(again, None)
     assert again.of(m.HandHistory)[0] is watcher.of(m.HandHistory)[0]
     # a seat that drops and comes back is told the same, then its hand
-    await t.drop(ann)
-    token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
-    back = Member("ann", key=ann.key)
-    await t.resume(back, [slot.name for slot in t.chairs.slots].index("ann"), token)
+    back = await back_after_a_drop(t, ann)
     assert history_of(back) == sent_since_the_deal(members[1], hand)
     kinds = [type(x) for x in back.sent]
     assert kinds.index(m.HandHistory) < kinds.index(m.SealedHand)

@@ -106,6 +106,16 @@ async def all_ready(t: Table, members: list[Member]) -> None:
     await wait_for(lambda: game_of(t).phase is Phase.PLAY)
 
 
+async def back_after_a_drop(t: Table, member: Member) -> Member:
+    """`member`'s connection dropped, and its player back in the chair from a new one,
+    with the seat's token."""
+    await t.drop(member)
+    token = next(x for x in member.sent if isinstance(x, m.Seated)).token
+    back = Member(member.name, key=member.key)
+    await t.resume(back, [slot.name for slot in t.chairs.slots].index(member.name), token)
+    return back
+
+
 async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) -> None:
     """Members act by the timeout rule (the driver plays everyone else) until `done`."""
     game = game_of(t)
