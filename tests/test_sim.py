@@ -239,3 +239,48 @@ async def test_ctrl_c_in_a_run_gives_the_result_of_the_games_done(jobs: str) -> 
         return [line.rsplit(None, 1)[0] for line in text.splitlines() if line.strip()]
 
     assert figures(table) == figures(again.stdout)
+
+
+@pytest.mark.slow
+async def test_ctrl_c_stops_a_run_whose_workers_are_all_in_a_long_job() -> None:
+    """Ctrl-C while the parent waits on a pool whose every worker is deep in a job that
+    would take minutes (search bots at 20,000 playouts a decision): it exits at once,
+    130, "interrupted", no traceback, and no worker left behind.  The timeouts only end
+    a wait that would hang: a job here takes minutes, the wait at most 20 s."""
+    import os
+    from pathlib import Path
+
+    from .harness.processes import PRESIDENT
+    from .harness.terminal import Terminal
+    from .harness.waiting import wait_for
+
+    args = ["sim", "--games", "400", "--jobs", "2", "--seed", "1", "--playouts", "20000"]
+    args += ["--bots", "search,random,random,random"]
+    terminal = Terminal([*PRESIDENT, *args], dict(os.environ), columns=110)
+    pid = terminal.proc.pid
+
+    def workers() -> list[int]:
+        try:
+            return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+
+    def cpu(worker: int) -> float:  # (its user and system time, /proc/PID/stat's 14th, 15th)
+        try:
+            fields = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    try:
+        started = await wait_for(lambda: len(workers()) >= 2 and workers(), what="two workers")
+        # each worker in its job: half a second of CPU spent (a worker just forked may not
+        # ignore Ctrl-C yet; one in a job does)
+        await wait_for(lambda: all(cpu(w) >= 0.5 for w in started), what="workers in a job")
+        terminal.ctrl_c()
+        assert await terminal.exits() == 130
+    finally:
+        terminal.close()
+    assert "president sim: interrupted" in terminal.text()
+    assert "Traceback" not in terminal.output()
+    await wait_for(lambda: not any(Path(f"/proc/{w}").exists() for w in started), what="workers")
