@@ -70,6 +70,12 @@ class Judge:
         return f"judge_for({self.rules!r})"
 
     @property
+    def steadies(self) -> dict[tuple[int, ...], Steady | None]:
+        """`steady` by the play's card ids, as asked so far (for a caller that asks it per
+        play: a play not in it is asked of `steady`)."""
+        return self._steady
+
+    @property
     def listing(self) -> fast_tricks.Listing:
         """The tables behind `plays_now` (`fast_tricks.Listing`), for a caller that asks
         them per decision: their `plays` answers None where `plays_now` asks `tricks`."""

@@ -52,7 +52,7 @@ from .events import (
     WentOut,
 )
 from .fast_tricks import due_choices_held
-from .judge import judge_for
+from .judge import Steady, judge_for
 from .moves import (
     CARD_STEP,
     ROW_TABLE,
@@ -98,7 +98,7 @@ _FIELDS: Final = (
     "_moves", "_must_beat", "_next_bottom", "_next_seat", "_next_top", "_omen", "_omened",
     "_once", "_opening", "_pass_events", "_pass_moves", "_patterns", "_pending",
     "_place_of", "_places", "_plain", "_played", "_points", "_present", "_revolts", "_rows",
-    "_salvage", "_seen_hands", "_skips", "_step_lock", "_suit_lock", "_tops",
+    "_salvage", "_seen_hands", "_skips", "_steadies", "_step_lock", "_suit_lock", "_tops",
     "_trick_start", "_variants", "_wild", "actor", "backwards", "changes", "dealer", "due",
     "exchanges", "finishes", "hand", "history", "jack_back", "lock", "log",
     "pending_returns", "phase", "players", "revolution", "rules", "scores", "seating",
@@ -161,6 +161,7 @@ class Game:
         self._judge = judge_for(rules)
         #: The judge's tables of plays (`Judge.listing`), asked first.
         self._listing = self._judge.listing
+        self._steadies = self._judge.steadies
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
         self._lucky = rules.lucky_seven
@@ -242,8 +243,11 @@ class Game:
         self._listed: tuple[list[tuple[int, Action]], int, int, tuple[Action, ...]] | None = None
 
     # A copy or a pickle holds the game, not the views' caches nor the tables shared by
-    # every game of its size (12 seats' next-seat table alone is 65,536 entries).
-    _SHARED = ("_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops", "_listing")
+    # every game of its size or rules (12 seats' next-seat table alone is 65,536 entries).
+    _SHARED = (
+        "_clockwise", "_next_seat", "_pass_events", "_pass_moves", "_tops", "_listing",
+        "_steadies",
+    )  # fmt: skip
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuilt, (self.rules, self.__getstate__()))
@@ -637,13 +641,16 @@ class Game:
         if kind is Play:
             if self._variants:
                 play = action  # type: ignore[assignment]
-                steady = (
-                    None
-                    if self._opening or self._held[seat] == play.count
-                    else self._judge.steady(play)
-                )
+                steady: Steady | None = None
+                if not self._opening:
+                    try:  # (`Judge.steady`, as known so far, without its call)
+                        steady = self._steadies[play.ids]
+                    except KeyError:
+                        steady = self._judge.steady(play)
                 if steady is None:
                     self._play_variant(seat, play, events)
+                elif self._held[seat] == play.count:  # (its last cards: going out)
+                    self._steady_play(seat, play, steady[0], steady[1], events, True)
                 elif steady[2]:
                     self._quiet_play(seat, play, steady[1], events)
                 else:
@@ -819,12 +826,14 @@ class Game:
         facts: tricks.Facts,
         suits: tuple[int, ...],
         events: list[Event],
+        going_out: bool = False,
     ) -> None:
         """`_play_variant` for a set whose effects are its cards' alone
-        (`Judge.steady_facts`: daifugo's 5s, 7s, 8s, 10s, Js and 3s), not its player's last
-        cards nor the opening: the same steps in the same order, with the pile and the
-        lock made as `_quiet_play` makes them, instead of a `Trick` and `effects_of` (a
-        play in five under daifugo goes this way)."""
+        (`Judge.steady_facts`: daifugo's 5s, 7s, 8s, 10s, Js and 3s), not the opening:
+        the same steps in the same order, with the pile and the lock made as `_quiet_play`
+        makes them, instead of a `Trick` and `effects_of` (a play in five under daifugo
+        goes this way).  `going_out`: the set is its player's last cards, which owe no
+        dues and may be a punished finish (`effects_of`)."""
         rank, jokers = play.rank, play.jokers
         patterns, rows = self._patterns[seat], self._rows[seat]
         pattern = patterns[rank] - play.step
@@ -840,6 +849,7 @@ class Game:
         self.log.append(move)
         self._moves.append(move)
         top = self.top
+        bottom = going_out and not facts.wins and self._punished(play)
         if (  # (`tricks.lock_after`)
             self._suit_lock
             and not self.lock
@@ -864,8 +874,8 @@ class Game:
         events.append(_new(Played, (seat, play.cards, facts.cleared, revolt)))
         if self._once:
             self._locked |= 1 << seat
-        self._pending = (seat, play, facts.cleared, facts.skips, False, facts.wins)
-        if facts.dues:
+        self._pending = (seat, play, facts.cleared, facts.skips, bottom, facts.wins)
+        if facts.dues and not going_out:
             self._dues = list(facts.dues)
             if self._next_due(seat):
                 self._answered = 0  # (as `_play_variant`)
@@ -874,6 +884,13 @@ class Game:
             self._dues = []
             self.due = None
         self._resume(events)
+
+    def _punished(self, play: Play) -> bool:
+        """`tricks.punished_finish` for this play on the trick as it finds it (before it
+        is made; not the opening)."""
+        reversed_ = self.revolution != self.jack_back
+        trick = _new(tricks.Trick, (self.top, reversed_, self.lock, False, False, -1))
+        return tricks.punished_finish(self.rules, play, trick)
 
     def _quiet_play(
         self, seat: int, play: Play, suits: tuple[int, ...], events: list[Event]

@@ -741,6 +741,12 @@ def forbidden_finish(rules: Rules, play: Play, trick: Trick) -> bool:
     )
 
 
+def punished_finish(rules: Rules, play: Play, trick: Trick) -> bool:
+    """Going out with this legal play sends its player to the bottom: a forbidden finish,
+    or a 2 under two_finish_penalty (a win at once aside: `effects_of`)."""
+    return forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)
+
+
 # --- what a legal play does, found before any of it is done ------------------------------
 
 
@@ -915,9 +921,7 @@ def effects_of(
         () if going_out else dues,
         going_out
         and not wins  # (a win at once is never a punished finish)
-        and (
-            forbidden_finish(rules, play, trick) or (rules.two_finish_penalty and play.rank == TWO)
-        ),
+        and punished_finish(rules, play, trick),
         wins,
         unreverses,
         turns,
