@@ -327,25 +327,28 @@ class LobbyScreen:
 
     def details(self, width: int | None = None) -> list[str]:
         """The selected table in words: its rules, its seats, how it is set.  A seat's
-        rating is left out where its line would not fit in `width` (the name first)."""
+        rating is left out where its line would not fit in `width` (the name first), and
+        a name too long for it is cut in the middle: a seat is one line."""
         info = self.selected()
         if info is None:
             return ["choose a table to see it here"]
-        out = [
-            f"{info.name} — {info.status}",
+        out = [f"{info.name} — {info.status}", "seats:"]  # (who sits there before the rest)
+        for seat, player in enumerate(info.players, 1):  # (counted as people count)
+            rating = self.ladder.rating(player) if player else None
+            you = " (you)" if player == self.me else ""
+            line = f"  {seat}: {player or '(empty)'}{you}"
+            if width is not None and len(line) > width:
+                room = width - len(f"  {seat}: {you}")
+                line = f"  {seat}: {middle_cut(player, room)}{you}"[:width]
+            fits = width is None or len(line) + len(_rated(rating)) <= width
+            out.append(line + (_rated(rating) if fits else ""))
+        out += [
             f"preset {info.preset}"
             + (f", changed: {changes_shown(info.changes)}" if info.changes else ""),
             f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
             "password needed" if info.password else "open to anyone",
             f"{info.spectators} watching" if info.spectators else "",
-            "seats:",
         ]
-        for seat, player in enumerate(info.players, 1):  # (counted as people count)
-            rating = self.ladder.rating(player) if player else None
-            you = " (you)" if player == self.me else ""
-            line = f"  {seat}: {player or '(empty)'}{you}"
-            fits = width is None or len(line) + len(_rated(rating)) <= width
-            out.append(line + (_rated(rating) if fits else ""))
         return [line for line in out if line]
 
     def rated_players(self) -> tuple[str, ...]:

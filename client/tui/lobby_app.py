@@ -20,6 +20,7 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
+    UIContent,
     VSplit,
     Window,
 )
@@ -62,6 +63,30 @@ WIDE = 76
 
 Outcome = Literal["table", "quit", "disconnected"]
 Asking = Literal["", "chat", "join", "watch"]
+
+
+class Trimmed(FormattedTextControl):
+    """Text that, given fewer rows than it has lines, shows as many as fit but one and
+    ends with a line saying how many more there are (a cut seat list said nothing)."""
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        content = super().create_content(width, height)
+        if height is None or height < 2 or content.line_count <= height:
+            return content
+        more = content.line_count - (height - 1)
+        mark: StyleAndTextTuples = [
+            (
+                "class:dim",
+                cut(
+                    f"… {more} more line{'s' if more > 1 else ''}: a taller window shows them",
+                    width,
+                ),
+            )
+        ]
+        return UIContent(
+            get_line=lambda i: content.get_line(i) if i < height - 1 else mark,
+            line_count=height,
+        )
 
 
 class LobbyApp:
@@ -202,7 +227,7 @@ class LobbyApp:
         header = Window(FormattedTextControl(self._header), height=lambda: len(self._head()))
         self.list_window = Window(FormattedTextControl(self._tables, focusable=True))
         details = Frame(
-            Window(FormattedTextControl(self._details)),
+            Window(Trimmed(self._details)),
             title=lambda: "ladder" if screen.showing_ladder else "table",
         )
         wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
@@ -364,7 +389,8 @@ class LobbyApp:
     def _details(self) -> StyleAndTextTuples:
         """The chosen table in words; under the list on a narrow screen, a few lines."""
         beside = self._columns() - self._list_width() - 2
-        details = self.screen.details(beside if self._wide() else None)
+        # (narrow, a seat's line goes after "seats: ", less its indent of 2)
+        details = self.screen.details(beside if self._wide() else self._columns() - 7)
         words = [f"• {w}" for w in self.screen.rules_words()]
         if self.screen.showing_ladder:  # what it is in words, then a line a player
             width = self._columns() - (self._list_width() + 2 if self._beside() else 2)
@@ -383,12 +409,13 @@ class LobbyApp:
             plain = details
         else:
             width = self._columns() - 2
-            cut_at = details.index("seats:") if "seats:" in details else len(details)
             # (a seat's number, name and rating kept on one line: "3:" ended one line
-            # and "bot:heuristic" began the next)
-            seats = [line.strip().replace(" ", NO_BREAK) for line in details[cut_at + 1 :]]
-            plain = [" · ".join(details[:cut_at])]
-            plain += ["seats: " + "  ".join(seats)] if seats else []
+            # and "bot:heuristic" began the next; a name is cut to fit one: `details`)
+            seats = [line.strip().replace(" ", NO_BREAK) for line in details if line[:2] == "  "]
+            # who sits there first (the list's line above has its name, preset and state)
+            plain = ["seats: " + "  ".join(seats)] if seats else []
+            rest = [line for line in details if line != "seats:" and line[:2] != "  "]
+            plain += [" · ".join(rest)]
         lines = [("", part.replace(NO_BREAK, " ")) for line in plain for part in wrap(line, width)]
         lines += [("class:dim", part) for line in words for part in wrap(line, width)]
         return [

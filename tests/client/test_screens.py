@@ -1120,6 +1120,51 @@ async def test_a_terminal_too_small_is_told_how_big_it_must_be(rows: int, column
     ), text
 
 
+LONG_NAMES = (
+    "Maximilianus-Longname-the-Third",
+    "Bartholomew-of-the-Long-Road",
+    "Cassiopeia-Starlight-Wanderer",
+    "bot:heuristic",
+)
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (16, 100), (40, 120)])
+async def test_the_lobby_shows_who_sits_first_and_says_when_the_panel_is_cut(
+    rows: int, columns: int
+) -> None:
+    """A user pass: four long names at a table, and the panel showed seat 1 alone (60x16,
+    100x16), the others cut off with no word of them; at 80x24 a name broke over two
+    lines and "2:" stood on a line of its own.  Now the seats come before the settings,
+    a seat is one line (a long name cut in the middle), and a panel too short for it all
+    ends by saying how many lines more there are."""
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = LobbyScreen(
+            me=ME, server="friday", address="192.168.1.20:7766", fingerprint="9f" * 32
+        )
+        tables = (a_table("friday", "playing", LONG_NAMES), a_table("t2", "waiting", ("bob", "")))
+        screen.record(m.Tables(tables=tables))
+        lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = terminal.screen.text()
+        await terminal.stop()
+    top = next(i for i, line in enumerate(text.split("\n")) if "| table |" in line)
+    left = text.split("\n")[top].rindex("┌", 0, text.split("\n")[top].index("| table |"))
+    panel = [line[left + 1 :].split("│")[0] for line in text.split("\n")[top + 1 :]]
+    panel = panel[: next(i for i, line in enumerate(panel) if line.startswith("─"))]
+    assert panel[0].startswith("seats: 1: Maxi" if columns < 80 else "friday — playing"), panel
+    if columns >= 80:
+        assert panel[1].strip() == "seats:", panel
+        for seat, name in enumerate(LONG_NAMES, 1):  # each seat one line, its name's ends
+            line = panel[1 + seat].strip()
+            assert line.startswith(f"{seat}: {name[:8]}") and line.endswith(name[-6:]), panel
+    shown = "\n".join(panel)
+    if rows < 24:
+        assert re.search(r"… \d+ more lines: a taller window shows them", panel[-1]), panel
+    else:
+        assert "more line" not in shown and "open to anyone" in shown, panel
+
+
 def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -> None:
     """At 80x24 the panel beside the list is 28 columns: "2: heuristic-bot-1  rating"
     wrapped its number onto a line of its own (a newcomer pass)."""
