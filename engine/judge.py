@@ -52,7 +52,7 @@ class Judge:
     """The rules of one table as questions: what is legal, why an action is refused, how
     strong a rank is now, what clears the pile.  Made by `judge_for`, one per `Rules`."""
 
-    __slots__ = ("_facts", "_general", "_listing", "_quiet", "_steady", "rules")
+    __slots__ = ("_facts", "_general", "_listing", "_quiet", "_shapes", "_steady", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -65,6 +65,8 @@ class Judge:
         self._facts: dict[tuple[int, ...], tricks.Facts] = {}
         #: `steady` by the play's card ids, as first asked.
         self._steady: dict[tuple[int, ...], Steady | None] = {}
+        #: `moves.follow_shapes` by `rank << 5 | size << 1 | reversed`, as first asked.
+        self._shapes: dict[int, moves.Shapes] = {}
 
     def __repr__(self) -> str:
         return f"judge_for({self.rules!r})"
@@ -127,7 +129,21 @@ class Judge:
                 patterns = moves.patterns_of(rows)
             return self.plays_by_patterns(patterns, trick)
         top, reversed, opening = trick.top, trick.reversed, trick.opening
-        return moves.legal_plays(self.rules, rows, top, reversed, opening)
+        shapes = None if top is None else self._follow_shapes(top, reversed)
+        return moves.legal_plays(self.rules, rows, top, reversed, opening, shapes)
+
+    def follows(self, rows: Sequence[Row], top: Top, reversed: bool) -> list[Play]:
+        """`legal_plays` for a follow on a set pile under the base rules (not the
+        variants), from a hand holding no wild joker: the sets of the shapes that answer
+        the pile (`moves.follow_shapes`), read off the rows."""
+        return moves.plays_of_shapes(rows, self._follow_shapes(top, reversed))
+
+    def _follow_shapes(self, top: Top, reversed: bool) -> moves.Shapes:
+        key = top.rank << 5 | top.size << 1 | reversed  # (a set pile: at most 8 cards)
+        shapes = self._shapes.get(key)
+        if shapes is None:
+            shapes = self._shapes[key] = moves.follow_shapes(self.rules, top, reversed)
+        return shapes
 
     def plays_now(
         self,

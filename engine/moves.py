@@ -193,14 +193,49 @@ def _with_jokers(play: Play, jokers: int) -> Play:
     return play_of(play.ids + (JOKER_ID,) * jokers)
 
 
+#: The shapes that answer a set pile (`follow_shapes`): each rank that may (lowest first,
+#: the jokers last) with the counts of it that may, lowest first.
+Shapes = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def follow_shapes(rules: Rules, top: Top, revolution: bool) -> Shapes:
+    """The shapes of natural sets (and of jokers alone) that `may_play` lets answer a set
+    pile of `top`'s rank and size: what `legal_plays` lists from a hand holding no wild
+    joker, by its rows, without asking `may_play` of every set held."""
+    shapes = []
+    for rank in range(JOKER_RANK + 1):
+        counts = tuple(
+            count for count in range(1, 9) if may_play(rules, top, revolution, rank, count)
+        )
+        if counts:
+            shapes.append((rank, counts))
+    return tuple(shapes)
+
+
+def plays_of_shapes(rows: Sequence[Row], shapes: Shapes) -> list[Play]:
+    """The sets of these shapes (`follow_shapes`) a hand holds, from its rows: its own
+    play of each, in the shapes' order."""
+    plays = []
+    for rank, counts in shapes:
+        row = rows[rank]
+        if row:
+            for count in counts:  # (lowest first: none past the row's length)
+                if count > len(row):
+                    break
+                plays.append(row[count - 1])
+    return plays
+
+
 def legal_plays(
     rules: Rules,
     rows: Sequence[Row],
     top: Top | None,
     revolution: bool,
     opening: bool,
+    shapes: Shapes | None = None,
 ) -> list[Play]:
-    """One play of every distinct shape (rank, naturals, jokers) that `may_play` allows."""
+    """One play of every distinct shape (rank, naturals, jokers) that `may_play` allows.
+    `shapes`: `follow_shapes` of this pile, when known."""
     jokers_held = len(rows[JOKER_RANK])
     wild = jokers_held if rules.joker_mode == "wild" else 0
     if opening:
@@ -224,6 +259,8 @@ def legal_plays(
             if jokers_held > index and low <= JOKER_RANK:
                 plays.append(rows[JOKER_RANK][index])
             return plays
+        # a follow where some sets clear (2s, 8s...) or bomb
+        return plays_of_shapes(rows, shapes or follow_shapes(rules, top, revolution))
     plays = []
     for rank in range(13):
         for naturals, play in enumerate(rows[rank], 1):

@@ -511,7 +511,11 @@ class Game:
                         if row:
                             plays.append(row[0])
             else:
-                plays = self._judge.legal_plays(self._rows[seat], self._trick())  # type: ignore[assignment]
+                rows = self._rows[seat]
+                if not (self._wild and rows[JOKER_RANK]):  # (by the pile's shapes)
+                    plays = self._judge.follows(rows, top, self.revolution)  # type: ignore[assignment]
+                else:
+                    plays = self._judge.legal_plays(rows, self._trick())  # type: ignore[assignment]
                 if not (plays and self._must_beat):
                     plays.append(PASS)
                 self._listed = (self._actions, len(self._actions), seat, tuple(plays))

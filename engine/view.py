@@ -492,6 +492,12 @@ class SeatView:
                 if not (rules.must_beat and plays):
                     plays.append(PASS)
                 return plays
+            elif rules.joker_mode != "wild" or not rows[JOKER_RANK]:
+                # a follow where some sets clear (2s, 8s...) or bomb: by the pile's shapes
+                plays = judge_for(rules).follows(rows, top, self.reversed)  # type: ignore[assignment]
+                if not (rules.must_beat and plays):
+                    plays.append(PASS)
+                return plays
         return judge_for(rules).legal_actions(rows, self.judged(), self.due)
 
     def judged(self) -> Trick:
