@@ -581,8 +581,16 @@ def _run_numbered(numbered: tuple[int, Job]) -> tuple[int, int, list[Tally]]:
 
 
 def _leave_ctrl_c_to_the_parent() -> None:
-    """A worker ignores Ctrl-C: the parent stops the pool (one line, no worker tracebacks)."""
+    """A worker ignores Ctrl-C: the parent stops the pool (one line, no worker tracebacks).
+    What else a forked worker has of its parent's signal handling goes back to the
+    default: an event loop's handlers (`president play` turns SIGTERM and SIGHUP into a
+    quit) made SIGTERM a no-op in the worker, so the pool's `terminate` waited on it for
+    ever (the review froze the screen), and the loop's wake-up descriptor is the parent's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
 
 
 def default_processes() -> int:

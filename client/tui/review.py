@@ -16,6 +16,7 @@ import concurrent.futures
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -394,7 +395,9 @@ class Workers:
         if self.threads is not None:
             self.threads.shutdown(wait=False, cancel_futures=True)
         if self.processes is not None:
-            self.processes.terminate()
+            # (beside the screen: `terminate` joins the workers, and CPython's pool can
+            # wait for ever on a queue's lock a killed worker held; the screen must not)
+            threading.Thread(target=self.processes.terminate, daemon=True).start()
             self.processes = None
 
 
