@@ -15,11 +15,13 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from president.bots.strategies import BotMistake, Interrupted, Strategy, make_strategy
+from president.bots.strategies import BotMistake, Interrupted, Strategy, WorkerLost, make_strategy
 from president.engine import Game, IllegalAction, Phase, Rules
 
 #: A game that has not ended after this many hands is reported, not looped on forever.
@@ -334,7 +336,7 @@ def play_game(
             view = view_for(seat)
             try:  # (a bot's mistake names the bot and the game: `BotMistake`)
                 action = choosers[seat](view)
-            except Exception:
+            except (Exception, SystemExit):  # (`sys.exit` in a bot ended the run unsaid)
                 raise BotMistake.of(game, seat, seed, number, traceback.format_exc()) from None
             try:
                 apply(seat, action)
@@ -538,45 +540,68 @@ def run(
 
 
 def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally]]]:
-    """Each job's (index, games, tallies), as they finish."""
+    """Each job's (index, games, tallies), as they finish.  A job that fails (a bot's
+    mistake) stops the run with the earliest failure of the run's order, whatever order
+    the workers finish in: the jobs before it are awaited, those after it skipped."""
     numbered = list(enumerate(jobs))
     if processes <= 1 or len(jobs) <= 1:
         yield from map(_run_numbered, numbered)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    stop = context.Event()
-    pool = context.Pool(processes, initializer=_start_worker, initargs=(stop,))
+    # (the first failed job so far, read by the workers: they skip every job after it)
+    failed_at = context.Value("q", len(jobs), lock=False)
+    before = set(multiprocessing.active_children())
+    # (an executor, not a `multiprocessing.Pool`: a Pool replaces a worker that dies and
+    # waits for ever on the games it had, where an executor says its pool is broken)
+    pool = ProcessPoolExecutor(
+        processes, mp_context=context, initializer=_start_worker, initargs=(failed_at,)
+    )
+    workers: list[Any] = []
+    failure: tuple[int, BaseException] | None = None
     try:
-        yield from pool.imap_unordered(_run_numbered, numbered)
+        futures = {pool.submit(_run_numbered, item): item[0] for item in numbered}
+        workers = [child for child in multiprocessing.active_children() if child not in before]
+        for future in as_completed(futures):
+            index = futures[future]
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                raise WorkerLost(
+                    "a worker process ended in the middle of its games (killed, out of "
+                    "memory, or a bot that ended its own process): the run stops"
+                ) from None
+            except Exception as exc:  # (a bot's mistake: the earliest in the run's order)
+                if failure is None or index < failure[0]:
+                    failure = (index, exc)
+                    failed_at.value = index
+                continue
+            if failure is None:
+                yield done
+        if failure is not None:
+            raise failure[1]
     except KeyboardInterrupt:
-        pool.terminate()  # (Ctrl-C: at once)
-        raise
-    except BaseException:
-        stop.set()  # (a job failed, a bot's mistake: the workers skip the jobs left)
+        for worker in workers:  # (Ctrl-C, which the workers leave to this process: at once)
+            worker.terminate()
         raise
     finally:
-        # Closed and joined, not terminated (after Ctrl-C, these do nothing more):
-        # `terminate` killed a worker that was sending its own result, holding the result
-        # queue's lock, and the pool's end then waited on that lock for ever (CPython's
-        # Pool; `sim --jobs 2` with a broken bot hung once in 34 runs on a loaded machine).
-        pool.close()
-        pool.join()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-#: Set in a worker: the parent has stopped (a job failed), the jobs left are skipped.
+#: Set in a worker: the first job of the run that failed (a bot's mistake), or the
+#: number of jobs; the jobs after it are skipped.
 _stopped: Any = None
 
 
-def _start_worker(stop: Any) -> None:
+def _start_worker(failed_at: Any) -> None:
     global _stopped
-    _stopped = stop
+    _stopped = failed_at
     _leave_ctrl_c_to_the_parent()
 
 
 def _run_numbered(numbered: tuple[int, Job]) -> tuple[int, int, list[Tally]]:
     index, job = numbered
-    if _stopped is not None and _stopped.is_set():
-        return index, 0, []  # (nobody reads it: the run has failed)
+    if _stopped is not None and index > _stopped.value:
+        return index, 0, []  # (nobody reads it: the run has failed before it)
     return (index, *run_job(job))
 
 

@@ -114,6 +114,12 @@ class BotMistake(ValueError):
         return cls(f"{where}: {what}")
 
 
+class WorkerLost(RuntimeError):
+    """A worker process of a run ended in the middle of its games (killed, out of memory,
+    a crash, a bot that ended its own process): its games are lost, so the run stops.
+    (Here for `BotMistake`'s reason.)"""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a run of the simulator, with the result of its first games
     (`result.games` of `asked`, a `sim.SimResult`): still a `KeyboardInterrupt` to

@@ -18,7 +18,13 @@ from president.bots.sim import (
     run,
     speed_line,
 )
-from president.bots.strategies import BUILT_IN, Interrupted, strategy_name
+from president.bots.strategies import (
+    BUILT_IN,
+    BotMistake,
+    Interrupted,
+    WorkerLost,
+    strategy_name,
+)
 from president.engine import Rules, find_preset
 
 from .usage import (
@@ -59,12 +65,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     made = record_folder(args.record) if args.record else None
     try:
         return simulate(args, rules, bots, players, processes)
-    except BaseException:  # Ctrl-C, a full disk: no part of a record is left
+    except BaseException as exc:  # Ctrl-C, a full disk: no part of a record is left
         if made is not None:  # a folder this run made goes altogether
             shutil.rmtree(made, ignore_errors=True)
         elif args.record:
             for part in Path(args.record).glob(".*.json.part"):
                 part.unlink(missing_ok=True)
+        if isinstance(exc, (BotMistake, WorkerLost)):  # (not the command's mistake: 1)
+            print(f"president sim: {exc}", file=sys.stderr)
+            return 1
         raise
 
 
@@ -111,6 +120,10 @@ def simulate(
                 progress=show,
                 options=options,
             )
+    except (BotMistake, WorkerLost):
+        if show is not None:
+            print(file=sys.stderr)  # (off the progress bar's line)
+        raise
     except Interrupted as stop:  # Ctrl-C: the games done so far, then "interrupted"
         if stop.result.games:
             if show is not None:

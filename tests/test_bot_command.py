@@ -268,7 +268,10 @@ def test_a_home_made_bot_that_goes_wrong_offline_is_named_with_its_game(
     how: str, tmp_path: Path
 ) -> None:
     """Offline, over two worker processes: which bot, which game of which seed and hand,
-    and what (the strategy's own traceback, once; not the pool's around it twice)."""
+    and what (the strategy's own traceback, once; not the pool's around it twice); exit 1,
+    as `president bot`'s (a bot's failure is not a mistake in the command).  The game
+    named is the run's earliest that failed, whichever worker finished first (a user
+    pass saw game 0, then game 3, then 3 again for the same command)."""
     script = tmp_path / "bad.py"
     script.write_text(BAD_BOT)
     run = Process(
@@ -276,9 +279,16 @@ def test_a_home_made_bot_that_goes_wrong_offline_is_named_with_its_game(
         environment(tmp_path),
         command=[sys.executable],
     )
-    assert run.wait(120) == 2, run.text() + run.errors()
+    assert run.wait(120) == 1, run.text() + run.errors()
     errors = run.errors()
     assert re.match(r"president sim: bad-\d \(seed 1, game \d, hand \d+\): ", errors), errors
+    alone = Process(
+        [str(script), how, "sim", "--games", "4", "--jobs", "1"],
+        environment(tmp_path),
+        command=[sys.executable],
+    )
+    assert alone.wait(120) == 1, alone.text() + alone.errors()
+    assert alone.errors().splitlines()[0] == errors.splitlines()[0], (alone.errors(), errors)
     assert "RemoteTraceback" not in errors and errors.count("Traceback") <= 1, errors
     if how == "raise":
         assert "its strategy failed:\nTraceback" in errors, errors

@@ -1,44 +1,77 @@
-"""A run over worker processes that a bot's mistake stops: the workers skip the jobs
-left and the pool is closed, never terminated.  `Pool.terminate` killed a worker while it
-was sending its result, holding the result queue's lock, and the pool's end waited on
-that lock for ever: `president sim --jobs 2` with a broken bot hung once in 34 runs on a
-loaded machine (faulthandler: the task handler in `queues.put`, the main thread joining
-it in `_terminate_pool`).  The hang itself is a race; what is tested here is that the
-path that had it is not taken."""
+"""A run over worker processes (`president sim --jobs N`) that something stops: a bot's
+mistake, a worker process that dies, a bot that raises KeyboardInterrupt.  Each ends
+the run with what happened and leaves no worker behind; none waits for ever.
+
+Before: a `multiprocessing.Pool` replaced a worker that died (killed, out of memory, a
+bot's `os._exit`) and waited for ever on the games it had (a user pass: `kill -9` of a
+worker left the bar at 57/60 games); and the mistake it reported was whichever worker's
+came back first (game 0, then 3, then 3 for the same command).  The jobs here stand in
+for games (`sim.run_job`, replaced before the workers are forked, which copies it)."""
 
 from __future__ import annotations
 
-import multiprocessing.pool
-from typing import Any
+import multiprocessing
+import os
+import time
 
 import pytest
 from president.bots import sim
-from president.bots.strategies import STRATEGIES, BotMistake
+from president.bots.strategies import BotMistake, WorkerLost
 from president.engine import find_preset
 
-
-class Broken:
-    def choose(self, view: Any) -> Any:
-        return None  # (no action: a mistake)
+real_run_job = sim.run_job
 
 
-def test_a_failed_run_closes_its_pool_and_kills_no_worker(
+def failing_late_and_early(job: sim.Job) -> tuple[int, list[sim.Tally]]:
+    """Game 1 fails after a second, game 3 at once: 3 comes back first, 1 is earlier."""
+    if job.numbers[0] == 1:
+        time.sleep(1.0)
+        raise BotMistake("bot-0 (seed 1, game 1, hand 1): it chose None")
+    if job.numbers[0] == 3:
+        raise BotMistake("bot-0 (seed 1, game 3, hand 1): it chose None")
+    return real_run_job(job)
+
+
+def dying(job: sim.Job) -> tuple[int, list[sim.Tally]]:
+    if job.numbers[0] == 2:
+        os._exit(9)  # (as a worker killed, or a bot that ends its own process)
+    return real_run_job(job)
+
+
+def interrupting(job: sim.Job) -> tuple[int, list[sim.Tally]]:
+    if job.numbers[0] == 2:
+        raise KeyboardInterrupt  # (a bot's own: the workers leave Ctrl-C to the parent)
+    return real_run_job(job)
+
+
+def run(monkeypatch: pytest.MonkeyPatch, job: object) -> sim.SimResult:
+    monkeypatch.setattr(sim, "run_job", job)
+    return sim.run(find_preset("classic"), ["random"] * 4, games=8, seed=1, processes=2)
+
+
+def test_the_run_reports_its_earliest_mistake_whichever_worker_comes_back_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # (a bot made as `president.bots.sdk.register` makes one, known to the forked workers)
-    monkeypatch.setitem(STRATEGIES, "broken-for-the-pool", lambda rng, **options: Broken())
-    killed: list[object] = []
-    terminate = multiprocessing.pool.Pool.terminate
+    with pytest.raises(BotMistake, match="game 1,"):
+        run(monkeypatch, failing_late_and_early)
+    assert multiprocessing.active_children() == []
 
-    def recorded(pool: multiprocessing.pool.Pool) -> None:
-        killed.append(pool)
-        terminate(pool)
 
-    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", recorded)
-    bots = ["broken-for-the-pool", "random", "random", "random"]
-    with pytest.raises(BotMistake):
-        sim.run(find_preset("classic"), bots, games=64, seed=1, processes=2)
-    assert killed == []  # closed and joined: every worker ended by itself
-    # and a run that goes well ends its pool the same way
-    result = sim.run(find_preset("classic"), ["random"] * 4, games=16, seed=1, processes=2)
-    assert sum(t.hands for t in result.entrants) > 0 and killed == []
+def test_a_worker_that_dies_stops_the_run_saying_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(WorkerLost, match="a worker process ended in the middle of its games"):
+        run(monkeypatch, dying)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_keyboard_interrupt_in_a_worker_stops_the_run_as_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        run(monkeypatch, interrupting)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_run_that_goes_well_leaves_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(monkeypatch, real_run_job)
+    assert result.games == 8 and sum(t.hands for t in result.entrants) > 0
+    assert multiprocessing.active_children() == []
