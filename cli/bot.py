@@ -138,6 +138,11 @@ async def start_bot(
         say(f"{name}: the server refused its {error.about}: {error.message}")
 
     player.on_refused = refused
+    # (then, the table where it was, what the turn timer would do: a table with no timer
+    # waited on it for ever)
+    player.on_fallback = lambda action: say(
+        f"{name}: in its place, as the turn timer would: {action}"
+    )
     reader = asyncio.get_running_loop().create_task(
         client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
     )

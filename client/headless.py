@@ -8,7 +8,7 @@ import traceback
 from collections.abc import Callable
 
 from president.bots.strategies import Strategy
-from president.engine import Action
+from president.engine import Action, IllegalAction
 from president.protocol import messages as m
 from president.protocol import wire
 
@@ -53,6 +53,11 @@ class BotPlayer:
         #: server's error, in its words: a bot's mistake, or a move the table outran).
         self.refused = 0
         self.on_refused: Callable[[m.Error], None] | None = None
+        #: The view on which the bot last played the timer's action for a refused one,
+        #: and how many times it has.
+        self.fell_back: int | None = None
+        self.fallbacks = 0
+        self.on_fallback: Callable[[Action], None] | None = None
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -79,6 +84,7 @@ class BotPlayer:
             if self.on_refused is not None:
                 self.on_refused(message)
             if model.view is None or model.view.number == self.answered:
+                await self._fall_back()
                 return
         elif isinstance(message, m.Seated):  # (re)seated: an answer sent before a drop may be lost
             self.waiting, self._reseated = False, True
@@ -119,6 +125,24 @@ class BotPlayer:
                 return
             self.failure = f"it chose {action!r}, which is not an action"
         self.failed.set()
+
+    async def _fall_back(self) -> None:
+        """The strategy's action refused and the table where it was: what the turn timer
+        would do in its place (`SeatView.timeout_action`), once a view, so that a table
+        with no timer does not wait on the bot for ever."""
+        model = self.client.model
+        if model.view is None or self.fell_back == model.view.number or not model.hand:
+            return
+        self.fell_back = model.view.number
+        try:
+            action = model.seat_view().timeout_action()
+        except IllegalAction:  # (nothing to do now: the table moved on after all)
+            return
+        self.waiting = True
+        self.fallbacks += 1
+        if self.on_fallback is not None:
+            self.on_fallback(action)
+        await self.client.act(action)
 
     async def _ready_again(self, view: m.TableView) -> None:
         slot = self.client.model.slot

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 from .actions import PASS, Action, Due, Pass, Play, Return
 from .cards import JOKER_RANK, Card, counts_of
 from .events import Event, Gave, HandStarted, Passed, Played, Returned
-from .flow import not_a_return
+from .flow import not_a_return, timeout_action
 from .judge import Trick, judge_for
 from .moves import Row, Top, rows_of
 from .phase import Phase
@@ -508,6 +508,23 @@ class SeatView:
         step = rules.step_lock and judge.stepped(self.trick, reversed_)
         colour = judge.coloured(self.trick) if rules.colour_lock else -1
         return Trick(self.top, reversed_, self.lock, self.opening, step, colour)
+
+    def timeout_action(self) -> Action:
+        """What the table's turn timer does for this seat now (`flow.timeout_action`, as
+        `Game.timeout_action`): the lowest cards it owes in the exchange, a due paid with
+        its lowest card, a pass where it may pass, else its cheapest play.  Raises
+        `IllegalAction` when the seat has nothing to do."""
+        owed = self.return_size if self.phase is _EXCHANGE and self.return_size else None
+        return timeout_action(
+            self.rules,
+            self.seat,
+            self.hand,
+            owed,
+            self.due if self.my_turn else None,
+            self.legal_actions(),
+            self.top is None,
+            self.reversed,
+        )
 
     def problem(self, action: object) -> str | None:
         """Why this seat may not take `action` now, in the engine's words (what

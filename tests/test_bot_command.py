@@ -263,6 +263,36 @@ async def test_a_home_made_bot_that_goes_wrong_online_says_how(how: str, tmp_pat
 
 
 @pytest.mark.slow
+async def test_bots_whose_moves_are_refused_at_a_table_with_no_timer_still_finish(
+    tmp_path: Path,
+) -> None:
+    """Three bots that always pass, at a table with no turn timer: each refused lead is
+    said, then the bot plays what the turn timer would in its place, so the game goes
+    on to its end and the bots leave (a user pass: the table waited on them for ever)."""
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    async with running_server(tmp_path) as server:
+        bots = Process(
+            [
+                *(str(script), "pass", "bot", f"127.0.0.1:{server.port}"),
+                *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
+                *("--seats", "3", "--turn-seconds", "0", "--set", "target=2"),
+            ],
+            environment(tmp_path),
+            command=[sys.executable],
+        )
+        try:
+            # (the timeout only ends a wait that would hang: the game takes seconds)
+            assert await bots.exits(120) == 0, bots.text() + bots.errors()
+        finally:
+            bots.kill()
+    said = bots.text() + bots.errors()
+    assert "the server refused its pass: the leader may not pass" in said, said
+    assert re.search(r"in its place, as the turn timer would: \S", said), said
+    assert "game over" in said or "games played" in said or "average place" in said, said
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["raise", "none", "pass"])
 def test_a_home_made_bot_that_goes_wrong_offline_is_named_with_its_game(
     how: str, tmp_path: Path

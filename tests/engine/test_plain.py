@@ -130,6 +130,8 @@ def lockstep(rules: Rules, players: int, seed: int, most_hands: int = 1000) -> N
             legal = game.legal_actions(seat)
             assert legal == plain.legal_actions(seat), seat
             assert game.timeout_action(seat) == plain.timeout_action(seat)
+            # what a bot's view says the timer does (its fallback for a refused action)
+            assert game.view_for(seat).timeout_action() == game.timeout_action(seat)
             action = rng.choice(legal)
             where = f"hand {game.hand} after {seat}: {action!r}"
             changes, lasting = game.changes, the_rest(game)
