@@ -27,7 +27,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="each loop's run, per preset")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--presets", default="daifugo,house,full,sheet,table")
+    parser.add_argument("--presets", default="daifugo,house,full,sheet,table,japanese")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
