@@ -78,9 +78,11 @@ def advice_text(advice: Advice, owed: int = 1) -> str:
         return f"{best} (as s suggests)"
     other = action_text(advice.other) + first
     if advice.other_expected <= advice.expected:  # (measured on worlds that did not choose)
+        # (said the other way round: "Q♣ or s's 6♥: no clear difference (1.5, 1.1)" read as
+        # the coach's pick with the worse figure, a user pass)
         return (
-            f"coach: {chosen} or s's {other}: no clear difference"
-            f" (expected place {advice.expected:.1f}, {advice.other_expected:.1f})"
+            f"coach: s's {other} is as good or better here (expected place"
+            f" {advice.other_expected:.1f}; {chosen}: {advice.expected:.1f})"
         )
     return f"{best} · s: {other}, {advice.other_expected:.1f}"
 
