@@ -132,6 +132,8 @@ def address(text: str) -> str:
     host, sep, tail = text.rpartition(":")
     if not sep or (host.count(":") and not host.startswith("[")) or text.endswith("]"):
         host, tail = text, ""  # no port, or an IPv6 address, bare or in brackets
+    elif not tail:  # ("127.0.0.1:" was looked up as a host named so)
+        raise argparse.ArgumentTypeError(f"no port after the colon: {text!r} (HOST or HOST:PORT)")
     if tail and (not tail.isdigit() or not 1 <= int(tail) <= 65535):
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {tail!r}")
     if not is_host(unbracketed(host)):

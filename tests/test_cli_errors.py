@@ -246,6 +246,7 @@ CASES: dict[str, Case] = {
     "connect-address-empty": case("connect", "", words="not HOST[:PORT]"),
     "connect-port-huge": case("connect", "localhost:99999", words="a port is 1 to 65535"),
     "connect-port-word": case("connect", "localhost:http", words="a port is 1 to 65535"),
+    "connect-port-none": case("connect", "127.0.0.1:", words="no port after the colon"),
     "connect-bots-unknown": case("connect", "x", "--bots", "genius", words="no bot strategy"),
     "connect-name-empty": case("connect", "x", "--name", "", words="1 to 32 characters"),
     "connect-password-long": case("connect", "x", "--password", LONG, words="1 to 64"),
