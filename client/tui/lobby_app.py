@@ -360,6 +360,10 @@ class LobbyApp:
         state = f"  [{s.connection}]"
         if len(who) + len(state) > width:  # the address is the first to go
             who = f" {s.server} — you are {s.me}"
+        if len(who) + len(state) > width:  # then the name is cut in the middle (it went
+            # whole: "president — you are…" at 60 columns, a user pass)
+            room = width - len(state) - len(f" {s.server} — you are ")
+            who = f" {s.server} — you are {middle_cut(s.me, max(8, room))}"
         out = [("class:title", cut(who, width - len(state)) + state)]
         certificate = f" certificate (SHA-256) {s.fingerprint}"
         if len(certificate) > width:  # checked in full when first connecting

@@ -1165,6 +1165,23 @@ async def test_the_lobby_shows_who_sits_first_and_says_when_the_panel_is_cut(
         assert "more line" not in shown and "open to anyone" in shown, panel
 
 
+async def test_the_lobby_header_keeps_a_long_name_told_apart_at_60_columns() -> None:
+    """A user pass: at 60x16 the header said "president — you are…", the name gone."""
+    me = "Bartholomew-of-the-Long-Road"
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(16, 60, keys)
+        screen = LobbyScreen(
+            me=me, server="president", address="127.0.0.1:7766", fingerprint="9f" * 32
+        )
+        screen.record(m.Tables(tables=()))
+        lobby = LobbyApp(FakeClient(TableModel(me=me)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        head = terminal.screen.text().split("\n")[0]
+        await terminal.stop()
+    assert re.search(r"you are Bartho[\w-]*…[\w-]*Road +\[connected\]", head), head
+    assert len(head) <= 60
+
+
 def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -> None:
     """At 80x24 the panel beside the list is 28 columns: "2: heuristic-bot-1  rating"
     wrapped its number onto a line of its own (a newcomer pass)."""
