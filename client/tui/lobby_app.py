@@ -452,7 +452,11 @@ class LobbyApp:
                 drawn.append([line[: width - 1] + "…"])
             elif width - indent >= 30:
                 parts = wrap(words, width - indent) if words else [""]
-                drawn.append([f"{line} {parts[0]}", *(" " * indent + p for p in parts[1:])])
+                if len(value) > value_w:  # (a long value, a table's name: its words under it,
+                    # not run on after it: "…Player-001's table type one to rep")
+                    drawn.append([line, *(" " * indent + p for p in parts if p)])
+                else:
+                    drawn.append([f"{line} {parts[0]}", *(" " * indent + p for p in parts[1:])])
             else:
                 fits = len(line) + 1 + len(words) <= width
                 drawn.append([f"{line} {words}" if fits else line])

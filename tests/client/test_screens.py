@@ -1052,6 +1052,27 @@ async def test_the_header_says_the_table_is_reconnecting(rows: int, columns: int
         assert "reconnecting" not in terminal.lines()[0], text
 
 
+async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> None:
+    """A user pass (80x24, a creator named with 30 characters): the suggested name ran on
+    into its words, "...Player-001's table type one to rep".  A value longer than its
+    column has its words on the lines under it."""
+    me = "Alexandria-Longname-Player-001"
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(24, 80, keys)
+        screen = LobbyScreen(
+            me=me, server="president", address="127.0.0.1:7766", fingerprint="9f" * 32
+        )
+        screen.record(m.Tables(tables=()))
+        lobby = LobbyApp(FakeClient(TableModel(me=me)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = await terminal.press("n")
+        await terminal.stop()
+    lines = [line.strip("│┌┐└┘ ") for line in text.split("\n")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("▶ table name"))
+    assert lines[at].endswith(f"{me}'s table"), lines[at]
+    assert lines[at + 1].strip() == "type one to replace it", lines[at : at + 2]
+
+
 @pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80)])
 async def test_the_create_forms_words_are_never_cut(rows: int, columns: int) -> None:
     """At 60 columns a toggle's words were cut at the frame ("suggested for 4 …"): a
