@@ -101,10 +101,14 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
         "last_president": f"no points: after {r.rounds} hands, that hand's President wins",
     }[v],
     "target": lambda v, r: (
-        f"{v} points to win" if r.scoring == "top_two" else f"{v} points (not used by this scoring)"
+        f"{v} point{'s' * (v != 1)} to win"
+        if r.scoring == "top_two"
+        else f"{v} point{'s' * (v != 1)} (not used by this scoring)"
     ),
     "rounds": lambda v, r: (
-        f"{v} hands" if r.scoring != "top_two" else f"{v} hands (not used by this scoring)"
+        f"{v} hand{'s' * (v != 1)}"
+        if r.scoring != "top_two"
+        else f"{v} hand{'s' * (v != 1)} (not used by this scoring)"
     ),
     "title_scum": lambda v, r: f"the last place is called {v} (and next-to-last Vice-{v})",
 }

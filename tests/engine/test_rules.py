@@ -74,3 +74,15 @@ def test_every_toggle_is_described_in_words() -> None:
     assert [name for name, _, _ in rows] == list(TOGGLES)
     assert all(words for _, _, words in rows)
     assert dict((n, v) for n, v, _ in rows)["twos_clear"] == "true"
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """A user pass read "1 points to win" in the create form."""
+    from president.engine.describe import toggle_words
+
+    top_two = find_preset("classic").replace(scoring="top_two")
+    assert toggle_words("target", 1, top_two) == "1 point to win"
+    assert toggle_words("target", 5, top_two) == "5 points to win"
+    positional = find_preset("daifugo")
+    assert toggle_words("rounds", 1, positional) == "1 hand"
+    assert toggle_words("rounds", 5, positional) == "5 hands"
