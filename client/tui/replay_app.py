@@ -306,8 +306,9 @@ class ReplayApp:
         return out
 
     def _seat_lines(self, step: Step, width: int, layout: str) -> Lines:
-        """The seats in one of three layouts: each seat's cards `beside` its name, `under`
-        it, or on a crowded screen `compact` (short labels, cards grouped by rank)."""
+        """The seats in one of four layouts: each seat's cards `beside` its name, `under`
+        it, or on a crowded screen `compact` (short labels, cards grouped by rank), or
+        `tight` (so, on one line a seat: "+3", the cards past its end)."""
         key = ("seats", id(step), width, layout)
         if key not in self._drawn:
             if len(self._drawn) > 256:  # a screen needs a handful: keep the newest
@@ -319,7 +320,7 @@ class ReplayApp:
         rows = step.seats()
         names = max(len(r.name) for r in rows)
         titles = max(len(r.title or "") for r in rows)
-        short = layout == "compact"
+        short = layout in ("compact", "tight")
         labels = [self._seat_label(r, names, titles, short) for r in rows]
         deal = self.screen.steps[self.screen.hands[step.hand].start]
         widest = max(len(" ".join(card_text(c) for c in cards)) for cards in deal.cards)
@@ -344,9 +345,16 @@ class ReplayApp:
                     continue
                 line, used = [("", indent)], len(indent)
             on_line = 0
-            for card in cards:
+            for at, card in enumerate(cards):
                 size = fragment_list_width(card)
-                if used + size > width and on_line:
+                if layout == "tight":  # one line a seat: the cards past it counted
+                    # (a rank's group is its rank and a suit a card: 7♣♦ is two)
+                    left = sum(max(1, len(group) - 1) for group in cards[at:])
+                    more = len(f"+{left} ") if at < len(cards) - 1 else 0
+                    if used + size + more > width and on_line:
+                        line.append(("class:dim", f"+{left}"))
+                        break
+                elif used + size > width and on_line:
                     lines.append(line)
                     line, used, on_line = [("", indent)], len(indent), 0
                 line += [*card, ("", " ")]
@@ -384,12 +392,17 @@ class ReplayApp:
             )
             if wide_enough and (not rows or len(lines) <= room):
                 return layout
-        return "compact"
+        # (compact, a seat's cards may take two lines: where they do not fit either, one
+        # line a seat, or the last seat's second line went unseen, a user pass at 60x16)
+        # (stacked and crowded, the table's and the pile's titles go: two lines more)
+        room += 2 if self._columns() < WIDE else 0
+        fits = not rows or len(self._seat_lines(deal, width, "compact")) <= room
+        return "compact" if fits else "tight"
 
     def _crowded(self) -> bool:
         columns = self._columns()
         step = self.screen.step
-        return columns < WIDE and self._seat_layout(step, columns) == "compact"
+        return columns < WIDE and self._seat_layout(step, columns) in ("compact", "tight")
 
     def _rows(self) -> int:
         app = get_app_or_none()

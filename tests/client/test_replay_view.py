@@ -1075,3 +1075,34 @@ def test_a_asks_the_coach_on_my_turn_only() -> None:
     )
     said = coach_says(moment.view)
     assert said.startswith("coach: ") and "expected place" in said
+
+
+@pytest.mark.slow
+async def test_at_60x16_with_its_review_every_seat_is_on_screen(tmp_path: Path) -> None:
+    """A user pass, `president replay --view` of a server's record at 60x16: with the
+    review's lines, the last seat's second line of cards went unseen, nothing said.  A
+    screen too short for two lines a seat gives each one line, the cards past its end
+    counted ("+5"): every seat is there, and its cards add up."""
+    text = _sim_record_text("classic", ("heuristic", "greedy", "greedy", "greedy"))
+    long_names = ["Alexandria-Longname-Player-001", "Bartholomew_The_Very_Long_Nam2"]
+    for short, long in zip(("heuristic-0", "greedy-1"), long_names, strict=True):
+        text = text.replace(f'"{short}"', f'"{long}"')
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    names = [*long_names, "greedy-2", "greedy-3"]
+    term = Terminal([*PRESIDENT, "replay", str(path), "--view"], environment(tmp_path), 16, 60)
+    try:
+        await term.shows("─ review of")
+        shown = await term.shows("─ log ─")
+        lines = shown.splitlines()
+        for name in names:
+            row = next((line for line in lines if f" {name} " in line), None)
+            assert row is not None, shown
+            words = row.split(" pts ", 1)[1].split()
+            more = int(words.pop()[1:]) if words and words[-1].startswith("+") else 0
+            cards = [card for word in words for card in spread(word)]
+            assert len(cards) + more == 13, (name, row, shown)
+        term.send("q")
+        assert await term.exits() == 0
+    finally:
+        term.close()
