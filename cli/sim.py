@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,18 +65,34 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise UsageError(f"{flag} is for a run on this machine, not with --scheduler")
     processes = args.jobs if args.jobs is not None else default_processes()
     made = record_folder(args.record) if args.record else None
+    started = time.time()
     try:
         return simulate(args, rules, bots, players, processes)
     except BaseException as exc:  # Ctrl-C, a full disk: no part of a record is left
-        if made is not None:  # a folder this run made goes altogether
+        # after Ctrl-C, the records of the games its result counts, and of no other
+        kept = exc.result.games if isinstance(exc, Interrupted) else 0
+        if made is not None and not kept:  # a folder this run made goes altogether
             shutil.rmtree(made, ignore_errors=True)
         elif args.record:
             for part in Path(args.record).glob(".*.json.part"):
                 part.unlink(missing_ok=True)
+            if isinstance(exc, Interrupted):
+                drop_records(Path(args.record), args.preset, args.seed, kept, started)
         if isinstance(exc, (BotMistake, WorkerLost)):  # (not the command's mistake: 1)
             print(f"president sim: {exc}", file=sys.stderr)
             return 1
         raise
+
+
+def drop_records(folder: Path, preset: str, seed: int, kept: int, since: float) -> None:
+    """The records this run wrote (since `since`) of its games from number `kept` on: a
+    run stopped by Ctrl-C keeps those of the games its result counts (every game before
+    the first still out: games that finished after a gap are not in it)."""
+    for path in folder.glob(f"{preset}-seed{seed}-game*.json"):
+        number = path.name[len(f"{preset}-seed{seed}-game") : -len(".json")]
+        with contextlib.suppress(ValueError, OSError):
+            if int(number) >= kept and path.stat().st_mtime >= since:
+                path.unlink()
 
 
 def record_folder(folder: str) -> Path | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from president.bots.sim import SimResult, Tally, report, run
@@ -284,3 +285,34 @@ async def test_ctrl_c_stops_a_run_whose_workers_are_all_in_a_long_job() -> None:
     assert "president sim: interrupted" in terminal.text()
     assert "Traceback" not in terminal.output()
     await wait_for(lambda: not any(Path(f"/proc/{w}").exists() for w in started), what="workers")
+
+
+@pytest.mark.slow
+async def test_ctrl_c_keeps_the_records_of_the_games_its_result_counts(tmp_path: Path) -> None:
+    """A user pass: after Ctrl-C the result said "stopped after 72 of 300 games" while
+    the --record folder held 84 records (games 0-76 and 90-96), and a folder the run had
+    made was removed with every record in it.  Now the records are those of the games
+    the result counts, and of no other."""
+    import os
+    import re
+
+    from .harness.processes import PRESIDENT
+    from .harness.terminal import Terminal
+
+    folder = tmp_path / "made-by-the-run"
+    args = ["sim", "--games", "100000", "--bots", "random", "--seed", "3", "--jobs", "2"]
+    terminal = Terminal([*PRESIDENT, *args, "--record", str(folder)], dict(os.environ), columns=110)
+    try:
+        await terminal.shows("/100000 games")
+        await terminal.said("about", 3)  # (a few jobs back: games in the result, likely)
+        terminal.ctrl_c()
+        assert await terminal.exits() == 130
+    finally:
+        terminal.close()
+    stopped = re.search(r"stopped after ([\d,]+) of 100,000 games", terminal.text())
+    done = int(stopped.group(1).replace(",", "")) if stopped else 0
+    if not done:  # (nothing in order came back: nothing kept, the folder gone)
+        assert not folder.exists()
+        return
+    names = {path.name for path in folder.iterdir()}
+    assert names == {f"classic-seed3-game{n:05d}.json" for n in range(done)}, sorted(names)
