@@ -202,6 +202,12 @@ class Tables:
     def _refuse(self, chosen: list[Any]) -> NoReturn:
         if len(chosen) != self.count:
             raise ValueError(f"{self.count} actions are needed, one a table, not {len(chosen)}")
+        for table, index in enumerate(chosen):
+            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+                raise ValueError(
+                    f"an action is an index of the action mask (an int), not {index!r}"
+                    f" (table {table})"
+                )
         table = next(t for t, index in enumerate(chosen) if self.action_of(t, index) is None)
         raise ValueError(f"action {chosen[table]!r} is not legal at table {table} now")
 

@@ -66,6 +66,12 @@ class SingleSeat(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         table = self.table
+        if not hasattr(table, "agent_selection"):
+            raise RuntimeError("reset() the environment before its first step")
+        if table.terminations[self.me]:
+            raise RuntimeError("the episode is over: reset() starts another")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"an action is an index of the action mask (an int), not {action!r}")
         table.step(int(action))
         reward = table.rewards.get(self.me, 0.0) + self._others()
         done = table.terminations[self.me]

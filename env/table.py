@@ -349,12 +349,19 @@ class raw_env(AECEnv):
         return {"observation": tracker.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise RuntimeError("reset() the environment before its first step") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if type(action) is not int and (
+            isinstance(action, bool) or not isinstance(action, np.integer)
+        ):
+            raise ValueError(f"an action is an index of the action mask (an int), not {action!r}")
         if action not in self._legal:
-            raise ValueError(f"action {action} is not legal for {agent} now")
+            raise ValueError(f"action {action!r} is not legal for {agent} now")
         self._act(agent, action)
 
     def _act(self, agent: str, action: int) -> None:

@@ -116,8 +116,10 @@ def test_an_illegal_action_is_refused_and_no_table_moves() -> None:
     actions[2] = illegal
     with pytest.raises(ValueError, match=f"action {illegal} is not legal at table 2"):
         tables.step(actions)
-    for wrong in ("pass", None, 0.5):
-        with pytest.raises(ValueError, match="is not legal at table 2"):
+    for wrong in ("pass", None, 0.5):  # (not an index at all: said so)
+        with pytest.raises(
+            ValueError, match=r"an index of the action mask \(an int\), not .* \(table 2\)"
+        ):
             tables.step([*actions[:2].tolist(), wrong, actions[3]])
     with pytest.raises(ValueError, match="4 actions are needed"):
         tables.step(actions[:3])
@@ -137,7 +139,11 @@ def test_only_an_index_legal_now_is_taken() -> None:
     rng = np.random.default_rng(2)
     actions = random_step(moment, rng)
     for wrong in (len(tables.catalog), -1, float(actions[1]), 10**30, "pass", None):
-        with pytest.raises(ValueError, match="is not legal at table 1 now"):
+        not_int = not isinstance(wrong, int)  # (a float of a legal index too: a type's mistake)
+        said = (
+            r"an index of the action mask \(an int\)" if not_int else "is not legal at table 1 now"
+        )
+        with pytest.raises(ValueError, match=said):
             tables.step([actions[0], wrong, *actions[2:].tolist()])
         assert tables.action_of(1, wrong) is None
     tried = 0

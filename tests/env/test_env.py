@@ -349,3 +349,29 @@ def test_an_episode_of_no_hands_is_refused(hands: object) -> None:
         with pytest.raises(ValueError, match="an episode's hands, a whole number from 1"):
             make(hands=hands)
     assert raw_env(hands=2).hands == 2
+
+
+def test_a_wrong_step_says_what_is_wrong() -> None:
+    """A user pass: `step("1")` said "action 1 is not legal" (1 was legal: the string was
+    the mistake), `step(1.0)` was taken, a step before `reset()` raised AttributeError,
+    and a step after the episode's end spoke of dead agents."""
+    table = raw_env(preset="classic", players=4)
+    with pytest.raises(RuntimeError, match=r"reset\(\) the environment before its first step"):
+        table.step(0)
+    table.reset(seed=1)
+    legal = int(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0])
+    for wrong in (str(legal), float(legal), True, None):
+        with pytest.raises(ValueError, match=r"an index of the action mask \(an int\), not "):
+            table.step(wrong)  # type: ignore[arg-type]
+    table.step(np.int64(legal))  # (any integer type of a legal index is taken)
+    single = SingleSeat(preset="classic", players=4, opponents=["greedy"] * 3)
+    with pytest.raises(RuntimeError, match=r"reset\(\) the environment before its first step"):
+        single.step(0)
+    observation, _ = single.reset(seed=1)
+    done = False
+    while not done:
+        mask = observation["action_mask"]
+        _, _, done, _, _ = single.step(int(np.flatnonzero(mask)[0]))
+        observation = single.table.observe(single.me)
+    with pytest.raises(RuntimeError, match=r"the episode is over: reset\(\) starts another"):
+        single.step(0)
