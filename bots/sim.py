@@ -632,10 +632,11 @@ def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
         width = 30
         filled = width * done // max(1, total)
         elapsed = time.perf_counter() - started
-        eta = elapsed / done * (total - done) if done else 0.0
+        # (before any game is done, no time left to say: the bar alone, so that slow bots'
+        # first games are not a blank screen)
+        left = f", about {elapsed / done * (total - done):.0f}s left " if done else ""
         stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
-            f"  {elapsed:.0f}s, about {eta:.0f}s left "
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {elapsed:.0f}s{left}"
         )
         if done >= total:
             stream.write("\n")

@@ -116,6 +116,8 @@ def simulate(
 ) -> int:
     options = search_options(args)
     show = progress_bar() if (sys.stderr.isatty() and not args.quiet) else None
+    if show is not None and not args.scheduler:
+        show(0, args.games)  # (at once: slow bots' first games were a blank screen)
     try:
         if args.scheduler:
             from president.bots.cluster import ClusterError
