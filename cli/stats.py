@@ -95,11 +95,13 @@ def lines(
         f"{'#':>4}  {'player':<20} {'rating':>7} {'mu':>5} {'sigma':>5} "
         f"{'hands':>5} {'games':>5} {'won':>4} {'points':>6}  places 1st 2nd ..."
     )
+    # (every row as many places as the longest: "3 3 4" read as 3, 3, 4 of four places)
+    most = max(len(e.places) for e in entries)
     for e in entries:
         out.append(
             f"{e.place:>4}  {e.name[:20]:<20} {rating_shown(e):>7} {e.mu:>5} {e.sigma:>5} "
             f"{e.hands:>5} {e.games:>5} {e.wins:>4} {e.points:>6}  "
-            + " ".join(str(n) for n in e.places)
+            + " ".join(str(n) for n in (*e.places, *[0] * (most - len(e.places))))
         )
         if e.offices:
             held = ", ".join(f"{o.title} {o.kept}/{o.held}" for o in e.offices)

@@ -944,6 +944,15 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert len(line) <= columns
 
 
+def test_president_stats_shows_every_row_with_as_many_places_as_the_longest() -> None:
+    """A user pass read "3 3 4" as a player's places without the fourth's 0."""
+    first = replace(rated("ann", 1, 180), places=(3, 3, 4))
+    second = replace(rated("bob", 2, 150), places=(1, 2, 3, 4))
+    said = stats_lines("home", 2, [first, second])
+    rows = {line.split()[1]: line for line in said if line.split()[1:2] in (["ann"], ["bob"])}
+    assert rows["ann"].endswith("  3 3 4 0") and rows["bob"].endswith("  1 2 3 4"), said
+
+
 def test_a_provisional_rating_is_marked_wherever_it_is_shown() -> None:
     """A player not yet established (version 11's `provisional`) is listed after every
     established one, so the ladder's order is not its ratings' order: its rating is
