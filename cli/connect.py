@@ -37,6 +37,7 @@ from president.client.tui.shell import Shell
 from president.client.tui.theme import choose_theme
 from president.engine.rulefile import RuleSet
 from president.protocol import messages as m
+from president.server.players import NameBook
 from prompt_toolkit.application import in_terminal
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -308,6 +309,11 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
 def cmd_connect(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("needs a terminal (run it in one)")
+    # (the protocol's rules for a name, said before connecting, as a name too long is: a
+    # space at an end was said only by the server, a user pass)
+    refused = NameBook().refusal(args.name, "")
+    if refused is not None:
+        raise UsageError(f"--name {args.name!r}: {refused}")
     args.key = player_key(Path(args.identity) if args.identity else default_identity())
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     return asyncio.run(run_connect(args, secret))

@@ -249,6 +249,14 @@ CASES: dict[str, Case] = {
     "connect-port-none": case("connect", "127.0.0.1:", words="no port after the colon"),
     "connect-bots-unknown": case("connect", "x", "--bots", "genius", words="no bot strategy"),
     "connect-name-empty": case("connect", "x", "--name", "", words="1 to 32 characters"),
+    "connect-name-space": case(
+        "connect",
+        "127.0.0.1:1",
+        "--name",
+        " ann",
+        words="may not begin or end with a space",
+        tty=True,
+    ),
     "connect-password-long": case("connect", "x", "--password", LONG, words="1 to 64"),
     "connect-host-unknown": case(
         "connect", "nosuchhost.invalid", words="cannot reach a president server", tty=True
