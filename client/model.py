@@ -205,7 +205,9 @@ class TableModel:
 
     def said(self, chat: m.Chat) -> None:
         self.chat.append(chat)
-        self._tell(Said(chat.sender, chat.text))
+        if chat.scope == "table":  # (the lobby's is the lobby screen's: a table's log,
+            # opened later, told it all as the table's, a user pass)
+            self._tell(Said(chat.sender, chat.text))
 
     def _tell(self, news: News) -> None:
         self.news.append(news)

@@ -797,6 +797,16 @@ def test_the_model_keeps_its_latest_news_and_a_screen_behind_skips_what_went() -
     assert model.news_since(end) == ([], end)
 
 
+def test_the_lobbys_chat_is_not_told_in_a_tables_log() -> None:
+    """A user pass: sitting down at a table, its log began with the lobby's chat lines
+    (a screen opened late is told all the news since the model began)."""
+    model = TableModel(me="ann")
+    model.said(m.Chat(scope="lobby", text="anyone for a game?", sender="bob"))
+    model.said(m.Chat(scope="table", text="good luck", sender="cat"))
+    news, _ = model.news_since(0)
+    assert news == [Said("cat", "good luck")]
+
+
 def test_s_suggests_the_normal_bots_play_not_a_card_out_of_a_pair() -> None:
     """The review pass: `s` chose the cheapest single card, so a lead from 6♣ 6♥ broke
     the pair, and the review called each such play a blunder.  It suggests the normal
