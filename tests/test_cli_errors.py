@@ -713,7 +713,8 @@ def test_every_option_is_said_in_a_sentence() -> None:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 async def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Path) -> None:
     """Interrupted, `president sim` stops its workers without their tracebacks, and
-    leaves each record whole or not at all."""
+    leaves each record whole or not at all.  (Which records stay, those of the games its
+    result counts, none here when no job came back: tests/test_sim.py.)"""
     records = tmp_path / "records"
     records.mkdir()
     args = ["sim", "--games", "100000", "--jobs", jobs, "--record", str(records)]
@@ -722,9 +723,10 @@ async def test_ctrl_c_in_a_long_sim_leaves_whole_records(jobs: str, tmp_path: Pa
         terminal.ctrl_c()
         code = await terminal.exits()
         err = terminal.errors()
-        assert code == 130 and err.count("\n") == 1 and "interrupted" in err, (code, err)
+        assert code == 130 and err.rstrip().endswith("president sim: interrupted"), (code, err)
+        assert "Traceback" not in err, err
     written = list(records.iterdir())
-    assert written and all(p.suffix == ".json" and not p.name.startswith(".") for p in written)
+    assert all(p.suffix == ".json" and not p.name.startswith(".") for p in written)
     for path in written:
         assert json.loads(path.read_text())["format"] == "president-record/1"
 
