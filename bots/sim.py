@@ -6,16 +6,18 @@ run gives the same figures whatever the number of processes."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
+import queue
 import random
 import signal
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -556,15 +558,24 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
     pool = ProcessPoolExecutor(
         processes, mp_context=context, initializer=_start_worker, initargs=(failed_at,)
     )
+    # Ctrl-C is taken as a flag, not as a KeyboardInterrupt raised wherever this thread
+    # is: raised while it held a future's lock (`as_completed` takes thousands), it
+    # left the lock held, and the pool's end waited on it for ever (a CI run: `sim
+    # --jobs 2` never ended after Ctrl-C).  The results come through a queue.
+    asked = _CtrlC()
+    came: queue.SimpleQueue[tuple[int, Future[Any]]] = queue.SimpleQueue()
     workers: list[Any] = []
     failure: tuple[int, BaseException] | None = None
+    ended = False
     try:
-        futures = {pool.submit(_run_numbered, item): item[0] for item in numbered}
+        for index, job in numbered:
+            future = pool.submit(_run_numbered, (index, job))
+            future.add_done_callback(_telling(came, index))
         workers = [child for child in multiprocessing.active_children() if child not in before]
-        for future in as_completed(futures):
-            index = futures[future]
+        for _ in numbered:
+            index, future = asked.wait(came)
             try:
-                done = future.result()
+                result = future.result()
             except BrokenProcessPool:
                 raise WorkerLost(
                     "a worker process ended in the middle of its games (killed, out of "
@@ -576,15 +587,56 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
                     failed_at.value = index
                 continue
             if failure is None:
-                yield done
+                yield result
+        ended = True
         if failure is not None:
             raise failure[1]
-    except KeyboardInterrupt:
-        for worker in workers:  # (Ctrl-C, which the workers leave to this process: at once)
-            worker.terminate()
-        raise
     finally:
+        asked.restore()
+        if not ended:  # (Ctrl-C, or the run left early: the workers end at once)
+            for worker in workers:
+                worker.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _telling(
+    came: queue.SimpleQueue[tuple[int, Future[Any]]], index: int
+) -> Callable[[Future[Any]], None]:
+    """A job's done-callback: the job's index and future, put in `came`."""
+
+    def tell(done: Future[Any]) -> None:
+        came.put((index, done))
+
+    return tell
+
+
+class _CtrlC:
+    """Ctrl-C (SIGINT) as a flag while a run waits on its workers (in the main thread;
+    elsewhere Ctrl-C is not this thread's), `wait` raising KeyboardInterrupt where it is
+    safe to."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+        with contextlib.suppress(ValueError):  # (not the main thread)
+            self.previous = signal.signal(signal.SIGINT, self._press)
+
+    def _press(self, signum: int, frame: Any) -> None:
+        self.pressed = True
+
+    def wait(self, came: queue.SimpleQueue[tuple[int, Future[Any]]]) -> tuple[int, Future[Any]]:
+        """The next job's result, as it comes; KeyboardInterrupt once Ctrl-C is pressed."""
+        while not self.pressed:
+            try:
+                return came.get(timeout=0.1)
+            except queue.Empty:
+                continue
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
 
 
 #: Set in a worker: the first job of the run that failed (a bot's mistake), or the
