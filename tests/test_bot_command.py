@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from president.client.connection import Client
 from president.protocol import messages as m
+from president.server.app import Server
 
 from .harness.processes import Process, environment
 from .harness.servers import client, running_server
@@ -226,6 +227,22 @@ if __name__ == "__main__":
 """
 
 
+def three_bad_bots(tmp_path: Path, server: Server, how: str, *table: str) -> Process:
+    """Three of `BAD_BOT` (going wrong `how`) at table T of three seats of `server`, made
+    with these options."""
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    return Process(
+        [
+            *(str(script), how, "bot", f"127.0.0.1:{server.port}"),
+            *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
+            *("--seats", "3", *table),
+        ],
+        environment(tmp_path),
+        command=[sys.executable],
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["raise", "none", "pass"])
 async def test_a_home_made_bot_that_goes_wrong_online_says_how(how: str, tmp_path: Path) -> None:
@@ -233,20 +250,10 @@ async def test_a_home_made_bot_that_goes_wrong_online_says_how(how: str, tmp_pat
     with its traceback, one that chooses no action stops it saying what it chose (both
     once said "the server went away"), and an action the server refuses is said with the
     server's reason as it happens (it was dropped without a word)."""
-    script = tmp_path / "bad.py"
-    script.write_text(BAD_BOT)
     async with running_server(tmp_path) as server:
-        bots = Process(
-            [
-                *(str(script), how, "bot", f"127.0.0.1:{server.port}"),
-                *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
-                *("--seats", "3", "--turn-seconds", "30"),
-            ],
-            environment(tmp_path),
-            command=[sys.executable],
-        )
+        bots = three_bad_bots(tmp_path, server, how, "--turn-seconds", "30")
         try:
-            if how == "pass":  # the leader's pass is refused; the table's timer will act
+            if how == "pass":  # the leader's pass is refused (and played for: the next test)
                 await bots.said("the server refused its pass: the leader may not pass", 1, 0, 60)
                 assert bots.proc.poll() is None
                 return
@@ -269,18 +276,8 @@ async def test_bots_whose_moves_are_refused_at_a_table_with_no_timer_still_finis
     """Three bots that always pass, at a table with no turn timer: each refused lead is
     said, then the bot plays what the turn timer would in its place, so the game goes
     on to its end and the bots leave (a user pass: the table waited on them for ever)."""
-    script = tmp_path / "bad.py"
-    script.write_text(BAD_BOT)
     async with running_server(tmp_path) as server:
-        bots = Process(
-            [
-                *(str(script), "pass", "bot", f"127.0.0.1:{server.port}"),
-                *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
-                *("--seats", "3", "--turn-seconds", "0", "--set", "target=2"),
-            ],
-            environment(tmp_path),
-            command=[sys.executable],
-        )
+        bots = three_bad_bots(tmp_path, server, "pass", "--turn-seconds", "0", "--set", "target=2")
         try:
             # (the timeout only ends a wait that would hang: the game takes seconds)
             assert await bots.exits(120) == 0, bots.text() + bots.errors()

@@ -1066,16 +1066,8 @@ async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> N
     into its words, "...Player-001's table type one to rep".  A value longer than its
     column has its words on the lines under it."""
     me = "Alexandria-Longname-Player-001"
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(24, 80, keys)
-        screen = LobbyScreen(
-            me=me, server="president", address="127.0.0.1:7766", fingerprint="9f" * 32
-        )
-        screen.record(m.Tables(tables=()))
-        lobby = LobbyApp(FakeClient(TableModel(me=me)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
+    async with a_lobby(me, 24, 80) as terminal:
         text = await terminal.press("n")
-        await terminal.stop()
     lines = [line.strip("│┌┐└┘ ") for line in text.split("\n")]
     at = next(i for i, line in enumerate(lines) if line.startswith("▶ table name"))
     assert lines[at].endswith(f"{me}'s table"), lines[at]
@@ -1150,6 +1142,25 @@ async def test_a_terminal_too_small_is_told_how_big_it_must_be(rows: int, column
     ), text
 
 
+@contextlib.asynccontextmanager
+async def a_lobby(
+    me: str, rows: int, columns: int, tables: tuple[m.TableInfo, ...] = ()
+) -> AsyncIterator[AppTerminal]:
+    """The lobby of `me` on a server listing `tables`, in a terminal of this size."""
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = LobbyScreen(
+            me=me, server="president", address="127.0.0.1:7766", fingerprint="9f" * 32
+        )
+        screen.record(m.Tables(tables=tables))
+        lobby = LobbyApp(FakeClient(TableModel(me=me)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        try:
+            yield terminal
+        finally:
+            await terminal.stop()
+
+
 LONG_NAMES = (
     "Maximilianus-Longname-the-Third",
     "Bartholomew-of-the-Long-Road",
@@ -1167,17 +1178,9 @@ async def test_the_lobby_shows_who_sits_first_and_says_when_the_panel_is_cut(
     lines and "2:" stood on a line of its own.  Now the seats come before the settings,
     a seat is one line (a long name cut in the middle), and a panel too short for it all
     ends by saying how many lines more there are."""
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(rows, columns, keys)
-        screen = LobbyScreen(
-            me=ME, server="friday", address="192.168.1.20:7766", fingerprint="9f" * 32
-        )
-        tables = (a_table("friday", "playing", LONG_NAMES), a_table("t2", "waiting", ("bob", "")))
-        screen.record(m.Tables(tables=tables))
-        lobby = LobbyApp(FakeClient(TableModel(me=ME)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
+    tables = (a_table("friday", "playing", LONG_NAMES), a_table("t2", "waiting", ("bob", "")))
+    async with a_lobby(ME, rows, columns, tables) as terminal:
         text = terminal.screen.text()
-        await terminal.stop()
     top = next(i for i, line in enumerate(text.split("\n")) if "| table |" in line)
     left = text.split("\n")[top].rindex("┌", 0, text.split("\n")[top].index("| table |"))
     panel = [line[left + 1 :].split("│")[0] for line in text.split("\n")[top + 1 :]]
@@ -1197,17 +1200,8 @@ async def test_the_lobby_shows_who_sits_first_and_says_when_the_panel_is_cut(
 
 async def test_the_lobby_header_keeps_a_long_name_told_apart_at_60_columns() -> None:
     """A user pass: at 60x16 the header said "president — you are…", the name gone."""
-    me = "Bartholomew-of-the-Long-Road"
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(16, 60, keys)
-        screen = LobbyScreen(
-            me=me, server="president", address="127.0.0.1:7766", fingerprint="9f" * 32
-        )
-        screen.record(m.Tables(tables=()))
-        lobby = LobbyApp(FakeClient(TableModel(me=me)), screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
+    async with a_lobby("Bartholomew-of-the-Long-Road", 16, 60) as terminal:
         head = terminal.screen.text().split("\n")[0]
-        await terminal.stop()
     assert re.search(r"you are Bartho[\w-]*…[\w-]*Road +\[connected\]", head), head
     assert len(head) <= 60
 
