@@ -332,7 +332,11 @@ class LobbyScreen:
         info = self.selected()
         if info is None:
             return ["choose a table to see it here"]
-        out = [f"{info.name} — {info.status}", "seats:"]  # (who sits there before the rest)
+        # (who sits there before the rest; a name too long for its line cut in the middle,
+        # not broken mid-word)
+        room = None if width is None else max(8, width - len(f" — {info.status}"))
+        name = info.name if room is None else middle_cut(info.name, room)
+        out = [f"{name} — {info.status}", "seats:"]
         for seat, player in enumerate(info.players, 1):  # (counted as people count)
             rating = self.ladder.rating(player) if player else None
             you = " (you)" if player == self.me else ""

@@ -38,6 +38,7 @@ from president.engine import Action, Bomb, Pass, Play
 from president.engine.record import NotARecord
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 
+from .fit import middle_cut
 from .narrator import cards_text
 from .replay import ReplayScreen, Step
 
@@ -183,11 +184,16 @@ class ReviewState:
             labels,
             f"cards {summary.cards:+.1f}, play {summary.gained:+.1f}",
         ]
-        for drop in ((), (2,), (1, 2), (1, 2, 3)):
+        # (the accuracy the last to go, the name cut in the middle before it: a long name
+        # left "review of ... · cards -0.3, play +0.0", a user pass)
+        for drop in ((), (2,), (2, 3)):
             text = " · ".join(p for i, p in enumerate(parts) if p and i not in drop)
             if len(text) <= width:
-                break
-        return "class:title", text
+                return "class:title", text
+        rest = f" · {parts[1]}"
+        name = middle_cut(self.focus, max(8, width - len("review of ") - len(rest)))
+        text = f"review of {name}{rest}"
+        return "class:title", text if len(text) <= width else f"review of {name}"
 
     def decision(self, screen: ReplayScreen, width: int | None = None) -> Line:
         """What the step shown did, judged: the action, its expected place, the best's,

@@ -1106,3 +1106,20 @@ async def test_at_60x16_with_its_review_every_seat_is_on_screen(tmp_path: Path) 
         assert await term.exits() == 0
     finally:
         term.close()
+
+
+def test_the_reviews_title_keeps_the_accuracy_of_a_long_name() -> None:
+    """A user pass: with a name of 31 characters the title kept "cards ..., play ..."
+    at 80 columns and the name alone at 60, the accuracy gone.  The accuracy is the last
+    figure to go, and the name is cut in the middle before it."""
+    screen = ReplayScreen.of(a_record("classic"))
+    ann = screen.steps[0].view.seating[0]
+    state = _judged(screen, ann, {_steps_of(screen, ann)[3]})
+    assert state.finished
+    long = "Maximilianus-Longname-the-Third"
+    state.focus = long  # (whose review it says; the figures are ann's)
+    for width in (56, 76, 96):
+        _, title = state.title(width)
+        assert len(title) <= width and "accuracy" in title, (width, title)
+        assert title.startswith("review of Maxim"), title
+    assert long in state.title(96)[1]

@@ -1206,6 +1206,17 @@ async def test_the_lobby_header_keeps_a_long_name_told_apart_at_60_columns() -> 
     assert len(head) <= 60
 
 
+def test_a_long_table_name_in_the_lobbys_panel_is_cut_not_broken_mid_word() -> None:
+    """A user pass at 80x24: the panel's first line broke the table's name in a word,
+    "Bartholomew-Featherstonehaug" / "h-X's table — waiting"."""
+    screen = LobbyScreen(me="ann")
+    name = "Bartholomew-Featherstonehaugh-X's table"
+    screen.record(m.Tables(tables=(a_table(name, "waiting", ("ann", "")),)))
+    first = screen.details(28)[0]
+    assert len(first) <= 28 and first.endswith("'s table — waiting") and "…" in first, first
+    assert screen.details()[0] == f"{name} — waiting"  # (a width not given: whole)
+
+
 def test_a_seat_in_the_lobbys_details_leaves_its_rating_out_rather_than_wrap() -> None:
     """At 80x24 the panel beside the list is 28 columns: "2: heuristic-bot-1  rating"
     wrapped its number onto a line of its own (a newcomer pass)."""
