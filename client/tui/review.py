@@ -184,16 +184,19 @@ class ReviewState:
             labels,
             f"cards {summary.cards:+.1f}, play {summary.gained:+.1f}",
         ]
-        # (the accuracy the last to go, the name cut in the middle before it: a long name
-        # left "review of ... · cards -0.3, play +0.0", a user pass)
-        for drop in ((), (2,), (2, 3)):
+        # (the labels go first; then a long name is cut in the middle before a figure
+        # goes: it left "review of ... · cards -0.3, play +0.0", the accuracy gone, a
+        # user pass; the cards' and the play's share are the last to go)
+        for drop in ((), (2,)):
             text = " · ".join(p for i, p in enumerate(parts) if p and i not in drop)
             if len(text) <= width:
                 return "class:title", text
-        rest = f" · {parts[1]}"
-        name = middle_cut(self.focus, max(8, width - len("review of ") - len(rest)))
-        text = f"review of {name}{rest}"
-        return "class:title", text if len(text) <= width else f"review of {name}"
+        for dropped in ((0, 2), (0, 1, 2)):
+            rest = "".join(f" · {p}" for i, p in enumerate(parts) if p and i not in dropped)
+            room = width - len("review of ") - len(rest)
+            if room >= min(len(self.focus), 16):  # (a name left long enough to tell)
+                return "class:title", f"review of {middle_cut(self.focus, room)}{rest}"
+        return "class:title", f"review of {middle_cut(self.focus, max(8, width - 10))}"
 
     def decision(self, screen: ReplayScreen, width: int | None = None) -> Line:
         """What the step shown did, judged: the action, its expected place, the best's,

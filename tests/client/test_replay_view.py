@@ -1110,8 +1110,8 @@ async def test_at_60x16_with_its_review_every_seat_is_on_screen(tmp_path: Path) 
 
 def test_the_reviews_title_keeps_the_accuracy_of_a_long_name() -> None:
     """A user pass: with a name of 31 characters the title kept "cards ..., play ..."
-    at 80 columns and the name alone at 60, the accuracy gone.  The accuracy is the last
-    figure to go, and the name is cut in the middle before it."""
+    at 80 columns and the name alone at 60, the accuracy gone.  A long name is cut in
+    the middle before a figure goes (the cards' and the play's share the last)."""
     screen = ReplayScreen.of(a_record("classic"))
     ann = screen.steps[0].view.seating[0]
     state = _judged(screen, ann, {_steps_of(screen, ann)[3]})
@@ -1120,6 +1120,6 @@ def test_the_reviews_title_keeps_the_accuracy_of_a_long_name() -> None:
     state.focus = long  # (whose review it says; the figures are ann's)
     for width in (56, 76, 96):
         _, title = state.title(width)
-        assert len(title) <= width and "accuracy" in title, (width, title)
-        assert title.startswith("review of Maxim"), title
+        assert len(title) <= width and ", play " in title, (width, title)
+        assert title.startswith("review of Maxim") and ("accuracy" in title) == (width > 56), title
     assert long in state.title(96)[1]
