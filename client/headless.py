@@ -53,10 +53,8 @@ class BotPlayer:
         #: server's error, in its words: a bot's mistake, or a move the table outran).
         self.refused = 0
         self.on_refused: Callable[[m.Error], None] | None = None
-        #: The view on which the bot last played the timer's action for a refused one,
-        #: and how many times it has.
+        #: The view on which the bot last played the timer's action for a refused one.
         self.fell_back: int | None = None
-        self.fallbacks = 0
         self.on_fallback: Callable[[Action], None] | None = None
         client.on_message = self.on_message
 
@@ -139,7 +137,6 @@ class BotPlayer:
         except IllegalAction:  # (nothing to do now: the table moved on after all)
             return
         self.waiting = True
-        self.fallbacks += 1
         if self.on_fallback is not None:
             self.on_fallback(action)
         await self.client.act(action)

@@ -129,7 +129,11 @@ class Judge:
                 patterns = moves.patterns_of(rows)
             return self.plays_by_patterns(patterns, trick)
         top, reversed, opening = trick.top, trick.reversed, trick.opening
-        shapes = None if top is None else self._follow_shapes(top, reversed)
+        # (the pile's shapes where `moves.legal_plays` reads them: a follow, not the
+        # opening, where some sets clear or bomb)
+        shapes = None
+        if top is not None and not opening and not self.rules.plain_follow:
+            shapes = self._follow_shapes(top, reversed)
         return moves.legal_plays(self.rules, rows, top, reversed, opening, shapes)
 
     def follows(self, rows: Sequence[Row], top: Top, reversed: bool) -> list[Play]:

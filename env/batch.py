@@ -23,7 +23,7 @@ from president.engine import Action, Game, Phase, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
-from .table import episode_hands, hand_rewards, table_rules
+from .table import episode_hands, hand_rewards, not_an_index, table_rules
 from .track import Tracker, marks_row
 
 _BETWEEN_HANDS, _GAME_OVER, _PLAY = Phase.BETWEEN_HANDS, Phase.GAME_OVER, Phase.PLAY
@@ -203,11 +203,9 @@ class Tables:
         if len(chosen) != self.count:
             raise ValueError(f"{self.count} actions are needed, one a table, not {len(chosen)}")
         for table, index in enumerate(chosen):
-            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-                raise ValueError(
-                    f"an action is an index of the action mask (an int), not {index!r}"
-                    f" (table {table})"
-                )
+            problem = not_an_index(index)
+            if problem:
+                raise ValueError(f"{problem} (table {table})")
         table = next(t for t, index in enumerate(chosen) if self.action_of(t, index) is None)
         raise ValueError(f"action {chosen[table]!r} is not legal at table {table} now")
 

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from president.bots.strategies import Strategy, make_strategy
 from president.engine import Rules
 
-from .table import raw_env
+from .table import not_an_index, raw_env
 
 Observation = dict[str, NDArray[Any]]
 
@@ -70,8 +70,9 @@ class SingleSeat(gymnasium.Env[Observation, np.int64]):
             raise RuntimeError("reset() the environment before its first step")
         if table.terminations[self.me]:
             raise RuntimeError("the episode is over: reset() starts another")
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"an action is an index of the action mask (an int), not {action!r}")
+        problem = not_an_index(action)  # (before `int`, which takes "1" and 1.0)
+        if problem:
+            raise ValueError(problem)
         table.step(int(action))
         reward = table.rewards.get(self.me, 0.0) + self._others()
         done = table.terminations[self.me]

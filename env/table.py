@@ -45,6 +45,14 @@ def table_rules(preset: str, rules: Rules | dict[str, Any] | None) -> Rules:
     return rules_from(rules) if rules is not None else find_preset(preset)
 
 
+def not_an_index(action: object) -> str | None:
+    """Why `action` is not an index of the action mask (an int, of any integer type:
+    not a bool, a float or a string), or None if it is one."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return None
+    return f"an action is an index of the action mask (an int), not {action!r}"
+
+
 def episode_hands(hands: int | None) -> int | None:
     """An episode's length in hands as given (None: a whole game); ValueError for one
     that is not a whole number from 1."""
@@ -356,10 +364,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int and (
-            isinstance(action, bool) or not isinstance(action, np.integer)
-        ):
-            raise ValueError(f"an action is an index of the action mask (an int), not {action!r}")
+        if type(action) is not int and (problem := not_an_index(action)):
+            raise ValueError(problem)
         if action not in self._legal:
             raise ValueError(f"action {action!r} is not legal for {agent} now")
         self._act(agent, action)

@@ -334,8 +334,9 @@ class LobbyScreen:
             return ["choose a table to see it here"]
         # (who sits there before the rest; a name too long for its line cut in the middle,
         # not broken mid-word)
-        room = None if width is None else max(8, width - len(f" — {info.status}"))
-        name = info.name if room is None else middle_cut(info.name, room)
+        name = info.name
+        if width is not None:
+            name = middle_cut(name, max(8, width - len(f" — {info.status}")))
         out = [f"{name} — {info.status}", "seats:"]
         for seat, player in enumerate(info.players, 1):  # (counted as people count)
             rating = self.ladder.rating(player) if player else None
