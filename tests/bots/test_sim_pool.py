@@ -19,6 +19,9 @@ from president.bots import sim
 from president.bots.strategies import BotMistake, WorkerLost
 from president.engine import find_preset
 
+#: (worker processes started, and a job that waits a second: the slow tier)
+pytestmark = pytest.mark.slow
+
 real_run_job = sim.run_job
 
 
