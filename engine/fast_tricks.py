@@ -239,6 +239,7 @@ class Listing:
         "_singles",
         "_whole",
         "_wild",
+        "answers",
         "rules",
     )
 
@@ -248,6 +249,9 @@ class Listing:
         #: The tables answer under these rules (bombs, suit_ranking and the emperor are
         #: `tricks`').
         self._whole = not (rules.bombs or rules.suit_ranking or rules.emperor or rules.four_stop)
+        #: `leads` and `follows` answer every trick past the opening (no step or colour
+        #: lock either: `plays` asks of those per trick).
+        self.answers = self._whole and not (rules.step_lock or rules.colour_lock)
         #: Jokers are wild: a hand's jokers join its sets and sequences.
         self._wild = rules.joker_mode == "wild"
         #: By rank, what answers a single card of it apart (`_single_piles`).
@@ -292,9 +296,10 @@ class Listing:
         found = self._follows[key] = tuple(answers)
         return found
 
-    def _leads(self, patterns: Sequence[int], wild: int) -> list[Play]:
-        """Every lead (not the opening): the sets of each rank, then the sequences from
-        it, then the jokers alone."""
+    def leads(self, patterns: Sequence[int]) -> list[Play]:
+        """Every lead (not the opening) where `answers`: the sets of each rank, then the
+        sequences from it, then the jokers alone."""
+        wild = patterns[JOKER_RANK] if self._wild else 0
         runs: list[_Led] = []
         if self.rules.sequences:
             lead_runs = self._lead_runs
@@ -360,10 +365,17 @@ class Listing:
         """`legal_plays` on the trick of these fields (`Trick`'s, unmade)."""
         if opening or step or colour >= 0 or not self._whole:
             return None
+        if top is None:
+            return self.leads(patterns)
+        return self.follows(patterns, top, rev, lock)
+
+    def follows(
+        self, patterns: Sequence[int], top: Top, rev: bool, lock: tuple[int, ...]
+    ) -> list[Play] | None:
+        """`plays` on a pile, past the opening, where `answers` (no step or colour lock),
+        or None where the tables do not answer."""
         jokers = patterns[JOKER_RANK]
         wild = jokers if self._wild else 0
-        if top is None:
-            return self._leads(patterns, wild)
         mask = _MASKS.get(lock, -1)
         if mask < 0:
             return None  # (two decks: a suit locked twice)

@@ -98,9 +98,9 @@ _FIELDS: Final = (
     "_moves", "_must_beat", "_next_bottom", "_next_seat", "_next_top", "_omen", "_omened",
     "_once", "_opening", "_pass_events", "_pass_moves", "_patterns", "_pending",
     "_place_of", "_places", "_plain", "_played", "_points", "_present", "_revolts", "_rows",
-    "_salvage", "_seen_hands", "_skips", "_steadies", "_step_lock", "_suit_lock", "_tops",
-    "_trick_start", "_variants", "_wild", "actor", "backwards", "changes", "dealer", "due",
-    "exchanges", "finishes", "hand", "history", "jack_back", "lock", "log",
+    "_salvage", "_seen_hands", "_skips", "_steadies", "_step_lock", "_suit_lock", "_tabled",
+    "_tops", "_trick_start", "_variants", "_wild", "actor", "backwards", "changes", "dealer",
+    "due", "exchanges", "finishes", "hand", "history", "jack_back", "lock", "log",
     "pending_returns", "phase", "players", "revolution", "rules", "scores", "seating",
     "standing", "top", "turn", "winners",
 )  # fmt: skip
@@ -161,6 +161,8 @@ class Game:
         self._judge = judge_for(rules)
         #: The judge's tables of plays (`Judge.listing`), asked first.
         self._listing = self._judge.listing
+        #: The tables answer every trick past the opening (`Listing.answers`).
+        self._tabled = self._listing.answers
         self._steadies = self._judge.steadies
         self._once = rules.one_time_around
         self._suit_lock = rules.suit_lock
@@ -464,25 +466,19 @@ class Game:
             plays: list[Action]
             if self._variants:
                 if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
-                    reversed_ = self.revolution != self.jack_back
-                    step = self._step_lock and tricks.stepped(
-                        self.rules, self.log[self._trick_start :], reversed_
-                    )
-                    colour = (
-                        tricks.coloured(self.rules, self.log[self._trick_start :])
-                        if self._colour_lock
-                        else -1
-                    )
                     patterns = self._patterns[seat]
-                    # the judge's tables asked directly (`Judge.plays_now` without its call:
-                    # a listing per decision), the judge itself where they do not answer
-                    found = self._listing.plays(
-                        patterns, top, reversed_, self.lock, self._opening, step, colour
-                    )
-                    if found is None:
-                        found = self._judge.plays_now(
-                            patterns, top, reversed_, self.lock, self._opening, step, colour
-                        )
+                    # the judge's tables asked directly where they answer every trick
+                    # (`Judge.plays_now` without its call: a listing per decision)
+                    found: list[Play] | None
+                    if not self._tabled or self._opening:
+                        found = self._judged_plays(patterns)
+                    elif top is None:
+                        found = self._listing.leads(patterns)
+                    else:
+                        reversed_ = self.revolution != self.jack_back
+                        found = self._listing.follows(patterns, top, reversed_, self.lock)
+                        if found is None:
+                            found = self._judged_plays(patterns)
                     plays = found  # type: ignore[assignment]
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
@@ -529,6 +525,20 @@ class Game:
             self._listed = (self._actions, len(self._actions), seat, tuple(returns))
             return returns  # type: ignore[return-value]
         return []
+
+    def _judged_plays(self, patterns: list[int]) -> list[Play]:
+        """The plays of a hand by its suit patterns on the trick now, by the judge itself,
+        with the trick's step and colour locks (`Judge.plays_now`)."""
+        top, reversed_ = self.top, self.revolution != self.jack_back
+        step = self._step_lock and tricks.stepped(
+            self.rules, self.log[self._trick_start :], reversed_
+        )
+        colour = (
+            tricks.coloured(self.rules, self.log[self._trick_start :]) if self._colour_lock else -1
+        )
+        return self._judge.plays_now(
+            patterns, top, reversed_, self.lock, self._opening, step, colour
+        )
 
     def _plays(self, seat: int) -> list[Play]:
         return self._judge.legal_plays(self._rows[seat], self._trick(), self._patterns[seat])
@@ -1292,7 +1302,7 @@ class Game:
         head = lasting[0]
         pending = self.pending_returns
         log, moves, exchanges = self.log, self._moves, self.exchanges
-        return (ListedSeatView if self._variants else LazySeatView)(
+        view = (ListedSeatView if self._variants else LazySeatView)(
             head[0],
             head[2],
             tuple(self._held),
@@ -1322,10 +1332,15 @@ class Game:
                 exchanges,
                 len(exchanges),
                 self._discarded,
-                self._actions,
-                len(self._actions),
             ),
         )
+        if self._variants:  # (the seat's listing made with its view: `ListedSeatView`)
+            if seat == self.turn and self.phase is _PLAY:
+                self.legal_actions(seat)  # (which keeps its listing in `_listed`)
+                view._listed = self._listed[3]  # type: ignore[attr-defined, index]
+            else:
+                view._listed = None  # type: ignore[attr-defined]
+        return view
 
     @property
     def opening(self) -> bool:

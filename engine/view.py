@@ -571,21 +571,20 @@ class LazySeatView(SeatView):
 
 
 class ListedSeatView(LazySeatView):
-    """A `LazySeatView` whose legal actions are the game's own listing while the game has
-    not moved on since the view was made, so that the game knows an action chosen from it
-    is legal without judging it again (`Game.view_for` under rules with variants, where
-    judging is dear)."""
+    """A `LazySeatView` made with its seat's listing, when it is the seat's turn in play:
+    the game's own (`Game.view_for` under rules with variants, where judging is dear), so
+    that the game knows an action chosen from it is legal without judging it again while
+    it has not moved on.  A view kept longer lists what its own moment allowed."""
 
-    __slots__ = ()
+    __slots__ = ("_listed",)
+
+    _listed: tuple[Action, ...] | None
 
     def legal_actions(self) -> list[Action]:
-        at = self._at
-        if self.turn == self.seat and at is not None:
-            source: ViewSource = at[0]
-            actions = at[12]
-            if actions is source._actions and len(actions) == at[13]:  # (not moved on since)
-                return source.legal_actions(self.seat)
-        return SeatView.legal_actions(self)
+        listed = self._listed
+        if listed is None:
+            return SeatView.legal_actions(self)
+        return [*listed]
 
 
 class ViewSource(Protocol):
@@ -596,14 +595,6 @@ class ViewSource(Protocol):
 
     def cards_held(self, seat: int, rows: tuple[Row, ...]) -> tuple[Card, ...]:
         """The cards of `rows` (the seat's), lowest first."""
-
-    #: The hand's actions so far: the game's own list, which only grows during a hand
-    #: (a deal starts another), so a view is of the game's moment while the list it
-    #: kept is this one and as long as it was.
-    _actions: list[Any]
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """`Game.legal_actions`."""
 
 
 class Snapshot(NamedTuple):
@@ -628,9 +619,6 @@ class Snapshot(NamedTuple):
     #: The cards discarded so far this hand (ten_discard), each with how many plays the
     #: hand had then (see `with_discards`).
     discarded: tuple[tuple[int, tuple[Card, ...]], ...]
-    #: The hand's actions (the game's own list) and how many it held: the game's moment.
-    actions: list[Any]
-    acted: int
 
 
 def _fill_exchange(view: SeatView, at: Snapshot) -> tuple[Gave | Returned, ...]:
