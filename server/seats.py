@@ -190,6 +190,12 @@ class Chairs:
             raise TableError(
                 Code.NOT_ALLOWED, f"someone called {member.name} already sits at {self.table}"
             )
+        bot = self._bot_like(member.name)
+        if bot is not None:  # (a hostile pass sat and chatted as heuristic‐bot‐1 so)
+            raise TableError(
+                Code.NOT_ALLOWED,
+                f"a bot at {self.table} is called {bot.name}: come with another name to sit here",
+            )
         free = self.free()
         if not free:
             raise TableError(Code.TABLE_FULL, f"every seat at {self.table} is taken")
@@ -215,10 +221,7 @@ class Chairs:
     def watch(self, member: Member) -> None:
         if self.index_of(member) is not None:
             raise TableError(Code.NOT_ALLOWED, "you sit at this table; leave your seat to watch")
-        bot = next(
-            (s for s in self.slots if s.bot is not None and looks(s.name) & looks(member.name)),
-            None,
-        )
+        bot = self._bot_like(member.name)
         if bot is not None:
             # (a watcher's chat under a server bot's name read as the bot's: hostile
             # passes posed as heuristic-bot-2 so, and as heuristic‐bot‐1 with other
@@ -229,6 +232,11 @@ class Chairs:
             )
         if member not in self.spectators:
             self.spectators.append(member)
+
+    def _bot_like(self, name: str) -> Slot | None:
+        """A server bot's chair whose name looks like `name` (TR39: `players.looks`)."""
+        seen = looks(name)
+        return next((s for s in self.slots if s.bot is not None and looks(s.name) & seen), None)
 
     def claim(self, member: Member, seat: int, token: bytes) -> Slot:
         """A person takes their chair back with its token (from any connection)."""
@@ -299,7 +307,10 @@ class Chairs:
             raise TableError(Code.NOT_ALLOWED, str(exc)) from None
         strategy = strategy_name(strategy)  # a level (hard) is seated as its strategy (search)
         taken = {s.name for s in self.slots}
-        seen = frozenset().union(*(looks(w.name) for w in self.spectators))
+        # (no bot named like anyone here, seated or watching: a hostile pass sat as
+        # heuristic‐bot‐1, with other hyphens, before the bot came)
+        people = [s.name for s in self.slots if s.bot is None and s.name]
+        seen = frozenset().union(*(looks(n) for n in people + [w.name for w in self.spectators]))
         name = next(
             (
                 f"{strategy}-bot-{i}"

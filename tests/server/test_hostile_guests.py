@@ -285,6 +285,35 @@ async def test_nobody_watches_under_a_bots_name_nor_a_bot_takes_a_watchers() -> 
     await hall.close()
 
 
+async def test_nobody_sits_under_a_bots_name_nor_a_bot_takes_a_players() -> None:
+    """A hostile pass sat at a table as "heuristic‐bot‐1" (other hyphens), "HEURISTIC-BOT-1"
+    and "heuristic-bot-l" beside the bot heuristic-bot-1, and chatted there as the bot.
+    Nobody sits under the look of a bot's name, and a bot added takes no sitter's."""
+    hall = lobby()
+    ann = Guest("ann")
+    await hall.handle(ann, create("Friday", seats=6))
+    early = Guest("random\u2011bot\u20112", address="10.0.0.9")  # (looks like random-bot-2)
+    await hall.handle(early, m.Join(table="Friday"))
+    assert early.errors() == []
+    for _ in range(2):
+        await hall.handle(ann, m.AddBot(table="Friday", strategy="random"))
+    names = [slot.name for slot in hall.tables["Friday"].chairs]
+    assert "random-bot-1" in names and "random-bot-3" in names and "random-bot-2" not in names
+    looks_alike = ["random\u2010bot\u20101", "RANDOM-BOT-1", "random-bot-l", "Random-Bot-\uff11"]
+    for i, name in enumerate(looks_alike):
+        eve = Guest(name, address=f"10.0.0.{66 + i}")
+        await hall.handle(eve, m.Join(table="Friday"))
+        assert eve.errors() == [Code.NOT_ALLOWED] and eve.table is None, name
+        refused = next(x for x in eve.sent if isinstance(x, m.Error))
+        assert refused.message == (
+            "a bot at Friday is called random-bot-1: come with another name to sit here"
+        )
+    bob = Guest("random-bot-9", address="10.0.0.70")  # a name of its own: welcome
+    await hall.handle(bob, m.Join(table="Friday"))
+    assert bob.errors() == [] and bob.table is hall.tables["Friday"]
+    await hall.close()
+
+
 async def test_wrong_table_passwords_wait_longer_each_time() -> None:
     """20 wrong guesses take at least the backoff's sum: 1 + 2 + 4 + ... capped at 60 s."""
     hall = lobby(password_wait=1.0, password_wait_max=60.0)
