@@ -11,7 +11,11 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
 3. a connection of the address holding the most connections, when that address holds
    at least two more than the newcomer's (the cap is shared between addresses, not held
    by one): its longest-idle lobby connection, else spectator, else seated player (whose
-   chair waits for them, as for any dropped connection).
+   chair waits for them, as for any dropped connection); a player in a game under way
+   only from an address holding more than `HOUSEHOLD` connections, and otherwise the
+   next heaviest address's.  (A guest holding many addresses, two connections each, made
+   the host's address, the host and three bots in one game, the heaviest, and pushed its
+   players out of their game again and again.)
 
 With nobody to evict, a newcomer may still come in over the cap on one of `RESERVE`
 places (one per address), to say hello: it stays only if its player key holds a chair
@@ -30,6 +34,11 @@ from typing import Any, Protocol
 #: Connections let in over the cap to say hello (one per address): see above.
 RESERVE = 16
 
+#: Connections from one address that may play in games under way and never make room
+#: for a newcomer: a host and the bots they run on their machine (`president bot
+#: --count 7`), or a family behind one router.
+HOUSEHOLD = 8
+
 #: Seconds a connection has to say hello before a newcomer from elsewhere may take its
 #: place (a TLS handshake and a hello take milliseconds; a slow machine, a second).
 YOUNG = 2.0
@@ -44,6 +53,10 @@ class Visitor(Protocol):
 
     @property
     def watching(self) -> bool: ...
+
+    @property
+    def playing(self) -> bool:
+        """Seated at a table whose game is under way."""
 
 
 @dataclass(eq=False)
@@ -74,6 +87,10 @@ class Admitted:
             and self.session.table is not None
             and not self.session.watching
         )
+
+    @property
+    def playing(self) -> bool:
+        return self.seated and self.session is not None and self.session.playing
 
 
 def reserve_open(admitted: Iterable[Admitted], newcomer: str) -> bool:
@@ -108,15 +125,21 @@ def to_evict(
     idle = [a for a in lobby + watchers if now - idle_since(a) >= idle_seconds]
     if idle:
         return min(idle, key=idle_since)
-    counts = Counter(a.address for a in everyone)
-    if not counts:
-        return None
-    heaviest = max(counts, key=lambda address: counts[address])
-    if counts[heaviest] < counts[newcomer] + 2:
-        return None
-    theirs = [a for a in everyone if a.address == heaviest and a.session is not None]
-    for kind in ("in_lobby", "watching", "seated"):
-        chosen = [a for a in theirs if getattr(a, kind)]
-        if chosen:
-            return min(chosen, key=idle_since)
+    by_address: dict[str, list[Admitted]] = {}
+    for a in everyone:
+        by_address.setdefault(a.address, []).append(a)
+    own = len(by_address.get(newcomer, ()))
+    for held, theirs in sorted(
+        ((len(theirs), theirs) for theirs in by_address.values()), key=lambda x: -x[0]
+    ):
+        if held < own + 2:
+            return None
+        for kind in ("in_lobby", "watching", "seated"):
+            chosen = [
+                a
+                for a in theirs
+                if getattr(a, kind) and (held > HOUSEHOLD or kind != "seated" or not a.playing)
+            ]
+            if chosen:
+                return min(chosen, key=idle_since)
     return None

@@ -181,6 +181,12 @@ class Session:
         """Watching a table (not playing at it)."""
         return self.table is not None and self in self.table.chairs.spectators
 
+    @property
+    def playing(self) -> bool:
+        """At a table whose game is under way (seated or watching: `Admitted.playing`
+        asks of the seated)."""
+        return self.table is not None and self.table.status == "playing"
+
     def chat_room(self) -> int:
         """Bytes that may wait in this client's queue for a chat line still to join them."""
         return min(CHAT_ROOM, self.queue_cap() // 4)

@@ -8,7 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from president.server.admission import RESERVE, YOUNG, Admitted, reserve_open, to_evict
+from president.server.admission import (
+    HOUSEHOLD,
+    RESERVE,
+    YOUNG,
+    Admitted,
+    reserve_open,
+    to_evict,
+)
 
 
 @dataclass
@@ -17,6 +24,8 @@ class Visitor:
     last_active: float = 0.0
     table: Any = None
     watching: bool = False
+    #: At a table whose game is under way.
+    playing: bool = False
 
 
 def admitted(address: str, since: float, session: Visitor | None = None) -> Admitted:
@@ -54,10 +63,11 @@ def test_a_crowd_seated_from_few_addresses_makes_room_seats_last() -> None:
     few addresses.  A newcomer takes the place of one of the address holding the most:
     its lobby connection first, then its spectator, then its longest-idle seated one."""
     now = 100.0
-    crowd = [
-        admitted(f"10.6.6.{i % 4}", 0.0, Visitor(table=f"T{i}", last_active=50.0 + i))
+    crowd = [  # (each address more than a household: even their games make room)
+        admitted(f"10.6.6.{i % 4}", 0.0, Visitor(table=f"T{i}", last_active=50.0 + i, playing=True))
         for i in range(40)
     ]
+    assert HOUSEHOLD < 40 // 4
     friend = admitted("10.0.0.5", 0.0, Visitor(table="F", last_active=99.0))
     everyone = [*crowd, friend]
     victim = to_evict(everyone, "10.0.0.7", now, 30.0)
@@ -71,6 +81,41 @@ def test_a_crowd_seated_from_few_addresses_makes_room_seats_last() -> None:
     # addresses holding as many as the newcomer's (+1) keep theirs: a fair share stays
     even = [admitted(f"10.1.1.{i}", 0.0, Visitor(table="T")) for i in range(10)]
     assert to_evict(even, "10.0.0.7", now, 30.0) is None
+
+
+def test_a_household_in_a_game_stays_while_a_crowd_of_many_addresses_comes() -> None:
+    """A hostile pass filled the cap two connections an address, then came from fresh
+    addresses: each newcomer pushed a player of the host's game out (the host and three
+    bots run from one machine, the heaviest address), over and over.  Players in a game
+    under way make room only from an address holding more than a household."""
+    now = 100.0
+    host = [
+        admitted("10.0.0.40", 0.0, Visitor(table="F", last_active=99.0, playing=True))
+        for _ in range(4)
+    ]
+    crowd = [admitted(f"10.6.{i // 2}.1", 0.0, Visitor(last_active=99.0)) for i in range(20)]
+    victim = to_evict([*host, *crowd], "10.9.9.9", now, 30.0)
+    assert victim is crowd[0]  # an active lobby connection of the next heaviest address
+    # the crowd seated too (at tables waiting to start): theirs go before the game's
+    waiting = [
+        admitted(f"10.6.{i // 2}.1", 0.0, Visitor(table="W", last_active=99.0)) for i in range(20)
+    ]
+    assert to_evict([*host, *waiting], "10.9.9.9", now, 30.0) is waiting[0]
+    # the crowd in games of its own, two an address: nobody goes (the reserve places let
+    # a player back to their chair), and never the host's players
+    playing = [
+        admitted(f"10.6.{i // 2}.1", 0.0, Visitor(table="G", playing=True)) for i in range(20)
+    ]
+    assert to_evict([*host, *playing], "10.9.9.9", now, 30.0) is None
+    # the same household at a table not under way makes room as before (seats last)
+    idle = [admitted("10.0.0.40", 0.0, Visitor(table="F", last_active=60.0 + i)) for i in range(4)]
+    assert to_evict([*idle, *playing], "10.9.9.9", now, 30.0) is idle[0]
+    # more than a household in games from one address: its longest-idle player makes room
+    many = [
+        admitted("10.0.0.40", 0.0, Visitor(table="F", last_active=60.0 + i, playing=True))
+        for i in range(HOUSEHOLD + 1)
+    ]
+    assert to_evict([*many, *playing], "10.9.9.9", now, 30.0) is many[0]
 
 
 def test_the_reserve_is_one_place_per_address_and_no_more_than_reserve() -> None:
