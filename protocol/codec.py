@@ -34,6 +34,8 @@ def unpack(body: bytes) -> Any:
             max_array_len=MAX_ARRAY,
             max_map_len=MAX_MAP,
             max_ext_len=0,
+            ext_hook=_no_ext,
+            object_pairs_hook=_text_keyed_map,
         )
     except msgpack.ExtraData:
         raise RemoteProtocolError(Code.BAD_MSGPACK, "a frame holds more than one object") from None
@@ -44,6 +46,24 @@ def unpack(body: bytes) -> Any:
         ) from None
     if _depth(value) > MAX_DEPTH:
         raise RemoteProtocolError(Code.BAD_MSGPACK, "the message nests too deep")
+    return value
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    """msgpack's ext types, refused (the protocol has none; an empty one passes
+    `max_ext_len`)."""
+    raise ValueError(f"an ext value (type {code}): the protocol has none")
+
+
+def _text_keyed_map(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """A map whose keys are text, each once (a key sent twice would mean what the last
+    one says to one reader and the first to another)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ValueError("a map holds a key twice")
+    for key in value:
+        if type(key) is not str:
+            raise ValueError(f"a map key is text, not {type(key).__name__}")
     return value
 
 

@@ -95,6 +95,8 @@ class Message:
         if type(value) is not dict:
             raise RemoteProtocolError(Code.BAD_MESSAGE, "a message is a map with a type")
         kind = value.get("type")
+        if kind is None:
+            raise RemoteProtocolError(Code.BAD_MESSAGE, "a message is a map with a type")
         cls = REGISTRY.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise RemoteProtocolError(Code.UNKNOWN_MESSAGE, f"there is no message type {kind!r}")

@@ -51,7 +51,11 @@ def test_a_partial_frame_is_pending() -> None:
         pack(1) + pack(2),  # two objects in one frame
         b"\xc1",  # never used
         b"\xd4\x01\x00",  # an ext type
+        b"\xc7\x00\x05",  # an empty ext (within max_ext_len 0: a hostile pass's)
         pack({1: "int key"}),
+        pack({b"type": "ping"}),  # a bin key ("there is no message type None" before)
+        b"\x82\xa5nonce\x01\xa5nonce\x02",  # a key twice (the last one won)
+        pack({"type": "x", "inner": [{"k": 1, b"k": 2}]}),  # deeper in
     ],
 )
 def test_hostile_msgpack_is_refused_without_allocating(body: bytes) -> None:

@@ -260,7 +260,8 @@ def test_round_trip(example: m.Message) -> None:
     ("wire", "code", "words"),
     [
         ({"type": "teleport"}, "unknown_message", "no message type 'teleport'"),
-        ({"kind": "hello"}, "unknown_message", "no message type None"),
+        ({"kind": "hello"}, "bad_message", "a map with a type"),  # (docs/PROTOCOL.md)
+        ({"type": 7}, "unknown_message", "no message type 7"),
         ([1, 2], "bad_message", "a map"),
         (
             {
