@@ -12,11 +12,36 @@ Readers are protected apart: a reader that is behind gets no chat until it catch
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from .players import IGNORABLE
+
 #: The window the budgets count in, seconds.
 WINDOW = 60.0
+#: Marks one character may carry (accents, vowel signs): more than any script writes, and
+#: few enough that a line cannot draw over the lines around it.
+MARKS_PER_CHARACTER = 8
+
+
+def line_problem(text: str) -> str | None:
+    """Why a chat line is not said (one sentence), or None: it must show something, and
+    no character may carry more than `MARKS_PER_CHARACTER` marks (a hostile pass said
+    lines of zero-width spaces alone, and an "a" under 499 accents)."""
+    shows = False
+    marks = 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category[0] == "M":
+            marks += 1
+            if marks > MARKS_PER_CHARACTER:
+                return f"a character in a chat line may carry {MARKS_PER_CHARACTER} marks at most"
+            continue
+        marks = 0
+        if category[0] in "LNPS" and ch not in IGNORABLE and ch != "\u2800":
+            shows = True  # (the braille blank and the Hangul fillers draw nothing)
+    return None if shows else "a chat line must show something"
 
 
 @dataclass

@@ -19,7 +19,7 @@ from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
 
 from . import thinking
-from .chat import ChatBudget
+from .chat import ChatBudget, line_problem
 from .config import ServerConfig, TableSettings, password_hashed
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
@@ -754,6 +754,9 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
         raise TableError(Code.RATE_LIMITED, "slow down: too many chat messages")
     table = lobby.seated_table(guest) if message.scope == "table" else None
     room = "lobby" if table is None else f"table {table.name}"
+    problem = line_problem(message.text)
+    if problem is not None:
+        raise TableError(Code.NOT_ALLOWED, problem)
     refusal = lobby.chat_budget.refusal(guest.address, room, now)
     if refusal is not None:
         raise TableError(Code.RATE_LIMITED, refusal)

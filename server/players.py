@@ -56,7 +56,7 @@ DEFAULT_IGNORABLE = (
     (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
     (0xE0000, 0xE0FFF),
 )  # fmt: skip
-_IGNORABLE = frozenset(chr(c) for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1))
+IGNORABLE = frozenset(chr(c) for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1))
 #: General categories no name may hold, and why.
 REFUSED_CATEGORIES = {
     "Cc": "a control character",
@@ -106,7 +106,7 @@ def _unseen(ch: str, previous: str) -> str | None:
     why = REFUSED_CATEGORIES.get(unicodedata.category(ch))
     if why is not None:
         return why
-    if ch in _IGNORABLE:
+    if ch in IGNORABLE:
         return "it shows as nothing"
     if not skeleton(ch):  # the braille blank and the like: drawn, but as nothing
         return "it shows as a blank"

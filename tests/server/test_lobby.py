@@ -72,6 +72,41 @@ async def test_chat_in_the_lobby_and_at_the_table_and_floods(tmp_path: Path) -> 
             t.cancel()
 
 
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("\u200b" * 3, "a chat line must show something"),  # zero-width spaces (a hostile pass)
+        (" \t \u3164\u2800", "a chat line must show something"),  # blanks, filler, braille blank
+        ("a" + "\u0301" * 499, "may carry 8 marks at most"),  # an "a" under 499 accents
+        ("a" + "\u0301" * 9, "may carry 8 marks at most"),
+        ("a" + "\u0301" * 8, None),
+        ("Tiếng Việt, हिन्दी, 👍", None),  # marks as scripts write them, and a symbol
+        ("\u200bhi", None),
+    ],
+)
+def test_a_chat_line_shows_what_it_says(text: str, refused: str | None) -> None:
+    from president.server.chat import line_problem
+
+    problem = line_problem(text)
+    assert problem is None if refused is None else refused in (problem or ""), problem
+
+
+async def test_an_invisible_chat_line_is_refused_to_its_sender(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        ann, bob = await client(server, "ann", tmp_path), await client(server, "bob", tmp_path)
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob)]
+        for c in (ann, bob):
+            await c.send(m.ListTables())
+        await ann.send(m.Chat(scope="lobby", text="\u200b\u200b"))
+        await wait_for(lambda: any(e.code == "not_allowed" for e in ann.errors))
+        assert ann.errors[-1].message == "a chat line must show something"
+        await ann.send(m.Chat(scope="lobby", text="hello"))
+        await wait_for(lambda: bob.model.chat)
+        assert [c.text for c in bob.model.chat] == ["hello"]  # the invisible one never came
+        for t in tasks:
+            t.cancel()
+
+
 async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
     async with running_server(tmp_path, max_per_address=2) as server:
         known = KnownServers(tmp_path / "known")
