@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter, deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .players import IGNORABLE
@@ -85,3 +86,31 @@ class ChatBudget:
         if len(self._by_room) > 256:
             for key in [k for k, times in self._by_room.items() if now - times[-1][0] >= WINDOW]:
                 del self._by_room[key]
+
+
+class ChatKept:
+    """The lobby's last `size` lines of chat, (when, who, what), oldest first, for who
+    comes later.  Once full, a new line pushes out the oldest, unless its address already
+    holds half of them: then that address's own oldest goes.  One talker alone keeps all
+    of them; a flood from one address keeps the others' last lines (one connection could
+    push every line of the others out within a minute)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lines: deque[tuple[float, str, str, str]] = deque()
+
+    def __bool__(self) -> bool:
+        return bool(self._lines)
+
+    def __iter__(self) -> Iterator[tuple[float, str, str]]:
+        return ((when, who, what) for when, who, what, _ in self._lines)
+
+    def add(self, when: float, who: str, what: str, address: str) -> None:
+        lines = self._lines
+        if len(lines) >= self.size:
+            theirs = [i for i, line in enumerate(lines) if line[3] == address]
+            if len(theirs) >= self.size // 2:
+                del lines[theirs[0]]
+            else:
+                lines.popleft()
+        lines.append((when, who, what, address))

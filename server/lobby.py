@@ -9,7 +9,6 @@ import asyncio
 import hmac
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
@@ -19,7 +18,7 @@ from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
 
 from . import thinking
-from .chat import ChatBudget, line_problem
+from .chat import ChatBudget, ChatKept, line_problem
 from .config import ServerConfig, TableSettings, password_hashed
 from .guard import PasswordGuard
 from .journal import Journal, WriteFailed
@@ -89,7 +88,7 @@ class Lobby:
         self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
         #: The lobby's last lines of chat: (when, who, what), for who comes later.
-        self.chat_kept: deque[tuple[float, str, str]] = deque(maxlen=m.CHAT_KEPT)
+        self.chat_kept = ChatKept(m.CHAT_KEPT)
         #: Shutting down: every table stays as it is, for the next start.
         self.closing = False
         #: (table, address) -> when a person from that address was moved out of a chair
@@ -765,7 +764,7 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
         for member in table.members():
             member.deliver(said)
     else:  # everyone in the lobby: not at a table
-        lobby.chat_kept.append((now, said.sender, said.text))
+        lobby.chat_kept.add(now, said.sender, said.text, guest.address)
         for other in list(lobby.guests):
             if other.table is None or other is guest:
                 other.deliver(said)

@@ -152,6 +152,30 @@ def test_a_hello_works_out_each_chairs_looks_once(monkeypatch: pytest.MonkeyPatc
     assert asked[4800:] == ["cat"]  # a chair's new name is looked at afresh
 
 
+def test_one_address_cannot_push_the_others_lines_out_of_the_lobbys_history() -> None:
+    """The last 20 lines: a talker alone keeps all 20, but once an address holds half of
+    them its own oldest line goes, not another's (one connection pushed every line of the
+    others out within a minute)."""
+    from president.server.chat import ChatKept
+
+    kept = ChatKept(20)
+    for n in range(30):
+        kept.add(n, "ann", f"ann {n}", "10.0.0.1")
+    assert [what for _, _, what in kept] == [f"ann {n}" for n in range(10, 30)]
+    kept = ChatKept(20)
+    for n in range(3):
+        kept.add(n, "bob", f"bob {n}", "10.0.0.2")
+    for n in range(100):
+        kept.add(3 + n, "eve", f"eve {n}", "10.0.0.66")
+    lines = [what for _, _, what in kept]
+    assert lines == [f"bob {n}" for n in range(3)] + [f"eve {n}" for n in range(83, 100)]
+    # people talking in turn, none holding half: the oldest line goes, whoever said it
+    kept = ChatKept(20)
+    for n in range(25):
+        kept.add(n, f"p{n % 3}", f"line {n}", f"10.0.1.{n % 3}")
+    assert [what for _, _, what in kept] == [f"line {n}" for n in range(5, 25)]
+
+
 async def test_who_comes_to_the_lobby_reads_its_last_lines_of_chat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
