@@ -347,9 +347,12 @@ class LobbyScreen:
                 line = f"  {seat}: {middle_cut(player, room)}{you}"[:width]
             fits = width is None or len(line) + len(_rated(rating)) <= width
             out.append(line + (_rated(rating) if fits else ""))
+        # (each change in words after these lines, `rules_words`; here only where those
+        # cannot be said: a pass saw "changed: target = 8" and "8 points to win" both)
+        worded = bool(self.rules_words())
         out += [
             f"preset {info.preset}"
-            + (f", changed: {changes_shown(info.changes)}" if info.changes else ""),
+            + (f", changed: {changes_shown(info.changes)}" if info.changes and not worded else ""),
             f"turn timer {info.turn_seconds}s" if info.turn_seconds else "no turn timer",
             "password needed" if info.password else "open to anyone",
             f"{info.spectators} watching" if info.spectators else "",
@@ -401,7 +404,8 @@ class LobbyScreen:
         return max(len(e.name) for e in board) + rating_w + hands_w + 7
 
     def rules_words(self) -> list[str]:
-        """The selected table's changed toggles in words (docs/rules.md's terms)."""
+        """The selected table's changed toggles, each as `president rules` and the create
+        form name it, then in words (docs/rules.md's terms)."""
         info = self.selected()
         if info is None or not info.changes:
             return []
@@ -411,7 +415,11 @@ class LobbyScreen:
             rules = base.replace(**changes)
         except (RulesError, ValueError, TypeError):
             return []
-        return [toggle_words(name, getattr(rules, name), rules) for name in changes]
+        return [
+            f"{name} = {value_word(getattr(rules, name))}: "
+            + toggle_words(name, getattr(rules, name), rules)
+            for name in changes
+        ]
 
 
 def _rated(rating: str | None) -> str:
