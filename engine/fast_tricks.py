@@ -104,17 +104,22 @@ def due_choices_held(patterns: Sequence[int], due: Due) -> list[_Paid]:
     if tables is None:
         if due.kind == "bomb" or due.kind in TAKES:  # (the hand plays no part)
             return due_choices((), due)
-        paid = _PAID[due.kind]
-        natural = tuple(
-            tuple(
-                tuple(paid[rank << 2 | suit] for suit in range(4) if _HAS[pattern][suit])
-                for pattern in range(81)
-            )
-            for rank in range(JOKER_RANK)
-        )
-        jokers = tuple((paid[JOKER_ID],) if held else () for held in range(9))
-        tables = _DUES[due.kind] = (*natural, jokers)
+        tables = _DUES[due.kind] = _due_tables(_PAID[due.kind])
     return list(_chain(map(_getitem, tables, patterns)))
+
+
+def _due_tables(paid: Sequence[_Paid]) -> tuple[tuple[tuple[_Paid, ...], ...], ...]:
+    """`due_choices_held`'s tables for one kind of due (apart: so that no call of it
+    makes a cell for `paid`)."""
+    natural = tuple(
+        tuple(
+            tuple(paid[rank << 2 | suit] for suit in range(4) if _HAS[pattern][suit])
+            for pattern in range(81)
+        )
+        for rank in range(JOKER_RANK)
+    )
+    jokers = tuple((paid[JOKER_ID],) if held else () for held in range(9))
+    return (*natural, jokers)
 
 
 #: The sets of one rank a hand may make, in the listing's order (by size, then ids), by
@@ -178,6 +183,16 @@ def _lead_sets(wild: int) -> tuple[tuple[tuple[Play, ...], ...], ...]:
         for rank in _RANKS
     )
     return tables
+
+
+def _jokers_beating(rules: Rules, top: Top, rev: bool, jokers: int) -> tuple[Play, ...]:
+    """The sets of jokers alone, of up to `jokers`, that beat a set pile (`Listing`'s
+    table of them; apart, so that no call of `Listing.follows` makes cells for it)."""
+    return tuple(
+        play_of(_JOKER_TAIL[count])
+        for count in range(1, jokers + 1)
+        if _set_beats(rules, top, rev, JOKER_RANK, count, ())
+    )
 
 
 def kind_counts_of(patterns: Sequence[int]) -> list[int]:
@@ -379,7 +394,6 @@ class Listing:
         mask = _MASKS.get(lock, -1)
         if mask < 0:
             return None  # (two decks: a suit locked twice)
-        rules = self.rules
         size = top.size
         if top.run:
             return self._on_run(patterns, top, rev, lock, mask, wild)
@@ -414,11 +428,7 @@ class Listing:
             key = (top.rank << 5 | size << 1 | rev) << 4 | jokers
             beating = self._jokers_beating.get(key)
             if beating is None:
-                beating = self._jokers_beating[key] = tuple(
-                    play_of(_JOKER_TAIL[count])
-                    for count in range(1, jokers + 1)
-                    if _set_beats(rules, top, rev, JOKER_RANK, count, ())
-                )
+                beating = self._jokers_beating[key] = _jokers_beating(self.rules, top, rev, jokers)
             plays += beating
         return plays
 

@@ -139,13 +139,18 @@ def row_for(rank: int, pattern: int) -> Row:
     """The plays of 1..n cards of `rank` from a hand with this suit pattern, each taking
     the lowest suits first (which suits go is not a choice: suits never matter)."""
     row = ROW_TABLE[rank << 7 | pattern]
-    if row is None:
-        if rank == JOKER_RANK:
-            ids = [JOKER_ID] * pattern
-        else:
-            ids = [rank * 4 + suit for suit in range(4) for _ in range(pattern // 3**suit % 3)]
-        row = tuple(play_of(tuple(ids[:n])) for n in range(1, len(ids) + 1))
-        ROW_TABLE[rank << 7 | pattern] = _ROWS[rank << 8 | pattern] = row
+    return _new_row(rank, pattern) if row is None else row
+
+
+def _new_row(rank: int, pattern: int) -> Row:
+    """`row_for` where it is not made yet (apart: so that a call of `row_for` makes no
+    cells for its comprehensions)."""
+    if rank == JOKER_RANK:
+        ids = [JOKER_ID] * pattern
+    else:
+        ids = [rank * 4 + suit for suit in range(4) for _ in range(pattern // 3**suit % 3)]
+    row = tuple(play_of(tuple(ids[:n])) for n in range(1, len(ids) + 1))
+    ROW_TABLE[rank << 7 | pattern] = _ROWS[rank << 8 | pattern] = row
     return row
 
 

@@ -1061,7 +1061,10 @@ class Game:
             else:
                 self.turn = self.actor = turn
             return
-        others = [other for other in self._clockwise[seat] if able >> other & 1]
+        others = []  # (a loop: a comprehension would make `able` a cell at every call)
+        for other in self._clockwise[seat]:
+            if able >> other & 1:
+                others.append(other)
         answered = 0
         for other in others[:skips]:
             events.append(_new(Skipped, (other,)))
