@@ -1339,10 +1339,10 @@ class Game:
         )
         if self._variants:  # (the seat's listing made with its view: `ListedSeatView`)
             if seat == self.turn and self.phase is _PLAY:
-                self.legal_actions(seat)  # (which keeps its listing in `_listed`)
+                view._fresh = self.legal_actions(seat)  # type: ignore[attr-defined]
                 view._listed = self._listed[3]  # type: ignore[attr-defined, index]
             else:
-                view._listed = None  # type: ignore[attr-defined]
+                view._fresh = view._listed = None  # type: ignore[attr-defined]
         return view
 
     @property

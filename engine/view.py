@@ -576,11 +576,18 @@ class ListedSeatView(LazySeatView):
     that the game knows an action chosen from it is legal without judging it again while
     it has not moved on.  A view kept longer lists what its own moment allowed."""
 
-    __slots__ = ("_listed",)
+    __slots__ = ("_fresh", "_listed")
 
+    #: The game's listing (`Game.legal_actions`, which keeps it as `_listed`), for the
+    #: first caller; each later one gets a copy of `_listed`.
+    _fresh: list[Action] | None
     _listed: tuple[Action, ...] | None
 
     def legal_actions(self) -> list[Action]:
+        fresh = self._fresh
+        if fresh is not None:
+            self._fresh = None
+            return fresh
         listed = self._listed
         if listed is None:
             return SeatView.legal_actions(self)
