@@ -85,6 +85,9 @@ async def start_local_game(
         journal=False,
         bot_delay=args.bot_delay,
         pause_between_hands=args.pause,
+        # (every other seat a bot: 12 players seated only 8, the LAN server's limit for
+        # one address, and the game waited for ever)
+        bots_per_address=max(ServerConfig.bots_per_address, args.players - 1),
     )
     server = Server(replace(config, unix_socket=_socket_in(private)))
     await server.start()

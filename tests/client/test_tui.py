@@ -64,6 +64,16 @@ async def local_screen(
             await server.close()
 
 
+async def test_a_local_game_of_twelve_seats_every_bot(tmp_path: Path) -> None:
+    """`president play --players 12 --set decks=2` seated 8 bots, the LAN server's limit
+    for one address, and waited for ever; every other seat is a bot now."""
+    async with local_screen(tmp_path, players=12, toggles={"decks": 2}) as (table, _, server):
+        chairs = server.lobby.tables["local"].chairs
+        assert sum(slot.bot is not None for slot in chairs) == 11
+        assert table.client.model.public is not None
+        assert len(table.client.model.public.counts) == 12
+
+
 def acted(client: Client, since: int, seat: int | None) -> bool:
     """The server announced a play, pass or return of `seat` after event `since`."""
     for event in client.model.events[since:]:
