@@ -528,10 +528,20 @@ class TableApp:
         return out
 
     def _seat_rows(self) -> list[SeatRow] | None:
-        """The seats of the game as rows (None before a game)."""
+        """The seats of the game as rows (None before a game, and after one once the
+        chairs are no longer its seats: who sits there now, and who is ready, is then
+        what the next game waits on)."""
         model, ladder = self.client.model, self.client.ladder
         table, public = model.table, model.public
         if table is None or public is None:
+            return None
+        if (
+            public.phase is Phase.GAME_OVER
+            and table.status != "playing"
+            and tuple(chair.name for chair in table.chairs) != tuple(public.seating)
+        ):
+            # (a pass: the bots of the game left, a server bot came, and the screen kept
+            # the old seats, one of them "away", while the game waited on an empty chair)
             return None
         bots = {chair.name for chair in table.chairs if chair.bot}
 

@@ -15,7 +15,7 @@ from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen, TableForm
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.shell import Shell
-from president.engine import TOGGLES
+from president.engine import TOGGLES, Phase
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -407,6 +407,37 @@ def test_the_waiting_room_counts_seats_as_people_do() -> None:
     client = SimpleNamespace(model=model, ladder=SimpleNamespace(rating=lambda name: None))
     lines = [text for _, text in TableApp._waiting_lines(SimpleNamespace(client=client), 60)]  # type: ignore[arg-type]
     assert lines == ["  seat 1: empty", "  ann (you): not ready", "  seat 3: empty"]
+
+
+def test_after_a_game_the_seats_show_who_sits_there_now() -> None:
+    """A pass: the game's bots left when it ended, a server bot came, and the table
+    screen kept the old seats (one "away") while the next game waited on an empty chair.
+    Once the chairs are not the game's seats, the screen shows them as before a game."""
+    from types import SimpleNamespace
+
+    from president.client.model import Chair, TableModel, TableState
+    from president.client.tui.app import TableApp
+
+    from ..views import a_public_view
+
+    model = TableModel(me="ann", slot=0)
+    seating = ("ann", "ben", "hb-1", "hb-2")
+    model.public = a_public_view(seating, phase=Phase.GAME_OVER, turn=None)
+    same = tuple(Chair(name, "", True, False) for name in seating)
+    model.table = TableState("T", "finished", same, "classic", (), None)
+    client = SimpleNamespace(model=model, ladder=SimpleNamespace(rating=lambda name: None))
+    app = SimpleNamespace(client=client)
+    rows = TableApp._seat_rows(app)  # type: ignore[arg-type]
+    assert rows is not None and [row.name for row in rows][:2] == ["ann (you)", "ben"]
+    now = (
+        *same[:2],
+        Chair("heuristic-bot-1", "heuristic", True, True),
+        Chair("", "", False, False),
+    )
+    model.table = TableState("T", "finished", now, "classic", (), None)
+    assert TableApp._seat_rows(app) is None  # type: ignore[arg-type]
+    lines = [text for _, text in TableApp._waiting_lines(app, 60)]  # type: ignore[arg-type]
+    assert lines[2:] == ["  heuristic-bot-1 (bot): ready", "  seat 4: empty"]
 
 
 def test_typing_on_a_row_of_choices_goes_to_the_setting_named() -> None:
