@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shlex
 import shutil
 import sys
 import termios
@@ -60,6 +61,16 @@ from .usage import (
 )
 
 
+def back_command(address: str, name: str, identity: str | None) -> str:
+    """The command that takes this user back to the server as themselves: with the key
+    they came with (a pass was told the command without `--identity`, which the server
+    then refused: the name belongs to another key), each word quoted as a shell needs."""
+    words = ["president", "connect", address, "--name", name]
+    if identity is not None:
+        words += ["--identity", identity]
+    return shlex.join(words)
+
+
 async def lobby_and_tables(
     client: Client,
     screen: LobbyScreen,
@@ -69,6 +80,7 @@ async def lobby_and_tables(
     output: Output | None = None,
     theme: str = "dark",
     shell: Shell | None = None,
+    identity: str | None = None,
 ) -> str | None:
     """The lobby, then a table, then the lobby again ... until the user quits or the
     server goes away for good: screens on one shell (the client's messages and the
@@ -100,7 +112,7 @@ async def lobby_and_tables(
                     else "kept for a while with no game on"
                 )
                 again = (
-                    f"president connect {screen.address} --name {model.me}"
+                    back_command(screen.address, model.me, identity)
                     if screen.address
                     else "connecting again"
                 )
@@ -288,7 +300,9 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         screen.saved, problems = table_rule_sets()
         screen.message = "; ".join(problems)
         try:
-            farewell = await lobby_and_tables(client, screen, bots=args.bots, shell=shell)
+            farewell = await lobby_and_tables(
+                client, screen, bots=args.bots, shell=shell, identity=args.identity
+            )
         finally:
             await client.link.close()
         if farewell is not None:

@@ -142,3 +142,16 @@ async def test_a_client_killed_in_the_second_hand_sees_the_whole_game_at_its_end
         finally:
             halt.set()
             await person
+
+
+def test_the_way_back_names_the_key_the_user_came_with() -> None:
+    """A pass came with --identity, quit at a table, and ran the command it was told:
+    refused, the name belonging to another key.  The command names the key, quoted."""
+    from president.cli.connect import back_command
+
+    assert (
+        back_command("10.0.0.5:7777", "ann", None) == "president connect 10.0.0.5:7777 --name ann"
+    )
+    assert back_command("10.0.0.5:7777", "Ann Lee", "/tmp/my keys/ann.key") == (
+        "president connect 10.0.0.5:7777 --name 'Ann Lee' --identity '/tmp/my keys/ann.key'"
+    )
