@@ -281,6 +281,11 @@ class Judge:
         king_reverse; a play holding two such ranks turns it twice, so not at all)."""
         return self._facts_of(play).turns
 
+    def beats_a_lone_joker(self, play: Play, top: Top | None, reversed: bool) -> str | None:
+        """The toggle by which `play` on the pile `top` answers a lone joker (the 3S under
+        spade_three, the 2S under spade_two_return), or None: what a log says of it."""
+        return tricks.beats_a_lone_joker(self.rules, play, top, reversed)
+
     def effects_of(self, seat: int, play: Play, trick: Trick, going_out: bool) -> tricks.Effects:
         """What `seat`'s legal `play` on `trick` does (`tricks.effects_of`): what it does
         whatever the trick (`tricks.facts_of`) is kept by its cards, as first asked."""

@@ -252,6 +252,16 @@ def _is_spade_two(rules: Rules, ids: tuple[int, ...], top: Top | None, rev: bool
     )
 
 
+def beats_a_lone_joker(rules: Rules, play: Play, top: Top | None, rev: bool) -> str | None:
+    """The rule by which `play` answers a lone joker where nothing else of its rank would:
+    "spade_three" (the 3S), "spade_two_return" (the 2S, the order reversed), else None."""
+    if _is_spade_three(rules, play.ids, top):
+        return "spade_three"
+    if _is_spade_two(rules, play.ids, top, rev):
+        return "spade_two_return"
+    return None
+
+
 def _is_down_number(rules: Rules, ids: tuple[int, ...], top: Top | None, rev: bool) -> bool:
     """A single natural card of the pile's suit, one rank weaker in the order in force, on a
     single natural card (down_number)."""

@@ -132,7 +132,8 @@ class Narrator:
             case Played():
                 self.last_play = (event.seat, tuple(event.cards))
                 shown = cards_text(event.cards)
-                extra = " — clears the pile" if event.clears else ""
+                extra = self._on_a_joker(event.cards, before)
+                extra += " — clears the pile" if event.clears else ""
                 if event.revolution:
                     extra += (
                         " — counter-revolution: ranks back in order"
@@ -242,6 +243,18 @@ class Narrator:
 
     def _named(self, name: str) -> str:
         return "you" if self.me and name == self.me else name
+
+    def _on_a_joker(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
+        """A 3♠ or 2♠ that beats a lone joker by its rule (a pass saw "plays 3♠" on a
+        joker, the pile then locked to ♥, and nothing saying why it was allowed)."""
+        if self.rules is None or before is None:
+            return ""
+        reversed_ = before.revolution != before.jack_back
+        rule = judge_for(self.rules).beats_a_lone_joker(Play(cards), before.top, reversed_)
+        if rule is None:
+            return ""
+        while_reversed = " while ranks are reversed" if rule == "spade_two_return" else ""
+        return f" — {cards_text(cards)} beats a lone joker{while_reversed}"
 
     def _jack_back(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
         """A play that turns jack back on or off (a natural J, or a set of Js)."""

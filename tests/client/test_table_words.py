@@ -313,6 +313,22 @@ def test_tricks_revolutions_and_going_out_are_said_truly() -> None:
     assert line(m.Skipped("t", 12, 1)) == "bob misses a turn (the same rank was played)"
 
 
+def test_a_spade_three_on_a_lone_joker_says_why() -> None:
+    """A pass saw "plays 3♠" on a joker (daifugo), the pile locked to ♥ after, and nothing
+    said why a 3 beat it."""
+    joker = Card.parse("JK")
+    on_joker = a_public_view(
+        SEATING, top=Top(1, joker.rank, 1, 1), trick=((1, Play((joker,))),), played=(joker,)
+    )
+    toggles = {"jokers": 1, "spade_three": True}
+    screen = screen_at(on_joker, toggles=toggles)
+    receive(screen, m.Played("t", 2, 2, ("3S",), False, False))
+    assert screen.log[-1] == "cat plays 3♠ — 3♠ beats a lone joker"
+    screen = screen_at(following(), toggles=toggles)  # on a 9: nothing to say
+    receive(screen, m.Played("t", 2, 2, ("3S",), False, False))
+    assert screen.log[-1] == "cat plays 3♠"
+
+
 # --- the end of a game -----------------------------------------------------------------
 
 
