@@ -297,10 +297,13 @@ class LobbyScreen:
             self.message = message.message
 
     def waiting_seat(self) -> m.TableInfo | None:
-        """A table with a game under way where a seat is ours (by our name, which the
-        server keeps for our key): after a crash or a quit, the way back."""
+        """A table with a game under way, or waiting for one, where a seat is ours (by our
+        name, which the server keeps for our key): after a crash or a quit, the way back
+        (a pass came back to a table that had not started, and the cursor was on
+        another's)."""
         return next(
-            (t for t in self.tables if t.status == "playing" and self.me in t.players), None
+            (t for t in self.tables if t.status in ("playing", "waiting") and self.me in t.players),
+            None,
         )
 
     def _tell_of_a_waiting_seat(self) -> None:
@@ -311,9 +314,8 @@ class LobbyScreen:
             return
         self.told.add(info.name)
         self.cursor = self.tables.index(info)
-        self.message = (
-            f"your seat at {info.name} is waiting, a game under way: enter takes you back"
-        )
+        under_way = ", a game under way" if info.status == "playing" else ""
+        self.message = f"your seat at {info.name} is waiting{under_way}: enter takes you back"
 
     def line(self, info: m.TableInfo, width: int = 50) -> str:
         """A table's line in the list, in `width`: its name as whole as the room allows

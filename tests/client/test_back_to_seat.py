@@ -40,6 +40,11 @@ def test_the_lobby_says_once_which_seat_waits_and_chooses_its_table() -> None:
     finished = LobbyScreen(me="ann")
     finished.record(m.Tables(tables=(a_table("T", "finished", ("bob", "ann", "cat", "dan")),)))
     assert finished.message == ""  # no game under way: nothing waits
+    # a table not started yet keeps the seat too (a pass came back, the cursor elsewhere)
+    before = LobbyScreen(me="ann")
+    before.record(m.Tables(tables=(tables[0], a_table("E", "waiting", ("", "ann", "", "")))))
+    assert before.cursor == 1
+    assert before.message == "your seat at E is waiting: enter takes you back"
 
 
 @dataclass

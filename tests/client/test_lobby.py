@@ -96,7 +96,7 @@ def test_the_form_says_what_is_wrong_before_anything_is_sent() -> None:
 
 
 def test_the_table_list_follows_the_server() -> None:
-    screen = LobbyScreen(me="ann")
+    screen = LobbyScreen(me="zoe")  # (not ann: a seat of hers would choose her table)
     info = m.TableInfo(
         name="b",
         preset="full",
