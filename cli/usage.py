@@ -224,6 +224,10 @@ def parse_toggle(text: str) -> tuple[str, Any]:
         value = int(raw)
     else:
         value = raw
+    if type(value) is str and isinstance(getattr(Rules(), name), bool):
+        # (the engine's "must be true or false" left out the on/off and yes/no this
+        # takes, and the README writes nines_clear=on)
+        raise UsageError(f"{name} is on or off (true/false, yes/no), not {raw!r}")
     return name, value
 
 

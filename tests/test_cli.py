@@ -80,6 +80,20 @@ def test_every_word_of_every_toggle_is_taken_by_set() -> None:
     assert "*equal_plays = allow" in off.stdout and " bombs = false" in off.stdout
 
 
+def test_a_toggle_of_on_and_off_says_the_words_it_takes() -> None:
+    """A pass wrote `--set nines_clear=maybe` and was told "must be true or false",
+    where the README writes nines_clear=on."""
+    from president.cli.usage import UsageError, parse_toggle
+
+    assert parse_toggle("nines_clear=on") == ("nines_clear", True)
+    assert parse_toggle("nines_clear=No") == ("nines_clear", False)
+    with pytest.raises(
+        UsageError, match=r"nines_clear is on or off \(true/false, yes/no\), not 'maybe'"
+    ):
+        parse_toggle("nines_clear=maybe")
+    assert parse_toggle("equal_plays=skip") == ("equal_plays", "skip")  # a toggle of words
+
+
 def test_the_presets_are_the_engines_in_rules_help() -> None:
     from president.engine import PRESETS
 
