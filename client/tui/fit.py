@@ -148,10 +148,10 @@ COMPACT_CELL = 26
 #: Flags in a compact cell.
 _SHORT_FLAGS = {
     "passed": "pass",
-    "passed away": "pass away",
+    "passed · away": "pass·away",
     "skipped": "skip",
-    "skipped away": "skip away",
-    "fell away": "fell away",
+    "skipped · away": "skip·away",
+    "fell · away": "fell·away",
 }
 
 

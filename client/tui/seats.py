@@ -63,7 +63,8 @@ class SeatRow:
 
     @property
     def flags(self) -> str:
-        """Its state in a word or two: "passed", "skipped", "fell", "away", "passed away"."""
+        """Its state in a word or two: "passed", "skipped", "fell", "away", "passed ·
+        away" (a pass read "passed away" as something else)."""
         flags = (
             "fell"
             if self.fell
@@ -71,7 +72,7 @@ class SeatRow:
             if self.passed
             else ""
         )
-        return flags + (" away" if flags and self.away else "away" if self.away else "")
+        return flags + (" · away" if flags and self.away else "away" if self.away else "")
 
 
 def rating_text(rating: str | None) -> str:

@@ -569,7 +569,7 @@ def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
         lines = seat_lines(rows, width)
         assert all(len(line) <= width for line in lines), (width, lines)
         assert re.search(r"13(?: cards|c) +10(?: pts|p)$", lines[0]), lines
-        assert lines[1].endswith("passed away") and " 120" in lines[1], lines
+        assert lines[1].endswith("passed · away") and " 120" in lines[1], lines
         assert lines[0].startswith("▶ ") and lines[1].startswith("  ")
     wide = seat_lines(rows, 120)
     assert "Vice-President" in wide[0] and "bartholomew-the-patient-2 (you)" in wide[0]
