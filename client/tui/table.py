@@ -506,6 +506,16 @@ class TableScreen:
             self.viewed(self.model.public)  # told now if the exchange is over, and not yet
         elif reason != "handover":
             self.exchange_line = self.exchanged(seat) if reason == "exchange" else ""
+            me = self.model.seat if seat is None else seat
+            exchange = self.model.exchange
+            if (
+                reason == "exchange"
+                and any(e.receiver == me for e in exchange)
+                and not any(e.giver == me for e in exchange)
+            ):
+                # a return owed: what came, in the log now where no notes panel shows it
+                # (a pass at 60x16 chose its return not told what it had been given)
+                self._add(self.exchange_line, "class:message", "narrow")
 
     def joined_mid_hand(self) -> None:
         """Seated at a hand under way whose start this log has not seen (a client started

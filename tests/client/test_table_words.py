@@ -262,6 +262,17 @@ def test_the_exchange_names_the_seating_of_its_hand_after_a_seat_changes() -> No
     screen.model.exchange = screen.model.exchange[:1]  # before the return: nothing back yet
     assert screen.exchanged(2) == "exchange: you gave A♠; 1 comes back after the return"
     assert screen.exchanged(1) == "exchange: you got A♠; you give 1 back"
+    # the card that came, told at once where no notes panel shows it (a narrow screen),
+    # while the return is chosen
+    assert ("narrow", "class:message", "exchange: you got A♠; you give 1 back") not in (
+        screen.stream
+    )
+    screen.model.hold(tuple(screen.model.hand), exchange[:1], 1, "exchange", 1)  # (seat 1)
+    receive(
+        screen,
+        m.SealedHand(table="t", number=6, hand=1, seat=1, sealed=b"x", reason="exchange"),
+    )
+    assert screen.stream[-1] == ("narrow", "class:message", "exchange: you got A♠; you give 1 back")
     receive(screen, table_view(following(seating)))  # the new hand's view: the pile's names
     assert screen.name_of(2) == "you" and screen.who(0) == "eve"
 
