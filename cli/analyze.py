@@ -136,8 +136,10 @@ def report(
         counts = ", ".join(f"{n} {plural(name, n)}" for name, n in summary.labels.items())
         left = summary.hands - summary.finished
         unfinished = f" ({left} unfinished)" if left else ""
+        # (no decision judged, the game quit at once: "accuracy 100" said nothing true)
+        accuracy = f"accuracy {summary.accuracy:.0f}" if summary.decisions else "no accuracy"
         lines.append(
-            f"{summary.name}: accuracy {summary.accuracy:.0f},"
+            f"{summary.name}: {accuracy},"
             f" {summary.decisions} {plural('decision', summary.decisions)} ({counts});"
             f" over {summary.hands} {plural('hand', summary.hands)}{unfinished}: the cards"
             f" {signed(summary.cards)} places, the play {signed(summary.gained)} against the"

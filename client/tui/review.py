@@ -180,7 +180,7 @@ class ReviewState:
         labels = ", ".join(f"{n} {name[:3]}" for name, n in reversed(summary.labels.items()) if n)
         parts = [
             f"review of {self.focus}",
-            f"accuracy {summary.accuracy:.0f}",
+            f"accuracy {summary.accuracy:.0f}" if summary.decisions else "no decision to judge",
             labels,
             f"cards {summary.cards:+.1f}, play {summary.gained:+.1f}",
         ]

@@ -404,6 +404,9 @@ def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_
     worse = replace(lucky, gap=-1.14)
     lines = report(review.Review(["Ann"], [blunder, worse], []), 1, 48)
     assert any(" +0.3 against the best " in line for line in lines)  # (lucky: noise)
+    # no decision judged (a game quit at once): no accuracy, not "accuracy 100"
+    lines = report(review.Review(["Ann"], [], []), 1, 48)
+    assert any(line.startswith("Ann: no accuracy, 0 decisions") for line in lines), lines
 
 
 def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> None:
