@@ -49,7 +49,8 @@ def _hands(first: int, last: int) -> str:
 
 
 def office_lines(results: Sequence[HandResult]) -> list[str]:
-    """Who was President after each run of hands, and who kept the office longest."""
+    """Who was President after each run of hands, and who was longest in a row (not
+    "kept the office": a pass counted that a first hand's President kept nothing yet)."""
     runs = presidents(results)
     if not runs:
         return []
@@ -59,9 +60,9 @@ def office_lines(results: Sequence[HandResult]) -> list[str]:
     if longest > 1:
         keepers = [name for name, a, b in runs if b - a + 1 == longest]
         names = said_together(list(dict.fromkeys(keepers)))
-        lines.append(f"kept the office longest: {names}, {longest} hands in a row")
+        lines.append(f"longest run as President: {names}, {longest} hands in a row")
     else:
-        lines.append("nobody kept the office two hands in a row")
+        lines.append("nobody was President two hands in a row")
     return lines
 
 

@@ -141,7 +141,7 @@ async def test_a_client_killed_in_the_second_hand_sees_the_whole_game_at_its_end
             person = asyncio.create_task(play_as_a_person(again, halt))
             await again.shows("GAME OVER after", 120)
             # (the standings' last lines: the box is drawn whole by then)
-            shown = await again.shows("kept the office", 10)
+            shown = await again.shows("hands in a row", 10)
             assert "hand by hand" in shown and "President: " in shown, shown
             assert "not seen here" not in shown, shown
         finally:

@@ -675,7 +675,7 @@ async def test_the_final_standings_take_the_width_they_need(rows: int, columns: 
     assert "…" not in inside, inside
     hands = len(table.app.screen.results)
     if columns == 120:
-        office = inside[inside.index("President: ") : inside.index("kept the office")]
+        office = inside[inside.index("President: ") : inside.index("longest run as President")]
         assert "," in office and "\n" in office, inside  # several names, wrapped between them
         assert hands > 9 and "the last" not in inside, inside
         assert f"h{hands} " in inside and " h1 " in inside, inside
@@ -834,7 +834,7 @@ async def test_the_final_standings_of_six_scroll_at_60x20() -> None:
             return top.rindex("┌", 0, top.index("final standings"))
 
         left = box()
-        assert "kept the office" not in text and "nobody kept" not in text, text
+        assert "longest run" not in text and "nobody was President" not in text, text
         for key in ("j", "\x1b[B", " ", "\x1b[6~", "\x1b[6~", "\x1b[6~"):
             text = await terminal.press(key)
         assert "↑ more: PgUp" in text and "↓" not in text, text

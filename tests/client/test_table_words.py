@@ -391,7 +391,7 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
     assert lines[grid + 2].split() == ["ann", "2", "+1", "1", "+2", "1", "+2", "1", "+2"]
     assert lines[grid + 5].split() == ["dan", "4", "3", "4", "4"]  # no points: no number
     assert "President: bob (hand 1), ann (hands 2–4)" in lines
-    assert "kept the office longest: ann, 3 hands in a row" in lines
+    assert "longest run as President: ann, 3 hands in a row" in lines
     assert lines[-1] == "q: leave · r: ready for another game · esc: the table"
     assert all(len(line) <= 60 for line in lines)
     screen.reviewable = True  # (`president play`'s table: `v` reviews the game)
@@ -402,7 +402,9 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
     short = screen.standings(60, len(lines) - 2)
     assert "" not in short and short[-1] == lines[-1] and len(short) == len(lines) - 2
     shorter = screen.standings(60, len(lines) - 3)
-    assert shorter == short[:-1] and shorter[-1] == "kept the office longest: ann, 3 hands in a row"
+    assert (
+        shorter == short[:-1] and shorter[-1] == "longest run as President: ann, 3 hands in a row"
+    )
 
 
 def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
@@ -420,7 +422,7 @@ def test_standings_of_a_long_game_seen_in_part_fit_the_width() -> None:
     assert heads == [[f"h{n}" for n in range(a, b)] for a, b in ((4, 10), (10, 16), (16, 21))]
     assert sum(line.startswith("    bob ") for line in lines) == 3
     assert "(3 hands were not seen here)" in lines
-    assert "kept the office longest: bob, 17 hands in a row" in lines
+    assert "longest run as President: bob, 17 hands in a row" in lines
     assert lines[-1] == "q: leave · esc: the table"  # watching: nothing to be ready for
 
 
@@ -739,13 +741,15 @@ def test_equal_points_share_a_place_and_the_order_among_them_is_said() -> None:
     assert "equal points share a place, in the last hand's order" in said, lines
 
 
-def test_who_kept_the_office_longest_is_said_as_a_list() -> None:
+def test_the_longest_run_as_president_is_said_as_a_list() -> None:
     finishes = [("bob", "ann", "cat", "dan")] * 2 + [("cat", "ann", "bob", "dan")] * 2
     finishes += [("dan", "ann", "bob", "cat")] * 2
     results = [HandResult(hand, finish, (2, 1, 0, 0)) for hand, finish in enumerate(finishes)]
-    assert office_lines(results)[1] == "kept the office longest: bob, cat and dan, 2 hands in a row"
+    assert (
+        office_lines(results)[1] == "longest run as President: bob, cat and dan, 2 hands in a row"
+    )
     assert office_lines(results[:4])[1] == (
-        "kept the office longest: bob and cat, 2 hands in a row"
+        "longest run as President: bob and cat, 2 hands in a row"
     )
 
 
