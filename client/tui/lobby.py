@@ -322,7 +322,9 @@ class LobbyScreen:
         (cut in the middle only past it, never below 18), preset, seats taken, status."""
         taken = sum(1 for p in info.players if p)
         lock = " locked" if info.password else ""
-        rest = f"{info.preset:<7} {taken}/{info.seats} {info.status}{lock}"
+        # (a changed toggle marked as the table's own header marks it: "daifugo+")
+        preset = f"{info.preset}{'+' if info.changes else ''}"
+        rest = f"{preset:<8} {taken}/{info.seats} {info.status}{lock}"
         longest = max((len(t.name) for t in self.tables), default=len(info.name))
         room = max(18, min(longest, width - 1 - len(rest)))
         return f"{middle_cut(info.name, room):<{room}} {rest}"
