@@ -658,9 +658,13 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
             f"you were moved out of {table.name} for not saying ready: sit at another "
             f"table, or here again after {UNREADY_MEMORY / 60:g} minutes",
         )
-    await _password_tried(
-        lobby, guest, table, message.password, table.join(guest, message.seat, message.password)
-    )
+    attempt = table.join(guest, message.seat, message.password)
+    if table.chairs.held_by_key(guest) is not None:
+        # their own chair, by the key they sat with (after the password): back without
+        # it (a pass coming back to its seat mid-game was asked it again, and refused)
+        await attempt
+    else:
+        await _password_tried(lobby, guest, table, message.password, attempt)
     guest.table = table
     lobby.changed(table.name)
 

@@ -396,10 +396,12 @@ class Table:
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
-        await self._check_password(password, member)
         held = self.chairs.held_by_key(member)
-        if held is not None:
+        if held is None:
+            await self._check_password(password, member)
+        else:  # (their own chair, by key: the password was given when they first sat)
             await self._wait_to_take_back(held)
+        checked = held is None
         async with self.lock:
             self._writable()
             held = self.chairs.held_by_key(member)
@@ -407,6 +409,11 @@ class Table:
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
                 log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return
+            if not checked and self.settings.password is not None:  # (gone meanwhile)
+                raise TableError(
+                    Code.WRONG_PASSWORD,
+                    f"your chair at {self.name} is gone: give the password to sit again",
+                )
             game = self.game
             if (
                 self.status == "playing"

@@ -530,7 +530,10 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         if info is None:
             return
         screen.message = ""
-        if info.password:
+        kept = screen.waiting_seat()
+        # (a chair of ours is taken back by our key, without the password: `join`)
+        mine = what == "join" and kept is not None and kept.name == info.name
+        if info.password and not mine:
             lobby.ask(what, f"password for {info.name}: ")
         else:
             lobby.send(m.Join(table=info.name) if what == "join" else m.Spectate(table=info.name))

@@ -317,3 +317,42 @@ async def test_a_names_file_open_to_others_stops_the_server_in_one_line(tmp_path
     with pytest.raises(StorageError, match=f"chmod 600 {names}"):
         async with running_server(tmp_path):
             pass
+
+
+async def test_a_key_back_to_its_own_chair_at_a_password_table_needs_no_password(
+    tmp_path: Path,
+) -> None:
+    """A user pass came back to its seat mid-game and was asked the table's password
+    again (a wrong one refused).  The key that sat there with it takes the chair back
+    without it; anyone else still needs it."""
+    key = Ed25519PrivateKey.generate()
+    async with running_server(tmp_path, bot_delay=0.05) as server:
+        ann = await client(server, "ann", tmp_path, identity=key)
+        task = asyncio.create_task(ann.run())
+        await ann.send(
+            m.CreateTable(name="T", preset="classic", toggles={}, seats=3, password="pw")
+        )
+        await ann.send(m.Join(table="T", password="pw"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="random"))
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        seat = ann.model.slot
+        task.cancel()
+        await ann.link.close()
+        back = await client(server, "ann", tmp_path, identity=key)
+        back.keep = True
+        task = asyncio.create_task(back.run())
+        await back.send(m.Join(table="T"))  # no password
+        await wait_for(lambda: back.model.slot is not None or bool(back.errors))
+        assert back.model.slot == seat and not back.errors, back.errors
+        bob = await client(server, "bob", tmp_path, identity=Ed25519PrivateKey.generate())
+        bob.keep = True
+        task2 = asyncio.create_task(bob.run())
+        await bob.send(m.Spectate(table="T"))
+        await bob.send(m.Join(table="T"))
+        await wait_for(lambda: len(bob.errors) == 2)
+        assert [e.code for e in bob.errors] == ["wrong_password"] * 2, bob.errors
+        task.cancel()
+        task2.cancel()
