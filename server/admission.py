@@ -12,10 +12,12 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
    at least two more than the newcomer's (the cap is shared between addresses, not held
    by one): its longest-idle lobby connection, else spectator, else seated player (whose
    chair waits for them, as for any dropped connection); a player in a game under way
-   only from an address holding more than `HOUSEHOLD` connections, and otherwise the
-   next heaviest address's.  (A guest holding many addresses, two connections each, made
-   the host's address, the host and three bots in one game, the heaviest, and pushed its
-   players out of their game again and again.)
+   that moved lately (`Table.moving`) only from an address holding more than
+   `HOUSEHOLD` connections, and otherwise the next heaviest address's.  (A guest holding
+   many addresses, two connections each, made the host's address, the host and three
+   bots in one game, the heaviest, and pushed its players out of their game again and
+   again; then, with that protection, a few addresses held every place with games of no
+   turn timer where nobody moved.)
 
 With nobody to evict, a newcomer may still come in over the cap on one of `RESERVE`
 places (one per address), to say hello: it stays only if its player key holds a chair

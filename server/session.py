@@ -183,9 +183,9 @@ class Session:
 
     @property
     def playing(self) -> bool:
-        """At a table whose game is under way (seated or watching: `Admitted.playing`
-        asks of the seated)."""
-        return self.table is not None and self.table.status == "playing"
+        """At a table whose game is under way and moving (`Table.moving`; seated or
+        watching: `Admitted.playing` asks of the seated)."""
+        return self.table is not None and self.table.moving()
 
     def chat_room(self) -> int:
         """Bytes that may wait in this client's queue for a chat line still to join them."""

@@ -64,6 +64,10 @@ REJOIN_SECONDS = 1.0
 #: How long a table remembers a person who held it up by not saying ready (by name):
 #: sitting again within it goes on with the time they had (`Table.unseat_unready`).
 UNREADY_MEMORY = 600.0
+#: A game that moved within this long is under way for the connection cap: its players
+#: are not evicted for a newcomer (`Table.moving`; a person may think a while, the turn
+#: timer is at most 600 s, and a hand's end pauses a few seconds).
+MOVING_SECONDS = 120.0
 #: Called with a table's name and the record of a game that ended there.
 OnRecord = Callable[[str, dict[str, Any]], None]
 
@@ -138,6 +142,8 @@ class Table:
         self.unwritten: list[tuple[str, dict[str, Any], HandResult | None]] = []
         self._held: list[tuple[Member, m.Message]] = []
         self._paused_left: float | None = None
+        #: When the game here last moved (an action, or its start): `moving`.
+        self.moved_at = clock()
         #: The last game's record is written (or there was none): its rows may go.
         self._recorded = True
         if journal is not None and log_id is None:
@@ -707,6 +713,7 @@ class Table:
         self.game = Game(self.settings.rules, names)
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
+        self.moved_at = self.clock()
         self._held_up.clear()  # (the ready time starts afresh before the next game)
         self.deal_checks = {}
         self.note("game", {"players": names, "number": self.number, "game_id": self.game_id})
@@ -773,12 +780,20 @@ class Table:
         rule made it for the seat, and why: the players are told)."""
         assert self.game is not None
         events = self.game.apply(seat, action)
+        self.moved_at = self.clock()
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
             **({"timeout": timeout} if timeout else {}),
         }
         self._after(events, "act", entry, timeout)
+
+    def moving(self) -> bool:
+        """A game under way here that moved within `MOVING_SECONDS`: its players are not
+        what a newcomer at the full server's cap evicts (server/admission.py).  (A hostile
+        pass held every place with games of no turn timer where nobody moved, answering
+        pings only: a game that stands still is no game to protect.)"""
+        return self.status == "playing" and self.clock() - self.moved_at <= MOVING_SECONDS
 
     def seat_changes(self) -> bool:
         """Between hands: players who left go, newcomers join; False if too few remain."""

@@ -493,6 +493,38 @@ async def test_a_squatter_who_drops_and_sits_again_renamed_is_barred_by_address(
     await hall.close()
 
 
+async def test_a_game_that_stands_still_is_not_moving_for_the_connection_cap() -> None:
+    """A hostile pass held every place of a full server with games of no turn timer where
+    nobody moved (pings answered, nothing else): their players, protected as a game
+    under way's (server/admission.py), kept every newcomer out.  A game is protected
+    only while it moves (`Table.moving`)."""
+    from president.server.table import MOVING_SECONDS
+
+    hall = lobby()
+    people = [Guest(name, address=f"10.0.0.{i}") for i, name in enumerate(("ann", "bob", "cat"))]
+    for guest in people:
+        hall.welcome(guest)
+    await hall.handle(people[0], create("still", seats=3, turn_seconds=0))
+    for guest in people:
+        await hall.handle(guest, m.Join(table="still"))
+    for guest in people:
+        await hall.handle(guest, m.Ready())
+    table = hall.tables["still"]
+    await wait_for(lambda: table.game is not None and table.game.turn is not None, 20)
+    clock = Clock()
+    table.clock, table.moved_at = clock, clock()
+    assert table.moving()
+    clock.now += MOVING_SECONDS + 1  # nobody moved
+    assert not table.moving()
+    game = table.game
+    assert game is not None and game.turn is not None
+    table.apply(game.turn, game.legal_actions(game.turn)[0])  # a move: moving again
+    assert table.moving()
+    clock.now += MOVING_SECONDS + 1
+    assert not table.moving()
+    await hall.close()
+
+
 def news_of(guest: Guest, table: str, *players: str) -> list[m.TableChanged]:
     """The news `guest` heard of `table` with these chairs."""
     return [
