@@ -39,9 +39,11 @@ def line_problem(text: str) -> str | None:
             if marks > MARKS_PER_CHARACTER:
                 return f"a character in a chat line may carry {MARKS_PER_CHARACTER} marks at most"
             continue
-        marks = 0
-        if category[0] in "LNPS" and ch not in IGNORABLE and ch != "\u2800":
-            shows = True  # (the braille blank and the Hangul fillers draw nothing)
+        if ch in IGNORABLE or category == "Cf" or ch == "\u2800":
+            continue  # draws nothing: marks after it stack on the character before
+        marks = 0  # (a second hostile pass reset the count with a zero-width space)
+        if category[0] in "LNPS":
+            shows = True
     return None if shows else "a chat line must show something"
 
 
@@ -90,10 +92,12 @@ class ChatBudget:
 
 class ChatKept:
     """The lobby's last `size` lines of chat, (when, who, what), oldest first, for who
-    comes later.  Once full, a new line pushes out the oldest, unless its address already
-    holds half of them: then that address's own oldest goes.  One talker alone keeps all
-    of them; a flood from one address keeps the others' last lines (one connection could
-    push every line of the others out within a minute)."""
+    comes later.  Once full, a new line pushes out the oldest line of the address holding
+    the most of them (the new line counted as its address's): one talker alone keeps all
+    of them, people talking in turn lose their oldest lines, and a flood keeps the
+    others' last lines (one connection pushed every line of the others out within a
+    minute; a second hostile pass did it with two addresses when the cap was half of the
+    lines an address)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -108,9 +112,8 @@ class ChatKept:
     def add(self, when: float, who: str, what: str, address: str) -> None:
         lines = self._lines
         if len(lines) >= self.size:
-            theirs = [i for i, line in enumerate(lines) if line[3] == address]
-            if len(theirs) >= self.size // 2:
-                del lines[theirs[0]]
-            else:
-                lines.popleft()
+            held = Counter(line[3] for line in lines)
+            held[address] += 1
+            most = max(held.values())
+            del lines[next(i for i, line in enumerate(lines) if held[line[3]] == most)]
         lines.append((when, who, what, address))

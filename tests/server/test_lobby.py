@@ -80,6 +80,21 @@ async def test_chat_in_the_lobby_and_at_the_table_and_floods(tmp_path: Path) -> 
         ("a" + "\u0301" * 499, "may carry 8 marks at most"),  # an "a" under 499 accents
         ("a" + "\u0301" * 9, "may carry 8 marks at most"),
         ("a" + "\u0301" * 8, None),
+        # a second pass: an invisible character between runs of 8 kept them on one "a"
+        *[
+            ("a" + ("\u0301" * 8 + x) * 40, "may carry 8 marks at most")
+            for x in (
+                "\u200d",
+                "\u2060",
+                "\u200b",
+                "\u00ad",
+                "\U000e0020",
+                "\ufeff",
+                "\u3164",
+                "\u2800",
+            )
+        ],
+        ("a\u0301 b\u0301" * 10, None),  # a mark a letter, however many letters
         ("Tiếng Việt, हिन्दी, 👍", None),  # marks as scripts write them, and a symbol
         ("\u200bhi", None),
     ],
@@ -153,9 +168,9 @@ def test_a_hello_works_out_each_chairs_looks_once(monkeypatch: pytest.MonkeyPatc
 
 
 def test_one_address_cannot_push_the_others_lines_out_of_the_lobbys_history() -> None:
-    """The last 20 lines: a talker alone keeps all 20, but once an address holds half of
-    them its own oldest line goes, not another's (one connection pushed every line of the
-    others out within a minute)."""
+    """The last 20 lines: a talker alone keeps all 20, but a new line pushes out the
+    oldest of the address holding the most, not another's (one connection pushed every
+    line of the others out within a minute; later two addresses in turn did)."""
     from president.server.chat import ChatKept
 
     kept = ChatKept(20)
@@ -169,7 +184,16 @@ def test_one_address_cannot_push_the_others_lines_out_of_the_lobbys_history() ->
         kept.add(3 + n, "eve", f"eve {n}", "10.0.0.66")
     lines = [what for _, _, what in kept]
     assert lines == [f"bob {n}" for n in range(3)] + [f"eve {n}" for n in range(83, 100)]
-    # people talking in turn, none holding half: the oldest line goes, whoever said it
+    # two addresses flooding in turn (a second hostile pass): the others' lines stay
+    kept = ChatKept(20)
+    for n in range(3):
+        kept.add(n, f"p{n}", f"honest {n}", f"10.0.2.{n}")
+    for n in range(24):
+        kept.add(3 + n, f"flood{n % 2}", f"flood {n}", f"10.6.6.{n % 2}")
+    lines = [what for _, _, what in kept]
+    assert lines[:3] == ["honest 0", "honest 1", "honest 2"] and len(lines) == 20, lines
+    assert lines[3:] == [f"flood {n}" for n in range(7, 24)], lines
+    # people talking in turn: the oldest line goes, whoever said it
     kept = ChatKept(20)
     for n in range(25):
         kept.add(n, f"p{n % 3}", f"line {n}", f"10.0.1.{n % 3}")
