@@ -196,6 +196,12 @@ class Chairs:
                 Code.NOT_ALLOWED,
                 f"a bot at {self.table} is called {bot.name}: come with another name to sit here",
             )
+        seen = looks(member.name)
+        alike = next((s for s in self.slots if s.name and s.looks() & seen), None)
+        if alike is not None:  # (a second pass sat one key four times: random-bot-I, -l...)
+            raise TableError(
+                Code.NOT_ALLOWED, f"someone called {alike.name} already sits at {self.table}"
+            )
         free = self.free()
         if not free:
             raise TableError(Code.TABLE_FULL, f"every seat at {self.table} is taken")

@@ -311,6 +311,14 @@ async def test_nobody_sits_under_a_bots_name_nor_a_bot_takes_a_players() -> None
     bob = Guest("random-bot-9", address="10.0.0.70")  # a name of its own: welcome
     await hall.handle(bob, m.Join(table="Friday"))
     assert bob.errors() == [] and bob.table is hall.tables["Friday"]
+    # nor twice under two looks of one name (a second pass sat one key as random-bot-I,
+    # random-bot-l, RANDOM-BOT-I and random-bot-| side by side)
+    for i, name in enumerate(["RANDOM-BOT-9", "random-bot-９", "Random-Bot-9"]):
+        again = Guest(name, address=f"10.0.0.{80 + i}")
+        await hall.handle(again, m.Join(table="Friday"))
+        assert again.errors() == [Code.NOT_ALLOWED] and again.table is None, name
+        refused = next(x for x in again.sent if isinstance(x, m.Error))
+        assert refused.message == "someone called random-bot-9 already sits at Friday"
     await hall.close()
 
 
