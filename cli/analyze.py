@@ -129,7 +129,8 @@ def report(
         " same cards (a mistake it would have made too counts 0);",
         "  against the best: what they cost against the best action found each time (an"
         " estimate from sampled deals: a hand played as well as the best may show a little"
-        " above 0).",
+        " above 0), summed over the decisions: each is measured on its own, the rest of"
+        " the hand played by the normal bot, so a sum can pass what a hand can cost.",
     ]
     finished = {summary.name: summary for summary in result.summaries(finished=True)}
     for summary in result.summaries():
@@ -151,11 +152,11 @@ def report(
         if said:
             lines.append(f"  {said}")
     gained = result.gained()
-    behind: dict[tuple[int, str], tuple[float, int]] = {}
+    behind: dict[tuple[int, str], tuple[float, int, int]] = {}
     for judged in result.judged:
         key = (judged.hand, judged.name)
-        gap, labelled = behind.get(key, (0.0, 0))
-        behind[key] = (gap + judged.gap, labelled + (judged.label in MISTAKES))
+        gap, labelled, decisions = behind.get(key, (0.0, 0, 0))
+        behind[key] = (gap + judged.gap, labelled + (judged.label in MISTAKES), decisions + 1)
     for luck in result.luck:
         if not luck.place:
             continue
@@ -165,8 +166,11 @@ def report(
             f" {signed(luck.cards)} places, the play {signed(gained.get(key, 0.0))}"
         )
         if key in behind:
-            gap, labelled = behind[key]
-            line += f", {signed(-gap)} against the best"
+            # (a pass read "-11.2 against the best" for one hand of four players as places
+            # lost: it is its decisions' losses summed)
+            gap, labelled, decisions = behind[key]
+            over = f" over {decisions} {plural('decision', decisions)}" if decisions > 1 else ""
+            line += f", {signed(-gap)} against the best{over}"
             if labelled:
                 line += f" ({labelled} {plural('mistake', labelled)} or worse)"
         lines.append(line)

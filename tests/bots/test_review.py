@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -246,6 +247,9 @@ def test_president_analyze_prints_a_review_and_refuses_bad_input(tmp_path: Path)
     assert text.returncode == 0 and "random-0: accuracy" in text.stdout
     # (a newcomer met "+0.5 against the best" under a header saying only "what they cost")
     assert "a hand played as well as the best may show a little above 0" in text.stdout
+    # (a pass read a hand's "-11.2 against the best" as places lost: a sum, and said so)
+    assert "so a sum can pass what a hand can cost" in text.stdout
+    assert re.search(r"hand \d+, random-0: .* against the best over \d+ decisions", text.stdout)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "president-record/1", "players": ["a"]')
     for args in ([str(bad)], [str(CLASSIC), "--seat", "nobody"], [str(tmp_path / "none")]):
