@@ -79,8 +79,8 @@ class Judge:
 
     @property
     def listing(self) -> fast_tricks.Listing:
-        """The tables behind `plays_now` (`fast_tricks.Listing`), for a caller that asks
-        them per decision: their `plays` answers None where `plays_now` asks `tricks`."""
+        """The tables behind `plays_by_patterns` (`fast_tricks.Listing`), for a caller
+        that asks them per decision: they answer None where that asks `tricks`."""
         return self._listing
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -148,25 +148,6 @@ class Judge:
         if shapes is None:
             shapes = self._shapes[key] = moves.follow_shapes(self.rules, top, reversed)
         return shapes
-
-    def plays_now(
-        self,
-        patterns: Sequence[int],
-        top: Top | None,
-        reversed: bool,
-        lock: tuple[int, ...],
-        opening: bool,
-        step: bool = False,
-        colour: int = -1,
-    ) -> list[Play]:
-        """`plays_by_patterns` on the trick of these fields (the game's own: no `Trick`
-        made per decision where the tables answer)."""
-        plays = self._listing.plays(patterns, top, reversed, lock, opening, step, colour)
-        if plays is None:
-            counts = fast_tricks.kind_counts_of(patterns)
-            trick = Trick(top, reversed, lock, opening, step, colour)
-            return tricks.legal_plays(self.rules, counts, trick)
-        return plays
 
     def plays_by_patterns(self, patterns: Sequence[int], trick: Trick) -> list[Play]:
         """`legal_plays` under the general rules for a hand given as its suit patterns by

@@ -467,18 +467,18 @@ class Game:
             if self._variants:
                 if self.due is None:  # (`Judge.legal_actions`, the due aside, inlined)
                     patterns = self._patterns[seat]
-                    # the judge's tables asked directly where they answer every trick
-                    # (`Judge.plays_now` without its call: a listing per decision)
+                    # the judge's tables asked directly where they answer every trick (a
+                    # listing per decision); elsewhere the judge, on the trick made
                     found: list[Play] | None
                     if not self._tabled or self._opening:
-                        found = self._judged_plays(patterns)
+                        found = self._judge.plays_by_patterns(patterns, self._trick())
                     elif top is None:
                         found = self._listing.leads(patterns)
                     else:
                         reversed_ = self.revolution != self.jack_back
                         found = self._listing.follows(patterns, top, reversed_, self.lock)
                         if found is None:
-                            found = self._judged_plays(patterns)
+                            found = self._judge.plays_by_patterns(patterns, self._trick())
                     plays = found  # type: ignore[assignment]
                     if top is not None and not (plays and self._must_beat):
                         plays.append(PASS)
@@ -525,20 +525,6 @@ class Game:
             self._listed = (self._actions, len(self._actions), seat, tuple(returns))
             return returns  # type: ignore[return-value]
         return []
-
-    def _judged_plays(self, patterns: list[int]) -> list[Play]:
-        """The plays of a hand by its suit patterns on the trick now, by the judge itself,
-        with the trick's step and colour locks (`Judge.plays_now`)."""
-        top, reversed_ = self.top, self.revolution != self.jack_back
-        step = self._step_lock and tricks.stepped(
-            self.rules, self.log[self._trick_start :], reversed_
-        )
-        colour = (
-            tricks.coloured(self.rules, self.log[self._trick_start :]) if self._colour_lock else -1
-        )
-        return self._judge.plays_now(
-            patterns, top, reversed_, self.lock, self._opening, step, colour
-        )
 
     def _plays(self, seat: int) -> list[Play]:
         return self._judge.legal_plays(self._rows[seat], self._trick(), self._patterns[seat])
