@@ -506,13 +506,8 @@ class TableScreen:
             self.viewed(self.model.public)  # told now if the exchange is over, and not yet
         elif reason != "handover":
             self.exchange_line = self.exchanged(seat) if reason == "exchange" else ""
-            me = self.model.seat if seat is None else seat
-            exchange = self.model.exchange
-            if (
-                reason == "exchange"
-                and any(e.receiver == me for e in exchange)
-                and not any(e.giver == me for e in exchange)
-            ):
+            gave, got = self._exchange_of(seat)
+            if reason == "exchange" and got and not gave:
                 # a return owed: what came, in the log now where no notes panel shows it
                 # (a pass at 60x16 chose its return not told what it had been given)
                 self._add(self.exchange_line, "class:message", "narrow")
@@ -821,9 +816,7 @@ class TableScreen:
     def exchanged(self, me: int | None = None) -> str:
         """What my exchange did to my hand: the cards I gave and the cards I got (`me`:
         my seat in this hand, as the sealed hand says; by default the view's)."""
-        me = self.model.seat if me is None else me
-        gave = [c for e in self.model.exchange if e.giver == me for c in e.cards]
-        got = [c for e in self.model.exchange if e.receiver == me for c in e.cards]
+        gave, got = self._exchange_of(me)
         if not gave and not got:
             return ""
 
@@ -836,6 +829,14 @@ class TableScreen:
             return f"exchange: you got {shown(got)}; you give {len(got)} back"
         back = f"{len(gave)} {'comes' if len(gave) == 1 else 'come'} back"
         return f"exchange: you gave {shown(gave)}; {back} after the return"
+
+    def _exchange_of(self, me: int | None = None) -> tuple[list[Card], list[Card]]:
+        """The cards I gave and the cards I got in this hand's exchange (`me`: my seat in
+        this hand; by default the view's)."""
+        me = self.model.seat if me is None else me
+        gave = [c for e in self.model.exchange if e.giver == me for c in e.cards]
+        got = [c for e in self.model.exchange if e.receiver == me for c in e.cards]
+        return gave, got
 
     def rules_lines(self) -> list[str]:
         """The table's rules: the preset, and each changed toggle in words."""
