@@ -242,7 +242,7 @@ class Chairs:
     def _bot_like(self, name: str) -> Slot | None:
         """A server bot's chair whose name looks like `name` (TR39: `players.looks`)."""
         seen = looks(name)
-        return next((s for s in self.slots if s.bot is not None and looks(s.name) & seen), None)
+        return next((s for s in self.slots if s.bot is not None and s.looks() & seen), None)
 
     def claim(self, member: Member, seat: int, token: bytes) -> Slot:
         """A person takes their chair back with its token (from any connection)."""
@@ -315,8 +315,10 @@ class Chairs:
         taken = {s.name for s in self.slots}
         # (no bot named like anyone here, seated or watching: a hostile pass sat as
         # heuristic‐bot‐1, with other hyphens, before the bot came)
-        people = [s.name for s in self.slots if s.bot is None and s.name]
-        seen = frozenset().union(*(looks(n) for n in people + [w.name for w in self.spectators]))
+        seen = frozenset().union(
+            *(s.looks() for s in self.slots if s.bot is None and s.name),
+            *(looks(w.name) for w in self.spectators),
+        )
         name = next(
             (
                 f"{strategy}-bot-{i}"
