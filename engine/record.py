@@ -234,7 +234,9 @@ def _replay_hand(
 ) -> Game:
     if not isinstance(hand, dict):
         raise _StepFault(None, "a hand must be a JSON object")
-    seating = hand.get("seating", list(players) if game is None else None)
+    seating = hand.get("seating")
+    if seating is None and game is None:  # (left out or null: `players` in order)
+        seating = list(players)
     if seating is not None and (
         not isinstance(seating, list) or not all(isinstance(n, str) for n in seating)
     ):

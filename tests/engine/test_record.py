@@ -117,6 +117,46 @@ def test_faults_are_named_by_hand_and_action(
     assert words in error
 
 
+def test_a_first_hands_seating_of_null_is_left_out() -> None:
+    record = two_hands()
+    record["hands"][0]["seating"] = None
+    assert replay(record).to_json() == replay(two_hands()).to_json()
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a record's JSON (a hand's later actions and a deal's later cards
+    aside: they are as the first ones)."""
+    found = [path] if path else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _paths(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value[:3]):
+            found += _paths(inner, (*path, index))
+    return found
+
+
+WRONG: list[Any] = [None, True, 0, -1, 10**30, 1.5, "", "x", [], [None], {}, {"a": 1}]
+
+
+def test_any_field_of_any_type_is_a_fault_not_a_crash() -> None:
+    """Every field of a record replaced by a value of each JSON type: a fault named in
+    words (or a legal record), never an exception (a null seating crashed once)."""
+    base = two_hands()
+    tried = 0
+    for path in _paths(base):
+        for value in WRONG:
+            record = copy.deepcopy(base)
+            target: Any = record
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            result = replay(record)  # (an exception fails the test)
+            assert result.fault is None or result.fault.error, (path, value)
+            tried += 1
+    assert tried > 800
+
+
 def test_an_action_after_the_hand_is_over() -> None:
     record = two_hands()
     record["hands"][0]["actions"].append({"seat": 0, "pass": True})
