@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
 from president.engine import Action
-from president.engine.record import NotARecord, loads
+from president.engine.record import NotARecord, loads, read_record
 from president.protocol.schema import shown
 
 from .usage import UsageError, whole
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument(
         "--jobs",
-        type=whole(1),
+        type=whole(1, 256),  # (as `sim`'s: a typo's 100000 made as many processes)
         default=1,
         metavar="N",
         help="processes to share the work (default 1)",
@@ -56,12 +56,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, "rb") as handle:
-            data = handle.read()
+        document = loads(read_record(args.file))
     except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    try:
-        document = loads(data)
+        raise UsageError(shown(f"cannot read {args.file}: {exc.strerror or exc}")) from None
     except NotARecord as exc:
         print(shown(f"president analyze: {args.file}: {exc}"), file=sys.stderr)
         return 2
@@ -128,9 +125,10 @@ def report(
         "  the play: what your decisions gained or cost against the normal bot's with the"
         " same cards (a mistake it would have made too counts 0);",
         "  against the best: what they cost against the best action found each time (an"
-        " estimate from sampled deals: a hand played as well as the best may show a little"
-        " above 0), summed over the decisions: each is measured on its own, the rest of"
-        " the hand played by the normal bot, so a sum can pass what a hand can cost.",
+        " estimate from sampled deals: played as well as the best, a hand shows about 0,"
+        " above or below it by the deals' chance), summed over the decisions: each is"
+        " measured on its own, the rest of the hand played by the normal bot, so a sum"
+        " can pass what a hand can cost.",
     ]
     finished = {summary.name: summary for summary in result.summaries(finished=True)}
     for summary in result.summaries():
@@ -158,11 +156,12 @@ def report(
         gap, labelled, decisions = behind.get(key, (0.0, 0, 0))
         behind[key] = (gap + judged.gap, labelled + (judged.label in MISTAKES), decisions + 1)
     for luck in result.luck:
-        if not luck.place:
-            continue
         key = (luck.hand, luck.name)
+        # (a stopped game's last hand has no place, but its cards count in the totals
+        # above: it has its line too)
+        place = ordinal(luck.place) if luck.place else "unfinished"
         line = (
-            f"hand {luck.hand + 1}, {luck.name}: {ordinal(luck.place)}: the cards"
+            f"hand {luck.hand + 1}, {luck.name}: {place}: the cards"
             f" {signed(luck.cards)} places, the play {signed(gained.get(key, 0.0))}"
         )
         if key in behind:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError, rules_from
 from president.engine.describe import describe, value_word
-from president.engine.record import NotARecord, loads, replay
+from president.engine.record import NotARecord, loads, read_record, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
@@ -126,24 +126,22 @@ def say(line: str, file: TextIO | None = None) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, "rb") as handle:
-            data = handle.read()
+        document = loads(read_record(args.file))
     except OSError as exc:
-        print(f"president replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        say(f"president replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    try:
-        document = loads(data)
     except NotARecord as exc:
         say(f"president replay: {args.file}: {exc}", file=sys.stderr)
         return 2
     if args.rules is not None:
         other = other_rules(document, read_rule_file(args.rules))
-        if other:
-            say(
-                f"president replay: {args.file} was played by other rules than {args.rules}: "
-                f"{other}",
-                file=sys.stderr,
-            )
+        if other:  # (a check that failed, told as an illegal step is: stdout, status 1)
+            error = f"played by other rules than {args.rules}: {other}"
+            if args.json:
+                fault = {"ok": False, "hand": None, "action": None, "error": error}
+                print(json.dumps(fault, ensure_ascii=False))
+            else:
+                say(f"{args.file} was {error}")
             return 1
     if args.view:
         return view_replay(args, document)
@@ -367,6 +365,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 done, 2 a mistake (one line on stderr: never a traceback), 130 Ctrl-C."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "president"
+    for stream in (sys.stdout, sys.stderr):
+        # a name the terminal's encoding cannot show is shown escaped (Zo\xeb), not a
+        # failure of the command (an ASCII-only stdout refused a record's names)
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         parser = build_parser(argv)
         args = parser.parse_command(argv)

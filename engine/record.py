@@ -17,6 +17,13 @@ from .rules import PRESETS, Rules, preset_name_of, rules_from
 from .state import Game
 
 FORMAT = "president-record/1"
+#: The most a record file may hold: the longest real games' records are a few MiB (some
+#: 4 KiB a hand of four players); `read_record` refuses more, unread.
+RECORD_BYTES = 64 * 1024 * 1024
+#: The fewest bytes a record spends on each JSON array and object (a compact record,
+#: every action on a pile of singles, spends 12 or more): a document of empty brackets
+#: would cost some 20 times its size in memory to parse, a record at most 5.
+BYTES_PER_CONTAINER = 8
 
 
 class NotARecord(ValueError):
@@ -153,8 +160,25 @@ def dumps(record: Mapping[str, Any]) -> str:
 # --- reading and replaying ----------------------------------------------------------
 
 
+def read_record(path: str) -> bytes:
+    """A record file's bytes, up to `RECORD_BYTES`; `NotARecord` beyond (read no further:
+    a device such as /dev/zero never ends), `OSError` when it cannot be read."""
+    with open(path, "rb") as handle:
+        data = handle.read(RECORD_BYTES + 1)
+    if len(data) > RECORD_BYTES:
+        raise NotARecord(f"over {RECORD_BYTES >> 20} MiB, not a president record")
+    return data
+
+
 def loads(text: str | bytes) -> dict[str, Any]:
     """Parse a record's JSON; `NotARecord` if it is not JSON or not this format."""
+    if isinstance(text, str):
+        containers = text.count("[") + text.count("{")
+    else:
+        containers = text.count(b"[") + text.count(b"{")
+    if containers * BYTES_PER_CONTAINER > len(text) + 4096:
+        # (before parsing: such a document is arrays and objects, not a record's words)
+        raise NotARecord("not a president record: far more JSON arrays and objects than words")
     try:
         document = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -174,6 +174,29 @@ def test_replay_not_a_record_exit_2(tmp_path: Path, content: bytes) -> None:
     assert "Traceback" not in out.stderr
 
 
+def test_replay_refuses_a_document_of_brackets_and_a_file_too_big_unparsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record file that would take gigabytes to parse (200 MB of `[],` took 5 GB) is
+    refused before it is parsed, and a file over the cap, or a device that never ends,
+    before it is read whole."""
+    from president.engine import record
+
+    brackets = tmp_path / "brackets.json"
+    brackets.write_text('{"format": "president-record/1", "hands": [' + "[]," * 5000 + "[]]}")
+    for command in (("replay",), ("replay", "--json"), ("analyze",)):
+        out = president(*command, str(brackets))
+        assert out.returncode == 2 and not out.stdout, (command, out)
+        assert "far more JSON arrays and objects" in out.stderr and "Traceback" not in out.stderr
+    real = RECORDS / "game_classic.json"
+    monkeypatch.setattr(record, "RECORD_BYTES", real.stat().st_size - 1)
+    for path in (real, Path("/dev/zero")):
+        out = president("replay", str(path))
+        assert out.returncode == 2 and "MiB, not a president record" in out.stderr, out
+    monkeypatch.setattr(record, "RECORD_BYTES", real.stat().st_size)
+    assert president("replay", str(real)).returncode == 0
+
+
 def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     out = president("replay", str(tmp_path / "nope.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr
@@ -191,6 +214,22 @@ def test_replay_as_a_process_exits_0_1_or_2(tmp_path: Path) -> None:
         assert out.returncode == code and json.loads(out.stdout)["ok"] is (code == 0), out
     out = president_process("replay", "--json", str(tmp_path / "other.json"))
     assert out.returncode == 2 and not out.stdout and out.stderr.count("\n") == 1, out
+
+
+@pytest.mark.slow
+def test_a_name_an_ascii_terminal_cannot_show_is_escaped_not_a_failure(tmp_path: Path) -> None:
+    """On a stdout that encodes ASCII only, a record's player named Zoë♠ is shown as
+    Zo\\xeb\\u2660 and the check still says ok, exit 0 (it said "'ascii' codec can't
+    encode", exit 2: "not a record")."""
+    import os
+
+    record = (RECORDS / "game_classic.json").read_text()
+    first = json.loads(record)["players"][0]
+    path = tmp_path / "named.json"
+    path.write_text(record.replace(json.dumps(first), json.dumps("Zoë♠")), encoding="utf-8")
+    out = president_process("replay", str(path), env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert out.returncode == 0 and out.stdout.startswith("ok:"), out
+    assert "Zo\\xeb\\u2660" in out.stdout and not out.stderr
 
 
 @pytest.mark.slow

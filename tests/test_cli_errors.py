@@ -92,6 +92,11 @@ CASES: dict[str, Case] = {
     "replay-nested": case("replay", "{nested}", words="JSON nested too deeply"),
     "replay-view-nested": case("replay", "--view", "{nested}", words="JSON nested too deeply"),
     "analyze-nested": case("analyze", "{nested}", words="JSON nested too deeply"),
+    "replay-brackets": case("replay", "{brackets}", words="far more JSON arrays and objects"),
+    "analyze-brackets": case("analyze", "{brackets}", words="far more JSON arrays and objects"),
+    "analyze-jobs-huge": case(
+        "analyze", "{record}", "--jobs", "100000", words="--jobs: must be 1 to 256"
+    ),
     "replay-directory": case("replay", "{dir}", words="cannot read"),
     "replay-missing": case("replay", "{missing}", words="No such file"),
     "replay-under-a-file": case("replay", "{file}/x", words="Not a directory"),
@@ -329,6 +334,8 @@ def sandbox(root: Path) -> dict[str, str]:
     (root / "truncated.json").write_bytes(record[: len(record) // 2])
     (root / "empty.json").write_bytes(b"")
     (root / "nested.json").write_text('{"a":' * 2000 + "1" + "}" * 2000)  # (4 KB)
+    brackets = '{"format": "president-record/1", "hands": [' + "[]," * 5000 + "[]]}"
+    (root / "brackets.json").write_text(brackets)  # (15 KB; 200 MB of it took 5 GB)
     (root / "unreadable.json").write_bytes(record)
     (root / "unreadable.json").chmod(0)
     (root / "ro").mkdir(mode=0o500)
@@ -344,6 +351,8 @@ def sandbox(root: Path) -> dict[str, str]:
         "truncated": str(root / "truncated.json"),
         "empty": str(root / "empty.json"),
         "nested": str(root / "nested.json"),
+        "brackets": str(root / "brackets.json"),
+        "record": str(RECORD),
         "unreadable": str(root / "unreadable.json"),
         "missing": str(root / "missing.json"),
         "ro": str(root / "ro"),

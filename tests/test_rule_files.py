@@ -190,8 +190,17 @@ def test_save_then_rules_sim_and_replay_take_the_file(tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     president("rules", "japanese", "--save", str(other))
     out = president("replay", str(record), "--rules", str(other))
-    assert out.returncode == 1 and out.stderr.count("\n") == 1
-    assert "jokers = 1 (the file: 2)" in out.stderr and "nines_clear" not in out.stderr
+    assert out.returncode == 1 and out.stdout.count("\n") == 1 and not out.stderr
+    assert "jokers = 1 (the file: 2)" in out.stdout and "nines_clear" not in out.stdout
+    # (the check's answer, as an illegal step's is: `{"ok": false, ...}` under --json)
+    out = president("replay", str(record), "--rules", str(other), "--json")
+    fault = json.loads(out.stdout)
+    assert out.returncode == 1 and (fault["ok"], fault["hand"], fault["action"]) == (
+        False,
+        None,
+        None,
+    )
+    assert fault["error"].startswith(f"played by other rules than {other}: ")
 
 
 def test_a_saved_set_is_found_by_name_and_offered_by_the_create_form(

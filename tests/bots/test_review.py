@@ -246,7 +246,7 @@ def test_president_analyze_prints_a_review_and_refuses_bad_input(tmp_path: Path)
     text = president("analyze", str(CLASSIC), "--playouts", "2", "--seat", "random-0")
     assert text.returncode == 0 and "random-0: accuracy" in text.stdout
     # (a newcomer met "+0.5 against the best" under a header saying only "what they cost")
-    assert "a hand played as well as the best may show a little above 0" in text.stdout
+    assert "played as well as the best, a hand shows about 0, above or below" in text.stdout
     # (a pass read a hand's "-11.2 against the best" as places lost: a sum, and said so)
     assert "so a sum can pass what a hand can cost" in text.stdout
     assert re.search(r"hand \d+, random-0: .* against the best over \d+ decisions", text.stdout)
@@ -449,6 +449,10 @@ def test_a_stopped_games_last_hand_is_no_place_taken() -> None:
     assert any("placed 3.5 on average (the table" in line for line in lines)
     (ann,) = review.Review(["Ann"], [], luck).to_json()["players"]
     assert ann["mean_place"] == 3.5 and ann["hands"] == 3 and ann["hands_finished"] == 2
+    # (its cards count in the totals: the unfinished hand has its line, a pass found
+    # the totals' +0.9 with no hand showing it)
+    assert "hand 3, Ann: unfinished: the cards +0.0 places, the play +0.0" in lines, lines
+    assert "hand 1, Ann: 3rd: the cards +0.0 places, the play +0.0" in lines, lines
     lines = report(review.Review(["Ann"], [], luck[2:]), 1, 48)
     assert not any("placed" in line for line in lines), lines
 
