@@ -106,6 +106,9 @@ QUIT_AGAIN = "a game is on: press q again to quit (the game ends here, its recor
 class TableApp:
     """The application around one `Client` at one table."""
 
+    #: Told on a terminal too small to draw the table (`Shell`).
+    while_small = "the game goes on"
+
     def __init__(
         self,
         client: Client,
@@ -829,6 +832,8 @@ class FinalStandings:
     table's (its header and status line showing), with the table's keys and its own
     (which come first: they scroll the standings).  The table under it hears the server
     and the connection's state."""
+
+    while_small = TableApp.while_small
 
     def __init__(self, table: TableApp) -> None:
         self.table = table

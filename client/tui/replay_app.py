@@ -60,10 +60,11 @@ REVIEW_HELP = """
  best's, the places lost (both figures over the worlds
  that measured it), the label; the sparkline: expected
  place by decision, a tall bar nearer 1st
- its title: accuracy (0-100), then over the game in
- places (+ for better): cards, what the cards were
- worth; play, the decisions against the normal bot's
- (president analyze says more, in words)"""
+ its title: accuracy (0-100); how many blunders (blu),
+ mistakes (mis) and inaccuracies (ina); then over the
+ game in places (+ for better): cards, what the cards
+ were worth; play, the decisions against the normal
+ bot's (president analyze says more, in words)"""
 #: Lines the review panel takes: its title, the decision, the sparkline.
 REVIEW_LINES = 3
 Lines = list[StyleAndTextTuples]

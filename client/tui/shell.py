@@ -256,8 +256,13 @@ class Shell:
             return False
         words = (
             f"president needs a terminal of at least {MIN_COLUMNS}x{MIN_ROWS}; this one is "
-            f"{size.columns}x{size.rows}: make it bigger (the game goes on)"
+            f"{size.columns}x{size.rows}: make it bigger"
         )
+        # (what goes on meanwhile, where something does: a screen's `while_small`; a
+        # replay viewer said "the game goes on")
+        going_on: str = getattr(self.top, "while_small", "")
+        if going_on:
+            words += f" ({going_on})"
         self._small.content = FormattedTextControl(textwrap.fill(words, max(size.columns, 10)))
         return True
 

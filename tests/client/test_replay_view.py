@@ -379,6 +379,16 @@ def on_screen(step: Step, text: str) -> None:
     assert " ".join(first.split()[:3]) in text, f"{first!r} is not on screen:\n{text}"
 
 
+async def test_a_terminal_too_small_for_the_viewer_says_so_and_no_game_goes_on() -> None:
+    """The shell's words at 59x15: how big, and nothing of a game going on (the viewer
+    said "(the game goes on)", a table's words, a user pass)."""
+    async with viewer(a_record("classic"), 15, 59) as (_, terminal):
+        await wait_for(lambda: "make it bigger" in " ".join(terminal.text().split()))
+        text = " ".join(terminal.text().split())
+    assert "at least 60x16; this one is 59x15: make it bigger" in text, text
+    assert "game goes on" not in text, text
+
+
 @pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80), (40, 120)])
 @pytest.mark.parametrize("name", TABLES)
 async def test_the_viewer_steps_by_keys_at_small_sizes(name: str, rows: int, columns: int) -> None:

@@ -1138,7 +1138,7 @@ async def test_a_terminal_too_small_is_told_how_big_it_must_be(rows: int, column
     assert "Window too small" not in text
     assert (
         f"president needs a terminal of at least 60x16; this one is {columns}x{rows}: make it "
-        "bigger" in text
+        "bigger (the game goes on)" in text
     ), text
 
 
