@@ -143,6 +143,10 @@ async def start_bot(
     player.on_fallback = lambda action: say(
         f"{name}: in its place, as the turn timer would: {action}"
     )
+    # (a strategy slower than the turn timer: its answer to a turn gone is not sent)
+    player.on_late = lambda action: say(
+        f"{name}: too slow: the table moved on while it chose {action}; not sent"
+    )
     reader = asyncio.get_running_loop().create_task(
         client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
     )
@@ -238,6 +242,8 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         places = player.places
         average = sum(places) / len(places) if places else 0.0
         refused = f"; {player.refused} of its actions refused" if player.refused else ""
+        if player.late:
+            refused += f"; {player.late} chosen too late for its turn"
         say(
             f"{name}: game {played} over; won {player.won} of {player.games}, "
             f"average place {average:.2f} over {len(places)} hands{refused}"

@@ -4,11 +4,13 @@ The same strategy object plays offline in `president sim`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import traceback
 from collections.abc import Callable
 
 from president.bots.strategies import Strategy
-from president.engine import Action, IllegalAction
+from president.engine import Action, IllegalAction, SeatView
 from president.protocol import messages as m
 from president.protocol import wire
 
@@ -18,7 +20,15 @@ from .connection import Client
 class BotPlayer:
     """Answers every turn and exchange return of its seat with `strategy.choose`.  After
     answering it waits for the server to acknowledge (its own event, or an error about
-    its action) before answering again, so a view sent meanwhile is not answered twice."""
+    its action) before answering again, so a view sent meanwhile is not answered twice.
+
+    `choose` runs in a thread while the connection goes on reading (pings, the deal's
+    commitments): a strategy slower than the turn timer once held the connection still,
+    then sent answers to turns long gone, which the server took at later turns where they
+    happened to be legal.  An answer to a view the table has moved past (its events went
+    on: the timer played for the seat) is dropped, said to `on_late`, and the seat's turn
+    now, if it is one, answered afresh (another seat's return in the exchange, made while
+    it chose, leaves its own return to choose as it was)."""
 
     def __init__(self, client: Client, strategy: Strategy, delay: float = 0.0) -> None:
         self.client = client
@@ -56,6 +66,14 @@ class BotPlayer:
         #: The view on which the bot last played the timer's action for a refused one.
         self.fell_back: int | None = None
         self.on_fallback: Callable[[Action], None] | None = None
+        #: Answers dropped because the table had moved on while the strategy chose them,
+        #: and who hears of each (the action dropped).
+        self.late = 0
+        self.on_late: Callable[[Action], None] | None = None
+        #: The strategy choosing, while it does (one at a time), and the seat's own moves
+        #: seen so far (one made while it chose was the timer's, for it).
+        self._choosing: asyncio.Task[None] | None = None
+        self._moves = 0
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -69,8 +87,9 @@ class BotPlayer:
                 if not self._ended:  # (its view may have said so first: one end)
                     self._ended = True
                     self.game_over.set()
-            elif _acted(message) == model.seat:  # our own action arrived
+            elif model.seat is not None and _acted(message) == model.seat:  # our own action
                 self.waiting = False
+                self._moves += 1
             return
         if message is self.client.seat_lost:
             self.seat_lost.set()
@@ -104,22 +123,51 @@ class BotPlayer:
                 await self._ready_again(message)
         elif not (isinstance(message, m.SealedHand) and message.reason == "snapshot"):
             return  # (after a reconnect the hand comes after the view: answer on either)
+        self._answer()
+
+    def _answer(self) -> None:
+        """Set the strategy choosing if the seat is asked now and nothing is pending."""
+        model = self.client.model
         if self.waiting or not model.my_turn or not model.hand or self.failure is not None:
             return
+        if self._choosing is not None and not self._choosing.done():
+            return  # (our own move, played by the timer, cleared `waiting`: still choosing)
         view = model.seat_view()
         if not view.legal_actions():  # (only a server that contradicts itself says so)
             return
         self.waiting = True
         self.answered = model.view.number if model.view is not None else None
+        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, self._moves))
+
+    async def _choose(self, view: SeatView, moves: int) -> None:
+        """`view` answered; `moves`: the seat's own moves seen when it was asked."""
+        hand = view.hand_number
         if self.delay:
             await asyncio.sleep(self.delay)
         try:  # (the strategy's own code: its mistake is said, not taken for a lost server)
-            action = self.strategy.choose(view)
-        except Exception:
+            action = await in_a_thread(self.strategy.choose, view)
+        except (Exception, SystemExit):  # (`sys.exit` in a bot is its mistake, as offline)
             self.failure = traceback.format_exc()
         else:
             if isinstance(action, Action):  # (a legal one or not: the server judges it)
-                await self.client.act(action)
+                model = self.client.model
+                if (  # the table moved on: the timer moved for the seat, or the hand ended
+                    moves != self._moves
+                    or not model.my_turn
+                    or model.public is None
+                    or model.public.hand_number != hand
+                ):
+                    self.waiting = False
+                    self.late += 1
+                    if self.on_late is not None:
+                        self.on_late(action)
+                    self._choosing = None
+                    self._answer()
+                    return
+                try:
+                    await self.client.act(action)
+                except (ConnectionError, OSError):  # (the link went: the reader says so)
+                    self.waiting = False
                 return
             self.failure = f"it chose {action!r}, which is not an action"
         self.failed.set()
@@ -152,6 +200,34 @@ class BotPlayer:
             and not view.chairs[slot].ready
         ):
             await self.client.send(m.Ready())
+
+
+async def in_a_thread(choose: Callable[[SeatView], object], view: SeatView) -> object:
+    """`choose(view)` in a thread of its own while the loop goes on; its answer, or what
+    it raised.  A daemon thread, not the loop's executor: a strategy caught in a loop of
+    its own must not keep the process from ending at Ctrl-C (the executor's threads are
+    waited for at exit)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[object] = loop.create_future()
+
+    def settle(result: object, error: BaseException | None) -> None:
+        if answer.done():  # (the bot stopped waiting)
+            return
+        if error is None:
+            answer.set_result(result)
+        else:
+            answer.set_exception(error)
+
+    def run() -> None:
+        try:
+            result, error = choose(view), None
+        except BaseException as exc:  # (told to the loop, which says it)
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # (a closed loop: nobody waits for it)
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="bot-choose", daemon=True).start()
+    return await answer
 
 
 #: The messages of the actions a strategy may choose.

@@ -33,19 +33,22 @@ async def test_the_same_bot_object_plays_online(tmp_path: Path, strategy: str) -
         mismatches: list[str] = []
         exchanges: list[int] = []
 
+        loop = asyncio.get_running_loop()
+
+        async def check(view: SeatView) -> None:  # (on the server's thread: its game)
+            game = server.lobby.tables["T"].game
+            assert game is not None
+            truth = game.view_for(view.seat)
+            mismatches.extend(
+                f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
+                for name in SeatView._fields
+                if getattr(view, name) != getattr(truth, name)
+            )
+
         class Checked:
-            def choose(self, view: SeatView) -> object:
-                game = server.lobby.tables["T"].game
-                assert game is not None
-                truth = game.view_for(view.seat)
-                if (
-                    view.phase is Phase.PLAY
-                ):  # (in the exchange, others' returns do not wait for us)
-                    mismatches.extend(
-                        f"{name}: {getattr(view, name)} != {getattr(truth, name)}"
-                        for name in SeatView._fields
-                        if getattr(view, name) != getattr(truth, name)
-                    )
+            def choose(self, view: SeatView) -> object:  # (in the bot's thread)
+                if view.phase is Phase.PLAY:  # (in the exchange, others' returns do not wait)
+                    asyncio.run_coroutine_threadsafe(check(view), loop).result(10)
                 exchanges.append(len(view.exchange))
                 return inner.choose(view)
 
@@ -122,3 +125,50 @@ async def test_a_bot_back_after_a_restart_at_a_finished_table_says_ready_again(
         assert again.lobby.tables["T"].status == "finished"
         await wait_for(lambda: chair.present and chair.ready, 60)
     follow.cancel()
+
+
+@pytest.mark.slow
+async def test_a_bot_slower_than_the_timer_sends_no_answer_to_a_turn_gone(tmp_path: Path) -> None:
+    """A strategy that answers only after the turn timer has played for it (a user pass:
+    `time.sleep(4)` against a 2 s timer): its answers are dropped, none reaches the server
+    (they were taken at later turns where they happened to be legal, or refused by the
+    hundred), and its connection read on meanwhile (the deal's seeds in time)."""
+    import threading
+
+    from president.client.headless import _acted
+
+    async with running_server(tmp_path) as server:
+        person, task = await seated_among_server_bots(server, tmp_path, turn_seconds=1)
+        timed_out = threading.Event()  # (set on the loop, waited for in the bot's thread)
+        chosen: list[object] = []
+
+        class TooSlow:
+            def choose(self, view: SeatView) -> object:
+                timed_out.clear()
+                assert timed_out.wait(30), "the turn timer never played for the bot"
+                chosen.append(view.legal_actions()[0])
+                return chosen[-1]
+
+        bot = BotPlayer(person, TooSlow())  # type: ignore[arg-type]
+        heard = person.on_message
+        mine: list[str] = []  # each own move's `timeout` ("" if the bot's own)
+
+        async def spy(message: m.Message) -> None:
+            seat = person.model.seat
+            if isinstance(message, m.TableEvent) and seat is not None and _acted(message) == seat:
+                mine.append(getattr(message, "timeout", ""))
+                timed_out.set()
+            assert heard is not None
+            await heard(message)
+
+        person.on_message = spy
+        await person.send(m.Ready())
+        await wait_for(lambda: bot.late >= 3, 60)
+        assert len(chosen) >= 3 and bot.refused == 0, (chosen, person.errors)
+        assert mine and all(mine), mine  # every move of the seat the timer's
+        checks = server.lobby.tables["T"].deal_checks
+        assert all(check.get("ann", True) for check in checks.values()), checks
+        person.on_message = heard  # (and the thread choosing now let go)
+        timed_out.set()
+        task.cancel()
+        await person.link.close()

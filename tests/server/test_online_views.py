@@ -44,16 +44,19 @@ class Recorder(RandomBot):
     def __init__(self, rng: random.Random, seen: list[tuple[int, SeatView]]) -> None:
         super().__init__(rng)
         self.seen = seen
-        self.client: Client | None = None
+        #: The bot it chooses for (the view's number is the one it answers: `choose` runs
+        #: in the bot's thread, while its client reads on).
+        self.player: BotPlayer | None = None
         #: Set at this many decisions (0: never): the test kills the client then.
         self.drop_at = 0
         self.dropping = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
 
     def choose(self, view: SeatView) -> Any:
-        assert self.client is not None and self.client.model.view is not None
-        self.seen.append((self.client.model.view.number, view))
+        assert self.player is not None and self.player.answered is not None
+        self.seen.append((self.player.answered, view))
         if len(self.seen) == self.drop_at:
-            self.dropping.set()
+            self.loop.call_soon_threadsafe(self.dropping.set)
         return super().choose(view)
 
 
@@ -140,8 +143,8 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
     bots = []
     for i, c in enumerate(clients):
         recorder = Recorder(random.Random(seed + i), seen[i])
-        recorder.client = c
-        bots.append(BotPlayer(c, recorder))
+        recorder.player = BotPlayer(c, recorder)
+        bots.append(recorder.player)
     late = await client(server, "late", tmp, role="spectator", identity=bot_key("late"))
     late_seen: list[tuple[int, list[Any]]] = []
 
@@ -181,8 +184,7 @@ async def test_every_seat_online_sees_view_for_and_a_spectator_the_public_view(
             table = server.lobby.tables[name]
             await wait_for(lambda: not any(s.name == "p0" and s.present for s in table.chairs))
             back = await client(server, "p0", tmp, identity=bot_key("p0"))
-            recorder.client = back
-            bots[0] = BotPlayer(back, recorder)
+            bots[0] = recorder.player = BotPlayer(back, recorder)
             histories: list[m.HandHistory] = []
             views: list[m.TableView] = []
             heard = back.on_message
