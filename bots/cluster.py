@@ -19,7 +19,7 @@ from typing import Any
 from president.engine import Rules
 
 from .sim import Collector, Job, SimResult, Tally, plan, run_job
-from .strategies import BUILT_IN, STRATEGIES, Strategy
+from .strategies import BUILT_IN, STRATEGIES, BotMistake, Strategy
 
 #: How long to try to reach the scheduler before saying so.
 CONNECT_TIMEOUT = 10.0
@@ -127,6 +127,8 @@ def run_on(
         for future in as_completed(futures, loop=client.loop):
             try:
                 count, tallies = future.result()
+            except BotMistake:  # (the bot's own, with its traceback: said as a run here says it)
+                raise
             except Exception as exc:
                 raise ClusterError(failure(exc)) from None
             collector.add(index_of[future.key], count, tallies)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from president.bots import cluster, sim
 from president.bots.sim import Job, SimResult, Tally
+from president.bots.strategies import BotMistake
 from president.engine import find_preset
 
 from .harness.ports import free_port
@@ -93,6 +94,25 @@ def loses_its_worker(job: Job) -> tuple[int, list[Tally]]:
             time.sleep(0.005)
         raise RuntimeError("the answer of a worker that is gone must not count")
     return sim.run_job(job)
+
+
+def fails_as_a_bot(job: Job) -> tuple[int, list[Tally]]:
+    """A job whose bot's `choose` raised, as `sim.play_game` says it."""
+    raise BotMistake(
+        "mine-0 (seed 3, game 1, hand 1): its strategy failed:\nTraceback (most recent call"
+        ' last):\n  File "mine.py", line 9, in choose\nRuntimeError: my bot broke'
+    )
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_bots_failure_on_a_worker_is_said_whole(client: Any) -> None:
+    """A user pass: on a cluster, "BotMistake: mine-0 (...): its strategy failed:" and
+    no more, where a run on one machine shows the bot's traceback (and exits 1)."""
+    rules = find_preset("classic")
+    with pytest.raises(BotMistake) as raised:
+        cluster.run_on(client, rules, BOTS, 4, 3, chunk=2, task=fails_as_a_bot)
+    assert str(raised.value).endswith("line 9, in choose\nRuntimeError: my bot broke")
 
 
 @pytest.mark.slow
