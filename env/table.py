@@ -445,6 +445,11 @@ class raw_env(AECEnv):
         legal = self._legal
         return self._actions[legal.index(index)] if index in legal else None
 
+    def index_of(self, action: Action) -> int:
+        """The catalog index of an action (a rule-based agent's choice from the view in
+        `infos[agent]["view"]`: what `step` takes), as `Tables.index_of`."""
+        return self.catalog.index[self.catalog.key(action)]
+
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None

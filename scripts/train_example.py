@@ -103,7 +103,9 @@ def places(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(  # (the first paragraph: its first line stops mid-sentence)
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+    )
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--opponents", default="random", help="the bots it trains against")

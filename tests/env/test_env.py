@@ -375,3 +375,31 @@ def test_a_wrong_step_says_what_is_wrong() -> None:
         observation = single.table.observe(single.me)
     with pytest.raises(RuntimeError, match=r"the episode is over: reset\(\) starts another"):
         single.step(0)
+
+
+def test_the_docs_example_runs_and_a_bot_plays_through_index_of() -> None:
+    """docs/rl.md's first example as written (a user pass met `NameError: my_policy`),
+    then a rule-based agent through `env()`: the heuristic bot's choice from
+    `info["view"]`, made an index by `index_of`, is in the mask at every step."""
+    import re
+
+    from president.bots.simple import HeuristicBot
+
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    example = re.search(r"```python\n(.*?)```", text, re.S)
+    assert example is not None
+    scope: dict[str, object] = {}
+    exec(compile(example.group(1), "docs/rl.md", "exec"), scope)
+    played = scope["table"].unwrapped.game  # type: ignore[attr-defined]
+    assert played.phase is Phase.GAME_OVER
+    table, bot, steps = env(preset="daifugo", players=4), HeuristicBot(), 0
+    table.reset(seed=2)
+    for _agent in table.agent_iter():
+        observation, _, terminated, truncated, info = table.last()
+        action = None
+        if not (terminated or truncated):
+            action = table.unwrapped.index_of(bot.choose(info["view"]))
+            assert observation["action_mask"][action] == 1
+            steps += 1
+        table.step(action)
+    assert table.unwrapped.game.phase is Phase.GAME_OVER and steps > 50
