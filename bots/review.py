@@ -375,9 +375,7 @@ def _replayed(
     result = record.replay(document, on_step=seen)
     if result.fault is not None:
         fault = result.fault
-        raise record.NotARecord(
-            f"the record does not replay: illegal in {fault.place()}: {fault.error}"
-        )
+        raise record.NotARecord(f"the record does not replay: {fault.told()}")
     found: list[Moment] = []
     for index, hand in enumerate(document.get("hands", [])):
         for number, step in enumerate(hand.get("actions", [])):

@@ -150,7 +150,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0 if result.ok else 1
     if result.fault is not None:
-        say(f"illegal in {result.fault.place()}: {result.fault.error}")
+        say(result.fault.told())
         return 1
     summary = result.to_json()
     hands = len(summary["hands"])

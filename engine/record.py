@@ -37,6 +37,14 @@ class Fault:
     hand: int | None
     action: int | None
     error: str
+    #: Who made the action refused, "B (seat 1)" ("" for a fault of no seat's): the
+    #: engine's sentence speaks to them ("you do not hold 4C").
+    by: str = ""
+
+    def told(self) -> str:
+        """The fault in words, where and why (`president replay` and its viewer)."""
+        by = f"{self.by}: " if self.by else ""
+        return f"illegal in {self.place()}: {by}{self.error}"
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": False, "hand": self.hand, "action": self.action, "error": self.error}
@@ -228,7 +236,7 @@ def replay(document: Mapping[str, Any], on_step: StepObserver | None = None) -> 
         try:
             game = _replay_hand(rules, players, game, index, hand, result, on_step)
         except _StepFault as fault:
-            result.fault = Fault(index, fault.action, fault.error)
+            result.fault = Fault(index, fault.action, fault.error, fault.by)
             return result
     if game is None:
         try:
@@ -241,10 +249,11 @@ def replay(document: Mapping[str, Any], on_step: StepObserver | None = None) -> 
 
 
 class _StepFault(Exception):
-    def __init__(self, action: int | None, error: str) -> None:
+    def __init__(self, action: int | None, error: str, by: str = "") -> None:
         super().__init__(error)
         self.action = action
         self.error = error
+        self.by = by
 
 
 def _replay_hand(
@@ -322,7 +331,8 @@ def _replay_hand(
         try:
             events = game.apply(seat, action)
         except IllegalAction as exc:
-            raise _StepFault(number, str(exc)) from None
+            by = f"{game.seating[seat]} (seat {seat})" if 0 <= seat < len(game.seating) else ""
+            raise _StepFault(number, str(exc), by) from None
         if on_step is not None:
             on_step(game, index, number, events)
     if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):

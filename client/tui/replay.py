@@ -296,7 +296,7 @@ class ReplayScreen:
                 else "the game is not over"
             )
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
-        return f"illegal in {fault.place()}: {shown(fault.error)}"
+        return shown(fault.told())
 
     def log_lines(self, index: int, width: int) -> list[str]:
         """What step `index` did as lines of the log cut to `width`: the action's number

@@ -117,6 +117,25 @@ def test_faults_are_named_by_hand_and_action(
     assert words in error
 
 
+def test_a_refused_action_is_told_with_who_made_it() -> None:
+    """The engine's sentence speaks to the seat ("you do not hold 2S"): in a replay it
+    is said with whose action it was (a user pass: "there is no 'you' in a replay")."""
+    result = replay(mutate("hands/0/actions/1", {"seat": 1, "play": ["2S"]}))
+    assert result.fault is not None and result.fault.by == "B (seat 1)"
+    assert result.fault.told() == (
+        "illegal in hand 1, action 2 (the record's hands[0].actions[1]): B (seat 1): you do not"
+        " hold 2S"
+    )
+    assert result.fault.to_json() == {
+        "ok": False,
+        "hand": 0,
+        "action": 1,
+        "error": "you do not hold 2S",
+    }  # (the JSON as docs/records.md has it: who is the record's own seat)
+    deal = replay(mutate("hands/0/deal/0", ["3C"])).fault
+    assert deal is not None and not deal.by and deal.told().startswith("illegal in hand 1's deal")
+
+
 def test_a_first_hands_seating_of_null_is_left_out() -> None:
     record = two_hands()
     record["hands"][0]["seating"] = None
