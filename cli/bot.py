@@ -188,7 +188,8 @@ async def start_bot(
         info = next(t for t in client.tables if t.name == table)
         if name not in info.players:
             say(
-                f"{name}: table {table} was already there, made by someone else: it plays "
+                f"{name}: table {table} was already there, with the rules it was made with,"
+                " not this command's: it plays "
                 f"{info.preset}{', ' + info.changes if info.changes else ''}, {info.seats} seats"
             )
     if table is None:

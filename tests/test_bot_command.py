@@ -62,8 +62,8 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         # joined, and said so (a guest who made it first to hold the host's bots there
         # made its rules and its timer too)
         assert (
-            "greedy-bot-1: table E was already there, made by someone else: it plays "
-            "classic, target=1, 4 seats"
+            "greedy-bot-1: table E was already there, with the rules it was made with, not"
+            " this command's: it plays classic, target=1, 4 seats"
         ) in said, said
         said.clear()
         args.table = "T"
