@@ -70,10 +70,13 @@ class BotPlayer:
         #: and who hears of each (the action dropped).
         self.late = 0
         self.on_late: Callable[[Action], None] | None = None
-        #: The strategy choosing, while it does (one at a time), and the seat's own moves
-        #: seen so far (one made while it chose was the timer's, for it).
+        #: The strategy choosing, while it does (one at a time); the seat's own moves seen
+        #: so far (one made while it chose was the timer's, for it); and the times it was
+        #: seated again (after a drop what happened meanwhile comes as a snapshot, not as
+        #: events: an answer chosen before it is not sent).
         self._choosing: asyncio.Task[None] | None = None
         self._moves = 0
+        self._seatings = 0
         client.on_message = self.on_message
 
     async def on_message(self, message: m.Message) -> None:
@@ -100,11 +103,12 @@ class BotPlayer:
             self.refused += 1
             if self.on_refused is not None:
                 self.on_refused(message)
-            if model.view is None or model.view.number == self.answered:
-                await self._fall_back()
+            if (model.view is None or model.view.number == self.answered) and not self._busy():
+                await self._fall_back()  # (not while the strategy answers this very view)
                 return
         elif isinstance(message, m.Seated):  # (re)seated: an answer sent before a drop may be lost
             self.waiting, self._reseated = False, True
+            self._seatings += 1
             return
         elif isinstance(message, m.TableView):
             if _over(message):
@@ -125,52 +129,80 @@ class BotPlayer:
             return  # (after a reconnect the hand comes after the view: answer on either)
         self._answer()
 
+    def _busy(self) -> bool:
+        """Whether the strategy is choosing now."""
+        return self._choosing is not None and not self._choosing.done()
+
     def _answer(self) -> None:
         """Set the strategy choosing if the seat is asked now and nothing is pending."""
         model = self.client.model
         if self.waiting or not model.my_turn or not model.hand or self.failure is not None:
             return
-        if self._choosing is not None and not self._choosing.done():
+        if self._reseated:  # (seated again: the view in hand is from before the drop)
+            return
+        if self._busy():
             return  # (our own move, played by the timer, cleared `waiting`: still choosing)
         view = model.seat_view()
         if not view.legal_actions():  # (only a server that contradicts itself says so)
             return
         self.waiting = True
         self.answered = model.view.number if model.view is not None else None
-        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, self._moves))
+        asked = (self._moves, self._seatings)
+        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, asked))
 
-    async def _choose(self, view: SeatView, moves: int) -> None:
-        """`view` answered; `moves`: the seat's own moves seen when it was asked."""
+    def _moved_on(self, asked: tuple[int, int], hand: int) -> bool:
+        """Whether the turn asked (when the seat's own moves and seatings were `asked`, in
+        hand `hand`) is gone: the timer moved for the seat, it was seated again after a
+        drop, or it is not its turn in that hand any more."""
+        model = self.client.model
+        return (
+            asked != (self._moves, self._seatings)
+            or not model.my_turn
+            or model.public is None
+            or model.public.hand_number != hand
+        )
+
+    async def _choose(self, view: SeatView, asked: tuple[int, int]) -> None:
+        """`view` answered, if its turn is still there once the strategy has chosen."""
         hand = view.hand_number
-        if self.delay:
-            await asyncio.sleep(self.delay)
-        try:  # (the strategy's own code: its mistake is said, not taken for a lost server)
-            action = await in_a_thread(self.strategy.choose, view)
-        except (Exception, SystemExit):  # (`sys.exit` in a bot is its mistake, as offline)
-            self.failure = traceback.format_exc()
-        else:
-            if isinstance(action, Action):  # (a legal one or not: the server judges it)
-                model = self.client.model
-                if (  # the table moved on: the timer moved for the seat, or the hand ended
-                    moves != self._moves
-                    or not model.my_turn
-                    or model.public is None
-                    or model.public.hand_number != hand
-                ):
-                    self.waiting = False
-                    self.late += 1
-                    if self.on_late is not None:
-                        self.on_late(action)
-                    self._choosing = None
-                    self._answer()
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+                if self._moved_on(asked, hand):
+                    self._ask_again(asked, None)
                     return
-                try:
-                    await self.client.act(action)
-                except (ConnectionError, OSError):  # (the link went: the reader says so)
-                    self.waiting = False
+            try:  # (the strategy's own code: its mistake is said, not taken for a lost server)
+                action = await in_a_thread(self.strategy.choose, view)
+            except (Exception, SystemExit):  # (`sys.exit` in a bot is its mistake, as offline)
+                self.failure = traceback.format_exc()
+                self.failed.set()
                 return
-            self.failure = f"it chose {action!r}, which is not an action"
-        self.failed.set()
+            if not isinstance(action, Action):  # (a legal one or not: the server judges it)
+                self.failure = f"it chose {action!r}, which is not an action"
+                self.failed.set()
+                return
+            if self._moved_on(asked, hand):
+                self._ask_again(asked, action)
+                return
+            self.waiting = True  # (sent: wait for the server's word on it)
+            try:
+                await self.client.act(action)
+            except (ConnectionError, OSError):  # (the link went: the reader says so)
+                self.waiting = False
+        except Exception:  # (this bot's own fault, not the strategy's: said, not lost in a task)
+            self.failure = traceback.format_exc()
+            self.failed.set()
+
+    def _ask_again(self, asked: tuple[int, int], action: Action | None) -> None:
+        """The answer to a turn gone is not sent: said as late when the timer moved for
+        the seat meanwhile; then the seat's turn now, if it is one, is asked."""
+        self.waiting = False
+        self._choosing = None
+        if action is not None and asked[0] != self._moves:
+            self.late += 1
+            if self.on_late is not None:
+                self.on_late(action)
+        self._answer()
 
     async def _fall_back(self) -> None:
         """The strategy's action refused and the table where it was: what the turn timer

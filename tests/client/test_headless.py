@@ -172,3 +172,92 @@ async def test_a_bot_slower_than_the_timer_sends_no_answer_to_a_turn_gone(tmp_pa
         timed_out.set()
         task.cancel()
         await person.link.close()
+
+
+@pytest.mark.slow
+async def test_an_answer_chosen_before_a_drop_is_not_sent_after_it(tmp_path: Path) -> None:
+    """A review of the threaded `choose`: the strategy answers a lead, the connection
+    drops while it chooses, the turn timer plays for the seat meanwhile (told after the
+    reconnect as a snapshot, not as events), and the seat leads again in the same hand
+    before the answer comes: that answer is not sent (it was, and was taken or refused),
+    and the turn now is answered afresh."""
+    import threading
+
+    from president.engine import Play
+
+    from ..harness.servers import bot_key, client
+
+    async with running_server(tmp_path) as server:
+        where = f"127.0.0.1:{server.port}"
+        person = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        person.reconnect = dialer(where, "ann", tmp_path, identity=bot_key("ann"))
+        status: list[str] = []
+        follow = asyncio.create_task(person.follow(status.append, retry_seconds=7))
+        others = [
+            await client(server, f"b{i}", tmp_path, identity=bot_key(f"b{i}")) for i in range(3)
+        ]
+        reading = [asyncio.create_task(c.run()) for c in others]
+        await person.send(
+            m.CreateTable(name="T", preset="classic", toggles={}, seats=4, turn_seconds=3)
+        )
+        loop = asyncio.get_running_loop()
+        started, release = asyncio.Event(), threading.Event()
+        stale: list[object] = []  # the blocked answer: an object of its own, told by identity
+        blocked: list[SeatView] = []
+
+        class Blocking:
+            def choose(self, view: SeatView) -> object:
+                legal = view.legal_actions()
+                if view.phase is Phase.PLAY and view.top is None and not blocked:
+                    blocked.append(view)
+                    loop.call_soon_threadsafe(started.set)
+                    release.wait(60)
+                    stale.append(Play(list(legal[0].cards)))  # type: ignore[union-attr]
+                    return stale[0]
+                return legal[0]
+
+        bot = BotPlayer(person, Blocking())  # type: ignore[arg-type]
+        players = [
+            BotPlayer(c, make_strategy("random", random.Random(i))) for i, c in enumerate(others)
+        ]
+        sent: list[object] = []
+        act = person.act
+
+        async def sending(action: object) -> None:
+            sent.append(action)
+            await act(action)  # type: ignore[arg-type]
+
+        person.act = sending  # type: ignore[method-assign]
+        for c in (person, *others):
+            await c.send(m.Join(table="T"))
+        await wait_for(lambda: all(c.model.slot is not None for c in (person, *others)))
+        for c in (person, *others):
+            await c.send(m.Ready())
+        await asyncio.wait_for(started.wait(), 60)
+        view = blocked[0]
+        person.link.writer.transport.abort()  # (dropped, mid-choose)
+        await wait_for(lambda: "reconnected" in status, 30)
+
+        def leads_again() -> bool:
+            public = person.model.public
+            return (
+                (
+                    person.model.my_turn
+                    and public is not None
+                    and public.hand_number == view.hand_number
+                    and public.trick != view.trick
+                )
+                or public is None
+                or public.hand_number != view.hand_number
+            )
+
+        await wait_for(leads_again, 60)
+        release.set()
+        await wait_for(lambda: bool(stale) and not bot._busy(), 10)
+        await asyncio.sleep(0.5)  # (anything sent is sent by now: the loop ran on)
+        assert not any(action is stale[0] for action in sent), sent
+        assert bot.refused == 0 and bot.failure is None, (person.errors, bot.failure)
+        follow.cancel()
+        for task in reading:
+            task.cancel()
+        assert players  # (they played the other seats)
