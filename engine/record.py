@@ -4,6 +4,7 @@ read them back, and replay them through the engine, step by step."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,13 +179,30 @@ def read_record(path: str) -> bytes:
     return data
 
 
+#: A JSON string, escapes and all (its brackets are a name's, not the document's).
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_STRING_BYTES = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _too_many_containers(text: str | bytes) -> bool:
+    """Whether `text` opens more JSON arrays and objects than a record of its size can
+    (`BYTES_PER_CONTAINER`): its brackets, and if they are too many, those outside its
+    strings (a player may be called "[[[[")."""
+    room = (len(text) + 4096) // BYTES_PER_CONTAINER
+    if isinstance(text, str):
+        if text.count("[") + text.count("{") <= room:
+            return False
+        bare = _STRING.sub("", text)
+        return bare.count("[") + bare.count("{") > room
+    if text.count(b"[") + text.count(b"{") <= room:
+        return False
+    bare_bytes = _STRING_BYTES.sub(b"", text)
+    return bare_bytes.count(b"[") + bare_bytes.count(b"{") > room
+
+
 def loads(text: str | bytes) -> dict[str, Any]:
     """Parse a record's JSON; `NotARecord` if it is not JSON or not this format."""
-    if isinstance(text, str):
-        containers = text.count("[") + text.count("{")
-    else:
-        containers = text.count(b"[") + text.count(b"{")
-    if containers * BYTES_PER_CONTAINER > len(text) + 4096:
+    if _too_many_containers(text):
         # (before parsing: such a document is arrays and objects, not a record's words)
         raise NotARecord("not a president record: far more JSON arrays and objects than words")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,24 @@ def test_a_refused_action_is_told_with_who_made_it() -> None:
     }  # (the JSON as docs/records.md has it: who is the record's own seat)
     deal = replay(mutate("hands/0/deal/0", ["3C"])).fault
     assert deal is not None and not deal.by and deal.told().startswith("illegal in hand 1's deal")
+
+
+def test_a_long_game_of_players_named_with_brackets_replays() -> None:
+    """The check that refuses a document of brackets before parsing it (200 MB of `[],`
+    took 5 GB) counts the brackets outside strings: players called "[[[[..." are not
+    arrays, and their game's record, however long, still replays."""
+    names = ["[" * 300, "{" * 300, "[{" * 150, "]" * 300]  # (a record's names: any length)
+    rules = find_preset("classic").replace(target=1000)
+    game = Game(rules, names)
+    rng = random.Random(5)
+    for _ in range(20):
+        game.start_hand(rng=rng)
+        finish_hand_low(game)
+    text = dumps(to_record(game))
+    assert text.count("[") + text.count("{") > len(text) // 8  # (the raw count alone refuses it)
+    assert replay(loads(text)).ok and replay(loads(text.encode())).ok
+    with pytest.raises(NotARecord, match="far more JSON arrays and objects"):
+        loads('{"format": "president-record/1", "hands": [' + "[]," * 5000 + "[]]}")
 
 
 def test_a_first_hands_seating_of_null_is_left_out() -> None:
