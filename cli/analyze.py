@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
 from president.engine import Action
-from president.engine.record import NotARecord, loads, read_record
+from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
-from .usage import UsageError, whole
+from .usage import UsageError, read_record, whole
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError, rules_from
 from president.engine.describe import describe, value_word
-from president.engine.record import NotARecord, loads, read_record, replay
+from president.engine.record import NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 
@@ -29,6 +29,7 @@ from .usage import (
     chosen_rules,
     is_set_name,
     preset,
+    read_record,
     read_rule_file,
     rules_dir,
     saved_rule_sets,

@@ -237,6 +237,21 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
     return rules.replace(**changes) if changes else rules
 
 
+# --- records: replay, analyze ---------------------------------------------------------------
+
+
+def read_record(path: str) -> bytes:
+    """A record file's bytes, up to `record.RECORD_BYTES`; `NotARecord` beyond (read no
+    further: a device such as /dev/zero never ends), `OSError` when it cannot be read."""
+    from president.engine import record
+
+    with open(path, "rb") as handle:
+        data = handle.read(record.RECORD_BYTES + 1)
+    if len(data) > record.RECORD_BYTES:
+        raise record.NotARecord(f"over {record.RECORD_BYTES >> 20} MiB, not a president record")
+    return data
+
+
 # --- rules files: --rules FILE, the saved sets ----------------------------------------------
 
 #: The most a rules file may hold (one with every toggle and its words is about 9 KiB).

@@ -19,7 +19,8 @@ from .state import Game
 
 FORMAT = "president-record/1"
 #: The most a record file may hold: the longest real games' records are a few MiB (some
-#: 4 KiB a hand of four players); `read_record` refuses more, unread.
+#: 4 KiB a hand of four players); the commands that read one (`cli.usage.read_record`)
+#: refuse more, unread.
 RECORD_BYTES = 64 * 1024 * 1024
 #: The fewest bytes a record spends on each JSON array and object (a compact record,
 #: every action on a pile of singles, spends 12 or more): a document of empty brackets
@@ -167,16 +168,6 @@ def dumps(record: Mapping[str, Any]) -> str:
 
 
 # --- reading and replaying ----------------------------------------------------------
-
-
-def read_record(path: str) -> bytes:
-    """A record file's bytes, up to `RECORD_BYTES`; `NotARecord` beyond (read no further:
-    a device such as /dev/zero never ends), `OSError` when it cannot be read."""
-    with open(path, "rb") as handle:
-        data = handle.read(RECORD_BYTES + 1)
-    if len(data) > RECORD_BYTES:
-        raise NotARecord(f"over {RECORD_BYTES >> 20} MiB, not a president record")
-    return data
 
 
 #: A JSON string, escapes and all (its brackets are a name's, not the document's).

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from president.bots.review import WORLDS, Advice, advise
 from president.engine import Phase
-from president.engine.record import NotARecord, loads, read_record
+from president.engine.record import NotARecord, loads
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -134,7 +134,7 @@ def open_review(table: Table) -> None:
         screen.message = "the game's record is not written yet"
         return
     try:
-        document = loads(read_record(str(path)))
+        document = loads(Path(path).read_bytes())  # (its own record, just written)
     except (OSError, NotARecord) as exc:
         screen.message = f"cannot read the record {path}: {exc}"
         return
