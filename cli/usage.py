@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from president.bots.strategies import strategy_name
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
+from president.engine.record import NotARecord
 from president.engine.rulefile import RuleFileError, RuleSet, parse_rule_file
 from president.engine.rules import preset_name_of, toggle_choices
 
@@ -240,15 +241,18 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
 # --- records: replay, analyze ---------------------------------------------------------------
 
 
-def read_record(path: str) -> bytes:
-    """A record file's bytes, up to `record.RECORD_BYTES`; `NotARecord` beyond (read no
-    further: a device such as /dev/zero never ends), `OSError` when it cannot be read."""
-    from president.engine import record
+#: The most a record file may hold: the longest real games' records are a few MiB (some
+#: 4 KiB a hand of four players); `read_record` refuses more, unread.
+RECORD_BYTES = 64 * 1024 * 1024
 
+
+def read_record(path: str) -> bytes:
+    """A record file's bytes, up to `RECORD_BYTES`; `NotARecord` beyond (read no further:
+    a device such as /dev/zero never ends), `OSError` when it cannot be read."""
     with open(path, "rb") as handle:
-        data = handle.read(record.RECORD_BYTES + 1)
-    if len(data) > record.RECORD_BYTES:
-        raise record.NotARecord(f"over {record.RECORD_BYTES >> 20} MiB, not a president record")
+        data = handle.read(RECORD_BYTES + 1)
+    if len(data) > RECORD_BYTES:
+        raise NotARecord(f"over {RECORD_BYTES >> 20} MiB, not a president record")
     return data
 
 

@@ -18,10 +18,6 @@ from .rules import PRESETS, Rules, preset_name_of, rules_from
 from .state import Game
 
 FORMAT = "president-record/1"
-#: The most a record file may hold: the longest real games' records are a few MiB (some
-#: 4 KiB a hand of four players); the commands that read one (`cli.usage.read_record`)
-#: refuse more, unread.
-RECORD_BYTES = 64 * 1024 * 1024
 #: The fewest bytes a record spends on each JSON array and object (a compact record,
 #: every action on a pile of singles, spends 12 or more): a document of empty brackets
 #: would cost some 20 times its size in memory to parse, a record at most 5.
@@ -175,20 +171,22 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _STRING_BYTES = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 
 
+def _brackets(text: str | bytes) -> int:
+    """The opening brackets of `text`, `[` and `{`."""
+    if isinstance(text, str):
+        return text.count("[") + text.count("{")
+    return text.count(b"[") + text.count(b"{")
+
+
 def _too_many_containers(text: str | bytes) -> bool:
     """Whether `text` opens more JSON arrays and objects than a record of its size can
     (`BYTES_PER_CONTAINER`): its brackets, and if they are too many, those outside its
     strings (a player may be called "[[[[")."""
     room = (len(text) + 4096) // BYTES_PER_CONTAINER
-    if isinstance(text, str):
-        if text.count("[") + text.count("{") <= room:
-            return False
-        bare = _STRING.sub("", text)
-        return bare.count("[") + bare.count("{") > room
-    if text.count(b"[") + text.count(b"{") <= room:
+    if _brackets(text) <= room:
         return False
-    bare_bytes = _STRING_BYTES.sub(b"", text)
-    return bare_bytes.count(b"[") + bare_bytes.count(b"{") > room
+    bare = _STRING.sub("", text) if isinstance(text, str) else _STRING_BYTES.sub(b"", text)
+    return _brackets(bare) > room
 
 
 def loads(text: str | bytes) -> dict[str, Any]:

@@ -180,7 +180,7 @@ def test_replay_refuses_a_document_of_brackets_and_a_file_too_big_unparsed(
     """A record file that would take gigabytes to parse (200 MB of `[],` took 5 GB) is
     refused before it is parsed, and a file over the cap, or a device that never ends,
     before it is read whole."""
-    from president.engine import record
+    from president.cli import usage
 
     brackets = tmp_path / "brackets.json"
     brackets.write_text('{"format": "president-record/1", "hands": [' + "[]," * 5000 + "[]]}")
@@ -189,11 +189,11 @@ def test_replay_refuses_a_document_of_brackets_and_a_file_too_big_unparsed(
         assert out.returncode == 2 and not out.stdout, (command, out)
         assert "far more JSON arrays and objects" in out.stderr and "Traceback" not in out.stderr
     real = RECORDS / "game_classic.json"
-    monkeypatch.setattr(record, "RECORD_BYTES", real.stat().st_size - 1)
+    monkeypatch.setattr(usage, "RECORD_BYTES", real.stat().st_size - 1)
     for path in (real, Path("/dev/zero")):
         out = president("replay", str(path))
         assert out.returncode == 2 and "MiB, not a president record" in out.stderr, out
-    monkeypatch.setattr(record, "RECORD_BYTES", real.stat().st_size)
+    monkeypatch.setattr(usage, "RECORD_BYTES", real.stat().st_size)
     assert president("replay", str(real)).returncode == 0
 
 
