@@ -326,6 +326,73 @@ def test_a_home_made_bot_that_goes_wrong_offline_is_named_with_its_game(
         assert "it chose PASS: the leader may not pass" in errors, errors
 
 
+#: A home-made bot, three to a process, the first of which to come to its third decision
+#: answers it only once the test has seen the turn timer play for it (the file `go`).
+SLOW_BOT = """\
+import pathlib
+import sys
+import time
+
+from president.bots import sdk
+from president.cli import bot_script
+
+FOLDER = pathlib.Path(sys.argv[1])
+HELD = []
+
+
+class Slow:
+    def __init__(self):
+        self.decisions = 0
+
+    def choose(self, view):
+        self.decisions += 1
+        if self.decisions == 3 and not HELD:
+            HELD.append(view.seat)
+            (FOLDER / "choosing").write_text(str(view.seat))
+            while not (FOLDER / "go").exists():
+                time.sleep(0.02)
+        return view.legal_actions()[0]
+
+
+if __name__ == "__main__":
+    sdk.register("slow", lambda rng: Slow())
+    raise SystemExit(bot_script("slow", sys.argv[2:]))
+"""
+
+
+@pytest.mark.slow
+async def test_a_bot_slower_than_the_timer_says_so_and_sends_nothing_late(tmp_path: Path) -> None:
+    """`president bot` from a script whose `choose` is slower than the turn timer: the
+    timer plays for the seat, and the answer that comes after is not sent but said (a
+    user pass: a bot sleeping past a 2 s timer had 109 answers refused, some taken at
+    later turns, its deal seeds late every hand); the game ends and the bots exit 0."""
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_BOT)
+    async with running_server(tmp_path) as server:
+        bots = Process(
+            [
+                *(str(script), str(tmp_path), "bot", f"127.0.0.1:{server.port}"),
+                *("--fingerprint", server.fingerprint, "--table", "T", "--count", "3"),
+                *("--seats", "3", "--turn-seconds", "2", "--set", "target=1"),
+            ],
+            environment(tmp_path),
+            command=[sys.executable],
+        )
+        try:
+            await wait_for(lambda: (tmp_path / "choosing").exists(), 60, bots.errors)
+            table = server.lobby.tables["T"]
+            asked = table.number
+            await wait_for(lambda: table.number > asked, 30)  # (the timer's move: its turn)
+            (tmp_path / "go").write_text("")
+            assert await bots.exits(120) == 0, bots.text() + bots.errors()
+        finally:
+            bots.kill()
+    said = bots.text() + bots.errors()
+    assert re.search(r"slow-bot-\d: too slow: the table moved on while it chose \S", said), said
+    assert "1 chosen too late for its turn" in said, said
+    assert "refused" not in said, said
+
+
 def test_a_factory_that_makes_no_bot_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
     from president.bots import sdk, strategies
 
