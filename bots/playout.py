@@ -92,7 +92,7 @@ class World:
         return self.game.phase is not Phase.PLAY
 
 
-def _facts(game: Game, seat: int, unseen: list[int] | None = None) -> Facts:
+def game_facts(game: Game, seat: int, unseen: list[int] | None = None) -> Facts:
     rows = game.rows(seat)
     return Facts(
         game.rules,
@@ -155,7 +155,7 @@ def _weighed(
     game: Game, seat: int, plays: list[Play], can_pass: bool, unseen: list[int] | None = None
 ) -> Action:
     """The heuristic's own choice, every fact weighed (`unseen`: `Facts.unseen`)."""
-    action = heuristic_choice(_facts(game, seat, unseen), plays, can_pass)
+    action = heuristic_choice(game_facts(game, seat, unseen), plays, can_pass)
     if action is PASS and not can_pass:
         return plays[0]
     return action

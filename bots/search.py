@@ -3,8 +3,9 @@ cannot see in ways consistent with what it has seen (cards played, the passes it
 `must_beat`, what it gave and got in the exchange), rebuilds the hand in each such world
 (`Game.from_view`), races its candidate actions on common worlds (dropping those that
 fall behind; or a UCB1 bandit at the root, or ISMCTS, by option), plays each world out
-on the engine's `Game` with the heuristic for every seat, and picks the action that
-finished best.
+on the engine's `Game` with the heuristic for every seat (where suits matter, its own
+next two decisions by a small tree of its own moves: `bots.own_moves`), and picks the
+action that finished best.
 With few cards left everywhere it searches the worlds exhaustively instead (the endgame
 solver).  Its budget per decision is a playout count or a time, set by options."""
 
@@ -18,7 +19,6 @@ from typing import Any
 
 from president.engine import (
     CARDS,
-    PASS,
     Action,
     Card,
     Pass,
@@ -32,8 +32,9 @@ from president.engine.cards import KINDS, TWO
 from president.engine.events import Gave, Returned
 
 from .belief import unseen_copies
-from .heuristic import ORDER, Facts, naturals, power, rank_counts
+from .heuristic import Facts, naturals, rank_counts
 from .limits import until
+from .own_moves import Tree, shortlist, tree_playout
 from .playout import World, game_playout, game_policy, make_world
 from .simple import HeuristicBot
 
@@ -63,6 +64,14 @@ FOLLOW_SHARE = 0.45
 RACE_MIN = 6
 RACE_Z = 1.5
 RACE_SAME = 8
+#: The race's playouts where suits matter: my next two decisions with a choice by a tree
+#: of my own moves (`bots.own_moves`), the rest by the heuristic.  Under daifugo against 3
+#: heuristic bots, paired over 400 games a seed (`scripts/pair_bots.py --games 400 --seed
+#: S --preset daifugo --bots search,heuristic,heuristic,heuristic --a '{"tree_depth": 0}'
+#: --b '{}'`): -0.091, -0.034, -0.064, -0.080 of a place (seeds 2 to 5, each +- 0.06),
+#: the median decision with a choice 3.7-3.9 ms against 2.8-2.9; depth 3 or 4, wider
+#: nodes or twice the budget measured the same (docs/bots.md).
+TREE_DEPTH = 2
 #: A `limit` below this is no time for a search (a round of candidates in one world
 #: under daifugo, its belief made first, took 2.5 ms of CPU a decision, pure Python): the
 #: heuristic's choice (0.05 ms) instead.
@@ -111,6 +120,7 @@ class SearchBot:
         shortcut: bool = True,
         model: str = "heuristic",
         race_z: float = RACE_Z,
+        tree_depth: int | None = None,
     ) -> None:
         self.rng = rng
         #: Playouts per lead; None: `PLAYOUTS`, or `VARIANT_PLAYOUTS` where suits matter.
@@ -139,6 +149,11 @@ class SearchBot:
         self.counting = model == "counting"
         #: The race's margin: standard errors behind the leader that drop an action.
         self.race_z = race_z
+        #: The race's playouts: my next decisions with a choice played by a tree of my
+        #: own moves (`bots.own_moves`), this many of them; None: `TREE_DEPTH` where
+        #: suits matter, none elsewhere.
+        self.tree_depth = tree_depth
+        self._depth = 0
         self.fallback = HeuristicBot()
         #: How many legal actions the last decision had (for the simulator's timing).
         self.choices = 0
@@ -154,6 +169,13 @@ class SearchBot:
             return actions[0]
         self._budget = self.playouts or (
             VARIANT_PLAYOUTS if judge_for(view.rules).suits_matter() else PLAYOUTS
+        )
+        self._depth = (
+            self.tree_depth
+            if self.tree_depth is not None
+            else TREE_DEPTH
+            if judge_for(view.rules).suits_matter()
+            else 0
         )
         others = sum(n for s, n in enumerate(view.counts) if s != view.seat)
         if others + len(view.hand) <= self.endgame_cards:
@@ -190,27 +212,14 @@ class SearchBot:
         facts = Facts(
             view.rules, view.seat, rank_counts(view.rows), None, view.reversed, view.counts, None
         )
-        order = ORDER[view.reversed]
-        plays = [a for a in actions if isinstance(a, Play)]
-        whole = [p for p in plays if facts.whole(p)]
-        broken = sorted(
-            (p for p in plays if p not in whole), key=lambda p: (power(p, order), p.jokers)
-        )
-        ordered = sorted(whole, key=lambda p: power(p, order))
-        chosen: list[Action]
-        if view.top is not None:
-            chosen = [*ordered[:3], *broken[:1]]
-            if PASS in actions:
-                chosen.append(PASS)
-        else:  # a lead: the low sets to shed, and the high ones that take the lead back
-            chosen = [*ordered[:4], *ordered[4:][-2:]]
+        chosen = shortlist(facts, actions, view.top is not None)
         fewest = min((n for s, n in enumerate(view.counts) if s != view.seat and n), default=99)
         if (
             self.shortcut
             and view.top is not None
             and isinstance(prior, Play)
-            and whole
             and prior == chosen[0]
+            and facts.whole(prior)
             and prior.rank < TWO
             and fewest > 3
         ):
@@ -288,6 +297,8 @@ class SearchBot:
         favoured = actions.index(prior) if prior in actions else -1
         spent = 0
         z2 = self.race_z * self.race_z
+        depth = self._depth
+        trees: list[Tree] = [{} for _ in range(arms)]
         while len(alive) > 1 and (spent == 0 or spent + len(alive) <= budget):
             if deadline is not None and spent and time.perf_counter() > deadline:
                 if len(results[alive[0]]) < RACE_MIN and favoured >= 0:
@@ -301,7 +312,9 @@ class SearchBot:
                 trial = world.copy()
                 trial.apply(me, actions[arm])
                 results[arm].append(
-                    trial.playout(me, self.epsilon, self.rng, greedy, self.counting)
+                    tree_playout(trial.game, me, trees[arm], depth, self.counting)
+                    if depth
+                    else trial.playout(me, self.epsilon, self.rng, greedy, self.counting)
                 )
             spent += len(alive)
             n = len(results[alive[0]])

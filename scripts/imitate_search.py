@@ -26,7 +26,7 @@ from typing import Any
 from president.bots import playout as playouts
 from president.bots import strategies
 from president.bots.heuristic import Facts, power, rank_counts, unseen_counts
-from president.bots.playout import _facts, game_policy
+from president.bots.playout import game_facts, game_policy
 from president.bots.search import SearchBot
 from president.bots.sim import play_game, run
 from president.bots.simple import HeuristicBot
@@ -328,7 +328,7 @@ def continuation(game: Game, seat: int, weights: dict[str, float]) -> Action:
         if other != seat:
             for rank, row in enumerate(game.rows(other)):
                 unseen[rank] += len(row)
-    facts = _facts(game, seat, unseen)
+    facts = game_facts(game, seat, unseen)
     found = features(
         [describe(a, facts) for a in candidates],
         candidates.index(prior),
