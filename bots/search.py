@@ -167,16 +167,10 @@ class SearchBot:
         self.choices = len(actions)
         if len(actions) == 1:
             return actions[0]
-        self._budget = self.playouts or (
-            VARIANT_PLAYOUTS if judge_for(view.rules).suits_matter() else PLAYOUTS
-        )
-        self._depth = (
-            self.tree_depth
-            if self.tree_depth is not None
-            else TREE_DEPTH
-            if judge_for(view.rules).suits_matter()
-            else 0
-        )
+        suits = judge_for(view.rules).suits_matter()
+        self._budget = self.playouts or (VARIANT_PLAYOUTS if suits else PLAYOUTS)
+        depth = TREE_DEPTH if suits else 0
+        self._depth = depth if self.tree_depth is None else self.tree_depth
         others = sum(n for s, n in enumerate(view.counts) if s != view.seat)
         if others + len(view.hand) <= self.endgame_cards:
             return self._endgame(view, actions)
