@@ -37,6 +37,19 @@ def paired(a: Tally, b: Tally) -> tuple[float, float]:
     return mean_b - mean_a, 1.96 * math.sqrt(spread / len(games))
 
 
+def _code() -> str:
+    """A digest of the bots' and the engine's source: a cached setting is taken only for
+    the same code (`{}` means whatever the defaults are when it runs)."""
+    import president.bots
+    import president.engine
+
+    digest = hashlib.sha256()
+    for package in (president.bots, president.engine):
+        for source in sorted(Path(package.__file__).parent.glob("*.py")):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _first_chair(
     rules: Rules,
     bots: list[str],
@@ -46,7 +59,7 @@ def _first_chair(
     options: dict[str, object],
     cache: str | None,
 ) -> Tally:
-    key = json.dumps([rules.to_dict(), bots, games, seed, options], sort_keys=True)
+    key = json.dumps([rules.to_dict(), bots, games, seed, options, _code()], sort_keys=True)
     path = (
         Path(cache) / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.pickle" if cache else None
     )
