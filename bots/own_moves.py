@@ -7,11 +7,10 @@ the search's own kind of candidates in that world with the heuristic's choice fi
 tried one more as a node's visits grow (progressive widening) and chosen by UCB1 counted
 against how often each could have been chosen (availability: a move legal in one world
 may not be in the next).  So a candidate is scored by what the seat's best later moves
-make of it, not by what the heuristic's would: the search's one step of improvement
-over the heuristic becomes about two.
+make of it (as far as its playouts learn them), not by what the heuristic's would.
 
 Under `daifugo` against 3 heuristic bots (`scripts/pair_bots.py --games 400 --preset
-daifugo --bots search,heuristic,heuristic,heuristic --a '{}' --b '{"tree_depth": 2}'`,
+daifugo --bots search,heuristic,heuristic,heuristic --a '{"tree_depth": 0}' --b '{}'`,
 seeds 2 to 5): -0.091, -0.034, -0.064 and -0.080 of a place, each +- 0.06 (docs/bots.md)."""
 
 from __future__ import annotations
@@ -55,9 +54,16 @@ def shortlist(facts: Facts, actions: list[Action], following: bool) -> list[Acti
 
 def own_candidates(game: Game, seat: int, prior: Action) -> list[Action]:
     """The search's candidates (`shortlist`) in a world, the heuristic's choice `prior`
-    first."""
+    first, one move to a key (`key_of`: a set by its shape, so a 3S the heuristic
+    breaks a pair for and the shortlist's cheapest broken 3C are one move of the tree)."""
     more = shortlist(game_facts(game, seat), game.legal_actions(seat), game.top is not None)
-    return [prior, *(action for action in more if action != prior)]
+    chosen, keys = [prior], {key_of(prior)}
+    for action in more:
+        key = key_of(action)
+        if key not in keys:
+            chosen.append(action)
+            keys.add(key)
+    return chosen
 
 
 def tree_playout(

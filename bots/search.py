@@ -151,7 +151,8 @@ class SearchBot:
         self.race_z = race_z
         #: The race's playouts: my next decisions with a choice played by a tree of my
         #: own moves (`bots.own_moves`), this many of them; None: `TREE_DEPTH` where
-        #: suits matter, none elsewhere.
+        #: suits matter, none elsewhere.  Its playouts make no random move (`epsilon`)
+        #: and play the others by the heuristic whatever `model` says but "counting".
         self.tree_depth = tree_depth
         self._depth = 0
         self.fallback = HeuristicBot()

@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 import random
 
-from president.bots.ismcts import key_of
+import pytest
+from president.bots.ismcts import Key, key_of
 from president.bots.own_moves import WIDEN, Tree, own_candidates, tree_playout
 from president.bots.playout import game_playout, game_policy, make_world
 from president.bots.search import SearchBot, deal_unseen
-from president.engine import Game, SeatView, find_preset
+from president.engine import PASS, Game, Play, SeatView, find_preset
 
 from .test_playout import a_moment
 from .test_strategies import view_with
@@ -44,6 +45,24 @@ def test_a_seats_candidates_in_a_world_are_what_it_sees() -> None:
         assert all(moves == lists[0] for moves in lists)
         assert lists[0][0] == game_policy(world.game, me)  # the heuristic's choice first
         assert set(lists[0]) <= set(view.legal_actions())
+
+
+def test_one_move_to_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 3S the heuristic chose and a 3C the shortlist names are one move of the tree
+    (`key_of` is a set's shape): two would be counted twice as available at a visit, and
+    the later one would win every comparison (seen under spade_three with two decks)."""
+    from president.bots import own_moves
+
+    _, game = moments(1)[0]
+    three_spades, three_clubs = Play.parse("3S"), Play.parse("3C")
+    monkeypatch.setattr(own_moves, "shortlist", lambda *_: [three_clubs, PASS])
+    assert own_candidates(game, 0, three_spades) == [three_spades, PASS]
+    node: dict[Key, list[float]] = {}
+    for _ in range(12):
+        move = own_moves._choose(node, [three_spades, PASS], 0.3, 0.5)
+        node[key_of(move)][0] += 1
+        node[key_of(move)][1] += 0.5
+    assert all(stats[2] >= stats[0] for stats in node.values())
 
 
 def test_at_depth_0_the_tree_is_the_heuristics_playout() -> None:

@@ -184,7 +184,7 @@ def test_ismcts_takes_a_sure_win_the_prior_would_miss() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(tables(most_players=6), st.sampled_from(["race", "flat", "ismcts"]))
+@given(tables(most_players=6), st.sampled_from(["race", "flat", "ismcts", "tree"]))
 def test_the_search_stays_legal_under_random_toggles(
     table: tuple[Rules, int, int], method: str
 ) -> None:
@@ -193,8 +193,8 @@ def test_the_search_stays_legal_under_random_toggles(
     rules, players, seed = table
     line_up = ["search"] + ["heuristic", "greedy"] * players
     options: dict[str, object] = {"playouts": 6, "method": method}
-    if method == "race":
-        options["tree_depth"] = 2  # (the tree of my own later moves under any rules)
+    if method == "tree":  # the race with a tree of my own later moves, under any rules
+        options.update(method="race", tree_depth=2)
     game, _, _ = play_game(rules, line_up[:players], seed, 0, True, options)
     assert game.phase is Phase.GAME_OVER  # every action was legal: `apply` checks each
 
