@@ -385,8 +385,14 @@ class Client:
         """A problem with what the server sent, kept like an error it sent itself."""
         self.errors.append(m.Error(code=code, message=text[:500]))
 
-    async def act(self, action: Action) -> None:
-        await self.send(wire.action_to_wire(action))
+    async def act(self, action: Action, seen: int | None = None) -> None:
+        """Send `action`, chosen when the table's last event was `seen` (by default the
+        last one heard now): the server refuses it as stale if the timer has moved for
+        this seat since, instead of taking it for a later turn."""
+        if seen is None:
+            view = self.model.view
+            seen = view.number if view is not None else 0
+        await self.send(wire.action_to_wire(action, seen))
 
     async def run(self) -> None:
         """Read until the server closes the connection."""

@@ -13,6 +13,7 @@ from president.bots.strategies import Strategy
 from president.engine import Action, IllegalAction, SeatView
 from president.protocol import messages as m
 from president.protocol import wire
+from president.protocol.errors import Code
 
 from .connection import Client
 
@@ -100,7 +101,10 @@ class BotPlayer:
         if isinstance(message, m.Error) and message.about in _ACTIONS:
             # refused: answer again only if the table moved on since (never loop on one view)
             self.waiting = False
-            self.refused += 1
+            if message.code == Code.STALE:  # (sent in time, but the timer was there first)
+                self.late += 1
+            else:
+                self.refused += 1
             if self.on_refused is not None:
                 self.on_refused(message)
             if (model.view is None or model.view.number == self.answered) and not self._busy():
@@ -148,7 +152,8 @@ class BotPlayer:
         self.waiting = True
         self.answered = model.view.number if model.view is not None else None
         asked = (self._moves, self._seatings)
-        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, asked))
+        seen = self.answered or 0
+        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, asked, seen))
 
     def _moved_on(self, asked: tuple[int, int], hand: int) -> bool:
         """Whether the turn asked (when the seat's own moves and seatings were `asked`, in
@@ -162,8 +167,9 @@ class BotPlayer:
             or model.public.hand_number != hand
         )
 
-    async def _choose(self, view: SeatView, asked: tuple[int, int]) -> None:
-        """`view` answered, if its turn is still there once the strategy has chosen."""
+    async def _choose(self, view: SeatView, asked: tuple[int, int], seen: int) -> None:
+        """`view` (the table's after event `seen`) answered, if its turn is still there
+        once the strategy has chosen (the server says if the timer got there first)."""
         hand = view.hand_number
         try:
             if self.delay:
@@ -186,7 +192,7 @@ class BotPlayer:
                 return
             self.waiting = True  # (sent: wait for the server's word on it)
             try:
-                await self.client.act(action)
+                await self.client.act(action, seen)
             except (ConnectionError, OSError):  # (the link went: the reader says so)
                 self.waiting = False
         except Exception:  # (this bot's own fault, not the strategy's: said, not lost in a task)

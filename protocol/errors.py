@@ -31,6 +31,7 @@ class Code(StrEnum):
     BAD_RULES = "bad_rules"
     ILLEGAL = "illegal"
     NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
     BAD_DEAL_SEED = "bad_deal_seed"
     SERVER_CLOSING = "server_closing"
     SERVER_ERROR = "server_error"
@@ -57,6 +58,8 @@ MEANINGS: Final[Mapping[Code, str]] = {
     Code.BAD_RULES: "the rules asked for make no sense (the message names the toggle)",
     Code.ILLEGAL: "the rules do not allow that action now (the message says why)",
     Code.NOT_YOUR_TURN: "it is another seat's turn, or this seat sits out the trick",
+    Code.STALE: "the action answers a turn that is gone: the timeout rule moved for the seat, "
+    "or a new hand began, after the event its `seen` names (version 13)",
     Code.BAD_DEAL_SEED: "a deal seed out of turn, a second one, or one after the deal",
     Code.SERVER_CLOSING: "the server is shutting down",
     Code.SERVER_ERROR: "the server failed to do it (a bug, logged there); nothing changed",

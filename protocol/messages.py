@@ -36,12 +36,14 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: `bombed` event); version 11 `RatingEntry.provisional` (a player the ladder lists after
 #: the established ones, whose rating is not yet settled); version 12 `game_results`
 #: (the ended hands of the game, sent with a snapshot) and `chat_history` (the lobby's
-#: last lines of chat, sent with the table list).  A field or a
+#: last lines of chat, sent with the table list); version 13 `seen` on every action (the
+#: event the client had seen when it chose: an answer to a turn the timer has since
+#: played is refused as `stale`, not taken for the seat's next turn).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -67,6 +69,11 @@ SeatName = Annotated[str, Text(0, 40)]
 Names = Annotated[tuple[Annotated[str, Text(1, 40)], ...], Items(0, 12)]
 Count = Annotated[int, Range(0, 2**31)]
 Number = Annotated[int, Range(0, 2**53)]
+#: Version 13, on every action: the `number` of the last table event or view the client
+#: had when it chose the action (0: not said, as a client of an older version).  The
+#: server refuses it as `stale` if the timeout rule moved for the seat after that event,
+#: or a new hand began: the turn it answered is gone.
+Seen = Annotated[int, Range(0, 2**53), Since(13)]
 Role = Literal["player", "bot", "spectator"]
 #: Why the timeout rule made a move for a seat: "" it did not (the seat's own move, or
 #: one a rule such as auto_pass made); "time" the turn timer ran out with its player at
@@ -423,18 +430,20 @@ class Resume(Message):
 @dataclass(frozen=True)
 class PlayCards(Message):
     cards: PlayedCards
+    seen: Seen = 0
 
 
 @message("pass")
 @dataclass(frozen=True)
 class PassTurn(Message):
-    pass
+    seen: Seen = 0
 
 
 @message("return")
 @dataclass(frozen=True)
 class ReturnCards(Message):
     cards: Annotated[tuple[CardText, ...], Items(1, 6)]
+    seen: Seen = 0
 
 
 @message("handover")
@@ -446,6 +455,7 @@ class HandoverCards(Message):
     SINCE = 5
 
     cards: DueCards
+    seen: Seen = 0
 
 
 @message("discard")
@@ -456,6 +466,7 @@ class DiscardCards(Message):
     SINCE = 5
 
     cards: DueCards
+    seen: Seen = 0
 
 
 @message("take")
@@ -467,6 +478,7 @@ class TakeCards(Message):
     SINCE = 10
 
     cards: DueCards
+    seen: Seen = 0
 
 
 @message("bomb")
@@ -478,6 +490,7 @@ class BombRank(Message):
     SINCE = 10
 
     rank: Annotated[int, Range(0, 12)]
+    seen: Seen = 0
 
 
 @message("client_seed")

@@ -112,12 +112,14 @@ _ACTION_OF: dict[type[CardsMessage], type[CardsAction]] = {
 }
 
 
-def action_to_wire(action: Action) -> ActionMessage:
+def action_to_wire(action: Action, seen: int = 0) -> ActionMessage:
+    """`action` as its message; `seen`: the number of the last table event the client had
+    when it chose it (0: not said)."""
     if isinstance(action, Pass):
-        return m.PassTurn()
+        return m.PassTurn(seen=seen)
     if isinstance(action, Bomb):
-        return m.BombRank(rank=action.rank)
-    return _MESSAGE_OF[type(action)](cards=cards_to_wire(action.cards))
+        return m.BombRank(rank=action.rank, seen=seen)
+    return _MESSAGE_OF[type(action)](cards=cards_to_wire(action.cards), seen=seen)
 
 
 def action_from_wire(message: ActionMessage) -> Action:

@@ -777,9 +777,10 @@ async def _chat(lobby: Lobby, guest: Guest, message: m.Chat) -> None:
 @handles(*wire.ACTION_MESSAGES)
 async def _act(lobby: Lobby, guest: Guest, message: wire.ActionMessage) -> None:
     """A play, a pass, a return, or a due paid: for the seat of this connection, never
-    another (the engine says whether that seat may make it now)."""
+    another (the engine says whether that seat may make it now), and for the turn it
+    answers (`seen`: a turn the timer has played since is not another one's answer)."""
     table = lobby.seated_table(guest)
-    await table.act(guest, wire.action_from_wire(message))
+    await table.act(guest, wire.action_from_wire(message), message.seen)
 
 
 @handles(m.ClientSeed)

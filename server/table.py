@@ -109,6 +109,11 @@ class Table:
         self.number = 0
         #: The public events of the hand in play, as sent: told to whoever comes mid-hand.
         self.hand_log = HandLog()
+        #: The number of the hand's first event, and of the last move the timeout rule
+        #: made for each seat in it: an action chosen before either answers a turn that
+        #: is gone (`act`; not kept across a restart, which drops every connection).
+        self._hand_began = 0
+        self._timed_out: dict[int, int] = {}
         #: The game's ended hands as last sent with a snapshot (`_results_of`).
         self._results: tuple[Game, int, list[m.GameResults]] | None = None
         self.lock = asyncio.Lock()
@@ -547,8 +552,11 @@ class Table:
             self._start_if_ready()
             self.broadcast_view()
 
-    async def act(self, member: Member, action: Action) -> None:
-        """A member's play, pass or return: checked by the engine for their own seat."""
+    async def act(self, member: Member, action: Action, seen: int = 0) -> None:
+        """A member's play, pass or return: checked by the engine for their own seat.
+        `seen`, when said (protocol 13): the last event the member had when it chose; an
+        answer to a turn the timeout rule has played since, or to an earlier hand, is
+        refused as stale rather than taken for a turn it was not meant for."""
         async with self.lock:
             if self.driver.suspended:
                 raise TableError(Code.SERVER_CLOSING, "the server is shutting down")
@@ -556,12 +564,30 @@ class Table:
             seat = self.seat_of(member)
             if self.game is None or seat is None or self.status != "playing":
                 raise TableError(Code.NOT_ALLOWED, "you are not playing at a table")
+            if seen:
+                self._fresh(seat, seen)
             try:
                 self.apply(seat, action)
             except NotYourTurn as exc:
                 raise TableError(Code.NOT_YOUR_TURN, str(exc)) from None
             except IllegalAction as exc:
                 raise TableError(Code.ILLEGAL, str(exc)) from None
+
+    def _fresh(self, seat: int, seen: int) -> None:
+        """Refuse, as stale, an action chosen at event `seen` whose turn is gone."""
+        if seen < self._hand_began:
+            raise TableError(
+                Code.STALE,
+                f"too late: a new hand began (event {self._hand_began}) after the event "
+                f"your action answers ({seen})",
+            )
+        timed_out = self._timed_out.get(seat, 0)
+        if seen < timed_out:
+            raise TableError(
+                Code.STALE,
+                f"too late: the turn timer moved for you (event {timed_out}) after the "
+                f"event your action answers ({seen})",
+            )
 
     async def client_seed(self, member: Member, hand: int, seed: bytes) -> None:
         async with self.lock:
@@ -781,6 +807,8 @@ class Table:
         assert self.game is not None
         events = self.game.apply(seat, action)
         self.moved_at = self.clock()
+        if timeout:
+            self._timed_out[seat] = self.number + 1  # (the action's own event: the first)
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
@@ -843,6 +871,7 @@ class Table:
         assert game is not None and secret is not None
         dealt = secret.cut(self.settings.rules)
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
+        self._hand_began, self._timed_out = self.number + 1, {}
         self._after(events, "deal", secret.entry(dealt))
 
     def finish(self) -> None:

@@ -223,9 +223,9 @@ async def test_an_answer_chosen_before_a_drop_is_not_sent_after_it(tmp_path: Pat
         sent: list[object] = []
         act = person.act
 
-        async def sending(action: object) -> None:
+        async def sending(action: object, seen: int | None = None) -> None:
             sent.append(action)
-            await act(action)  # type: ignore[arg-type]
+            await act(action, seen)  # type: ignore[arg-type]
 
         person.act = sending  # type: ignore[method-assign]
         for c in (person, *others):
@@ -261,3 +261,30 @@ async def test_an_answer_chosen_before_a_drop_is_not_sent_after_it(tmp_path: Pat
         for task in reading:
             task.cancel()
         assert players  # (they played the other seats)
+
+
+async def test_an_answer_the_server_finds_stale_is_counted_late_not_refused() -> None:
+    """Checked fresh and sent, an answer can still reach the server just after the timer
+    played for the seat (protocol 13 refuses it as `stale`): the bot counts it with the
+    answers too slow for their turn, not with its mistakes, and plays nothing for it."""
+    from president.client.model import TableModel
+
+    class Quiet:
+        def __init__(self) -> None:
+            self.model = TableModel()
+            self.on_message: object = None
+            self.seat_lost: m.Error | None = None
+            self.sent: list[object] = []
+
+        async def act(self, action: object, seen: int | None = None) -> None:
+            self.sent.append(action)
+
+    quiet = Quiet()
+    bot = BotPlayer(quiet, make_strategy("greedy", random.Random(1)))  # type: ignore[arg-type]
+    told: list[m.Error] = []
+    bot.on_refused = told.append
+    stale = m.Error(code="stale", message="too late: the turn timer moved for you", about="play")
+    await bot.on_message(stale)
+    illegal = m.Error(code="illegal", message="you do not hold 3C", about="play")
+    await bot.on_message(illegal)
+    assert (bot.late, bot.refused, told, quiet.sent) == (1, 1, [stale, illegal], [])
