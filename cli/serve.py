@@ -193,6 +193,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         chat_per_address=args.chat_per_address,
         chat_per_room=args.chat_per_room,
         ready_seconds=args.ready_seconds,
+        nudge_seconds=args.nudge_seconds,
     )
     interface = chosen_interface(args)
     return asyncio.run(serve(config, given, announce=args.announce, interface=interface))
@@ -242,6 +243,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="how long server-side bots think, so people can follow (default 0.3)",
     )
     defaults = ServerConfig()
+    parser.add_argument(
+        "--nudge-seconds",
+        type=whole(1, 3600),
+        default=defaults.nudge_seconds,
+        metavar="SECONDS",
+        help="at a table with no turn timer, how long a player another one nudged has "
+        f"to move before the timeout rule moves for them (default {defaults.nudge_seconds})",
+    )
     parser.add_argument(
         "--ready-seconds",
         type=seconds(3600),

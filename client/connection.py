@@ -518,6 +518,8 @@ class Client:
             await self._check_deal(message)
         elif isinstance(message, m.Chat):
             model.said(message)
+        elif isinstance(message, m.Nudged):
+            model.nudged(message)
         elif isinstance(message, m.Error):
             self.errors.append(message)
             self.ladder.refused(message)

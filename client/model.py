@@ -90,6 +90,16 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Nudged:
+    """`by` hurried `seats` (of the hand in play): `seconds` to move, then the timeout
+    rule moves for them (protocol 13, a table with no turn timer)."""
+
+    by: str
+    seats: tuple[int, ...]
+    seconds: int
+
+
+@dataclass(frozen=True)
 class Chair:
     """A chair at the table: who sits there ("" for nobody), a server bot's strategy
     ("" for a person), whether its player is connected and ready."""
@@ -141,7 +151,7 @@ class TableState:
 
 
 #: What happened at the table, in order, as a screen is told it (`TableModel.news`).
-News = Heard | Recalled | Tallied | Viewed | Sealed | Said
+News = Heard | Recalled | Tallied | Viewed | Sealed | Said | Nudged
 
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
@@ -208,6 +218,10 @@ class TableModel:
         if chat.scope == "table":  # (the lobby's is the lobby screen's: a table's log,
             # opened later, told it all as the table's, a user pass)
             self._tell(Said(chat.sender, chat.text))
+
+    def nudged(self, message: m.Nudged) -> None:
+        if message.table == self.name:
+            self._tell(Nudged(message.by, message.seats, message.seconds))
 
     def _tell(self, news: News) -> None:
         self.news.append(news)

@@ -38,6 +38,7 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.DiscardCards,
         m.TakeCards,  # the takes (version 10)
         m.BombRank,
+        m.Nudge,  # a table with no turn timer (version 13)
         m.ClientSeed,
         m.DealCheck,
         m.Leaderboard,  # the ladder (issue 15)
@@ -62,6 +63,7 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.HandHistory,  # a hand's events so far, with a snapshot (version 9)
         m.GameResults,  # the game's ended hands, with a snapshot (version 12)
         m.ChatHistory,  # the lobby's last lines of chat, with the table list (version 12)
+        m.Nudged,  # a nudge, told to the table (version 13)
         *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
     }
 )

@@ -38,7 +38,8 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: (the ended hands of the game, sent with a snapshot) and `chat_history` (the lobby's
 #: last lines of chat, sent with the table list); version 13 `seen` on every action (the
 #: event the client had seen when it chose: an answer to a turn the timer has since
-#: played is refused as `stale`, not taken for the seat's next turn).  A field or a
+#: played is refused as `stale`, not taken for the seat's next turn) and `nudge` /
+#: `nudged` (a table with no turn timer is not held by a seat that never moves).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
@@ -493,6 +494,16 @@ class BombRank(Message):
     seen: Seen = 0
 
 
+@message("nudge")
+@dataclass(frozen=True)
+class Nudge(Message):
+    """Version 13: at a table with no turn timer, hurry the seats that owe a move (not
+    your own): the timer runs for them for the server's nudge time, then the timeout
+    rule moves for them.  Everyone at the table is told (`nudged`)."""
+
+    SINCE = 13
+
+
 @message("client_seed")
 @dataclass(frozen=True)
 class ClientSeed(Message):
@@ -600,6 +611,20 @@ class TableView(Message):
     turn_deadline_ms: Annotated[int, Range(0, 3_600_000)]
     #: The game, once one has started at this table.
     game: GameView | None = None
+
+
+@message("nudged")
+@dataclass(frozen=True)
+class Nudged(Message):
+    """Version 13: `by` hurried `seats` at `table`: they have `seconds` to move (the
+    `table`'s `turn_deadline_ms` counts them down), then the timeout rule moves for them."""
+
+    SINCE = 13
+
+    table: TableName
+    by: Annotated[str, Text(1, 40)]
+    seats: Annotated[tuple[Seat, ...], Items(1, 12)]
+    seconds: Annotated[int, Range(1, 3600)]
 
 
 # --- game events: server to client, one type each (the engine's events, public face) ---

@@ -228,6 +228,8 @@ class ServerConfig:
     bot_workers: int = 1
     # tables
     grace_seconds: float = 120.0
+    #: At a table with no turn timer: how long a seat another player nudged has to move.
+    nudge_seconds: int = 60
     #: After a restart: how long tables wait for their players to come back.
     resume_seconds: float = 120.0
     seed_seconds: float = 5.0
@@ -248,6 +250,7 @@ class TableSettings:
     password: str | None = None
     turn_seconds: int = 60
     grace_seconds: float = 120.0
+    nudge_seconds: int = 60
     seed_seconds: float = 5.0
     bot_delay: float = 0.3
     pause_between_hands: float = 2.0
@@ -283,6 +286,7 @@ class TableSettings:
             password=None if password is None else hash_password(password),
             turn_seconds=turn_seconds,
             grace_seconds=config.grace_seconds,
+            nudge_seconds=config.nudge_seconds,
             seed_seconds=config.seed_seconds,
             bot_delay=config.bot_delay,
             pause_between_hands=config.pause_between_hands,

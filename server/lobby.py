@@ -783,6 +783,11 @@ async def _act(lobby: Lobby, guest: Guest, message: wire.ActionMessage) -> None:
     await table.act(guest, wire.action_from_wire(message), message.seen)
 
 
+@handles(m.Nudge)
+async def _nudge(lobby: Lobby, guest: Guest, message: m.Nudge) -> None:
+    await lobby.seated_table(guest).nudge(guest)
+
+
 @handles(m.ClientSeed)
 async def _seed(lobby: Lobby, guest: Guest, message: m.ClientSeed) -> None:
     await lobby.seated_table(guest).client_seed(guest, message.hand, message.seed)

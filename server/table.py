@@ -573,6 +573,35 @@ class Table:
             except IllegalAction as exc:
                 raise TableError(Code.ILLEGAL, str(exc)) from None
 
+    async def nudge(self, member: Member) -> None:
+        """A seated player hurries the people owing a move at a table with no turn timer:
+        the timer runs for them `nudge_seconds`, then the timeout rule moves for them (so
+        a guest who never moves does not hold the table).  Once a turn: while a clock
+        runs, there is nothing to hurry."""
+        async with self.lock:
+            self._writable()
+            seat, game = self.seat_of(member), self.game
+            if game is None or seat is None or self.status != "playing":
+                raise TableError(Code.NOT_ALLOWED, "you are not playing at a table")
+            if self.settings.turn_seconds:
+                raise TableError(Code.NOT_ALLOWED, "this table's turn timer hurries everyone")
+            if seat in game.actors:
+                raise TableError(Code.NOT_ALLOWED, "the move is yours")
+            seats = tuple(s for s in game.actors if self.bot_for(s) is None)
+            if not seats:
+                raise TableError(Code.NOT_ALLOWED, "nobody owes a move now")
+            timer = self.driver.timer
+            if timer.remaining() is not None:
+                raise TableError(Code.NOT_ALLOWED, "the clock is already running")
+            seconds = self.settings.nudge_seconds
+            timer.deadline = self.clock() + seconds
+            told = m.Nudged(table=self.name, by=game.seating[seat], seats=seats, seconds=seconds)
+            for other in self.chairs.members():
+                if _version(other) >= m.Nudged.SINCE:
+                    self._deliver(other, told)
+            self.broadcast_view()
+            self.driver.wake()
+
     def _fresh(self, seat: int, seen: int) -> None:
         """Refuse, as stale, an action chosen at event `seen` whose turn is gone."""
         if seen < self._hand_began:

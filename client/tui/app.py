@@ -66,9 +66,10 @@ HELP = (
     ("s", "suggest a play (the normal bot's)"),
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
-    ("b", "add a bot to an empty seat (before a game starts)"),
+    ("b", "add a bot to an empty seat (before a game)"),
     ("esc", "clear the choice, or hide/show the standings"),
     ("c", "chat to the table (enter sends, esc cancels)"),
+    ("n", "nudge a slow player (no turn timer)"),
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("?", "this help (any key closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
@@ -788,6 +789,16 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         table.chat.text = ""
         table.chatting = False
         event.app.layout.focus(table.hand_window)
+
+    @kb.add("n", filter=playing)
+    def _nudge(event: KeyPressEvent) -> None:
+        model = table.client.model
+        if model.slot is None or not model.playing:
+            screen.message = "a nudge is for a player, while a game is on"
+        elif (table.client.link.conn.version or 0) < m.Nudge.SINCE:
+            screen.message = "this server is of an older version: it takes no nudges"
+        else:  # (the server says why not, if it will not: a timer already runs, ...)
+            later(table.client.send(m.Nudge()))
 
     @kb.add("r", filter=playing)
     def _ready(event: KeyPressEvent) -> None:

@@ -40,10 +40,10 @@ from president.engine.describe import toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
-from ..model import Heard, News, Recalled, Said, Sealed, TableModel, Tallied, Viewed
+from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, middle_cut, said, shorten
 from .narrator import Narrator, card_text, cards_text, plural
-from .standings import HandResult, standings
+from .standings import HandResult, said_together, standings
 
 #: The turn's hint and enter's answer when no play beats the pile.
 NOTHING_BEATS = "nothing you hold beats the pile: p passes"
@@ -426,6 +426,8 @@ class TableScreen:
                     self.sealed(item.reason, item.seat)
                 case Said():
                     self._add(said(item.sender, item.text))
+                case Nudged():
+                    self.nudged(item)
                 case _:
                     assert_never(item)
         del self.log[:-200]
@@ -560,6 +562,22 @@ class TableScreen:
         if not where:
             self.log.append(line)
         self.stream.append((where, style, line))
+
+    def nudged(self, nudge: Nudged) -> None:
+        """Someone hurried the seats owing a move, at a table with no turn timer: said in
+        the log, and on the status line to a player hurried."""
+        public, me = self.model.public, self.model.seat
+        seating = public.seating if public is not None else ()
+        names = [
+            "you" if seat == me else seating[seat] if seat < len(seating) else f"seat {seat + 1}"
+            for seat in nudge.seats
+        ]
+        by = "you" if nudge.by == self.model.me else nudge.by
+        verb = "nudge" if by == "you" else "nudges"
+        line = f"{by} {verb} {said_together(names)}: {nudge.seconds}s to move, then the timer does"
+        self._add(line, "class:message")
+        if me in nudge.seats:
+            self.message = f"{by} {verb} you: {nudge.seconds}s to move"
 
     def heard(self, event: Event, timeout: str = "") -> None:
         """An event of the table (the engine's public face of it, as the model keeps it;

@@ -1,0 +1,77 @@
+"""`n` at the table: a player nudges the seat a table with no turn timer waits for (a
+guest who never moves), driven by keys against a real loopback server; the log says so,
+and the timeout rule moves for the seat when the nudge's time runs out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from president.client.tui.app import TableApp
+from president.protocol import messages as m
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from ..harness.servers import bot_key, client, running_server
+from ..harness.waiting import wait_for
+
+
+async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, nudge_seconds=1) as server:
+        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        ann.keep = True
+        mal = await client(server, "mal", tmp_path, identity=bot_key("mal"))
+        reading = asyncio.create_task(mal.run())  # mal reads, and never moves
+        await ann.send(
+            m.CreateTable(name="T", preset="classic", toggles={}, seats=3, turn_seconds=0)
+        )
+        for person in (ann, mal):
+            await person.send(m.Join(table="T"))
+        await ann.send(m.AddBot(table="T", strategy="greedy"))
+        with create_pipe_input() as keys:
+            table = TableApp(ann, input=keys, output=DummyOutput())
+            network = asyncio.create_task(table.network())
+            running = asyncio.create_task(table.app.run_async())
+            try:
+                await wait_for(lambda: ann.model.slot is not None and mal.model.slot is not None)
+                keys.send_text("r")
+                await mal.send(m.Ready())
+                screen = table.screen
+                while not (mal.model.my_turn and mal.model.hand):  # ann plays by keys
+                    await wait_for(
+                        lambda: (
+                            (ann.model.my_turn and bool(ann.model.hand))
+                            or (mal.model.my_turn and bool(mal.model.hand))
+                        ),
+                        30,
+                    )
+                    if not ann.model.my_turn:
+                        continue
+                    since = len(ann.model.events)
+                    screen.message = ""
+                    keys.send_text("s")
+                    await wait_for(lambda: bool(screen.selected) or bool(screen.message))
+                    keys.send_text("\r" if screen.selected else "p")
+                    await wait_for(lambda since=since: len(ann.model.events) > since, 30)
+                seat = mal.model.seat
+                keys.send_text("n")
+                await wait_for(
+                    lambda: "you nudge mal: 1s to move, then the timer does" in screen.log
+                )
+
+                def moved_for_mal() -> bool:
+                    return any(
+                        isinstance(x, (m.Played, m.Passed)) and x.seat == seat and x.timeout
+                        for x in ann.received
+                    )
+
+                await wait_for(moved_for_mal, 30)
+                assert [e for e in ann.errors if e.about] == []
+            finally:
+                network.cancel()
+                running.cancel()
+                reading.cancel()
+                await ann.link.close()
+                await mal.link.close()

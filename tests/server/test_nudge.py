@@ -1,0 +1,191 @@
+"""A nudge (protocol 13): at a table with no turn timer, a guest who sits and never moves
+held the game for good ("that is what no turn timer means").  Any other player seated
+there can now hurry the seats the table waits for: the timer runs for them, then the
+timeout rule moves."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from president.client.connection import Client
+from president.engine import PASS, Phase, Play
+from president.protocol import messages as m
+from president.protocol.errors import Code
+from president.server.seats import TableError
+from president.server.table import Table
+
+from ..harness.processes import ServerProcess
+from ..harness.servers import bot_key, dialer
+from ..harness.waiting import wait_for
+from .test_table import Member, all_ready, game_of, seated, table
+
+
+@dataclass(eq=False)
+class OldMember(Member):
+    """A connection that chose protocol 12."""
+
+    version: int = 12
+
+
+def on_turn(t: Table, members: list[Member]) -> tuple[Member, list[Member]]:
+    """The member the table waits for, and the others."""
+    turn = game_of(t).turn
+    assert turn is not None
+    name = game_of(t).seating[turn]
+    waited = next(x for x in members if x.name == name)
+    return waited, [x for x in members if x is not waited]
+
+
+def moves_of(t: Table) -> int:
+    game = game_of(t)
+    return len(game.history[-1].actions) if game.history else 0
+
+
+async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves() -> None:
+    t, _ = table(seats=3, nudge_seconds=1)
+    members = await seated(t, "ann", "bob")
+    cat = OldMember("cat")  # (cat speaks protocol 12: not told, sees the timer in the view)
+    await t.join(cat, None, None)
+    members.append(cat)
+    await all_ready(t, members)
+    game = game_of(t)
+    waited, others = on_turn(t, members)
+    seat = game.turn
+    assert seat is not None and t.driver.timer.remaining() is None  # (no timer here)
+    before = moves_of(t)
+
+    nudger = others[0]
+    await t.nudge(nudger)
+    told = m.Nudged(table="T", by=nudger.name, seats=(seat,), seconds=1)
+    for member in members:
+        assert member.of(m.Nudged) == ([] if member is cat else [told]), member.name
+    view = cat.of(m.TableView)[-1]
+    assert isinstance(view, m.TableView) and 0 < view.turn_deadline_ms <= 1000
+
+    await wait_for(lambda: moves_of(t) > before)  # the nudge's second ran out
+    played = [x for x in waited.sent if isinstance(x, (m.Played, m.Passed))][-1]
+    assert played.seat == seat and played.timeout == "time"
+    assert game.turn != seat and t.driver.timer.remaining() is None  # no timer after it
+    await t.stop()
+
+
+async def test_the_seats_own_move_stops_the_nudges_clock() -> None:
+    t, _ = table(seats=3, nudge_seconds=600)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    waited, others = on_turn(t, members)
+    await t.nudge(others[0])
+    assert t.driver.timer.remaining() is not None
+    seat = game.turn
+    assert seat is not None
+    action = Play([min(game.hand_of(seat), key=lambda c: c.rank)]) if game.top is None else PASS
+    await t.act(waited, action)
+    assert t.driver.timer.remaining() is None  # the next seat is not hurried
+    await t.stop()
+
+
+@pytest.mark.parametrize(
+    ("case", "refusal"),
+    [
+        ("own move", "the move is yours"),
+        ("twice", "the clock is already running"),
+        ("watcher", "you are not playing at a table"),
+        ("a timer", "this table's turn timer hurries everyone"),
+        ("bots only", "nobody owes a move now"),
+    ],
+)
+async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str) -> None:
+    t, _ = table(seats=3, nudge_seconds=600, turn_seconds=30 if case == "a timer" else 0)
+    if case == "bots only":
+        t.settings.bot_delay = 3600.0  # (the bot on turn is still thinking)
+        members = await seated(t, "ann", "bob")
+        t.chairs.add_bot("greedy", None)
+        await all_ready(t, members)
+        while (turn := game_of(t).turn) is not None and t.bot_for(turn) is None:
+            waited, _ = on_turn(t, members)
+            game = game_of(t)
+            lead = Play([min(game.hand_of(turn), key=lambda c: c.rank)])
+            await t.act(waited, PASS if game.top is not None else lead)
+        nudger = members[0]
+    else:
+        members = await seated(t, "ann", "bob", "cat")
+        await all_ready(t, members)
+        waited, others = on_turn(t, members)
+        nudger = {"own move": waited, "watcher": Member("wes")}.get(case, others[0])
+        if case == "watcher":
+            await t.spectate(nudger, None)
+        if case == "twice":
+            await t.nudge(others[1])
+    with pytest.raises(TableError) as refused:
+        await t.nudge(nudger)
+    assert (refused.value.code, refused.value.message) == (Code.NOT_ALLOWED, refusal)
+    await t.stop()
+
+
+@pytest.mark.slow
+async def test_a_real_server_moves_for_a_seat_that_never_does_once_nudged(tmp_path: Path) -> None:
+    """`president server --nudge-seconds 1` as a host runs it; three players at a table
+    with no turn timer, one of whom never moves (a hostile guest, or one gone to bed with
+    the window open).  Another nudges: every player is told, and the timeout rule moves
+    for the silent seat; the game goes on."""
+    server = await ServerProcess.started(tmp_path / "data", 0, "--nudge-seconds", "1")
+    names = ("ann", "bob", "mal")
+    people = [
+        Client(await dialer(server.address, n, tmp_path, pin=server.pin, identity=bot_key(n))())
+        for n in names
+    ]
+    heard: dict[str, list[m.Message]] = {n: [] for n in names}
+    for name, person in zip(names, people, strict=True):
+
+        async def hear(message: m.Message, name: str = name) -> None:
+            heard[name].append(message)
+
+        person.on_message = hear
+    tasks = [asyncio.create_task(p.run()) for p in people]
+    try:
+        ann, bob, mal = people
+        await ann.send(
+            m.CreateTable(name="T", preset="classic", toggles={}, seats=3, turn_seconds=0)
+        )
+        for person in people:
+            await person.send(m.Join(table="T"))
+        await wait_for(lambda: all(p.model.slot is not None for p in people), 30)
+        for person in people:
+            await person.send(m.Ready())
+
+        # ann and bob play (passing where they may, else their first legal move) until
+        # the table waits for mal, who never moves
+        def someone_asked() -> Client | None:
+            return next((p for p in people if p.model.my_turn and p.model.hand), None)
+
+        while (mover := await wait_for(someone_asked, 30)) is not mal:
+            number = mover.model.view.number if mover.model.view else 0
+            legal = mover.model.seat_view().legal_actions()
+            await mover.act(PASS if PASS in legal else legal[0])
+            await wait_for(
+                lambda m=mover, n=number: (m.model.view.number if m.model.view else 0) > n
+            )
+        seat = mal.model.seat
+        await bob.send(m.Nudge())
+        for name in names:
+            await wait_for(lambda name=name: any(isinstance(x, m.Nudged) for x in heard[name]))
+        nudged = next(x for x in heard["mal"] if isinstance(x, m.Nudged))
+        assert (nudged.by, nudged.seats, nudged.seconds) == ("bob", (seat,), 1)
+
+        def moved_for_mal() -> bool:
+            return any(
+                isinstance(x, (m.Played, m.Passed)) and x.seat == seat and x.timeout == "time"
+                for x in heard["ann"]
+            )
+
+        await wait_for(moved_for_mal, 30)
+        assert [e for p in people for e in p.errors] == []
+        assert mal.model.public is not None and mal.model.public.phase is Phase.PLAY
+    finally:
+        for task in tasks:
+            task.cancel()
+        server.kill()
