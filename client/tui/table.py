@@ -574,7 +574,10 @@ class TableScreen:
         ]
         by = "you" if nudge.by == self.model.me else nudge.by
         verb = "nudge" if by == "you" else "nudges"
-        line = f"{by} {verb} {said_together(names)}: {nudge.seconds}s to move, then the timer does"
+        them = "you" if names == ["you"] else "them"
+        line = (
+            f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the timer moves for {them}"
+        )
         self._add(line, "class:message")
         if me in nudge.seats:
             self.message = f"{by} {verb} you: {nudge.seconds}s to move"
