@@ -166,11 +166,11 @@ class Seat:
         self.own_cards: collections.Counter[str] = collections.Counter()
         act = client.act
 
-        async def counted(action: Any) -> None:
+        async def counted(action: Any, seen: int | None = None) -> None:
             wired = wire.action_to_wire(action)
             self.own[wired.TYPE] += 1
             self.own_cards.update(getattr(wired, "cards", None) or ())
-            await act(action)
+            await act(action, seen)
 
         client.act = counted  # type: ignore[method-assign]
 

@@ -40,9 +40,9 @@ class TimedBot(BotPlayer):
         self.sent: float | None = None
         act = client.act
 
-        async def timed_act(action: Action) -> None:
+        async def timed_act(action: Action, seen: int | None = None) -> None:
             self.sent = time.perf_counter()
-            await act(action)
+            await act(action, seen)
 
         client.act = timed_act  # type: ignore[method-assign]
 

@@ -579,6 +579,8 @@ class Table:
         a guest who never moves does not hold the table).  Once a turn: while a clock
         runs, there is nothing to hurry."""
         async with self.lock:
+            if self.driver.suspended:
+                raise TableError(Code.SERVER_CLOSING, "the server is shutting down")
             self._writable()
             seat, game = self.seat_of(member), self.game
             if game is None or seat is None or self.status != "playing":
@@ -591,6 +593,12 @@ class Table:
             if not seats:
                 raise TableError(Code.NOT_ALLOWED, "nobody owes a move now")
             timer = self.driver.timer
+            if timer.resume_until is not None or any(self.away(s) for s in seats):
+                # (an away seat has its grace period to come back, and after a restart the
+                # table waits for its players: a nudge would cut either short)
+                raise TableError(
+                    Code.NOT_ALLOWED, "the table already waits for a seat that is away"
+                )
             if timer.remaining() is not None:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
             seconds = self.settings.nudge_seconds

@@ -256,11 +256,17 @@ class TableApp:
             self.screen.message = f"not sent: {task.exception()}"
             self.app.invalidate()
 
-    async def send(self, *actions: Action) -> None:
-        """Send the actions in order (a due's cards go one at a time)."""
+    def send(self, *actions: Action) -> Awaitable[None]:
+        """Send the actions in order (a due's cards go one at a time), each saying the
+        table's last event as it stands now, when the key is pressed (`seen`: the server
+        refuses an answer to a turn the timer has played meanwhile)."""
+        view = self.client.model.view
+        return self._send(actions, view.number if view is not None else 0)
+
+    async def _send(self, actions: tuple[Action, ...], seen: int) -> None:
         try:
             for action in actions:
-                await self.client.act(action)
+                await self.client.act(action, seen)
         except (ConnectionError, OSError):
             self.screen.message = "not sent: the connection is down"
 

@@ -59,7 +59,7 @@ class FakeClient:
     sent: list[object] = field(default_factory=list)
     ladder: Ladder = field(default_factory=Ladder)
 
-    async def act(self, action: object) -> None:
+    async def act(self, action: object, seen: int | None = None) -> None:
         self.sent.append(action)
 
     async def send(self, message: object) -> None:

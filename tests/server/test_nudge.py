@@ -96,6 +96,10 @@ async def test_the_seats_own_move_stops_the_nudges_clock() -> None:
         ("watcher", "you are not playing at a table"),
         ("a timer", "this table's turn timer hurries everyone"),
         ("bots only", "nobody owes a move now"),
+        # (a review: the nudge cut short a dropped player's grace period, and after a
+        # restart played for a seat the moment it came back)
+        ("away", "the table already waits for a seat that is away"),
+        ("restarted", "the table already waits for a seat that is away"),
     ],
 )
 async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str) -> None:
@@ -120,10 +124,28 @@ async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str
             await t.spectate(nudger, None)
         if case == "twice":
             await t.nudge(others[1])
+        if case == "away":
+            await t.drop(waited)
+        if case == "restarted":  # (as `Table.restored` leaves a table with no turn timer)
+            t.driver.timer.resume_until = t.clock() + 600
     with pytest.raises(TableError) as refused:
         await t.nudge(nudger)
     assert (refused.value.code, refused.value.message) == (Code.NOT_ALLOWED, refusal)
+    if case not in ("twice", "a timer"):
+        assert t.driver.timer.deadline is None  # (no clock was started)
     await t.stop()
+
+
+async def test_no_nudge_while_the_server_shuts_down() -> None:
+    t, _ = table(seats=3)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    _, others = on_turn(t, members)
+    await t.driver.suspend()
+    with pytest.raises(TableError) as refused:
+        await t.nudge(others[0])
+    assert refused.value.code is Code.SERVER_CLOSING
+    assert not any(x.of(m.Nudged) for x in members)
 
 
 @pytest.mark.slow
