@@ -59,7 +59,8 @@ MEANINGS: Final[Mapping[Code, str]] = {
     Code.ILLEGAL: "the rules do not allow that action now (the message says why)",
     Code.NOT_YOUR_TURN: "it is another seat's turn, or this seat sits out the trick",
     Code.STALE: "the action answers a turn that is gone: the timeout rule moved for the seat, "
-    "or a new hand began, after the event its `seen` names (version 13)",
+    "or a new hand began, after the event its `seen` names; a `nudge`: the table moved after "
+    "it (version 13)",
     Code.BAD_DEAL_SEED: "a deal seed out of turn, a second one, or one after the deal",
     Code.SERVER_CLOSING: "the server is shutting down",
     Code.SERVER_ERROR: "the server failed to do it (a bug, logged there); nothing changed",

@@ -499,9 +499,13 @@ class BombRank(Message):
 class Nudge(Message):
     """Version 13: at a table with no turn timer, hurry the seats that owe a move (not
     your own): the timer runs for them for the server's nudge time, then the timeout
-    rule moves for them.  Everyone at the table is told (`nudged`)."""
+    rule moves for them.  Everyone at the table is told (`nudged`).  `seen`: the last
+    event the client had (0: not said); if the table has moved since, the nudge is
+    refused rather than hurrying a seat the player did not see waited for."""
 
     SINCE = 13
+
+    seen: Annotated[int, Range(0, 2**53)] = 0
 
 
 @message("client_seed")

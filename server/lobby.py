@@ -785,7 +785,7 @@ async def _act(lobby: Lobby, guest: Guest, message: wire.ActionMessage) -> None:
 
 @handles(m.Nudge)
 async def _nudge(lobby: Lobby, guest: Guest, message: m.Nudge) -> None:
-    await lobby.seated_table(guest).nudge(guest)
+    await lobby.seated_table(guest).nudge(guest, message.seen)
 
 
 @handles(m.ClientSeed)

@@ -573,7 +573,7 @@ class Table:
             except IllegalAction as exc:
                 raise TableError(Code.ILLEGAL, str(exc)) from None
 
-    async def nudge(self, member: Member) -> None:
+    async def nudge(self, member: Member, seen: int = 0) -> None:
         """A seated player hurries the people owing a move at a table with no turn timer:
         the timer runs for them `nudge_seconds`, then the timeout rule moves for them (so
         a guest who never moves does not hold the table).  Once a turn: while a clock
@@ -587,6 +587,8 @@ class Table:
                 raise TableError(Code.NOT_ALLOWED, "you are not playing at a table")
             if self.settings.turn_seconds:
                 raise TableError(Code.NOT_ALLOWED, "this table's turn timer hurries everyone")
+            if seen and seen < self.number:
+                raise TableError(Code.STALE, "the table has moved on since: look again")
             if seat in game.actors:
                 raise TableError(Code.NOT_ALLOWED, "the move is yours")
             seats = tuple(s for s in game.actors if self.bot_for(s) is None)

@@ -804,7 +804,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         elif (table.client.link.conn.version or 0) < m.Nudge.SINCE:
             screen.message = "this server is of an older version: it takes no nudges"
         else:  # (the server says why not, if it will not: a timer already runs, ...)
-            later(table.client.send(m.Nudge()))
+            view = model.view
+            later(table.client.send(m.Nudge(seen=view.number if view is not None else 0)))
 
     @kb.add("r", filter=playing)
     def _ready(event: KeyPressEvent) -> None:

@@ -92,6 +92,7 @@ EXAMPLES: list[m.Message] = [
     m.TakeCards(cards=("2S",)),
     m.BombRank(rank=4),
     m.Nudge(),
+    m.Nudge(seen=152),
     m.Nudged(table="Friday", by="Ann", seats=(2,), seconds=60),
     m.ClientSeed(hand=2, seed=KEY),
     m.DealCheck(hand=2, ok=True),

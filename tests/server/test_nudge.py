@@ -136,6 +136,29 @@ async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str
     await t.stop()
 
 
+async def test_a_nudge_sent_before_the_table_moved_is_stale() -> None:
+    """ann presses `n` as the table waits for bob, and bob moves meanwhile: her nudge,
+    which says the event she had seen, is refused rather than hurrying cat, whom she
+    never saw the table wait for; sent again on what she sees now, it is taken."""
+    t, _ = table(seats=3, nudge_seconds=600)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    waited, others = on_turn(t, members)
+    seen = t.number
+    seat = game.turn
+    assert seat is not None
+    action = Play([min(game.hand_of(seat), key=lambda c: c.rank)]) if game.top is None else PASS
+    await t.act(waited, action)
+    nudger = next(x for x in others if x.name != game.seating[game.turn or 0])
+    with pytest.raises(TableError) as refused:
+        await t.nudge(nudger, seen)
+    assert refused.value.code is Code.STALE and t.driver.timer.deadline is None
+    await t.nudge(nudger, t.number)
+    assert t.driver.timer.deadline is not None
+    await t.stop()
+
+
 async def test_no_nudge_while_the_server_shuts_down() -> None:
     t, _ = table(seats=3)
     members = await seated(t, "ann", "bob", "cat")
