@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from president.bots.review import WORLDS, Advice, advise
+from president.bots.review import MORE_WORLDS, WORLDS, Advice, advise
 from president.engine import Phase
 from president.engine.record import NotARecord, loads
 from prompt_toolkit.filters import Filter
@@ -25,6 +25,13 @@ from .replay_app import ReplayApp, reviewed
 from .review import action_text
 from .shell import Shell
 from .table import TableScreen, suggested
+
+#: Worlds the coach chooses its play in, and as many it measures both figures in: the
+#: review's second look near a threshold (`review.MORE_WORLDS` times its 48).  At 48 the
+#: same position's figure moved by about 0.09 of a place from one sample to the next (0.11
+#: under `daifugo`); at 144 by 0.05 (0.07), answering in about half a second under
+#: `daifugo` (the longest 1.4 s), at 192 hardly steadier (`scripts/bench_coach.py`).
+COACH_WORLDS = WORLDS * MORE_WORLDS
 
 COACH_KEY = "a"
 REVIEW_KEY = "v"
@@ -42,7 +49,7 @@ class PlayExtras:
 
     record: Callable[[], str | None]
     me: str
-    worlds: int = WORLDS
+    worlds: int = COACH_WORLDS
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
 
 
