@@ -107,7 +107,7 @@ async def lobby_and_tables(
             if table.quitting and model.slot is not None and client.seat_lost is None:
                 # (no `leave`: the seat waits, as for a client that crashed)
                 meanwhile = (
-                    "the timeout rule plays it meanwhile"
+                    "the turn timer, or after a while the timeout rule, plays it meanwhile"
                     if model.playing
                     else "kept for a while with no game on"
                 )

@@ -590,17 +590,18 @@ class Table:
             if seen and seen < self.number:
                 raise TableError(Code.STALE, "the table has moved on since: look again")
             if seat in game.actors:
-                raise TableError(Code.NOT_ALLOWED, "the move is yours")
+                raise TableError(Code.NOT_ALLOWED, "it is your move: nobody to nudge")
+            if not game.actors:
+                raise TableError(Code.NOT_ALLOWED, "nobody owes a move now")
             seats = tuple(s for s in game.actors if self.bot_for(s) is None)
             if not seats:
-                raise TableError(Code.NOT_ALLOWED, "nobody owes a move now")
+                raise TableError(Code.NOT_ALLOWED, "only a bot is to move: it needs no nudge")
             timer = self.driver.timer
-            if timer.resume_until is not None or any(self.away(s) for s in seats):
-                # (an away seat has its grace period to come back, and after a restart the
-                # table waits for its players: a nudge would cut either short)
-                raise TableError(
-                    Code.NOT_ALLOWED, "the table already waits for a seat that is away"
-                )
+            if timer.resume_until is not None:  # (restarted: the table waits for its players)
+                raise TableError(Code.NOT_ALLOWED, "the table waits for its players to come back")
+            away = [s for s in seats if self.away(s)]
+            if away:  # (its grace period to come back: a nudge would cut it short)
+                raise TableError(Code.NOT_ALLOWED, self._waiting_for(game, away))
             if timer.remaining() is not None:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
             seconds = self.settings.nudge_seconds
@@ -611,6 +612,19 @@ class Table:
                     self._deliver(other, told)
             self.broadcast_view()
             self.driver.wake()
+
+    def _waiting_for(self, game: Game, away: list[int]) -> str:
+        """Why a nudge is not needed for seats that are away: the table waits for them,
+        and how long is left of their grace period."""
+        left = [
+            self.settings.grace_seconds - (self.clock() - since)
+            for s in away
+            if (since := self.away_since(s)) is not None
+        ]
+        wait = max(0, int(min(left, default=0.0) + 0.999))
+        names = " and ".join(game.seating[s] for s in away)
+        verb = "is" if len(away) == 1 else "are"
+        return f"{names} {verb} away: the table moves for them in {wait // 60}:{wait % 60:02d}"
 
     def _fresh(self, seat: int, seen: int) -> None:
         """Refuse, as stale, an action chosen at event `seen` whose turn is gone."""

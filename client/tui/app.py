@@ -799,8 +799,10 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("n", filter=playing)
     def _nudge(event: KeyPressEvent) -> None:
         model = table.client.model
-        if model.slot is None or not model.playing:
-            screen.message = "a nudge is for a player, while a game is on"
+        if model.slot is None:
+            screen.message = "a nudge is for a player at the table"
+        elif not model.playing:
+            screen.message = "nobody to nudge: no hand is being played"
         elif (table.client.link.conn.version or 0) < m.Nudge.SINCE:
             screen.message = "this server is of an older version: it takes no nudges"
         else:  # (the server says why not, if it will not: a timer already runs, ...)

@@ -111,7 +111,7 @@ class TableForm:
                 f"{self.turn_seconds}s" if self.turn_seconds else "off",
                 "then the timeout rule plays for the seat"
                 if self.turn_seconds
-                else "nobody is hurried",
+                else "nobody is hurried until a player nudges (n)",
             ),
             (
                 "password",

@@ -578,9 +578,9 @@ class TableScreen:
         line = (
             f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the timer moves for {them}"
         )
-        self._add(line, "class:message")
-        if me in nudge.seats:
-            self.message = f"{by} {verb} you: {nudge.seconds}s to move"
+        self._add(line, "class:message" if me in nudge.seats else "")
+        if me in nudge.seats:  # (kept until a key: the header's clock alone is easy to miss)
+            self.message = self.kept_message = f"{by} {verb} you: {nudge.seconds}s to move"
 
     def heard(self, event: Event, timeout: str = "") -> None:
         """An event of the table (the engine's public face of it, as the model keeps it;

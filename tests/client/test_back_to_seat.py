@@ -98,7 +98,7 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
             assert await ann.exits() == 0
             said = " ".join(ann.output().split())
             assert (
-                "your seat at T waits for you (the timeout rule plays it meanwhile): president "
+                "your seat at T waits for you (the turn timer, or after a while the timeout rule, plays it meanwhile): president "
                 f"connect {server.address} --name ann takes you back to it"
             ) in said, said
         ann.close()  # SIGKILL: no goodbye
