@@ -84,6 +84,12 @@ BUILT_IN: frozenset[str] = frozenset(STRATEGIES)
 LEVELS: dict[str, str] = {"easy": "greedy", "normal": "heuristic", "hard": "search"}
 
 
+def described(strategy: str) -> str:
+    """A strategy as a player picks it: "normal (heuristic)" for a level's, else its name."""
+    level = next((name for name, bot in LEVELS.items() if bot == strategy), None)
+    return f"{level} ({strategy})" if level else strategy
+
+
 def strategy_name(name: str) -> str:
     """The strategy `name` means: a strategy's name or a level's, in any case;
     `ValueError` naming the choices if it is neither."""

@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from president.bots.strategies import described
 from president.engine import PASS, Action, HandOver, Phase
 from president.protocol import messages as m
 from president.protocol.errors import Code
@@ -827,7 +828,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         if model.table is None or model.table.status == "playing":
             screen.message = "bots join between games"
             return
-        screen.message = f"asked for a {table.bots} bot"
+        screen.message = f"asked for a bot: {described(table.bots)}"
         later(table.client.send(m.AddBot(table=model.name, strategy=table.bots)))
 
     @kb.add("q", filter=playing)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
+from president.bots.strategies import described
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -550,7 +551,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     def _bot(event: KeyPressEvent) -> None:
         info = chosen()
         if info is not None:
-            screen.message = f"asked for a {lobby.bots} bot at {info.name}"
+            screen.message = f"asked for a bot at {info.name}: {described(lobby.bots)}"
             lobby.send(m.AddBot(table=info.name, strategy=lobby.bots))
 
     @kb.add("n", filter=browsing)

@@ -326,3 +326,15 @@ def test_the_heuristic_leads_an_emperor_when_the_revolution_suits_the_cards_left
     assert bot.choose(variant_view(weak)) != emperor  # (not a play without the toggle)
     strong = "5S 6H 7D 8C AH AS 2D"  # aces and a 2 left: it keeps the order as it is
     assert bot.choose(variant_view(strong, emperor=True)) != emperor
+
+
+def test_a_levels_strategy_is_told_by_its_level() -> None:
+    """The README offers easy, normal and hard: `b` said "asked for a heuristic bot"."""
+    from president.bots.strategies import described
+
+    assert [described(s) for s in ("greedy", "heuristic", "search", "random")] == [
+        "easy (greedy)",
+        "normal (heuristic)",
+        "hard (search)",
+        "random",
+    ]
