@@ -379,7 +379,7 @@ class Table:
 
     def view(self) -> m.TableView:
         """The public state, after event `number`: what every member is sent."""
-        left = self.driver.timer.remaining()
+        left = self._time_left()
         game = self.game
         public = None
         if game is not None and game.hand >= 0:
@@ -393,6 +393,23 @@ class Table:
             turn_deadline_ms=0 if left is None else int(left * 1000),
             game=public,
         )
+
+    def _time_left(self) -> float | None:
+        """Seconds until the timeout rule moves, as a view says: the turn timer's (or a
+        nudge's), or at a table with no turn timer what is left of the grace period of a
+        seat the table waits for while it is away (None: nothing runs)."""
+        left, game, timer = self.driver.timer.remaining(), self.game, self.driver.timer
+        if self.settings.turn_seconds or game is None or self.status != "playing":
+            return left
+        if timer.resume_until is not None:  # (restarted: the table waits for its players)
+            return left
+        ends = [] if left is None else [left]  # (a nudge's clock, or the first grace to end)
+        ends += [
+            max(0.0, self.settings.grace_seconds - (self.clock() - since))
+            for seat in game.actors
+            if (since := self.away_since(seat)) is not None
+        ]
+        return min(ends, default=None)
 
     # --- members' operations (each under the table's lock) -------------------------------
 
@@ -616,12 +633,7 @@ class Table:
     def _waiting_for(self, game: Game, away: list[int]) -> str:
         """Why a nudge is not needed for seats that are away: the table waits for them,
         and how long is left of their grace period."""
-        left = [
-            self.settings.grace_seconds - (self.clock() - since)
-            for s in away
-            if (since := self.away_since(s)) is not None
-        ]
-        wait = max(0, int(min(left, default=0.0) + 0.999))
+        wait = max(0, int((self._time_left() or 0.0) + 0.999))
         names = " and ".join(game.seating[s] for s in away)
         verb = "is" if len(away) == 1 else "are"
         return f"{names} {verb} away: the table moves for them in {wait // 60}:{wait % 60:02d}"

@@ -240,3 +240,18 @@ async def test_a_real_server_moves_for_a_seat_that_never_does_once_nudged(tmp_pa
         for task in tasks:
             task.cancel()
         server.kill()
+
+
+async def test_the_grace_of_a_seat_away_counts_down_in_the_view() -> None:
+    """A players' pass: at a table with no turn timer, the player whose turn it was
+    dropped and the table sat still for two minutes with no clock on anyone's screen
+    (and a nudge refused). The view's `turn_deadline_ms` now counts the grace down."""
+    t, _ = table(seats=3, grace_seconds=120.0)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    assert others[0].of(m.TableView)[-1].turn_deadline_ms == 0  # type: ignore[attr-defined]
+    await t.drop(waited)
+    view = others[0].of(m.TableView)[-1]
+    assert isinstance(view, m.TableView) and 100_000 < view.turn_deadline_ms <= 120_000
+    await t.stop()
