@@ -111,8 +111,10 @@ class Table:
         self.hand_log = HandLog()
         #: The number of the hand's first event, and of the last move the timeout rule
         #: made for each seat in it: an action chosen before either answers a turn that
-        #: is gone (`act`; not kept across a restart, which drops every connection).
-        self._hand_began = 0
+        #: is gone (`act`; not kept across a restart, which drops every connection).  And
+        #: of the last move anyone made (a nudge pressed before it is stale): moves, not
+        #: `number`, which a snapshot sent to one member moves on unseen by the others.
+        self._hand_began = self._last_move = 0
         self._timed_out: dict[int, int] = {}
         #: The game's ended hands as last sent with a snapshot (`_results_of`).
         self._results: tuple[Game, int, list[m.GameResults]] | None = None
@@ -604,7 +606,7 @@ class Table:
                 raise TableError(Code.NOT_ALLOWED, "you are not playing at a table")
             if self.settings.turn_seconds:
                 raise TableError(Code.NOT_ALLOWED, "this table's turn timer hurries everyone")
-            if seen and seen < self.number:
+            if seen and seen < self._last_move:
                 raise TableError(Code.STALE, "the table has moved on since: look again")
             if seat in game.actors:
                 raise TableError(Code.NOT_ALLOWED, "it is your move: nobody to nudge")
@@ -872,8 +874,9 @@ class Table:
         assert self.game is not None
         events = self.game.apply(seat, action)
         self.moved_at = self.clock()
+        self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:
-            self._timed_out[seat] = self.number + 1  # (the action's own event: the first)
+            self._timed_out[seat] = self._last_move
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
@@ -936,7 +939,8 @@ class Table:
         assert game is not None and secret is not None
         dealt = secret.cut(self.settings.rules)
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
-        self._hand_began, self._timed_out = self.number + 1, {}
+        self._hand_began = self._last_move = self.number + 1
+        self._timed_out = {}
         self._after(events, "deal", secret.entry(dealt))
 
     def finish(self) -> None:

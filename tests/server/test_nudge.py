@@ -21,7 +21,7 @@ from president.server.table import Table
 from ..harness.processes import ServerProcess
 from ..harness.servers import bot_key, dialer
 from ..harness.waiting import wait_for
-from .test_table import Member, all_ready, game_of, seated, table
+from .test_table import Member, all_ready, back_after_a_drop, game_of, seated, table
 
 
 @dataclass(eq=False)
@@ -161,6 +161,23 @@ async def test_a_nudge_sent_before_the_table_moved_is_stale() -> None:
         await t.nudge(nudger, seen)
     assert refused.value.code is Code.STALE and t.driver.timer.deadline is None
     await t.nudge(nudger, t.number)
+    assert t.driver.timer.deadline is not None
+    await t.stop()
+
+
+async def test_a_snapshot_sent_to_another_member_does_not_make_a_nudge_stale() -> None:
+    """A snapshot for one who comes back takes a number the others are not sent a view
+    of: a nudge saying the last view it had must still be taken (the table has not
+    moved), not refused as stale until someone moves (a last read of the change)."""
+    t, _ = table(seats=3, nudge_seconds=600)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    _, others = on_turn(t, members)
+    nudger, other = others
+    await back_after_a_drop(t, other)  # (its view, then its snapshot: a number more)
+    seen = nudger.of(m.TableView)[-1].number  # type: ignore[attr-defined]
+    assert seen < t.number
+    await t.nudge(nudger, seen)
     assert t.driver.timer.deadline is not None
     await t.stop()
 
