@@ -392,7 +392,7 @@ class Table:
             status=self.status,
             rules=self.wire_rules,
             chairs=tuple(s.to_wire() for s in self.chairs),
-            turn_deadline_ms=0 if left is None else int(left * 1000),
+            turn_deadline_ms=0 if left is None else int(min(left, 3600.0) * 1000),
             game=public,
         )
 
