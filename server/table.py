@@ -197,6 +197,9 @@ class Table:
         )
         table.game, table.status, table.game_id = game, status, game_id
         table.number, table.deal_secret = number, deal_secret
+        # (a nudge pressed on a view from before the restart is stale: moves since then
+        # may not have reached it)
+        table._last_move = number
         table.hand_log = hand_log or HandLog()
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
@@ -400,18 +403,29 @@ class Table:
         """Seconds until the timeout rule moves, as a view says: the turn timer's (or a
         nudge's), or at a table with no turn timer what is left of the grace period of a
         seat the table waits for while it is away (None: nothing runs)."""
-        left, game, timer = self.driver.timer.remaining(), self.game, self.driver.timer
+        left, game = self.driver.timer.remaining(), self.game
         if self.settings.turn_seconds or game is None or self.status != "playing":
             return left
-        if timer.resume_until is not None:  # (restarted: the table waits for its players)
-            return left
-        ends = [] if left is None else [left]  # (a nudge's clock, or the first grace to end)
-        ends += [
-            max(0.0, self.settings.grace_seconds - (self.clock() - since))
-            for seat in game.actors
-            if (since := self.away_since(seat)) is not None
-        ]
-        return min(ends, default=None)
+        ends = [] if left is None else [left]  # (a nudge's clock, or the first wait to end)
+        return min([*ends, *self._away_waits(game).values()], default=None)
+
+    def _away_waits(self, game: Game) -> dict[int, float]:
+        """At a table with no turn timer, each seat owing a move that is away: the seconds
+        until the timeout rule moves for it (what is left of its grace period, or after a
+        restart of the table's window for its players), as the driver counts them: while
+        nobody is here they stand still."""
+        timer, unattended = self.driver.timer, self.driver.unattended_since
+        now = self.clock() if unattended is None else unattended
+        waits = {}
+        for seat in game.actors:
+            since = self.away_since(seat)
+            if since is None:
+                continue
+            if timer.resume_until is not None:  # (restarted: the window, not the grace)
+                waits[seat] = max(0.0, timer.resume_until - now)
+            else:
+                waits[seat] = max(0.0, self.settings.grace_seconds - (now - since))
+        return waits
 
     # --- members' operations (each under the table's lock) -------------------------------
 
@@ -635,10 +649,15 @@ class Table:
     def _waiting_for(self, game: Game, away: list[int]) -> str:
         """Why a nudge is not needed for seats that are away: the table waits for them,
         and how long is left of their grace period."""
-        wait = max(0, int((self._time_left() or 0.0) + 0.999))
-        names = " and ".join(game.seating[s] for s in away)
-        verb = "is" if len(away) == 1 else "are"
-        return f"{names} {verb} away: the table moves for them in {wait // 60}:{wait % 60:02d}"
+        waits = self._away_waits(game)
+
+        def told(seat: int) -> str:
+            wait = max(0, int(waits.get(seat, 0.0) + 0.999))
+            return f"{wait // 60}:{wait % 60:02d}"
+
+        first, *others = sorted(away, key=lambda seat: waits.get(seat, 0.0))
+        said = f"{game.seating[first]} is away: the table moves for them in {told(first)}"
+        return "; ".join([said, *(f"{game.seating[s]} in {told(s)}" for s in others)])
 
     def _fresh(self, seat: int, seen: int) -> None:
         """Refuse, as stale, an action chosen at event `seen` whose turn is gone."""

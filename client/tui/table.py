@@ -135,6 +135,8 @@ class TableScreen:
     #: one shown (the coach's answer, asked for and read at leisure: it went after 5 s,
     #: the newcomer pass).
     kept_message: str = ""
+    #: The status line a nudge of my seat set (gone with my next move, or the timer's).
+    nudge_said: str = ""
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
@@ -579,8 +581,9 @@ class TableScreen:
             f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the timer moves for {them}"
         )
         self._add(line, "class:message" if me in nudge.seats else "")
-        if me in nudge.seats:  # (kept until a key: the header's clock alone is easy to miss)
-            self.message = self.kept_message = f"{by} {verb} you: {nudge.seconds}s to move"
+        if me in nudge.seats:  # (kept until a key or a move: the header's clock is easy to miss)
+            self.nudge_said = f"{by} {verb} you: {nudge.seconds}s to move"
+            self.message = self.kept_message = self.nudge_said
 
     def heard(self, event: Event, timeout: str = "") -> None:
         """An event of the table (the engine's public face of it, as the model keeps it;
@@ -588,6 +591,9 @@ class TableScreen:
         and what the screen keeps of it."""
         if isinstance(event, Played) and event.seat == self.model.seat:
             self.selected = set()
+        mine = getattr(event, "seat", getattr(event, "giver", None)) == self.model.seat
+        if mine and self.nudge_said and self.kept_message == self.nudge_said:
+            self.message = self.kept_message = ""  # (moved, or moved for: the nudge is over)
         if isinstance(event, HandStarted):
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table

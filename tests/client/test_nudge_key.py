@@ -75,3 +75,24 @@ async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
                 reading.cancel()
                 await ann.link.close()
                 await mal.link.close()
+
+
+def test_the_nudged_players_status_line_goes_with_their_move() -> None:
+    """A review: kept until a key, the line outlived the nudge: the player (away from
+    the keyboard, as the nudged often are) came back to "60s to move" long after the
+    timeout rule had moved for them."""
+    from president.client.model import Nudged, TableModel
+    from president.client.tui.table import TableScreen
+    from president.engine import Passed
+
+    from ..views import a_public_view
+
+    model = TableModel(me="bob")
+    model.public = a_public_view(("ann", "bob", "cat"))
+    screen = TableScreen(model)
+    screen.nudged(Nudged("ann", (1,), 60))
+    assert screen.message == screen.kept_message == "ann nudges you: 60s to move"
+    screen.heard(Passed(0, False))  # (another seat's move: the line stays)
+    assert screen.message == "ann nudges you: 60s to move"
+    screen.heard(Passed(1, False), timeout="time")  # the timeout rule moved for bob
+    assert screen.message == screen.kept_message == ""

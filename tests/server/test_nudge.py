@@ -21,7 +21,15 @@ from president.server.table import Table
 from ..harness.processes import ServerProcess
 from ..harness.servers import bot_key, dialer
 from ..harness.waiting import wait_for
-from .test_table import Member, all_ready, back_after_a_drop, game_of, seated, table
+from .test_table import (
+    Member,
+    all_ready,
+    back_after_a_drop,
+    game_of,
+    play_until,
+    seated,
+    table,
+)
 
 
 @dataclass(eq=False)
@@ -271,4 +279,64 @@ async def test_the_grace_of_a_seat_away_counts_down_in_the_view() -> None:
     await t.drop(waited)
     view = others[0].of(m.TableView)[-1]
     assert isinstance(view, m.TableView) and 100_000 < view.turn_deadline_ms <= 120_000
+    await t.stop()
+
+
+async def test_after_a_restart_the_window_for_an_away_seat_counts_down_in_the_view() -> None:
+    """A review: at a table with no turn timer, a restarted table's window for its
+    players showed no clock, and the driver moved for the seat when it ended."""
+    t, _ = table(seats=3)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    async with t.lock:  # (as `Table.restored` leaves it)
+        t.driver.timer.resume_until = t.clock() + 600.0
+    await t.drop(waited)
+    view = others[0].of(m.TableView)[-1]
+    assert isinstance(view, m.TableView) and 500_000 < view.turn_deadline_ms <= 600_000
+    await t.stop()
+
+
+async def test_the_first_one_back_after_nobody_was_there_sees_the_grace_it_has() -> None:
+    """A review: the grace stands still while nobody is here, but the first view to the
+    first one back counted that time as spent (0: no clock), until the driver's next."""
+    t, _ = table(seats=3, grace_seconds=30.0)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    await t.drop(waited)
+    for member in others:
+        await t.drop(member)
+    await wait_for(lambda: t.driver.unattended_since is not None)
+    t.driver.unattended_since -= 3600.0  # (nobody here for an hour, as the clock says)
+    for slot in t.chairs.slots:
+        if slot.away_since is not None:
+            slot.away_since -= 3600.0
+    watcher = Member("wes")
+    await t.spectate(watcher, None)
+    first = watcher.of(m.TableView)[0]
+    assert isinstance(first, m.TableView) and 20_000 < first.turn_deadline_ms <= 30_000
+    await t.stop()
+
+
+async def test_a_refusal_for_seats_away_gives_each_its_own_time() -> None:
+    t, _ = table(seats=4, grace_seconds=120.0)
+    members = await seated(t, "ann", "bob", "cat", "dan")
+    await all_ready(t, members)
+    game = game_of(t)
+    await play_until(t, members, lambda: game.phase is Phase.EXCHANGE and len(game.actors) >= 2)
+    first, second = (next(x for x in members if x.name == game.seating[s]) for s in game.actors[:2])
+    await t.drop(first)
+    for slot in t.chairs.slots:  # (the first went 100 s ago)
+        if slot.name == first.name:
+            assert slot.away_since is not None
+            slot.away_since -= 100.0
+    await t.drop(second)
+    nudger = next(x for x in members if game.seating.index(x.name) not in game.actors)
+    with pytest.raises(TableError) as refused:
+        await t.nudge(nudger)
+    assert re.fullmatch(
+        rf"{first.name} is away: the table moves for them in 0:[12]\d; {second.name} in [12]:\d\d",
+        refused.value.message,
+    ), refused.value.message
     await t.stop()
