@@ -389,9 +389,7 @@ class Client:
         """Send `action`, chosen when the table's last event was `seen` (by default the
         last one heard now): the server refuses it as stale if the timer has moved for
         this seat since, instead of taking it for a later turn."""
-        if seen is None:
-            view = self.model.view
-            seen = view.number if view is not None else 0
+        seen = self.model.seen if seen is None else seen
         await self.send(wire.action_to_wire(action, seen))
 
     async def run(self) -> None:

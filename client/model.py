@@ -367,6 +367,12 @@ class TableModel:
         return public.seating.index(self.me)
 
     @property
+    def seen(self) -> int:
+        """The number of the table's last view heard (0 before any): what an action or a
+        nudge says it was chosen on (protocol 13's `seen`)."""
+        return self.view.number if self.view is not None else 0
+
+    @property
     def playing(self) -> bool:
         """A hand is being played or exchanged at the table."""
         return self.public is not None and self.public.phase in (Phase.PLAY, Phase.EXCHANGE)

@@ -505,7 +505,7 @@ class Nudge(Message):
 
     SINCE = 13
 
-    seen: Annotated[int, Range(0, 2**53)] = 0
+    seen: Number = 0
 
 
 @message("client_seed")

@@ -261,8 +261,7 @@ class TableApp:
         """Send the actions in order (a due's cards go one at a time), each saying the
         table's last event as it stands now, when the key is pressed (`seen`: the server
         refuses an answer to a turn the timer has played meanwhile)."""
-        view = self.client.model.view
-        return self._send(actions, view.number if view is not None else 0)
+        return self._send(actions, self.client.model.seen)
 
     async def _send(self, actions: tuple[Action, ...], seen: int) -> None:
         try:
@@ -807,8 +806,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         elif (table.client.link.conn.version or 0) < m.Nudge.SINCE:
             screen.message = "this server is of an older version: it takes no nudges"
         else:  # (the server says why not, if it will not: a timer already runs, ...)
-            view = model.view
-            later(table.client.send(m.Nudge(seen=view.number if view is not None else 0)))
+            later(table.client.send(m.Nudge(seen=model.seen)))
 
     @kb.add("r", filter=playing)
     def _ready(event: KeyPressEvent) -> None:

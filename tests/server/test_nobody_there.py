@@ -35,7 +35,7 @@ from .test_hostile_guests import Guest, create, lobby
 from .test_table import Member, game_of, table
 
 
-def _moves(t: Table) -> int:
+def moves_made(t: Table) -> int:
     """Actions taken in the game so far (every hand's)."""
     game = game_of(t)
     return sum(len(hand.actions) for hand in game.history)
@@ -64,7 +64,7 @@ async def test_server_bots_make_no_move_for_nobody_and_play_on_for_a_watcher() -
     await wait_for(lambda: t.driver.unattended_since is not None)
     for _ in range(50):  # (the driver had every chance to move)
         await asyncio.sleep(0)
-    assert _moves(t) == 0 and game_of(t).hand < 0 and records == []
+    assert moves_made(t) == 0 and game_of(t).hand < 0 and records == []
     watcher = Member("watcher")
     await t.spectate(watcher, None)  # someone is here: the game goes on, to its end
     await wait_for(lambda: t.status == "finished", 30)
@@ -83,11 +83,11 @@ async def test_the_last_person_gone_stops_the_clock_and_the_first_back_starts_it
     await wait_for(lambda: t.driver.unattended_since is not None)
     timer = t.driver.timer
     assert timer.deadline is None and timer.idle_left is not None  # stopped, its time kept
-    made = _moves(t)
+    made = moves_made(t)
     await asyncio.sleep(4.0)  # past her turn time: without the hold, played for her
-    assert _moves(t) == made and game.actors == [seat], "played for nobody"
+    assert moves_made(t) == made and game.actors == [seat], "played for nobody"
     await t.spectate(Member("watcher"), None)
-    await wait_for(lambda: _moves(t) > made, 30)  # her time ran out: the timeout rule
+    await wait_for(lambda: moves_made(t) > made, 30)  # her time ran out: the timeout rule
     assert t.driver.unattended_since is None
     await t.stop()
 
@@ -157,10 +157,10 @@ async def test_no_bot_moves_once_the_last_person_is_gone_during_its_delay() -> N
     game = game_of(t)
     await wait_for(lambda: game.hand >= 0 and game.actors != [])
     await t.leave(watcher)  # (within the bots' delay: a second)
-    made = _moves(t)
+    made = moves_made(t)
     await wait_for(lambda: t.driver.unattended_since is not None)
     await asyncio.sleep(1.5)  # (the delay over: the bot would have moved by now)
-    assert _moves(t) == made, "a bot moved for nobody"
+    assert moves_made(t) == made, "a bot moved for nobody"
     await t.stop()
 
 
@@ -186,12 +186,12 @@ async def test_the_grace_of_a_seat_away_is_not_spent_while_nobody_is_here() -> N
     await t.drop(ann)
     await t.drop(bob)
     await wait_for(lambda: t.driver.unattended_since is not None)
-    made = _moves(t)
+    made = moves_made(t)
     await asyncio.sleep(11.0)  # longer than her grace: spent, she would be played for
     await t.resume(Member("bob"), game.seating.index("bob"), _token(bob))
     await wait_for(lambda: t.driver.unattended_since is None)  # the driver saw him back
     await asyncio.sleep(1.0)  # (spent, her grace would have had her played for at once)
-    assert _moves(t) == made, "ann was played for at once: her grace was spent on nobody"
+    assert moves_made(t) == made, "ann was played for at once: her grace was spent on nobody"
     await t.stop()
 
 
@@ -248,7 +248,7 @@ async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
         seat = game.seating.index("ann")
         ann.link.writer.transport.abort()
         await wait_for(lambda: driver.unattended_since is not None)
-        made = _moves(table)
+        made = moves_made(table)
         full = failing_journal(server)
         full(True)
         back = await client(server, "ann", tmp_path, identity=bot_key("ann"))
@@ -259,7 +259,7 @@ async def test_a_journal_pause_while_nobody_is_here_keeps_the_turns_time(
         full(False)
         await wait_for(lambda: not table.paused)
         await asyncio.sleep(0.5)  # (run out, her time would have had her played for)
-        assert _moves(table) == made and game.actors == [seat], "her turn's time ran out"
+        assert moves_made(table) == made and game.actors == [seat], "her turn's time ran out"
         left = driver.timer.remaining()
         assert left is not None and left > 5.0, left
         for task in tasks:
@@ -302,15 +302,15 @@ async def test_a_restarts_window_waits_while_nobody_is_back(tmp_path: Path) -> N
         assert game is not None
         seat = game.seating.index("ann")
         await wait_for(lambda: driver.unattended_since is not None)
-        made = _moves(table)
+        made = moves_made(table)
         await asyncio.sleep(11.0)  # nobody back: had the window run, it would be over
         bob = await client(again, "bob", tmp_path, identity=bot_key("bob"))
         task = asyncio.create_task(bob.run())
         await bob.send(m.Join(table="T"))  # his chair back by key
         await wait_for(lambda: driver.unattended_since is None)
         await asyncio.sleep(1.0)  # (over, the window would have had her played for at once)
-        assert _moves(table) == made and game.actors == [seat], "ann was played for at once"
-        await wait_for(lambda: _moves(table) > made, 30)  # the window over: she is
+        assert moves_made(table) == made and game.actors == [seat], "ann was played for at once"
+        await wait_for(lambda: moves_made(table) > made, 30)  # the window over: she is
         task.cancel()
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,42 +20,32 @@ from president.server.table import Table
 from ..harness.processes import ServerProcess
 from ..harness.servers import bot_key, dialer
 from ..harness.waiting import wait_for
+from .test_hand_history import OldMember
+from .test_nobody_there import moves_made
 from .test_table import (
     Member,
     all_ready,
     back_after_a_drop,
     game_of,
+    member_of,
     play_until,
     seated,
     table,
 )
 
 
-@dataclass(eq=False)
-class OldMember(Member):
-    """A connection that chose protocol 12."""
-
-    version: int = 12
-
-
 def on_turn(t: Table, members: list[Member]) -> tuple[Member, list[Member]]:
     """The member the table waits for, and the others."""
     turn = game_of(t).turn
     assert turn is not None
-    name = game_of(t).seating[turn]
-    waited = next(x for x in members if x.name == name)
+    waited = member_of(t, members, turn)
     return waited, [x for x in members if x is not waited]
-
-
-def moves_of(t: Table) -> int:
-    game = game_of(t)
-    return len(game.history[-1].actions) if game.history else 0
 
 
 async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves() -> None:
     t, _ = table(seats=3, nudge_seconds=1)
     members = await seated(t, "ann", "bob")
-    cat = OldMember("cat")  # (cat speaks protocol 12: not told, sees the timer in the view)
+    cat = OldMember("cat", version=12)  # (protocol 12: not told, sees the timer in the view)
     await t.join(cat, None, None)
     members.append(cat)
     await all_ready(t, members)
@@ -64,7 +53,7 @@ async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves()
     waited, others = on_turn(t, members)
     seat = game.turn
     assert seat is not None and t.driver.timer.remaining() is None  # (no timer here)
-    before = moves_of(t)
+    before = moves_made(t)
 
     nudger = others[0]
     await t.nudge(nudger)
@@ -74,7 +63,7 @@ async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves()
     view = cat.of(m.TableView)[-1]
     assert isinstance(view, m.TableView) and 0 < view.turn_deadline_ms <= 1000
 
-    await wait_for(lambda: moves_of(t) > before)  # the nudge's second ran out
+    await wait_for(lambda: moves_made(t) > before)  # the nudge's second ran out
     played = [x for x in waited.sent if isinstance(x, (m.Played, m.Passed))][-1]
     assert played.seat == seat and played.timeout == "time"
     assert game.turn != seat and t.driver.timer.remaining() is None  # no timer after it

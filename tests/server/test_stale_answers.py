@@ -20,7 +20,7 @@ from president.server.table import Table
 from ..harness.servers import bot_key, client, running_server
 from ..harness.waiting import wait_for
 from ..protocol.test_connection import deliver, opened
-from .test_table import Member, all_ready, game_of, seated, table
+from .test_table import Member, all_ready, game_of, member_of, seated, table
 
 
 async def timer_moves_for(t: Table, seat: int) -> int:
@@ -31,10 +31,6 @@ async def timer_moves_for(t: Table, seat: int) -> int:
         before = t.number
         t.apply(seat, game.timeout_action(seat), "time")
     return before
-
-
-def member_of(t: Table, members: list[Member], seat: int) -> Member:
-    return next(x for x in members if x.name == game_of(t).seating[seat])
 
 
 async def on_turn_again_after_the_timer(t: Table, members: list[Member]) -> tuple[int, int]:

@@ -99,6 +99,11 @@ def game_of(t: Table) -> Game:
     return t.game
 
 
+def member_of(t: Table, members: list[Member], seat: int) -> Member:
+    """The member in `seat` of the hand in play."""
+    return next(x for x in members if x.name == game_of(t).seating[seat])
+
+
 async def all_ready(t: Table, members: list[Member]) -> None:
     """Everyone says ready; the game starts and its first hand comes to the play."""
     for member in members:
