@@ -24,7 +24,9 @@ from .harness.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
-TURN_SHOWN = "ann (you)"
+#: Shown only once the game is on and waits for ann (the table before the deal names
+#: "ann (you)" too, unmarked, and q there leaves without asking: a run pressed it then).
+TURN_SHOWN = "▶ ann (you)"
 
 
 def sockets_of(pid: int) -> set[str]:
