@@ -72,7 +72,7 @@ HELP = (
     ("c", "chat to the table (enter sends, esc cancels)"),
     ("n", "nudge a slow player (no turn timer)"),
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
-    ("?", "this help (any key closes it)"),
+    ("?", "this help (esc closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
 )
 #: The keys of someone watching (no hand, no seat: the player's keys do nothing there).
@@ -81,7 +81,7 @@ WATCH_HELP = (
     ("c", "chat to the table (enter sends, esc cancels)"),
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("esc", "once the game is over: hide/show the final standings"),
-    ("?", "this help (any key closes it)"),
+    ("?", "this help (esc closes it)"),
     ("q", "stop watching: back to the lobby"),
 )
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
@@ -468,6 +468,10 @@ class TableApp:
         if self.screen.connection != "connected" and len(" · ".join(p for _, p in parts)) > width:
             parts[-2] = (0, f"[{_short_state(self.screen.connection)}]")
         kept = fit_parts(parts, width - 4, " · ")
+        room = width - 4 - sum(len(parts[i][1]) + 3 for i in kept)
+        if 0 not in kept and room >= 8:  # the table's name cut to the room, not gone
+            parts[0] = (parts[0][0], middle_cut(table.name, room))
+            kept.insert(0, 0)
         main = [parts[i][1] for i in kept if i < len(parts) - 2]
         tail = [parts[i][1] for i in kept if i >= len(parts) - 2]
         rest = "   " + "  ".join(tail) if tail else ""

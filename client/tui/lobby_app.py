@@ -55,7 +55,7 @@ LOBBY_HELP = (
     ("r", "ask the server for the table list again"),
     ("l", "the server's ladder (ratings, mu - 3 sigma) beside the tables; l again: the table"),
     ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
-    ("?", "this help (any key closes it)"),
+    ("?", "this help (esc closes it)"),
     ("q  ctrl-c", "quit"),
 )
 

@@ -45,7 +45,7 @@ HELP = """\
  ↓  n  PgDn    next hand (its deal)
  ↑  p  PgUp    this hand's deal; again: the hand before
  Home  g       the first step      End  G   the last
- ?             this help (any key closes it)
+ ?             this help (esc closes it)
  q  ctrl-c     quit
  ▶ whose turn (or who owes a return in the exchange)
  crowded: · passed, titles by initials (P, VP, C, VS, S)

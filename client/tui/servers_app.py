@@ -39,7 +39,7 @@ SERVERS_HELP = (
     ("↑/↓  k/j", "choose a server (the list follows the announcements as they come and go)"),
     ("enter", "connect to it (the first time, you are asked about its certificate)"),
     ("a", "type an address instead (HOST or HOST:PORT; enter connects, esc cancels)"),
-    ("?", "this help (any key closes it)"),
+    ("?", "this help (esc closes it)"),
     ("q  ctrl-c", "quit"),
 )
 

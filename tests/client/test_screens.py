@@ -79,6 +79,7 @@ class Table:
         self.number = 0
         self.client = FakeClient(TableModel(me=ME, slot=0))
         self.ready = {name: name != ME for name in seating}
+        self.name = "t"  # (the table's)
 
     def view(self, status: str = "playing") -> m.TableView:
         game = self.game
@@ -93,7 +94,7 @@ class Table:
             for name in self.seating
         )
         return m.TableView(
-            table="t",
+            table=self.name,
             number=self.number,
             status=status,  # type: ignore[arg-type]
             rules=wire.rules_to_wire("classic", self.rules),
@@ -117,7 +118,7 @@ class Table:
     def events(self, events: list[object]) -> None:
         for event in events:
             self.number += 1
-            message = wire.event_to_wire("t", self.number, event)  # type: ignore[arg-type]
+            message = wire.event_to_wire(self.name, self.number, event)  # type: ignore[arg-type]
             if message is not None:
                 self.deliver(message)
         self.hold()
@@ -1059,6 +1060,30 @@ async def test_the_header_says_the_table_is_reconnecting(rows: int, columns: int
         text = await terminal.redraw()
         assert "[connected]" in terminal.lines()[0] or columns < 80, text
         assert "reconnecting" not in terminal.lines()[0], text
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (40, 120)])
+async def test_a_long_table_name_stays_in_the_header_while_reconnecting(
+    rows: int, columns: int
+) -> None:
+    """A players' pass: while reconnecting, a long table name went from the header
+    before the hand and its phase did (the state takes the room).  It is cut in the
+    middle instead, its start and end kept, as a seat's name is."""
+    name = "Alexandria-Longname's table"
+
+    def long_named(table: Table) -> None:
+        table.name = name
+        mid_hand(table)
+
+    async with open_table(long_named, rows, columns) as (table, terminal):
+        table.app.status("server restarting — reconnecting (attempt 3)")
+        text = await terminal.redraw()
+        header = terminal.lines()[0]
+        assert "reconnecting" in header and "hand 2 · play" in header, text
+        shown = header.split(" · ")[0].strip()
+        assert shown == name or (shown.startswith("Alexandri") and shown.endswith("…'s table")), (
+            header
+        )
 
 
 async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> None:
