@@ -84,6 +84,8 @@ WATCH_HELP = (
     ("?", "this help (esc closes it)"),
     ("q", "stop watching: back to the lobby"),
 )
+#: What a seat's line shows that its words do not say.
+SEAT_LEGEND = (("rating N?", "a rating not settled yet: few games rated"),)
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
 QUIT_KEEPING = (("ctrl-c", "quit, keeping your seat (connect again)"),)
 QUIT_PLAY = (("ctrl-c", "quit"),)
@@ -402,7 +404,15 @@ class TableApp:
             keys = WATCH_HELP + QUIT_PLAY
         else:
             keys = HELP + QUIT_KEEPING
-        return help_lines(keys, self._help_width())
+        return help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), self._help_width())
+
+    def _unsettled(self) -> bool:
+        """A seat shows a rating not settled yet ("rating 1520?"), which the help explains."""
+        table, ladder = self.client.model.table, self.client.ladder
+        chairs = table.chairs if table is not None else ()
+        return any(
+            (ladder.rating(c.name) or "").endswith("?") for c in chairs if c.name and not c.bot
+        )
 
     def _hand_height(self) -> int:
         return min(3, max(1, len(self._hand_rows())))

@@ -406,6 +406,19 @@ async def test_a_watchers_help_lists_a_watchers_keys() -> None:
         assert "pass" not in text and "ready" not in text and "suggest" not in text, text
 
 
+@pytest.mark.parametrize("settled", [True, False])
+async def test_the_help_explains_a_rating_not_settled_when_a_seat_shows_one(settled: bool) -> None:
+    """A players' pass: "rating -110?" at the table, and nothing there said what the ? is
+    (the lobby's ladder says it under its list).  The help says it while a seat shows one."""
+    async with open_table(mid_hand, 30, 100) as (table, terminal):
+        entry = replace(rated("cat", 1, -110), provisional=not settled)
+        table.client.ladder.take(m.Ratings(start=0, total=1, entries=(entry,), players=("cat",)))
+        text = await terminal.redraw()
+        assert ("rating -110 " if settled else "rating -110?") in text, text
+        text = await terminal.press("?")
+        assert ("not settled yet" in text) is not settled, text
+
+
 async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
     """At 60x16 the table's help does not fit: a page, and a line saying how to see the
     next; `?` (or space) shows it, every line of the help on one page or the other, and
