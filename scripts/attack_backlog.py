@@ -88,7 +88,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     return asyncio.run(attack(parser.parse_args()))

@@ -117,7 +117,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=128)
     parser.add_argument("--addresses", type=int, default=4)
     parser.add_argument("--lines", type=int, default=31)

@@ -305,7 +305,7 @@ async def keep_answering(link: Link) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tries", type=int, default=20, help="friend's tries a phase")
     parser.add_argument("--connections", type=int, default=256, help="the crowd's connections")
     parser.add_argument("--addresses", type=int, default=8, help="the crowd's addresses")

@@ -161,7 +161,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--addresses", type=int, default=60)
     parser.add_argument("--quiet", type=float, default=5.0, help="seconds measured before")
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")

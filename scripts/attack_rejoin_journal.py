@@ -136,7 +136,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--tables", type=int, default=1, help="tables, an address each")
     parser.add_argument("--seats", type=int, default=4, help="the guest's clients a table")

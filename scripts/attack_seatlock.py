@@ -177,7 +177,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=1000)
     parser.add_argument("--addresses", type=int, default=32)
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")

@@ -198,7 +198,7 @@ async def attack(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="of games afterwards")
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]

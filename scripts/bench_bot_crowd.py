@@ -72,7 +72,7 @@ async def run(tables: int, seconds: float, asked: list[SeatView]) -> tuple[float
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="the crowd's tables")
     parser.add_argument("--seconds", type=float, default=10.0, help="each run's length")
     parser.add_argument("--preset", default="daifugo")

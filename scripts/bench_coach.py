@@ -45,7 +45,7 @@ def positions(preset: str, games: int) -> list[SeatView]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default="classic,daifugo")
     parser.add_argument("--worlds", default="48,144,192")
     parser.add_argument("--games", type=int, default=4)

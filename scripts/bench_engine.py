@@ -148,7 +148,7 @@ def verdict(ratio: float, target: float) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each loop's run")
     parser.add_argument(
         "--repeats", type=int, default=3, help="runs; the best and median are shown"

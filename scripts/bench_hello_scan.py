@@ -20,7 +20,7 @@ from president.server.seats import Slot
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chairs", default="1000,4000,4206,6000")
     parser.add_argument("--hellos", type=int, default=20)
     args = parser.parse_args()

@@ -84,7 +84,7 @@ def counted(kind: str, preset: str, count: int, players: int, seed: int) -> tupl
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default="daifugo", help="presets set against classic")
     parser.add_argument("--games", default="20,120", help="the short and the long count")
     parser.add_argument("--jobs", type=int, default=2, help="loops run at once")

@@ -24,7 +24,7 @@ TARGET = 0.70
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="each loop's run, per preset")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--presets", default="daifugo,house,full,sheet,table,japanese")

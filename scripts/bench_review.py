@@ -262,7 +262,7 @@ def pool_map(function: Any, jobs: list[Any], processes: int) -> list[Any]:
 
 def main() -> int:
     global WORLDS, WORLDS_TO_FIND, LUCK_WORLDS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--planted", type=int, default=200, help="blunders planted")
     parser.add_argument(

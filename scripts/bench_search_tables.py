@@ -106,7 +106,7 @@ async def bench(port: int, pin: str, search_tables: int, seconds: float, pid: in
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--search-tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()

@@ -167,7 +167,7 @@ def describe(name: str, moves: int, trips: list[float], seconds: float) -> float
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--echo-server", nargs=2, metavar=("CERT", "KEY"), help=argparse.SUPPRESS)

@@ -90,7 +90,7 @@ def against(first: Sequence[Row], second: Sequence[Row]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", nargs="+", help="one or more runs' rows, pooled")
     parser.add_argument("--bins", type=int, default=5)
     parser.add_argument(

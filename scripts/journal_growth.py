@@ -115,7 +115,7 @@ async def main(toggles: int, games: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--toggles", type=int, default=2000)
     parser.add_argument("--games", type=int, default=10)
     args = parser.parse_args()

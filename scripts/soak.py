@@ -276,7 +276,7 @@ class Night:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--tables", type=int, default=10)
     return asyncio.run(Night(parser.parse_args()).run())
