@@ -121,6 +121,7 @@ def run_on(
     as_completed = dask_distributed().as_completed
     start = time.perf_counter()
     collector = Collector(result, games)
+    fewest = workers
     futures = client.map(task, jobs, pure=False)
     index_of = {future.key: index for index, future in enumerate(futures)}
     try:
@@ -133,6 +134,9 @@ def run_on(
                 raise ClusterError(failure(exc)) from None
             collector.add(index_of[future.key], count, tallies)
             future.release()
+            now = threads(client)  # (workers come and go: the summary says so)
+            fewest, result.processes = min(fewest, now), max(result.processes, now)
+            result.fewest_processes = fewest if fewest != result.processes else None
             if progress is not None:
                 progress(collector.done, games)
     except KeyboardInterrupt:

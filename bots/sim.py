@@ -217,6 +217,9 @@ class SimResult:
     entrants: list[Tally] = field(default_factory=list)
     seconds: float = 0.0
     processes: int = 1
+    #: On a cluster whose workers came or went during the run: the fewest it had at once
+    #: (`processes` the most).
+    fewest_processes: int | None = None
     #: Each strategy's chairs together, added up job by job (`Collector`): a game's
     #: chairs of one strategy are one cluster of its interval, which the entrants'
     #: tallies, folded chair by chair, no longer tell.
@@ -744,7 +747,9 @@ def report(result: SimResult, title: str) -> list[str]:
 
 def speed_line(result: SimResult) -> str:
     rate = result.hands / result.seconds if result.seconds else 0.0
+    fewest, most = result.fewest_processes, result.processes
+    on = f"{fewest} to {most}" if fewest is not None and fewest != most else str(most)
     return (
-        f"{result.hands:,} hands in {result.seconds:.1f} s on {result.processes} "
-        f"process{'es' if result.processes > 1 else ''}: {rate:,.0f} hands/s"
+        f"{result.hands:,} hands in {result.seconds:.1f} s on {on} "
+        f"process{'es' if most > 1 else ''}: {rate:,.0f} hands/s"
     )

@@ -134,6 +134,8 @@ def test_a_worker_lost_mid_run_costs_its_job_a_second_run(client: Any) -> None:
         client, rules, BOTS, 12, 3, chunk=2, task=loses_its_worker, progress=progress
     )
     assert figures(there) == figures(here)
+    # (the summary said "on 2 processes" after one was lost: the line a run prints)
+    assert " on 1 to 2 processes: " in sim.speed_line(there), sim.speed_line(there)
     twice = [where for first, where in runs if first == LOST]
     assert len(twice) == 2 and twice[0] == lost[0] != twice[1]
 
