@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from president.engine import PRESETS, RulesError, rules_from
+from president.engine.cards import parse_cards
 from president.engine.describe import describe, value_word
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
@@ -158,7 +159,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     say(f"ok: {hands} hand{'' if hands == 1 else 's'} replayed, every step legal")
     for number, hand in enumerate(summary["hands"], start=1):  # as the screens count them
         lines = [
-            f"exchange: {give['from']} gave {give['to']} {' '.join(give['cards'])}"
+            f"exchange: {give['from']} gave {give['to']} {cards_shown(give['cards'])}"
             for give in hand["gives"]
         ]
         lines.append("places: " + ", ".join(hand["finish"]) if hand["complete"] else "not finished")
@@ -171,6 +172,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         say("the game is not over")
     return 0
+
+
+def cards_shown(cards: Sequence[str], out: TextIO | None = None) -> str:
+    """A record's cards as the screens show them (Q♠ 10♦) where `out` (stdout) can show
+    a suit's symbol; else in the record's own letters (QS 10D)."""
+    encoding = getattr(out or sys.stdout, "encoding", None) or "ascii"
+    try:
+        "♣♦♥♠".encode(encoding)
+        parsed = parse_cards(cards)
+    except (UnicodeEncodeError, LookupError, ValueError):
+        return " ".join(cards)
+    from president.client.tui.narrator import cards_text
+
+    return cards_text(parsed)
 
 
 def other_rules(document: dict[str, Any], expected: RuleSet) -> str:

@@ -242,12 +242,25 @@ def stop(*processes: Process | None) -> None:
             process.kill()
 
 
-def president_here(*args: str) -> subprocess.CompletedProcess[str]:
+class _Written(io.StringIO):
+    """Output caught as a terminal or file of `encoding` takes it (a StringIO says none)."""
+
+    def __init__(self, encoding: str | None) -> None:
+        super().__init__()
+        self._encoding = encoding
+
+    @property
+    def encoding(self) -> str | None:  # type: ignore[override]
+        return self._encoding
+
+
+def president_here(*args: str, encoding: str | None = None) -> subprocess.CompletedProcess[str]:
     """`president ARGS` run in this process (`president.cli.main`), its output caught: the
-    same status and words as the command, for what a process adds nothing to."""
+    same status and words as the command, for what a process adds nothing to; its stdout
+    says `encoding` (none by default: a command shows what any encoding can)."""
     from president.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    out, err = _Written(encoding), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(list(args))
