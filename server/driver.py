@@ -188,6 +188,23 @@ class Driver:
         self.suspended = True
         await self.stop()
 
+    def away_wait(self, seat: int) -> float | None:
+        """Seconds until the timeout rule moves for `seat` while its person is away: what
+        is left of a restart's window for the players to come back, or at a table with no
+        turn timer of the seat's grace period from when it went (None: not away, or its
+        turn time decides).  The one reckoning of that wait, for the driver and the view.
+        Only time with a person here counts: while nobody is, it stands still, and
+        `_unattended` moves the window and the absences on by what it waited."""
+        since, timer = self.table.away_since(seat), self.timer
+        if since is None:
+            return None
+        now = self.clock() if self.unattended_since is None else self.unattended_since
+        if timer.resume_until is not None:
+            return max(0.0, timer.resume_until - now)
+        if self.settings.turn_seconds:
+            return None
+        return max(0.0, self.settings.grace_seconds - (now - since))
+
     # --- the loop ------------------------------------------------------------------------
 
     async def _drive(self) -> None:
@@ -317,7 +334,7 @@ class Driver:
             bots = [s for s in actors if table.bot_for(s) is not None]
             away = [s for s in actors if s not in bots and table.away(s)]
             gone = [s for s in away if table.left(s)]
-            graced = {s: since for s in away if (since := table.away_since(s)) is not None}
+            waits = [wait for s in away if (wait := self.away_wait(s)) is not None]
         if bots:
             # (with no delay, still let the other tasks run: a table of bots never waits)
             await asyncio.sleep(self.settings.bot_delay)
@@ -325,8 +342,8 @@ class Driver:
                 await self._bots_move(game, bots)
             return
         if away and timer.resume_until is not None:
-            if now < timer.resume_until:  # restarted: wait for the seats to come back
-                await self._woken(timer.resume_until - now)
+            if (wait := min(waits, default=0.0)) > 0:  # restarted: wait for the seats to come back
+                await self._woken(wait)
                 return
             async with lock:  # the restart's window is over: who is not back is played for
                 if self._still():  # (nobody: the loop waits for them)
@@ -355,11 +372,10 @@ class Driver:
             return
         # A seat that is away (its connection dropped) keeps its turn time to come back;
         # with no turn timer it is waited for up to the grace period from when it went.
-        ends = [] if timer.deadline is None else [timer.deadline]
-        if not self.settings.turn_seconds:
-            ends += [since + self.settings.grace_seconds for since in graced.values()]
-        end = min(ends, default=None)
-        if not await self._woken(None if end is None else max(0.0, end - now)):
+        if timer.deadline is not None:
+            waits.append(timer.deadline - now)
+        wait = min(waits, default=None)
+        if not await self._woken(None if wait is None else max(0.0, wait)):
             async with lock:
                 now = self.clock()
                 if self._still():
@@ -367,10 +383,9 @@ class Driver:
                 if timer.deadline is not None and now >= timer.deadline:
                     for seat in game.actors:
                         self._time_out(game, seat, "away" if table.away(seat) else "time")
-                elif not self.settings.turn_seconds:
+                else:
                     for seat in game.actors:
-                        since = table.away_since(seat)
-                        if since is not None and now >= since + self.settings.grace_seconds:
+                        if self.away_wait(seat) == 0.0:
                             self._time_out(game, seat, "away")
 
     def _time_out(self, game: Game, seat: int, why: TimeoutReason) -> None:

@@ -411,21 +411,9 @@ class Table:
 
     def _away_waits(self, game: Game) -> dict[int, float]:
         """At a table with no turn timer, each seat owing a move that is away: the seconds
-        until the timeout rule moves for it (what is left of its grace period, or after a
-        restart of the table's window for its players), as the driver counts them: while
-        nobody is here they stand still."""
-        timer, unattended = self.driver.timer, self.driver.unattended_since
-        now = self.clock() if unattended is None else unattended
-        waits = {}
-        for seat in game.actors:
-            since = self.away_since(seat)
-            if since is None:
-                continue
-            if timer.resume_until is not None:  # (restarted: the window, not the grace)
-                waits[seat] = max(0.0, timer.resume_until - now)
-            else:
-                waits[seat] = max(0.0, self.settings.grace_seconds - (now - since))
-        return waits
+        until the timeout rule moves for it, as the driver counts them."""
+        waits = {seat: self.driver.away_wait(seat) for seat in game.actors}
+        return {seat: wait for seat, wait in waits.items() if wait is not None}
 
     # --- members' operations (each under the table's lock) -------------------------------
 

@@ -329,3 +329,36 @@ async def test_a_refusal_for_seats_away_gives_each_its_own_time() -> None:
         refused.value.message,
     ), refused.value.message
     await t.stop()
+
+
+@pytest.mark.parametrize("case", ["dropped", "restarted", "nobody was here"])
+async def test_the_table_moves_for_a_seat_away_when_the_view_says(case: str) -> None:
+    """The wait for a seat away is reckoned in one place (`Driver.away_wait`): the clock a
+    view shows for it ends when the driver moves for it, whether it is the grace period,
+    a restart's window (longer here) or a grace that stood still while nobody was here."""
+    t, _ = table(seats=3, grace_seconds=1.5 if case == "nobody was here" else 0.5)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    if case == "restarted":
+        async with t.lock:  # (as `Table.restored` leaves it)
+            t.driver.timer.resume_until = t.clock() + 1.5
+    if case == "nobody was here":
+        for member in (waited, *others):
+            await t.drop(member)
+        await wait_for(lambda: t.driver.unattended_since is not None)
+        await asyncio.sleep(0.8)  # (a grace spent meanwhile would leave 0.7 s)
+        before, watcher = t.clock(), Member("wes")
+        await t.spectate(watcher, None)
+        view = watcher.of(m.TableView)[0]
+    else:
+        before = t.clock()
+        await t.drop(waited)
+        view = others[0].of(m.TableView)[-1]
+    after = t.clock()
+    assert isinstance(view, m.TableView) and view.turn_deadline_ms > 0
+    shown = view.turn_deadline_ms / 1000
+    assert (shown > 1.0) is (case != "dropped")  # (not the 0.5 s grace: the window, or 1.5 s)
+    await wait_for(lambda: t.moved_at > after, 10)
+    assert before + shown - 0.001 <= t.moved_at <= after + shown + 0.4, (shown, t.moved_at - before)
+    await t.stop()
