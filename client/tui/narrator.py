@@ -10,7 +10,7 @@ place when the engine gets a new event (CONTRIBUTING.md, "A new event")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from president.engine import (
@@ -71,6 +71,67 @@ def place_text(place: int) -> str:
         "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     )
     return f"{number}{suffix}"
+
+
+@dataclass(frozen=True)
+class Payment:
+    """A due paid a card at a time (seven_pass's hand-over, ten_discard's discard) as told
+    so far: each card's event, how many cards are still owed, and why the timeout rule
+    paid them ("" if their seat did).  A log tells it as one line, `paid`, said again as
+    each card comes: a bot's 2-card hand-over read as two moves, one card each."""
+
+    parts: tuple[HandedOver | Discarded, ...]
+    owed: int = 0
+    timeout: str = ""
+
+    @classmethod
+    def of(cls, event: Event, before: PublicView | None, timeout: str = "") -> Payment | None:
+        """`event` as the first card of a due, None if it pays none; `before`, the table's
+        view before it, says how many cards are owed after it (none when not known)."""
+        if isinstance(event, HandedOver):
+            seat, kind, size = event.giver, "handover", event.size
+        elif isinstance(event, Discarded):
+            seat, kind, size = event.seat, "discard", len(event.cards)
+        else:
+            return None
+        due = before.due if before is not None and before.turn == seat else None
+        owed = due.size - size if due is not None and due.kind == kind else 0
+        return cls((event,), max(0, owed), timeout)
+
+    def then(self, event: Event, timeout: str = "") -> Payment | None:
+        """This payment with `event` when it is the next card of the same due (its seat's,
+        to the same seat, paid the same way, while cards are still owed); else None."""
+        last = self.parts[-1]
+        if not self.owed or timeout != self.timeout:
+            return None
+        if isinstance(last, HandedOver) and isinstance(event, HandedOver):
+            same, size = (event.giver, event.receiver) == (last.giver, last.receiver), event.size
+        elif isinstance(last, Discarded) and isinstance(event, Discarded):
+            same, size = event.seat == last.seat, len(event.cards)
+        else:
+            return None
+        return (
+            replace(self, parts=(*self.parts, event), owed=max(0, self.owed - size))
+            if same
+            else None
+        )
+
+    def shown(self, handed: HandedOver) -> Payment:
+        """The payment with its last card's cards, now known (a hand-over's sealed hands
+        say them to its two seats)."""
+        return replace(self, parts=(*self.parts[:-1], handed))
+
+    @property
+    def paid(self) -> HandedOver | Discarded:
+        """The cards paid so far as one event: a hand-over's cards shown only if each
+        card's are (the public face of one hides them all)."""
+        first = self.parts[0]
+        cards = tuple(card for part in self.parts for card in part.cards)
+        if isinstance(first, Discarded):
+            return Discarded(first.seat, cards)
+        size = sum(part.size for part in self.parts if isinstance(part, HandedOver))
+        shown = all(part.cards for part in self.parts)
+        return HandedOver(first.giver, first.receiver, size, cards if shown else ())
 
 
 @dataclass

@@ -26,7 +26,7 @@ from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 
 from .fit import HelpPages
-from .narrator import Narrator
+from .narrator import Narrator, Payment
 from .seats import SeatRow, pile, seat_rows, skipped_seats
 
 
@@ -60,6 +60,9 @@ class Step:
     actor: int | None
     #: The seats skipped in the trick in progress, not passed (`seats.skipped_seats`).
     skipped: frozenset[int] = frozenset()
+    #: Its first line says again, whole, a due the step before paid part of (a card at a
+    #: time: `Payment`): the log shows it in place of that step's line.
+    retells: bool = False
 
     def seats(self) -> list[SeatRow]:
         """Each seat with its cards face up, and those it got in the exchange and kept."""
@@ -120,18 +123,27 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
     seatings: list[tuple[str, ...]] = []
     narrator = Narrator()
     heard: list[Event] = []  # the hand's events so far
+    paying: Payment | None = None  # the due the last event paid part of
 
     def keep(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
+        nonlocal paying
         narrator.rules = game.rules
+        retells = False
         if action is None:
             heard.clear()
             before = seatings[-1] if seatings else None
             seatings.append(tuple(game.seating))
             lines = _deal_lines(game, before, events, narrator)
-            actor = None
+            actor, paying = None, None
         else:
             view = steps[-1].view if steps else None  # the table before this action
-            lines = [line for e in events if (line := narrator.line(e, view))]
+            lines = []
+            for event in events:
+                more = paying.then(event) if paying is not None else None
+                retells = retells or (more is not None and event is events[0])
+                paying = more or Payment.of(event, view)
+                line = narrator.line(more.paid if more is not None else event, view)
+                lines += [line] if line else []
             actor = game.history[-1].actions[action][0]
         heard.extend(events)
         steps.append(
@@ -145,6 +157,7 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
                 lines=tuple(lines),
                 actor=actor,
                 skipped=skipped_seats(heard),
+                retells=retells,
             )
         )
 
@@ -298,14 +311,23 @@ class ReplayScreen:
             return f"every step legal: {hands} hand{'s' if hands != 1 else ''}, {end}"
         return shown(fault.told())
 
+    def told(self, index: int) -> tuple[str, ...]:
+        """What step `index` did, as the log shows it now: a card of a due that a later
+        step up to this one paid more of is said in that step's line, not here."""
+        lines = self.steps[index].lines
+        later = index + 1
+        if later <= self.index and later < len(self.steps) and self.steps[later].retells:
+            return lines[1:]
+        return lines
+
     def log_lines(self, index: int, width: int) -> list[str]:
-        """What step `index` did as lines of the log cut to `width`: the action's number
-        on its first line."""
+        """What step `index` did as lines of the log cut to `width` (`told`): the
+        action's number on its first line."""
         step = self.steps[index]
         number = "" if step.action is None else f"{step.action + 1:>3} "
         indent = " " * len(number)
         lines: list[str] = []
-        for n, line in enumerate(step.lines):
+        for n, line in enumerate(self.told(index)):
             parts = wrap(line, width - len(number))
             lines += [(number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)]
         return lines

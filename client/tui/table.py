@@ -42,7 +42,7 @@ from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, middle_cut, said, shorten
-from .narrator import Narrator, card_text, cards_text, plural
+from .narrator import Narrator, Payment, card_text, cards_text, plural
 from .standings import HandResult, said_together, standings
 
 #: The turn's hint and enter's answer when no play beats the pile.
@@ -175,9 +175,11 @@ class TableScreen:
     standings_page: int = 1
     #: q was pressed during a game: the next key, if q, leaves.
     leave_asked: bool = False
-    #: A hand-over of mine logged before my sealed hand said which cards moved: its
-    #: line, to be said again with the cards.
-    handover_line: str = ""
+    #: The due paid a card at a time that the log's last event told, and its line: said
+    #: again, whole, as each card comes, and with its cards when my sealed hand says
+    #: which cards of a hand-over of mine moved.
+    paying: Payment | None = None
+    paying_line: str = ""
 
     # --- the hand -------------------------------------------------------------------
 
@@ -540,19 +542,29 @@ class TableScreen:
     def _handed_cards(self, me: int) -> None:
         """My sealed hand after a hand-over says which cards moved: my line of it, logged
         with the count only, is said again with the cards (nobody else sees them)."""
-        line, self.handover_line = self.handover_line, ""
-        handed = self.model.handed
-        if not line or not handed or me not in (handed[-1].giver, handed[-1].receiver):
+        payment, handed = self.paying, self.model.handed
+        if payment is None or not handed or me not in (handed[-1].giver, handed[-1].receiver):
             return
-        event = handed[-1]
-        told = line.replace(plural(event.size, "card"), cards_text(event.cards), 1)
+        last = payment.parts[-1]
+        if not isinstance(last, HandedOver) or last.cards or last[:3] != handed[-1][:3]:
+            return
+        self.paying = payment.shown(handed[-1])
+        self._retell(self._narrator().line(self.paying.paid, None, payment.timeout) or "")
+
+    def _retell(self, line: str) -> None:
+        """The due being paid said again in `line`, in place of its line in the log (at
+        the end if that line is gone)."""
+        told, self.paying_line = self.paying_line, line
         for index in range(len(self.log) - 1, -1, -1):
-            if self.log[index] == line:
-                self.log[index] = told
+            if self.log[index] == told:
+                self.log[index] = line
                 break
+        else:
+            self._add(line)
+            return
         for index in range(len(self.stream) - 1, -1, -1):
-            if self.stream[index] == ("", "", line):
-                self.stream[index] = ("", "", told)
+            if self.stream[index] == ("", "", told):
+                self.stream[index] = ("", "", line)
                 break
 
     def note(self, line: str) -> None:
@@ -598,22 +610,19 @@ class TableScreen:
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table
             self.hands_logged.add(event.hand)
-            self.summary, self.message, self.handover_line = [], "", ""
+            self.summary, self.message = [], ""
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
+        paying = self.paying.then(event, timeout) if self.paying is not None else None
+        if paying is not None:  # the next card of a due: its line says the whole due
+            self.paying = paying
+            self._retell(self._narrator().line(paying.paid, self.before, timeout) or "")
+            return
         line = self._narrator().line(event, self.before, timeout)
-        if (
-            isinstance(event, HandedOver)
-            and line
-            and "you"
-            in (
-                self.who(event.receiver),
-                self.who(event.giver),
-            )
-        ):
-            self.handover_line = line  # said again with the cards when my hand comes
-        elif isinstance(event, HandOver):
+        self.paying = Payment.of(event, self.before, timeout)
+        self.paying_line = line or ""
+        if isinstance(event, HandOver):
             self.results = [r for r in self.results if r.hand != event.hand]
             gained = dict(event.points)
             by_place = tuple(gained.get(name, 0) for name in event.finish)

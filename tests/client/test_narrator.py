@@ -115,15 +115,18 @@ def _live_log(document: dict[str, Any], skipped: list[frozenset[int]] | None = N
     screen = TableScreen(TableModel(me="a-watcher"))
     number = 0
     log: list[str] = []  # (the screen keeps the last 200 lines)
+    kept = 0  # the screen's last lines, in `log` already (a due's next card retells one)
 
     def send(message: m.Message) -> None:
+        nonlocal kept
         if isinstance(message, m.TableView):
             screen.model.see(message)
         elif isinstance(message, m.TableEvent):
             screen.model.note(message)
         screen.record(message)
-        log.extend(screen.log)
-        screen.log.clear()
+        log[len(log) - kept :] = screen.log
+        del screen.log[:-5]
+        kept = len(screen.log)
 
     def step(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         nonlocal number
@@ -168,15 +171,42 @@ def _live_log(document: dict[str, Any], skipped: list[frozenset[int]] | None = N
 def test_the_same_event_reads_the_same_at_the_table_and_in_the_replay(name: str) -> None:
     document = loads((RECORDS / f"{name}.json").read_bytes())
     viewer = ReplayScreen.of(document)
+    viewer.last()
     replayed = [
         line
-        for step in viewer.steps
-        for line in step.lines
+        for index in range(len(viewer.steps))
+        for line in viewer.told(index)
         if not _REPLAY_ONLY.fullmatch(line) and not _PRIVATE.fullmatch(line)
     ]
     live = [line for line in _live_log(document) if not _PRIVATE.fullmatch(line)]
     assert live == replayed
     assert len(live) > 50
+
+
+def test_a_due_paid_a_card_at_a_time_is_one_line_on_both_screens() -> None:
+    """random-1 discards 4♦ then 4♥, one action each, for the two 10s it played: the
+    live table says it once, whole; the replay's second step says it in place of the
+    first's, which still says its own card when the viewer stands on it."""
+    document = loads((RECORDS / "game_ten_discard.json").read_bytes())
+    live = _live_log(document)
+    assert "random-1 discards 4♦ 4♥" in live and "random-1 discards 4♦" not in live
+    viewer = ReplayScreen.of(document)
+    first, second = (
+        index
+        for index, step in enumerate(viewer.steps)
+        if step.lines[:1] in (("random-1 discards 4♦",), ("random-1 discards 4♦ 4♥",))
+    )
+    assert second == first + 1 and viewer.steps[second].retells
+    viewer.go(second)
+    log = [line for line, _ in viewer.log(80, 40)]
+    assert log[-1].endswith("random-1 discards 4♦ 4♥")
+    assert not any(line.endswith("random-1 discards 4♦") for line in log)
+    viewer.go(first)
+    assert viewer.log(80, 40)[-1][0].endswith("random-1 discards 4♦")
+    # a hand-over shows its cards in a replay (the record is public): the same, whole
+    seven = ReplayScreen.of(loads((RECORDS / "game_seven_pass.json").read_bytes()))
+    whole = [(step.lines[0], step.retells) for step in seven.steps if step.retells]
+    assert whole == [("random-2 hands 10♥ K♠ to random-3", True)]
 
 
 def test_one_seat_row_for_both_screens() -> None:

@@ -14,7 +14,7 @@ from president.client.tui.app import TableApp
 from president.client.tui.lobby import TableForm
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.narrator import Narrator, lock_text
-from president.client.tui.table import suggested_payment
+from president.client.tui.table import TableScreen, suggested_payment
 from president.engine import (
     VARIANTS,
     Discard,
@@ -139,6 +139,107 @@ def test_hand_overs_show_their_cards_to_the_two_seats_only() -> None:
     receive(bob, m.SealedHand(table="t", number=6, hand=1, seat=1, sealed=b"x", reason="handover"))
     assert bob.log[-1] == "ann ran out of time: auto-hand-over 3♣ 4♣ to you"
     assert [e.cards for e in bob.model.handed] == [tuple(parse_cards("3C 4C"))]
+
+
+def pay_a_card_at_a_time(screen: TableScreen, owed: int, timeout: str = "") -> None:
+    """Ann, who played 7s, pays her hand-over of `owed` cards to bob as a bot (or the
+    timeout rule) does: one card an action, each followed by the sealed hands of the two
+    seats (ann held 3C 4S 9D KD, bob 5S) and the table's view."""
+    ann, bob = list(parse_cards("3C 4S 9D KD")), list(parse_cards("5S"))
+    number = 10
+    for paid in parse_cards("4S 9D")[:owed]:
+        number += 1
+        receive(screen, m.HandedOver("t", number, 0, 1, 1, timeout))
+        ann.remove(paid)
+        bob.append(paid)
+        me = screen.model.seat
+        if me in (0, 1):
+            screen.model.hold(tuple(ann if me == 0 else bob), (), 1, "handover", me)
+            sealed = m.SealedHand(
+                table="t", number=number, hand=1, seat=me, sealed=b"x", reason="handover"
+            )
+            receive(screen, sealed)
+        owed -= 1
+        after = owing("handover", 2, turn=0 if owed else 1, counts=(len(ann), len(bob), 13, 13))
+        receive(
+            screen,
+            table_view(
+                after._replace(due=Due("handover", owed) if owed else None), toggles=DAIFUGO
+            ),
+        )
+
+
+def handing(screen: TableScreen) -> list[str]:
+    return [line for line in screen.log if "hand" in line]
+
+
+def test_a_hand_over_paid_a_card_at_a_time_is_one_line_to_each_seat() -> None:
+    """A bot pays a 2-card hand-over as two actions: the log says it once, whole, as
+    soon as the second card goes (it read as two moves, "ann hands 1 card to bob" twice);
+    the cards still only to the two seats."""
+    seven = owing("handover", 2, turn=0)
+    third = screen_at(seven, "5D", me="cat", slot=2, toggles=DAIFUGO)
+    pay_a_card_at_a_time(third, 2)
+    assert handing(third) == ["ann hands 2 cards to bob"]
+    assert third.stream[-1] == ("", "", "ann hands 2 cards to bob")
+    ann = screen_at(seven, "3C 4S 9D KD", toggles=DAIFUGO)
+    pay_a_card_at_a_time(ann, 1)  # (the first card: said with it at once)
+    assert handing(ann) == ["you hand 4♠ to bob"]
+    ann = screen_at(seven, "3C 4S 9D KD", toggles=DAIFUGO)
+    pay_a_card_at_a_time(ann, 2)
+    assert handing(ann) == ["you hand 4♠ 9♦ to bob"]
+    assert [s for s in ann.stream if " hand" in s[2]] == [("", "", "you hand 4♠ 9♦ to bob")]
+    bob = screen_at(seven, "5S", me="bob", slot=1, toggles=DAIFUGO)
+    pay_a_card_at_a_time(bob, 2)
+    assert handing(bob) == ["ann hands you 4♠ 9♦"]
+    timed_out = screen_at(seven, "5D", me="cat", slot=2, toggles=DAIFUGO)
+    pay_a_card_at_a_time(timed_out, 2, "time")
+    assert handing(timed_out) == ["ann ran out of time: auto-hand-over 2 cards to bob"]
+
+
+def test_a_one_card_hand_over_and_each_due_keep_lines_of_their_own() -> None:
+    one = owing("handover", 1, turn=0)
+    third = screen_at(one, "5D", me="cat", slot=2, toggles=DAIFUGO)
+    pay_a_card_at_a_time(third, 1)
+    assert handing(third) == ["ann hands 1 card to bob"]
+    bob = screen_at(one, "5S", me="bob", slot=1, toggles=DAIFUGO)
+    pay_a_card_at_a_time(bob, 1)
+    assert handing(bob) == ["ann hands you 4♠"]
+    # a due of 2 paid whole, then the next play's: two lines
+    seven = owing("handover", 2, turn=0)
+    third = screen_at(seven, "5D", me="cat", slot=2, toggles=DAIFUGO)
+    pay_a_card_at_a_time(third, 2)
+    receive(third, table_view(seven, toggles=DAIFUGO))
+    pay_a_card_at_a_time(third, 1)
+    assert handing(third) == ["ann hands 2 cards to bob", "ann hands 1 card to bob"]
+    # a card paid by hand, the next by the timeout rule: each said as it was paid
+    third = screen_at(seven, "5D", me="cat", slot=2, toggles=DAIFUGO)
+    receive(third, m.HandedOver("t", 11, 0, 1, 1))
+    receive(third, table_view(owing("handover", 1, turn=0), toggles=DAIFUGO))
+    receive(third, m.HandedOver("t", 12, 0, 1, 1, "time"))
+    assert handing(third) == [
+        "ann hands 1 card to bob",
+        "ann ran out of time: auto-hand-over 1 card to bob",
+    ]
+
+
+def test_a_discard_paid_a_card_at_a_time_is_one_line() -> None:
+    screen = screen_at(owing("discard", 2, turn=2), "5D", toggles=DAIFUGO)
+    receive(screen, m.Discarded("t", 11, 2, ("6S",)))
+    assert screen.log[-1] == "cat discards 6♠"
+    receive(screen, table_view(owing("discard", 1, turn=2), toggles=DAIFUGO))
+    receive(screen, m.Discarded("t", 12, 2, ("7S",)))
+    assert [line for line in screen.log if "discard" in line] == ["cat discards 6♠ 7♠"]
+    # the discards a queen bomb makes are no due's: each seat's its own line
+    bombed = screen_at(owing("bomb", 1, turn=2), "5D", toggles=DAIFUGO)
+    receive(bombed, m.Bombed("t", 11, 2, 4))
+    receive(bombed, m.Discarded("t", 12, 2, ("7S",)))
+    receive(bombed, table_view(owing("discard", 1, turn=2), toggles=DAIFUGO))
+    receive(bombed, m.Discarded("t", 13, 2, ("6S",)))
+    assert [line for line in bombed.log if line.startswith("cat discards")] == [
+        "cat discards 7♠",
+        "cat discards 6♠",
+    ]
 
 
 def test_discards_falls_skips_jacks_and_forbidden_finishes_are_said() -> None:
