@@ -362,3 +362,24 @@ async def test_the_table_moves_for_a_seat_away_when_the_view_says(case: str) -> 
     await wait_for(lambda: t.moved_at > after, 10)
     assert before + shown - 0.001 <= t.moved_at <= after + shown + 0.4, (shown, t.moved_at - before)
     await t.stop()
+
+
+async def test_a_restarts_window_is_waited_for_a_seat_away_however_it_went() -> None:
+    """The restart's window is the table's, not a seat's: the driver waits it out for a
+    seat away whatever the table knows of when it went (before `Driver.away_wait`, a seat
+    away with no `away_since` was waited for; after it, played for at once: `waits` came
+    out empty, and `min(waits, default=0.0)` said the window was over)."""
+    t, _ = table(seats=3, grace_seconds=0.2)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, _ = on_turn(t, members)
+    moved = t.moved_at
+    async with t.lock:
+        t.driver.timer.resume_until = t.clock() + 1.5  # (as `Table.restored` leaves it)
+        slot = t.chairs.named(waited.name)
+        slot.member, slot.away_since = None, None  # (away; when it went is not known)
+        before = t.clock()
+        t.driver.wake()
+    await wait_for(lambda: t.moved_at > moved, 10)
+    assert t.moved_at - before >= 1.4, t.moved_at - before  # the window, not at once
+    await t.stop()
