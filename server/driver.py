@@ -195,13 +195,14 @@ class Driver:
         turn time decides).  The one reckoning of that wait, for the driver and the view.
         Only time with a person here counts: while nobody is, it stands still, and
         `_unattended` moves the window and the absences on by what it waited."""
-        since, timer = self.table.away_since(seat), self.timer
-        if since is None:
+        table, timer = self.table, self.timer
+        if not table.away(seat):
             return None
         now = self.clock() if self.unattended_since is None else self.unattended_since
-        if timer.resume_until is not None:
+        if timer.resume_until is not None:  # (the table's window: whenever the seat went)
             return max(0.0, timer.resume_until - now)
-        if self.settings.turn_seconds:
+        since = table.away_since(seat)
+        if since is None or self.settings.turn_seconds:
             return None
         return max(0.0, self.settings.grace_seconds - (now - since))
 
