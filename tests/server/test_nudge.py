@@ -340,6 +340,15 @@ async def test_the_table_moves_for_a_seat_away_when_the_view_says(case: str) -> 
     members = await seated(t, "ann", "bob", "cat")
     await all_ready(t, members)
     waited, others = on_turn(t, members)
+    ends: list[float] = []  # when the driver means to move, each time it waits for a time
+    woken = t.driver._woken
+
+    async def noted(timeout: float | None) -> bool:
+        if timeout is not None:
+            ends.append(t.clock() + timeout)
+        return await woken(timeout)
+
+    t.driver._woken = noted  # type: ignore[method-assign]
     if case == "restarted":
         async with t.lock:  # (as `Table.restored` leaves it)
             t.driver.timer.resume_until = t.clock() + 1.5
@@ -360,7 +369,11 @@ async def test_the_table_moves_for_a_seat_away_when_the_view_says(case: str) -> 
     shown = view.turn_deadline_ms / 1000
     assert (shown > 1.0) is (case != "dropped")  # (not the 0.5 s grace: the window, or 1.5 s)
     await wait_for(lambda: t.moved_at > after, 10)
-    assert before + shown - 0.001 <= t.moved_at <= after + shown + 0.4, (shown, t.moved_at - before)
+    assert t.moved_at >= before + shown - 0.001, (shown, t.moved_at - before)  # (not sooner)
+    # the end it waited for is the view's (the view's was reckoned between `before` and
+    # `after`; the driver's end is noted a few instructions after it reckoned it: no
+    # scheduling comes between, so the margin is only for a preempted process)
+    assert ends and before + shown - 0.01 <= ends[-1] <= after + shown + 0.25, (shown, ends)
     await t.stop()
 
 
