@@ -350,8 +350,8 @@ async def test_the_table_moves_for_a_seat_away_when_the_view_says(case: str) -> 
 
     t.driver._woken = noted  # type: ignore[method-assign]
     if case == "restarted":
-        async with t.lock:  # (as `Table.restored` leaves it)
-            t.driver.timer.resume_until = t.clock() + 1.5
+        async with t.lock:  # (as `Table.restored` leaves it; long: a slow drop leaves > 1 s)
+            t.driver.timer.resume_until = t.clock() + 2.5
     if case == "nobody was here":
         for member in (waited, *others):
             await t.drop(member)
