@@ -75,6 +75,13 @@ HELP = (
     ("?", "this help (esc closes it)"),
     ("q", "leave the table (asks again while a game is on)"),
 )
+#: The keys of `president play`'s table: no one else to wait for, chat with or nudge,
+#: no seat to fill, and q quits the game (asked again while it is on).
+LOCAL_HELP = (
+    *(entry for entry in HELP if entry[0] not in ("r", "b", "c", "n", "q")),
+    ("r", "another game, once this one is over"),
+    ("q", "quit (asks again while the game is on; its record is kept)"),
+)
 #: The keys of someone watching (no hand, no seat: the player's keys do nothing there).
 WATCH_HELP = (
     ("", " keys (watching)"),
@@ -399,7 +406,7 @@ class TableApp:
     def _help_lines(self) -> list[str]:
         keys: tuple[tuple[str, str], ...]
         if self.extras:
-            keys = HELP + QUIT_PLAY + PLAY_HELP
+            keys = LOCAL_HELP + QUIT_PLAY + PLAY_HELP
         elif self.client.model.slot is None:
             keys = WATCH_HELP + QUIT_PLAY
         else:

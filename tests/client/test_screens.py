@@ -406,6 +406,19 @@ async def test_a_watchers_help_lists_a_watchers_keys() -> None:
         assert "pass" not in text and "ready" not in text and "suggest" not in text, text
 
 
+async def test_the_help_of_a_local_game_lists_its_keys_only() -> None:
+    """A newcomer's pass: `president play`'s help listed b (add a bot), n (nudge) and c
+    (chat), which only answer that they do nothing there, and said q leaves the table
+    where it quits the game."""
+    async with open_table(mid_hand, 30, 100) as (table, terminal):
+        table.app.extras = PlayExtras(lambda: None, ME)
+        text = await terminal.press("?")
+    for key, words in (("r", "another game"), ("q", "quit (asks again"), ("a", "the coach")):
+        assert re.search(rf"│ {key} +{re.escape(words)}", text), text
+    for gone in ("add a bot", "nudge", "chat to the table", "leave the table"):
+        assert gone not in text, text
+
+
 @pytest.mark.parametrize("settled", [True, False])
 async def test_the_help_explains_a_rating_not_settled_when_a_seat_shows_one(settled: bool) -> None:
     """A players' pass: "rating -110?" at the table, and nothing there said what the ? is
