@@ -180,6 +180,9 @@ class TableScreen:
     #: which cards of a hand-over of mine moved.
     paying: Payment | None = None
     paying_line: str = ""
+    #: Whether each other person seated here was connected at the last view: a line in
+    #: the log when one goes away or comes back (their seat's "away" was all there was).
+    present: dict[str, bool] = field(default_factory=dict)
 
     # --- the hand -------------------------------------------------------------------
 
@@ -422,6 +425,7 @@ class TableScreen:
                 case Tallied():
                     self.tallied(item)
                 case Viewed():
+                    self.presence()
                     self.viewed(item.public)
                     if self.recalling is not None:
                         self.recalled(self.recalling)
@@ -451,6 +455,17 @@ class TableScreen:
         shown = len(self.hand())  # (my cards, or the cards played I may take)
         if self.cursor >= max(1, shown):
             self.cursor = max(0, shown - 1)
+
+    def presence(self) -> None:
+        """Who of the others seated here went away (their connection dropped, or they
+        left) or came back since the last view: a line each in the log."""
+        table, me = self.model.table, self.model.me
+        chairs = table.chairs if table is not None else ()
+        now = {c.name: c.connected for c in chairs if c.name and not c.bot and c.name != me}
+        for name, connected in now.items():
+            if self.present.get(name, connected) != connected:
+                self._add(f"— {name} is {'back' if connected else 'away'} —")
+        self.present = now
 
     def tallied(self, results: Tallied) -> None:
         """The game's ended hands, as the server told them with a snapshot: the results

@@ -80,6 +80,7 @@ class Table:
         self.client = FakeClient(TableModel(me=ME, slot=0))
         self.ready = {name: name != ME for name in seating}
         self.name = "t"  # (the table's)
+        self.away = {"cat"}  # (whose chair says they are not connected)
 
     def view(self, status: str = "playing") -> m.TableView:
         game = self.game
@@ -88,7 +89,7 @@ class Table:
             m.Chair(
                 name=name,
                 bot="random" if name.startswith("random-bot") else "",
-                connected=name != "cat",
+                connected=name not in self.away,
                 ready=self.ready[name],
             )
             for name in self.seating
@@ -1086,6 +1087,26 @@ async def test_the_header_says_the_table_is_reconnecting(rows: int, columns: int
         text = await terminal.redraw()
         assert "[connected]" in terminal.lines()[0] or columns < 80, text
         assert "reconnecting" not in terminal.lines()[0], text
+
+
+async def test_the_log_says_when_another_player_goes_away_and_comes_back() -> None:
+    """A host's pass: bob's client killed mid-hand, and ann's log said nothing, then or
+    when he came back; only the seat's "away" and the header's clock told it."""
+    async with open_table(mid_hand, 30, 100) as (table, terminal):
+        text = await terminal.redraw()
+        assert "is away" not in text and "is back" not in text, text  # (cat was away before)
+        bob = SEATING[1]
+        table.away.add(bob)
+        table.deliver(table.view())
+        text = await terminal.redraw()
+        assert f"— {bob} is away —" in text, text
+        table.away.discard(bob)
+        table.deliver(table.view())
+        text = await terminal.redraw()
+        assert f"— {bob} is back —" in text and "cat is" not in text, text
+        table.away.add(ME)  # (my own connection: the header says it, not the log)
+        table.deliver(table.view())
+        assert f"{ME} is away" not in await terminal.redraw()
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (40, 120)])
