@@ -320,11 +320,22 @@ class ReplayScreen:
             return lines[1:]
         return lines
 
+    def paid_from(self, index: int) -> int:
+        """The step whose card began the due that step `index` tells whole (`retells`),
+        or `index` itself."""
+        first = index
+        while first > 0 and self.steps[first].retells:
+            first -= 1
+        return first
+
     def log_lines(self, index: int, width: int) -> list[str]:
         """What step `index` did as lines of the log cut to `width` (`told`): the
         action's number on its first line."""
         step = self.steps[index]
         number = "" if step.action is None else f"{step.action + 1:>3} "
+        start = self.steps[self.paid_from(index)].action
+        if start is not None and step.action is not None and start != step.action:
+            number = f"{start + 1}–{step.action + 1} "  # a due's actions, told as one
         indent = " " * len(number)
         lines: list[str] = []
         for n, line in enumerate(self.told(index)):

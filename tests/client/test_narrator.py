@@ -201,8 +201,12 @@ def test_a_due_paid_a_card_at_a_time_is_one_line_on_both_screens() -> None:
     log = [line for line, _ in viewer.log(80, 40)]
     assert log[-1].endswith("random-1 discards 4♦ 4♥")
     assert not any(line.endswith("random-1 discards 4♦") for line in log)
+    # numbered with both its actions (a pass saw the numbers jump from 43 to 45)
+    one, two = (viewer.steps[i].action for i in (first, second))
+    assert one is not None and two == one + 1
+    assert log[-1] == f"{one + 1}–{two + 1} random-1 discards 4♦ 4♥", log[-1]
     viewer.go(first)
-    assert viewer.log(80, 40)[-1][0].endswith("random-1 discards 4♦")
+    assert viewer.log(80, 40)[-1][0] == f"{one + 1:>3} random-1 discards 4♦"
     # a hand-over shows its cards in a replay (the record is public): the same, whole
     seven = ReplayScreen.of(loads((RECORDS / "game_seven_pass.json").read_bytes()))
     whole = [(step.lines[0], step.retells) for step in seven.steps if step.retells]
