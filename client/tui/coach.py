@@ -87,9 +87,11 @@ def advice_text(advice: Advice, owed: int = 1) -> str:
     if advice.other_expected <= advice.expected:  # (measured on worlds that did not choose)
         # (said the other way round: "Q♣ or s's 6♥: no clear difference (1.5, 1.1)" read as
         # the coach's pick with the worse figure, a user pass)
+        # (and "s's return 4♥ is as good or better here (...; return 6♠: 2.5)" did not
+        # say whose the second was, a newcomer's pass)
         return (
-            f"coach: s's {other} is as good or better here (expected place"
-            f" {advice.other_expected:.1f}; {chosen}: {advice.expected:.1f})"
+            f"coach: s suggests {other}, as good here or better: expected place"
+            f" {advice.other_expected:.1f} (the search's {chosen}: {advice.expected:.1f})"
         )
     return f"{best} · s: {other}, {advice.other_expected:.1f}"
 

@@ -42,7 +42,7 @@ def test_the_coach_weighs_what_a_play_owes(cards: int) -> None:
     due = view.due
     assert due is not None
     word = "hand over" if due.kind == "handover" else "discard"
-    assert said.startswith((f"coach: {word} ", f"coach: s's {word} ")), said
+    assert said.startswith((f"coach: {word} ", f"coach: s suggests {word} ")), said
     assert "expected place" in said
     assert all(isinstance(a, (Handover, Discard)) for a in view.legal_actions())
     # several owed: weighed card by card, the coach names the first and says so
@@ -51,7 +51,7 @@ def test_the_coach_weighs_what_a_play_owes(cards: int) -> None:
 
 def test_the_coach_weighs_the_return_of_the_exchange() -> None:
     said = coach_says(a_moment(owing=False))
-    assert said.startswith(("coach: return ", "coach: s's return ")), said
+    assert said.startswith(("coach: return ", "coach: s suggests return ")), said
     assert "expected place" in said
 
 
@@ -116,7 +116,8 @@ def test_the_coach_says_when_its_play_and_ss_are_no_different() -> None:
     assert advice_text(better) == "coach: pass, expected place 2.6 · s: 9♦ 9♥, 2.9"
     level = Advice(PASS, 3.0, pair, 2.8, 48)
     assert advice_text(level) == (
-        "coach: s's 9♦ 9♥ is as good or better here (expected place 2.8; pass: 3.0)"
+        "coach: s suggests 9♦ 9♥, as good here or better: expected place 2.8"
+        " (the search's pass: 3.0)"
     )
 
 
