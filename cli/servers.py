@@ -131,8 +131,13 @@ def cmd_servers(args: argparse.Namespace) -> int:
             "(a server claiming a trusted certificate at another address may have moved, or "
             "be pretending: connecting checks the certificate it shows)"
         )
-    if found:
-        print("(announcements are hints: the first connection still asks about the certificate)")
+    if any(trust is not Trust.TRUSTED for trust, _ in found):
+        print(
+            "(announcements are hints: connecting to a server not trusted before still asks"
+            " about its certificate)"
+        )
+    elif found:  # (each trusted before: "the first connection asks" read as a contradiction)
+        print("(announcements are hints: connecting checks the certificate you trusted)")
     return 0
 
 

@@ -219,7 +219,27 @@ def test_president_servers_prints_the_trusted_server_first_and_counts_the_rest(
     assert lines[1].endswith("claims the certificate you trusted at 192.168.1.20:7766")
     assert all(line.startswith("fake ") for line in lines[2 : 2 + MAX_OTHERS])
     assert lines[2 + MAX_OTHERS].startswith(f"({FAKES - MAX_OTHERS} other announcement(s) not")
+    assert lines[-1].endswith("not trusted before still asks about its certificate)")
     args.json = True
     assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
     listed = json.loads(capsys.readouterr().out)
     assert [s["trust"] for s in listed[:3]] == ["trusted", "claiming", "other"]
+
+
+def test_president_servers_says_no_question_comes_when_every_server_was_trusted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer's pass: a server listed "trusted before", and under it "the first
+    connection still asks about the certificate"."""
+    kept = KeptServers(KNOWN)
+    kept.offer("kitchen", REAL)
+
+    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
+        return kept, 0
+
+    monkeypatch.setattr(servers, "find_servers", found)
+    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
+    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("trusted before") and "asks" not in lines[-1], lines
+    assert lines[-1].endswith("connecting checks the certificate you trusted)"), lines
