@@ -335,6 +335,8 @@ class LobbyApp:
             return "class:message", s.message
         if s.form is not None:
             return "class:dim", s.form.hint()
+        if s.showing_ladder:  # (first: at 60x16 nothing said how to put it away)
+            return "class:dim", "l back to the tables · enter sits · ? help · q quits"
         return (
             "class:dim",
             # the least needed last: a narrow screen drops them first (the help has all)

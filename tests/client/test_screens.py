@@ -965,8 +965,10 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert re.search(r"  2    826  player-2 +60\b", text), text
         assert re.search(rf"  3    789  {LONGEST_NAME} +60\b", text), text  # whole
         assert "ladder" in text and "Window too small" not in text, text
+        assert "l back to the tables" in text, text  # (how to put it away: at 60 too)
         text = await terminal.press("l")
         assert "863  player-1" not in text and "bot:random" in text, text  # the table again
+        assert "l back to" not in text, text
         await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
