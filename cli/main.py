@@ -174,10 +174,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def cards_shown(cards: Sequence[str], out: TextIO | None = None) -> str:
-    """A record's cards as the screens show them (Q♠ 10♦) where `out` (stdout) can show
-    a suit's symbol; else in the record's own letters (QS 10D)."""
-    encoding = getattr(out or sys.stdout, "encoding", None) or "ascii"
+def cards_shown(cards: Sequence[str]) -> str:
+    """A record's cards as the screens show them (Q♠ 10♦) where stdout can show a suit's
+    symbol; else in the record's own letters (QS 10D)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
     try:
         "♣♦♥♠".encode(encoding)
         parsed = parse_cards(cards)
