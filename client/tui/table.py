@@ -45,6 +45,8 @@ from .fit import HelpPages, middle_cut, said, shorten
 from .narrator import Narrator, Payment, card_text, cards_text, plural
 from .standings import HandResult, said_together, standings
 
+#: The lines a hand tells at most of one player going away or coming back.
+PRESENCE_LINES = 4
 #: The turn's hint and enter's answer when no play beats the pile.
 NOTHING_BEATS = "nothing you hold beats the pile: p passes"
 
@@ -183,6 +185,10 @@ class TableScreen:
     #: Whether each other person seated here was connected at the last view: a line in
     #: the log when one goes away or comes back (their seat's "away" was all there was).
     present: dict[str, bool] = field(default_factory=dict)
+    #: Those lines told of each player this hand: a few at most, so that a connection
+    #: dropped and made again over and over cannot push the game out of the log.
+    presence_told: dict[str, int] = field(default_factory=dict)
+    presence_hand: int = -1
 
     # --- the hand -------------------------------------------------------------------
 
@@ -462,8 +468,14 @@ class TableScreen:
         table, me = self.model.table, self.model.me
         chairs = table.chairs if table is not None else ()
         now = {c.name: c.connected for c in chairs if c.name and not c.bot and c.name != me}
+        public = self.model.public
+        hand = public.hand_number if public is not None else -1
+        if hand != self.presence_hand:  # (counted afresh each hand)
+            self.presence_told, self.presence_hand = {}, hand
         for name, connected in now.items():
-            if self.present.get(name, connected) != connected:
+            told = self.presence_told.get(name, 0)
+            if self.present.get(name, connected) != connected and told < PRESENCE_LINES:
+                self.presence_told[name] = told + 1
                 self._add(f"— {name} is {'back' if connected else 'away'} —")
         self.present = now
 

@@ -26,6 +26,7 @@ from president.client.tui.narrator import card_text
 from president.client.tui.replay import ReplayScreen
 from president.client.tui.replay_app import ReplayApp
 from president.client.tui.seats import SeatRow, rating_text
+from president.client.tui.table import PRESENCE_LINES
 from president.client.tui.theme import choose_theme
 from president.engine import PASS, Game, Phase, find_preset
 from president.engine.record import to_record
@@ -1109,6 +1110,13 @@ async def test_the_log_says_when_another_player_goes_away_and_comes_back() -> No
         table.away.add(ME)  # (my own connection: the header says it, not the log)
         table.deliver(table.view())
         assert f"{ME} is away" not in await terminal.redraw()
+        # a connection dropped and made again over and over: a few lines a hand, no more
+        for _ in range(50):
+            for change in (table.away.add, table.away.discard):
+                change(bob)
+                table.deliver(table.view())
+        told = [line for line in table.app.screen.log if line.startswith(f"— {bob} is ")]
+        assert len(told) == PRESENCE_LINES, told
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (40, 120)])
