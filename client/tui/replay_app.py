@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from president.engine import Phase
+from president.engine import Phase, RulesError, rules_from
+from president.engine.scoring import titles
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app_or_none
 from prompt_toolkit.filters import Condition
@@ -39,6 +40,8 @@ from .theme import add_help_keys, card_style, help_box_of
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
 
+#: The titles' initials in the help, as the base game names them.
+CLASSIC_INITIALS = "P, VP, C, VS, S"
 HELP = """\
  →  l  space   next step
  ←  h          step back
@@ -211,7 +214,11 @@ class ReplayApp:
         def body() -> Container:
             return beside if self._columns() >= WIDE else stacked
 
-        help_text = HELP + (REVIEW_HELP if self.review is not None else "") + self._rules_line()
+        help_text = (
+            HELP.replace(CLASSIC_INITIALS, self._initials())
+            + (REVIEW_HELP if self.review is not None else "")
+            + self._rules_line()
+        )
         help_box = help_box_of(self.screen, help_text.splitlines, title="keys")
         return FloatContainer(
             HSplit([header, DynamicContainer(body), status]),
@@ -219,6 +226,17 @@ class ReplayApp:
                 Float(ConditionalContainer(help_box, filter=Condition(lambda: self.screen.help)))
             ],
         )
+
+    def _initials(self) -> str:
+        """The titles' initials as a crowded screen shows them, under the record's rules
+        ("P, VP, C, VB, B" where the last is the Beggar)."""
+        document = self.screen.document or {}
+        try:
+            rules = rules_from(document.get("rules", "classic"))
+        except (RulesError, TypeError, ValueError):
+            return CLASSIC_INITIALS  # (a record whose rules are not: the replay says so)
+        named = dict.fromkeys(titles(rules, 5))  # each title once, first to last
+        return ", ".join("".join(part[:1] for part in title.split("-")) for title in named)
 
     def _rules_line(self) -> str:
         width = max(len(line) for line in HELP.splitlines()) - 1

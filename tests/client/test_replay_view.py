@@ -789,6 +789,23 @@ def test_a_records_names_reach_the_screen_with_their_control_characters_escaped(
 DAIFUGO_RECORD = Path(__file__).resolve().parents[1] / "engine" / "records" / "game_daifugo.json"
 
 
+@pytest.mark.parametrize(
+    ("record", "initials"),
+    [("game_classic.json", "(P, VP, C, VS, S)"), ("game_daifugo.json", "(P, VP, C, VB, B)")],
+)
+async def test_the_help_names_the_titles_initials_under_the_records_rules(
+    record: str, initials: str
+) -> None:
+    """A newcomer's pass: the help said "P, VP, C, VS, S" under Daifugo, whose last is the
+    Beggar (its crowded seats show "B")."""
+    document = json.loads((DAIFUGO_RECORD.parent / record).read_text(encoding="utf-8"))
+    async with viewer(document, 40, 120) as (_, terminal):
+        terminal.keys.send_text("?")
+        await wait_for(lambda: "titles by initials" in terminal.text(), what=terminal.text)
+        assert f"titles by initials {initials}" in terminal.text(), terminal.text()
+        await terminal.left("q")
+
+
 @pytest.mark.parametrize(("rows", "columns"), [(20, 60), (24, 80)])
 async def test_the_viewer_steps_through_hand_overs_discards_and_falls(
     rows: int, columns: int
