@@ -40,6 +40,12 @@ from .theme import add_help_keys, card_style, help_box_of
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
 
+
+def title_initials(title: str) -> str:
+    """A title as a crowded screen shows it: "VP" for Vice-President."""
+    return "".join(part[:1] for part in title.split("-"))
+
+
 #: The titles' initials in the help, as the base game names them.
 CLASSIC_INITIALS = "P, VP, C, VS, S"
 HELP = """\
@@ -236,7 +242,7 @@ class ReplayApp:
         except (RulesError, TypeError, ValueError):
             return CLASSIC_INITIALS  # (a record whose rules are not: the replay says so)
         named = dict.fromkeys(titles(rules, 5))  # each title once, first to last
-        return ", ".join("".join(part[:1] for part in title.split("-")) for title in named)
+        return ", ".join(title_initials(title) for title in named)
 
     def _rules_line(self) -> str:
         width = max(len(line) for line in HELP.splitlines()) - 1
@@ -283,7 +289,7 @@ class ReplayApp:
         style = "class:turn" if row.turn else "class:title" if row.acted else ""
         if short:  # one line a seat on a crowded screen: the title's initials, no state
             mark = "▶ " if row.turn else "· " if row.passed and row.place is None else "  "
-            initials = "".join(part[:1] for part in (row.title or "").split("-"))
+            initials = title_initials(row.title or "")
             return [
                 (style, f"{mark}{row.name.ljust(names)} "),
                 ("class:dim", f"{initials:<2} " if titles else ""),
