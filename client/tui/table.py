@@ -45,6 +45,9 @@ from .fit import HelpPages, middle_cut, said, shorten
 from .narrator import Narrator, Payment, card_text, cards_text, plural
 from .standings import HandResult, said_together, standings
 
+#: The log's note of a connection taken back by itself (said with the hand under way
+#: when the table missed nothing meanwhile: a pass read the two lines as one said twice).
+RECONNECTED = "— reconnected to your seat —"
 #: The lines a hand tells at most of one player going away or coming back.
 PRESENCE_LINES = 4
 #: The turn's hint and enter's answer when no play beats the pile.
@@ -556,7 +559,12 @@ class TableScreen:
         hand = public.hand_number
         if hand in self.hands_recalled and hand not in self.hands_back:
             self.hands_back.add(hand)
-            self._add(f"— hand {hand + 1} under way: you are back at your seat —", "class:dim")
+            if self.log and self.log[-1] == RECONNECTED:  # (nothing missed: one line)
+                self._say_instead(
+                    RECONNECTED, f"{RECONNECTED[:-2]}: hand {hand + 1} under way —", "class:dim"
+                )
+            else:
+                self._add(f"— hand {hand + 1} under way: you are back at your seat —", "class:dim")
         if hand in self.hands_logged:
             return
         self.hands_logged.add(hand)
@@ -582,17 +590,23 @@ class TableScreen:
         """The due being paid said again in `line`, in place of its line in the log (at
         the end if that line is gone)."""
         told, self.paying_line = self.paying_line, line
+        if not self._say_instead(told, line):
+            self._add(line)
+
+    def _say_instead(self, told: str, line: str, style: str = "") -> bool:
+        """`line` in place of the last `told` in the log (of that style); False if it is
+        not there any more."""
         for index in range(len(self.log) - 1, -1, -1):
             if self.log[index] == told:
                 self.log[index] = line
                 break
         else:
-            self._add(line)
-            return
+            return False
         for index in range(len(self.stream) - 1, -1, -1):
-            if self.stream[index] == ("", "", told):
-                self.stream[index] = ("", "", line)
+            if self.stream[index] == ("", style, told):
+                self.stream[index] = ("", style, line)
                 break
+        return True
 
     def note(self, line: str) -> None:
         """A line of the client's own in the log (not the table's: the connection's)."""

@@ -5,7 +5,7 @@ far (only what it had not told, after a lost connection) instead of saying it ca
 from __future__ import annotations
 
 from president.client.model import TableModel
-from president.client.tui.table import TableScreen
+from president.client.tui.table import RECONNECTED, TableScreen
 from president.engine import PASS, Card, Gave, Play, Returned, parse_cards
 from president.protocol import messages as m
 
@@ -90,6 +90,32 @@ def test_after_a_lost_connection_the_log_tells_only_what_it_missed() -> None:
         "— hand 2 under way: you are back at your seat —",
     ]
     assert model.history() == MOVES  # the hand once, not the heard part and the history
+
+
+def test_taken_back_having_missed_nothing_the_log_says_it_once() -> None:
+    """A pass: after a drop that missed no move, the log said "— reconnected to your seat
+    —" and under it "— hand 2 under way: you are back at your seat —", one thing twice.
+    With nothing told between them, they are one line; with moves between, both stay."""
+    for missed in (0, 3):
+        model = TableModel(me="ann", slot=0)
+        model.see(table_view(a_public_view(SEATING)))
+        for event in SO_FAR[: len(SO_FAR) - missed]:
+            model.note(event)
+        screen = TableScreen(model)
+        screen.catch_up()
+        told = len(screen.log)
+        model.lost_touch()
+        screen.note(RECONNECTED)  # (the connection's, said as it comes back)
+        model.recall(history())
+        model.see(table_view(following()))
+        model.hold(tuple(parse_cards("10H KD")), (), 1, "snapshot", 0)
+        screen.catch_up()
+        back = "— hand 2 under way: you are back at your seat —"
+        if missed:
+            assert screen.log[told] == RECONNECTED and screen.log[-1] == back, screen.log
+            assert len(screen.log) == told + missed + 2, screen.log[told:]
+        else:
+            assert screen.log[told:] == ["— reconnected to your seat: hand 2 under way —"]
 
 
 def test_a_history_in_pages_is_taken_whole_and_a_page_out_of_order_is_not() -> None:
