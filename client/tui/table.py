@@ -188,10 +188,10 @@ class TableScreen:
     #: Whether each other person seated here was connected at the last view: a line in
     #: the log when one goes away or comes back (their seat's "away" was all there was).
     present: dict[str, bool] = field(default_factory=dict)
-    #: Those lines told of each player this hand: a few at most, so that a connection
-    #: dropped and made again over and over cannot push the game out of the log.
+    #: Those lines told of each player this hand (counted afresh at its deal): a few at
+    #: most, so that a connection dropped and made again over and over cannot push the
+    #: game out of the log.
     presence_told: dict[str, int] = field(default_factory=dict)
-    presence_hand: int = -1
 
     # --- the hand -------------------------------------------------------------------
 
@@ -471,10 +471,6 @@ class TableScreen:
         table, me = self.model.table, self.model.me
         chairs = table.chairs if table is not None else ()
         now = {c.name: c.connected for c in chairs if c.name and not c.bot and c.name != me}
-        public = self.model.public
-        hand = public.hand_number if public is not None else -1
-        if hand != self.presence_hand:  # (counted afresh each hand)
-            self.presence_told, self.presence_hand = {}, hand
         for name, connected in now.items():
             told = self.presence_told.get(name, 0)
             if self.present.get(name, connected) != connected and told < PRESENCE_LINES:
@@ -621,12 +617,8 @@ class TableScreen:
     def nudged(self, nudge: Nudged) -> None:
         """Someone hurried the seats owing a move, at a table with no turn timer: said in
         the log, and on the status line to a player hurried."""
-        public, me = self.model.public, self.model.seat
-        seating = public.seating if public is not None else ()
-        names = [
-            "you" if seat == me else seating[seat] if seat < len(seating) else f"seat {seat + 1}"
-            for seat in nudge.seats
-        ]
+        me = self.model.seat
+        names = [self.name_of(seat) for seat in nudge.seats]
         by = "you" if nudge.by == self.model.me else nudge.by
         verb = "nudge" if by == "you" else "nudges"
         them = "you" if names == ["you"] else "them"
@@ -651,7 +643,7 @@ class TableScreen:
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table
             self.hands_logged.add(event.hand)
-            self.summary, self.message = [], ""
+            self.summary, self.message, self.presence_told = [], "", {}
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
