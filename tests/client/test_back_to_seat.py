@@ -118,6 +118,34 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
 
 
 @pytest.mark.slow
+async def test_the_others_log_says_when_a_killed_client_is_away_and_back(
+    tmp_path: Path,
+) -> None:
+    """A host's pass: ann's client killed mid-hand, and the others' logs said nothing,
+    then or when she came back.  sam, watching, is told both."""
+    async with a_game(tmp_path, rows=30, columns=100) as game:
+        ann, server = game.ann, game.server
+        await ann.shows("▶ ann (you)", 30)  # the game is on and waits for ann
+        sam_command = [*PRESIDENT, "connect", server.address, "--name", "sam"]
+        sam_command += ["--fingerprint", server.pin]
+        sam = Terminal(sam_command, environment(tmp_path / "sam"), rows=30, columns=100)
+        try:
+            await sam.shows("4/4 playing", 30)
+            sam.send("w")  # sam watches: the table's screen (the lobby has no log)
+            await sam.shows("| log |", 30)
+            await sam.shows("▶ ann", 30)
+            assert "ann is away" not in sam.text(), sam.text()
+            ann.close()  # SIGKILL: no goodbye
+            await sam.shows("— ann is away —", 30)
+            again = game.again = Terminal(game.command, game.env, rows=16, columns=60)
+            await again.shows("your seat at T is waiting", 30)
+            again.send("\r")
+            await sam.shows("— ann is back —", 30)
+        finally:
+            sam.close()
+
+
+@pytest.mark.slow
 async def test_a_client_killed_in_the_second_hand_sees_the_whole_game_at_its_end(
     tmp_path: Path,
 ) -> None:
