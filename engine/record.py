@@ -36,13 +36,15 @@ class Fault:
     action: int | None
     error: str
     #: Who made the action refused, "B (seat 1)" ("" for a fault of no seat's): the
-    #: engine's sentence speaks to them ("you do not hold 4C").
+    #: engine's sentence speaks to them, so it is told as said to them ('B (seat 1) was
+    #: told "you do not hold 4C"').
     by: str = ""
 
     def told(self) -> str:
         """The fault in words, where and why (`president replay` and its viewer)."""
-        by = f"{self.by}: " if self.by else ""
-        return f"illegal in {self.place()}: {by}{self.error}"
+        if not self.by:
+            return f"illegal in {self.place()}: {self.error}"
+        return f'illegal in {self.place()}: {self.by} was told "{self.error}"'
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": False, "hand": self.hand, "action": self.action, "error": self.error}

@@ -124,8 +124,8 @@ def test_a_refused_action_is_told_with_who_made_it() -> None:
     result = replay(mutate("hands/0/actions/1", {"seat": 1, "play": ["2S"]}))
     assert result.fault is not None and result.fault.by == "B (seat 1)"
     assert result.fault.told() == (
-        "illegal in hand 1, action 2 (the record's hands[0].actions[1]): B (seat 1): you do not"
-        " hold 2S"
+        "illegal in hand 1, action 2 (the record's hands[0].actions[1]): B (seat 1) was told"
+        ' "you do not hold 2S"'
     )
     assert result.fault.to_json() == {
         "ok": False,
