@@ -4,24 +4,45 @@ as two columns.  The screens call these with the width they have; no prompt_tool
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .seats import SeatRow
 
 ELLIPSIS = "…"
 
 
+#: The spaces a line is not broken at, where what they join fits a line: after a place
+#: ("3. greedy-3"), then before points ("greedy-3 +1"), so a hand's finish reads one
+#: player at a time. (Each made a character textwrap does not break at, as wide.)
+_GLUED = ((re.compile(r"(?<=\d\.) (?=\S)"), "\0"), (re.compile(r"(?<=\S) (?=\+\d)"), "\1"))
+
+
+def glued_wrap(text: str, width: int, **options: Any) -> list[str]:
+    """`textwrap.wrap` of `text`, but not at the spaces of `_GLUED` where the words they
+    join fit a line after its indent (where they do not, as `textwrap.wrap` cuts them)."""
+    lead = len(text) - len(text.lstrip(" "))
+    room = width - max(lead, len(options.get("subsequent_indent", "")))
+    for spaces, glue in _GLUED:
+        words = spaces.sub(glue, text).split(" ")
+        text = " ".join(word if len(word) <= room else word.replace(glue, " ") for word in words)
+    lines = textwrap.wrap(text, width, **options)
+    return [line.replace("\0", " ").replace("\1", " ") for line in lines]
+
+
 def wrap(text: str, width: int, hanging: int = 0) -> list[str]:
     """`text` as lines of at most `width`, broken at spaces (a word longer than a line is
-    cut); a line's leading indent is kept on its continuation lines, which are indented
-    `hanging` at least (so that no continuation looks like a line of its own)."""
+    cut), not between a place and its player where both fit a line (`glued_wrap`); a
+    line's leading indent is kept on its continuation lines, which are indented `hanging`
+    at least (so that no continuation looks like a line of its own)."""
     width = max(1, width)
     if len(text) <= width:
         return [text]
     indent = " " * min(max(len(text) - len(text.lstrip(" ")), hanging), width // 2)
-    return textwrap.wrap(
+    return glued_wrap(
         text,
         width,
         subsequent_indent=indent,

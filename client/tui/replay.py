@@ -6,8 +6,6 @@ terminal; `replay_app` draws it."""
 from __future__ import annotations
 
 import json
-import re
-import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +23,7 @@ from president.engine import (
 from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 
-from .fit import HelpPages
+from .fit import HelpPages, glued_wrap
 from .narrator import Narrator, Payment
 from .seats import SeatRow, pile, seat_rows, skipped_seats
 
@@ -187,17 +185,11 @@ def rules_text(document: Mapping[str, Any]) -> str:
     return f"rules: {rules.get('preset', 'classic')}" + (f", changed: {changed}" if changed else "")
 
 
-#: The spaces a line is not cut at: after a place ("3. greedy-3") and before points
-#: ("greedy-3 +1"), so a finish reads one player at a time.
-_GLUED = re.compile(r"(?<=\d\.) (?=\S)|(?<=\S) (?=\+\d)")
-
-
 def wrap(text: str, width: int) -> list[str]:
     """A log line cut at spaces to `width` (never inside a name such as heuristic-0,
-    never between a place and its player), the lines after its first indented."""
-    glued = _GLUED.sub("\0", text)  # not a space to textwrap; the same width
-    lines = textwrap.wrap(glued, max(width, 8), subsequent_indent="  ", break_on_hyphens=False)
-    return [line.replace("\0", " ") for line in lines] or [""]
+    nor between a place and its player where both fit a line), the lines after its first
+    indented."""
+    return glued_wrap(text, max(width, 8), subsequent_indent="  ", break_on_hyphens=False) or [""]
 
 
 @dataclass

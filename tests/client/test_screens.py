@@ -485,6 +485,20 @@ async def test_the_log_follows_and_scrolls_back() -> None:
         assert "End follows" not in text and table.client.sent, text
 
 
+def test_the_table_logs_finish_is_wrapped_a_player_at_a_time() -> None:
+    """The table's log (`fit.wrap`, with its hanging indent) cuts a hand's finish as the
+    replay's does: never between a place and its player, nor before their points (a pass
+    saw "2." end one row and "heuristic-bot-3" begin the next)."""
+    line = "hand 3 is over: 1. heuristic-bot-1 +2, 2. heuristic-bot-3 +1, 3. you, 4. greedy-2"
+    for width in range(24, len(line) + 1):
+        parts = wrap(line, width, 2)
+        assert all(len(part) <= width for part in parts), (width, parts)
+        assert " ".join(parts).split() == line.split(), (width, parts)
+        for part in parts:
+            assert not re.search(r"\d\.$", part), (width, parts)
+            assert not part.lstrip().startswith("+"), (width, parts)
+
+
 async def test_wrapped_log_lines_break_between_words() -> None:
     async with open_table(mid_hand, 24, 80) as (table, terminal):
         table.chat(LONG)
