@@ -515,6 +515,31 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
         await terminal.left("q")
 
 
+@pytest.mark.parametrize(("rows", "sheet"), [(30, True), (20, False)])
+async def test_beside_the_log_the_whole_exchange_shows_where_the_column_has_rows(
+    rows: int, sheet: bool
+) -> None:
+    """Four moves of a `daifugo` exchange at 100 columns: each on a line of its own under
+    the pile, the score sheet under them where it fits too (the fourth was cut to "…"
+    above empty rows); at 20 rows, where the sheet does not fit, the exchange still has
+    its rows."""
+    document = json.loads(_sim_record_text("daifugo", ("heuristic",) * 4))
+    async with viewer(document, rows, 100) as (screen, terminal):
+        terminal.keys.send_text("n" + "\x1b[C" * 2)  # hand 2, both returns made
+        await wait_for(lambda: screen.index == screen.hands[1].start + 2, what=terminal.text)
+        await wait_for(lambda: screen.position() in terminal.text(), what=terminal.text)
+        text = terminal.text()
+        table = [line.partition("│")[0] for line in text.splitlines()]
+        moves = screen.step.exchange
+        assert len(moves) == 4, moves
+        for move in moves:
+            shown = f"{move.giver}→{move.receiver} {' '.join(card_text(c) for c in move.cards)}"
+            assert any(shown in line for line in table), f"{shown!r}:\n{text}"
+        assert not any(line.rstrip().endswith("…") for line in table), text
+        assert ("score sheet" in text) is sheet, text
+        await terminal.left("q")
+
+
 @pytest.mark.parametrize("name", ["classic", "full", "house", "sheet"])
 def test_no_seat_is_cut_when_a_finish_gives_titles(name: str) -> None:
     """The seats' layout is chosen for the whole hand, the titles its finish gives
