@@ -224,7 +224,7 @@ class ReviewState:
         if step.action is None or step.actor is None:
             luck = self.luck.get((step.hand, self.focus))
             if luck is None:
-                later = "weighed last" if not self.finished else "not weighed"
+                later = "weighed after the decisions" if not self.finished else "not weighed"
                 return [("class:dim", f" {self.focus}'s cards this hand: {later}")]
             return [
                 ("", f" {self.focus}'s cards: {luck.cards:+.2f} places"),

@@ -975,6 +975,21 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     assert "best" not in decision.replace("better", "")
 
 
+def test_a_deal_says_when_its_cards_will_be_weighed() -> None:
+    """At a deal, while the review runs, the player's cards are said to be weighed after
+    the decisions, as they are (it said "weighed last": a pass found it cryptic); once
+    the review is over without them, "not weighed"."""
+    screen = ReplayScreen.of(a_record("classic"))
+    ann = screen.steps[0].view.seating[0]
+    state = ReviewState(list(screen.steps[0].view.seating), ann, total=10, done=3, planned=True)
+    screen.go(0)
+    said = "".join(text for _, text in state.decision(screen))
+    assert said == f" {ann}'s cards this hand: weighed after the decisions", said
+    state.done = 10
+    said = "".join(text for _, text in state.decision(screen))
+    assert said == f" {ann}'s cards this hand: not weighed", said
+
+
 def test_the_sparkline_is_tall_for_a_good_place_and_fits_its_width() -> None:
     assert sparkline([1.0, 4.0, 2.5], 10, 4.0) == "█▁▅"
     assert sparkline([1.0] * 50 + [4.0] * 50, 10, 4.0) == "█" * 5 + "▁" * 5
