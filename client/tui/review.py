@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -377,7 +378,7 @@ class Workers:
         self.processes: Any = None
         if jobs > 0:
             context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-            self.processes = context.Pool(jobs, initializer=worker_init)
+            self.processes = context.Pool(jobs, initializer=background_worker)
 
     def submit(self, run: Callable[[Any], Any], job: Any) -> asyncio.Future[Any]:
         if self.threads is not None:
@@ -408,6 +409,19 @@ class Workers:
             # wait for ever on a queue's lock a killed worker held; the screen must not)
             threading.Thread(target=self.processes.terminate, daemon=True).start()
             self.processes = None
+
+
+#: How much lower than the viewer's a review worker's CPU priority is (`os.nice`): it
+#: judges in the background, and a game or a build beside it should not wait for it.
+WORKER_NICENESS = 10
+
+
+def background_worker() -> None:
+    """A review worker's start beside the viewer: Ctrl-C is the viewer's (`worker_init`),
+    and its priority `WORKER_NICENESS` lower where the system has one."""
+    worker_init()
+    with contextlib.suppress(AttributeError, OSError):  # (no os.nice on Windows)
+        os.nice(WORKER_NICENESS)
 
 
 def default_jobs() -> int:

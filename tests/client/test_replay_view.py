@@ -4,6 +4,7 @@ pseudo-terminal.  Records are made the way `president sim --record` makes them."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -657,6 +658,25 @@ async def test_president_replay_view_reviews_the_record_in_worker_processes(
         assert await term.exits() == 0
     finally:
         term.close()
+
+
+def _niceness(_: object) -> int:
+    return os.nice(0)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no process priorities here")
+async def test_the_reviews_workers_judge_at_a_lower_priority_than_the_viewer() -> None:
+    """The worker processes a review starts beside the viewer run `WORKER_NICENESS`
+    lower (a pass saw the review keep a core busy while a game ran beside it)."""
+    from president.client.tui.review import WORKER_NICENESS, Workers
+
+    workers = Workers(1, asyncio.get_running_loop())
+    try:
+        theirs = await asyncio.wait_for(workers.submit(_niceness, None), 60)
+    finally:
+        workers.close()
+    assert theirs == min(19, os.nice(0) + WORKER_NICENESS)
 
 
 @pytest.mark.slow
