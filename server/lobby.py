@@ -641,6 +641,8 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
+    if table.chairs.index_of(guest) is not None:  # (not asked the password it sat with)
+        raise TableError(Code.NOT_ALLOWED, f"you already sit at {table.name}")
     _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     # (moved out for not saying ready: not again so soon, under that name or from that
     # address, but for the creator's own address: friends behind one router with them)
@@ -673,6 +675,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
 async def _spectate(lobby: Lobby, guest: Guest, message: m.Spectate) -> None:
     table = lobby.table_of(message.table)
     _enter(guest, table)
+    table.chairs.may_watch(guest)  # (not asked the password it came in with)
     _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     await _password_tried(
         lobby, guest, table, message.password, table.spectate(guest, message.password)

@@ -224,9 +224,16 @@ class Chairs:
             self.spectators.remove(member)
         return slot
 
-    def watch(self, member: Member) -> None:
+    def may_watch(self, member: Member) -> None:
+        """Refused if `member` sits here or watches already: told so before any password
+        is asked of it (a password asked again, and a wrong one counted as a guess)."""
         if self.index_of(member) is not None:
             raise TableError(Code.NOT_ALLOWED, "you sit at this table; leave your seat to watch")
+        if member in self.spectators:
+            raise TableError(Code.NOT_ALLOWED, f"you already watch {self.table}")
+
+    def watch(self, member: Member) -> None:
+        self.may_watch(member)
         bot = self._bot_like(member.name)
         if bot is not None:
             # (a watcher's chat under a server bot's name read as the bot's: hostile

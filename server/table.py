@@ -428,6 +428,8 @@ class Table:
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
+        if self.chairs.index_of(member) is not None:  # (this very connection)
+            raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.name}")
         held = self.chairs.held_by_key(member)
         if held is None:
             await self._check_password(password, member)
@@ -471,6 +473,7 @@ class Table:
             self.driver.wake()  # (a table nobody was at goes on)
 
     async def spectate(self, member: Member, password: str | None) -> None:
+        self.chairs.may_watch(member)  # (this very connection: no password to ask)
         await self._check_password(password, member)
         async with self.lock:
             self.chairs.watch(member)

@@ -367,6 +367,43 @@ async def test_no_password_at_a_password_table_is_no_guess() -> None:
     await hall.close()
 
 
+async def test_a_player_at_the_table_joining_or_watching_again_is_told_so() -> None:
+    """A connection seated at a password table, or watching it, that sends `join` or
+    `spectate` for it again (a client that lost track) is told where it is, whatever
+    password it gives: none is asked of it, checked, or counted as a guess (it was asked
+    the password, and a wrong one counted against its address)."""
+    hall = lobby(password_wait=30.0, password_wait_max=60.0)
+    await hall.handle(Guest("ann"), create("Friday", password="right"))
+    bob = Guest("bob", address="10.0.0.2", player_id="bob-key")
+    await hall.handle(bob, m.Join(table="Friday", password="right"))
+    assert bob.errors() == [] and bob.table is hall.tables["Friday"]
+    for given in (None, "", "wrong", "right"):
+        await hall.handle(bob, m.Join(table="Friday", password=given))
+    refused = [x for x in bob.sent if isinstance(x, m.Error)]
+    assert [x.code for x in refused] == [Code.NOT_ALLOWED] * 4, refused
+    assert all(x.message == "you already sit at Friday" for x in refused), refused
+    assert hall.guard.refusal("10.0.0.2", "table") is None  # (no wrong guess counted)
+    assert hall.tables["Friday"].chairs.index_of(bob) is not None and bob.table is not None
+    # nor is a `spectate` from a seat, nor one from a watcher
+    cat = Guest("cat", address="10.0.0.3", player_id="cat-key")
+    await hall.handle(cat, m.Spectate(table="Friday", password="right"))
+    assert cat.errors() == [] and cat.table is hall.tables["Friday"]
+    for guest, given in ((bob, "wrong"), (bob, None), (cat, "wrong"), (cat, None)):
+        guest.sent.clear()
+        await hall.handle(guest, m.Spectate(table="Friday", password=given))
+        (error,) = [x for x in guest.sent if isinstance(x, m.Error)]
+        assert error.code == Code.NOT_ALLOWED, error
+        assert error.message == (
+            "you sit at this table; leave your seat to watch"
+            if guest is bob
+            else "you already watch Friday"
+        )
+    for address in ("10.0.0.2", "10.0.0.3"):
+        assert hall.guard.refusal(address, "table") is None
+    assert cat in hall.tables["Friday"].chairs.spectators
+    await hall.close()
+
+
 async def test_first_tries_from_new_addresses_share_a_budget_a_known_key_skips() -> None:
     """A hostile pass checked a 4-digit table password in 25 s from an address a guess:
     first tries are budgeted too; a key that opened the table before is not held."""
