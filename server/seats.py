@@ -61,6 +61,11 @@ class Slot:
     ready: bool = False
     #: When the person's connection went (None while connected, and for bots).
     away_since: float | None = None
+    #: Seconds its person was away in a game before this absence, since the seat last
+    #: moved: with no turn timer the grace period is counted over them too, not afresh
+    #: at each drop (a guest who came back for a moment and went again at each of its
+    #: turns held a table for ever). `Table.away_since` reckons it in.
+    away_spent: float = 0.0
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
     #: The address that added this bot (bots count against it, and only it or the

@@ -440,6 +440,7 @@ class Table:
             self._writable()
             held = self.chairs.held_by_key(member)
             if held is not None:  # the same player, back by key: their own chair
+                self._count_absence(self.chairs.slots[held])
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
                 log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return
@@ -524,8 +525,23 @@ class Table:
     async def resume(self, member: Member, seat: int, token: bytes) -> None:
         await self._wait_to_take_back(seat)
         async with self.lock:
+            if 0 <= seat < len(self.chairs.slots):
+                self._count_absence(self.chairs.slots[seat])
             slot = self.chairs.claim(member, seat, token)
             self._back_in(member, slot, seat, new_token=False)
+
+    def _count_absence(self, slot: Slot) -> None:
+        """A person about to be back in `slot` mid-game: the time it was away is kept as
+        spent of the grace period until the seat moves (`Slot.away_spent`). Counted up
+        to now, or to when nobody was left here (that time is nobody's: the driver
+        excuses it). Its absence starts again from then, so a refused take-back changes
+        no reckoning."""
+        if slot.away_since is None or slot.member is not None or self.status != "playing":
+            return
+        unattended = self.driver.unattended_since
+        end = self.clock() if unattended is None else unattended
+        slot.away_spent += max(0.0, end - slot.away_since)
+        slot.away_since = end
 
     async def _wait_to_take_back(self, chair: int) -> None:
         """A chair taken back again within `REJOIN_SECONDS` of the last time waits for the
@@ -874,15 +890,22 @@ class Table:
         return slot.leaving and not slot.present
 
     def away_since(self, seat: int) -> float | None:
-        """When the seat's person went away (None while here, and for bots)."""
+        """When the seat's person went away, earlier by the time it was away before since
+        the seat last moved (`Slot.away_spent`); None while here, and for bots."""
         slot = self._slot_for_seat(seat)
-        return None if slot.present else slot.away_since
+        if slot.present or slot.away_since is None:
+            return None
+        return slot.away_since - slot.away_spent
 
     def apply(self, seat: int, action: Action, timeout: m.TimeoutReason = "") -> None:
         """One action through the engine; journaled, then sent (`timeout`: the timeout
         rule made it for the seat, and why: the players are told)."""
         assert self.game is not None
+        name = self.game.seating[seat]
         events = self.game.apply(seat, action)
+        for slot in self.chairs.slots:  # (it moved: its absences held the table no longer)
+            if slot.name == name:
+                slot.away_spent = 0.0
         self.moved_at = self.clock()
         self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:

@@ -308,6 +308,41 @@ async def test_the_first_one_back_after_nobody_was_there_sees_the_grace_it_has()
     await t.stop()
 
 
+async def test_coming_back_for_a_moment_does_not_renew_the_grace_of_a_turn() -> None:
+    """A hostile pass: at a table with no turn timer, a guest whose turn came dropped,
+    came back by key for 20 ms every 110 s and dropped again; each take-back started the
+    120 s grace afresh, and nudges are refused while a seat is away, so the table never
+    moved. Now the grace is counted over every absence since the seat last moved: gone
+    100 s, back, gone again, 20 s are left. Once it has moved, a drop has all of it."""
+    now = [1000.0]
+    clock = lambda: now[0]  # noqa: E731 (the clock moves only when the test says)
+    t, _ = table(seats=3, grace_seconds=120.0)
+    t = Table(t.settings, lambda name, record: None, clock=clock)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    seat = game_of(t).seating.index(waited.name)
+    await t.drop(waited)
+    assert t.driver.away_wait(seat) == 120.0
+    now[0] += 100.0
+    back = await back_after_a_drop(t, waited)  # (drops, and is back by token: 0 s away)
+    assert t.driver.away_wait(seat) is None  # (here: its own move to make)
+    now[0] += 0.02  # (here for 20 ms: not away, and no grace given back)
+    await t.drop(back)
+    assert t.driver.away_wait(seat) == 20.0
+    view = others[0].of(m.TableView)[-1]
+    assert isinstance(view, m.TableView) and view.turn_deadline_ms == 20_000
+    with pytest.raises(TableError) as refused:
+        await t.nudge(others[0])
+    assert refused.value.message == f"{waited.name} is away: the table moves for them in 0:20"
+    # its own move: the next absence has the whole grace period
+    again = await back_after_a_drop(t, back)
+    await t.act(again, game_of(t).timeout_action(seat))
+    await t.drop(again)
+    assert t.driver.away_wait(seat) == 120.0
+    await t.stop()
+
+
 async def test_a_refusal_for_seats_away_gives_each_its_own_time() -> None:
     t, _ = table(seats=4, grace_seconds=120.0)
     members = await seated(t, "ann", "bob", "cat", "dan")
