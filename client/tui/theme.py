@@ -57,7 +57,7 @@ _PALETTES: dict[str, dict[str, str]] = {
         "cursor": "fg:ansiblue bold",
         "turn": "fg:ansigreen bold",
         "dim": "fg:ansibrightblack",
-        "message": "fg:ansired",
+        "message": "fg:ansimagenta",  # not red: the red suits and the review's mistakes are red
         "inaccuracy": "fg:ansimagenta",
         "mistake": "fg:ansired",
         "blunder": "fg:ansired bold underline",

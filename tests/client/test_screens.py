@@ -1381,3 +1381,15 @@ async def test_a_narrow_lobby_keeps_each_seat_on_one_line() -> None:
         await terminal.stop()
     for seat, player in enumerate(players, 1):
         assert re.search(rf"\b{seat}: {player}\b", text), text
+
+
+@pytest.mark.parametrize("theme", ["dark", "light", "neutral"])
+def test_an_ordinary_message_is_not_drawn_in_the_red_of_a_mistake(theme: str) -> None:
+    # a suggestion, the coach, a seat waiting: said in the red of the red suits and of a
+    # review's mistakes, they read as errors (light drew them fg:ansired)
+    from president.client.tui.theme import _PALETTES
+
+    palette = _PALETTES[theme]
+    colour = lambda style: [p for p in style.split() if p.startswith("fg:")]  # noqa: E731
+    assert colour(palette["message"]) != colour(palette["mistake"]), palette
+    assert colour(palette["message"]) != colour(palette["red"]), palette
