@@ -316,8 +316,9 @@ class Lobby:
         """At the table cap, room for a new table: remove the oldest table (creation
         order) that never started where no person is connected, in a chair or watching
         (after a restart, nobody is yet); else the oldest where no person sits or watches
-        (server bots alone, playing or not: its game ends, with its record); else the
-        oldest that has not started `unstarted_table_seconds` after its maker began
+        (server bots alone, playing or not: its game ends, with its record); else one
+        that started where no person sits, however many watch (a finished game first,
+        then the oldest); else the oldest that has not started `unstarted_table_seconds` after its maker began
         holding tables (`held_since`: many addresses, each holding its three tables where
         nobody says ready, once kept everyone from making one).  False if none is
         (server/admission.py's reasoning, for tables)."""
@@ -331,23 +332,36 @@ class Lobby:
             if table.status != "finished" and not _holds_people(table):
                 await self.remove(name, "bots alone and nobody watching: room for a new table")
                 return True
+        # (a game under way or over where no person sits, however many watch: a hostile
+        # pass from many addresses filled the cap with bot tables it watched, finished
+        # or playing, and nobody could make a table; the finished go first)
+        for over in (True, False):
+            for name, table in tables:
+                if (table.status == "finished") is over and _bots_alone(table):
+                    why = "its game is over" if over else "nobody plays there, only bots"
+                    await self._close_for_room(name, table, why)
+                    return True
         now, wait = time.monotonic(), self.config.unstarted_table_seconds
         for name, table in sorted(unstarted, key=lambda named: named[1].held_since):
             if now - table.held_since >= wait:
-                there = [guest for guest in self.guests if guest.table is table]
-                for guest in there:  # (seated or watching: told, as a chair freed is)
-                    guest.deliver(
-                        seat_gone(
-                            f"{name} is closed: the server needed room for a new table, and "
-                            f"no game had started there in time ({wait:g} s)"
-                        )
-                    )
-                    guest.table = None
-                await self.remove(name, f"not started in {wait:g} s: room for a new table")
-                for guest in there:
-                    self.send_list(guest)
+                await self._close_for_room(
+                    name, table, f"no game had started there in time ({wait:g} s)"
+                )
                 return True
         return False
+
+    async def _close_for_room(self, name: str, table: Table, why: str) -> None:
+        """Remove `table` for a new one; the people there, seated or watching, are told
+        why (as a chair freed is) and are back in the lobby."""
+        there = [guest for guest in self.guests if guest.table is table]
+        for guest in there:
+            guest.deliver(
+                seat_gone(f"{name} is closed: the server needed room for a new table, and {why}")
+            )
+            guest.table = None
+        await self.remove(name, f"{why}: room for a new table")
+        for guest in there:
+            self.send_list(guest)
 
     def held_since(self, address: str) -> float:
         """Since when `address` has held tables it made that have not started, without a
@@ -451,6 +465,13 @@ class Lobby:
 def _unstarted(table: Table) -> bool:
     """Its first game has not begun."""
     return table.status == "waiting" and table.game is None
+
+
+def _bots_alone(table: Table) -> bool:
+    """A game has begun at the table (over or not) and no person sits there, away or
+    not: server bots alone, however many watch."""
+    seated = any(not slot.empty and slot.bot is None for slot in table.chairs)
+    return not _unstarted(table) and not seated
 
 
 def _holds_people(table: Table) -> bool:

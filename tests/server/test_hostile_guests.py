@@ -132,6 +132,74 @@ async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
     await hall.close()
 
 
+async def _bot_game(hall: Lobby, crowd: Guest, name: str, think: float = 0.0) -> Guest:
+    """A table of 4 random server bots made by `crowd`, each thinking `think` seconds a
+    move, watched by one of its connections (from its address): the watcher."""
+    watcher = Guest(f"{crowd.name}-w{len(hall.tables)}", address=crowd.address)
+    hall.welcome(watcher)
+    await hall.handle(crowd, create(name))
+    hall.tables[name].settings.bot_delay = think
+    await hall.handle(watcher, m.Spectate(table=name))
+    for _ in range(4):
+        await hall.handle(crowd, m.AddBot(table=name, strategy="random"))
+    assert hall.tables[name].status == "playing" and watcher.table is hall.tables[name]
+    return watcher
+
+
+def _told_closed(watcher: Guest, name: str) -> None:
+    told = [x for x in watcher.sent if isinstance(x, m.Error)][-1]
+    assert told.message.startswith(f"{name} is closed: the server needed room"), told
+    assert watcher.table is None and isinstance(watcher.sent[-1], m.Tables)
+
+
+@pytest.mark.parametrize("over", [True, False])
+async def test_watching_a_game_of_bots_does_not_hold_a_table_at_the_cap(over: bool) -> None:
+    """A hostile pass from 167 addresses filled the cap with games of server bots, each
+    watched by one of its connections, playing or over: no table could be made for
+    minutes (a table someone watched was never taken). At the cap a table where no
+    person sits goes, however many watch it (a finished game before one under way, the
+    oldest first); its watchers are told and are back in the lobby. A table a person
+    sits at stays."""
+    hall = lobby(max_tables=3, tables_per_address=3, bots_per_address=12)
+    crowd = Guest("m", address="10.6.7.1")
+    # (bots that think a minute a move: the games stay under way unless `over`)
+    think = 0.0 if over else 60.0
+    watchers = [await _bot_game(hall, crowd, f"bots {i}", think) for i in range(2)]
+    sat = Guest("sat", address="10.6.7.2")
+    await hall.handle(sat, create("people"))
+    await hall.handle(sat, m.Join(table="people"))
+    if over:
+        await wait_for(lambda: all(hall.tables[f"bots {i}"].status == "finished" for i in (0, 1)))
+    ann, ben, cat = (Guest(n, address=f"10.0.0.{i}") for i, n in enumerate("abc", 7))
+    await hall.handle(ann, create("Friday"))  # the oldest game goes
+    assert ann.errors() == [] and list(hall.tables) == ["bots 1", "people", "Friday"]
+    _told_closed(watchers[0], "bots 0")
+    assert watchers[1].table is hall.tables["bots 1"]
+    await hall.handle(ann, m.Join(table="Friday"))
+    await hall.handle(ben, create("Saturday"))  # then the next
+    assert ben.errors() == [] and list(hall.tables) == ["people", "Friday", "Saturday"]
+    _told_closed(watchers[1], "bots 1")
+    await hall.handle(ben, m.Join(table="Saturday"))
+    await hall.handle(cat, create("Sunday"))  # a person sits at every table: none goes
+    assert cat.errors() == [Code.NOT_ALLOWED] and sat.table is hall.tables["people"]
+    await hall.close()
+
+
+async def test_at_the_cap_a_finished_game_goes_before_one_under_way() -> None:
+    hall = lobby(max_tables=2, tables_per_address=3, bots_per_address=12)
+    crowd = Guest("m", address="10.6.7.1")
+    playing = await _bot_game(hall, crowd, "playing", think=60.0)  # (the older)
+    finished = await _bot_game(hall, crowd, "finished")
+    await wait_for(lambda: hall.tables["finished"].status == "finished")
+    assert hall.tables["playing"].status == "playing"
+    ann = Guest("ann", address="10.0.0.7")
+    await hall.handle(ann, create("Friday"))
+    assert ann.errors() == [] and list(hall.tables) == ["playing", "Friday"]
+    _told_closed(finished, "finished")
+    assert playing.table is hall.tables["playing"]
+    await hall.close()
+
+
 async def test_a_crowd_remaking_its_tables_does_not_make_them_young(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
