@@ -475,7 +475,10 @@ class TableScreen:
             told = self.presence_told.get(name, 0)
             if self.present.get(name, connected) != connected and told < PRESENCE_LINES:
                 self.presence_told[name] = told + 1
-                self._add(f"— {name} is {'back' if connected else 'away'} —")
+                line = f"— {name} is {'back' if connected else 'away'} —"
+                if told + 1 == PRESENCE_LINES:  # (the last: it would say "back" while away)
+                    line += " (no more of these this hand: the seats show it)"
+                self._add(line)
         self.present = now
 
     def tallied(self, results: Tallied) -> None:

@@ -1131,6 +1131,14 @@ async def test_the_log_says_when_another_player_goes_away_and_comes_back() -> No
                 table.deliver(table.view())
         told = [line for line in table.app.screen.log if line.startswith(f"— {bob} is ")]
         assert len(told) == PRESENCE_LINES, told
+        # the last says the log stops there (a hostile pass: it said "back" while he was
+        # away, his next drop untold), and the seats go on saying it
+        assert told[-1].endswith("(no more of these this hand: the seats show it)"), told
+        assert all(line.endswith(" —") for line in told[:-1]), told
+        table.away.add(bob)
+        table.deliver(table.view())
+        text = await terminal.redraw()  # (his seat's row, not a line of the log)
+        assert any(bob in row and "away" in row and "—" not in row for row in text.splitlines())
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80), (40, 120)])
