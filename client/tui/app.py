@@ -55,7 +55,7 @@ from .narrator import card_text
 from .pile import pile_line
 from .seats import SeatRow, rating_text, seat_rows, skipped_seats
 from .shell import Shell
-from .table import RANK_CARDS, RECONNECTED, TableScreen
+from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style, help_box_of
 
 #: The keys and what they do, as the help overlay shows them.
@@ -231,8 +231,7 @@ class TableApp:
         if what == "reconnected":
             self.screen.connection = "connected"
             # (in the log: a message on the status line hid the turn's hint for its time)
-            seated = self.client.model.slot is not None
-            self.screen.note(RECONNECTED if seated else "— reconnected: watching —")
+            self.screen.reconnected(self.client.model.slot is not None)
         else:
             self.screen.connection = what
             bye = self.client.bye if what == "disconnected" else None

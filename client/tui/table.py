@@ -192,6 +192,9 @@ class TableScreen:
     #: most, so that a connection dropped and made again over and over cannot push the
     #: game out of the log.
     presence_told: dict[str, int] = field(default_factory=dict)
+    #: Those the log said went away and has not said came back: "back" is told of them
+    #: only (after my own reconnection, who is away is learnt afresh, and not told).
+    told_away: set[str] = field(default_factory=set)
 
     # --- the hand -------------------------------------------------------------------
 
@@ -473,12 +476,19 @@ class TableScreen:
         now = {c.name: c.connected for c in chairs if c.name and not c.bot and c.name != me}
         for name, connected in now.items():
             told = self.presence_told.get(name, 0)
-            if self.present.get(name, connected) != connected and told < PRESENCE_LINES:
-                self.presence_told[name] = told + 1
-                line = f"— {name} is {'back' if connected else 'away'} —"
-                if told + 1 == PRESENCE_LINES:  # (the last: it would say "back" while away)
-                    line += " (no more of these this hand: the seats show it)"
-                self._add(line)
+            if self.present.get(name, connected) == connected or told >= PRESENCE_LINES:
+                continue
+            if connected:
+                if name not in self.told_away:
+                    continue  # (its going was not told: nor is its coming back)
+                self.told_away.discard(name)
+            else:
+                self.told_away.add(name)
+            self.presence_told[name] = told + 1
+            line = f"— {name} is {'back' if connected else 'away'} —"
+            if told + 1 == PRESENCE_LINES:  # (the last: it would say "back" while away)
+                line += " (no more of these this hand: the seats show it)"
+            self._add(line)
         self.present = now
 
     def tallied(self, results: Tallied) -> None:
@@ -610,6 +620,14 @@ class TableScreen:
     def note(self, line: str) -> None:
         """A line of the client's own in the log (not the table's: the connection's)."""
         self._add(line, "class:dim")
+
+    def reconnected(self, seated: bool) -> None:
+        """My connection is back (`RECONNECTED` in the log): who is here is learnt afresh
+        from the next view, and not told. After a server's restart everyone was "away"
+        until their client came back too: a pass's log said "— bob is away —" of each,
+        then "is back", when it was the server that had gone."""
+        self.present, self.told_away = {}, set()
+        self.note(RECONNECTED if seated else "— reconnected: watching —")
 
     def _add(self, line: str, style: str = "", where: str = "") -> None:
         """A line for the log: an event or a chat line (`where` ""), or a note."""

@@ -4,6 +4,8 @@ far (only what it had not told, after a lost connection) instead of saying it ca
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from president.client.model import TableModel
 from president.client.tui.table import RECONNECTED, TableScreen
 from president.engine import PASS, Card, Gave, Play, Returned, parse_cards
@@ -116,6 +118,40 @@ def test_taken_back_having_missed_nothing_the_log_says_it_once() -> None:
             assert len(screen.log) == told + missed + 2, screen.log[told:]
         else:
             assert screen.log[told:] == ["— reconnected to your seat: hand 2 under way —"]
+
+
+def _connected(view: m.TableView, away: set[str]) -> m.TableView:
+    chairs = tuple(replace(c, connected=c.connected and c.name not in away) for c in view.chairs)
+    return replace(view, chairs=chairs)
+
+
+def test_after_a_server_restart_nobody_is_said_to_go_away_or_come_back() -> None:
+    """A host's pass: after a server's restart ann's log said "— bob is away —" of
+    everyone not back yet, then "— bob is back —" of each, under "— reconnected to your
+    seat —" and apart from its "hand 2 under way": it was the server that had gone.
+    Who is away is learnt afresh from the first view after the reconnection, untold; a
+    going away after it is told, and its coming back."""
+    model = TableModel(me="ann", slot=0)
+    model.see(table_view(a_public_view(SEATING)))
+    for event in SO_FAR:
+        model.note(event)
+    screen = TableScreen(model)
+    screen.catch_up()
+    told = len(screen.log)
+    model.lost_touch()
+    screen.reconnected(seated=True)
+    model.recall(history())
+    model.see(_connected(table_view(following()), {"bob", "cat", "dan"}))  # (not back yet)
+    model.hold(tuple(parse_cards("10H KD")), (), 1, "snapshot", 0)
+    screen.catch_up()
+    model.see(_connected(table_view(following()), set()))  # (each back)
+    screen.catch_up()
+    assert screen.log[told:] == ["— reconnected to your seat: hand 2 under way —"]
+    model.see(_connected(table_view(following()), {"cat"}))
+    screen.catch_up()
+    model.see(_connected(table_view(following()), set()))
+    screen.catch_up()
+    assert screen.log[told + 1 :] == ["— cat is away —", "— cat is back —"]
 
 
 def test_a_history_in_pages_is_taken_whole_and_a_page_out_of_order_is_not() -> None:
