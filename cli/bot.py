@@ -186,12 +186,20 @@ async def start_bot(
         # its timer too: the host should know they did not make it; a bot back to its
         # chair there is not told)
         info = next(t for t in client.tables if t.name == table)
-        if name not in info.players:
+        plays = f"{info.preset}{', ' + info.changes if info.changes else ''}, {info.seats} seats"
+        timer = f"{info.turn_seconds} s a turn" if info.turn_seconds else "no turn timer"
+        ours = (args.preset, args.seats, args.turn_seconds)
+        if name not in info.players and (
+            (info.preset, info.seats, info.turn_seconds) != ours
+            or info.changes
+            or getattr(args, "toggles", None)
+        ):
             say(
                 f"{name}: table {table} was already there, with the rules it was made with,"
-                " not this command's: it plays "
-                f"{info.preset}{', ' + info.changes if info.changes else ''}, {info.seats} seats"
+                f" not this command's: it plays {plays}, {timer}"
             )
+        elif name not in info.players:  # (as this command would have made it: no warning)
+            say(f"{name}: table {table} was already there ({plays}, {timer})")
     if table is None:
         raise BotFailed(
             "no table has a free seat: name one with --table (it is created if missing)"

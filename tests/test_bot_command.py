@@ -63,8 +63,20 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         # made its rules and its timer too)
         assert (
             "greedy-bot-1: table E was already there, with the rules it was made with, not"
-            " this command's: it plays classic, target=1, 4 seats"
+            " this command's: it plays classic, target=1, 4 seats, 60 s a turn"
         ) in said, said
+        said.clear()
+        # made as this command would have made it: said, with no warning
+        other = await client(server, "other", tmp_path)
+        await other.send(
+            m.CreateTable(name="M", preset="table", toggles={}, seats=4, turn_seconds=30)
+        )
+        await other.link.close()
+        await wait_for(lambda: "M" in server.lobby.tables)
+        args.table = "M"
+        assert await run_bots(args, said.append) == 0
+        assert "greedy-bot-1: table M was already there (table, 4 seats, 30 s a turn)" in said
+        assert not any("not this command's" in line for line in said), said
         said.clear()
         args.table = "T"
         assert await run_bots(args, said.append) == 0
