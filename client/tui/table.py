@@ -644,7 +644,7 @@ class TableScreen:
         verb = "nudge" if by == "you" else "nudges"
         them = "you" if names == ["you"] else "them"
         line = (
-            f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the timer moves for {them}"
+            f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the table moves for {them}"
         )
         self._add(line, "class:message" if me in nudge.seats else "")
         if me in nudge.seats:  # (kept until a key or a move: the header's clock is easy to miss)

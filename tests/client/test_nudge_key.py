@@ -58,7 +58,7 @@ async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
                 seat = mal.model.seat
                 keys.send_text("n")
                 await wait_for(
-                    lambda: "you nudge mal: 1s, then the timer moves for them" in screen.log
+                    lambda: "you nudge mal: 1s, then the table moves for them" in screen.log
                 )
 
                 def moved_for_mal() -> bool:
