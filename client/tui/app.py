@@ -76,10 +76,17 @@ HELP = (
     ("q", "leave the table (asks again while a game is on)"),
 )
 #: The keys of `president play`'s table: no one else to wait for, chat with or nudge,
-#: no seat to fill, and q quits the game (asked again while it is on).
+#: no seat to fill, the coach's key beside `s` and the review's beside `r`, and q quits
+#: the game (asked again while it is on).
 LOCAL_HELP = (
-    *(entry for entry in HELP if entry[0] not in ("r", "b", "c", "n", "q")),
+    *(
+        entry
+        for key, words in HELP
+        if key not in ("r", "b", "c", "n", "q")
+        for entry in ((key, words), *(PLAY_HELP[:1] if key == "s" else ()))  # (the coach)
+    ),
     ("r", "another game, once this one is over"),
+    *PLAY_HELP[1:],  # (the review)
     ("q", "quit (asks again while the game is on; its record is kept)"),
 )
 #: The keys of someone watching (no hand, no seat: the player's keys do nothing there).
@@ -403,7 +410,7 @@ class TableApp:
     def _help_lines(self) -> list[str]:
         keys: tuple[tuple[str, str], ...]
         if self.extras:
-            keys = LOCAL_HELP + QUIT_PLAY + PLAY_HELP
+            keys = LOCAL_HELP + QUIT_PLAY
         elif self.client.model.slot is None:
             keys = WATCH_HELP + QUIT_PLAY
         else:

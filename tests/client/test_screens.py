@@ -419,6 +419,10 @@ async def test_the_help_of_a_local_game_lists_its_keys_only() -> None:
         assert re.search(rf"│ {key} +{re.escape(words)}", text), text
     for gone in ("add a bot", "nudge", "chat to the table", "leave the table"):
         assert gone not in text, text
+    # the coach beside s, the review beside r, ctrl-c last (a pass found a and v after it)
+    keys = [found.group(1) for found in re.finditer(r"│ (\S+) {2,}\S", text)]
+    assert keys.index("a") == keys.index("s") + 1 and keys.index("v") == keys.index("r") + 1
+    assert keys[-1] == "ctrl-c", keys
 
 
 @pytest.mark.parametrize("settled", [True, False])
