@@ -590,7 +590,6 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
 
 @handles(m.CreateTable)
 async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
-    await _room_for(lobby, guest, message.name)
     config = lobby.config
     try:
         preset = message.preset.strip().lower()
@@ -608,6 +607,9 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     except (RulesError, TypeError) as exc:
         raise TableError(Code.BAD_RULES, str(exc).split("\n")[0][:500]) from None
     _knows_rules(guest, preset, rules, f"table {message.name}")
+    # (after the rules are known good: at the cap, room is made by removing a table, and a
+    # hostile pass's create with a preset that does not exist took a watched game so)
+    await _room_for(lobby, guest, message.name)
     settings = TableSettings.on(
         lobby.config,
         name=message.name,

@@ -171,6 +171,12 @@ async def test_watching_a_game_of_bots_does_not_hold_a_table_at_the_cap(over: bo
     if over:
         await wait_for(lambda: all(hall.tables[f"bots {i}"].status == "finished" for i in (0, 1)))
     ann, ben, cat = (Guest(n, address=f"10.0.0.{i}") for i, n in enumerate("abc", 7))
+    # refused for its rules: nothing goes (a hostile pass's "nonesuch" took a watched game)
+    await hall.handle(ann, create("Friday", preset="nonesuch"))
+    await hall.handle(ann, create("Friday", toggles={"target": 10**6}))
+    assert ann.errors() == [Code.BAD_RULES] * 2, ann.sent
+    assert list(hall.tables) == ["bots 0", "bots 1", "people"]
+    ann.sent.clear()
     await hall.handle(ann, create("Friday"))  # the oldest game goes
     assert ann.errors() == [] and list(hall.tables) == ["bots 1", "people", "Friday"]
     _told_closed(watchers[0], "bots 0")
