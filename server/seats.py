@@ -61,11 +61,14 @@ class Slot:
     ready: bool = False
     #: When the person's connection went (None while connected, and for bots).
     away_since: float | None = None
-    #: Seconds its person was away in a game before this absence, since the seat last
-    #: moved: with no turn timer the grace period is counted over them too, not afresh
-    #: at each drop (a guest who came back for a moment and went again at each of its
-    #: turns held a table for ever). `Table.away_since` reckons it in.
-    away_spent: float = 0.0
+    #: With no turn timer, the seconds the seat was away while it owed a move, since it
+    #: last ended a turn of its own (or was here at a deal): its grace period is counted
+    #: over them all, not afresh at each drop (a guest who came back for a moment and
+    #: went again at each of its turns held a table for ever), and only over them (time
+    #: away while others played costs nothing). `owed_from`: since when it has been so
+    #: now (None while here, or owing nothing). `Table._reckon_owed` keeps both.
+    owed_away: float = 0.0
+    owed_from: float | None = None
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
     #: The address that added this bot (bots count against it, and only it or the

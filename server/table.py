@@ -440,7 +440,6 @@ class Table:
             self._writable()
             held = self.chairs.held_by_key(member)
             if held is not None:  # the same player, back by key: their own chair
-                self._count_absence(self.chairs.slots[held])
                 self._back_in(member, self.chairs.reclaim(member, held), held, new_token=True)
                 log.info("table %s: %s took chair %d back by key", self.name, member.name, held)
                 return
@@ -516,6 +515,7 @@ class Table:
             slot = self.chairs.slots[index]
             if self.status == "playing":
                 slot.member, slot.away_since = None, self.clock()
+                self._reckon_owed()
                 self.driver.wake()  # with no turn timer, the wait for the seat is its grace
             else:
                 self._hold_for_grace(slot)
@@ -525,23 +525,30 @@ class Table:
     async def resume(self, member: Member, seat: int, token: bytes) -> None:
         await self._wait_to_take_back(seat)
         async with self.lock:
-            if 0 <= seat < len(self.chairs.slots):
-                self._count_absence(self.chairs.slots[seat])
             slot = self.chairs.claim(member, seat, token)
             self._back_in(member, slot, seat, new_token=False)
 
-    def _count_absence(self, slot: Slot) -> None:
-        """A person about to be back in `slot` mid-game: the time it was away is kept as
-        spent of the grace period until the seat moves (`Slot.away_spent`). Counted up
-        to now, or to when nobody was left here (that time is nobody's: the driver
-        excuses it). Its absence starts again from then, so a refused take-back changes
-        no reckoning."""
-        if slot.away_since is None or slot.member is not None or self.status != "playing":
+    def _reckon_owed(self) -> None:
+        """After anything that changes who is away or who owes a move (a drop, a seat
+        taken back, a move, a deal; under the lock): each seat's time away while owing
+        (`Slot.owed_away`) counted up to now, or to when nobody was left here (that time
+        is nobody's: `excuse_absences`), and whether it runs on from now."""
+        game = self.game
+        if game is None or self.status != "playing":
             return
         unattended = self.driver.unattended_since
-        end = self.clock() if unattended is None else unattended
-        slot.away_spent += max(0.0, end - slot.away_since)
-        slot.away_since = end
+        now = self.clock() if unattended is None else unattended
+        actors = game.actors
+        for seat, name in enumerate(game.seating):
+            slot = next((s for s in self.chairs.slots if s.name == name), None)
+            if slot is None:
+                continue
+            owing = seat in actors and not slot.present and slot.bot is None
+            if slot.owed_from is not None and not owing:
+                slot.owed_away += max(0.0, now - slot.owed_from)
+                slot.owed_from = None
+            elif slot.owed_from is None and owing:
+                slot.owed_from = now
 
     async def _wait_to_take_back(self, chair: int) -> None:
         """A chair taken back again within `REJOIN_SECONDS` of the last time waits for the
@@ -555,6 +562,7 @@ class Table:
         is told where it sits and what the table is like (under the lock).  When is kept
         (`_wait_to_take_back`)."""
         self._taken_back[seat] = self.clock()
+        self._reckon_owed()  # (what it was away owing is kept: `Slot.owed_away`)
         if slot.leaving or new_token:  # (the journal keeps the token's hash)
             slot.leaving = False
             self.note_seats()
@@ -880,6 +888,8 @@ class Table:
         for slot in self.chairs.slots:
             if slot.away_since is not None and slot.member is None:
                 slot.away_since += seconds
+            if slot.owed_from is not None:
+                slot.owed_from += seconds
 
     def away(self, seat: int) -> bool:
         return not self._slot_for_seat(seat).present
@@ -890,12 +900,14 @@ class Table:
         return slot.leaving and not slot.present
 
     def away_since(self, seat: int) -> float | None:
-        """When the seat's person went away, earlier by the time it was away before since
-        the seat last moved (`Slot.away_spent`); None while here, and for bots."""
+        """When the seat's person went away, as its grace period counts: from when it
+        has been away owing this move, earlier by the time it was so before since its
+        last turn of its own (`Slot.owed_away`); None while here, and for bots."""
         slot = self._slot_for_seat(seat)
         if slot.present or slot.away_since is None:
             return None
-        return slot.away_since - slot.away_spent
+        since = slot.away_since if slot.owed_from is None else slot.owed_from
+        return since - slot.owed_away
 
     def apply(self, seat: int, action: Action, timeout: m.TimeoutReason = "") -> None:
         """One action through the engine; journaled, then sent (`timeout`: the timeout
@@ -903,9 +915,11 @@ class Table:
         assert self.game is not None
         name = self.game.seating[seat]
         events = self.game.apply(seat, action)
-        for slot in self.chairs.slots:  # (it moved: its absences held the table no longer)
-            if slot.name == name:
-                slot.away_spent = 0.0
+        if not timeout and seat not in self.game.actors:  # a turn of its own, ended
+            for slot in self.chairs.slots:
+                if slot.name == name:
+                    slot.owed_away = 0.0
+        self._reckon_owed()
         self.moved_at = self.clock()
         self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:
@@ -974,6 +988,10 @@ class Table:
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
         self._hand_began = self._last_move = self.number + 1
         self._timed_out = {}
+        for slot in self.chairs.slots:  # (here at the deal: a hand of its own)
+            if slot.present:
+                slot.owed_away = 0.0
+        self._reckon_owed()
         self._after(events, "deal", secret.entry(dealt))
 
     def finish(self) -> None:
@@ -1092,6 +1110,7 @@ class Table:
         slot = self._slot_for_seat(seat)
         if slot.member is member:
             slot.member, slot.away_since = None, self.clock()
+            self._reckon_owed()
         member.deliver(
             m.Error(
                 code=Code.SERVER_ERROR,
