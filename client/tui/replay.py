@@ -320,9 +320,9 @@ class ReplayScreen:
             first -= 1
         return first
 
-    def log_lines(self, index: int, width: int) -> list[str]:
+    def log_lines(self, index: int, width: int, first: bool = False) -> list[str]:
         """What step `index` did as lines of the log cut to `width` (`told`): the
-        action's number on its first line."""
+        action's number on its first line (`first`: that line's rows alone)."""
         step = self.steps[index]
         number = "" if step.action is None else f"{step.action + 1:>3} "
         start = self.steps[self.paid_from(index)].action
@@ -330,7 +330,8 @@ class ReplayScreen:
             number = f"{start + 1}–{step.action + 1} "  # a due's actions, told as one
         indent = " " * len(number)
         lines: list[str] = []
-        for n, line in enumerate(self.told(index)):
+        told = self.told(index)
+        for n, line in enumerate(told[:1] if first else told):
             parts = wrap(line, width - len(number))
             lines += [(number if n == 0 and i == 0 else indent) + p for i, p in enumerate(parts)]
         return lines
@@ -338,7 +339,8 @@ class ReplayScreen:
     def log(self, width: int, height: int) -> list[tuple[str, bool]]:
         """The last `height` lines of the log up to this step, cut to `width`, each with
         whether it belongs to this step (the viewer highlights those); a step with more
-        lines than that shows its first ones, the action itself among them."""
+        lines than that shows its first (the action) and, after a "…", its last (how the
+        hand ended: at 60x16 a hand's finish was cut after its second place)."""
         out: list[tuple[str, bool]] = []
         index = self.index
         while index >= 0 and len(out) < height:
@@ -347,8 +349,12 @@ class ReplayScreen:
         if height <= 0:
             return []
         own = sum(now for _, now in out)
-        if own > height:  # this step's lines alone overfill the log: from their start
-            return out[len(out) - own :][:height]
+        if own > height:  # this step's lines alone overfill the log
+            mine = out[len(out) - own :]
+            head = len(self.log_lines(self.index, width, first=True))
+            if height < head + 2:
+                return mine[:height]
+            return [*mine[:head], ("  …", True), *mine[own - (height - head - 1) :]]
         return out[-height:]
 
 

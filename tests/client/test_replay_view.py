@@ -228,6 +228,20 @@ def test_the_log_up_to_the_step_cut_at_words() -> None:
     assert first[0][0].startswith("— hand 1:") and all(current for _, current in first)
 
 
+def test_a_step_too_long_for_the_log_keeps_its_action_and_its_end() -> None:
+    """A hand's last step (the last ones out, the finish) in a log of a few rows: its
+    first row, the action, then "…", then its last rows, the finish whole (a pass at
+    60x16 saw "hand 2 is over: 1. root +2, 2. heuristic-bot-3 +1," and no more)."""
+    screen = ReplayScreen.of(a_record("classic"))
+    end = screen.steps[screen.hands[0][-1]]
+    screen.go(screen.steps.index(end))
+    rows = screen.log_lines(screen.index, 40)
+    assert len(rows) > 4 and rows[-1].split()[-1], rows  # (a step longer than the box)
+    shown = screen.log(40, 4)
+    assert [line for line, _ in shown] == [rows[0], "  …", *rows[-2:]], (shown, rows)
+    assert all(now for _, now in shown) and "4. " in shown[-1][0], shown  # (the last place)
+
+
 def test_a_finish_is_wrapped_a_player_at_a_time() -> None:
     """A long line is cut at spaces only: not inside heuristic-bot-1, not between a
     place and its player or a player and their points."""
@@ -475,8 +489,10 @@ def this_step_in_the_log(screen: ReplayScreen, text: str, columns: int) -> None:
     step = [line.rstrip() for line in screen.log_lines(screen.index, columns - 1)]
     if len(step) <= len(box):
         assert box[len(box) - len(step) :] == step, text
-    else:
-        assert box == step[: len(box)], text
+    else:  # its first rows (the action), "…", its last (how the hand ended)
+        head = len(screen.log_lines(screen.index, columns - 1, first=True))
+        assert box[:head] == step[:head] and box[head] == "  …", text
+        assert box[head + 1 :] == step[len(step) - (len(box) - head - 1) :], text
 
 
 @pytest.mark.parametrize(
