@@ -824,7 +824,9 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     @kb.add("n", filter=playing)
     def _nudge(event: KeyPressEvent) -> None:
         model = table.client.model
-        if model.slot is None:
+        if table.extras is not None:  # (`president play`: bots alone, no nudge in its help)
+            screen.message = "nobody to nudge here: the bots never keep you waiting"
+        elif model.slot is None:
             screen.message = "a nudge is for a player at the table"
         elif not model.playing:
             screen.message = "nobody to nudge: no hand is being played"
@@ -838,7 +840,11 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         model = table.client.model
         state = model.table
         if model.slot is None or state is None or state.status == "playing":
-            screen.message = "ready is for a seated player before a game"
+            screen.message = (
+                "r starts another game once this one is over"
+                if table.extras is not None  # (`president play`'s help says so)
+                else "ready is for a seated player before a game"
+            )
             return
         mine = state.chair_of(model.me)
         ready = not (mine is not None and mine.ready)

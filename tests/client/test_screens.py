@@ -425,6 +425,19 @@ async def test_the_help_of_a_local_game_lists_its_keys_only() -> None:
     assert keys[-1] == "ctrl-c", keys
 
 
+async def test_a_local_games_r_and_n_mid_game_say_what_they_do_there() -> None:
+    """A newcomer's pass in `president play`: r mid-game said "ready is for a seated
+    player before a game", where its help says "another game, once this one is over";
+    n, not in its help, said the server's "nobody to nudge"."""
+    async with open_table(mid_hand, 30, 100) as (table, terminal):
+        table.app.extras = PlayExtras(lambda: None, ME)
+        text = " ".join((await terminal.press("r")).split())
+        assert "r starts another game once this one is over" in text, text
+        text = " ".join((await terminal.press("n")).split())
+        assert "nobody to nudge here: the bots never keep you waiting" in text, text
+        assert not table.client.sent, table.client.sent
+
+
 @pytest.mark.parametrize("settled", [True, False])
 async def test_the_help_explains_a_rating_not_settled_when_a_seat_shows_one(settled: bool) -> None:
     """A players' pass: "rating -110?" at the table, and nothing there said what the ? is
