@@ -348,7 +348,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fingerprint", metavar="SHA256", help="the server's fingerprint, as its host printed it"
     )
-    add_identity(parser, "one per bot name in ~/.local/state/president/bots/")
+    add_identity(parser, f"one per bot name in {bot_identity('bot').parent}/")
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     add_password(parser, "--table-password", "PRESIDENT_TABLE_PASSWORD", "the table's password")
     add_rules(parser, "a table the bots create")

@@ -373,7 +373,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="heuristic",
         help=f"the bots you add: {STRATEGY_HELP} (default normal: heuristic)",
     )
-    add_identity(parser, "~/.config/president/identity")
+    add_identity(parser)
     add_theme(parser, "the lobby and the table")
     add_interface(parser, "look for servers")
     parser.set_defaults(handler=cmd_connect)

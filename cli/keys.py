@@ -6,17 +6,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from president.client.identity import IdentityError, KeyFile
+from president.client.identity import IdentityError, KeyFile, default_identity
 
 from .usage import UsageError
 
 
-def add_identity(parser: argparse.ArgumentParser, default: str) -> None:
+def add_identity(parser: argparse.ArgumentParser, default: str = "") -> None:
+    """`--identity`, its default said as this machine has it (`XDG_CONFIG_HOME`
+    respected: the help said ~/.config where the key went elsewhere)."""
     parser.add_argument(
         "--identity",
         type=key_path,
         metavar="FILE",
-        help=f"the player key to use (made there on first use; default {default})",
+        help="the player key to use (made there on first use; default "
+        f"{default or default_identity()})",
     )
 
 

@@ -329,7 +329,7 @@ def build_parser(argv: Sequence[str] = ()) -> Parser:
         "--save",
         metavar="NAME|FILE",
         help="write the rules as commented TOML, to load with --rules: a NAME of letters, "
-        "digits, - and _ is kept in ~/.config/president/rules/NAME.toml, found by its name "
+        f"digits, - and _ is kept in {rules_dir()}/NAME.toml, found by its name "
         "and listed by the lobby's create-table form; a FILE such as friday.toml or a path "
         "is written there",
     )

@@ -346,6 +346,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help=f"where game records go (default {default_data_dir() / 'local'})",
     )
-    add_identity(parser, "~/.config/president/identity")
+    add_identity(parser)
     add_theme(parser, "the table")
     parser.set_defaults(handler=cmd_play)

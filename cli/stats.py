@@ -207,7 +207,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=login_name("player"),
         help="the name to ask under, with your player key (default your login name)",
     )
-    add_identity(parser, "~/.config/president/identity")
+    add_identity(parser)
     parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)
     add_password(parser, "--password", "PRESIDENT_PASSWORD", "the server's password")
     parser.set_defaults(handler=cmd_stats)

@@ -347,7 +347,7 @@ def add_rules(parser: argparse.ArgumentParser, what: str = "the table") -> None:
         "--rules",
         metavar="FILE",
         help=f"rules of {what} from a file written by `president rules --save`, or a saved "
-        "set's name in ~/.config/president/rules/",
+        f"set's name in {rules_dir()}/",
     )
     add_set(parser)
 

@@ -39,6 +39,25 @@ def test_every_subcommand_has_help(command: str) -> None:
     assert out.returncode == 0 and "usage: president " + command in out.stdout
 
 
+def test_the_help_names_this_machines_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer's pass: `--identity` said its default was ~/.config/president/identity
+    where XDG_CONFIG_HOME put the key elsewhere (as `--data` above it already said); so
+    did `--rules` and `--save` of the saved rule sets."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    for command in ("play", "connect", "stats", "bot", "sim", "rules"):
+        said = "".join(president(command, "--help").stdout.split())  # (paths wrap anywhere)
+        assert "~/." not in said, said
+        if command == "bot":
+            assert f"defaultoneperbotnamein{tmp_path}/state/president/bots/" in said, said
+        elif command not in ("sim", "rules"):
+            assert f"default{tmp_path}/cfg/president/identity)" in said, said
+        if command not in ("connect", "stats"):
+            assert f"{tmp_path}/cfg/president/rules/" in said, said
+
+
 def test_no_subcommand_prints_help() -> None:
     out = president()
     assert out.returncode == 2 and "COMMAND" in out.stdout
