@@ -79,9 +79,9 @@ def lines(
 ) -> list[str]:
     """The ladder in words, one line a player (and one for the offices they held); the
     players `asked` for by name that it does not hold, said so."""
-    out = [
-        f"Ladder of {server}: {total} player(s) rated; rating = mu - 3 sigma "
-        "(OpenSkill, Plackett-Luce, updated every hand)",
+    out = [  # (two lines: one broke mid-word in a terminal of 100 columns)
+        f"Ladder of {server}: {total} player(s) rated",
+        "rating = mu - 3 sigma (OpenSkill, Plackett-Luce, updated every hand)",
     ]
     found = {e.name for e in entries}
     missing = [name for name in asked if name not in found]

@@ -1013,6 +1013,13 @@ def test_president_stats_shows_every_row_with_as_many_places_as_the_longest() ->
     said = stats_lines("home", 2, [first, second])
     rows = {line.split()[1]: line for line in said if line.split()[1:2] in (["ann"], ["bob"])}
     assert rows["ann"].endswith("  3 3 4 0") and rows["bob"].endswith("  1 2 3 4"), said
+    # its header in lines that fit 80 columns beside a server's long address (one of 110
+    # broke mid-word at 100)
+    said = stats_lines("president-night.example.lan:7766", 2, [first, second])
+    assert said[:2] == [
+        "Ladder of president-night.example.lan:7766: 2 player(s) rated",
+        "rating = mu - 3 sigma (OpenSkill, Plackett-Luce, updated every hand)",
+    ]
 
 
 def test_a_provisional_rating_is_marked_wherever_it_is_shown() -> None:
