@@ -114,11 +114,19 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
 }
 
 
+#: The clearing plays' toggles: "on any pile", but a suit lock binds them too (a pass
+#: read "any pile" under `daifugo` and was refused an 8 on a trick locked to clubs).
+_CLEARING = frozenset({"twos_clear", "clear_rank", "bombs"})
+
+
 def toggle_words(name: str, value: Any, rules: Rules) -> str:
     """One toggle at `value` in words (`rules` supplies what the words refer to)."""
     if name in HOUSE_RULES:
         return house_words(name, value)
-    return _WORDS[name](value, rules)
+    words = _WORDS[name](value, rules)
+    if name in _CLEARING and value not in (None, False) and rules.suit_lock:
+        words += " (a suit lock binds it too)"
+    return words
 
 
 def value_word(value: object) -> str:

@@ -86,3 +86,18 @@ def test_a_count_of_one_is_said_in_the_singular() -> None:
     positional = find_preset("daifugo")
     assert toggle_words("rounds", 1, positional) == "1 hand"
     assert toggle_words("rounds", 5, positional) == "5 hands"
+
+
+def test_a_clearing_play_under_a_suit_lock_is_said_to_be_bound_by_it() -> None:
+    """A pass read `daifugo`'s "a set of 8s may be played on any pile" and was refused an
+    8♦ on a trick locked to clubs: the lock binds clearing plays too (docs/rules.md)."""
+    from president.engine.describe import toggle_words
+
+    daifugo = find_preset("daifugo")
+    assert toggle_words("clear_rank", 8, daifugo).endswith("(a suit lock binds it too)")
+    both = daifugo.replace(twos_clear=True, bombs=True)
+    for name in ("twos_clear", "bombs"):
+        assert toggle_words(name, True, both).endswith("(a suit lock binds it too)"), name
+        assert "lock" not in toggle_words(name, False, both), name
+    unlocked = find_preset("classic").replace(clear_rank=8)
+    assert "lock" not in toggle_words("clear_rank", 8, unlocked)
