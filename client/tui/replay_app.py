@@ -58,7 +58,7 @@ HELP = """\
  q  ctrl-c     quit
  ▶ whose turn (or who owes a return in the exchange)
  crowded: · passed, titles by initials (P, VP, C, VS, S)
- underlined: cards got in this hand's exchange
+ underlined: got in the exchange · +N: N cards not shown
  highlighted in the log: what this step did"""
 
 #: The review's keys (under the others in the help, when the viewer has a review).
