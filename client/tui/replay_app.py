@@ -4,7 +4,7 @@ record.  Input and output are injectable for tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from president.engine import Phase, RulesError, rules_from
 from president.engine.scoring import titles
@@ -31,7 +31,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
 from .narrator import card_text, lock_text, place_text
-from .replay import ReplayScreen, Step, wrap
+from .replay import ReplayScreen, Step, Swap, wrap
 from .review import Reviewer, ReviewState
 from .seats import SeatRow
 from .shell import Shell, shell_for
@@ -39,6 +39,33 @@ from .theme import add_help_keys, card_style, help_box_of
 
 #: From this many columns the log stands beside the table instead of under it.
 WIDE = 100
+
+
+def _exchange_moves(swaps: Sequence[Swap]) -> list[str]:
+    """The exchange as the pile's lines say it: each give with what came back for it
+    ("ann→bob 2♠ 2♣, back 4♠ 6♥"), so that a give and a return on one row are told
+    apart (a pass read two gives there); a return of no give shown, as it is."""
+
+    def cards(swap: Swap) -> str:
+        return " ".join(card_text(c) for c in swap.cards)
+
+    backs = {(s.giver, s.receiver): s for s in swaps if s.returned}
+    moves = []
+    for swap in swaps:
+        if swap.returned:
+            if any(
+                not g.returned and (g.receiver, g.giver) == (swap.giver, swap.receiver)
+                for g in swaps
+            ):
+                continue  # (said with its give)
+            moves.append(f"{swap.giver}→{swap.receiver} {cards(swap)}")
+            continue
+        back = backs.get((swap.receiver, swap.giver))
+        moves.append(
+            f"{swap.giver}→{swap.receiver} {cards(swap)}"
+            + (f", back {cards(back)}" if back is not None else "")
+        )
+    return moves
 
 
 def title_initials(title: str) -> str:
@@ -453,10 +480,8 @@ class ReplayApp:
         rows = self._rows()
         crowded = self._crowded()
         most = 3 + (rows >= 30) - crowded
-        if not rows:
+        if not rows or self._columns() >= WIDE:
             return most
-        if self._columns() >= WIDE:
-            return self._pile_beside(width, most)
         screen = self.screen
         need = len(screen.log_lines(screen.index, width - 1))
         titles = 1 if crowded else 3  # of the table, the pile and the log
@@ -465,26 +490,6 @@ class ReplayApp:
         while most > 2 and room - len(self._pile_lines(screen.step, width, most)) < need:
             most -= 1
         return most
-
-    def _pile_beside(self, width: int, most: int) -> int:
-        """Beside the log, the pile's lines grow to show the whole exchange where its
-        column has the rows left, the score sheet's kept first if it fits: at 100x30 a
-        fourth move of the exchange was cut to "…" above empty rows."""
-        step = self.screen.step
-        whole = len(self._pile_lines(step, width, len(step.exchange) + 2))
-        if whole <= most:
-            return most
-        spare = self._spare_beside(most)
-        sheet = len(step.scores) + 1
-        return most + max(0, min(whole - most, spare - (sheet if spare >= sheet else 0)))
-
-    def _spare_beside(self, pile: int) -> int:
-        """The rows the table's column beside the log leaves under its seats, a pile of
-        `pile` lines and the review, its titles and the header and status counted."""
-        step = self.screen.step
-        width = self._columns() * 3 // 5
-        seats = self._seat_lines(step, width, self._seat_layout(step, width))
-        return self._rows() - 5 - len(seats) - pile - self._review_lines()
 
     def _pile_lines(self, step: Step, width: int, most: int) -> Lines:
         """The trick in progress, then the exchange: `most` lines in all."""
@@ -517,10 +522,7 @@ class ReplayApp:
             pile = [("class:dim", f" empty: {leader} leads")]
         lines = [_fit(pile, width)]
         if step.exchange:
-            moves = [
-                f"{s.giver}→{s.receiver} {' '.join(card_text(c) for c in s.cards)}"
-                for s in step.exchange
-            ]
+            moves = _exchange_moves(step.exchange)
         else:
             moves = ["none" + (" in hand 1" if step.hand == 0 else "")]
         # one move of the exchange is never cut in two; a third line is for tall screens
@@ -541,8 +543,10 @@ class ReplayApp:
         """Whether the rows the table leaves in its column hold the score sheet."""
         step = self.screen.step
         width = self._columns() * 3 // 5
-        pile = self._pile_lines(step, width, self._pile_most(width))
-        return self._spare_beside(len(pile)) >= len(step.scores) + 1
+        seats = self._seat_lines(step, width, self._seat_layout(step, width))
+        pile = self._pile_lines(step, width, 3 + (self._rows() >= 30))
+        sheet = len(step.scores) + 1
+        return self._rows() - 5 - len(seats) - len(pile) - self._review_lines() >= sheet
 
     def _sheet(self, width: int, height: int) -> Lines:
         """Players down, hands across: each one's score after each finished hand (the

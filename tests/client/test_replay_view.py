@@ -22,7 +22,7 @@ import pytest
 from president.bots.sim import play_game
 from president.bots.strategies import make_strategy
 from president.client.tui.narrator import card_text
-from president.client.tui.replay import ReplayScreen, Step, walk, wrap
+from president.client.tui.replay import ReplayScreen, Step, Swap, walk, wrap
 from president.client.tui.replay_app import WIDE, ReplayApp, reviewed
 from president.client.tui.review import ReviewState, sparkline
 from president.client.tui.seats import SeatRow
@@ -533,13 +533,13 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
 
 
 @pytest.mark.parametrize(("rows", "sheet"), [(30, True), (20, False)])
-async def test_beside_the_log_the_whole_exchange_shows_where_the_column_has_rows(
+async def test_the_exchange_shows_each_give_with_what_came_back_for_it(
     rows: int, sheet: bool
 ) -> None:
-    """Four moves of a `daifugo` exchange at 100 columns: each on a line of its own under
-    the pile, the score sheet under them where it fits too (the fourth was cut to "…"
-    above empty rows); at 20 rows, where the sheet does not fit, the exchange still has
-    its rows."""
+    """A `daifugo` exchange at 100 columns: each give with its return on one line
+    ("a→b 2♠ 2♣, back 4♠ 6♥"), none cut, the score sheet under them where it fits. Its
+    four moves a line each had the fourth cut to "…" above empty rows at 100x30, and
+    where two shared a row a pass read a return as a give."""
     document = json.loads(_sim_record_text("daifugo", ("heuristic",) * 4))
     async with viewer(document, rows, 100) as (screen, terminal):
         terminal.keys.send_text("n" + "\x1b[C" * 2)  # hand 2, both returns made
@@ -549,8 +549,15 @@ async def test_beside_the_log_the_whole_exchange_shows_where_the_column_has_rows
         table = [line.partition("│")[0] for line in text.splitlines()]
         moves = screen.step.exchange
         assert len(moves) == 4, moves
-        for move in moves:
-            shown = f"{move.giver}→{move.receiver} {' '.join(card_text(c) for c in move.cards)}"
+
+        def cards(swap: Swap) -> str:
+            return " ".join(card_text(c) for c in swap.cards)
+
+        # each give with what came back for it (a pass read a give and a return on one
+        # row as two gives)
+        for give in (g for g in moves if not g.returned):
+            back = next(r for r in moves if (r.giver, r.receiver) == (give.receiver, give.giver))
+            shown = f"{give.giver}→{give.receiver} {cards(give)}, back {cards(back)}"
             assert any(shown in line for line in table), f"{shown!r}:\n{text}"
         assert not any(line.rstrip().endswith("…") for line in table), text
         assert ("score sheet" in text) is sheet, text
