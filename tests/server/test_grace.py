@@ -16,7 +16,6 @@ from president.server.seats import TableError
 from president.server.table import Table
 
 from ..harness.waiting import wait_for
-from .test_nobody_there import moves_made
 from .test_nudge import on_turn
 from .test_table import Member, all_ready, back_after_a_drop, game_of, seated, table
 
@@ -102,17 +101,14 @@ async def test_an_absent_seat_costs_the_grace_once_not_at_each_turn() -> None:
     x, others = on_turn(t, members)
     by = {y.name: y for y in others}
     seat = game.seating.index(x.name)
-    await t.drop(x)
-    before = moves_made(t)
-    now[0] += 120.0
-    t.driver.wake()
-    await wait_for(lambda: moves_made(t) > before)  # the timeout rule, for x
-    assert game.turn != seat or game.phase is not Phase.PLAY
 
-    async def moved_for() -> None:  # (the driver, at once: the grace is spent)
-        before = moves_made(t)
+    async def moved_for() -> None:  # (x is away: only the driver can play its turn)
         t.driver.wake()
-        await wait_for(lambda: moves_made(t) > before and game.turn != seat)
+        await wait_for(lambda: game.turn != seat)
+
+    await t.drop(x)
+    now[0] += 120.0
+    await moved_for()  # the timeout rule, for x, its grace over
 
     await play_round_to(t, by, seat)
     assert t.driver.away_wait(seat) == 0.0  # (its next turn: at once)
