@@ -61,12 +61,13 @@ class Slot:
     ready: bool = False
     #: When the person's connection went (None while connected, and for bots).
     away_since: float | None = None
-    #: With no turn timer, the seconds the seat was away while it owed a move, since it
-    #: last ended a turn of its own (or was here at a deal): its grace period is counted
-    #: over them all, not afresh at each drop (a guest who came back for a moment and
-    #: went again at each of its turns held a table for ever), and only over them (time
-    #: away while others played costs nothing). `owed_from`: since when it has been so
-    #: now (None while here, or owing nothing). `Table._reckon_owed` keeps both.
+    #: With no turn timer, the seconds the seat was away while it owed a move, since its
+    #: last move of its own (a card of a due with more owed aside) or a deal it was here
+    #: for: its grace period is counted over them all, not afresh at each drop (a guest
+    #: who came back for a moment and went again at each of its turns held a table for
+    #: ever), and only over them (time away while others played costs nothing).
+    #: `owed_from`: since when it has been so now (None while here, or owing nothing).
+    #: `Table._reckon_owed` keeps both.
     owed_away: float = 0.0
     owed_from: float | None = None
     #: The person left mid-game: the chair is freed when the hand ends.

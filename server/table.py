@@ -913,9 +913,14 @@ class Table:
         """One action through the engine; journaled, then sent (`timeout`: the timeout
         rule made it for the seat, and why: the players are told)."""
         assert self.game is not None
-        name = self.game.seating[seat]
+        name, paying = self.game.seating[seat], self.game.due is not None
         events = self.game.apply(seat, action)
-        if not timeout and seat not in self.game.actors:  # a turn of its own, ended
+        # a move of its own gives its grace back, but for a card of a due with more owed
+        # (a due is paid a card at a time: one grace for it all); a clear that leads
+        # again, a play that brings a due, are moves of its own (a re-check: a clearing
+        # 2 and the lead after it shared one grace)
+        more = paying and self.game.due is not None and seat in self.game.actors
+        if not timeout and not more:
             for slot in self.chairs.slots:
                 if slot.name == name:
                     slot.owed_away = 0.0
