@@ -318,10 +318,10 @@ class Lobby:
         (after a restart, nobody is yet); else the oldest where no person sits or watches
         (server bots alone, playing or not: its game ends, with its record); else one
         that started where no person sits, however many watch (a finished game first,
-        then the oldest); else the oldest that has not started `unstarted_table_seconds` after its maker began
-        holding tables (`held_since`: many addresses, each holding its three tables where
-        nobody says ready, once kept everyone from making one).  False if none is
-        (server/admission.py's reasoning, for tables)."""
+        then the oldest); else the oldest that has not started `unstarted_table_seconds`
+        after its maker began holding tables (`held_since`: many addresses, each holding
+        its three tables where nobody says ready, once kept everyone from making one).
+        False if none is (server/admission.py's reasoning, for tables)."""
         tables = list(self.tables.items())
         unstarted = [(name, table) for name, table in tables if _unstarted(table)]
         for name, table in unstarted:
