@@ -260,8 +260,8 @@ class Chairs:
         seen = looks(name)
         return next((s for s in self.slots if s.bot is not None and s.looks() & seen), None)
 
-    def claim(self, member: Member, seat: int, token: bytes) -> Slot:
-        """A person takes their chair back with its token (from any connection)."""
+    def check_token(self, seat: int, token: bytes) -> Slot:
+        """Chair `seat`, if `token` is its seat token (else `BAD_TOKEN`)."""
         slot = self.slots[seat] if 0 <= seat < len(self.slots) else Slot()
         if (
             slot.bot is not None
@@ -269,6 +269,11 @@ class Chairs:
             or not hmac.compare_digest(slot.token_hash, hashlib.sha256(token).digest())
         ):
             raise TableError(Code.BAD_TOKEN, "that seat token does not match")
+        return slot
+
+    def claim(self, member: Member, seat: int, token: bytes) -> Slot:
+        """A person takes their chair back with its token (from any connection)."""
+        slot = self.check_token(seat, token)
         if self.index_of(member) is not None:  # one chair a connection, and one resume
             raise TableError(Code.NOT_ALLOWED, f"this connection already sits at {self.table}")
         slot.token = token

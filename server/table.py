@@ -132,6 +132,8 @@ class Table:
         self._later: set[asyncio.Task[None]] = set()
         #: When each chair was last taken back by key (this table's clock).
         self._taken_back: dict[int, float] = {}
+        #: Take-backs asked per chair, so far (`_wait_to_take_back`: the last one wins).
+        self._take_back_asked: dict[int, int] = {}
         #: By name, how long each person in a chair has held up this full table by not
         #: saying ready while its creator was, and when they last did (`unseat_unready`).
         self._held_up: dict[str, tuple[float, float]] = {}
@@ -523,6 +525,7 @@ class Table:
             self.broadcast_view()
 
     async def resume(self, member: Member, seat: int, token: bytes) -> None:
+        self.chairs.check_token(seat, token)  # (only its owner's take-back waits its turn)
         await self._wait_to_take_back(seat)
         async with self.lock:
             slot = self.chairs.claim(member, seat, token)
@@ -552,10 +555,19 @@ class Table:
 
     async def _wait_to_take_back(self, chair: int) -> None:
         """A chair taken back again within `REJOIN_SECONDS` of the last time waits for the
-        rest of it (the first time back is at once)."""
+        rest of it (the first time back is at once). Of take-backs that wait together, the
+        last asked wins: an older one still waiting is refused (two waiting ones woke in
+        either order, and a client's resume from a connection already lost to a reset
+        could land after the one from its new connection, and replace it: the client,
+        told "replaced", stopped reconnecting; the flaky-network test caught it)."""
+        ticket = self._take_back_asked[chair] = self._take_back_asked.get(chair, 0) + 1
         wait = self._taken_back.get(chair, -REJOIN_SECONDS) + REJOIN_SECONDS - self.clock()
         if wait > 0:
             await asyncio.sleep(min(wait, REJOIN_SECONDS))
+        if self._take_back_asked.get(chair) != ticket:
+            raise TableError(
+                Code.NOT_ALLOWED, f"a newer connection is taking chair {chair} back at {self.name}"
+            )
 
     def _back_in(self, member: Member, slot: Slot, seat: int, *, new_token: bool) -> None:
         """`member` has its chair back (by token or by key): it no longer leaves, and it

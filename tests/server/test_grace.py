@@ -7,11 +7,13 @@ on a clock that moves only when it says."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import pytest
 from president.engine import Phase, Play, find_preset
 from president.protocol import messages as m
+from president.protocol.errors import Code
 from president.server.seats import TableError
 from president.server.table import Table
 
@@ -214,3 +216,33 @@ async def test_a_clearing_play_that_leads_again_gives_the_grace_back() -> None:
         return
     await t.stop()
     raise AssertionError("no clearing 2 with cards left came in a whole game")
+
+
+async def test_of_two_take_backs_waiting_together_the_last_asked_wins() -> None:
+    """A client whose connection a reset cut resumed from a new one, and again from a
+    newer one when that was cut too; both resumes waited out `REJOIN_SECONDS` and woke in
+    either order, so the one from the dead connection could land last and replace the
+    live one: told "replaced", the client stopped reconnecting (the flaky-network test,
+    2 runs in 10 on a loaded machine). The last asked wins; the older is refused. A
+    resume with a wrong token takes no turn (or anyone could refuse the owner's)."""
+    t, _ = table(seats=3)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    ann = members[0]
+    chair = [slot.name for slot in t.chairs.slots].index("ann")
+    first = await back_after_a_drop(t, ann)  # (back at once: the chair's wait begins)
+    token = next(x for x in first.sent if isinstance(x, m.Seated)).token
+    await t.drop(first)
+    older, newer = Member("ann", key=ann.key), Member("ann", key=ann.key)
+    waiting = asyncio.create_task(t.resume(older, chair, token))
+    await asyncio.sleep(0)  # (the older asks first)
+    with pytest.raises(TableError) as refused:
+        await t.resume(Member("mal"), chair, b"\0" * 32)  # (a wrong token: no turn taken)
+    assert refused.value.code == Code.BAD_TOKEN
+    await t.resume(newer, chair, token)
+    with pytest.raises(TableError) as superseded:
+        await waiting
+    assert superseded.value.code == Code.NOT_ALLOWED, superseded.value.message
+    assert t.chairs.slots[chair].member is newer
+    assert not any(isinstance(x, m.Bye) for x in newer.sent), newer.sent
+    await t.stop()
