@@ -192,8 +192,9 @@ class Driver:
         """Seconds until the timeout rule moves for `seat` while its person is away: what
         is left of a restart's window for the players to come back, or at a table with no
         turn timer of the seat's grace period, counted over its time away owing a move
-        (`Table.away_since`, `Slot.owed_away`; None: not away, or its turn time decides).  The one reckoning of that wait, for the driver and the view.
-        Only time with a person here counts: while nobody is, it stands still, and
+        (`Table.away_since`, `Slot.owed_away`; None: not away, or its turn time
+        decides).  The one reckoning of that wait, for the driver and the view.  Only
+        time with a person here counts: while nobody is, it stands still, and
         `_unattended` moves the window and the absences on by what it waited."""
         table, timer = self.table, self.timer
         if not table.away(seat):

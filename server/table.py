@@ -1005,10 +1005,10 @@ class Table:
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
         self._hand_began = self._last_move = self.number + 1
         self._timed_out = {}
+        self._reckon_owed()  # (anything still counted, closed first)
         for slot in self.chairs.slots:  # (here at the deal: a hand of its own)
             if slot.present:
                 slot.owed_away = 0.0
-        self._reckon_owed()
         self._after(events, "deal", secret.entry(dealt))
 
     def finish(self) -> None:
