@@ -480,8 +480,10 @@ class ReplayApp:
         rows = self._rows()
         crowded = self._crowded()
         most = 3 + (rows >= 30) - crowded
-        if not rows or self._columns() >= WIDE:
+        if not rows:
             return most
+        if self._columns() >= WIDE:
+            return self._pile_beside(width, most)
         screen = self.screen
         need = len(screen.log_lines(screen.index, width - 1))
         titles = 1 if crowded else 3  # of the table, the pile and the log
@@ -490,6 +492,26 @@ class ReplayApp:
         while most > 2 and room - len(self._pile_lines(screen.step, width, most)) < need:
             most -= 1
         return most
+
+    def _pile_beside(self, width: int, most: int) -> int:
+        """Beside the log, the pile's lines grow to show the whole exchange where its
+        column has the rows left, the score sheet's kept first if it fits: at 100x30 a
+        fourth move of the exchange was cut to "…" above empty rows."""
+        step = self.screen.step
+        whole = len(self._pile_lines(step, width, len(step.exchange) + 2))
+        if whole <= most:
+            return most
+        spare = self._spare_beside(most)
+        sheet = len(step.scores) + 1
+        return most + max(0, min(whole - most, spare - (sheet if spare >= sheet else 0)))
+
+    def _spare_beside(self, pile: int) -> int:
+        """The rows the table's column beside the log leaves under its seats, a pile of
+        `pile` lines and the review, its titles and the header and status counted."""
+        step = self.screen.step
+        width = self._columns() * 3 // 5
+        seats = self._seat_lines(step, width, self._seat_layout(step, width))
+        return self._rows() - 5 - len(seats) - pile - self._review_lines()
 
     def _pile_lines(self, step: Step, width: int, most: int) -> Lines:
         """The trick in progress, then the exchange: `most` lines in all."""
@@ -543,10 +565,8 @@ class ReplayApp:
         """Whether the rows the table leaves in its column hold the score sheet."""
         step = self.screen.step
         width = self._columns() * 3 // 5
-        seats = self._seat_lines(step, width, self._seat_layout(step, width))
-        pile = self._pile_lines(step, width, 3 + (self._rows() >= 30))
-        sheet = len(step.scores) + 1
-        return self._rows() - 5 - len(seats) - len(pile) - self._review_lines() >= sheet
+        pile = self._pile_lines(step, width, self._pile_most(width))
+        return self._spare_beside(len(pile)) >= len(step.scores) + 1
 
     def _sheet(self, width: int, height: int) -> Lines:
         """Players down, hands across: each one's score after each finished hand (the

@@ -532,15 +532,21 @@ async def test_every_line_of_a_deal_and_the_end_is_on_screen(
         await terminal.left("q")
 
 
-@pytest.mark.parametrize(("rows", "sheet"), [(30, True), (20, False)])
+@pytest.mark.parametrize(
+    ("rows", "sheet", "bots"), [(30, True, False), (20, False, False), (24, True, True)]
+)
 async def test_the_exchange_shows_each_give_with_what_came_back_for_it(
-    rows: int, sheet: bool
+    rows: int, sheet: bool, bots: bool
 ) -> None:
     """A `daifugo` exchange at 100 columns: each give with its return on one line
     ("a→b 2♠ 2♣, back 4♠ 6♥"), none cut, the score sheet under them where it fits. Its
     four moves a line each had the fourth cut to "…" above empty rows at 100x30, and
-    where two shared a row a pass read a return as a give."""
-    document = json.loads(_sim_record_text("daifugo", ("heuristic",) * 4))
+    where two shared a row a pass read a return as a give. With a server's bots' longer
+    names (`bots`) a pair takes its own row, under "exchange:" alone: the pile's lines
+    grow into the rows the column has (a review saw the second pair cut at 100x24, with
+    rows free under the score sheet)."""
+    text = _sim_record_text("daifugo", ("heuristic",) * 4)
+    document = json.loads(text.replace('"heuristic-', '"heuristic-bot-') if bots else text)
     async with viewer(document, rows, 100) as (screen, terminal):
         terminal.keys.send_text("n" + "\x1b[C" * 2)  # hand 2, both returns made
         await wait_for(lambda: screen.index == screen.hands[1].start + 2, what=terminal.text)
