@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from president.engine import Phase, Play, find_preset
+from president.engine import Action, Phase, Play, find_preset
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.server.seats import TableError
@@ -19,7 +19,15 @@ from president.server.table import Table
 
 from ..harness.waiting import wait_for
 from .test_nudge import on_turn
-from .test_table import Member, all_ready, back_after_a_drop, game_of, seated, table
+from .test_table import (
+    Member,
+    all_ready,
+    back_after_a_drop,
+    game_of,
+    play_until,
+    seated,
+    table,
+)
 
 
 def still_table(seats: int, **changes: object) -> tuple[Table, list[float]]:
@@ -32,11 +40,7 @@ def still_table(seats: int, **changes: object) -> tuple[Table, list[float]]:
 
 async def play_round_to(t: Table, by: dict[str, Member], seat: int) -> None:
     """The others play by the timeout rule until `seat` owes the move."""
-    game = game_of(t)
-    while game.turn != seat:
-        turn = game.turn
-        assert turn is not None
-        await t.act(by[game.seating[turn]], game.timeout_action(turn))
+    await play_until(t, [*by.values()], lambda: game_of(t).turn == seat)
 
 
 async def test_coming_back_for_a_moment_does_not_renew_the_grace_of_a_turn() -> None:
@@ -140,25 +144,19 @@ async def test_a_due_paid_a_card_at_a_time_has_one_grace() -> None:
     await all_ready(t, members)
     game = game_of(t)
     several: Callable[[], bool] = lambda: game.due is not None and game.due.size >= 2  # noqa: E731
-    # (7s or 10s played in twos or more where a seat can. Such a due came in the first
-    # hand in 399 of 401 hands tried, 200 games, and in the first three every time: a
-    # game of 5 hands with none, the one way this test fails on correct code, is under
-    # (1/100)^5 = 1e-10 even at a hand in a hundred.)
-    for _ in range(2000):
-        if several() or game.phase is Phase.GAME_OVER:
-            break
-        await wait_for(lambda: game.actor is not None or game.phase is Phase.GAME_OVER)
-        seat = game.actor
-        if seat is None:
-            continue
+
+    def sevens_and_tens(seat: int) -> Action:  # (in twos or more where a seat can)
         sets = [
             a
             for a in game.legal_actions(seat)
             if isinstance(a, Play) and a.rank in (4, 7) and a.count >= 2
         ]
-        action = max(sets, key=lambda a: a.count) if sets else game.timeout_action(seat)
-        await t.act(by[game.seating[seat]], action)
-    assert several(), "no due of two cards or more came"
+        return max(sets, key=lambda a: a.count) if sets else game.timeout_action(seat)
+
+    # (Such a due came in the first hand in 399 of 401 hands tried, 200 games, and in the
+    # first three every time: a game of 5 hands with none, the one way this test fails on
+    # correct code, is under (1/100)^5 = 1e-10 even at a hand in a hundred.)
+    await play_until(t, members, several, sevens_and_tens)
     seat = game.actor
     assert seat is not None
     x = by[game.seating[seat]]
@@ -186,14 +184,9 @@ async def test_a_clearing_play_that_leads_again_gives_the_grace_back() -> None:
     by = {x.name: x for x in members}
     await all_ready(t, members)
     game = game_of(t)
-    for _ in range(3000):
-        if game.phase is Phase.GAME_OVER:
-            break
-        await wait_for(lambda: game.actor is not None or game.phase is Phase.GAME_OVER)
-        seat = game.actor
-        if seat is None:
-            continue
-        twos = [
+
+    def twos(seat: int) -> list[Play]:
+        return [
             a
             for a in game.legal_actions(seat)
             if isinstance(a, Play)
@@ -201,21 +194,19 @@ async def test_a_clearing_play_that_leads_again_gives_the_grace_back() -> None:
             and game.phase is Phase.PLAY
             and len(game.hand_of(seat)) > a.count
         ]
-        if not twos:
-            await t.act(by[game.seating[seat]], game.timeout_action(seat))
-            continue
-        x = by[game.seating[seat]]
-        await t.drop(x)
-        now[0] += 100.0  # away 100 s owing this move, back, plays a clearing 2
-        x = await back_after_a_drop(t, x)
-        await t.act(x, twos[0])
-        assert game.actor == seat, "a clearing 2 leads again"
-        await t.drop(x)
-        assert t.driver.away_wait(seat) == 120.0
-        await t.stop()
-        return
+
+    await play_until(t, members, lambda: game.actor is not None and bool(twos(game.actor)))
+    seat = game.actor
+    assert seat is not None
+    x = by[game.seating[seat]]
+    await t.drop(x)
+    now[0] += 100.0  # away 100 s owing this move, back, plays a clearing 2
+    x = await back_after_a_drop(t, x)
+    await t.act(x, twos(seat)[0])
+    assert game.actor == seat, "a clearing 2 leads again"
+    await t.drop(x)
+    assert t.driver.away_wait(seat) == 120.0
     await t.stop()
-    raise AssertionError("no clearing 2 with cards left came in a whole game")
 
 
 async def test_of_two_take_backs_waiting_together_the_last_asked_wins() -> None:

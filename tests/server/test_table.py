@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from president.engine import PASS, Card, Game, Phase, Play, find_preset
+from president.engine import PASS, Action, Card, Game, Phase, Play, find_preset
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.sealing import open_hand, public_key_bytes
@@ -121,8 +121,14 @@ async def back_after_a_drop(t: Table, member: Member) -> Member:
     return back
 
 
-async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) -> None:
-    """Members act by the timeout rule (the driver plays everyone else) until `done`."""
+async def play_until(
+    t: Table,
+    members: list[Member],
+    done: Callable[[], bool],
+    choose: Callable[[int], Action] | None = None,
+) -> None:
+    """Members act by the timeout rule, or as `choose` says for a seat (the driver
+    plays everyone else), until `done`."""
     game = game_of(t)
     by_name = {member.name: member for member in members}
 
@@ -135,7 +141,7 @@ async def play_until(t: Table, members: list[Member], done: Callable[[], bool]) 
         async with t.lock:
             seat, member = game.actor, mover()
         if seat is not None and member is not None and not done():
-            await t.act(member, game.timeout_action(seat))
+            await t.act(member, game.timeout_action(seat) if choose is None else choose(seat))
 
 
 async def test_who_may_sit_and_where() -> None:
