@@ -50,17 +50,12 @@ def _exchange_moves(swaps: Sequence[Swap]) -> list[str]:
         return " ".join(card_text(c) for c in swap.cards)
 
     backs = {(s.giver, s.receiver): s for s in swaps if s.returned}
+    gives = {(s.receiver, s.giver) for s in swaps if not s.returned}  # (as its back is)
     moves = []
     for swap in swaps:
-        if swap.returned:
-            if any(
-                not g.returned and (g.receiver, g.giver) == (swap.giver, swap.receiver)
-                for g in swaps
-            ):
-                continue  # (said with its give)
-            moves.append(f"{swap.giver}→{swap.receiver} {cards(swap)}")
-            continue
-        back = backs.get((swap.receiver, swap.giver))
+        if swap.returned and (swap.giver, swap.receiver) in gives:
+            continue  # (said with its give)
+        back = None if swap.returned else backs.get((swap.receiver, swap.giver))
         moves.append(
             f"{swap.giver}→{swap.receiver} {cards(swap)}"
             + (f", back {cards(back)}" if back is not None else "")
