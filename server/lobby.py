@@ -664,8 +664,7 @@ async def _join(lobby: Lobby, guest: Guest, message: m.Join) -> None:
         raise TableError(Code.NOT_ALLOWED, "a spectator's connection cannot take a seat")
     table = lobby.table_of(message.table)
     _enter(guest, table)
-    if table.chairs.index_of(guest) is not None:  # (not asked the password it sat with)
-        raise TableError(Code.NOT_ALLOWED, f"you already sit at {table.name}")
+    table.chairs.may_sit(guest)  # (not asked the password it sat with)
     _knows_rules(guest, table.settings.preset, table.settings.rules, f"table {table.name}")
     # (moved out for not saying ready: not again so soon, under that name or from that
     # address, but for the creator's own address: friends behind one router with them)

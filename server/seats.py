@@ -193,8 +193,7 @@ class Chairs:
 
     def sit(self, member: Member, seat: int | None) -> Slot:
         """Seat a person in `seat` (or the first free chair), with a fresh seat token."""
-        if self.index_of(member) is not None:
-            raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.table}")
+        self.may_sit(member)
         if any(s.name == member.name for s in self.slots):
             raise TableError(
                 Code.NOT_ALLOWED, f"someone called {member.name} already sits at {self.table}"
@@ -232,6 +231,12 @@ class Chairs:
         if member in self.spectators:
             self.spectators.remove(member)
         return slot
+
+    def may_sit(self, member: Member) -> None:
+        """Refused if `member` sits here already: told so before any password is asked
+        of it (a password asked again, and a wrong one counted as a guess)."""
+        if self.index_of(member) is not None:
+            raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.table}")
 
     def may_watch(self, member: Member) -> None:
         """Refused if `member` sits here or watches already: told so before any password

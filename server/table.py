@@ -430,8 +430,7 @@ class Table:
             )
 
     async def join(self, member: Member, seat: int | None, password: str | None) -> None:
-        if self.chairs.index_of(member) is not None:  # (this very connection)
-            raise TableError(Code.NOT_ALLOWED, f"you already sit at {self.name}")
+        self.chairs.may_sit(member)  # (this very connection: no password to ask)
         held = self.chairs.held_by_key(member)
         if held is None:
             await self._check_password(password, member)
