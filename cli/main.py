@@ -9,15 +9,18 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import shutil
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Collection, Iterable, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any, TextIO
 
-from president.engine import PRESETS, RulesError, rules_from
+from president.engine import PRESETS, Rules, RulesError, rules_from
 from president.engine.cards import parse_cards
-from president.engine.describe import describe, value_word
+from president.engine.describe import SECTIONS, describe, value_word
+from president.engine.house import HOUSE_RULES
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
@@ -65,11 +68,41 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.rules is not None:
         title = f"{args.rules}: {title[0].lower()}{title[1:]}"
     print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
-    width = max(len(name) + len(value) for name, value, _ in describe(rules)) + 3
-    for name, value, words in describe(rules):
-        mark = "*" if name in changed else " "
-        print(f" {mark}{name} = {value}".ljust(width + 2) + f"  {words}")
+    print("\n".join(rules_listing(rules, changed, every=args.all)))
     return 0
+
+
+def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False) -> list[str]:
+    """The toggles in words under their sections (a changed one marked `*`); the house
+    rules not played only named, on one wrapped paragraph, unless `every`."""
+    rows = {name: (value, words) for name, value, words in describe(rules)}
+    shown = [name for name in HOUSE_RULES if every or getattr(rules, name) or name in changed]
+    width = max(len(name) + len(rows[name][0]) for name in rows) + 3
+    lines: list[str] = []
+
+    def section(title: str, names: Iterable[str]) -> None:
+        lines.extend(["", title])
+        for name in names:
+            value, words = rows[name]
+            mark = "*" if name in changed else " "
+            lines.append(f"  {mark}{name} = {value}".ljust(width + 3) + f"  {words}")
+
+    for title, names in SECTIONS:
+        section(title, names)
+    section("House rules" if shown else "House rules: none played", shown)
+    unplayed = [name for name in HOUSE_RULES if name not in shown]
+    if unplayed:
+        lines += [
+            "",
+            f"Not played ({len(unplayed)}; --set NAME=on plays one, --all says each in words):",
+            *textwrap.wrap(
+                ", ".join(unplayed),
+                min(shutil.get_terminal_size().columns, 100) - 1,
+                initial_indent="  ",
+                subsequent_indent="  ",
+            ),
+        ]
+    return lines
 
 
 def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
@@ -325,6 +358,9 @@ def build_parser(argv: Sequence[str] = ()) -> Parser:
         help="the rules of a file written with --save, in place of a preset; or a saved set's name",
     )
     rules.add_argument("--json", action="store_true", help="print the toggles as JSON")
+    rules.add_argument(
+        "--all", action="store_true", help="say every house rule in words, the ones not played too"
+    )
     rules.add_argument(
         "--save",
         metavar="NAME|FILE",

@@ -139,6 +139,24 @@ def value_word(value: object) -> str:
     return str(value)
 
 
+#: The toggles that are not house rules, in the sections `president rules` shows them
+#: under (every one in exactly one: `tests/engine/test_rules.py`); the house rules follow,
+#: those in force, then the others by name.
+SECTIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
+    (
+        "The cards and the deal",
+        ("decks", "jokers", "joker_mode", "dealer", "deal_from_president", "seat_order"),
+    ),
+    (
+        "Leads and turns",
+        ("first_lead", "later_lead", "passing", "auto_pass", "must_beat", "equal_plays"),
+    ),
+    ("Plays that clear or revolt", ("twos_clear", "clear_rank", "bombs", "revolution")),
+    ("The exchange", ("exchange", "auto_return", "title_scum")),
+    ("Going out and scoring", ("two_finish_penalty", "scoring", "target", "rounds")),
+)
+
+
 def describe(rules: Rules) -> list[tuple[str, str, str]]:
     """(toggle, value as written in records, the rule in words) for every toggle."""
     rows = []

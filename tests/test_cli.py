@@ -80,6 +80,24 @@ def test_rules_in_words() -> None:
     assert words.returncode == 0 and "*exchange = none" in words.stdout, words.stderr
 
 
+def test_rules_are_shown_under_sections_and_the_house_rules_not_played_only_named() -> None:
+    """A pass read 68 toggles in one list to learn what `daifugo` plays: the toggles are
+    under sections, the house rules in force said in words, the others only named
+    (`--all` says them too); a changed one is said whatever its value."""
+    out = president("rules", "daifugo", "--set", "jack_back=off").stdout
+    for title in ("The cards and the deal", "Leads and turns", "The exchange", "House rules"):
+        assert f"\n{title}\n" in out, out
+    assert "sequences = true" in out and "*jack_back = false" in out
+    unplayed = out.split("Not played (35;")[1]
+    assert "nines_clear," in unplayed and "9s never clear" not in out, out
+    assert "sequences" not in unplayed
+    every = president("rules", "daifugo", "--all").stdout
+    assert "nines_clear = false" in every and "9s never clear" in every
+    assert "Not played" not in every
+    classic = president("rules", "classic").stdout
+    assert "House rules: none played" in classic and "Not played (44;" in classic
+
+
 def test_every_word_of_every_toggle_is_taken_by_set() -> None:
     """A toggle's own words win over the boolean spellings: `equal_plays=off` is its word
     `off` (it was turned into false and refused), in any case; on/off still mean true/false

@@ -16,6 +16,16 @@ def test_presets_by_name() -> None:
         find_preset("poker")
 
 
+def test_every_toggle_but_the_house_rules_is_in_one_section() -> None:
+    """`president rules` shows the toggles under SECTIONS, then the house rules: a toggle
+    in none of them would not be shown at all."""
+    from president.engine.describe import SECTIONS
+    from president.engine.house import HOUSE_RULES
+
+    sectioned = [name for _, names in SECTIONS for name in names]
+    assert sorted(sectioned + list(HOUSE_RULES)) == sorted(TOGGLES)
+
+
 def test_rules_are_frozen_and_keyword_only() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         Rules().target = 3  # type: ignore[misc]
