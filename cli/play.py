@@ -287,6 +287,9 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
     with contextlib.suppress(OSError):  # (a terminal gone: the records are on disk)
         for record in server.records:
             print(f"game record: {record}")
+        if server.records:  # (where to see them all: `president stats` reads them)
+            records = "" if args.data is None else f" --records {Path(data) / 'records'}"
+            print(f"the ladder of all your games here: president stats{records}")
     return 0
 
 

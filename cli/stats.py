@@ -1,5 +1,6 @@
 """`president stats HOST[:PORT] [--json]`: a server's ladder (ratings, places, points,
-offices), printed.  The server's certificate is pinned as for `president connect`; the
+offices), printed; without HOST, the same ladder made from a folder of game records
+(`president play`'s by default), every seat rated by its name.  The server's certificate is pinned as for `president connect`; the
 first-use question is put only to a person at a terminal: a script passes
 `--fingerprint` (as `president bot` does) and is refused, not held, without one."""
 
@@ -17,9 +18,13 @@ from president.client.connection import ConnectFailed, Link, PasswordNeeded, con
 from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
+from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.schema import shown
+from president.server.config import default_data_dir
+from president.server.ladder import rating_entry, record_results
+from president.server.ratings import Ladder
 
 from .keys import add_identity, player_key
 from .usage import UsageError, add_password, address, login_name, password, short_text, whole
@@ -165,9 +170,70 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
     return 0
 
 
+def records_ladder(folder: Path) -> tuple[Ladder, int, list[str]]:
+    """The ladder of the game records in `folder` (in the order of their names, which
+    `president play` and the server begin with the time), every seat rated by name; the
+    records read, and a line for each file left out or cut short by a fault."""
+    ladder, read, problems = Ladder(), 0, []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            document = loads(path.read_bytes())
+        except (NotARecord, OSError) as exc:
+            problems.append(f"{path.name} left out: {exc}")
+            continue
+        results, fault = record_results(document, path.name)
+        if fault:
+            problems.append(f"{path.name}: only the hands before this counted: {fault}")
+        for result in results:
+            records = ladder.after(result)
+            if records is not None:
+                ladder.take(result, records)
+        read += 1
+    return ladder, read, problems
+
+
+def local_stats(args: argparse.Namespace) -> int:
+    """`president stats` without a server: the ladder of a folder of records."""
+    given = args.records is not None
+    folder = Path(args.records).expanduser() if given else default_data_dir() / "local" / "records"
+    if not folder.is_dir():
+        if given:
+            print(f"president stats: {folder} is not a folder of game records", file=sys.stderr)
+            return 2
+        print(
+            f"No games of `president play` yet (their records go to {folder}). "
+            "A server's ladder: president stats HOST[:PORT]."
+        )
+        return 0
+    ladder, read, problems = records_ladder(folder)
+    named = ladder.named(args.player) if args.player else ladder.board(0, args.top)
+    entries = [rating_entry(place, record) for place, record in named]
+    if args.json:
+        document = {
+            "records": str(folder),
+            "games": read,
+            "total": len(ladder),
+            "players": [entry_json(e) for e in entries],
+            "problems": problems,
+        }
+        print(json.dumps(document, ensure_ascii=False, indent=1))
+        return 0
+    where = f"the {read} game record{'' if read == 1 else 's'} in {folder}"
+    said = lines(where, len(ladder), entries, tuple(args.player))
+    said.insert(
+        2, "every seat rated by its name, bots too, the records in the order of their names"
+    )
+    print("\n".join([*said, *(shown(line) for line in problems)]))
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     if len(args.player) > 12:
         raise UsageError("--player: at most 12 players at a time")
+    if args.address is None:
+        return local_stats(args)
+    if args.records is not None:
+        raise UsageError("--records is for a folder of records, without a server's address")
     secret = password(args, "--password", "PRESIDENT_PASSWORD", "the server's password: ")
     args.key = player_key(Path(args.identity) if args.identity else default_identity())
     return asyncio.run(run_stats(args, secret))
@@ -179,10 +245,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Print a server's ladder: each player's rating (mu - 3 sigma of an OpenSkill "
         "Plackett-Luce rating, updated after every hand), hands and games played, places, "
         "points and the offices they held and kept. Without a terminal, give the server's "
-        "--fingerprint (nothing is asked)."
+        "--fingerprint (nothing is asked). Without a server, the same ladder of your "
+        "games of president play (or of any folder of records: --records DIR)."
     )
     parser.add_argument(
-        "address", type=address, metavar="HOST[:PORT]", help="the server (default port 7766)"
+        "address",
+        nargs="?",
+        type=address,
+        metavar="HOST[:PORT]",
+        help="the server (default port 7766); without it, the ladder of --records",
+    )
+    parser.add_argument(
+        "--records",
+        metavar="DIR",
+        help="without a server: a folder of game records to rate, every seat by its name "
+        f"(default president play's, {default_data_dir() / 'local' / 'records'})",
     )
     parser.add_argument("--json", action="store_true", help="print the ladder as JSON")
     parser.add_argument(

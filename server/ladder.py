@@ -5,16 +5,19 @@ counted once (`rated_games` holds the last hand counted of each game).  A game r
 from the journal at a restart goes through the engine only: nothing is counted again.
 
 Also: the one adapter from a chair to the id a player is rated under (`rating_key`), the
-`HandResult` of a finished hand, and the lobby's `ratings` answers."""
+`HandResult` of a finished hand (and those of a game record, for a ladder of records
+rated by name), and the lobby's `ratings` answers."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from president.engine import Game, GameOver, HandOver
+from president.engine import Event, Game, GameOver, HandOver
+from president.engine.record import replay
 from president.engine.scoring import titles_by_name
 from president.protocol import messages as m
 
@@ -52,26 +55,64 @@ def hand_result(
 ) -> HandResult:
     """What the hand that just ended (`over`, and `ended` if it ended the game) gives the
     ladder: each place's player, rated id, titles held and earned, and points."""
+    slots = {slot.name: slot for slot in chairs if not slot.empty}
+    return _result(
+        game, game_id, over, ended, lambda name: rating_key(slots[name]) if name in slots else None
+    )
+
+
+def _result(
+    game: Game,
+    game_id: str,
+    over: HandOver,
+    ended: GameOver | None,
+    rated_as: Callable[[str], str | None],
+) -> HandResult:
     held = titles_by_name(game.rules, game.standing or ())
     earned = titles_by_name(game.rules, over.finish)
     points = dict(over.points)
-    slots = {slot.name: slot for slot in chairs if not slot.empty}
     finish = tuple(
-        Finisher(
-            player=rating_key(slots[name]) if name in slots else None,
-            name=name,
-            held=held.get(name, ""),
-            title=earned[name],
-            points=points.get(name, 0),
-        )
+        Finisher(rated_as(name), name, held.get(name, ""), earned[name], points.get(name, 0))
         for name in over.finish
     )
-    return HandResult(
-        game=game_id,
-        hand=over.hand,
-        finish=finish,
-        game_over=ended is not None,
-        winners=() if ended is None else ended.winners,
+    winners = () if ended is None else ended.winners
+    return HandResult(game_id, over.hand, finish, ended is not None, winners)
+
+
+def record_results(document: Mapping[str, Any], game_id: str) -> tuple[list[HandResult], str]:
+    """What a game record's finished hands give a ladder rated by name (every seat, bots
+    too: `president stats --records`), as `hand_result` gives the server's; and the
+    record's fault, if it has one ("" if none: the hands before a fault count)."""
+    results: list[HandResult] = []
+
+    def seen(game: Game, _hand: int, _action: int | None, events: list[Event]) -> None:
+        over = next((e for e in events if isinstance(e, HandOver)), None)
+        if over is not None:
+            ended = next((e for e in events if isinstance(e, GameOver)), None)
+            results.append(_result(game, game_id, over, ended, lambda name: name))
+
+    outcome = replay(document, seen)
+    return results, "" if outcome.fault is None else outcome.fault.told()
+
+
+def rating_entry(place: int, record: Record) -> m.RatingEntry:
+    """A player's line of the ladder as the protocol carries it."""
+    return m.RatingEntry(
+        name=record.name[:40],
+        place=place,
+        rating=round(record.rating),
+        mu=round(record.mu),
+        sigma=round(record.sigma),
+        hands=record.hands,
+        games=record.games,
+        wins=record.wins,
+        places=record.places[:12],
+        points=record.points,
+        offices=tuple(
+            m.Office(title=title[:40], held=held, kept=record.kept.get(title, 0))
+            for title, held in sorted(record.held.items())
+        )[:16],
+        provisional=not record.established,
     )
 
 
@@ -125,25 +166,6 @@ class Ratings:
         """The write is committed: the ladder in memory follows."""
         self.ladder.take(result, records)
 
-    def entry(self, place: int, record: Record) -> m.RatingEntry:
-        return m.RatingEntry(
-            name=record.name[:40],
-            place=place,
-            rating=round(record.rating),
-            mu=round(record.mu),
-            sigma=round(record.sigma),
-            hands=record.hands,
-            games=record.games,
-            wins=record.wins,
-            places=record.places[:12],
-            points=record.points,
-            offices=tuple(
-                m.Office(title=title[:40], held=held, kept=record.kept.get(title, 0))
-                for title, held in sorted(record.held.items())
-            )[:16],
-            provisional=not record.established,
-        )
-
     def answer(self, ask: m.Leaderboard) -> m.Ratings:
         """The answer to `leaderboard`: a page of the ladder, or the players named."""
         if ask.players:
@@ -153,7 +175,7 @@ class Ratings:
         return m.Ratings(
             start=ask.start if not ask.players else 0,
             total=len(self.ladder),
-            entries=tuple(self.entry(place, record) for place, record in found),
+            entries=tuple(rating_entry(place, record) for place, record in found),
             players=ask.players,
         )
 

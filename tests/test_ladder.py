@@ -2,7 +2,8 @@
 game at a `president server`, and `president stats --json` shows each of them rated as
 the game's record says, field for field; a server SIGKILLed at random moments and
 started again loses no hand and counts none twice (the ladder equals what the games'
-records give); `president stats` from a script never waits on a question.
+records give); `president stats` from a script never waits on a question; `president
+stats --records` makes the same ladder from the server's records alone.
 
 Whether the ladder orders players by strength is tested offline on the server's own
 `Ladder`, seeded, with its false-failure arithmetic (tests/server/test_ladder_order.py;
@@ -142,6 +143,10 @@ async def test_bots_of_three_strategies_are_rated_as_their_records_say(tmp_path:
         stop(server, *bots)
     assert len(list((data / "records").glob("*.json"))) == 1
     assert_rated_as_recorded(shown, data / "records", STRATEGIES)
+    # the same ladder from the records alone, with no server (`--records`)
+    local = president("stats", "--records", str(data / "records"), "--json", env=env)
+    assert local.returncode == 0 and not local.stderr, local.stderr
+    assert_rated_as_recorded(json.loads(local.stdout), data / "records", STRATEGIES)
 
 
 async def test_a_server_killed_at_random_moments_loses_no_hand_and_counts_none_twice(

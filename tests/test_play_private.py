@@ -18,7 +18,7 @@ import pytest
 from president.client.connection import ConnectFailed, connect
 from president.client.pinning import KnownServers
 
-from .harness.processes import PRESIDENT, environment
+from .harness.processes import PRESIDENT, environment, president
 from .harness.terminal import Terminal
 from .harness.waiting import wait_for
 
@@ -172,6 +172,10 @@ async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> N
         assert await ann.exits(30) == 0, ann.errors()
         await wait_for(lambda: list(records.glob("*.json")), 10)
         assert "game record: " in ann.output()
+        # and where to see every game's: `president stats`, which reads them
+        assert "the ladder of all your games here: president stats\r\n" in ann.output()
+        ladder = president("stats", env=environment(tmp_path))
+        assert ladder.stdout.startswith(f"Ladder of the 1 game record in {records}:"), ladder
     finally:
         ann.close()
 

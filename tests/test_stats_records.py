@@ -1,0 +1,81 @@
+"""`president stats` without a server: the ladder of a folder of game records (`president
+play`'s by default), every seat rated by its name.  That it equals a server's own ladder
+of the same games is tests/test_ladder.py's (real processes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from president.bots.sim import play_game
+from president.engine import find_preset
+from president.engine.record import dumps, to_record
+
+from .harness.processes import president_here as president
+
+BOTS = ["heuristic", "heuristic", "greedy", "greedy"]
+NAMES = {"heuristic-0", "heuristic-1", "greedy-2", "greedy-3"}
+
+
+def write_games(folder: Path, games: int, seed: int = 1) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    rules = find_preset("daifugo")
+    for number in range(games):  # (seated as heuristic-0, heuristic-1, greedy-2, greedy-3)
+        game, _, _ = play_game(rules, BOTS, seed, number, rotate=True)
+        (folder / f"2026120{number}-local.json").write_text(dumps(to_record(game, "daifugo")))
+
+
+def test_the_ladder_of_a_folder_of_records_counts_every_finished_hand(tmp_path: Path) -> None:
+    write_games(tmp_path / "records", 3)
+    out = president("stats", "--records", str(tmp_path / "records"), "--json")
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert shown["games"] == 3 and shown["total"] == 4 and shown["problems"] == []
+    players = {p["name"]: p for p in shown["players"]}
+    assert set(players) == NAMES
+    for player in players.values():  # daifugo: 5 hands a game, every seat in each
+        assert player["hands"] == 15 and sum(player["places"]) == 15 and player["games"] == 3
+    assert sum(p["wins"] for p in players.values()) >= 3  # (a tie counts each winner)
+    words = president("stats", "--records", str(tmp_path / "records")).stdout
+    assert words.startswith(f"Ladder of the 3 game records in {tmp_path / 'records'}: 4 ")
+    assert "every seat rated by its name, bots too" in words
+
+
+def test_a_file_that_is_not_a_record_is_named_and_a_faulty_one_counts_its_hands_before(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "records"
+    write_games(folder, 1)
+    record = json.loads(next(folder.glob("*.json")).read_text())
+    (folder / "20261209-junk.json").write_text("{not json")
+    second = record["hands"][1]["actions"]
+    second[len(second) // 2] = {"seat": 0, "play": ["5H", "5H"]}  # an illegal step mid-hand
+    (folder / "20261208-cut.json").write_text(json.dumps(record))
+    out = president("stats", "--records", str(folder), "--json")
+    shown = json.loads(out.stdout)
+    assert shown["games"] == 2, shown  # the good one, and the faulty one's hand 1
+    assert [p["hands"] for p in shown["players"]] == [6, 6, 6, 6], shown
+    problems = shown["problems"]
+    assert any(p.startswith("20261209-junk.json left out: ") for p in problems), problems
+    assert any(
+        p.startswith("20261208-cut.json: only the hands before this counted: illegal in hand 2")
+        for p in problems
+    ), problems
+
+
+def test_without_a_server_or_a_game_of_play_it_says_where_play_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    out = president("stats")
+    assert out.returncode == 0 and out.stdout.startswith("No games of `president play` yet")
+    assert str(tmp_path / "president" / "local" / "records") in out.stdout
+    write_games(tmp_path / "president" / "local" / "records", 1)
+    out = president("stats", "--player", "greedy-2")
+    assert out.returncode == 0 and "  greedy-2  " in out.stdout, out.stdout
+    assert "heuristic-0" not in out.stdout
+    refused = president("stats", "127.0.0.1", "--records", str(tmp_path))
+    assert refused.returncode == 2 and "--records" in refused.stderr
+    missing = president("stats", "--records", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "not a folder of game records" in missing.stderr
