@@ -162,14 +162,18 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         await sam.shows("you are no longer watching: there is no table called")
 
         # a server with another certificate on the same port
-        second = bot("U", "10")  # (the new server is listening well before its last try)
+        # (its tries come 0.5, 1.5, 3.5, 7.5, 12.5 and 17.5 s after the drop, and the refusal
+        # is said at the try after the first that reaches the new server: with 20 s to give
+        # up, that server has 12.5 s to start, about ten times what it takes here; with 10
+        # it had 7.5, an audit found)
+        second = bot("U", "20")
         await second.said("seated at U")
         server.stop(signal.SIGKILL)
         server = await server.again(tmp_path / "other")
-        assert await second.exits(30) == 1
+        assert await second.exits(60) == 1
         err = second.errors()
         assert err.count("\n") == 1 and "Traceback" not in err, err
-        assert "bot-U: gave up reconnecting after 10 s" in err and pin in err, err
+        assert "bot-U: gave up reconnecting after 20 s" in err and pin in err, err
         assert second.count("refused: the server shows a certificate that is not the pinned one")
         await ann.shows("refused: the server shows a certificate")
     finally:
