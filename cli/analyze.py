@@ -5,7 +5,6 @@ were worth (`president.bots.review`; docs/analysis.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from president.engine import Action
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
-from .usage import UsageError, read_record, whole
+from .usage import UsageError, json_text, read_record, whole
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,10 +61,19 @@ def run(args: argparse.Namespace) -> int:
     except NotARecord as exc:
         print(shown(f"president analyze: {args.file}: {exc}"), file=sys.stderr)
         return 2
-    unknown = [name for name in args.seat if name not in document["players"]]
+    players = document.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        # (a hostile pass: a record whose players are a number was a traceback here)
+        print(
+            shown(f"president analyze: {args.file}: players must be a list of names"),
+            file=sys.stderr,
+        )
+        return 2
+    unknown = [name for name in args.seat if name not in players]
     if unknown:
-        players = ", ".join(document["players"])
-        raise UsageError(f"{unknown[0]!r} is not a player of this record (its players: {players})")
+        raise UsageError(
+            f"{unknown[0]!r} is not a player of this record (its players: {', '.join(players)})"
+        )
     bar = Bar() if sys.stderr.isatty() and not args.json else None
     started = time.monotonic()
     try:
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if bar:
         bar.done()
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        print(json_text(result.to_json()))
         return 0
     for line in report(result, len(document.get("hands", [])), args.playouts, said_cards()):
         print(shown(line))

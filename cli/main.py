@@ -24,6 +24,7 @@ from president.engine.house import HOUSE_RULES
 from president.engine.record import NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
+from president.protocol.schema import shown
 
 from .usage import (
     PRESET_NAMES,
@@ -32,6 +33,7 @@ from .usage import (
     add_theme,
     chosen_rules,
     is_set_name,
+    json_text,
     preset,
     read_record,
     read_rule_file,
@@ -55,7 +57,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         saved, problems = saved_rule_sets()
         print(f"Saved in {rules_dir()}: {', '.join(saved) if saved else 'none yet'}.")
         for problem in problems:
-            print(f"Not a rules file: {problem}")
+            print(shown(f"Not a rules file: {problem}"))
         return 0
     chosen = chosen_rules(args)
     name, rules, changed = chosen.preset, chosen.rules, chosen.changes
@@ -76,7 +78,7 @@ def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False
     """The toggles in words under their sections (a changed one marked `*`); the house
     rules not played only named, on one wrapped paragraph, unless `every`."""
     rows = {name: (value, words) for name, value, words in describe(rules)}
-    shown = [name for name in HOUSE_RULES if every or getattr(rules, name) or name in changed]
+    listed = [name for name in HOUSE_RULES if every or getattr(rules, name) or name in changed]
     width = max(len(name) + len(rows[name][0]) for name in rows) + 3
     lines: list[str] = []
 
@@ -89,8 +91,8 @@ def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False
 
     for title, names in SECTIONS:
         section(title, names)
-    section("House rules" if shown else "House rules: none played", shown)
-    unplayed = [name for name in HOUSE_RULES if name not in shown]
+    section("House rules" if listed else "House rules: none played", listed)
+    unplayed = [name for name in HOUSE_RULES if name not in listed]
     if unplayed:
         lines += [
             "",
@@ -154,8 +156,6 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
 def say(line: str, file: TextIO | None = None) -> None:
     """Print a line made from a record: a record is anyone's file, so its names and words
     are shown with their control characters escaped (protocol.schema.shown)."""
-    from president.protocol.schema import shown
-
     print(shown(line), file=file)
 
 
@@ -174,7 +174,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             error = f"played by other rules than {args.rules}: {other}"
             if args.json:
                 fault = {"ok": False, "hand": None, "action": None, "error": error}
-                print(json.dumps(fault, ensure_ascii=False))
+                print(json_text(fault))
             else:
                 say(f"{args.file} was {error}")
             return 1
@@ -182,7 +182,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return view_replay(args, document)
     result = replay(document)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        print(json_text(result.to_json()))
         return 0 if result.ok else 1
     if result.fault is not None:
         say(result.fault.told())
@@ -432,7 +432,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         return code
     except (UsageError, RulesError, ValueError) as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
+        # (shown: a rules file's or a record's text in it cannot act on the terminal; a
+        # hostile file's preset cleared the screen and wrote the clipboard, a pass)
+        print(shown(f"{command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         if sys.stderr.isatty():  # the line Ctrl-C was typed on (a prompt, the ^C) is left open
@@ -443,5 +445,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:  # what no command foresaw: still one line
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"{command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(shown(f"{command}: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 2

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
-import json
 import logging
 import os
 import sys
@@ -24,7 +23,7 @@ from president.client.discovery import (
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
 
-from .usage import seconds, unbracketed
+from .usage import json_text, seconds, unbracketed
 
 #: The environment variable that names the one interface to announce and look on.
 INTERFACE_ENV = "PRESIDENT_MDNS_INTERFACE"
@@ -115,7 +114,7 @@ def cmd_servers(args: argparse.Namespace) -> int:
         return 2
     found = kept.ranked()
     if args.json:
-        print(json.dumps([as_json(a, trust) for trust, a in found], ensure_ascii=False))
+        print(json_text([as_json(a, trust) for trust, a in found]))
         return 0
     if not found:
         print(f"no president server announced itself within {args.wait:g} s")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -27,7 +26,16 @@ from president.server.ladder import rating_entry, record_results
 from president.server.ratings import Ladder
 
 from .keys import add_identity, player_key
-from .usage import UsageError, add_password, address, login_name, password, short_text, whole
+from .usage import (
+    UsageError,
+    add_password,
+    address,
+    json_text,
+    login_name,
+    password,
+    short_text,
+    whole,
+)
 
 #: The most entries one `leaderboard` asks for (the protocol's cap).
 PAGE = 50
@@ -164,7 +172,7 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
             "total": total,
             "players": [entry_json(e) for e in entries],
         }
-        print(json.dumps(document, ensure_ascii=False, indent=1))
+        print(json_text(document, indent=1))
     else:
         print("\n".join(lines(link.server, total, entries, tuple(args.player))))
     return 0
@@ -216,7 +224,7 @@ def local_stats(args: argparse.Namespace) -> int:
             "players": [entry_json(e) for e in entries],
             "problems": problems,
         }
-        print(json.dumps(document, ensure_ascii=False, indent=1))
+        print(json_text(document, indent=1))
         return 0
     where = f"the {read} game record{'' if read == 1 else 's'} in {folder}"
     said = lines(where, len(ladder), entries, tuple(args.player))

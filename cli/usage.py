@@ -9,6 +9,7 @@ import argparse
 import difflib
 import getpass
 import ipaddress
+import json
 import math
 import os
 import re
@@ -22,10 +23,27 @@ from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
 from president.engine.record import NotARecord
 from president.engine.rulefile import RuleFileError, RuleSet, parse_rule_file
 from president.engine.rules import preset_name_of, toggle_choices
+from president.protocol.schema import CONTROLS
 
 
 class UsageError(Exception):
     """A mistake on the command line: printed as one line, exit status 2."""
+
+
+#: What `json.dumps` leaves raw that a terminal acts on: the C1 and bidirectional controls
+#: and the separators (it writes the C0 controls as escapes already).
+_JSON_UNSAFE = frozenset(ch for ch in CONTROLS if ord(ch) >= 0x7F)
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """`value` as JSON for a script that may print it: non-ASCII names kept as they are
+    (`ensure_ascii=False`), but every character a terminal would act on written as a
+    JSON escape (a record's name holding a right-to-left override or a C1 CSI, a hostile
+    pass)."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    if text.isascii():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if ch in _JSON_UNSAFE else ch for ch in text)
 
 
 def _meant(typed: str, choices: Sequence[str]) -> str:

@@ -234,6 +234,40 @@ def test_replay_refuses_a_document_of_brackets_and_a_file_too_big_unparsed(
     assert president("replay", str(real)).returncode == 0
 
 
+def test_a_records_names_never_act_on_the_terminal(tmp_path: Path) -> None:
+    """A hostile pass: names holding ESC ] 0, OSC 52, a right-to-left override and a C1
+    CSI went raw to the terminal from `analyze --seat` (not a player: "its players: ..."),
+    and the C1 and bidi ones from `replay --json` and `analyze --json`; a record whose
+    players are not a list of names was a traceback from `analyze --seat`."""
+    evil = ["\x1b]0;PWNED\x07red", "\u202eevil", "\x9b31mc1", "\x1b]52;c;cHduZWQ=\x07osc"]
+    text = (RECORDS / "game_classic.json").read_text()
+    for old, new in zip(json.loads(text)["players"], evil, strict=False):
+        text = text.replace(json.dumps(old), json.dumps(new, ensure_ascii=False))
+    hostile = tmp_path / "names.json"
+    hostile.write_text(text)
+    for argv in (
+        ("analyze", str(hostile), "--seat", "zed"),
+        ("replay", str(hostile), "--json"),
+        ("analyze", str(hostile), "--json", "--playouts", "2", "--seat", evil[1]),
+    ):
+        out = president(*argv)
+        said = out.stdout + out.stderr
+        assert not any(ch in said for ch in "\x1b\x07\x9b\u202e"), (argv, said)
+        assert "\\u202e" in said or "\\u202eevil" in said, (argv, said)
+        if argv[-1] != "zed":
+            assert out.returncode == 0 and json.loads(out.stdout), out.stderr
+    document = json.loads(text)
+    for players in (7, [1, 2, 3], None):
+        if players is None:
+            del document["players"]
+        else:
+            document["players"] = players
+        hostile.write_text(json.dumps(document))
+        out = president("analyze", str(hostile), "--seat", "zed")
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert "players must be a list of names" in out.stderr
+
+
 def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     out = president("replay", str(tmp_path / "nope.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr

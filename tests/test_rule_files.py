@@ -130,6 +130,36 @@ def test_a_hostile_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in out.stderr and name in out.stderr
 
 
+def test_a_files_escape_sequences_never_reach_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile pass: a file's preset of ESC ] 0 ; ... BEL, ESC [ 2J and OSC 52 retitled
+    the window, cleared the screen and wrote the clipboard, in every command taking
+    --rules and in `president rules`' listing of the saved sets.  Shown escaped now."""
+    osc = r"\u001b]0;PWNED\u0007\u001b[2J\u001b]52;c;cHduZWQ=\u0007\u202e\u009b31m"
+    (tmp_path / "preset.toml").write_text(f'preset = "{osc}"\n')
+    (tmp_path / "value.toml").write_text(f'preset = "classic"\ntarget = "{osc}"\n')
+    for name in ("preset.toml", "value.toml"):
+        file = str(tmp_path / name)
+        for argv in (
+            ("rules", "--rules", file),
+            ("sim", "--rules", file, "--games", "1"),
+            ("play", "--rules", file),
+            ("bot", "127.0.0.1:9", "--rules", file),
+            ("replay", str(RECORDS / "game_classic.json"), "--rules", file),
+        ):
+            out = president(*argv)
+            assert out.returncode == 2 and out.stderr.count("\n") == 1, (argv, out.stderr)
+            assert out.stderr.isprintable() or out.stderr[:-1].isprintable(), (argv, out.stderr)
+            assert "\\x1b]0;PWNED\\x07" in out.stderr, (argv, out.stderr)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    (tmp_path / "cfg" / "president" / "rules").mkdir(parents=True)
+    (tmp_path / "cfg" / "president" / "rules" / "friday.toml").write_text(f'preset = "{osc}"\n')
+    listing = president("rules").stdout
+    assert "Not a rules file: " in listing and "friday.toml, line 1" in listing, listing
+    assert "\x1b" not in listing and "\\x1b]0;PWNED" in listing, listing
+
+
 def test_a_toggle_there_is_not_is_named_as_such() -> None:
     """What a create_table with an unknown toggle is told (it was Python's words:
     "Rules.__init__() got an unexpected keyword argument")."""
