@@ -68,6 +68,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     started = time.time()
     try:
         return simulate(args, rules, bots, players, processes)
+    except BrokenPipeError:  # the result's reader gone (`| head -1`, a pager quit early):
+        raise  # the games were played and their records are whole (they were all deleted)
     except BaseException as exc:  # Ctrl-C, a full disk: no part of a record is left
         # after Ctrl-C, the records of the games its result counts, and of no other
         kept = exc.result.games if isinstance(exc, Interrupted) else 0

@@ -316,3 +316,23 @@ async def test_ctrl_c_keeps_the_records_of_the_games_its_result_counts(tmp_path:
         return
     names = {path.name for path in folder.iterdir()}
     assert names == {f"classic-seed3-game{n:05d}.json" for n in range(done)}, sorted(names)
+
+
+@pytest.mark.slow
+def test_records_stay_when_the_results_reader_has_gone(tmp_path: Path) -> None:
+    """A tinkerer's pass: `president sim --record DIR | head -1` (or a pager quit early)
+    lost every record: the broken pipe of printing the result was taken for a run gone
+    wrong, and the folder the run made went with it, and the exit status said 0."""
+    import subprocess
+
+    from .harness.processes import PRESIDENT
+
+    folder = tmp_path / "made-by-the-run"
+    args = ["sim", "--games", "3", "--bots", "random", "--jobs", "1", "--record", str(folder)]
+    sim = subprocess.Popen([*PRESIDENT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert sim.stdout is not None and sim.stderr is not None
+    sim.stdout.close()  # the reader gone before the result is printed
+    errors = sim.stderr.read().decode()
+    assert sim.wait(60) == 0 and "Traceback" not in errors, errors
+    names = sorted(path.name for path in folder.iterdir())
+    assert names == [f"classic-seed1-game{n:05d}.json" for n in range(3)], names
