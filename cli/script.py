@@ -45,7 +45,10 @@ def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
         else:
             args += [option, strategy]
         if _asks_help(args):  # (the help below names president's own default)
-            print(f"{prog} {command}: president {command}, with {option} {args[-1]} by default\n")
+            print(
+                f"{prog} {command}: president {command}, with {option} {args[-1]} by default "
+                f"(where the help below says another default, it is president's own)\n"
+            )
     return main(args)
 
 

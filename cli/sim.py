@@ -27,7 +27,7 @@ from president.bots.strategies import (
     WorkerLost,
     strategy_name,
 )
-from president.engine import Rules, find_preset
+from president.engine import Rules, RulesError, find_preset
 
 from .usage import (
     PLAYOUTS,
@@ -51,6 +51,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not bots:
         raise UsageError("--bots needs at least one strategy")
     players = args.players if args.players is not None else (len(bots) if len(bots) > 1 else 4)
+    if args.players is None and len(bots) > 1:
+        try:  # (a line-up of 2 was told "needs at least 3 players, not 2": it asked for none)
+            rules.check_players(players)
+        except RulesError as exc:
+            raise UsageError(
+                f"--bots names {len(bots)} strategies, one a chair: {exc} (name one strategy "
+                "for every chair, or one alone and --players N)"
+            ) from None
     rules.check_players(players)
     if len(bots) == 1:
         bots = bots * players
@@ -232,7 +240,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "The same seed gives the same output (the speed goes to stderr)."
     )
     add_rules(parser, "the games")
-    parser.add_argument("--players", type=whole(), default=None, help="table size (default 4)")
+    parser.add_argument(
+        "--players",
+        type=whole(),
+        default=None,
+        help="table size (default: as many as --bots names, else 4)",
+    )
     parser.add_argument(
         "--games", type=whole(1, 1_000_000), default=100, help="games to play (default 100)"
     )

@@ -268,6 +268,18 @@ def test_a_records_names_never_act_on_the_terminal(tmp_path: Path) -> None:
         assert "players must be a list of names" in out.stderr
 
 
+def test_a_line_up_too_short_for_a_table_says_so() -> None:
+    """A tinkerer's pass: `sim --bots heuristic,greedy` was told "President needs at least
+    3 players, not 2", who had asked for no number of players."""
+    out = president("sim", "--bots", "heuristic,greedy")
+    assert out.returncode == 2 and out.stderr.startswith(
+        "president sim: --bots names 2 strategies, one a chair: "
+    ), out.stderr
+    assert "--players N" in out.stderr
+    helped = " ".join(president("sim", "--help").stdout.split())
+    assert "table size (default: as many as --bots names, else 4)" in helped
+
+
 def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     out = president("replay", str(tmp_path / "nope.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr
