@@ -161,7 +161,7 @@ async def start_bot(
                 f"{args.count} bots need a table of {args.count} seats or more: --seats "
                 f"{args.count} (a table the bots create has --seats seats, {args.seats})"
             )
-        errors = len(client.errors)
+        errors = client.errors_heard
         await client.send(
             m.CreateTable(
                 name=args.table,
@@ -177,10 +177,11 @@ async def start_bot(
         def listed() -> bool:
             return any(t.name == table for t in client.tables or ())
 
-        await until(lambda: listed() or len(client.errors) > errors, 10, "the new table")
+        await until(lambda: listed() or client.errors_heard > errors, 10, "the new table")
         if not listed():  # refused (this address's tables, a name taken meanwhile, ...)
             raise BotFailed(f"{name} could not create {table}: {client.errors[-1].message}")
-        say(f"{name}: created table {table} ({args.preset}, {args.seats} seats)")
+        timer = f"{args.turn_seconds} s a turn" if args.turn_seconds else "no turn timer"
+        say(f"{name}: created table {table} ({args.preset}, {args.seats} seats, {timer})")
     elif table is not None and args.table is not None and index == 0:
         # (a guest who made the table first, to hold these bots there, made its rules and
         # its timer too: the host should know they did not make it; a bot back to its

@@ -20,6 +20,7 @@ from president.client.pinning import KnownServers
 from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
+from president.protocol.identity import player_id, public_bytes
 from president.protocol.schema import shown
 from president.server.config import default_data_dir
 from president.server.ladder import rating_entry, record_results
@@ -36,6 +37,9 @@ from .usage import (
     short_text,
     whole,
 )
+
+#: How a server refuses a name another key holds (docs/PROTOCOL.md, "Names").
+NAME_TAKEN = ("belongs to another player", "is another player's")
 
 #: The most entries one `leaderboard` asks for (the protocol's cap).
 PAGE = 50
@@ -54,20 +58,28 @@ async def fetch(link: Link, top: int, players: tuple[str, ...], timeout: float) 
     answers: list[m.Ratings] = []
     for ask in asks:
         await link.send(ask)
-        while True:
-            message = await asyncio.wait_for(link.receive(), timeout)
-            if message is None:
-                raise ConnectFailed("the server closed the connection")
-            if isinstance(message, m.Ping):
-                await link.send(m.Pong(nonce=message.nonce))
-            elif isinstance(message, m.Error):
-                raise ConnectFailed(f"the server refused: {message.message}")
-            elif isinstance(message, m.Ratings):
-                answers.append(message)
-                break
+        # (one deadline for the answer: a server that only pinged, or chatted, held a
+        # deadline of each message's own for ever, a hostile pass)
+        async with asyncio.timeout(timeout):
+            message = await answer_to(link)
+        answers.append(message)
         if len(message.entries) < ask.count or ask.start + ask.count >= message.total:
             break
     return answers
+
+
+async def answer_to(link: Link) -> m.Ratings:
+    """The server's `ratings`, pings answered and other messages passed over."""
+    while True:
+        message = await link.receive()
+        if message is None:
+            raise ConnectFailed("the server closed the connection")
+        if isinstance(message, m.Ping):
+            await link.send(m.Pong(nonce=message.nonce))
+        elif isinstance(message, m.Error):
+            raise ConnectFailed(f"the server refused: {message.message}")
+        elif isinstance(message, m.Ratings):
+            return message
 
 
 def entry_json(entry: m.RatingEntry) -> dict[str, Any]:
@@ -138,15 +150,32 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         pin = await resolve_pin(args.address, known, args.fingerprint, question)
         # (with the user's own key and name, as `connect`: a connection without a key
         # speaks only the versions before keys, which say no rating is provisional)
-        link = await connect(
-            args.address,
-            args.name,
-            role="spectator",
-            pin=pin,
-            known=known,
-            password=secret,
-            identity=args.key,
-        )
+        try:
+            link = await connect(
+                args.address,
+                args.name or login_name("player"),
+                role="spectator",
+                pin=pin,
+                known=known,
+                password=secret,
+                identity=args.key,
+            )
+        except ConnectFailed as exc:
+            # A watcher claims no name, but may not use one another key holds: the login
+            # name, taken by someone else on this server, refused a ladder that needs
+            # no name at all (a host's pass).  Then a name of this key's own.
+            if args.name or not any(words in str(exc) for words in NAME_TAKEN):
+                raise
+            own = f"{login_name('player')[:20]}-{player_id(public_bytes(args.key()))[:8]}"
+            link = await connect(
+                args.address,
+                own,
+                role="spectator",
+                pin=pin,
+                known=known,
+                password=secret,
+                identity=args.key,
+            )
     except PasswordNeeded as exc:
         print(
             f"president stats: {exc} (give it with --password-prompt or $PRESIDENT_PASSWORD)",
@@ -289,8 +318,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name",
         type=short_text(32, "a name"),
-        default=login_name("player"),
-        help="the name to ask under, with your player key (default your login name)",
+        default=None,
+        help="the name to ask under, with your player key (default your login name, or "
+        "if another player holds it there, a name of your key's own)",
     )
     add_identity(parser)
     parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)

@@ -12,6 +12,7 @@ import secrets
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -333,6 +334,19 @@ async def connect(
     raise ConnectFailed(f"the server at {where} answered hello with {answer!r}")
 
 
+#: The most errors a client keeps (`Client.errors`: the last ones heard).
+KEPT_ERRORS = 200
+#: The most hands whose deal inputs (commit, seed, result) a client keeps.
+KEPT_DEALS = 16
+
+
+def _keep_last(kept: dict[int, Any], most: int) -> None:
+    """Of `kept`, by hand, only the `most` highest hands."""
+    if len(kept) > most:
+        for old in sorted(kept)[: len(kept) - most]:
+            del kept[old]
+
+
 class Client:
     """Keeps a `TableModel` in step with the server and does the protocol's chores:
     answering pings, opening sealed hands, seeding and checking each deal."""
@@ -343,7 +357,9 @@ class Client:
         self.link = link
         self.model = TableModel(me=link.name)
         self.on_message = on_message
+        #: The last errors heard (`KEPT_ERRORS`), and how many in all (`errors_heard`).
         self.errors: list[m.Error] = []
+        self.errors_heard = 0
         self.received: list[m.Message] = []
         self.commits: dict[int, bytes] = {}
         self.seeds: dict[int, bytes] = {}
@@ -383,7 +399,13 @@ class Client:
 
     def _keep(self, code: Code, text: str) -> None:
         """A problem with what the server sent, kept like an error it sent itself."""
-        self.errors.append(m.Error(code=code, message=text[:500]))
+        self._heard(m.Error(code=code, message=text[:500]))
+
+    def _heard(self, error: m.Error) -> None:
+        self.errors.append(error)
+        self.errors_heard += 1
+        if len(self.errors) > KEPT_ERRORS:  # (a hostile server's flood of errors)
+            del self.errors[: KEPT_ERRORS // 2]
 
     async def act(self, action: Action, seen: int | None = None) -> None:
         """Send `action`, chosen when the table's last event was `seen` (by default the
@@ -393,12 +415,18 @@ class Client:
         await self.send(wire.action_to_wire(action, seen))
 
     async def run(self) -> None:
-        """Read until the server closes the connection."""
+        """Read until the server closes the connection (or sends what ends it: a frame
+        over the limit, after which nothing it sends can be read)."""
         while True:
+            # (a read of a full buffer does not wait, so a flood of messages would hold the
+            # event loop: a hostile server's froze the terminal's keys, q and Ctrl-C too)
+            await asyncio.sleep(0)
             try:
                 message = await self.link.receive()
             except RemoteProtocolError as error:
                 self._keep(error.code, error.message)
+                if self.link.conn.state == "closed":  # (it was left deaf, saying nothing)
+                    return
                 continue
             except (ConnectionError, OSError, asyncio.IncompleteReadError):
                 return
@@ -511,6 +539,8 @@ class Client:
             self.commits[message.hand] = message.digest
             seed = secrets.token_bytes(32)
             self.seeds[message.hand] = seed
+            for kept in (self.commits, self.seeds, model.deal_results):  # (a hostile
+                _keep_last(kept, KEPT_DEALS)  # server's commits for hands 0 to 199,999)
             await self.send(m.ClientSeed(hand=message.hand, seed=seed))
         elif isinstance(message, m.DealReveal):
             await self._check_deal(message)
@@ -519,7 +549,7 @@ class Client:
         elif isinstance(message, m.Nudged):
             model.nudged(message)
         elif isinstance(message, m.Error):
-            self.errors.append(message)
+            self._heard(message)
             self.ladder.refused(message)
             unseated = message.about == m.Ready.TYPE and message.code == Code.TIMEOUT
             if (message.about == m.Resume.TYPE and model.slot is not None) or unseated:

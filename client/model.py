@@ -155,6 +155,8 @@ News = Heard | Recalled | Tallied | Viewed | Sealed | Said | Nudged
 
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
+#: The most lines of chat a model keeps; half goes when it is reached.
+KEPT_CHAT = 500
 
 
 @dataclass
@@ -215,6 +217,8 @@ class TableModel:
 
     def said(self, chat: m.Chat) -> None:
         self.chat.append(chat)
+        if len(self.chat) > KEPT_CHAT:  # (a bot chatted at for days; a hostile flood)
+            del self.chat[: KEPT_CHAT // 2]
         if chat.scope == "table":  # (the lobby's is the lobby screen's: a table's log,
             # opened later, told it all as the table's, a user pass)
             self._tell(Said(chat.sender, chat.text))
@@ -406,6 +410,18 @@ def _heard(message: m.TableEvent, event: Event) -> Heard:
     return Heard(event, timeout, message.number)
 
 
+#: The most tables a lobby's list holds (a server keeps 500 by default; a hostile one
+#: sent 600,000 in pages that never ended, and a flood of `table_info`s): those beyond
+#: are not listed.
+LISTED_MOST = 5000
+
+
+def del_beyond(listing: dict[str, m.TableInfo], most: int) -> None:
+    """Of `listing`, only its first `most` tables."""
+    for name in list(listing)[most:]:
+        del listing[name]
+
+
 @dataclass
 class TableList:
     """The lobby's table list as the server keeps it up to date: `tables` pages (page 0
@@ -427,12 +443,15 @@ class TableList:
                 return False  # a page out of its order: wait for the next page 0
             self._page = message.page
             self._paging.update((info.name, info) for info in message.tables)
+            del_beyond(self._paging, LISTED_MOST)
             if message.more:
                 return False
             self._known, self._paging = self._paging, None
         elif isinstance(message, m.TableChanged):
             for listing in (self._known, self._paging):
-                if listing is not None:
+                if listing is not None and (
+                    message.info.name in listing or len(listing) < LISTED_MOST
+                ):
                     listing[message.info.name] = message.info
             if self.tables is None:
                 return False

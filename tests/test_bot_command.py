@@ -80,7 +80,7 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         said.clear()
         args.table = "T"
         assert await run_bots(args, said.append) == 0
-        assert "greedy-bot-1: created table T (table, 4 seats)" in said
+        assert "greedy-bot-1: created table T (table, 4 seats, 30 s a turn)" in said
         assert not any("already there" in line for line in said)
         assert len([line for line in said if ": game 1 over" in line]) == 4
         assert said[-1].startswith("all bots: ")

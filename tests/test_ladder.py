@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.engine import find_preset
 from president.engine.record import loads, replay
 from president.engine.scoring import hand_points, titles_by_name
@@ -202,8 +203,19 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
         mismatch = await asyncio.to_thread(run, "--fingerprint", wrong)
         text = await asyncio.to_thread(run, "--fingerprint", server.pin)
         asked = await asyncio.to_thread(run, "--fingerprint", server.pin, "--player", "nobody")
+        # another player's key holds the user's login name there: the ladder is still
+        # shown (a host's pass: refused, "the name root belongs to another player")
+        held = await dialer(
+            server.address, "zoe", tmp_path, pin=server.pin, identity=Ed25519PrivateKey.generate()
+        )()
+        env["LOGNAME"] = env["USER"] = "zoe"
+        taken = await asyncio.to_thread(run, "--fingerprint", server.pin)
+        named = await asyncio.to_thread(run, "--fingerprint", server.pin, "--name", "zoe")
+        await held.close()
     finally:
         stop(server)
+    assert taken.returncode == 0 and "0 player(s) rated" in taken.stdout, taken
+    assert named.returncode == 2 and "the name zoe belongs to another player" in named.stderr
     assert unknown.returncode == 2 and not unknown.stdout, unknown
     assert unknown.stderr.count("\n") == 1 and "pass --fingerprint" in unknown.stderr
     assert mismatch.returncode == 2 and "shows the certificate" in mismatch.stderr, mismatch

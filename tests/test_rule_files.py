@@ -292,7 +292,7 @@ async def test_a_rules_file_round_trips_through_play_bot_sim_and_replay(tmp_path
         table = ("--table", "friday", "--seats", "3", "--count", "3", "--games", "1")
         bots = bot_process(server, env, "--rules", str(path), *table, "--strategy", "greedy")
         assert bots.wait(120) == 0, bots.errors()
-        assert "created table friday (daifugo, 3 seats)" in bots.text()
+        assert "created table friday (daifugo, 3 seats, 60 s a turn)" in bots.text()
     finally:
         stop(bots)
         server.stop()

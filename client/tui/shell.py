@@ -113,6 +113,9 @@ class Shell:
             mouse_support=Condition(lambda: bool(self.stack) and self.stack[-1].mouse),
             # (the table's turn timer counts down; the lobby's list is kept fresh)
             refresh_interval=refresh_interval,
+            # (at most 50 redraws a second, however many messages come: a hostile server's
+            # flood of table news was a redraw each)
+            min_redraw_interval=0.02,
             input=input,
             output=output,
         )

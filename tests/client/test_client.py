@@ -339,3 +339,97 @@ async def test_a_late_refusal_of_watching_again_is_not_taken_for_a_lost_seat() -
     await client.send(m.Spectate(table="T", password="pw"))
     await client.handle(m.Error(code=Code.TIMEOUT, message="T closed", about="ready"))
     assert client.watching is None
+
+
+def table_info(name: str) -> m.TableInfo:
+    return m.TableInfo(
+        name=name,
+        preset="classic",
+        changes="",
+        seats=4,
+        players=("", "", "", ""),
+        status="waiting",
+        password=False,
+        turn_seconds=0,
+        spectators=0,
+    )
+
+
+async def test_a_hostile_servers_floods_keep_the_clients_memory_bounded() -> None:
+    """A hostile pass grew a client to 1.65 GB: chat, errors, commits for hands 0 to
+    199,999, and `tables` pages that never ended, each kept whole.  Each is kept to a
+    bound now (the newest kept), and `errors_heard` still counts every error."""
+    from president.client import connection, model
+
+    flood: list[m.Message] = [
+        m.Chat(scope="table", sender="mal", text=f"line {n}") for n in range(1200)
+    ]
+    flood += [m.Error(code=Code.BAD_MESSAGE, message=f"no {n}") for n in range(700)]
+    flood += [m.DealCommit(table="Friday", hand=n, digest=bytes(32)) for n in range(300)]
+    flood += [
+        m.Tables(
+            tables=tuple(table_info(f"t{page}-{n}") for n in range(1000)), page=page, more=True
+        )
+        for page in range(7)
+    ]
+    flood += [m.TableChanged(info=table_info(f"new-{n}")) for n in range(200)]
+    client = Client(FakeLink(list(flood)))  # type: ignore[arg-type]
+    await client.run()
+    assert len(client.model.chat) <= model.KEPT_CHAT and client.model.chat[-1].text == "line 1199"
+    assert len(client.errors) <= connection.KEPT_ERRORS and client.errors_heard == 700
+    assert client.errors[-1].message == "no 699"
+    assert len(client.commits) == len(client.seeds) == connection.KEPT_DEALS
+    assert max(client.commits) == 299
+    paging = client.lobby._paging
+    assert paging is not None and len(paging) == model.LISTED_MOST
+    assert "new-0" not in paging  # (a table beyond the bound is not listed)
+    # a list that completes is taken whole (to the bound), and a table in it updated
+    client = Client(FakeLink([*flood[-207:-200], m.Tables(tables=(), page=7, more=False)]))  # type: ignore[arg-type]
+    client.link.incoming.append(m.TableChanged(info=table_info("t0-0")))  # type: ignore[attr-defined]
+    await client.run()
+    assert client.tables is not None and len(client.tables) == model.LISTED_MOST
+
+
+async def test_a_flood_of_messages_does_not_hold_the_event_loop() -> None:
+    """A hostile server's flood of `table_info` froze the terminal: q and Ctrl-C did
+    nothing, since a read of a full buffer never waits and the keys were never read.
+    The reader lets the loop run between messages."""
+    flood: list[m.Message] = [m.Chat(scope="lobby", sender="mal", text="hi")] * 2000
+    link = FakeLink(list(flood))
+    reading = asyncio.create_task(Client(link).run())  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    left = len(link.incoming)  # (this task ran again while the flood was being read)
+    await reading
+    assert 0 < left < 2000
+
+
+async def test_a_frame_over_the_limit_ends_the_link_instead_of_leaving_it_deaf() -> None:
+    """After a frame over the limit nothing more the server sends can be read (the
+    connection is closed for reading): the reader ends, so the client reconnects and
+    says so, where it stayed connected and deaf for good."""
+    from types import SimpleNamespace
+
+    from president.protocol.connection import Connection
+    from president.protocol.errors import RemoteProtocolError
+
+    conn = Connection("client")
+    conn.receive_data(b"\xff\xff\xff\xff")  # a length header of 4 GiB
+    with pytest.raises(RemoteProtocolError):
+        conn.next_event()
+    assert conn.state == "closed"
+
+    class Oversize(FakeLink):
+        async def receive(self) -> m.Message | None:
+            if self.incoming:
+                return self.incoming.pop(0)
+            if self.conn.state == "closed":  # (read on: the client stays deaf for good)
+                raise AssertionError("the reader went on after the frame over the limit")
+            self.conn.state = "closed"
+            raise RemoteProtocolError(Code.FRAME_TOO_LARGE, "a frame of 4294967295 bytes")
+
+    link = Oversize([m.Ping(nonce=1)])
+    link.conn = SimpleNamespace(state="open")  # type: ignore[attr-defined]
+    client = Client(link)  # type: ignore[arg-type]
+    await asyncio.wait_for(client.run(), 5)
+    assert client.errors[-1].code == Code.FRAME_TOO_LARGE

@@ -1,4 +1,4 @@
-"""`president stats` without a server: the ladder of a folder of game records (`president
+"""`president stats` against a server that never answers; and without a server, the ladder of a folder of game records (`president
 play`'s by default), every seat rated by its name.  That it equals a server's own ladder
 of the same games is tests/test_ladder.py's (real processes)."""
 
@@ -79,3 +79,30 @@ def test_without_a_server_or_a_game_of_play_it_says_where_play_keeps_them(
     assert refused.returncode == 2 and "--records" in refused.stderr
     missing = president("stats", "--records", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "not a folder of game records" in missing.stderr
+
+
+async def test_a_server_that_only_pings_is_given_up_on_in_the_time_asked() -> None:
+    """A hostile pass: against a server that only pinged, `president stats` waited for
+    ever (its 10 s deadline began again at every message)."""
+    import asyncio
+
+    from president.cli.stats import fetch
+    from president.protocol import messages as m
+
+    class Pinging:
+        def __init__(self) -> None:
+            self.sent: list[m.Message] = []
+
+        async def send(self, message: m.Message) -> None:
+            self.sent.append(message)
+
+        async def receive(self) -> m.Message:
+            await asyncio.sleep(0.01)
+            return m.Ping(nonce=1)
+
+    link = Pinging()
+    asking = asyncio.create_task(fetch(link, 20, (), 0.3))  # type: ignore[arg-type]
+    await asyncio.wait([asking], timeout=10)  # (far past the 0.3 s asked: a hang is seen)
+    assert asking.done(), "still waiting"
+    assert isinstance(asking.exception(), TimeoutError)
+    assert any(isinstance(sent, m.Pong) for sent in link.sent)  # (each ping answered)
