@@ -17,6 +17,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 
 from president.client.connection import (
+    CertificateRefused,
     Client,
     ConnectFailed,
     Link,
@@ -26,7 +27,7 @@ from president.client.connection import (
 )
 from president.client.identity import default_identity
 from president.client.model import TableModel
-from president.client.pinning import KnownServers
+from president.client.pinning import KnownServers, PinError
 from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
 from president.client.tui.fit import wrap
@@ -104,6 +105,8 @@ async def lobby_and_tables(
             if network.done():
                 return
             model = client.model
+            if table.quitting and client.refused is not None:  # (the seat went with the
+                return  # server this client trusted, or is held by it: "waits" misled)
             if table.quitting and model.slot is not None and client.seat_lost is None:
                 # (no `leave`: the seat waits, as for a client that crashed)
                 meanwhile = (
@@ -305,9 +308,11 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
             )
         finally:
             await client.link.close()
-        if farewell is not None:
+        if client.refused is not None:  # (left while the server was not the one trusted)
+            said.append(refusal_words(client.refused, args.address))
+        elif farewell is not None:
             said.append(farewell)
-        if client.bye is not None:
+        if client.bye is not None and client.refused is None:  # (an old goodbye then)
             said.append(f"the server said goodbye: {client.bye.reason}")
 
     try:
@@ -318,6 +323,22 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     for line in said:
         print(line)
     return 0
+
+
+def refusal_words(refused: CertificateRefused | PinError, address: str) -> str:
+    """What to do when the server came back with a certificate this client does not
+    trust: the words `connect` says when it meets one, the seat's fate with them."""
+    if isinstance(refused, CertificateRefused) and refused.shown:
+        where = refused.where or address
+        return (
+            f"the server at {where} came back with another certificate than the one you "
+            f"trusted (it shows {refused.shown}). Someone may be between you and the "
+            "server, or the host started a new one (then your seat went with the old). "
+            "Ask the host for the fingerprint their server printed; if it is the new one, "
+            f"remove the line for {where} from {KnownServers().path} (or connect with "
+            "--fingerprint)."
+        )
+    return str(refused)
 
 
 def cmd_connect(args: argparse.Namespace) -> int:

@@ -57,6 +57,10 @@ class PasswordNeeded(ConnectFailed):
 class CertificateRefused(ConnectFailed):
     """The server shows a certificate that is not the one pinned for it."""
 
+    def __init__(self, message: str, where: str = "", shown: str = "") -> None:
+        super().__init__(message)
+        self.where, self.shown = where, shown
+
 
 #: An address of a Unix socket: `unix:PATH` (`president play`'s own server).
 UNIX_PREFIX = "unix:"
@@ -261,7 +265,9 @@ async def connect(
                 raise CertificateRefused(
                     f"the server at {where} shows the certificate {shown},\n"
                     f"not the {pin} you gave. Someone may be between you and the server, or the "
-                    "fingerprint was copied wrong: ask the host what their server printed."
+                    "fingerprint was copied wrong: ask the host what their server printed.",
+                    where,
+                    shown,
                 )
             fresh = True
         elif not known.check(where, shown):
@@ -373,6 +379,9 @@ class Client:
         self.reconnect: Callable[[], Awaitable[Link]] | None = None
         #: Why `follow` stopped reconnecting (None while it goes on).
         self.gave_up: str | None = None
+        #: The certificate refusal of the last try to reconnect (None once back): the
+        #: server at the address is not the one this client trusted.
+        self.refused: CertificateRefused | PinError | None = None
         #: The server's refusal to give the seat back after a reconnect (the table is gone,
         #: say): the client is no longer seated.
         self.seat_lost: m.Error | None = None
@@ -468,6 +477,7 @@ class Client:
                     self.link = await self.reconnect()
                 except (ConnectFailed, PinError, OSError) as exc:
                     if isinstance(exc, (CertificateRefused, PinError)):
+                        self.refused = exc
                         why = "refused: the server shows a certificate that is not the pinned one"
                     if give_up is not None and loop.time() - since >= give_up:
                         last = " ".join(str(exc).split())
@@ -476,7 +486,7 @@ class Client:
                         return
                     wait = min(wait * 2, max(RETRY_MOST, retry_seconds))
                     continue
-                self.bye = None
+                self.bye, self.refused = None, None
                 model = self.model
                 model.lost_touch()
                 if model.slot is not None:

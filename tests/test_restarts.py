@@ -176,6 +176,13 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         assert "bot-U: gave up reconnecting after 20 s" in err and pin in err, err
         assert second.count("refused: the server shows a certificate that is not the pinned one")
         await ann.shows("refused: the server shows a certificate")
+        # Ctrl-C then says what that means and what to do, not that the seat waits (a
+        # host's pass), nor the goodbye of the server that went
+        ann.ctrl_c()
+        assert await ann.exits(20) == 0
+        said = " ".join(ann.output().split())
+        assert "came back with another certificate than the one you trusted" in said, said
+        assert "waits for you" not in said and "said goodbye" not in said, said
     finally:
         ann.close()
         if sam is not None:
