@@ -119,6 +119,8 @@ LEAVE_AGAIN = (
 )
 #: The same in `president play`, whose game ends when its player goes.
 QUIT_AGAIN = "a game is on: press q again to quit (the game ends here, its record kept)"
+#: Said of a key that answers either question otherwise, and so does nothing else.
+STAYING = "you stay (that key did nothing else)"
 
 
 class TableApp:
@@ -161,6 +163,7 @@ class TableApp:
         self._message = ("", 0.0)  # the message on the status line and since when
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
+        self.answering = False  # (the key now pressed answers "press q again")
         #: ctrl-c: the program quits without leaving the table (its seat waits, as if the
         #: client had crashed), where q gives the seat up
         self.quitting = False
@@ -194,6 +197,9 @@ class TableApp:
         """A message lasts until the next key (one that key sets shows) or
         `MESSAGE_SECONDS`."""
         self.leaving, self.screen.leave_asked = self.screen.leave_asked, False
+        # (this key answers "press q again": one that acts does not act then, a host's
+        # pass pressed n for "no" and nudged a player whose turn had just begun)
+        self.answering = self.leaving
         self.screen.message = ""
         self.screen.kept_message = ""
         self._message = ("", 0.0)  # a message the key sets again is new: its time starts
@@ -782,8 +788,16 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _suggest(event: KeyPressEvent) -> None:
         screen.suggest()
 
+    def staying() -> bool:
+        """The key answers "press q again" with another key: it only says so."""
+        if table.answering:
+            screen.message = STAYING
+        return table.answering
+
     @kb.add("enter", filter=playing)
     def _play(event: KeyPressEvent) -> None:
+        if staying():
+            return
         if screen.suggested_pass():  # (s suggested passing: enter takes it, as a play)
             _pass(event)
             return
@@ -793,6 +807,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("p", filter=playing)
     def _pass(event: KeyPressEvent) -> None:
+        if staying():
+            return
         problem = screen.pass_problem()
         if problem:
             screen.message = problem
@@ -823,6 +839,8 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("n", filter=playing)
     def _nudge(event: KeyPressEvent) -> None:
+        if staying():
+            return
         model = table.client.model
         if table.extras is not None:  # (`president play`: bots alone, no nudge in its help)
             screen.message = "nobody to nudge here: the bots never keep you waiting"

@@ -799,6 +799,15 @@ async def test_a_message_lasts_until_the_next_key() -> None:
         assert "press q again" not in text, text
         text = await terminal.press("q")
         assert "press q again to leave" in text and not table.app.app.is_done, text
+        # a key that acts, pressed for "no", only says so (n nudged, a host's pass)
+        sent = len(table.client.sent)
+        for key in ("n", "p", "\r"):
+            text = await terminal.press(key)
+            assert "you stay" in terminal.lines()[-1], text
+            assert len(table.client.sent) == sent and not table.app.app.is_done
+            text = await terminal.press("q")
+            assert "press q again to leave" in text, text
+        await terminal.press("l")
         # in `president play` the game ends with its player: q asks to quit
         table.app.extras = PlayExtras(lambda: None, ME)
         await terminal.press("l")
