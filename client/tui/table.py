@@ -252,7 +252,14 @@ class TableScreen:
         self.cursor = index
         self.selected ^= {index}
         self.pass_suggested = None
-        self.message = self.explain() or ""
+        self.message = self.explain() or self._due_chosen()
+
+    def _due_chosen(self) -> str:
+        """A due's cards all chosen: so said, with what enter does ("" otherwise)."""
+        view = self.seat_view()
+        if view is None or view.due is None or not self.model.my_turn:
+            return ""
+        return f"{plural(view.due.size, 'card')} chosen: enter {DUE_WORDS[view.due.kind][1]}"
 
     def clear(self) -> None:
         self.selected = set()
@@ -340,7 +347,11 @@ class TableScreen:
         what = "rank" if due.kind == "bomb" else "card"  # (a bomb: a card for its rank)
         if not chosen:
             return f"choose {plural(due.size, what)} to {verb} with space, then enter"
-        return f"you owe {plural(due.size, what)} to {verb}, not {chosen}: space chooses"
+        # (a count, not a refusal: "you owe 3 cards to discard, not 1" read as an error
+        # after one press of space, a host's pass)
+        if chosen < due.size:
+            return f"{chosen} of {plural(due.size, what)} chosen to {verb}: space chooses more"
+        return f"{chosen} chosen, {due.size} owed to {verb}: space takes one back"
 
     def actions(self) -> list[Play | Return | Handover | Discard | Take | Bomb]:
         """The selection as the actions to send: one play or return; a due's cards one

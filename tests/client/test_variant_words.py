@@ -80,10 +80,14 @@ def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
     assert screen.actions() == []
     assert screen.message == "choose 2 cards to hand over with space, then enter"
     screen.toggle(0)
-    assert screen.message == "you owe 2 cards to hand over, not 1: space chooses"
+    assert screen.message == "1 of 2 cards chosen to hand over: space chooses more"
     assert screen.actions() == []
     screen.toggle(3)
     assert screen.explain() is None
+    assert screen.message == "2 cards chosen: enter hands over"
+    screen.toggle(1)
+    assert screen.message == "3 chosen, 2 owed to hand over: space takes one back"
+    screen.toggle(1)
     # the engine takes a due's cards one at a time: enter sends one action a card
     assert screen.actions() == [Handover(parse_cards("4C")), Handover(parse_cards("2S"))]
     # bob is out: the cards go to the next seat holding cards
@@ -320,7 +324,7 @@ async def test_the_due_the_lock_and_jack_back_are_on_the_screen(rows: int, colum
         await terminal.press(" ")  # the cursor's card: the highest in the reversed order
         await terminal.press("\x1b[C ")  # and the next: one too many
         text = await terminal.press("\r")
-        assert "you owe 1 card to hand over, not 2" in text, text
+        assert "2 chosen, 1 owed to hand over: space takes one back" in text, text
         assert client.sent == []
         await terminal.press(" ")  # unchoose the second
         await terminal.press("\r")
@@ -427,7 +431,7 @@ async def test_a_due_from_a_real_game_is_paid_by_keys(rows: int, columns: int) -
         for index in range(due.size + 1):  # one card too many
             screen.toggle(index)
         text = await terminal.press("\r")
-        assert f"you owe {due.size} card" in text and "not" in text, text
+        assert f"{due.size + 1} chosen, {due.size} owed to {verb}" in text, text
         assert table.client.sent == []
         screen.clear()
         view = game.view_for(me)
