@@ -536,6 +536,10 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         kept = screen.waiting_seat()
         # (a chair of ours is taken back by our key, without the password: `join`)
         mine = what == "join" and kept is not None and kept.name == info.name
+        if what == "join" and not mine and all(info.players):
+            # (said before a password is asked: a host's pass typed it to be told this)
+            screen.message = f"every seat at {info.name} is taken: w watches"
+            return
         if info.password and not mine:
             lobby.ask(what, f"password for {info.name}: ")
         else:

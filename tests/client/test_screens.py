@@ -1434,3 +1434,23 @@ def test_an_ordinary_message_is_not_drawn_in_the_red_of_a_mistake(theme: str) ->
     colour = lambda style: [p for p in style.split() if p.startswith("fg:")]  # noqa: E731
     assert colour(palette["message"]) != colour(palette["mistake"]), palette
     assert colour(palette["message"]) != colour(palette["red"]), palette
+
+
+async def test_a_full_table_is_said_full_before_its_password_is_asked() -> None:
+    """A host's pass typed a table's password to be told "every seat at friday is
+    taken": the lobby knows it is full, and says so first (w still watches: asked the
+    password)."""
+    players = ("ann", "bob", "cat", "bot:heuristic")
+    screen = LobbyScreen(me="dan", server="s", address="192.168.1.20:7766", fingerprint="9f" * 32)
+    screen.record(m.Tables(tables=(a_table("fridays", "playing", players),)))  # (locked)
+    client = FakeClient(TableModel(me="dan"))
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(24, 80, keys)
+        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        text = await terminal.press("\r")
+        assert "every seat at fridays is taken: w watches" in text, text
+        assert "password for" not in text and client.sent == []
+        text = await terminal.press("w")
+        assert "password for fridays" in text, text
+        await terminal.stop()
