@@ -25,6 +25,8 @@ FIELDS = (
 )
 TEXT_FIELDS = ("name", "password")
 TURN_SECONDS = (0, 15, 30, 45, 60, 90, 120, 180, 300)
+#: The most characters a table's name has (the protocol's `TableName`).
+NAME_MOST = 40
 
 
 @dataclass
@@ -88,7 +90,13 @@ class TableForm:
             (
                 "table name",
                 self.name or "—",
-                "type one to replace it" if self.suggested else "type it",
+                "type one to replace it"
+                if self.suggested
+                else (
+                    f"{NAME_MOST} characters: the most a table's name has"  # (a pass typed
+                    if len(self.name) >= NAME_MOST  # on and saw its name cut, unsaid)
+                    else f"type it (up to {NAME_MOST} characters)"
+                ),
             ),
             (
                 ("preset", f"{self.chosen} (saved)", f"the preset {self.preset} and its changes")
@@ -211,7 +219,7 @@ class TableForm:
         key = self.key
         if key == "name":
             name = "" if self.suggested else self.name
-            self.name, self.suggested = (name + text)[:40], False
+            self.name, self.suggested = (name + text)[:NAME_MOST], False
         elif key == "password":
             self.password = (self.password + text)[:64]
         elif text.isdigit() and self._numeric(key):

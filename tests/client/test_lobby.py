@@ -526,3 +526,15 @@ def test_a_chat_line_cannot_pass_for_another_speakers() -> None:
     for width in range(10, 60):
         rows = wrap(line, width, 2)
         assert all(not row.startswith("<") for row in rows[1:]), rows
+
+
+def test_the_form_says_how_long_a_tables_name_may_be() -> None:
+    """A host's pass typed a name of 47 characters and saw it cut at 40, unsaid."""
+    from president.client.tui.lobby import TableForm
+
+    form = TableForm(name="friday", suggested=False)
+    assert form.rows()[0][2] == "type it (up to 40 characters)"
+    form.type(" and a really long name for saturday night fun")
+    assert (
+        len(form.name) == 40 and form.rows()[0][2] == "40 characters: the most a table's name has"
+    )
