@@ -9,6 +9,7 @@ import contextlib
 import ipaddress
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -49,6 +50,28 @@ def say(*args: object, **kwargs: object) -> None:
     except (BrokenPipeError, OSError):
         with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
+
+
+def terminal_width() -> int | None:
+    """The host's terminal's width; None when the output is not a terminal (a log, a
+    pipe: lines are left whole there, for a script to read)."""
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def fingerprint_lines(fingerprint: str, width: int | None) -> list[str]:
+    """The fingerprint the host reads out, on one line; on a terminal too narrow for it,
+    broken between its pairs of digits, never inside one (a host's pass at 120 columns
+    read "...:FB:9" and "C:13:...")."""
+    label = "certificate fingerprint (SHA-256): "
+    if width is None or len(label) + len(fingerprint) < width:
+        return [label + fingerprint]
+    lines, line = [label.rstrip()], " "
+    for pair in fingerprint.split(":"):
+        if len(line) + len(pair) + 1 >= width and line.strip():
+            lines.append(line.rstrip(":"))
+            line = " "
+        line += f" {pair}:" if line == " " else f"{pair}:"
+    return [*lines, line.rstrip(":")]
 
 
 def password_line(given: Password | None) -> str:
@@ -128,7 +151,8 @@ async def serve(
             say(f"  friends connect with: president connect {address} --name NAME")
     if not friends:
         say("  no network interface has an address: only this machine can connect")
-    say(f"certificate fingerprint (SHA-256): {server.fingerprint}")
+    for line in fingerprint_lines(server.fingerprint, terminal_width()):
+        say(line)
     say("  tell your friends this fingerprint: their client shows it on first connect")
     say(password_line(given))
     say(f"data and game records in {config.data_dir}")

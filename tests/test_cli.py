@@ -280,6 +280,22 @@ def test_a_line_up_too_short_for_a_table_says_so() -> None:
     assert "table size (default: as many as --bots names, else 4)" in helped
 
 
+def test_the_servers_fingerprint_breaks_only_between_its_pairs() -> None:
+    """A host's pass at 120 columns read the fingerprint as "...:FB:9" and "C:13:...":
+    the terminal broke its line.  On a terminal too narrow, it is broken between pairs;
+    into a log or a pipe it stays one line, for a script."""
+    from president.cli.serve import fingerprint_lines
+
+    fingerprint = ":".join(f"{n:02X}" for n in range(32))
+    assert fingerprint_lines(fingerprint, None) == [
+        f"certificate fingerprint (SHA-256): {fingerprint}"
+    ]
+    for width in (40, 60, 80, 120):
+        lines = fingerprint_lines(fingerprint, width)
+        assert all(len(line) < width for line in lines), (width, lines)
+        assert ":".join(line.strip() for line in lines[1:]) == fingerprint, lines
+
+
 def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     out = president("replay", str(tmp_path / "nope.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr
