@@ -23,8 +23,18 @@ def main() -> int:
         return 2
     saved = np.load(sys.argv[1])
     weights, bias = saved["weights"], saved["bias"]
+    trained = str(saved["preset"]) if "preset" in saved else "the rules it was trained for"
 
     def choose(observation: Any, mask: Any) -> int:
+        if len(mask) != bias.size or len(observation) != weights.shape[1]:
+            # (a tinkerer's pass met numpy's IndexError at a daifugo table, and a
+            # matmul's at 5 players: the sizes are the rules' and the table's)
+            raise ValueError(
+                f"this policy fits {trained} with 4 players ({bias.size} actions, "
+                f"{weights.shape[1]} observations), not this table ({len(mask)} actions, "
+                f"{len(observation)} observations): train one for its rules (train_example.py "
+                "--preset)"
+            )
         legal = np.flatnonzero(mask)
         return int(legal[int(np.argmax(weights[legal] @ observation + bias[legal]))])
 

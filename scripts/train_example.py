@@ -123,7 +123,8 @@ def main() -> int:
         f" ({policy.weights.size + policy.bias.size:,} weights)"
     )
     if args.save:
-        np.savez(args.save, weights=policy.weights, bias=policy.bias)
+        # (with what it was trained for: policy_bot.py says so at a table it does not fit)
+        np.savez(args.save, weights=policy.weights, bias=policy.bias, preset=args.preset)
         print(f"weights written to {args.save}")
     rules = find_preset(args.preset)
     catalog, observer = Catalog(rules), Observer(rules, 4)
