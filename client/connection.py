@@ -9,6 +9,7 @@ import contextlib
 import os
 import re
 import secrets
+import socket
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -149,6 +150,8 @@ async def _open_tls(
             )
         elif isinstance(exc, ssl.SSLError):  # (a port of another service: no TLS 1.3 there)
             reason = f"no TLS 1.3 there ({exc.reason or exc}): is it a president server's port?"
+        elif isinstance(exc, socket.gaierror):  # (a typo: "127.0.0.l", "frieday.local")
+            reason = f"no machine is called {host!r} ({exc.strerror or exc}): is it typed right?"
         elif isinstance(exc, OSError) and reason.startswith("Connect call failed"):
             # (asyncio's words, with the address in Python's; the system's say why)
             reason = os.strerror(exc.errno) if exc.errno else "it did not answer"

@@ -115,7 +115,12 @@ async def test_an_address_that_does_not_answer_is_said_in_words(
     monkeypatch.setattr(asyncio, "open_connection", unknown)
     with pytest.raises(ConnectFailed) as failed:
         await connect("192.0.2.2.19150", "zed", known=known)
-    assert str(failed.value).endswith("Name or service not known (did you mean 192.0.2.2:19150?)")
-    with pytest.raises(ConnectFailed) as failed:
+    assert str(failed.value).endswith(
+        "(Name or service not known): is it typed right? (did you mean 192.0.2.2:19150?)"
+    )
+    with pytest.raises(ConnectFailed) as failed:  # (a host's pass typed 127.0.0.l)
         await connect("friday.lan", "zed", known=known)
-    assert str(failed.value).endswith("Name or service not known")
+    assert str(failed.value) == (
+        "cannot reach a president server at friday.lan:7766: no machine is called "
+        "'friday.lan' (Name or service not known): is it typed right?"
+    )
