@@ -659,7 +659,9 @@ class TableScreen:
         )
         self._add(line, "class:message" if me in nudge.seats else "")
         if me in nudge.seats:  # (kept until a key or a move: the header's clock is easy to miss)
-            self.nudge_said = f"{by} {verb} you: {nudge.seconds}s to move"
+            # (no count of its own: "60s to move" stood still beside the header's clock
+            # counting down, a host's pass)
+            self.nudge_said = f"{by} {verb} you: move before the header's ⏱ runs out"
             self.message = self.kept_message = self.nudge_said
 
     def heard(self, event: Event, timeout: str = "") -> None:

@@ -91,8 +91,12 @@ def test_the_nudged_players_status_line_goes_with_their_move() -> None:
     model.public = a_public_view(("ann", "bob", "cat"))
     screen = TableScreen(model)
     screen.nudged(Nudged("ann", (1,), 60))
-    assert screen.message == screen.kept_message == "ann nudges you: 60s to move"
+    assert (
+        screen.message
+        == screen.kept_message
+        == "ann nudges you: move before the header's ⏱ runs out"
+    )
     screen.heard(Passed(0, False))  # (another seat's move: the line stays)
-    assert screen.message == "ann nudges you: 60s to move"
+    assert screen.message == "ann nudges you: move before the header's ⏱ runs out"
     screen.heard(Passed(1, False), timeout="time")  # the timeout rule moved for bob
     assert screen.message == screen.kept_message == ""
