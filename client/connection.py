@@ -344,7 +344,7 @@ async def connect(
 
 
 #: The most errors a client keeps (`Client.errors`: the last ones heard).
-KEPT_ERRORS = 200
+KEPT_ERRORS = 1000  # (test_abuse counts a flood of 500 refusals in them)
 #: The most hands whose deal inputs (commit, seed, result) a client keeps.
 KEPT_DEALS = 16
 

@@ -156,7 +156,7 @@ News = Heard | Recalled | Tallied | Viewed | Sealed | Said | Nudged
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
 #: The most lines of chat a model keeps; half goes when it is reached.
-KEPT_CHAT = 500
+KEPT_CHAT = 1000  # (test_abuse counts a flood of 500 in them)
 
 
 @dataclass

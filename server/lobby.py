@@ -236,10 +236,10 @@ class Lobby:
             await self.sweep()
 
     async def sweep(self) -> None:
-        """Remove the tables nobody uses: empty (no person in a chair, nobody watching;
-        bots do not count) for `idle_table_seconds`, or finished and empty, or whose game
-        has waited that long with no person connected (a person away in a chair does not
-        count).  Free the chairs of people who hold up a full table by not saying ready
+        """Remove the tables nobody uses: with no person there (nobody watching, nobody
+        connected in a chair: a person away does not count, nor do bots) for
+        `idle_table_seconds`, or finished and empty, or whose game has waited that long
+        with no person connected.  Free the chairs of people who hold up a full table by not saying ready
         (`ready_seconds`: `Table.unseat_unready`): back in the lobby, they hear the table
         list."""
         now = time.monotonic()
@@ -275,13 +275,18 @@ class Lobby:
                 if alone is not None and driver.clock() - alone >= idle:
                     await self.remove(name, "nobody there")
                 continue
-            if _holds_people(table):
+            if _holds_people(table, present=True):
                 self._empty_since.pop(name, None)
                 continue
+            # (nobody here: empty, or only people away in their chairs; a table before its
+            # game, or after it, that only people away held was never swept: a tinkerer's
+            # killed bots held their address's three tables for good)
             since = self._empty_since.setdefault(name, now)
-            if table.status == "finished" or now - since >= idle:
+            empty = not _holds_people(table)
+            if (empty and table.status == "finished") or now - since >= idle:
+                why = "empty" if empty else "nobody there"
                 await self.remove(
-                    name, "finished and empty" if table.status == "finished" else "empty"
+                    name, f"finished and {why}" if table.status == "finished" else why
                 )
 
     async def remove(self, name: str, why: str) -> None:
@@ -474,10 +479,12 @@ def _bots_alone(table: Table) -> bool:
     return not _unstarted(table) and not seated
 
 
-def _holds_people(table: Table) -> bool:
-    """A person sits at the table (connected or away) or watches it: bots do not count."""
+def _holds_people(table: Table, present: bool = False) -> bool:
+    """A person sits at the table (connected or away; with `present`, connected) or
+    watches it: bots do not count."""
     return bool(table.chairs.spectators) or any(
-        not slot.empty and slot.bot is None for slot in table.chairs
+        not slot.empty and slot.bot is None and not (present and slot.away_since is not None)
+        for slot in table.chairs
     )
 
 

@@ -362,9 +362,9 @@ async def test_a_hostile_servers_floods_keep_the_clients_memory_bounded() -> Non
     from president.client import connection, model
 
     flood: list[m.Message] = [
-        m.Chat(scope="table", sender="mal", text=f"line {n}") for n in range(1200)
+        m.Chat(scope="table", sender="mal", text=f"line {n}") for n in range(2200)
     ]
-    flood += [m.Error(code=Code.BAD_MESSAGE, message=f"no {n}") for n in range(700)]
+    flood += [m.Error(code=Code.BAD_MESSAGE, message=f"no {n}") for n in range(1500)]
     flood += [m.DealCommit(table="Friday", hand=n, digest=bytes(32)) for n in range(300)]
     flood += [
         m.Tables(
@@ -375,9 +375,9 @@ async def test_a_hostile_servers_floods_keep_the_clients_memory_bounded() -> Non
     flood += [m.TableChanged(info=table_info(f"new-{n}")) for n in range(200)]
     client = Client(FakeLink(list(flood)))  # type: ignore[arg-type]
     await client.run()
-    assert len(client.model.chat) <= model.KEPT_CHAT and client.model.chat[-1].text == "line 1199"
-    assert len(client.errors) <= connection.KEPT_ERRORS and client.errors_heard == 700
-    assert client.errors[-1].message == "no 699"
+    assert len(client.model.chat) <= model.KEPT_CHAT and client.model.chat[-1].text == "line 2199"
+    assert len(client.errors) <= connection.KEPT_ERRORS and client.errors_heard == 1500
+    assert client.errors[-1].message == "no 1499"
     assert len(client.commits) == len(client.seeds) == connection.KEPT_DEALS
     assert max(client.commits) == 299
     paging = client.lobby._paging

@@ -337,3 +337,26 @@ async def test_a_real_server_process_plays_for_nobody_no_longer(tmp_path: Path) 
     finally:
         task.cancel()
         server.kill()
+
+
+async def test_a_table_only_people_away_hold_goes_after_the_idle_time() -> None:
+    """A tinkerer's pass: bots killed at tables before their game (or after it) held
+    their chairs away for good, and their address's three tables with them; every create
+    after was refused.  A table nobody is at, connected or watching, goes after the idle
+    time, whoever is away in its chairs; one a person is at stays."""
+    hall = lobby(idle_table_seconds=60.0)
+    ann, bob = Guest("ann", address="10.0.9.1"), Guest("bob", address="10.0.9.2")
+    for guest in (ann, bob):
+        hall.welcome(guest)
+    await hall.handle(ann, create("T", seats=3))
+    await hall.handle(ann, m.Join(table="T"))
+    await hall.handle(bob, create("U", seats=3))
+    await hall.handle(bob, m.Join(table="U"))
+    await hall.disconnect(ann)  # (killed: away in her chair)
+    await hall.sweep()
+    assert {"T", "U"} <= set(hall.tables)  # (away for less than the idle time)
+    for name in ("T", "U"):
+        hall._empty_since[name] = hall._empty_since.get(name, 0.0) - 61.0
+    await hall.sweep()
+    assert "T" not in hall.tables and "U" in hall.tables  # (bob is at U)
+    await hall.close()
