@@ -129,7 +129,7 @@ async def test_the_twenty_line_example_bot_runs_online(tmp_path: Path) -> None:
         )
         assert await example.exits(120) == 0, example.text() + example.errors()
         text = example.text()
-        assert "lowball-bot-1: created table T (classic, 3 seats)" in text
+        assert "lowball-bot-1: created table T (classic, 3 seats, 60 s a turn)" in text
         assert text.count(": game 1 over") == 3
         await wait_for(lambda: bool(server.records))
 
