@@ -203,6 +203,10 @@ def tell(
     print(speed_line(result), file=sys.stderr)
 
 
+def counted(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def on_cluster(
     args: argparse.Namespace, rules: Rules, bots: list[str], show: Callable[[int, int], None] | None
 ) -> SimResult:
@@ -214,7 +218,8 @@ def on_cluster(
         workers = threads(client)
         if not args.quiet:
             print(
-                f"scheduler {args.scheduler}: {len(client.nthreads())} workers, {workers} threads"
+                f"scheduler {args.scheduler}: {counted(len(client.nthreads()), 'worker')}, "
+                f"{counted(workers, 'thread')}"
                 + ("" if workers else "; the games wait for a `dask worker` to join"),
                 file=sys.stderr,
             )
