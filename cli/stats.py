@@ -132,9 +132,8 @@ def lines(
             held = ", ".join(f"{o.title} {o.kept}/{o.held}" for o in e.offices)
             out.append(f"{'':6}offices kept/held: {held}")
     if any(e.provisional for e in entries):
-        out.append(
-            "? provisional: not yet met by enough settled players (docs/ratings.md); "
-            "listed after the settled ones"
+        out.append(  # (under 80 columns: at 100 its last letter went to a line alone)
+            "? provisional: not yet met by enough settled players, listed after them"
         )
     return [shown(line) for line in out]
 

@@ -1047,6 +1047,7 @@ def test_a_provisional_rating_is_marked_wherever_it_is_shown() -> None:
     said = stats_lines("home", 2, [settled, newcomer])
     assert any(line.split()[:3] == ["2", "bob", "-192?"] for line in said), said
     assert said[-1].startswith("? provisional: not yet met by enough settled players")
+    assert all(len(line) < 80 for line in said[:2] + said[-1:]), said
     assert not any("provisional" in line for line in stats_lines("home", 1, [settled]))
     only_settled = lobby_screen()
     only_settled.ladder.take(m.Ratings(start=0, total=1, entries=(settled,)))
