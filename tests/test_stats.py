@@ -39,7 +39,7 @@ def test_the_ladder_of_a_folder_of_records_counts_every_finished_hand(tmp_path: 
     assert sum(p["wins"] for p in players.values()) >= 3  # (a tie counts each winner)
     words = president("stats", "--records", str(tmp_path / "records")).stdout
     assert words.startswith(f"Ladder of the 3 game records in {tmp_path / 'records'}: 4 ")
-    assert "every seat rated by its name, bots too" in words
+    assert "every seat rated by name (bots too)" in words
 
 
 def test_a_file_that_is_not_a_record_is_named_and_a_faulty_one_counts_its_hands_before(
