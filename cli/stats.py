@@ -256,9 +256,7 @@ def local_stats(args: argparse.Namespace) -> int:
         return 0
     where = f"the {read} game record{'' if read == 1 else 's'} in {folder}"
     said = lines(where, len(ladder), entries, tuple(args.player))
-    said.insert(
-        2, "every seat rated by its name, bots too, the records in the order of their names"
-    )
+    said.insert(2, "every seat rated by name (bots too), the records in the order of their names")
     print("\n".join([*said, *(shown(line) for line in problems)]))
     return 0
 
