@@ -1,8 +1,9 @@
 """`president stats HOST[:PORT] [--json]`: a server's ladder (ratings, places, points,
 offices), printed; without HOST, the same ladder made from a folder of game records
-(`president play`'s by default), every seat rated by its name.  The server's certificate is pinned as for `president connect`; the
-first-use question is put only to a person at a terminal: a script passes
-`--fingerprint` (as `president bot` does) and is refused, not held, without one."""
+(`president play`'s by default), every seat rated by its name.  The server's
+certificate is pinned as for `president connect`; the first-use question is put only
+to a person at a terminal: a script passes `--fingerprint` (as `president bot` does)
+and is refused, not held, without one."""
 
 from __future__ import annotations
 
