@@ -733,6 +733,10 @@ class TableScreen:
         columns a name in it is cut first, so the keys stay."""
         model, message = self.model, self.message
         table, public = model.table, model.public
+        if self.connection == "disconnected" and self.gone:  # (before any message: a
+            # host's pass read "not sent: the connection is down", and a nudge's line, for
+            # 15 s before why: the seat was taken back from another window)
+            return "class:message", f" {self.gone}: q leaves"
         if message:
             return "class:message", f" {message}"
         if self.connection == "disconnected":

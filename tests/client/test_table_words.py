@@ -873,6 +873,10 @@ def test_a_seat_taken_back_elsewhere_says_so_and_q_just_leaves() -> None:
         "class:message",
         " your seat was taken back by your key elsewhere: q leaves",
     )
+    # before any message on the line (a host's pass read "not sent: the connection is
+    # down", and a nudge's line, for 15 s before the reason)
+    screen.message = screen.kept_message = "ann nudges you: move before the header's ⏱ runs out"
+    assert screen.status_line()[1] == " your seat was taken back by your key elsewhere: q leaves"
 
 
 def test_each_games_fair_deal_line_is_logged_even_when_its_words_are_the_last_games() -> None:
