@@ -475,7 +475,9 @@ class TableApp:
         rules = f"{table.preset}{'+' if table.changed else ''}"
         hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
         phase = public.phase.value.replace("_", " ") if public is not None else table.status
-        left = self.screen.seconds_left()
+        # (no clock once the connection is gone for good: it counted down a turn this
+        # window no longer plays, a host's pass, the seat taken back from another)
+        left = self.screen.seconds_left() if self.screen.connection != "disconnected" else None
         # (the order in force, while a game goes on: a game over reverses nothing)
         going = public if public is not None and public.phase is not Phase.GAME_OVER else None
         # (importance, text): the least important go first when the line is too narrow

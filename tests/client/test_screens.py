@@ -1455,3 +1455,20 @@ async def test_a_full_table_is_said_full_before_its_password_is_asked() -> None:
         text = await terminal.press("w")
         assert "password for fridays" in text, text
         await terminal.stop()
+
+
+async def test_the_clock_goes_from_the_header_once_the_connection_is_gone_for_good() -> None:
+    """A host's pass: the window whose seat was taken back from another counted down a
+    turn it no longer played."""
+    async with open_table(mid_hand, 24, 80) as (table, _terminal):
+        screen = table.app.screen
+        screen.seconds_left = lambda: 30  # type: ignore[method-assign]
+
+        def header() -> str:
+            return "".join(fragment[1] for fragment in table.app._header())
+
+        assert "⏱ 30s" in header()
+        screen.connection = "connection lost — reconnecting (attempt 1)"
+        assert "⏱ 30s" in header()  # (a drop for a moment: the turn still runs)
+        screen.connection = "disconnected"
+        assert "⏱" not in header(), header()
