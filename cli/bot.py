@@ -207,10 +207,10 @@ async def start_bot(
         )
     deadline = time.monotonic() + args.give_up
     while True:
-        seen = len(client.errors)
+        seen = client.errors_heard  # (the kept errors are bounded: a count that can fall)
 
         def answered(seen: int = seen) -> bool:
-            return client.model.slot is not None or len(client.errors) > seen
+            return client.model.slot is not None or client.errors_heard > seen
 
         await client.send(m.Join(table=table, password=table_secret))
         await until(answered, 10, "a seat")

@@ -55,7 +55,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             "with --rules NAME or FILE (play, sim, bot, replay)."
         )
         saved, problems = saved_rule_sets()
-        print(f"Saved in {rules_dir()}: {', '.join(saved) if saved else 'none yet'}.")
+        print(shown(f"Saved in {rules_dir()}: {', '.join(saved) if saved else 'none yet'}."))
         for problem in problems:
             print(shown(f"Not a rules file: {problem}"))
         return 0

@@ -76,21 +76,26 @@ def cmd_sim(args: argparse.Namespace) -> int:
     started = time.time()
     try:
         return simulate(args, rules, bots, players, processes)
-    except BrokenPipeError:  # the result's reader gone (`| head -1`, a pager quit early):
-        raise  # the games were played and their records are whole (they were all deleted)
     except BaseException as exc:  # Ctrl-C, a full disk: no part of a record is left
+        # (the result's reader gone, `| head -1` or a pager quit early, as it is printed:
+        # the games were played and their records are whole; they were all deleted)
+        stopped = exc.__context__ if isinstance(exc, BrokenPipeError) else exc
+        if isinstance(exc, BrokenPipeError) and not isinstance(stopped, Interrupted):
+            raise
         # after Ctrl-C, the records of the games its result counts, and of no other
-        kept = exc.result.games if isinstance(exc, Interrupted) else 0
+        kept = stopped.result.games if isinstance(stopped, Interrupted) else 0
         if made is not None and not kept:  # a folder this run made goes altogether
             shutil.rmtree(made, ignore_errors=True)
         elif args.record:
             for part in Path(args.record).glob(".*.json.part"):
                 part.unlink(missing_ok=True)
-            if isinstance(exc, Interrupted):
+            if isinstance(stopped, Interrupted):
                 drop_records(Path(args.record), args.preset, args.seed, kept, started)
         if isinstance(exc, (BotMistake, WorkerLost)):  # (not the command's mistake: 1)
             print(f"president sim: {exc}", file=sys.stderr)
             return 1
+        if isinstance(stopped, Interrupted) and stopped is not exc:
+            raise stopped from None  # (stopped by Ctrl-C: 130, whatever the pipe did)
         raise
 
 

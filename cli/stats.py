@@ -234,6 +234,13 @@ def local_stats(args: argparse.Namespace) -> int:
     given = args.records is not None
     folder = Path(args.records).expanduser() if given else default_data_dir() / "local" / "records"
     if not folder.is_dir():
+        if args.json and not given:  # (a script reads JSON whatever it finds)
+            print(
+                json_text(
+                    {"records": str(folder), "games": 0, "total": 0, "players": [], "problems": []}
+                )
+            )
+            return 0
         if given:
             print(f"president stats: {folder} is not a folder of game records", file=sys.stderr)
             return 2

@@ -41,7 +41,7 @@ def json_text(value: Any, indent: int | None = None) -> str:
     JSON escape (a record's name holding a right-to-left override or a C1 CSI, a hostile
     pass)."""
     text = json.dumps(value, ensure_ascii=False, indent=indent)
-    if text.isascii():
+    if text.isascii() and "\x7f" not in text:
         return text
     return "".join(f"\\u{ord(ch):04x}" if ch in _JSON_UNSAFE else ch for ch in text)
 

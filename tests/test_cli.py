@@ -256,6 +256,9 @@ def test_a_records_names_never_act_on_the_terminal(tmp_path: Path) -> None:
         assert "\\u202e" in said or "\\u202eevil" in said, (argv, said)
         if argv[-1] != "zed":
             assert out.returncode == 0 and json.loads(out.stdout), out.stderr
+    from president.cli.usage import json_text
+
+    assert json_text(["\x7f"]) == '["\\u007f"]'  # (DEL too, in an all-ASCII text)
     document = json.loads(text)
     for players in (7, [1, 2, 3], None):
         if players is None:

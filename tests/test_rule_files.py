@@ -158,6 +158,12 @@ def test_a_files_escape_sequences_never_reach_the_terminal(
     listing = president("rules").stdout
     assert "Not a rules file: " in listing and "friday.toml, line 1" in listing, listing
     assert "\x1b" not in listing and "\\x1b]0;PWNED" in listing, listing
+    # a good set under a hostile file name: named escaped among the saved sets (a review)
+    (tmp_path / "cfg" / "president" / "rules" / "a\x1b]0;PWN\x07b.toml").write_text(
+        'preset = "classic"\n'
+    )
+    listing = president("rules").stdout
+    assert "\x1b" not in listing and "a\\x1b]0;PWN\\x07b" in listing, listing
 
 
 def test_a_toggle_there_is_not_is_named_as_such() -> None:

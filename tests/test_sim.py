@@ -336,3 +336,34 @@ def test_records_stay_when_the_results_reader_has_gone(tmp_path: Path) -> None:
     assert sim.wait(60) == 0 and "Traceback" not in errors, errors
     names = sorted(path.name for path in folder.iterdir())
     assert names == [f"classic-seed1-game{n:05d}.json" for n in range(3)], names
+
+
+def test_ctrl_c_and_a_gone_reader_keep_only_the_counted_games_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: a broken pipe while printing a stopped run's result was let through
+    untouched, and the records past the games counted stayed (and the half-written
+    `.part`), the status 0.  Now it is cleaned as Ctrl-C is, and the status is 130."""
+    import io
+
+    from president.bots.strategies import Interrupted
+    from president.cli import main, sim
+
+    folder = tmp_path / "records"
+    counted = run(find_preset("classic"), ["random"] * 4, 1, 1)
+
+    def stopped_after_three(*args: object, record: str, **kwargs: object) -> SimResult:
+        for n in range(3):
+            (Path(record) / f"classic-seed1-game{n:05d}.json").write_text("{}")
+        (Path(record) / ".classic-seed1-game00003.json.part").write_text("")
+        raise Interrupted(counted, 10)
+
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError
+
+    monkeypatch.setattr(sim, "run", stopped_after_three)
+    monkeypatch.setattr("sys.stdout", Gone())
+    args = ["sim", "--games", "10", "--jobs", "1", "--bots", "random", "--record", str(folder)]
+    assert main(args) == 130
+    assert sorted(p.name for p in folder.iterdir()) == ["classic-seed1-game00000.json"]

@@ -70,6 +70,8 @@ def test_without_a_server_or_a_game_of_play_it_says_where_play_keeps_them(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     out = president("stats")
     assert out.returncode == 0 and out.stdout.startswith("No games of `president play` yet")
+    shown = json.loads(president("stats", "--json").stdout)  # (a script reads JSON)
+    assert shown["games"] == 0 and shown["players"] == [], shown
     assert str(tmp_path / "president" / "local" / "records") in out.stdout
     write_games(tmp_path / "president" / "local" / "records", 1)
     out = president("stats", "--player", "greedy-2")

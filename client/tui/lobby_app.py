@@ -536,8 +536,9 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         kept = screen.waiting_seat()
         # (a chair of ours is taken back by our key, without the password: `join`)
         mine = what == "join" and kept is not None and kept.name == info.name
-        if what == "join" and not mine and all(info.players):
-            # (said before a password is asked: a host's pass typed it to be told this)
+        if what == "join" and not mine and all(info.players) and screen.me not in info.players:
+            # (said before a password is asked: a host's pass typed it to be told this; a
+            # chair of this name the server may give back by key, at a finished table too)
             screen.message = f"every seat at {info.name} is taken: w watches"
             return
         if info.password and not mine:

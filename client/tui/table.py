@@ -259,7 +259,8 @@ class TableScreen:
         view = self.seat_view()
         if view is None or view.due is None or not self.model.my_turn:
             return ""
-        return f"{plural(view.due.size, 'card')} chosen: enter {DUE_WORDS[view.due.kind][1]}"
+        what = "rank" if view.due.kind == "bomb" else "card"  # (a bomb: a card for its rank)
+        return f"{plural(view.due.size, what)} chosen: enter {DUE_WORDS[view.due.kind][1]}"
 
     def clear(self) -> None:
         self.selected = set()
