@@ -70,6 +70,14 @@ TAKE_DUES = frozenset({"salvage", "march", "zombie"})
 RANK_CARDS = tuple(CARDS[rank * 4] for rank in range(13))
 
 
+def _counted(chosen: int, owed: int, what: str, verb: str) -> str:
+    """Cards chosen toward what is owed, said as a count: "1 of 3 cards chosen to
+    discard: space chooses more", "4 chosen, 3 owed to discard: space takes one back"."""
+    if chosen < owed:
+        return f"{chosen} of {plural(owed, what)} chosen to {verb}: space chooses more"
+    return f"{chosen} chosen, {owed} owed to {verb}: space takes one back"
+
+
 def short_refusal(problem: str) -> str:
     """The engine's refusal of one chosen card, without what the rest already says, so
     it fits one status line: the pile's set and the trick's size are enough when the
@@ -255,10 +263,19 @@ class TableScreen:
         self.message = self.explain() or self._due_chosen()
 
     def _due_chosen(self) -> str:
-        """A due's cards all chosen: so said, with what enter does ("" otherwise)."""
+        """A due's cards, or a return's, all chosen: so said, with what enter does (""
+        otherwise)."""
         view = self.seat_view()
-        if view is None or view.due is None or not self.model.my_turn:
+        if view is None or not self.model.my_turn:
             return ""
+        if view.due is None:
+            owed = view.return_size if view.phase is Phase.EXCHANGE else 0
+            chosen = len(self.chosen())
+            return (
+                f"{plural(owed, 'card')} chosen: enter gives them back"
+                if owed and chosen == owed
+                else ""
+            )
         what = "rank" if view.due.kind == "bomb" else "card"  # (a bomb: a card for its rank)
         return f"{plural(view.due.size, what)} chosen: enter {DUE_WORDS[view.due.kind][1]}"
 
@@ -335,6 +352,10 @@ class TableScreen:
         action = Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
         problem = view.problem(action)
         if type(action) is Return:
+            owed = view.return_size
+            if 0 < owed != len(chosen):  # (counted as a due's are: "the return is 2 cards,
+                # not 1" read as a refusal while choosing, a newcomer's pass)
+                return _counted(len(chosen), owed, "card", "give back")
             return problem
         return short_refusal(problem) if problem and len(chosen) == 1 else problem
 
@@ -350,9 +371,7 @@ class TableScreen:
             return f"choose {plural(due.size, what)} to {verb} with space, then enter"
         # (a count, not a refusal: "you owe 3 cards to discard, not 1" read as an error
         # after one press of space, a host's pass)
-        if chosen < due.size:
-            return f"{chosen} of {plural(due.size, what)} chosen to {verb}: space chooses more"
-        return f"{chosen} chosen, {due.size} owed to {verb}: space takes one back"
+        return _counted(chosen, due.size, what, verb)
 
     def actions(self) -> list[Play | Return | Handover | Discard | Take | Bomb]:
         """The selection as the actions to send: one play or return; a due's cards one

@@ -156,6 +156,14 @@ def test_the_exchange_says_who_owes_a_return() -> None:
     assert "p passes" not in text
     theirs = screen_at(public, "4C 5D 9H", me="bob", slot=1).status_line()
     assert theirs == ("class:dim", " the exchange: waiting for ann to return cards ...")
+    # choosing the return is counted, as a due's cards are ("the return is 2 cards, not
+    # 1" read as a refusal while choosing, a newcomer's pass)
+    mine.toggle(0)
+    assert mine.message == "1 of 2 cards chosen to give back: space chooses more"
+    mine.toggle(1)
+    assert mine.message == "2 cards chosen: enter gives them back"
+    mine.toggle(2)
+    assert mine.message == "3 chosen, 2 owed to give back: space takes one back"
 
 
 def test_watching_before_and_after_a_game() -> None:
