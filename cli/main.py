@@ -70,13 +70,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.rules is not None:
         title = f"{args.rules}: {title[0].lower()}{title[1:]}"
     print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
-    print("\n".join(rules_listing(rules, changed, every=args.all)))
+    columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    print("\n".join(rules_listing(rules, changed, every=args.all, columns=columns)))
     return 0
 
 
-def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False) -> list[str]:
+def rules_listing(
+    rules: Rules, changed: Collection[str], *, every: bool = False, columns: int | None = None
+) -> list[str]:
     """The toggles in words under their sections (a changed one marked `*`); the house
-    rules not played only named, on one wrapped paragraph, unless `every`."""
+    rules not played only named, on one wrapped paragraph, unless `every`.  In `columns`
+    (a terminal's width; None: lines whole, for a pipe) each toggle's words wrap under
+    their column (at 80 a newcomer's pass saw them broken mid-word)."""
     rows = {name: (value, words) for name, value, words in describe(rules)}
     listed = [name for name in HOUSE_RULES if every or getattr(rules, name) or name in changed]
     width = max(len(name) + len(rows[name][0]) for name in rows) + 3
@@ -87,7 +92,23 @@ def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False
         for name in names:
             value, words = rows[name]
             mark = "*" if name in changed else " "
-            lines.append(f"  {mark}{name} = {value}".ljust(width + 3) + f"  {words}")
+            head = f"  {mark}{name} = {value}".ljust(width + 3) + "  "
+            if columns is None or len(words) <= columns - 1 - len(head):
+                lines.append(head + words)
+                continue
+            wide = columns - 1 - len(head) >= 30  # (else the words under the toggle)
+            indent = " " * (len(head) if wide else 6)
+            if not wide:
+                lines.append(head.rstrip())
+            lines.extend(
+                textwrap.wrap(
+                    words,
+                    columns - 1,
+                    initial_indent=head if wide else indent,
+                    subsequent_indent=indent,
+                    break_on_hyphens=False,
+                )
+            )
 
     for title, names in SECTIONS:
         section(title, names)
@@ -99,7 +120,7 @@ def rules_listing(rules: Rules, changed: Collection[str], *, every: bool = False
             f"Not played ({len(unplayed)}; --set NAME=on plays one, --all says each in words):",
             *textwrap.wrap(
                 ", ".join(unplayed),
-                min(shutil.get_terminal_size().columns, 100) - 1,
+                min(columns or 100, 100) - 1,
                 initial_indent="  ",
                 subsequent_indent="  ",
             ),

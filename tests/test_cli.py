@@ -98,6 +98,23 @@ def test_rules_are_shown_under_sections_and_the_house_rules_not_played_only_name
     assert "House rules: none played" in classic and "Not played (44;" in classic
 
 
+def test_on_a_terminal_the_rules_words_wrap_under_their_column() -> None:
+    """A newcomer's pass at 80 columns saw a toggle's words broken mid-word by the
+    terminal.  On a terminal they wrap under their column (under the toggle where the
+    column is too narrow); into a pipe each stays one line, for grep."""
+    from president.cli.main import rules_listing
+    from president.engine import find_preset
+
+    rules = find_preset("daifugo")
+    whole = rules_listing(rules, (), every=True)
+    for columns in (120, 80, 60):
+        lines = rules_listing(rules, (), every=True, columns=columns)
+        assert all(len(line) < columns for line in lines), (columns, lines)
+        # the same words, only broken between them
+        assert " ".join(" ".join(lines).split()) == " ".join(" ".join(whole).split())
+    assert any(len(line) > 120 for line in whole)
+
+
 def test_every_word_of_every_toggle_is_taken_by_set() -> None:
     """A toggle's own words win over the boolean spellings: `equal_plays=off` is its word
     `off` (it was turned into false and refused), in any case; on/off still mean true/false
