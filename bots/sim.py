@@ -708,18 +708,21 @@ def report(result: SimResult, title: str) -> list[str]:
         f"to {result.players}, parity {(result.players + 1) / 2:g}",
         "",
     ]
+    # (under 80 columns: at 83 every row broke at 80, a newcomer's pass; "games won" a
+    # whole number where no game was shared)
     head = (
-        f"{'entrant':<14} {'avg place':>9} {'95% CI':>9} {'President':>9} {'kept office':>15} "
-        f"{'games won':>9} {'think s/hand':>12}"
+        f"{'entrant':<14} {'avg place':>9} {'95% CI':>7} {'President':>9} {'kept office':>14} "
+        f"{'games won':>9} {'think s/h':>9}"
     )
     lines.append(head)
 
     def row(label: str, t: Tally) -> str:
         kept = f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
+        won = format(t.games_won, ".1f").removesuffix(".0")
         return (
-            f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>9} "
-            f"{t.presidents / max(1, t.hands):>9.1%} {kept:>15} {t.games_won:>9.1f} "
-            f"{t.think / max(1, t.hands):>12.4f}"
+            f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>7} "
+            f"{t.presidents / max(1, t.hands):>9.1%} {kept:>14} {won:>9} "
+            f"{t.think / max(1, t.hands):>9.4f}"
         )
 
     for name, tally in zip(entrant_names(result.bots), result.entrants):
