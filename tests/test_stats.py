@@ -55,6 +55,10 @@ def test_a_file_that_is_not_a_record_is_named_and_a_faulty_one_counts_its_hands_
     out = president("stats", "--records", str(folder), "--json")
     shown = json.loads(out.stdout)
     assert shown["games"] == 2, shown  # the good one, and the faulty one's hand 1
+    # (a game left early, or cut short, counts its hands and not the game: said so)
+    assert shown["problems"][0] == (
+        "1 of these games was left before the end: its hands count, the game does not"
+    ), shown
     assert [p["hands"] for p in shown["players"]] == [6, 6, 6, 6], shown
     problems = shown["problems"]
     assert any(p.startswith("20261209-junk.json left out: ") for p in problems), problems
@@ -75,7 +79,7 @@ def test_without_a_server_or_a_game_of_play_it_says_where_play_keeps_them(
     assert str(tmp_path / "president" / "local" / "records") in out.stdout
     write_games(tmp_path / "president" / "local" / "records", 1)
     out = president("stats", "--player", "greedy-2")
-    assert out.returncode == 0 and "  greedy-2  " in out.stdout, out.stdout
+    assert out.returncode == 0 and " greedy-2  " in out.stdout, out.stdout
     assert "heuristic-0" not in out.stdout
     refused = president("stats", "127.0.0.1", "--records", str(tmp_path))
     assert refused.returncode == 2 and "--records" in refused.stderr

@@ -1021,7 +1021,8 @@ def test_president_stats_shows_every_row_with_as_many_places_as_the_longest() ->
     second = replace(rated("bob", 2, 150), places=(1, 2, 3, 4))
     said = stats_lines("home", 2, [first, second])
     rows = {line.split()[1]: line for line in said if line.split()[1:2] in (["ann"], ["bob"])}
-    assert rows["ann"].endswith("  3 3 4 0") and rows["bob"].endswith("  1 2 3 4"), said
+    assert rows["ann"].endswith(" 3   3   4   0") and rows["bob"].endswith(" 1   2   3   4"), said
+    assert said[2].endswith(" 1st 2nd 3rd 4th"), said  # (each place under its own)
     # its header in lines that fit 80 columns beside a server's long address (one of 110
     # broke mid-word at 100)
     said = stats_lines("president-night.example.lan:7766", 2, [first, second])
