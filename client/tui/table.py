@@ -736,7 +736,7 @@ class TableScreen:
         whole names: the log and the notes wrap them)."""
         rules = self.model.rules()
         named = titles(rules, len(event.finish)) if rules else [""] * len(event.finish)
-        lines = [f"hand over (hand {event.hand + 1}):"]
+        lines = [f"hand {event.hand + 1} is over:"]  # (not "hand over": a 7's due is that)
         gained = dict(event.points)
         for place, (name, title) in enumerate(zip(event.finish, named), 1):
             you = " (you)" if name == self.model.me else ""

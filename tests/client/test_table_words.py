@@ -359,7 +359,7 @@ def test_the_hand_summary_is_short() -> None:
     screen = screen_at(following())
     receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
     assert screen.summary == [
-        "hand over (hand 1):",
+        "hand 1 is over:",
         " 1. bob: President, +2",
         " 2. ann (you): Vice-President, +1",
         " 3. cat: Vice-Scum",
@@ -636,7 +636,7 @@ def test_the_log_is_one_stream_in_time_order_with_the_notes_where_they_came() ->
     screen = screen_at(following())
     receive(screen, hand_over(0, ("bob", "ann", "cat", "dan")))
     narrow = [text for where, _, text in screen.stream if where != "wide"]
-    assert narrow[-5:] == screen.summary and "hand over" in narrow[-5]
+    assert narrow[-5:] == screen.summary and "hand 1 is over" in narrow[-5]
     wide = [text for where, _, text in screen.stream if where != "narrow"]
     assert wide[-1] == "hand 1 is over: 1. bob +2, 2. you +1, 3. cat, 4. dan"
     screen.model.deal_results[0] = None  # the reveal of hand 1 checked
