@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -120,12 +121,16 @@ _CLEARING = frozenset({"twos_clear", "clear_rank", "bombs"})
 
 
 def toggle_words(name: str, value: Any, rules: Rules) -> str:
-    """One toggle at `value` in words (`rules` supplies what the words refer to)."""
+    """One toggle at `value` in words (`rules` supplies what the words refer to: the last
+    place by the table's own title, the Beggar under `daifugo`)."""
     if name in HOUSE_RULES:
-        return house_words(name, value)
-    words = _WORDS[name](value, rules)
-    if name in _CLEARING and value not in (None, False) and rules.suit_lock:
-        words += " (a suit lock binds it too)"
+        words = house_words(name, value)
+    else:
+        words = _WORDS[name](value, rules)
+        if name in _CLEARING and value not in (None, False) and rules.suit_lock:
+            words += " (a suit lock binds it too)"
+    if rules.title_scum != "Scum" and name != "title_scum":
+        words = re.sub(r"\bScum\b", rules.title_scum, words)
     return words
 
 

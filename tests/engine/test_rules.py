@@ -111,3 +111,16 @@ def test_a_clearing_play_under_a_suit_lock_is_said_to_be_bound_by_it() -> None:
         assert "lock" not in toggle_words(name, False, both), name
     unlocked = find_preset("classic").replace(clear_rank=8)
     assert "lock" not in toggle_words("clear_rank", 8, unlocked)
+
+
+def test_the_words_call_the_last_place_by_the_tables_title() -> None:
+    """A newcomer's pass: under `daifugo`, whose last place is the Beggar, the rules in
+    words said "then the Scum deals" and "the Scum gives their 2 highest cards"."""
+    from president.engine.describe import toggle_words
+
+    daifugo = find_preset("daifugo")
+    for name in ("dealer", "later_lead", "exchange"):
+        words = toggle_words(name, getattr(daifugo, name), daifugo)
+        assert "Beggar" in words and "Scum" not in words, words
+    classic = find_preset("classic")
+    assert "the Scum gives" in toggle_words("exchange", "two", classic)
