@@ -47,7 +47,10 @@ BUDGETS = (("--playouts", "playouts"), ("--think", "think"))
 def cmd_sim(args: argparse.Namespace) -> int:
     chosen = chosen_rules(args)  # --preset or --rules, then --set
     args.preset, rules = chosen.preset, chosen.rules
-    bots = [strategy_name(b) for b in args.bots.split(",") if b.strip()]
+    named = args.bots.split(",")
+    if len(named) > 1 and not all(b.strip() for b in named):  # (one was dropped unsaid)
+        raise UsageError(f"--bots {args.bots!r} has an empty name between its commas")
+    bots = [strategy_name(b) for b in named if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one strategy")
     players = args.players if args.players is not None else (len(bots) if len(bots) > 1 else 4)
@@ -56,8 +59,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             rules.check_players(players)
         except RulesError as exc:
             raise UsageError(
-                f"--bots names {len(bots)} strategies, one a chair: {exc} (name one strategy "
-                "for every chair, or one alone and --players N)"
+                f"--bots names {len(bots)} strategies, one for each chair: {exc} (name one "
+                "strategy for every chair, or one alone and --players N)"
             ) from None
     rules.check_players(players)
     if len(bots) == 1:
