@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,12 @@ def test_the_report_says_what_a_fraction_of_a_game_won_is() -> None:
     whole = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
     whole.entrants = [Tally("random", games_won=2.0), Tally("greedy"), Tally("greedy")]
     assert not any("jointly" in line for line in report(whole, "t"))
+    # under 80 columns, and a whole number of games where none was shared (a newcomer's
+    # pass: 83 columns, every row broken at 80, "games won 9.0")
+    played = run(find_preset("classic"), ["heuristic", "greedy", "greedy", "greedy"], 20, 1)
+    table = report(played, "t")[3:]
+    assert all(len(line) < 80 for line in table), table
+    assert not any(re.search(r" \d+\.0 ", line) for line in table[1:5]), table
 
 
 def test_a_run_stopped_keeps_the_result_of_its_first_games() -> None:
