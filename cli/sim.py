@@ -48,8 +48,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     chosen = chosen_rules(args)  # --preset or --rules, then --set
     args.preset, rules = chosen.preset, chosen.rules
     named = args.bots.split(",")
-    if len(named) > 1 and not all(b.strip() for b in named):  # (one was dropped unsaid)
-        raise UsageError(f"--bots {args.bots!r} has an empty name between its commas")
+    if any(b.strip() for b in named) and not all(b.strip() for b in named):  # (one was
+        # dropped unsaid; none at all is "needs at least one strategy" below)
+        raise UsageError(
+            f"--bots {args.bots!r} has an empty name: two commas together, or one at an end"
+        )
     bots = [strategy_name(b) for b in named if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one strategy")

@@ -296,7 +296,7 @@ def test_a_line_up_too_short_for_a_table_says_so() -> None:
         "president sim: --bots names 2 strategies, one for each chair: "
     ), out.stderr
     empty = president("sim", "--bots", "heuristic,,greedy")
-    assert empty.returncode == 2 and "has an empty name between its commas" in empty.stderr
+    assert empty.returncode == 2 and "has an empty name: two commas together" in empty.stderr
     assert "--players N" in out.stderr
     helped = " ".join(president("sim", "--help").stdout.split())
     assert "table size (default: as many as --bots names, else 4)" in helped
