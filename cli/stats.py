@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -228,12 +230,21 @@ def records_ladder(folder: Path) -> tuple[Ladder, int, int, list[str]]:
     records read, how many of them end before their game's end, and a line for each file
     left out or cut short by a fault."""
     ladder, read, unfinished, problems = Ladder(), 0, 0, []
+    seen: dict[str, str] = {}  # a game's players and hands -> the file that counted it
     for path in sorted(folder.glob("*.json")):
         try:
             document = loads(path.read_bytes())
         except (NotARecord, OSError) as exc:
             problems.append(f"{path.name} left out: {exc}")
             continue
+        # (a copy of a record, "x.json" and "x (1).json", counted its game twice: a review)
+        game = hashlib.sha256(
+            json.dumps([document.get("players"), document.get("hands")], sort_keys=True).encode()
+        ).hexdigest()
+        if game in seen:
+            problems.append(f"{path.name} left out: the same game as {seen[game]}")
+            continue
+        seen[game] = path.name
         results, fault = record_results(document, path.name)
         if fault:
             problems.append(f"{path.name}: only the hands before this counted: {fault}")

@@ -52,9 +52,17 @@ def test_a_file_that_is_not_a_record_is_named_and_a_faulty_one_counts_its_hands_
     second = record["hands"][1]["actions"]
     second[len(second) // 2] = {"seat": 0, "play": ["5H", "5H"]}  # an illegal step mid-hand
     (folder / "20261208-cut.json").write_text(json.dumps(record))
+    first = next(folder.glob("2026120*-local.json"))
+    (folder / f"{first.stem} (1).json").write_bytes(first.read_bytes())  # a copy: once
     out = president("stats", "--records", str(folder), "--json")
     shown = json.loads(out.stdout)
     assert shown["games"] == 2, shown  # the good one, and the faulty one's hand 1
+    copies = {first.name, f"{first.stem} (1).json"}  # (whichever name sorts first counts)
+    assert any(
+        p.split(" left out: the same game as ")[1:]
+        and set(p.split(" left out: the same game as ")) == copies
+        for p in shown["problems"]
+    ), shown["problems"]
     # (a game left early, or cut short, counts its hands and not the game: said so)
     assert shown["problems"][0] == (
         "1 of these games was left before the end: its hands count, the game does not"
