@@ -309,7 +309,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         finally:
             await client.link.close()
         if client.refused is not None:  # (left while the server was not the one trusted)
-            said.append(refusal_words(client.refused, args.address))
+            said.append(refusal_words(client.refused, args.address, bool(args.fingerprint)))
         elif farewell is not None:
             said.append(farewell)
         if client.bye is not None and client.refused is None:  # (an old goodbye then)
@@ -325,18 +325,23 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     return 0
 
 
-def refusal_words(refused: CertificateRefused | PinError, address: str) -> str:
+def refusal_words(refused: CertificateRefused | PinError, address: str, given: bool = False) -> str:
     """What to do when the server came back with a certificate this client does not
-    trust: the words `connect` says when it meets one, the seat's fate with them."""
+    trust: the words `connect` says when it meets one, the seat's fate with them
+    (`given`: the fingerprint trusted was --fingerprint's, not the known servers')."""
     if isinstance(refused, CertificateRefused) and refused.shown:
         where = refused.where or address
+        then = (
+            "connect with it (--fingerprint)"
+            if given
+            else f"remove the line for {where} from {KnownServers().path} (or connect with "
+            "--fingerprint)"
+        )
         return (
             f"the server at {where} came back with another certificate than the one you "
             f"trusted (it shows {refused.shown}). Someone may be between you and the "
             "server, or the host started a new one (then your seat went with the old). "
-            "Ask the host for the fingerprint their server printed; if it is the new one, "
-            f"remove the line for {where} from {KnownServers().path} (or connect with "
-            "--fingerprint)."
+            f"Ask the host for the fingerprint their server printed; if it is the new one, {then}."
         )
     return str(refused)
 

@@ -318,6 +318,22 @@ def test_the_servers_fingerprint_breaks_only_between_its_pairs() -> None:
         assert ":".join(line.strip() for line in lines[1:]) == fingerprint, lines
 
 
+def test_a_certificate_changed_under_a_client_says_what_to_do() -> None:
+    """Leaving a server that came back with another certificate: what it may mean, and
+    what to do, by where the trusted fingerprint came from (a review: the known servers'
+    line was to be removed where the user had given --fingerprint)."""
+    from president.cli.connect import refusal_words
+    from president.client.connection import CertificateRefused
+
+    refused = CertificateRefused("x", "192.168.1.20:7766", "AB:CD")
+    known = refusal_words(refused, "192.168.1.20:7766")
+    assert known.startswith("the server at 192.168.1.20:7766 came back with another")
+    assert "remove the line for 192.168.1.20:7766 from" in known
+    given = refusal_words(refused, "192.168.1.20:7766", given=True)
+    assert given.endswith("if it is the new one, connect with it (--fingerprint).")
+    assert "remove the line" not in given
+
+
 def test_replay_missing_file_exit_2(tmp_path: Path) -> None:
     out = president("replay", str(tmp_path / "nope.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr
