@@ -27,7 +27,7 @@ from president.client.connection import (
 )
 from president.client.identity import default_identity
 from president.client.model import TableModel
-from president.client.pinning import KnownServers, PinError
+from president.client.pinning import KnownServers, PinError, ask_the_host
 from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
 from president.client.tui.fit import wrap
@@ -332,16 +332,15 @@ def refusal_words(refused: CertificateRefused | PinError, address: str, given: b
     if isinstance(refused, CertificateRefused) and refused.shown:
         where = refused.where or address
         then = (
-            "connect with it (--fingerprint)"
+            "Ask the host for the fingerprint their server printed; if it is the new one, "
+            "connect with it (--fingerprint)."
             if given
-            else f"remove the line for {where} from {KnownServers().path} (or connect with "
-            "--fingerprint)"
+            else ask_the_host(where, KnownServers().path)
         )
         return (
             f"the server at {where} came back with another certificate than the one you "
             f"trusted (it shows {refused.shown}). Someone may be between you and the "
-            "server, or the host started a new one (then your seat went with the old). "
-            f"Ask the host for the fingerprint their server printed; if it is the new one, {then}."
+            f"server, or the host started a new one (then your seat went with the old). {then}"
         )
     return str(refused)
 

@@ -165,34 +165,30 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         question = ask
     try:
         pin = await resolve_pin(args.address, known, args.fingerprint, question)
+
         # (with the user's own key and name, as `connect`: a connection without a key
         # speaks only the versions before keys, which say no rating is provisional)
-        try:
-            link = await connect(
+        def dial(name: str) -> Awaitable[Link]:
+            return connect(
                 args.address,
-                args.name or login_name("player"),
+                name,
                 role="spectator",
                 pin=pin,
                 known=known,
                 password=secret,
                 identity=args.key,
             )
+
+        try:
+            link = await dial(args.name or login_name("player"))
         except ConnectFailed as exc:
             # A watcher claims no name, but may not use one another key holds: the login
             # name, taken by someone else on this server, refused a ladder that needs
             # no name at all (a host's pass).  Then a name of this key's own.
             if args.name or not any(words in str(exc) for words in NAME_TAKEN):
                 raise
-            own = f"{login_name('player')[:20]}-{player_id(public_bytes(args.key()))[:8]}"
-            link = await connect(
-                args.address,
-                own,
-                role="spectator",
-                pin=pin,
-                known=known,
-                password=secret,
-                identity=args.key,
-            )
+            key_id = player_id(public_bytes(args.key()))
+            link = await dial(f"{login_name('player')[:20]}-{key_id[:8]}")
     except PasswordNeeded as exc:
         print(
             f"president stats: {exc} (give it with --password-prompt or $PRESIDENT_PASSWORD)",
@@ -261,14 +257,8 @@ def local_stats(args: argparse.Namespace) -> int:
     """`president stats` without a server: the ladder of a folder of records."""
     given = args.records is not None
     folder = Path(args.records).expanduser() if given else default_data_dir() / "local" / "records"
-    if not folder.is_dir():
-        if args.json and not given:  # (a script reads JSON whatever it finds)
-            print(
-                json_text(
-                    {"records": str(folder), "games": 0, "total": 0, "players": [], "problems": []}
-                )
-            )
-            return 0
+    if not folder.is_dir() and (given or not args.json):  # (with --json and no games of
+        # play's, the document of an empty ladder below: a script reads JSON whatever)
         if given:
             print(f"president stats: {folder} is not a folder of game records", file=sys.stderr)
             return 2

@@ -29,6 +29,15 @@ class UntrustedPins(PinError):
     written a fingerprint into it (or may yet)."""
 
 
+def ask_the_host(address: str, path: Path) -> str:
+    """What to do about a certificate other than the one remembered for `address` (in
+    `path`): said when connecting to it, and when it comes back so mid-game."""
+    return (
+        "Ask the host for the fingerprint their server printed; if it is the new one, remove "
+        f"the line for {address} from {path} (or connect with --fingerprint)."
+    )
+
+
 class PinMismatch(PinError):
     """The server shows a different certificate than the one remembered for it."""
 
@@ -37,8 +46,7 @@ class PinMismatch(PinError):
             f"the server at {address} shows a different certificate than last time.\n"
             f"  remembered: {known}\n  shown now:  {shown}\n"
             "Someone may be between you and the server, or the host made a new certificate. "
-            f"Ask the host for the fingerprint their server printed; if it is the new one, remove "
-            f"the line for {address} from {path} (or connect with --fingerprint)."
+            + ask_the_host(address, path)
         )
         self.address, self.known, self.shown = address, known, shown
 

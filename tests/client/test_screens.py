@@ -1443,31 +1443,31 @@ async def test_a_full_table_is_said_full_before_its_password_is_asked() -> None:
     taken": the lobby knows it is full, and says so first (w still watches: asked the
     password)."""
     players = ("ann", "bob", "cat", "bot:heuristic")
-    screen = LobbyScreen(me="dan", server="s", address="192.168.1.20:7766", fingerprint="9f" * 32)
-    screen.record(m.Tables(tables=(a_table("fridays", "playing", players),)))  # (locked)
-    client = FakeClient(TableModel(me="dan"))
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(24, 80, keys)
-        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
-        text = await terminal.press("\r")
-        assert "every seat at fridays is taken: w watches" in text, text
-        assert "password for" not in text and client.sent == []
-        text = await terminal.press("w")
-        assert "password for fridays" in text, text
-        await terminal.stop()
+
+    async def lobby_of(
+        me: str, table: m.TableInfo, keys_pressed: str
+    ) -> tuple[list[str], FakeClient]:
+        """The screen after each key, `me` in a lobby of `table` alone."""
+        screen = LobbyScreen(me=me, server="s", address="192.168.1.20:7766", fingerprint="9f" * 32)
+        screen.record(m.Tables(tables=(table,)))
+        client = FakeClient(TableModel(me=me))
+        with create_pipe_input() as keys:
+            terminal = AppTerminal(24, 80, keys)
+            lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+            await terminal.start(lobby.app)
+            texts = [await terminal.press(key) for key in keys_pressed]
+            await terminal.stop()
+        return texts, client
+
+    texts, client = await lobby_of("dan", a_table("fridays", "playing", players), "\rw")  # (locked)
+    assert "every seat at fridays is taken: w watches" in texts[0], texts[0]
+    assert "password for" not in texts[0]
+    assert "password for fridays" in texts[1], texts[1]
+    assert client.sent == []  # (nothing after either key: sent only grows)
     # a chair of one's own name, the server may give back by key (a finished table's
     # too, whose seats the next game takes): asked for, not refused here (a review)
-    screen = LobbyScreen(me="ann", server="s", address="192.168.1.20:7766", fingerprint="9f" * 32)
-    screen.record(m.Tables(tables=(a_table("friday", "finished", players),)))
-    client = FakeClient(TableModel(me="ann"))
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(24, 80, keys)
-        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
-        text = await terminal.press("\r")
-        assert "is taken" not in text and client.sent == [m.Join(table="friday")], text
-        await terminal.stop()
+    texts, client = await lobby_of("ann", a_table("friday", "finished", players), "\r")
+    assert "is taken" not in texts[0] and client.sent == [m.Join(table="friday")], texts[0]
 
 
 async def test_the_clock_goes_from_the_header_once_the_connection_is_gone_for_good() -> None:
