@@ -35,7 +35,7 @@ from president.protocol.identity import (
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
 from .identity import IdentityError
-from .model import Ladder, TableList, TableModel
+from .model import Ladder, TableList, TableModel, let_go
 from .pinning import KnownServers, PinError
 
 DEFAULT_PORT = 7766
@@ -416,8 +416,7 @@ class Client:
     def _heard(self, error: m.Error) -> None:
         self.errors.append(error)
         self.errors_heard += 1
-        if len(self.errors) > KEPT_ERRORS:  # (a hostile server's flood of errors)
-            del self.errors[: KEPT_ERRORS // 2]
+        let_go(self.errors, KEPT_ERRORS)  # (a hostile server's flood of errors)
 
     async def act(self, action: Action, seen: int | None = None) -> None:
         """Send `action`, chosen when the table's last event was `seen` (by default the

@@ -155,6 +155,17 @@ News = Heard | Recalled | Tallied | Viewed | Sealed | Said | Nudged
 
 #: The most news a model keeps (a bot may play for days); half goes when it is reached.
 KEPT_NEWS = 5000
+
+
+def let_go(kept: list[Any], most: int) -> int:
+    """Past `most` items, the oldest half of them go (a bot may run for days, a hostile
+    server flood it): how many went."""
+    if len(kept) <= most:
+        return 0
+    del kept[: most // 2]
+    return most // 2
+
+
 #: The most lines of chat a model keeps; half goes when it is reached.
 KEPT_CHAT = 1000  # (test_abuse counts a flood of 500 in them)
 
@@ -217,8 +228,7 @@ class TableModel:
 
     def said(self, chat: m.Chat) -> None:
         self.chat.append(chat)
-        if len(self.chat) > KEPT_CHAT:  # (a bot chatted at for days; a hostile flood)
-            del self.chat[: KEPT_CHAT // 2]
+        let_go(self.chat, KEPT_CHAT)  # (a bot chatted at for days; a hostile flood)
         if chat.scope == "table":  # (the lobby's is the lobby screen's: a table's log,
             # opened later, told it all as the table's, a user pass)
             self._tell(Said(chat.sender, chat.text))
@@ -229,9 +239,7 @@ class TableModel:
 
     def _tell(self, news: News) -> None:
         self.news.append(news)
-        if len(self.news) > KEPT_NEWS:
-            del self.news[: KEPT_NEWS // 2]
-            self.news_start += KEPT_NEWS // 2
+        self.news_start += let_go(self.news, KEPT_NEWS)
 
     def news_since(self, position: int) -> tuple[list[News], int]:
         """What happened from `position` on (counted from this model's start; what was
