@@ -27,6 +27,7 @@ from president.bots.strategies import (
     WorkerLost,
     strategy_name,
 )
+from president.client.tui.narrator import plural
 from president.engine import Rules, RulesError, find_preset
 
 from .usage import (
@@ -214,10 +215,6 @@ def tell(
     print(speed_line(result), file=sys.stderr)
 
 
-def counted(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def on_cluster(
     args: argparse.Namespace, rules: Rules, bots: list[str], show: Callable[[int, int], None] | None
 ) -> SimResult:
@@ -229,8 +226,8 @@ def on_cluster(
         workers = threads(client)
         if not args.quiet:
             print(
-                f"scheduler {args.scheduler}: {counted(len(client.nthreads()), 'worker')}, "
-                f"{counted(workers, 'thread')}"
+                f"scheduler {args.scheduler}: {plural(len(client.nthreads()), 'worker')}, "
+                f"{plural(workers, 'thread')}"
                 + ("" if workers else "; the games wait for a `dask worker` to join"),
                 file=sys.stderr,
             )

@@ -21,6 +21,7 @@ from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
 from president.client.tui.fit import middle_cut
+from president.client.tui.narrator import place_text
 from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
@@ -123,9 +124,7 @@ def lines(
     # (every row as many places as the longest: "3 3 4" read as 3, 3, 4 of four places;
     # each as wide as the widest, under its own place; the header under 80 columns)
     most = max(len(e.places) for e in entries)
-    ordinals = [
-        f"{n}{'stndrdth'[2 * min(n - 1, 3) : 2 * min(n - 1, 3) + 2]}" for n in range(1, most + 1)
-    ]
+    ordinals = [place_text(place) for place in range(most)]
     wide = max(len(str(n)) for e in entries for n in (*e.places, *ordinals, 0))
     out.append(
         f"{'#':>3} {'player':<16} {'rating':>7} {'mu':>5} {'sigma':>5} "
