@@ -30,7 +30,7 @@ from president.client.model import TableModel
 from president.client.pinning import KnownServers, PinError, ask_the_host
 from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
-from president.client.tui.fit import wrap
+from president.client.tui.fit import fitted
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.servers import ServersScreen
@@ -181,29 +181,6 @@ async def ask(question: str, *, echo: bool = True) -> str:
     if not answer:
         raise EOFError("no answer: the input ended")
     return answer.decode(errors="replace").partition("\n")[0].rstrip("\r")
-
-
-def fitted(question: str, width: int) -> str:
-    """A question in lines shorter than `width` (a terminal breaks a long line inside a
-    word: "cer" at the end of one row, "tificate" on the next): each line broken at
-    spaces, a fingerprint into rows of as many whole bytes each; the end (the space
-    after the question) kept."""
-    width = max(20, width - 1)  # (a line as wide as the terminal may wrap once more)
-    body = question.rstrip(" ")
-    out: list[str] = []
-    for line in body.split("\n"):
-        word = line.strip()
-        if len(line) <= width or " " in word or ":" not in word:
-            out += wrap(line, width)
-            continue
-        indent = line[: len(line) - len(line.lstrip())]
-        parts = word.split(":")
-        fit = max(1, (width - len(indent)) // 3)  # "AB:" a byte; a row goes on after ":"
-        rows = -(-len(parts) // fit)
-        each = -(-len(parts) // rows)
-        starts = range(0, len(parts), each)
-        out.append(":\n".join(indent + ":".join(parts[at : at + each]) for at in starts))
-    return "\n".join(out) + question[len(body) :]
 
 
 #: Questions for a server's password before giving up.

@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 
+from president.client.tui.fit import fitted
 from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import Announcement, host_port
 from president.protocol.messages import VERSIONS
@@ -60,18 +61,12 @@ def terminal_width() -> int | None:
 
 def fingerprint_lines(fingerprint: str, width: int | None) -> list[str]:
     """The fingerprint the host reads out, on one line; on a terminal too narrow for it,
-    broken between its pairs of digits, never inside one (a host's pass at 120 columns
-    read "...:FB:9" and "C:13:...")."""
-    label = "certificate fingerprint (SHA-256): "
-    if width is None or len(label) + len(fingerprint) < width:
-        return [label + fingerprint]
-    lines, line = [label.rstrip()], " "
-    for pair in fingerprint.split(":"):
-        if len(line) + len(pair) + 1 >= width and line.strip():
-            lines.append(line.rstrip(":"))
-            line = " "
-        line += f" {pair}:" if line == " " else f"{pair}:"
-    return [*lines, line.rstrip(":")]
+    under its label in rows of whole bytes, as `connect` shows it (a host's pass at 120
+    columns read "...:FB:9" and "C:13:...")."""
+    label = "certificate fingerprint (SHA-256):"
+    if width is None or len(label) + 1 + len(fingerprint) < width:
+        return [f"{label} {fingerprint}"]
+    return fitted(f"{label}\n  {fingerprint}", width).split("\n")
 
 
 def password_line(given: Password | None) -> str:

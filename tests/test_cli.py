@@ -304,8 +304,8 @@ def test_a_line_up_too_short_for_a_table_says_so() -> None:
 
 def test_the_servers_fingerprint_breaks_only_between_its_pairs() -> None:
     """A host's pass at 120 columns read the fingerprint as "...:FB:9" and "C:13:...":
-    the terminal broke its line.  On a terminal too narrow, it is broken between pairs;
-    into a log or a pipe it stays one line, for a script."""
+    the terminal broke its line.  On a terminal too narrow, it is broken between bytes
+    (connect's `fitted`); into a log or a pipe it stays one line, for a script."""
     from president.cli.serve import fingerprint_lines
 
     fingerprint = ":".join(f"{n:02X}" for n in range(32))
@@ -315,7 +315,8 @@ def test_the_servers_fingerprint_breaks_only_between_its_pairs() -> None:
     for width in (40, 60, 80, 120):
         lines = fingerprint_lines(fingerprint, width)
         assert all(len(line) < width for line in lines), (width, lines)
-        assert ":".join(line.strip() for line in lines[1:]) == fingerprint, lines
+        # (rows of whole bytes, each but the last ending on its ":", as connect's)
+        assert "".join(line.strip() for line in lines[1:]) == fingerprint, lines
 
 
 def test_a_certificate_changed_under_a_client_says_what_to_do() -> None:

@@ -51,6 +51,29 @@ def wrap(text: str, width: int, hanging: int = 0) -> list[str]:
     ) or [""]
 
 
+def fitted(question: str, width: int) -> str:
+    """A question in lines shorter than `width` (a terminal breaks a long line inside a
+    word: "cer" at the end of one row, "tificate" on the next): each line broken at
+    spaces, a fingerprint into rows of as many whole bytes each; the end (the space
+    after the question) kept."""
+    width = max(20, width - 1)  # (a line as wide as the terminal may wrap once more)
+    body = question.rstrip(" ")
+    out: list[str] = []
+    for line in body.split("\n"):
+        word = line.strip()
+        if len(line) <= width or " " in word or ":" not in word:
+            out += wrap(line, width)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        parts = word.split(":")
+        fit = max(1, (width - len(indent)) // 3)  # "AB:" a byte; a row goes on after ":"
+        rows = -(-len(parts) // fit)
+        each = -(-len(parts) // rows)
+        starts = range(0, len(parts), each)
+        out.append(":\n".join(indent + ":".join(parts[at : at + each]) for at in starts))
+    return "\n".join(out) + question[len(body) :]
+
+
 def said(sender: str, text: str) -> str:
     """A line of chat as the screens show it: `<sender> text`, each run of spaces (of any
     kind) in the text one space, so that no gap in it can push words to the start of a
