@@ -716,16 +716,25 @@ class TableApp:
     def _hand(self) -> StyleAndTextTuples:
         rows = self._hand_rows()
         if not rows:
-            watching = self.client.model.slot is None
-            return [
-                ("class:dim", "you are watching: every hand is private" if watching else "no cards")
-            ]
+            return [("class:dim", self._no_hand())]
         out: StyleAndTextTuples = []
         for number, row in enumerate(rows):
             out.extend(row)
             if number < len(rows) - 1:
                 out.append(("", "\n"))
         return out
+
+    def _no_hand(self) -> str:
+        """What the hand's box says with no card in it: a watcher's, or mine before my
+        sealed hand has come (the table's view, which counts my cards, may come a moment
+        before it: back at my seat, or at a deal), or none left."""
+        model = self.client.model
+        if model.slot is None:
+            return "you are watching: every hand is private"
+        seat, public = model.seat, model.public
+        if seat is not None and public is not None and public.counts[seat]:
+            return "your cards are coming..."
+        return "no cards"
 
     def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
         def click(event: MouseEvent) -> None:

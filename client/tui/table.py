@@ -775,6 +775,8 @@ class TableScreen:
             return "class:dim", " you play from the next hand: watching this one (q leaves)"
         if public.phase is Phase.BETWEEN_HANDS:
             return "class:dim", " the next hand is being dealt ..."
+        if public.counts[seat] and not model.hand:  # (the view came before my sealed hand)
+            return "class:dim", " your cards are coming ..."
         if public.phase is Phase.EXCHANGE:
             return self._exchange_status(seat, width)
         place = public.places[seat]

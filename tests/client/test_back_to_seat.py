@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,9 +114,13 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
         await again.shows("your hand", 30)
         await again.shows("▶ ann (you)", 30)
         # her cards: the seat's view may be drawn a moment before her sealed hand comes
-        # (the reader lets the screen draw between two messages), "no cards" until then;
-        # they come, or the wait ends in the screen as it stands (a CI run here)
-        await wait_for(lambda: "no cards" not in again.text(), 30, again.text)
+        # (the reader lets the screen draw between two messages), "your cards are
+        # coming..." until then; they come, or the wait ends in the screen as it stands
+        await wait_for(
+            lambda: not re.search(r"no cards|are coming", again.text()),
+            30,
+            again.text,
+        )
         # the log tells the hand so far (sent with the seat: hand_history), then this
         await again.shows("you are back at your seat")
         assert "not in this log" not in again.text()

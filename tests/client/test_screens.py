@@ -341,6 +341,24 @@ async def test_a_full_table_on_a_small_screen_shows_whose_turn_it_is() -> None:
     assert table.app.screen.log[-1] in text, text
 
 
+async def test_a_seat_whose_cards_have_not_come_says_they_are_coming() -> None:
+    """Back at a seat (or at a deal), the table's view, which counts my cards, can be
+    drawn before my sealed hand comes: the hand's box says they are coming, not that I
+    have none; with none left it says so."""
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        model = table.client.model
+        model.hand = []  # (the view heard, the sealed hand not yet)
+        text = await terminal.redraw()
+        assert "your cards are coming..." in text and "no cards" not in text, text
+        assert "your cards are coming ..." in terminal.lines()[-1], text  # no "p passes"
+        seat = table.game.seating.index(ME)
+        public = model.public
+        assert public is not None and public.counts[seat]
+        model.public = public._replace(counts=tuple(0 for _ in public.counts))
+        text = await terminal.redraw()
+        assert "no cards" in text and "cards are coming" not in text, text
+
+
 def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
     assert window_start(6, 5, [2, 0]) == 0  # both in the first five lines
     assert window_start(6, 5, [5, 1]) == 1  # both: the window as low as needed
