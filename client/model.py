@@ -123,6 +123,10 @@ class TableState:
     #: The toggles changed from the preset, in the table's order.
     changed: tuple[str, ...]
     deadline: float | None
+    #: How many people watch, and the first few of them by name (protocol 14: an older
+    #: server says neither, 0 and ()).
+    watchers: int = 0
+    watching: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, view: m.TableView, now: float) -> TableState:
@@ -134,6 +138,8 @@ class TableState:
             preset=str(view.rules.get("preset", "classic")),
             changed=tuple(name for name in view.rules if name != "preset"),
             deadline=now + left if left else None,
+            watchers=view.watchers,
+            watching=view.watching,
         )
 
     def chair_of(self, name: str) -> Chair | None:

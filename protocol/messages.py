@@ -39,12 +39,14 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: last lines of chat, sent with the table list); version 13 `seen` on every action (the
 #: event the client had seen when it chose: an answer to a turn the timer has since
 #: played is refused as `stale`, not taken for the seat's next turn) and `nudge` /
-#: `nudged` (a table with no turn timer is not held by a seat that never moves).  A field or a
+#: `nudged` (a table with no turn timer is not held by a seat that never moves); version
+#: 14 `TableView.watchers` and `TableView.watching` (who watches the table: everyone there
+#: is told, as at a real table).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -615,6 +617,10 @@ class TableView(Message):
     turn_deadline_ms: Annotated[int, Range(0, 3_600_000)]
     #: The game, once one has started at this table.
     game: GameView | None = None
+    #: Version 14: how many people watch the table, and the names of the first twelve of
+    #: them to come (the oldest first).
+    watchers: Annotated[Count, Since(14)] = 0
+    watching: Annotated[Names, Since(14)] = ()
 
 
 @message("nudged")

@@ -61,6 +61,9 @@ RECENT_CHECKS = 4
 #: game with no timer never compacts) is slowed to one a second a chair
 #: (scripts/attack_rejoin_journal.py).
 REJOIN_SECONDS = 1.0
+#: A table's view names this many of the people watching it (the first to come), and
+#: counts them all (protocol 14).
+WATCHERS_NAMED = 12
 #: How long a table remembers a person who held it up by not saying ready (by name):
 #: sitting again within it goes on with the time they had (`Table.unseat_unready`).
 UNREADY_MEMORY = 600.0
@@ -399,6 +402,8 @@ class Table:
             chairs=tuple(s.to_wire() for s in self.chairs),
             turn_deadline_ms=0 if left is None else int(min(left, 3600.0) * 1000),
             game=public,
+            watchers=len(self.chairs.spectators),
+            watching=tuple(w.name for w in self.chairs.spectators[:WATCHERS_NAMED]),
         )
 
     def _time_left(self) -> float | None:
@@ -478,6 +483,10 @@ class Table:
         await self._check_password(password, member)
         async with self.lock:
             self.chairs.watch(member)
+            view = self.view()  # (everyone there is told who watches; the watcher, below)
+            for other in self.chairs.members():
+                if other is not member:
+                    self._deliver(other, view)
             self._snapshot(member)
             if self.paused:  # what it shows now waits with the rest: say why
                 member.deliver(PAUSED)
@@ -489,6 +498,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
+                self.broadcast_view()  # (no longer watching, as everyone there is told)
                 self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)
@@ -508,6 +518,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
+                self.broadcast_view()  # (no longer watching, as everyone there is told)
                 self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)

@@ -489,6 +489,7 @@ class TableApp:
             (0, "REVOLUTION" if going is not None and going.revolution else ""),
             (0, "JACK BACK" if going is not None and going.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
+            (3, f"{table.watchers} watching" if table.watchers else ""),
             self._connection_part(),
             (2, "? for help"),
         ]

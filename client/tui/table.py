@@ -50,6 +50,8 @@ from .standings import HandResult, said_together, standings
 RECONNECTED = "— reconnected to your seat —"
 #: The lines a hand tells at most of one player going away or coming back.
 PRESENCE_LINES = 4
+#: The lines a hand tells at most of people coming to watch or going.
+WATCHER_LINES = 6
 #: The turn's hint and enter's answer when no play beats the pile.
 NOTHING_BEATS = "nothing you hold beats the pile: p passes"
 
@@ -203,6 +205,11 @@ class TableScreen:
     #: Those the log said went away and has not said came back: "back" is told of them
     #: only (after my own reconnection, who is away is learnt afresh, and not told).
     told_away: set[str] = field(default_factory=set)
+    #: Who watched at the last view (None before the first), and the log's lines this
+    #: hand of people coming to watch or going (a few at most: many watchers coming and
+    #: going cannot push the game out of the log; the header counts them).
+    watchers_seen: tuple[str, ...] | None = None
+    watchers_told: int = 0
 
     # --- the hand -------------------------------------------------------------------
 
@@ -521,6 +528,31 @@ class TableScreen:
                 line += " (no more of these this hand: the seats show it)"
             self._add(line)
         self.present = now
+        self.watched()
+
+    def watched(self) -> None:
+        """Who came to watch the table or stopped since the last view (protocol 14): a
+        line each in the log, a few a hand; on the first view, who watches already."""
+        table, me = self.model.table, self.model.me
+        if table is None:
+            return
+        now = tuple(name for name in table.watching if name != me)
+        before, self.watchers_seen = self.watchers_seen, now
+        if before is None:
+            if now:
+                more = table.watchers - len(table.watching)
+                others = f" and {more} more" if more > 0 else ""
+                self._add(f"— watching: {', '.join(now)}{others} —", "class:dim")
+            return
+        lines = [f"— {n} is watching —" for n in now if n not in before]
+        lines += [f"— {n} stopped watching —" for n in before if n not in now]
+        for line in lines:
+            if self.watchers_told >= WATCHER_LINES:
+                return
+            self.watchers_told += 1
+            if self.watchers_told == WATCHER_LINES:
+                line += " (no more of these this hand: the header counts who watches)"
+            self._add(line, "class:dim")
 
     def tallied(self, results: Tallied) -> None:
         """The game's ended hands, as the server told them with a snapshot: the results
@@ -698,6 +730,7 @@ class TableScreen:
                 self._add("— a new game —")  # another game at the same table
             self.hands_logged.add(event.hand)
             self.summary, self.message, self.presence_told = [], "", {}
+            self.watchers_told = 0
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0

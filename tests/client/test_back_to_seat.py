@@ -131,7 +131,8 @@ async def test_the_others_log_says_when_a_killed_client_is_away_and_back(
     tmp_path: Path,
 ) -> None:
     """A host's pass: ann's client killed mid-hand, and the others' logs said nothing,
-    then or when she came back.  sam, watching, is told both."""
+    then or when she came back.  sam, watching, is told both; ann is told sam watches
+    (protocol 14), back at her seat that he does, and when he goes."""
     async with a_game(tmp_path, rows=30, columns=100) as game:
         ann, server = game.ann, game.server
         await ann.shows("▶ ann (you)", 30)  # the game is on and waits for ann
@@ -144,12 +145,17 @@ async def test_the_others_log_says_when_a_killed_client_is_away_and_back(
             await sam.shows("| log |", 30)
             await sam.shows("▶ ann", 30)
             assert "ann is away" not in sam.text(), sam.text()
+            await ann.shows("— sam is watching —", 30)
+            await ann.shows("· 1 watching", 30)  # the header
             ann.close()  # SIGKILL: no goodbye
             await sam.shows("— ann is away —", 30)
-            again = game.again = Terminal(game.command, game.env, rows=16, columns=60)
+            again = game.again = Terminal(game.command, game.env, rows=30, columns=100)
             await again.shows("your seat at T is waiting", 30)
             again.send("\r")
             await sam.shows("— ann is back —", 30)
+            await again.shows("— watching: sam —", 30)
+            sam.close()  # SIGKILL: his connection gone, he watches no more
+            await again.shows("— sam stopped watching —", 30)
         finally:
             sam.close()
 

@@ -82,6 +82,7 @@ class Table:
         self.ready = {name: name != ME for name in seating}
         self.name = "t"  # (the table's)
         self.away = {"cat"}  # (whose chair says they are not connected)
+        self.watching: tuple[str, ...] = ()  # (who watches, protocol 14)
 
     def view(self, status: str = "playing") -> m.TableView:
         game = self.game
@@ -103,6 +104,8 @@ class Table:
             chairs=chairs,
             turn_deadline_ms=0,
             game=public,
+            watchers=len(self.watching),
+            watching=self.watching[:12],
         )
 
     def deliver(self, message: m.Message) -> None:
@@ -357,6 +360,35 @@ async def test_a_seat_whose_cards_have_not_come_says_they_are_coming() -> None:
         model.public = public._replace(counts=tuple(0 for _ in public.counts))
         text = await terminal.redraw()
         assert "no cards" in text and "cards are coming" not in text, text
+
+
+async def test_who_watches_is_in_the_header_and_their_coming_and_going_in_the_log() -> None:
+    def watched(table: Table) -> None:
+        table.watching = ("dan",)  # (already watching when the table's screen opens)
+        before_the_game(table)
+
+    async with open_table(watched, 24, 80) as (table, terminal):
+        table.deal()
+        text = await terminal.redraw()
+        assert "— watching: dan —" in text and "· 1 watching" in terminal.lines()[0], text
+        table.watching = ("dan", "eve")
+        table.step()
+        text = await terminal.redraw()
+        assert "— eve is watching —" in text and "· 2 watching" in terminal.lines()[0], text
+        table.watching = ()
+        table.step()
+        text = await terminal.redraw()
+        assert "— dan stopped watching —" in text and "— eve stopped watching —" in text, text
+        assert "watching" not in terminal.lines()[0], text
+        # one coming and going again and again: a few lines a hand, then the header's count
+        for _ in range(10):
+            for watching in (("mal",), ()):
+                table.watching = watching
+                table.deliver(table.view())
+        log = table.app.screen.log
+        flaps = [line for line in map(str, log) if "mal " in line]
+        assert len(flaps) == 6 - 3, flaps  # (three of the hand's six told of dan and eve)
+        assert "no more of these this hand" in flaps[-1], flaps
 
 
 def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
