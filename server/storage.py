@@ -12,7 +12,9 @@ import contextlib
 import datetime
 import errno
 import fcntl
+import grp
 import os
+import pwd
 import re
 import secrets
 import ssl
@@ -43,13 +45,7 @@ class StorageError(Exception):
 
 class Storage:
     def __init__(self, root: Path) -> None:
-        self.root = root
-        self.records = root / "records"
-        self.damaged = root / "damaged"
-        self.journal = root / "tables.sqlite3"
-        self.journal_key_file = root / "journal.key"
-        #: Which player's key owns each name (server/players.py).
-        self.names = root / "names.sqlite3"
+        self._place(root)
         self._lock: int | None = None
         self._exclusive = True
         #: The directories this start made (the data directory and missing parents),
@@ -57,6 +53,15 @@ class Storage:
         self._made: list[Path] = []
         #: The data directory was made private here (`prepare`): what it was before.
         self.tightened: int | None = None
+
+    def _place(self, root: Path) -> None:
+        self.root = root
+        self.records = root / "records"
+        self.damaged = root / "damaged"
+        self.journal = root / "tables.sqlite3"
+        self.journal_key_file = root / "journal.key"
+        #: Which player's key owns each name (server/players.py).
+        self.names = root / "names.sqlite3"
 
     # --- start: lock, then check ----------------------------------------------------------
 
@@ -78,6 +83,7 @@ class Storage:
                 f"cannot make the data directory {self.root}: {exc.strerror or exc}"
             ) from None
         try:
+            self._settle()
             self._tighten()
             _check_private(self.root, directory=True, follow=True)
             self.lock(exclusive)
@@ -92,6 +98,34 @@ class Storage:
         except BaseException:
             self.discard()
             raise
+
+    def _settle(self) -> None:
+        """From here on the data directory is its real path (a link to it is read once,
+        here), and every directory above it is one only this user or root may change (or
+        a sticky one, as /tmp): another user who may rename a folder on the way could put
+        a directory of their own in its place after these checks, and be served its key
+        and journal (a hostile pass, with a link in a folder a group shared)."""
+        real = Path(os.path.realpath(self.root))
+        for parent in real.parents:
+            try:
+                info = os.lstat(parent)
+            except OSError:
+                continue
+            mode = stat.S_IMODE(info.st_mode)
+            if info.st_uid not in (0, os.geteuid()):
+                raise StorageError(
+                    f"the data directory {real} is inside {parent}, which belongs to user "
+                    f"{info.st_uid}: they could put a directory of their own in its place; "
+                    "use a data directory under folders of your own (--data)"
+                )
+            if mode & 0o022 and not mode & stat.S_ISVTX and _others_write(info):
+                raise StorageError(
+                    f"the data directory {real} is inside {parent}, which other users may "
+                    f"write in (mode {mode:o}): they could put a directory of their own in "
+                    f"its place; use one under folders only you can write (--data), or "
+                    f"chmod go-w {parent}"
+                )
+        self._place(real)
 
     def _tighten(self) -> None:
         """A data directory of this user's, empty, that others may read but not write (a
@@ -257,6 +291,27 @@ class Storage:
             path = where / f"{stamp}-{safe}-{n}.json"
         write_private(path, dumps(record).encode())
         return path
+
+
+def _others_write(info: os.stat_result) -> bool:
+    """Whether a directory of that mode may be written by a user other than this one: by
+    everyone, or by its group unless that group is this user's own (a user private
+    group, as Debian makes: named as the user, nobody else in it)."""
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o002:
+        return True
+    if not mode & 0o020:
+        return False
+    try:
+        group = grp.getgrgid(info.st_gid)
+        user = pwd.getpwuid(os.geteuid())
+    except KeyError:
+        return True
+    return not (
+        info.st_gid == user.pw_gid
+        and group.gr_name == user.pw_name
+        and not set(group.gr_mem) - {user.pw_name}
+    )
 
 
 def _check_private(path: Path, *, directory: bool, follow: bool = False) -> None:

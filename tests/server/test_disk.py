@@ -145,6 +145,11 @@ async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
         line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
         assert "belongs to user 4242" in line
         assert state_of(data) == before  # its key and cert are not used, nor made
+    shared = tmp_path / "shared"  # a folder others may write in, on the way to it
+    shared.mkdir()
+    shared.chmod(0o777)
+    line = refused_in_one_line(await asyncio.to_thread(server_command, shared / "data", 0))
+    assert "which other users may write in (mode 777)" in line, line
 
 
 @pytest.mark.slow
@@ -613,6 +618,51 @@ def test_a_play_data_dir_leaves_its_parents_private_and_plays_share_it(tmp_path:
     server = storage.Storage(home)
     server.prepare()  # the server's default directory, after a play made it
     server.unlock()
+
+
+def test_a_data_dir_others_could_swap_is_refused_and_a_link_is_read_once(tmp_path: Path) -> None:
+    """A hostile pass: the host's data directory reached through a link in a folder a
+    group shared; after the server's checks another user put a link to a directory of
+    their own in its place, and the server served that one's key and journal.  A folder
+    on the way that others may write in is refused now (a sticky one, as /tmp, is not:
+    nobody else may rename what is ours there), and a link is read once, at start."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    with pytest.raises(storage.StorageError) as refused:
+        storage.Storage(shared / "president").prepare()
+    said = str(refused.value)
+    assert f"inside {shared}, which other users may write in (mode 777)" in said, said
+    assert f"chmod go-w {shared}" in said and "\n" not in said
+    assert not (shared / "president").exists()  # nothing made, nothing left
+    shared.chmod(0o1777)  # sticky: as /tmp
+    sticky = storage.Storage(shared / "president")
+    sticky.prepare()
+    sticky.unlock()
+    if os.geteuid() == 0:  # root can make a folder another user's
+        theirs = tmp_path / "theirs"
+        theirs.mkdir(mode=0o755)
+        os.chown(theirs, 4242, 4242)
+        with pytest.raises(
+            storage.StorageError, match=f"inside {theirs}, which belongs to user 4242"
+        ):
+            storage.Storage(theirs / "president").prepare()
+    # a link to the data directory: read at start, never again
+    real, elsewhere = tmp_path / "real", tmp_path / "elsewhere"
+    real.mkdir(mode=0o700)
+    elsewhere.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    linked = storage.Storage(link)
+    linked.prepare()
+    assert linked.root == real and linked.journal == real / "tables.sqlite3"
+    link.unlink()
+    link.symlink_to(elsewhere)  # swapped after the checks
+    cert, key, _ = linked.certificate("home")
+    linked.create_journal()
+    assert cert.parent == key.parent == real and (real / "tables.sqlite3").exists()
+    assert not any(elsewhere.iterdir())
+    linked.unlock()
 
 
 @pytest.mark.parametrize("damaged", ["key.pem", "cert.pem"])
