@@ -399,6 +399,10 @@ class Job:
         return (Job, (*fields, self.preset, self.options))
 
 
+#: A record of the simulator's is the user's own: every hand of the game is in it.
+RECORD_MODE = 0o600
+
+
 def run_job(job: Job) -> tuple[int, list[Tally]]:
     tallies = [Tally(bot) for bot in job.bots]
     for number in job.numbers:
@@ -407,12 +411,11 @@ def run_job(job: Job) -> tuple[int, list[Tally]]:
         )
         tally_game(game, names, timers, tallies, (job.seed, number))
         if job.record:
+            from president.bots.files import write_whole
             from president.engine.record import dumps, to_record
 
             path = Path(job.record) / f"{job.preset}-seed{job.seed}-game{number:05d}.json"
-            part = path.with_name(f".{path.name}.part")  # whole or not at all (Ctrl-C, disk full)
-            part.write_text(dumps(to_record(game, job.preset)), encoding="utf-8")
-            part.replace(path)
+            write_whole(path, dumps(to_record(game, job.preset)), RECORD_MODE)
     return len(job.numbers), tallies
 
 

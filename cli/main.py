@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -143,21 +142,20 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
         )
     command = " ".join(["president rules", *sys.argv[2:]]) if sys.argv[1:2] == ["rules"] else ""
     text = format_rule_file(chosen, made_by=command)
-    part = path.with_name(f".{path.name}.part")
+    from president.bots.files import write_whole  # (rules stays quick)
+
     try:
         if kept:  # (the config folder, beside the player's key: private)
-            from president.client.identity import private_folder  # (rules stays quick)
+            from president.client.identity import private_folder
 
             private_folder(path.parent)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, path)
+        umask = os.umask(0o077)  # (read, and put back: a file of the user's, as any)
+        os.umask(umask)
+        write_whole(path, text, 0o600 if kept else 0o666 & ~umask)
     except OSError as exc:
         raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):  # (none was made where none can be)
-            part.unlink(missing_ok=True)
     count = len(chosen.changes)
     where = (
         "the lobby's create-table form lists it"

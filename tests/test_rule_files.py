@@ -7,7 +7,9 @@ whole games that replay legal."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from pathlib import Path
 
 import pytest
@@ -237,6 +239,27 @@ def test_save_then_rules_sim_and_replay_take_the_file(tmp_path: Path) -> None:
         None,
     )
     assert fault["error"].startswith(f"played by other rules than {other}: ")
+
+
+def test_save_never_writes_through_a_link_planted_beside_the_file(tmp_path: Path) -> None:
+    """A hostile local user's pass: a link at `.NAME.part` (the fixed name the file was
+    written under first) in a folder others may write in had `--save` write over a file
+    of the user's.  The file is the user's as any they make (their umask)."""
+    victim = tmp_path / "notes.txt"
+    victim.write_text("precious")
+    (tmp_path / ".friday.toml.part").symlink_to(victim)
+    saved = president("rules", "daifugo", "--save", str(tmp_path / "friday.toml"))
+    assert saved.returncode == 0, saved.stderr
+    assert victim.read_text() == "precious"
+    assert parse_rule_file((tmp_path / "friday.toml").read_text()).preset == "daifugo"
+    mode = stat.S_IMODE(os.stat(tmp_path / "friday.toml").st_mode)
+    assert mode == 0o666 & ~current_umask(), oct(mode)
+
+
+def current_umask() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 def test_a_saved_set_is_found_by_name_and_offered_by_the_create_form(

@@ -374,3 +374,27 @@ def test_ctrl_c_and_a_gone_reader_keep_only_the_counted_games_records(
     args = ["sim", "--games", "10", "--jobs", "1", "--bots", "random", "--record", str(folder)]
     assert main(args) == 130
     assert sorted(p.name for p in folder.iterdir()) == ["classic-seed1-game00000.json"]
+
+
+def test_a_link_planted_in_the_records_folder_is_never_written_through(tmp_path: Path) -> None:
+    """A hostile local user's pass: in a records folder others may write in, a link at
+    the fixed name the record was written under first (`.NAME.part`) had the run write
+    over a file of the user's.  Now each record goes into a fresh file of a name nobody
+    could choose before, private to the user (every hand of the game is in it)."""
+    import os
+    import stat
+
+    from president.cli import main
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("precious")
+    (folder / ".classic-seed7-game00000.json.part").symlink_to(victim)
+    (folder / ".classic-seed7-game00000-x.json.part").symlink_to(victim)
+    args = ["sim", "--games", "1", "--seed", "7", "--jobs", "1", "--bots", "random"]
+    assert main([*args, "--record", str(folder)]) == 0
+    assert victim.read_text() == "precious"
+    record = folder / "classic-seed7-game00000.json"
+    assert not record.is_symlink() and record.read_text().startswith("{")
+    assert stat.S_IMODE(os.stat(record).st_mode) == 0o600
