@@ -1,9 +1,13 @@
-"""Files written whole or not at all: a record of the simulator's, a rules file."""
+"""Files written whole or not at all (a record of the simulator's, a rules file), and
+whether a user other than this one may write in a folder."""
 
 from __future__ import annotations
 
 import contextlib
+import grp
 import os
+import pwd
+import stat
 import tempfile
 from pathlib import Path
 
@@ -27,3 +31,24 @@ def write_whole(path: Path, text: str, mode: int = 0o600) -> None:
         with contextlib.suppress(OSError):
             os.unlink(part)
         raise
+
+
+def others_may_write(info: os.stat_result) -> bool:
+    """Whether a directory of that mode may be written by a user other than this one: by
+    everyone, or by its group unless that group is this user's own (a user private
+    group, as Debian makes: named as the user, nobody else in it)."""
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o002:
+        return True
+    if not mode & 0o020:
+        return False
+    try:
+        group = grp.getgrgid(info.st_gid)
+        user = pwd.getpwuid(os.geteuid())
+    except KeyError:
+        return True
+    return not (
+        info.st_gid == user.pw_gid
+        and group.gr_name == user.pw_name
+        and not set(group.gr_mem) - {user.pw_name}
+    )

@@ -6,10 +6,13 @@ brackets (`fd00::2:7766`) is read as the same address."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from president.bots.files import others_may_write
 from president.protocol.certs import normalise_fingerprint, same_fingerprint
 
 from .identity import private_folder
@@ -57,28 +60,40 @@ class KnownServers:
 
     def load(self) -> dict[str, str]:
         """The remembered fingerprints by address; `UntrustedPins` if the file, or the
-        folder it is in, is another user's or open to their writing."""
-        try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+        folder it is in, is another user's or open to their writing, or the file is a
+        link or no file (a FIFO hung the client).  What is read is the file checked: one
+        descriptor, never the path again (a swap between the two let another's pins in)."""
+        try:  # (O_NONBLOCK: a FIFO would hang the open; a file ignores it)
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except FileNotFoundError:
             return {}
-        for path in (self.path, self.path.parent):
-            self._trusted(path)
-        return known_lines(lines)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UntrustedPins(
+                    f"{self.path} is a symlink: the servers remembered there are not "
+                    "trusted (it is not followed); put the file itself there"
+                ) from None
+            raise
+        with os.fdopen(fd, encoding="utf-8") as file:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise UntrustedPins(f"{self.path} is not a file: remove it")
+            self._trusted(self.path, info)
+            self._trusted(self.path.parent, self.path.parent.stat())
+            return known_lines(file.read().splitlines())
 
-    def _trusted(self, path: Path) -> None:
+    def _trusted(self, path: Path, info: os.stat_result) -> None:
         """`UntrustedPins` if `path` (the file or its folder) is another user's or open to
-        every user's writing (a group's: the user's own group, mostly, is no matter)."""
-        info = path.stat()
+        another user's writing (its group's too, unless that group is the user's own)."""
         if info.st_uid != os.geteuid():
             raise UntrustedPins(
                 f"{path} belongs to user {info.st_uid}, not to you: the servers "
                 f"remembered in {self.path} are not trusted; remove it"
             )
-        if info.st_mode & 0o002:
+        if others_may_write(info):
             raise UntrustedPins(
-                f"{path} is open to every user's writing (mode {info.st_mode & 0o7777:o}):"
-                f" the servers remembered in {self.path} are not trusted; chmod o-w {path},"
+                f"{path} is open to other users' writing (mode {info.st_mode & 0o7777:o}):"
+                f" the servers remembered in {self.path} are not trusted; chmod go-w {path},"
                 " and check the fingerprints there"
             )
 
@@ -101,7 +116,7 @@ class KnownServers:
             return  # (known already: a client coming back writes nothing, a full disk or not)
         known[address] = normalise_fingerprint(shown)
         private_folder(self.path.parent)
-        self._trusted(self.path.parent)  # (one there already, open: not written into)
+        self._trusted(self.path.parent, self.path.parent.stat())  # (open: not written into)
         body = "".join(f"{addr} {fp}\n" for addr, fp in sorted(known.items()))
         text = "# president: servers whose certificates you trusted\n" + body
         # Private like the rest of the folder (it says which servers this user visits);

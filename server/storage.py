@@ -12,9 +12,7 @@ import contextlib
 import datetime
 import errno
 import fcntl
-import grp
 import os
-import pwd
 import re
 import secrets
 import ssl
@@ -22,6 +20,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from president.bots.files import others_may_write
 from president.engine.record import dumps
 from president.protocol.certs import fingerprint, make_certificate, pem_to_der
 
@@ -118,7 +117,7 @@ class Storage:
                     f"{info.st_uid}: they could put a directory of their own in its place; "
                     "use a data directory under folders of your own (--data)"
                 )
-            if mode & 0o022 and not mode & stat.S_ISVTX and _others_write(info):
+            if mode & 0o022 and not mode & stat.S_ISVTX and others_may_write(info):
                 raise StorageError(
                     f"the data directory {real} is inside {parent}, which other users may "
                     f"write in (mode {mode:o}): they could put a directory of their own in "
@@ -291,27 +290,6 @@ class Storage:
             path = where / f"{stamp}-{safe}-{n}.json"
         write_private(path, dumps(record).encode())
         return path
-
-
-def _others_write(info: os.stat_result) -> bool:
-    """Whether a directory of that mode may be written by a user other than this one: by
-    everyone, or by its group unless that group is this user's own (a user private
-    group, as Debian makes: named as the user, nobody else in it)."""
-    mode = stat.S_IMODE(info.st_mode)
-    if mode & 0o002:
-        return True
-    if not mode & 0o020:
-        return False
-    try:
-        group = grp.getgrgid(info.st_gid)
-        user = pwd.getpwuid(os.geteuid())
-    except KeyError:
-        return True
-    return not (
-        info.st_gid == user.pw_gid
-        and group.gr_name == user.pw_name
-        and not set(group.gr_mem) - {user.pw_name}
-    )
 
 
 def _check_private(path: Path, *, directory: bool, follow: bool = False) -> None:

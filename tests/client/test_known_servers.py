@@ -84,12 +84,63 @@ def test_servers_remembered_where_anyone_may_write_are_not_trusted(
     known = KnownServers(path)
     known.remember("10.0.0.1:7766", FINGERPRINT)
     (path if which == "file" else path.parent).chmod(0o777 if which == "folder" else 0o666)
-    with pytest.raises(UntrustedPins, match=r"open to every user's writing .* chmod o-w"):
+    with pytest.raises(UntrustedPins, match=r"open to other users' writing .* chmod go-w"):
         known.check("10.0.0.1:7766", FINGERPRINT)
     with pytest.raises(UntrustedPins):
         known.remember("10.0.0.2:7766", FINGERPRINT)
-    (path if which == "file" else path.parent).chmod(0o600 if which == "file" else 0o775)
-    assert known.check("10.0.0.1:7766", FINGERPRINT)  # (a group's writing is no matter)
+    (path if which == "file" else path.parent).chmod(0o600 if which == "file" else 0o700)
+    assert known.check("10.0.0.1:7766", FINGERPRINT)
+
+
+def test_the_file_read_is_the_file_checked_never_a_link_nor_a_fifo(tmp_path: Path) -> None:
+    """A hostile local user's pass: the file was read by its path and checked by its path
+    again, so a swap between the two let another's pins in; and a FIFO in its place hung
+    the client.  One descriptor now, opened without following a link."""
+    from president.client.pinning import UntrustedPins
+
+    folder = tmp_path / "president"
+    folder.mkdir(mode=0o700)
+    theirs = tmp_path / "theirs"
+    theirs.write_text(f"10.0.0.1:7766 {FINGERPRINT}\n")
+    path = folder / "known_servers"
+    path.symlink_to(theirs)
+    with pytest.raises(UntrustedPins, match="is a symlink"):
+        KnownServers(path).load()
+    path.unlink()
+    os.mkfifo(path)
+    with pytest.raises(UntrustedPins, match="is not a file"):
+        KnownServers(path).load()
+
+
+def test_a_groups_writing_is_trusted_only_where_the_group_is_the_users_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where users share a primary group, its writing is another user's (a hostile local
+    user's pass); a user private group (named as the user, nobody else in it) is not."""
+    import grp
+    import pwd
+    import stat
+    from types import SimpleNamespace
+
+    from president.bots.files import others_may_write
+
+    me = SimpleNamespace(pw_name="ann", pw_gid=1000)
+    groups = {
+        1000: SimpleNamespace(gr_name="ann", gr_mem=[]),
+        100: SimpleNamespace(gr_name="users", gr_mem=["ann", "mallory"]),
+        1001: SimpleNamespace(gr_name="ann", gr_mem=["mallory"]),
+    }
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: me)
+    monkeypatch.setattr(grp, "getgrgid", lambda gid: groups[gid])
+
+    def folder(mode: int, gid: int) -> os.stat_result:
+        return os.stat_result((stat.S_IFDIR | mode, 0, 0, 1, os.geteuid(), gid, 0, 0, 0, 0))
+
+    assert not others_may_write(folder(0o775, 1000))
+    assert others_may_write(folder(0o775, 100))
+    assert others_may_write(folder(0o775, 1001))  # (not the user's primary group)
+    assert others_may_write(folder(0o757, 1000))
+    assert not others_may_write(folder(0o755, 100))
 
 
 def test_a_first_server_is_not_remembered_into_a_folder_anyone_may_write(tmp_path: Path) -> None:
@@ -100,7 +151,7 @@ def test_a_first_server_is_not_remembered_into_a_folder_anyone_may_write(tmp_pat
     folder = tmp_path / "president"
     folder.mkdir()
     folder.chmod(0o777)
-    with pytest.raises(UntrustedPins, match="open to every user's writing"):
+    with pytest.raises(UntrustedPins, match="open to other users' writing"):
         KnownServers(folder / "known_servers").remember("10.0.0.1:7766", FINGERPRINT)
     assert not (folder / "known_servers").exists()
 
