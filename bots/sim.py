@@ -79,11 +79,14 @@ class Clock:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The count and the times; the times null where nothing was timed (a bot the
+        simulator does not time: zeros read as decisions that took no time)."""
+        timed = bool(self.count)
         return {
             "decisions": self.count,
-            "median_ms": round(self.quantile(0.5) * 1e3, 3),
-            "mean_ms": round(self.mean * 1e3, 3),
-            "p90_ms": round(self.quantile(0.9) * 1e3, 3),
+            "median_ms": round(self.quantile(0.5) * 1e3, 3) if timed else None,
+            "mean_ms": round(self.mean * 1e3, 3) if timed else None,
+            "p90_ms": round(self.quantile(0.9) * 1e3, 3) if timed else None,
         }
 
 

@@ -98,6 +98,16 @@ def test_decision_times_add_up_across_processes() -> None:
         parts[i % 2].add(seconds)
     parts[0].merge(parts[1])
     assert (parts[0].buckets, parts[0].count) == (clock.buckets, clock.count)
+    # a bot not timed: its times are null in --json, not zeros read as no time taken
+    assert one.to_json()["decision_times"]["median_ms"] is not None
+    untimed = run(find_preset("classic"), bots, 4, 9, processes=1, options=options).entrants[1]
+    assert untimed.decisions.count == 0
+    assert untimed.to_json()["decision_times"] == {
+        "decisions": 0,
+        "median_ms": None,
+        "mean_ms": None,
+        "p90_ms": None,
+    }
     assert math.isclose(parts[0].seconds, clock.seconds)
     assert math.isclose(clock.mean, sum(times) / 200)
     assert abs(clock.quantile(0.5) - 0.010) < 0.010 * 0.025  # within a bucket
