@@ -708,8 +708,10 @@ class TableApp:
     def _hand_title(self) -> str:
         """The hand's box: my cards, or the cards played I may take now (a take owed)."""
         taking = self.screen.taking()
-        if not taking:
-            return "your hand"
+        if not taking:  # (on my turn, what the underline means: the help had no room)
+            legal = self.screen.legal_ranks()
+            wide = self._columns() >= 50
+            return "your hand: underlined cards can be played" if legal and wide else "your hand"
         return (
             "name a rank: a card of each" if taking is RANK_CARDS else "the cards played: take one"
         )

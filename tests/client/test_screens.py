@@ -391,6 +391,21 @@ async def test_who_watches_is_in_the_header_and_their_coming_and_going_in_the_lo
         assert "no more of these this hand" in flaps[-1], flaps
 
 
+async def test_on_my_turn_the_hand_says_what_its_underline_means() -> None:
+    """A pass: nothing said what an underlined card meant (a card some play open to me
+    now holds); on my turn the hand's box says it, at other times it is "your hand"."""
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        while table.client.model.my_turn:
+            table.step()
+        text = await terminal.redraw()
+        assert "| your hand |" in text and "underlined" not in text, text
+        while not table.client.model.my_turn:
+            table.step()
+        text = await terminal.redraw()
+        assert table.app.screen.legal_ranks(), text  # (this deal: a play is open to me)
+        assert "| your hand: underlined cards can be played |" in text, text
+
+
 def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
     assert window_start(6, 5, [2, 0]) == 0  # both in the first five lines
     assert window_start(6, 5, [5, 1]) == 1  # both: the window as low as needed
