@@ -70,7 +70,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
         title = f"{args.rules}: {title[0].lower()}{title[1:]}"
     print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
     columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-    print("\n".join(rules_listing(rules, changed, every=args.all, columns=columns)))
+    listing = "\n".join(rules_listing(rules, changed, every=args.all, columns=columns))
+    if shows_suits():  # (the 3♠ as the game shows it, where the rules said the 3S)
+        from president.client.tui.narrator import suited
+
+        listing = suited(listing)
+    print(listing)
     return 0
 
 
@@ -226,14 +231,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def shows_suits() -> bool:
+    """Whether stdout can show a suit's symbol (not an ASCII-only one)."""
+    try:
+        "♣♦♥♠".encode(getattr(sys.stdout, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def cards_shown(cards: Sequence[str]) -> str:
     """A record's cards as the screens show them (Q♠ 10♦) where stdout can show a suit's
     symbol; else in the record's own letters (QS 10D)."""
-    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
     try:
-        "♣♦♥♠".encode(encoding)
-        parsed = parse_cards(cards)
-    except (UnicodeEncodeError, LookupError, ValueError):
+        parsed = parse_cards(cards) if shows_suits() else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
         return " ".join(cards)
     from president.client.tui.narrator import cards_text
 

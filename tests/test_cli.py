@@ -628,3 +628,15 @@ def test_a_data_directory_given_in_quotes_with_a_tilde_is_under_home() -> None:
     assert directory("/srv/president") == Path("/srv/president")
     with pytest.raises(argparse.ArgumentTypeError, match="an empty directory name"):
         directory("  ")
+
+
+def test_the_rules_in_words_show_cards_as_the_game_does_where_stdout_can() -> None:
+    """A pass read "the 3S" in `president rules` where the game shows 3♠; an ASCII-only
+    stdout keeps the letters."""
+    from .harness.processes import president_here
+
+    shown = president_here("rules", "daifugo", "--all", encoding="utf-8")
+    assert "the 3♠ played alone beats a lone joker" in shown.stdout, shown.stdout
+    assert "the holder of the 3♣ leads" in shown.stdout and "3S" not in shown.stdout
+    plain = president_here("rules", "daifugo", "--all", encoding="ascii")
+    assert "the 3S played alone beats a lone joker" in plain.stdout, plain.stdout

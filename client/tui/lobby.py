@@ -14,6 +14,7 @@ from president.protocol import messages as m
 
 from ..model import Ladder, TableList, shown
 from .fit import HelpPages, middle_cut, said
+from .narrator import suited
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -132,7 +133,7 @@ class TableForm:
             shown = value_word(value)
             if name in self.toggles:
                 shown += " *"
-            out.append((name, shown, toggle_words(name, value, rules)))
+            out.append((name, shown, suited(toggle_words(name, value, rules))))
         return out
 
     def move(self, step: int) -> None:
@@ -429,7 +430,7 @@ class LobbyScreen:
             return []
         return [
             f"{name} = {value_word(getattr(rules, name))}: "
-            + toggle_words(name, getattr(rules, name), rules)
+            + suited(toggle_words(name, getattr(rules, name), rules))
             for name in changes
         ]
 

@@ -42,7 +42,7 @@ from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, middle_cut, said, shorten
-from .narrator import Narrator, Payment, card_text, cards_text, plural
+from .narrator import Narrator, Payment, card_text, cards_text, plural, suited
 from .standings import HandResult, said_together, standings
 
 #: The log's note of a connection taken back by itself (said with the hand under way
@@ -358,6 +358,7 @@ class TableScreen:
             return "choose cards with space, then enter" if beats else NOTHING_BEATS
         action = Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
         problem = view.problem(action)
+        problem = suited(problem) if problem else problem  # (its cards as the hand shows them)
         if type(action) is Return:
             owed = view.return_size
             if 0 < owed != len(chosen):  # (counted as a due's are: "the return is 2 cards,
@@ -1007,7 +1008,7 @@ class TableScreen:
             return []
         preset, changed = table.preset, table.changed
         return [f"rules: {preset}" + (", changed:" if changed else " (see president rules)")] + [
-            f"• {toggle_words(name, getattr(rules, name), rules)}" for name in changed
+            f"• {suited(toggle_words(name, getattr(rules, name), rules))}" for name in changed
         ]
 
     def deal_line(self) -> str:

@@ -280,3 +280,16 @@ def test_a_play_that_turns_the_direction_of_play_says_which_way() -> None:
     run = tuple(parse_cards("9C 10C JC QC"))
     assert "turns" not in (narrator.line(Played(1, run, False, False), before) or "")
     assert "turns" not in (Narrator(seating=SEATING).line(Played(1, nine, False, False)) or "")
+
+
+def test_the_engines_words_name_cards_as_the_screens_show_them() -> None:
+    """A pass read "the 3S" in the rules beside 3♠ in the hand."""
+    from president.client.tui.narrator import suited
+
+    assert suited("the opening play must contain the 3C") == "the opening play must contain the 3♣"
+    assert (
+        suited("the 3S played alone beats a lone joker") == "the 3♠ played alone beats a lone joker"
+    )
+    assert suited("10D, AH and 2S") == "10♦, A♥ and 2♠"
+    for kept in ("ACE", "3Sx", "a 3 or 10", "13C", "mode 3C0"):
+        assert suited(kept) == kept

@@ -13,7 +13,7 @@ from president.client.model import TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import TableForm
 from president.client.tui.lobby_app import LobbyApp
-from president.client.tui.narrator import Narrator, lock_text
+from president.client.tui.narrator import Narrator, lock_text, suited
 from president.client.tui.table import TableScreen, suggested_payment
 from president.engine import (
     VARIANTS,
@@ -353,7 +353,7 @@ def test_the_create_table_form_says_each_new_toggle_in_words() -> None:
     rules = find_preset("daifugo")
     for name in VARIANTS:
         value = getattr(rules, name)
-        assert rows[name] == (str(value).lower(), toggle_words(name, value, rules)), name
+        assert rows[name] == (str(value).lower(), suited(toggle_words(name, value, rules))), name
     assert form.problem() is None
     form.row = form.keys.index("suit_ranking")
     form.change(1)
@@ -479,7 +479,7 @@ async def test_the_form_shows_each_new_toggle_in_words_on_a_terminal(
                 await terminal.step("\x1b[B")
             text = await terminal.redraw()
             shown = set(text.replace("│", " ").split())
-            words = toggle_words(name, getattr(rules, name), rules)
+            words = suited(toggle_words(name, getattr(rules, name), rules))
             assert name in text and set(words.split()) <= shown, (name, text)
         await terminal.stop()
     for line in text.split("\n"):
