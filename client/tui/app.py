@@ -497,8 +497,20 @@ class TableApp:
         width = self._columns() - 1
         if self.screen.connection != "connected" and len(" · ".join(p for _, p in parts)) > width:
             parts[-2] = (0, f"[{_short_state(self.screen.connection)}]")
-        kept = fit_parts(parts, width - 4, " · ")
-        room = width - 4 - sum(len(parts[i][1]) + 3 for i in kept)
+        first_tail = len(parts) - 2  # (the connection's state and "? for help")
+
+        def drawn(kept: list[int]) -> int:
+            """The header's length as drawn: " a · b · c" then "   state  ? for help"."""
+            main = [len(parts[i][1]) for i in kept if i < first_tail]
+            tail = [len(parts[i][1]) for i in kept if i >= first_tail]
+            return (1 + sum(main) + 3 * max(0, len(main) - 1)) + (
+                3 + sum(tail) + 2 * (len(tail) - 1) if tail else 0
+            )
+
+        kept = fit_parts(parts, width, " · ")  # (as drawn, within one or two columns)
+        while len(kept) > 1 and drawn(kept) > width:
+            kept.remove(max(kept, key=lambda i: (parts[i][0], i)))
+        room = width - drawn(kept) - 3  # (the name and its " · ")
         if 0 not in kept and room >= 8:  # the table's name cut to the room, not gone
             parts[0] = (parts[0][0], middle_cut(table.name, room))
             kept.insert(0, 0)

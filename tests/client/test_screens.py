@@ -1260,9 +1260,20 @@ async def test_a_long_table_name_stays_in_the_header_while_reconnecting(
         header = terminal.lines()[0]
         assert "reconnecting" in header and "hand 2 · play" in header, text
         shown = header.split(" · ")[0].strip()
-        assert shown == name or (shown.startswith("Alexandri") and shown.endswith("…'s table")), (
-            header
-        )
+        cut = shown.startswith("Alexandri") and "…" in shown and shown.endswith("'s table")
+        assert shown == name or cut, header
+
+
+async def test_at_60_columns_the_header_keeps_the_preset_where_it_fits() -> None:
+    """A newcomer's pass at 60x16: the header dropped the preset (" local · hand 1 ·
+    play") with room for it to spare; it is measured as it is drawn now."""
+    async with open_table(mid_hand, 16, 60) as (table, terminal):
+        table.name = "local"
+        table.deliver(table.view())
+        await terminal.redraw()
+    header = terminal.lines()[0]
+    assert header.startswith(" local · classic+ · hand 2 · play"), header
+    assert header.rstrip().endswith("[connected]  ? for help") and len(header.rstrip()) <= 59
 
 
 async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> None:
