@@ -22,7 +22,7 @@ from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.identity import certificate_digest
 
-from .admission import Admitted, reserve_open, to_evict
+from .admission import STAY, Admitted, reserve_open, reserve_victim, to_evict
 from .config import ServerConfig, hash_password, remember_right
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
@@ -326,8 +326,12 @@ class Server:
         over = False
         if self._regular() >= self.config.max_connections and not self._evict(address):
             if not reserve_open(self._admitted, address):
-                sock.close()
-                return
+                now = asyncio.get_running_loop().time()
+                silent = reserve_victim(self._admitted, address, now)
+                if silent is None:
+                    sock.close()
+                    return
+                self._drop(silent, address, now)  # (a reserve place held, saying nothing)
             over = True  # in to say hello: it stays if it comes back to its chair
         loop = asyncio.get_running_loop()
         entry = Admitted(address, loop.time(), over=over)
@@ -367,23 +371,28 @@ class Server:
         victim = to_evict(self._admitted, newcomer, now, self.config.evict_idle_seconds)
         if victim is None:
             return False
+        self._drop(victim, newcomer, now)
+        return True
+
+    def _drop(self, victim: Admitted, newcomer: str, now: float) -> None:
+        """Close `victim` to make room for a connection from `newcomer`, saying why."""
         self._release(victim)
         session = victim.session
         log.info("%s: evicted to make room for %s", victim.address, newcomer)
         if isinstance(session, Session) and session.welcomed:
-            idle = now - session.last_active >= self.config.evict_idle_seconds
-            reason = (
-                "the server is full and this connection was idle"
-                if idle
-                else "the server is full and your address holds more connections than any other"
-            )
+            if now - session.last_active >= self.config.evict_idle_seconds:
+                reason = "the server is full and this connection was idle"
+            elif (session.table is None or session.watching) and now - session.moved >= STAY:
+                where = "watched" if session.watching else "stayed in the lobby"
+                reason = f"the server is full and this connection had {where} longest"
+            else:
+                reason = "the server is full and your address holds more connections than any other"
             session.goodbye(m.Bye(code=Code.TIMEOUT, reason=reason))
             asyncio.get_running_loop().call_later(1.0, session.writer.transport.abort)
         elif isinstance(session, Session):
             session.kill("evicted before hello: the server is full")
         elif victim.task is not None:
             victim.task.cancel()  # still in its TLS handshake
-        return True
 
     def _release(self, entry: Admitted) -> None:
         """The connection no longer counts against the caps (once)."""

@@ -119,7 +119,9 @@ class Session:
         #: (b"" and "" for a client that speaks no version with keys).
         self.player_key = b""
         self.player_id = ""
-        self.table: Table | None = None
+        self._table: Table | None = None
+        #: When it last came to the lobby or to a table (server/admission.py, `STAY`).
+        self.moved = asyncio.get_running_loop().time()
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
         #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
         self.queued_bytes = 0
@@ -141,6 +143,17 @@ class Session:
         self._chat_times: list[float] = []
         #: Chat lines not sent to this client because it was behind.
         self.chat_dropped = 0
+
+    @property
+    def table(self) -> Table | None:
+        """The table it sits at or watches (None: in the lobby)."""
+        return self._table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        if table is not self._table:
+            self.moved = asyncio.get_running_loop().time()
+        self._table = table
 
     @property
     def version(self) -> int:

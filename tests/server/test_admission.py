@@ -11,9 +11,11 @@ from typing import Any
 from president.server.admission import (
     HOUSEHOLD,
     RESERVE,
+    STAY,
     YOUNG,
     Admitted,
     reserve_open,
+    reserve_victim,
     to_evict,
 )
 
@@ -22,6 +24,8 @@ from president.server.admission import (
 class Visitor:
     welcomed: bool = True
     last_active: float = 0.0
+    #: When it came to the lobby or its table.
+    moved: float = 0.0
     table: Any = None
     watching: bool = False
     #: At a table whose game is under way.
@@ -126,3 +130,45 @@ def test_the_reserve_is_one_place_per_address_and_no_more_than_reserve() -> None
     assert not reserve_open(full, "10.0.0.200")
     # connections on reserve places are never what a newcomer evicts (their hello decides)
     assert to_evict(full, "10.0.0.200", 100.0, 30.0) is None
+
+
+def test_a_busy_crowd_one_connection_an_address_makes_room_once_it_has_stayed() -> None:
+    """A hostile pass: one connection from each of 60 addresses in the lobby, each asking
+    for the table list every 10 s, held a full server for good (nobody idle, no address
+    holding more than the newcomer's).  The one in the lobby (or watching) longest goes,
+    once it has stayed `STAY` seconds; nobody at a table is ever asked to."""
+    now = 1000.0
+    crowd = [
+        admitted(f"10.9.0.{i}", 0.0, Visitor(last_active=now - 5, moved=now - STAY + 10 + i / 10))
+        for i in range(60)
+    ]
+    assert to_evict(crowd, "10.0.0.5", now, 30.0) is None  # none has stayed two minutes
+    later = now + 10.5
+    for a in crowd:
+        a.session.last_active = later - 5  # type: ignore[union-attr]
+    assert to_evict(crowd, "10.0.0.5", later, 30.0) is crowd[0]  # the longest in the lobby
+    watcher = admitted("10.9.1.1", 0.0, Visitor(table="T", watching=True, last_active=later))
+    assert to_evict([*crowd, watcher], "10.0.0.5", later, 30.0) is watcher  # watched longer
+    players = [
+        admitted(f"10.8.0.{i}", 0.0, Visitor(table="G", moved=0.0, last_active=later, playing=True))
+        for i in range(60)
+    ]
+    assert to_evict(players, "10.0.0.5", later, 30.0) is None  # seated: never for staying
+
+
+def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
+    """A hostile pass held all 16 reserve places with bare TCP connections that never
+    began TLS, each back as its handshake's 10 s ran out: a friend could not get back to
+    their game.  A newcomer takes the place held longest in silence, once it has had
+    `YOUNG` seconds; one that said hello (being let in, or told no) is never taken."""
+    now = 100.0
+    silent = [Admitted(f"10.7.0.{i}", now - 5 - i, over=True) for i in range(RESERVE)]
+    assert not reserve_open(silent, "10.0.0.5")
+    assert reserve_victim(silent, "10.0.0.5", now) is silent[-1]  # the oldest
+    fresh = [Admitted(f"10.7.0.{i}", now - YOUNG / 2, over=True) for i in range(RESERVE)]
+    assert reserve_victim(fresh, "10.0.0.5", now) is None  # each still has time to say hello
+    spoken = [Admitted(f"10.7.0.{i}", 0.0, session=Visitor(), over=True) for i in range(RESERVE)]
+    assert reserve_victim(spoken, "10.0.0.5", now) is None
+    # the newcomer's own address's place first (one reserve place an address)
+    own = [*silent[1:], Admitted("10.0.0.5", now - 3, over=True)]
+    assert reserve_victim(own, "10.0.0.5", now) is own[-1]

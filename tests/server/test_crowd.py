@@ -5,6 +5,7 @@ process, real TLS connections."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
+from president.server.admission import RESERVE, YOUNG
 from president.server.chat import ChatBudget
 from president.server.lobby import Lobby
 from president.server.session import CHAT_ROOM
@@ -60,6 +62,74 @@ async def test_a_player_gets_back_to_their_chair_through_a_full_server(tmp_path:
         await back.close()
         for c in crowd:
             await c.link.close()
+
+
+async def test_a_player_gets_back_through_reserve_places_held_in_silence(tmp_path: Path) -> None:
+    """A hostile pass held every reserve place with a bare TCP connection from an address
+    of its own that never began TLS (back as soon as its handshake's time ran out): a
+    player could not get back to her game through a full server.  A place held in
+    silence for `YOUNG` seconds now goes to a newcomer."""
+    async with running_server(
+        tmp_path, max_connections=1, max_per_address=1000, evict_idle_seconds=600.0
+    ) as server:
+        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await sit_among_server_bots(ann)
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        await ann.link.close()
+        task.cancel()
+        await wait_for(lambda: not server.sessions)
+        crowd = await client(server, "crowd", tmp_path)  # the one place: nobody to evict
+        await wait_for(lambda: len(server.sessions) == 1)
+        holders = []  # (one reserve place an address: 127.0.0.2 to 127.0.0.17)
+        for i in range(RESERVE):
+            local = (f"127.0.0.{i + 2}", 0)
+            holders.append(
+                await asyncio.open_connection("127.0.0.1", server.port, local_addr=local)
+            )
+        await wait_for(lambda: sum(a.over for a in server._admitted) == RESERVE)
+        await asyncio.sleep(YOUNG + 0.5)  # (held long enough to have said hello)
+        back = await dialer(f"127.0.0.1:{server.port}", "ann", tmp_path, identity=bot_key("ann"))()
+        await back.send(m.Join(table="T"))
+        seated = await asyncio.wait_for(back.receive(), 10)
+        while not isinstance(seated, m.Seated):
+            assert not isinstance(seated, m.Error), seated
+            seated = await asyncio.wait_for(back.receive(), 10)
+        await back.close()
+        await crowd.link.close()
+        for _, writer in holders:
+            writer.close()
+
+
+async def test_a_busy_lobby_connection_makes_room_once_it_has_stayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile pass held every place of a full server for good with lobby connections,
+    one an address, each asking for the table list every 10 s (so none idle).  Once one
+    has stayed in the lobby `STAY` seconds (here 1), a newcomer takes its place, and it is
+    told why."""
+    from president.server import admission, app
+
+    monkeypatch.setattr(admission, "STAY", 1.0)
+    monkeypatch.setattr(app, "STAY", 1.0)
+    async with running_server(
+        tmp_path, max_connections=1, max_per_address=1000, evict_idle_seconds=600.0
+    ) as server:
+        squatter = await dialer(f"127.0.0.1:{server.port}", "squatter", tmp_path)()
+        await wait_for(lambda: len(server.sessions) == 1)
+        for _ in range(8):  # busy: never idle
+            await squatter.send(m.ListTables())
+            await asyncio.sleep(0.2)
+        newcomer = await dialer(f"127.0.0.1:{server.port}", "carl", tmp_path)()
+        said: list[object] = []
+        with contextlib.suppress(Exception):  # (until the bye, or the link's end)
+            while not said or not isinstance(said[-1], m.Bye | None):
+                said.append(await asyncio.wait_for(squatter.receive(), 5))
+        byes = [x for x in said if isinstance(x, m.Bye)]
+        assert byes and "had stayed in the lobby longest" in byes[0].reason, said
+        await newcomer.close()
 
 
 async def test_a_chat_burst_is_dropped_for_a_reader_behind_not_the_reader(
