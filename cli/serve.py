@@ -15,6 +15,7 @@ import socket
 import sys
 
 from president.client.tui.fit import fitted
+from president.client.tui.narrator import plural
 from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import Announcement, host_port
 from president.protocol.messages import VERSIONS
@@ -158,7 +159,7 @@ async def serve(
     if tables:
         playing = sum(t.status == "playing" for t in tables)
         say(
-            f"restored {len(tables)} table(s), {playing or 'none'} with a game in progress: "
+            f"restored {plural(len(tables), 'table')}, {playing or 'none'} with a game in progress: "
             "players have "
             f"{config.resume_seconds:g} s to reconnect"
         )
@@ -178,8 +179,8 @@ async def serve(
             await lan.close()  # first: browsers drop this server at once
         kept = sum(t.status == "playing" for t in server.lobby.tables.values())
         await server.close()
-    kept_line = f"; {kept} game(s) in progress kept for the next start" if kept else ""
-    say(f"stopped; {len(server.records)} game record(s) written this run{kept_line}")
+    kept_line = f"; {plural(kept, 'game')} in progress kept for the next start" if kept else ""
+    say(f"stopped; {plural(len(server.records), 'game record')} written this run{kept_line}")
     return 0
 
 

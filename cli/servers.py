@@ -20,6 +20,7 @@ from president.client.discovery import (
     ServerFinder,
     Trust,
 )
+from president.client.tui.narrator import plural
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
 
@@ -92,7 +93,7 @@ def as_json(found: Announcement, trust: Trust) -> dict[str, object]:
 
 
 def as_line(found: Announcement, trust: Trust, trusted_at: Sequence[str]) -> str:
-    tables = "? tables" if found.tables is None else f"{found.tables} table(s)"
+    tables = "? tables" if found.tables is None else plural(found.tables, "table")
     notes = [tables]
     if found.password:
         notes.append("password")
@@ -122,7 +123,7 @@ def cmd_servers(args: argparse.Namespace) -> int:
         print(as_line(announcement, trust, kept.trusted_at(announcement.fingerprint)))
     if ignored:
         print(
-            f"({ignored} other announcement(s) not listed: unusable, not answered, or beyond "
+            f"({plural(ignored, 'other announcement')} not listed: unusable, not answered, or beyond "
             f"the {MAX_OTHERS} kept of servers not trusted before, {MAX_PER_HOST} an address)"
         )
     if any(trust is Trust.CLAIMING for trust, _ in found):

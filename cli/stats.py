@@ -21,7 +21,7 @@ from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
 from president.client.tui.fit import middle_cut
-from president.client.tui.narrator import place_text
+from president.client.tui.narrator import place_text, plural
 from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
@@ -110,7 +110,7 @@ def lines(
     """The ladder in words, one line a player (and one for the offices they held); the
     players `asked` for by name that it does not hold, said so."""
     out = [  # (two lines: one broke mid-word in a terminal of 100 columns)
-        f"Ladder of {server}: {total} player(s) rated",
+        f"Ladder of {server}: {plural(total, 'player')} rated",
         "rating = mu - 3 sigma (OpenSkill, Plackett-Luce, updated every hand)",
     ]
     found = {e.name for e in entries}
@@ -234,13 +234,18 @@ def records_ladder(folder: Path) -> tuple[Ladder, int, int, list[str]]:
             continue
         # (a copy of a record, "x.json" and "x (1).json", counted its game twice: a review)
         game = hashlib.sha256(
-            json.dumps([document.get("players"), document.get("hands")], sort_keys=True).encode()
+            json.dumps(
+                [document.get(key) for key in ("rules", "players", "hands")], sort_keys=True
+            ).encode()
         ).hexdigest()
         if game in seen:
             problems.append(f"{path.name} left out: the same game as {seen[game]}")
             continue
-        seen[game] = path.name
         results, fault = record_results(document, path.name)
+        if fault and not results:  # (nothing of it counts: a fault before any hand's end)
+            problems.append(f"{path.name} left out: {fault}")
+            continue
+        seen[game] = path.name
         if fault:
             problems.append(f"{path.name}: only the hands before this counted: {fault}")
         for result in results:
@@ -248,7 +253,7 @@ def records_ladder(folder: Path) -> tuple[Ladder, int, int, list[str]]:
             if records is not None:
                 ladder.take(result, records)
         read += 1
-        unfinished += not (results and results[-1].game_over)
+        unfinished += not fault and not results[-1].game_over if results else not fault
     return ladder, read, unfinished, problems
 
 

@@ -14,7 +14,7 @@ from .cards import CARDS, RANK_NAMES, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave
 from .phase import Phase
-from .rules import PRESETS, Rules, preset_name_of, rules_from
+from .rules import PRESETS, TOGGLES, Rules, preset_name_of, rules_from
 from .state import Game
 
 FORMAT = "president-record/1"
@@ -198,6 +198,15 @@ def loads(text: str | bytes) -> dict[str, Any]:
         raise NotARecord("not a president record: far more JSON arrays and objects than words")
     try:
         document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        # (a file cut short, by a copy or a full disk: more opened than closed, and the
+        # fault in its last few characters)
+        bare = _STRING.sub("", exc.doc)
+        opened = _brackets(bare) > bare.count("]") + bare.count("}")
+        ends = opened and exc.pos >= len(exc.doc.rstrip()) - 8
+        raise NotARecord(
+            f"not JSON{' (it ends too early: cut short?)' if ends else ''}: {exc}"
+        ) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise NotARecord(f"not JSON: {exc}") from None
     except RecursionError:  # (the decoder recurses into nesting: a hostile file's, no record's)
@@ -210,6 +219,18 @@ def loads(text: str | bytes) -> dict[str, Any]:
             f"not a {FORMAT} record (format is {found!r})"
             if found is not None
             else f'not a president record: no "format": "{FORMAT}"'
+        )
+    rules = document.get("rules")
+    unknown = (
+        [k for k in rules if k != "preset" and k not in TOGGLES] if isinstance(rules, dict) else []
+    )
+    if unknown and all(k.isidentifier() and len(k) <= 40 for k in unknown):
+        named = ", ".join(sorted(unknown)[:3]) + (
+            f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        )
+        raise NotARecord(  # (not an illegal step: another version's rules)
+            f"its rules name toggles this version of president does not know ({named}): "
+            "a newer president's record? update president to read it"
         )
     return document
 

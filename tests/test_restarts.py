@@ -71,7 +71,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
 
         # Ctrl-C: the server says goodbye and keeps the game
         assert server.stop(signal.SIGINT) == 0, server.errors()
-        assert "1 game(s) in progress kept" in server.text(), server.text()
+        assert "1 game in progress kept" in server.text(), server.text()
         await ann.shows("server restarting — reconnecting (attempt")
         await bots.said("server restarting — reconnecting (attempt", 3)
         mark = len(bots.lines())
@@ -103,7 +103,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         await ann.shows("game over")
         await sam.shows("game over")  # sam watched on through both stops
         assert server.stop(signal.SIGINT) == 0
-        assert "1 game record(s) written" in server.text(), server.text() + server.errors()
+        assert "1 game record written" in server.text(), server.text() + server.errors()
     finally:
         halt.set()
         if person is not None:

@@ -33,7 +33,7 @@ async def test_bots_play_a_whole_daifugo_game_and_its_record_replays(tmp_path: P
         assert server.stop(signal.SIGINT) == 0
     finally:
         stop(server, bots)
-    assert "1 game record(s) written" in server.text(), server.text() + server.errors()
+    assert "1 game record written" in server.text(), server.text() + server.errors()
     (path,) = list(data.rglob("*.json"))
     record = json.loads(path.read_text())
     assert record["rules"]["preset"] == "daifugo", record["rules"]

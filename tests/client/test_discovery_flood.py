@@ -218,7 +218,7 @@ def test_president_servers_prints_the_trusted_server_first_and_counts_the_rest(
     assert lines[1].startswith("fake 999 ")
     assert lines[1].endswith("claims the certificate you trusted at 192.168.1.20:7766")
     assert all(line.startswith("fake ") for line in lines[2 : 2 + MAX_OTHERS])
-    assert lines[2 + MAX_OTHERS].startswith(f"({FAKES - MAX_OTHERS} other announcement(s) not")
+    assert lines[2 + MAX_OTHERS].startswith(f"({FAKES - MAX_OTHERS} other announcements not")
     assert lines[-1].endswith("not trusted before still asks about its certificate)")
     args.json = True
     assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]

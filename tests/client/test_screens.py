@@ -1092,7 +1092,7 @@ def test_president_stats_shows_every_row_with_as_many_places_as_the_longest() ->
     # broke mid-word at 100)
     said = stats_lines("president-night.example.lan:7766", 2, [first, second])
     assert said[:2] == [
-        "Ladder of president-night.example.lan:7766: 2 player(s) rated",
+        "Ladder of president-night.example.lan:7766: 2 players rated",
         "rating = mu - 3 sigma (OpenSkill, Plackett-Luce, updated every hand)",
     ]
 

@@ -415,7 +415,7 @@ async def test_a_damaged_page_is_named_in_one_line_and_the_rest_comes_back(
             assert "set aside in" in head and "its game's record in" in head
             assert len(list((data / "records").iterdir())) == 1
         else:
-            assert "restored 2 table(s)" in head
+            assert "restored 2 tables" in head
         ann = await asyncio.wait_for(client_of(server.port, "ann", tmp_path), 30)
         task = asyncio.create_task(ann.run())
         await ann.send(m.ListTables())

@@ -312,7 +312,7 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         server.stop(signal.SIGKILL)
         server = await server.again()
         assert server.pin == clients[0].link.fingerprint
-        assert "restored 1 table(s), 1 with a game in progress" in server.head
+        assert "restored 1 table, 1 with a game in progress" in server.head
 
         # each player's client reconnects by itself and takes its seat back with its token
         def resumed(c: Client, mark: int) -> bool:
@@ -341,7 +341,7 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         for c in clients:  # the deals before and after the restart all check out
             assert deals_check_out(c.model.deal_results), c.model.deal_results
         assert server.stop(signal.SIGTERM) == 0, server.errors()
-        assert "1 game record(s) written" in server.text(), server.text() + server.errors()
+        assert "1 game record written" in server.text(), server.text() + server.errors()
     finally:
         for task in follows:
             task.cancel()

@@ -39,7 +39,7 @@ async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Pa
         await wait_for(bot.game_over.is_set, 60)
         assert deals_check_out(ann.model.deal_results), ann.model.deal_results
         assert server.stop(signal.SIGTERM) == 0, server.errors()
-        assert "1 game record(s) written" in server.text()
+        assert "1 game record written" in server.text()
         task.cancel()
     finally:
         server.kill()
