@@ -113,8 +113,8 @@ def lines(
         f"Ladder of {server}: {plural(total, 'player')} rated",
         "rating = mu - 3 sigma (OpenSkill, Plackett-Luce, updated every hand)",
     ]
-    found = {e.name for e in entries}
-    missing = [name for name in asked if name not in found]
+    found = {e.name.casefold() for e in entries}  # (a name in any case: `--player Root`)
+    missing = [name for name in asked if name.casefold() not in found]
     if missing:
         out.append(f"not on this ladder (no hand finished here by that name): {', '.join(missing)}")
     if not entries:
@@ -215,7 +215,10 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         }
         print(json_text(document, indent=1))
     else:
-        print("\n".join(lines(link.server, total, entries, tuple(args.player))))
+        said = lines(link.server, total, entries, tuple(args.player))
+        # (a pass missed the game's winner, a bot the server played: docs/ratings.md)
+        said.insert(2, "players rated by name; the server's own bots (b at a table) are not")
+        print("\n".join(said))
     return 0
 
 

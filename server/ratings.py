@@ -292,10 +292,11 @@ class Ladder:
         ]
 
     def named(self, names: Iterable[str]) -> list[tuple[int, Record]]:
-        """(place, record) of the players going by these names (unknown names left out)."""
-        wanted = set(names)
+        """(place, record) of the players going by these names, in any case (as a name is
+        claimed here: unknown names left out)."""
+        wanted = {name.casefold() for name in names}
         return [
             (place, self.records[p])
             for place, p in enumerate(self.order(), start=1)
-            if self.records[p].name in wanted
+            if self.records[p].name.casefold() in wanted
         ]

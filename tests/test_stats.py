@@ -89,6 +89,10 @@ def test_without_a_server_or_a_game_of_play_it_says_where_play_keeps_them(
     out = president("stats", "--player", "greedy-2")
     assert out.returncode == 0 and " greedy-2  " in out.stdout, out.stdout
     assert "heuristic-0" not in out.stdout
+    # a name in any case, as a server claims one (a pass asked for Root, and was told
+    # root was not on the ladder)
+    out = president("stats", "--player", "Greedy-2")
+    assert " greedy-2  " in out.stdout and "not on this ladder" not in out.stdout, out.stdout
     refused = president("stats", "127.0.0.1", "--records", str(tmp_path))
     assert refused.returncode == 2 and "--records" in refused.stderr
     missing = president("stats", "--records", str(tmp_path / "nowhere"))
