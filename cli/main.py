@@ -215,8 +215,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     hands = len(summary["hands"])
     say(f"ok: {hands} hand{'' if hands == 1 else 's'} replayed, every step legal")
     for number, hand in enumerate(summary["hands"], start=1):  # as the screens count them
+        back = {(r["from"], r["to"]): r["cards"] for r in hand["returns"]}
         lines = [
             f"exchange: {give['from']} gave {give['to']} {cards_shown(give['cards'])}"
+            + (
+                f", back {cards_shown(back[give['to'], give['from']])}"
+                if (give["to"], give["from"]) in back
+                else ""
+            )
             for give in hand["gives"]
         ]
         lines.append("places: " + ", ".join(hand["finish"]) if hand["complete"] else "not finished")

@@ -12,7 +12,7 @@ from typing import Any
 from .actions import PASS, Action, Bomb, Discard, Handover, Play, Return, Take
 from .cards import CARDS, RANK_NAMES, Card, parse_cards
 from .errors import IllegalAction, RulesError
-from .events import Event, Gave
+from .events import Event, Gave, Returned
 from .phase import Phase
 from .rules import PRESETS, TOGGLES, Rules, preset_name_of, rules_from
 from .state import Game
@@ -354,6 +354,7 @@ def _replay_hand(
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
         raise _StepFault(None, "actions must be a list")
+    returns = _returns(game, events)  # (what came back for each give, as made)
     for number, step in enumerate(actions):
         seat, action = _parse_action(number, step)
         if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
@@ -363,14 +364,29 @@ def _replay_hand(
         except IllegalAction as exc:
             by = f"{game.seating[seat]} (seat {seat})" if 0 <= seat < len(game.seating) else ""
             raise _StepFault(number, str(exc), by) from None
+        returns += _returns(game, events)
         if on_step is not None:
             on_step(game, index, number, events)
     if game.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
         summary["complete"] = True
         summary["finish"] = list(game.finishes[-1])
-        # The key order docs/records.md shows: complete, finish, gives.
+        # The key order docs/records.md shows: complete, finish, gives, returns.
         summary["gives"] = summary.pop("gives")
+    summary["returns"] = returns
     return game
+
+
+def _returns(game: Game, events: list[Event]) -> list[dict[str, Any]]:
+    """The exchange's returns among `events`, as a replay's summary tells them."""
+    return [
+        {
+            "from": game.seating[e.giver],
+            "to": game.seating[e.receiver],
+            "cards": [str(c) for c in e.cards],
+        }
+        for e in events
+        if isinstance(e, Returned)
+    ]
 
 
 def _parse_action(number: int, step: Any) -> tuple[int, Action]:

@@ -29,6 +29,9 @@ def test_a_whole_game_of_every_preset_replays_as_written(expected: Path) -> None
         for hand in result["hands"]
     )
     assert list(result) == ["ok", "hands", "scores", "game_over", "winners"]
+    for hand in result["hands"]:  # each give answered by its receiver, as many cards back
+        gives = sorted((g["to"], g["from"], len(g["cards"])) for g in hand["gives"])
+        assert sorted((r["from"], r["to"], len(r["cards"])) for r in hand["returns"]) == gives
 
 
 def two_hands() -> dict[str, Any]:
@@ -58,7 +61,12 @@ def test_a_record_may_stop_mid_hand() -> None:
     record = two_hands()
     del record["hands"][1]["actions"][10:]
     out = replay(record).to_json()
-    assert out["ok"] and out["hands"][1] == {"complete": False, "gives": out["hands"][1]["gives"]}
+    hand = out["hands"][1]
+    assert out["ok"] and hand == {
+        "complete": False,
+        "gives": hand["gives"],
+        "returns": hand["returns"],
+    }
     assert out["scores"] == {"A": 2, "B": 1, "C": 0, "D": 0}
 
 
