@@ -139,6 +139,9 @@ class Judged:
     #: the loss (their difference is `gap`: the figures to show beside the loss, where
     #: `expected` is over every world each was played out in).  None: not measured.
     measured: tuple[float, float] | None = None
+    #: The action taken is the normal bot's (the heuristic's) choice: what `s` suggests
+    #: at the table (a player who followed it, told of a blunder, wondered why).
+    usual: bool = False
 
     def places(self) -> tuple[float, float]:
         """The action taken's expected place and the best's, to show beside the loss:
@@ -160,6 +163,7 @@ class Judged:
             "gap": round(self.gap, 3),
             "gained": round(self.gained, 3),
             "label": self.label,
+            "usual": self.usual,
             "expected": {str(a): round(e, 3) for a, e in self.expected},
             "measured": None
             if self.measured is None
@@ -627,6 +631,7 @@ def judge(moment: Moment, name: str, worlds: int = WORLDS, seed: int = 1) -> Jud
         gap,
         gained,
         measured,
+        moment.chosen == usual,
     )
 
 

@@ -178,6 +178,8 @@ def report(
             gap, labelled, decisions = behind[key]
             over = f" over {decisions} {plural('decision', decisions)}" if decisions > 1 else ""
             line += f", {signed(-gap)} against the best{over}"
+            if -gap > 0:  # (no play beats the best: a pass read it as better than the best)
+                line += " (above 0 by the deals' chance)"
             if labelled:
                 line += f" ({labelled} {plural('mistake', labelled)} or worse)"
         lines.append(line)
@@ -190,6 +192,8 @@ def report(
             f"  hand {judged.hand + 1}, action {judged.number + 1}, {judged.name}:"
             f" {say(judged.chosen)} (expected place {chosen:.2f}); best"
             f" {say(judged.best)} ({best_place:.2f}): {judged.label}"
+            # (a pass followed `s` and was told of a blunder: the normal bot's too)
+            + (", the normal bot's choice too (what s suggests)" if judged.usual else "")
         )
     return lines
 

@@ -371,12 +371,13 @@ def test_the_decisions_are_weighed_against_the_heuristics_choice(preset: str) ->
     kinds = set()
     for moment in random.Random(3).sample(found, 25):
         judged = review.judge(moment, "heuristic", worlds=4)
-        assert judged.gained == 0.0, judged
+        assert judged.gained == 0.0 and judged.usual, judged
         kinds.add(type(moment.chosen).__name__)
     assert {"Play", "Pass"} <= kinds
     moment = next(m for m in review.moments(document())[0] if (m.hand, m.number) == (6, 94))
     judged = review.judge(moment, "random-1", worlds=16)
     assert judged.best == Play.parse("3C 3S") and judged.gained == -judged.gap < -0.5
+    assert not judged.usual  # (the random bot's pair kept: not the heuristic's choice)
     summary = review.PlayerSummary("random-1")
     summary.add(judged)
     assert summary.gained == judged.gained and summary.to_json()["gained"] == round(
@@ -408,6 +409,25 @@ def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_
     worse = replace(lucky, gap=-1.14)
     lines = report(review.Review(["Ann"], [blunder, worse], []), 1, 48)
     assert any(" +0.3 against the best " in line for line in lines)  # (lucky: noise)
+    # a hand's decisions above the best: chance, said so; a costly decision that was the
+    # normal bot's choice says so (a pass followed `s` and was told of a blunder)
+    luck = [review.Luck(0, 0, "Ann", 2.5, 2.5, 2)]
+    followed = replace(blunder, usual=True)
+    lines = report(review.Review(["Ann"], [followed, worse], luck), 1, 48)
+    assert any(
+        line.startswith("hand 1, Ann: 2nd:")
+        and "+0.3 against the best over 2 decisions (above 0 by the deals' chance)" in line
+        for line in lines
+    ), lines
+    assert any(
+        "best 3C 3S (1.80): blunder, the normal bot's choice too (what s suggests)" in line
+        for line in lines
+    ), lines
+    assert not any(
+        "normal bot's choice too" in line
+        for line in report(review.Review(["Ann"], [blunder], luck), 1, 48)
+    )
+    assert followed.to_json()["usual"] is True and blunder.to_json()["usual"] is False
     # no decision judged (a game quit at once): no accuracy, not "accuracy 100"
     lines = report(review.Review(["Ann"], [], []), 1, 48)
     assert any(line.startswith("Ann: no accuracy, 0 decisions") for line in lines), lines
