@@ -212,6 +212,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         chat_per_address=args.chat_per_address,
         chat_per_room=args.chat_per_room,
+        max_records=args.max_records,
         ready_seconds=args.ready_seconds,
         nudge_seconds=args.nudge_seconds,
     )
@@ -294,6 +295,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "chat lines a minute from one address, all its connections (default {})",
         ),
         ("chat_per_room", "chat lines a minute a table or the lobby hears (default {})"),
+        ("max_records", "game records kept in DATA/records; past it the oldest go (default {})"),
     )
     for field, words in caps:
         default = getattr(defaults, field)

@@ -13,6 +13,7 @@ import os
 import socket
 import sqlite3
 import ssl
+from collections import deque
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,10 @@ class Server:
         self.names = NameBook()
         self.sessions: set[Session] = set()
         self.records: list[str] = []
+        #: The records kept in DIR/records, oldest first (read at the first written), and
+        #: how many went this run to keep them under `max_records`.
+        self._kept_records: deque[Path] | None = None
+        self._records_let_go = 0
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
         #: journal (one line each).
@@ -462,6 +467,31 @@ class Server:
         path = self.storage.write_record(table, record)
         self.records.append(str(path))
         log.info("table %s: record written to %s", table, path)
+        self._keep_records(path)
+
+    def _keep_records(self, written: Path) -> None:
+        """At most `max_records` game records in DIR/records: past it the oldest go (their
+        names begin with the time), a line in the log for each hundredth (one guest's bots
+        finishing a game every few seconds filled the disk a record at a time, and a full
+        disk pauses every table: a hostile pass)."""
+        if written.parent != self.storage.records:
+            return
+        if self._kept_records is None:  # (read once; then followed as they are written)
+            self._kept_records = deque(sorted(self.storage.records.glob("*.json")))
+        else:
+            self._kept_records.append(written)
+        while len(self._kept_records) > self.config.max_records:
+            oldest = self._kept_records.popleft()
+            with contextlib.suppress(OSError):
+                oldest.unlink()
+            self._records_let_go += 1
+            if self._records_let_go % 100 == 1:
+                log.warning(
+                    "records: past %d kept, the oldest go (%s; %d so far this run)",
+                    self.config.max_records,
+                    oldest.name,
+                    self._records_let_go,
+                )
 
     async def close(self) -> None:
         """Stop accepting, tell every client, finish the tables' writes, and close every

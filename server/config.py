@@ -154,6 +154,8 @@ class ServerConfig:
     # connections
     max_connections: int = 1000
     max_per_address: int = 32
+    #: Game records kept in DIR/records (about 3 KB each); past it the oldest go.
+    max_records: int = 100_000
     tls_handshake_seconds: float = 10.0
     hello_seconds: float = 10.0
     #: At the connection cap, a lobby connection (no table) that has sent nothing but

@@ -22,7 +22,7 @@ from president.engine.scoring import titles_by_name
 from president.protocol import messages as m
 
 from .journal import as_text
-from .ratings import Finisher, HandResult, Ladder, Record
+from .ratings import KEPT_GAMES, Finisher, HandResult, Ladder, Record
 from .seats import Chairs, Slot
 
 log = logging.getLogger("president.server")
@@ -161,6 +161,11 @@ class Ratings:
             "ON CONFLICT(game) DO UPDATE SET last_hand = excluded.last_hand",
             (result.game, result.hand),
         )
+        if result.game not in self.ladder.counted:  # (a new game: the oldest beyond go)
+            self.db.execute(
+                "DELETE FROM rated_games WHERE rowid <= (SELECT max(rowid) FROM rated_games) - ?",
+                (KEPT_GAMES,),
+            )
 
     def take(self, result: HandResult, records: Sequence[Record]) -> None:
         """The write is committed: the ladder in memory follows."""

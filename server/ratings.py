@@ -197,6 +197,14 @@ def meet(record: Record, established: set[str]) -> tuple[bool, dict[str, int]]:
     return False, met
 
 
+#: The games whose last counted hand the ladder keeps (a hand is counted once): the
+#: newest, as many as a server finishes in weeks of game nights.  A game only needs it
+#: while it can still be replayed from the journal, and the journal holds the games under
+#: way; past it, the oldest is let go (one guest's bots finishing a game every few
+#: seconds grew it, in memory and on disk, without end: a hostile pass).
+KEPT_GAMES = 20_000
+
+
 class Ladder:
     """Every rated player's record, and which hands have been counted."""
 
@@ -265,6 +273,8 @@ class Ladder:
         for record in records:
             self.records[record.player] = record
             self.founded = self.founded or record.established
+        if result.game not in self.counted and len(self.counted) >= KEPT_GAMES:
+            del self.counted[next(iter(self.counted))]  # (the oldest game counted)
         self.counted[result.game] = result.hand
         self._order = None
 
