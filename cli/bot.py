@@ -195,9 +195,10 @@ async def start_bot(
             or info.changes
             or getattr(args, "toggles", None)
         ):
-            say(
-                f"{name}: table {table} was already there, with the rules it was made with,"
-                f" not this command's: it plays {plays}, {timer}"
+            say(  # (true whether or not rules were asked for: a pass, asking none, was
+                # told of "this command's" rules)
+                f"{name}: table {table} was already there: it plays {plays}, {timer}, as it"
+                " was made (the rules and timer asked for here make a new table only)"
             )
         elif name not in info.players:  # (as this command would have made it: no warning)
             say(f"{name}: table {table} was already there ({plays}, {timer})")

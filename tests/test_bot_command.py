@@ -62,8 +62,9 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         # joined, and said so (a guest who made it first to hold the host's bots there
         # made its rules and its timer too)
         assert (
-            "greedy-bot-1: table E was already there, with the rules it was made with, not"
-            " this command's: it plays classic, target=1, 4 seats, 60 s a turn"
+            "greedy-bot-1: table E was already there: it plays classic, target=1, 4 seats,"
+            " 60 s a turn, as it was made (the rules and timer asked for here make a new"
+            " table only)"
         ) in said, said
         said.clear()
         # made as this command would have made it: said, with no warning
