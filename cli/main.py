@@ -72,7 +72,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     listing = "\n".join(rules_listing(rules, changed, every=args.all, columns=columns))
     if shows_suits():  # (the 3♠ as the game shows it, where the rules said the 3S)
-        from president.client.tui.narrator import suited
+        from president.engine.describe import suited
 
         listing = suited(listing)
     print(listing)

@@ -74,10 +74,14 @@ class KnownServers:
                     "trusted (it is not followed); put the file itself there"
                 ) from None
             raise
-        with os.fdopen(fd, encoding="utf-8") as file:
+        try:
             info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
+            if not stat.S_ISREG(info.st_mode):  # (a folder, a FIFO: before it is read)
                 raise UntrustedPins(f"{self.path} is not a file: remove it")
+        except BaseException:
+            os.close(fd)
+            raise
+        with os.fdopen(fd, encoding="utf-8") as file:
             self._trusted(self.path, info)
             self._trusted(self.path.parent, self.path.parent.stat())
             return known_lines(file.read().splitlines())

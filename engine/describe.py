@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
+from .cards import SUIT_SYMBOLS
 from .house import HOUSE_RULES, house_words
 from .rules import TOGGLES, Rules
 
@@ -169,3 +170,13 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
         value = getattr(rules, name)
         rows.append((name, value_word(value), toggle_words(name, value, rules)))
     return rows
+
+
+#: A card as the engine's words write it (the 3C, the 10D), alone.
+CARD_WORD = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+
+
+def suited(text: str) -> str:
+    """The engine's words (a rule, a refusal) with each card as the screens show it:
+    "the 3♠" where they say "the 3S" (a pass read 3S in the rules beside 3♠ in the hand)."""
+    return CARD_WORD.sub(lambda hit: hit[1] + SUIT_SYMBOLS["CDHS".index(hit[2])], text)

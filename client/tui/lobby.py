@@ -7,14 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
-from president.engine.describe import toggle_words, value_word
+from president.engine.describe import suited, toggle_words, value_word
 from president.engine.rulefile import RuleSet
 from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 from ..model import Ladder, TableList, shown
 from .fit import HelpPages, middle_cut, said
-from .narrator import suited
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (

@@ -9,7 +9,6 @@ place when the engine gets a new event (CONTRIBUTING.md, "A new event")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import assert_never
@@ -54,16 +53,6 @@ def card_text(card: Card) -> str:
 
 def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card_text(card) for card in cards)
-
-
-#: A card as the engine's words write it (the 3C, the 10D), alone.
-CARD_WORD = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
-
-
-def suited(text: str) -> str:
-    """The engine's words (a rule, a refusal) with each card as the screens show it:
-    "the 3♠" where they say "the 3S" (a pass read 3S in the rules beside 3♠ in the hand)."""
-    return CARD_WORD.sub(lambda hit: hit[1] + SUIT_SYMBOLS["CDHS".index(hit[2])], text)
 
 
 def lock_text(lock: tuple[int, ...]) -> str:

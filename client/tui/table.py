@@ -36,13 +36,13 @@ from president.engine import (
 )
 from president.engine.actions import DUE_ACTIONS
 from president.engine.cards import JOKER_ID
-from president.engine.describe import toggle_words
+from president.engine.describe import suited, toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, middle_cut, said, shorten
-from .narrator import Narrator, Payment, card_text, cards_text, plural, suited
+from .narrator import Narrator, Payment, card_text, cards_text, plural
 from .standings import HandResult, said_together, standings
 
 #: The log's note of a connection taken back by itself (said with the hand under way

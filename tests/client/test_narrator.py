@@ -284,7 +284,7 @@ def test_a_play_that_turns_the_direction_of_play_says_which_way() -> None:
 
 def test_the_engines_words_name_cards_as_the_screens_show_them() -> None:
     """A pass read "the 3S" in the rules beside 3♠ in the hand."""
-    from president.client.tui.narrator import suited
+    from president.engine.describe import suited
 
     assert suited("the opening play must contain the 3C") == "the opening play must contain the 3♣"
     assert (

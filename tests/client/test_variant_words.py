@@ -13,7 +13,7 @@ from president.client.model import TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import TableForm
 from president.client.tui.lobby_app import LobbyApp
-from president.client.tui.narrator import Narrator, lock_text, suited
+from president.client.tui.narrator import Narrator, lock_text
 from president.client.tui.table import TableScreen, suggested_payment
 from president.engine import (
     VARIANTS,
@@ -31,7 +31,7 @@ from president.engine import (
     parse_cards,
 )
 from president.engine.actions import DUE_ACTIONS
-from president.engine.describe import toggle_words
+from president.engine.describe import suited, toggle_words
 from president.engine.moves import Top
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
