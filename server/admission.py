@@ -7,11 +7,13 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
    its address holds at least two more of them than the newcomer's (so a newcomer still
    in its own handshake is not what the next connection of a flood pushes out);
 2. the lobby connection (at no table) or spectator idle longest, once it has sent
-   nothing but pings and pongs for `evict_idle_seconds`; else the one that has stayed
-   in the lobby, or watched, longest, once it has for `STAY` seconds, however busy (a
+   nothing but pings and pongs for `evict_idle_seconds`; else the oldest lobby
+   connection or spectator, once it has been connected `STAY` seconds, however busy (a
    hostile pass held every place of a full server for good, one connection an address,
    each asking for the table list every 10 s: nobody was idle, and no address held more
-   than the newcomer's);
+   than the newcomer's).  Its age, not its time in the lobby: a review found the time
+   since it last sat or watched reset by a spectate and a leave, so the crowd stayed
+   young and honest people went in its place;
 3. a connection of the address holding the most connections, when that address holds
    at least two more than the newcomer's (the cap is shared between addresses, not held
    by one): its longest-idle lobby connection, else spectator, else seated player (whose
@@ -26,10 +28,12 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
 With nobody to evict, a newcomer may still come in over the cap on one of `RESERVE`
 places (one per address), to say hello: it stays only if its player key holds a chair
 in a game under way (it came to take it back), or if room was made meanwhile; else it
-is told the server is full.  With every reserve place taken, a newcomer takes the one
-held longest by a connection that has had `YOUNG` seconds and not said hello (a hostile
-pass held all 16 with bare TCP connections that never began TLS, each back as soon as
-its handshake's 10 s ran out, and a friend could not get back to their game).  So a
+is told the server is full.  With every reserve place taken (or its address's own), a
+newcomer takes the one held longest by a connection that has had `YOUNG` seconds and has
+not sent its hello (and its key's proof, when asked: then only the server's own work,
+a password's check, is left); a hostile pass held all 16 with bare TCP connections that
+never began TLS, each back as soon as its handshake's 10 s ran out, and a friend could
+not get back to their game.  So a
 crowd holding every place, seated or not, cannot keep a friend from their game.  The
 per-address cap is checked first and never bent."""
 
@@ -53,9 +57,9 @@ HOUSEHOLD = 8
 #: place (a TLS handshake and a hello take milliseconds; a slow machine, a second).
 YOUNG = 2.0
 
-#: Seconds in the lobby (or watching) after which a connection, busy or not, makes room
-#: at the cap for a newcomer (a person choosing a table takes less; one who plays is at
-#: a table, where this never reaches them).
+#: Seconds connected after which a connection in the lobby (or watching), busy or not,
+#: makes room at the cap for a newcomer (one who plays is at a table, where this never
+#: reaches them).
 STAY = 120.0
 
 
@@ -63,9 +67,9 @@ class Visitor(Protocol):
     """What eviction needs to know of a session."""
 
     welcomed: bool
+    #: Its hello (and key's proof) came: the rest of its welcome is the server's work.
+    answered: bool
     last_active: float
-    #: When it last came to the lobby or to a table (sat down, began watching, left).
-    moved: float
     table: Any
 
     @property
@@ -119,16 +123,19 @@ def reserve_open(admitted: Iterable[Admitted], newcomer: str) -> bool:
 
 def reserve_victim(admitted: Iterable[Admitted], newcomer: str, now: float) -> Admitted | None:
     """The reserve place a newcomer from `newcomer` takes, when `reserve_open` says no:
-    its own address's, else the one held longest, by a connection that has had `YOUNG`
-    seconds and not said hello (one that has is being let in or told no); None if none."""
+    its own address's, if it holds one (one an address), else, every place taken, the
+    one held longest; only by a connection that has had `YOUNG` seconds and not sent its
+    hello and proof (one that has is being let in or told no); None if none."""
+    over = [a for a in admitted if a.over]
+    own = [a for a in over if a.address == newcomer]
+    held = own or (over if len(over) >= RESERVE else [])
     silent = [
         a
-        for a in admitted
-        if a.over and (a.session is None or not a.session.welcomed) and now - a.since >= YOUNG
+        for a in held
+        if (a.session is None or not (a.session.welcomed or a.session.answered))
+        and now - a.since >= YOUNG
     ]
-    if not silent:
-        return None
-    return min(silent, key=lambda a: (a.address != newcomer, a.since))
+    return min(silent, key=lambda a: a.since, default=None)
 
 
 def to_evict(
@@ -158,13 +165,9 @@ def to_evict(
     if idle:
         return min(idle, key=idle_since)
 
-    def moved(a: Admitted) -> float:
-        assert a.session is not None
-        return a.session.moved
-
-    stayed = [a for a in lobby + watchers if now - moved(a) >= STAY]
+    stayed = [a for a in lobby + watchers if now - a.since >= STAY]
     if stayed:
-        return min(stayed, key=moved)
+        return min(stayed, key=lambda a: a.since)
     by_address: dict[str, list[Admitted]] = {}
     for a in everyone:
         by_address.setdefault(a.address, []).append(a)

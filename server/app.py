@@ -387,9 +387,9 @@ class Server:
         if isinstance(session, Session) and session.welcomed:
             if now - session.last_active >= self.config.evict_idle_seconds:
                 reason = "the server is full and this connection was idle"
-            elif (session.table is None or session.watching) and now - session.moved >= STAY:
-                where = "watched" if session.watching else "stayed in the lobby"
-                reason = f"the server is full and this connection had {where} longest"
+            elif (session.table is None or session.watching) and now - victim.since >= STAY:
+                where = "watching" if session.watching else "in the lobby"
+                reason = f"the server is full and this connection, {where}, was the oldest there"
             else:
                 reason = "the server is full and your address holds more connections than any other"
             session.goodbye(m.Bye(code=Code.TIMEOUT, reason=reason))

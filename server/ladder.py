@@ -135,7 +135,8 @@ class Ratings:
                 problems.append(f"the ladder's row for {player!r} is left out: {exc}")
         counted = {
             str(game): int(last)
-            for game, last in db.execute("SELECT game, last_hand FROM rated_games")
+            # (oldest first: the first let go once `KEPT_GAMES` are counted)
+            for game, last in db.execute("SELECT game, last_hand FROM rated_games ORDER BY rowid")
         }
         self.ladder = Ladder(records, counted)
         self.db = db

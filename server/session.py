@@ -119,9 +119,10 @@ class Session:
         #: (b"" and "" for a client that speaks no version with keys).
         self.player_key = b""
         self.player_id = ""
-        self._table: Table | None = None
-        #: When it last came to the lobby or to a table (server/admission.py, `STAY`).
-        self.moved = asyncio.get_running_loop().time()
+        self.table: Table | None = None
+        #: Its hello (and the proof of its key, when asked for) has come: what is left of
+        #: its welcome is the server's own work (a password's check), not its to stall.
+        self.answered = False
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
         #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
         self.queued_bytes = 0
@@ -143,17 +144,6 @@ class Session:
         self._chat_times: list[float] = []
         #: Chat lines not sent to this client because it was behind.
         self.chat_dropped = 0
-
-    @property
-    def table(self) -> Table | None:
-        """The table it sits at or watches (None: in the lobby)."""
-        return self._table
-
-    @table.setter
-    def table(self, table: Table | None) -> None:
-        if table is not self._table:
-            self.moved = asyncio.get_running_loop().time()
-        self._table = table
 
     @property
     def version(self) -> int:
@@ -373,6 +363,7 @@ class Session:
             proven = await self._proof(version)
             if proven is None:
                 return False
+        self.answered = True  # (server/admission.py: its reserve place is its own now)
         if password is not None:
             guard = self.handler.guard
             # (a key seated in a game here gave the right password before, perhaps before a

@@ -209,6 +209,7 @@ class TableScreen:
     #: hand of people coming to watch or going (a few at most: many watchers coming and
     #: going cannot push the game out of the log; the header counts them).
     watchers_seen: tuple[str, ...] | None = None
+    watchers_count: int = 0
     watchers_told: int = 0
 
     # --- the hand -------------------------------------------------------------------
@@ -539,14 +540,20 @@ class TableScreen:
             return
         now = tuple(name for name in table.watching if name != me)
         before, self.watchers_seen = self.watchers_seen, now
+        old_count, self.watchers_count = self.watchers_count, table.watchers
         if before is None:
             if now:
                 more = table.watchers - len(table.watching)
                 others = f" and {more} more" if more > 0 else ""
                 self._add(f"— watching: {', '.join(now)}{others} —", "class:dim")
             return
-        lines = [f"— {n} is watching —" for n in now if n not in before]
-        lines += [f"— {n} stopped watching —" for n in before if n not in now]
+        gone = [n for n in before if n not in now]
+        # (past the twelve named, one going names the next already there: only as many
+        # newly named as came, the newest, are told as coming, a review)
+        came = max(0, table.watchers - old_count + len(gone))
+        named = [n for n in now if n not in before]
+        lines = [f"— {n} is watching —" for n in named[len(named) - came :]] if came else []
+        lines += [f"— {n} stopped watching —" for n in gone]
         for line in lines:
             if self.watchers_told >= WATCHER_LINES:
                 return

@@ -389,6 +389,18 @@ async def test_who_watches_is_in_the_header_and_their_coming_and_going_in_the_lo
         flaps = [line for line in map(str, log) if "mal " in line]
         assert len(flaps) == 6 - 3, flaps  # (three of the hand's six told of dan and eve)
         assert "no more of these this hand" in flaps[-1], flaps
+        # past the twelve named, one going names the next, already there: not "coming"
+        screen = table.app.screen
+        screen.watchers_told = 0  # (as at the next deal: the flaps above used this hand's)
+        crowd = tuple(f"w{n:02d}" for n in range(13))
+        table.watching = crowd
+        table.deliver(table.view())
+        told = len(screen.log)
+        table.watching = crowd[1:]
+        table.deliver(table.view())
+        new = [str(line) for line in screen.log[told:]]
+        assert any("w00 stopped watching" in line for line in new), new
+        assert not any("w12 is watching" in line for line in new), new
 
 
 async def test_on_my_turn_the_hand_says_what_its_underline_means() -> None:

@@ -5,7 +5,7 @@ hold the server, seated or not; and the reserve places a player comes back on.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from president.server.admission import (
@@ -23,9 +23,9 @@ from president.server.admission import (
 @dataclass
 class Visitor:
     welcomed: bool = True
+    #: Its hello (and key's proof) came.
+    answered: bool = False
     last_active: float = 0.0
-    #: When it came to the lobby or its table.
-    moved: float = 0.0
     table: Any = None
     watching: bool = False
     #: At a table whose game is under way.
@@ -135,32 +135,36 @@ def test_the_reserve_is_one_place_per_address_and_no_more_than_reserve() -> None
 def test_a_busy_crowd_one_connection_an_address_makes_room_once_it_has_stayed() -> None:
     """A hostile pass: one connection from each of 60 addresses in the lobby, each asking
     for the table list every 10 s, held a full server for good (nobody idle, no address
-    holding more than the newcomer's).  The one in the lobby (or watching) longest goes,
-    once it has stayed `STAY` seconds; nobody at a table is ever asked to."""
+    holding more than the newcomer's).  The oldest in the lobby (or watching) goes, once
+    connected `STAY` seconds; nobody at a table is ever asked to.  By its age, which
+    nothing it sends resets (a review: the time since it last sat or watched was reset by
+    a spectate and a leave, and an honest person went in the crowd's place)."""
     now = 1000.0
     crowd = [
-        admitted(f"10.9.0.{i}", 0.0, Visitor(last_active=now - 5, moved=now - STAY + 10 + i / 10))
+        admitted(f"10.9.0.{i}", now - STAY + 10 + i / 10, Visitor(last_active=now - 5))
         for i in range(60)
     ]
-    assert to_evict(crowd, "10.0.0.5", now, 30.0) is None  # none has stayed two minutes
+    assert to_evict(crowd, "10.0.0.5", now, 30.0) is None  # none connected two minutes
     later = now + 10.5
     for a in crowd:
         a.session.last_active = later - 5  # type: ignore[union-attr]
-    assert to_evict(crowd, "10.0.0.5", later, 30.0) is crowd[0]  # the longest in the lobby
+    assert to_evict(crowd, "10.0.0.5", later, 30.0) is crowd[0]  # the oldest
     watcher = admitted("10.9.1.1", 0.0, Visitor(table="T", watching=True, last_active=later))
-    assert to_evict([*crowd, watcher], "10.0.0.5", later, 30.0) is watcher  # watched longer
+    assert to_evict([*crowd, watcher], "10.0.0.5", later, 30.0) is watcher  # older still
     players = [
-        admitted(f"10.8.0.{i}", 0.0, Visitor(table="G", moved=0.0, last_active=later, playing=True))
+        admitted(f"10.8.0.{i}", 0.0, Visitor(table="G", last_active=later, playing=True))
         for i in range(60)
     ]
-    assert to_evict(players, "10.0.0.5", later, 30.0) is None  # seated: never for staying
+    assert to_evict(players, "10.0.0.5", later, 30.0) is None  # seated: never for age
 
 
 def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     """A hostile pass held all 16 reserve places with bare TCP connections that never
     began TLS, each back as its handshake's 10 s ran out: a friend could not get back to
     their game.  A newcomer takes the place held longest in silence, once it has had
-    `YOUNG` seconds; one that said hello (being let in, or told no) is never taken."""
+    `YOUNG` seconds; one whose hello and proof came (being let in, or told no, perhaps
+    after a password's check) is never taken, nor another address's place while places
+    are free (one an address: a review)."""
     now = 100.0
     silent = [Admitted(f"10.7.0.{i}", now - 5 - i, over=True) for i in range(RESERVE)]
     assert not reserve_open(silent, "10.0.0.5")
@@ -169,6 +173,18 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     assert reserve_victim(fresh, "10.0.0.5", now) is None  # each still has time to say hello
     spoken = [Admitted(f"10.7.0.{i}", 0.0, session=Visitor(), over=True) for i in range(RESERVE)]
     assert reserve_victim(spoken, "10.0.0.5", now) is None
-    # the newcomer's own address's place first (one reserve place an address)
+    checked = [  # (its hello and proof came: the server checks its password)
+        Admitted(f"10.7.0.{i}", 0.0, session=Visitor(welcomed=False, answered=True), over=True)
+        for i in range(RESERVE)
+    ]
+    assert reserve_victim(checked, "10.0.0.5", now) is None
+    hello_only = [replace(a, session=Visitor(welcomed=False)) for a in checked]
+    assert reserve_victim(hello_only, "10.0.0.5", now) is hello_only[0]  # (no proof: stalls)
+    # the newcomer's own address's place first (one reserve place an address) ...
     own = [*silent[1:], Admitted("10.0.0.5", now - 3, over=True)]
     assert reserve_victim(own, "10.0.0.5", now) is own[-1]
+    # ... and only it: its own too young, no other address's place goes, places free or not
+    young = [Admitted("10.7.0.1", now - 9, over=True), Admitted("10.0.0.5", now - 1, over=True)]
+    assert not reserve_open(young, "10.0.0.5")
+    assert reserve_victim(young, "10.0.0.5", now) is None
+    assert reserve_victim([*silent[1:], young[1]], "10.0.0.5", now) is None
