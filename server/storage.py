@@ -35,6 +35,8 @@ SERVER_FILES = (
     "tables.sqlite3-shm",
     "names.sqlite3",
     "names.sqlite3-journal",
+    "names.sqlite3-wal",
+    "names.sqlite3-shm",
 )
 
 

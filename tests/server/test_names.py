@@ -319,3 +319,24 @@ async def test_a_keyless_player_seated_keeps_the_name_from_a_key(
         again = await client(server, "olga", tmp_path)
         await again.link.close()
         await olga.link.close()
+
+
+def test_the_book_is_kept_with_a_write_ahead_log_its_files_private(tmp_path: Path) -> None:
+    """A hostile pass: each claim was two fsyncs on the event loop (a rollback journal),
+    and a burst of hellos from many addresses held every table (scripts/
+    bench_name_claims.py: the median claim 11 times longer so).  The log's files are the
+    book's mode, 0600."""
+    import os
+    import stat
+
+    from president.server.players import NameBook
+
+    book = NameBook(tmp_path / "names.sqlite3")
+    assert book.db is not None
+    assert book.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert book.refusal("ann", "a" * 64, "10.0.0.1") is None
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == ["names.sqlite3", "names.sqlite3-shm", "names.sqlite3-wal"], made
+    assert all(stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600 for name in made)
+    book.db.close()
+    assert NameBook(tmp_path / "names.sqlite3").owner("ann") == "a" * 64  # kept
