@@ -178,7 +178,8 @@ def report(
             gap, labelled, decisions = behind[key]
             over = f" over {decisions} {plural('decision', decisions)}" if decisions > 1 else ""
             line += f", {signed(-gap)} against the best{over}"
-            if -gap > 0:  # (no play beats the best: a pass read it as better than the best)
+            if round(-gap, 1) > 0:  # (above 0 as shown: no play beats the best, and a
+                # pass read it as better than the best; "+0.0" is not above it)
                 line += " (above 0 by the deals' chance)"
             if labelled:
                 line += f" ({labelled} {plural('mistake', labelled)} or worse)"

@@ -68,8 +68,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     title = f"Preset {name}" + (" with " + ", ".join(changed) + " changed" if changed else "")
     if args.rules is not None:
         title = f"{args.rules}: {title[0].lower()}{title[1:]}"
-    print(f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):")
     columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    heading = f"{title} ({PRESET_KINDS[name]}; suggested players {SUGGESTED_PLAYERS[name]}):"
+    print("\n".join(heading_lines(heading, columns)))
     listing = "\n".join(rules_listing(rules, changed, every=args.all, columns=columns))
     if shows_suits():  # (the 3♠ as the game shows it, where the rules said the 3S)
         from president.engine.describe import suited
@@ -77,6 +78,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
         listing = suited(listing)
     print(listing)
     return 0
+
+
+def heading_lines(heading: str, columns: int | None) -> list[str]:
+    """`president rules`' first line: on a terminal of `columns`, broken between words as
+    the listing is (a pass at 60 columns saw it broken mid-word); into a pipe, one line."""
+    return textwrap.wrap(heading, columns - 1) if columns else [heading]
 
 
 def rules_listing(

@@ -113,6 +113,17 @@ def test_on_a_terminal_the_rules_words_wrap_under_their_column() -> None:
         # the same words, only broken between them
         assert " ".join(" ".join(lines).split()) == " ".join(" ".join(whole).split())
     assert any(len(line) > 120 for line in whole)
+    # the first line too (it broke mid-word at 60: "8-cu" / "t")
+    from president.cli.main import heading_lines
+
+    heading = "Preset daifugo (Japanese Daifugo: sequences, suit lock, 8-cut, jack back, 5-7-10"
+    assert heading_lines(heading, None) == [heading]
+    lines = heading_lines(heading, 60)
+    assert (
+        len(lines) == 2
+        and all(len(line) < 60 for line in lines)
+        and "8-cut," in lines[0] + lines[1]
+    )
 
 
 def test_every_word_of_every_toggle_is_taken_by_set() -> None:

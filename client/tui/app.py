@@ -489,7 +489,7 @@ class TableApp:
             (0, "REVOLUTION" if going is not None and going.revolution else ""),
             (0, "JACK BACK" if going is not None and going.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
-            (3, f"{table.watchers} watching" if table.watchers else ""),
+            (5, f"{table.watchers} watching" if table.watchers else ""),  # (the first to go)
             self._connection_part(),
             (2, "? for help"),
         ]
@@ -720,10 +720,12 @@ class TableApp:
     def _hand_title(self) -> str:
         """The hand's box: my cards, or the cards played I may take now (a take owed)."""
         taking = self.screen.taking()
-        if not taking:  # (on my turn, what the underline means: the help had no room)
-            legal = self.screen.legal_ranks()
-            wide = self._columns() >= 50
-            return "your hand: underlined cards can be played" if legal and wide else "your hand"
+        if not taking:  # (on my turn to play, what the underline means: the help had no
+            # room; not in the exchange or owing a due, where every card may go)
+            public = self.client.model.public
+            playing = public is not None and public.phase is Phase.PLAY and public.due is None
+            legal = playing and self.screen.legal_ranks()
+            return "your hand: underlined cards can be played" if legal else "your hand"
         return (
             "name a rank: a card of each" if taking is RANK_CARDS else "the cards played: take one"
         )

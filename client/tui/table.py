@@ -50,6 +50,9 @@ from .standings import HandResult, said_together, standings
 RECONNECTED = "— reconnected to your seat —"
 #: The lines a hand tells at most of one player going away or coming back.
 PRESENCE_LINES = 4
+#: Said of a key that acts off my turn; gone when my turn comes (a pass read it under
+#: the header's "▶ bob (you)" and a running clock, until esc).
+NOT_YOUR_TURN = "it is not your turn"
 #: The lines a hand tells at most of people coming to watch or going.
 WATCHER_LINES = 6
 #: The turn's hint and enter's answer when no play beats the pile.
@@ -302,7 +305,7 @@ class TableScreen:
         cards; a pass said, not made (enter then passes: `suggested_pass`)."""
         view = self.seat_view()
         if view is None or not self.model.my_turn:
-            self.message = "it is not your turn"
+            self.message = NOT_YOUR_TURN
             return
         self.pass_suggested, self.message = None, ""
         due = view.due
@@ -347,7 +350,7 @@ class TableScreen:
         if view is None:
             return "the game is over" if self.game_over() else "wait for the hand to start"
         if not self.model.my_turn:
-            return "it is not your turn" if chosen else None
+            return NOT_YOUR_TURN if chosen else None
         if view.due is not None:
             return self._due_problem(view, len(chosen))
         if not chosen:
@@ -388,7 +391,7 @@ class TableScreen:
         selection cannot be sent."""
         problem = self.explain()
         if problem is None and not self.chosen():  # (enter off turn with nothing chosen)
-            problem = "it is not your turn"
+            problem = NOT_YOUR_TURN
         if problem:
             self.message = problem
             return []
@@ -411,7 +414,7 @@ class TableScreen:
         if self.game_over():
             return "the game is over"
         if view is None or not self.model.my_turn:
-            return "it is not your turn"
+            return NOT_YOUR_TURN
         if view.phase is Phase.EXCHANGE:
             return "no passing in the exchange: choose the cards to give back, then enter"
         if view.due is not None:
@@ -497,6 +500,8 @@ class TableScreen:
     def viewed(self, public: PublicView | None) -> None:
         """A new view of the table (after the events it counts)."""
         self.before = public
+        if self.message == NOT_YOUR_TURN and self.model.my_turn:
+            self.message = ""
         if public is not None:
             self.narrator.seating = public.seating
             self.narrator.placed = {place for place in public.places if place is not None}
@@ -558,8 +563,8 @@ class TableScreen:
             if self.watchers_told >= WATCHER_LINES:
                 return
             self.watchers_told += 1
-            if self.watchers_told == WATCHER_LINES:
-                line += " (no more of these this hand: the header counts who watches)"
+            if self.watchers_told == WATCHER_LINES:  # (the header may have no room to count)
+                line = line.removesuffix(" —") + " (no more of these this hand) —"
             self._add(line, "class:dim")
 
     def tallied(self, results: Tallied) -> None:

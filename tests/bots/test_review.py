@@ -428,6 +428,9 @@ def test_the_text_reports_signed_places_lost_and_the_figures_that_measured_each_
         for line in report(review.Review(["Ann"], [blunder], luck), 1, 48)
     )
     assert followed.to_json()["usual"] is True and blunder.to_json()["usual"] is False
+    level = replace(worse, gap=-0.84)  # (the hand +0.0 as shown: not called above 0)
+    lines = report(review.Review(["Ann"], [followed, level], luck), 1, 48)
+    assert any("+0.0 against the best over 2 decisions (1 mistake" in line for line in lines)
     # no decision judged (a game quit at once): no accuracy, not "accuracy 100"
     lines = report(review.Review(["Ann"], [], []), 1, 48)
     assert any(line.startswith("Ann: no accuracy, 0 decisions") for line in lines), lines

@@ -418,6 +418,23 @@ async def test_on_my_turn_the_hand_says_what_its_underline_means() -> None:
         assert "| your hand: underlined cards can be played |" in text, text
 
 
+async def test_it_is_not_your_turn_goes_when_my_turn_comes() -> None:
+    """A pass pressed s while the bots played: "it is not your turn" stayed under the
+    header's "▶ bob (you)" and its running clock, until esc."""
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        while table.client.model.my_turn:
+            table.step()
+        await terminal.press("s")
+        assert "it is not your turn" in terminal.lines()[-1]
+        while not table.client.model.my_turn:
+            table.step()
+        text = await terminal.redraw()
+        assert "it is not your turn" not in terminal.lines()[-1], text
+    async with open_table(exchange, 24, 80) as (table, terminal):  # (every card may go back)
+        text = await terminal.redraw()
+        assert "| your hand |" in text and "underlined" not in text, text
+
+
 def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
     assert window_start(6, 5, [2, 0]) == 0  # both in the first five lines
     assert window_start(6, 5, [5, 1]) == 1  # both: the window as low as needed
@@ -1286,6 +1303,13 @@ async def test_at_60_columns_the_header_keeps_the_preset_where_it_fits() -> None
     header = terminal.lines()[0]
     assert header.startswith(" local · classic+ · hand 2 · play"), header
     assert header.rstrip().endswith("[connected]  ? for help") and len(header.rstrip()) <= 59
+    # who watches is the first part to go (a pass: the preset went first, the count stayed)
+    async with open_table(mid_hand, 16, 60) as (table, terminal):
+        table.name, table.watching = "local", ("dan",)
+        table.deliver(table.view())
+        await terminal.redraw()
+    header = terminal.lines()[0]
+    assert header.startswith(" local · classic+ · hand 2 · play") and "watching" not in header
 
 
 async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> None:
