@@ -747,6 +747,10 @@ class TableScreen:
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0
+                # (the log showed the rules until the game began, then they were nowhere
+                # on a narrow screen, which has no notes box: a pass at 80x24)
+                for rules in self.rules_lines():
+                    self._add(rules, "class:dim", "narrow")
         paying = self.paying.then(event, timeout) if self.paying is not None else None
         if paying is not None:  # the next card of a due: its line says the whole due
             self.paying = paying

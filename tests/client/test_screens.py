@@ -435,6 +435,21 @@ async def test_it_is_not_your_turn_goes_when_my_turn_comes() -> None:
         assert "| your hand |" in text and "underlined" not in text, text
 
 
+async def test_on_a_narrow_screen_the_rules_stay_in_the_log_once_the_game_begins() -> None:
+    """A pass at 80x24: the log showed the table's rules until the game began, then they
+    were nowhere (a narrow screen has no notes box).  They stay in its history, before
+    the first hand's line; a wide screen has them in its notes box."""
+    async with open_table(before_the_game, 24, 80) as (table, terminal):
+        assert "rules: classic" in await terminal.redraw()
+        table.deal()
+        text = await terminal.redraw()
+        stream = table.app.screen.stream
+        rules = [i for i, (where, _, line) in enumerate(stream) if line.startswith("rules: ")]
+        first = next(i for i, (_, _, line) in enumerate(stream) if "hand 1:" in line)
+        assert rules and rules[-1] < first and stream[rules[-1]][0] == "narrow", stream
+        assert "rules: classic" in text, text  # (the log's first lines, short as it is)
+
+
 def test_the_seats_in_view_are_the_turns_and_the_last_plays() -> None:
     assert window_start(6, 5, [2, 0]) == 0  # both in the first five lines
     assert window_start(6, 5, [5, 1]) == 1  # both: the window as low as needed
