@@ -91,6 +91,8 @@ class Admitted:
     released: bool = False
     #: Let in over the cap on a reserve place, until its hello says whether it stays.
     over: bool = False
+    #: Let in over the cap at its hello to take back the chair this player id holds.
+    back_for: str = ""
 
     @property
     def in_lobby(self) -> bool:

@@ -23,7 +23,7 @@ from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.identity import certificate_digest
 
-from .admission import STAY, Admitted, reserve_open, reserve_victim, to_evict
+from .admission import RESERVE, STAY, Admitted, reserve_open, reserve_victim, to_evict
 from .config import ServerConfig, hash_password, remember_right
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
@@ -97,6 +97,36 @@ def listen_unix(path: Path) -> socket.socket:
     return sock
 
 
+#: Descriptors a server keeps beside its connections' (the listener, the journal and
+#: names files, the bot workers' pipes, mDNS): more than it needs.
+SPARE_DESCRIPTORS = 256
+
+
+def room_for_connections(connections: int) -> None:
+    """Raise this process's soft limit on open files toward what `connections` (and the
+    places let in over the cap) need, as far as its hard limit allows; a line in the log
+    if that is short (a common soft limit, 1024, is about the default cap of 1000)."""
+    try:
+        import resource
+    except ImportError:  # (not a Unix)
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + 2 * RESERVE + SPARE_DESCRIPTORS
+    if soft != resource.RLIM_INFINITY and soft < want:
+        raised = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    if soft != resource.RLIM_INFINITY and soft < want:
+        log.warning(
+            "open files are limited to %d (ulimit -n), and %d connections need about %d: "
+            "lower --max-connections, or raise the limit",
+            soft,
+            connections,
+            want,
+        )
+
+
 class Server:
     def __init__(self, config: ServerConfig) -> None:
         if config.password is not None:  # kept only as its hash (and known right)
@@ -115,6 +145,8 @@ class Server:
         #: how many went this run to keep them under `max_records`.
         self._kept_records: deque[Path] | None = None
         self._records_let_go = 0
+        #: When a failure to accept a connection was last logged.
+        self._accept_failed_said = -60.0
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
         #: journal (one line each).
@@ -169,6 +201,7 @@ class Server:
         # The server accepts plain TCP itself and starts TLS only once the caps allow the
         # connection: a flood of connections that never finish a handshake is counted and
         # refused like any other.
+        room_for_connections(self.config.max_connections)
         self._listener = self._listen()
         self._listener.setblocking(False)
         self.storage.note_port(self.port)
@@ -313,7 +346,10 @@ class Server:
                     while len(accepted) < ACCEPT_BATCH:
                         accepted.append(self._listener.accept())
             except OSError as exc:  # out of descriptors, say: wait, do not spin
-                log.warning("accepting a connection failed: %s", exc)
+                now = loop.time()  # (said once a minute: it came ten times a second)
+                if now - self._accept_failed_said >= 60.0:
+                    self._accept_failed_said = now
+                    log.warning("accepting a connection failed: %s", exc)
                 await asyncio.sleep(0.1)
                 continue
             for sock, peer in accepted:
@@ -363,8 +399,16 @@ class Server:
         if self._regular() < self.config.max_connections or self._evict(entry.address):
             entry.over = False
             return None
-        if self.lobby.holds_seat(session.player_id):
-            entry.over = False  # over the cap by one, until a newcomer's eviction
+        # (a chair waiting for its key, one such connection a key, `RESERVE` in all: a
+        # hostile pass seated a key once and then came in with it from 284 addresses,
+        # each over the cap, until the server had no descriptor left for anyone)
+        back = [a for a in self._admitted if a.back_for and not a.released]
+        if (
+            self.lobby.holds_seat(session.player_id, away=True)
+            and all(a.back_for != session.player_id for a in back)
+            and len(back) < RESERVE
+        ):
+            entry.over, entry.back_for = False, session.player_id  # over the cap by one
             log.info("%s: let in over the cap to take back a chair", entry.address)
             return None
         return "the server is full: try again in a minute"

@@ -424,9 +424,10 @@ class Lobby:
                     return table.name
         return None
 
-    def holds_seat(self, player_id: str) -> bool:
+    def holds_seat(self, player_id: str, away: bool = False) -> bool:
         """Whether the person of this player key sits in a chair of a game under way
-        (connected or away): they are let in even when the server is full."""
+        (connected or away; only away, `away`: a chair waiting for them, which lets them in
+        even when the server is full)."""
         if not player_id:
             return False
         return any(
@@ -434,6 +435,7 @@ class Lobby:
             and any(
                 slot.bot is None
                 and slot.player_id
+                and (not away or slot.member is None)
                 and hmac.compare_digest(slot.player_id, player_id)
                 for slot in table.slots
             )

@@ -54,11 +54,18 @@ async def test_a_player_gets_back_to_their_chair_through_a_full_server(tmp_path:
             await dialer(address, "carl", tmp_path)()
         back = await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
         assert len(server.sessions) == 5  # over the cap by one: her chair is in a game
+        # one such connection a key (a hostile pass came in with a seated key from 284
+        # addresses, each over the cap, until the server had no descriptor left)
+        with pytest.raises(ConnectFailed, match="the server is full"):
+            await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
         await back.send(m.Join(table="T"))
         seated = await asyncio.wait_for(back.receive(), 10)
         while not isinstance(seated, m.Seated):
             assert not isinstance(seated, m.Error), seated
             seated = await asyncio.wait_for(back.receive(), 10)
+        with pytest.raises(ConnectFailed, match="the server is full"):  # (her chair is hers)
+            await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
+        await wait_for(lambda: len(server.sessions) == 5)  # (the refused ones gone)
         await back.close()
         for c in crowd:
             await c.link.close()
