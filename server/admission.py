@@ -13,7 +13,9 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
    each asking for the table list every 10 s: nobody was idle, and no address held more
    than the newcomer's).  Its age, not its time in the lobby: a review found the time
    since it last sat or watched reset by a spectate and a leave, so the crowd stayed
-   young and honest people went in its place;
+   young and honest people went in its place.  And before any of those, whatever its
+   age, one of an address that opened `CHURN` connections in `CHURN_SECONDS` (a second
+   pass: a crowd back every 100 s stayed young by reconnecting);
 3. a connection of the address holding the most connections, when that address holds
    at least two more than the newcomer's (the cap is shared between addresses, not held
    by one): its longest-idle lobby connection, else spectator, else seated player (whose
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -56,6 +58,17 @@ HOUSEHOLD = 8
 #: Seconds a connection has to say hello before a newcomer from elsewhere may take its
 #: place (a TLS handshake and a hello take milliseconds; a slow machine, a second).
 YOUNG = 2.0
+
+#: Connections an address opened within `CHURN_SECONDS` from which its lobby
+#: connections, spectators and silent reserve places make room whatever their age: a
+#: crowd that reconnects to stay young (a hostile pass: squatters back every 100 s were
+#: never the oldest, and reserve holders back every 1.5 s never old enough to take).
+CHURN = 4
+CHURN_SECONDS = 600.0
+
+#: A connection that comes back within this many seconds of its address's last (closed
+#: by the client, not evicted) is as old as that one for `STAY`.
+AGAIN_SECONDS = 300.0
 
 #: Seconds connected after which a connection in the lobby (or watching), busy or not,
 #: makes room at the cap for a newcomer (one who plays is at a table, where this never
@@ -93,6 +106,15 @@ class Admitted:
     over: bool = False
     #: Let in over the cap at its hello to take back the chair this player id holds.
     back_for: str = ""
+    #: Since when its address has been here, for `STAY`: its own start, or that of the
+    #: address's connection it came back in place of (closed by the client within
+    #: `AGAIN_SECONDS`, not evicted: a crowd back every 100 s stayed young, and the age
+    #: rule took honest people in its place).  0: its own start.
+    born: float = 0.0
+
+    @property
+    def age_from(self) -> float:
+        return self.born or self.since
 
     @property
     def in_lobby(self) -> bool:
@@ -123,11 +145,14 @@ def reserve_open(admitted: Iterable[Admitted], newcomer: str) -> bool:
     return len(over) < RESERVE and all(a.address != newcomer for a in over)
 
 
-def reserve_victim(admitted: Iterable[Admitted], newcomer: str, now: float) -> Admitted | None:
+def reserve_victim(
+    admitted: Iterable[Admitted], newcomer: str, now: float, opened: Mapping[str, int] = {}
+) -> Admitted | None:
     """The reserve place a newcomer from `newcomer` takes, when `reserve_open` says no:
     its own address's, if it holds one (one an address), else, every place taken, the
-    one held longest; only by a connection that has had `YOUNG` seconds and not sent its
-    hello and proof (one that has is being let in or told no); None if none."""
+    one held longest; only by a connection that has not sent its hello and proof (one
+    that has is being let in or told no) and has had `YOUNG` seconds to, or whose address
+    opened `CHURN` connections lately (`opened`, by address)."""
     over = [a for a in admitted if a.over]
     own = [a for a in over if a.address == newcomer]
     held = own or (over if len(over) >= RESERVE else [])
@@ -135,15 +160,22 @@ def reserve_victim(admitted: Iterable[Admitted], newcomer: str, now: float) -> A
         a
         for a in held
         if (a.session is None or not (a.session.welcomed or a.session.answered))
-        and now - a.since >= YOUNG
+        and (now - a.since >= YOUNG or opened.get(a.address, 0) >= CHURN)
     ]
     return min(silent, key=lambda a: a.since, default=None)
 
 
 def to_evict(
-    admitted: Iterable[Admitted], newcomer: str, now: float, idle_seconds: float
+    admitted: Iterable[Admitted],
+    newcomer: str,
+    now: float,
+    idle_seconds: float,
+    opened: Mapping[str, int] = {},
+    people: bool = True,
 ) -> Admitted | None:
-    """The connection a newcomer from `newcomer` evicts at the cap, or None."""
+    """The connection a newcomer from `newcomer` evicts at the cap, or None (`opened`: the
+    connections each address opened lately, `CHURN`; `people` False: only one that has
+    not said hello, for a newcomer of an address evicted lately)."""
     everyone = [a for a in admitted if not a.over]  # (their hello decides)
     waiting = [a for a in everyone if a.session is None or not a.session.welcomed]
     per_address = Counter(a.address for a in waiting)
@@ -156,6 +188,8 @@ def to_evict(
     ]
     if waiting:
         return min(waiting, key=lambda a: (a.address != newcomer, -per_address[a.address], a.since))
+    if not people:
+        return None
     lobby = [a for a in everyone if a.in_lobby]
     watchers = [a for a in everyone if a.watching]
 
@@ -167,9 +201,12 @@ def to_evict(
     if idle:
         return min(idle, key=idle_since)
 
-    stayed = [a for a in lobby + watchers if now - a.since >= STAY]
+    churning = [a for a in lobby + watchers if opened.get(a.address, 0) >= CHURN]
+    if churning:  # (the address opening most first, then its oldest)
+        return min(churning, key=lambda a: (-opened.get(a.address, 0), a.since))
+    stayed = [a for a in lobby + watchers if now - a.age_from >= STAY]
     if stayed:
-        return min(stayed, key=lambda a: a.since)
+        return min(stayed, key=lambda a: a.age_from)
     by_address: dict[str, list[Admitted]] = {}
     for a in everyone:
         by_address.setdefault(a.address, []).append(a)

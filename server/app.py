@@ -23,7 +23,17 @@ from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.protocol.identity import certificate_digest
 
-from .admission import RESERVE, STAY, Admitted, reserve_open, reserve_victim, to_evict
+from .admission import (
+    AGAIN_SECONDS,
+    CHURN,
+    CHURN_SECONDS,
+    RESERVE,
+    STAY,
+    Admitted,
+    reserve_open,
+    reserve_victim,
+    to_evict,
+)
 from .config import ServerConfig, hash_password, remember_right
 from .journal import Journal, JournalError, copy_aside, salvage
 from .ladder import carry
@@ -97,6 +107,9 @@ def listen_unix(path: Path) -> socket.socket:
     return sock
 
 
+#: The addresses whose recent connections are kept for admission (the newest met).
+OPENED_ADDRESSES = 4096
+
 #: Descriptors a server keeps beside its connections' (the listener, the journal and
 #: names files, the bot workers' pipes, mDNS): more than it needs.
 SPARE_DESCRIPTORS = 256
@@ -147,6 +160,13 @@ class Server:
         self._records_let_go = 0
         #: When a failure to accept a connection was last logged.
         self._accept_failed_said = -60.0
+        #: When each address opened its connections lately (server/admission.py, CHURN).
+        self._opened: dict[str, deque[float]] = {}
+        #: Per address, the age its last closed connection had and when it closed (for
+        #: one that comes back in its place: server/admission.py, AGAIN_SECONDS).
+        self._lineage: dict[str, tuple[float, float]] = {}
+        #: When each address last had a connection evicted.
+        self._evicted: dict[str, float] = {}
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
         #: journal (one line each).
@@ -365,10 +385,14 @@ class Server:
             sock.close()
             return
         over = False
-        if self._regular() >= self.config.max_connections and not self._evict(address):
+        # (an address evicted lately takes a free place, or a reserve place to a chair of
+        # its own, but pushes nobody out: evicted crowds pushed out one another in turn,
+        # each back young, and kept every newcomer out, a second hostile pass)
+        people = self._may_push(address)
+        if self._regular() >= self.config.max_connections and not self._evict(address, people):
             if not reserve_open(self._admitted, address):
                 now = asyncio.get_running_loop().time()
-                silent = reserve_victim(self._admitted, address, now)
+                silent = reserve_victim(self._admitted, address, now, self._opened_lately(now))
                 if silent is None:
                     sock.close()
                     return
@@ -376,6 +400,10 @@ class Server:
             over = True  # in to say hello: it stays if it comes back to its chair
         loop = asyncio.get_running_loop()
         entry = Admitted(address, loop.time(), over=over)
+        self._note_opened(address, entry.since)
+        came_back = self._lineage.get(address)  # (as old as the one it replaces: STAY)
+        if came_back is not None and entry.since - came_back[1] <= AGAIN_SECONDS:
+            entry.born = came_back[0]
         self._admitted.add(entry)
         self._per_address[address] = self._per_address.get(address, 0) + 1
         if address not in self._inbound:
@@ -385,6 +413,30 @@ class Server:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         self._trimmer.note()
+
+    def _note_opened(self, address: str, now: float) -> None:
+        """A connection from `address` accepted now (the last `CHURN_SECONDS` are kept,
+        for the addresses met last: `OPENED_ADDRESSES`)."""
+        times = self._opened.pop(address, None) or deque(maxlen=64)  # (enough to rank)
+        times.append(now)
+        while times and now - times[0] > CHURN_SECONDS:
+            times.popleft()
+        self._opened[address] = times  # (the newest last)
+        if len(self._opened) > OPENED_ADDRESSES:
+            del self._opened[next(iter(self._opened))]
+
+    def _opened_lately(self, now: float) -> dict[str, int]:
+        """Per address, the connections it opened in the last `CHURN_SECONDS` and closed
+        again (where that is a churn's worth or more: the rest is no matter to admission).
+        Those it still holds do not count: a host's `president bot --count 7` opens seven
+        at once and keeps them."""
+        churned = {  # (each address's times pruned at its last connection: the rest by
+            # its newest, an address quiet for `CHURN_SECONDS` counted as none)
+            address: len(times) - self._per_address.get(address, 0)
+            for address, times in self._opened.items()
+            if len(times) >= CHURN and now - times[-1] <= CHURN_SECONDS
+        }
+        return {address: n for address, n in churned.items() if n >= CHURN}
 
     def _regular(self) -> int:
         """Connections counted against `max_connections` (not those on reserve places)."""
@@ -396,7 +448,9 @@ class Server:
         why not."""
         if not entry.over:
             return None
-        if self._regular() < self.config.max_connections or self._evict(entry.address):
+        if self._regular() < self.config.max_connections or self._evict(
+            entry.address, self._may_push(entry.address)
+        ):
             entry.over = False
             return None
         # (a chair waiting for its key, one such connection a key, `RESERVE` in all: a
@@ -413,11 +467,24 @@ class Server:
             return None
         return "the server is full: try again in a minute"
 
-    def _evict(self, newcomer: str) -> bool:
+    def _may_push(self, address: str) -> bool:
+        """Whether a newcomer from `address` may push people out at the cap: not if one
+        of its connections was evicted within `AGAIN_SECONDS`."""
+        evicted = self._evicted.get(address)
+        return evicted is None or asyncio.get_running_loop().time() - evicted > AGAIN_SECONDS
+
+    def _evict(self, newcomer: str, people: bool = True) -> bool:
         """At the cap: make room for a connection from `newcomer` (server/admission.py
         says who goes); False if nobody may be evicted."""
         now = asyncio.get_running_loop().time()
-        victim = to_evict(self._admitted, newcomer, now, self.config.evict_idle_seconds)
+        victim = to_evict(
+            self._admitted,
+            newcomer,
+            now,
+            self.config.evict_idle_seconds,
+            self._opened_lately(now),
+            people,
+        )
         if victim is None:
             return False
         self._drop(victim, newcomer, now)
@@ -425,13 +492,13 @@ class Server:
 
     def _drop(self, victim: Admitted, newcomer: str, now: float) -> None:
         """Close `victim` to make room for a connection from `newcomer`, saying why."""
-        self._release(victim)
+        self._release(victim, evicted=True)
         session = victim.session
         log.info("%s: evicted to make room for %s", victim.address, newcomer)
         if isinstance(session, Session) and session.welcomed:
             if now - session.last_active >= self.config.evict_idle_seconds:
                 reason = "the server is full and this connection was idle"
-            elif (session.table is None or session.watching) and now - victim.since >= STAY:
+            elif (session.table is None or session.watching) and now - victim.age_from >= STAY:
                 where = "watching" if session.watching else "in the lobby"
                 reason = f"the server is full and this connection, {where}, was the oldest there"
             else:
@@ -443,11 +510,27 @@ class Server:
         elif victim.task is not None:
             victim.task.cancel()  # still in its TLS handshake
 
-    def _release(self, entry: Admitted) -> None:
-        """The connection no longer counts against the caps (once)."""
+    def _release(self, entry: Admitted, evicted: bool = False) -> None:
+        """The connection no longer counts against the caps (once).  Its address's age is
+        kept for a connection that comes back in its place, unless it was evicted (then
+        the next starts afresh: an evicted person is not the oldest again at once)."""
         if entry.released:
             return
         entry.released = True
+        if evicted:
+            self._lineage.pop(entry.address, None)
+            self._evicted[entry.address] = asyncio.get_running_loop().time()
+            if len(self._evicted) > OPENED_ADDRESSES:
+                del self._evicted[next(iter(self._evicted))]
+        else:
+            now = asyncio.get_running_loop().time()
+            kept = self._lineage.pop(entry.address, None)
+            born = entry.age_from
+            if kept is not None and now - kept[1] <= AGAIN_SECONDS:
+                born = min(born, kept[0])
+            self._lineage[entry.address] = (born, now)
+            if len(self._lineage) > OPENED_ADDRESSES:
+                del self._lineage[next(iter(self._lineage))]
         self._admitted.discard(entry)
         self._per_address[entry.address] -= 1
         if not self._per_address[entry.address]:

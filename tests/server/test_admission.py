@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from president.server.admission import (
+    CHURN,
     HOUSEHOLD,
     RESERVE,
     STAY,
@@ -188,3 +189,34 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     assert not reserve_open(young, "10.0.0.5")
     assert reserve_victim(young, "10.0.0.5", now) is None
     assert reserve_victim([*silent[1:], young[1]], "10.0.0.5", now) is None
+
+
+def test_a_crowd_that_reconnects_to_stay_young_makes_room_first() -> None:
+    """A second hostile pass: squatters back every 100 s were never the oldest, so the
+    age rule took honest people; reserve holders back every 1.5 s were never old enough
+    to take.  An address that opened (and closed again) `CHURN` connections lately makes
+    room first, its lobby connections and spectators whatever their age, its silent
+    reserve places at once; a seat is never taken for it."""
+    now = 1000.0
+    honest = admitted("10.1.0.1", now - STAY - 50, Visitor(last_active=now - 1))
+    squatters = [admitted(f"10.9.0.{i}", now - 30, Visitor(last_active=now - 1)) for i in range(5)]
+    churned = {f"10.9.0.{i}": CHURN + i for i in range(5)}
+    assert to_evict([honest, *squatters], "10.0.0.5", now, 30.0) is honest  # (by age alone)
+    assert to_evict([honest, *squatters], "10.0.0.5", now, 30.0, churned) is squatters[-1]
+    seated = [admitted(f"10.9.0.{i}", 0.0, Visitor(table="T", playing=True)) for i in range(5)]
+    assert to_evict([honest, *seated], "10.0.0.5", now, 30.0, churned) is honest
+    holders = [Admitted(f"10.7.0.{i}", now - 1.5, over=True) for i in range(RESERVE)]
+    assert reserve_victim(holders, "10.0.0.5", now) is None  # (young: 1.5 s)
+    assert reserve_victim(holders, "10.0.0.5", now, {"10.7.0.3": CHURN}) is holders[3]
+
+
+def test_a_connection_back_in_place_of_its_addresss_last_is_as_old_as_it() -> None:
+    """A second hostile pass: squatters back every 100 s were never the oldest (each
+    connection's age began again), so the age rule took honest people.  A connection
+    that comes back in its address's place is as old as the one before (`born`)."""
+    now = 1000.0
+    honest = admitted("10.1.0.1", now - STAY - 50, Visitor(last_active=now - 1))
+    back = admitted("10.9.0.1", now - 30, Visitor(last_active=now - 1))
+    assert to_evict([honest, back], "10.0.0.5", now, 30.0) is honest
+    back.born = now - STAY - 90  # (its address's first came before the honest one)
+    assert to_evict([honest, back], "10.0.0.5", now, 30.0) is back

@@ -212,8 +212,8 @@ async def test_at_the_cap_idle_lobby_connections_make_room_but_seated_players_ne
     arriving: list[float | None] = [None]
     decide = app.to_evict
 
-    def to_evict(admitted: Any, newcomer: str, now: float, idle_seconds: float) -> Any:
-        return decide(admitted, newcomer, arriving[0] or now, idle_seconds)
+    def to_evict(admitted: Any, newcomer: str, now: float, idle_seconds: float, *rest: Any) -> Any:
+        return decide(admitted, newcomer, arriving[0] or now, idle_seconds, *rest)
 
     monkeypatch.setattr(app, "to_evict", to_evict)
     async with running_server(
