@@ -64,6 +64,9 @@ REJOIN_SECONDS = 1.0
 #: A table's view names this many of the people watching it (the first to come), and
 #: counts them all (protocol 14).
 WATCHERS_NAMED = 12
+#: Seconds within which everyone at a table hears who came to watch or went (once for
+#: however many did meanwhile).
+WATCHERS_EVERY = 0.5
 #: How long a table remembers a person who held it up by not saying ready (by name):
 #: sitting again within it goes on with the time they had (`Table.unseat_unready`).
 UNREADY_MEMORY = 600.0
@@ -122,6 +125,8 @@ class Table:
         #: The game's ended hands as last sent with a snapshot (`_results_of`).
         self._results: tuple[Game, int, list[m.GameResults]] | None = None
         self.lock = asyncio.Lock()
+        #: The view that will tell everyone here who watches (`_watchers_changed`).
+        self._telling_watchers: asyncio.Task[None] | None = None
         self.on_record = on_record
         self.clock = clock
         #: Since when its maker has held tables without a break (`Lobby.held_since`; when
@@ -483,10 +488,7 @@ class Table:
         await self._check_password(password, member)
         async with self.lock:
             self.chairs.watch(member)
-            view = self.view()  # (everyone there is told who watches; the watcher, below)
-            for other in self.chairs.members():
-                if other is not member:
-                    self._deliver(other, view)
+            self._watchers_changed()  # (everyone there is told who watches, soon)
             self._snapshot(member)
             if self.paused:  # what it shows now waits with the rest: say why
                 member.deliver(PAUSED)
@@ -498,7 +500,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
-                self.broadcast_view()  # (no longer watching, as everyone there is told)
+                self._watchers_changed()  # (no longer watching, as everyone there is told)
                 self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)
@@ -518,7 +520,7 @@ class Table:
         async with self.lock:
             if member in self.chairs.spectators:
                 self.chairs.spectators.remove(member)
-                self.broadcast_view()  # (no longer watching, as everyone there is told)
+                self._watchers_changed()  # (no longer watching, as everyone there is told)
                 self.driver.wake()  # (the last person gone: the game waits)
                 return
             index = self.chairs.index_of(member)
@@ -831,8 +833,25 @@ class Table:
             self.broadcast_view()
             return True
 
+    def _watchers_changed(self) -> None:
+        """Someone came to watch or went: everyone here is sent the table's view within
+        `WATCHERS_EVERY` seconds, once however many came and went meanwhile (a hostile
+        pass: 19 connections watching and leaving in a loop sent a player 242 views a
+        second).  A view sent meanwhile for a move says it already."""
+        if self._telling_watchers is not None and not self._telling_watchers.done():
+            return
+
+        async def tell() -> None:
+            await asyncio.sleep(WATCHERS_EVERY)
+            async with self.lock:
+                self.broadcast_view()
+
+        self._telling_watchers = asyncio.get_running_loop().create_task(tell())
+
     async def stop(self) -> None:
         """End the game here: what was played goes into a record."""
+        if self._telling_watchers is not None:
+            self._telling_watchers.cancel()
         await self.driver.stop()
 
     async def suspend(self) -> None:
