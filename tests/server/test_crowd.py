@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from president.client.connection import ConnectFailed, client_tls
+from president.client.connection import Client, ConnectFailed, Link, client_tls
 from president.protocol import messages as m
 from president.protocol.codec import pack
 from president.protocol.framing import encode_frame
@@ -33,16 +33,32 @@ from ..harness.servers import (
 from ..harness.waiting import wait_for
 
 
+async def playing(server: Any, name: str, tmp_path: Path) -> tuple[Client, asyncio.Task[None]]:
+    """`name`, with a key of its own, in a game at table T among server bots; its client
+    and the task reading for it."""
+    player = await client(server, name, tmp_path, identity=bot_key(name))
+    player.keep = True
+    task = asyncio.create_task(player.run())
+    await sit_among_server_bots(player)
+    await player.send(m.Ready())
+    await wait_for(lambda: in_play(player))
+    return player, task
+
+
+async def back_in_chair(back: Link) -> None:
+    """`back` joins table T and is seated there (its chair taken back), refused nothing."""
+    await back.send(m.Join(table="T"))
+    seated = await asyncio.wait_for(back.receive(), 10)
+    while not isinstance(seated, m.Seated):
+        assert not isinstance(seated, m.Error), seated
+        seated = await asyncio.wait_for(back.receive(), 10)
+
+
 async def test_a_player_gets_back_to_their_chair_through_a_full_server(tmp_path: Path) -> None:
     async with running_server(
         tmp_path, max_connections=4, max_per_address=1000, evict_idle_seconds=600.0
     ) as server:
-        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
-        ann.keep = True
-        task = asyncio.create_task(ann.run())
-        await sit_among_server_bots(ann)
-        await ann.send(m.Ready())
-        await wait_for(lambda: in_play(ann))
+        ann, task = await playing(server, "ann", tmp_path)
         crowd = [await client(server, f"crowd{i}", tmp_path) for i in range(3)]
         await ann.link.close()
         task.cancel()
@@ -58,11 +74,7 @@ async def test_a_player_gets_back_to_their_chair_through_a_full_server(tmp_path:
         # addresses, each over the cap, until the server had no descriptor left)
         with pytest.raises(ConnectFailed, match="the server is full"):
             await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
-        await back.send(m.Join(table="T"))
-        seated = await asyncio.wait_for(back.receive(), 10)
-        while not isinstance(seated, m.Seated):
-            assert not isinstance(seated, m.Error), seated
-            seated = await asyncio.wait_for(back.receive(), 10)
+        await back_in_chair(back)
         with pytest.raises(ConnectFailed, match="the server is full"):  # (her chair is hers)
             await dialer(address, "ann", tmp_path, identity=bot_key("ann"))()
         await wait_for(lambda: len(server.sessions) == 5)  # (the refused ones gone)
@@ -79,12 +91,7 @@ async def test_a_player_gets_back_through_reserve_places_held_in_silence(tmp_pat
     async with running_server(
         tmp_path, max_connections=1, max_per_address=1000, evict_idle_seconds=600.0
     ) as server:
-        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
-        ann.keep = True
-        task = asyncio.create_task(ann.run())
-        await sit_among_server_bots(ann)
-        await ann.send(m.Ready())
-        await wait_for(lambda: in_play(ann))
+        ann, task = await playing(server, "ann", tmp_path)
         await ann.link.close()
         task.cancel()
         await wait_for(lambda: not server.sessions)
@@ -99,11 +106,7 @@ async def test_a_player_gets_back_through_reserve_places_held_in_silence(tmp_pat
         await wait_for(lambda: sum(a.over for a in server._admitted) == RESERVE)
         await asyncio.sleep(YOUNG + 0.5)  # (held long enough to have said hello)
         back = await dialer(f"127.0.0.1:{server.port}", "ann", tmp_path, identity=bot_key("ann"))()
-        await back.send(m.Join(table="T"))
-        seated = await asyncio.wait_for(back.receive(), 10)
-        while not isinstance(seated, m.Seated):
-            assert not isinstance(seated, m.Error), seated
-            seated = await asyncio.wait_for(back.receive(), 10)
+        await back_in_chair(back)
         await back.close()
         await crowd.link.close()
         for _, writer in holders:
