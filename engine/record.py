@@ -14,7 +14,7 @@ from .cards import CARDS, RANK_NAMES, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave, Returned
 from .phase import Phase
-from .rules import PRESETS, TOGGLES, Rules, preset_name_of, rules_from
+from .rules import PRESETS, Rules, preset_name_of, rules_from, unknown_toggles
 from .state import Game
 
 FORMAT = "president-record/1"
@@ -221,11 +221,9 @@ def loads(text: str | bytes) -> dict[str, Any]:
             else f'not a president record: no "format": "{FORMAT}"'
         )
     rules = document.get("rules")
-    unknown = (
-        [k for k in rules if k != "preset" and k not in TOGGLES] if isinstance(rules, dict) else []
-    )
+    unknown = unknown_toggles(rules) if isinstance(rules, dict) else []
     if unknown and all(k.isidentifier() and len(k) <= 40 for k in unknown):
-        named = ", ".join(sorted(unknown)[:3]) + (
+        named = ", ".join(unknown[:3]) + (
             f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
         )
         raise NotARecord(  # (not an illegal step: another version's rules)

@@ -302,6 +302,12 @@ def find_preset(name: str) -> Rules:
         ) from None
 
 
+def unknown_toggles(spec: Mapping[str, Any]) -> list[str]:
+    """The names a record's `rules` object gives that are not toggles (its preset aside),
+    sorted."""
+    return sorted(k for k in spec if k != "preset" and k not in TOGGLES)
+
+
 def rules_from(spec: str | Mapping[str, Any]) -> Rules:
     """Rules from a record's `rules` value: a preset name, or {"preset": NAME, toggle: value...}."""
     if isinstance(spec, str):
@@ -313,7 +319,7 @@ def rules_from(spec: str | Mapping[str, Any]) -> Rules:
         raise RulesError("rules.preset must be a preset name")
     base = find_preset(preset)
     toggles = {k: v for k, v in spec.items() if k != "preset"}
-    unknown = sorted(k for k in toggles if k not in TOGGLES)
+    unknown = unknown_toggles(spec)
     if unknown:
         close = difflib.get_close_matches(unknown[0], TOGGLES, n=1)
         meant = f" (did you mean {close[0]}?)" if close else ""
