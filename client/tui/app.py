@@ -745,13 +745,9 @@ class TableApp:
         """What the hand's box says with no card in it: a watcher's, or mine before my
         sealed hand has come (the table's view, which counts my cards, may come a moment
         before it: back at my seat, or at a deal), or none left."""
-        model = self.client.model
-        if model.slot is None:
+        if self.client.model.slot is None:
             return "you are watching: every hand is private"
-        seat, public = model.seat, model.public
-        if seat is not None and public is not None and public.counts[seat]:
-            return "your cards are coming..."
-        return "no cards"
+        return "your cards are coming..." if self.screen.cards_coming() else "no cards"
 
     def _clicker(self, index: int) -> Callable[[MouseEvent], None]:
         def click(event: MouseEvent) -> None:

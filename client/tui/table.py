@@ -226,6 +226,17 @@ class TableScreen:
         cards = self.taking() or self.model.hand
         return sorted(cards, key=lambda c: (strength(c.rank, reverse), c.suit))
 
+    def cards_coming(self) -> bool:
+        """The table's view counts cards in my hand and my sealed hand has not come (the
+        view may come a moment before it: back at my seat, or at a deal)."""
+        seat, public = self.model.seat, self.model.public
+        return (
+            seat is not None
+            and public is not None
+            and bool(public.counts[seat])
+            and not self.model.hand
+        )
+
     def taking(self) -> tuple[Card, ...]:
         """The cards played I may take now (a take owed on my turn), or, owing a bomb
         (queen_bomber), one card of each rank to name; else ()."""
@@ -825,7 +836,7 @@ class TableScreen:
             return "class:dim", " you play from the next hand: watching this one (q leaves)"
         if public.phase is Phase.BETWEEN_HANDS:
             return "class:dim", " the next hand is being dealt ..."
-        if public.counts[seat] and not model.hand:  # (the view came before my sealed hand)
+        if self.cards_coming():
             return "class:dim", " your cards are coming ..."
         if public.phase is Phase.EXCHANGE:
             return self._exchange_status(seat, width)
