@@ -111,6 +111,9 @@ class Admitted:
     #: `AGAIN_SECONDS`, not evicted: a crowd back every 100 s stayed young, and the age
     #: rule took honest people in its place).  0: its own start.
     born: float = 0.0
+    #: The rule of `to_evict` that chose it ("silent", "idle", "churn", "age",
+    #: "address"), or "" (a silent reserve place, `reserve_victim`).
+    evicted_for: str = ""
 
     @property
     def age_from(self) -> float:
@@ -165,6 +168,12 @@ def reserve_victim(
     return min(silent, key=lambda a: a.since, default=None)
 
 
+def chosen(victim: Admitted, why: str) -> Admitted:
+    """`victim`, marked with the rule that chose it (what it is told)."""
+    victim.evicted_for = why
+    return victim
+
+
 def to_evict(
     admitted: Iterable[Admitted],
     newcomer: str,
@@ -187,7 +196,10 @@ def to_evict(
         or per_address[a.address] >= per_address[newcomer] + 2
     ]
     if waiting:
-        return min(waiting, key=lambda a: (a.address != newcomer, -per_address[a.address], a.since))
+        first = min(
+            waiting, key=lambda a: (a.address != newcomer, -per_address[a.address], a.since)
+        )
+        return chosen(first, "silent")
     if not people:
         return None
     lobby = [a for a in everyone if a.in_lobby]
@@ -199,14 +211,14 @@ def to_evict(
 
     idle = [a for a in lobby + watchers if now - idle_since(a) >= idle_seconds]
     if idle:
-        return min(idle, key=idle_since)
+        return chosen(min(idle, key=idle_since), "idle")
 
     churning = [a for a in lobby + watchers if opened.get(a.address, 0) >= CHURN]
     if churning:  # (the address opening most first, then its oldest)
-        return min(churning, key=lambda a: (-opened.get(a.address, 0), a.since))
+        return chosen(min(churning, key=lambda a: (-opened.get(a.address, 0), a.since)), "churn")
     stayed = [a for a in lobby + watchers if now - a.age_from >= STAY]
     if stayed:
-        return min(stayed, key=lambda a: a.age_from)
+        return chosen(min(stayed, key=lambda a: a.age_from), "age")
     by_address: dict[str, list[Admitted]] = {}
     for a in everyone:
         by_address.setdefault(a.address, []).append(a)
@@ -217,11 +229,11 @@ def to_evict(
         if held < own + 2:
             return None
         for kind in ("in_lobby", "watching", "seated"):
-            chosen = [
+            picked = [
                 a
                 for a in theirs
                 if getattr(a, kind) and (held > HOUSEHOLD or kind != "seated" or not a.playing)
             ]
-            if chosen:
-                return min(chosen, key=idle_since)
+            if picked:
+                return chosen(min(picked, key=idle_since), "address")
     return None

@@ -28,7 +28,6 @@ from .admission import (
     CHURN,
     CHURN_SECONDS,
     RESERVE,
-    STAY,
     Admitted,
     reserve_open,
     reserve_victim,
@@ -496,11 +495,16 @@ class Server:
         session = victim.session
         log.info("%s: evicted to make room for %s", victim.address, newcomer)
         if isinstance(session, Session) and session.welcomed:
+            where = "watching" if session.watching else "in the lobby"
             if now - session.last_active >= self.config.evict_idle_seconds:
                 reason = "the server is full and this connection was idle"
-            elif (session.table is None or session.watching) and now - victim.age_from >= STAY:
-                where = "watching" if session.watching else "in the lobby"
+            elif victim.evicted_for == "age":
                 reason = f"the server is full and this connection, {where}, was the oldest there"
+            elif victim.evicted_for == "churn":  # (it was told of its address's many)
+                reason = (
+                    f"the server is full and this connection, {where}, is of an address that"
+                    " connects again and again"
+                )
             else:
                 reason = "the server is full and your address holds more connections than any other"
             session.goodbye(m.Bye(code=Code.TIMEOUT, reason=reason))

@@ -203,6 +203,7 @@ def test_a_crowd_that_reconnects_to_stay_young_makes_room_first() -> None:
     churned = {f"10.9.0.{i}": CHURN + i for i in range(5)}
     assert to_evict([honest, *squatters], "10.0.0.5", now, 30.0) is honest  # (by age alone)
     assert to_evict([honest, *squatters], "10.0.0.5", now, 30.0, churned) is squatters[-1]
+    assert squatters[-1].evicted_for == "churn" and honest.evicted_for == "age"  # (told so)
     seated = [admitted(f"10.9.0.{i}", 0.0, Visitor(table="T", playing=True)) for i in range(5)]
     assert to_evict([honest, *seated], "10.0.0.5", now, 30.0, churned) is honest
     holders = [Admitted(f"10.7.0.{i}", now - 1.5, over=True) for i in range(RESERVE)]

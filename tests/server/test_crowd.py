@@ -120,10 +120,9 @@ async def test_a_busy_lobby_connection_makes_room_once_it_has_stayed(
     one an address, each asking for the table list every 10 s (so none idle).  Once one
     has been connected `STAY` seconds (here 1), a newcomer takes its place, and it is told
     why."""
-    from president.server import admission, app
+    from president.server import admission
 
     monkeypatch.setattr(admission, "STAY", 1.0)
-    monkeypatch.setattr(app, "STAY", 1.0)
     async with running_server(
         tmp_path, max_connections=1, max_per_address=1000, evict_idle_seconds=600.0
     ) as server:
