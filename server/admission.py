@@ -27,10 +27,15 @@ must still let a new player in, so at the cap a newcomer evicts, in this order:
    again; then, with that protection, a few addresses held every place with games of no
    turn timer where nobody moved.)
 
-With nobody to evict, a newcomer may still come in over the cap on one of `RESERVE`
-places (one per address), to say hello: it stays only if its player key holds a chair
-in a game under way (it came to take it back), or if room was made meanwhile; else it
-is told the server is full.  With every reserve place taken (or its address's own), a
+Only a connection that has not said hello goes for a newcomer that has not either: at
+its TCP accept a newcomer evicts by rule 1 alone, and a person (rules 2 and 3) goes only
+for a newcomer that has said hello, proved its key and given the password (a hostile
+pass: one bare TCP connection, a port scan's, evicted the oldest watcher of a full
+server).  So at the cap a newcomer with nobody silent to evict comes in over the cap on
+one of `RESERVE` places (`RESERVE_EACH` an address, a household's bots at once), to say
+hello; then a person goes for it by the rules above, or it stays if its player key holds
+a chair in a game under way (it came to take it back); else it is told the server is
+full.  With every reserve place taken (or its address's `RESERVE_EACH`), a
 newcomer takes the one held longest by a connection that has had `YOUNG` seconds and has
 not sent its hello (and its key's proof, when asked: then only the server's own work,
 a password's check, is left); a hostile pass held all 16 with bare TCP connections that
@@ -47,13 +52,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-#: Connections let in over the cap to say hello (one per address): see above.
+#: Connections let in over the cap to say hello: see above.
 RESERVE = 16
 
 #: Connections from one address that may play in games under way and never make room
 #: for a newcomer: a host and the bots they run on their machine (`president bot
 #: --count 7`), or a family behind one router.
 HOUSEHOLD = 8
+
+#: Reserve places one address may hold at once (a host's `president bot --count 7` at a
+#: full server: each bot waits on one for its hello to make room).
+RESERVE_EACH = HOUSEHOLD
 
 #: Seconds a connection has to say hello before a newcomer from elsewhere may take its
 #: place (a TLS handshake and a hello take milliseconds; a slow machine, a second).
@@ -145,20 +154,20 @@ def reserve_open(admitted: Iterable[Admitted], newcomer: str) -> bool:
     """Whether a newcomer from `newcomer` may come in over the cap to say hello (with
     every reserve place taken: once `reserve_victim` has made room)."""
     over = [a for a in admitted if a.over]
-    return len(over) < RESERVE and all(a.address != newcomer for a in over)
+    return len(over) < RESERVE and sum(a.address == newcomer for a in over) < RESERVE_EACH
 
 
 def reserve_victim(
     admitted: Iterable[Admitted], newcomer: str, now: float, opened: Mapping[str, int] = {}
 ) -> Admitted | None:
     """The reserve place a newcomer from `newcomer` takes, when `reserve_open` says no:
-    its own address's, if it holds one (one an address), else, every place taken, the
-    one held longest; only by a connection that has not sent its hello and proof (one
+    its own address's, if it holds `RESERVE_EACH`, else, every place taken, the one
+    held longest; only by a connection that has not sent its hello and proof (one
     that has is being let in or told no) and has had `YOUNG` seconds to, or whose address
     opened `CHURN` connections lately (`opened`, by address)."""
     over = [a for a in admitted if a.over]
     own = [a for a in over if a.address == newcomer]
-    held = own or (over if len(over) >= RESERVE else [])
+    held = own if len(own) >= RESERVE_EACH else over if len(over) >= RESERVE else []
     silent = [
         a
         for a in held

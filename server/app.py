@@ -384,11 +384,9 @@ class Server:
             sock.close()
             return
         over = False
-        # (an address evicted lately takes a free place, or a reserve place to a chair of
-        # its own, but pushes nobody out: evicted crowds pushed out one another in turn,
-        # each back young, and kept every newcomer out, a second hostile pass)
-        people = self._may_push(address)
-        if self._regular() >= self.config.max_connections and not self._evict(address, people):
+        # (a person goes only for a newcomer that has said hello, `_admit_at_hello`: a
+        # bare TCP connection evicted the oldest watcher; here only the silent go)
+        if self._regular() >= self.config.max_connections and not self._evict(address, False):
             if not reserve_open(self._admitted, address):
                 now = asyncio.get_running_loop().time()
                 silent = reserve_victim(self._admitted, address, now, self._opened_lately(now))
@@ -447,6 +445,9 @@ class Server:
         why not."""
         if not entry.over:
             return None
+        # (an address evicted lately takes a free place, or a reserve place to a chair of
+        # its own, but pushes nobody out: evicted crowds pushed out one another in turn,
+        # each back young, and kept every newcomer out, a second hostile pass)
         if self._regular() < self.config.max_connections or self._evict(
             entry.address, self._may_push(entry.address)
         ):

@@ -12,6 +12,7 @@ from president.server.admission import (
     CHURN,
     HOUSEHOLD,
     RESERVE,
+    RESERVE_EACH,
     STAY,
     YOUNG,
     Admitted,
@@ -123,11 +124,13 @@ def test_a_household_in_a_game_stays_while_a_crowd_of_many_addresses_comes() -> 
     assert to_evict([*many, *playing], "10.9.9.9", now, 30.0) is many[0]
 
 
-def test_the_reserve_is_one_place_per_address_and_no_more_than_reserve() -> None:
-    over = [Admitted(f"10.0.0.{i}", 0.0, over=True) for i in range(RESERVE - 1)]
+def test_the_reserve_is_reserve_each_places_an_address_and_no_more_than_reserve() -> None:
+    over = [Admitted(f"10.0.0.{i}", 0.0, over=True) for i in range(RESERVE - RESERVE_EACH)]
     assert reserve_open(over, "10.0.0.200")
-    assert not reserve_open(over, "10.0.0.3")  # that address has its reserve place
-    full = [*over, Admitted("10.0.0.99", 0.0, over=True)]
+    household = [Admitted("10.0.0.3", 0.0, over=True)] * (RESERVE_EACH - 2)
+    assert reserve_open([*over, *household], "10.0.0.3")  # (a host's bots, at once)
+    assert not reserve_open([*over, *household, over[3]], "10.0.0.3")  # its last taken
+    full = [*over, *(Admitted("10.0.0.99", 0.0, over=True) for _ in range(RESERVE_EACH))]
     assert not reserve_open(full, "10.0.0.200")
     # connections on reserve places are never what a newcomer evicts (their hello decides)
     assert to_evict(full, "10.0.0.200", 100.0, 30.0) is None
@@ -165,7 +168,7 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     their game.  A newcomer takes the place held longest in silence, once it has had
     `YOUNG` seconds; one whose hello and proof came (being let in, or told no, perhaps
     after a password's check) is never taken, nor another address's place while places
-    are free (one an address: a review)."""
+    are free (a review)."""
     now = 100.0
     silent = [Admitted(f"10.7.0.{i}", now - 5 - i, over=True) for i in range(RESERVE)]
     assert not reserve_open(silent, "10.0.0.5")
@@ -181,14 +184,18 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     assert reserve_victim(checked, "10.0.0.5", now) is None
     hello_only = [replace(a, session=Visitor(welcomed=False)) for a in checked]
     assert reserve_victim(hello_only, "10.0.0.5", now) is hello_only[0]  # (no proof: stalls)
-    # the newcomer's own address's place first (one reserve place an address) ...
-    own = [*silent[1:], Admitted("10.0.0.5", now - 3, over=True)]
+    # the newcomer's own address's places first, where it holds all it may ...
+    own = [
+        *silent[RESERVE_EACH:],
+        *(Admitted("10.0.0.5", now - 3 - i, over=True) for i in range(RESERVE_EACH)),
+    ]
     assert reserve_victim(own, "10.0.0.5", now) is own[-1]
-    # ... and only it: its own too young, no other address's place goes, places free or not
-    young = [Admitted("10.7.0.1", now - 9, over=True), Admitted("10.0.0.5", now - 1, over=True)]
+    # ... and only them: its own too young, no other address's place goes, free or not
+    mine = [Admitted("10.0.0.5", now - 1, over=True) for _ in range(RESERVE_EACH)]
+    young = [Admitted("10.7.0.1", now - 9, over=True), *mine]
     assert not reserve_open(young, "10.0.0.5")
     assert reserve_victim(young, "10.0.0.5", now) is None
-    assert reserve_victim([*silent[1:], young[1]], "10.0.0.5", now) is None
+    assert reserve_victim([*silent[RESERVE_EACH:], *mine], "10.0.0.5", now) is None
 
 
 def test_a_crowd_that_reconnects_to_stay_young_makes_room_first() -> None:

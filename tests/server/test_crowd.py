@@ -97,7 +97,7 @@ async def test_a_player_gets_back_through_reserve_places_held_in_silence(tmp_pat
         await wait_for(lambda: not server.sessions)
         crowd = await client(server, "crowd", tmp_path)  # the one place: nobody to evict
         await wait_for(lambda: len(server.sessions) == 1)
-        holders = []  # (one reserve place an address: 127.0.0.2 to 127.0.0.17)
+        holders = []  # (from 16 addresses, 127.0.0.2 to 127.0.0.17)
         for i in range(RESERVE):
             local = (f"127.0.0.{i + 2}", 0)
             holders.append(

@@ -251,6 +251,39 @@ async def test_at_the_cap_idle_lobby_connections_make_room_but_seated_players_ne
             await c.link.close()
 
 
+async def test_at_the_cap_a_connection_that_has_not_said_hello_evicts_no_person(
+    tmp_path: Path,
+) -> None:
+    """A hostile pass: one bare TCP connection, as a port scan's, evicted the oldest
+    watcher of a full server.  It waits on a reserve place now; a person makes room only
+    for a newcomer that has said hello (and proved its key)."""
+    async with running_server(
+        tmp_path,
+        max_connections=2,
+        max_per_address=100,
+        evict_idle_seconds=0.3,
+        tls_handshake_seconds=30,
+    ) as server:
+        idlers = [await client(server, f"idler{i}", tmp_path) for i in range(2)]
+        await asyncio.sleep(0.4)  # both said nothing for longer than 0.3 s: evictable
+        _, bare = await asyncio.open_connection("127.0.0.1", server.port)
+        await wait_for(lambda: sum(a.over for a in server._admitted) == 1)  # (accepted)
+        # (an eviction at accept is made there and then: none was)
+        assert not server._evicted and sum(not a.over for a in server._admitted) == 2
+        newcomer = await client(server, "ann", tmp_path)  # its hello makes the room
+        said = []
+        while (x := await asyncio.wait_for(idlers[0].link.receive(), 30)) is not None:
+            said.append(x)
+        assert said[-1] == m.Bye(
+            code="timeout", reason="the server is full and this connection was idle"
+        )
+        await newcomer.send(m.ListTables())
+        assert isinstance(await asyncio.wait_for(newcomer.link.receive(), 30), m.Tables)
+        bare.close()
+        for c in [idlers[1], newcomer]:
+            await c.link.close()
+
+
 async def test_at_the_cap_the_address_holding_most_makes_room_for_another(tmp_path: Path) -> None:
     async with running_server(
         tmp_path, max_connections=6, max_per_address=100, evict_idle_seconds=60
