@@ -113,6 +113,11 @@ def _unseen(ch: str, previous: str) -> str | None:
     return None
 
 
+#: The dashes the screens set their own lines between ("— eve is watching —"): a name
+#: holding one could pass for such a line ("pat stopped watching — — server ...").
+FRAME_DASHES = "\u2012\u2013\u2014\u2015\u2e3a\u2e3b"
+
+
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be anyone's name here (one line), whoever has claimed what, or
     None: each character shows as itself (words parted by single ordinary spaces), as
@@ -135,6 +140,12 @@ def name_problem(name: str) -> str | None:
             return "a name may not hold two spaces in a row"
         if unicodedata.category(text[0]).startswith("M"):
             return "a name may not begin with a combining mark (it would sit on what comes before)"
+        dash = next((ch for ch in text if ch in FRAME_DASHES), None)
+        if dash is not None:
+            return (
+                f"a name may not hold {dash} (U+{ord(dash):04X}): the screens set their own"
+                " lines between such dashes (a hyphen, -, is fine)"
+            )
     return None
 
 

@@ -92,6 +92,9 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("\u2060ann", "invisible format character"),
         ("a\u00adnn", "invisible format character"),
         ("ann\u3000", "a space other than the ordinary one"),
+        ("pat stopped watching \u2014 \u2014 server", "U+2014): the screens set their own"),
+        ("pat \ufe58 x", "U+2014)"),  # (a small em dash: an em dash in NFKC)
+        ("pat\u2015", "U+2015)"),
     ],
 )
 def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
