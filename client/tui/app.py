@@ -44,6 +44,7 @@ from .fit import (
     fit_parts,
     help_lines,
     middle_cut,
+    pad,
     seat_lines,
     seats_width,
     shorten,
@@ -557,7 +558,7 @@ class TableApp:
             here = [
                 cells[c * lines + line] for c in range(columns) if c * lines + line < len(cells)
             ]
-            out.append([(style, f"{text:<{cell}}") for style, text in here])
+            out.append([(style, pad(text, cell)) for style, text in here])
         return out
 
     def _waiting_lines(self, width: int) -> list[tuple[str, str]]:

@@ -1,6 +1,8 @@
 """Text fitted to a terminal's width, as plain Python: lines wrapped at words, hint lines
 shortened by whole parts, names cut in the middle, the seats as aligned columns, the help
-as two columns.  The screens call these with the width they have; no prompt_toolkit here."""
+as two columns.  The screens call these with the width they have.  Widths are a
+terminal's columns (`cells`: a wide character, as in 山田, takes two, a combining mark
+none), as prompt_toolkit draws them: its measure is the one thing taken from it here."""
 
 from __future__ import annotations
 
@@ -10,9 +12,52 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from .seats import SeatRow
 
 ELLIPSIS = "…"
+
+
+def cells(text: str) -> int:
+    """The columns `text` takes on a terminal (a name 山田 four, not two: the seats'
+    columns of a table of Japanese names were pushed apart by the difference)."""
+    return len(text) if text.isascii() else get_cwidth(text)
+
+
+def narrow(text: str) -> bool:
+    """Whether each character of `text` takes one column (so `len` measures it)."""
+    return text.isascii() or all(get_cwidth(ch) == 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """`text` and spaces to `width` columns (`f"{text:<{width}}"`, by columns)."""
+    return text + " " * (width - cells(text))
+
+
+def head(text: str, width: int) -> str:
+    """The longest start of `text` within `width` columns (with the marks on its last
+    character)."""
+    if narrow(text):
+        return text[: max(0, width)]
+    used = 0
+    for at, ch in enumerate(text):
+        used += get_cwidth(ch)
+        if used > width:
+            return text[:at]
+    return text
+
+
+def tail(text: str, width: int) -> str:
+    """The longest end of `text` within `width` columns."""
+    if narrow(text):
+        return text[len(text) - max(0, width) :] if width > 0 else ""
+    used = 0
+    for at in range(len(text) - 1, -1, -1):
+        used += get_cwidth(text[at])
+        if used > width:
+            return text[at + 1 :]
+    return text
 
 
 #: The spaces a line is not broken at, where what they join fits a line: after a place
@@ -39,9 +84,11 @@ def wrap(text: str, width: int, hanging: int = 0) -> list[str]:
     line's leading indent is kept on its continuation lines, which are indented `hanging`
     at least (so that no continuation looks like a line of its own)."""
     width = max(1, width)
-    if len(text) <= width:
+    if cells(text) <= width:
         return [text]
     indent = " " * min(max(len(text) - len(text.lstrip(" ")), hanging), width // 2)
+    if not narrow(text):
+        return _wrap_cells(text, width, indent)
     return glued_wrap(
         text,
         width,
@@ -49,6 +96,43 @@ def wrap(text: str, width: int, hanging: int = 0) -> list[str]:
         break_on_hyphens=False,
         replace_whitespace=False,
     ) or [""]
+
+
+def _wrap_cells(text: str, width: int, indent: str) -> list[str]:
+    """`wrap` where some character is not one column wide (a chat line in Japanese, a
+    name 山田): greedily at spaces by columns, a word no line holds cut where the columns
+    run out (Japanese has no spaces to break at), runs of spaces one."""
+    lead = len(text) - len(text.lstrip(" "))
+    room = width - max(lead, len(indent))
+    for spaces, _ in _GLUED:  # (as `glued_wrap`: "3. 山田" kept on one line, by NBSPs)
+        words = spaces.sub(_HELD, text[lead:]).split(" ")
+        text = text[:lead] + " ".join(
+            w if cells(w) <= room else w.replace(_HELD, " ") for w in words
+        )
+    lines: list[str] = []
+    line = text[:lead]
+    for word in (w for w in text[lead:].split(" ") if w):
+        while word:
+            gap = " " if line.strip(" ") else ""
+            if cells(line) + len(gap) + cells(word) <= width:
+                line += gap + word
+                break
+            room = width - cells(line) - len(gap)
+            if line.strip(" ") and (cells(word) <= width - len(indent) or room < 2):
+                lines.append(line)
+                line = indent
+                continue
+            line += gap if room > 0 else ""  # (a word no line holds begins here: 日本語 ...)
+            part = head(word, width - cells(line)) or word[0]  # (a line holds one at least)
+            lines.append(line + part)
+            word, line = word[len(part) :], indent
+    if line.strip(" "):
+        lines.append(line)
+    return [line.replace(_HELD, " ") for line in lines] or [""]
+
+
+#: A space `_wrap_cells` does not break at (one column, as the space it stands for).
+_HELD = "\u00a0"
 
 
 def fitted(question: str, width: int) -> str:
@@ -83,13 +167,13 @@ def said(sender: str, text: str) -> str:
 
 def cut(text: str, width: int) -> str:
     """`text` cut to `width` at a word boundary, with an ellipsis if anything went."""
-    if len(text) <= width:
+    if cells(text) <= width:
         return text
     if width <= 1:
         return ELLIPSIS[:width]
-    room = text[: width - 1]
+    room = head(text, width - 1)
     space = room.rstrip().rfind(" ")
-    if text[width - 1] != " " and space > width // 3:
+    if text[len(room)] != " " and space > width // 3:
         room = room[:space]  # not in the middle of a word
     return room.rstrip(" ,;:·—") + ELLIPSIS
 
@@ -97,29 +181,29 @@ def cut(text: str, width: int) -> str:
 def middle_cut(name: str, width: int) -> str:
     """`name` in `width` characters, cut in the middle so the start and the end stay
     (`random-bot-1` and `random-bot-2` remain told apart)."""
-    if len(name) <= width:
+    if cells(name) <= width:
         return name
     if width <= 2:
-        return name[:width]
-    tail = (width - 1) // 2
-    return name[: width - 1 - tail] + ELLIPSIS + name[len(name) - tail :]
+        return head(name, width)
+    end = (width - 1) // 2
+    return head(name, width - 1 - end) + ELLIPSIS + tail(name, end)
 
 
 def shorten(text: str, width: int, separators: Sequence[str] = (" · ", ", ")) -> str:
     """A line of parts ("a: x, y, z" or "x · y · z") fitted by dropping whole parts from
     the end (a part starting with "?", the way to the help, is kept the longest), then by
     cutting at a word."""
-    if len(text) <= width:
+    if cells(text) <= width:
         return text
     for separator in separators:
         parts = text.split(separator)
         if len(parts) < 2:
             continue
-        while len(parts) > 1 and len(separator.join(parts)) > width:
+        while len(parts) > 1 and cells(separator.join(parts)) > width:
             droppable = [i for i in range(1, len(parts)) if not parts[i].lstrip().startswith("?")]
             del parts[droppable[-1] if droppable else len(parts) - 1]
         text = separator.join(parts)
-        if len(text) <= width:
+        if cells(text) <= width:
             return text
     return cut(text, width)
 
@@ -130,7 +214,7 @@ def fit_parts(parts: Sequence[tuple[int, str]], width: int, separator: str) -> l
     kept = list(range(len(parts)))
 
     def length() -> int:
-        return sum(len(parts[i][1]) for i in kept) + len(separator) * max(0, len(kept) - 1)
+        return sum(cells(parts[i][1]) for i in kept) + cells(separator) * max(0, len(kept) - 1)
 
     while len(kept) > 1 and length() > width:
         kept.remove(max(kept, key=lambda i: (parts[i][0], i)))
@@ -151,7 +235,7 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
     cards_w = max(len(str(r.count)) for r in rows)
     points_w = max(len(str(r.points)) for r in rows)
     flags_w = max(len(r.flags) for r in rows)
-    name_w = max(len(r.name) for r in rows)
+    name_w = max(cells(r.name) for r in rows)
     rating_w = max(len(r.rating) for r in rows)
     words = True
 
@@ -181,7 +265,7 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
             numbers = f"{r.count:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""
         rating = f"{r.rating:<{rating_w}} " if rating_w else ""
-        name = f"{middle_cut(r.name, name_w):<{name_w}}"
+        name = pad(middle_cut(r.name, name_w), name_w)
         out.append(f"{mark}{name} {rating}{title}{numbers}{flags}".rstrip())
     return out
 
@@ -212,7 +296,7 @@ def compact_seats(rows: Sequence[SeatRow], width: int) -> list[str]:
     out = []
     for r, flag in zip(rows, flags):
         numbers = f"{r.count:>{cards_w}}c {r.points:>{points_w}}p"
-        name = f"{middle_cut(r.name, room):<{room}}"
+        name = pad(middle_cut(r.name, room), room)
         out.append(f"{'▶ ' if r.turn else '  '}{name} {numbers} {flag}".rstrip())
     return out
 
@@ -238,7 +322,7 @@ def seats_width(rows: Sequence[SeatRow]) -> int:
     flags = max(len("passed"), *(len(r.flags) for r in rows))
     rating = max(len(r.rating) for r in rows)
     title = max(len(r.title) for r in rows)
-    name = max(len(r.name) for r in rows)
+    name = max(cells(r.name) for r in rows)
     numbers = cards + 6 + 2 + points + 4
     return (
         2

@@ -13,7 +13,7 @@ from president.engine.rules import SUGGESTED_PLAYERS, toggle_choices
 from president.protocol import messages as m
 
 from ..model import Ladder, TableList, shown
-from .fit import HelpPages, middle_cut, said
+from .fit import HelpPages, cells, head, middle_cut, pad, said
 
 #: The form's rows before the toggles: (key, label).
 FIELDS = (
@@ -333,9 +333,9 @@ class LobbyScreen:
         # (a changed toggle marked as the table's own header marks it: "daifugo+")
         preset = f"{info.preset}{'+' if info.changes else ''}"
         rest = f"{preset:<8} {taken}/{info.seats} {info.status}{lock}"
-        longest = max((len(t.name) for t in self.tables), default=len(info.name))
+        longest = max((cells(t.name) for t in self.tables), default=cells(info.name))
         room = max(18, min(longest, width - 1 - len(rest)))
-        return f"{middle_cut(info.name, room):<{room}} {rest}"
+        return f"{pad(middle_cut(info.name, room), room)} {rest}"
 
     def details(self, width: int | None = None) -> list[str]:
         """The selected table in words: its rules, its seats, how it is set.  A seat's
@@ -354,10 +354,10 @@ class LobbyScreen:
             rating = self.ladder.rating(player) if player else None
             you = " (you)" if player == self.me else ""
             line = f"  {seat}: {player or '(empty)'}{you}"
-            if width is not None and len(line) > width:
+            if width is not None and cells(line) > width:
                 room = width - len(f"  {seat}: {you}")
-                line = f"  {seat}: {middle_cut(player, room)}{you}"[:width]
-            fits = width is None or len(line) + len(_rated(rating)) <= width
+                line = head(f"  {seat}: {middle_cut(player, room)}{you}", width)
+            fits = width is None or cells(line) + len(_rated(rating)) <= width
             out.append(line + (_rated(rating) if fits else ""))
         # (each change in words after these lines, `rules_words`; here only where those
         # cannot be said: a pass saw "changed: target = 8" and "8 points to win" both)
@@ -392,7 +392,7 @@ class LobbyScreen:
         board = ladder.board
         rating_w = max(len("rating"), *(len(shown(e)) for e in board))
         hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
-        name_w = max(4, min(max(len(e.name) for e in board), width - rating_w - hands_w - 7))
+        name_w = max(4, min(max(cells(e.name) for e in board), width - rating_w - hands_w - 7))
         out = [
             f"{ladder.total} rated (rating = mu - 3 sigma)",
             f"{'#':>3} {'rating':>{rating_w}}  {'name':<{name_w}} {'hands':>{hands_w}}",
@@ -400,7 +400,7 @@ class LobbyScreen:
         for e in board:
             name = middle_cut(e.name, name_w)
             out.append(
-                f"{e.place:>3} {shown(e):>{rating_w}}  {name:<{name_w}} {e.hands:>{hands_w}}"
+                f"{e.place:>3} {shown(e):>{rating_w}}  {pad(name, name_w)} {e.hands:>{hands_w}}"
             )
         if any(e.provisional for e in board):
             out.append(middle_cut("? not settled yet: listed after the settled ones", width))
@@ -413,7 +413,7 @@ class LobbyScreen:
             return 40
         rating_w = max(len("rating"), *(len(shown(e)) for e in board))
         hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
-        return max(len(e.name) for e in board) + rating_w + hands_w + 7
+        return max(cells(e.name) for e in board) + rating_w + hands_w + 7
 
     def rules_words(self) -> list[str]:
         """The selected table's changed toggles, each as `president rules` and the create

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from president.protocol.certs import same_fingerprint
 from president.protocol.discovery import Announcement
 
-from .fit import HelpPages, middle_cut
+from .fit import HelpPages, cells, head, middle_cut, pad
 
 
 @dataclass
@@ -97,8 +97,8 @@ class ServersScreen:
             marks.append("other version")
         tail = f" {server.address}  {' '.join(marks)}"
         name_w = max(6, min(20, width - len(tail)))
-        text = f"{middle_cut(server.name, name_w):<{name_w}}{tail}"
-        return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+        text = f"{pad(middle_cut(server.name, name_w), name_w)}{tail}"
+        return text if cells(text) <= width else head(text, width - 1) + "…"
 
     def details(self) -> list[str]:
         """The chosen server in words."""

@@ -41,7 +41,7 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
-from .fit import HelpPages, middle_cut, said, shorten
+from .fit import HelpPages, cells, middle_cut, said, shorten
 from .narrator import Narrator, Payment, card_text, cards_text, plural
 from .standings import HandResult, said_together, standings
 
@@ -885,10 +885,10 @@ class TableScreen:
             keys = f" space chooses, enter gives back {size} card{'s' if size != 1 else ''}"
             name = self.name_of(givers[0]) if givers else ""
             suggests = keys.replace(", enter", ", s suggests, enter", 1)
-            if width is None or len(suggests) + len(" to ") + len(name) <= width:
+            if width is None or len(suggests) + len(" to ") + cells(name) <= width:
                 keys = suggests  # (where the giver's name stays whole)
-            room = len(name) if width is None else width - len(keys) - len(" to ")
-            to = f" to {middle_cut(name, room)}" if name and min(room, len(name)) >= 3 else ""
+            room = cells(name) if width is None else width - len(keys) - len(" to ")
+            to = f" to {middle_cut(name, room)}" if name and min(room, cells(name)) >= 3 else ""
             return "class:turn", keys + to
         names = " and ".join(self.name_of(s) for s in owed)
         return "class:dim", f" the exchange: waiting for {names} to return cards ..."
@@ -942,10 +942,10 @@ class TableScreen:
         name = self.name_of(receiver)
         if width is not None:  # the receiver's name whole before the keys' words; else cut
             short = ": space, enter"
-            whole = [k for k in (keys, plain, short) if len(owed + " to " + name + k) <= width]
+            whole = [k for k in (keys, plain, short) if cells(owed + " to " + name + k) <= width]
             keys = whole[0] if whole else plain
-        room = len(name) if width is None else width - len(owed) - len(keys) - len(" to ")
-        to = f" to {middle_cut(name, room)}" if min(room, len(name)) >= 3 else ""
+        room = cells(name) if width is None else width - cells(owed) - len(keys) - len(" to ")
+        to = f" to {middle_cut(name, room)}" if min(room, cells(name)) >= 3 else ""
         return owed + to + keys
 
     # --- the end of the game ----------------------------------------------------------

@@ -19,7 +19,17 @@ from president.cli.stats import lines as stats_lines
 from president.client.model import Ladder, TableModel
 from president.client.tui.app import TableApp
 from president.client.tui.coach import PlayExtras
-from president.client.tui.fit import cut, middle_cut, seat_lines, shorten, window_start, wrap
+from president.client.tui.fit import (
+    cells,
+    compact_seats,
+    cut,
+    middle_cut,
+    pad,
+    seat_lines,
+    shorten,
+    window_start,
+    wrap,
+)
 from president.client.tui.lobby import LobbyScreen
 from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.narrator import card_text
@@ -742,6 +752,32 @@ def test_seat_lines_keep_every_number_and_flag_at_any_width() -> None:
         assert lines[0].startswith("▶ ") and lines[1].startswith("  ")
     wide = seat_lines(rows, 120)
     assert "Vice-President" in wide[0] and "bartholomew-the-patient-2 (you)" in wide[0]
+
+
+def test_wide_names_keep_the_columns_by_the_terminals_columns() -> None:
+    """A table of Japanese names (under `daifugo`!): 山田 takes four columns, not two.
+    The seats' columns were pushed apart by the difference, and a chat line in Japanese
+    ran past the log's edge."""
+    rows = [
+        seat(True, "山田太郎さんの名前 (you)", "", 13, 0, ""),
+        seat(False, "heuristic-bot-1", "", 14, 0, ""),
+        seat(False, "e\u0301milie", "", 12, 0, ""),  # (a combining mark: no column)
+    ]
+    for width in (30, 40, 60, 100):
+        lines = seat_lines(rows, width)
+        assert all(cells(line) <= width for line in lines), (width, lines)
+        numbers = {cells(line[: line.index(f" {row.count}")]) for row, line in zip(rows, lines)}
+        assert len(numbers) == 1, (width, lines)  # the cards' column, one place
+        columns = compact_seats(rows, width // 2)
+        assert len({cells(line[: line.rindex("c ") - 2]) for line in columns}) == 1, columns
+    assert cells(middle_cut("山田太郎さんの名前", 9)) <= 9
+    assert middle_cut("山田太郎さんの名前", 9).startswith("山田") and cells(pad("山田", 6)) == 6
+    chat = "<山田> 日本語のチャットです。これは長い行なので折り返されるはずです。 and english"
+    for width in range(4, 40):
+        lines = wrap(chat, width, 2)
+        assert all(cells(line) <= width for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == chat.replace(" ", ""), lines
+    assert wrap(chat, 24, 2)[0] == "<山田> 日本語のチャット"  # (filled: no spaces to wait for)
 
 
 def test_one_point_is_one_pt() -> None:
