@@ -39,6 +39,7 @@ from .coach import HELP as PLAY_HELP
 from .coach import PlayExtras, add_play_keys
 from .fit import (
     COMPACT_CELL,
+    cells,
     compact_seats,
     cut,
     fit_parts,
@@ -377,7 +378,7 @@ class TableApp:
                 for chair in (table.chairs if table is not None else ())
                 if chair.name
             ]
-            waiting = max((len(line) for _, line in self._waiting_lines(1000)), default=0)
+            waiting = max((cells(line) for _, line in self._waiting_lines(1000)), default=0)
         if rows and not any(row.title for row in rows):
             rows[0] = replace(rows[0], title=TITLE_ROOM)
         return max(waiting, seats_width(rows))
@@ -441,7 +442,7 @@ class TableApp:
         width = self._columns() - 1
         status = self._status()
         text = "".join(fragment[1] for fragment in status)
-        if len(text) <= width or not status:
+        if cells(text) <= width or not status:
             return [status]
         style = status[0][0]
         if not self.screen.message:
@@ -496,14 +497,14 @@ class TableApp:
         ]
         parts = [(rank, text) for rank, text in parts if text]
         width = self._columns() - 1
-        if self.screen.connection != "connected" and len(" · ".join(p for _, p in parts)) > width:
+        if self.screen.connection != "connected" and cells(" · ".join(p for _, p in parts)) > width:
             parts[-2] = (0, f"[{_short_state(self.screen.connection)}]")
         first_tail = len(parts) - 2  # (the connection's state and "? for help")
 
         def drawn(kept: list[int]) -> int:
             """The header's length as drawn: " a · b · c" then "   state  ? for help"."""
-            main = [len(parts[i][1]) for i in kept if i < first_tail]
-            tail = [len(parts[i][1]) for i in kept if i >= first_tail]
+            main = [cells(parts[i][1]) for i in kept if i < first_tail]
+            tail = [cells(parts[i][1]) for i in kept if i >= first_tail]
             return (1 + sum(main) + 3 * max(0, len(main) - 1)) + (
                 3 + sum(tail) + 2 * (len(tail) - 1) if tail else 0
             )
@@ -518,7 +519,9 @@ class TableApp:
         main = [parts[i][1] for i in kept if i < len(parts) - 2]
         tail = [parts[i][1] for i in kept if i >= len(parts) - 2]
         rest = "   " + "  ".join(tail) if tail else ""
-        head: StyleAndTextTuples = [("class:title", cut(" " + " · ".join(main), width - len(rest)))]
+        head: StyleAndTextTuples = [
+            ("class:title", cut(" " + " · ".join(main), width - cells(rest)))
+        ]
         if self.screen.connection == "connected" or not tail:
             return [*head, ("class:dim", rest)]
         state, *others = tail  # not connected: the state stands out
@@ -542,21 +545,21 @@ class TableApp:
         ]
 
     def _grid_lines(self, columns: int, height: int) -> list[list[tuple[str, str]]]:
-        """The seats in `columns` compact cells a line, down each column in seat order,
+        """The seats in `columns` compact boxes a line, down each column in seat order,
         each cell in its own style (whose turn it is stands out)."""
         cell = self._seats_width() // columns
         rows = self._seat_rows()
         if rows is None:
-            cells = [(style, line.strip()) for style, line in self._waiting_lines(cell - 2)]
-            cells = [(style, "  " + middle_cut(text, cell - 3)) for style, text in cells]
+            boxes = [(style, line.strip()) for style, line in self._waiting_lines(cell - 2)]
+            boxes = [(style, "  " + middle_cut(text, cell - 3)) for style, text in boxes]
         else:
             texts = compact_seats(rows, cell - 1)
-            cells = [("class:turn" if row.turn else "", text) for row, text in zip(rows, texts)]
-        lines = max(height, -(-len(cells) // columns))
+            boxes = [("class:turn" if row.turn else "", text) for row, text in zip(rows, texts)]
+        lines = max(height, -(-len(boxes) // columns))
         out = []
         for line in range(lines):
             here = [
-                cells[c * lines + line] for c in range(columns) if c * lines + line < len(cells)
+                boxes[c * lines + line] for c in range(columns) if c * lines + line < len(boxes)
             ]
             out.append([(style, pad(text, cell)) for style, text in here])
         return out
@@ -577,7 +580,7 @@ class TableApp:
             ready = "ready" if chair.ready else "not ready"
             rating = None if chair.bot else ladder.rating(chair.name)
             rated = "" if rating is None else f" · rating {rating}"
-            if len(who) + len(rated) + len(me) + len(ready) + 4 > width:
+            if cells(who) + len(rated) + len(me) + len(ready) + 4 > width:
                 rated = ""  # a narrow panel: the name first
             who = middle_cut(who, max(4, width - len(me) - len(rated) - len(ready) - 4))
             line = f"  {who}{me}{rated}: {ready}"
@@ -638,18 +641,18 @@ class TableApp:
         last = public.trick[-1][0] % len(lines) if public is not None and public.trick else None
         start = window_start(len(lines), height, [turn, last])
         shown = lines[start : start + height]
-        hidden = sum(len(cells) for cells in lines) - sum(len(cells) for cells in shown)
+        hidden = sum(len(boxes) for boxes in lines) - sum(len(boxes) for boxes in shown)
         return shown, hidden
 
     def _seats(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
         lines = self._shown_seats()[0]
-        for number, cells in enumerate(lines):
-            turn = any(style == "class:turn" for style, _ in cells)
+        for number, boxes in enumerate(lines):
+            turn = any(style == "class:turn" for style, _ in boxes)
             if turn and not any(f[0] == "[SetCursorPosition]" for f in out):
                 out.append(("[SetCursorPosition]", ""))  # the window scrolls to show it
-            for index, (style, text) in enumerate(cells):
-                last = index == len(cells) - 1
+            for index, (style, text) in enumerate(boxes):
+                last = index == len(boxes) - 1
                 out.append((style, text.rstrip() if last else text))
             out.append(("", "\n" if number < len(lines) - 1 else ""))
         return out
@@ -679,9 +682,9 @@ class TableApp:
         rows = size.rows - 3 - self._status_height()  # the header, the frame, the status
         width = max(30, size.columns - 2)
         # as wide as its widest line, shown or not, so the box stays put as it scrolls
-        widest = max((len(line) for line in self.screen.standings(width)), default=0)
+        widest = max((cells(line) for line in self.screen.standings(width)), default=0)
         shown = self.screen.standings(width, max(1, rows))
-        return "\n".join(line.ljust(widest) for line in shown)
+        return "\n".join(pad(line, widest) for line in shown)
 
     def _log(self) -> list[tuple[str, str]]:
         """The log's lines, oldest first: the rules before a game, then the events as they
