@@ -20,7 +20,7 @@ from president.client.connection import ConnectFailed, Link, PasswordNeeded, con
 from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
-from president.client.tui.fit import middle_cut
+from president.client.tui.fit import middle_cut, pad
 from president.client.tui.narrator import place_text, plural
 from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
@@ -133,7 +133,7 @@ def lines(
     )
     for e in entries:
         out.append(
-            f"{e.place:>3} {middle_cut(e.name, 16):<16} {rating_shown(e):>7} {e.mu:>5} "
+            f"{e.place:>3} {pad(middle_cut(e.name, 16), 16)} {rating_shown(e):>7} {e.mu:>5} "
             f"{e.sigma:>5} {e.hands:>5} {e.games:>5} {e.wins:>3} {e.points:>6} "
             + " ".join(f"{n:>{wide}}" for n in (*e.places, *[0] * (most - len(e.places))))
         )

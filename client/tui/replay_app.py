@@ -30,6 +30,7 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
+from .fit import cells, pad
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, Swap, wrap
 from .review import Reviewer, ReviewState
@@ -313,7 +314,7 @@ class ReplayApp:
             mark = "▶ " if row.turn else "· " if row.passed and row.place is None else "  "
             initials = title_initials(row.title or "")
             return [
-                (style, f"{mark}{row.name.ljust(names)} "),
+                (style, f"{mark}{pad(row.name, names)} "),
                 ("class:dim", f"{initials:<2} " if titles else ""),
                 (style, f"{row.points:>2} pt{'s' if row.points != 1 else ' '} "),
             ]
@@ -328,7 +329,7 @@ class ReplayApp:
             state = ""
         title = (row.title or "").ljust(titles)
         return [
-            (style, f"{mark}{row.name.ljust(names)} "),
+            (style, f"{mark}{pad(row.name, names)} "),
             ("class:dim", f"{title} " if titles else ""),
             (style, f"{row.points:>3} pt{'s' if row.points != 1 else ' '} {state:<8}"),
         ]
@@ -365,7 +366,7 @@ class ReplayApp:
 
     def _draw_seats(self, step: Step, width: int, layout: str) -> Lines:
         rows = step.seats()
-        names = max(len(r.name) for r in rows)
+        names = max(cells(r.name) for r in rows)
         titles = max(len(r.title or "") for r in rows)
         short = layout in ("compact", "tight")
         labels = [self._seat_label(r, names, titles, short) for r in rows]
@@ -570,14 +571,14 @@ class ReplayApp:
         if not rows:
             return [[("class:dim", " no hand finished yet")]]
         players = list(rows[-1][2])
-        names = max(len(name) for name in players) + 2
+        names = max(cells(name) for name in players) + 2
         cell = max(3, max(len(str(points)) for points in rows[-1][2].values()) + 1)
         shown = rows[-max(1, (width - names) // cell) :]
         lines: Lines = [
             [("class:dim", " " * names + "".join(f"{hand + 1:>{cell}}" for hand, _, _ in shown))]
         ]
         for name in players:
-            line: StyleAndTextTuples = [("", f" {name}".ljust(names))]
+            line: StyleAndTextTuples = [("", pad(f" {name}", names))]
             for _, finish, scores in shown:
                 points = f"{scores[name]:>{cell}}" if name in scores else " " * cell
                 line.append(("class:turn" if finish[:1] == (name,) else "", points))

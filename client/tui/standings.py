@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from president.engine import Rules
 from president.engine.scoring import titles_by_name
 
-from .fit import middle_cut
+from .fit import cells, head, middle_cut, pad
 
 
 @dataclass(frozen=True)
@@ -99,12 +99,12 @@ def standings(
     # "NN. " name "  " points(6) "  " title "  ★ winner"
     title_w = max((len(title_of.get(n, "—")) for n in names), default=1)
     rest = 4 + 2 + 6 + 2 + title_w + (len("  ★ winner") if winners else 0)
-    who = max(4, min(max((len(n) for n in names), default=4), width - rest))
+    who = max(4, min(max((cells(n) for n in names), default=4), width - rest))
     won = said_together(winners)
     plural = "s" if hands_played != 1 else ""
-    head = f"GAME OVER after {hands_played} hand{plural}"
+    over = f"GAME OVER after {hands_played} hand{plural}"
     lines = textwrap.wrap(
-        head + (f" — {won} won" if won else ""),
+        over + (f" — {won} won" if won else ""),
         width,
         subsequent_indent="  ",
         break_on_hyphens=False,
@@ -122,11 +122,11 @@ def standings(
         mark = "  ★ winner" if name in winners else ""
         title = title_of.get(name, "—")
         numbers = f"  {totals[name]:>6}  {title}{mark}"
-        if len(name) > who:  # the whole name on its own line, the numbers under it
+        if cells(name) > who:  # the whole name on its own line, the numbers under it
             lines.append(f"{place:>2}. {middle_cut(name, width - 4)}")
             lines.append(f"    {'':<{who}}{numbers}")
         else:
-            lines.append(f"{place:>2}. {name:<{who}}{numbers}")
+            lines.append(f"{place:>2}. {pad(name, who)}{numbers}")
     if tied:
         tie = "(equal points share a place, in the last hand's order)"
         lines += textwrap.wrap(tie, width, subsequent_indent=" ")
@@ -138,7 +138,7 @@ def standings(
         held = line.replace("hand ", "hand\xa0").replace("hands ", "hands\xa0")  # "(hand 2)"
         wrapped = textwrap.wrap(held, width, subsequent_indent="  ", break_on_hyphens=False)
         lines += [part.replace("\xa0", " ") for part in wrapped]
-    return [line[:width] for line in lines]
+    return [head(line, width) for line in lines]
 
 
 def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: int) -> list[str]:
@@ -159,17 +159,17 @@ def _grid(results: Sequence[HandResult], names: Sequence[str], who: int, width: 
         heads = "".join(f"{'h' + str(r.hand + 1):>3}".ljust(cell) for r in shown)
         lines.append((" " * (who + 4) + heads).rstrip())
         for name in names:
-            cells = ""
+            marks = ""
             for result in shown:
                 if name in result.finish:
                     place = result.finish.index(name)
                     gain = result.points[place]
-                    cells += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
+                    marks += f"{place + 1:>3} {f'{gain:+d}' if gain else ''}".ljust(cell)[:cell]
                 else:
-                    cells += f"{'·':>3}".ljust(cell)
-            if len(name) > who:  # the whole name on its own line, the cells under it
+                    marks += f"{'·':>3}".ljust(cell)
+            if cells(name) > who:  # the whole name on its own line, the cells under it
                 lines.append(f"    {middle_cut(name, width - 4)}")
-                lines.append(f"    {'':<{who}}{cells}".rstrip())
+                lines.append(f"    {'':<{who}}{marks}".rstrip())
             else:
-                lines.append(f"    {name:<{who}}{cells}".rstrip())
+                lines.append(f"    {pad(name, who)}{marks}".rstrip())
     return lines

@@ -36,6 +36,7 @@ from president.client.tui.narrator import card_text
 from president.client.tui.replay import ReplayScreen
 from president.client.tui.replay_app import ReplayApp
 from president.client.tui.seats import SeatRow, rating_text
+from president.client.tui.standings import HandResult, standings
 from president.client.tui.table import PRESENCE_LINES
 from president.client.tui.theme import choose_theme
 from president.engine import PASS, Game, Phase, find_preset
@@ -778,6 +779,13 @@ def test_wide_names_keep_the_columns_by_the_terminals_columns() -> None:
         assert all(cells(line) <= width for line in lines), (width, lines)
         assert "".join(lines).replace(" ", "") == chat.replace(" ", ""), lines
     assert wrap(chat, 24, 2)[0] == "<山田> 日本語のチャット"  # (filled: no spaces to wait for)
+    names = ("山田太郎", "ann", "鈴木")
+    results = [HandResult(0, names, (2, 1, 0)), HandResult(1, names[::-1], (2, 1, 0))]
+    final = standings(None, results, ("山田太郎",), {"山田太郎": 3, "ann": 2, "鈴木": 2}, 2)
+    places = [line for line in final if re.match(r" \d\. ", line)]
+    assert len({cells(line[: line.index("  —")]) for line in places}) == 1, final  # points
+    grid = final[final.index("place and points won, hand by hand") + 2 :][:3]
+    assert len({cells(re.sub(r"[1-3]( \+\d)?\s*$", "", line)) for line in grid}) == 1, final
 
 
 def test_one_point_is_one_pt() -> None:
