@@ -52,3 +52,23 @@ def others_may_write(info: os.stat_result) -> bool:
         and group.gr_name == user.pw_name
         and not set(group.gr_mem) - {user.pw_name}
     )
+
+
+def foreign_folder(folder: Path) -> tuple[Path, os.stat_result] | None:
+    """The first of `folder` (its real path, where it exists) and the folders above it
+    that a user other than this one could put something of their own in place of what
+    it holds, and its `lstat`: one that belongs to another user (but root), or that
+    others may write in and is not sticky (as /tmp is); None if there is none (as ssh's
+    StrictModes asks of a key's folders)."""
+    real = Path(os.path.realpath(folder))
+    for place in (real, *real.parents):
+        try:
+            info = os.lstat(place)
+        except OSError:
+            continue  # (not made yet)
+        mode = stat.S_IMODE(info.st_mode)
+        if info.st_uid not in (0, os.geteuid()):
+            return place, info
+        if mode & 0o022 and not mode & stat.S_ISVTX and others_may_write(info):
+            return place, info
+    return None

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from president.bots.files import foreign_folder
 
 
 class IdentityError(Exception):
@@ -85,6 +86,7 @@ def load_or_create(path: Path) -> Ed25519PrivateKey:
 def load(path: Path) -> Ed25519PrivateKey:
     """The key in `path`; `FileNotFoundError` if there is none, `IdentityError` if it
     cannot be used."""
+    _refuse_foreign_folders(path)
     try:
         # (O_NONBLOCK: a FIFO put there would otherwise hang the open; a file ignores it)
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
@@ -123,6 +125,26 @@ def load(path: Path) -> Ed25519PrivateKey:
     if not isinstance(key, Ed25519PrivateKey):
         raise IdentityError(f"{path} holds a key that is not Ed25519: move it away")
     return key
+
+
+def _refuse_foreign_folders(path: Path) -> None:
+    """`IdentityError` if another user could change the folder the key is in, or one
+    above it (`foreign_folder`): they could not read the key, nor have theirs taken for
+    it (`load` checks the file's owner), but they could delete it, and with it the names
+    it holds on servers; or rename the folder away and put one of their own there."""
+    found = foreign_folder(path.parent)
+    if found is None:
+        return
+    place, info = found
+    if info.st_uid not in (0, os.geteuid()):
+        why, fix = f"{place} belongs to user {info.st_uid}", "keep it in a folder of your own"
+    else:
+        why = f"other users may write in {place} (mode {stat.S_IMODE(info.st_mode):o})"
+        fix = f"chmod go-w {place}, or keep it in a folder of your own"
+    raise IdentityError(
+        f"the key file {path} is not safe there: {why}, so they could delete it or put a "
+        f"folder of theirs in its place; {fix} (--identity)"
+    )
 
 
 def _make_dir(folder: Path) -> None:

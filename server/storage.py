@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from president.bots.files import others_may_write
+from president.bots.files import foreign_folder
 from president.engine.record import dumps
 from president.protocol.certs import fingerprint, make_certificate, pem_to_der
 
@@ -107,25 +107,21 @@ class Storage:
         a directory of their own in its place after these checks, and be served its key
         and journal (a hostile pass, with a link in a folder a group shared)."""
         real = Path(os.path.realpath(self.root))
-        for parent in real.parents:
-            try:
-                info = os.lstat(parent)
-            except OSError:
-                continue
-            mode = stat.S_IMODE(info.st_mode)
+        foreign = foreign_folder(real.parent)
+        if foreign is not None:
+            parent, info = foreign
             if info.st_uid not in (0, os.geteuid()):
                 raise StorageError(
                     f"the data directory {real} is inside {parent}, which belongs to user "
                     f"{info.st_uid}: they could put a directory of their own in its place; "
                     "use a data directory under folders of your own (--data)"
                 )
-            if mode & 0o022 and not mode & stat.S_ISVTX and others_may_write(info):
-                raise StorageError(
-                    f"the data directory {real} is inside {parent}, which other users may "
-                    f"write in (mode {mode:o}): they could put a directory of their own in "
-                    f"its place; use one under folders only you can write (--data), or "
-                    f"chmod go-w {parent}"
-                )
+            raise StorageError(
+                f"the data directory {real} is inside {parent}, which other users may "
+                f"write in (mode {stat.S_IMODE(info.st_mode):o}): they could put a directory "
+                f"of their own in its place; use one under folders only you can write "
+                f"(--data), or chmod go-w {parent}"
+            )
         self._place(real)
 
     def _tighten(self) -> None:

@@ -54,6 +54,34 @@ def test_a_key_open_to_others_is_refused_in_one_line(tmp_path: Path) -> None:
     assert f"chmod 600 {path}" in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_a_key_in_a_folder_others_may_write_in_is_refused(tmp_path: Path) -> None:
+    """Another user who may write in the key's folder, or one above it, could not read
+    the key nor have theirs taken for it, but could delete it (and the names it holds on
+    servers), or rename the folder away and put one of theirs there (a hostile local
+    user's pass).  As ssh's StrictModes: refused, in one line; a sticky folder, as /tmp,
+    is fine."""
+    shared = tmp_path / "shared"
+    path = shared / "president" / "identity"
+    load_or_create(path)
+    shared.chmod(0o777)
+    for make in (load_or_create, lambda p: identity.KeyFile(p).check()):
+        with pytest.raises(IdentityError) as caught:
+            make(path)
+        told = str(caught.value)
+        assert f"other users may write in {shared} (mode 777)" in told, told
+        assert f"chmod go-w {shared}" in told and "\n" not in told
+    shared.chmod(0o1777)  # sticky: nobody renames or deletes what is not theirs
+    assert load_or_create(path) is not None
+    shared.chmod(0o700)
+    (path.parent).chmod(0o757)
+    with pytest.raises(IdentityError, match=r"may write in .*president \(mode 757\)"):
+        load_or_create(path)
+    path.unlink()
+    with pytest.raises(IdentityError):  # (not made there either)
+        load_or_create(path)
+    assert not path.exists()
+
+
 def test_a_symlinked_key_is_not_followed(tmp_path: Path) -> None:
     real = tmp_path / "real"
     load_or_create(real)
