@@ -39,6 +39,8 @@ from president.server.journal import Journal
 from president.server.restore import RestoreError, differences, rebuild
 
 HANG = 1.0
+#: Seconds after which a handler that has not returned is counted a crash (stuck).
+STUCK = 60.0
 CARDS = [str(c) for c in deck(2, 2)]
 NAMES = ["T", "U", "lounge", "x" * 40]
 
@@ -310,9 +312,12 @@ async def _handlers(
             else:
                 message = random_message(rng)
                 if message is not None:
-                    await server.lobby.handle(session, message)  # type: ignore[arg-type]
+                    handled = server.lobby.handle(session, message)  # type: ignore[arg-type]
+                    await asyncio.wait_for(handled, STUCK)
             await asyncio.sleep(0)
             check_tables(server)
+        except TimeoutError:
+            crashes.append(f"input {n}: stuck for {STUCK:g} s")
         except Exception as exc:
             crashes.append(f"input {n}: {exc!r}")
         took = time.perf_counter() - start
