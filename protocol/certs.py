@@ -18,7 +18,10 @@ def make_certificate(
 ) -> tuple[bytes, bytes]:
     """(certificate PEM, private key PEM) for a new self-signed ECDSA P-256 certificate."""
     key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name[:64] or "president")])
+    # (a common name holds 64 bytes of UTF-8, not characters: a server named in 22 kanji
+    # or more failed to start, told its certificate was unusable)
+    common = name.encode()[:64].decode(errors="ignore")
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common or "president")])
     start = now or datetime.datetime.now(datetime.UTC)
     cert = (
         x509.CertificateBuilder()

@@ -99,6 +99,15 @@ def looks(name: str) -> frozenset[str]:
     return frozenset(filter(None, (skeleton(name), skeleton(name_key(name)))))
 
 
+#: Characters terminals draw otherwise than they measure them (prompt_toolkit counts a
+#: flag's two regional indicators four columns, tmux draws two): a name holding one
+#: shifted every line after it on the others' screens (a pass: "99 cards 99 pts" of
+#: stale digits).  The regional indicators and the skin tones' modifiers.
+MISDRAWN = frozenset(
+    [chr(c) for c in range(0x1F1E6, 0x1F200)] + [chr(c) for c in range(0x1F3FB, 0x1F400)]
+)
+
+
 def _unseen(ch: str, previous: str) -> str | None:
     """Why `ch` (after `previous`) does not show as itself in a name, or None if it does."""
     if " " <= ch <= "~" or (ch in PRESENTATION and unicodedata.category(previous or " ") == "So"):
@@ -108,6 +117,8 @@ def _unseen(ch: str, previous: str) -> str | None:
         return why
     if ch in IGNORABLE:
         return "it shows as nothing"
+    if ch in MISDRAWN:
+        return "terminals draw it wider or narrower than they count it (a flag, a skin tone)"
     if not skeleton(ch):  # the braille blank and the like: drawn, but as nothing
         return "it shows as a blank"
     return None

@@ -6,6 +6,8 @@ import ssl
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.x509.oid import NameOID
 from president.protocol.certs import (
     fingerprint,
     make_certificate,
@@ -62,3 +64,15 @@ def test_tls13_with_the_certificate_and_its_fingerprint(tmp_path: Path) -> None:
 def test_a_fingerprint_must_be_one(bad: str) -> None:
     with pytest.raises(ValueError, match="not a SHA-256 fingerprint"):
         normalise_fingerprint(bad)
+
+
+def test_a_server_named_past_64_bytes_of_utf8_has_a_certificate() -> None:
+    """A common name holds 64 bytes, not characters: `president server --name` of 32
+    kanji (the server's own limit is 32 characters, 96 bytes here) would not start, and
+    said its certificate (not there yet) was unusable."""
+    name = "寿限無寿限無五劫の擦り切れ海砂利水魚の水行末雲来末風来末食う寝る"
+    cert_pem, _ = make_certificate(name)
+    cert = x509.load_pem_x509_certificate(cert_pem)
+    common = cert.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value
+    assert isinstance(common, str) and name.startswith(common) and len(common.encode()) <= 64
+    assert len(common) == 21  # (whole characters only: 63 bytes)

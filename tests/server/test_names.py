@@ -95,6 +95,8 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("pat stopped watching \u2014 \u2014 server", "U+2014): the screens set their own"),
         ("pat \ufe58 x", "U+2014)"),  # (a small em dash: an em dash in NFKC)
         ("pat\u2015", "U+2015)"),
+        ("Zoé\U0001f1ef\U0001f1f5花子", "U+1F1EF (Regional Indicator Symbol Letter J): terminals"),
+        ("\U0001f44d\U0001f3fd ann", "U+1F3FD (Emoji Modifier Fitzpatrick Type-4)"),
     ],
 )
 def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
