@@ -56,7 +56,10 @@ def tail(text: str, width: int) -> str:
     for at in range(len(text) - 1, -1, -1):
         used += get_cwidth(text[at])
         if used > width:
-            return text[at + 1 :]
+            start = at + 1  # (not the marks of the character cut: they sat on the "…")
+            while start < len(text) and get_cwidth(text[start]) == 0:
+                start += 1
+            return text[start:]
     return text
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from president.engine import Rules
 from president.engine.scoring import titles_by_name
 
-from .fit import cells, head, middle_cut, pad
+from .fit import cells, head, middle_cut, pad, wrap
 
 
 @dataclass(frozen=True)
@@ -103,12 +103,7 @@ def standings(
     won = said_together(winners)
     plural = "s" if hands_played != 1 else ""
     over = f"GAME OVER after {hands_played} hand{plural}"
-    lines = textwrap.wrap(
-        over + (f" — {won} won" if won else ""),
-        width,
-        subsequent_indent="  ",
-        break_on_hyphens=False,
-    )
+    lines = wrap(over + (f" — {won} won" if won else ""), width, hanging=2)
     # (the title is the office the last hand gave, not the game's rank: a newcomer read
     # "3. ann  1  Vice-President" as a contradiction)
     header = f"    {'name':<{who}}  points  title after hand {hands_played}"
@@ -136,7 +131,7 @@ def standings(
         lines.append(f"({missing} hand{'s were' if missing != 1 else ' was'} not seen here)")
     for line in office_lines(results):  # broken between names, never inside one
         held = line.replace("hand ", "hand\xa0").replace("hands ", "hands\xa0")  # "(hand 2)"
-        wrapped = textwrap.wrap(held, width, subsequent_indent="  ", break_on_hyphens=False)
+        wrapped = wrap(held, width, hanging=2)  # (by columns: 山田 is four)
         lines += [part.replace("\xa0", " ") for part in wrapped]
     return [head(line, width) for line in lines]
 
