@@ -23,7 +23,8 @@ from president.engine import (
 from president.engine.record import Fault, replay
 from president.protocol.schema import shown
 
-from .fit import HelpPages, glued_wrap
+from .fit import HelpPages
+from .fit import wrap as fit_wrap
 from .narrator import Narrator, Payment
 from .seats import SeatRow, pile, seat_rows, skipped_seats
 
@@ -189,7 +190,7 @@ def wrap(text: str, width: int) -> list[str]:
     """A log line cut at spaces to `width` (never inside a name such as heuristic-0,
     nor between a place and its player where both fit a line), the lines after its first
     indented."""
-    return glued_wrap(text, max(width, 8), subsequent_indent="  ", break_on_hyphens=False) or [""]
+    return fit_wrap(text, max(width, 8), hanging=2)  # (by columns: 山田 is four)
 
 
 @dataclass

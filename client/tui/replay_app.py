@@ -30,7 +30,7 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
-from .fit import cells, pad
+from .fit import cells, head, middle_cut, pad
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, Swap, wrap
 from .review import Reviewer, ReviewState
@@ -138,8 +138,9 @@ def _fit(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
     for style, text, *_ in fragments:
         if room <= 0:
             break
-        out.append((style, text[:room]))
-        room -= len(text[:room])
+        kept = head(text, room)
+        out.append((style, kept))
+        room -= cells(kept)
     out.append(("", "…"))
     return out
 
@@ -314,7 +315,7 @@ class ReplayApp:
             mark = "▶ " if row.turn else "· " if row.passed and row.place is None else "  "
             initials = title_initials(row.title or "")
             return [
-                (style, f"{mark}{pad(row.name, names)} "),
+                (style, f"{mark}{pad(middle_cut(row.name, names), names)} "),
                 ("class:dim", f"{initials:<2} " if titles else ""),
                 (style, f"{row.points:>2} pt{'s' if row.points != 1 else ' '} "),
             ]
@@ -329,7 +330,7 @@ class ReplayApp:
             state = ""
         title = (row.title or "").ljust(titles)
         return [
-            (style, f"{mark}{pad(row.name, names)} "),
+            (style, f"{mark}{pad(middle_cut(row.name, names), names)} "),
             ("class:dim", f"{title} " if titles else ""),
             (style, f"{row.points:>3} pt{'s' if row.points != 1 else ' '} {state:<8}"),
         ]
@@ -366,7 +367,8 @@ class ReplayApp:
 
     def _draw_seats(self, step: Step, width: int, layout: str) -> Lines:
         rows = step.seats()
-        names = max(cells(r.name) for r in rows)
+        # (a long name cut in the middle, not the seat's points and cards pushed off)
+        names = min(max(cells(r.name) for r in rows), max(12, width // 2))
         titles = max(len(r.title or "") for r in rows)
         short = layout in ("compact", "tight")
         labels = [self._seat_label(r, names, titles, short) for r in rows]

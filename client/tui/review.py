@@ -39,7 +39,7 @@ from president.engine import Action, Bomb, Pass, Play
 from president.engine.record import NotARecord
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 
-from .fit import middle_cut
+from .fit import cells, middle_cut
 from .narrator import cards_text
 from .replay import ReplayScreen, Step
 
@@ -173,10 +173,10 @@ class ReviewState:
             return "class:message", f"review · {self.message}"
         if self.failed:
             return "class:dim", f"review · {self.failed}"
-        if not self.planned:
-            return "class:dim", f"review of {self.focus} · starting"
-        if not self.finished:
-            return "class:dim", f"review of {self.focus} · {self.progress()}"
+        if not self.planned or not self.finished:
+            how = "starting" if not self.planned else self.progress()
+            name = middle_cut(self.focus, max(8, width - len(f"review of  · {how}")))
+            return "class:dim", f"review of {name} · {how}"
         summary = self.summary()
         labels = ", ".join(f"{n} {name[:3]}" for name, n in reversed(summary.labels.items()) if n)
         parts = [
@@ -190,12 +190,12 @@ class ReviewState:
         # user pass; the cards' and the play's share are the last to go)
         for drop in ((), (2,)):
             text = " · ".join(p for i, p in enumerate(parts) if p and i not in drop)
-            if len(text) <= width:
+            if cells(text) <= width:
                 return "class:title", text
         for dropped in ((0, 2), (0, 1, 2)):
             rest = "".join(f" · {p}" for i, p in enumerate(parts) if p and i not in dropped)
-            room = width - len("review of ") - len(rest)
-            if room >= min(len(self.focus), 16):  # (a name left long enough to tell)
+            room = width - len("review of ") - cells(rest)
+            if room >= min(cells(self.focus), 16):  # (a name left long enough to tell)
                 return "class:title", f"review of {middle_cut(self.focus, room)}{rest}"
         return "class:title", f"review of {middle_cut(self.focus, max(8, width - 10))}"
 
