@@ -328,13 +328,12 @@ class LobbyScreen:
     def line(self, info: m.TableInfo, width: int = 50) -> str:
         """A table's line in the list, in `width`: its name as whole as the room allows
         (cut in the middle only past it, never below 18), preset, seats taken, status."""
-        taken = sum(1 for p in info.players if p)
-        lock = " locked" if info.password else ""
-        # (a changed toggle marked as the table's own header marks it: "daifugo+")
-        preset = f"{info.preset}{'+' if info.changes else ''}"
-        rest = f"{preset:<8} {taken}/{info.seats} {info.status}{lock}"
+        rest = _facts(info)
         longest = max((cells(t.name) for t in self.tables), default=cells(info.name))
-        room = max(18, min(longest, width - 1 - len(rest)))
+        # (the room left by the longest facts of any table: "finished" is a letter longer
+        # than "playing", and the presets stood a column apart, a newcomer's pass)
+        facts = max((len(_facts(t)) for t in self.tables), default=len(rest))
+        room = max(18, min(longest, width - 1 - facts))
         return f"{pad(middle_cut(info.name, room), room)} {rest}"
 
     def details(self, width: int | None = None) -> list[str]:
@@ -436,6 +435,15 @@ class LobbyScreen:
 
 def _rated(rating: str | None) -> str:
     return "" if rating is None else f"  rating {rating}"
+
+
+def _facts(info: m.TableInfo) -> str:
+    """A table's line after its name: preset, seats taken, status, and "locked"."""
+    taken = sum(1 for p in info.players if p)
+    lock = " locked" if info.password else ""
+    # (a changed toggle marked as the table's own header marks it: "daifugo+")
+    preset = f"{info.preset}{'+' if info.changes else ''}"
+    return f"{preset:<8} {taken}/{info.seats} {info.status}{lock}"
 
 
 def changes_shown(changes: str) -> str:

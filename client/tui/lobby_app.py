@@ -30,7 +30,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .fit import cut, help_lines, middle_cut, status_fragments, status_lines, wrap
+from .fit import cells, cut, head, help_lines, middle_cut, pad, status_fragments, status_lines, wrap
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
 from .shell import Shell
@@ -361,12 +361,14 @@ class LobbyApp:
         width = self._columns() - 1
         who = f" {s.server} at {s.address} — you are {s.me}"
         state = f"  [{s.connection}]"
-        if len(who) + len(state) > width:  # the address is the first to go
+        if cells(who) + len(state) > width:  # the address is the first to go
             who = f" {s.server} — you are {s.me}"
-        if len(who) + len(state) > width:  # then the name is cut in the middle (it went
-            # whole: "president — you are…" at 60 columns, a user pass)
-            room = width - len(state) - len(f" {s.server} — you are ")
-            who = f" {s.server} — you are {middle_cut(s.me, max(8, room))}"
+        if cells(who) + len(state) > width:  # then the names are cut in the middle (mine
+            # went whole: "president — you are…" at 60 columns, a user pass; and behind a
+            # long server name, "— you…", a newcomer's pass)
+            room = width - len(state) - len(" — you are ") - 1
+            me = middle_cut(s.me, max(min(cells(s.me), 16, room // 2), room - cells(s.server)))
+            who = f" {middle_cut(s.server, max(8, room - cells(me)))} — you are {me}"
         out = [("class:title", cut(who, width - len(state)) + state)]
         certificate = f" certificate (SHA-256) {s.fingerprint}"
         if len(certificate) > width:  # checked in full when first connecting
@@ -450,18 +452,18 @@ class LobbyApp:
         indent = 2 + label_w + 1 + value_w + 1
         drawn: list[list[str]] = []
         for index, (label, value, words) in enumerate(rows):
-            line = f"{'▶' if index == form.row else ' '} {label:<{label_w}} {value:<{value_w}}"
-            if len(line) > width:
-                drawn.append([line[: width - 1] + "…"])
+            line = f"{'▶' if index == form.row else ' '} {label:<{label_w}} {pad(value, value_w)}"
+            if cells(line) > width:
+                drawn.append([head(line, width - 1) + "…"])
             elif width - indent >= 30:
                 parts = wrap(words, width - indent) if words else [""]
-                if len(value) > value_w:  # (a long value, a table's name: its words under it,
+                if cells(value) > value_w:  # (a long value, a table's name: its words under it,
                     # not run on after it: "…Player-001's table type one to rep")
                     drawn.append([line, *(" " * indent + p for p in parts if p)])
                 else:
                     drawn.append([f"{line} {parts[0]}", *(" " * indent + p for p in parts[1:])])
             else:
-                fits = len(line) + 1 + len(words) <= width
+                fits = cells(line) + 1 + len(words) <= width
                 drawn.append([f"{line} {words}" if fits else line])
         first = form.row
         lines = len(drawn[first])

@@ -131,6 +131,12 @@ def suggested_payment(view: SeatView) -> list[Card]:
     return chosen
 
 
+def _named(name: str, width: int | None, around: int) -> str:
+    """`name` cut in the middle to the `width` left by `around` columns of words (a
+    status line's keys and words stay whole; the name is what gives way)."""
+    return name if width is None else middle_cut(name, max(8, width - around))
+
+
 @dataclass
 class TableScreen:
     """The screen's own state: the cursor, the selection, the message line, the log."""
@@ -849,8 +855,10 @@ class TableScreen:
             return self._turn_status(width)
         turn = self.name_of(public.turn) if public.turn is not None else "the others"
         if public.locked[seat]:
-            return "class:dim", f" you passed: out of this trick ({turn} to play)"
-        return "class:dim", f" {turn} to play ..."
+            said = " you passed: out of this trick ({} to play)"
+        else:
+            said = " {} to play ..."
+        return "class:dim", said.format(_named(turn, width, len(said) - 2))
 
     def _between_games(self, seated: bool) -> tuple[str, str]:
         table, public = self.model.table, self.model.public
@@ -891,7 +899,8 @@ class TableScreen:
             to = f" to {middle_cut(name, room)}" if name and min(room, cells(name)) >= 3 else ""
             return "class:turn", keys + to
         names = " and ".join(self.name_of(s) for s in owed)
-        return "class:dim", f" the exchange: waiting for {names} to return cards ..."
+        said = " the exchange: waiting for {} to return cards ..."
+        return "class:dim", said.format(_named(names, width, len(said) - 2))
 
     def _turn_status(self, width: int | None = None) -> tuple[str, str]:
         view = self.seat_view()

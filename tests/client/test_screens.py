@@ -1516,6 +1516,22 @@ async def test_the_lobby_header_keeps_a_long_name_told_apart_at_60_columns() -> 
     assert len(head) <= 60
 
 
+def test_the_lobbys_list_keeps_its_columns_for_names_and_statuses_of_any_width() -> None:
+    """A newcomer's pass at 80x24: a Japanese table's name pushed its row's facts four
+    columns right, and a "finished" table's preset stood a column left of a "playing"
+    one's where names were cut."""
+    screen = LobbyScreen(me="ann")
+    names = ("山田太郎の大富豪テーブル歓迎", "friday night at the long table", "土曜日")
+    tables = [
+        a_table(n, st, ("ann", "")) for n, st in zip(names, ("playing", "finished", "waiting"))
+    ]
+    screen.record(m.Tables(tables=tuple(tables)))
+    for width in (40, 50, 80):
+        lines = [screen.line(t, width) for t in tables]
+        assert len({cells(line[: line.index("classic")]) for line in lines}) == 1, lines
+        assert all(cells(line) <= width for line in lines), lines
+
+
 def test_a_long_table_name_in_the_lobbys_panel_is_cut_not_broken_mid_word() -> None:
     """A user pass at 80x24: the panel's first line broke the table's name in a word,
     "Bartholomew-Featherstonehaug" / "h-X's table — waiting"."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from president.client.connection import Client
 from president.client.model import KEPT_NEWS, Said, TableModel
+from president.client.tui.fit import cells
 from president.client.tui.standings import HandResult, office_lines
 from president.client.tui.table import TableScreen
 from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
@@ -145,6 +146,20 @@ def test_waiting_locked_out_and_out_say_so() -> None:
     assert "out of this trick" in locked and "cat to play" in locked
     out = screen_at(following(turn=2, places=(0, None, None, None), counts=(0, 13, 13, 13)))
     assert "you are out (place 1)" in out.status_line()[1]
+
+
+def test_a_long_name_on_the_status_line_is_cut_not_its_words() -> None:
+    """A newcomer's pass at 60x16: "… to play ..." went past the screen's edge behind a
+    long Japanese name, and the exchange's line lost the name whole ("waiting for…")."""
+    long = "パブロディエゴホセフランシスコデパウラホアンネポムセーノマリア"
+    seating = ("ann", "bob", long, "dan")
+    _, text = screen_at(following(seating, turn=2), "4C").status_line(59)
+    assert text.endswith(" to play ...") and "…" in text and cells(text) <= 59, text
+    assert text.startswith(" パブロ")
+    public = a_public_view(seating, phase=Phase.EXCHANGE, turn=None, owed=((2, 2),))
+    _, text = screen_at(public, "4C 5D 9H", me="bob", slot=1).status_line(59)
+    assert text.startswith(" the exchange: waiting for パブロ") and "…" in text, text
+    assert text.endswith(" to return cards ...") and cells(text) <= 59, text
 
 
 def test_the_exchange_says_who_owes_a_return() -> None:
