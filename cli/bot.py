@@ -198,7 +198,8 @@ async def start_bot(
             say(  # (true whether or not rules were asked for: a pass, asking none, was
                 # told of "this command's" rules)
                 f"{name}: table {table} was already there: it plays {plays}, {timer}, as it"
-                " was made (the rules and timer asked for here make a new table only)"
+                " was made (--preset, --rules, --set, --seats and --turn-seconds shape a new"
+                " table only)"
             )
         elif name not in info.players:  # (as this command would have made it: no warning)
             say(f"{name}: table {table} was already there ({plays}, {timer})")

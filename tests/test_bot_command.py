@@ -63,8 +63,8 @@ async def test_president_bot_fills_a_table_and_plays_a_game(
         # made its rules and its timer too)
         assert (
             "greedy-bot-1: table E was already there: it plays classic, target=1, 4 seats,"
-            " 60 s a turn, as it was made (the rules and timer asked for here make a new"
-            " table only)"
+            " 60 s a turn, as it was made (--preset, --rules, --set, --seats and"
+            " --turn-seconds shape a new table only)"
         ) in said, said
         said.clear()
         # made as this command would have made it: said, with no warning
