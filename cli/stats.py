@@ -126,15 +126,22 @@ def lines(
     most = max(len(e.places) for e in entries)
     ordinals = [place_text(place) for place in range(most)]
     wide = max(len(str(n)) for e in entries for n in (*e.places, *ordinals, 0))
+    # (five places and more: mu and sigma give way, then the names narrow, so a row stays
+    # under 80 columns: a game of five made rows of 83, "5th" broken onto a line alone)
+    places_w = (wide + 1) * most  # (each place and the space before it)
+    skill = 63 + places_w <= 79  # (the row before the places: 64 columns, 52 without)
+    name_w = 16 if skill else max(8, min(16, 44 - places_w))
     out.append(
-        f"{'#':>3} {'player':<16} {'rating':>7} {'mu':>5} {'sigma':>5} "
-        f"{'hands':>5} {'games':>5} {'won':>3} {'points':>6} "
+        f"{'#':>3} {'player':<{name_w}} {'rating':>7} "
+        + (f"{'mu':>5} {'sigma':>5} " if skill else "")
+        + f"{'hands':>5} {'games':>5} {'won':>3} {'points':>6} "
         + " ".join(ordinal.rjust(wide) for ordinal in ordinals)
     )
     for e in entries:
         out.append(
-            f"{e.place:>3} {pad(middle_cut(e.name, 16), 16)} {rating_shown(e):>7} {e.mu:>5} "
-            f"{e.sigma:>5} {e.hands:>5} {e.games:>5} {e.wins:>3} {e.points:>6} "
+            f"{e.place:>3} {pad(middle_cut(e.name, name_w), name_w)} {rating_shown(e):>7} "
+            + (f"{e.mu:>5} {e.sigma:>5} " if skill else "")
+            + f"{e.hands:>5} {e.games:>5} {e.wins:>3} {e.points:>6} "
             + " ".join(f"{n:>{wide}}" for n in (*e.places, *[0] * (most - len(e.places))))
         )
         if e.offices:

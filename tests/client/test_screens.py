@@ -1168,6 +1168,19 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert len(line) <= columns
 
 
+def test_president_stats_of_five_places_and_japanese_names_stays_under_80_columns() -> None:
+    """A newcomer's pass: five places made rows of 83 columns ("5th" broke onto a line of
+    its own at 80), and a Japanese name pushed its row's figures right (padded by
+    characters)."""
+    first = replace(rated("山田太郎", 1, 180), places=(1, 2, 3, 4, 5))
+    second = replace(rated("player-number-2", 2, 150), places=(5, 4, 3, 2, 1))
+    said = stats_lines("home", 2, [first, second])
+    rows = said[2:]
+    assert all(cells(line) <= 79 for line in rows), said
+    assert rows[0].endswith(" 1st 2nd 3rd 4th 5th") and "sigma" not in rows[0], said
+    assert cells(rows[1]) == cells(rows[2]) == cells(rows[0]), said  # (in line)
+
+
 def test_president_stats_shows_every_row_with_as_many_places_as_the_longest() -> None:
     """A user pass read "3 3 4" as a player's places without the fourth's 0."""
     first = replace(rated("ann", 1, 180), places=(3, 3, 4))
