@@ -651,3 +651,29 @@ def test_the_rules_in_words_show_cards_as_the_game_does_where_stdout_can() -> No
     assert "the holder of the 3♣ leads" in shown.stdout and "3S" not in shown.stdout
     plain = president_here("rules", "daifugo", "--all", encoding="ascii")
     assert "the 3S played alone beats a lone joker" in plain.stdout, plain.stdout
+
+
+@pytest.mark.slow
+async def test_analyze_on_a_terminal_wraps_its_lines_at_words(tmp_path: Path) -> None:
+    """A newcomer's pass: `president analyze` left its long lines to the terminal, which
+    broke them inside words ("…: 2nd: t" / "he cards"); on a terminal they wrap at words
+    now, under their indent (into a pipe each stays one line, for a script)."""
+    from .harness.processes import PRESIDENT, environment
+    from .harness.terminal import Terminal
+
+    record = RECORDS / "game_classic.json"
+    command = [*PRESIDENT, "analyze", str(record), "--playouts", "2"]
+    terminal = Terminal(command, environment(tmp_path), rows=200, columns=60, stderr_apart=True)
+    try:
+        assert await terminal.exits(120) == 0
+        lines = [line for line in terminal.output().replace("\r", "").split("\n") if line]
+    finally:
+        terminal.close()
+    judged = lines
+    assert any(line.startswith("hand 1, ") for line in judged), lines
+    assert all(len(line) <= 59 for line in judged), [x for x in judged if len(x) > 59]
+    assert any(
+        line.startswith("  against the best") or line.startswith("  the ") for line in judged
+    )
+    piped = president("analyze", str(record), "--playouts", "2")
+    assert max(len(line) for line in piped.stdout.splitlines()) > 60  # (whole, into a pipe)
