@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import asyncio.sslproto
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -139,6 +140,12 @@ def room_for_connections(connections: int) -> None:
         )
 
 
+def _close_unserved(sock: socket.socket, entry: Admitted, _: object) -> None:
+    """`sock` closed, if its connection's task ended before it began (evicted then)."""
+    if not entry.started:
+        sock.close()
+
+
 class Server:
     def __init__(self, config: ServerConfig) -> None:
         if config.password is not None:  # kept only as its hash (and known right)
@@ -166,6 +173,9 @@ class Server:
         self._lineage: dict[str, tuple[float, float]] = {}
         #: When each address last had a connection evicted.
         self._evicted: dict[str, float] = {}
+        #: When each address last closed a connection itself before its hello (admission:
+        #: its silent reserve places have no `YOUNG` seconds then).
+        self._closed_silent: dict[str, float] = {}
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
         #: journal (one line each).
@@ -389,7 +399,9 @@ class Server:
         if self._regular() >= self.config.max_connections and not self._evict(address, False):
             if not reserve_open(self._admitted, address):
                 now = asyncio.get_running_loop().time()
-                silent = reserve_victim(self._admitted, address, now, self._opened_lately(now))
+                silent = reserve_victim(
+                    self._admitted, address, now, self._opened_lately(now), self._quiet(now)
+                )
                 if silent is None:
                     sock.close()
                     return
@@ -409,6 +421,9 @@ class Server:
         task = entry.task = loop.create_task(self._serve(sock, entry))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        # (evicted before its task's first step, `_serve` never runs to close its socket:
+        # a hostile pass's bursts left thousands in CLOSE-WAIT until the collector came)
+        task.add_done_callback(functools.partial(_close_unserved, sock, entry))
         self._trimmer.note()
 
     def _note_opened(self, address: str, now: float) -> None:
@@ -434,6 +449,11 @@ class Server:
             if len(times) >= CHURN and now - times[-1] <= CHURN_SECONDS
         }
         return {address: n for address, n in churned.items() if n >= CHURN}
+
+    def _quiet(self, now: float) -> dict[str, float]:
+        """The addresses that closed a connection before its hello within `CHURN_SECONDS`
+        (when), for `reserve_victim`."""
+        return {a: t for a, t in self._closed_silent.items() if now - t <= CHURN_SECONDS}
 
     def _regular(self) -> int:
         """Connections counted against `max_connections` (not those on reserve places)."""
@@ -522,6 +542,11 @@ class Server:
         if entry.released:
             return
         entry.released = True
+        if not evicted and not entry.spoke:  # (closed by its client before its hello)
+            self._closed_silent.pop(entry.address, None)
+            self._closed_silent[entry.address] = asyncio.get_running_loop().time()
+            if len(self._closed_silent) > OPENED_ADDRESSES:
+                del self._closed_silent[next(iter(self._closed_silent))]
         if evicted:
             self._lineage.pop(entry.address, None)
             self._evicted[entry.address] = asyncio.get_running_loop().time()
@@ -545,6 +570,7 @@ class Server:
 
     async def _serve(self, sock: socket.socket, entry: Admitted) -> None:
         """One accepted connection: the TLS handshake within its deadline, then a session."""
+        entry.started = True  # (the socket is this coroutine's to close from here)
         loop = asyncio.get_running_loop()
         address = entry.address
         try:

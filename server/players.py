@@ -124,9 +124,14 @@ def _unseen(ch: str, previous: str) -> str | None:
     return None
 
 
-#: The dashes the screens set their own lines between ("— eve is watching —"): a name
-#: holding one could pass for such a line ("pat stopped watching — — server ...").
-FRAME_DASHES = "\u2012\u2013\u2014\u2015\u2e3a\u2e3b"
+#: The dashes the screens set their own lines between ("— eve is watching —"), the
+#: strokes that look like them, and the box-drawing lines the screens draw their boxes
+#: with: a name holding one could pass for such a line ("pat stopped watching — —
+#: server ...", then with U+2500 "─", a second hostile pass, the dashes refused).
+FRAME_DASHES = frozenset(
+    "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u23af\u23e4\u2e1a\u2e3a\u2e3b"
+    + "".join(chr(c) for c in range(0x2500, 0x2580))
+)
 
 
 def name_problem(name: str) -> str | None:
@@ -154,8 +159,8 @@ def name_problem(name: str) -> str | None:
         dash = next((ch for ch in text if ch in FRAME_DASHES), None)
         if dash is not None:
             return (
-                f"a name may not hold {dash} (U+{ord(dash):04X}): the screens set their own"
-                " lines between such dashes (a hyphen, -, is fine)"
+                f"a name may not hold {dash} (U+{ord(dash):04X}): the screens draw their own"
+                " lines and boxes with such strokes (a hyphen, -, is fine)"
             )
     return None
 

@@ -216,6 +216,10 @@ def test_a_crowd_that_reconnects_to_stay_young_makes_room_first() -> None:
     holders = [Admitted(f"10.7.0.{i}", now - 1.5, over=True) for i in range(RESERVE)]
     assert reserve_victim(holders, "10.0.0.5", now) is None  # (young: 1.5 s)
     assert reserve_victim(holders, "10.0.0.5", now, {"10.7.0.3": CHURN}) is holders[3]
+    # a third pass: 150 addresses, each back every 1.9 s, never churning within the
+    # minute it kept a friend out: an address that closed a connection itself before its
+    # hello lately has no `YOUNG` seconds for its silent reserve places
+    assert reserve_victim(holders, "10.0.0.5", now, {}, {"10.7.0.5": now - 30}) is holders[5]
 
 
 def test_a_connection_back_in_place_of_its_addresss_last_is_as_old_as_it() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
+import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -270,6 +272,10 @@ async def test_at_the_cap_a_connection_that_has_not_said_hello_evicts_no_person(
         await wait_for(lambda: sum(a.over for a in server._admitted) == 1)  # (accepted)
         # (an eviction at accept is made there and then: none was)
         assert not server._evicted and sum(not a.over for a in server._admitted) == 2
+        bare.close()  # (closed by its client before its hello: its address is marked)
+        await wait_for(lambda: "127.0.0.1" in server._closed_silent)
+        _, bare = await asyncio.open_connection("127.0.0.1", server.port)
+        await wait_for(lambda: sum(a.over for a in server._admitted) == 1)
         newcomer = await client(server, "ann", tmp_path)  # its hello makes the room
         said = []
         while (x := await asyncio.wait_for(idlers[0].link.receive(), 30)) is not None:
@@ -282,6 +288,44 @@ async def test_at_the_cap_a_connection_that_has_not_said_hello_evicts_no_person(
         bare.close()
         for c in [idlers[1], newcomer]:
             await c.link.close()
+
+
+def _open_sockets() -> int:
+    """This process's open sockets (a test's clients and its server's connections)."""
+    count = 0
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):  # (one closed while counted)
+            count += os.readlink(fd).startswith("socket:")
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="counts sockets in /proc")
+async def test_a_connection_evicted_before_its_task_began_has_its_socket_closed(
+    tmp_path: Path,
+) -> None:
+    """A hostile pass: a burst of connections from one address at a full server, each
+    evicting the one before it within one accept batch, before its task's first step:
+    `_serve` never ran to close those sockets, and thousands stood in CLOSE-WAIT until the
+    collector came.  (The collector is off here: only a close counts.)"""
+    gc.disable()
+    try:
+        async with running_server(
+            tmp_path, max_connections=1, max_per_address=100, tls_handshake_seconds=30
+        ) as server:
+            await asyncio.sleep(0.1)
+            before = _open_sockets()
+            # (connected in the kernel's queue before the server accepts: one batch)
+            burst = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(30)]
+            await wait_for(lambda: len(server._evicted) == 1 and len(server._admitted) <= 2)
+            await asyncio.sleep(0.2)
+            for sock in burst:
+                sock.close()
+            await wait_for(lambda: not server._admitted)
+            await wait_for(
+                lambda: _open_sockets() <= before, 10, lambda: f"{_open_sockets()} > {before}"
+            )
+    finally:
+        gc.enable()
 
 
 async def test_at_the_cap_the_address_holding_most_makes_room_for_another(tmp_path: Path) -> None:

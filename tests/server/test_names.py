@@ -92,7 +92,9 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("\u2060ann", "invisible format character"),
         ("a\u00adnn", "invisible format character"),
         ("ann\u3000", "a space other than the ordinary one"),
-        ("pat stopped watching \u2014 \u2014 server", "U+2014): the screens set their own"),
+        ("pat stopped watching \u2014 \u2014 server", "U+2014): the screens draw their own"),
+        ("\u2500 sam is away \u2500", "U+2500)"),  # (a box's line: as wide, alike)
+        ("pat \u2212 x", "U+2212)"),
         ("pat \ufe58 x", "U+2014)"),  # (a small em dash: an em dash in NFKC)
         ("pat\u2015", "U+2015)"),
         ("Zoé\U0001f1ef\U0001f1f5花子", "U+1F1EF (Regional Indicator Symbol Letter J): terminals"),
