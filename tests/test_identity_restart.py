@@ -164,6 +164,9 @@ def test_a_key_file_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) -
     loose = tmp_path / "loose.key"
     loose.write_text("whatever\n")
     loose.chmod(0o644)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
     fingerprint = ":".join(["AB"] * 32)
     base = ["bot", "127.0.0.1:9", "--fingerprint"]
     for extra, words in (
@@ -172,6 +175,10 @@ def test_a_key_file_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) -
             f"open to other users (mode 644): it is not used; chmod 600 {loose}",
         ),
         (["--identity", str(loose), "--count", "2"], "--identity is one bot's key"),
+        (  # (a folder others may write in: they could delete the key)
+            ["--identity", str(shared / "id")],
+            f"other users may write in {shared} (mode 777), so they could delete it",
+        ),
     ):
         done = president(*base, fingerprint, *extra, env=environment(tmp_path))
         assert done.returncode == 2, done
