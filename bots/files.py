@@ -54,12 +54,13 @@ def others_may_write(info: os.stat_result) -> bool:
     )
 
 
-def foreign_folder(folder: Path) -> tuple[Path, os.stat_result] | None:
+def foreign_folder(folder: Path) -> tuple[Path, str] | None:
     """The first of `folder` (its real path, where it exists) and the folders above it
     that a user other than this one could put something of their own in place of what
-    it holds, and its `lstat`: one that belongs to another user (but root), or that
-    others may write in and is not sticky (as /tmp is); None if there is none (as ssh's
-    StrictModes asks of a key's folders)."""
+    it holds, and why ("belongs to user 1001", "is writable by other users (mode
+    777)"): one that belongs to another user (but root), or that others may write in and
+    is not sticky (as /tmp is); None if there is none (as ssh's StrictModes asks of a
+    key's folders)."""
     real = Path(os.path.realpath(folder))
     for place in (real, *real.parents):
         try:
@@ -68,7 +69,7 @@ def foreign_folder(folder: Path) -> tuple[Path, os.stat_result] | None:
             continue  # (not made yet)
         mode = stat.S_IMODE(info.st_mode)
         if info.st_uid not in (0, os.geteuid()):
-            return place, info
+            return place, f"belongs to user {info.st_uid}"
         if mode & 0o022 and not mode & stat.S_ISVTX and others_may_write(info):
-            return place, info
+            return place, f"is writable by other users (mode {mode:o})"
     return None

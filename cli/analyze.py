@@ -102,12 +102,13 @@ def run(args: argparse.Namespace) -> int:
     # words in two, "…: 2nd: t" / "he cards", a newcomer's pass; whole lines in a pipe)
     columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     for line in report(result, len(document.get("hands", [])), args.playouts, said_cards()):
+        line = shown(line)  # (escaped first: an escape is what the terminal shows)
         if columns is None:
-            print(shown(line))
+            print(line)
             continue
         lead = len(line) - len(line.lstrip(" "))
         for part in wrap(line, columns - 1, hanging=lead + 2):
-            print(shown(part))
+            print(part)
     print(f"({time.monotonic() - started:.1f} s)")
     return 0
 

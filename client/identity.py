@@ -135,15 +135,12 @@ def _refuse_foreign_folders(path: Path) -> None:
     found = foreign_folder(path.parent)
     if found is None:
         return
-    place, info = found
-    if info.st_uid not in (0, os.geteuid()):
-        why, fix = f"{place} belongs to user {info.st_uid}", "keep it in a folder of your own"
-    else:
-        why = f"other users may write in {place} (mode {stat.S_IMODE(info.st_mode):o})"
-        fix = f"chmod go-w {place}, or keep it in a folder of your own"
+    place, why = found
+    fix = "" if why.startswith("belongs") else f"chmod go-w {place}, or "
     raise IdentityError(
-        f"the key file {path} is not safe there: {why}, so they could delete it or put a "
-        f"folder of theirs in its place; {fix} (--identity)"
+        f"the key file {path} is not safe there: {place} {why}, so they could delete it or"
+        f" put a folder of theirs in its place; {fix}keep it in a folder of your own"
+        " (--identity)"
     )
 
 

@@ -316,8 +316,9 @@ async def _handlers(
                     await asyncio.wait_for(handled, STUCK)
             await asyncio.sleep(0)
             check_tables(server)
-        except TimeoutError:
-            crashes.append(f"input {n}: stuck for {STUCK:g} s")
+        except TimeoutError as exc:  # (stuck, or a handler's own TimeoutError)
+            stuck = time.perf_counter() - start >= STUCK
+            crashes.append(f"input {n}: {f'stuck for {STUCK:g} s' if stuck else repr(exc)}")
         except Exception as exc:
             crashes.append(f"input {n}: {exc!r}")
         took = time.perf_counter() - start

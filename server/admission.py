@@ -36,8 +36,8 @@ one of `RESERVE` places (`RESERVE_EACH` an address, a household's bots at once),
 hello; then a person goes for it by the rules above, or it stays if its player key holds
 a chair in a game under way (it came to take it back); else it is told the server is
 full.  With every reserve place taken (or its address's `RESERVE_EACH`), a
-newcomer takes the one held longest by a connection that has had `YOUNG` seconds and has
-not sent its hello (and its key's proof, when asked: then only the server's own work,
+newcomer takes the one held longest by a connection that has had `RESERVE_YOUNG`
+seconds and has not sent its hello (and its key's proof, when asked: then only the server's own work,
 a password's check, is left); a hostile pass held all 16 with bare TCP connections that
 never began TLS, each back as soon as its handshake's 10 s ran out, and a friend could
 not get back to their game.  So a
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -74,6 +74,18 @@ YOUNG = 2.0
 #: never the oldest, and reserve holders back every 1.5 s never old enough to take).
 CHURN = 4
 CHURN_SECONDS = 600.0
+
+#: Seconds a connection on a reserve place has to say hello before a newcomer may take
+#: its place (a TLS handshake, a hello and a key's proof take milliseconds on a LAN).
+RESERVE_YOUNG = 1.0
+
+#: Connections on reserve places an address's client closed before sending anything,
+#: within `CHURN_SECONDS`, after which its silent reserve places are taken at once (a
+#: third hostile pass held every place from 150 addresses, each back every 1.9 s, never
+#: `YOUNG`, and kept a friend from her chair for a minute).  Two: a client's first
+#: connection only asks the certificate's fingerprint and closes, as every `president
+#: connect` does; a review found one enough to strip the friend herself of her place.
+QUIET = 2
 
 #: A connection that comes back within this many seconds of its address's last (closed
 #: by the client, not evicted) is as old as that one for `STAY`.
@@ -127,6 +139,12 @@ class Admitted:
     started: bool = False
 
     @property
+    def greeted(self) -> bool:
+        """Its client sent something: a hello, answered or refused (a connection that
+        only asked the certificate's fingerprint, as a client does first, sent nothing)."""
+        return self.session is not None and bool(getattr(self.session, "greeted", False))
+
+    @property
     def spoke(self) -> bool:
         """It sent its hello (and proof): it was not a connection that said nothing."""
         return self.session is not None and (self.session.welcomed or self.session.answered)
@@ -169,16 +187,14 @@ def reserve_victim(
     newcomer: str,
     now: float,
     opened: Mapping[str, int] = {},
-    quiet: Mapping[str, float] = {},
+    quiet: Collection[str] = (),
 ) -> Admitted | None:
     """The reserve place a newcomer from `newcomer` takes, when `reserve_open` says no:
     its own address's, if it holds `RESERVE_EACH`, else, every place taken, the one
     held longest; only by a connection that has not sent its hello and proof (one
-    that has is being let in or told no) and has had `YOUNG` seconds to, or whose address
-    opened `CHURN` connections lately (`opened`, by address), or closed one itself before
-    its hello lately (`quiet`: a hostile pass held every place from 150 addresses, each
-    back every 1.9 s, never 2 s old, and kept a friend from her chair for a minute; an
-    honest client seldom closes before its hello, and one evicted is not counted)."""
+    that has is being let in or told no) and has had `RESERVE_YOUNG` seconds to, or whose
+    address opened `CHURN` connections lately (`opened`, by address), or closed `QUIET`
+    silent ones on reserve places lately (`quiet`)."""
     over = [a for a in admitted if a.over]
     own = [a for a in over if a.address == newcomer]
     held = own if len(own) >= RESERVE_EACH else over if len(over) >= RESERVE else []
@@ -186,7 +202,11 @@ def reserve_victim(
         a
         for a in held
         if not a.spoke
-        and (now - a.since >= YOUNG or opened.get(a.address, 0) >= CHURN or a.address in quiet)
+        and (
+            now - a.since >= RESERVE_YOUNG
+            or opened.get(a.address, 0) >= CHURN
+            or a.address in quiet
+        )
     ]
     return min(silent, key=lambda a: a.since, default=None)
 

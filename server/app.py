@@ -28,6 +28,7 @@ from .admission import (
     AGAIN_SECONDS,
     CHURN,
     CHURN_SECONDS,
+    QUIET,
     RESERVE,
     Admitted,
     reserve_open,
@@ -173,9 +174,9 @@ class Server:
         self._lineage: dict[str, tuple[float, float]] = {}
         #: When each address last had a connection evicted.
         self._evicted: dict[str, float] = {}
-        #: When each address last closed a connection itself before its hello (admission:
-        #: its silent reserve places have no `YOUNG` seconds then).
-        self._closed_silent: dict[str, float] = {}
+        #: When each address's last connections on a reserve place were closed by their
+        #: client before sending anything (admission, `QUIET`).
+        self._closed_silent: dict[str, deque[float]] = {}
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
         #: journal (one line each).
@@ -450,10 +451,14 @@ class Server:
         }
         return {address: n for address, n in churned.items() if n >= CHURN}
 
-    def _quiet(self, now: float) -> dict[str, float]:
-        """The addresses that closed a connection before its hello within `CHURN_SECONDS`
-        (when), for `reserve_victim`."""
-        return {a: t for a, t in self._closed_silent.items() if now - t <= CHURN_SECONDS}
+    def _quiet(self, now: float) -> set[str]:
+        """The addresses whose client closed `QUIET` connections on reserve places before
+        sending anything, within `CHURN_SECONDS` (for `reserve_victim`)."""
+        return {
+            address
+            for address, times in self._closed_silent.items()
+            if len(times) >= QUIET and now - times[0] <= CHURN_SECONDS
+        }
 
     def _regular(self) -> int:
         """Connections counted against `max_connections` (not those on reserve places)."""
@@ -542,9 +547,10 @@ class Server:
         if entry.released:
             return
         entry.released = True
-        if not evicted and not entry.spoke:  # (closed by its client before its hello)
-            self._closed_silent.pop(entry.address, None)
-            self._closed_silent[entry.address] = asyncio.get_running_loop().time()
+        if not evicted and entry.over and not entry.greeted:  # (closed in silence: `QUIET`)
+            times = self._closed_silent.pop(entry.address, None) or deque(maxlen=QUIET)
+            times.append(asyncio.get_running_loop().time())
+            self._closed_silent[entry.address] = times  # (the newest last)
             if len(self._closed_silent) > OPENED_ADDRESSES:
                 del self._closed_silent[next(iter(self._closed_silent))]
         if evicted:

@@ -123,6 +123,8 @@ class Session:
         #: Its hello (and the proof of its key, when asked for) has come: what is left of
         #: its welcome is the server's own work (a password's check), not its to stall.
         self.answered = False
+        #: A message came before its hello's deadline (a hello or not: it spoke).
+        self.greeted = False
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.config.queue_size)
         #: Bytes queued and being written: bounded by `queue_bytes`, not only by count.
         self.queued_bytes = 0
@@ -338,6 +340,7 @@ class Session:
     async def _handshake(self) -> bool:
         try:
             hello = await self._next(self.config.hello_seconds)
+            self.greeted = hello is not None
         except TimeoutError:
             seconds = self.config.hello_seconds
             self.deliver(m.Bye(code=Code.TIMEOUT, reason=f"no hello within {seconds:g} s"))

@@ -109,18 +109,12 @@ class Storage:
         real = Path(os.path.realpath(self.root))
         foreign = foreign_folder(real.parent)
         if foreign is not None:
-            parent, info = foreign
-            if info.st_uid not in (0, os.geteuid()):
-                raise StorageError(
-                    f"the data directory {real} is inside {parent}, which belongs to user "
-                    f"{info.st_uid}: they could put a directory of their own in its place; "
-                    "use a data directory under folders of your own (--data)"
-                )
+            parent, why = foreign
+            fix = "" if why.startswith("belongs") else f", or chmod go-w {parent}"
             raise StorageError(
-                f"the data directory {real} is inside {parent}, which other users may "
-                f"write in (mode {stat.S_IMODE(info.st_mode):o}): they could put a directory "
-                f"of their own in its place; use one under folders only you can write "
-                f"(--data), or chmod go-w {parent}"
+                f"the data directory {real} is inside {parent}, which {why}: they could put"
+                f" a directory of their own in its place; use one under folders only you can"
+                f" write (--data){fix}"
             )
         self._place(real)
 

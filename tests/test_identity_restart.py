@@ -177,7 +177,7 @@ def test_a_key_file_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) -
         (["--identity", str(loose), "--count", "2"], "--identity is one bot's key"),
         (  # (a folder others may write in: they could delete the key)
             ["--identity", str(shared / "id")],
-            f"other users may write in {shared} (mode 777), so they could delete it",
+            f"{shared} is writable by other users (mode 777), so they could delete it",
         ),
     ):
         done = president(*base, fingerprint, *extra, env=environment(tmp_path))

@@ -105,7 +105,8 @@ def _wrap_cells(text: str, width: int, indent: str) -> list[str]:
     """`wrap` where some character is not one column wide (a chat line in Japanese, a
     name 山田): greedily at spaces by columns, a word no line holds cut where the columns
     run out (Japanese has no spaces to break at), runs of spaces one."""
-    lead = len(text) - len(text.lstrip(" "))
+    lead = min(len(text) - len(text.lstrip(" ")), width // 2)  # (a line's own indent too)
+    text = text[len(text) - len(text.lstrip(" ")) - lead :]
     room = width - max(lead, len(indent))
     for spaces, _ in _GLUED:  # (as `glued_wrap`: "3. 山田" kept on one line, by NBSPs)
         words = spaces.sub(_HELD, text[lead:]).split(" ")
@@ -182,7 +183,7 @@ def cut(text: str, width: int) -> str:
 
 
 def middle_cut(name: str, width: int) -> str:
-    """`name` in `width` characters, cut in the middle so the start and the end stay
+    """`name` in `width` columns, cut in the middle so the start and the end stay
     (`random-bot-1` and `random-bot-2` remain told apart)."""
     if cells(name) <= width:
         return name

@@ -131,7 +131,7 @@ def suggested_payment(view: SeatView) -> list[Card]:
     return chosen
 
 
-def _named(name: str, width: int | None, around: int) -> str:
+def _fitted_name(name: str, width: int | None, around: int) -> str:
     """`name` cut in the middle to the `width` left by `around` columns of words (a
     status line's keys and words stay whole; the name is what gives way)."""
     return name if width is None else middle_cut(name, max(8, width - around))
@@ -858,7 +858,7 @@ class TableScreen:
             said = " you passed: out of this trick ({} to play)"
         else:
             said = " {} to play ..."
-        return "class:dim", said.format(_named(turn, width, len(said) - 2))
+        return "class:dim", said.format(_fitted_name(turn, width, len(said) - 2))
 
     def _between_games(self, seated: bool) -> tuple[str, str]:
         table, public = self.model.table, self.model.public
@@ -900,7 +900,7 @@ class TableScreen:
             return "class:turn", keys + to
         names = " and ".join(self.name_of(s) for s in owed)
         said = " the exchange: waiting for {} to return cards ..."
-        return "class:dim", said.format(_named(names, width, len(said) - 2))
+        return "class:dim", said.format(_fitted_name(names, width, len(said) - 2))
 
     def _turn_status(self, width: int | None = None) -> tuple[str, str]:
         view = self.seat_view()

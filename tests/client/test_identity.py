@@ -68,13 +68,13 @@ def test_a_key_in_a_folder_others_may_write_in_is_refused(tmp_path: Path) -> Non
         with pytest.raises(IdentityError) as caught:
             make(path)
         told = str(caught.value)
-        assert f"other users may write in {shared} (mode 777)" in told, told
+        assert f"{shared} is writable by other users (mode 777)" in told, told
         assert f"chmod go-w {shared}" in told and "\n" not in told
     shared.chmod(0o1777)  # sticky: nobody renames or deletes what is not theirs
     assert load_or_create(path) is not None
     shared.chmod(0o700)
     (path.parent).chmod(0o757)
-    with pytest.raises(IdentityError, match=r"may write in .*president \(mode 757\)"):
+    with pytest.raises(IdentityError, match=r"president is writable by other users \(mode 757\)"):
         load_or_create(path)
     path.unlink()
     with pytest.raises(IdentityError):  # (not made there either)

@@ -13,6 +13,7 @@ from president.server.admission import (
     HOUSEHOLD,
     RESERVE,
     RESERVE_EACH,
+    RESERVE_YOUNG,
     STAY,
     YOUNG,
     Admitted,
@@ -166,14 +167,14 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     """A hostile pass held all 16 reserve places with bare TCP connections that never
     began TLS, each back as its handshake's 10 s ran out: a friend could not get back to
     their game.  A newcomer takes the place held longest in silence, once it has had
-    `YOUNG` seconds; one whose hello and proof came (being let in, or told no, perhaps
+    `RESERVE_YOUNG` seconds; one whose hello and proof came (being let in, or told no, perhaps
     after a password's check) is never taken, nor another address's place while places
     are free (a review)."""
     now = 100.0
     silent = [Admitted(f"10.7.0.{i}", now - 5 - i, over=True) for i in range(RESERVE)]
     assert not reserve_open(silent, "10.0.0.5")
     assert reserve_victim(silent, "10.0.0.5", now) is silent[-1]  # the oldest
-    fresh = [Admitted(f"10.7.0.{i}", now - YOUNG / 2, over=True) for i in range(RESERVE)]
+    fresh = [Admitted(f"10.7.0.{i}", now - RESERVE_YOUNG / 2, over=True) for i in range(RESERVE)]
     assert reserve_victim(fresh, "10.0.0.5", now) is None  # each still has time to say hello
     spoken = [Admitted(f"10.7.0.{i}", 0.0, session=Visitor(), over=True) for i in range(RESERVE)]
     assert reserve_victim(spoken, "10.0.0.5", now) is None
@@ -191,7 +192,7 @@ def test_a_reserve_place_held_in_silence_goes_to_a_newcomer() -> None:
     ]
     assert reserve_victim(own, "10.0.0.5", now) is own[-1]
     # ... and only them: its own too young, no other address's place goes, free or not
-    mine = [Admitted("10.0.0.5", now - 1, over=True) for _ in range(RESERVE_EACH)]
+    mine = [Admitted("10.0.0.5", now - 0.5, over=True) for _ in range(RESERVE_EACH)]
     young = [Admitted("10.7.0.1", now - 9, over=True), *mine]
     assert not reserve_open(young, "10.0.0.5")
     assert reserve_victim(young, "10.0.0.5", now) is None
@@ -213,13 +214,13 @@ def test_a_crowd_that_reconnects_to_stay_young_makes_room_first() -> None:
     assert squatters[-1].evicted_for == "churn" and honest.evicted_for == "age"  # (told so)
     seated = [admitted(f"10.9.0.{i}", 0.0, Visitor(table="T", playing=True)) for i in range(5)]
     assert to_evict([honest, *seated], "10.0.0.5", now, 30.0, churned) is honest
-    holders = [Admitted(f"10.7.0.{i}", now - 1.5, over=True) for i in range(RESERVE)]
-    assert reserve_victim(holders, "10.0.0.5", now) is None  # (young: 1.5 s)
+    holders = [Admitted(f"10.7.0.{i}", now - 0.9, over=True) for i in range(RESERVE)]
+    assert reserve_victim(holders, "10.0.0.5", now) is None  # (young: under RESERVE_YOUNG)
     assert reserve_victim(holders, "10.0.0.5", now, {"10.7.0.3": CHURN}) is holders[3]
     # a third pass: 150 addresses, each back every 1.9 s, never churning within the
-    # minute it kept a friend out: an address that closed a connection itself before its
-    # hello lately has no `YOUNG` seconds for its silent reserve places
-    assert reserve_victim(holders, "10.0.0.5", now, {}, {"10.7.0.5": now - 30}) is holders[5]
+    # minute it kept a friend out: an address whose client closed `QUIET` silent reserve
+    # places lately has no `RESERVE_YOUNG` seconds for its silent reserve places
+    assert reserve_victim(holders, "10.0.0.5", now, {}, {"10.7.0.5"}) is holders[5]
 
 
 def test_a_connection_back_in_place_of_its_addresss_last_is_as_old_as_it() -> None:

@@ -149,7 +149,7 @@ async def test_a_data_dir_open_to_others_or_not_ours_is_refused_in_one_line(
     shared.mkdir()
     shared.chmod(0o777)
     line = refused_in_one_line(await asyncio.to_thread(server_command, shared / "data", 0))
-    assert "which other users may write in (mode 777)" in line, line
+    assert "which is writable by other users (mode 777)" in line, line
 
 
 @pytest.mark.slow
@@ -632,7 +632,7 @@ def test_a_data_dir_others_could_swap_is_refused_and_a_link_is_read_once(tmp_pat
     with pytest.raises(storage.StorageError) as refused:
         storage.Storage(shared / "president").prepare()
     said = str(refused.value)
-    assert f"inside {shared}, which other users may write in (mode 777)" in said, said
+    assert f"inside {shared}, which is writable by other users (mode 777)" in said, said
     assert f"chmod go-w {shared}" in said and "\n" not in said
     assert not (shared / "president").exists()  # nothing made, nothing left
     shared.chmod(0o1777)  # sticky: as /tmp

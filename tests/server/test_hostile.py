@@ -23,6 +23,7 @@ from president.protocol.framing import encode_frame
 from president.protocol.identity import KEYLESS_VERSIONS
 from president.protocol.sealing import public_key_bytes
 from president.server import app, lobby
+from president.server.admission import Admitted
 from president.server.logs import LogBudgets
 
 from ..harness.servers import client, running_server
@@ -288,6 +289,68 @@ async def test_at_the_cap_a_connection_that_has_not_said_hello_evicts_no_person(
         bare.close()
         for c in [idlers[1], newcomer]:
             await c.link.close()
+
+
+async def test_a_clients_fingerprint_probe_leaves_its_next_reserve_place_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: every `president connect` first asks the certificate's fingerprint on a
+    connection of its own and closes it before a hello; counted as a silent close, that
+    stripped the friend coming back to her chair of her reserve place's protection, and a
+    newcomer took it 100 ms in.  One such close is a client's habit; `QUIET` of them, an
+    address holding places in silence."""
+    held: list[Admitted] = []
+    decide = app.reserve_victim
+
+    def reserve_victim(admitted: Any, newcomer: str, now: float, *rest: Any) -> Any:
+        # (the newcomer comes 0.1 s into the friend's connection, however long this
+        # machine takes: only `QUIET` may take her place then)
+        return decide(admitted, newcomer, held[-1].since + 0.1, *rest)
+
+    monkeypatch.setattr(app, "reserve_victim", reserve_victim)
+    async with running_server(
+        tmp_path, max_connections=1, max_per_address=100, tls_handshake_seconds=30
+    ) as server:
+        person = await client(server, "ann", tmp_path)
+        await person.send(m.ListTables())
+
+        async def tcp(host: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            return await asyncio.open_connection("127.0.0.1", server.port, local_addr=(host, 0))
+
+        holders = [(await tcp(f"127.0.0.{i}"))[1] for i in range(2, 17)]  # 15 places
+        await wait_for(lambda: sum(a.over for a in server._admitted) == 15)
+        for probes in (1, 2):  # (one: a client's habit; two: `QUIET`)
+            for _ in range(probes):  # the friend's client asks the fingerprint, and closes
+                _, probe = await asyncio.open_connection(
+                    "127.0.0.1",
+                    server.port,
+                    ssl=client_tls(),
+                    server_hostname="127.0.0.1",
+                    local_addr=("127.0.0.17", 0),
+                )
+                probe.close()
+                await wait_for(lambda: all(a.address != "127.0.0.17" for a in server._admitted))
+            _, friend = await tcp("127.0.0.17")  # (in its handshake: silent for now)
+            await wait_for(lambda: sum(a.over for a in server._admitted) == 16)
+            held.append(next(a for a in server._admitted if a.address == "127.0.0.17"))
+            for entry in server._admitted:  # (the holders as young as she is, on any machine)
+                if entry.over:
+                    entry.since = held[-1].since
+            reader, newcomer = await tcp("127.0.0.18")
+            if probes == 1:  # refused: the friend's place is hers
+                assert await asyncio.wait_for(reader.read(), 30) == b""
+                assert held[-1] in server._admitted
+            else:
+                await wait_for(lambda: held[-1] not in server._admitted)
+            for writer in (friend, newcomer):
+                writer.close()
+            await wait_for(
+                lambda: all(a.address not in ("127.0.0.17", "127.0.0.18") for a in server._admitted)
+            )
+            server._closed_silent.clear()
+        for writer in holders:
+            writer.close()
+        await person.link.close()
 
 
 def _open_sockets() -> int:
