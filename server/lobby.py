@@ -181,6 +181,7 @@ class Lobby:
             table.resume_after_restart()
             if table.status != "playing":
                 journal.compact(table_id, compacted(table))
+            table.on_seats = self.changed
             self.tables[name] = table
         if self.tables:
             self._sweep_soon()
@@ -644,6 +645,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         ratings=lobby.ratings,
     )
     made.held_since = lobby.held_since(guest.address)
+    made.on_seats = lobby.changed
     lobby.tables[message.name] = made
     lobby.changed(message.name)
     lobby._sweep_soon()

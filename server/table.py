@@ -111,6 +111,9 @@ class Table:
         self.wire_rules = wire.rules_to_wire(settings.preset, settings.rules)
         self.game: Game | None = None
         self.status: Status = "waiting"
+        #: Told this table's name whenever its chairs change (the lobby's `changed`: the
+        #: list went stale when a chair was freed after its grace, a newcomer's pass).
+        self.on_seats: Callable[[str], None] = lambda name: None
         #: The number of the last event sent here (every event and sealed hand takes one).
         self.number = 0
         #: The public events of the hand in play, as sent: told to whoever comes mid-hand.
@@ -277,7 +280,9 @@ class Table:
                 self.ratings.take(result, records)
 
     def note_seats(self) -> None:
+        """The chairs changed: journaled, and the lobby told (`on_seats`)."""
         self.note("seats", {"seats": self.chairs.entries()})
+        self.on_seats(self.name)
 
     @property
     def paused(self) -> bool:

@@ -249,3 +249,28 @@ async def test_once_everyone_is_back_after_a_restart_a_new_drop_is_an_ordinary_o
     await asyncio.sleep(0.3)
     assert game.turn == turn, "the seat was played for at once"
     await t.stop()
+
+
+async def test_the_lobby_hears_when_an_away_persons_chair_is_freed(tmp_path: Path) -> None:
+    """A newcomer's pass: bots killed at a table before its game; their chairs were freed
+    when the grace ran out, and the lobby still listed the table full, its four names,
+    for anyone who stayed there (a client that came back saw it empty)."""
+    async with running_server(tmp_path, grace_seconds=0.5) as server:
+        ann = await client(server, "ann", tmp_path)
+        ann_task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4))
+        await ann.send(m.Join(table="T"))
+        bob = await client(server, "bob", tmp_path)
+        bob_task = asyncio.create_task(bob.run())
+        await bob.send(m.ListTables())
+
+        def players() -> tuple[str, ...] | None:
+            listed = {info.name: info for info in bob.lobby.tables or ()}
+            return listed["T"].players if "T" in listed else None
+
+        await wait_for(lambda: (players() or ())[:1] == ("ann",))
+        ann.link.writer.transport.abort()  # gone; her chair waits 0.5 s
+        await wait_for(lambda: players() == ("", "", "", ""), 30, lambda: f"{players()}")
+        for task in (ann_task, bob_task):
+            task.cancel()
+        await bob.link.close()
