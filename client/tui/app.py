@@ -42,6 +42,7 @@ from .fit import (
     cells,
     compact_seats,
     cut,
+    fit_fragments,
     fit_parts,
     help_lines,
     middle_cut,
@@ -658,7 +659,16 @@ class TableApp:
         return out
 
     def _pile_line(self) -> StyleAndTextTuples:
-        return [("class:dim", " pile  "), *self._pile()]
+        """The pile's line in the table's box (who played, the cards, the lock): the name
+        cut in the middle so the cards and the lock stay (a long one pushed them out of
+        the box, a newcomer's pass)."""
+        width = self._seats_width()  # (the table's box, beside the log or across)
+        pile = self._pile()
+        if pile and pile[0][1].endswith(": "):
+            who = pile[0][1][:-2]
+            room = width - len(" pile  ") - len(": ") - sum(cells(t) for _, t, *_ in pile[1:])
+            pile[0] = (pile[0][0], f"{middle_cut(who, max(6, room))}: ")
+        return fit_fragments([("class:dim", " pile  "), *pile], width)
 
     def _pile(self) -> StyleAndTextTuples:
         return list(pile_line(self.client.model.public, self.client.model.me, card_style))

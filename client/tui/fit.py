@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from .seats import SeatRow
@@ -28,6 +29,23 @@ def cells(text: str) -> int:
 def narrow(text: str) -> bool:
     """Whether each character of `text` takes one column (so `len` measures it)."""
     return text.isascii() or all(get_cwidth(ch) == 1 for ch in text)
+
+
+def fit_fragments(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """Styled fragments cut to `width` columns (the last one ends in …), never inside a
+    wide character (one across a box's edge left the edge undrawn, a newcomer's pass)."""
+    if sum(cells(text) for _, text, *_ in fragments) <= width:
+        return fragments
+    out: StyleAndTextTuples = []
+    room = width - 1
+    for style, text, *_ in fragments:
+        if room <= 0:
+            break
+        kept = head(text, room)
+        out.append((style, kept))
+        room -= cells(kept)
+    out.append(("", "…"))
+    return out
 
 
 def pad(text: str, width: int) -> str:
@@ -128,12 +146,22 @@ def _wrap_cells(text: str, width: int, indent: str) -> list[str]:
                 continue
             line += gap if room > 0 else ""  # (a word no line holds begins here: 日本語 ...)
             part = head(word, width - cells(line)) or word[0]  # (a line holds one at least)
+            if len(part) > 1 and word[len(part) : len(part) + 1] in NOT_FIRST:
+                part = part[:-1]  # (kinsoku: "す" goes down with its "。", not "。" alone)
             lines.append(line + part)
             word, line = word[len(part) :], indent
     if line.strip(" "):
         lines.append(line)
     return [line.replace(_HELD, " ") for line in lines] or [""]
 
+
+#: What a line of Japanese never begins with (kinsoku shori: closing marks, the small
+#: kana, the long vowel mark): `_wrap_cells` takes the character before down with it (a
+#: newcomer's pass read "。" alone at the start of a chat line).
+NOT_FIRST = frozenset(
+    "、。，．・：；？！゛゜ヽヾゝゞ々ー）〕］｝〉》」』】〙〗〟｠"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ…‥"
+)
 
 #: A space `_wrap_cells` does not break at (one column, as the space it stands for).
 _HELD = "\u00a0"

@@ -30,7 +30,7 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
-from .fit import cells, head, middle_cut, pad
+from .fit import cells, fit_fragments, middle_cut, pad
 from .narrator import card_text, lock_text, place_text
 from .replay import ReplayScreen, Step, Swap, wrap
 from .review import Reviewer, ReviewState
@@ -127,22 +127,6 @@ def _rule(title: str) -> Window:
         char="─",
         style="class:dim",
     )
-
-
-def _fit(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
-    """Fragments cut to `width` columns (the last one ends in …)."""
-    if fragment_list_width(fragments) <= width:
-        return fragments
-    out: StyleAndTextTuples = []
-    room = width - 1
-    for style, text, *_ in fragments:
-        if room <= 0:
-            break
-        kept = head(text, room)
-        out.append((style, kept))
-        room -= cells(kept)
-    out.append(("", "…"))
-    return out
 
 
 class ReplayApp:
@@ -290,7 +274,9 @@ class ReplayApp:
             if len(left) + len(right) <= width:
                 break
         pad = max(0, width - len(left) - len(right))
-        return [_fit([("class:title", left), ("", " " * pad), ("class:dim", right)], width)]
+        return [
+            fit_fragments([("class:title", left), ("", " " * pad), ("class:dim", right)], width)
+        ]
 
     def _status(self, width: int, height: int) -> Lines:
         screen = self.screen
@@ -299,11 +285,11 @@ class ReplayApp:
             verdict = wrap(screen.verdict(), width - 1)
             if len(verdict) > 2:  # the checker's line is whole in `president replay`
                 verdict = [verdict[0], verdict[1] + " …"]
-            return [_fit([(style, " " + line)], width) for line in verdict]
+            return [fit_fragments([(style, " " + line)], width) for line in verdict]
         keys = " ←/→ step  ↑/↓ hand  Home/End  ? help  q quit"
         if self.review is not None:
             keys = " ←/→ step  ↑/↓ hand  ]/[ mistake  ? help  q quit"
-        return [_fit([("class:dim", keys)], width)]
+        return [fit_fragments([("class:dim", keys)], width)]
 
     # --- the seats ------------------------------------------------------------------
 
@@ -382,7 +368,7 @@ class ReplayApp:
                 line = [*label]
                 for card in cards:
                     line += [*card, ("", " ")]
-                lines.append(_fit(line, width))
+                lines.append(fit_fragments(line, width))
                 continue
             if short:  # the cards beside the label, and on under them if they must
                 line, used = [*label], fragment_list_width(label)
@@ -390,7 +376,7 @@ class ReplayApp:
                 if row.place is not None:
                     line.append(("class:dim", f"out {place_text(row.place)} "))
             else:
-                lines.append(_fit(label, width))
+                lines.append(fit_fragments(label, width))
                 if not cards:  # out with none left: no empty line, the log gets the row
                     continue
                 line, used = [("", indent)], len(indent)
@@ -414,7 +400,7 @@ class ReplayApp:
         seated = set(step.view.seating)
         gone = [f"{name} {points}" for name, points in step.scores if name not in seated]
         if gone:
-            lines.append(_fit([("class:dim", "  not seated: " + ", ".join(gone))], width))
+            lines.append(fit_fragments([("class:dim", "  not seated: " + ", ".join(gone))], width))
         return lines
 
     def _seat_layout(self, step: Step, width: int) -> str:
@@ -423,10 +409,10 @@ class ReplayApp:
         rows = self._rows()
         key = (step.hand, width, rows, self._columns())
         if key not in self._layouts:
-            self._layouts[key] = self._first_fit(step, width, rows)
+            self._layouts[key] = self._firstfit_fragments(step, width, rows)
         return self._layouts[key]
 
-    def _first_fit(self, step: Step, width: int, rows: int) -> str:
+    def _firstfit_fragments(self, step: Step, width: int, rows: int) -> str:
         deal = self.screen.steps[self.screen.hands[step.hand].start]
         # what the other parts need: header, status, section titles, the pile and the
         # exchange (at their longest in this hand), and (stacked) three lines of log
@@ -519,6 +505,9 @@ class ReplayApp:
             parts: list[StyleAndTextTuples] = []
             for n, (name, play) in enumerate(plays):
                 last = n == len(plays) - 1
+                cards = cells("".join(card_text(card) + " " for card in play.cards))
+                # (a long name cut in the middle, not the cards played after it)
+                name = middle_cut(name, max(6, width - 4 - cards))
                 part: StyleAndTextTuples = [("" if last else "class:dim", f"{name} ")]
                 for card in play.cards:
                     part.append((card_style(card) if last else "class:dim", card_text(card) + " "))
@@ -540,7 +529,7 @@ class ReplayApp:
         else:
             leader = view.seating[view.turn] if view.turn is not None else "?"
             pile = [("class:dim", f" empty: {leader} leads")]
-        lines = [_fit(pile, width)]
+        lines = [fit_fragments(pile, width)]
         if step.exchange:
             moves = _exchange_moves(step.exchange)
         else:
@@ -555,7 +544,7 @@ class ReplayApp:
         lines.append([("class:dim", text.rstrip(" ·"))])
         if len(lines) > most:
             lines = [*lines[: most - 1], [*lines[most - 1], ("class:dim", " …")]]
-        return [_fit(line, width) for line in lines]
+        return [fit_fragments(line, width) for line in lines]
 
     # --- the score sheet ------------------------------------------------------------
 
@@ -584,7 +573,7 @@ class ReplayApp:
             for _, finish, scores in shown:
                 points = f"{scores[name]:>{cell}}" if name in scores else " " * cell
                 line.append(("class:turn" if finish[:1] == (name,) else "", points))
-            lines.append(_fit(line, width))
+            lines.append(fit_fragments(line, width))
         return lines
 
     # --- the review -----------------------------------------------------------------
@@ -603,9 +592,9 @@ class ReplayApp:
         rest = width - fragment_list_width(head)
         head = [*head, ("class:dim", "─" * rest)] if rest > 0 else head
         return [
-            _fit(head, width),
-            _fit(review.decision(self.screen, width), width),
-            _fit(review.spark(self.screen, width), width),
+            fit_fragments(head, width),
+            fit_fragments(review.decision(self.screen, width), width),
+            fit_fragments(review.spark(self.screen, width), width),
         ]
 
     # --- the log --------------------------------------------------------------------

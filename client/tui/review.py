@@ -211,11 +211,16 @@ class ReviewState:
         if judged is None or not judged.label or judged.gap <= 0:
             return line
         who = screen.step.view.seating[screen.step.actor]  # type: ignore[index]
+        head = f" −{judged.loss:.2f} {judged.label}"
+        chosen, best = action_text(judged.chosen), action_text(judged.best)
+        # (the name cut in the middle, not the plays after it: a long one left only
+        # "−0.79 blunder 寿限無…", a newcomer's pass)
+        room = width - cells(head) - cells(f" : {chosen} · best {best}")
         return [
-            (f"class:{judged.label}", f" −{judged.loss:.2f} {judged.label}"),
-            ("", f" {who}: {action_text(judged.chosen)}"),
+            (f"class:{judged.label}", head),
+            ("", f" {middle_cut(who, max(6, room))}: {chosen}"),
             ("class:dim", " · best "),
-            ("", action_text(judged.best)),
+            ("", best),
         ]
 
     def _decision(self, screen: ReplayScreen) -> Line:

@@ -137,6 +137,16 @@ def _fitted_name(name: str, width: int | None, around: int) -> str:
     return name if width is None else middle_cut(name, max(8, width - around))
 
 
+def _fitted_names(names: list[str], width: int | None, around: int) -> str:
+    """`names` joined by "and", each cut in the middle to its share of the room (cut
+    whole, two read as one: "佐藤花子と申しま…砂利水魚ボット", a newcomer's pass)."""
+    joined = " and ".join(names)
+    if width is None or cells(joined) <= width - around:
+        return joined
+    each = max(6, (width - around - 5 * (len(names) - 1)) // max(1, len(names)))
+    return " and ".join(middle_cut(name, each) for name in names)
+
+
 @dataclass
 class TableScreen:
     """The screen's own state: the cursor, the selection, the message line, the log."""
@@ -898,9 +908,9 @@ class TableScreen:
             room = cells(name) if width is None else width - len(keys) - len(" to ")
             to = f" to {middle_cut(name, room)}" if name and min(room, cells(name)) >= 3 else ""
             return "class:turn", keys + to
-        names = " and ".join(self.name_of(s) for s in owed)
+        names = [self.name_of(s) for s in owed]
         said = " the exchange: waiting for {} to return cards ..."
-        return "class:dim", said.format(_fitted_name(names, width, len(said) - 2))
+        return "class:dim", said.format(_fitted_names(names, width, len(said) - 2))
 
     def _turn_status(self, width: int | None = None) -> tuple[str, str]:
         view = self.seat_view()

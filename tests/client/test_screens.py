@@ -779,6 +779,12 @@ def test_wide_names_keep_the_columns_by_the_terminals_columns() -> None:
         assert all(cells(line) <= width for line in lines), (width, lines)
         assert "".join(lines).replace(" ", "") == chat.replace(" ", ""), lines
     assert wrap(chat, 24, 2)[0] == "<山田> 日本語のチャット"  # (filled: no spaces to wait for)
+    # no line begins with "。" or "、" (kinsoku): the character before goes down with it
+    said = "<山田太郎> こんにちは、皆さん。今日はよろしくお願いします。大富豪のルールです"
+    for width in range(12, 40):
+        lines = wrap(said, width, 2)
+        assert not [line for line in lines if line.strip()[:1] in "。、"], (width, lines)
+        assert "".join(lines).replace(" ", "") == said.replace(" ", "")
     names = ("山田太郎", "ann", "鈴木")
     results = [HandResult(0, names, (2, 1, 0)), HandResult(1, names[::-1], (2, 1, 0))]
     final = standings(None, results, ("山田太郎",), {"山田太郎": 3, "ann": 2, "鈴木": 2}, 2)
