@@ -186,8 +186,19 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
 
 def say(line: str, file: TextIO | None = None) -> None:
     """Print a line made from a record: a record is anyone's file, so its names and words
-    are shown with their control characters escaped (protocol.schema.shown)."""
-    print(shown(line), file=file)
+    are shown with their control characters escaped (protocol.schema.shown); on a
+    terminal, wrapped at words under its indent (the terminal broke "heuri" / "stic-bot-1",
+    a newcomer's pass), whole into a pipe or a file."""
+    line = shown(line)
+    out = file or sys.stdout
+    if not out.isatty():
+        print(line, file=file)
+        return
+    from president.client.tui.fit import wrap  # (only on a terminal: `replay` stays light)
+
+    lead = len(line) - len(line.lstrip(" "))
+    for part in wrap(line, shutil.get_terminal_size().columns - 1, hanging=lead + 2):
+        print(part, file=file)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

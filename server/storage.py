@@ -273,7 +273,9 @@ class Storage:
 
     def write_record(self, table: str, record: dict[str, Any], folder: Path | None = None) -> Path:
         stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
-        safe = re.sub(r"[^A-Za-z0-9_-]+", "_", table)[:40] or "table"
+        # (letters of any alphabet kept: a table named 金曜日 made "…-_.json", a newcomer's
+        # pass; a table's name holds no separator, control or space: `_room_for`)
+        safe = re.sub(r"[^\w-]+", "_", table)[:40].strip("_") or "table"
         where = folder or self.records
         path = where / f"{stamp}-{safe}.json"
         n = 1

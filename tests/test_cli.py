@@ -677,3 +677,12 @@ async def test_analyze_on_a_terminal_wraps_its_lines_at_words(tmp_path: Path) ->
     )
     piped = president("analyze", str(record), "--playouts", "2")
     assert max(len(line) for line in piped.stdout.splitlines()) > 60  # (whole, into a pipe)
+    # `replay`'s check too ("heuri" / "stic-bot-1" at 80 columns, a newcomer's pass)
+    terminal = Terminal([*PRESIDENT, "replay", str(record)], environment(tmp_path), 100, 40)
+    try:
+        assert await terminal.exits(60) == 0
+        lines = [line for line in terminal.output().replace("\r", "").split("\n") if line]
+    finally:
+        terminal.close()
+    assert lines[0].startswith("ok: ") and all(len(line) <= 39 for line in lines), lines
+    assert max(len(line) for line in president("replay", str(record)).stdout.splitlines()) > 40

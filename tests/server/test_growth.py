@@ -57,3 +57,12 @@ async def test_past_max_records_the_oldest_records_go(tmp_path: Path) -> None:
         kept = sorted(p.name for p in folder.iterdir())
         assert len(kept) == 3 and not any("old" in name for name in kept), kept
         assert len(server.records) == 3
+
+
+async def test_a_records_name_keeps_its_tables_letters_of_any_alphabet(tmp_path: Path) -> None:
+    """A newcomer's pass: a table named 金曜日の大富豪 had its records named "…-_.json"."""
+    async with running_server(tmp_path) as server:
+        server.write_record("金曜日の大富豪", {"a": 1})
+        server.write_record("friday night!", {"a": 2})
+        names = sorted(p.name.split("-", 2)[2] for p in server.storage.records.iterdir())
+        assert names == ["friday_night.json", "金曜日の大富豪.json"], names
