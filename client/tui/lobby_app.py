@@ -30,7 +30,18 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .fit import cells, cut, head, help_lines, middle_cut, pad, status_fragments, status_lines, wrap
+from .fit import (
+    cells,
+    cut,
+    head,
+    help_lines,
+    middle_cut,
+    pad,
+    status_fragments,
+    status_lines,
+    tail,
+    wrap,
+)
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
 from .shell import Shell
@@ -453,7 +464,11 @@ class LobbyApp:
         drawn: list[list[str]] = []
         for index, (label, value, words) in enumerate(rows):
             line = f"{'▶' if index == form.row else ' '} {label:<{label_w}} {pad(value, value_w)}"
-            if cells(line) > width:
+            if cells(line) > width and index == form.row:  # (typed: its end shows, where
+                # the next letter goes, a newcomer's pass at 60x16)
+                room = width - (2 + label_w + 1) - 1
+                drawn.append([f"▶ {label:<{label_w}} …{tail(value, room)}"])
+            elif cells(line) > width:
                 drawn.append([head(line, width - 1) + "…"])
             elif width - indent >= 30:
                 parts = wrap(words, width - indent) if words else [""]
