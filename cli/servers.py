@@ -20,7 +20,7 @@ from president.client.discovery import (
     ServerFinder,
     Trust,
 )
-from president.client.tui.fit import middle_cut, pad
+from president.client.tui.fit import pad
 from president.client.tui.narrator import plural
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
@@ -104,7 +104,7 @@ def as_line(found: Announcement, trust: Trust, trusted_at: Sequence[str]) -> str
         notes.append("trusted before")
     elif trust is Trust.CLAIMING:
         notes.append(f"claims the certificate you trusted at {', '.join(trusted_at)}")
-    name = pad(middle_cut(found.name, 20), 20)  # (by columns: a server named 山田のサーバー)
+    name = pad(found.name, 20)  # (by columns: a server named 山田のサーバー; whole)
     return f"{name} president connect {found.address:<22} {', '.join(notes)}"
 
 
