@@ -79,12 +79,14 @@ CHURN_SECONDS = 600.0
 #: its place (a TLS handshake, a hello and a key's proof take milliseconds on a LAN).
 RESERVE_YOUNG = 1.0
 
-#: Connections on reserve places an address's client closed before sending anything,
-#: within `CHURN_SECONDS`, after which its silent reserve places are taken at once (a
-#: third hostile pass held every place from 150 addresses, each back every 1.9 s, never
-#: `YOUNG`, and kept a friend from her chair for a minute).  Two: a client's first
-#: connection only asks the certificate's fingerprint and closes, as every `president
-#: connect` does; a review found one enough to strip the friend herself of her place.
+#: Connections on reserve places an address's client closed before sending anything, or
+#: that a newcomer took after `RESERVE_YOUNG` seconds of silence, within `CHURN_SECONDS`,
+#: after which its silent reserve places are taken at once (a third hostile pass held
+#: every place from 150 addresses, each back every 1.9 s, never `YOUNG`, and kept a
+#: friend from her chair for a minute; a fourth let its own next connections take its
+#: places, which no close counted).  Two: a client's first connection only asks the
+#: certificate's fingerprint and closes, as every `president connect` does; a review
+#: found one enough to strip the friend herself of her place.
 QUIET = 2
 
 #: A connection that comes back within this many seconds of its address's last (closed

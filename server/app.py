@@ -30,6 +30,7 @@ from .admission import (
     CHURN_SECONDS,
     QUIET,
     RESERVE,
+    RESERVE_YOUNG,
     Admitted,
     reserve_open,
     reserve_victim,
@@ -406,6 +407,8 @@ class Server:
                 if silent is None:
                     sock.close()
                     return
+                if now - silent.since >= RESERVE_YOUNG:  # (held past its time in silence)
+                    self._mark_silent(silent.address, now)
                 self._drop(silent, address, now)  # (a reserve place held, saying nothing)
             over = True  # in to say hello: it stays if it comes back to its chair
         loop = asyncio.get_running_loop()
@@ -450,6 +453,16 @@ class Server:
             if len(times) >= CHURN and now - times[-1] <= CHURN_SECONDS
         }
         return {address: n for address, n in churned.items() if n >= CHURN}
+
+    def _mark_silent(self, address: str, now: float) -> None:
+        """A reserve place of `address` was closed by its client before it sent anything,
+        or taken from it after `RESERVE_YOUNG` seconds of silence (`QUIET`: a last hostile
+        pass let its own next connections evict its places, which no close counted)."""
+        times = self._closed_silent.pop(address, None) or deque(maxlen=QUIET)
+        times.append(now)
+        self._closed_silent[address] = times  # (the newest last)
+        if len(self._closed_silent) > OPENED_ADDRESSES:
+            del self._closed_silent[next(iter(self._closed_silent))]
 
     def _quiet(self, now: float) -> set[str]:
         """The addresses whose client closed `QUIET` connections on reserve places before
@@ -548,11 +561,7 @@ class Server:
             return
         entry.released = True
         if not evicted and entry.over and not entry.greeted:  # (closed in silence: `QUIET`)
-            times = self._closed_silent.pop(entry.address, None) or deque(maxlen=QUIET)
-            times.append(asyncio.get_running_loop().time())
-            self._closed_silent[entry.address] = times  # (the newest last)
-            if len(self._closed_silent) > OPENED_ADDRESSES:
-                del self._closed_silent[next(iter(self._closed_silent))]
+            self._mark_silent(entry.address, asyncio.get_running_loop().time())
         if evicted:
             self._lineage.pop(entry.address, None)
             self._evicted[entry.address] = asyncio.get_running_loop().time()

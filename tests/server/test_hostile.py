@@ -436,3 +436,38 @@ async def test_a_client_that_never_reads_is_dropped_when_its_queue_holds_too_man
         writer.close()
         await host.link.close()
         await still_serving(server, tmp_path)
+
+
+async def test_a_reserve_place_taken_after_its_second_of_silence_counts_as_quiet(
+    tmp_path: Path,
+) -> None:
+    """A fourth hostile pass let its own next connections take its reserve places once a
+    second old: evicted, never closed by their client, so no silent close counted, and
+    149 addresses held a friend out for half a minute.  A place taken after
+    `RESERVE_YOUNG` seconds of silence counts toward `QUIET` for its address."""
+    async with running_server(
+        tmp_path, max_connections=1, max_per_address=100, tls_handshake_seconds=30
+    ) as server:
+        person = await client(server, "ann", tmp_path)
+        await person.send(m.ListTables())
+        holders = [
+            (
+                await asyncio.open_connection(
+                    "127.0.0.1", server.port, local_addr=(f"127.0.0.{i}", 0)
+                )
+            )[1]
+            for i in range(2, 18)
+        ]
+        await wait_for(lambda: sum(a.over for a in server._admitted) == 16)
+        oldest = min((a for a in server._admitted if a.over), key=lambda a: a.since)
+        for entry in server._admitted:  # (all past their second, the oldest first)
+            if entry.over:
+                entry.since -= 5
+        _, newcomer = await asyncio.open_connection(
+            "127.0.0.1", server.port, local_addr=("127.0.0.40", 0)
+        )
+        await wait_for(lambda: oldest not in server._admitted)
+        assert len(server._closed_silent.get(oldest.address, ())) == 1, server._closed_silent
+        for writer in (*holders, newcomer):
+            writer.close()
+        await person.link.close()
