@@ -546,7 +546,7 @@ class TableApp:
         ]
 
     def _grid_lines(self, columns: int, height: int) -> list[list[tuple[str, str]]]:
-        """The seats in `columns` compact boxes a line, down each column in seat order,
+        """The seats in `columns` compact cells a line, down each column in seat order,
         each cell in its own style (whose turn it is stands out)."""
         cell = self._seats_width() // columns
         rows = self._seat_rows()

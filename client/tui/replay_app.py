@@ -409,10 +409,10 @@ class ReplayApp:
         rows = self._rows()
         key = (step.hand, width, rows, self._columns())
         if key not in self._layouts:
-            self._layouts[key] = self._firstfit_fragments(step, width, rows)
+            self._layouts[key] = self._first_fit(step, width, rows)
         return self._layouts[key]
 
-    def _firstfit_fragments(self, step: Step, width: int, rows: int) -> str:
+    def _first_fit(self, step: Step, width: int, rows: int) -> str:
         deal = self.screen.steps[self.screen.hands[step.hand].start]
         # what the other parts need: header, status, section titles, the pile and the
         # exchange (at their longest in this hand), and (stacked) three lines of log
