@@ -5,18 +5,16 @@ were worth (`president.bots.review`; docs/analysis.md)."""
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from collections.abc import Callable
 
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
-from president.client.tui.fit import wrap
 from president.engine import Action
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
-from .usage import UsageError, json_text, read_record, whole
+from .usage import UsageError, json_text, read_record, say_shown, whole
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -98,17 +96,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(result.to_json()))
         return 0
-    # (on a terminal, wrapped at words under their line's indent: its own breaking cut
-    # words in two, "…: 2nd: t" / "he cards", a newcomer's pass; whole lines in a pipe)
-    columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     for line in report(result, len(document.get("hands", [])), args.playouts, said_cards()):
-        line = shown(line)  # (escaped first: an escape is what the terminal shows)
-        if columns is None:
-            print(line)
-            continue
-        lead = len(line) - len(line.lstrip(" "))
-        for part in wrap(line, columns - 1, hanging=lead + 2):
-            print(part)
+        say_shown(line)
     print(f"({time.monotonic() - started:.1f} s)")
     return 0
 

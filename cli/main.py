@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Collection, Iterable, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from president.engine import PRESETS, Rules, RulesError, rules_from
 from president.engine.cards import parse_cards
@@ -39,6 +39,7 @@ from .usage import (
     rules_dir,
     saved_rule_sets,
 )
+from .usage import say_shown as say  # (a line made from a record)
 
 # --- president rules --------------------------------------------------------------------
 
@@ -182,23 +183,6 @@ def save_rules(args: argparse.Namespace, chosen: RuleSet) -> int:
 
 
 # --- president replay -------------------------------------------------------------------
-
-
-def say(line: str, file: TextIO | None = None) -> None:
-    """Print a line made from a record: a record is anyone's file, so its names and words
-    are shown with their control characters escaped (protocol.schema.shown); on a
-    terminal, wrapped at words under its indent (the terminal broke "heuri" / "stic-bot-1",
-    a newcomer's pass), whole into a pipe or a file."""
-    line = shown(line)
-    out = file or sys.stdout
-    if not out.isatty():
-        print(line, file=file)
-        return
-    from president.client.tui.fit import wrap  # (only on a terminal: `replay` stays light)
-
-    lead = len(line) - len(line.lstrip(" "))
-    for part in wrap(line, shutil.get_terminal_size().columns - 1, hanging=lead + 2):
-        print(part, file=file)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

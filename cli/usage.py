@@ -13,17 +13,18 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TextIO
 
 from president.bots.strategies import strategy_name
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
 from president.engine.record import NotARecord
 from president.engine.rulefile import RuleFileError, RuleSet, parse_rule_file
 from president.engine.rules import preset_name_of, toggle_choices
-from president.protocol.schema import CONTROLS
+from president.protocol.schema import CONTROLS, shown
 
 
 class UsageError(Exception):
@@ -44,6 +45,23 @@ def json_text(value: Any, indent: int | None = None) -> str:
     if text.isascii() and "\x7f" not in text:
         return text
     return "".join(f"\\u{ord(ch):04x}" if ch in _JSON_UNSAFE else ch for ch in text)
+
+
+def say_shown(line: str, file: TextIO | None = None) -> None:
+    """Print a line made from a record or a name: a record is anyone's file, so its
+    control characters are escaped (protocol.schema.shown); on a terminal, wrapped at
+    words under the line's own indent (the terminal broke words in two: "heuri" /
+    "stic-bot-1", "…: 2nd: t" / "he cards", a newcomer's pass); whole into a pipe or a
+    file, for a script."""
+    line = shown(line)  # (escaped first: an escape is what the terminal shows)
+    if not (file or sys.stdout).isatty():
+        print(line, file=file)
+        return
+    from president.client.tui.fit import wrap  # (only on a terminal: `replay` stays light)
+
+    lead = len(line) - len(line.lstrip(" "))
+    for part in wrap(line, shutil.get_terminal_size().columns - 1, hanging=lead + 2):
+        print(part, file=file)
 
 
 def _meant(typed: str, choices: Sequence[str]) -> str:
