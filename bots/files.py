@@ -10,6 +10,7 @@ import pwd
 import stat
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 
 def write_whole(path: Path, text: str, mode: int = 0o600) -> None:
@@ -54,12 +55,21 @@ def others_may_write(info: os.stat_result) -> bool:
     )
 
 
-def foreign_folder(folder: Path) -> tuple[Path, str] | None:
+class Foreign(NamedTuple):
+    """A folder another user could change, why, and the command that mends it ("" where
+    only another folder will do: one that is another user's)."""
+
+    place: Path
+    why: str
+    fix: str
+
+
+def foreign_folder(folder: Path) -> Foreign | None:
     """The first of `folder` (its real path, where it exists) and the folders above it
     that a user other than this one could put something of their own in place of what
-    it holds, and why ("belongs to user 1001", "is writable by other users (mode
-    777)"): one that belongs to another user (but root), or that others may write in and
-    is not sticky (as /tmp is); None if there is none (as ssh's StrictModes asks of a
+    it holds ("belongs to user 1001", "is writable by other users (mode 777)": `chmod
+    go-w` it): one that belongs to another user (but root), or that others may write in
+    and is not sticky (as /tmp is); None if there is none (as ssh's StrictModes asks of a
     key's folders)."""
     real = Path(os.path.realpath(folder))
     for place in (real, *real.parents):
@@ -69,7 +79,9 @@ def foreign_folder(folder: Path) -> tuple[Path, str] | None:
             continue  # (not made yet)
         mode = stat.S_IMODE(info.st_mode)
         if info.st_uid not in (0, os.geteuid()):
-            return place, f"belongs to user {info.st_uid}"
+            return Foreign(place, f"belongs to user {info.st_uid}", "")
         if mode & 0o022 and not mode & stat.S_ISVTX and others_may_write(info):
-            return place, f"is writable by other users (mode {mode:o})"
+            return Foreign(
+                place, f"is writable by other users (mode {mode:o})", f"chmod go-w {place}"
+            )
     return None

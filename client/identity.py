@@ -135,12 +135,11 @@ def _refuse_foreign_folders(path: Path) -> None:
     found = foreign_folder(path.parent)
     if found is None:
         return
-    place, why = found
-    fix = "" if why.startswith("belongs") else f"chmod go-w {place}, or "
+    fix = f"{found.fix}, or " if found.fix else ""
     raise IdentityError(
-        f"the key file {path} is not safe there: {place} {why}, so they could delete it or"
-        f" put a folder of theirs in its place; {fix}keep it in a folder of your own"
-        " (--identity)"
+        f"the key file {path} is not safe there: {found.place} {found.why}, so they could"
+        f" delete it or put a folder of theirs in its place; {fix}keep it in a folder of"
+        " your own (--identity)"
     )
 
 

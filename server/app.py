@@ -175,8 +175,8 @@ class Server:
         self._lineage: dict[str, tuple[float, float]] = {}
         #: When each address last had a connection evicted.
         self._evicted: dict[str, float] = {}
-        #: When each address's last connections on a reserve place were closed by their
-        #: client before sending anything (admission, `QUIET`).
+        #: When each address's last reserve places went in silence: closed by their client
+        #: before sending anything, or taken after `RESERVE_YOUNG` (admission, `QUIET`).
         self._closed_silent: dict[str, deque[float]] = {}
         self.journal: Journal | None = None
         #: Tables the journal held that could not be rebuilt at start, and a damaged
@@ -465,8 +465,8 @@ class Server:
             del self._closed_silent[next(iter(self._closed_silent))]
 
     def _quiet(self, now: float) -> set[str]:
-        """The addresses whose client closed `QUIET` connections on reserve places before
-        sending anything, within `CHURN_SECONDS` (for `reserve_victim`)."""
+        """The addresses whose reserve places went in silence `QUIET` times within
+        `CHURN_SECONDS` (`_mark_silent`; for `reserve_victim`)."""
         return {
             address
             for address, times in self._closed_silent.items()

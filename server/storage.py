@@ -109,12 +109,11 @@ class Storage:
         real = Path(os.path.realpath(self.root))
         foreign = foreign_folder(real.parent)
         if foreign is not None:
-            parent, why = foreign
-            fix = "" if why.startswith("belongs") else f", or chmod go-w {parent}"
+            fix = f", or {foreign.fix}" if foreign.fix else ""
             raise StorageError(
-                f"the data directory {real} is inside {parent}, which {why}: they could put"
-                f" a directory of their own in its place; use one under folders only you can"
-                f" write (--data){fix}"
+                f"the data directory {real} is inside {foreign.place}, which {foreign.why}:"
+                " they could put a directory of their own in its place; use one under"
+                f" folders only you can write (--data){fix}"
             )
         self._place(real)
 
