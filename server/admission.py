@@ -105,6 +105,8 @@ class Visitor(Protocol):
     welcomed: bool
     #: Its hello (and key's proof) came: the rest of its welcome is the server's work.
     answered: bool
+    #: Its client sent something before its hello's deadline (a hello, answered or not).
+    greeted: bool
     last_active: float
     table: Any
 
@@ -144,7 +146,7 @@ class Admitted:
     def greeted(self) -> bool:
         """Its client sent something: a hello, answered or refused (a connection that
         only asked the certificate's fingerprint, as a client does first, sent nothing)."""
-        return self.session is not None and bool(getattr(self.session, "greeted", False))
+        return self.session is not None and self.session.greeted
 
     @property
     def spoke(self) -> bool:

@@ -28,6 +28,7 @@ class Visitor:
     welcomed: bool = True
     #: Its hello (and key's proof) came.
     answered: bool = False
+    greeted: bool = False
     last_active: float = 0.0
     table: Any = None
     watching: bool = False
