@@ -142,6 +142,17 @@ def room_for_connections(connections: int) -> None:
         )
 
 
+def _logged(log: dict[str, deque[float]], address: str, now: float, most: int) -> deque[float]:
+    """`now` added to `address`'s last `most` times in `log` (which keeps the addresses
+    met last, `OPENED_ADDRESSES`, the newest at its end); its times."""
+    times = log.pop(address, None) or deque(maxlen=most)
+    times.append(now)
+    log[address] = times
+    if len(log) > OPENED_ADDRESSES:
+        del log[next(iter(log))]
+    return times
+
+
 def _close_unserved(sock: socket.socket, entry: Admitted, _: object) -> None:
     """`sock` closed, if its connection's task ended before it began (evicted then)."""
     if not entry.started:
@@ -433,13 +444,9 @@ class Server:
     def _note_opened(self, address: str, now: float) -> None:
         """A connection from `address` accepted now (the last `CHURN_SECONDS` are kept,
         for the addresses met last: `OPENED_ADDRESSES`)."""
-        times = self._opened.pop(address, None) or deque(maxlen=64)  # (enough to rank)
-        times.append(now)
+        times = _logged(self._opened, address, now, 64)  # (enough to rank)
         while times and now - times[0] > CHURN_SECONDS:
             times.popleft()
-        self._opened[address] = times  # (the newest last)
-        if len(self._opened) > OPENED_ADDRESSES:
-            del self._opened[next(iter(self._opened))]
 
     def _opened_lately(self, now: float) -> dict[str, int]:
         """Per address, the connections it opened in the last `CHURN_SECONDS` and closed
@@ -458,11 +465,7 @@ class Server:
         """A reserve place of `address` was closed by its client before it sent anything,
         or taken from it after `RESERVE_YOUNG` seconds of silence (`QUIET`: a last hostile
         pass let its own next connections evict its places, which no close counted)."""
-        times = self._closed_silent.pop(address, None) or deque(maxlen=QUIET)
-        times.append(now)
-        self._closed_silent[address] = times  # (the newest last)
-        if len(self._closed_silent) > OPENED_ADDRESSES:
-            del self._closed_silent[next(iter(self._closed_silent))]
+        _logged(self._closed_silent, address, now, QUIET)
 
     def _quiet(self, now: float) -> set[str]:
         """The addresses whose reserve places went in silence `QUIET` times within
