@@ -36,7 +36,7 @@ from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
 from .identity import IdentityError
 from .model import Ladder, TableList, TableModel, let_go
-from .pinning import KnownServers, PinError
+from .pinning import KnownServers, PinError, PinMismatch
 
 DEFAULT_PORT = 7766
 #: Between reconnection attempts: the first wait, doubled after each failure up to the most.
@@ -195,22 +195,25 @@ async def resolve_pin(
     warnings: Sequence[str] = (),
 ) -> str:
     """The fingerprint to hold a server to: the one given (`--fingerprint`), the one
-    remembered for it, or the one it shows — if `ask`, putting the question to a person
-    who compares it with what the host printed, gets "y".  Without `ask` (a bot cannot
-    answer), a server never trusted before is refused.  Before the question, the
-    `warnings` (from the LAN picker), and a warning if the server's LAN announcement
-    claimed another certificate (`hint`) than the one it shows."""
+    remembered for it (checked by the connection itself: no probe first), or the one it
+    shows — if `ask`, putting the question to a person who compares it with what the host
+    printed, gets "y".  Without `ask` (a bot cannot answer), a server never trusted before
+    is refused.  Before the question, the `warnings` (from the LAN picker), and a warning
+    if the server's LAN announcement claimed another certificate (`hint`) than the one it
+    shows."""
     if given is not None:
         try:
             return normalise_fingerprint(given)
         except ValueError as exc:
             raise ConnectFailed(f"--fingerprint: {exc}") from None
-    where, shown = await server_fingerprint(address)
+    host, port = split_address(address)
     try:
-        if known.check(where, shown):
-            return shown
+        remembered = known.lookup(_where(host, port))
     except PinError as exc:
         raise ConnectFailed(str(exc)) from None
+    if remembered is not None:  # (trusted before: the connection itself checks it, so no
+        return remembered  # probe of its own, which a full server counts as a silent one)
+    where, shown = await server_fingerprint(address)
     if ask is None:
         raise ConnectFailed(
             f"{where} is not a server you trusted before: pass --fingerprint with the fingerprint "
@@ -265,6 +268,10 @@ async def connect(
     try:
         if pin is not None:
             if not same_fingerprint(pin, shown):
+                remembered = known.lookup(where)
+                if remembered is not None and same_fingerprint(remembered, pin):
+                    mismatch = PinMismatch(where, remembered, shown, known.path)
+                    raise CertificateRefused(str(mismatch), where, shown)
                 raise CertificateRefused(
                     f"the server at {where} shows the certificate {shown},\n"
                     f"not the {pin} you gave. Someone may be between you and the server, or the "

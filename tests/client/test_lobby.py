@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 from president.cli.connect import lobby_and_tables
-from president.client.connection import Client, ConnectFailed, connect, resolve_pin
+from president.client.connection import (
+    CertificateRefused,
+    Client,
+    ConnectFailed,
+    connect,
+    resolve_pin,
+)
 from president.client.pinning import KnownServers
 from president.client.tui.app import TableApp
 from president.client.tui.lobby import LobbyScreen, TableForm
@@ -17,9 +23,11 @@ from president.client.tui.lobby_app import LobbyApp
 from president.client.tui.shell import Shell
 from president.engine import TOGGLES, Phase
 from president.protocol import messages as m
+from president.protocol.certs import normalise_fingerprint
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from ..harness.ports import free_port
 from ..harness.servers import client as make_client
 from ..harness.servers import running_server
 from ..harness.waiting import wait_for
@@ -183,8 +191,24 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
             await resolve_pin(address, known, "not hex", answer("y"))
         changed = KnownServers(tmp_path / "known-old")
         changed.remember(address, "AA" * 32)  # another certificate was trusted here before
-        with pytest.raises(ConnectFailed, match="different certificate"):
-            await resolve_pin(address, changed, None, answer("y"))
+        remembered = await resolve_pin(address, changed, None, answer("y"))
+        with pytest.raises(CertificateRefused, match="different certificate than last time"):
+            await connect(address, "ann", pin=remembered, known=changed)
+        assert not asked  # (the known servers' words, not those of a --fingerprint given)
+        with pytest.raises(CertificateRefused, match=r"not the .* you gave"):
+            await connect(address, "ann", pin="BB" * 32, known=changed)
+
+
+async def test_a_trusted_server_is_not_probed_before_its_connection(tmp_path: Path) -> None:
+    """A server trusted before is held to its remembered fingerprint by the connection
+    itself: no connection of its own to read the certificate first (which a full server
+    counts as a silent one, and which a second `connect` within minutes would count twice)."""
+    known = KnownServers(tmp_path / "known")
+    address = f"127.0.0.1:{free_port()}"  # (nothing listens there)
+    known.remember(address, "CD" * 32)
+    assert await resolve_pin(address, known, None, None) == normalise_fingerprint("CD" * 32)
+    with pytest.raises(ConnectFailed, match="cannot reach"):  # not trusted: probed
+        await resolve_pin(address, KnownServers(tmp_path / "none"), None, None)
 
 
 async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) -> None:
