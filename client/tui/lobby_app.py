@@ -42,6 +42,7 @@ from .fit import (
     tail,
     wrap,
 )
+from .ladder_view import LadderView, Line
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
 from .shell import Shell
@@ -53,7 +54,7 @@ NO_BREAK = "\xa0"
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
     ("", " keys"),
-    ("↑/↓  k/j", "choose a table"),
+    ("↑/↓  k/j", "choose a table (with the ladder shown, scroll it where it is cut)"),
     ("enter", "sit down at the table (asks for its password if it has one)"),
     ("w", "watch the table"),
     ("b", "add a bot to an empty seat of the table"),
@@ -238,8 +239,11 @@ class LobbyApp:
         self.prompt = ""
         header = Window(FormattedTextControl(self._header), height=lambda: len(self._head()))
         self.list_window = Window(FormattedTextControl(self._tables, focusable=True))
+        chosen = Window(Trimmed(self._details))
+        self.ladder_view = LadderView(self._ladder)
+        ladder = Window(self.ladder_view)
         details = Frame(
-            Window(Trimmed(self._details)),
+            DynamicContainer(lambda: ladder if screen.showing_ladder else chosen),
             title=lambda: "ladder" if screen.showing_ladder else "table",
         )
         wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
@@ -412,18 +416,6 @@ class LobbyApp:
         # (narrow, a seat's line goes after "seats: ", less its indent of 2)
         details = self.screen.details(beside if self._wide() else self._columns() - 7)
         words = [f"• {w}" for w in self.screen.rules_words()]
-        if self.screen.showing_ladder:  # what it is in words, then a line a player
-            width = self._columns() - (self._list_width() + 2 if self._beside() else 2)
-            head, *entries = self.screen.ladder_lines(width)
-            shown = [("class:dim", part) for part in wrap(head, width)]
-            shown += [
-                ("class:title" if i == 0 else "", cut(line, width))
-                for i, line in enumerate(entries)
-            ]
-            return [
-                (style, text + ("\n" if i < len(shown) - 1 else ""))
-                for i, (style, text) in enumerate(shown)
-            ]
         if self._wide():
             width = beside
             plain = details
@@ -442,6 +434,15 @@ class LobbyApp:
             (style, text + ("\n" if i < len(lines) - 1 else ""))
             for i, (style, text) in enumerate(lines)
         ]
+
+    def _ladder(self, width: int) -> tuple[list[Line], list[Line]]:
+        """The ladder's head (what it is in words, the columns' names) and its lines, a
+        line a player (`LadderView` scrolls them)."""
+        first, *rest = self.screen.ladder_lines(width)
+        head = [("class:dim", part) for part in wrap(first, width)]
+        if rest:
+            head.append(("class:title", rest[0]))
+        return head, [("", line) for line in rest[1:]]
 
     def _form(self) -> StyleAndTextTuples:
         form = self.screen.form
@@ -523,12 +524,16 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     @kb.add("up", filter=browsing)
     @kb.add("k", filter=browsing)
     def _up(event: KeyPressEvent) -> None:
+        if screen.showing_ladder and lobby.ladder_view.scroll(-1):
+            return  # (the ladder's places, where the pane cannot hold them all)
         screen.move(-1)
         lobby.ask_ratings()
 
     @kb.add("down", filter=browsing)
     @kb.add("j", filter=browsing)
     def _down(event: KeyPressEvent) -> None:
+        if screen.showing_ladder and lobby.ladder_view.scroll(1):
+            return
         screen.move(1)
         lobby.ask_ratings()
 
@@ -536,6 +541,7 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     def _ladder(event: KeyPressEvent) -> None:
         screen.showing_ladder = not screen.showing_ladder
         if screen.showing_ladder:
+            lobby.ladder_view.top = 0
             lobby.ask_ladder()  # as it is now
 
     def chosen() -> m.TableInfo | None:

@@ -1174,6 +1174,50 @@ async def test_the_lobby_shows_the_ladder_and_the_chosen_tables_ratings(
         assert len(line) <= columns
 
 
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (40, 120)])
+async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
+    rows: int, columns: int
+) -> None:
+    """A newcomer's pass: at 60x16 the ladder's pane held four of its twenty places and
+    said only that a taller window would show them.  Now ↑/↓ (k/j) scroll its places
+    under its head, the last row saying which are shown; where it all fits, they choose
+    a table as ever."""
+    board = tuple(rated(f"player-{n}", n, 900 - 37 * n) for n in range(1, 21))
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = lobby_screen()
+        client = FakeClient(TableModel(me=ME))
+        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        await terminal.press("l")
+        client.ladder.take(m.Ratings(start=0, total=20, entries=board))
+        text = await terminal.redraw()
+        chosen = screen.cursor
+        if rows < 20:
+            assert "20 rated (rating = mu - 3 sigma)" in text, text
+            assert re.search(r"lines 1-(\d+) of 20 · ↑/↓ scroll", text), text
+            assert "player-1 " in text and "player-20" not in text, text
+            for _ in range(30):  # past the end: the last places show, and no further
+                text = await terminal.press("j")
+            shown = re.search(r"lines (\d+)-20 of 20 · ↑/↓ scroll", text)
+            assert shown is not None and int(shown[1]) > 1, text
+            assert "player-20" in text and "player-1 " not in text, text
+            assert re.search(r"  # rating  name +hands", text), text  # the head stays
+            text = await terminal.press("k")
+            assert f"lines {int(shown[1]) - 1}-19 of 20" in text, text
+            assert screen.cursor == chosen, "the keys scrolled the ladder, not the tables"
+            await terminal.press("l")
+            text = await terminal.press("l")  # shown again: from its top
+            assert "lines 1-" in text and "player-1 " in text, text
+        else:
+            assert "player-1 " in text and "player-20" in text and "scroll" not in text, text
+            await terminal.press("j")
+            assert screen.cursor == chosen + 1, "all of it fits: j chooses the next table"
+        await terminal.stop()
+    for line in text.split("\n"):
+        assert len(line) <= columns
+
+
 def test_president_stats_of_five_places_and_japanese_names_stays_under_80_columns() -> None:
     """A newcomer's pass: five places made rows of 83 columns ("5th" broke onto a line of
     its own at 80), and a Japanese name pushed its row's figures right (padded by
