@@ -70,6 +70,8 @@ class Driven(Protocol):
 
     def left(self, seat: int) -> bool: ...
 
+    def lapsed(self, seat: int) -> bool: ...
+
     def away_since(self, seat: int) -> float | None: ...
 
     def excuse_absences(self, seconds: float) -> None: ...
@@ -202,8 +204,10 @@ class Driver:
         now = self.clock() if self.unattended_since is None else self.unattended_since
         if timer.resume_until is not None:  # (the table's window: whenever the seat went)
             return max(0.0, timer.resume_until - now)
+        if self.settings.turn_seconds:  # (its turn time, once: then at once, `Slot.lapsed`)
+            return 0.0 if table.lapsed(seat) else None
         since = table.away_since(seat)
-        if since is None or self.settings.turn_seconds:
+        if since is None:
             return None
         return max(0.0, self.settings.grace_seconds - (now - since))
 

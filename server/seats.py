@@ -70,6 +70,12 @@ class Slot:
     #: `Table._reckon_owed` keeps both.
     owed_away: float = 0.0
     owed_from: float | None = None
+    #: At a table with a turn timer, the timeout rule played for the seat while it was
+    #: away: its later turns are played for at once until its person is back (a closed
+    #: window made every one of its turns a full turn time's wait for the others, for
+    #: the rest of the game: a game-night pass).  Not journaled: a restart's window
+    #: waits for everyone again.
+    lapsed: bool = False
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
     #: The address that added this bot (bots count against it, and only it or the

@@ -417,11 +417,19 @@ class Table:
         )
 
     def _time_left(self) -> float | None:
-        """Seconds until the timeout rule moves, as a view says: the turn timer's (or a
-        nudge's), or at a table with no turn timer what is left of the grace period of a
-        seat the table waits for while it is away (None: nothing runs)."""
-        left, game = self.driver.timer.remaining(), self.game
-        if self.settings.turn_seconds or game is None or self.status != "playing":
+        """Seconds until the timeout rule moves, as a view says: after a restart, while a
+        seat owing a move is not back, what is left of the window for it; else the turn
+        timer's (or a nudge's), or at a table with no turn timer what is left of the grace
+        period of a seat the table waits for while it is away (None: nothing runs)."""
+        timer, game = self.driver.timer, self.game
+        left = timer.remaining()
+        if game is None or self.status != "playing":
+            return left
+        if timer.resume_until is not None:  # restarted: the clock held while the window
+            waits = self._away_waits(game)  # for the seats owing a move to come back runs
+            if waits:  # (a pass saw 0s for a minute: the held time counted down, not this)
+                return min(waits.values())
+        if self.settings.turn_seconds:
             return left
         ends = [] if left is None else [left]  # (a nudge's clock, or the first wait to end)
         return min([*ends, *self._away_waits(game).values()], default=None)
@@ -591,6 +599,7 @@ class Table:
         is told where it sits and what the table is like (under the lock).  When is kept
         (`_wait_to_take_back`)."""
         self._taken_back[seat] = self.clock()
+        slot.lapsed = False  # (back: its turns have their time again)
         self._reckon_owed()  # (what it was away owing is kept: `Slot.owed_away`)
         if slot.leaving or new_token:  # (the journal keeps the token's hash)
             slot.leaving = False
@@ -940,6 +949,12 @@ class Table:
     def away(self, seat: int) -> bool:
         return not self._slot_for_seat(seat).present
 
+    def lapsed(self, seat: int) -> bool:
+        """The seat is away, and the timeout rule has played for it since it went, at a
+        table with a turn timer (`Slot.lapsed`): its turns are played for at once."""
+        slot = self._slot_for_seat(seat)
+        return slot.lapsed and not slot.present
+
     def left(self, seat: int) -> bool:
         """The seat's player walked away mid-game (not a dropped connection)."""
         slot = self._slot_for_seat(seat)
@@ -975,6 +990,10 @@ class Table:
         self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:
             self._timed_out[seat] = self._last_move
+        if timeout == "away" and self.settings.turn_seconds:
+            for slot in self.chairs.slots:
+                if slot.name == name and not slot.present:
+                    slot.lapsed = True  # (its later turns: at once, until it is back)
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),

@@ -306,7 +306,8 @@ async def test_turn_deadline_ms_counts_down_runs_on_while_away_is_0_between_hand
     await t.drop(away)
     clock.now += 5
     assert t.view().turn_deadline_ms == 25_000  # away: the time runs on
-    # after a restart the time that was left is held, whatever the clock says
+    # after a restart the time that was left is held, whatever the clock says, and
+    # while the seat owing the move is not back the view counts down the window for it
     restored = Table.restored(
         settings,
         lambda name, record: None,
@@ -319,7 +320,8 @@ async def test_turn_deadline_ms_counts_down_runs_on_while_away_is_0_between_hand
         remaining=7.25,
     )
     clock.now += 3
-    assert restored.view().turn_deadline_ms == 7_250
+    assert restored.driver.timer.remaining() == 7.25
+    assert restored.view().turn_deadline_ms == (settings.resume_seconds - 3) * 1000
     await t.stop()
 
 

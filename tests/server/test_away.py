@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from ..harness.servers import (
     sit_among_server_bots,
 )
 from ..harness.waiting import wait_for
-from .test_table import all_ready, game_of, seated, table
+from .test_table import Member, all_ready, game_of, member_of, seated, table
 
 
 @dataclass
@@ -248,6 +249,76 @@ async def test_once_everyone_is_back_after_a_restart_a_new_drop_is_an_ordinary_o
     await wait_for(lambda: not t.driver._wake.is_set())
     await asyncio.sleep(0.3)
     assert game.turn == turn, "the seat was played for at once"
+    await t.stop()
+
+
+async def test_a_seat_played_for_while_away_is_played_for_at_once_until_it_is_back() -> None:
+    """A game-night pass: a friend closed their window, and every one of their turns
+    after that kept the others waiting the whole turn time, for the rest of the game.
+    Once the timeout rule has played for a seat while it is away (here: the window after
+    a restart ran out), its later turns are played for at once; back, they have their
+    time again.  (A turn time of ten minutes: only a move at once passes.)"""
+    t, _ = table(seats=3, turn_seconds=600)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    seat = game.turn
+    assert seat is not None
+    ann = member_of(t, members, seat)
+    others = [x for x in members if x is not ann]
+    await t.drop(ann)
+    t.driver.timer.resume_until = t.clock() - 1  # restored, its window over, ann not back
+    t.driver.wake()
+    await wait_for(lambda: seat not in game.actors)  # played for: the window is over
+    assert t.chairs.slots[[s.name for s in t.chairs.slots].index(ann.name)].lapsed
+
+    def played_for() -> int:
+        """The moves the timeout rule made for the seat away, as the others were told."""
+        told = others[0].sent
+        return sum(isinstance(x, (m.Played, m.Passed)) and x.timeout == "away" for x in told)
+
+    async def others_move_until(done: Callable[[], bool]) -> None:
+        """The others move (the timeout rule's move, as any legal one) until `done()`."""
+        while not done():
+            for actor in list(game.actors):
+                mover = next((x for x in others if x.name == game.seating[actor]), None)
+                if mover is not None:
+                    await t.act(mover, game.timeout_action(actor))
+            await asyncio.sleep(0.01)
+
+    for _ in range(3):  # each of its turns: played for at once
+        before = played_for()
+        await asyncio.wait_for(others_move_until(lambda n=before: played_for() > n), 20)
+    token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
+    back = Member(ann.name, key=ann.key)
+    await t.resume(back, [slot.name for slot in t.chairs.slots].index(ann.name), token)
+    await asyncio.wait_for(
+        others_move_until(lambda: any(game.seating[s] == ann.name for s in game.actors)), 20
+    )
+    await wait_for(lambda: not t.driver._wake.is_set())  # (the driver has looked)
+    await asyncio.sleep(0.3)
+    assert any(game.seating[s] == ann.name for s in game.actors), "played for while back"
+    assert not t.chairs.slots[[s.name for s in t.chairs.slots].index(ann.name)].lapsed
+    await t.stop()
+
+
+async def test_after_a_restart_the_clock_shows_the_window_for_a_seat_not_back() -> None:
+    """A game-night pass: restarted, the table waited 120 s for the friend to lead who
+    was not back, and the others' clock counted down the 35 s his turn had held and
+    stood at 0s for a minute.  The view says when the timeout rule will move: the
+    window's end while a seat owing a move is away, the held time once all are back."""
+    t, _ = table(seats=3, turn_seconds=60)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    seat = game.turn
+    assert seat is not None
+    timer = t.driver.timer
+    await t.drop(member_of(t, members, seat))
+    async with t.lock:  # (restored: the turn's time held, the window for the players running)
+        timer.deadline, timer.held, timer.resume_until = None, 35.0, t.clock() + 120
+        shown = t.view().turn_deadline_ms
+    assert 100_000 < shown <= 120_000, shown
     await t.stop()
 
 
