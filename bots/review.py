@@ -254,6 +254,9 @@ class Review:
     players: list[str]
     judged: list[Judged]
     luck: list[Luck]
+    #: Per player, the decisions the table made for it (the timeout rule: its time ran
+    #: out, it was away or had left; the record's `timeout`): not judged, not its play.
+    by_table: dict[str, int] = field(default_factory=dict)
 
     def summaries(self, finished: bool = False) -> list[PlayerSummary]:
         """Each player's figures over the game; with `finished`, over the hands it
@@ -287,7 +290,9 @@ class Review:
         gained = self.gained()
         return {
             "thresholds": {name: limit for name, limit in THRESHOLDS},
-            "players": [s.to_json() for s in self.summaries()],
+            "players": [
+                {**s.to_json(), "by_table": self.by_table.get(s.name, 0)} for s in self.summaries()
+            ],
             "decisions": [j.to_json() for j in self.judged],
             "hands": [
                 {
@@ -384,7 +389,7 @@ def _replayed(
     for index, hand in enumerate(document.get("hands", [])):
         for number, step in enumerate(hand.get("actions", [])):
             here = before.get((index, number))
-            if not here:
+            if not here or record.by_the_table(step):  # (not the player's: not judged)
                 continue
             seat, action = record.action_from_json(step)
             if seat in here:
@@ -913,6 +918,8 @@ class Work:
     decisions: list[tuple[Moment, str]]
     starts: list[Start]
     places: dict[tuple[int, str], int]
+    #: Per player, the decisions the table made for it (`Review.by_table`).
+    by_table: dict[str, int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -941,6 +948,12 @@ def work_of(document: Mapping[str, Any], seats: Sequence[str] | None = None) -> 
     for index, finished in enumerate(replayed.hands):
         for place, name in enumerate(finished.get("finish") or [], 1):
             places[(index, name)] = place
+    by_table: dict[str, int] = {}
+    for index, hand in enumerate(document.get("hands", [])):
+        for step in hand.get("actions", []):
+            if record.by_the_table(step):
+                name = seating[index][step["seat"]]
+                by_table[name] = by_table.get(name, 0) + 1
     return Work(
         [p for p in players if p in wanted],
         [(m, seating[m.hand][m.seat]) for m in found if seating[m.hand][m.seat] in wanted],
@@ -950,6 +963,7 @@ def work_of(document: Mapping[str, Any], seats: Sequence[str] | None = None) -> 
             if seating[h][v.seat] in wanted
         ],
         places,
+        {name: n for name, n in by_table.items() if name in wanted},
     )
 
 
@@ -985,7 +999,7 @@ def review(
         if progress is not None:
             progress(done, total)
     luck = [work.luck(start, expected) for start, expected in zip(work.starts, worth)]
-    return Review(work.players, judged, luck)
+    return Review(work.players, judged, luck, work.by_table)
 
 
 def _task(task: tuple[Callable[[Any], list[Any]], Any]) -> tuple[Callable[..., Any], list[Any]]:

@@ -157,6 +157,12 @@ def report(
         said = verdict(finished[summary.name], average, left)
         if said:
             lines.append(f"  {said}")
+        made = result.by_table.get(summary.name, 0)
+        if made:  # (a pass: a friend's closed window, and the table's moves called blunders)
+            lines.append(
+                f"  {made} {plural('move', made)} the table made for {summary.name} (its time"
+                " ran out, it was away or had left) not judged: not its play"
+            )
     gained = result.gained()
     behind: dict[tuple[int, str], tuple[float, int, int]] = {}
     for judged in result.judged:

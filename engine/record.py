@@ -116,8 +116,23 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "pass": True}
 
 
-def to_record(game: Game, preset: str | None = None) -> dict[str, Any]:
-    """The record of everything `game` has dealt and every decision made in it."""
+#: Why the table made a decision for a seat (an action's `timeout`, docs/records.md).
+TIMEOUTS = ("time", "away", "left")
+
+
+def by_the_table(step: Any) -> bool:
+    """A record's action the table made for its seat by the timeout rule (its
+    `timeout`: its time ran out, it was away, it had left), not its player's."""
+    return isinstance(step, Mapping) and step.get("timeout") in TIMEOUTS
+
+
+def to_record(
+    game: Game, preset: str | None = None, timeouts: Mapping[tuple[int, int], str] | None = None
+) -> dict[str, Any]:
+    """The record of everything `game` has dealt and every decision made in it;
+    `timeouts` (by hand and action, from 0) says why the table made a decision for its
+    seat (the timeout rule, docs/records.md: an action's `timeout`)."""
+    why = timeouts or {}
     return {
         "format": FORMAT,
         "rules": rules_to_json(game.rules, preset),
@@ -127,9 +142,14 @@ def to_record(game: Game, preset: str | None = None) -> dict[str, Any]:
                 "seating": list(hand.seating),
                 "dealer": hand.dealer,
                 "deal": [[str(CARDS[i]) for i in cards] for cards in hand.deal],
-                "actions": [action_to_json(seat, action) for seat, action in hand.actions],
+                "actions": [
+                    {**action_to_json(seat, action), "timeout": why[(index, number)]}
+                    if (index, number) in why
+                    else action_to_json(seat, action)
+                    for number, (seat, action) in enumerate(hand.actions)
+                ],
             }
-            for hand in game.history
+            for index, hand in enumerate(game.history)
         ],
     }
 

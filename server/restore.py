@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from president.engine import Game, IllegalAction, Phase, RulesError
 from president.engine.record import action_from_json
+from president.protocol import messages as m
 
 from .config import ServerConfig, TableSettings
 from .dealing import DealSecret
@@ -73,6 +74,7 @@ def _rebuild(
     remaining: float | None = None
     game_id = ""
     hand_log = HandLog()  # the hand in play's events, numbered as they were sent
+    timeouts: dict[tuple[int, int], m.TimeoutReason] = {}
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -84,6 +86,7 @@ def _rebuild(
         elif kind == "game":
             game = Game(settings.rules, body["players"])
             games.append(game)
+            timeouts = {}
             # (a journal from before the ladder: an id of its own, from where it began)
             game_id = str(body.get("game_id") or f"journal-{log_id}-{body.get('number', 0)}")
             status, secret = "playing", None
@@ -106,7 +109,10 @@ def _rebuild(
                 secret = DealSecret.from_entry(body)
             else:
                 events = game.apply(*action_from_json(body["action"]))
-                hand_log.replay(settings.name, number, events, body.get("timeout", ""))
+                why = body.get("timeout", "")
+                hand_log.replay(settings.name, number, events, why)
+                if why:  # (the record says the table made it: `Table.timeouts`)
+                    timeouts[(len(game.history) - 1, len(game.history[-1].actions) - 1)] = why
             if kind in ("deal", "act"):
                 remaining = body["remaining"]
                 if game.phase not in (Phase.PLAY, Phase.EXCHANGE):
@@ -134,6 +140,7 @@ def _rebuild(
         ratings=ratings,
         game_id=game_id,
         hand_log=hand_log,
+        timeouts=timeouts,
     )
 
 
@@ -179,6 +186,7 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
         compare(what, getattr(game, what), getattr(again, what))
     if live.status == "playing":  # the id its hands are counted under on the ladder
         compare("game id", live.game_id, rebuilt.game_id)
+        compare("the table's moves", live.timeouts, rebuilt.timeouts)  # (in its record)
     if not found and game.hand >= 0:
         for seat in range(len(game.seating)):
             compare(f"seat {seat}'s view", game.view_for(seat), again.view_for(seat))

@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from president.bots.strategies import Strategy
@@ -118,6 +118,9 @@ class Table:
         self.number = 0
         #: The public events of the hand in play, as sent: told to whoever comes mid-hand.
         self.hand_log = HandLog()
+        #: The game's decisions the timeout rule made, and why, by hand and action (from
+        #: 0, as its record counts them: written there, docs/records.md's `timeout`).
+        self.timeouts: dict[tuple[int, int], m.TimeoutReason] = {}
         #: The number of the hand's first event, and of the last move the timeout rule
         #: made for each seat in it: an action chosen before either answers a turn that
         #: is gone (`act`; not kept across a restart, which drops every connection).  And
@@ -195,6 +198,7 @@ class Table:
         ratings: Ratings | None = None,
         game_id: str = "",
         hand_log: HandLog | None = None,
+        timeouts: Mapping[tuple[int, int], m.TimeoutReason] | None = None,
     ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
@@ -214,6 +218,7 @@ class Table:
         # may not have reached it)
         table._last_move = number
         table.hand_log = hand_log or HandLog()
+        table.timeouts = dict(timeouts or {})
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -893,6 +898,7 @@ class Table:
                 log.warning("table %s: the journal could not be compacted: %s", self.name, exc)
         names = [s.name for s in self.chairs]
         self.game = Game(self.settings.rules, names)
+        self.timeouts = {}
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
         self.moved_at = self.clock()
@@ -990,6 +996,9 @@ class Table:
         self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:
             self._timed_out[seat] = self._last_move
+            self.timeouts[(len(self.game.history) - 1, len(self.game.history[-1].actions) - 1)] = (
+                timeout
+            )
         if timeout == "away" and self.settings.turn_seconds:
             for slot in self.chairs.slots:
                 if slot.name == name and not slot.present:
@@ -1074,7 +1083,7 @@ class Table:
         recorded = not game.history
         if game.history:
             try:
-                self.on_record(self.name, to_record(game, self.settings.preset))
+                self.on_record(self.name, to_record(game, self.settings.preset, self.timeouts))
                 recorded = True
             except Exception as exc:
                 log.error("table %s: could not write the game record: %s", self.name, exc)

@@ -20,7 +20,7 @@ from president.engine import (
     PublicView,
     Returned,
 )
-from president.engine.record import Fault, replay
+from president.engine.record import Fault, by_the_table, replay
 from president.protocol.schema import shown
 
 from .fit import HelpPages
@@ -137,11 +137,14 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
         else:
             view = steps[-1].view if steps else None  # the table before this action
             lines = []
+            step = document["hands"][hand]["actions"][action]
+            why = step["timeout"] if by_the_table(step) else ""  # (the table's move)
             for event in events:
                 more = paying.then(event) if paying is not None else None
                 retells = retells or (more is not None and event is events[0])
                 paying = more or Payment.of(event, view)
-                line = narrator.line(more.paid if more is not None else event, view)
+                said = more.paid if more is not None else event
+                line = narrator.line(said, view, why if event is events[0] else "")
                 lines += [line] if line else []
             actor = game.history[-1].actions[action][0]
         heard.extend(events)

@@ -539,3 +539,35 @@ def test_the_costliest_decisions_show_cards_as_the_game_does() -> None:
             assert any(said in line for line in lines), lines
     finally:
         sys.stdout = real
+
+
+def test_the_tables_moves_for_a_seat_are_not_judged_as_its_play() -> None:
+    """A game-night pass: a friend's window closed, the table played for him (the timeout
+    rule), and `analyze` called its moves his blunders ("the play -1.0 ... both the cards
+    and the play").  A record's action with `timeout` is the table's: not judged, counted
+    apart, and told as the table's in the viewer's log."""
+    from president.cli.analyze import report
+    from president.client.tui.replay import walk
+
+    doc = document()
+    found, _ = review.moments(doc)
+    marked = [m for m in found if m.hand == 0 and m.seat == found[0].seat][:3]
+    name = doc["players"][marked[0].seat]  # type: ignore[index]
+    assert doc["hands"][0].get("seating") in (None, doc["players"])  # type: ignore[index, union-attr]
+    changed = copy.deepcopy(doc)
+    for moment in marked:
+        changed["hands"][moment.hand]["actions"][moment.number]["timeout"] = "away"  # type: ignore[index]
+    assert record.replay(changed).fault is None  # (another key of an action: still a record)
+    work = review.work_of(changed)
+    kept = {(m.hand, m.number) for m, _ in work.decisions}
+    assert not kept & {(m.hand, m.number) for m in marked}
+    assert len(work.decisions) == len(review.work_of(doc).decisions) - len(marked)
+    assert work.by_table == {name: len(marked)}
+    said = report(review.Review(work.players, [], [], work.by_table), 1, 16)
+    assert f"  {len(marked)} moves the table made for {name} (its time ran out" in "\n".join(said)
+    steps, fault = walk(changed)
+    assert fault is None
+    first = marked[0]
+    step = next(s for s in steps if (s.hand, s.action) == (first.hand, first.number))
+    assert step.lines[0].startswith(f"{name} was away: auto-"), step.lines
+    assert review.Review(work.players, [], [], work.by_table).to_json()["players"]

@@ -5,6 +5,7 @@ grace period, and the deal waits its seed window for them (docs/reliability.md).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from president.client.headless import BotPlayer
 from president.engine import Action, Play
 from president.protocol import messages as m
 from president.server.app import Server
+from president.server.restore import differences, rebuild
 from president.server.table import Table
 
 from ..harness.processes import ServerProcess
@@ -345,3 +347,50 @@ async def test_the_lobby_hears_when_an_away_persons_chair_is_freed(tmp_path: Pat
         for task in (ann_task, bob_task):
             task.cancel()
         await bob.link.close()
+
+
+async def test_the_record_and_a_rebuild_say_which_moves_the_table_made(tmp_path: Path) -> None:
+    """A game-night pass: `analyze` judged the moves the table made for a friend away as
+    his own.  The game's record marks them (`timeout`), as the journal's rebuild keeps
+    them: a restart in between loses none."""
+    async with running_server(tmp_path, bot_delay=0.0) as server:
+        ann, task = await seated_among_server_bots(
+            server, tmp_path, seats=3, turn_seconds=1, toggles={"target": 2}
+        )
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        table = server.lobby.tables["T"]
+        watcher = await client(server, "watcher", tmp_path)  # (a person there: no move
+        watching = asyncio.create_task(watcher.run())  # is made for nobody)
+        await watcher.send(m.Spectate(table="T"))
+        await wait_for(lambda: table.attended and len(table.chairs.spectators) == 1)
+        task.cancel()
+        await ann.link.close()  # gone: played for after its second, then at once
+        await wait_for(lambda: table.timeouts, 30)
+        journal = server.journal
+        assert journal is not None
+        async with table.lock:
+            if table.status == "playing":
+                ((_, _, entries),) = [t for t in journal.open_tables() if t[1] == "T"]
+                rebuilt = rebuild(entries, server.config, server.write_record, time.monotonic)
+                assert differences(table, rebuilt) == []
+                assert rebuilt.timeouts == table.timeouts
+        await wait_for(lambda: table.status == "finished", 60)
+        watching.cancel()
+    (path,) = (tmp_path / "data" / "records").glob("*.json")
+    document = json.loads(path.read_text())
+    marked = [
+        (
+            hand["seating"][step["seat"]]
+            if hand.get("seating")
+            else document["players"][step["seat"]]
+        )
+        for hand in document["hands"]
+        for step in hand["actions"]
+        if "timeout" in step
+    ]
+    assert marked and set(marked) == {"ann"}, marked
+    assert {step.get("timeout") for hand in document["hands"] for step in hand["actions"]} <= {
+        None,
+        "away",
+    }
