@@ -48,6 +48,10 @@ class BotFailed(Exception):
     """A bot could not do what it was asked; the message says why (exit status 1)."""
 
 
+class TableFull(BotFailed):
+    """A bot found every seat of its table taken (the bots before it keep theirs)."""
+
+
 class StartFailed(BotFailed):
     """The bots could not start: the server cannot be reached or trusted, or refused a
     table or a seat (exit status 2, as for any mistake in the command)."""
@@ -220,6 +224,10 @@ async def start_bot(
             break
         denied = client.errors[-1]
         failed = f"{name} could not sit at {table}: {denied.message}"
+        if denied.code == Code.TABLE_FULL:
+            await client.link.close()
+            reader.cancel()
+            raise TableFull(failed)
         held = denied.code == Code.RATE_LIMITED
         await wait_out(held, failed, f"{name}: {denied.message}", deadline, say)
     say(f"{name}: seated at {table}, seat {client.model.slot + 1}")  # (counted from 1)
@@ -276,7 +284,17 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
         for index, name in enumerate(names):  # one after another: the first may create the table
             try:
                 bots.append(await start_bot(args, name, pin, known, index, options, say))
+            except TableFull as exc:
+                if not bots:
+                    raise StartFailed(str(exc)) from None
+                # (the seats there were are filled: a pass's --count 2 at one free seat
+                # saw the first bot leave again, unsaid, and the command fail)
+                say(f"{exc}: {len(bots)} of the {args.count} bots play")
+                break
             except BotFailed as exc:
+                if bots:  # (they leave the table again: said, not done behind the words)
+                    said = ", ".join(bot.name for bot in bots)
+                    raise StartFailed(f"{exc} ({said} left again)") from None
                 raise StartFailed(str(exc)) from None
         await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
     finally:

@@ -224,7 +224,10 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
     else:
         said = lines(link.server, total, entries, tuple(args.player))
         # (a pass missed the game's winner, a bot the server played: docs/ratings.md)
-        said.insert(2, "players rated by name; the server's own bots (b at a table) are not")
+        said[2:2] = [
+            "players rated by their player key (shown by the name they last used); not rated:",
+            "the server's own bots (b at a table), hands two people on one key play together",
+        ]
         print("\n".join(said))
     return 0
 

@@ -592,7 +592,8 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
     if mine >= config.tables_per_address:
         raise TableError(
             Code.NOT_ALLOWED,
-            f"your address already has {mine} tables open (the most one address may have)",
+            f"your address already has {mine} tables open (the most one address may have);"
+            f" a table with nobody at it closes after {_minutes(config.idle_table_seconds)}",
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.make_room():
         raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
@@ -842,3 +843,11 @@ async def _leaderboard(lobby: Lobby, guest: Guest, message: m.Leaderboard) -> No
     """A page of the ladder, or the named players' entries (the answer's size is charged
     to the connection's rate like a table list's)."""
     guest.deliver(lobby.ratings.answer(message))
+
+
+def _minutes(seconds: float) -> str:
+    """A wait in words: "10 minutes", "1 minute", "45 s"."""
+    if seconds < 60:
+        return f"{seconds:g} s"
+    whole = round(seconds / 60)
+    return f"{whole} minute{'s' if whole != 1 else ''}"

@@ -172,6 +172,35 @@ async def test_president_bot_games_n_plays_exactly_n_games(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+async def test_more_bots_than_free_seats_fill_them_and_play(tmp_path: Path) -> None:
+    """A game-night pass: `president bot --count 2` at a table with one free seat said
+    the second could not sit, and the first left again, unsaid (the command failed).  The
+    free seats are filled, said so, and the game is played."""
+    from .harness.processes import ServerProcess, bot_process, stop
+
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    first = more = None
+    try:
+        first = bot_process(
+            server, env, *("--table", "T", "--seats", "3", "--name", "host", "--games", "1")
+        )
+        await first.said("host: seated at T", timeout=60)
+        more = bot_process(server, env, *("--table", "T", "--count", "3", "--games", "1"))
+        assert await more.exits(180) == 0, more.text() + more.errors()
+        text = more.text()
+        assert "heuristic-bot-3 could not sit at T: every seat at T is taken: 2 of the 3 bots" in (
+            text
+        ), text
+        for bot in (1, 2):
+            assert f"heuristic-bot-{bot}: game 1 over" in text, text
+        assert await first.exits(60) == 0, first.text() + first.errors()
+    finally:
+        stop(first, more)
+        server.stop()
+
+
+@pytest.mark.slow
 async def test_a_squatter_at_a_real_server_is_moved_out_and_the_game_is_played(
     tmp_path: Path,
 ) -> None:

@@ -223,7 +223,7 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
     assert text.returncode == 0 and "0 players rated" in text.stdout, text
     assert "nobody has finished a hand here yet" in text.stdout
     # (a pass missed the game's winner, a bot of the server's, and was told nothing)
-    assert "the server's own bots (b at a table) are not" in text.stdout, text.stdout
+    assert "not rated:\nthe server's own bots (b at a table)" in text.stdout, text.stdout
     # a name asked for that the ladder does not hold is said so, not "nobody has ..."
     assert asked.returncode == 0, asked
     assert "not on this ladder (no hand finished here by that name): nobody" in asked.stdout
