@@ -51,12 +51,14 @@ class FrameReader:
                 return None
             (need,) = _HEADER.unpack_from(self._buffer, self._start)
             if need > self.limit:
+                head = bytes(self._buffer[self._start : self._start + _HEADER.size])
                 self._failed = True
                 self._buffer = bytearray()
-                raise RemoteProtocolError(
-                    Code.FRAME_TOO_LARGE,
-                    f"a frame of {need} bytes is over the {self.limit}-byte limit",
-                )
+                said = f"a frame of {need} bytes is over the {self.limit}-byte limit"
+                if head.isascii() and head.decode("ascii").isprintable():
+                    # (a pass met "a frame of 1213486160 bytes": an HTTP server's answer)
+                    said += f"; it begins {head.decode('ascii')!r}, as text does: not this protocol"
+                raise RemoteProtocolError(Code.FRAME_TOO_LARGE, said)
             self._start += _HEADER.size
             self._need = need
         end = self._start + self._need

@@ -32,6 +32,15 @@ def test_an_oversize_frame_is_refused_at_its_header() -> None:
     assert reader.pending <= 4  # the header alone: nothing of the body was kept
     with pytest.raises(LocalProtocolError):
         encode_frame(b"x" * (MAX_FRAME + 1))
+    assert "begins" not in str(info.value)
+
+
+def test_text_where_a_frame_should_be_is_said_to_be_text() -> None:
+    """A game-night pass reached an HTTP server: "a frame of 1213486160 bytes is over the
+    65536-byte limit" was all it said (those bytes are "HTTP")."""
+    with pytest.raises(RemoteProtocolError) as info:
+        FrameReader().feed(b"HTTP/1.1 400 Bad Request\r\n")
+    assert "it begins 'HTTP', as text does: not this protocol" in str(info.value)
 
 
 def test_a_partial_frame_is_pending() -> None:
