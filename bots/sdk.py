@@ -19,19 +19,42 @@ with it."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
-from .strategies import STRATEGIES, Strategy
+from .strategies import BUILT_IN, LEVELS, STRATEGIES, Strategy
 
 __all__ = ["Strategy", "register"]
+
+#: A registered bot's name: it goes in `--bots` lists (between commas) and on the screens.
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 
 
 def register(name: str, factory: Callable[[random.Random], Strategy]) -> None:
     """Make the bot available to `president sim` and `president bot` (in this process
-    and the simulator's worker processes) under `name`."""
+    and the simulator's worker processes) under `name`: letters, digits, - and _, and not
+    a built-in bot's name nor a level's (`ValueError` in one line: a pass's `greedy` took
+    every greedy seat, its own included, and its `easy` was never played)."""
+    key = name.strip().lower()
+    if key in BUILT_IN or key in LEVELS:
+        raise ValueError(
+            f"{name!r} is the name of a built-in bot ({', '.join([*LEVELS, *sorted(BUILT_IN)])}):"
+            " register yours under another"
+        )
+    if not NAME.fullmatch(key):
+        raise ValueError(
+            f"a bot's name is 1 to 32 letters, digits, - and _, beginning with a letter or"
+            f" digit, not {name!r} (it goes in --bots lists, between commas)"
+        )
 
     def make(rng: random.Random, **options: Any) -> Strategy:
-        return factory(rng)
+        try:
+            return factory(rng)
+        except Exception as exc:  # (a pass: a factory that raised was a traceback)
+            raise ValueError(
+                f"the bot {key!r} could not be made: its factory raised"
+                f" {type(exc).__name__}: {exc}"
+            ) from None
 
-    STRATEGIES[name.strip().lower()] = make
+    STRATEGIES[key] = make

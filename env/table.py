@@ -38,11 +38,13 @@ _MASKS = 1 << 12
 
 
 def table_rules(preset: str, rules: Rules | dict[str, Any] | None) -> Rules:
-    """The rules a table is made with: `rules` (a `Rules`, or toggles by name), else the
-    preset's."""
+    """The rules a table is made with: `rules` if a `Rules`; toggles by name on top of
+    `preset` (as `--preset X --set T=V` means; a "preset" among them names its own); else
+    the preset's.  (A researcher's `preset="daifugo", rules={"nines_clear": True}` played
+    classic rules with nines_clear.)"""
     if isinstance(rules, Rules):
         return rules
-    return rules_from(rules) if rules is not None else find_preset(preset)
+    return rules_from({"preset": preset, **rules}) if rules is not None else find_preset(preset)
 
 
 def not_an_index(action: object) -> str | None:

@@ -455,6 +455,35 @@ def test_a_factory_that_makes_no_bot_is_said(monkeypatch: pytest.MonkeyPatch) ->
         strategies.make_strategy("nochoose", random.Random(1))
 
 
+def test_a_factory_that_raises_and_a_name_taken_or_unlisted_are_said(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tinkerer's pass: a factory that raised was a traceback through the simulator's
+    workers; `register("greedy", ...)` took every greedy seat (the opponents too),
+    `register("easy", ...)` was never played, and "a,b" or "Bad Name!" were taken."""
+    from president.bots import sdk, strategies
+    from president.cli import bot_script
+
+    monkeypatch.setitem(strategies.STRATEGIES, "boomer", strategies.STRATEGIES["random"])
+    sdk.register("boomer", lambda rng: 1 // 0)  # type: ignore[arg-type, return-value]
+    with pytest.raises(ValueError, match="the bot 'boomer' could not be made: its factory"):
+        strategies.make_strategy("boomer", random.Random(1))
+    for jobs in ("1", "2"):  # (in this process, and in the simulator's workers)
+        assert bot_script("boomer", ["sim", "--games", "2", "--jobs", jobs]) == 2
+        said = capsys.readouterr().err
+        assert said.strip() == (
+            "president sim: the bot 'boomer' could not be made: its factory raised"
+            " ZeroDivisionError: integer division or modulo by zero"
+        ), said
+    for taken in ("greedy", "Easy", "hard"):
+        with pytest.raises(ValueError, match="is the name of a built-in bot"):
+            sdk.register(taken, lambda rng: strategies.RandomBot(rng))
+    for unlisted in ("", "a,b", "Bad Name!", "x" * 33):
+        with pytest.raises(ValueError, match="a bot's name is 1 to 32 letters"):
+            sdk.register(unlisted, lambda rng: strategies.RandomBot(rng))
+    assert strategies.STRATEGIES["greedy"] is not strategies.STRATEGIES["boomer"]
+
+
 def test_a_bot_script_gives_its_bot_unless_the_line_up_is_named_in_any_form(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -153,6 +153,24 @@ def test_one_seat_learns_against_bots() -> None:
     assert hands >= 1 and -hands <= total <= hands
     with pytest.raises(ValueError, match="3 opponents"):
         SingleSeat(players=4, opponents=["greedy"])
+    for seat in (4, -1, "0"):  # (a pass: 4 was an IndexError, -1 taken)
+        with pytest.raises(ValueError, match="seat is a seat of the 4, 0 to 3"):
+            SingleSeat(players=4, seat=seat)  # type: ignore[arg-type]
+
+
+def test_rules_by_name_change_the_preset_named() -> None:
+    """A researcher's pass: `preset="daifugo", rules={"nines_clear": True}` played classic
+    rules with nines_clear, silently.  Toggles by name go on top of the preset, as
+    `--preset X --set T=V` does; a preset among them names its own."""
+    daifugo = PRESETS["daifugo"]
+    assert raw_env(preset="daifugo", rules={"nines_clear": True}).rules == daifugo.replace(
+        nines_clear=True
+    )
+    assert SingleSeat(preset="daifugo", rules={"jokers": 1}).table.rules == daifugo.replace(
+        jokers=1
+    )
+    assert raw_env(preset="daifugo", rules={"preset": "house"}).rules == PRESETS["house"]
+    assert raw_env(preset="daifugo", rules=PRESETS["table"]).rules == PRESETS["table"]
 
 
 def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
