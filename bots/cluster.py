@@ -167,5 +167,18 @@ def failure(exc: BaseException) -> str:
         )
     if isinstance(exc, ModuleNotFoundError):
         return f"a worker cannot run the games ({exc}): install this project on every worker"
-    text = str(exc).splitlines()[0] if str(exc) else ""
+    text = " ".join(str(exc).split())  # (the whole of it: its first line ended mid-sentence)
+    if len(text) > 300:
+        text = text[:299] + "…"
+    if "scheduler-connection-lost" in text:  # (a pass: the scheduler killed, "a worker" blamed)
+        return (
+            "the scheduler went away mid-run (its connection was lost): start it again, and"
+            " the run with the same --seed gives the same figures"
+        )
+    if "deserialization of the task graph" in text:  # (the scheduler reads the jobs too)
+        return (
+            f"the scheduler could not read a job ({text}): a module your bot's script imports"
+            " must be installed where the scheduler runs, as on every worker (the scheduler's"
+            " log names it)"
+        )
     return f"a job failed on a worker: {name}{': ' + text if text else ''}"

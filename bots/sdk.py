@@ -53,8 +53,7 @@ def register(name: str, factory: Callable[[random.Random], Strategy]) -> None:
             return factory(rng)
         except Exception as exc:  # (a pass: a factory that raised was a traceback)
             raise ValueError(
-                f"the bot {key!r} could not be made: its factory raised"
-                f" {type(exc).__name__}: {exc}"
+                f"the bot {key!r} could not be made: its factory raised {type(exc).__name__}: {exc}"
             ) from None
 
     STRATEGIES[key] = make

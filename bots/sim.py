@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,9 @@ class Tally:
     #: Hands begun as the sitting President, and of those the ones it kept the office.
     chances: int = 0
     kept: int = 0
-    games_won: float = 0.0
+    #: Exact (a joint win counts 1/n): summed in any order, by any number of jobs or
+    #: workers, the same figure to the digit (a pass saw 69.16666666666666 and ...67).
+    games_won: Fraction = Fraction(0)
     think: float = 0.0
     #: Per game, by (seed, game number): (hands, sum of places), for a confidence
     #: interval clustered by game.  Chairs of one strategy in the same game add up into
@@ -183,7 +186,7 @@ class Tally:
             "president_rate": round(self.presidents / max(1, self.hands), 4),
             "president_chances": self.chances,
             "retention_rate": round(self.kept / self.chances, 4) if self.chances else None,
-            "games_won": self.games_won,
+            "games_won": float(self.games_won),
             "think_seconds_per_hand": round(self.think / max(1, self.hands), 6),
             "decision_times": self.decisions.to_json(),
             "choice_times": self.choices.to_json(),
@@ -377,7 +380,7 @@ def tally_game(
         tally.place_sum += places
         tally.per_game[key] = (len(game.finishes), places)
         if name in game.winners:
-            tally.games_won += 1 / len(game.winners)
+            tally.games_won += Fraction(1, len(game.winners))
         tally.think += timers[index].seconds
         tally.decisions.merge(timers[index].decisions)
         tally.choices.merge(timers[index].choices)
@@ -706,6 +709,11 @@ def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
     return show
 
 
+def _kept(t: Tally) -> str:
+    """The "kept office" cell: how often it kept the office, of how many chances."""
+    return f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
+
+
 def report(result: SimResult, title: str) -> list[str]:
     """The result table, in lines."""
     lines = [
@@ -716,18 +724,20 @@ def report(result: SimResult, title: str) -> list[str]:
     ]
     # (under 80 columns: at 83 every row broke at 80, a newcomer's pass; "games won" a
     # whole number where no game was shared)
+    every = [*result.entrants, *result.by_strategy().values()]
+    # (as wide as its widest: "71.4% of 10844" pushed the columns after it right)
+    kept_w = max(14, *(1 + len(_kept(t)) for t in every))
     head = (
-        f"{'entrant':<14} {'avg place':>9} {'95% CI':>7} {'President':>9} {'kept office':>14} "
+        f"{'entrant':<14} {'avg place':>9} {'95% CI':>7} {'President':>9} {'kept office':>{kept_w}} "
         f"{'games won':>9} {'think s/h':>9}"
     )
     lines.append(head)
 
     def row(label: str, t: Tally) -> str:
-        kept = f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
-        won = format(t.games_won, ".1f").removesuffix(".0")
+        won = format(float(t.games_won), ".1f").removesuffix(".0")
         return (
             f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>7} "
-            f"{t.presidents / max(1, t.hands):>9.1%} {kept:>14} {won:>9} "
+            f"{t.presidents / max(1, t.hands):>9.1%} {_kept(t):>{kept_w}} {won:>9} "
             f"{t.think / max(1, t.hands):>9.4f}"
         )
 

@@ -211,8 +211,8 @@ def tell(
         + f", {players} players, seed {args.seed}, "
         + ("seats rotated each game" if not args.fixed_seats else "seats fixed")
     )
-    print("\n".join(report(result, title)))
-    print(speed_line(result), file=sys.stderr)
+    print("\n".join(report(result, title)), flush=True)  # (then the speed: after it, in
+    print(speed_line(result), file=sys.stderr)  # a file both go to; it was in the table)
 
 
 def on_cluster(

@@ -216,3 +216,24 @@ def test_a_scripts_own_bot_plays_on_workers_that_never_ran_its_script(tmp_path: 
             for key in ("think_seconds_per_hand", "decision_times", "choice_times"):
                 del tally[key]
     assert there == here
+
+
+def test_a_lost_scheduler_and_a_job_it_cannot_read_are_said_as_such() -> None:
+    """A tinkerer's pass: the scheduler killed mid-run was "a job failed on a worker:
+    FutureCancelledError ...", and a module of the bot's own missing where the scheduler
+    runs was "RuntimeError: Error during deserialization of the task graph. This
+    frequently" (its first line, cut mid-sentence)."""
+
+    class FutureCancelledError(Exception):  # (Dask's, by its name and words)
+        pass
+
+    lost = FutureCancelledError("run_job-1f2e cancelled for reason: scheduler-connection-lost.")
+    assert cluster.failure(lost).startswith("the scheduler went away mid-run")
+    graph = RuntimeError(
+        "Error during deserialization of the task graph. This frequently\noccurs if the"
+        " Scheduler and Client have different environments."
+    )
+    said = cluster.failure(graph)
+    assert said.startswith("the scheduler could not read a job (Error during deserialization")
+    assert "This frequently occurs if the Scheduler and Client" in said
+    assert "must be installed where the scheduler runs" in said

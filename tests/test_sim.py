@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -163,14 +164,14 @@ def test_a_cheap_bots_time_is_sampled_one_decision_in_eight(
 def test_the_report_says_what_a_fraction_of_a_game_won_is() -> None:
     tied = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
     tied.entrants = [
-        Tally("random", games_won=1.5),
-        Tally("greedy", games_won=0.5),
+        Tally("random", games_won=Fraction(3, 2)),
+        Tally("greedy", games_won=Fraction(1, 2)),
         Tally("greedy"),
     ]
     lines = report(tied, "t")
     assert lines[-1] == "games won: a game won jointly (tied on points) counts 1/n to each winner"
     whole = SimResult(3, ["random", "greedy", "greedy"], games=2, hands=20)
-    whole.entrants = [Tally("random", games_won=2.0), Tally("greedy"), Tally("greedy")]
+    whole.entrants = [Tally("random", games_won=Fraction(2)), Tally("greedy"), Tally("greedy")]
     assert not any("jointly" in line for line in report(whole, "t"))
     # under 80 columns, and a whole number of games where none was shared (a newcomer's
     # pass: 83 columns, every row broken at 80, "games won 9.0")
@@ -408,3 +409,28 @@ def test_a_link_planted_in_the_records_folder_is_never_written_through(tmp_path:
     record = folder / "classic-seed7-game00000.json"
     assert not record.is_symlink() and record.read_text().startswith("{")
     assert stat.S_IMODE(os.stat(record).st_mode) == 0o600
+
+
+def test_games_won_are_the_same_to_the_digit_in_any_order_of_jobs() -> None:
+    """A tinkerer's pass: `--json`'s games_won was 69.16666666666666 with --jobs 1 and
+    ...67 with --jobs 2 (joint wins, 1/n each, summed in another order).  Kept exact, they
+    are one figure; and a "kept office" count of six digits keeps the columns in line."""
+    import random
+
+    rng = random.Random(1)
+    shares = [Fraction(1, rng.choice([1, 2, 3, 6, 12])) for _ in range(200)]
+    assert sum(float(x) for x in shares) != sum(float(x) for x in reversed(shares))  # (floats)
+    forward, backward = Tally("random"), Tally("random")
+    for share in shares:
+        forward.add(Tally("random", games_won=share))
+    for share in reversed(shares):
+        backward.add(Tally("random", games_won=share))
+    assert forward.to_json()["games_won"] == backward.to_json()["games_won"]
+    result = SimResult(2, ["random", "greedy"], entrants=[Tally("random"), Tally("greedy")])
+    result.entrants[0].chances, result.entrants[0].kept = 108440, 77420
+    result.entrants[1].chances, result.entrants[1].kept = 12, 5
+    lines = report(result, "t")
+    head = next(line for line in lines if line.startswith("entrant"))
+    rows = [line for line in lines if line.startswith(("random", "greedy"))]
+    end = head.index("kept office") + len("kept office")
+    assert all(row[:end].endswith(" of 108440") or row[:end].endswith(" of 12") for row in rows)
