@@ -21,6 +21,7 @@ from president.client.connection import Client, ConnectFailed, Link, connect, re
 from president.client.headless import BotPlayer
 from president.client.identity import bot_identity
 from president.client.pinning import KnownServers
+from president.client.tui.narrator import plural
 from president.protocol import messages as m
 from president.protocol.errors import Code
 
@@ -234,6 +235,25 @@ async def start_bot(
     return bot
 
 
+async def tell_empty_seats(bot: RunningBot, say: Callable[[str], None]) -> None:
+    """Once the bots sat: the seats still empty, if any, and how they fill (a tinkerer's
+    bot sat at a table of its own and waited there in silence, for ever)."""
+    model = bot.client.model
+    with contextlib.suppress(BotFailed):  # (no view yet: nothing said)
+        await until(lambda: model.view is not None and model.slot is not None, 10, "the table")
+    view = model.view
+    if view is None or view.status != "waiting":
+        return
+    empty = sum(1 for chair in view.chairs if not chair.name and not chair.bot)
+    if empty:
+        say(
+            f"{view.table}: the game starts when its {plural(empty, 'other seat')} "
+            f"{'is' if empty == 1 else 'are'} taken (a friend's `president connect`, `b` "
+            f"there for a server bot, or `president bot ... --table {view.table} --count "
+            f"{empty}`)"
+        )
+
+
 async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) -> None:
     client, player, name = bot.client, bot.player, bot.name
     played = 0
@@ -296,6 +316,7 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
                     said = ", ".join(bot.name for bot in bots)
                     raise StartFailed(f"{exc} ({said} left again)") from None
                 raise StartFailed(str(exc)) from None
+        await tell_empty_seats(bots[-1], say)
         await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
     finally:
         for bot in bots:

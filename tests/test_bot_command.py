@@ -186,6 +186,8 @@ async def test_more_bots_than_free_seats_fill_them_and_play(tmp_path: Path) -> N
             server, env, *("--table", "T", "--seats", "3", "--name", "host", "--games", "1")
         )
         await first.said("host: seated at T", timeout=60)
+        # (alone there: said how the others come, not a silent wait)
+        await first.said("T: the game starts when its 2 other seats are taken", timeout=60)
         more = bot_process(server, env, *("--table", "T", "--count", "3", "--games", "1"))
         assert await more.exits(180) == 0, more.text() + more.errors()
         text = more.text()
