@@ -284,6 +284,8 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         refused = f"; {player.refused} of its actions refused" if player.refused else ""
         if player.late:
             refused += f"; {player.late} chosen too late for its turn"
+        if player.timed_out:  # (a pass: a `choose` stuck for good said nothing of it)
+            refused += f"; {player.timed_out} of its moves made by the turn timer"
         say(
             f"{name}: game {played} over; won {player.won} of {player.games}, "
             f"average place {average:.2f} over {len(places)} hands{refused}"

@@ -37,6 +37,14 @@ def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: choose sim, bot or play{typed and ', not' + typed}", file=sys.stderr)
         return 2
     option = _OPTION[command]
+    named = _value(args, option) if _given(args, option) else None
+    if named is not None and strategy.lower() not in (n.strip().lower() for n in named.split(",")):
+        # (a pass: `python mybot.py sim --bots heuristic` played four heuristics, unsaid)
+        print(
+            f"{prog}: note: {option} {named} names no {strategy} (this script's bot): it"
+            " plays none of these games",
+            file=sys.stderr,
+        )
     if not _given(args, option):
         if command == "sim":  # the bot against greedy ones, in every seat but one
             players = _value(args, "--players")

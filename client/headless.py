@@ -71,6 +71,9 @@ class BotPlayer:
         #: and who hears of each (the action dropped).
         self.late = 0
         self.on_late: Callable[[Action], None] | None = None
+        #: Moves the turn timer made for the seat while its strategy was still choosing
+        #: (a `choose` that never returns has every one of its turns made so).
+        self.timed_out = 0
         #: The strategy choosing, while it does (one at a time); the seat's own moves seen
         #: so far (one made while it chose was the timer's, for it); and the times it was
         #: seated again (after a drop what happened meanwhile comes as a snapshot, not as
@@ -94,6 +97,8 @@ class BotPlayer:
             elif model.seat is not None and _acted(message) == model.seat:  # our own action
                 self.waiting = False
                 self._moves += 1
+                if getattr(message, "timeout", "") == "time":  # (the timer's move, for us)
+                    self.timed_out += 1
             return
         if message is self.client.seat_lost:
             self.seat_lost.set()

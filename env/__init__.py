@@ -5,6 +5,7 @@
 (`Tables`), and `PolicyBot`, which makes a trained policy an SDK strategy
 (docs/rl.md)."""
 
+from . import _extra  # noqa: F401 (first: says which extra is missing)
 from .actions import Catalog
 from .batch import Moment, Tables
 from .observe import Layout, Observer, layout_of

@@ -18,6 +18,7 @@ from president.engine import Action, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
+from .table import not_an_index
 
 Policy = Callable[[NDArray[np.float32], NDArray[np.int8]], int]
 
@@ -44,8 +45,11 @@ class PolicyBot:
         by_index = dict(zip(catalog.indices(legal), legal))
         mask = np.zeros(len(catalog), dtype=np.int8)
         mask[list(by_index)] = 1
-        index = int(self.policy(observer(view), mask))
-        chosen = by_index.get(index)
+        answer = self.policy(observer(view), mask)
+        problem = not_an_index(answer)  # (a pass: 2.7 was taken as 2, None a TypeError)
+        if problem is not None:
+            raise ValueError(f"the policy answered wrong: {problem}")
+        chosen = by_index.get(int(answer))
         if chosen is None:
             self.mistakes += 1
             return legal[0]

@@ -21,8 +21,17 @@ def main() -> int:
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    saved = np.load(sys.argv[1])
-    weights, bias = saved["weights"], saved["bias"]
+    try:
+        saved = np.load(sys.argv[1])
+        weights, bias = saved["weights"], saved["bias"]
+    except (OSError, ValueError, KeyError) as exc:  # (a pass: a missing file, a traceback)
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(
+            f"{sys.argv[0]}: cannot read the policy {sys.argv[1]}: {why} (train_example.py"
+            " writes one)",
+            file=sys.stderr,
+        )
+        return 2
     trained = str(saved["preset"]) if "preset" in saved else "the rules it was trained for"
 
     def choose(observation: Any, mask: Any) -> int:

@@ -443,6 +443,8 @@ async def test_a_bot_slower_than_the_timer_says_so_and_sends_nothing_late(tmp_pa
     late = re.findall(rf"{dropped}|{stale}", said)
     assert len(late) == 1, said
     assert re.search(rf"{held}: .*\b1 chosen too late for its turn", said), said
+    # (and the move the timer made for it: a `choose` stuck for good said nothing of it)
+    assert re.search(rf"{held}: .*; [1-9]\d* of its moves made by the turn timer", said), said
     stale = r"slow-bot-\d: the server refused its play: too late: the turn timer moved for you"
     refusals = [line for line in said.splitlines() if "refused" in line]
     assert all(re.search(stale, line) for line in refusals), said  # (no mistake refused)
@@ -506,8 +508,11 @@ def test_a_bot_script_gives_its_bot_unless_the_line_up_is_named_in_any_form(
         (["--bot", "random,greedy,greedy"], ["random", "greedy", "greedy"]),
     ):
         assert bot_script("mine", [*run, *more]) == 0
-        entrants = re.findall(r"^([a-z]+)-\d+ ", capsys.readouterr().out, re.MULTILINE)
+        out, err = capsys.readouterr()
+        entrants = re.findall(r"^([a-z]+)-\d+ ", out, re.MULTILINE)
         assert entrants == line_up, more
+        # (a line-up without the script's bot is said: a pass's went unnoticed)
+        assert ("names no mine (this script's bot)" in err) == ("mine" not in line_up), err
     assert bot_script("mine", ["--help"]) == 0
     assert "usage:" in capsys.readouterr().out
     # a command's help says what the script's default is (argparse's says president's)

@@ -194,6 +194,12 @@ def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
     seat = table.game.actors[0]
     view = table.game.view_for(seat)
     assert wrong.choose(view) == view.legal_actions()[0] and wrong.mistakes == 1
+    # an answer that is no index is the policy's bug, said (2.7 was taken as 2)
+    for answer in (2.7, None, "1", True):
+        odd = PolicyBot(lambda observation, mask, answer=answer: answer)  # type: ignore[misc]
+        with pytest.raises(ValueError, match="the policy answered wrong: an action is an index"):
+            odd.choose(view)
+    assert PolicyBot(lambda observation, mask: np.int64(len(mask) + 5)).choose(view)
 
 
 def test_a_policys_mistakes_are_counted_and_said_by_the_simulator() -> None:
@@ -421,3 +427,17 @@ def test_the_docs_example_runs_and_a_bot_plays_through_index_of() -> None:
             steps += 1
         table.step(action)
     assert table.unwrapped.game.phase is Phase.GAME_OVER and steps > 50
+
+
+def test_without_the_rl_extra_the_import_says_which_to_install() -> None:
+    """A researcher's pass: `from president.env import env` without the extra was a bare
+    "No module named 'numpy'"."""
+    from president.env import _extra
+
+    assert _extra.missing() == []
+    gone = _extra.missing(lambda name: None if name != "gymnasium" else "a spec")
+    assert gone == ["numpy", "pettingzoo"]
+    assert _extra.problem(gone) == (
+        "president.env needs the optional extra rl (numpy, pettingzoo not installed):"
+        " pip install '.[rl]' in the project's folder"
+    )
