@@ -726,7 +726,7 @@ def report(result: SimResult, title: str) -> list[str]:
     # whole number where no game was shared)
     every = [*result.entrants, *result.by_strategy().values()]
     # (as wide as its widest: "71.4% of 10844" pushed the columns after it right)
-    kept_w = max(14, *(1 + len(_kept(t)) for t in every))
+    kept_w = max([14, *(1 + len(_kept(t)) for t in every)])
     head = (
         f"{'entrant':<14} {'avg place':>9} {'95% CI':>7} {'President':>9} {'kept office':>{kept_w}} "
         f"{'games won':>9} {'think s/h':>9}"

@@ -268,7 +268,10 @@ async def connect(
     try:
         if pin is not None:
             if not same_fingerprint(pin, shown):
-                remembered = known.lookup(where)
+                try:  # (the pin remembered for it: said in the known servers' words)
+                    remembered = known.lookup(where)
+                except PinError:  # (a file not the user's own: the pin was given, then)
+                    remembered = None
                 if remembered is not None and same_fingerprint(remembered, pin):
                     mismatch = PinMismatch(where, remembered, shown, known.path)
                     raise CertificateRefused(str(mismatch), where, shown)

@@ -42,9 +42,10 @@ class SingleSeat(gymnasium.Env[Observation, np.int64]):
         for name in names:
             make_strategy(name, random.Random(0))  # (an unknown name: its error, at once)
         self.opponent_names = names
-        if type(seat) is not int or not 0 <= seat < players:  # (a pass: IndexError; -1 taken)
+        at = None if isinstance(seat, bool) or not hasattr(seat, "__index__") else int(seat)
+        if at is None or not 0 <= at < players:  # (a pass: 4 was an IndexError; -1 taken)
             raise ValueError(f"seat is a seat of the {players}, 0 to {players - 1}, not {seat!r}")
-        self.me = self.table.possible_agents[seat]
+        self.me = self.table.possible_agents[at]
         self.observation_space = self.table.observation_space(self.me)
         self.action_space = self.table.action_space(self.me)
         self.render_mode = render_mode

@@ -360,10 +360,10 @@ class Server:
                 json.dumps({"table": name, "rows": rows}, indent=1).encode(),
             )
             entries = journal.entries(table_id)
-            game = replay_what_can_be(entries, self.config)
+            game, marks = replay_what_can_be(entries, self.config)
             note = f"set aside in {aside}"
             if game is not None and game.history and entries[0].kind == "table":
-                record = to_record(game, str(entries[0].body.get("preset", "classic")))
+                record = to_record(game, str(entries[0].body.get("preset", "classic")), marks)
                 note += f", its game's record in {self.storage.write_record(name, record)}"
             journal.drop_table(table_id)
             head = f"table {name!r} could not be restored"

@@ -63,7 +63,10 @@ def _rebuild(
     log_id: int | None,
     games: list[Game],
     ratings: Ratings | None = None,
+    marks: dict[tuple[int, int], m.TimeoutReason] | None = None,
 ) -> Table:
+    """The table `entries` journal; `games` gets each game as it begins, and `marks` the
+    moves the table made in the last (`Table.timeouts`), as far as the entries go."""
     now = clock()
     settings = TableSettings.from_entry(entries[0].body, config)
     slots = [Slot() for _ in range(settings.seats)]
@@ -74,7 +77,7 @@ def _rebuild(
     remaining: float | None = None
     game_id = ""
     hand_log = HandLog()  # the hand in play's events, numbered as they were sent
-    timeouts: dict[tuple[int, int], m.TimeoutReason] = {}
+    timeouts = marks if marks is not None else {}
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -86,7 +89,7 @@ def _rebuild(
         elif kind == "game":
             game = Game(settings.rules, body["players"])
             games.append(game)
-            timeouts = {}
+            timeouts.clear()
             # (a journal from before the ladder: an id of its own, from where it began)
             game_id = str(body.get("game_id") or f"journal-{log_id}-{body.get('number', 0)}")
             status, secret = "playing", None
@@ -144,18 +147,21 @@ def _rebuild(
     )
 
 
-def replay_what_can_be(entries: list[Entry], config: ServerConfig) -> Game | None:
+def replay_what_can_be(
+    entries: list[Entry], config: ServerConfig
+) -> tuple[Game | None, dict[tuple[int, int], m.TimeoutReason]]:
     """A table set aside (its journal does not rebuild it): its last game as far as the
-    entries replay, for a record of it."""
+    entries replay, and the moves the table made in it, for a record of it."""
     whole = []
     for entry in entries:
         if entry.kind == "damaged":
             break
         whole.append(entry)
     games: list[Game] = []
+    marks: dict[tuple[int, int], m.TimeoutReason] = {}
     with contextlib.suppress(Exception):  # the point: as far as it goes, whatever stops it
-        _rebuild(whole, config, lambda _n, _r: None, lambda: 0.0, None, None, games)
-    return games[-1] if games else None
+        _rebuild(whole, config, lambda _n, _r: None, lambda: 0.0, None, None, games, None, marks)
+    return (games[-1] if games else None), marks
 
 
 def compacted(table: Table) -> list[Entry]:

@@ -36,13 +36,13 @@ class LadderView(UIControl):
 
     def create_content(self, width: int, height: int) -> UIContent:
         head, places = self.lines(width)
-        if len(head) + len(places) <= height:
+        if len(head) + len(places) <= height or not places:  # (no places: nothing scrolls)
             self.top, self.cut = 0, False
             rows = head + places
         else:
             head = head[: max(0, height - 2)]  # (at least one place and the mark)
             room = max(1, height - len(head) - 1)
-            self.top = min(self.top, len(places) - room)
+            self.top = max(0, min(self.top, len(places) - room))
             self.cut = True
             shown = places[self.top : self.top + room]
             mark = f"lines {self.top + 1}-{self.top + len(shown)} of {len(places)} · ↑/↓ scroll"

@@ -197,6 +197,9 @@ async def test_the_first_connection_asks_and_remembers(tmp_path: Path) -> None:
         assert not asked  # (the known servers' words, not those of a --fingerprint given)
         with pytest.raises(CertificateRefused, match=r"not the .* you gave"):
             await connect(address, "ann", pin="BB" * 32, known=changed)
+        changed.path.chmod(0o666)  # (a file others may write in: not read for the words,
+        with pytest.raises(CertificateRefused, match=r"not the .* you gave"):  # a review)
+            await connect(address, "ann", pin="BB" * 32, known=changed)
 
 
 async def test_a_trusted_server_is_not_probed_before_its_connection(tmp_path: Path) -> None:

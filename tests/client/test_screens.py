@@ -1218,6 +1218,24 @@ async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
         assert len(line) <= columns
 
 
+def test_a_ladder_pane_with_no_places_scrolls_nothing() -> None:
+    """A review: a pane too short for the head alone ("asking the server ...") set its
+    first place at -1, said "lines 0--1 of 0", and kept ↑/↓ from choosing tables."""
+    from president.client.tui.ladder_view import LadderView
+
+    view = LadderView(lambda width: ([("", "asking the server for its ladder ...")] * 3, []))
+    content = view.create_content(40, 2)
+    assert not view.cut and view.top == 0 and not view.scroll(1)
+    assert all(
+        "of 0" not in text for i in range(content.line_count) for _, text in content.get_line(i)
+    )
+    view = LadderView(lambda width: ([("", "head")] * 3, [("", f"place {n}") for n in range(5)]))
+    view.create_content(40, 2)  # (a head taller than the pane: one place and the mark)
+    assert view.cut and view.scroll(-1) and view.top == 0
+    content = view.create_content(40, 2)
+    assert view.top == 0 and content.get_line(1) == [("class:dim", "lines 1-1 of 5 · ↑/↓ scroll")]
+
+
 def test_president_stats_of_five_places_and_japanese_names_stays_under_80_columns() -> None:
     """A newcomer's pass: five places made rows of 83 columns ("5th" broke onto a line of
     its own at 80), and a Japanese name pushed its row's figures right (padded by

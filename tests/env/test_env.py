@@ -153,7 +153,8 @@ def test_one_seat_learns_against_bots() -> None:
     assert hands >= 1 and -hands <= total <= hands
     with pytest.raises(ValueError, match="3 opponents"):
         SingleSeat(players=4, opponents=["greedy"])
-    for seat in (4, -1, "0"):  # (a pass: 4 was an IndexError, -1 taken)
+    assert SingleSeat(players=4, seat=np.int64(2)).me == "player_2"  # (numpy's, as an int)
+    for seat in (4, -1, "0", True, 1.0):  # (a pass: 4 was an IndexError, -1 taken)
         with pytest.raises(ValueError, match="seat is a seat of the 4, 0 to 3"):
             SingleSeat(players=4, seat=seat)  # type: ignore[arg-type]
 
@@ -200,6 +201,8 @@ def test_a_policy_plays_as_a_bot_in_the_simulator() -> None:
         with pytest.raises(ValueError, match="the policy answered wrong: an action is an index"):
             odd.choose(view)
     assert PolicyBot(lambda observation, mask: np.int64(len(mask) + 5)).choose(view)
+    zero_d = PolicyBot(lambda observation, mask: np.array(np.flatnonzero(mask)[0]))
+    assert zero_d.choose(view) in view.legal_actions() and zero_d.mistakes == 0  # (argmax)
 
 
 def test_a_policys_mistakes_are_counted_and_said_by_the_simulator() -> None:

@@ -19,7 +19,8 @@ from president.client.headless import BotPlayer
 from president.engine import Action, Play
 from president.protocol import messages as m
 from president.server.app import Server
-from president.server.restore import differences, rebuild
+from president.server.journal import Entry
+from president.server.restore import differences, rebuild, replay_what_can_be
 from president.server.table import Table
 
 from ..harness.processes import ServerProcess
@@ -353,7 +354,8 @@ async def test_the_record_and_a_rebuild_say_which_moves_the_table_made(tmp_path:
     """A game-night pass: `analyze` judged the moves the table made for a friend away as
     his own.  The game's record marks them (`timeout`), as the journal's rebuild keeps
     them: a restart in between loses none."""
-    async with running_server(tmp_path, bot_delay=0.0) as server:
+    # (the bots think 20 ms a move: the game is still on when the first mark is made)
+    async with running_server(tmp_path, bot_delay=0.02) as server:
         ann, task = await seated_among_server_bots(
             server, tmp_path, seats=3, turn_seconds=1, toggles={"target": 2}
         )
@@ -370,11 +372,15 @@ async def test_the_record_and_a_rebuild_say_which_moves_the_table_made(tmp_path:
         journal = server.journal
         assert journal is not None
         async with table.lock:
-            if table.status == "playing":
-                ((_, _, entries),) = [t for t in journal.open_tables() if t[1] == "T"]
-                rebuilt = rebuild(entries, server.config, server.write_record, time.monotonic)
-                assert differences(table, rebuilt) == []
-                assert rebuilt.timeouts == table.timeouts
+            assert table.status == "playing"
+            ((_, _, entries),) = [t for t in journal.open_tables() if t[1] == "T"]
+            rebuilt = rebuild(entries, server.config, server.write_record, time.monotonic)
+            assert differences(table, rebuilt) == []
+            assert rebuilt.timeouts == table.timeouts
+            # and a journal damaged after them, set aside: its record keeps them too
+            damaged = [*entries, Entry("damaged", {"why": "a row is not JSON"})]
+            game, marks = replay_what_can_be(damaged, server.config)
+            assert game is not None and marks == table.timeouts
         await wait_for(lambda: table.status == "finished", 60)
         watching.cancel()
     (path,) = (tmp_path / "data" / "records").glob("*.json")
