@@ -100,6 +100,7 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
             # wait for the server's word on each key's move, not for the screen: the bots
             # answer at once, so the turn may be ours again before we look
             since, seat = len(client.model.events), client.model.seat
+            viewed = client.model.seen  # (the view the keys answer)
             exchange = (
                 client.model.public is not None and client.model.public.phase is Phase.EXCHANGE
             )
@@ -123,6 +124,10 @@ async def test_a_whole_game_played_by_keystrokes(tmp_path: Path) -> None:
                 continue
             state = lambda: f"{screen.message!r} {screen.status_line()} {client.errors[-3:]}"  # noqa: E731
             await wait_for(lambda since=since, seat=seat: acted(client, since, seat), what=state)
+            # and the view made after it: the events come first, and a turn read off the
+            # view before was ours still (under load the keys then answered a turn gone,
+            # were refused on the screen, and the wait above waited for ever)
+            await wait_for(lambda viewed=viewed: client.model.seen > viewed, what=state)
             moves += 1
             returns += exchange
         assert moves > 0 and any(line.startswith("game over") for line in screen.log)
