@@ -570,4 +570,19 @@ def test_the_tables_moves_for_a_seat_are_not_judged_as_its_play() -> None:
     first = marked[0]
     step = next(s for s in steps if (s.hand, s.action) == (first.hand, first.number))
     assert step.lines[0].startswith(f"{name} was away: auto-"), step.lines
+    # the viewer's review panel at that step: the table's move, not "no other choice"
+    from president.client.tui.replay import ReplayScreen
+    from president.client.tui.review import ReviewState
+
+    screen = ReplayScreen.of(changed)
+    screen.go(
+        next(
+            i
+            for i, s in enumerate(screen.steps)
+            if (s.hand, s.action) == (first.hand, first.number)
+        )
+    )
+    state = ReviewState(list(changed["players"]), name, total=1, done=1, planned=True)  # type: ignore[arg-type]
+    said = "".join(text for _, text in state.decision(screen))
+    assert said == f" {name}: the table's move (away): not judged", said
     assert review.Review(work.players, [], [], work.by_table).to_json()["players"]
