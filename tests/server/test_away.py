@@ -33,7 +33,7 @@ from ..harness.servers import (
     sit_among_server_bots,
 )
 from ..harness.waiting import wait_for
-from .test_table import Member, all_ready, game_of, member_of, seated, table
+from .test_table import Member, all_ready, game_of, member_of, seated, table, under_way
 
 
 @dataclass
@@ -261,12 +261,7 @@ async def test_a_seat_played_for_while_away_is_played_for_at_once_until_it_is_ba
     Once the timeout rule has played for a seat while it is away (here: the window after
     a restart ran out), its later turns are played for at once; back, they have their
     time again.  (A turn time of ten minutes: only a move at once passes.)"""
-    t, _ = table(seats=3, turn_seconds=600)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    seat = game.turn
-    assert seat is not None
+    t, members, game, seat = await under_way(turn_seconds=600)
     ann = member_of(t, members, seat)
     others = [x for x in members if x is not ann]
     await t.drop(ann)
@@ -310,12 +305,7 @@ async def test_after_a_restart_the_clock_shows_the_window_for_a_seat_not_back() 
     was not back, and the others' clock counted down the 35 s his turn had held and
     stood at 0s for a minute.  The view says when the timeout rule will move: the
     window's end while a seat owing a move is away, the held time once all are back."""
-    t, _ = table(seats=3, turn_seconds=60)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    seat = game.turn
-    assert seat is not None
+    t, members, _, seat = await under_way(turn_seconds=60)
     timer = t.driver.timer
     await t.drop(member_of(t, members, seat))
     async with t.lock:  # (restored: the turn's time held, the window for the players running)

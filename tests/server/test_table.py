@@ -111,6 +111,17 @@ async def all_ready(t: Table, members: list[Member]) -> None:
     await wait_for(lambda: game_of(t).phase is Phase.PLAY)
 
 
+async def under_way(**changes: object) -> tuple[Table, list[Member], Game, int]:
+    """A table of ann, bob and cat (`table`'s `changes`) whose game is under way, and the
+    seat to move first."""
+    t, _ = table(seats=3, **changes)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    assert game.turn is not None
+    return t, members, game, game.turn
+
+
 async def back_after_a_drop(t: Table, member: Member) -> Member:
     """`member`'s connection dropped, and its player back in the chair from a new one,
     with the seat's token."""
@@ -290,12 +301,7 @@ async def test_bots_fill_the_chairs_and_play_a_whole_game() -> None:
 async def test_a_player_who_leaves_on_their_turn_is_played_for_at_once_with_no_timer() -> None:
     """No turn timer: the table must not wait for a seat whose player walked away (found
     by this file: the driver slept on the leaver's turn until a timer that never came)."""
-    t, _ = table(seats=3, turn_seconds=0)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    turn = game.turn
-    assert turn is not None
+    t, members, game, turn = await under_way(turn_seconds=0)
     leaver = next(x for x in members if x.name == game.seating[turn])
     # (the driver dealt and went straight on to wait for that seat, without yielding in
     # between: all_ready saw the deal, so it is waiting on the leaver's turn now)
