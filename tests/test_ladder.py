@@ -228,3 +228,43 @@ async def test_stats_from_a_script_never_waits_on_the_fingerprint_question(
     assert asked.returncode == 0, asked
     assert "not on this ladder (no hand finished here by that name): nobody" in asked.stdout
     assert "nobody has finished" not in asked.stdout
+
+
+async def test_the_lobby_ladder_scrolls_in_a_small_terminal(tmp_path: Path) -> None:
+    """README: in the lobby `l` shows the ladder's top twenty, ↑/↓ scrolling it where it is
+    cut.  Eight bots rated at a real server; `president connect` in a 60x16 terminal (a
+    newcomer's pass saw four of twenty, and "a taller window shows them")."""
+    from .harness.processes import PRESIDENT
+    from .harness.terminal import Terminal
+
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    bots = [
+        bot_process(
+            server,
+            env,
+            *("--table", table, "--count", "4", "--name", table, "--games", "1"),
+            *("--strategy", "random", "--set", "target=2"),
+        )
+        for table in ("ann", "bob")
+    ]
+    ann = None
+    try:
+        for bot in bots:
+            assert await bot.exits(180) == 0, bot.text() + bot.errors()
+        command = [*PRESIDENT, "connect", server.address, "--name", "zed"]
+        ann = Terminal([*command, "--fingerprint", server.pin], env, rows=16, columns=60)
+        await ann.shows("you are zed")
+        ann.send("l")
+        first = await ann.shows("of 8 · ↑/↓ scroll")
+        assert "places 1-" in first and "8 rated" in first, first
+        for _ in range(10):
+            ann.send("j")
+        last = await ann.shows("-8 of 8 · ↑/↓ scroll")
+        assert "places 1-" not in last, last
+        ann.send("q")
+        assert await ann.exits() == 0
+    finally:
+        if ann is not None:
+            ann.close()
+        stop(server, *bots)

@@ -435,14 +435,16 @@ class LobbyApp:
             for i, (style, text) in enumerate(lines)
         ]
 
-    def _ladder(self, width: int) -> tuple[list[Line], list[Line]]:
-        """The ladder's head (what it is in words, the columns' names) and its lines, a
-        line a player (`LadderView` scrolls them)."""
+    def _ladder(self, width: int) -> tuple[list[Line], list[Line], list[Line]]:
+        """The ladder's head (what it is in words, the columns' names), its places, a
+        line a player (`LadderView` scrolls them), and its foot (what a `?` means)."""
         first, *rest = self.screen.ladder_lines(width)
         head = [("class:dim", part) for part in wrap(first, width)]
         if rest:
             head.append(("class:title", rest[0]))
-        return head, [("", line) for line in rest[1:]]
+        places = [("", line) for line in rest[1:] if not line.startswith("?")]
+        foot = [("class:dim", line) for line in rest[1:] if line.startswith("?")]
+        return head, places, foot
 
     def _form(self) -> StyleAndTextTuples:
         form = self.screen.form

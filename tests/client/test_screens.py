@@ -1195,20 +1195,20 @@ async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
         chosen = screen.cursor
         if rows < 20:
             assert "20 rated (rating = mu - 3 sigma)" in text, text
-            assert re.search(r"lines 1-(\d+) of 20 · ↑/↓ scroll", text), text
+            assert re.search(r"places 1-(\d+) of 20 · ↑/↓ scroll", text), text
             assert "player-1 " in text and "player-20" not in text, text
             for _ in range(30):  # past the end: the last places show, and no further
                 text = await terminal.press("j")
-            shown = re.search(r"lines (\d+)-20 of 20 · ↑/↓ scroll", text)
+            shown = re.search(r"places (\d+)-20 of 20 · ↑/↓ scroll", text)
             assert shown is not None and int(shown[1]) > 1, text
             assert "player-20" in text and "player-1 " not in text, text
             assert re.search(r"  # rating  name +hands", text), text  # the head stays
             text = await terminal.press("k")
-            assert f"lines {int(shown[1]) - 1}-19 of 20" in text, text
+            assert f"places {int(shown[1]) - 1}-19 of 20" in text, text
             assert screen.cursor == chosen, "the keys scrolled the ladder, not the tables"
             await terminal.press("l")
             text = await terminal.press("l")  # shown again: from its top
-            assert "lines 1-" in text and "player-1 " in text, text
+            assert "places 1-" in text and "player-1 " in text, text
         else:
             assert "player-1 " in text and "player-20" in text and "scroll" not in text, text
             await terminal.press("j")
@@ -1223,17 +1223,21 @@ def test_a_ladder_pane_with_no_places_scrolls_nothing() -> None:
     first place at -1, said "lines 0--1 of 0", and kept ↑/↓ from choosing tables."""
     from president.client.tui.ladder_view import LadderView
 
-    view = LadderView(lambda width: ([("", "asking the server for its ladder ...")] * 3, []))
+    view = LadderView(lambda width: ([("", "asking the server for its ladder ...")] * 3, [], []))
     content = view.create_content(40, 2)
     assert not view.cut and view.top == 0 and not view.scroll(1)
     assert all(
         "of 0" not in text for i in range(content.line_count) for _, text in content.get_line(i)
     )
-    view = LadderView(lambda width: ([("", "head")] * 3, [("", f"place {n}") for n in range(5)]))
-    view.create_content(40, 2)  # (a head taller than the pane: one place and the mark)
+    places = [("", f"place {n}") for n in range(5)]
+    view = LadderView(lambda width: ([("", "head")] * 3, places, [("", "? not settled")]))
+    view.create_content(60, 2)  # (a head taller than the pane: one place and the mark)
     assert view.cut and view.scroll(-1) and view.top == 0
-    content = view.create_content(40, 2)
-    assert view.top == 0 and content.get_line(1) == [("class:dim", "lines 1-1 of 5 · ↑/↓ scroll")]
+    content = view.create_content(60, 2)
+    mark = "places 1-1 of 5 · ↑/↓ scroll · ? not settled yet"  # (the foot in short)
+    assert view.top == 0 and content.get_line(1) == [("class:dim", mark)]
+    narrow = view.create_content(40, 2)  # (where it does not fit, the foot goes)
+    assert narrow.get_line(1) == [("class:dim", "places 1-1 of 5 · ↑/↓ scroll")]
 
 
 def test_president_stats_of_five_places_and_japanese_names_stays_under_80_columns() -> None:
