@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -390,3 +391,49 @@ async def test_the_record_and_a_rebuild_say_which_moves_the_table_made(tmp_path:
         None,
         "away",
     }
+
+
+@pytest.mark.slow
+async def test_analyze_does_not_judge_a_killed_bots_moves_as_its_own(tmp_path: Path) -> None:
+    """README: a move the table made for a player is not judged as theirs.  Real
+    processes: a `president server`, two `president bot`s and a third, zed, SIGKILLed
+    once the game is under way (a friend's closed window); the table plays for zed, the
+    game ends, and `president analyze` of its record counts those moves apart."""
+    from ..harness.processes import bot_process, environment, president, stop
+
+    server = await ServerProcess.started(tmp_path / "data", 0, "--bot-delay", "0.05")
+    env = environment(tmp_path)
+    watcher = Client(await dialer(server.address, "watcher", tmp_path, pin=server.pin)())
+    watcher.keep = True  # (a person there: the table moves for nobody else)
+    watching = asyncio.create_task(watcher.run())
+    shape = ("--table", "T", "--seats", "3", "--turn-seconds", "1", "--set", "target=2")
+    bots = bot_process(server, env, *shape, "--count", "2", "--strategy", "random")
+    zed = None
+    try:
+        await bots.said("random-bot-2: seated at T", timeout=60)
+        zed = bot_process(server, env, *shape, "--name", "zed", "--strategy", "random")
+        await watcher.send(m.Spectate(table="T"))
+        await wait_for(lambda: any(isinstance(x, m.HandStarted) for x in watcher.received), 60)
+        zed.proc.kill()  # (SIGKILL: gone without a word, mid-game)
+        assert await bots.exits(120) == 0, bots.text() + bots.errors()
+        records = tmp_path / "data" / "records"
+        await wait_for(lambda: list(records.glob("*.json")), 30)
+        (record,) = records.glob("*.json")
+        done = await asyncio.to_thread(
+            president, "analyze", str(record), "--seat", "zed", "--playouts", "8", env=env
+        )
+    finally:
+        watching.cancel()
+        stop(bots, zed)
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    made = re.search(r"  (\d+) moves? the table made for zed \(its time ran out", done.stdout)
+    assert made is not None and int(made[1]) >= 1, done.stdout
+    document = json.loads(record.read_text())
+    marked = [
+        step["timeout"]
+        for hand in document["hands"]
+        for step in hand["actions"]
+        if "timeout" in step and (hand.get("seating") or document["players"])[step["seat"]] == "zed"
+    ]
+    assert "away" in marked and len(marked) == int(made[1]), (marked, done.stdout)
