@@ -234,7 +234,8 @@ class PlayerSummary:
         return {
             "player": self.name,
             "decisions": self.decisions,
-            "accuracy": round(self.accuracy, 1),
+            # (none without a decision, as the text says "no accuracy": 100 said nothing)
+            "accuracy": round(self.accuracy, 1) if self.decisions else None,
             "mean_loss": round(self.mean_loss, 4),
             "places_lost": round(self.loss, 3),
             "places_lost_unbiased": round(self.gaps, 3),

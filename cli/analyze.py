@@ -152,6 +152,8 @@ def report(
             f" {signed(summary.cards)} places, the play {signed(summary.gained)} against the"
             f" normal bot's, {signed(-summary.gaps)} against the best (a decision's loss on average"
             f" {summary.mean_loss:.3f}, none counted below 0)"
+            # (above 0 as shown: no play beats the best; a pass read it as better)
+            + (" (above 0 by the deals' chance)" if round(-summary.gaps, 1) > 0 else "")
         )
         average = next((luck.average for luck in result.luck if luck.name == summary.name), 0)
         said = verdict(finished[summary.name], average, left)
@@ -217,8 +219,10 @@ def verdict(summary: PlayerSummary, average: float, unfinished: int = 0) -> str:
     `summary`: over the hands finished (`Review.summaries(finished=True)`); `unfinished`:
     the hands left out for want of a place."""
     hands = summary.finished
-    if not hands or not average:
+    if not average:
         return ""
+    if not hands:  # (a pass: a game left mid-hand had no sentence, and no word why)
+        return "was it the cards? no hand finished: no place to weigh them against"
     placed = summary.places / hands
     cards, play = summary.cards / hands, summary.gained / hands
     if not summary.decisions:

@@ -288,7 +288,7 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
             refused += f"; {player.timed_out} of its moves made by the turn timer"
         say(
             f"{name}: game {played} over; won {player.won} of {player.games}, "
-            f"average place {average:.2f} over {len(places)} hands{refused}"
+            f"average place {average:.2f} over {plural(len(places), 'hand')}{refused}"
         )
 
 
@@ -329,7 +329,9 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
     places = [place for bot in bots for place in bot.player.places]
     if places:
         say(
-            f"all bots: {len(places)} hands, average place {sum(places) / len(places):.3f}, "
+            # (a hand a bot, summed: "3 hands" of one hand's game read oddly, a pass)
+            f"all bots: {plural(len(places), 'hand')} played (summed over the bots), average"
+            f" place {sum(places) / len(places):.3f}, "
             f"games won {sum(bot.player.won for bot in bots)}"
         )
     return 0

@@ -259,6 +259,8 @@ class ReviewState:
         lost = f" · −{judged.loss:.2f}"
         if judged.label:
             line += [("class:dim", lost), (f"class:{judged.label}", f" {judged.label}")]
+            if judged.usual:  # (as analyze says: a pass that pressed s blamed itself)
+                line.append(("class:dim", " · s's choice too"))
         else:
             line.append(("class:dim", lost))
         return line

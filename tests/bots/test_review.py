@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from president.bots import review
-from president.engine import Play, Return, record
+from president.engine import PASS, Play, Return, record
 from president.engine.events import Gave
 
 from ..harness.processes import president
@@ -457,6 +457,12 @@ def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> Non
     assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 2.5)
     assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 2.5)
     assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 2.5)
+    # a player's total above the best, as each hand's is, says by what (a pass read it bare)
+    from president.cli.analyze import report
+
+    above = review.Judged(0, 0, 0, "ann", PASS, PASS, ((PASS, 2.0),), 0.0, None, gap=-0.5)
+    (line,) = [x for x in report(review.Review(["ann"], [above], []), 1, 48) if x[:4] == "ann:"]
+    assert "+0.5 against the best" in line and line.endswith("(above 0 by the deals' chance)")
 
 
 def test_a_stopped_games_last_hand_is_no_place_taken() -> None:
@@ -478,6 +484,11 @@ def test_a_stopped_games_last_hand_is_no_place_taken() -> None:
     assert "hand 1, Ann: 3rd: the cards +0.0 places, the play +0.0" in lines, lines
     lines = report(review.Review(["Ann"], [], luck[2:]), 1, 48)
     assert not any("placed" in line for line in lines), lines
+    # (no hand finished: said, not a missing sentence; and no accuracy without a decision,
+    # in the JSON as in the text, where it was 100)
+    assert "  was it the cards? no hand finished: no place to weigh them against" in lines
+    (ann,) = review.Review(["Ann"], [], luck[2:]).to_json()["players"]
+    assert ann["accuracy"] is None and ann["decisions"] == 0
 
 
 @pytest.mark.slow
