@@ -76,6 +76,10 @@ def sparkline(values: list[float], width: int, worst: float) -> str:
     return "".join(out)
 
 
+#: A decision no action found did better than, and the same where the line is narrow.
+NO_BETTER, NONE_BETTER = " · no better action found", " · none better"
+
+
 @dataclass
 class ReviewState:
     """The judged decisions of a record as they come in, and whose are followed."""
@@ -208,7 +212,9 @@ class ReviewState:
         if width is None or fragment_list_width(line) <= width:
             return line
         judged = self.of_step(screen.step) if screen.step.action is not None else None
-        if judged is None or not judged.label or judged.gap <= 0:
+        if judged is not None and judged.gap <= 0:  # (a pass: "no better action fo…" at 60)
+            return [(part[0], NONE_BETTER) if part[1] == NO_BETTER else part for part in line]
+        if judged is None or not judged.label:
             return line
         who = screen.step.view.seating[screen.step.actor]  # type: ignore[index]
         head = f" −{judged.loss:.2f} {judged.label}"
@@ -252,7 +258,7 @@ class ReviewState:
             line.append(("class:dim", " · the best"))
             return line
         if judged.gap <= 0:  # the best found on half the worlds did no better on the rest
-            line.append(("class:dim", " · no better action found"))
+            line.append(("class:dim", NO_BETTER))
             return line
         # (the best is what a player most wants to read: in the text's own colour)
         line += [("class:dim", " · best "), ("", f"{action_text(judged.best)} ({best:.2f})")]

@@ -1028,6 +1028,8 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     state.judged[key] = replace(state.judged[key], loss=0.0, label=None, gap=-0.1)
     decision = "".join(text for _, text in state.decision(screen))
     assert decision.endswith("(2.30) · no better action found"), decision
+    narrow = state.decision(screen, len(decision) - 5)  # (60 columns cut it: "fo…")
+    assert "".join(text for _, text in narrow).endswith("(2.30) · none better"), narrow
     assert "best" not in decision.replace("better", "")
 
 
