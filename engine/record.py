@@ -126,6 +126,12 @@ def by_the_table(step: Any) -> bool:
     return isinstance(step, Mapping) and step.get("timeout") in TIMEOUTS
 
 
+def last_step(game: Game) -> tuple[int, int]:
+    """Where the last decision made in `game` stands in its record: (hand, action), from
+    0 (what `to_record`'s `timeouts` are keyed by)."""
+    return len(game.history) - 1, len(game.history[-1].actions) - 1
+
+
 def to_record(
     game: Game, preset: str | None = None, timeouts: Mapping[tuple[int, int], str] | None = None
 ) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable
 
 from president.engine import Game, IllegalAction, Phase, RulesError
-from president.engine.record import action_from_json
+from president.engine.record import action_from_json, last_step
 from president.protocol import messages as m
 
 from .config import ServerConfig, TableSettings
@@ -115,7 +115,7 @@ def _rebuild(
                 why = body.get("timeout", "")
                 hand_log.replay(settings.name, number, events, why)
                 if why:  # (the record says the table made it: `Table.timeouts`)
-                    timeouts[(len(game.history) - 1, len(game.history[-1].actions) - 1)] = why
+                    timeouts[last_step(game)] = why
             if kind in ("deal", "act"):
                 remaining = body["remaining"]
                 if game.phase not in (Phase.PLAY, Phase.EXCHANGE):

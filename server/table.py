@@ -34,7 +34,7 @@ from president.engine import (
     Returned,
     Took,
 )
-from president.engine.record import action_to_json, to_record
+from president.engine.record import action_to_json, last_step, to_record
 from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.errors import Code
@@ -996,13 +996,11 @@ class Table:
         self._last_move = self.number + 1  # (the action's own event: the first)
         if timeout:
             self._timed_out[seat] = self._last_move
-            self.timeouts[(len(self.game.history) - 1, len(self.game.history[-1].actions) - 1)] = (
-                timeout
-            )
+            self.timeouts[last_step(self.game)] = timeout
         if timeout == "away" and self.settings.turn_seconds:
-            for slot in self.chairs.slots:
-                if slot.name == name and not slot.present:
-                    slot.lapsed = True  # (its later turns: at once, until it is back)
+            slot = self.chairs.named(name)
+            if not slot.present:
+                slot.lapsed = True  # (its later turns: at once, until it is back)
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
