@@ -379,31 +379,44 @@ class LobbyScreen:
 
     def ladder_lines(self, width: int = 80) -> list[str]:
         """The ladder's page in `width`: what it is, the columns' names, then a line a
-        player (place, rating, name, hands played); a name is cut, in the middle, only
-        when the line cannot hold it."""
+        player (place, rating, name, hands played), then what a `?` means; a name is cut,
+        in the middle, only when the line cannot hold it."""
+        head, places, foot = self.ladder_parts(width)
+        return [*head, *places, *foot]
+
+    def ladder_parts(self, width: int = 80) -> tuple[list[str], list[str], list[str]]:
+        """`ladder_lines` in its three parts: the head (what it is, the columns' names),
+        the places (a line a player: the part the lobby's pane scrolls), the foot."""
         ladder = self.ladder
         if ladder.unsupported:
-            return ["this server keeps no ladder (an older version)"]
+            return ["this server keeps no ladder (an older version)"], [], []
         if not ladder.heard:
-            return ["asking the server for its ladder ..."]
+            return ["asking the server for its ladder ..."], [], []
         if not ladder.board:
-            return ["nobody is rated here yet: players are rated after every hand they finish"]
+            return (
+                ["nobody is rated here yet: players are rated after every hand they finish"],
+                [],
+                [],
+            )
         board = ladder.board
         rating_w = max(len("rating"), *(len(shown(e)) for e in board))
         hands_w = max(len("hands"), *(len(str(e.hands)) for e in board))
         name_w = max(4, min(max(cells(e.name) for e in board), width - rating_w - hands_w - 7))
-        out = [
+        head = [
             f"{ladder.total} rated (rating = mu - 3 sigma)",
             f"{'#':>3} {'rating':>{rating_w}}  {'name':<{name_w}} {'hands':>{hands_w}}",
         ]
-        for e in board:
-            name = middle_cut(e.name, name_w)
-            out.append(
-                f"{e.place:>3} {shown(e):>{rating_w}}  {pad(name, name_w)} {e.hands:>{hands_w}}"
-            )
-        if any(e.provisional for e in board):
-            out.append(middle_cut("? not settled yet: listed after the settled ones", width))
-        return out
+        places = [
+            f"{e.place:>3} {shown(e):>{rating_w}}  {pad(middle_cut(e.name, name_w), name_w)}"
+            f" {e.hands:>{hands_w}}"
+            for e in board
+        ]
+        foot = (
+            [middle_cut("? not settled yet: listed after the settled ones", width)]
+            if any(e.provisional for e in board)
+            else []
+        )
+        return head, places, foot
 
     def ladder_width(self) -> int:
         """The width the ladder's lines need for every name whole."""

@@ -438,13 +438,10 @@ class LobbyApp:
     def _ladder(self, width: int) -> tuple[list[Line], list[Line], list[Line]]:
         """The ladder's head (what it is in words, the columns' names), its places, a
         line a player (`LadderView` scrolls them), and its foot (what a `?` means)."""
-        first, *rest = self.screen.ladder_lines(width)
+        (first, *titles), places, foot = self.screen.ladder_parts(width)
         head = [("class:dim", part) for part in wrap(first, width)]
-        if rest:
-            head.append(("class:title", rest[0]))
-        places = [("", line) for line in rest[1:] if not line.startswith("?")]
-        foot = [("class:dim", line) for line in rest[1:] if line.startswith("?")]
-        return head, places, foot
+        head += [("class:title", line) for line in titles]
+        return head, [("", line) for line in places], [("class:dim", line) for line in foot]
 
     def _form(self) -> StyleAndTextTuples:
         form = self.screen.form
