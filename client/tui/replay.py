@@ -62,6 +62,9 @@ class Step:
     #: Its first line says again, whole, a due the step before paid part of (a card at a
     #: time: `Payment`): the log shows it in place of that step's line.
     retells: bool = False
+    #: Why the table made this step's action for its seat (the record's `timeout`:
+    #: "time", "away", "left"), or "" where its player made it.
+    timeout: str = ""
 
     def seats(self) -> list[SeatRow]:
         """Each seat with its cards face up, and those it got in the exchange and kept."""
@@ -127,7 +130,7 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
     def keep(game: Game, hand: int, action: int | None, events: list[Event]) -> None:
         nonlocal paying
         narrator.rules = game.rules
-        retells = False
+        retells, why = False, ""
         if action is None:
             heard.clear()
             before = seatings[-1] if seatings else None
@@ -160,6 +163,7 @@ def walk(document: Mapping[str, Any]) -> tuple[list[Step], Fault | None]:
                 actor=actor,
                 skipped=skipped_seats(heard),
                 retells=retells,
+                timeout=why,
             )
         )
 

@@ -36,7 +36,7 @@ from president.bots.review import (
     worker_init,
 )
 from president.engine import Action, Bomb, Pass, Play
-from president.engine.record import NotARecord, by_the_table
+from president.engine.record import NotARecord
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 
 from .fit import cells, middle_cut
@@ -75,6 +75,9 @@ def sparkline(values: list[float], width: int, worst: float) -> str:
         out.append(BARS[max(0, min(len(BARS) - 1, round(good * (len(BARS) - 1))))])
     return "".join(out)
 
+
+#: Why the table made a player's move (a record's `timeout`), as the panel says it.
+TABLE_WHY = {"time": "its time ran out", "away": "away", "left": "it had left"}
 
 #: A decision no action found did better than, and the same where the line is narrow.
 NO_BETTER, NONE_BETTER = " · no better action found", " · none better"
@@ -245,9 +248,8 @@ class ReviewState:
         who = step.view.seating[step.actor]
         judged = self.of_step(step)
         if judged is None:
-            why = _by_the_table(screen, step.hand, step.action)
-            if why:  # (the timeout rule's move: not the player's to judge)
-                said = {"time": "its time ran out", "away": "away", "left": "it had left"}[why]
+            if step.timeout:  # (the timeout rule's move: not the player's to judge)
+                said = TABLE_WHY[step.timeout]
                 return [("class:dim", f" {who}: the table's move ({said}): not judged")]
             if (step.hand, step.action) in self._unjudged(screen):
                 return [("class:dim", f" {who}: not judged yet")]
@@ -444,12 +446,3 @@ def background_worker() -> None:
 def default_jobs() -> int:
     """Worker processes for a review beside the viewer: every core but one (the screen's)."""
     return max(1, (os.cpu_count() or 2) - 1)
-
-
-def _by_the_table(screen: ReplayScreen, hand: int, action: int) -> str:
-    """Why the table made the record's action for its seat (its `timeout`), or ""."""
-    try:
-        step = (screen.document or {})["hands"][hand]["actions"][action]
-    except (KeyError, IndexError, TypeError):
-        return ""
-    return str(step["timeout"]) if by_the_table(step) else ""
