@@ -22,6 +22,7 @@ import functools
 import hmac
 import logging
 import os
+import re
 import sqlite3
 import time
 import unicodedata
@@ -71,6 +72,10 @@ REFUSED_CATEGORIES = {
 #: How the lobby names a server's bot in a table's list ("bot:greedy"): no person's name
 #: begins so, in any case or width.
 BOT_PREFIX = "bot:"
+#: The words the screens call this client's own seat by ("you pass", "ann (you)"): a
+#: player so named spoke in each viewer's own voice (a hostile pass named itself "you":
+#: "you deal", "you pass", its moves read as the viewer's).  Compared by their looks.
+VIEWER_WORDS = frozenset({"you", "your", "yours", "yourself"})
 #: Variation selectors 15 and 16 (text or emoji style), welcome right after a symbol:
 #: a heart is often typed "❤️", U+2764 U+FE0F.
 PRESENTATION = frozenset("\ufe0e\ufe0f")
@@ -104,8 +109,17 @@ def looks(name: str) -> frozenset[str]:
 #: shifted every line after it on the others' screens (a pass: "99 cards 99 pts" of
 #: stale digits).  The regional indicators and the skin tones' modifiers.
 MISDRAWN = frozenset(
-    [chr(c) for c in range(0x1F1E6, 0x1F200)] + [chr(c) for c in range(0x1F3FB, 0x1F400)]
+    [chr(c) for c in range(0x1F1E6, 0x1F200)]
+    + [chr(c) for c in range(0x1F3FB, 0x1F400)]
+    # (and, a hostile pass: the Arabic ligatures counted one column that fonts draw 4-12
+    # wide, ﷽ U+FDFD the longest, and cuneiform, as wide)
+    + [chr(c) for c in range(0xFDFA, 0xFDFE)]
+    + [chr(c) for c in range(0x12000, 0x12550)]
 )
+#: The most combining marks a name may stack on one character: past it they draw over
+#: the lines above and below (a hostile pass's "y" and 30 marks left stray digits in
+#: others' logs).  Vietnamese, Thai and Devanagari need two.
+MOST_MARKS = 3
 
 
 def _unseen(ch: str, previous: str) -> str | None:
@@ -118,7 +132,14 @@ def _unseen(ch: str, previous: str) -> str | None:
     if ch in IGNORABLE:
         return "it shows as nothing"
     if ch in MISDRAWN:
-        return "terminals draw it wider or narrower than they count it (a flag, a skin tone)"
+        return (
+            "terminals draw it wider or narrower than they count it (a flag, a skin tone, a"
+            " long ligature)"
+        )
+    if ch in BLOCK_LINES:
+        return "the screens draw their own lines with such strokes"
+    if unicodedata.category(ch) == "Me":  # (U+20DD, U+0489: a ring or rays on a letter)
+        return "an enclosing mark, which draws over the characters beside it"
     if not skeleton(ch):  # the braille blank and the like: drawn, but as nothing
         return "it shows as a blank"
     return None
@@ -132,6 +153,37 @@ FRAME_DASHES = frozenset(
     "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u23af\u23e4\u2e1a\u2e3a\u2e3b"
     + "".join(chr(c) for c in range(0x2500, 0x2580))
 )
+
+
+#: The block elements and the legacy computers' line pieces: drawn as lines as the box
+#: drawing's are (a hostile pass set its watcher's name between "▁▁").
+BLOCK_LINES = frozenset(
+    [chr(c) for c in range(0x2580, 0x25A0)] + [chr(c) for c in range(0x1FB00, 0x1FC00)]
+)
+#: The looks (`skeleton`) of strokes that belong in names ("ラーメン", "一郎", "R2-D2")
+#: but, as a word of their own, set a name between lines as the screens set theirs:
+#: "ㅡ you are back at your seat ㅡ", "ーー the game so far ーー" (a hostile pass).
+STROKE_LOOKS = frozenset("-_~=—─ᅳー一㇐▬▔⎽〜")
+
+
+def _stroke_word(text: str) -> str | None:
+    """The first or last word of `text` (parted by spaces) if it is made only of strokes,
+    or None ("ann - bob" is a name; "- ann" begins as the screens' lines do)."""
+    words = text.split(" ")
+    return next(
+        (word for word in (words[0], words[-1]) if word and set(skeleton(word)) <= STROKE_LOOKS),
+        None,
+    )
+
+
+def _stacked(text: str) -> bool:
+    """`text` stacks more than `MOST_MARKS` combining marks on one character."""
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) == "Mn" else 0
+        if run > MOST_MARKS:
+            return True
+    return False
 
 
 def name_problem(name: str) -> str | None:
@@ -162,7 +214,24 @@ def name_problem(name: str) -> str | None:
                 f"a name may not hold {dash} (U+{ord(dash):04X}): the screens draw their own"
                 " lines and boxes with such strokes (a hyphen, -, is fine)"
             )
+        strokes = _stroke_word(text)
+        if strokes is not None:
+            return (
+                f"a name may not begin or end with {strokes!r}, a word of dashes or strokes"
+                " alone: the screens set their own lines between such strokes"
+            )
+        if _stacked(text):
+            return (
+                f"a name may not stack more than {MOST_MARKS} marks on one letter: they would"
+                " draw over the lines around it"
+            )
     return None
+
+
+def viewer_word(name: str) -> str | None:
+    """The first word of `name` that reads as one of `VIEWER_WORDS`, or None."""
+    words = re.split(r"[\W_]+", name_key(name))
+    return next((w for w in words if w and {skeleton(w)} & VIEWER_WORDS), None)
 
 
 def mixed_scripts(name: str) -> list[str]:
@@ -317,6 +386,12 @@ class NameBook:
         if name_key(name).startswith(BOT_PREFIX):
             return (
                 f'a name may not begin with "{BOT_PREFIX}": the lobby shows the server\'s bots so'
+            )
+        viewer = viewer_word(name)
+        if viewer is not None:
+            return (
+                f"a name may not hold the word {viewer!r}: the screens call each player's own"
+                " seat so"
             )
         if set("<>") & set(unicodedata.normalize("NFKC", name)):
             # ("t2ann> hi <t2bob" spoke in the chat as two people: "<t2ann> hi <t2bob> ...")

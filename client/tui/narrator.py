@@ -159,13 +159,16 @@ class Narrator:
     def who(self, seat: int) -> str:
         if not 0 <= seat < len(self.seating):
             return f"seat {seat}"
-        name = self.seating[seat]
-        return "you" if self.me and name == self.me else name
+        return "you" if self.mine(seat) else self.seating[seat]
+
+    def mine(self, seat: int) -> bool:
+        """`seat` is this client's own (by its name in the seating, never by the words
+        said: a player named "you", from a server that allows it, is not me)."""
+        return bool(self.me) and 0 <= seat < len(self.seating) and self.seating[seat] == self.me
 
     def says(self, seat: int, third: str, second: str) -> str:
         """`seat` and its verb: "bob plays", "you play"."""
-        name = self.who(seat)
-        return f"{name} {second if name == 'you' else third}"
+        return f"{self.who(seat)} {second if self.mine(seat) else third}"
 
     def timed_out(self, seat: int, why: str) -> str:
         """Why the timeout rule moved for `seat`: its time ran out, it was away, it left."""
@@ -227,7 +230,7 @@ class Narrator:
                 to = self.who(event.receiver)
                 if timeout:
                     return f"{self.timed_out(event.giver, timeout)}: auto-hand-over {moved} to {to}"
-                if to == "you":
+                if self.mine(event.receiver):
                     return f"{self.who(event.giver)} hands you {moved}"
                 return f"{self.says(event.giver, 'hands', 'hand')} {moved} to {to}"
             case Discarded():

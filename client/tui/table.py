@@ -743,9 +743,9 @@ class TableScreen:
         the log, and on the status line to a player hurried."""
         me = self.model.seat
         names = [self.name_of(seat) for seat in nudge.seats]
-        by = "you" if nudge.by == self.model.me else nudge.by
-        verb = "nudge" if by == "you" else "nudges"
-        them = "you" if names == ["you"] else "them"
+        mine = nudge.by == self.model.me
+        by, verb = ("you", "nudge") if mine else (nudge.by, "nudges")
+        them = "you" if me is not None and list(nudge.seats) == [me] else "them"
         line = (
             f"{by} {verb} {said_together(names)}: {nudge.seconds}s, then the table moves for {them}"
         )

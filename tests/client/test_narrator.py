@@ -85,6 +85,18 @@ def test_every_event_of_the_engine_is_told() -> None:
     assert narrator.line(Passed(1, False)) == "bob passes"
 
 
+def test_a_seat_named_you_is_not_said_as_this_clients_own() -> None:
+    """A hostile pass sat as "you" (refused by this server now, perhaps not by another):
+    its moves read "you pass", "you deal", as the viewer's own.  Its verbs agree with a
+    third person, so that "you passes" is not the viewer; the viewer's own still read
+    "you pass"."""
+    narrator = Narrator(me="ann", rules=find_preset("classic"), seating=("ann", "you", "cat"))
+    assert narrator.line(Passed(1, False)) == "you passes"
+    assert narrator.line(Passed(0, False)) == "you pass"
+    assert narrator.line(HandedOver(2, 1, 1, ())) == "cat hands 1 card to you"
+    assert narrator.line(HandedOver(2, 0, 1, ())) == "cat hands you 1 card"
+
+
 def test_cards_are_said_where_the_event_shows_them_and_counted_where_not() -> None:
     narrator = Narrator(seating=SEATING)
     assert narrator.line(Gave(3, 0, 2, CARDS)) == "dan gives 3♣ 4♦ to ann"

@@ -99,11 +99,38 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("pat\u2015", "U+2015)"),
         ("Zoé\U0001f1ef\U0001f1f5花子", "U+1F1EF (Regional Indicator Symbol Letter J): terminals"),
         ("\U0001f44d\U0001f3fd ann", "U+1F3FD (Emoji Modifier Fitzpatrick Type-4)"),
+        # (a hostile pass: strokes that are letters in Korean and Japanese, set as words
+        # of their own, made a watcher's name read as the screens' own lines)
+        ("\u3161 you are back at your seat \u3161", "'\u3161', a word of dashes or strokes"),
+        ("\u30fc\u30fc the game so far \u30fc\u30fc", "a word of dashes or strokes alone"),
+        ("\u4e00 sam \u4e00", "a word of dashes or strokes alone"),
+        ("ann --", "a word of dashes or strokes alone"),
+        ("x\u2581\u2581 y", "U+2581 (Lower One Eighth Block): the screens draw"),
+        ("a\U0001fb79", "U+1FB79"),
+        ("y" + "".join(chr(0x300 + i) for i in range(30)), "stack more than 3 marks"),
+        ("a\u20dd\u20dd", "U+20DD (Combining Enclosing Circle): an enclosing mark"),
+        ("\ufdfd", "U+FDFD (Arabic Ligature Bismillah Ar-Rahman Ar-Raheem): terminals draw"),
     ],
 )
 def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
     refusal = name_problem(name)
     assert refusal is not None and why in refusal
+
+
+@pytest.mark.parametrize(
+    "name", ["you", "YOU", "y0u", "\uff59\uff4f\uff55", "ann (you)", "your_mom", "Yours"]
+)
+def test_a_person_may_not_be_named_as_the_screens_call_the_viewer(name: str) -> None:
+    """A hostile pass named itself "you": each viewer's log read its moves as their own
+    ("you deal", "you pass"), and "ann (you)" as their own seat's row."""
+    for key in (ANN, ""):
+        refusal = NameBook().refusal(name, key)
+        assert refusal is not None and "the screens call each player's own seat so" in refusal
+
+
+@pytest.mark.parametrize("name", ["youssef", "bayou", "Yoü", "y o u"])
+def test_names_holding_you_in_a_word_of_their_own_pass(name: str) -> None:
+    assert NameBook().refusal(name, ANN) is None
 
 
 @pytest.mark.parametrize("name", ["bot:random", "BOT:search", "\uff42\uff4f\uff54\uff1agreedy"])
@@ -128,7 +155,20 @@ def test_a_name_may_not_hold_the_marks_that_frame_a_speaker_in_chat(name: str) -
 
 
 @pytest.mark.parametrize(
-    "name", ["Ann Lee", "\u2764\ufe0f", "\u2764\ufe0fAnn", "R2-D2", "\u3055\u304f\u3089"]
+    "name",
+    [
+        "Ann Lee",
+        "\u2764\ufe0f",
+        "\u2764\ufe0fAnn",
+        "R2-D2",
+        "\u3055\u304f\u3089",
+        "\u4e00\u90ce",  # 一郎: a stroke begins it, in a word with a letter
+        "\u30e9\u30fc\u30e1\u30f3",  # ラーメン
+        "jean-luc",
+        "Nguy\u1ec5n",
+        "Nguye\u0302\u0303n",  # (decomposed: two marks on one letter)
+        "\u0915\u094d\u0937\u093f",  # क्षि
+    ],
 )
 def test_a_name_that_shows_what_it_is_passes(name: str) -> None:
     """Single inner spaces, and the emoji style selector right after a symbol."""
