@@ -119,7 +119,7 @@ class TurnTimer:
         self,
         events: Sequence[Event],
         someone_to_act: bool,
-        turn_seconds: int,
+        turn_seconds: float,
         owing: bool = False,
     ) -> None:
         """After `events`: a whole turn's time for the seat to act if the turn is new

@@ -76,6 +76,12 @@ class Slot:
     #: the rest of the game: a game-night pass).  Not journaled: a restart's window
     #: waits for everyone again.
     lapsed: bool = False
+    #: At a table with a turn timer, how many of the seat's turns in a row its time ran
+    #: out with its person here ("time"): each halves its next turn's time, down to
+    #: `Table.turn_time`'s floor, until the person moves of their own (a hostile pass
+    #: sat, stayed connected and never moved: a full minute at every one of its turns,
+    #: for a whole game).  Not journaled: a restart gives it its whole time again once.
+    idle_turns: int = 0
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
     #: The address that added this bot (bots count against it, and only it or the

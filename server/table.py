@@ -67,6 +67,9 @@ WATCHERS_NAMED = 12
 #: Seconds within which everyone at a table hears who came to watch or went (once for
 #: however many did meanwhile).
 WATCHERS_EVERY = 0.5
+#: The shortest turn a seat whose time keeps running out with its person here is given
+#: (`Table.turn_time`): time enough for a person back at the keyboard to move.
+IDLE_FLOOR_SECONDS = 10.0
 #: How long a table remembers a person who held it up by not saying ready (by name):
 #: sitting again within it goes on with the time they had (`Table.unseat_unready`).
 UNREADY_MEMORY = 600.0
@@ -955,6 +958,19 @@ class Table:
     def away(self, seat: int) -> bool:
         return not self._slot_for_seat(seat).present
 
+    def turn_time(self) -> float:
+        """The time the seats owing a move now have for it: the table's turn time, halved
+        for each turn in a row that ran out with the seat's person here (`Slot.idle_turns`),
+        down to `IDLE_FLOOR_SECONDS` (or the turn time, if shorter); the fullest of the
+        seats' (an exchange's seats owe at once: one who moves is not hurried for
+        another who does not)."""
+        full = self.settings.turn_seconds
+        game = self.game
+        if not full or game is None or not game.actors:
+            return full
+        idle = min(self._slot_for_seat(seat).idle_turns for seat in game.actors)
+        return max(min(full, IDLE_FLOOR_SECONDS), full / 2**idle) if idle else full
+
     def lapsed(self, seat: int) -> bool:
         """The seat is away, and the timeout rule has played for it since it went, at a
         table with a turn timer (`Slot.lapsed`): its turns are played for at once."""
@@ -1001,6 +1017,11 @@ class Table:
             slot = self.chairs.named(name)
             if not slot.present:
                 slot.lapsed = True  # (its later turns: at once, until it is back)
+        slot = self.chairs.named(name)
+        if timeout == "time" and slot.bot is None:
+            slot.idle_turns += 1  # (its next turn: half the time)
+        elif not timeout:
+            slot.idle_turns = 0  # (moved of its own: its whole time)
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
@@ -1121,7 +1142,7 @@ class Table:
         if taken and not moved:
             reason = "take"
         timer = self.driver.timer
-        timer.rearm(events, bool(game.actors), self.settings.turn_seconds, game.due is not None)
+        timer.rearm(events, bool(game.actors), self.turn_time(), game.due is not None)
         number = self.number
         self.number += len(events) + len(resealed)
         over = next((e for e in events if isinstance(e, HandOver)), None)

@@ -301,6 +301,51 @@ async def test_a_seat_played_for_while_away_is_played_for_at_once_until_it_is_ba
     await t.stop()
 
 
+async def test_a_seat_here_whose_time_keeps_running_out_has_less_of_it_until_it_moves() -> None:
+    """A hostile pass sat, stayed connected and never moved: every one of its turns cost
+    the others the whole turn time, for the whole game.  Each turn in a row whose time
+    runs out with its person here halves the next one's, down to 10 s; a move of its own
+    gives the whole time back.  (Ten minutes a turn: the halves are unmistakable.)"""
+    t, members, game, seat = await under_way(turn_seconds=600)
+    ann = member_of(t, members, seat)
+    others = [x for x in members if x is not ann]
+
+    def ann_to_move() -> bool:
+        return any(game.seating[s] == ann.name for s in game.actors)
+
+    async def others_move_until_ann() -> None:
+        while not ann_to_move():
+            for actor in list(game.actors):
+                mover = next((x for x in others if x.name == game.seating[actor]), None)
+                if mover is not None:
+                    await t.act(mover, game.timeout_action(actor))
+            await asyncio.sleep(0.01)
+
+    def seconds_shown() -> float:
+        """The time ann's turn has, as the view she is sent says."""
+        views = [x for x in ann.sent if isinstance(x, m.TableView)]
+        assert views[-1].turn_deadline_ms is not None
+        return views[-1].turn_deadline_ms / 1000
+
+    told_times = []
+    for _ in range(3):  # her time runs out three turns in a row, her connection open
+        await asyncio.wait_for(others_move_until_ann(), 20)
+        told_times.append(seconds_shown())
+        t.driver.timer.deadline = t.clock() - 1
+        t.driver.wake()
+        await wait_for(lambda: not ann_to_move())
+    assert [round(x, -1) for x in told_times] == [600, 300, 150], told_times
+    await asyncio.wait_for(others_move_until_ann(), 20)
+    assert 70 < seconds_shown() <= 75  # (halved once more: 75 s)
+    seat = next(s for s in game.actors if game.seating[s] == ann.name)
+    await t.act(ann, game.timeout_action(seat))  # she moves of her own
+    await asyncio.wait_for(others_move_until_ann(), 20)
+    assert seconds_shown() > 590, "her whole time again"
+    t.chairs.named(ann.name).idle_turns = 9
+    assert t.turn_time() == 10.0  # (the floor: time for a person back to move)
+    await t.stop()
+
+
 async def test_after_a_restart_the_clock_shows_the_window_for_a_seat_not_back() -> None:
     """A game-night pass: restarted, the table waited 120 s for the friend to lead who
     was not back, and the others' clock counted down the 35 s his turn had held and
