@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import secrets
 import time
@@ -70,6 +71,12 @@ WATCHERS_EVERY = 0.5
 #: The shortest turn a seat whose time keeps running out with its person here is given
 #: (`Table.turn_time`): time enough for a person back at the keyboard to move.
 IDLE_FLOOR_SECONDS = 10.0
+#: How long a chair freed for a person who did not say ready is kept for the table's own
+#: players to fill with a bot (`Table.unseat_unready`; the ready time, if shorter): a
+#: hostile pass took it again from a fresh address within a millisecond of its freeing,
+#: before anyone could press `b`, and so held a table from starting for as long as it
+#: had addresses.
+KEPT_SECONDS = 15.0
 #: How long a table remembers a person who held it up by not saying ready (by name):
 #: sitting again within it goes on with the time they had (`Table.unseat_unready`).
 UNREADY_MEMORY = 600.0
@@ -154,6 +161,9 @@ class Table:
         #: By name, how long each person in a chair has held up this full table by not
         #: saying ready while its creator was, and when they last did (`unseat_unready`).
         self._held_up: dict[str, tuple[float, float]] = {}
+        #: Until when the chairs `unseat_unready` last freed are kept for a bot the
+        #: table's own players add (`KEPT_SECONDS`; None: none kept).
+        self._kept_until: float | None = None
         #: When `unseat_unready` last found the table held up (None: not at its last look).
         self._looked: float | None = None
         self.journal = journal
@@ -489,6 +499,19 @@ class Table:
             ):
                 raise TableError(
                     Code.NOT_ALLOWED, f"{member.name} is still in the game at {self.name}"
+                )
+            kept, creator = self._kept_until, self.settings.creator
+            if (
+                kept is not None
+                and self.clock() < kept
+                and self.status != "playing"
+                and (creator is None or member.address != creator[0])  # (the host's machine)
+            ):
+                raise TableError(
+                    Code.NOT_ALLOWED,
+                    f"a chair at {self.name} was just freed from a player who did not say"
+                    " ready: its players may fill it with a bot first; try again in"
+                    f" {math.ceil(kept - self.clock())} s",
                 )
             slot = self.chairs.sit(member, seat)
             if self.status == "playing":
@@ -832,6 +855,7 @@ class Table:
                     )
                 gone.append(Unseated(name, address, member))
             if gone:
+                self._kept_until = now + min(KEPT_SECONDS, wait)
                 self.note_seats()
                 self.broadcast_view()
             return gone

@@ -21,7 +21,7 @@ from president.server.table import Table
 from ..harness.ports import free_port
 from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
-from .test_table import Member, seated, table
+from .test_table import Member, refused, seated, table
 
 #: Short enough for a test; the lobby looks every ready_seconds / 4.
 READY = 0.4
@@ -64,6 +64,7 @@ async def test_a_squatter_who_never_says_ready_is_moved_out_and_the_game_starts(
         assert [s.ready for s in table.chairs if s.name] == [True, True]
         cat = await client(server, "cat", tmp_path)
         tasks.append(asyncio.create_task(cat.run()))
+        await asyncio.sleep(READY)  # (the chair is kept for the table's bot that long)
         await cat.send(m.Join(table="T"))
         await wait_for(lambda: cat.model.slot is not None)
         await cat.send(m.Ready())
@@ -232,6 +233,33 @@ async def test_a_squatter_away_is_timed_too() -> None:
     assert t.moved_out("sly", 5.0) and not t.moved_out("bob", 5.0)
 
 
+async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_tables_bot() -> None:
+    """A hostile pass took the freed chair again from a fresh address within a
+    millisecond, before a friend could press `b`, and held the table from starting for
+    as long as it had addresses.  The chair is kept for the table's own players for 15 s
+    (or the ready time, if shorter: 5 s here): a newcomer is refused, saying when to
+    come back; a bot fills it; later a person may sit."""
+    t, now, (ann, _bob, _sly) = await held_up_by_sly()
+    assert await looked_at(t, now, 0.0, ann) == []
+    assert await looked_at(t, now, 5.0, ann) == ["sly"]
+    now[0] = 6.0
+    (vera,) = [Member("vera")]
+    message = await refused(Code.NOT_ALLOWED, lambda: t.join(vera, None, None))
+    assert message == (
+        "a chair at T was just freed from a player who did not say ready: its players may"
+        " fill it with a bot first; try again in 4 s"
+    )
+    await t.add_bot("random", None)  # (bob's `b`: the lobby lets the table's people)
+    assert t.status == "playing"
+    t2, now2, (ann2, _, _) = await held_up_by_sly()
+    assert await looked_at(t2, now2, 0.0, ann2) == []
+    assert await looked_at(t2, now2, 5.0, ann2) == ["sly"]
+    now2[0] = 10.0  # the chair kept no more: a person sits
+    (vera,) = await seated(t2, "vera")
+    assert t2.chairs.index_of(vera) == 2
+    await t.stop()
+
+
 async def test_two_guests_taking_turns_not_to_be_ready_are_both_timed() -> None:
     """A hostile pass kept a table waiting for ever with two chairs, one of them always
     not ready: saying ready a moment wiped a person's time.  Now it is kept until the
@@ -353,17 +381,19 @@ async def test_leaving_before_the_time_is_up_and_sitting_again_renamed_goes_on_w
     await t.join(sly2, None, None)
     # sat again a second ago, renamed: the address's time goes on, 5 s in all
     assert await looked_at(t, now, 5.0, ann) == ["sly2"]
+    now[0] = 10.0  # (the chair kept for the table's bot until then)
     await seated(t, "vera")  # from a machine of her own: her whole time
-    assert await looked_at(t, now, 7.0, ann) == []
-    assert await looked_at(t, now, 11.0, ann) == []
-    assert await looked_at(t, now, 12.0, ann) == ["vera"]
-    # at the creator's own address (the host's bots and friends there) only the name counts
+    assert await looked_at(t, now, 12.0, ann) == []
+    assert await looked_at(t, now, 16.0, ann) == []
+    assert await looked_at(t, now, 17.0, ann) == ["vera"]
+    # at the creator's own address (the host's bots and friends there) only the name
+    # counts; and the chair just freed is theirs to take at once
     await t.join(Member("lo1", address=ann.address), None, None)
-    for at in (13.0, 14.0, 17.0):
+    for at in (18.0, 19.0, 22.0):
         assert await looked_at(t, now, at, ann) == []
     await t.leave(next(s.member for s in t.chairs if s.name == "lo1"))  # type: ignore[arg-type]
     await t.join(Member("lo2", address=ann.address), None, None)
-    assert await looked_at(t, now, 18.0, ann) == []  # lo2 starts afresh, as before
+    assert await looked_at(t, now, 23.0, ann) == []  # lo2 starts afresh, as before
 
 
 async def test_at_the_cap_a_table_not_started_in_time_makes_room(tmp_path: Path) -> None:
