@@ -33,8 +33,12 @@ ANSWER_BYTES_PER_TOKEN = 4096
 #: table is answered with the whole table view, built and encoded for this connection
 #: (a crowd asking to watch again and again in a loop kept a friend's hello waiting
 #: 1.1-4.3 s at the p95: scripts/attack_password_guess.py).
-#: Leaving a seat mid-game is a view to the whole table and a journal entry: as much.
-EXTRA_COST: dict[type[m.Message], float] = {m.Join: 16.0, m.Spectate: 16.0, m.Leave: 16.0}
+#: Leaving a seat mid-game is a view to the whole table and a journal entry: as much;
+#: so are saying ready or not, and adding or removing a bot (a hostile pass flipped
+#: ready 2,000 times: 220 whole views a second to each friend at the table).
+EXTRA_COST: dict[type[m.Message], float] = dict.fromkeys(
+    (m.Join, m.Spectate, m.Leave, m.Ready, m.AddBot, m.RemoveBot), 16.0
+)
 #: However many connections share `queue_total`, each may queue this much (a few table
 #: lists and views in a burst: a client that reads is not dropped while the server is busy).
 QUEUE_FLOOR = 256 * 1024

@@ -284,6 +284,31 @@ async def test_an_address_sending_more_than_its_bytes_is_read_slower() -> None:
         assert len(slept) == 1 and 0 < slept[0] <= 1.0  # (less the refill meanwhile)
 
 
+async def test_saying_ready_again_and_again_costs_what_its_views_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile pass flipped ready 2,000 times: each flip was a whole view to every
+    seat at the table, 220 a second to a friend.  Saying ready (or not) costs 16 tokens
+    more, as a join does: with the bucket full again (60), 30 flips have a few handled
+    and then wait, the bucket short (a token a message, all 30 would go through with
+    tokens to spare)."""
+    handled = counted(monkeypatch, m.Ready)
+    async with running_server(tmp_path, rate_per_second=50.0, rate_burst=60.0) as server:
+        flipper = await client(server, "flip", tmp_path)
+        await flipper.send(m.CreateTable(name="t", preset="classic", toggles={}, seats=4))
+        await flipper.send(m.Join(table="t"))
+        await wait_for(lambda: "t" in server.lobby.tables, what="the table")
+        session = next(s for s in server.sessions if getattr(s, "name", "") == "flip")
+        chairs = server.lobby.tables["t"].chairs
+        await wait_for(lambda: any(c.name == "flip" for c in chairs), what="seated")
+        await asyncio.sleep(1.5)  # (at 50 a second the bucket is full again: 60)
+        for at in range(30):
+            await flipper.send(m.Ready(ready=at % 2 == 0))
+        await wait_for(lambda: session._tokens < -5, what="the flipper's bucket short")
+        assert handled[0] <= 6, handled
+        await flipper.link.close()
+
+
 async def test_watching_a_table_costs_what_its_answer_costs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
