@@ -10,7 +10,7 @@ from typing import Literal
 from president.bots.strategies import described
 from president.protocol import messages as m
 from prompt_toolkit.application import Application, get_app
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Never
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -248,7 +248,10 @@ class LobbyApp:
         )
         wide = VSplit([Frame(self.list_window, title="tables", width=self._list_width), details])
         # the ladder where it does not fit beside the tables: in their place, names whole
-        alone = HSplit([details])
+        # (the tables' list hidden there, not gone: the keys go back to it after a chat
+        # line or a password; a newcomer's pass, `l` then `c` at 80x24, ended the client
+        # with "Window does not appear in the layout")
+        alone = HSplit([details, ConditionalContainer(self.list_window, filter=Never())])
         narrow = HSplit(
             [
                 Frame(
@@ -351,7 +354,7 @@ class LobbyApp:
         if s.form is not None:
             return "class:dim", s.form.hint()
         if s.showing_ladder:  # (first: at 60x16 nothing said how to put it away)
-            return "class:dim", "l back to the tables · enter sits · ? help · q quits"
+            return "class:dim", "l back to the tables · enter sits · c chat · ? help · q quits"
         return (
             "class:dim",
             # the least needed last: a narrow screen drops them first (the help has all)

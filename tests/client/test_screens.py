@@ -1218,6 +1218,31 @@ async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
         assert len(line) <= columns
 
 
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (16, 60), (40, 120)])
+async def test_chat_said_with_the_ladder_shown_is_sent(rows: int, columns: int) -> None:
+    """A newcomer's pass at 80x24: `l` (the ladder in the tables' place), `c`, a line,
+    enter: an exception ("Window does not appear in the layout": the tables' list was
+    not there to be given the keys back) and the line never sent.  Esc the same."""
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = lobby_screen()
+        client = FakeClient(TableModel(me=ME))
+        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        await terminal.press("l")
+        await terminal.press("c")
+        await terminal.press("hello\r")
+        await terminal.press("c")
+        await terminal.press("x")
+        await terminal.press("\x1b")
+        text = await terminal.press("l")  # (the keys are the lobby's again)
+        assert "tables" in text, text
+        await terminal.stop()
+        await asyncio.sleep(0)  # (the chat's send, a task of its own)
+    said = [x for x in client.sent if isinstance(x, m.Chat)]
+    assert [x.text for x in said] == ["hello"], client.sent
+
+
 def test_a_ladder_pane_with_no_places_scrolls_nothing() -> None:
     """A review: a pane too short for the head alone ("asking the server ...") set its
     first place at -1, said "lines 0--1 of 0", and kept ↑/↓ from choosing tables."""
