@@ -94,6 +94,7 @@ class Table:
         self.name = "t"  # (the table's)
         self.away = {"cat"}  # (whose chair says they are not connected)
         self.watching: tuple[str, ...] = ()  # (who watches, protocol 14)
+        self.deadline_ms = 0  # (the turn timer's, as the view says: none)
 
     def view(self, status: str = "playing") -> m.TableView:
         game = self.game
@@ -113,7 +114,7 @@ class Table:
             status=status,  # type: ignore[arg-type]
             rules=wire.rules_to_wire("classic", self.rules),
             chairs=chairs,
-            turn_deadline_ms=0,
+            turn_deadline_ms=self.deadline_ms,
             game=public,
             watchers=len(self.watching),
             watching=self.watching[:12],
@@ -1472,13 +1473,23 @@ async def test_at_60_columns_the_header_keeps_the_preset_where_it_fits() -> None
     header = terminal.lines()[0]
     assert header.startswith(" local · classic+ · hand 2 · play"), header
     assert header.rstrip().endswith("[connected]  ? for help") and len(header.rstrip()) <= 59
-    # who watches is the first part to go (a pass: the preset went first, the count stayed)
+    # who watches goes before the preset (a pass: the preset went first, the count
+    # stayed), after "[connected]" (README: the header counts who watches; at 80 columns
+    # with a clock a newcomer's pass saw no count)
     async with open_table(mid_hand, 16, 60) as (table, terminal):
         table.name, table.watching = "local", ("dan",)
         table.deliver(table.view())
         await terminal.redraw()
     header = terminal.lines()[0]
-    assert header.startswith(" local · classic+ · hand 2 · play") and "watching" not in header
+    assert header.startswith(" local · classic+ · hand 2 · play · 1 watching"), header
+    assert "[connected]" not in header, header
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        table.name, table.watching, table.deadline_ms = "friday", ("dan",), 60_000
+        table.deliver(table.view())
+        await terminal.redraw()
+    header = terminal.lines()[0]
+    assert header.startswith(" friday · classic+ · hand 2 · play · ⏱ "), header
+    assert "· 1 watching" in header and header.rstrip().endswith("? for help"), header
 
 
 async def test_a_long_table_name_in_the_create_form_keeps_its_words_apart() -> None:
