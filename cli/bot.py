@@ -226,8 +226,8 @@ async def start_bot(
         denied = client.errors[-1]
         failed = f"{name} could not sit at {table}: {denied.message}"
         if denied.code == Code.TABLE_FULL:
+            reader.cancel()  # (first: closed under it, it said "connection lost — reconnecting")
             await client.link.close()
-            reader.cancel()
             raise TableFull(failed)
         held = denied.code == Code.RATE_LIMITED
         await wait_out(held, failed, f"{name}: {denied.message}", deadline, say)

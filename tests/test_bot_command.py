@@ -194,6 +194,9 @@ async def test_more_bots_than_free_seats_fill_them_and_play(tmp_path: Path) -> N
         assert "heuristic-bot-3 could not sit at T: every seat at T is taken: 2 of the 3 bots" in (
             text
         ), text
+        # (a newcomer's pass: "heuristic-bot-3: connection lost — reconnecting (attempt
+        # 1)" came first, the link closed under its reader)
+        assert "reconnecting" not in text + more.errors(), text + more.errors()
         for bot in (1, 2):
             assert f"heuristic-bot-{bot}: game 1 over" in text, text
         assert await first.exits(60) == 0, first.text() + first.errors()
