@@ -558,6 +558,13 @@ async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
 async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.guests.add(guest)
     lobby.send_list(guest)
+    _tell_chat_kept(lobby, guest)
+
+
+def _tell_chat_kept(lobby: Lobby, guest: Guest) -> None:
+    """The lobby's last lines of chat, to a guest at no table (version 12): after the
+    table list it asked for, or that leaving a table brought it (an independent client:
+    docs/PROTOCOL.md said one back from a table reads them, and a `leave` brought none)."""
     if lobby.chat_kept and guest.table is None and guest.version >= m.ChatHistory.SINCE:
         now = asyncio.get_running_loop().time()
         lines = tuple(
@@ -725,6 +732,7 @@ async def _leave(lobby: Lobby, guest: Guest, message: m.Leave) -> None:
     guest.table = None
     lobby.changed(table.name)
     lobby.send_list(guest)
+    _tell_chat_kept(lobby, guest)
 
 
 @handles(m.AddBot)

@@ -248,5 +248,11 @@ async def test_who_comes_to_the_lobby_reads_its_last_lines_of_chat(
             await wait_for(lambda who=who: m.Pong(nonce=7) in who.received)
         assert not any(isinstance(x, m.ChatHistory) for x in old.received)
         assert not any(isinstance(x, m.ChatHistory) for x in ann.received[seated_at:])
+        # back from the table: the list, then the lines (an independent client's pass:
+        # a `leave` brought the list alone)
+        await ann.send(m.Leave())
+        await wait_for(lambda: any(isinstance(x, m.ChatHistory) for x in ann.received[seated_at:]))
+        kinds = [type(x) for x in ann.received[seated_at:]]
+        assert kinds.index(m.Tables) < kinds.index(m.ChatHistory)
         for t in tasks:
             t.cancel()
