@@ -45,6 +45,19 @@ Found reading the document as a client's author:
   test_a_seed_taken_and_a_deal_check_are_not_answered
 - whether an `error` to a `hello` ends the connection -> `hello` ->
   test_a_refused_hello_leaves_the_connection_open_for_a_good_one
+
+Found by a client written from the document alone (2026-12-07), which played whole
+games and came back mid-hand with it:
+
+- whether your hand comes again after your own play; in a snapshot, the `table` or the
+  `hand` first -> `hand` -> test_your_hand_is_not_sent_after_your_own_play_and_a_snapshot_ends_with_it
+- which fields `create_table` needs; what `clear_rank` 8 is -> `create_table` ->
+  test_create_table_needs_toggles_and_seats_and_clear_rank_is_a_cards_face
+- the strategies `add_bot` takes -> `add_bot` ->
+  test_add_bot_takes_the_strategies_and_levels_the_document_lists
+- what answers `spectate` -> `spectate` -> test_spectate_is_answered_with_the_view_and_no_hand
+- the lobby's chat after `leave` -> `chat_history` -> tests/server/test_lobby.py::
+  test_who_comes_to_the_lobby_reads_its_last_lines_of_chat
 """
 
 from __future__ import annotations
@@ -80,7 +93,18 @@ from ..harness.servers import client, round_trip, running_server
 from ..harness.waiting import wait_for
 from ..server.test_hostile_guests import Guest, create, lobby
 from ..server.test_robustness import raw_tls
-from ..server.test_table import Member, all_ready, game_of, play_until, refused, seated, table
+from ..server.test_table import (
+    Member,
+    all_ready,
+    back_after_a_drop,
+    game_of,
+    member_of,
+    play_until,
+    refused,
+    seated,
+    table,
+    under_way,
+)
 from .test_certs import handshake
 
 CLASSIC = find_preset("classic")
@@ -460,3 +484,74 @@ async def test_a_refused_hello_leaves_the_connection_open_for_a_good_one(tmp_pat
         error = got[0]
         assert isinstance(error, m.Error) and (error.code, error.about) == ("bad_message", "hello")
         writer.close()
+
+
+# --- found by a client written from the document alone (2026-12-07) ---------------------
+
+
+async def test_your_hand_is_not_sent_after_your_own_play_and_a_snapshot_ends_with_it() -> None:
+    t, members, game, seat = await under_way()
+    ann = member_of(t, members, seat)
+    mark = len(ann.sent)
+    await t.act(ann, game.timeout_action(seat))  # (her lead: the lowest card)
+    after = ann.sent[mark:]
+    assert any(isinstance(x, m.Played) and x.seat == seat for x in after), after
+    assert not any(isinstance(x, m.SealedHand) for x in after), after
+    back = await back_after_a_drop(t, ann)  # a snapshot: seated, ..., table, then hand
+    kinds = [type(x) for x in back.sent]
+    assert kinds[0] is m.Seated and m.SealedHand in kinds, kinds
+    assert kinds.index(m.TableView) < kinds.index(m.SealedHand), kinds
+    snapshot = next(x for x in back.sent if isinstance(x, m.SealedHand))
+    assert snapshot.reason == "snapshot"
+    await t.stop()
+
+
+async def test_create_table_needs_toggles_and_seats_and_clear_rank_is_a_cards_face() -> None:
+    for missing in ("toggles", "seats"):
+        wired = {"type": "create_table", "name": "T", "preset": "classic", "toggles": {}}
+        wired["seats"] = 4
+        del wired[missing]
+        try:
+            m.Message.from_wire(unpack(pack(wired)))
+        except Exception as exc:  # (the schema's refusal: bad_message, naming the field)
+            assert getattr(exc, "code", None) is Code.BAD_MESSAGE, exc
+            assert f"missing field {missing!r}" in str(exc), exc
+        else:
+            raise AssertionError(f"create_table without {missing} was taken")
+    hall = lobby()
+    ann = Guest("ann")
+    await hall.handle(ann, create("T", toggles={"clear_rank": "8"}, seats=3))
+    assert ann.errors() == [Code.BAD_RULES]
+    assert "clear_rank must be one of none, 8, 10" in ann.sent[-1].message  # type: ignore[attr-defined]
+    await hall.handle(ann, create("Friday", toggles={"clear_rank": 8}, seats=3))
+    assert hall.tables["Friday"].settings.rules.clear_rank == 8  # the eights' face
+    await hall.close()
+
+
+async def test_add_bot_takes_the_strategies_and_levels_the_document_lists() -> None:
+    hall = lobby(bots_per_address=12)
+    ann = Guest("ann")
+    await hall.handle(ann, create("T", seats=8))
+    await hall.handle(ann, m.Join(table="T"))
+    listed = ("random", "greedy", "heuristic", "hoarder", "search", "easy", "normal", "hard")
+    for strategy in listed[:7]:  # (7 chairs free of 8; the last, a level, at another)
+        await hall.handle(ann, m.AddBot(table="T", strategy=strategy))
+    await hall.handle(ann, create("U", seats=3))
+    await hall.handle(ann, m.AddBot(table="U", strategy=listed[7]))
+    assert ann.errors() == [], ann.sent
+    await hall.handle(ann, m.AddBot(table="U", strategy="nonsense"))
+    assert ann.errors() == [Code.NOT_ALLOWED]
+    said = ann.sent[-1].message  # type: ignore[attr-defined]
+    assert all(name in said for name in listed), said
+    await hall.close()
+
+
+async def test_spectate_is_answered_with_the_view_and_no_hand() -> None:
+    t, _members, game, _ = await under_way()
+    eve = Member("eve")
+    await t.spectate(eve, None)
+    kinds = [type(x) for x in eve.sent]
+    assert m.TableView in kinds and m.Seated not in kinds and m.SealedHand not in kinds, kinds
+    assert kinds.index(m.HandHistory) < kinds.index(m.TableView), kinds
+    assert game.hand >= 0
+    await t.stop()
