@@ -226,7 +226,7 @@ async def run_stats(args: argparse.Namespace, secret: str | None) -> int:
         # (a pass missed the game's winner, a bot the server played: docs/ratings.md)
         said[2:2] = [
             "players rated by their player key (shown by the name they last used); not rated:",
-            "the server's own bots (b at a table), hands two people on one key play together",
+            "the server's own bots (b at a table), nor a hand in which two people shared a key",
         ]
         print("\n".join(said))
     return 0
