@@ -275,7 +275,7 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         """The columns besides the name's, as wide as they may get during a game."""
         cards, points, flags = max(cards_w, 2), max(points_w, 2), max(flags_w, len("passed"))
         numbers = (cards + 6 + 2 + points + 4) if words else (cards + 2 + points + 2)
-        rating = rating_w + 1 if rating_w else 0
+        rating = rating_w + (1 if title_w else 2) if rating_w else 0
         return 2 + rating + (title_w + 1 if title_w else 0) + 1 + numbers + flags + 1
 
     if fixed() + name_w > width:
@@ -296,7 +296,10 @@ def seat_lines(rows: Sequence[SeatRow], width: int) -> list[str]:
         else:
             numbers = f"{r.count:>{cards_w}}c {r.points:>{points_w}}p"
         flags = f" {r.flags}" if r.flags else ""
-        rating = f"{r.rating:<{rating_w}} " if rating_w else ""
+        # (two spaces before the numbers: "rating 757 11 cards" read as one figure, a
+        # newcomer's pass; a title's column parts them otherwise)
+        gap = " " if title_w else "  "
+        rating = f"{r.rating:<{rating_w}}{gap}" if rating_w else ""
         name = pad(middle_cut(r.name, name_w), name_w)
         out.append(f"{mark}{name} {rating}{title}{numbers}{flags}".rstrip())
     return out
@@ -360,7 +363,7 @@ def seats_width(rows: Sequence[SeatRow]) -> int:
         2
         + name
         + 1
-        + (rating + 1 if rating else 0)
+        + (rating + (1 if title else 2) if rating else 0)
         + (title + 1 if title else 0)
         + (numbers + flags + 1)
     )

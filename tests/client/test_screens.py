@@ -1349,6 +1349,16 @@ async def test_the_table_shows_each_seated_players_rating(rows: int, columns: in
             assert len(line) <= columns
 
 
+def test_a_rating_and_the_cards_are_two_columns_apart_where_no_title_parts_them() -> None:
+    """A newcomer's pass, a first hand at a server: "bob rating 757 11 cards" read as
+    one figure; with titles, the title's column parts them."""
+    rows = [SeatRow("bob", count=11, rating="rating 757"), SeatRow("ann", count=9)]
+    bob = seat_lines(rows, 60)[0]
+    assert "rating 757  11 cards" in bob, bob
+    titled = seat_lines([replace(r, title="Scum") for r in rows], 60)[0]
+    assert "rating 757 Scum 11 cards" in titled, titled
+
+
 # --- labels and widths (issue 27) --------------------------------------------------------
 
 #: Eight players, bots' names as `president bot` makes them, and a long one.
