@@ -919,6 +919,13 @@ class TableScreen:
             return "class:turn", self._due_status(view, width)
         actions = view.legal_actions()
         plays = [a for a in actions if isinstance(a, Play)]
+        chosen = self.chosen()
+        if chosen:  # (said in words too: reverse video alone, a newcomer's pass, is not
+            # seen in every terminal nor read by a screen reader)
+            said = f" your turn: {cards_text(chosen)} chosen: enter plays them, space unchooses"
+            if width is None or len(said) <= width:
+                return "class:turn", said
+            return "class:turn", f" {cards_text(chosen)} chosen: enter plays"
         if view.top is None:
             if view.opening:
                 return (

@@ -430,6 +430,28 @@ async def test_on_my_turn_the_hand_says_what_its_underline_means() -> None:
         assert "| your hand: underlined cards can be played |" in text, text
 
 
+@pytest.mark.parametrize(("rows", "columns"), [(16, 60), (24, 80)])
+async def test_the_cards_chosen_are_said_on_the_status_line(rows: int, columns: int) -> None:
+    """A newcomer's pass: the cards chosen were marked by reverse video alone, which a
+    plain-text capture, some terminals and a screen reader do not show; the status line
+    says them (and that enter plays them) until they are played or unchosen."""
+    async with open_table(mid_hand, rows, columns) as (table, terminal):
+        while not table.client.model.my_turn:
+            table.step()
+        await terminal.redraw()
+        screen = table.app.screen
+        legal = screen.legal_ranks()
+        screen.cursor = next(i for i, c in enumerate(screen.hand()) if c.rank in legal)
+        await terminal.press(" ")
+        (card,) = screen.chosen()
+        status = terminal.lines()[-1]
+        assert f"{card_text(card)} chosen: enter plays" in status, status
+        assert len(status.rstrip()) <= columns
+        await terminal.press(" ")  # unchosen: the keys again
+        status = terminal.lines()[-1]
+        assert " chosen:" not in status, status
+
+
 async def test_it_is_not_your_turn_goes_when_my_turn_comes() -> None:
     """A pass pressed s while the bots played: "it is not your turn" stayed under the
     header's "▶ bob (you)" and its running clock, until esc."""
