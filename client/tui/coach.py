@@ -89,9 +89,10 @@ def advice_text(advice: Advice, owed: int = 1) -> str:
         # the coach's pick with the worse figure, a user pass)
         # (and "s's return 4♥ is as good or better here (...; return 6♠: 2.5)" did not
         # say whose the second was, a newcomer's pass)
+        # (and "as good here or better" was hard to parse, a newcomer's pass)
         return (
-            f"coach: s suggests {other}, as good here or better: expected place"
-            f" {advice.other_expected:.1f} (the search's {chosen}: {advice.expected:.1f})"
+            f"coach: s suggests {other}, expected place {advice.other_expected:.1f}"
+            f" (no worse than the search's own {chosen}: {advice.expected:.1f})"
         )
     return f"{best} · s: {other}, {advice.other_expected:.1f}"
 
