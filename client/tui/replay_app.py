@@ -92,8 +92,9 @@ REVIEW_HELP = """
  best's, the places lost (both figures over the worlds
  that measured it), the label; the sparkline: expected
  place by decision, a tall bar nearer 1st
- its title: accuracy (0-100); how many blunders (blu),
- mistakes (mis) and inaccuracies (ina); then over the
+ its title: accuracy (0-100); how many blunders,
+ mistakes and inaccuracies (blu, mis, ina where the
+ line is narrow); then over the
  game in places (+ for better): cards, what the cards
  were worth; play, the decisions against the normal
  bot's (president analyze says more, in words)"""

@@ -185,17 +185,25 @@ class ReviewState:
             name = middle_cut(self.focus, max(8, width - len(f"review of  · {how}")))
             return "class:dim", f"review of {name} · {how}"
         summary = self.summary()
-        labels = ", ".join(f"{n} {name[:3]}" for name, n in reversed(summary.labels.items()) if n)
+        counted = [(name, n) for name, n in reversed(summary.labels.items()) if n]
+        # (in words where they fit: "11 ina, 4 mis, 4 blu" said nothing to a newcomer's
+        # pass; cut to three letters, which the help explains, where they do not)
+        words = ", ".join(
+            f"{n} {name if n == 1 else name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
+            for name, n in counted
+        )
+        labels = ", ".join(f"{n} {name[:3]}" for name, n in counted)
         parts = [
             f"review of {self.focus}",
             f"accuracy {summary.accuracy:.0f}" if summary.decisions else "no decision to judge",
-            labels,
+            words,
             f"cards {summary.cards:+.1f}, play {summary.gained:+.1f}",
         ]
         # (the labels go first; then a long name is cut in the middle before a figure
         # goes: it left "review of ... · cards -0.3, play +0.0", the accuracy gone, a
         # user pass; the cards' and the play's share are the last to go)
-        for drop in ((), (2,)):
+        for said, drop in ((words, ()), (labels, ()), ("", (2,))):
+            parts[2] = said
             text = " · ".join(p for i, p in enumerate(parts) if p and i not in drop)
             if cells(text) <= width:
                 return "class:title", text

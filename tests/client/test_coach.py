@@ -116,8 +116,7 @@ def test_the_coach_says_when_its_play_and_ss_are_no_different() -> None:
     assert advice_text(better) == "coach: pass, expected place 2.6 · s: 9♦ 9♥, 2.9"
     level = Advice(PASS, 3.0, pair, 2.8, 48)
     assert advice_text(level) == (
-        "coach: s suggests 9♦ 9♥, expected place 2.8"
-        " (no worse than the search's own pass: 3.0)"
+        "coach: s suggests 9♦ 9♥, expected place 2.8 (no worse than the search's own pass: 3.0)"
     )
 
 

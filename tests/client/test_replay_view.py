@@ -1067,8 +1067,16 @@ async def test_the_review_panel_on_screen_and_its_keys(rows: int, columns: int) 
         assert "exp. place" in terminal.text() and "]/[ mistake" in terminal.text()
         terminal.keys.send_text("]")  # the mistake, and the table as it stood after it
         await wait_for(lambda: screen.index == mistake, what=terminal.text)
-        await wait_for(lambda: "blunder" in terminal.text(), what=terminal.text)
+        # (the decision's line says it; the title counts it, in words, from the start)
+        await wait_for(
+            lambda: any(
+                "blunder" in line and "review of" not in line
+                for line in terminal.text().splitlines()
+            ),
+            what=terminal.text,
+        )
         on_screen(screen.step, terminal.text())
+        assert "· 1 blunder ·" in terminal.text() or columns < 80, terminal.text()
         lines = terminal.text().splitlines()
         assert len(lines) == rows and all(len(line) <= columns for line in lines)
         terminal.keys.send_text("]")
