@@ -889,7 +889,11 @@ class TableScreen:
         over = "game over" if table.status == "finished" else "the game stopped"
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
         review = "v = review, " if self.reviewable and self.game_over() else ""
-        return "class:turn", f" {over}: {review}{ready}{bot}, q = leave{shown}"
+        if self.reviewable:  # (`president play`: its help's words, a newcomer's pass)
+            ready, leave = "r = another game", "q = quit"
+        else:
+            leave = "q = leave"
+        return "class:turn", f" {over}: {review}{ready}{bot}, {leave}{shown}"
 
     def _exchange_status(self, seat: int, width: int | None) -> tuple[str, str]:
         public = self.model.public
@@ -1000,7 +1004,8 @@ class TableScreen:
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""
         review = "v: its review · " if self.reviewable else ""
-        keys = shorten(f"{review}q: leave · {again}esc: the table", width, (" · ",))
+        leave = "q: quit · r: another game · " if self.reviewable else f"q: leave · {again}"
+        keys = shorten(f"{review}{leave}esc: the table", width, (" · ",))
         out = [*lines, "", keys]
         if height is not None and len(out) > height:
             out = [line for line in out if line.strip()]

@@ -198,7 +198,8 @@ def test_watching_before_and_after_a_game() -> None:
     assert "v = review" not in finished  # (a server's table: no review key)
     reviewable = screen_at(over, status="finished")
     reviewable.reviewable = True  # (`president play`: the game just played is reviewed)
-    assert reviewable.status_line()[1].startswith(" game over: v = review, r = ready")
+    # (`president play`'s words are its help's: "another game", "quit", a newcomer's pass)
+    assert reviewable.status_line()[1] == " game over: v = review, r = another game, q = quit"
     closing = screen_at(over, status="playing").status_line()[1]  # before the table says so
     assert "r = ready" not in closing and "p passes" not in closing
     late = screen_at(following(), me="eve", slot=3).status_line()[1]
@@ -418,7 +419,7 @@ def test_the_final_standings_show_places_points_titles_and_the_office() -> None:
     assert lines[-1] == "q: leave · r: ready for another game · esc: the table"
     assert all(len(line) <= 60 for line in lines)
     screen.reviewable = True  # (`president play`'s table: `v` reviews the game)
-    assert screen.standings()[-1] == "v: its review · q: leave · r: ready for another game"
+    assert screen.standings()[-1] == "v: its review · q: quit · r: another game · esc: the table"
     screen.reviewable = False
     # in fewer rows (a 60x20 terminal), the blank lines go, then the keys (the status
     # line says them), and the office lines are still there
