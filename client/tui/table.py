@@ -230,6 +230,10 @@ class TableScreen:
     watchers_seen: tuple[str, ...] | None = None
     watchers_count: int = 0
     watchers_told: int = 0
+    #: Who sat in the chairs at the last view (None before the first), and the log's
+    #: lines this hand of people sitting down or leaving (as many as of watchers).
+    seated_seen: tuple[str, ...] | None = None
+    seated_told: int = 0
 
     # --- the hand -------------------------------------------------------------------
 
@@ -562,7 +566,28 @@ class TableScreen:
                 line += " (no more of these this hand: the seats show it)"
             self._add(line)
         self.present = now
+        self.sat()
         self.watched()
+
+    def sat(self) -> None:
+        """Who sat down in a chair here or left it since the last view: a line each in
+        the log, a few a hand (a newcomer's pass: nothing said who had sat down)."""
+        table, me = self.model.table, self.model.me
+        if table is None:
+            return
+        now = tuple(c.name for c in table.chairs if c.name and c.name != me)
+        before, self.seated_seen = self.seated_seen, now
+        if before is None:  # (the first view: the seats show who is there)
+            return
+        lines = [f"— {n} sat down —" for n in now if n not in before]
+        lines += [f"— {n} left the table —" for n in before if n not in now]
+        for line in lines:
+            if self.seated_told >= WATCHER_LINES:
+                return
+            self.seated_told += 1
+            if self.seated_told == WATCHER_LINES:
+                line = line.removesuffix(" —") + " (no more of these this hand) —"
+            self._add(line, "class:dim")
 
     def watched(self) -> None:
         """Who came to watch the table or stopped since the last view (protocol 14): a
@@ -770,7 +795,7 @@ class TableScreen:
                 self._add("— a new game —")  # another game at the same table
             self.hands_logged.add(event.hand)
             self.summary, self.message, self.presence_told = [], "", {}
-            self.watchers_told = 0
+            self.watchers_told = self.seated_told = 0
             if event.hand == 0:  # a new game
                 self.results, self.winners, self.standings_hidden = [], (), False
                 self.standings_top = 0

@@ -1437,6 +1437,30 @@ async def test_the_header_says_the_table_is_reconnecting(rows: int, columns: int
         assert "reconnecting" not in terminal.lines()[0], text
 
 
+async def test_the_log_says_who_sat_down_and_who_left_the_table() -> None:
+    """A newcomer's pass: nothing at the table said who had sat down (only the seats
+    changed).  Not on the first view (the seats show who is there); a few a hand."""
+    async with open_table(before_the_game, 24, 80) as (table, terminal):
+        everyone = table.seating
+        table.seating = everyone[:-1]  # the last chair empty
+        table.deliver(table.view("waiting"))
+        text = await terminal.redraw()
+        assert f"— {everyone[-1]} left the table —" in text, text
+        table.seating = everyone
+        table.deliver(table.view("waiting"))
+        text = await terminal.redraw()
+        assert f"— {everyone[-1]} sat down —" in text, text
+        assert f"{ME} sat down" not in text, text
+        for _ in range(10):  # sitting down and leaving again and again: a few lines
+            table.seating = everyone[:-1]
+            table.deliver(table.view("waiting"))
+            table.seating = everyone
+            table.deliver(table.view("waiting"))
+        text = await terminal.redraw()
+        said = [x for _, _, x in table.app.screen.stream if "sat down" in x or "left the" in x]
+        assert len(said) == 6 and "(no more of these this hand)" in said[-1], said
+
+
 async def test_the_log_says_when_another_player_goes_away_and_comes_back() -> None:
     """A host's pass: bob's client killed mid-hand, and ann's log said nothing, then or
     when he came back; only the seat's "away" and the header's clock told it."""
