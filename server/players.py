@@ -162,25 +162,53 @@ BLOCK_LINES = frozenset(
 )
 #: The looks (`skeleton`) of strokes that belong in names ("ラーメン", "一郎", "R2-D2")
 #: but, as a word of their own, set a name between lines as the screens set theirs:
-#: "ㅡ you are back at your seat ㅡ", "ーー the game so far ーー" (a hostile pass).
-STROKE_LOOKS = frozenset("-_~=—─ᅳー一㇐▬▔⎽〜")
+#: "ㅡ you are back at your seat ㅡ", "ーー the game so far ーー" (a hostile pass); and
+#: the letters and signs drawn as such a stroke that a second pass found (ㄧ, ᐨ, ـ, ˉ,
+#: ˍ; the scan lines ⎺ ⎻ ⎼, ⚊, the counting rods, braille's lines ⠒ ⠤).
+STROKE_LOOKS = frozenset("-_~=—─ᅳー一㇐▬▔⎽〜ㄧᐨـˉˍ⎺⎻⎼⚊⚋")
+#: Ranges of signs drawn as dots and lines: braille's patterns, the counting rods.
+LINE_SIGNS = ((0x2800, 0x28FF), (0x1D360, 0x1D37F))
 
 
-def _stroke_word(text: str) -> str | None:
-    """The first or last word of `text` (parted by spaces) if it is made only of strokes,
-    or None ("ann - bob" is a name; "- ann" begins as the screens' lines do)."""
-    words = text.split(" ")
-    return next(
-        (word for word in (words[0], words[-1]) if word and set(skeleton(word)) <= STROKE_LOOKS),
-        None,
+def _lineish(ch: str) -> bool:
+    """`ch` draws as a stroke, a dot or a mark of punctuation, no letter or digit."""
+    category = unicodedata.category(ch)
+    return (
+        category[0] == "P"
+        or category == "Sm"
+        or skeleton(ch) in STROKE_LOOKS
+        or any(low <= ord(ch) <= high for low, high in LINE_SIGNS)
     )
 
 
+def _stroke_word(text: str) -> str | None:
+    """The first or last word of `text` (parted by spaces) if, its marks aside, it is made
+    only of strokes and punctuation, or None ("ann - bob" is a name; "- ann", "ーー." and
+    "ー̱" begin as the screens' lines do)."""
+    words = text.split(" ")
+    for word in (words[0], words[-1]):
+        shown = [ch for ch in word if not unicodedata.category(ch).startswith("M")]
+        if shown and all(_lineish(ch) for ch in shown):
+            return word
+    return None
+
+
+#: Hangul's vowel and final jamo: drawn on the syllable before them, as marks are
+#: (a second pass stacked 19 on one syllable).
+JAMO_ON = ((0x1160, 0x11FF), (0xD7B0, 0xD7FF))
+
+
 def _stacked(text: str) -> bool:
-    """`text` stacks more than `MOST_MARKS` combining marks on one character."""
+    """`text` stacks more than `MOST_MARKS` marks on one character: combining marks of
+    any kind (spacing ones too: a second pass put 20 of U+093E on one letter, which the
+    terminal and prompt_toolkit count differently) and Hangul's joining jamo, counted on
+    the text decomposed (a precomposed ǖ carries two already)."""
     run = 0
-    for ch in text:
-        run = run + 1 if unicodedata.category(ch) == "Mn" else 0
+    for ch in unicodedata.normalize("NFD", text):
+        joins = unicodedata.category(ch).startswith("M") or any(
+            low <= ord(ch) <= high for low, high in JAMO_ON
+        )
+        run = run + 1 if joins else 0
         if run > MOST_MARKS:
             return True
     return False
@@ -217,8 +245,8 @@ def name_problem(name: str) -> str | None:
         strokes = _stroke_word(text)
         if strokes is not None:
             return (
-                f"a name may not begin or end with {strokes!r}, a word of dashes or strokes"
-                " alone: the screens set their own lines between such strokes"
+                f"a name may not begin or end with {strokes!r}, a word of dashes, strokes or"
+                " punctuation alone: the screens set their own lines between such strokes"
             )
         if _stacked(text):
             return (
@@ -229,8 +257,14 @@ def name_problem(name: str) -> str | None:
 
 
 def viewer_word(name: str) -> str | None:
-    """The first word of `name` that reads as one of `VIEWER_WORDS`, or None."""
-    words = re.split(r"[\W_]+", name_key(name))
+    """The first word of `name` that reads as one of `VIEWER_WORDS`, its accents aside
+    (a second pass: "yọu", "yóu"), or None."""
+    bare = "".join(
+        ch
+        for ch in unicodedata.normalize("NFD", name_key(name))
+        if not unicodedata.category(ch).startswith("M")
+    )
+    words = re.split(r"[\W_]+", bare)
     return next((w for w in words if w and {skeleton(w)} & VIEWER_WORDS), None)
 
 

@@ -101,15 +101,28 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("\U0001f44d\U0001f3fd ann", "U+1F3FD (Emoji Modifier Fitzpatrick Type-4)"),
         # (a hostile pass: strokes that are letters in Korean and Japanese, set as words
         # of their own, made a watcher's name read as the screens' own lines)
-        ("\u3161 you are back at your seat \u3161", "'\u3161', a word of dashes or strokes"),
-        ("\u30fc\u30fc the game so far \u30fc\u30fc", "a word of dashes or strokes alone"),
-        ("\u4e00 sam \u4e00", "a word of dashes or strokes alone"),
-        ("ann --", "a word of dashes or strokes alone"),
+        ("\u3161 you are back at your seat \u3161", "'\u3161', a word of dashes, strokes"),
+        (
+            "\u30fc\u30fc the game so far \u30fc\u30fc",
+            "a word of dashes, strokes or punctuation alone",
+        ),
+        ("\u4e00 sam \u4e00", "a word of dashes, strokes or punctuation alone"),
+        ("ann --", "a word of dashes, strokes or punctuation alone"),
         ("x\u2581\u2581 y", "U+2581 (Lower One Eighth Block): the screens draw"),
         ("a\U0001fb79", "U+1FB79"),
         ("y" + "".join(chr(0x300 + i) for i in range(30)), "stack more than 3 marks"),
         ("a\u20dd\u20dd", "U+20DD (Combining Enclosing Circle): an enclosing mark"),
         ("\ufdfd", "U+FDFD (Arabic Ligature Bismillah Ar-Rahman Ar-Raheem): terminals draw"),
+        # (a second pass: more strokes, a stroke with a mark or a dot, spacing marks and
+        # Hangul's joining jamo stacked, a precomposed letter with three more)
+        ("\u23ba\u23ba x", "a word of dashes, strokes or punctuation alone"),
+        ("x \u3127", "a word of dashes, strokes or punctuation alone"),
+        ("\u30fc\u30fc. x", "a word of dashes, strokes or punctuation alone"),
+        ("\u30fc\u0331 x", "a word of dashes, strokes or punctuation alone"),
+        ("\u2812\u2812 x", "a word of dashes, strokes or punctuation alone"),
+        ("ann" + "\u093e" * 20, "stack more than 3 marks"),
+        ("\uac00" + "\u1161" * 19, "stack more than 3 marks"),
+        ("\u01d6" + "\u0300" * 3, "stack more than 3 marks"),
     ],
 )
 def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
@@ -118,7 +131,8 @@ def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["you", "YOU", "y0u", "\uff59\uff4f\uff55", "ann (you)", "your_mom", "Yours"]
+    "name",
+    ["you", "YOU", "y0u", "\uff59\uff4f\uff55", "ann (you)", "your_mom", "Yours", "y\u1ecdu"],
 )
 def test_a_person_may_not_be_named_as_the_screens_call_the_viewer(name: str) -> None:
     """A hostile pass named itself "you": each viewer's log read its moves as their own
@@ -128,7 +142,7 @@ def test_a_person_may_not_be_named_as_the_screens_call_the_viewer(name: str) -> 
         assert refusal is not None and "the screens call each player's own seat so" in refusal
 
 
-@pytest.mark.parametrize("name", ["youssef", "bayou", "Yoü", "y o u"])
+@pytest.mark.parametrize("name", ["youssef", "bayou", "y o u", "you1"])
 def test_names_holding_you_in_a_word_of_their_own_pass(name: str) -> None:
     assert NameBook().refusal(name, ANN) is None
 
@@ -168,6 +182,10 @@ def test_a_name_may_not_hold_the_marks_that_frame_a_speaker_in_chat(name: str) -
         "Nguy\u1ec5n",
         "Nguye\u0302\u0303n",  # (decomposed: two marks on one letter)
         "\u0915\u094d\u0937\u093f",  # क्षि
+        "\u0930\u093e\u092e",  # राम: a spacing mark
+        "\ud55c\uad6d\uc5b4",  # 한국어: syllables decompose into joining jamo
+        "ann!",
+        "(ann)",
     ],
 )
 def test_a_name_that_shows_what_it_is_passes(name: str) -> None:
