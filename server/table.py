@@ -164,6 +164,10 @@ class Table:
         #: Until when the chairs `unseat_unready` last freed are kept for a bot the
         #: table's own players add (`KEPT_SECONDS`; None: none kept).
         self._kept_until: float | None = None
+        #: The name and address of the person whose leaving kept the chair (empty if none).
+        self._kept_from = ("", "")
+        #: The ready time the lobby last looked with (`unseat_unready`'s `wait`).
+        self._ready_wait = 0.0
         #: When `unseat_unready` last found the table held up (None: not at its last look).
         self._looked: float | None = None
         self.journal = journal
@@ -506,6 +510,8 @@ class Table:
                 and self.clock() < kept
                 and self.status != "playing"
                 and (creator is None or member.address != creator[0])  # (the host's machine)
+                and member.name != self._kept_from[0]  # (back: its time goes on, not afresh)
+                and member.address != self._kept_from[1]
             ):
                 raise TableError(
                     Code.NOT_ALLOWED,
@@ -555,6 +561,13 @@ class Table:
                 slot.member, slot.leaving, slot.away_since = None, True, self.clock()
                 self.driver.wake()  # if the seat owes a move, the timeout rule makes it now
             else:
+                if not slot.ready and self._looked is not None:  # (it held the table up)
+                    # (kept for the table's bot as a chair freed by the lobby is: a second
+                    # pass left a second before its time was up, and the next address sat
+                    # at once with all of it)
+                    self._kept_until = self.clock() + min(KEPT_SECONDS, self._ready_wait)
+                    # (its time goes on if it sits again, kept by name and address)
+                    self._kept_from = (slot.name, slot.address)
                 self.chairs.vacate(index)
             self.note_seats()
             self.broadcast_view()
@@ -819,7 +832,7 @@ class Table:
                 or not any(s.member is not None and s.ready and is_creator(s.member) for s in slots)
             ):
                 return []
-            self._looked = now
+            self._looked, self._ready_wait = now, wait
             gone: list[Unseated] = []
             creator = self.settings.creator
             for index, slot in enumerate(slots):
@@ -855,7 +868,7 @@ class Table:
                     )
                 gone.append(Unseated(name, address, member))
             if gone:
-                self._kept_until = now + min(KEPT_SECONDS, wait)
+                self._kept_until, self._kept_from = now + min(KEPT_SECONDS, wait), ("", "")
                 self.note_seats()
                 self.broadcast_view()
             return gone
@@ -930,6 +943,7 @@ class Table:
         self.status = "playing"
         self.moved_at = self.clock()
         self._held_up.clear()  # (the ready time starts afresh before the next game)
+        self._looked = None
         self.deal_checks = {}
         self.note("game", {"players": names, "number": self.number, "game_id": self.game_id})
         self.driver.start()

@@ -179,10 +179,11 @@ async def test_a_newcomer_in_a_chair_a_squatter_left_has_the_whole_time() -> Non
     assert await looked_at(t, now, 0.0, ann) == []
     assert await looked_at(t, now, 3.0, ann) == []
     await t.leave(sly)
+    now[0] = 8.0  # (the chair kept for the table's bot until then)
     (vera,) = await seated(t, "vera")
-    assert await looked_at(t, now, 4.0, ann) == []
-    assert await looked_at(t, now, 8.0, ann) == []  # 4 s of hers
-    assert await looked_at(t, now, 9.0, ann) == ["vera"]
+    assert await looked_at(t, now, 9.0, ann) == []
+    assert await looked_at(t, now, 13.0, ann) == []  # 4 s of hers
+    assert await looked_at(t, now, 14.0, ann) == ["vera"]
     (error,) = vera.of(m.Error)
     assert (error.code, error.about) == (Code.TIMEOUT, "ready")  # type: ignore[attr-defined]
 
@@ -257,6 +258,25 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
     now2[0] = 10.0  # the chair kept no more: a person sits
     (vera,) = await seated(t2, "vera")
     assert t2.chairs.index_of(vera) == 2
+    await t.stop()
+
+
+async def test_a_chair_left_by_a_person_holding_the_table_up_is_kept_as_well() -> None:
+    """A second pass: leaving a second before the time was up, the guest freed the chair
+    itself, and the next address sat at once with the whole ready time: the chair is
+    kept for the table's bot then too (the leaver, back by name or address, goes on with
+    its time instead)."""
+    t, now, (ann, _bob, sly) = await held_up_by_sly()
+    assert await looked_at(t, now, 0.0, ann) == []
+    assert await looked_at(t, now, 4.0, ann) == []  # held up: 4 s of sly's 5
+    now[0] = 4.5
+    await t.leave(sly)
+    message = await refused(Code.NOT_ALLOWED, lambda: t.join(Member("vera"), None, None))
+    assert "its players may fill it with a bot first; try again in 5 s" in message
+    now[0] = 9.5  # kept no more
+    (vera,) = await seated(t, "vera")
+    await t.ready(vera, True)
+    assert t.status == "playing"
     await t.stop()
 
 
