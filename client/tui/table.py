@@ -951,7 +951,8 @@ class TableScreen:
         chosen = self.chosen()
         if chosen:  # (said in words too: reverse video alone, a newcomer's pass, is not
             # seen in every terminal nor read by a screen reader)
-            said = f" your turn: {cards_text(chosen)} chosen: enter plays them, space unchooses"
+            them = "them" if len(chosen) > 1 else "it"
+            said = f" your turn: {cards_text(chosen)} chosen: enter plays {them}, space unchooses"
             if width is None or len(said) <= width:
                 return "class:turn", said
             return "class:turn", f" {cards_text(chosen)} chosen: enter plays"
