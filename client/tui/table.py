@@ -811,6 +811,13 @@ class TableScreen:
         line = self._narrator().line(event, self.before, timeout)
         self.paying = Payment.of(event, self.before, timeout)
         self.paying_line = line or ""
+        if mine and timeout == "time" and self.model.slot is not None:
+            # (the server halves a seat's next turn while its time keeps running out with
+            # its person here, until the person moves: said where that person looks)
+            self.message = (
+                "your time ran out and the table moved for you: move yourself, or your next"
+                " turns get less time"
+            )
         if isinstance(event, HandOver):
             self.results = [r for r in self.results if r.hand != event.hand]
             gained = dict(event.points)

@@ -322,6 +322,14 @@ def test_a_timed_out_move_is_logged_as_such() -> None:
     assert line(m.Returned("t", 8, 1, 0, 2, False, "away")) == (
         "bob was away: auto-return 2 cards to you"
     )
+    # my own time ran out, connected: said where I look, and why to move (the server
+    # halves the next turn's time while it keeps running out)
+    assert "less time" not in screen.message
+    assert line(m.Passed("t", 9, 0, False, "time")) == "you ran out of time: auto-pass"
+    assert screen.message == (
+        "your time ran out and the table moved for you: move yourself, or your next turns"
+        " get less time"
+    )
 
 
 def test_tricks_revolutions_and_going_out_are_said_truly() -> None:
