@@ -1057,7 +1057,8 @@ class Table:
                 slot.lapsed = True  # (its later turns: at once, until it is back)
         slot = self.chairs.named(name)
         if timeout == "time" and slot.bot is None:
-            slot.idle_turns += 1  # (its next turn: half the time)
+            # (its next turn: half the time; a due paid a card at a time is one turn)
+            slot.idle_turns += 0 if more else 1
         elif not timeout:
             slot.idle_turns = 0  # (moved of its own: its whole time)
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
