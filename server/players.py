@@ -160,56 +160,75 @@ FRAME_DASHES = frozenset(
 BLOCK_LINES = frozenset(
     [chr(c) for c in range(0x2580, 0x25A0)] + [chr(c) for c in range(0x1FB00, 0x1FC00)]
 )
-#: The looks (`skeleton`) of strokes that belong in names ("ラーメン", "一郎", "R2-D2")
-#: but, as a word of their own, set a name between lines as the screens set theirs:
-#: "ㅡ you are back at your seat ㅡ", "ーー the game so far ーー" (a hostile pass); and
-#: the letters and signs drawn as such a stroke that a second pass found (ㄧ, ᐨ, ـ, ˉ,
-#: ˍ; the scan lines ⎺ ⎻ ⎼, ⚊, the counting rods, braille's lines ⠒ ⠤).
-STROKE_LOOKS = frozenset("-_~=—─ᅳー一㇐▬▔⎽〜ㄧᐨـˉˍ⎺⎻⎼⚊⚋")
+#: The looks (`skeleton`) of strokes that belong in names ("ラーメン", "一郎", "R2-D2",
+#: "斎藤 一") but, framing a name or two in a row, set it between lines as the screens
+#: set theirs: "ㅡ you are back at your seat ㅡ", "ーー the game so far ーー" (a hostile
+#: pass); with the letters and signs drawn as such a stroke that a second pass found
+#: (ㄧ, ᐨ, ـ, ˉ, ˍ; the scan lines ⎺ ⎻ ⎼, ⚊, ≡).
+STROKE_LOOKS = frozenset("-_~=≡—─ᅳー一㇐▬▔⎽〜ㄧᐨـˉˍ⎺⎻⎼⚊⚋")
 #: Ranges of signs drawn as dots and lines: braille's patterns, the counting rods.
 LINE_SIGNS = ((0x2800, 0x28FF), (0x1D360, 0x1D37F))
 
 
-def _lineish(ch: str) -> bool:
-    """`ch` draws as a stroke, a dot or a mark of punctuation, no letter or digit."""
-    category = unicodedata.category(ch)
+def _stroke(ch: str) -> bool:
+    """`ch` draws as a stroke (a dash, a line, a row of dots)."""
     return (
-        category[0] == "P"
-        or category == "Sm"
+        unicodedata.category(ch) == "Pd"
         or skeleton(ch) in STROKE_LOOKS
         or any(low <= ord(ch) <= high for low, high in LINE_SIGNS)
     )
 
 
+def _strokes_in(word: str) -> int | None:
+    """How many strokes `word` holds if, its marks aside, it holds nothing but strokes and
+    punctuation (None if it holds a letter, a digit or another sign)."""
+    shown = [ch for ch in word if not unicodedata.category(ch).startswith("M")]
+    if not shown or not all(_stroke(ch) or unicodedata.category(ch)[0] == "P" for ch in shown):
+        return None
+    return sum(map(_stroke, shown))
+
+
 def _stroke_word(text: str) -> str | None:
-    """The first or last word of `text` (parted by spaces) if, its marks aside, it is made
-    only of strokes and punctuation, or None ("ann - bob" is a name; "- ann", "ーー." and
-    "ー̱" begin as the screens' lines do)."""
+    """A word of strokes that sets `text` between lines, or None: a name of strokes
+    alone; strokes two or more at either end ("ーー the game", "ann --", "ーー."); or
+    strokes at both ends ("ㅡ you are back ㅡ", "一 sam 一").  A stroke at one end alone
+    is a name's ("斎藤 一", "ann -"), and so is punctuation ("ann !", "ann :)")."""
     words = text.split(" ")
-    for word in (words[0], words[-1]):
-        shown = [ch for ch in word if not unicodedata.category(ch).startswith("M")]
-        if shown and all(_lineish(ch) for ch in shown):
+    counted = [_strokes_in(word) for word in words]
+    if all(n for n in counted):
+        return words[0]
+    for word, n in ((words[0], counted[0]), (words[-1], counted[-1])):
+        if n is not None and n >= 2:
             return word
+    if len(words) > 1 and counted[0] and counted[-1]:
+        return words[0]
     return None
 
 
 #: Hangul's vowel and final jamo: drawn on the syllable before them, as marks are
 #: (a second pass stacked 19 on one syllable).
 JAMO_ON = ((0x1160, 0x11FF), (0xD7B0, 0xD7FF))
+#: The most marks of every kind one character may carry, spacing ones included (a
+#: second pass put 20 of U+093E on one letter, which the terminal and prompt_toolkit
+#: count differently); Burmese writes four on one consonant (ကျော် "Kyaw").
+MOST_MARKS_IN_ALL = 6
 
 
 def _stacked(text: str) -> bool:
-    """`text` stacks more than `MOST_MARKS` marks on one character: combining marks of
-    any kind (spacing ones too: a second pass put 20 of U+093E on one letter, which the
-    terminal and prompt_toolkit count differently) and Hangul's joining jamo, counted on
-    the text decomposed (a precomposed ǖ carries two already)."""
-    run = 0
+    """`text` stacks more than `MOST_MARKS` marks drawn over or under one character
+    (nonspacing and enclosing marks, and Hangul's joining jamo), or more than
+    `MOST_MARKS_IN_ALL` marks of every kind, counted on the text decomposed (a precomposed
+    ǖ carries two already)."""
+    thin = every = 0
     for ch in unicodedata.normalize("NFD", text):
-        joins = unicodedata.category(ch).startswith("M") or any(
-            low <= ord(ch) <= high for low, high in JAMO_ON
-        )
-        run = run + 1 if joins else 0
-        if run > MOST_MARKS:
+        category = unicodedata.category(ch)
+        jamo = any(low <= ord(ch) <= high for low, high in JAMO_ON)
+        if category.startswith("M") or jamo:
+            every += 1
+            thin += category in ("Mn", "Me") or jamo
+        else:
+            thin = every = 0
+        if thin > MOST_MARKS or every > MOST_MARKS_IN_ALL:
             return True
     return False
 
@@ -245,8 +264,9 @@ def name_problem(name: str) -> str | None:
         strokes = _stroke_word(text)
         if strokes is not None:
             return (
-                f"a name may not begin or end with {strokes!r}, a word of dashes, strokes or"
-                " punctuation alone: the screens set their own lines between such strokes"
+                f"a name may not begin or end with {strokes!r}: dashes or strokes at both"
+                " ends, or two at one, set a name between lines as the screens set theirs"
+                " (one at one end is fine)"
             )
         if _stacked(text):
             return (
@@ -257,15 +277,20 @@ def name_problem(name: str) -> str | None:
 
 
 def viewer_word(name: str) -> str | None:
-    """The first word of `name` that reads as one of `VIEWER_WORDS`, its accents aside
-    (a second pass: "yọu", "yóu"), or None."""
+    """The word of `name` that reads as one of `VIEWER_WORDS`, its accents aside (a second
+    pass: "yọu"), where the name is that word alone (or such words alone) or holds it in
+    brackets as the screens mark a viewer's own seat ("lee (you)"); None otherwise: "You"
+    is a surname too (游, 유: "You Si-kun"), and the narrator says "you" by seat."""
     bare = "".join(
         ch
         for ch in unicodedata.normalize("NFD", name_key(name))
         if not unicodedata.category(ch).startswith("M")
     )
-    words = re.split(r"[\W_]+", bare)
-    return next((w for w in words if w and {skeleton(w)} & VIEWER_WORDS), None)
+    words = [w for w in re.split(r"[\W_]+", bare) if w]
+    if words and all(skeleton(w) in VIEWER_WORDS for w in words):
+        return words[0]
+    bracketed: list[str] = re.findall(r"[(\[{<]\s*([^)\]}>]*?)\s*[)\]}>]", bare)
+    return next((inside for inside in bracketed if skeleton(inside) in VIEWER_WORDS), None)
 
 
 def mixed_scripts(name: str) -> list[str]:
@@ -424,8 +449,8 @@ class NameBook:
         viewer = viewer_word(name)
         if viewer is not None:
             return (
-                f"a name may not hold the word {viewer!r}: the screens call each player's own"
-                " seat so"
+                f"a name may not be, or hold in brackets, the word {viewer!r}: the screens"
+                " call each player's own seat so"
             )
         if set("<>") & set(unicodedata.normalize("NFKC", name)):
             # ("t2ann> hi <t2bob" spoke in the chat as two people: "<t2ann> hi <t2bob> ...")

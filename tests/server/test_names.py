@@ -101,13 +101,13 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("\U0001f44d\U0001f3fd ann", "U+1F3FD (Emoji Modifier Fitzpatrick Type-4)"),
         # (a hostile pass: strokes that are letters in Korean and Japanese, set as words
         # of their own, made a watcher's name read as the screens' own lines)
-        ("\u3161 you are back at your seat \u3161", "'\u3161', a word of dashes, strokes"),
+        ("\u3161 you are back at your seat \u3161", "'\u3161': dashes or strokes at both"),
         (
             "\u30fc\u30fc the game so far \u30fc\u30fc",
-            "a word of dashes, strokes or punctuation alone",
+            "dashes or strokes at both ends, or two at one",
         ),
-        ("\u4e00 sam \u4e00", "a word of dashes, strokes or punctuation alone"),
-        ("ann --", "a word of dashes, strokes or punctuation alone"),
+        ("\u4e00 sam \u4e00", "dashes or strokes at both ends, or two at one"),
+        ("ann --", "dashes or strokes at both ends, or two at one"),
         ("x\u2581\u2581 y", "U+2581 (Lower One Eighth Block): the screens draw"),
         ("a\U0001fb79", "U+1FB79"),
         ("y" + "".join(chr(0x300 + i) for i in range(30)), "stack more than 3 marks"),
@@ -115,11 +115,11 @@ def test_a_name_of_blanks_is_nobodys(blank: str) -> None:
         ("\ufdfd", "U+FDFD (Arabic Ligature Bismillah Ar-Rahman Ar-Raheem): terminals draw"),
         # (a second pass: more strokes, a stroke with a mark or a dot, spacing marks and
         # Hangul's joining jamo stacked, a precomposed letter with three more)
-        ("\u23ba\u23ba x", "a word of dashes, strokes or punctuation alone"),
-        ("x \u3127", "a word of dashes, strokes or punctuation alone"),
-        ("\u30fc\u30fc. x", "a word of dashes, strokes or punctuation alone"),
-        ("\u30fc\u0331 x", "a word of dashes, strokes or punctuation alone"),
-        ("\u2812\u2812 x", "a word of dashes, strokes or punctuation alone"),
+        ("\u23ba\u23ba x", "dashes or strokes at both ends, or two at one"),
+        ("x \u3127\u3127", "dashes or strokes at both ends, or two at one"),
+        ("\u30fc\u30fc. x", "dashes or strokes at both ends, or two at one"),
+        ("\u30fc\u0331 x \u30fc", "dashes or strokes at both ends, or two at one"),
+        ("\u2812\u2812 x", "dashes or strokes at both ends, or two at one"),
         ("ann" + "\u093e" * 20, "stack more than 3 marks"),
         ("\uac00" + "\u1161" * 19, "stack more than 3 marks"),
         ("\u01d6" + "\u0300" * 3, "stack more than 3 marks"),
@@ -132,7 +132,7 @@ def test_a_name_must_show_what_it_is(name: str, why: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["you", "YOU", "y0u", "\uff59\uff4f\uff55", "ann (you)", "your_mom", "Yours", "y\u1ecdu"],
+    ["you", "YOU", "y0u", "\uff59\uff4f\uff55", "ann (you)", "your you", "Yours", "y\u1ecdu"],
 )
 def test_a_person_may_not_be_named_as_the_screens_call_the_viewer(name: str) -> None:
     """A hostile pass named itself "you": each viewer's log read its moves as their own
@@ -142,7 +142,7 @@ def test_a_person_may_not_be_named_as_the_screens_call_the_viewer(name: str) -> 
         assert refusal is not None and "the screens call each player's own seat so" in refusal
 
 
-@pytest.mark.parametrize("name", ["youssef", "bayou", "y o u", "you1"])
+@pytest.mark.parametrize("name", ["youssef", "bayou", "y o u", "you1", "You Hee-yeol"])
 def test_names_holding_you_in_a_word_of_their_own_pass(name: str) -> None:
     assert NameBook().refusal(name, ANN) is None
 
@@ -183,6 +183,13 @@ def test_a_name_may_not_hold_the_marks_that_frame_a_speaker_in_chat(name: str) -
         "Nguye\u0302\u0303n",  # (decomposed: two marks on one letter)
         "\u0915\u094d\u0937\u093f",  # क्षि
         "\u0930\u093e\u092e",  # राम: a spacing mark
+        "\u1000\u103b\u1031\u102c\u103a",  # ကျော် "Kyaw": four marks, three spacing
+        "\u1019\u103b\u102d\u102f\u1038\u1019\u1004\u103a\u1038",  # မျိုးမင်း
+        "\u0f66\u0f92\u0fb2\u0f7c\u0f63\u0f0b\u0f58",  # སྒྲོལ་མ
+        "\u658e\u85e4 \u4e00",  # 斎藤 一: one stroke-like letter at one end
+        "ann -",
+        "ann :)",
+        "You Si-kun",  # (a surname: 游, 유)
         "\ud55c\uad6d\uc5b4",  # 한국어: syllables decompose into joining jamo
         "ann!",
         "(ann)",
