@@ -198,9 +198,18 @@ class Lobby:
                 self.changed(table.name)
 
     def send_list(self, guest: Guest) -> None:
-        """The whole table list to one guest, in pages that each fit a frame."""
+        """The whole table list to one guest, in pages that each fit a frame; then, to a
+        guest at no table (version 12), the lobby's last lines of chat: who asked for the
+        list, or is back from a table (left it, moved out, its table closed: an independent
+        client's pass, a `leave` brought the list alone)."""
         for page in m.table_pages([t.info() for t in self.tables.values()]):
             guest.deliver(page)
+        if self.chat_kept and guest.table is None and guest.version >= m.ChatHistory.SINCE:
+            now = asyncio.get_running_loop().time()
+            lines = tuple(
+                m.ChatLine(sender, text, int(now - when)) for when, sender, text in self.chat_kept
+            )
+            guest.deliver(m.ChatHistory(lines=lines))
 
     def changed(self, name: str) -> None:
         """Table `name` is new, changed or gone: the lobby hears of it (one message for
@@ -558,19 +567,6 @@ async def _pong(lobby: Lobby, guest: Guest, message: m.Pong) -> None:
 async def _list(lobby: Lobby, guest: Guest, message: m.ListTables) -> None:
     lobby.guests.add(guest)
     lobby.send_list(guest)
-    _tell_chat_kept(lobby, guest)
-
-
-def _tell_chat_kept(lobby: Lobby, guest: Guest) -> None:
-    """The lobby's last lines of chat, to a guest at no table (version 12): after the
-    table list it asked for, or that leaving a table brought it (an independent client:
-    docs/PROTOCOL.md said one back from a table reads them, and a `leave` brought none)."""
-    if lobby.chat_kept and guest.table is None and guest.version >= m.ChatHistory.SINCE:
-        now = asyncio.get_running_loop().time()
-        lines = tuple(
-            m.ChatLine(sender, text, int(now - when)) for when, sender, text in lobby.chat_kept
-        )
-        guest.deliver(m.ChatHistory(lines=lines))
 
 
 async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
@@ -732,7 +728,6 @@ async def _leave(lobby: Lobby, guest: Guest, message: m.Leave) -> None:
     guest.table = None
     lobby.changed(table.name)
     lobby.send_list(guest)
-    _tell_chat_kept(lobby, guest)
 
 
 @handles(m.AddBot)

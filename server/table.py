@@ -507,6 +507,7 @@ class Table:
             kept, creator = self._kept_until, self.settings.creator
             if (
                 kept is not None
+                and self.chairs.free()  # (filled meanwhile: the refusal is a full table's)
                 and self.clock() < kept
                 and self.status != "playing"
                 and (creator is None or member.address != creator[0])  # (the host's machine)
@@ -938,6 +939,8 @@ class Table:
                 log.warning("table %s: the journal could not be compacted: %s", self.name, exc)
         names = [s.name for s in self.chairs]
         self.game = Game(self.settings.rules, names)
+        for slot in self.chairs.slots:  # (a new game: every seat's turns have their time)
+            slot.idle_turns = 0
         self.timeouts = {}
         self.game_id = secrets.token_hex(16)
         self.status = "playing"

@@ -811,7 +811,8 @@ class TableScreen:
         line = self._narrator().line(event, self.before, timeout)
         self.paying = Payment.of(event, self.before, timeout)
         self.paying_line = line or ""
-        if mine and timeout == "time" and self.model.slot is not None:
+        if mine and timeout == "time" and self.model.slot is not None and not self.nudge_said:
+            # (not after a nudge: a table with no turn timer halves nothing, a review)
             # (the server halves a seat's next turn while its time keeps running out with
             # its person here, until the person moves: said where that person looks)
             self.message = (
@@ -956,11 +957,12 @@ class TableScreen:
         actions = view.legal_actions()
         plays = [a for a in actions if isinstance(a, Play)]
         chosen = self.chosen()
-        if chosen:  # (said in words too: reverse video alone, a newcomer's pass, is not
-            # seen in every terminal nor read by a screen reader)
+        if chosen and Play(tuple(chosen)) in plays:  # (said in words too: reverse video
+            # alone, a newcomer's pass, is not seen in every terminal nor read by a screen
+            # reader; only a choice enter would play: a review)
             them = "them" if len(chosen) > 1 else "it"
             said = f" your turn: {cards_text(chosen)} chosen: enter plays {them}, space unchooses"
-            if width is None or len(said) <= width:
+            if width is None or cells(said) <= width:
                 return "class:turn", said
             return "class:turn", f" {cards_text(chosen)} chosen: enter plays"
         if view.top is None:

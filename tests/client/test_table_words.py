@@ -330,6 +330,10 @@ def test_a_timed_out_move_is_logged_as_such() -> None:
         "your time ran out and the table moved for you: move yourself, or your next turns"
         " get less time"
     )
+    # a nudge that ran out (a table with no turn timer: nothing is halved) says no such
+    screen.message, screen.nudge_said = "", "bob nudges you: move before the header's ⏱"
+    assert line(m.Passed("t", 10, 0, False, "time")) == "you ran out of time: auto-pass"
+    assert "less time" not in screen.message
 
 
 def test_tricks_revolutions_and_going_out_are_said_truly() -> None:

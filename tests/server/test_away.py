@@ -353,6 +353,13 @@ async def test_a_seat_here_whose_time_keeps_running_out_has_less_of_it_until_it_
     t.chairs.named(ann.name).idle_turns = 9
     assert t.turn_time() == 10.0  # (the floor: time for a person back to move)
     await t.stop()
+    # a new game at the table: every seat's turns have their whole time again (a review:
+    # one away at the end of a game began the next on 10 s turns)
+    t.status = "waiting"
+    for member in members:
+        await t.ready(member, True)
+    assert t.status == "playing" and t.chairs.named(ann.name).idle_turns == 0
+    await t.stop()
 
 
 async def test_a_due_of_several_cards_the_timer_pays_is_one_turn_run_out() -> None:

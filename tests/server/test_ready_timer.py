@@ -240,7 +240,7 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
     as long as it had addresses.  The chair is kept for the table's own players for 15 s
     (or the ready time, if shorter: 5 s here): a newcomer is refused, saying when to
     come back; a bot fills it; later a person may sit."""
-    t, now, (ann, _bob, _sly) = await held_up_by_sly()
+    t, now, (ann, bob, _sly) = await held_up_by_sly()
     assert await looked_at(t, now, 0.0, ann) == []
     assert await looked_at(t, now, 5.0, ann) == ["sly"]
     now[0] = 6.0
@@ -250,7 +250,11 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
         "a chair at T was just freed from a player who did not say ready: its players may"
         " fill it with a bot first; try again in 4 s"
     )
+    await t.ready(bob, False)  # (so that the bot's chair, filled, starts nothing yet)
     await t.add_bot("random", None)  # (bob's `b`: the lobby lets the table's people)
+    # filled within the window: a newcomer is told the table is full, not to come back
+    await refused(Code.TABLE_FULL, lambda: t.join(vera, None, None))
+    await t.ready(bob, True)
     assert t.status == "playing"
     t2, now2, (ann2, _, _) = await held_up_by_sly()
     assert await looked_at(t2, now2, 0.0, ann2) == []
