@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from president.bots.strategies import described
@@ -34,7 +34,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
-from ..model import Heard
+from ..model import Chair, Heard
 from .coach import HELP as PLAY_HELP
 from .coach import PlayExtras, add_play_keys
 from .fit import (
@@ -60,6 +60,17 @@ from .seats import SeatRow, rating_text, seat_rows, skipped_seats
 from .shell import Shell
 from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style, help_box_of
+
+#: Where a person's rating stands, a server's bot's row says it is one (where a person
+#: at the table has a name like a bot's: `_bots_in_doubt`).
+SERVER_BOT = "server bot"
+
+
+def _bots_in_doubt(chairs: Sequence[Chair]) -> bool:
+    """A person sits here under a name like a server bot's ("heuristic-bot-2"): the
+    server's bots are then marked as such."""
+    return any(c.name and not c.bot and re.search(r"-bot-\d+$", c.name) for c in chairs)
+
 
 #: The keys and what they do, as the help overlay shows them.
 HELP = (
@@ -374,7 +385,9 @@ class TableApp:
                 SeatRow(
                     name=chair.name + (" (you)" if chair.name == model.me else ""),
                     count=13,
-                    rating=rating_text(None if chair.bot else ladder.rating(chair.name)),
+                    rating=SERVER_BOT
+                    if chair.bot and _bots_in_doubt(table.chairs if table is not None else ())
+                    else rating_text(None if chair.bot else ladder.rating(chair.name)),
                 )
                 for chair in (table.chairs if table is not None else ())
                 if chair.name
@@ -613,13 +626,22 @@ class TableApp:
             # `president bot` names its bots the same way)
             return None if name in bots else ladder.rating(name)
 
-        return seat_rows(
+        rows = seat_rows(
             public,
             me=model.me,
             connected={chair.name: chair.connected for chair in table.chairs},
             rating=rating,
             skipped=skipped_seats(model.events, model.resumed),
         )
+        if not _bots_in_doubt(table.chairs):
+            return rows
+        # (a server's bot says so where a person's rating stands, where a person has a
+        # name like a bot's: a hostile pass sat as heuristic-bot-2 beside the server's
+        # heuristic-bot-1, and `president bot` names its own so)
+        return [
+            replace(row, rating=SERVER_BOT) if name in bots else row
+            for row, name in zip(rows, public.seating, strict=True)
+        ]
 
     def _seats_title(self) -> str:
         """The seats' frame says how many seats are out of view, if any are."""

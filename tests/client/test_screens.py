@@ -1372,6 +1372,20 @@ async def test_the_table_shows_each_seated_players_rating(rows: int, columns: in
             assert len(line) <= columns
 
 
+async def test_a_server_bot_says_so_where_a_person_has_a_bots_name() -> None:
+    """A hostile pass sat as heuristic-bot-2 beside the server's bots, alike on the table
+    screen (and `president bot` names its own so): where a person has such a name, the
+    server's bots say "server bot" where a person's rating stands; elsewhere nothing
+    changes."""
+    seating = (ME, "heuristic-bot-2", "cat", "random-bot-3")
+    for people, marked in ((SEATING, False), (seating, True)):
+        async with open_table(mid_hand, 24, 100, seating=people) as (_table, terminal):
+            text = await terminal.redraw()
+        bot = next(line for line in text.split("\n") if "random-bot-3 " in line and "pt" in line)
+        assert ("server bot" in bot) is marked, text
+        assert text.count("server bot") == (1 if marked else 0), text
+
+
 def test_a_rating_and_the_cards_are_two_columns_apart_where_no_title_parts_them() -> None:
     """A newcomer's pass, a first hand at a server: "bob rating 757 11 cards" read as
     one figure; with titles, the title's column parts them."""
