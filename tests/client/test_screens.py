@@ -218,6 +218,23 @@ SITUATIONS = {
 
 
 @contextlib.asynccontextmanager
+async def open_lobby(
+    rows: int, columns: int
+) -> AsyncIterator[tuple[LobbyScreen, FakeClient, AppTerminal]]:
+    """The lobby (`lobby_screen`'s tables) on a terminal of that size; closed after."""
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(rows, columns, keys)
+        screen = lobby_screen()
+        client = FakeClient(TableModel(me=ME))
+        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+        await terminal.start(lobby.app)
+        try:
+            yield screen, client, terminal
+        finally:
+            await terminal.stop()
+
+
+@contextlib.asynccontextmanager
 async def open_table(
     situation: Callable[[Table], None],
     rows: int,
@@ -1207,12 +1224,7 @@ async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
     under its head, the last row saying which are shown; where it all fits, they choose
     a table as ever."""
     board = tuple(rated(f"player-{n}", n, 900 - 37 * n) for n in range(1, 21))
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(rows, columns, keys)
-        screen = lobby_screen()
-        client = FakeClient(TableModel(me=ME))
-        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
+    async with open_lobby(rows, columns) as (screen, client, terminal):
         await terminal.press("l")
         client.ladder.take(m.Ratings(start=0, total=20, entries=board))
         text = await terminal.redraw()
@@ -1237,7 +1249,6 @@ async def test_the_lobby_ladder_scrolls_where_its_pane_cannot_hold_it(
             assert "player-1 " in text and "player-20" in text and "scroll" not in text, text
             await terminal.press("j")
             assert screen.cursor == chosen + 1, "all of it fits: j chooses the next table"
-        await terminal.stop()
     for line in text.split("\n"):
         assert len(line) <= columns
 
@@ -1247,12 +1258,7 @@ async def test_chat_said_with_the_ladder_shown_is_sent(rows: int, columns: int) 
     """A newcomer's pass at 80x24: `l` (the ladder in the tables' place), `c`, a line,
     enter: an exception ("Window does not appear in the layout": the tables' list was
     not there to be given the keys back) and the line never sent.  Esc the same."""
-    with create_pipe_input() as keys:
-        terminal = AppTerminal(rows, columns, keys)
-        screen = lobby_screen()
-        client = FakeClient(TableModel(me=ME))
-        lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
-        await terminal.start(lobby.app)
+    async with open_lobby(rows, columns) as (_, client, terminal):
         await terminal.press("l")
         await terminal.press("c")
         await terminal.press("hello\r")
@@ -1261,8 +1267,7 @@ async def test_chat_said_with_the_ladder_shown_is_sent(rows: int, columns: int) 
         await terminal.press("\x1b")
         text = await terminal.press("l")  # (the keys are the lobby's again)
         assert "tables" in text, text
-        await terminal.stop()
-        await asyncio.sleep(0)  # (the chat's send, a task of its own)
+    await asyncio.sleep(0)  # (the chat's send, a task of its own)
     said = [x for x in client.sent if isinstance(x, m.Chat)]
     assert [x.text for x in said] == ["hello"], client.sent
 
