@@ -9,7 +9,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -265,6 +265,17 @@ async def test_once_everyone_is_back_after_a_restart_a_new_drop_is_an_ordinary_o
     await t.stop()
 
 
+async def move_until(t: Table, movers: list[Member], done: Callable[[], bool]) -> None:
+    """`movers` move (the timeout rule's move, as any legal one) until `done()`."""
+    game = game_of(t)
+    while not done():
+        for actor in list(game.actors):
+            mover = next((x for x in movers if x.name == game.seating[actor]), None)
+            if mover is not None:
+                await t.act(mover, game.timeout_action(actor))
+        await asyncio.sleep(0.01)
+
+
 async def test_a_seat_played_for_while_away_is_played_for_at_once_until_it_is_back() -> None:
     """A game-night pass: a friend closed their window, and every one of their turns
     after that kept the others waiting the whole turn time, for the rest of the game.
@@ -285,23 +296,15 @@ async def test_a_seat_played_for_while_away_is_played_for_at_once_until_it_is_ba
         told = others[0].sent
         return sum(isinstance(x, (m.Played, m.Passed)) and x.timeout == "away" for x in told)
 
-    async def others_move_until(done: Callable[[], bool]) -> None:
-        """The others move (the timeout rule's move, as any legal one) until `done()`."""
-        while not done():
-            for actor in list(game.actors):
-                mover = next((x for x in others if x.name == game.seating[actor]), None)
-                if mover is not None:
-                    await t.act(mover, game.timeout_action(actor))
-            await asyncio.sleep(0.01)
-
     for _ in range(3):  # each of its turns: played for at once
         before = played_for()
-        await asyncio.wait_for(others_move_until(lambda n=before: played_for() > n), 20)
+        await asyncio.wait_for(move_until(t, others, lambda n=before: played_for() > n), 20)
     token = next(x for x in ann.sent if isinstance(x, m.Seated)).token
     back = Member(ann.name, key=ann.key)
     await t.resume(back, [slot.name for slot in t.chairs.slots].index(ann.name), token)
     await asyncio.wait_for(
-        others_move_until(lambda: any(game.seating[s] == ann.name for s in game.actors)), 20
+        move_until(t, others, lambda: any(game.seating[s] == ann.name for s in game.actors)),
+        20,
     )
     await wait_for(lambda: not t.driver._wake.is_set())  # (the driver has looked)
     await asyncio.sleep(0.3)
@@ -322,13 +325,8 @@ async def test_a_seat_here_whose_time_keeps_running_out_has_less_of_it_until_it_
     def ann_to_move() -> bool:
         return any(game.seating[s] == ann.name for s in game.actors)
 
-    async def others_move_until_ann() -> None:
-        while not ann_to_move():
-            for actor in list(game.actors):
-                mover = next((x for x in others if x.name == game.seating[actor]), None)
-                if mover is not None:
-                    await t.act(mover, game.timeout_action(actor))
-            await asyncio.sleep(0.01)
+    def others_move_until_ann() -> Awaitable[None]:
+        return move_until(t, others, ann_to_move)
 
     def seconds_shown() -> float:
         """The time ann's turn has, as the view she is sent says."""
