@@ -34,7 +34,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client, Link
-from ..model import Chair, Heard
+from ..model import Chair, Heard, Ladder
 from .coach import HELP as PLAY_HELP
 from .coach import PlayExtras, add_play_keys
 from .fit import (
@@ -62,14 +62,24 @@ from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style, help_box_of
 
 #: Where a person's rating stands, a server's bot's row says it is one (where a person
-#: at the table has a name like a bot's: `_bots_in_doubt`).
+#: at the table has a name like a bot's: `rating_column`).
 SERVER_BOT = "server bot"
 
 
-def _bots_in_doubt(chairs: Sequence[Chair]) -> bool:
-    """A person sits here under a name like a server bot's ("heuristic-bot-2"): the
-    server's bots are then marked as such."""
-    return any(c.name and not c.bot and re.search(r"-bot-\d+$", c.name) for c in chairs)
+def rating_column(chairs: Sequence[Chair], ladder: Ladder) -> Callable[[str], str]:
+    """What a seat's rating column shows, by name: the player's rating on the ladder; for
+    a server's bot nothing (it is not rated: a player of the ladder may have its name,
+    as `president bot` names its bots the same way), or `SERVER_BOT` where a person here
+    has a name like a bot's (a hostile pass sat as heuristic-bot-2 beside the server's
+    heuristic-bot-1)."""
+    bots = {c.name for c in chairs if c.bot}
+    doubt = any(c.name and not c.bot and re.search(r"-bot-\d+$", c.name) for c in chairs)
+    bot_shown = SERVER_BOT if doubt else ""
+
+    def shown(name: str) -> str:
+        return bot_shown if name in bots else rating_text(ladder.rating(name))
+
+    return shown
 
 
 #: The keys and what they do, as the help overlay shows them.
@@ -380,16 +390,16 @@ class TableApp:
         rows = self._seat_rows()
         waiting = 0
         if rows is None:
-            model, ladder, table = self.client.model, self.client.ladder, self.client.model.table
+            model, table = self.client.model, self.client.model.table
+            chairs = table.chairs if table is not None else ()
+            rating = rating_column(chairs, self.client.ladder)
             rows = [
                 SeatRow(
                     name=chair.name + (" (you)" if chair.name == model.me else ""),
                     count=13,
-                    rating=SERVER_BOT
-                    if chair.bot and _bots_in_doubt(table.chairs if table is not None else ())
-                    else rating_text(None if chair.bot else ladder.rating(chair.name)),
+                    rating=rating(chair.name),
                 )
-                for chair in (table.chairs if table is not None else ())
+                for chair in chairs
                 if chair.name
             ]
             waiting = max((cells(line) for _, line in self._waiting_lines(1000)), default=0)
@@ -619,29 +629,13 @@ class TableApp:
             # (a pass: the bots of the game left, a server bot came, and the screen kept
             # the old seats, one of them "away", while the game waited on an empty chair)
             return None
-        bots = {chair.name for chair in table.chairs if chair.bot}
-
-        def rating(name: str) -> str | None:
-            # (a server bot is not rated: a player of the ladder may have its name, as
-            # `president bot` names its bots the same way)
-            return None if name in bots else ladder.rating(name)
-
-        rows = seat_rows(
+        return seat_rows(
             public,
             me=model.me,
             connected={chair.name: chair.connected for chair in table.chairs},
-            rating=rating,
+            rating=rating_column(table.chairs, ladder),
             skipped=skipped_seats(model.events, model.resumed),
         )
-        if not _bots_in_doubt(table.chairs):
-            return rows
-        # (a server's bot says so where a person's rating stands, where a person has a
-        # name like a bot's: a hostile pass sat as heuristic-bot-2 beside the server's
-        # heuristic-bot-1, and `president bot` names its own so)
-        return [
-            replace(row, rating=SERVER_BOT) if name in bots else row
-            for row, name in zip(rows, public.seating, strict=True)
-        ]
 
     def _seats_title(self) -> str:
         """The seats' frame says how many seats are out of view, if any are."""

@@ -105,13 +105,14 @@ def seat_rows(
     scores: Mapping[str, int] | None = None,
     actor: int | None = None,
     connected: Mapping[str, bool] | None = None,
-    rating: Callable[[str], str | None] | None = None,
+    rating: Callable[[str], str] | None = None,
     skipped: Collection[int] = (),
 ) -> list[SeatRow]:
     """Each seat of `view` as a row: `hands` and `received` (per seat) for cards shown
     face up; `scores` when every player's are kept apart from the view (a replay counts
     leavers too); `actor`, the seat that just acted; `connected` by name (None: everyone
-    is); `rating` by name; `skipped`, the seats skipped in the trick (`skipped_seats`)."""
+    is); `rating`, what a seat's rating column shows, by name (`rating_text`);
+    `skipped`, the seats skipped in the trick (`skipped_seats`)."""
     titles = view.titles_won()  # after a hand, the titles it gave
     points = dict(view.scores) if scores is None else scores
     owing = dict(view.owed)
@@ -140,7 +141,7 @@ def seat_rows(
                 acted=actor == seat,
                 fell=view.phase is Phase.PLAY and place is not None and view.counts[seat] > 0,
                 away=connected is not None and not connected.get(name, False),
-                rating=rating_text(rating(name)) if rating is not None else "",
+                rating=rating(name) if rating is not None else "",
             )
         )
     return rows
