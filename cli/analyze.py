@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
+from president.client.tui.narrator import plural_word as plural
 from president.engine import Action
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
@@ -264,12 +265,6 @@ def verdict(summary: PlayerSummary, average: float, unfinished: int = 0) -> str:
 def signed(places: float) -> str:
     """Places to one decimal with their sign, never "-0.0"."""
     return f"{round(places, 1) or 0.0:+.1f}"
-
-
-def plural(word: str, count: int) -> str:
-    if count == 1:
-        return word
-    return word[:-1] + "ies" if word.endswith("y") else word + "s"
 
 
 def ordinal(place: int) -> str:

@@ -61,7 +61,15 @@ def lock_text(lock: tuple[int, ...]) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
+    """`count` and `word` as many ("3 cards", "1 card", "2 inaccuracies")."""
+    return f"{count} {plural_word(word, count)}"
+
+
+def plural_word(word: str, count: int) -> str:
+    """`word` as `count` of it are called ("inaccuracy", "inaccuracies")."""
+    if count == 1:
+        return word
+    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
 
 
 def place_text(place: int) -> str:

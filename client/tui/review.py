@@ -40,7 +40,7 @@ from president.engine.record import NotARecord
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 
 from .fit import cells, middle_cut
-from .narrator import cards_text
+from .narrator import cards_text, plural
 from .replay import ReplayScreen, Step
 
 #: The sparkline's bars, lowest first: a tall bar is a good place (1st).
@@ -188,10 +188,7 @@ class ReviewState:
         counted = [(name, n) for name, n in reversed(summary.labels.items()) if n]
         # (in words where they fit: "11 ina, 4 mis, 4 blu" said nothing to a newcomer's
         # pass; cut to three letters, which the help explains, where they do not)
-        words = ", ".join(
-            f"{n} {name if n == 1 else name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
-            for name, n in counted
-        )
+        words = ", ".join(plural(n, name) for name, n in counted)
         labels = ", ".join(f"{n} {name[:3]}" for name, n in counted)
         parts = [
             f"review of {self.focus}",
