@@ -581,13 +581,18 @@ class TableScreen:
             return
         lines = [f"— {n} sat down —" for n in now if n not in before]
         lines += [f"— {n} left the table —" for n in before if n not in now]
-        for line in lines:
-            if self.seated_told >= WATCHER_LINES:
-                return
-            self.seated_told += 1
-            if self.seated_told == WATCHER_LINES:
+        self.seated_told = self._tell_few(lines, self.seated_told)
+
+    def _tell_few(self, lines: list[str], told: int) -> int:
+        """`lines` in the log, up to `WATCHER_LINES` a hand with the `told` before them,
+        the last saying no more will come (the header may have no room to count); the
+        count told now."""
+        for line in lines[: max(0, WATCHER_LINES - told)]:
+            told += 1
+            if told == WATCHER_LINES:
                 line = line.removesuffix(" —") + " (no more of these this hand) —"
             self._add(line, "class:dim")
+        return told
 
     def watched(self) -> None:
         """Who came to watch the table or stopped since the last view (protocol 14): a
@@ -611,13 +616,7 @@ class TableScreen:
         named = [n for n in now if n not in before]
         lines = [f"— {n} is watching —" for n in named[len(named) - came :]] if came else []
         lines += [f"— {n} stopped watching —" for n in gone]
-        for line in lines:
-            if self.watchers_told >= WATCHER_LINES:
-                return
-            self.watchers_told += 1
-            if self.watchers_told == WATCHER_LINES:  # (the header may have no room to count)
-                line = line.removesuffix(" —") + " (no more of these this hand) —"
-            self._add(line, "class:dim")
+        self.watchers_told = self._tell_few(lines, self.watchers_told)
 
     def tallied(self, results: Tallied) -> None:
         """The game's ended hands, as the server told them with a snapshot: the results
