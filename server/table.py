@@ -504,21 +504,13 @@ class Table:
                 raise TableError(
                     Code.NOT_ALLOWED, f"{member.name} is still in the game at {self.name}"
                 )
-            kept, creator = self._kept_until, self.settings.creator
-            if (
-                kept is not None
-                and self.chairs.free()  # (filled meanwhile: the refusal is a full table's)
-                and self.clock() < kept
-                and self.status != "playing"
-                and (creator is None or member.address != creator[0])  # (the host's machine)
-                and member.name != self._kept_from[0]  # (back: its time goes on, not afresh)
-                and member.address != self._kept_from[1]
-            ):
+            left = self._kept_for(member)
+            if left:
                 raise TableError(
                     Code.NOT_ALLOWED,
                     f"a chair at {self.name} was just freed from a player who did not say"
                     " ready: its players may fill it with a bot first; try again in"
-                    f" {math.ceil(kept - self.clock())} s",
+                    f" {math.ceil(left)} s",
                 )
             slot = self.chairs.sit(member, seat)
             if self.status == "playing":
@@ -533,6 +525,19 @@ class Table:
             self.broadcast_view()
             self._snapshot(member)
             self.driver.wake()  # (a table nobody was at goes on)
+
+    def _kept_for(self, member: Member) -> float:
+        """Seconds the chair freed from a person who held the table up is still kept from
+        `member` for the table's own bot (`KEPT_SECONDS`); 0 if it is not: none kept, the
+        table filled meanwhile (a full table's refusal says it), or a game on; or
+        `member` is at the creator's machine, or is the person who left, back (its time
+        goes on, not afresh)."""
+        kept, creator, (name, address) = self._kept_until, self.settings.creator, self._kept_from
+        if kept is None or not self.chairs.free() or self.status == "playing":
+            return 0.0
+        if (creator is not None and member.address == creator[0]) or member.name == name:
+            return 0.0
+        return 0.0 if member.address == address else max(0.0, kept - self.clock())
 
     async def spectate(self, member: Member, password: str | None) -> None:
         self.chairs.may_watch(member)  # (this very connection: no password to ask)
@@ -1054,11 +1059,9 @@ class Table:
         if timeout:
             self._timed_out[seat] = self._last_move
             self.timeouts[last_step(self.game)] = timeout
-        if timeout == "away" and self.settings.turn_seconds:
-            slot = self.chairs.named(name)
-            if not slot.present:
-                slot.lapsed = True  # (its later turns: at once, until it is back)
         slot = self.chairs.named(name)
+        if timeout == "away" and self.settings.turn_seconds and not slot.present:
+            slot.lapsed = True  # (its later turns: at once, until it is back)
         if timeout == "time" and slot.bot is None:
             # (its next turn: half the time; a due paid a card at a time is one turn)
             slot.idle_turns += 0 if more else 1
