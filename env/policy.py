@@ -7,7 +7,6 @@ in `president play` (`register` it, then `president.cli.bot_script`).
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +18,7 @@ from president.engine import Action, Rules, SeatView
 
 from .actions import Catalog
 from .observe import Observer
-from .table import not_an_index
+from .table import as_index, not_an_index
 
 Policy = Callable[[NDArray[np.float32], NDArray[np.int8]], int]
 
@@ -47,7 +46,7 @@ class PolicyBot:
         mask = np.zeros(len(catalog), dtype=np.int8)
         mask[list(by_index)] = 1
         answer = self.policy(observer(view), mask)
-        index = _index(answer)  # (a pass: 2.7 was taken as 2, None a TypeError)
+        index = as_index(answer)  # (a pass: 2.7 was taken as 2, None a TypeError)
         if index is None:
             raise ValueError(f"the policy answered wrong: {not_an_index(answer)}")
         chosen = by_index.get(index)
@@ -55,17 +54,6 @@ class PolicyBot:
             self.mistakes += 1
             return legal[0]
         return chosen
-
-
-def _index(answer: object) -> int | None:
-    """A policy's answer as an index: any whole number that says it is one (an int,
-    numpy's, a 0-d array or tensor of one: `logits.argmax()`), not a bool; else None."""
-    if isinstance(answer, (bool, np.bool_)):
-        return None
-    try:
-        return operator.index(answer)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def register(name: str, make_policy: Callable[[random.Random], Policy]) -> None:

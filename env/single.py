@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from president.bots.strategies import Strategy, make_strategy
 from president.engine import Rules
 
-from .table import not_an_index, raw_env
+from .table import as_index, not_an_index, raw_env
 
 Observation = dict[str, NDArray[Any]]
 
@@ -42,7 +42,7 @@ class SingleSeat(gymnasium.Env[Observation, np.int64]):
         for name in names:
             make_strategy(name, random.Random(0))  # (an unknown name: its error, at once)
         self.opponent_names = names
-        at = None if isinstance(seat, bool) or not hasattr(seat, "__index__") else int(seat)
+        at = as_index(seat)
         if at is None or not 0 <= at < players:  # (a pass: 4 was an IndexError; -1 taken)
             raise ValueError(f"seat is a seat of the {players}, 0 to {players - 1}, not {seat!r}")
         self.me = self.table.possible_agents[at]

@@ -10,6 +10,7 @@ rounds), or `hands` hands."""
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
@@ -53,6 +54,17 @@ def not_an_index(action: object) -> str | None:
     if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
         return None
     return f"an action is an index of the action mask (an int), not {action!r}"
+
+
+def as_index(value: object) -> int | None:
+    """`value` as an index: any whole number that says it is one (an int, numpy's, a 0-d
+    array or tensor of one: `logits.argmax()`), not a bool; else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def episode_hands(hands: int | None) -> int | None:
