@@ -127,6 +127,10 @@ class TableState:
     #: server says neither, 0 and ()).
     watchers: int = 0
     watching: tuple[str, ...] = ()
+    #: Until when a chair just freed from a person who held the table up is kept for a
+    #: bot we add, on this machine's clock (protocol 15; None: none kept, or an older
+    #: server, which says nothing of it).
+    kept: float | None = None
 
     @classmethod
     def of(cls, view: m.TableView, now: float) -> TableState:
@@ -140,6 +144,7 @@ class TableState:
             deadline=now + left if left else None,
             watchers=view.watchers,
             watching=view.watching,
+            kept=now + view.kept_ms / 1000 if view.kept_ms else None,
         )
 
     def chair_of(self, name: str) -> Chair | None:
@@ -151,9 +156,16 @@ class TableState:
 
     def seconds_left(self, now: float) -> int | None:
         """Whole seconds left on the turn timer (rounded up), None if none runs."""
-        if self.deadline is None:
-            return None
-        return max(0, int(self.deadline - now + 0.999))
+        return _whole_seconds(self.deadline, now)
+
+    def kept_seconds(self, now: float) -> int:
+        """Whole seconds (rounded up) the free chair is still kept for our bot; 0: none."""
+        return _whole_seconds(self.kept, now) or 0
+
+
+def _whole_seconds(until: float | None, now: float) -> int | None:
+    """Whole seconds left until `until` (rounded up, not below 0); None for None."""
+    return None if until is None else max(0, int(until - now + 0.999))
 
 
 #: What happened at the table, in order, as a screen is told it (`TableModel.news`).

@@ -41,12 +41,14 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: played is refused as `stale`, not taken for the seat's next turn) and `nudge` /
 #: `nudged` (a table with no turn timer is not held by a seat that never moves); version
 #: 14 `TableView.watchers` and `TableView.watching` (who watches the table: everyone there
-#: is told, as at a real table).  A field or a
+#: is told, as at a real table); version 15 `TableView.kept_ms` (a chair freed from
+#: a person who held the table up is kept a while for the table's own bot: its players
+#: are told so, and for how long).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -621,6 +623,11 @@ class TableView(Message):
     #: them to come (the oldest first).
     watchers: Annotated[Count, Since(14)] = 0
     watching: Annotated[Names, Since(14)] = ()
+    #: Version 15: milliseconds left while a chair just freed from a person who held the
+    #: table up (not ready in time, or gone while not ready) is kept for a bot the
+    #: table's own players add: meanwhile a newcomer from another machine is refused
+    #: (0: no chair kept).
+    kept_ms: Annotated[int, Range(0, 3_600_000), Since(15)] = 0
 
 
 @message("nudged")

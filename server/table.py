@@ -436,6 +436,7 @@ class Table:
             game=public,
             watchers=len(self.chairs.spectators),
             watching=tuple(w.name for w in self.chairs.spectators[:WATCHERS_NAMED]),
+            kept_ms=int(min(self._kept_left(), 3600.0) * 1000),
         )
 
     def _time_left(self) -> float | None:
@@ -532,12 +533,19 @@ class Table:
         table filled meanwhile (a full table's refusal says it), or a game on; or
         `member` is at the creator's machine, or is the person who left, back (its time
         goes on, not afresh)."""
-        kept, creator, (name, address) = self._kept_until, self.settings.creator, self._kept_from
-        if kept is None or not self.chairs.free() or self.status == "playing":
-            return 0.0
+        left, creator, (name, address) = self._kept_left(), self.settings.creator, self._kept_from
         if (creator is not None and member.address == creator[0]) or member.name == name:
             return 0.0
-        return 0.0 if member.address == address else max(0.0, kept - self.clock())
+        return 0.0 if member.address == address else left
+
+    def _kept_left(self) -> float:
+        """Seconds a chair freed from a person who held the table up is still kept for
+        the table's own bot, as everyone there is told (`TableView.kept_ms`); 0 if none
+        is: none kept, the table filled meanwhile, or a game on."""
+        kept = self._kept_until
+        if kept is None or not self.chairs.free() or self.status == "playing":
+            return 0.0
+        return max(0.0, kept - self.clock())
 
     async def spectate(self, member: Member, password: str | None) -> None:
         self.chairs.may_watch(member)  # (this very connection: no password to ask)

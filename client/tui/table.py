@@ -876,7 +876,7 @@ class TableScreen:
             return "class:dim", " waiting for the table ..."
         seated = model.slot is not None
         if public is None or table.status != "playing" or public.phase is Phase.GAME_OVER:
-            return self._between_games(seated)
+            return self._between_games(seated, width)
         if not seated:
             return "class:dim", " watching (q leaves)"
         seat = model.seat
@@ -902,7 +902,7 @@ class TableScreen:
             said = " {} to play ..."
         return "class:dim", said.format(_fitted_name(turn, width, len(said) - 2))
 
-    def _between_games(self, seated: bool) -> tuple[str, str]:
+    def _between_games(self, seated: bool, width: int | None = None) -> tuple[str, str]:
         table, public = self.model.table, self.model.public
         assert table is not None
         if table.status == "playing":
@@ -916,6 +916,12 @@ class TableScreen:
         bot = ", b = add a bot" if table.has_empty_chair else ""
         mine = table.chair_of(self.model.me)
         ready = "r = not ready" if mine is not None and mine.ready else "r = ready"
+        kept = table.kept_seconds(time.monotonic()) if bot else 0
+        if kept:  # (a newcomer from another machine is refused meanwhile: say why the
+            # chair stays empty, and for how long, while its key is what matters now)
+            long = f" the free chair is kept {kept} s for a bot: b = add one, {ready}, q = leave"
+            short = f" chair kept {kept} s: b = add a bot, {ready}, q = leave"
+            return "class:turn", long if width is None or len(long) <= width else short
         if public is None:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if table.status == "finished" else "the game stopped"

@@ -206,6 +206,23 @@ def test_watching_before_and_after_a_game() -> None:
     assert "next hand" in late
 
 
+def test_a_chair_kept_for_our_bot_is_said_with_its_time() -> None:
+    """Protocol 15: a chair freed from a person who held the table up is kept a while
+    for the table's own bot, and newcomers are refused meanwhile; the players there saw
+    an empty chair nobody took, and nothing said why, nor that `b` was what mattered."""
+    before = screen_at(None, status="waiting", names=("ann", "bob"))
+    assert before.model.view is not None
+    receive(before, dataclasses.replace(before.model.view, kept_ms=11_500))
+    text = before.status_line()[1]
+    assert text == " the free chair is kept 12 s for a bot: b = add one, r = ready, q = leave"
+    assert before.status_line(60)[1] == " chair kept 12 s: b = add a bot, r = ready, q = leave"
+    table = before.model.table
+    assert table is not None and table.kept is not None
+    table_later = dataclasses.replace(table, kept=table.kept - 12)  # (run out: as before)
+    before.model.table = table_later
+    assert before.status_line()[1] == " before the game: r = ready, b = add a bot, q = leave"
+
+
 def test_each_status_line_fits_60_columns() -> None:
     exchange = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 2),))
     over = game_over(SEATING, winners=("ann",))

@@ -242,8 +242,14 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
     come back; a bot fills it; later a person may sit."""
     t, now, (ann, bob, _sly) = await held_up_by_sly()
     assert await looked_at(t, now, 0.0, ann) == []
+    assert t.view().kept_ms == 0
     assert await looked_at(t, now, 5.0, ann) == ["sly"]
+    # the table's people are told the chair is kept, and for how long (protocol 15: a
+    # friend saw an empty chair nobody could take, and nothing said why)
+    (told,) = {v.kept_ms for v in [ann.of(m.TableView)[-1], bob.of(m.TableView)[-1]]}
+    assert told == 5000
     now[0] = 6.0
+    assert t.view().kept_ms == 4000
     (vera,) = [Member("vera")]
     message = await refused(Code.NOT_ALLOWED, lambda: t.join(vera, None, None))
     assert message == (
@@ -252,6 +258,7 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
     )
     await t.ready(bob, False)  # (so that the bot's chair, filled, starts nothing yet)
     await t.add_bot("random", None)  # (bob's `b`: the lobby lets the table's people)
+    assert bob.of(m.TableView)[-1].kept_ms == 0  # (filled: nothing is kept)
     # filled within the window: a newcomer is told the table is full, not to come back
     await refused(Code.TABLE_FULL, lambda: t.join(vera, None, None))
     await t.ready(bob, True)
@@ -260,6 +267,7 @@ async def test_a_chair_freed_for_not_saying_ready_is_kept_a_moment_for_the_table
     assert await looked_at(t2, now2, 0.0, ann2) == []
     assert await looked_at(t2, now2, 5.0, ann2) == ["sly"]
     now2[0] = 10.0  # the chair kept no more: a person sits
+    assert t2.view().kept_ms == 0
     (vera,) = await seated(t2, "vera")
     assert t2.chairs.index_of(vera) == 2
     await t.stop()
@@ -275,6 +283,7 @@ async def test_a_chair_left_by_a_person_holding_the_table_up_is_kept_as_well() -
     assert await looked_at(t, now, 4.0, ann) == []  # held up: 4 s of sly's 5
     now[0] = 4.5
     await t.leave(sly)
+    assert ann.of(m.TableView)[-1].kept_ms == 5000
     message = await refused(Code.NOT_ALLOWED, lambda: t.join(Member("vera"), None, None))
     assert "its players may fill it with a bot first; try again in 5 s" in message
     now[0] = 9.5  # kept no more

@@ -109,3 +109,23 @@ def test_a_peer_of_version_13_is_sent_neither_field() -> None:
         assert (b"watching" in data) is (version >= 14)
         read = view if version >= 14 else dataclasses.replace(view, watchers=0, watching=())
         assert deliver(data, client) == [read]
+
+
+def test_a_peer_of_version_14_is_not_sent_the_kept_chair() -> None:
+    """Protocol 15's `kept_ms` (a chair kept for the table's bot) is left out for an
+    older connection, which would refuse a field it does not know."""
+    view = m.TableView(
+        table="T",
+        number=3,
+        status="waiting",
+        rules={"preset": "classic"},
+        chairs=(m.Chair("ann", "", True, True),) * 2 + (m.Chair("", "", False, False),),
+        turn_deadline_ms=0,
+        kept_ms=12_000,
+    )
+    for version in (14, 15):
+        client, server = opened(version)
+        data = server.send(view)
+        assert (b"kept_ms" in data) is (version >= 15)
+        read = view if version >= 15 else dataclasses.replace(view, kept_ms=0)
+        assert deliver(data, client) == [read]
