@@ -932,7 +932,16 @@ class Table:
         await self.driver.suspend()
 
     def _in_game(self, slot: Slot) -> bool:
-        return self.status == "playing" and self.game is not None and slot.name in self.game.seating
+        """The slot's person plays in the game on here: in the hand's seating, or, between
+        hands, in the next one's (a newcomer seated for it, its deal perhaps committed: a
+        fuzz run under load saw one leave while the deal waited for seeds, its chair freed
+        at once, and the deal find a seat with no chair)."""
+        game = self.game
+        if self.status != "playing" or game is None:
+            return False
+        if slot.name in game.seating:
+            return True
+        return game.phase is Phase.BETWEEN_HANDS and slot.name in game.next_seating()
 
     def _start_if_ready(self) -> None:
         """Every chair taken and ready: begin a game, driven by a task of its own."""

@@ -364,3 +364,49 @@ async def test_a_connection_that_sits_cannot_resume_a_seat_again() -> None:
     await refused(Code.NOT_ALLOWED, lambda: t.resume(ann, 1, bob_token))
     assert t.number == numbered and t.slots[1].member is None
     await t.resume(Member("bob"), 1, bob_token)  # bob himself, from a new connection
+
+
+async def seeds_from(t: Table, members: list[Member], hand: int) -> None:
+    """Once the deal of `hand` waits for seeds, each of `members` in its seating sends one."""
+    await wait_for(lambda: t.deal_secret is not None and t.deal_secret.hand == hand)
+    secret = t.deal_secret
+    assert secret is not None
+    for member in members:
+        if member.name in secret.order_names:
+            await t.client_seed(member, hand, bytes(32))
+
+
+async def test_a_newcomer_who_leaves_while_its_first_deal_waits_is_played_for(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A fuzz run under load crashed the game's driver: a newcomer in the next hand's
+    seating (its deal committed) left while the deal waited for the seats' seeds; its
+    chair was freed at once, as if it were in no game, and the deal found a seat with
+    no chair.  It is in the game from the moment it is seated for the next hand: its
+    seat is dealt and played for by the timeout rule, and it goes at that hand's end."""
+    t, _ = table(seats=4, seed_seconds=60.0)  # (the deals wait for the seeds below)
+    ann, bob, cat, dan = await seated(t, "ann", "bob", "cat", "dan")
+    for member in (ann, bob, cat, dan):
+        await t.ready(member, True)
+    await seeds_from(t, [ann, bob, cat, dan], 0)
+    game = game_of(t)
+    await wait_for(lambda: game.phase is Phase.PLAY)
+    await t.leave(dan)  # (his chair is free at the hand's end)
+    await play_until(t, [ann, bob, cat], lambda: len(game.finishes) == 1)
+    await wait_for(lambda: t.deal_secret is not None and t.deal_secret.hand == 1)
+    eve = Member("eve")
+    await t.join(eve, None, None)  # while hand 2's deal waits: she plays from hand 3
+    await seeds_from(t, [ann, bob, cat], 1)
+    await play_until(t, [ann, bob, cat], lambda: len(game.finishes) == 2)
+    await wait_for(lambda: t.deal_secret is not None and t.deal_secret.hand == 2)
+    assert t.deal_secret is not None and "eve" in t.deal_secret.order_names
+    await t.client_seed(eve, 2, bytes(32))
+    await t.leave(eve)  # her deal committed, not yet dealt
+    assert t.chairs.slots[3].name == "eve" and t.chairs.slots[3].leaving
+    await seeds_from(t, [ann, bob, cat], 2)
+    await wait_for(lambda: game.hand == 2 and game.phase is not Phase.BETWEEN_HANDS)
+    assert "eve" in game.seating
+    await play_until(t, [ann, bob, cat], lambda: len(game.finishes) == 3)
+    await wait_for(lambda: t.chairs.slots[3].empty)  # gone at that hand's end
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    await t.stop()
