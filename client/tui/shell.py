@@ -32,6 +32,7 @@ from prompt_toolkit.layout.containers import AnyContainer, Container, to_contain
 from prompt_toolkit.layout.layout import FocusableElement
 from prompt_toolkit.output import Output
 
+from .glyphs import terminal_output
 from .theme import color_depth, style_for
 
 #: The smallest terminal the screens are made for (docs: every screen is tried from
@@ -117,7 +118,8 @@ class Shell:
             # flood of table news was a redraw each)
             min_redraw_interval=0.02,
             input=input,
-            output=output,
+            # (a terminal that cannot show every character: drawn in what it can)
+            output=output if output is not None else terminal_output(),
         )
         self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once
         self.app.key_processor.before_key_press += lambda _: self._top(lambda s: s.key_pressed())
