@@ -36,15 +36,32 @@ class UsageError(Exception):
 _JSON_UNSAFE = frozenset(ch for ch in CONTROLS if ord(ch) >= 0x7F)
 
 
-def json_text(value: Any, indent: int | None = None) -> str:
+def json_text(value: Any, indent: int | None = None, encoding: str | None = None) -> str:
     """`value` as JSON for a script that may print it: non-ASCII names kept as they are
     (`ensure_ascii=False`), but every character a terminal would act on written as a
     JSON escape (a record's name holding a right-to-left override or a C1 CSI, a hostile
-    pass)."""
+    pass), and so is each the output's `encoding` (stdout's) cannot write (a terminal
+    pass: under a Latin-1 locale an emoji came out as Python's `\\U0001f0a1`, which no
+    JSON reader takes)."""
     text = json.dumps(value, ensure_ascii=False, indent=indent)
     if text.isascii() and "\x7f" not in text:
         return text
-    return "".join(f"\\u{ord(ch):04x}" if ch in _JSON_UNSAFE else ch for ch in text)
+    encoding = encoding or getattr(sys.stdout, "encoding", None) or "utf-8"
+    return "".join(_json_char(ch, encoding) for ch in text)
+
+
+def _json_char(ch: str, encoding: str) -> str:
+    """One character of JSON text (non-ASCII only inside a string) as `encoding` can
+    write it: itself, or its JSON escape (a pair of them beyond the BMP)."""
+    if ch in _JSON_UNSAFE:
+        return f"\\u{ord(ch):04x}"
+    if ch.isascii():
+        return ch
+    try:
+        ch.encode(encoding)
+    except UnicodeEncodeError:
+        return json.dumps(ch)[1:-1]
+    return ch
 
 
 def say_shown(line: str, file: TextIO | None = None) -> None:

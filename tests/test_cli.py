@@ -379,6 +379,14 @@ def test_a_name_an_ascii_terminal_cannot_show_is_escaped_not_a_failure(tmp_path:
     out = president_process("replay", str(path), env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert out.returncode == 0 and out.stdout.startswith("ok:"), out
     assert "Zo\\xeb\\u2660" in out.stdout and not out.stderr
+    # and `--json` stays JSON where the stream cannot write a name (a terminal pass: a
+    # Latin-1 locale's `\U0001f0a1`, Python's escape, no JSON reader took)
+    path.write_text(record.replace(json.dumps(first), json.dumps("Zoë 🂡")), encoding="utf-8")
+    for encoding in ("latin-1", "ascii"):
+        environ = {**os.environ, "PYTHONIOENCODING": encoding}
+        out = president_process("replay", "--json", str(path), env=environ, encoding=encoding)
+        assert out.returncode == 0 and not out.stderr, out
+        assert "Zoë 🂡" in json.dumps(json.loads(out.stdout), ensure_ascii=False), out.stdout
 
 
 @pytest.mark.slow

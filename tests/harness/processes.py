@@ -31,13 +31,15 @@ def president(
     env: dict[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
     timeout: float = 60,
+    encoding: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`president ARGS` run to its end, no terminal, nothing on stdin: its status and
-    output."""
+    output (read in `encoding`, the locale's if None)."""
     return subprocess.run(
         [*PRESIDENT, *args],
         capture_output=True,
         text=True,
+        encoding=encoding,
         env=env,
         cwd=cwd,
         stdin=subprocess.DEVNULL,
