@@ -54,7 +54,9 @@ Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
 Word = Annotated[str, Text(1, 40)]
 Sentence = Annotated[str, Text(0, 500)]
-ChatText = Annotated[str, Text(1, 500)]
+#: The most characters a line of chat holds.
+CHAT_MOST = 500
+ChatText = Annotated[str, Text(1, CHAT_MOST)]
 Password = Annotated[str, Text(1, 64)]
 CardText = Annotated[str, Text(2, 3)]
 #: The cards of one play: a set holds at most 12 (two decks' naturals and jokers), a

@@ -50,6 +50,7 @@ from .fit import (
     seat_lines,
     seats_width,
     shorten,
+    typed_line,
     window_start,
     wrap,
 )
@@ -880,12 +881,13 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
 
     @kb.add("enter", filter=Condition(lambda: table.chatting))
     def _say(event: KeyPressEvent) -> None:
-        text = table.chat.text.strip()[:500]
+        text, cut_short = typed_line(table.chat.text, m.CHAT_MOST)
         table.chat.text = ""
         table.chatting = False
         event.app.layout.focus(table.hand_window)
         if text:
             later(table.client.send(m.Chat(scope="table", text=text)))
+            table.screen.message = cut_short
 
     @kb.add("escape", filter=Condition(lambda: table.chatting))
     def _unsay(event: KeyPressEvent) -> None:

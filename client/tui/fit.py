@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from president.protocol.schema import CONTROLS
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
@@ -195,6 +196,17 @@ def said(sender: str, text: str) -> str:
     kind) in the text one space, so that no gap in it can push words to the start of a
     row of their own (a hostile line's 420 spaces, then "<ann> ...")."""
     return f"<{sender}> {' '.join(text.split())}"
+
+
+def typed_line(text: str, most: int) -> tuple[str, str]:
+    """A line typed to be sent (chat): without the characters a message may not hold
+    (a terminal pass: Ctrl-Z typed in the line was sent as ^Z, the server refused the
+    whole line and it was lost), a tab a space, cut to `most` characters; and what to
+    tell its sender if it was cut ("": nothing; a long paste's end went unsaid)."""
+    kept = "".join(" " if ch == "\t" else ch for ch in text if ch not in CONTROLS).strip()
+    if len(kept) <= most:
+        return kept, ""
+    return kept[:most].rstrip(), f"only its first {most} characters were sent"
 
 
 def cut(text: str, width: int) -> str:

@@ -40,6 +40,7 @@ from .fit import (
     status_fragments,
     status_lines,
     tail,
+    typed_line,
     wrap,
 )
 from .ladder_view import LadderView, Line
@@ -225,8 +226,10 @@ class LobbyApp:
         self.line.text = ""
         self.app.layout.focus(self.list_window)
         info = self.screen.selected()
-        if what == "chat" and text.strip():
-            self.send(m.Chat(scope="lobby", text=text.strip()[:500]))
+        said, cut_short = typed_line(text, m.CHAT_MOST) if what == "chat" else ("", "")
+        if said:
+            self.send(m.Chat(scope="lobby", text=said))
+            self.screen.message = cut_short
         elif what == "join" and info is not None:
             self.send(m.Join(table=info.name, password=text[:64] or None))
         elif what == "watch" and info is not None:

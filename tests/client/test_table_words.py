@@ -945,3 +945,12 @@ def test_each_games_fair_deal_line_is_logged_even_when_its_words_are_the_last_ga
     receive(screen, m.Chat(scope="table", text="ok", sender="bob"))
     texts = [text for _, _, text in screen.stream]
     assert texts.count("fair deal of hand 1: verified") == 2, texts
+
+
+def test_a_typed_line_is_sent_without_control_characters_and_says_if_it_was_cut() -> None:
+    from president.client.tui.fit import typed_line
+
+    assert typed_line("  hello\x1a there\x1b[31m\tyou ", 500) == ("hello there[31m you", "")
+    assert typed_line("\x1a\x03", 500) == ("", "")
+    text, told = typed_line("word " * 120, 500)
+    assert len(text) <= 500 and told == "only its first 500 characters were sent"
