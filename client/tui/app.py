@@ -151,8 +151,15 @@ STAYING = "you stay (that key did nothing else)"
 class TableApp:
     """The application around one `Client` at one table."""
 
-    #: Told on a terminal too small to draw the table (`Shell`).
-    while_small = "the game goes on"
+    @property
+    def while_small(self) -> str:
+        """Told on a terminal too small to draw the table (`Shell`): that the game goes
+        on, and whether it waits on me (a terminal pass sat at 45x12 on its turn, unseen,
+        until the turn timer played for it)."""
+        if not self.client.model.my_turn:
+            return "the game goes on"
+        left = self.screen.seconds_left()
+        return "the game goes on; it is your turn" + (f": {left} s left" if left else "")
 
     def __init__(
         self,
@@ -959,7 +966,9 @@ class FinalStandings:
     (which come first: they scroll the standings).  The table under it hears the server
     and the connection's state."""
 
-    while_small = TableApp.while_small
+    @property
+    def while_small(self) -> str:
+        return self.table.while_small
 
     def __init__(self, table: TableApp) -> None:
         self.table = table

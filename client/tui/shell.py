@@ -16,10 +16,15 @@ from typing import Protocol
 from president.protocol import messages as m
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindingsBase
-from prompt_toolkit.key_binding.key_bindings import DynamicKeyBindings
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase
+from prompt_toolkit.key_binding.key_bindings import (
+    ConditionalKeyBindings,
+    DynamicKeyBindings,
+    merge_key_bindings,
+)
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -105,6 +110,8 @@ class Shell:
         self._blank = Window()
         self._small = Window()
         self._wrapped: tuple[Container, Container] | None = None
+        #: The top screen's keys, and what the shell makes of them (`_bindings`).
+        self._keys: tuple[KeyBindingsBase, KeyBindingsBase] | None = None
         self.app: Application[None] = Application(
             layout=Layout(DynamicContainer(self._container)),
             key_bindings=DynamicKeyBindings(self._bindings),
@@ -273,7 +280,11 @@ class Shell:
 
     def _bindings(self) -> KeyBindingsBase | None:
         top = self.top
-        return None if top is None else top.bindings
+        if top is None:
+            return None
+        if self._keys is None or self._keys[0] is not top.bindings:
+            self._keys = (top.bindings, unseen_keys_stop(top.bindings, Condition(self._too_small)))
+        return self._keys[1]
 
     def _top(self, hook: Callable[[Screen], None]) -> None:
         top = self.top
@@ -285,3 +296,15 @@ class Shell:
         if top is not None and top.focus is not None:
             self.app.layout.focus(top.focus)
         self.app.invalidate()
+
+
+def unseen_keys_stop(bindings: KeyBindingsBase, small: Filter) -> KeyBindingsBase:
+    """A screen's keys while it is drawn; while the terminal is too small to draw it, only
+    its Ctrl-C (a terminal pass: `p` passed, unseen, at 45x12, and `q` asked a question
+    nobody saw)."""
+    leaving = KeyBindings()
+    for binding in bindings.get_bindings_for_keys((Keys.ControlC,)):
+        leaving.add(Keys.ControlC, filter=binding.filter, eager=binding.eager)(binding.handler)
+    return merge_key_bindings(
+        [ConditionalKeyBindings(bindings, ~small), ConditionalKeyBindings(leaving, small)]
+    )

@@ -1645,8 +1645,27 @@ async def test_a_terminal_too_small_is_told_how_big_it_must_be(rows: int, column
     assert "Window too small" not in text
     assert (
         f"president needs a terminal of at least 60x16; this one is {columns}x{rows}: make it "
-        "bigger (the game goes on)" in text
+        "bigger (the game goes on" in text
     ), text
+
+
+def my_turn(table: Table) -> None:
+    """Hand 1, the play, and the turn mine."""
+    table.deal()
+    me = table.game.seating.index(ME)
+    table.until(lambda: table.phase() is Phase.PLAY and table.game.public_view().turn == me)
+
+
+async def test_a_terminal_too_small_says_it_is_your_turn_and_takes_no_unseen_key() -> None:
+    """A terminal pass: at 45x12 on its turn `p` passed, unseen, and the turn timer ran
+    out while the screen said only "the game goes on"."""
+    async with open_table(my_turn, 15, 59) as (table, terminal):
+        text = " ".join((await terminal.redraw()).split())
+        assert "(the game goes on; it is your turn)" in text, text
+        await terminal.press("p")
+        await terminal.press("q")
+        assert table.client.sent == []  # (drawn, the same keys act: every test here)
+        await terminal.left("\x03")  # (Ctrl-C still quits)
 
 
 @contextlib.asynccontextmanager
