@@ -160,6 +160,14 @@ CASES: dict[str, Case] = {
         "play", "--name", "bot:x", words="--name 'bot:x' cannot play: a name may not", tty=True
     ),
     "play-name-angle": case("play", "--name", "a<b", words="may not hold < or >", tty=True),
+    # the byte of a Latin-1 terminal's é under a UTF-8 locale (it was "may not hold
+    # U+DCE9: half of a surrogate pair")
+    "play-name-bytes": case(
+        "play", "--name", "Jos\udce9", words="--name Jos\\xe9 is not utf-8 text", tty=True
+    ),
+    "bot-table-bytes": case(
+        "bot", "127.0.0.1:1", "--table", "\udcff", words="--table \\xff is not utf-8 text"
+    ),
     "play-bot-delay-negative": case("play", "--bot-delay", "-1", words="--bot-delay: must be"),
     "play-bot-delay-nan": case("play", "--bot-delay", "nan", words="--bot-delay: must be"),
     "play-pause-inf": case("play", "--pause", "inf", words="--pause: must be"),
