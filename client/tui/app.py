@@ -126,8 +126,10 @@ WATCH_HELP = (
 #: What a seat's line shows that its words do not say.
 SEAT_LEGEND = (("rating N?", "a rating not settled yet: few games rated"),)
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
+#: (Ctrl-Z, to the shell, as in any terminal program, is said in the lobby's help and
+#: `president play`'s: here the help fits one page at 60x20 without it.)
 QUIT_KEEPING = (("ctrl-c", "quit, keeping your seat (connect again)"),)
-QUIT_PLAY = (("ctrl-c", "quit"),)
+QUIT_PLAY = (("ctrl-c", "quit; ctrl-z: to the shell (fg comes back)"),)
 
 #: From this many columns the log stands beside the table rather than under it.
 WIDE = 100

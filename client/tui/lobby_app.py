@@ -69,7 +69,7 @@ LOBBY_HELP = (
     ("l", "the server's ladder (ratings, mu - 3 sigma) beside the tables; l again: the table"),
     ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (esc closes it)"),
-    ("q  ctrl-c", "quit"),
+    ("q  ctrl-c", "quit; ctrl-z: to the shell (fg comes back)"),
 )
 
 #: From this many columns the table list and the chosen table stand side by side.

@@ -9,6 +9,7 @@ before it opened: each reads the client model, which heard it."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import textwrap
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -24,6 +25,7 @@ from prompt_toolkit.key_binding.key_bindings import (
     DynamicKeyBindings,
     merge_key_bindings,
 )
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -306,5 +308,20 @@ def unseen_keys_stop(bindings: KeyBindingsBase, small: Filter) -> KeyBindingsBas
     for binding in bindings.get_bindings_for_keys((Keys.ControlC,)):
         leaving.add(Keys.ControlC, filter=binding.filter, eager=binding.eager)(binding.handler)
     return merge_key_bindings(
-        [ConditionalKeyBindings(bindings, ~small), ConditionalKeyBindings(leaving, small)]
+        [
+            ConditionalKeyBindings(bindings, ~small),
+            ConditionalKeyBindings(leaving, small),
+            SUSPENDING,
+        ]
     )
+
+
+#: Ctrl-Z suspends to the shell on every screen, as in other terminal programs (a
+#: terminal pass found it did nothing, and in a chat line typed a ^Z the server refused);
+#: `fg` brings the screen back.
+SUSPENDING = KeyBindings()
+
+
+@SUSPENDING.add("c-z", filter=Condition(lambda: hasattr(signal, "SIGTSTP")))
+def _suspend(event: KeyPressEvent) -> None:
+    event.app.suspend_to_background()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+import pytest
 from president.client.tui.shell import Shell
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
@@ -111,3 +112,27 @@ async def test_a_driver_that_fails_before_any_screen_starts_no_application() -> 
         else:
             raise AssertionError("the driver's failure was not raised")
         assert not shell.app.is_running and shell._running is None
+
+
+async def test_ctrl_z_suspends_to_the_shell_on_any_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal pass: Ctrl-Z did nothing (and in a chat line typed a ^Z the server
+    refused); now it suspends, as other terminal programs do, before the screen's own
+    keys see it."""
+    from prompt_toolkit.application import Application
+
+    suspended: list[bool] = []
+    monkeypatch.setattr(
+        Application, "suspend_to_background", lambda self, *a, **k: suspended.append(True)
+    )
+    with create_pipe_input() as keys:
+        shell = Shell(input=keys, output=DummyOutput())
+        note = Note(shell, "alone")
+        shell.push(note)
+        running = asyncio.create_task(shell.app.run_async())
+        await wait_for(lambda: shell.app.is_running)
+        keys.send_text("\x1a")
+        await wait_for(lambda: suspended == [True])
+        keys.send_text("x")
+        await wait_for(lambda: note.keys == ["x"])  # (the ^Z never reached the screen)
+        keys.send_text("q")
+        await asyncio.wait_for(running, 10)
