@@ -335,8 +335,9 @@ class Lobby:
         that started where no person sits, however many watch (a finished game first,
         then the oldest); else the oldest that has not started `unstarted_table_seconds`
         after its maker began holding tables (`held_since`: many addresses, each holding
-        its three tables where nobody says ready, once kept everyone from making one).
-        False if none is (server/admission.py's reasoning, for tables)."""
+        its three tables where nobody says ready, once kept everyone from making one);
+        else a game where nothing has moved for as long (`Table.stood_still`), the
+        stillest first.  False if none is (server/admission.py's reasoning, for tables)."""
         tables = list(self.tables.items())
         unstarted = [(name, table) for name, table in tables if _unstarted(table)]
         for name, table in unstarted:
@@ -361,6 +362,16 @@ class Lobby:
             if now - table.held_since >= wait:
                 await self._close_for_room(
                     name, table, f"no game had started there in time ({wait:g} s)"
+                )
+                return True
+        # (a game under way where nothing has moved that long, the stillest first: a
+        # hostile pass, 167 addresses each at 3 tables of its own with 2 bots and no turn
+        # timer, said ready and never moved, and held the whole cap for good)
+        playing = [(name, table) for name, table in tables if table.status == "playing"]
+        for name, table in sorted(playing, key=lambda named: named[1].moved_at):
+            if table.stood_still() >= wait:
+                await self._close_for_room(
+                    name, table, f"nothing had moved in its game for {wait:g} s"
                 )
                 return True
         return False

@@ -1091,6 +1091,10 @@ class Table:
         }
         self._after(events, "act", entry, timeout)
 
+    def stood_still(self) -> float:
+        """Seconds since the game here last moved (0 with no game under way)."""
+        return self.clock() - self.moved_at if self.status == "playing" else 0.0
+
     def moving(self) -> bool:
         """A game under way here that moved within `MOVING_SECONDS`: its players are not
         what a newcomer at the full server's cap evicts (server/admission.py).  (A hostile

@@ -133,6 +133,44 @@ async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
     await hall.close()
 
 
+async def test_games_that_stand_still_make_room_at_the_cap() -> None:
+    """A hostile pass: 167 addresses, each at 3 tables of its own (itself and 2 server
+    bots, no turn timer), said ready and never moved, and no one else could make a table
+    for as long as it liked (nobody else there to nudge).  At the cap, a game where
+    nothing has moved for `unstarted_table_seconds` makes room, the stillest first;
+    one that moves is never taken so."""
+    hall = lobby(max_tables=2, tables_per_address=1, bots_per_address=4, seed_seconds=0.0)
+    squatters = [Guest(f"s{i}", address=f"10.0.7.{i}") for i in range(2)]
+    for i, squatter in enumerate(squatters):
+        hall.welcome(squatter)
+        await hall.handle(squatter, create(f"still {i}", seats=3))
+        await hall.handle(squatter, m.Join(table=f"still {i}"))
+        for _ in range(2):
+            await hall.handle(squatter, m.AddBot(table=f"still {i}", strategy="random"))
+        await hall.handle(squatter, m.Ready(ready=True))
+    games = [hall.tables[f"still {i}"] for i in range(2)]
+
+    def waits_on_its_person(table: Table) -> bool:  # (the bots have moved up to it)
+        game = table.game
+        return game is not None and [game.seating[s] for s in game.actors] == [
+            next(s.name for s in table.chairs if s.bot is None)
+        ]
+
+    await wait_for(lambda: all(waits_on_its_person(t) for t in games))
+    ann = Guest("ann", address="10.0.0.7")
+    await hall.handle(ann, create("Friday"))  # both games young
+    assert ann.errors() == [Code.NOT_ALLOWED] and "Friday" not in hall.tables
+    games[1].moved_at -= FAST.unstarted_table_seconds + 2  # the stiller
+    games[0].moved_at -= FAST.unstarted_table_seconds + 1
+    await hall.handle(ann, create("Friday"))
+    assert "Friday" in hall.tables and list(hall.tables) == ["still 0", "Friday"]
+    told = [x for x in squatters[1].sent if isinstance(x, m.Error)][-1]
+    assert told.message.startswith("still 1 is closed: the server needed room"), told
+    assert "nothing had moved in its game for" in told.message
+    assert squatters[1].table is None and squatters[0].table is games[0]
+    await hall.close()
+
+
 async def _bot_game(hall: Lobby, crowd: Guest, name: str, think: float = 0.0) -> Guest:
     """A table of 4 random server bots made by `crowd`, each thinking `think` seconds a
     move, watched by one of its connections (from its address): the watcher."""
