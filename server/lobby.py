@@ -107,6 +107,9 @@ class Lobby:
         #: had held tables, and when it let go (`held_since`).
         self._let_go: dict[str, tuple[float, float]] = {}
         self._sweeping: asyncio.Task[None] | None = None
+        #: Told each time a table comes or goes (the server's `Trimmer`: what a crowd's
+        #: tables held, their games and bots, is given back once they have gone).
+        self.on_tables: Callable[[], None] = lambda: None
         thinking.configure(config.bot_workers)
 
     def welcome(self, guest: Guest) -> None:
@@ -326,6 +329,7 @@ class Lobby:
                 log.warning("table %s: removed, but its journal rows stay: %s", name, exc)
         log.info("table %s: removed (%s)", name, why)
         self.changed(name)
+        self.on_tables()
 
     async def make_room(self) -> bool:
         """At the table cap, room for a new table: remove the oldest table (creation
@@ -662,6 +666,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
     made.held_since = lobby.held_since(guest.address)
     made.on_seats = lobby.changed
     lobby.tables[message.name] = made
+    lobby.on_tables()
     lobby.changed(message.name)
     lobby._sweep_soon()
 

@@ -19,7 +19,7 @@ from president.protocol.sealing import public_key_bytes
 from president.server.memory import Trimmer, malloc_trim
 from president.server.session import Session
 
-from ..harness.servers import running_server
+from ..harness.servers import client, running_server
 from ..harness.waiting import wait_for
 
 
@@ -101,3 +101,24 @@ def test_malloc_trim_where_the_c_library_has_it() -> None:
     trim = malloc_trim()
     if trim is not None:
         assert trim(0) in (0, 1)
+
+
+async def test_memory_is_trimmed_once_a_crowds_tables_have_gone(tmp_path: Path) -> None:
+    """A hostile pass: a crowd's connections left first (a trim then), its tables 11
+    minutes later, and the memory they had held (their games, their bots) stayed for
+    good, 491 MB against 68 at start.  Tables count with connections now."""
+    async with running_server(tmp_path, tables_per_address=8) as server:
+        trims: list[int] = []
+        trimmer = server._trimmer
+        trimmer.trim, trimmer.crowd, trimmer.delay = trims.append, 4, 0.0  # type: ignore[assignment]
+        ann = await client(server, "ann", tmp_path)
+        reading = asyncio.create_task(ann.run())
+        names = [f"t{i}" for i in range(6)]
+        for name in names:
+            await ann.send(m.CreateTable(name=name, preset="classic", toggles={}, seats=4))
+        await wait_for(lambda: len(server.lobby.tables) == 6)
+        assert trims == []
+        for name in names:  # (its connection stays: only the tables go)
+            await server.lobby.remove(name, "a test")
+        await wait_for(lambda: len(trims) == 1)
+        reading.cancel()
