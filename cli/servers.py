@@ -25,7 +25,7 @@ from president.client.tui.narrator import plural
 from president.protocol.discovery import Announcement
 from president.protocol.messages import VERSIONS
 
-from .usage import json_text, seconds, unbracketed
+from .usage import as_written, json_text, seconds, unbracketed
 
 #: The environment variable that names the one interface to announce and look on.
 INTERFACE_ENV = "PRESIDENT_MDNS_INTERFACE"
@@ -104,7 +104,7 @@ def as_line(found: Announcement, trust: Trust, trusted_at: Sequence[str]) -> str
         notes.append("trusted before")
     elif trust is Trust.CLAIMING:
         notes.append(f"claims the certificate you trusted at {', '.join(trusted_at)}")
-    name = pad(found.name, 20)  # (by columns: a server named 山田のサーバー; whole)
+    name = pad(as_written(found.name), 20)  # (by columns: a server named 山田のサーバー; whole)
     return f"{name} president connect {found.address:<22} {', '.join(notes)}"
 
 

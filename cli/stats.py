@@ -36,6 +36,7 @@ from .usage import (
     UsageError,
     add_password,
     address,
+    as_written,
     json_text,
     login_name,
     password,
@@ -139,7 +140,7 @@ def lines(
     )
     for e in entries:
         out.append(
-            f"{e.place:>3} {pad(middle_cut(e.name, name_w), name_w)} {rating_shown(e):>7} "
+            f"{e.place:>3} {pad(middle_cut(as_written(e.name), name_w), name_w)} {rating_shown(e):>7} "
             + (f"{e.mu:>5} {e.sigma:>5} " if skill else "")
             + f"{e.hands:>5} {e.games:>5} {e.wins:>3} {e.points:>6} "
             + " ".join(f"{n:>{wide}}" for n in (*e.places, *[0] * (most - len(e.places))))

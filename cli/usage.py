@@ -64,6 +64,16 @@ def _json_char(ch: str, encoding: str) -> str:
     return ch
 
 
+def as_written(text: str, stream: TextIO | None = None) -> str:
+    """`text` as `stream` (stdout) will write it: each character its encoding lacks as
+    the escape `main` has it written (Zo\\xeb), so that a column padded to it lines up
+    (a terminal pass: a name escaped under a Latin-1 locale pushed its row 8 columns)."""
+    if text.isascii():
+        return text
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
 def say_shown(line: str, file: TextIO | None = None) -> None:
     """Print a line made from a record or a name: a record is anyone's file, so its
     control characters are escaped (protocol.schema.shown); on a terminal, wrapped at

@@ -162,3 +162,24 @@ def test_records_of_other_rules_or_versions_are_left_out_whole_each_said_why(
     )
     replayed = president("replay", str(folder / "newer.json"))
     assert replayed.returncode == 2 and "a newer president's record?" in replayed.stderr
+
+
+@pytest.mark.slow
+def test_the_ladders_columns_line_up_where_a_name_is_written_escaped(tmp_path: Path) -> None:
+    """A terminal pass: under a Latin-1 locale 李雷 was written as \\u674e\\u96f7 in a
+    column padded for two wide letters, and its row ran 8 columns on."""
+    import os
+
+    from .harness.processes import president as president_process
+
+    write_games(tmp_path / "records", 1)
+    for path in (tmp_path / "records").glob("*.json"):
+        path.write_text(path.read_text().replace('"heuristic-0"', '"李雷"'), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    out = president_process(
+        "stats", "--records", str(tmp_path / "records"), env=env, encoding="latin-1"
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line[:3].strip().isdigit()]
+    assert len(rows) == 4 and any("\\u674e\\u96f7" in row for row in rows), out.stdout
+    assert len({len(row) for row in rows}) == 1, out.stdout  # (every column right-aligned)
