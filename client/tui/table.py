@@ -531,8 +531,9 @@ class TableScreen:
     def viewed(self, public: PublicView | None) -> None:
         """A new view of the table (after the events it counts)."""
         self.before = public
-        if self.message == NOT_YOUR_TURN and self.model.my_turn:
-            self.message = ""
+        over = public is None or public.phase not in (Phase.PLAY, Phase.EXCHANGE)
+        if self.message == NOT_YOUR_TURN and (self.model.my_turn or over):
+            self.message = ""  # (over too: a terminal pass saw it under a game's end)
         if public is not None:
             self.narrator.seating = public.seating
             self.narrator.placed = {place for place in public.places if place is not None}

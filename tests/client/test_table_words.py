@@ -954,3 +954,14 @@ def test_a_typed_line_is_sent_without_control_characters_and_says_if_it_was_cut(
     assert typed_line("\x1a\x03", 500) == ("", "")
     text, told = typed_line("word " * 120, 500)
     assert len(text) <= 500 and told == "only its first 500 characters were sent"
+
+
+def test_it_is_not_your_turn_goes_when_the_game_is_over() -> None:
+    """A terminal pass: a key pressed while the bots played the game's last moves left
+    "it is not your turn" under the game's end, until another key."""
+    from president.client.tui.table import NOT_YOUR_TURN
+
+    over = screen_at(game_over(SEATING, winners=("ann",)), status="finished")
+    over.message = NOT_YOUR_TURN
+    over.viewed(over.model.public)
+    assert over.message == "" and over.status_line()[1].startswith(" game over")
