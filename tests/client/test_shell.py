@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import pytest
 from president.client.tui.shell import Shell
 from president.protocol import messages as m
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, Window
 from prompt_toolkit.output import DummyOutput
@@ -86,16 +88,24 @@ async def test_screens_come_and_go_on_one_application() -> None:
         assert not app.is_running and lobby.keys == [] and table.keys == ["x"]
 
 
-async def test_a_screen_of_its_own_ends_the_application_when_it_leaves() -> None:
+@contextlib.asynccontextmanager
+async def alone() -> AsyncIterator[tuple[Shell, Note, PipeInput]]:
+    """A shell running with one screen of its own on it; q leaves it, and ends it."""
     with create_pipe_input() as keys:
         shell = Shell(input=keys, output=DummyOutput())
         note = Note(shell, "alone")
         shell.push(note)
         running = asyncio.create_task(shell.app.run_async())
         await wait_for(lambda: shell.app.is_running)
+        yield shell, note, keys
         keys.send_text("q")
         await asyncio.wait_for(running, 10)
-        assert not shell.stack
+
+
+async def test_a_screen_of_its_own_ends_the_application_when_it_leaves() -> None:
+    async with alone() as (shell, _, _):
+        pass
+    assert not shell.stack
 
 
 async def test_a_driver_that_fails_before_any_screen_starts_no_application() -> None:
@@ -124,15 +134,8 @@ async def test_ctrl_z_suspends_to_the_shell_on_any_screen(monkeypatch: pytest.Mo
     monkeypatch.setattr(
         Application, "suspend_to_background", lambda self, *a, **k: suspended.append(True)
     )
-    with create_pipe_input() as keys:
-        shell = Shell(input=keys, output=DummyOutput())
-        note = Note(shell, "alone")
-        shell.push(note)
-        running = asyncio.create_task(shell.app.run_async())
-        await wait_for(lambda: shell.app.is_running)
+    async with alone() as (_, note, keys):
         keys.send_text("\x1a")
         await wait_for(lambda: suspended == [True])
         keys.send_text("x")
         await wait_for(lambda: note.keys == ["x"])  # (the ^Z never reached the screen)
-        keys.send_text("q")
-        await asyncio.wait_for(running, 10)
