@@ -15,7 +15,7 @@ from president.engine import Action
 from president.engine.record import NotARecord, loads
 from president.protocol.schema import shown
 
-from .usage import UsageError, json_text, read_record, say_shown, whole
+from .usage import UsageError, json_text, read_record, say_shown, typed_text, whole
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--seat",
         action="append",
         default=[],
+        type=typed_text("a name"),
         metavar="NAME",
         help="judge this player's decisions only (repeatable; default: everyone)",
     )

@@ -453,27 +453,6 @@ def build_parser(argv: Sequence[str] = ()) -> Parser:
     return parser
 
 
-#: The options whose values are text a person typed (a name, not a file's path: a path
-#: of any bytes opens as it is).
-TYPED_OPTIONS = ("name", "table", "password", "seat")
-
-
-def check_typed_text(args: argparse.Namespace) -> None:
-    """`UsageError` for a typed option whose bytes are not text in the encoding the
-    arguments were read in (a terminal pass: "José" typed on a Latin-1 terminal under
-    `LANG=C` was refused as "a name may not hold U+DCE9: half of a surrogate pair")."""
-    for option in TYPED_OPTIONS:
-        value = getattr(args, option, None)
-        if isinstance(value, str) and any("\udc80" <= ch <= "\udcff" for ch in value):
-            typed = os.fsencode(value).decode("ascii", "backslashreplace")
-            raise UsageError(
-                f"--{option} {typed} is not {sys.getfilesystemencoding()} text, the"
-                " encoding this locale reads: the terminal sent another; give the terminal"
-                " and LANG the same encoding (a UTF-8 one: LANG=C.UTF-8), or type it in"
-                " plain letters"
-            )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command `argv` (the process's arguments by default); its exit status:
     0 done, 2 a mistake (one line on stderr: never a traceback), 130 Ctrl-C."""
@@ -491,7 +470,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         command = f"president {args.command}"
-        check_typed_text(args)
         code: int = args.handler(args)
         return code
     except (UsageError, RulesError, ValueError) as exc:

@@ -20,7 +20,7 @@ from president.client.connection import ConnectFailed, Link, PasswordNeeded, con
 from president.client.identity import default_identity
 from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
-from president.client.tui.fit import middle_cut, pad
+from president.client.tui.fit import ELLIPSIS, middle_cut, pad
 from president.client.tui.narrator import place_text, plural
 from president.engine.record import NotARecord, loads
 from president.protocol import messages as m
@@ -105,6 +105,17 @@ def entry_json(entry: m.RatingEntry) -> dict[str, Any]:
     }
 
 
+def name_column(name: str, width: int) -> str:
+    """`name` in a column `width` wide as stdout writes it: escaped where its encoding
+    lacks a character (`as_written`), cut in the middle if longer, with an ellipsis it
+    can write (a recheck: under Latin-1 the cut's `…` was written as \\u2026, six
+    columns for one), padded."""
+    cut = middle_cut(as_written(name), width)
+    if as_written(cut) != cut:
+        cut = cut.replace(ELLIPSIS, "~")
+    return pad(cut, width)
+
+
 def lines(
     server: str, total: int, entries: list[m.RatingEntry], asked: Sequence[str] = ()
 ) -> list[str]:
@@ -140,7 +151,7 @@ def lines(
     )
     for e in entries:
         out.append(
-            f"{e.place:>3} {pad(middle_cut(as_written(e.name), name_w), name_w)} {rating_shown(e):>7} "
+            f"{e.place:>3} {name_column(e.name, name_w)} {rating_shown(e):>7} "
             + (f"{e.mu:>5} {e.sigma:>5} " if skill else "")
             + f"{e.hands:>5} {e.games:>5} {e.wins:>3} {e.points:>6} "
             + " ".join(f"{n:>{wide}}" for n in (*e.places, *[0] * (most - len(e.places))))

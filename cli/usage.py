@@ -6,6 +6,7 @@ budget."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import difflib
 import getpass
 import ipaddress
@@ -38,30 +39,28 @@ _JSON_UNSAFE = frozenset(ch for ch in CONTROLS if ord(ch) >= 0x7F)
 
 def json_text(value: Any, indent: int | None = None, encoding: str | None = None) -> str:
     """`value` as JSON for a script that may print it: non-ASCII names kept as they are
-    (`ensure_ascii=False`), but every character a terminal would act on written as a
-    JSON escape (a record's name holding a right-to-left override or a C1 CSI, a hostile
-    pass), and so is each the output's `encoding` (stdout's) cannot write (a terminal
-    pass: under a Latin-1 locale an emoji came out as Python's `\\U0001f0a1`, which no
-    JSON reader takes)."""
+    (`ensure_ascii=False`) where the output (`encoding`, stdout's) is UTF-8, as JSON
+    is; every character a terminal would act on written as a JSON escape (a record's
+    name holding a right-to-left override or a C1 CSI, a hostile pass), and on any other
+    output every character beyond ASCII too (a terminal pass: under a Latin-1 locale an
+    emoji came out as Python's `\\U0001f0a1`, which no JSON reader takes, and a recheck:
+    `ë` as a Latin-1 byte, which no UTF-8 reader takes)."""
     text = json.dumps(value, ensure_ascii=False, indent=indent)
     if text.isascii() and "\x7f" not in text:
         return text
     encoding = encoding or getattr(sys.stdout, "encoding", None) or "utf-8"
-    return "".join(_json_char(ch, encoding) for ch in text)
+    utf8 = codecs.lookup(encoding).name == "utf-8"
+    return "".join(_json_char(ch, utf8) for ch in text)
 
 
-def _json_char(ch: str, encoding: str) -> str:
-    """One character of JSON text (non-ASCII only inside a string) as `encoding` can
-    write it: itself, or its JSON escape (a pair of them beyond the BMP)."""
+def _json_char(ch: str, utf8: bool) -> str:
+    """One character of JSON text (non-ASCII only inside a string) as the output can
+    carry it: itself, or its JSON escape (a pair of them beyond the BMP)."""
     if ch in _JSON_UNSAFE:
         return f"\\u{ord(ch):04x}"
-    if ch.isascii():
+    if ch.isascii() or (utf8 and not "\ud800" <= ch <= "\udfff"):
         return ch
-    try:
-        ch.encode(encoding)
-    except UnicodeEncodeError:
-        return json.dumps(ch)[1:-1]
-    return ch
+    return json.dumps(ch)[1:-1]
 
 
 def as_written(text: str, stream: TextIO | None = None) -> str:
@@ -165,10 +164,40 @@ def seconds(high: float, *, zero: bool = True) -> Callable[[str], float]:
     return duration
 
 
+def undecoded(text: str) -> bool:
+    """Whether `text` holds bytes the locale's encoding could not read (the escapes
+    `os.fsdecode` leaves for them in an argument or an environment variable)."""
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def not_text(what: str) -> str:
+    """The sentence for `what`, typed in bytes that are not text in the locale's encoding
+    (a terminal pass: "José" typed on a Latin-1 terminal under LANG=C was refused as "a
+    name may not hold U+DCE9: half of a surrogate pair")."""
+    return (
+        f"{what} is not {sys.getfilesystemencoding()} text, the encoding this locale reads:"
+        " the terminal sent another; give the terminal and LANG the same encoding (a UTF-8"
+        " one: LANG=C.UTF-8), or type it in plain letters"
+    )
+
+
+def typed_text(what: str) -> Callable[[str], str]:
+    """Any text, but not bytes the locale's encoding could not read (`not_text`)."""
+
+    def checked(text: str) -> str:
+        if undecoded(text):
+            raise argparse.ArgumentTypeError(not_text(what))
+        return text
+
+    return checked
+
+
 def short_text(high: int, what: str = "text") -> Callable[[str], str]:
     """Text of 1 to `high` characters, no control characters (what the wire carries)."""
 
     def checked(text: str) -> str:
+        if undecoded(text):  # (not shown: it may be a password)
+            raise argparse.ArgumentTypeError(not_text(what))
         if not 1 <= len(text) <= high:
             raise argparse.ArgumentTypeError(f"{what} must be 1 to {high} characters")
         if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):

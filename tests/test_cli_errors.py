@@ -163,10 +163,26 @@ CASES: dict[str, Case] = {
     # the byte of a Latin-1 terminal's é under a UTF-8 locale (it was "may not hold
     # U+DCE9: half of a surrogate pair")
     "play-name-bytes": case(
-        "play", "--name", "Jos\udce9", words="--name Jos\\xe9 is not utf-8 text", tty=True
+        "play", "--name", "Jos\udce9", words="--name: a name is not utf-8 text", tty=True
     ),
     "bot-table-bytes": case(
-        "bot", "127.0.0.1:1", "--table", "\udcff", words="--table \\xff is not utf-8 text"
+        "bot", "127.0.0.1:1", "--table", "\udcff", words="--table: a table name is not utf-8 text"
+    ),
+    # (a password's bytes are not shown: a recheck saw `--password p\xe9` on the screen)
+    "bot-password-bytes": case(
+        "bot", "127.0.0.1:1", "--password", "p\udce9", words="a password is not utf-8 text"
+    ),
+    "bot-password-variable-bytes": case(
+        "bot",
+        "127.0.0.1:1",
+        words="a password is not utf-8 text",
+        env={"PRESIDENT_PASSWORD": "p\udce9"},
+    ),
+    "analyze-seat-bytes": case(
+        "analyze", "{file}", "--seat", "\udce9", words="--seat: a name is not utf-8 text"
+    ),
+    "stats-player-bytes": case(
+        "stats", "--records", "{dir}", "--player", "\udce9", words="is not utf-8 text"
     ),
     "play-bot-delay-negative": case("play", "--bot-delay", "-1", words="--bot-delay: must be"),
     "play-bot-delay-nan": case("play", "--bot-delay", "nan", words="--bot-delay: must be"),

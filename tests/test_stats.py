@@ -174,7 +174,9 @@ def test_the_ladders_columns_line_up_where_a_name_is_written_escaped(tmp_path: P
 
     write_games(tmp_path / "records", 1)
     for path in (tmp_path / "records").glob("*.json"):
-        path.write_text(path.read_text().replace('"heuristic-0"', '"李雷"'), encoding="utf-8")
+        text = path.read_text().replace('"heuristic-0"', '"李雷"')  # (and one cut: a recheck)
+        text = text.replace('"heuristic-1"', '"李雷🃏-and-a-long-tail"')
+        path.write_text(text, encoding="utf-8")
     env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
     out = president_process(
         "stats", "--records", str(tmp_path / "records"), env=env, encoding="latin-1"
