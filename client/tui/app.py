@@ -896,7 +896,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
         event.app.layout.focus(table.hand_window)
         if text:
             later(table.client.send(m.Chat(scope="table", text=text)))
-            table.screen.message = cut_short
+        table.screen.message = cut_short
 
     @kb.add("escape", filter=Condition(lambda: table.chatting))
     def _unsay(event: KeyPressEvent) -> None:

@@ -204,6 +204,8 @@ def typed_line(text: str, most: int) -> tuple[str, str]:
     whole line and it was lost), a tab a space, cut to `most` characters; and what to
     tell its sender if it was cut ("": nothing; a long paste's end went unsaid)."""
     kept = "".join(" " if ch == "\t" else ch for ch in text if ch not in CONTROLS).strip()
+    if not kept and text.strip():  # (a recheck: dropped unsaid, the last line's note on)
+        return "", "nothing sent: the line held only characters a message may not hold"
     if len(kept) <= most:
         return kept, ""
     return kept[:most].rstrip(), f"only its first {most} characters were sent"

@@ -226,10 +226,10 @@ class LobbyApp:
         self.line.text = ""
         self.app.layout.focus(self.list_window)
         info = self.screen.selected()
-        said, cut_short = typed_line(text, m.CHAT_MOST) if what == "chat" else ("", "")
-        if said:
-            self.send(m.Chat(scope="lobby", text=said))
-            self.screen.message = cut_short
+        if what == "chat":
+            said, self.screen.message = typed_line(text, m.CHAT_MOST)
+            if said:
+                self.send(m.Chat(scope="lobby", text=said))
         elif what == "join" and info is not None:
             self.send(m.Join(table=info.name, password=text[:64] or None))
         elif what == "watch" and info is not None:

@@ -581,7 +581,11 @@ class TableScreen:
         if before is None:  # (the first view: the seats show who is there)
             return
         lines = [f"— {n} sat down —" for n in now if n not in before]
-        lines += [f"— {n} left the table —" for n in before if n not in now]
+        # (freed for holding the table up, or gone while holding it: a recheck read only
+        # "left the table", and the chair then stood empty for a while, unexplained)
+        kept = table.kept_seconds(time.monotonic())
+        why = f": the chair is kept {kept} s for a bot" if kept else ""
+        lines += [f"— {n} left the table{why} —" for n in before if n not in now]
         self.seated_told = self._tell_few(lines, self.seated_told)
 
     def _tell_few(self, lines: list[str], told: int) -> int:

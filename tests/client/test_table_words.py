@@ -212,12 +212,15 @@ def test_a_chair_kept_for_our_bot_is_said_with_its_time() -> None:
     an empty chair nobody took, and nothing said why, nor that `b` was what mattered."""
     before = screen_at(None, status="waiting", names=("ann", "bob"))
     assert before.model.view is not None
-    receive(before, dataclasses.replace(before.model.view, kept_ms=11_500))
+    chairs = before.model.view.chairs  # (bob's chair freed, and kept)
+    freed = (*chairs[:1], dataclasses.replace(chairs[1], name="", ready=False), *chairs[2:])
+    receive(before, dataclasses.replace(before.model.view, chairs=freed, kept_ms=11_500))
     text = before.status_line()[1]
     assert text == " the free chair is kept 12 s for a bot: b = add one, r = ready, q = leave"
     assert before.status_line(60)[1] == " chair kept 12 s: b = add a bot, r = ready, q = leave"
     table = before.model.table
     assert table is not None and table.kept is not None
+    assert "— bob left the table: the chair is kept 12 s for a bot —" in before.log, before.log
     table_later = dataclasses.replace(table, kept=table.kept - 12)  # (run out: as before)
     before.model.table = table_later
     assert before.status_line()[1] == " before the game: r = ready, b = add a bot, q = leave"
@@ -951,7 +954,11 @@ def test_a_typed_line_is_sent_without_control_characters_and_says_if_it_was_cut(
     from president.client.tui.fit import typed_line
 
     assert typed_line("  hello\x1a there\x1b[31m\tyou ", 500) == ("hello there[31m you", "")
-    assert typed_line("\x1a\x03", 500) == ("", "")
+    assert typed_line("\x1a\x03", 500) == (
+        "",
+        "nothing sent: the line held only characters a message may not hold",
+    )
+    assert typed_line("  ", 500) == ("", "")
     text, told = typed_line("word " * 120, 500)
     assert len(text) <= 500 and told == "only its first 500 characters were sent"
 
