@@ -36,7 +36,7 @@ ASCII_LOOKS: Final = {
     **dict(zip("▶◀►◄▸◂←→↑↓", "><><><<>^v", strict=True)),
     **dict(zip("▁▂▃▄▅▆▇█", "_..--==#", strict=True)),
     "⏱": "T",
-    "…": ".",
+    "…": "~",  # (a recheck: "FB.3" read as part of a cut fingerprint)
     "·": ".",
     "•": "*",
     "★": "*",
