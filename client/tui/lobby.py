@@ -270,6 +270,9 @@ class LobbyScreen:
     saved: dict[str, RuleSet] = field(default_factory=dict, repr=False)
     #: The tables where a seat of ours was found waiting in a game (said once each).
     told: set[str] = field(default_factory=set, repr=False)
+    #: The server's last refusal, while it is the message: it goes after a while
+    #: (`LobbyApp`; a recheck read "try again in 11 s" minutes after the wait was over).
+    refusal: str = ""
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None
@@ -302,7 +305,7 @@ class LobbyScreen:
         elif isinstance(message, m.Error):
             if message.about == m.Leaderboard.TYPE or "leaderboard" in message.message:
                 return  # an older server: the ladder is simply not shown
-            self.message = message.message
+            self.message = self.refusal = message.message
 
     def waiting_seat(self) -> m.TableInfo | None:
         """A table with a game under way, or waiting for one, where a seat is ours (by our

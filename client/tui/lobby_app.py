@@ -5,6 +5,7 @@ client is at a table (seated or watching) or the user quits."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Literal
 
 from president.bots.strategies import described
@@ -51,6 +52,9 @@ from .theme import add_help_keys, help_box_of
 
 #: A space that `wrap` does not break at (put back as a space once wrapped).
 NO_BREAK = "\xa0"
+
+#: Seconds the server's refusal stays on the lobby's message line.
+REFUSAL_SECONDS = 20.0
 
 #: The keys and what they do, as the help overlay shows them.
 LOBBY_HELP = (
@@ -129,6 +133,9 @@ class LobbyApp:
         #: (Views of a table just left may still be on their way: they open nothing.)
         self.entering = False
         self.asking: Asking = ""
+        #: The message line as last drawn, and since when (`before_render`).
+        self._refused = ("", 0.0)
+        self.clock = time.monotonic
         self.outcome: Outcome = "quit"
         screen.ladder = client.ladder  # (one ladder, as the client hears it)
         #: The players whose ratings were last asked for (the chosen table's).
@@ -153,7 +160,13 @@ class LobbyApp:
         pass
 
     def before_render(self) -> None:
-        pass
+        """The server's refusal goes after `REFUSAL_SECONDS` (the app redraws every half
+        second); any other message stays until replaced."""
+        screen, now = self.screen, self.clock()
+        if screen.message != self._refused[0]:
+            self._refused = (screen.message, now)
+        elif screen.message == screen.refusal and now - self._refused[1] >= REFUSAL_SECONDS:
+            screen.message = screen.refusal = ""
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)

@@ -1888,3 +1888,32 @@ async def test_the_clock_goes_from_the_header_once_the_connection_is_gone_for_go
         assert "⏱ 30s" in header()  # (a drop for a moment: the turn still runs)
         screen.connection = "disconnected"
         assert "⏱" not in header(), header()
+
+
+async def test_the_lobbys_refusal_goes_after_a_while() -> None:
+    """A recheck read "try again in 11 s" on the lobby's line minutes after the wait was
+    over: the server's refusal goes after 20 s; the lobby's own words stay."""
+    now = [1000.0]
+    with create_pipe_input() as keys:
+        terminal = AppTerminal(24, 80, keys)
+        screen = LobbyScreen(me="ann", server="president", address="127.0.0.1:7766")
+        lobby = LobbyApp(
+            FakeClient(TableModel(me="ann")), screen, input=keys, output=terminal.output
+        )  # type: ignore[arg-type]
+        lobby.clock = lambda: now[0]
+        await terminal.start(lobby.app)
+        try:
+            refusal = "a chair at T was just freed ...; try again in 11 s"
+            screen.record(m.Error(code="not_allowed", message=refusal, about="join"))
+            assert refusal in await terminal.redraw()
+            now[0] += 19
+            assert refusal in await terminal.redraw()
+            now[0] += 2
+            await terminal.redraw()
+            assert refusal not in await terminal.redraw()
+            screen.message = "your seat at T is waiting: enter takes you back"
+            await terminal.redraw()
+            now[0] += 60
+            assert "your seat at T is waiting" in await terminal.redraw()
+        finally:
+            await terminal.stop()
