@@ -1,7 +1,16 @@
 """Server-side bots think off the event loop.  A strategy that searches (its cost per move
-is its budget, tens of milliseconds or more) chooses in a worker process, so no number of
-such tables slows another table's events: they share `bot_workers` processes and wait
-their turn there.  Cheap strategies (a few microseconds) choose at once.
+is its budget, tens of milliseconds or more) chooses in a worker process: such tables
+share `bot_workers` processes and wait their turn there.  Cheap strategies (a few
+microseconds) choose at once.
+
+A searching bot's state (its random generator, the belief it carries through a hand:
+some 500 objects) lives in the server as the bytes its worker pickled it into, handed
+back to a worker with the next move.  A hostile pass's crowd of 1,200 search bots, when
+each move brought the state home unpickled, dropped and made ~500 objects in the server
+a move: Python's full collections, walking 650,000 objects every ~3 s, held the event
+loop 0.1-2.9 s at a time, every table with it (stall-1207f).  A worker that dies (killed,
+out of memory) breaks its pool: the move it was thinking is played by the timeout rule,
+and the next one starts a new pool.
 
 Under a crowd (more search moves asked than workers to think them: many tables of hard
 bots, perhaps one guest's) each move thinks less instead of every table waiting longer:
@@ -11,15 +20,21 @@ seconds (`crowd_limit`), so a friend's table keeps its pace however many others 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
+import pickle
 import threading
 import time
+import weakref
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from president.bots.search import SearchBot
 from president.bots.strategies import Strategy
 from president.engine import Action, SeatView
+
+log = logging.getLogger("president.server")
 
 _pool: ProcessPoolExecutor | None = None
 _workers = 1
@@ -67,14 +82,22 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
-def _choose(bot: Strategy, view: SeatView, limit: float | None) -> tuple[Action, Strategy]:
-    """In a worker: the choice, thinking at most `limit` seconds (None: its own budget),
-    and the strategy as it is after choosing (its state)."""
-    bot.limit = limit  # type: ignore[attr-defined]  # (a SearchBot: `thinks_long`)
+#: Each searching bot's state as its last move left it, pickled by its worker (a bot no
+#: longer held by any table goes from here with it).
+_states: weakref.WeakKeyDictionary[Strategy, bytes] = weakref.WeakKeyDictionary()
+
+
+def _choose(bot: Strategy | bytes, view: SeatView, limit: float | None) -> tuple[Action, bytes]:
+    """In a worker: the choice of `bot` (or of the bot these bytes hold), thinking at most
+    `limit` seconds (None: its own budget), and the bot as it is after choosing (its
+    state), pickled."""
+    thinker: Strategy = pickle.loads(bot) if isinstance(bot, bytes) else bot
+    thinker.limit = limit  # type: ignore[attr-defined]  # (a SearchBot: `thinks_long`)
     try:
-        return bot.choose(view), bot
+        action = thinker.choose(view)
     finally:
-        bot.limit = None  # type: ignore[attr-defined]
+        thinker.limit = None  # type: ignore[attr-defined]
+    return action, pickle.dumps(thinker, pickle.HIGHEST_PROTOCOL)
 
 
 async def think(bot: Strategy, view: SeatView) -> Action:
@@ -90,13 +113,19 @@ async def think(bot: Strategy, view: SeatView) -> Action:
             initargs=(os.getpid(),),
         )
     _asked += 1
+    pool, state = _pool, _states.get(bot)
     try:
         action, after = await asyncio.get_running_loop().run_in_executor(
-            _pool, _choose, bot, view, crowd_limit(_asked, _workers)
+            pool, _choose, bot if state is None else state, view, crowd_limit(_asked, _workers)
         )
+    except BrokenProcessPool:
+        if _pool is pool:  # (once, however many moves it broke)
+            log.warning("a bot worker process died: its moves go to new workers")
+            shutdown()
+        raise
     finally:
         _asked -= 1
-    vars(bot).update(vars(after))  # its own state (the random generator) goes on from there
+    _states[bot] = after  # its own state (the random generator) goes on from there
     return action
 
 

@@ -4,7 +4,11 @@ exactly what they would have chosen on it (their random generator carried back).
 from __future__ import annotations
 
 import asyncio
+import os
+import pickle
 import random
+import signal
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -36,7 +40,34 @@ async def test_a_search_bot_chooses_in_a_worker_as_it_would_at_home() -> None:
     finally:
         thinking.shutdown()
     assert chosen == expected  # the second choice went on from the first one's state
-    assert away.rng.getstate() == at_home.rng.getstate()
+    # (kept as the worker's bytes: a crowd's bots, their state brought home unpickled at
+    # each move, made full collections that held the event loop seconds at a time)
+    kept = thinking._states[away]
+    assert isinstance(kept, bytes)
+    assert pickle.loads(kept).rng.getstate() == at_home.rng.getstate()
+    assert away.rng.getstate() == random.Random(7).getstate()  # (the server's copy: as made)
+
+
+async def test_a_dead_worker_is_replaced_for_the_next_move() -> None:
+    """A hostile pass killed the worker of a server: from then on every search move was
+    played by the timeout rule, for good.  The move it broke fails (the driver plays the
+    timeout rule for it); the next one thinks in a new worker."""
+    view = view_with("3C 5D 7S 9C JD KH 2S")
+    bot = SearchBot(random.Random(7), playouts=8)
+    try:
+        await thinking.think(bot, view)
+        pool = thinking._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+            os.kill(process.pid, signal.SIGKILL)
+        await wait_for(lambda: pool._broken)  # type: ignore[attr-defined]
+        with pytest.raises(BrokenProcessPool):
+            await thinking.think(bot, view)
+        assert thinking._pool is None
+        assert await thinking.think(bot, view) in view.legal_actions()
+        assert thinking._pool is not None and thinking._pool is not pool
+    finally:
+        thinking.shutdown()
 
 
 async def test_cheap_strategies_choose_at_once() -> None:
