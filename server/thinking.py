@@ -8,7 +8,7 @@ some 500 objects) lives in the server as the bytes its worker pickled it into, h
 back to a worker with the next move.  A hostile pass's crowd of 1,200 search bots, when
 each move brought the state home unpickled, dropped and made ~500 objects in the server
 a move: Python's full collections, walking 650,000 objects every ~3 s, held the event
-loop 0.1-2.9 s at a time, every table with it (stall-1207f).  A worker that dies (killed,
+loop 0.1-2.9 s at a time, every table with it (docs/reliability.md).  A worker that dies (killed,
 out of memory) breaks its pool: the move it was thinking is played by the timeout rule,
 and the next one starts a new pool.
 
