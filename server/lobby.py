@@ -614,7 +614,13 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             f" a table with nobody at it closes after {_minutes(config.idle_table_seconds)}",
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.make_room():
-        raise TableError(Code.NOT_ALLOWED, "this server has as many tables as it takes")
+        wait = _minutes(config.unstarted_table_seconds)
+        raise TableError(  # (when room may come: a recheck was told nothing of it)
+            Code.NOT_ALLOWED,
+            f"this server has as many tables as it takes ({config.max_tables}): a table"
+            f" makes room once its game has not started or not moved for {wait}, or"
+            " nobody is at it; sit at a table with a free chair, or try again later",
+        )
 
 
 @handles(m.CreateTable)

@@ -160,6 +160,9 @@ async def test_games_that_stand_still_make_room_at_the_cap() -> None:
     ann = Guest("ann", address="10.0.0.7")
     await hall.handle(ann, create("Friday"))  # both games young
     assert ann.errors() == [Code.NOT_ALLOWED] and "Friday" not in hall.tables
+    refusal = next(x for x in ann.sent if isinstance(x, m.Error))
+    assert refusal.message.startswith("this server has as many tables as it takes (2): a")
+    assert "not moved for 10 minutes" in refusal.message, refusal.message
     games[1].moved_at -= FAST.unstarted_table_seconds + 2  # the stiller
     games[0].moved_at -= FAST.unstarted_table_seconds + 1
     await hall.handle(ann, create("Friday"))
