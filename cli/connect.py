@@ -54,6 +54,7 @@ from .usage import (
     add_theme,
     address,
     login_name,
+    need_screen,
     password,
     saved_rule_sets,
     short_text,
@@ -323,8 +324,7 @@ def refusal_words(refused: CertificateRefused | PinError, address: str, given: b
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("needs a terminal (run it in one)")
+    need_screen()
     # (the protocol's rules for a name, said before connecting, as a name too long is: a
     # space at an end was said only by the server, a user pass)
     refused = NameBook().refusal(args.name, "")

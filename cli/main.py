@@ -33,6 +33,7 @@ from .usage import (
     chosen_rules,
     is_set_name,
     json_text,
+    need_screen,
     preset,
     read_record,
     read_rule_file,
@@ -283,8 +284,7 @@ def view_replay(args: argparse.Namespace, document: dict[str, Any]) -> int:
     the check would (0 every step legal, 1 an illegal step), 2 without a terminal."""
     if args.json:
         raise UsageError("--view and --json do not go together: choose one")
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("--view needs a terminal (for scripts: president replay FILE --json)")
+    need_screen("--view needs a terminal (for scripts: president replay FILE --json)")
     from president.client.tui.background import ask_background
     from president.client.tui.replay import ReplayScreen
     from president.client.tui.replay_app import run_viewer

@@ -39,12 +39,12 @@ from president.server.storage import StorageError
 from .keys import add_identity, player_key
 from .usage import (
     STRATEGY_HELP,
-    UsageError,
     add_rules,
     add_theme,
     chosen_rules,
     directory,
     login_name,
+    need_screen,
     seconds,
     short_text,
     strategy,
@@ -301,8 +301,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"president play: {exc}", file=sys.stderr)
         return 2
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("needs a terminal (run it in one)")
+    need_screen()
     refused = NameBook().refusal(args.name, "")  # (its server's rules for a name, before
     if refused is not None:  # anything is made: no key, no data directory)
         print(f"president play: --name {args.name!r} cannot play: {refused}", file=sys.stderr)

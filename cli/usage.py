@@ -181,6 +181,19 @@ def not_text(what: str) -> str:
     )
 
 
+def need_screen(needs: str = "needs a terminal (run it in one)") -> None:
+    """`UsageError` (`needs`) unless stdin and stdout are a terminal, and one that can
+    draw a full screen: TERM=dumb (Emacs' shell, some consoles) says it cannot, and a
+    terminal pass saw the screens drawn there without a word, escape codes and all."""
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError(needs)
+    if os.environ.get("TERM") == "dumb":
+        raise UsageError(
+            "needs a terminal that draws a full screen, and TERM=dumb says this one cannot:"
+            " run it in a terminal emulator (or, if yours can, set TERM=xterm)"
+        )
+
+
 def typed_text(what: str) -> Callable[[str], str]:
     """Any text, but not bytes the locale's encoding could not read (`not_text`)."""
 

@@ -160,6 +160,14 @@ CASES: dict[str, Case] = {
         "play", "--name", "bot:x", words="--name 'bot:x' cannot play: a name may not", tty=True
     ),
     "play-name-angle": case("play", "--name", "a<b", words="may not hold < or >", tty=True),
+    # (a terminal pass: the full screen drawn on TERM=dumb without a word)
+    "play-term-dumb": case("play", words="TERM=dumb says", tty=True, env={"TERM": "dumb"}),
+    "connect-term-dumb": case(
+        "connect", "127.0.0.1:1", words="TERM=dumb says", tty=True, env={"TERM": "dumb"}
+    ),
+    "replay-view-term-dumb": case(
+        "replay", "{record}", "--view", words="TERM=dumb says", tty=True, env={"TERM": "dumb"}
+    ),
     # the byte of a Latin-1 terminal's é under a UTF-8 locale (it was "may not hold
     # U+DCE9: half of a surrogate pair")
     "play-name-bytes": case(
@@ -430,7 +438,10 @@ def run_case(root: Path, case: Case) -> Outcome:
 
 def in_terminal(args: list[str], root: Path, env: dict[str, str]) -> tuple[int | None, str, str]:
     """stdin and stdout a terminal, stderr a pipe of its own."""
-    terminal = Terminal([*PRESIDENT, *args], environment(root, **env), stderr_apart=True, cwd=root)
+    term = env.get("TERM", "xterm")  # (the harness's, unless the case says another)
+    terminal = Terminal(
+        [*PRESIDENT, *args], environment(root, **env), stderr_apart=True, cwd=root, term=term
+    )
     try:
         code = terminal.wait(30)
         return code, terminal.output(), terminal.errors()

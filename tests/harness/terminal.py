@@ -87,6 +87,7 @@ class Terminal:
         stderr_apart: bool = False,
         screen: Screen | None = None,
         cwd: str | os.PathLike[str] | None = None,
+        term: str = "xterm",
     ) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
@@ -97,7 +98,7 @@ class Terminal:
             stdin=slave,
             stdout=slave,
             stderr=subprocess.PIPE if stderr_apart else slave,
-            env={**env, "TERM": "xterm", "COLUMNS": str(columns), "LINES": str(rows)},
+            env={**env, "TERM": term, "COLUMNS": str(columns), "LINES": str(rows)},
             cwd=cwd,
             preexec_fn=_controlling_terminal,  # (async-signal-safe calls only)
         )
