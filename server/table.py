@@ -1100,7 +1100,7 @@ class Table:
         what a newcomer at the full server's cap evicts (server/admission.py).  (A hostile
         pass held every place with games of no turn timer where nobody moved, answering
         pings only: a game that stands still is no game to protect.)"""
-        return self.status == "playing" and self.clock() - self.moved_at <= MOVING_SECONDS
+        return self.status == "playing" and self.stood_still() <= MOVING_SECONDS
 
     def seat_changes(self) -> bool:
         """Between hands: players who left go, newcomers join; False if too few remain."""
