@@ -58,7 +58,7 @@ from .logview import LogView
 from .narrator import card_text
 from .pile import pile_line
 from .seats import SeatRow, rating_text, seat_rows, skipped_seats
-from .shell import Shell
+from .shell import MessageAge, Shell
 from .table import RANK_CARDS, TableScreen
 from .theme import add_help_keys, card_style, help_box_of
 
@@ -194,7 +194,7 @@ class TableApp:
         #: The final standings: a screen over this one once a game is over.
         self.standings = FinalStandings(self)
         self.clock = time.monotonic
-        self._message = ("", 0.0)  # the message on the status line and since when
+        self._message = MessageAge()  # (of the status line's)
         #: q was pressed once during a game (by the key before this one): q again leaves
         self.leaving = False
         self.answering = False  # (the key now pressed answers "press q again")
@@ -236,7 +236,7 @@ class TableApp:
         self.answering = self.leaving
         self.screen.message = ""
         self.screen.kept_message = ""
-        self._message = ("", 0.0)  # a message the key sets again is new: its time starts
+        self._message.restart()  # a message the key sets again is new: its time starts
 
     def before_render(self) -> None:
         self._expire()
@@ -245,17 +245,11 @@ class TableApp:
     def _expire(self) -> None:
         """An old message goes (the app redraws every half second); the question of q
         goes with its message, so q after it asks again."""
-        screen, now = self.screen, self.clock()
-        if screen.message != self._message[0]:
-            self._message = (screen.message, now)
-        elif (
-            screen.message
-            and now - self._message[1] >= MESSAGE_SECONDS
-            and screen.message != screen.kept_message
-        ):
+        screen = self.screen
+        age = self._message.of(screen.message, self.clock())
+        if screen.message and age >= MESSAGE_SECONDS and screen.message != screen.kept_message:
             screen.message = ""
             screen.leave_asked = False
-            self._message = ("", now)
 
     async def on_message(self, message: m.Message) -> None:
         news = self.screen.record(message)

@@ -47,7 +47,7 @@ from .fit import (
 from .ladder_view import LadderView, Line
 from .lobby import LobbyScreen, TableForm
 from .logview import LogView
-from .shell import Shell
+from .shell import MessageAge, Shell
 from .theme import add_help_keys, help_box_of
 
 #: A space that `wrap` does not break at (put back as a space once wrapped).
@@ -133,8 +133,8 @@ class LobbyApp:
         #: (Views of a table just left may still be on their way: they open nothing.)
         self.entering = False
         self.asking: Asking = ""
-        #: The message line as last drawn, and since when (`before_render`).
-        self._refused = ("", 0.0)
+        #: How long the message line has said what it says (`before_render`).
+        self._message = MessageAge()
         self.clock = time.monotonic
         self.outcome: Outcome = "quit"
         screen.ladder = client.ladder  # (one ladder, as the client hears it)
@@ -162,10 +162,9 @@ class LobbyApp:
     def before_render(self) -> None:
         """The server's refusal goes after `REFUSAL_SECONDS` (the app redraws every half
         second); any other message stays until replaced."""
-        screen, now = self.screen, self.clock()
-        if screen.message != self._refused[0]:
-            self._refused = (screen.message, now)
-        elif screen.message == screen.refusal and now - self._refused[1] >= REFUSAL_SECONDS:
+        screen = self.screen
+        age = self._message.of(screen.message, self.clock())
+        if screen.message and screen.message == screen.refusal and age >= REFUSAL_SECONDS:
             screen.message = screen.refusal = ""
 
     async def on_message(self, message: m.Message) -> None:

@@ -300,6 +300,24 @@ class Shell:
         self.app.invalidate()
 
 
+class MessageAge:
+    """How long a screen's message line has said what it says now, by the redraws that
+    ask (an old message goes: `TableApp`'s after a few seconds, `LobbyApp`'s refusal
+    after more); a message set again after `restart` is new."""
+
+    def __init__(self) -> None:
+        self._message: str | None = None
+        self._since = 0.0
+
+    def of(self, message: str, now: float) -> float:
+        if message != self._message:
+            self._message, self._since = message, now
+        return now - self._since
+
+    def restart(self) -> None:
+        self._message = None
+
+
 def unseen_keys_stop(bindings: KeyBindingsBase, small: Filter) -> KeyBindingsBase:
     """A screen's keys while it is drawn; while the terminal is too small to draw it, only
     its Ctrl-C (a terminal pass: `p` passed, unseen, at 45x12, and `q` asked a question
