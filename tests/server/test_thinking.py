@@ -48,6 +48,7 @@ async def test_a_search_bot_chooses_in_a_worker_as_it_would_at_home() -> None:
     assert away.rng.getstate() == random.Random(7).getstate()  # (the server's copy: as made)
 
 
+@pytest.mark.slow  # (it starts worker processes and kills one)
 async def test_a_dead_worker_is_replaced_for_the_next_move() -> None:
     """A hostile pass killed the worker of a server: from then on every search move was
     played by the timeout rule, for good.  The move it broke fails (the driver plays the
