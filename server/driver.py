@@ -108,6 +108,10 @@ class TurnTimer:
         self.resume_until: float | None = None
         #: Nobody is at the table: the time its running clock had (`Driver._unattended`).
         self.idle_left: float | None = None
+        #: The whole time the running clock was started with (a turn's, or a nudge's):
+        #: what a seat took of it counts against its next turns (`Table.turn_time`).
+        #: None when none runs, and after a restart (its start is not journaled).
+        self.length: float | None = None
 
     def stop(self) -> None:
         """Nobody is at the table: a running clock keeps the time it has."""
@@ -128,9 +132,21 @@ class TurnTimer:
             if any(isinstance(e, _NEW_TURN) for e in events) or (
                 not owing and any(isinstance(e, _PAID) for e in events)
             ):
-                self.deadline = self.clock() + turn_seconds
+                self.start(turn_seconds)
         else:
-            self.deadline = None
+            self.deadline = self.length = None
+
+    def start(self, seconds: float) -> None:
+        """A clock of `seconds` from now (a turn's, or a nudge's)."""
+        self.deadline, self.length = self.clock() + seconds, seconds
+
+    def taken(self) -> float:
+        """The seconds taken so far of the clock that runs (0 when none does, or when
+        its start is not known: after a restart)."""
+        left = self.remaining()
+        if self.length is None or left is None:
+            return 0.0
+        return max(0.0, self.length - left)
 
     def remaining(self) -> float | None:
         """Seconds left (held, stopped for nobody, or running); None when no timer runs."""
@@ -143,7 +159,7 @@ class TurnTimer:
         return max(0.0, self.deadline - self.clock())
 
     def clear(self) -> None:
-        self.deadline = self.held = self.resume_until = self.idle_left = None
+        self.deadline = self.held = self.resume_until = self.idle_left = self.length = None
 
 
 class Driver:

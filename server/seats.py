@@ -82,6 +82,12 @@ class Slot:
     #: sat, stayed connected and never moved: a full minute at every one of its turns,
     #: for a whole game).  Not journaled: a restart gives it its whole time again once.
     idle_turns: int = 0
+    #: At a table with a clock (the turn timer, or a nudge's), the seconds the person's
+    #: next turn lacks of the whole time: what its moves of its own took beyond
+    #: `Table.free_time` comes off, and each such move gives that much back
+    #: (`Table.turn_time`; a hostile pass moved a second before every deadline, and
+    #: each of its turns cost the others the whole turn time).  Not journaled.
+    behind: float = 0.0
     #: The person left mid-game: the chair is freed when the hand ends.
     leaving: bool = False
     #: The address that added this bot (bots count against it, and only it or the

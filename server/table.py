@@ -71,6 +71,10 @@ WATCHERS_EVERY = 0.5
 #: The shortest turn a seat whose time keeps running out with its person here is given
 #: (`Table.turn_time`): time enough for a person back at the keyboard to move.
 IDLE_FLOOR_SECONDS = 10.0
+#: The part of a clock (the turn timer's, or a nudge's) a person's move may take and
+#: cost its next turns nothing (`free_time`): a quarter of it, or 10 s if that is more
+#: (the whole of a clock of 10 s or less).
+FREE_SHARE = 0.25
 #: How long a chair freed for a person who did not say ready is kept for the table's own
 #: players to fill with a bot (`Table.unseat_unready`; the ready time, if shorter): a
 #: hostile pass took it again from a fresh address within a millisecond of its freeing,
@@ -748,8 +752,9 @@ class Table:
                 raise TableError(Code.NOT_ALLOWED, self._waiting_for(game, away))
             if timer.remaining() is not None:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
-            seconds = self.settings.nudge_seconds
-            timer.deadline = self.clock() + seconds
+            full = self.settings.nudge_seconds
+            seconds = math.ceil(max(self.seat_time(seat, full) for seat in seats))
+            timer.start(seconds)
             told = m.Nudged(table=self.name, by=game.seating[seat], seats=seats, seconds=seconds)
             for other in self.chairs.members():
                 if _version(other) >= m.Nudged.SINCE:
@@ -962,7 +967,7 @@ class Table:
         names = [s.name for s in self.chairs]
         self.game = Game(self.settings.rules, names)
         for slot in self.chairs.slots:  # (a new game: every seat's turns have their time)
-            slot.idle_turns = 0
+            slot.idle_turns, slot.behind = 0, 0.0
         self.timeouts = {}
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
@@ -1022,17 +1027,27 @@ class Table:
         return not self._slot_for_seat(seat).present
 
     def turn_time(self) -> float:
-        """The time the seats owing a move now have for it: the table's turn time, halved
-        for each turn in a row that ran out with the seat's person here (`Slot.idle_turns`),
-        down to `IDLE_FLOOR_SECONDS` (or the turn time, if shorter); the fullest of the
-        seats' (an exchange's seats owe at once: one who moves is not hurried for
-        another who does not)."""
+        """The time the seats owing a move now have for it: the fullest of the seats'
+        (`seat_time`: an exchange's seats owe at once, and one who moves is not hurried
+        for another who does not)."""
         full = self.settings.turn_seconds
         game = self.game
         if not full or game is None or not game.actors:
             return full
-        idle = min(self._slot_for_seat(seat).idle_turns for seat in game.actors)
-        return max(min(full, IDLE_FLOOR_SECONDS), full / 2**idle) if idle else full
+        return max(self.seat_time(seat, full) for seat in game.actors)
+
+    def seat_time(self, seat: int, full: float) -> float:
+        """A seat's time for a move out of a clock of `full` seconds (the turn timer's,
+        or a nudge's): less what its person's moves took beyond the free time
+        (`Slot.behind`; never less than the free time), and halved for each turn in a
+        row that ran out with its person here (`Slot.idle_turns`), down to
+        `IDLE_FLOOR_SECONDS` (or the whole time, if shorter)."""
+        slot = self._slot_for_seat(seat)
+        time = full - min(slot.behind, full - free_time(full))
+        if slot.idle_turns:
+            halved = max(min(full, IDLE_FLOOR_SECONDS), full / 2**slot.idle_turns)
+            time = min(time, halved)
+        return time
 
     def lapsed(self, seat: int) -> bool:
         """The seat is away, and the timeout rule has played for it since it went, at a
@@ -1084,6 +1099,10 @@ class Table:
             slot.idle_turns += 0 if more else 1
         elif not timeout:
             slot.idle_turns = 0  # (moved of its own: its whole time)
+            if not more and slot.bot is None:  # (what it took of its clock: its next turns')
+                full = self.settings.turn_seconds or self.settings.nudge_seconds
+                behind = slot.behind + self.driver.timer.taken() - free_time(full)
+                slot.behind = min(max(0.0, behind), full - free_time(full))
         # (why the timeout rule moved is journaled: a restart's hand history says it too)
         entry = {
             "action": action_to_json(seat, action),
@@ -1345,6 +1364,12 @@ class Table:
             pages = wire.results_to_wire(self.name, game.hands_over())
             kept = self._results = (game, len(game.finishes), pages)
         return kept[2]
+
+
+def free_time(full: float) -> float:
+    """Of a clock of `full` seconds, what a move may take that its person's next turns
+    do not lose (`Slot.behind`): the least time its turns ever have for a slow move."""
+    return max(full * FREE_SHARE, min(full, IDLE_FLOOR_SECONDS))
 
 
 def _version(member: Member) -> int:
