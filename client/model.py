@@ -131,6 +131,9 @@ class TableState:
     #: bot we add, on this machine's clock (protocol 15; None: none kept, or an older
     #: server, which says nothing of it).
     kept: float | None = None
+    #: The table's turn time in seconds (protocol 16; 0: no turn timer, or an older
+    #: server, which says nothing of it): a turn of ours may have less.
+    turn_seconds: int = 0
 
     @classmethod
     def of(cls, view: m.TableView, now: float) -> TableState:
@@ -145,6 +148,7 @@ class TableState:
             watchers=view.watchers,
             watching=view.watching,
             kept=now + view.kept_ms / 1000 if view.kept_ms else None,
+            turn_seconds=view.turn_seconds,
         )
 
     def chair_of(self, name: str) -> Chair | None:

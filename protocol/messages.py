@@ -43,12 +43,13 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: 14 `TableView.watchers` and `TableView.watching` (who watches the table: everyone there
 #: is told, as at a real table); version 15 `TableView.kept_ms` (a chair freed from
 #: a person who held the table up is kept a while for the table's own bot: its players
-#: are told so, and for how long).  A field or a
+#: are told so, and for how long); version 16 `TableView.turn_seconds` (the table's
+#: turn time: a player whose turn has less is told why).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -630,6 +631,9 @@ class TableView(Message):
     #: table's own players add: meanwhile a newcomer from another machine is refused
     #: (0: no chair kept).
     kept_ms: Annotated[int, Range(0, 3_600_000), Since(15)] = 0
+    #: Version 16: the table's turn time in seconds (0: no turn timer).  A seat's turn
+    #: may have less (`turn_deadline_ms`): its time ran out, or its moves took long.
+    turn_seconds: Annotated[int, Range(0, 3600), Since(16)] = 0
 
 
 @message("nudged")

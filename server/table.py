@@ -441,6 +441,7 @@ class Table:
             watchers=len(self.chairs.spectators),
             watching=tuple(w.name for w in self.chairs.spectators[:WATCHERS_NAMED]),
             kept_ms=int(min(self._kept_left(), 3600.0) * 1000),
+            turn_seconds=self.settings.turn_seconds,
         )
 
     def _time_left(self) -> float | None:

@@ -171,6 +171,13 @@ class TableScreen:
     kept_message: str = ""
     #: The status line a nudge of my seat set (gone with my next move, or the timer's).
     nudge_said: str = ""
+    #: Whether it was my turn at the last view (None: no view yet), and whether the
+    #: table's time ran out on my last turn (the server halves my next one).
+    was_my_turn: bool | None = None
+    ran_out: bool = False
+    #: The status line a short turn of mine set (my moves took long: the server gives
+    #: my turns less until quick ones give it back); gone with my move.
+    short_said: str = ""
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
@@ -534,6 +541,10 @@ class TableScreen:
         over = public is None or public.phase not in (Phase.PLAY, Phase.EXCHANGE)
         if self.message == NOT_YOUR_TURN and (self.model.my_turn or over):
             self.message = ""  # (over too: a terminal pass saw it under a game's end)
+        mine = self.model.my_turn
+        if mine and self.was_my_turn is False:
+            self.turn_began()
+        self.was_my_turn = mine
         if public is not None:
             self.narrator.seating = public.seating
             self.narrator.placed = {place for place in public.places if place is not None}
@@ -544,6 +555,23 @@ class TableScreen:
         shown = len(self.hand())  # (my cards, or the cards played I may take)
         if self.cursor >= max(1, shown):
             self.cursor = max(0, shown - 1)
+
+    def turn_began(self) -> None:
+        """My turn, as a view says: if it has less than the table's turn time (the server
+        takes what my last moves took beyond a quarter of it off my next turns), the
+        status line says why, until I move.  Not after my time ran out: that message
+        says it."""
+        table, left = self.model.table, self.seconds_left()
+        ran_out, self.ran_out = self.ran_out, False
+        if table is None or not table.turn_seconds or left is None or ran_out:
+            return
+        full = table.turn_seconds
+        if left < full - 2:
+            self.short_said = (
+                f"this turn has {left}s, not {full}s: your last moves took long"
+                " (quick ones give the time back)"
+            )
+            self.message = self.kept_message = self.short_said
 
     def presence(self) -> None:
         """Who of the others seated here went away (their connection dropped, or they
@@ -794,6 +822,10 @@ class TableScreen:
         mine = getattr(event, "seat", getattr(event, "giver", None)) == self.model.seat
         if mine and self.nudge_said and self.kept_message == self.nudge_said:
             self.message = self.kept_message = ""  # (moved, or moved for: the nudge is over)
+        if mine and self.short_said and self.kept_message == self.short_said:
+            self.message = self.kept_message = ""  # (moved, or moved for: that turn is over)
+        if mine and timeout == "time":
+            self.ran_out = True  # (my next turn is halved: the message below says so)
         if isinstance(event, HandStarted):
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table

@@ -972,3 +972,43 @@ def test_it_is_not_your_turn_goes_when_the_game_is_over() -> None:
     over.message = NOT_YOUR_TURN
     over.viewed(over.model.public)
     assert over.message == "" and over.status_line()[1].startswith(" game over")
+
+
+def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
+    """Protocol 16: the server takes what a player's moves took beyond a quarter of the
+    turn time off their next turns; the header's clock alone showed 16s where the table
+    gives 60, and nothing said why, nor how to have the time back."""
+    screen = screen_at(following(turn=1))  # (bob's turn)
+
+    def view(turn: int, left_ms: int, number: int) -> m.TableView:
+        return dataclasses.replace(
+            table_view(following(turn=turn)),
+            number=number,
+            turn_deadline_ms=left_ms,
+            turn_seconds=60,
+        )
+
+    receive(screen, view(1, 60_000, 2))
+    assert screen.message == ""
+    receive(screen, view(0, 16_000, 3))  # my turn, with 16 s of the table's 60
+    said = "this turn has 16s, not 60s: your last moves took long (quick ones give the time back)"
+    assert screen.message == screen.kept_message == said
+    receive(screen, view(0, 15_000, 4))  # (a view later in the same turn: said once)
+    receive(screen, m.Passed("t", 5, 0, False))  # I move: said no more
+    assert screen.message == ""
+    receive(screen, view(1, 60_000, 6))
+    receive(screen, view(0, 59_400, 7))  # a whole turn (less what the view took to come)
+    assert screen.message == ""
+    receive(screen, m.Passed("t", 8, 0, False, "time"))  # my time ran out: halved next
+    ran_out = screen.message
+    receive(screen, view(1, 60_000, 9))
+    receive(screen, view(0, 30_000, 10))
+    assert screen.message == ran_out, "the halved turn is said by the time-ran-out message"
+    receive(screen, m.Passed("t", 11, 0, False))
+    receive(screen, view(1, 60_000, 12))
+    receive(screen, view(0, 16_000, 13))
+    assert screen.message == said
+    # an older server, which says no turn time: nothing said
+    older = screen_at(following(turn=1))
+    receive(older, dataclasses.replace(table_view(following(turn=0)), turn_deadline_ms=16_000))
+    assert older.message == ""
