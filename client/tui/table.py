@@ -568,8 +568,7 @@ class TableScreen:
         full = table.turn_seconds
         if left < full - 2:
             self.short_said = (
-                f"this turn has {left}s, not {full}s: your last moves took long"
-                " (quick ones give the time back)"
+                f"{left}s this turn, not {full}s: your moves took long (quick ones give time back)"
             )
             self.message = self.kept_message = self.short_said
 

@@ -991,7 +991,7 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     receive(screen, view(1, 60_000, 2))
     assert screen.message == ""
     receive(screen, view(0, 16_000, 3))  # my turn, with 16 s of the table's 60
-    said = "this turn has 16s, not 60s: your last moves took long (quick ones give the time back)"
+    said = "16s this turn, not 60s: your moves took long (quick ones give time back)"
     assert screen.message == screen.kept_message == said
     receive(screen, view(0, 15_000, 4))  # (a view later in the same turn: said once)
     receive(screen, m.Passed("t", 5, 0, False))  # I move: said no more
