@@ -9,8 +9,10 @@ not ready (one guest's many connections ready are no say), or with `ready_second
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from president.client.connection import Client
 from president.protocol import messages as m
@@ -19,7 +21,8 @@ from president.server.app import Server
 from president.server.table import Table
 
 from ..harness.ports import free_port
-from ..harness.servers import client, running_server
+from ..harness.processes import ServerProcess
+from ..harness.servers import bot_key, client, dialer, running_server
 from ..harness.waiting import wait_for
 from .test_table import Member, refused, seated, table
 
@@ -461,3 +464,34 @@ async def test_at_the_cap_a_table_not_started_in_time_makes_room(tmp_path: Path)
         assert bob.seat_lost is None and bob.model.slot is not None
         for task in tasks:
             task.cancel()
+
+
+@pytest.mark.slow
+async def test_a_real_server_keeps_the_freed_chair_for_the_tables_bot(tmp_path: Path) -> None:
+    """`president server --ready-seconds 2` as a host runs it: sly sits at ann's table
+    and never says ready; two seconds on its chair is freed, and ann's view says how
+    long it is kept for a bot (protocol 15); ann adds one and the game starts."""
+    server = await ServerProcess.started(tmp_path / "data", 0, "--ready-seconds", "2")
+    people = [
+        Client(await dialer(server.address, n, tmp_path, pin=server.pin, identity=bot_key(n))())
+        for n in ("ann", "bob", "sly")
+    ]
+    tasks = [asyncio.create_task(p.run()) for p in people]
+    try:
+        ann, bob, sly = people
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await sly_is_moved_out(ann, bob, sly)
+
+        def kept() -> int:
+            table = ann.model.table
+            return 0 if table is None else table.kept_seconds(time.monotonic())
+
+        await wait_for(lambda: kept() > 0)
+        assert kept() <= 2  # (the ready time, as it is shorter than 15 s)
+        await ann.send(m.AddBot(table="T", strategy="heuristic"))
+        await wait_for(lambda: ann.model.table is not None and ann.model.table.status == "playing")
+        assert sly.model.slot is None and ann.errors == bob.errors == []
+    finally:
+        for task in tasks:
+            task.cancel()
+        server.kill()
