@@ -152,6 +152,11 @@ async def serve(
     say("  tell your friends this fingerprint: their client shows it on first connect")
     say(password_line(given))
     say(f"data and game records in {config.data_dir}")
+    if server.storage.new_certificate:  # (a host's typo in --data: friends then refused)
+        say(
+            "  a new certificate, made now: the first start with this folder (if it is"
+            " not, check --data: clients that knew the server refuse a new one)"
+        )
     if server.storage.tightened is not None:
         mode = f"{server.storage.tightened:o}"
         say(f"  made it private (chmod 700): it was empty and open to other users (mode {mode})")

@@ -54,6 +54,9 @@ class Storage:
         self._made: list[Path] = []
         #: The data directory was made private here (`prepare`): what it was before.
         self.tightened: int | None = None
+        #: The certificate was made at this start (`certificate`): the first with this
+        #: directory, or a host's typo in `--data` (its clients then refuse the server).
+        self.new_certificate = False
 
     def _place(self, root: Path) -> None:
         self.root = root
@@ -207,6 +210,7 @@ class Storage:
                 cert_pem, key_pem = make_certificate(name)
                 write_private(key, key_pem)
                 write_private(cert, cert_pem)
+                self.new_certificate = True
             shown = fingerprint(pem_to_der(cert.read_bytes()))
             ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)  # (as served)
             return cert, key, shown

@@ -310,9 +310,11 @@ async def test_sigkill_mid_hand_then_restart_restores_every_seat_hand_score_and_
         loop = asyncio.get_running_loop()
         killed = loop.time()
         server.stop(signal.SIGKILL)
+        assert "a new certificate, made now" in server.head  # (its first start)
         server = await server.again()
         assert server.pin == clients[0].link.fingerprint
         assert "restored 1 table, 1 with a game in progress" in server.head
+        assert "a new certificate" not in server.head
 
         # each player's client reconnects by itself and takes its seat back with its token
         def resumed(c: Client, mark: int) -> bool:
