@@ -134,6 +134,9 @@ class TableState:
     #: The table's turn time in seconds (protocol 16; 0: no turn timer, or an older
     #: server, which says nothing of it): a turn of ours may have less.
     turn_seconds: int = 0
+    #: The whole time the running turn began with, in seconds (protocol 16; 0: no clock
+    #: runs, not known, or an older server).
+    turn_whole: float = 0.0
 
     @classmethod
     def of(cls, view: m.TableView, now: float) -> TableState:
@@ -149,6 +152,7 @@ class TableState:
             watching=view.watching,
             kept=now + view.kept_ms / 1000 if view.kept_ms else None,
             turn_seconds=view.turn_seconds,
+            turn_whole=view.turn_ms / 1000,
         )
 
     def chair_of(self, name: str) -> Chair | None:

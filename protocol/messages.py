@@ -43,8 +43,9 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: 14 `TableView.watchers` and `TableView.watching` (who watches the table: everyone there
 #: is told, as at a real table); version 15 `TableView.kept_ms` (a chair freed from
 #: a person who held the table up is kept a while for the table's own bot: its players
-#: are told so, and for how long); version 16 `TableView.turn_seconds` (the table's
-#: turn time: a player whose turn has less is told why).  A field or a
+#: are told so, and for how long); version 16 `TableView.turn_seconds` and
+#: `TableView.turn_ms` (the table's turn time, and the running turn's: a player whose
+#: turn has less is told why).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
@@ -634,6 +635,10 @@ class TableView(Message):
     #: Version 16: the table's turn time in seconds (0: no turn timer).  A seat's turn
     #: may have less (`turn_deadline_ms`): its time ran out, or its moves took long.
     turn_seconds: Annotated[int, Range(0, 3600), Since(16)] = 0
+    #: Version 16: the whole time in milliseconds the running clock began with (the
+    #: turn's, or a nudge's: what `turn_deadline_ms` counts down from; 0 when none runs,
+    #: or when it is not known, after a restart).
+    turn_ms: Annotated[int, Range(0, 3_600_000), Since(16)] = 0
 
 
 @message("nudged")

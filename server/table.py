@@ -442,7 +442,16 @@ class Table:
             watching=tuple(w.name for w in self.chairs.spectators[:WATCHERS_NAMED]),
             kept_ms=int(min(self._kept_left(), 3600.0) * 1000),
             turn_seconds=self.settings.turn_seconds,
+            turn_ms=self._turn_ms(),
         )
+
+    def _turn_ms(self) -> int:
+        """The whole time the running clock began with, in ms, as a view says (0: none
+        runs, or not known after a restart)."""
+        timer = self.driver.timer
+        if timer.length is None or timer.remaining() is None or self.status != "playing":
+            return 0
+        return int(min(timer.length, 3600.0) * 1000)
 
     def _time_left(self) -> float | None:
         """Seconds until the timeout rule moves, as a view says: after a restart, while a

@@ -542,7 +542,7 @@ class TableScreen:
         if self.message == NOT_YOUR_TURN and (self.model.my_turn or over):
             self.message = ""  # (over too: a terminal pass saw it under a game's end)
         mine = self.model.my_turn
-        if mine and self.was_my_turn is False:
+        if mine and not self.was_my_turn:  # (the first view too: back mid-turn)
             self.turn_began()
         self.was_my_turn = mine
         if public is not None:
@@ -561,14 +561,14 @@ class TableScreen:
         takes what my last moves took beyond a quarter of it off my next turns), the
         status line says why, until I move.  Not after my time ran out: that message
         says it."""
-        table, left = self.model.table, self.seconds_left()
+        table = self.model.table
         ran_out, self.ran_out = self.ran_out, False
-        if table is None or not table.turn_seconds or left is None or ran_out:
+        if table is None or not table.turn_seconds or not table.turn_whole or ran_out:
             return
-        full = table.turn_seconds
-        if left < full - 2:
+        whole, full = round(table.turn_whole), table.turn_seconds
+        if whole < full:
             self.short_said = (
-                f"{left}s this turn, not {full}s: your moves took long (quick ones give time back)"
+                f"{whole}s this turn, not {full}s: your moves took long (quick ones give time back)"
             )
             self.message = self.kept_message = self.short_said
 

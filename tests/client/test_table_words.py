@@ -980,12 +980,13 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     gives 60, and nothing said why, nor how to have the time back."""
     screen = screen_at(following(turn=1))  # (bob's turn)
 
-    def view(turn: int, left_ms: int, number: int) -> m.TableView:
+    def view(turn: int, whole_ms: int, number: int, left_ms: int = 0) -> m.TableView:
         return dataclasses.replace(
             table_view(following(turn=turn)),
             number=number,
-            turn_deadline_ms=left_ms,
+            turn_deadline_ms=left_ms or whole_ms,
             turn_seconds=60,
+            turn_ms=whole_ms,
         )
 
     receive(screen, view(1, 60_000, 2))
@@ -993,11 +994,11 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     receive(screen, view(0, 16_000, 3))  # my turn, with 16 s of the table's 60
     said = "16s this turn, not 60s: your moves took long (quick ones give time back)"
     assert screen.message == screen.kept_message == said
-    receive(screen, view(0, 15_000, 4))  # (a view later in the same turn: said once)
+    receive(screen, view(0, 16_000, 4, 15_000))  # (a view later in the same turn: said once)
     receive(screen, m.Passed("t", 5, 0, False))  # I move: said no more
     assert screen.message == ""
     receive(screen, view(1, 60_000, 6))
-    receive(screen, view(0, 59_400, 7))  # a whole turn (less what the view took to come)
+    receive(screen, view(0, 60_000, 7, 59_400))  # a whole turn
     assert screen.message == ""
     receive(screen, m.Passed("t", 8, 0, False, "time"))  # my time ran out: halved next
     ran_out = screen.message
@@ -1008,6 +1009,13 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     receive(screen, view(1, 60_000, 12))
     receive(screen, view(0, 16_000, 13))
     assert screen.message == said
+    # back mid-turn (a new screen): a short turn is said, a whole one late in its time not
+    back = screen_at(None)
+    receive(back, view(0, 16_000, 14, 3_000))
+    assert back.message == said
+    late = screen_at(None)
+    receive(late, view(0, 60_000, 14, 3_000))
+    assert late.message == ""
     # an older server, which says no turn time: nothing said
     older = screen_at(following(turn=1))
     receive(older, dataclasses.replace(table_view(following(turn=0)), turn_deadline_ms=16_000))

@@ -131,8 +131,9 @@ def test_a_peer_of_version_14_is_not_sent_the_kept_chair() -> None:
         assert deliver(data, client) == [read]
 
 
-def test_a_peer_of_version_15_is_not_sent_the_turn_time() -> None:
-    """Protocol 16's `turn_seconds` (the table's turn time) is left out for an older
+def test_a_peer_of_version_15_is_not_sent_the_turn_times() -> None:
+    """Protocol 16's `turn_seconds` and `turn_ms` (the table's turn time and the running
+    turn's) are left out for an older
     connection, which would refuse a field it does not know."""
     view = m.TableView(
         table="T",
@@ -140,12 +141,13 @@ def test_a_peer_of_version_15_is_not_sent_the_turn_time() -> None:
         status="playing",
         rules={"preset": "classic"},
         chairs=(m.Chair("ann", "", True, True),) * 3,
-        turn_deadline_ms=16_000,
+        turn_deadline_ms=12_000,
         turn_seconds=60,
+        turn_ms=16_000,
     )
     for version in (15, 16):
         client, server = opened(version)
         data = server.send(view)
-        assert (b"turn_seconds" in data) is (version >= 16)
-        read = view if version >= 16 else dataclasses.replace(view, turn_seconds=0)
+        assert (b"turn_seconds" in data) is (b"turn_ms" in data) is (version >= 16)
+        read = view if version >= 16 else dataclasses.replace(view, turn_seconds=0, turn_ms=0)
         assert deliver(data, client) == [read]
