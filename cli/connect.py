@@ -50,6 +50,7 @@ from .usage import (
     PASSWORD,
     STRATEGY_HELP,
     UsageError,
+    add_bell,
     add_password,
     add_theme,
     address,
@@ -250,6 +251,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
     known = KnownServers()
     theme = choose_theme(args.theme, os.environ, ask_background)  # (the terminal asked once)
     shell = Shell(theme)
+    shell.bell = bool(getattr(args, "bell", False))
     said: list[str] = []
 
     async def screens() -> None:
@@ -377,5 +379,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_identity(parser)
     add_theme(parser, "the lobby and the table")
+    add_bell(parser)
     add_interface(parser, "look for servers")
     parser.set_defaults(handler=cmd_connect)

@@ -39,6 +39,7 @@ from president.server.storage import StorageError
 from .keys import add_identity, player_key
 from .usage import (
     STRATEGY_HELP,
+    add_bell,
     add_rules,
     add_theme,
     chosen_rules,
@@ -256,6 +257,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
             threading.Thread(target=sweep_killed, args=(Path(parent),), daemon=True).start()
         theme = choose_theme(getattr(args, "theme", None), os.environ, ask_background)
         app = TableApp(client, input=input, output=output, theme=theme)  # type: ignore[arg-type]
+        app.shell.bell = bool(getattr(args, "bell", False))
         app.extras = PlayExtras(lambda: server.records[-1] if server.records else None, args.name)
         loop = asyncio.get_running_loop()
         reader = loop.create_task(app.network(client.reconnect))
@@ -276,6 +278,7 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
             if signal.SIGHUP not in hung_up:
                 raise  # (after a hangup, the screen's last writes fail: nobody sees it)
         finally:
+            app.shell.untitle()  # (the terminal's own title back)
             for signum in (signal.SIGHUP, signal.SIGTERM):
                 with contextlib.suppress(NotImplementedError, AttributeError):
                     loop.remove_signal_handler(signum)
@@ -350,4 +353,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_identity(parser)
     add_theme(parser, "the table")
+    add_bell(parser)
     parser.set_defaults(handler=cmd_play)

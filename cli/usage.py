@@ -640,6 +640,16 @@ def password(args: argparse.Namespace, flag: str, variable: str, question: str) 
 THEME_NAMES = ("dark", "light", "mono", "neutral")
 
 
+def add_bell(parser: argparse.ArgumentParser) -> None:
+    """`--bell`, the same on every command that seats a player at a table."""
+    parser.add_argument(
+        "--bell",
+        action="store_true",
+        help="ring the terminal's bell when your turn comes (the terminal's title says "
+        "it either way)",
+    )
+
+
 def add_theme(parser: argparse.ArgumentParser, what: str = "the screens") -> None:
     """`--theme`, the same on every command with a screen; None means choose_theme's pick
     when the screen opens."""

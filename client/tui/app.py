@@ -203,12 +203,17 @@ class TableApp:
         self.quitting = False
         client.on_message = self.shell.on_message
         self.screen.catch_up()  # what the model heard before this screen opened
+        #: Whether the shell was last told it is my turn (`Shell.turn`; None: not yet).
+        self._turn_told: bool | None = None
+        self.tell_turn()
         if shell is None:
             self.shell.push(self)
 
     def leave(self) -> None:
         """Off the shell's stack (the standings over it too): back to the screen under
         this one (or the end)."""
+        if self._turn_told:
+            self.shell.turn(False)  # (back in the lobby: nobody's turn)
         self.shell.pop(self.standings)
         self.shell.pop(self)
 
@@ -256,7 +261,16 @@ class TableApp:
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:
             self.leave()  # the seat was not given back: the lobby says why
+        elif self.shell.top is self or self.shell.top is self.standings:
+            self.tell_turn()
         self.app.invalidate()
+
+    def tell_turn(self) -> None:
+        """The shell told when my turn comes or goes (the title, the bell)."""
+        mine = self.client.model.my_turn
+        if mine != self._turn_told:
+            self._turn_told = mine
+            self.shell.turn(mine)
 
     async def network(
         self, reconnect: Callable[[], Awaitable[Link]] | None = None, retry_seconds: float = 1.0

@@ -9,6 +9,7 @@ before it opened: each reads the client model, which heard it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import textwrap
 from collections.abc import Awaitable, Callable
@@ -91,6 +92,21 @@ def shell_for(
     return own
 
 
+#: The terminal's title at a table (`Shell.turn`).
+TITLE = "president"
+TURN_TITLE = "president: your turn"
+#: xterm's title stack (kept by xterm, VTE, kitty and others; ignored elsewhere): the
+#: terminal's own title saved before ours, and shown again after.
+PUSH_TITLE, POP_TITLE = "\x1b[22;0t", "\x1b[23;0t"
+
+
+def _titles(output: Output) -> bool:
+    """The output is a terminal that takes titles (prompt_toolkit writes none to the
+    Linux console, nor to Emacs' terminal)."""
+    term = getattr(output, "term", None)
+    return isinstance(term, str) and term not in ("linux", "eterm-color")
+
+
 class Shell:
     """The application and its stack of screens.  With nothing holding it (`hold`), the
     application ends when its last screen is popped."""
@@ -131,6 +147,11 @@ class Shell:
             output=output if output is not None else terminal_output(),
         )
         self.app.ttimeoutlen = self.app.timeoutlen = 0.05  # esc acts at once
+        #: Ring the terminal's bell when my turn comes (`--bell`).
+        self.bell = False
+        #: The terminal's title says whose turn it is (`turn`); set back when the
+        #: application ends.
+        self._titled = False
         self.app.key_processor.before_key_press += lambda _: self._top(lambda s: s.key_pressed())
         self.app.before_render += lambda _: self._top(lambda s: s.before_render())
 
@@ -199,6 +220,7 @@ class Shell:
         finally:
             self.held = False
             self._driving = None
+            self.untitle()
             if not driving.done():
                 driving.cancel()
             running = self._running
@@ -223,8 +245,35 @@ class Shell:
         self._running = asyncio.ensure_future(self.app.run_async(handle_sigint=False))
         self._running.add_done_callback(self._ended)
 
+    def turn(self, mine: bool) -> None:
+        """My turn came (`mine`) or went: the terminal's title says so (a player in
+        another window on game night sees it in the task bar or the tab), and with
+        `bell`, the bell rings as it comes.  In ASCII: a table's name is not there (a
+        terminal's title takes what its encoding has)."""
+        output = self.app.output
+        if not self._titled and _titles(output):
+            output.write_raw(PUSH_TITLE)  # (the terminal's own kept, where it can)
+        output.set_title(TURN_TITLE if mine else TITLE)
+        self._titled = True
+        if mine and self.bell:
+            output.bell()
+        output.flush()
+
+    def untitle(self) -> None:
+        """The application ended: the title set back (the terminal's own shows again, or
+        none; a terminal gone takes nothing)."""
+        if self._titled:
+            self._titled = False
+            output = self.app.output
+            with contextlib.suppress(OSError):
+                output.clear_title()
+                if _titles(output):
+                    output.write_raw(POP_TITLE)
+                output.flush()
+
     def _ended(self, running: asyncio.Future[None]) -> None:
         """The application ended on its own (its input closed, say): the driver stops."""
+        self.untitle()
         if self.held and self._driving is not None and not self._driving.done():
             self._driving.cancel()
 
