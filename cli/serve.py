@@ -115,6 +115,18 @@ def announcer(config: ServerConfig, server: Server, interface: str | None) -> An
     return Announcer(announcement, where, lambda: len(server.lobby.tables), say)
 
 
+def stopping_signals() -> list[signal.Signals]:
+    """What stops the server as Ctrl-C does (clients told, every table kept): SIGINT,
+    SIGTERM, and the terminal closed (SIGHUP: a host's closed window ended the server
+    at once, its players left to find out), unless that is ignored (`nohup`: the host
+    asked the server to outlive the terminal)."""
+    signals = [signal.SIGINT, signal.SIGTERM]
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        signals.append(hangup)
+    return signals
+
+
 async def serve(
     config: ServerConfig,
     given: Password | None = None,
@@ -124,7 +136,7 @@ async def serve(
 ) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in stopping_signals():
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     try:

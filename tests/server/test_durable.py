@@ -454,3 +454,47 @@ async def test_at_a_table_with_no_game_on_a_seat_not_claimed_after_a_restart_is_
         await wait_for(lambda: table.slots[0].empty, 20)  # the resume window passed
     async with running_server(tmp_path) as third:  # and the journal says so
         assert [s.name for s in third.lobby.tables["T"].slots] == ["", "random-bot-1", ""]
+
+
+@pytest.mark.slow
+async def test_the_hosts_terminal_closed_stops_the_server_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A host closed the terminal the server ran in (SIGHUP): the server ended at once,
+    its players left to find out from a dropped connection.  It stops as at Ctrl-C: the
+    players told, the game in progress kept, and back at the next start."""
+    server = await ServerProcess.started(tmp_path / "data", 0)
+    ann = Client(
+        await dialer(server.address, "ann", tmp_path, pin=server.pin, identity=bot_key("ann"))()
+    )
+    reading = asyncio.create_task(ann.run())
+    try:
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="greedy"))
+        await ann.send(m.Ready())
+        await wait_for(lambda: in_play(ann))
+        assert await asyncio.to_thread(server.stop, signal.SIGHUP) == 0, server.errors()
+        assert "1 game in progress kept for the next start" in server.text()
+        await wait_for(lambda: ann.bye is not None)  # (told, not dropped)
+    finally:
+        reading.cancel()
+        server.kill()
+    again = await server.again()
+    try:
+        assert "restored 1 table, 1 with a game in progress" in again.head
+    finally:
+        again.kill()
+
+
+def test_a_server_started_under_nohup_outlives_the_terminal() -> None:
+    """`nohup president server &`: the host asked for SIGHUP to be ignored; the server
+    does not take it back (it stops on SIGINT and SIGTERM only)."""
+    from president.cli.serve import stopping_signals
+
+    assert signal.SIGHUP in stopping_signals()
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert stopping_signals() == [signal.SIGINT, signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGHUP, before)
