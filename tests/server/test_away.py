@@ -352,11 +352,14 @@ async def test_a_seat_here_whose_time_keeps_running_out_has_less_of_it_until_it_
     assert t.turn_time() == 10.0  # (the floor: time for a person back to move)
     await t.stop()
     # a new game at the table: every seat's turns have their whole time again (a review:
-    # one away at the end of a game began the next on 10 s turns)
+    # one away at the end of a game began the next on 10 s turns), the clock of a slow
+    # person's moves too (tests/server/test_slow_turns.py)
+    t.chairs.named(ann.name).behind = 449.0
     t.status = "waiting"
     for member in members:
         await t.ready(member, True)
-    assert t.status == "playing" and t.chairs.named(ann.name).idle_turns == 0
+    slot = t.chairs.named(ann.name)
+    assert t.status == "playing" and slot.idle_turns == 0 and slot.behind == 0.0
     await t.stop()
 
 

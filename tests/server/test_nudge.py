@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from president.client.connection import Client
-from president.engine import PASS, Phase, Play
+from president.engine import PASS, Game, Phase, Play
 from president.protocol import messages as m
 from president.protocol.errors import Code
 from president.server.seats import TableError
@@ -40,6 +40,16 @@ def on_turn(t: Table, members: list[Member]) -> tuple[Member, list[Member]]:
     assert turn is not None
     waited = member_of(t, members, turn)
     return waited, [x for x in members if x is not waited]
+
+
+async def nudge_table(seconds: float) -> tuple[Table, Game, Member, list[Member]]:
+    """A table with no turn timer and a nudge of `seconds`, ann, bob and cat's game under
+    way: the member it waits for, and the others."""
+    t, _ = table(seats=3, nudge_seconds=seconds)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    waited, others = on_turn(t, members)
+    return t, game_of(t), waited, others
 
 
 async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves() -> None:
@@ -71,11 +81,7 @@ async def test_a_nudge_runs_the_timer_for_the_seat_then_the_timeout_rule_moves()
 
 
 async def test_the_seats_own_move_stops_the_nudges_clock() -> None:
-    t, _ = table(seats=3, nudge_seconds=600)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    waited, others = on_turn(t, members)
+    t, game, waited, others = await nudge_table(600)
     await t.nudge(others[0])
     assert t.driver.timer.remaining() is not None
     seat = game.turn
@@ -143,11 +149,7 @@ async def test_a_nudge_sent_before_the_table_moved_is_stale() -> None:
     """ann presses `n` as the table waits for bob, and bob moves meanwhile: her nudge,
     which says the event she had seen, is refused rather than hurrying cat, whom she
     never saw the table wait for; sent again on what she sees now, it is taken."""
-    t, _ = table(seats=3, nudge_seconds=600)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    waited, others = on_turn(t, members)
+    t, game, waited, others = await nudge_table(600)
     seen = t.number
     seat = game.turn
     assert seat is not None

@@ -14,8 +14,8 @@ from president.protocol import messages as m
 from president.server.table import Table, free_time
 
 from .test_away import move_until
-from .test_nudge import on_turn
-from .test_table import Member, all_ready, game_of, member_of, seated, table, under_way
+from .test_nudge import nudge_table
+from .test_table import Member, game_of, member_of, under_way
 
 
 def to_move(game: Game, member: Member) -> int | None:
@@ -86,27 +86,10 @@ async def test_a_slow_move_within_the_free_time_costs_nothing() -> None:
     await t.stop()
 
 
-async def test_a_slow_persons_clock_is_whole_again_at_a_new_game() -> None:
-    t, members, _game, seat = await under_way(turn_seconds=600)
-    ann = member_of(t, members, seat)
-    await takes(t, ann, 599)
-    assert round(t.chairs.named(ann.name).behind) == 449
-    await t.stop()
-    t.status = "waiting"
-    for member in members:
-        await t.ready(member, True)
-    assert t.status == "playing" and t.chairs.named(ann.name).behind == 0.0
-    await t.stop()
-
-
 async def test_a_nudge_gives_a_slow_person_less_time() -> None:
     """At a table with no turn timer the clock is the nudge's: what the nudged person
     took of it comes off the next nudge's time (said to all, and counted down)."""
-    t, _ = table(seats=3, nudge_seconds=600)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    waited, others = on_turn(t, members)
+    t, game, waited, others = await nudge_table(600)
     await t.nudge(others[0])
     await takes(t, waited, 590)  # (440 s beyond the free 150)
     await asyncio.wait_for(move_until(t, others, lambda: to_move(game, waited) is not None), 20)
@@ -122,11 +105,7 @@ async def test_a_nudge_gives_a_slow_person_less_time() -> None:
 
 async def test_a_move_with_no_clock_running_gives_time_back() -> None:
     """At a table with no turn timer, a move nobody had to hurry took nothing of a clock."""
-    t, _ = table(seats=3, nudge_seconds=600)
-    members = await seated(t, "ann", "bob", "cat")
-    await all_ready(t, members)
-    game = game_of(t)
-    waited, _others = on_turn(t, members)
+    t, game, waited, _ = await nudge_table(600)
     t.chairs.named(waited.name).behind = 400
     seat = to_move(game, waited)
     assert seat is not None
