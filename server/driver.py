@@ -125,14 +125,20 @@ class TurnTimer:
         someone_to_act: bool,
         turn_seconds: float,
         owing: bool = False,
+        exchanging: bool = False,
     ) -> None:
         """After `events`: a whole turn's time for the seat to act if the turn is new
-        (`owing`: a due is still being paid by the seat that owes it)."""
+        (`owing`: a due is still being paid by the seat that owes it; `exchanging`: a
+        seat returned its cards and others still owe theirs, who keep the clock that
+        runs if it has more left: a slow seat's own shorter time had cut it short the
+        moment another returned, a recheck)."""
         if someone_to_act and turn_seconds:
             if any(isinstance(e, _NEW_TURN) for e in events) or (
                 not owing and any(isinstance(e, _PAID) for e in events)
             ):
-                self.start(turn_seconds)
+                left = self.remaining() if exchanging and self.deadline is not None else None
+                if left is None or left < turn_seconds:
+                    self.start(turn_seconds)
         else:
             self.deadline = self.length = None
 

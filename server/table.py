@@ -29,6 +29,7 @@ from president.engine import (
     Gave,
     HandedOver,
     HandOver,
+    HandStarted,
     IllegalAction,
     NotYourTurn,
     Phase,
@@ -72,9 +73,11 @@ WATCHERS_EVERY = 0.5
 #: (`Table.turn_time`): time enough for a person back at the keyboard to move.
 IDLE_FLOOR_SECONDS = 10.0
 #: The part of a clock (the turn timer's, or a nudge's) a person's move may take and
-#: cost its next turns nothing (`free_time`): a quarter of it, or 10 s if that is more
-#: (the whole of a clock of 10 s or less).
-FREE_SHARE = 0.25
+#: cost its next turns nothing (`free_time`): half of it, or 10 s if that is more (the
+#: whole of a clock of 10 s or less).  A quarter made a steady thinker who took 12 s of
+#: every 30 time out from their tenth move on (a recheck's simulation): half leaves the
+#: host's turn time to anyone whose moves take less than half of it on the whole.
+FREE_SHARE = 0.5
 #: How long a chair freed for a person who did not say ready is kept for the table's own
 #: players to fill with a bot (`Table.unseat_unready`; the ready time, if shorter): a
 #: hostile pass took it again from a fresh address within a millisecond of its freeing,
@@ -1237,7 +1240,10 @@ class Table:
         if taken and not moved:
             reason = "take"
         timer = self.driver.timer
-        timer.rearm(events, bool(game.actors), self.turn_time(), game.due is not None)
+        exchanging = game.phase is Phase.EXCHANGE and not any(
+            isinstance(e, HandStarted) for e in events
+        )
+        timer.rearm(events, bool(game.actors), self.turn_time(), game.due is not None, exchanging)
         number = self.number
         self.number += len(events) + len(resealed)
         over = next((e for e in events if isinstance(e, HandOver)), None)

@@ -558,7 +558,7 @@ class TableScreen:
 
     def turn_began(self) -> None:
         """My turn, as a view says: if it has less than the table's turn time (the server
-        takes what my last moves took beyond a quarter of it off my next turns), the
+        takes what my last moves took beyond half of it off my next turns), the
         status line says why, until I move.  Not after my time ran out: that message
         says it."""
         table = self.model.table

@@ -1,21 +1,30 @@
 """A person's clock (`Slot.behind`): a hostile guest who moves a second before every
 deadline cost the others the whole turn time at each of its turns, for a whole game, as
-no rule was broken.  What a person's move takes beyond the free time (a quarter of the
-clock, or 10 s) comes off their next turns, never below the free time; each move
-quicker than that gives the difference back.  The time taken is set here by moving the
+no rule was broken.  What a person's move takes beyond the free time (half the clock, or
+10 s) comes off their next turns, never below the free time; each move quicker than that
+gives the difference back.  The time taken is set here by moving the
 clock's deadline (a turn of ten minutes: no real time passes)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from president.engine import Game
+from president.engine import Game, Phase
 from president.protocol import messages as m
 from president.server.table import Table, free_time
 
 from .test_away import move_until
 from .test_nudge import nudge_table
-from .test_table import Member, game_of, member_of, under_way
+from .test_table import (
+    Member,
+    all_ready,
+    game_of,
+    member_of,
+    play_until,
+    seated,
+    table,
+    under_way,
+)
 
 
 def to_move(game: Game, member: Member) -> int | None:
@@ -43,8 +52,8 @@ def shown(member: Member) -> float:
     return left
 
 
-def test_the_free_time_is_a_quarter_of_the_clock_or_ten_seconds() -> None:
-    assert [free_time(s) for s in (600, 60, 30, 12, 8)] == [150, 15, 10, 10, 8]
+def test_the_free_time_is_half_the_clock_or_ten_seconds() -> None:
+    assert [free_time(s) for s in (600, 60, 30, 15, 8)] == [300, 30, 15, 10, 8]
 
 
 async def test_a_person_who_moves_just_before_each_deadline_has_less_time_until_quick() -> None:
@@ -57,32 +66,34 @@ async def test_a_person_who_moves_just_before_each_deadline_has_less_time_until_
         return shown(ann)
 
     told = [shown(ann)]
-    await takes(t, ann, 599)  # a second before the deadline: 449 s beyond the free 150
+    await takes(t, ann, 599)  # a second before the deadline: 299 s beyond the free 300
     told.append(await ann_next())
-    await takes(t, ann, 150)  # (all but a second of what she had: 0 given back)
+    await takes(t, ann, 300)  # (all but a second of what she had: 0 given back)
     told.append(await ann_next())
-    for _ in range(3):  # then moves at once: 150 s back each time
-        await takes(t, ann, 0)
-        told.append(await ann_next())
-    assert [round(x) for x in told] == [600, 151, 151, 301, 451, 600], told
+    await takes(t, ann, 100)  # (200 s back)
+    told.append(await ann_next())
+    await takes(t, ann, 0)  # (the rest back)
+    told.append(await ann_next())
+    assert [round(x) for x in told] == [600, 301, 301, 501, 600], told
     # the others' turns were never cut
-    assert t.seat_time(to_move(game, ann) or 0, 600) == 600
     for other in others:
         assert t.chairs.named(other.name).behind == 0.0
     await t.stop()
 
 
-async def test_a_slow_move_within_the_free_time_costs_nothing() -> None:
-    t, members, game, seat = await under_way(turn_seconds=60)
+async def test_a_steady_thinker_within_half_the_time_keeps_it_all() -> None:
+    """A recheck: with a quarter free, a player who took 12 s of every 30 timed out from
+    their tenth move on.  Up to half of each turn costs nothing, however many."""
+    t, members, game, seat = await under_way(turn_seconds=30)
     ann = member_of(t, members, seat)
     others = [x for x in members if x is not ann]
-    for _ in range(3):
-        await takes(t, ann, 15)  # (a quarter of 60 s, each time)
+    for _ in range(12):
+        await takes(t, ann, 15)
         await asyncio.wait_for(move_until(t, others, lambda: to_move(game, ann) is not None), 20)
-        assert round(shown(ann)) == 60
-    await takes(t, ann, 45)
+        assert round(shown(ann)) == 30
+    await takes(t, ann, 27)
     await asyncio.wait_for(move_until(t, others, lambda: to_move(game, ann) is not None), 20)
-    assert round(shown(ann)) == 30  # (45 s: 30 beyond the free 15)
+    assert round(shown(ann)) == 18  # (27 s: 12 beyond the free 15)
     await t.stop()
 
 
@@ -91,26 +102,26 @@ async def test_a_nudge_gives_a_slow_person_less_time() -> None:
     took of it comes off the next nudge's time (said to all, and counted down)."""
     t, game, waited, others = await nudge_table(600)
     await t.nudge(others[0])
-    await takes(t, waited, 590)  # (440 s beyond the free 150)
+    await takes(t, waited, 590)  # (290 s beyond the free 300)
     await asyncio.wait_for(move_until(t, others, lambda: to_move(game, waited) is not None), 20)
     nudger = next(x for x in others if to_move(game, x) is None)
     await t.nudge(nudger)
     told = nudger.of(m.Nudged)[-1]
-    assert isinstance(told, m.Nudged) and told.seconds == 160
-    assert 159 < shown(nudger) <= 160
-    await takes(t, waited, 0)  # at once: 150 s back
-    assert round(t.chairs.named(waited.name).behind) == 290
+    assert isinstance(told, m.Nudged) and told.seconds == 310
+    assert 309 < shown(nudger) <= 310
+    await takes(t, waited, 200)  # (100 s back)
+    assert round(t.chairs.named(waited.name).behind) == 190
     await t.stop()
 
 
 async def test_a_move_with_no_clock_running_gives_time_back() -> None:
     """At a table with no turn timer, a move nobody had to hurry took nothing of a clock."""
     t, game, waited, _ = await nudge_table(600)
-    t.chairs.named(waited.name).behind = 400
+    t.chairs.named(waited.name).behind = 280
     seat = to_move(game, waited)
     assert seat is not None
     await t.act(waited, game.timeout_action(seat))
-    assert t.chairs.named(waited.name).behind == 250
+    assert t.chairs.named(waited.name).behind == 0
     await t.stop()
 
 
@@ -118,11 +129,37 @@ async def test_a_seats_time_is_the_shorter_of_its_clock_and_its_halved_turn() ->
     t, members, _game, seat = await under_way(turn_seconds=600)
     ann = member_of(t, members, seat)
     slot = t.chairs.named(ann.name)
-    await takes(t, ann, 300)
-    assert round(slot.behind) == 150
-    assert round(t.seat_time(seat, 600)) == 450
+    await takes(t, ann, 500)
+    assert round(slot.behind) == 200
+    assert round(t.seat_time(seat, 600)) == 400
     slot.idle_turns = 3  # (and a turn run out thrice in a row: the shorter of the two)
     assert t.seat_time(seat, 600) == 75
     slot.behind, slot.idle_turns = 600, 0  # (never below the free time)
-    assert t.seat_time(seat, 600) == 150
+    assert t.seat_time(seat, 600) == 300
+    await t.stop()
+
+
+async def test_in_an_exchange_anothers_return_does_not_cut_a_slow_seats_clock() -> None:
+    """A recheck: the President, behind on their clock, and the Vice owe returns at once,
+    on the Vice's whole time; the Vice returned at once, and the clock, started again on
+    the seats still owing, cut the President to their own shorter time.  The clock that
+    runs stays while it has more left."""
+    t, _ = table(seats=4, turn_seconds=40)
+    members = await seated(t, "ann", "bob", "cat", "dan")
+    await all_ready(t, members)
+    game = game_of(t)
+    await play_until(t, members, lambda: game.phase is Phase.EXCHANGE)
+    assert len(game.actors) == 2, game.actors  # (the President's and the Vice's returns)
+    standing = game.standing  # (the last hand's finish: the President first)
+    assert standing is not None
+    president, vice = (
+        member_of(t, members, s)
+        for s in sorted(game.actors, key=lambda s: standing.index(game.seating[s]))
+    )
+    t.chairs.named(president.name).behind = 20.0  # (their own time: 20 s of the 40)
+    assert round(t.seat_time(game.seating.index(president.name), 40)) == 20
+    timer = t.driver.timer
+    timer.start(40.0)  # (the exchange's clock, on the Vice's whole time)
+    await takes(t, vice, 1)
+    assert game.phase is Phase.EXCHANGE and 38 < (timer.remaining() or 0) <= 39
     await t.stop()
