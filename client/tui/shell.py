@@ -249,15 +249,17 @@ class Shell:
         """My turn came (`mine`) or went: the terminal's title says so (a player in
         another window on game night sees it in the task bar or the tab), and with
         `bell`, the bell rings as it comes.  In ASCII: a table's name is not there (a
-        terminal's title takes what its encoding has)."""
+        terminal's title takes what its encoding has).  A terminal gone takes nothing (a
+        recheck: the window closed on my turn, and leaving the table failed here)."""
         output = self.app.output
-        if not self._titled and _titles(output):
-            output.write_raw(PUSH_TITLE)  # (the terminal's own kept, where it can)
-        output.set_title(TURN_TITLE if mine else TITLE)
-        self._titled = True
-        if mine and self.bell:
-            output.bell()
-        output.flush()
+        with contextlib.suppress(OSError):
+            if not self._titled and _titles(output):
+                output.write_raw(PUSH_TITLE)  # (the terminal's own kept, where it can)
+            output.set_title(TURN_TITLE if mine else TITLE)
+            self._titled = True
+            if mine and self.bell:
+                output.bell()
+            output.flush()
 
     def untitle(self) -> None:
         """The application ended: the title set back (the terminal's own shows again, or

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 from president.client.tui.app import TableApp
-from president.client.tui.shell import TITLE, TURN_TITLE
+from president.client.tui.shell import TITLE, TURN_TITLE, Shell
 from president.protocol import messages as m
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -90,3 +90,24 @@ async def test_the_title_says_my_turn_and_the_bell_rings_only_if_asked(tmp_path:
 
     quiet, turns = await my_turns_told(tmp_path / "b", bell=False)
     assert "bell" not in quiet and quiet.count(f"title {TURN_TITLE}") >= turns
+
+
+class Gone(DummyOutput):
+    """A terminal closed (its window killed, once `gone`): every write fails."""
+
+    gone = False
+
+    def flush(self) -> None:
+        if self.gone:
+            raise OSError(5, "Input/output error")
+
+
+def test_a_terminal_gone_takes_no_title_and_breaks_nothing() -> None:
+    """A recheck closed the window on its turn: leaving the table (as the hangup does)
+    failed setting the title back, and the table screen stayed."""
+    output = Gone()
+    shell = Shell(output=output)
+    output.gone = True
+    shell.turn(True)  # (no OSError out of it)
+    shell.turn(False)
+    shell.untitle()
