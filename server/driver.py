@@ -130,15 +130,18 @@ class TurnTimer:
         """After `events`: a whole turn's time for the seat to act if the turn is new
         (`owing`: a due is still being paid by the seat that owes it; `exchanging`: a
         seat returned its cards and others still owe theirs, who keep the clock that
-        runs if it has more left: a slow seat's own shorter time had cut it short the
-        moment another returned, a recheck)."""
+        runs if it has more left, or a nudge's: a slow seat's own shorter time had cut
+        it short the moment another returned, and at a table with no turn timer the
+        other could nudge again at once for that shorter time, two rechecks)."""
+        if exchanging and someone_to_act and self.deadline is not None:
+            left = self.remaining()
+            if left is not None and (not turn_seconds or left >= turn_seconds):
+                return
         if someone_to_act and turn_seconds:
             if any(isinstance(e, _NEW_TURN) for e in events) or (
                 not owing and any(isinstance(e, _PAID) for e in events)
             ):
-                left = self.remaining() if exchanging and self.deadline is not None else None
-                if left is None or left < turn_seconds:
-                    self.start(turn_seconds)
+                self.start(turn_seconds)
         else:
             self.deadline = self.length = None
 

@@ -14,8 +14,10 @@ from president.engine import (
     PASS,
     Action,
     Bomb,
+    Bombed,
     Card,
     Discard,
+    Discarded,
     Event,
     GameOver,
     Gave,
@@ -23,13 +25,16 @@ from president.engine import (
     HandOver,
     Handover,
     HandStarted,
+    Passed,
     Phase,
     Play,
     Played,
     PublicView,
     Return,
+    Returned,
     SeatView,
     Take,
+    Took,
     TrickEnded,
     judge_for,
     strength,
@@ -53,6 +58,8 @@ PRESENCE_LINES = 4
 #: Said of a key that acts off my turn; gone when my turn comes (a pass read it under
 #: the header's "▶ bob (you)" and a running clock, until esc).
 NOT_YOUR_TURN = "it is not your turn"
+#: The events of a seat's own moves (made by its player, or for it by the timeout rule).
+MOVES = (Played, Passed, Returned, HandedOver, Discarded, Took, Bombed)
 #: The lines a hand tells at most of people coming to watch or going.
 WATCHER_LINES = 6
 #: The turn's hint and enter's answer when no play beats the pile.
@@ -523,6 +530,7 @@ class TableScreen:
                     if self.recalling is not None:
                         self.recalled(self.recalling)
                         self.recalling = None
+                    self.turn_looked()
                 case Sealed():
                     self.sealed(item.reason, item.seat)
                 case Said():
@@ -541,10 +549,6 @@ class TableScreen:
         over = public is None or public.phase not in (Phase.PLAY, Phase.EXCHANGE)
         if self.message == NOT_YOUR_TURN and (self.model.my_turn or over):
             self.message = ""  # (over too: a terminal pass saw it under a game's end)
-        mine = self.model.my_turn
-        if mine and not self.was_my_turn:  # (the first view too: back mid-turn)
-            self.turn_began()
-        self.was_my_turn = mine
         if public is not None:
             self.narrator.seating = public.seating
             self.narrator.placed = {place for place in public.places if place is not None}
@@ -555,6 +559,15 @@ class TableScreen:
         shown = len(self.hand())  # (my cards, or the cards played I may take)
         if self.cursor >= max(1, shown):
             self.cursor = max(0, shown - 1)
+
+    def turn_looked(self) -> None:
+        """A view, and the hand so far if it came with one: whether my turn began (the
+        first view too: back mid-turn, the hand's moves told before, a recheck: my own
+        moves in them took the line away)."""
+        mine = self.model.my_turn
+        if mine and not self.was_my_turn:
+            self.turn_began()
+        self.was_my_turn = mine
 
     def turn_began(self) -> None:
         """My turn, as a view says: if it has less than the table's turn time (the server
@@ -823,8 +836,8 @@ class TableScreen:
             self.message = self.kept_message = ""  # (moved, or moved for: the nudge is over)
         if mine and self.short_said and self.kept_message == self.short_said:
             self.message = self.kept_message = ""  # (moved, or moved for: that turn is over)
-        if mine and timeout == "time":
-            self.ran_out = True  # (my next turn is halved: the message below says so)
+        if mine and isinstance(event, MOVES):  # (my next turn is halved after a time
+            self.ran_out = timeout == "time"  # run out: the message below says so)
         if isinstance(event, HandStarted):
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table

@@ -204,3 +204,18 @@ def test_a_seat_back_after_the_exchange_is_told_what_it_gave_and_got() -> None:
     screen.catch_up()
     told = [text for _, _, text in screen.stream]
     assert told.count("exchange: you gave 2♠; you got 4♣") == 1
+
+
+def test_back_mid_hand_on_a_short_turn_of_mine_the_line_says_so() -> None:
+    """A recheck: a new `connect` back at a seat whose turn had less than the table's
+    time (protocol 16's `turn_ms`): the first view set the line, and my own moves in the
+    hand so far, told after it, took it away."""
+    model = TableModel(me="ann", slot=0)
+    model.recall(history())
+    view = replace(table_view(following()), turn_deadline_ms=9_000)
+    model.see(replace(view, turn_seconds=60, turn_ms=16_000))
+    screen = TableScreen(model)
+    screen.catch_up()
+    assert screen.message == (
+        "16s this turn, not 60s: your moves took long (quick ones give time back)"
+    )

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from president.engine import Game, Phase
 from president.protocol import messages as m
+from president.server.seats import TableError
 from president.server.table import Table, free_time
 
 from .test_away import move_until
@@ -162,4 +164,32 @@ async def test_in_an_exchange_anothers_return_does_not_cut_a_slow_seats_clock() 
     timer.start(40.0)  # (the exchange's clock, on the Vice's whole time)
     await takes(t, vice, 1)
     assert game.phase is Phase.EXCHANGE and 38 < (timer.remaining() or 0) <= 39
+    await t.stop()
+
+
+async def test_in_an_exchange_a_nudges_clock_runs_on_for_the_seats_still_owing() -> None:
+    """A second recheck, at a table with no turn timer: a nudge of the President (behind)
+    and the Vice ran on the Vice's whole time; the Vice's return stopped it, and the Vice
+    nudged again at once, for the President's own shorter time.  The nudge's clock now
+    runs on for the seats still owing (nudging again: "the clock is already running")."""
+    t, _ = table(seats=4, nudge_seconds=40)
+    members = await seated(t, "ann", "bob", "cat", "dan")
+    await all_ready(t, members)
+    game = game_of(t)
+    await play_until(t, members, lambda: game.phase is Phase.EXCHANGE)
+    standing = game.standing
+    assert standing is not None and len(game.actors) == 2
+    president, vice = (
+        member_of(t, members, s)
+        for s in sorted(game.actors, key=lambda s: standing.index(game.seating[s]))
+    )
+    t.chairs.named(president.name).behind = 20.0  # (their own nudge time: 20 s of the 40)
+    nudger = next(x for x in members if x not in (president, vice))
+    await t.nudge(nudger)
+    assert nudger.of(m.Nudged)[-1].seconds == 40  # type: ignore[attr-defined]
+    await takes(t, vice, 1)
+    timer = t.driver.timer
+    assert game.phase is Phase.EXCHANGE and 38 < (timer.remaining() or 0) <= 39
+    with pytest.raises(TableError, match="already running"):
+        await t.nudge(vice)
     await t.stop()
