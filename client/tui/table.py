@@ -578,7 +578,7 @@ class TableScreen:
         ran_out, self.ran_out = self.ran_out, False
         if table is None or not table.turn_seconds or not table.turn_whole or ran_out:
             return
-        whole, full = round(table.turn_whole), table.turn_seconds
+        whole, full = int(table.turn_whole + 0.999), table.turn_seconds  # (as the header)
         if whole < full:
             self.short_said = (
                 f"{whole}s this turn, not {full}s: your moves took long (quick ones give time back)"

@@ -1016,6 +1016,11 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     late = screen_at(None)
     receive(late, view(0, 60_000, 14, 3_000))
     assert late.message == ""
+    # whole seconds rounded up, as the header's clock counts them (a recheck read
+    # "21s this turn" under "⏱ 22s")
+    ahead = screen_at(None)
+    receive(ahead, view(0, 21_070, 14))
+    assert ahead.message.startswith("22s this turn, not 60s")
     # an older server, which says no turn time: nothing said
     older = screen_at(following(turn=1))
     receive(older, dataclasses.replace(table_view(following(turn=0)), turn_deadline_ms=16_000))
