@@ -766,7 +766,7 @@ class Table:
             if timer.remaining() is not None:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
             full = self.settings.nudge_seconds
-            seconds = math.ceil(max(self.seat_time(seat, full) for seat in seats))
+            seconds = math.ceil(max(self.seat_time(seat, full, halved=False) for seat in seats))
             timer.start(seconds)
             told = m.Nudged(table=self.name, by=game.seating[seat], seats=seats, seconds=seconds)
             for other in self.chairs.members():
@@ -1049,15 +1049,16 @@ class Table:
             return full
         return max(self.seat_time(seat, full) for seat in game.actors)
 
-    def seat_time(self, seat: int, full: float) -> float:
+    def seat_time(self, seat: int, full: float, halved: bool = True) -> float:
         """A seat's time for a move out of a clock of `full` seconds (the turn timer's,
         or a nudge's): less what its person's moves took beyond the free time
-        (`Slot.behind`; never less than the free time), and halved for each turn in a
-        row that ran out with its person here (`Slot.idle_turns`), down to
-        `IDLE_FLOOR_SECONDS` (or the whole time, if shorter)."""
+        (`Slot.behind`; never less than the free time), and (`halved`: the turn timer's)
+        halved for each turn in a row that ran out with its person here
+        (`Slot.idle_turns`), down to `IDLE_FLOOR_SECONDS` (or the whole time, if
+        shorter).  A nudge's time is not halved: its player is told nothing is."""
         slot = self._slot_for_seat(seat)
         time = full - min(slot.behind, full - free_time(full))
-        if slot.idle_turns:
+        if slot.idle_turns and halved:
             halved = max(min(full, IDLE_FLOOR_SECONDS), full / 2**slot.idle_turns)
             time = min(time, halved)
         return time

@@ -193,3 +193,13 @@ async def test_in_an_exchange_a_nudges_clock_runs_on_for_the_seats_still_owing()
     with pytest.raises(TableError, match="already running"):
         await t.nudge(vice)
     await t.stop()
+
+
+async def test_a_nudges_time_is_not_halved_for_turns_run_out() -> None:
+    """As before the clock: a turn that ran out halves the next turn timer's time, not a
+    nudge's (the nudged player's screen says nothing is halved at such a table)."""
+    t, _, waited, others = await nudge_table(600)
+    t.chairs.named(waited.name).idle_turns = 2
+    await t.nudge(others[0])
+    assert others[0].of(m.Nudged)[-1].seconds == 600  # type: ignore[attr-defined]
+    await t.stop()
