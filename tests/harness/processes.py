@@ -48,6 +48,13 @@ def president(
     )
 
 
+def _hangup_as_a_terminal_gives_it() -> None:
+    """In the child: SIGHUP at its default, whatever the test runner's (a run under
+    `nohup` ignored it, and the test of a host's closed terminal failed on correct
+    code: the server, as under `nohup`, rightly kept running)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 class Process:
     """`command` (by default `president ARGS`) running, its stdout read as it comes, and
     its stderr too (or, with `merge_stderr`, into stdout).  With `stdout_apart`, stdout
@@ -69,6 +76,7 @@ class Process:
             stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             env=env,
             text=stdout_apart,
+            preexec_fn=_hangup_as_a_terminal_gives_it,  # (async-signal-safe calls only)
         )
         self.out = Stream(os.open(os.devnull, os.O_RDONLY))
         if not stdout_apart:
