@@ -76,7 +76,7 @@ IDLE_FLOOR_SECONDS = 10.0
 #: cost its next turns nothing (`free_time`): half of it, or 10 s if that is more (the
 #: whole of a clock of 10 s or less).  A quarter made a steady thinker who took 12 s of
 #: every 30 time out from their tenth move on (a recheck's simulation): half leaves the
-#: host's turn time to anyone whose moves take less than half of it on the whole.
+#: host's turn time to anyone none of whose moves takes more than half of it.
 FREE_SHARE = 0.5
 #: How long a chair freed for a person who did not say ready is kept for the table's own
 #: players to fill with a bot (`Table.unseat_unready`; the ready time, if shorter): a
