@@ -261,7 +261,7 @@ class TableApp:
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:
             self.leave()  # the seat was not given back: the lobby says why
-        elif self.shell.top is self or self.shell.top is self.standings:
+        else:
             self.tell_turn()
         self.app.invalidate()
 

@@ -832,10 +832,9 @@ class TableScreen:
         if isinstance(event, Played) and event.seat == self.model.seat:
             self.selected = set()
         mine = getattr(event, "seat", getattr(event, "giver", None)) == self.model.seat
-        if mine and self.nudge_said and self.kept_message == self.nudge_said:
-            self.message = self.kept_message = ""  # (moved, or moved for: the nudge is over)
-        if mine and self.short_said and self.kept_message == self.short_said:
-            self.message = self.kept_message = ""  # (moved, or moved for: that turn is over)
+        if mine and self.kept_message and self.kept_message in (self.nudge_said, self.short_said):
+            # (moved, or moved for: the nudge, or the short turn, is over)
+            self.message = self.kept_message = ""
         if mine and isinstance(event, MOVES):  # (my next turn is halved after a time
             self.ran_out = timeout == "time"  # run out: the message below says so)
         if isinstance(event, HandStarted):
