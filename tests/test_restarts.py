@@ -38,9 +38,15 @@ async def play_as_a_person(ann: Terminal, stop: asyncio.Event) -> None:
 BOTS = ("--table", "T", "--count", "3", "--strategy", "random", "--games", "1", "--give-up", "60")
 
 
-def connect_command(server: ServerProcess, name: str = "ann") -> list[str]:
+#: The terminal's title and bell as a turn of hers comes (`--bell`; README: "`connect` has
+#: it too"), for a player reading another window.
+TITLE_AND_BELL = "\x1b]2;president: your turn\x07\x07"
+
+
+def connect_command(server: ServerProcess, name: str = "ann", *more: str) -> list[str]:
     """`president connect` to `server` as `name`, its certificate pinned."""
-    return [*PRESIDENT, "connect", server.address, "--name", name, "--fingerprint", server.pin]
+    pinned = ["--name", name, "--fingerprint", server.pin]
+    return [*PRESIDENT, "connect", server.address, *pinned, *more]
 
 
 async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_ends(
@@ -51,7 +57,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
     env = environment(tmp_path)
     # the table: a short game (to 3 points), no turn timer (the table waits for ann)
     await make_table(server.address, server.pin, tmp_path, toggles={"target": 3})
-    ann = Terminal(connect_command(server), env)
+    ann = Terminal(connect_command(server, "ann", "--bell"), env)
     sam: Terminal | None = None  # watching
     bots: Process | None = None
     halt = asyncio.Event()
@@ -64,6 +70,7 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         await bots.said("seated at T", 3)
         ann.send("r")
         await ann.shows(TURN, 30)  # bots answer at once: the table now waits on ann
+        assert ann.output().count(TITLE_AND_BELL) == 1
         sam = Terminal(connect_command(server, "sam"), environment(tmp_path / "sam"))
         await sam.shows("4/4 playing")
         sam.send("w")  # sam watches
@@ -80,11 +87,13 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         await bots.said(": reconnected", 3, since=mark)
         await ann.shows("reconnected to your seat")
         await ann.shows(TURN, 30)  # back in her seat, on the turn she had
+        assert ann.output().count(TITLE_AND_BELL) == 1  # (the same turn: not rung again)
         await sam.shows("reconnected: watching")  # (watchers stayed on a frozen table)
 
         # play on into the second hand (the game needs two at least), SIGKILL on ann's turn
         person = asyncio.create_task(play_as_a_person(ann, halt))
         await ann.shows("hand 2 ", 30)
+        assert ann.output().count(TITLE_AND_BELL) > 1  # (each turn of hers rings)
         halt.set()
         await person
         await ann.shows(TURN, 30)
