@@ -574,10 +574,12 @@ class TableScreen:
         takes what my last moves took beyond half of it off my next turns), the
         status line says why, until I move.  Not after my time ran out: that message
         says it."""
-        table = self.model.table
+        table, view = self.model.table, self.seat_view()
         ran_out, self.ran_out = self.ran_out, False
         if table is None or not table.turn_seconds or not table.turn_whole or ran_out:
             return
+        if view is not None and view.due is not None:
+            return  # (a due's line says what to pay and its keys; the header, the time)
         whole, full = int(table.turn_whole + 0.999), table.turn_seconds  # (as the header)
         if whole < full:
             self.short_said = (
@@ -837,6 +839,10 @@ class TableScreen:
             self.message = self.kept_message = ""
         if mine and isinstance(event, MOVES):  # (my next turn is halved after a time
             self.ran_out = timeout == "time"  # run out: the message below says so)
+            # (a move of mine ends my turn: one the view gives me again is a new turn
+            # with its own clock, an 8's clear's lead, a recheck: its short time was
+            # not said)
+            self.was_my_turn = False
         if isinstance(event, HandStarted):
             if event.hand == 0 and self.results:
                 self._add("— a new game —")  # another game at the same table

@@ -975,8 +975,8 @@ def test_it_is_not_your_turn_goes_when_the_game_is_over() -> None:
 
 
 def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
-    """Protocol 16: the server takes what a player's moves took beyond a quarter of the
-    turn time off their next turns; the header's clock alone showed 16s where the table
+    """Protocol 16: the server takes what a player's moves took beyond half of the turn
+    time off their next turns; the header's clock alone showed 16s where the table
     gives 60, and nothing said why, nor how to have the time back."""
     screen = screen_at(following(turn=1))  # (bob's turn)
 
@@ -1009,6 +1009,11 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     receive(screen, view(1, 60_000, 12))
     receive(screen, view(0, 16_000, 13))
     assert screen.message == said
+    # my 8 clears the pile and I lead again: a new turn, its clock shorter still (the
+    # recheck: nothing said, the line taken away by the 8)
+    receive(screen, m.Played("t", 14, 0, ("8S",), True, False))
+    receive(screen, view(0, 12_000, 15))
+    assert screen.message == said.replace("16s", "12s")
     # back mid-turn (a new screen): a short turn is said, a whole one late in its time not
     back = screen_at(None)
     receive(back, view(0, 16_000, 14, 3_000))

@@ -5,6 +5,7 @@ it goes to and paid by choosing its cards and enter; the lock, jack back, hand-o
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -69,6 +70,20 @@ def owing(kind: str, size: int, **changes: Any) -> PublicView:
         due=Due(kind, size),  # type: ignore[arg-type]
         **changes,
     )
+
+
+def test_a_short_clock_for_a_due_leaves_the_dues_line() -> None:
+    """My 7 owes a hand-over, on a clock shorter than the table's (my moves took long):
+    the status line keeps what to pay and its keys (the header shows the time), where a
+    new lead after a move of mine says the short turn (`test_table_words`)."""
+    screen = screen_at(a_public_view(SEATING, turn=1), "7C 4C 9H KD", toggles=DAIFUGO)
+    receive(screen, m.Played("t", 2, 0, ("7C",), False, False))
+    after = dataclasses.replace(
+        table_view(owing("handover", 1), toggles=DAIFUGO), turn_seconds=60, turn_ms=12_000
+    )
+    receive(screen, dataclasses.replace(after, number=3, turn_deadline_ms=12_000))
+    assert screen.message == ""
+    assert screen.status_line()[1].startswith(" hand over 1 card to bob")
 
 
 def test_a_due_says_what_is_owed_and_to_whom_and_enter_pays_it() -> None:
