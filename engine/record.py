@@ -14,7 +14,7 @@ from .cards import CARDS, RANK_NAMES, Card, parse_cards
 from .errors import IllegalAction, RulesError
 from .events import Event, Gave, Returned
 from .phase import Phase
-from .rules import PRESETS, Rules, preset_name_of, rules_from, unknown_toggles
+from .rules import PRESETS, Rules, preset_name_of, rules_from
 from .state import Game
 
 FORMAT = "president-record/1"
@@ -245,16 +245,6 @@ def loads(text: str | bytes) -> dict[str, Any]:
             f"not a {FORMAT} record (format is {found!r})"
             if found is not None
             else f'not a president record: no "format": "{FORMAT}"'
-        )
-    rules = document.get("rules")
-    unknown = unknown_toggles(rules) if isinstance(rules, dict) else []
-    if unknown and all(k.isidentifier() and len(k) <= 40 for k in unknown):
-        named = ", ".join(unknown[:3]) + (
-            f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-        )
-        raise NotARecord(  # (not an illegal step: another version's rules)
-            f"its rules name toggles this version of president does not know ({named}): "
-            "a newer president's record? update president to read it"
         )
     return document
 

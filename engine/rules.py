@@ -322,7 +322,8 @@ def rules_from(spec: str | Mapping[str, Any]) -> Rules:
     unknown = unknown_toggles(spec)
     if unknown:
         close = difflib.get_close_matches(unknown[0], TOGGLES, n=1)
-        meant = f" (did you mean {close[0]}?)" if close else ""
+        # (a typo's likely toggle, else perhaps a newer version's: records.md, the header)
+        meant = f" (did you mean {close[0]}?)" if close else " (a newer president's?)"
         raise RulesError(
             f"there is no toggle {unknown[0]!r}{meant}: the toggles are {', '.join(TOGGLES)}"
         )
