@@ -12,10 +12,18 @@ from collections.abc import Callable
 from president.bots.review import THRESHOLDS, WORLDS, PlayerSummary, Review, review
 from president.client.tui.narrator import plural_word as plural
 from president.engine import Action
-from president.engine.record import NotARecord, loads
+from president.engine.record import CutShort, NotARecord, loads
 from president.protocol.schema import shown
 
-from .usage import UsageError, json_text, read_record, say_shown, typed_text, whole
+from .usage import (
+    UsageError,
+    before_the_cut,
+    json_text,
+    read_record,
+    say_shown,
+    typed_text,
+    whole,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
         document = loads(read_record(args.file))
     except OSError as exc:
         raise UsageError(shown(f"cannot read {args.file}: {exc.strerror or exc}")) from None
+    except CutShort as exc:  # (its whole part reviewed: a copy stopped short lost nothing
+        # of it, a pass)
+        document = exc.whole
+        said = f"{exc}: {before_the_cut(document)}, reviewed"
+        print(shown(f"president analyze: {args.file}: {said}"), file=sys.stderr)
     except NotARecord as exc:
         print(shown(f"president analyze: {args.file}: {exc}"), file=sys.stderr)
         return 2

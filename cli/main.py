@@ -20,7 +20,7 @@ from president.engine import PRESETS, Rules, RulesError, rules_from
 from president.engine.cards import parse_cards
 from president.engine.describe import SECTIONS, describe, value_word
 from president.engine.house import HOUSE_RULES
-from president.engine.record import NotARecord, loads, replay
+from president.engine.record import CutShort, NotARecord, loads, replay
 from president.engine.rulefile import RuleSet, format_rule_file
 from president.engine.rules import PRESET_KINDS, SUGGESTED_PLAYERS
 from president.protocol.schema import shown
@@ -30,6 +30,7 @@ from .usage import (
     Parser,
     UsageError,
     add_theme,
+    before_the_cut,
     chosen_rules,
     is_set_name,
     json_text,
@@ -192,9 +193,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         say(f"president replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except CutShort as exc:
+        if args.json:  # (docs/records.md: status 2 prints nothing, a line on stderr)
+            say(
+                f"president replay: {args.file}: {exc}: {before_the_cut(exc.whole)}",
+                file=sys.stderr,
+            )
+            return 2
+        # (what is before the cut, replayed as usual: a copy stopped short lost nothing
+        # of it, a pass)
+        replay_document(args, exc.whole, cut=True)
+        said = f"{before_the_cut(exc.whole)}, replayed {'in the viewer' if args.view else 'above'}"
+        say(f"president replay: {args.file}: {exc}: {said}", file=sys.stderr)
+        return 2
     except NotARecord as exc:
         say(f"president replay: {args.file}: {exc}", file=sys.stderr)
         return 2
+    return replay_document(args, document)
+
+
+def replay_document(args: argparse.Namespace, document: dict[str, Any], cut: bool = False) -> int:
+    """`president replay` of a document read: checked (`--json`, or in words) or viewed
+    (`cut`: the whole part of a record cut short)."""
     if args.rules is not None:
         other = other_rules(document, read_rule_file(args.rules))
         if other:  # (a check that failed, told as an illegal step is: stdout, status 1)
@@ -216,7 +236,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     summary = result.to_json()
     hands = len(summary["hands"])
-    say(f"ok: {hands} hand{'' if hands == 1 else 's'} replayed, every step legal")
+    replayed = f"{hands} hand{'' if hands == 1 else 's'}"
+    if cut:
+        say(f"cut short: {replayed} before the cut replayed, every step legal")
+    else:
+        say(f"ok: {replayed} replayed, every step legal")
     for number, hand in enumerate(summary["hands"], start=1):  # as the screens count them
         back = {(r["from"], r["to"]): r["cards"] for r in hand["returns"]}
         lines = [

@@ -13,6 +13,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from president.client.model import shown as rating_shown
 from president.client.pinning import KnownServers
 from president.client.tui.fit import ELLIPSIS, middle_cut, pad
 from president.client.tui.narrator import place_text, plural
-from president.engine.record import NotARecord, loads
+from president.engine.record import CutShort, NotARecord, loads
 from president.protocol import messages as m
 from president.protocol.errors import RemoteProtocolError
 from president.protocol.identity import player_id, public_bytes
@@ -249,37 +250,94 @@ def records_ladder(folder: Path) -> tuple[Ladder, int, int, list[str]]:
     `president play` and the server begin with the time), every seat rated by name; the
     records read, how many of them end before their game's end, and a line for each file
     left out or cut short by a fault."""
-    ladder, read, unfinished, problems = Ladder(), 0, 0, []
-    seen: dict[str, str] = {}  # a game's players and hands -> the file that counted it
-    for path in sorted(folder.glob("*.json")):
+    ladder, read, unfinished = Ladder(), 0, 0
+    problems: list[str] = []
+    games = _games(sorted(folder.glob("*.json")), problems)
+    for path in sorted(games):
+        cut = ""
         try:
             document = loads(path.read_bytes())
-        except (NotARecord, OSError) as exc:
+        except CutShort as exc:  # (its whole hands count: a copy stopped short, a pass)
+            document, cut = exc.whole, str(exc)
+        except (NotARecord, OSError) as exc:  # (gone, or changed, since it was first read)
             problems.append(f"{path.name} left out: {exc}")
             continue
-        # (a copy of a record, "x.json" and "x (1).json", counted its game twice: a review)
-        game = hashlib.sha256(
-            json.dumps(
-                [document.get(key) for key in ("rules", "players", "hands")], sort_keys=True
-            ).encode()
-        ).hexdigest()
-        if game in seen:
-            problems.append(f"{path.name} left out: the same game as {seen[game]}")
-            continue
         results, fault = record_results(document, path.name)
-        if fault and not results:  # (nothing of it counts: a fault before any hand's end)
-            problems.append(f"{path.name} left out: {fault}")
+        if (fault or cut) and not results:  # (nothing of it counts: a fault, or the
+            # cut, before any hand's end)
+            left = fault or f"{cut}: no hand ends before the cut"
+            problems.append(f"{path.name} left out: {left}")
             continue
-        seen[game] = path.name
         if fault:
             problems.append(f"{path.name}: only the hands before this counted: {fault}")
+        elif cut:
+            problems.append(f"{path.name}: only the hands before the cut counted: {cut}")
         for result in results:
             records = ladder.after(result)
             if records is not None:
                 ladder.take(result, records)
         read += 1
-        unfinished += not fault and not results[-1].game_over if results else not fault
+        ended = bool(fault or cut)  # (said above: not a game left early)
+        unfinished += not ended and not results[-1].game_over if results else not ended
     return ladder, read, unfinished, problems
+
+
+@dataclass
+class _Copy:
+    """A record file as one game's copy: its hands' digests, and whether it is cut short
+    (its last hand then perhaps not whole)."""
+
+    path: Path
+    hands: list[str]
+    cut: bool
+
+    def within(self, other: _Copy) -> bool:
+        """Whether this copy holds no whole hand `other` does not: the same hands, or,
+        where one of them is cut short, its whole hands the first of `other`'s."""
+        if not self.cut and not other.cut:
+            return self.hands == other.hands
+        whole = self.whole
+        return other.whole[: len(whole)] == whole
+
+    @property
+    def whole(self) -> list[str]:
+        """The digests of the hands it holds whole (a cut copy's last is perhaps not)."""
+        return self.hands[:-1] if self.cut else self.hands
+
+
+def _games(paths: list[Path], problems: list[str]) -> set[Path]:
+    """Of `paths`, one file a game: a copy of a record ("x.json" and "x (1).json") counted
+    its game twice (a review), and a copy cut short beside the whole record would count
+    its hands twice; the fuller copy counts.  Files that are no record are told in
+    `problems` and left out."""
+    kept: dict[str, list[_Copy]] = {}  # a game's rules, players and first hand -> copies
+    for path in paths:
+        try:
+            document, cut = loads(path.read_bytes()), False
+        except CutShort as exc:
+            document, cut = exc.whole, True
+        except (NotARecord, OSError) as exc:
+            problems.append(f"{path.name} left out: {exc}")
+            continue
+        hands = document.get("hands")
+        hands = hands if isinstance(hands, list) else []
+        copy = _Copy(path, [_digest(hand) for hand in hands], cut)
+        first = _digest([document.get("rules"), document.get("players"), hands[:1]])
+        copies = kept.setdefault(first, [])
+        same = next((other for other in copies if copy.within(other)), None)
+        if same is not None:
+            problems.append(f"{path.name} left out: the same game as {same.path.name}")
+            continue
+        for other in [other for other in copies if other.within(copy)]:
+            problems.append(f"{other.path.name} left out: the same game as {path.name}")
+            copies.remove(other)
+        copies.append(copy)
+    return {copy.path for copies in kept.values() for copy in copies}
+
+
+def _digest(value: object) -> str:
+    """A digest of a record's JSON value, its keys in order."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
 def local_stats(args: argparse.Namespace) -> int:

@@ -351,6 +351,20 @@ def rules_for(preset: str, toggles: Sequence[str]) -> Rules:
 RECORD_BYTES = 64 * 1024 * 1024
 
 
+def before_the_cut(whole: dict[str, Any]) -> str:
+    """What a record cut short holds whole (`CutShort.whole`), in words: "before the cut,
+    2 hands (11 actions of the last)"."""
+    hands = whole.get("hands", [])
+    if not hands:
+        return "before the cut, no hand"
+    last = hands[-1].get("actions", []) if isinstance(hands[-1], dict) else []
+    actions = len(last) if isinstance(last, list) else 0
+    return (
+        f"before the cut, {len(hands)} hand{'' if len(hands) == 1 else 's'}"
+        f" ({actions} action{'' if actions == 1 else 's'} of the last)"
+    )
+
+
 def read_record(path: str) -> bytes:
     """A record file's bytes, up to `RECORD_BYTES`; `NotARecord` beyond (read no further:
     a device such as /dev/zero never ends), `OSError` when it cannot be read."""

@@ -15,6 +15,7 @@ from .errors import IllegalAction, RulesError
 from .events import Event, Gave, Returned
 from .phase import Phase
 from .rules import PRESETS, Rules, preset_name_of, rules_from
+from .salvage import whole_part
 from .state import Game
 
 FORMAT = "president-record/1"
@@ -26,6 +27,16 @@ BYTES_PER_CONTAINER = 8
 
 class NotARecord(ValueError):
     """The input is not JSON, or not a `president-record/1` document (exit status 2)."""
+
+
+class CutShort(NotARecord):
+    """A record that ends too early (a copy stopped, a disk full): not JSON, and `whole`
+    the document of its whole hands and the whole actions of the last, which may be
+    replayed as a record stopped there (docs/records.md, "A record cut short")."""
+
+    def __init__(self, message: str, whole: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.whole = whole
 
 
 @dataclass(frozen=True)
@@ -229,10 +240,15 @@ def loads(text: str | bytes) -> dict[str, Any]:
         # fault in its last few characters)
         bare = _STRING.sub("", exc.doc)
         opened = _brackets(bare) > bare.count("]") + bare.count("}")
-        ends = opened and exc.pos >= len(exc.doc.rstrip()) - 8
-        raise NotARecord(
-            f"not JSON{' (it ends too early: cut short?)' if ends else ''}: {exc}"
-        ) from None
+        # (a string with no end runs to the document's: its start may be far back)
+        ends = opened and (
+            exc.pos >= len(exc.doc.rstrip()) - 8 or exc.msg.startswith("Unterminated string")
+        )
+        said = f"not JSON{' (it ends too early: cut short?)' if ends else ''}: {exc}"
+        whole = whole_part(exc.doc) if ends else None
+        if whole is not None and whole.get("format") == FORMAT:
+            raise CutShort(said, whole) from None
+        raise NotARecord(said) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise NotARecord(f"not JSON: {exc}") from None
     except RecursionError:  # (the decoder recurses into nesting: a hostile file's, no record's)

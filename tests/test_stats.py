@@ -156,11 +156,9 @@ def test_records_of_other_rules_or_versions_are_left_out_whole_each_said_why(
         )
         for p in problems
     ), problems
-    assert any(
-        p.startswith("cut.json left out: not JSON (it ends too early: cut short?)")
-        for p in problems
-    )
-    # (RECORD.md: a fault in the header is status 1, `hand` null; status 2 is for a file
+    # (cut short beside the whole record: its hands are that game's, counted once)
+    assert f"cut.json left out: the same game as {good.name}" in problems, problems
+    # (docs/records.md: a fault in the header is status 1, `hand` null; status 2 is for a file
     # that is not JSON or not this format, which a toggle's name does not make it)
     replayed = president("replay", "--json", str(folder / "newer.json"))
     assert replayed.returncode == 1, replayed.stderr
@@ -190,3 +188,52 @@ def test_the_ladders_columns_line_up_where_a_name_is_written_escaped(tmp_path: P
     rows = [line for line in out.stdout.splitlines() if line[:3].strip().isdigit()]
     assert len(rows) == 4 and any("\\u674e\\u96f7" in row for row in rows), out.stdout
     assert len({len(row) for row in rows}) == 1, out.stdout  # (every column right-aligned)
+
+
+def test_a_record_cut_short_counts_its_whole_hands_once(tmp_path: Path) -> None:
+    """A pass: a record whose copy stopped short (two whole hands and most of a third,
+    one action a line) was "not JSON" to `stats`, `replay` and `analyze`, and nothing of
+    it counted; beside the whole record, a cut copy is the same game."""
+    folder = tmp_path / "records"
+    write_games(folder, 1)
+    good = next(folder.glob("*.json"))
+    text = good.read_text()
+    record = json.loads(text)
+    third = json.dumps(record["hands"][2]["actions"][3])  # (a line of its own)
+    cut = text[: text.index(third) + len(third) + 1]  # (after the action's comma)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "cut.json").write_text(cut[:-40])  # (in the deal of hand 3: 2 whole hands)
+    shown = json.loads(president("stats", "--records", str(alone), "--json").stdout)
+    assert shown["games"] == 1, shown
+    assert not any("left before the end" in p for p in shown["problems"]), shown
+    assert [p["hands"] for p in shown["players"]] == [2, 2, 2, 2], shown
+    assert any(
+        p.startswith("cut.json: only the hands before the cut counted: not JSON (it ends too")
+        for p in shown["problems"]
+    ), shown["problems"]
+    # beside the whole record, in either order of names: counted once, the whole one's
+    for name in ("0-cut.json", "z-cut.json"):
+        (folder / name).write_text(cut)
+        shown = json.loads(president("stats", "--records", str(folder), "--json").stdout)
+        assert shown["games"] == 1, shown
+        assert [p["hands"] for p in shown["players"]] == [5, 5, 5, 5], shown
+        assert f"{name} left out: the same game as {good.name}" in shown["problems"], shown
+        (folder / name).unlink()
+    # replay: the whole part replayed and said, status 2 (not JSON: docs/records.md), and with
+    # --json nothing on stdout
+    (folder / "cut.json").write_text(cut)
+    replayed = president("replay", str(folder / "cut.json"))
+    assert replayed.returncode == 2
+    assert replayed.stdout.startswith("cut short: 3 hands before the cut replayed"), replayed
+    assert "hand 3  " in replayed.stdout and "not finished" in replayed.stdout
+    assert replayed.stderr.startswith(f"president replay: {folder / 'cut.json'}: not JSON")
+    assert "before the cut, 3 hands (4 actions of the last), replayed above" in replayed.stderr
+    scripted = president("replay", "--json", str(folder / "cut.json"))
+    assert (scripted.returncode, scripted.stdout) == (2, ""), scripted
+    assert "before the cut, 3 hands (4 actions of the last)" in scripted.stderr
+    # analyze: that part reviewed, and said
+    judged = president("analyze", str(folder / "cut.json"), "--playouts", "2", "--jobs", "1")
+    assert judged.returncode == 0, judged.stderr
+    assert judged.stderr.endswith("before the cut, 3 hands (4 actions of the last), reviewed\n")
+    assert "(3 hands); places" in judged.stdout, judged.stdout

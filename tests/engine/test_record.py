@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from president.engine import Game, find_preset
-from president.engine.record import NotARecord, dumps, loads, replay, to_record
+from president.engine.record import CutShort, NotARecord, dumps, loads, replay, to_record
 
 from .helpers import finish_hand_low, full_deal
 
@@ -239,3 +239,41 @@ def test_written_records_are_stable_json() -> None:
     assert loads(text) == record
     assert json.loads(text) == record
     assert text.count("\n") > len(record["hands"][0]["actions"])  # one action a line
+
+
+@pytest.mark.parametrize("name", ["game_classic.json", "game_daifugo.json"])
+def test_a_record_cut_anywhere_keeps_every_whole_action_before_the_cut(name: str) -> None:
+    """docs/records.md, "A record cut short": cut at any byte (a copy stopped, a disk
+    full), a record is still not JSON (`NotARecord`, status 2), and `CutShort.whole` is the
+    record up to its last action written whole: it replays with no fault (hands cut mid-way
+    are not finished), every hand before the last is the written one, the last the written
+    one's first actions, and nothing whole is left out."""
+    text = (RECORDS / name).read_text()
+    record = json.loads(text)
+    decoder, ends = json.JSONDecoder(), []  # (where each action's object ends)
+    at = text.find('{"seat"')
+    while at >= 0:
+        ends.append(decoder.raw_decode(text, at)[1])
+        at = text.find('{"seat"', ends[-1])
+    assert len(ends) == sum(len(hand["actions"]) for hand in record["hands"])
+    for cut in range(len(text.rstrip()) - 1, 0, -113):  # (a prime: any offset in a line)
+        with pytest.raises(NotARecord) as raised:
+            loads(text[:cut])
+        if not isinstance(raised.value, CutShort):
+            assert cut < text.index('"actions"'), cut  # (no hand's actions begun yet)
+            continue
+        whole = raised.value.whole
+        hands = whole["hands"]
+        if not hands:  # (cut before the first hand's actions: the players, no hand)
+            assert whole["players"] == record["players"] and cut < ends[0], cut
+            continue
+        assert hands[:-1] == record["hands"][: len(hands) - 1], cut
+        last, written = hands[-1], record["hands"][len(hands) - 1]
+        assert last["actions"] == written["actions"][: len(last["actions"])], cut
+        assert {k: v for k, v in last.items() if k != "actions"} == {
+            k: v for k, v in written.items() if k != "actions"
+        }
+        told = sum(len(hand["actions"]) for hand in hands)
+        assert told == sum(1 for end in ends if end <= cut), cut  # (each whole one kept)
+        if cut % 3 == 0:  # (a third of them: each replay takes its time)
+            assert replay(whole).fault is None, cut
