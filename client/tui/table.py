@@ -447,7 +447,11 @@ class TableScreen:
         self.message = ""
         if view.due is not None and view.due.kind == "bomb":
             return [Bomb(card.rank) for card in chosen]
-        if view.due is not None:
+        if view.due is not None:  # (one card at a time, in the order the normal bot
+            # pays them: a review pass read s's payment, sent in the hand's order, as not
+            # the normal bot's choice)
+            normal = suggested_payment(view)
+            chosen.sort(key=lambda card: normal.index(card) if card in normal else len(normal))
             return [DUE_ACTIONS[view.due.kind]((card,)) for card in chosen]  # type: ignore[arg-type]
         return [Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)]
 

@@ -72,6 +72,15 @@ def owing(kind: str, size: int, **changes: Any) -> PublicView:
     )
 
 
+def test_s_then_enter_pays_a_due_in_the_normal_bots_order() -> None:
+    """A review pass: `s` chose the normal bot's three cards and enter sent them in the
+    hand's order (4♥ first), so the review weighed the first as not its choice (it pays
+    the 5♦ first, then the 9♥, then breaks the 4s)."""
+    screen = screen_at(owing("handover", 3), "4H 4S 5D 9H 10C 10H", toggles=DAIFUGO)
+    screen.suggest()
+    assert screen.actions() == [Handover(parse_cards(card)) for card in ("5D", "9H", "4H")]
+
+
 def test_a_short_clock_for_a_due_leaves_the_dues_line() -> None:
     """My 7 owes a hand-over, on a clock shorter than the table's (my moves took long):
     the status line keeps what to pay and its keys (the header shows the time), where a
