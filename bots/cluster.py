@@ -18,7 +18,7 @@ from typing import Any
 
 from president.engine import Rules
 
-from .sim import Collector, Job, SimResult, Tally, plan, run_job
+from .sim import AHEAD, Collector, Job, SimResult, Tally, plan, run_job
 from .strategies import BUILT_IN, STRATEGIES, BotMistake, Strategy
 
 #: How long to try to reach the scheduler before saying so.
@@ -122,27 +122,57 @@ def run_on(
     start = time.perf_counter()
     collector = Collector(result, games)
     fewest = workers
-    futures = client.map(task, jobs, pure=False)
-    index_of = {future.key: index for index, future in enumerate(futures)}
+    numbered = enumerate(jobs)
+    done = as_completed(loop=client.loop)
+    out: dict[Any, tuple[int, Any]] = {}  # a job sent: its future's key -> (index, future)
+    mistake: tuple[int, BotMistake] | None = None  # (the earliest in the run's order)
+
+    def hand_on() -> None:
+        """The next job to the cluster, in the run's order (none after a bot's mistake):
+        jobs go as they are needed, a few for each worker ahead, so that a run's memory
+        does not grow with its games (a tinkerer's pass: 40,000 futures at once)."""
+        job = next(numbered, None)
+        if job is not None and mistake is None:
+            future = client.submit(task, job[1], pure=False)
+            out[future.key] = (job[0], future)
+            done.add(future)
+
     try:
-        for future in as_completed(futures, loop=client.loop):
+        for _ in range(AHEAD * workers):
+            hand_on()
+        for future in done:
+            index, _ = out.pop(future.key)
+            if future.status == "cancelled":  # (a job after a bot's mistake)
+                continue
             try:
                 count, tallies = future.result()
-            except BotMistake:  # (the bot's own, with its traceback: said as a run here says it)
-                raise
+            except BotMistake as exc:  # (the bot's own, with its traceback: said as a run
+                # here says it, the earliest of the run's order whatever order the
+                # workers end in, as on one machine: a tinkerer's pass was told of
+                # another game at each run)
+                if mistake is None or index < mistake[0]:
+                    mistake = (index, exc)
+                    client.cancel([later for at, later in out.values() if at > index])
+                continue
             except Exception as exc:
                 raise ClusterError(failure(exc)) from None
-            collector.add(index_of[future.key], count, tallies)
             future.release()
+            if mistake is not None:
+                continue
+            collector.add(index, count, tallies)
             now = threads(client)  # (workers come and go: the summary says so)
             fewest, result.processes = min(fewest, now), max(result.processes, now)
             result.fewest_processes = fewest if fewest != result.processes else None
             if progress is not None:
                 progress(collector.done, games)
+            for _ in range(max(1, AHEAD * now - len(out))):
+                hand_on()
+        if mistake is not None:
+            raise mistake[1]
     except KeyboardInterrupt:
         raise collector.stopped(time.perf_counter() - start) from None
     finally:
-        client.cancel(futures)
+        client.cancel([future for _, future in out.values()])
     return collector.finish(time.perf_counter() - start)
 
 

@@ -412,9 +412,12 @@ RECORD_MODE = 0o600
 def run_job(job: Job) -> tuple[int, list[Tally]]:
     tallies = [Tally(bot) for bot in job.bots]
     for number in job.numbers:
-        game, names, timers = play_game(
-            job.rules, job.bots, job.seed, number, job.rotate, dict(job.options)
-        )
+        # (a bot's print goes to stderr: on stdout it broke the run's --json, a
+        # tinkerer's pass, whose first debugging tool was print)
+        with contextlib.redirect_stdout(sys.stderr):
+            game, names, timers = play_game(
+                job.rules, job.bots, job.seed, number, job.rotate, dict(job.options)
+            )
         tally_game(game, names, timers, tallies, (job.seed, number))
         if job.record:
             from president.bots.files import write_whole
@@ -437,23 +440,38 @@ def plan(
     preset: str = "classic",
     options: dict[str, Any] | None = None,
     first: int = 0,
-) -> list[Job]:
+) -> Plan:
     """The run's games, numbered from `first`, in jobs of `chunk` games (a job's results
     do not depend on the chunk: a game's seating, deals and randomness come from its
     number)."""
-    return [
-        Job(
-            rules,
-            tuple(bots),
-            seed,
-            tuple(range(start, min(first + games, start + chunk))),
-            rotate,
-            record,
-            preset,
-            tuple(sorted((options or {}).items())),
-        )
-        for start in range(first, first + games, chunk)
-    ]
+    options_given = tuple(sorted((options or {}).items()))
+    job = Job(rules, tuple(bots), seed, (), rotate, record, preset, options_given)
+    return Plan(job, games, max(1, chunk), first)
+
+
+class Plan:
+    """A run's jobs, each made as it is asked for: a million games' 40,000 jobs, made and
+    handed to the workers at once, held 150 MB for the whole run (a tinkerer's pass)."""
+
+    def __init__(self, job: Job, games: int, chunk: int, first: int) -> None:
+        #: Every job's fields but its games.
+        self.job = job
+        self.games, self.chunk, self.first = games, chunk, first
+
+    def __len__(self) -> int:
+        return -(-self.games // self.chunk)
+
+    def __getitem__(self, index: int) -> Job:
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        start = self.first + index * self.chunk
+        numbers = tuple(range(start, min(self.first + self.games, start + self.chunk)))
+        job = self.job
+        fields = (job.rules, job.bots, job.seed, numbers, job.rotate, job.record)
+        return Job(*fields, job.preset, job.options)
+
+    def __iter__(self) -> Iterator[Job]:
+        return (self[index] for index in range(len(self)))
 
 
 class Collector:
@@ -553,11 +571,16 @@ def run(
     return collector.finish(time.perf_counter() - start)
 
 
-def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally]]]:
+#: Jobs handed to the workers ahead of those they run, a worker: enough that none waits
+#: for the next, few enough that a run's memory does not grow with its games.
+AHEAD = 4
+
+
+def _map(jobs: Plan, processes: int) -> Iterator[tuple[int, int, list[Tally]]]:
     """Each job's (index, games, tallies), as they finish.  A job that fails (a bot's
     mistake) stops the run with the earliest failure of the run's order, whatever order
     the workers finish in: the jobs before it are awaited, those after it skipped."""
-    numbered = list(enumerate(jobs))
+    numbered = enumerate(jobs)
     if processes <= 1 or len(jobs) <= 1:
         yield from map(_run_numbered, numbered)
         return
@@ -579,13 +602,23 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
     workers: list[Any] = []
     failure: tuple[int, BaseException] | None = None
     ended = False
+
+    def hand_on() -> int:
+        """The next job to the pool (in the run's order, none after a failure): 1, or
+        0 when there is none."""
+        job = next(numbered, None)
+        if job is None or failure is not None:
+            return 0
+        future = pool.submit(_run_numbered, job)
+        future.add_done_callback(_telling(came, job[0]))
+        return 1
+
     try:
-        for index, job in numbered:
-            future = pool.submit(_run_numbered, (index, job))
-            future.add_done_callback(_telling(came, index))
+        out = sum(hand_on() for _ in range(processes * AHEAD))
         workers = [child for child in multiprocessing.active_children() if child not in before]
-        for _ in numbered:
+        while out:
             index, future = asked.wait(came)
+            out -= 1
             try:
                 result = future.result()
             except BrokenProcessPool:
@@ -599,6 +632,7 @@ def _map(jobs: list[Job], processes: int) -> Iterator[tuple[int, int, list[Tally
                     failed_at.value = index
                 continue
             if failure is None:
+                out += hand_on()
                 yield result
         ended = True
         if failure is not None:

@@ -115,6 +115,27 @@ def test_a_bots_failure_on_a_worker_is_said_whole(client: Any) -> None:
     assert str(raised.value).endswith("line 9, in choose\nRuntimeError: my bot broke")
 
 
+def failing_late_and_early(job: Job) -> tuple[int, list[Tally]]:
+    """Game 2 fails after half a second, games 4 and 6 at once: they come back first, 2 is
+    earlier in the run."""
+    if job.numbers[0] == 2:
+        time.sleep(0.5)
+        raise BotMistake("mine-0 (seed 3, game 2, hand 1): its strategy failed")
+    if job.numbers[0] in (4, 6):
+        raise BotMistake(f"mine-0 (seed 3, game {job.numbers[0]}, hand 1): its strategy failed")
+    return sim.run_job(job)
+
+
+@pytest.mark.slow
+@needs_dask
+def test_the_mistake_said_is_the_runs_earliest_whichever_comes_back_first(client: Any) -> None:
+    """A tinkerer's pass: the same run on a cluster named game 0, then 12, then 0 (on one
+    machine, always the earliest); the jobs after it are not waited for."""
+    rules = find_preset("classic")
+    with pytest.raises(BotMistake, match="game 2,"):
+        cluster.run_on(client, rules, BOTS, 40, 3, chunk=2, task=failing_late_and_early)
+
+
 @pytest.mark.slow
 @needs_dask
 def test_a_worker_lost_mid_run_costs_its_job_a_second_run(client: Any) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from president.bots.sim import SimResult, Tally, report, run
-from president.engine import find_preset
+from president.bots.strategies import STRATEGIES
+from president.engine import Action, SeatView, find_preset
 
 
 def test_chairs_of_one_strategy_in_a_game_are_one_cluster() -> None:
@@ -434,3 +435,22 @@ def test_games_won_are_the_same_to_the_digit_in_any_order_of_jobs() -> None:
     rows = [line for line in lines if line.startswith(("random", "greedy"))]
     end = head.index("kept office") + len("kept office")
     assert all(row[:end].endswith(" of 108440") or row[:end].endswith(" of 12") for row in rows)
+
+
+class Printer:
+    """A tinkerer's bot as first debugged: it prints what it sees."""
+
+    def choose(self, view: SeatView) -> Action:
+        print("my hand:", view.hand)
+        return view.legal_actions()[0]
+
+
+def test_a_bots_prints_go_to_stderr_not_into_the_runs_output(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tinkerer's pass: a bot's print went to stdout, and `sim --json > out.json`
+    wrote a file that is not JSON."""
+    monkeypatch.setitem(STRATEGIES, "printer", lambda rng: Printer())
+    run(find_preset("classic"), ["printer", "random", "random", "random"], 1, 1)
+    printed = capsys.readouterr()
+    assert printed.out == "" and "my hand:" in printed.err

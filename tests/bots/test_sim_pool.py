@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections.abc import Iterator
 
 import pytest
 from president.bots import sim
@@ -78,3 +79,32 @@ def test_a_run_that_goes_well_leaves_no_worker(monkeypatch: pytest.MonkeyPatch) 
     result = run(monkeypatch, real_run_job)
     assert result.games == 8 and sum(t.hands for t in result.entrants) > 0
     assert multiprocessing.active_children() == []
+
+
+class Counted:
+    """A run's plan that counts the jobs asked of it."""
+
+    def __init__(self, plan: sim.Plan) -> None:
+        self.plan, self.made = plan, 0
+
+    def __len__(self) -> int:
+        return len(self.plan)
+
+    def __iter__(self) -> Iterator[sim.Job]:
+        for job in self.plan:
+            self.made += 1
+            yield job
+
+
+def test_jobs_go_to_the_workers_as_they_are_needed() -> None:
+    """A tinkerer's pass: a million games' 40,000 jobs were made and handed to the pool
+    at once, and the run held 175 MB from its start (25 MB now, `president sim --games
+    1000000 --jobs 2`); the jobs handed on are a few a worker ahead of those done."""
+    rules = find_preset("classic")
+    plan = Counted(sim.plan(rules, ["random"] * 4, 400, 1, 1))
+    results = sim._map(plan, 2)  # type: ignore[arg-type]
+    next(results)
+    assert plan.made <= 2 * sim.AHEAD + 1
+    for done, _ in enumerate(results, start=2):
+        assert plan.made <= 2 * sim.AHEAD + done
+    assert plan.made == 400
