@@ -258,6 +258,7 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
     client, player, name = bot.client, bot.player, bot.name
     played = 0
     while games == 0 or played < games:
+        stopped = player.stopped
         player.game_over.clear()
         player.ready = True
         await client.send(m.Ready())
@@ -286,8 +287,11 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
             refused += f"; {player.late} chosen too late for its turn"
         if player.timed_out:  # (a pass: a `choose` stuck for good said nothing of it)
             refused += f"; {player.timed_out} of its moves made by the turn timer"
+        ended = "over"
+        if player.stopped > stopped:  # (no game_over: the table went back to waiting)
+            ended = "stopped before its end (fewer than three players were left)"
         say(
-            f"{name}: game {played} over; won {player.won} of {player.games}, "
+            f"{name}: game {played} {ended}; won {player.won} of {player.games}, "
             f"average place {average:.2f} over {plural(len(places), 'hand')}{refused}"
         )
 

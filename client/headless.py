@@ -53,6 +53,12 @@ class BotPlayer:
         #: `game_over` the server sends a "playing" view of the ended game, then the
         #: "finished" one, and both are that one end.
         self._ended = False
+        #: Whether the last view showed a game being played; and the games that stopped
+        #: before their end (too few players left: the table went back to "waiting", with
+        #: no `game_over`, docs/PROTOCOL.md), each an end of a game too (a tinkerer's
+        #: pass: bots waiting for that end waited for ever).
+        self._playing = False
+        self.stopped = 0
         #: Set when the server does not give the seat back after a reconnect.
         self.seat_lost = asyncio.Event()
         #: The strategy's failure, with its traceback, if its `choose` raised or chose
@@ -120,6 +126,12 @@ class BotPlayer:
             self._seatings += 1
             return
         elif isinstance(message, m.TableView):
+            playing, self._playing = self._playing, message.status == "playing"
+            if playing and message.status == "waiting" and not self._ended:
+                self._ended = True  # (the game stopped: fewer than three players left)
+                self.stopped += 1
+                self.game_over.set()
+                return
             if _over(message):
                 # (after a reconnect the `game_over` event may have been missed: the view
                 # says it once; the views of the same end after `ready` are not more games)

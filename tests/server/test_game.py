@@ -94,3 +94,22 @@ async def test_a_client_that_missed_the_deal_reports_no_failed_check(tmp_path: P
         checks = server.lobby.tables["T"].deal_checks
         assert all(ok for hand in checks.values() for ok in hand.values()), checks
         task.cancel()
+
+
+async def test_a_game_stopped_for_too_few_players_ends_for_the_bots_left(tmp_path: Path) -> None:
+    """A tinkerer's pass: at a table of three, one bot's strategy failed and its process
+    left; the server stopped the game after the hand (too few players, the table back
+    to "waiting", no `game_over`), and the two bots left, run with `--games 1`, waited
+    for that game's end for ever."""
+    from president.protocol import messages as m
+
+    async with running_server(tmp_path, seed_seconds=120) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, players=3)
+        await wait_for(lambda: all(c.model.public is not None for c in clients))
+        await clients[0].send(m.Leave())  # (its seat played by the table to the hand's end)
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots[1:])), 60)
+        assert [(b.stopped, b.games) for b in bots[1:]] == [(1, 0), (1, 0)]
+        assert all(c.model.table is not None for c in clients[1:])
+        assert {c.model.table.status for c in clients[1:] if c.model.table} == {"waiting"}
+        for t in tasks:
+            t.cancel()
