@@ -90,6 +90,11 @@ class Observer:
         self._blank = np.zeros(self.layout.size, dtype=np.float32)
         start, stop = self._at["rules"]
         self._blank[start:stop] = _rules_vector(rules)
+        #: The largest number an observation holds: 64 (no count of a card kind, and
+        #: no other slice, comes near it), or a larger target or number of rounds of the
+        #: rules (a tinkerer's pass: a target of 200 lay outside the space's bounds, and
+        #: PettingZoo's api_test failed).
+        self.high = max(64.0, *_rules_vector(rules))
 
     def __call__(self, view: SeatView) -> NDArray[np.float32]:
         out = self._blank.copy()

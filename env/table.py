@@ -240,7 +240,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, 64.0, (size,), np.float32),
+                    "observation": spaces.Box(0.0, self.observer.high, (size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (len(self.catalog),), np.int8),
                 }
             )

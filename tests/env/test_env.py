@@ -22,6 +22,22 @@ def test_the_environment_passes_pettingzoos_api_test(preset: str) -> None:
     api_test(env(preset=preset, players=4), num_cycles=200)
 
 
+@pytest.mark.parametrize(
+    ("preset", "rules"), [("classic", {"target": 200}), ("daifugo", {"rounds": 99})]
+)
+def test_a_target_or_rounds_above_64_stay_within_the_observation_space(
+    preset: str, rules: dict[str, int]
+) -> None:
+    """A researcher's pass: the space's bounds were 0 to 64 whatever the rules, a target
+    of 200 lay outside them, and PettingZoo's api_test failed ("Out of bounds
+    observation")."""
+    table = env(preset=preset, players=4, rules=rules)
+    table.reset(seed=1)
+    agent = table.agent_selection
+    assert table.observation_space(agent).contains(table.observe(agent))
+    api_test(env(preset=preset, players=4, rules=rules), num_cycles=20)
+
+
 def test_the_environment_passes_pettingzoos_seed_test() -> None:
     seed_test(lambda: env(preset="daifugo", players=4), num_cycles=100)
 
