@@ -226,6 +226,12 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            # (a researcher's pass: "human" was taken, and render() showed nothing)
+            raise ValueError(
+                f"render_mode {render_mode!r} is not one of this environment's: 'ansi' (the"
+                " table as text, every hand shown), or None"
+            )
         self.rules = table_rules(preset, rules)
         self.players = players
         self.hands = episode_hands(hands)

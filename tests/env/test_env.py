@@ -38,6 +38,18 @@ def test_a_target_or_rounds_above_64_stay_within_the_observation_space(
     api_test(env(preset=preset, players=4, rules=rules), num_cycles=20)
 
 
+def test_a_render_mode_it_does_not_have_is_refused() -> None:
+    """A researcher's pass: render_mode="human" was taken, and render() showed nothing
+    (its modes: "ansi")."""
+    with pytest.raises(ValueError, match="render_mode 'human' is not one of"):
+        env(preset="classic", players=4, render_mode="human")
+    with pytest.raises(ValueError, match="render_mode 'human' is not one of"):
+        SingleSeat(render_mode="human")
+    table = raw_env(render_mode="ansi")
+    table.reset(seed=1)
+    assert (table.render() or "").startswith("hand 1, ")
+
+
 def test_the_environment_passes_pettingzoos_seed_test() -> None:
     seed_test(lambda: env(preset="daifugo", players=4), num_cycles=100)
 
