@@ -152,6 +152,12 @@ async def start_bot(
     player.on_late = lambda action: say(
         f"{name}: too slow: the table moved on while it chose {action}; not sent"
     )
+    # (a strategy still choosing when the timer moved for it: said once a choice, a
+    # `choose` stuck for good said nothing until the game's end)
+    player.on_stuck = lambda seconds: say(
+        f"{name}: still choosing after {seconds:.0f} s: the turn timer moved for it (and"
+        " moves for it at each turn until its choose returns)"
+    )
     reader = asyncio.get_running_loop().create_task(
         client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
     )

@@ -80,6 +80,12 @@ class BotPlayer:
         #: Moves the turn timer made for the seat while its strategy was still choosing
         #: (a `choose` that never returns has every one of its turns made so).
         self.timed_out = 0
+        #: Who hears, once a `choose`, that the turn timer moved for the seat while it
+        #: was still choosing (the seconds it has chosen for): a `choose` that never
+        #: returns said nothing until the game's end (a tinkerer's pass).
+        self.on_stuck: Callable[[float], None] | None = None
+        self._stuck_told: asyncio.Task[None] | None = None
+        self._asked_at = 0.0
         #: The strategy choosing, while it does (one at a time); the seat's own moves seen
         #: so far (one made while it chose was the timer's, for it); and the times it was
         #: seated again (after a drop what happened meanwhile comes as a snapshot, not as
@@ -105,6 +111,10 @@ class BotPlayer:
                 self._moves += 1
                 if getattr(message, "timeout", "") == "time":  # (the timer's move, for us)
                     self.timed_out += 1
+                    if self._busy() and self._stuck_told is not self._choosing:
+                        self._stuck_told = self._choosing
+                        if self.on_stuck is not None:
+                            self.on_stuck(asyncio.get_running_loop().time() - self._asked_at)
             return
         if message is self.client.seat_lost:
             self.seat_lost.set()
@@ -170,7 +180,9 @@ class BotPlayer:
         self.answered = model.view.number if model.view is not None else None
         asked = (self._moves, self._seatings)
         seen = self.answered or 0
-        self._choosing = asyncio.get_running_loop().create_task(self._choose(view, asked, seen))
+        loop = asyncio.get_running_loop()
+        self._asked_at = loop.time()
+        self._choosing = loop.create_task(self._choose(view, asked, seen))
 
     def _moved_on(self, asked: tuple[int, int], hand: int) -> bool:
         """Whether the turn asked (when the seat's own moves and seatings were `asked`, in

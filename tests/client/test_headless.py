@@ -150,6 +150,8 @@ async def test_a_bot_slower_than_the_timer_sends_no_answer_to_a_turn_gone(tmp_pa
                 return chosen[-1]
 
         bot = BotPlayer(person, TooSlow())  # type: ignore[arg-type]
+        stuck: list[float] = []  # (told once a choice: the timer moved while it chose)
+        bot.on_stuck = stuck.append
         heard = person.on_message
         mine: list[str] = []  # each own move's `timeout` ("" if the bot's own)
 
@@ -165,6 +167,7 @@ async def test_a_bot_slower_than_the_timer_sends_no_answer_to_a_turn_gone(tmp_pa
         await person.send(m.Ready())
         await wait_for(lambda: bot.late >= 3, 60)
         assert len(chosen) >= 3 and bot.refused == 0, (chosen, person.errors)
+        assert len(stuck) >= bot.late  # (each late answer's choice was told of first)
         assert mine and all(mine), mine  # every move of the seat the timer's
         checks = server.lobby.tables["T"].deal_checks
         assert all(check.get("ann", True) for check in checks.values()), checks
