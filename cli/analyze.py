@@ -171,10 +171,10 @@ def report(
             + (" (above 0 by the deals' chance)" if round(-summary.gaps, 1) > 0 else "")
         )
         average = next((luck.average for luck in result.luck if luck.name == summary.name), 0)
-        said = verdict(finished[summary.name], average, left)
+        made = result.by_table.get(summary.name, 0)
+        said = verdict(finished[summary.name], average, left, made)
         if said:
             lines.append(f"  {said}")
-        made = result.by_table.get(summary.name, 0)
         if made:  # (a pass: a friend's closed window, and the table's moves called blunders)
             lines.append(
                 f"  {made} {plural('move', made)} the table made for {summary.name} (its time"
@@ -227,12 +227,15 @@ def report(
 NOTABLE = 0.15
 
 
-def verdict(summary: PlayerSummary, average: float, unfinished: int = 0) -> str:
+def verdict(
+    summary: PlayerSummary, average: float, unfinished: int = 0, table_moves: int = 0
+) -> str:
     """Was it the cards or the play, in words: the place taken against the table's
     average; which of the cards and the play (against the normal bot's) went the same way
     as the place, by their places a hand; and the mistakes against the best found.
     `summary`: over the hands finished (`Review.summaries(finished=True)`); `unfinished`:
-    the hands left out for want of a place."""
+    the hands left out for want of a place; `table_moves`: the moves the table made for
+    the seat (not judged, and part of why it placed as it did)."""
     hands = summary.finished
     if not average:
         return ""
@@ -273,7 +276,14 @@ def verdict(summary: PlayerSummary, average: float, unfinished: int = 0) -> str:
             said += f"; {worst} {plural('mistake', worst)} or worse against the best found" + (
                 ", as the normal bot would have played" if abs(play) < NOTABLE else ""
             )
-    return said + "; the rest is the others' play and what no seat could see."
+    # (a pass: the table played 17 moves for one who had left, and the sentence gave the
+    # last place to the others' play)
+    made = (
+        f"the {table_moves} {plural('move', table_moves)} the table made for the seat, "
+        if table_moves
+        else ""
+    )
+    return said + f"; the rest is {made}the others' play and what no seat could see."
 
 
 def signed(places: float) -> str:

@@ -457,6 +457,16 @@ def test_the_verdict_says_in_words_whether_it_was_the_cards_or_the_play() -> Non
     assert "mostly the play" in verdict(summary(7, 0.2, 2.0, 0), 2.5)
     assert "both the cards and the play" in verdict(summary(19, -1.5, -1.5, 2), 2.5)
     assert "an average result" in verdict(summary(12.5, -1.5, 1.5, 0), 2.5)
+    # the table's moves for a seat that left are part of why it placed so (a pass: 17 of
+    # them, and the sentence gave the last place to the others' play)
+    left = verdict(summary(20, 0.1, 0.0, 0), 2.5, table_moves=17)
+    assert left.endswith(
+        "the rest is the 17 moves the table made for the seat, the others' play and what no"
+        " seat could see."
+    ), left
+    assert verdict(summary(20, 0.1, 0.0, 0), 2.5).endswith(
+        "the rest is the others' play and what no seat could see."
+    )
     # a player's total above the best, as each hand's is, says by what (a pass read it bare)
     from president.cli.analyze import report
 
