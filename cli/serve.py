@@ -164,6 +164,8 @@ async def serve(
     say("  tell your friends this fingerprint: their client shows it on first connect")
     say(password_line(given))
     say(f"data and game records in {config.data_dir}")
+    if not config.share_records:
+        say("  game records kept to this machine (--private-records): players cannot have them")
     if server.storage.new_certificate:  # (a host's typo in --data: friends then refused)
         say(
             "  a new certificate, made now: the first start with this folder (if it is"
@@ -230,6 +232,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         chat_per_address=args.chat_per_address,
         chat_per_room=args.chat_per_room,
         max_records=args.max_records,
+        share_records=args.share_records,
         ready_seconds=args.ready_seconds,
         nudge_seconds=args.nudge_seconds,
     )
@@ -323,6 +326,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=words.format(default),
         )
+    parser.add_argument(
+        "--private-records",
+        dest="share_records",
+        action="store_false",
+        help="keep the game records to this machine: by default each player of a game may"
+        " have its record once it has ended (every hand as dealt), for the review",
+    )
     parser.add_argument(
         "--no-announce",
         dest="announce",

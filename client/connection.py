@@ -387,6 +387,10 @@ class Client:
         #: The server's ladder as last heard (`leaderboard` answers).
         self.ladder = Ladder()
         self.bye: m.Bye | None = None
+        #: The last game record asked for (`record_ask`) and heard whole: (the table, the
+        #: record's file name, its JSON's bytes); the pages of one still coming.
+        self.game_record: tuple[str, str, bytes] | None = None
+        self._record_pages: list[m.GameRecord] = []
         self.keep = False  # keep every message in `received` (tests, debugging)
         #: Opens a new link to the same server (for taking the seat back after a drop).
         self.reconnect: Callable[[], Awaitable[Link]] | None = None
@@ -589,8 +593,34 @@ class Client:
             self.bye = message
         elif isinstance(message, m.Ratings):
             self.ladder.take(message)
+        elif isinstance(message, m.GameRecord):
+            self._record_page(message)
         if self.on_message is not None:
             await self.on_message(message)
+
+    def _record_page(self, page: m.GameRecord) -> None:
+        """A page of a game's record: once its last is in, the record is `game_record`.
+        A page out of its order drops the record's pages heard (the schema holds a record
+        to `RECORD_PAGES` pages: a server cannot fill this client's memory with one)."""
+        pages = self._record_pages
+        if page.page == 0:
+            pages.clear()
+        elif not pages or (page.page, page.table, page.name) != (
+            pages[-1].page + 1,
+            pages[-1].table,
+            pages[-1].name,
+        ):
+            pages.clear()
+            return
+        pages.append(page)
+        if not page.more:
+            self.game_record = (page.table, page.name, b"".join(p.data for p in pages))
+            pages.clear()
+
+    @property
+    def version(self) -> int:
+        """The protocol version spoken with the server (0 before the hello's answer)."""
+        return self.link.conn.version or 0
 
     def _forget_deals_from(self, hand: int) -> None:
         """A commit for `hand` begins it: what is kept of that hand or a later one is an

@@ -42,6 +42,7 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.ClientSeed,
         m.DealCheck,
         m.Leaderboard,  # the ladder (issue 15)
+        m.RecordAsk,  # a game's record, for its players (version 17)
     }
 )
 SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
@@ -64,6 +65,7 @@ SERVER_SENDS: frozenset[type[m.Message]] = frozenset(
         m.GameResults,  # the game's ended hands, with a snapshot (version 12)
         m.ChatHistory,  # the lobby's last lines of chat, with the table list (version 12)
         m.Nudged,  # a nudge, told to the table (version 13)
+        m.GameRecord,  # a game's record, for its players (version 17)
         *(kind for kind in m.REGISTRY.values() if issubclass(kind, m.TableEvent)),
     }
 )

@@ -45,12 +45,14 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: a person who held the table up is kept a while for the table's own bot: its players
 #: are told so, and for how long); version 16 `TableView.turn_seconds` and
 #: `TableView.turn_ms` (the table's turn time, and the running turn's: a player whose
-#: turn has less is told why).  A field or a
+#: turn has less is told why); version 17 `record_ask` / `game_record` (the record of a
+#: game that has ended, for its players: was it the cards or the play, asked of a
+#: server's game as of `president play`'s).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -887,6 +889,42 @@ class GameResults(Message):
     page: Count
     more: bool
     hands: Annotated[tuple[HandResult, ...], Items(0, RESULTS_PAGE)]
+
+
+#: The most bytes of a record one `game_record` page carries (a bin value's most, on the
+#: wire: protocol/codec.py), and the most pages of one record: a longer record stays with
+#: the host (one answer does not fill a connection's queue).  A classic game to 11 points
+#: is about 40 KB.
+RECORD_PAGE = 4096
+RECORD_PAGES = 48
+
+
+@message("record_ask")
+@dataclass(frozen=True)
+class RecordAsk(Message):
+    """Version 17, client to server: the record of the game that last ended at `table`
+    (docs/records.md), for one of its players; answered with `game_record` pages, or an
+    error that says why not."""
+
+    SINCE = 17
+
+    table: TableName
+
+
+@message("game_record")
+@dataclass(frozen=True)
+class GameRecord(Message):
+    """Version 17: a page of the record asked for with `record_ask`, its JSON's UTF-8
+    bytes (page 0 first, the last has `more` false); `name` is the record's file name in
+    the host's `records/`.  A client drops a record of more than `RECORD_PAGES` pages."""
+
+    SINCE = 17
+
+    table: TableName
+    name: Annotated[str, Text(1, 200)]
+    page: Annotated[int, Range(0, RECORD_PAGES - 1)]
+    more: bool
+    data: Annotated[bytes, Size(1, RECORD_PAGE)]
 
 
 def pages_most(kind: type[HandHistory | GameResults]) -> int:

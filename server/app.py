@@ -642,11 +642,12 @@ class Server:
             # collector's rare full pass frees, with the connection's buffers (memory.py)
             entry.session = None
 
-    def write_record(self, table: str, record: dict[str, Any]) -> None:
+    def write_record(self, table: str, record: dict[str, Any]) -> str:
         path = self.storage.write_record(table, record)
         self.records.append(str(path))
         log.info("table %s: record written to %s", table, path)
         self._keep_records(path)
+        return str(path)
 
     def _keep_records(self, written: Path) -> None:
         """At most `max_records` game records in DIR/records: past it the oldest go (their

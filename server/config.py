@@ -156,6 +156,9 @@ class ServerConfig:
     max_per_address: int = 32
     #: Game records kept in DIR/records (about 3 KB each); past it the oldest go.
     max_records: int = 100_000
+    #: Whether a game's players may have its record once it has ended (`record_ask`):
+    #: every hand as dealt, as `president play` gives its player, for the review.
+    share_records: bool = True
     tls_handshake_seconds: float = 10.0
     hello_seconds: float = 10.0
     #: At the connection cap, a lobby connection (no table) that has sent nothing but

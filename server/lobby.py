@@ -10,6 +10,7 @@ import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 from president.engine import Rules, RulesError, find_preset
@@ -74,9 +75,10 @@ class Lobby:
     ) -> None:
         self.config = config
 
-        def recorded(table: str, record: dict[str, Any]) -> None:
-            on_record(table, record)
+        def recorded(table: str, record: dict[str, Any]) -> str | None:
+            written = on_record(table, record)
             self.changed(table)  # the game there is over: the lobby hears of it
+            return written
 
         self.on_record = recorded
         self.journal = journal
@@ -858,6 +860,51 @@ async def _seed(lobby: Lobby, guest: Guest, message: m.ClientSeed) -> None:
 @handles(m.DealCheck)
 async def _check(lobby: Lobby, guest: Guest, message: m.DealCheck) -> None:
     await lobby.seated_table(guest).deal_check(guest, message.hand, message.ok)
+
+
+# --- a game's record, for its players -------------------------------------------------
+
+
+@handles(m.RecordAsk)
+async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
+    """The record of the game that last ended at a table, to one of its players (by the
+    player key they played it with), in pages (the answer's size is charged to the
+    connection's rate, as a table list's is)."""
+    table = lobby.tables.get(message.table)
+    if table is None:
+        raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {message.table!r}")
+    if not lobby.config.share_records:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            "this server keeps its game records to itself (--private-records): ask the host",
+        )
+    if table.record_file is None:
+        raise TableError(
+            Code.NOT_ALLOWED, f"no game has ended at {table.name} since the server started"
+        )
+    if not guest.player_id or guest.player_id not in table.record_keys:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"only the players of the game that last ended at {table.name} may have its record",
+        )
+    path = Path(table.record_file)
+    most = m.RECORD_PAGE * m.RECORD_PAGES
+    try:
+        with path.open("rb") as kept:
+            data = kept.read(most + 1)
+    except OSError:
+        raise TableError(
+            Code.NOT_ALLOWED, f"the record of that game is not kept any more ({path.name})"
+        ) from None
+    if len(data) > most:
+        raise TableError(
+            Code.NOT_ALLOWED,
+            f"the record of that game is too long to send ({path.name}): ask the host for it",
+        )
+    pages = [data[at : at + m.RECORD_PAGE] for at in range(0, len(data), m.RECORD_PAGE)]
+    for number, page in enumerate(pages):
+        more = number < len(pages) - 1
+        guest.deliver(m.GameRecord(table.name, path.name, number, more, page))
 
 
 # --- the ladder (issue 15) ------------------------------------------------------------

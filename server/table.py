@@ -92,7 +92,8 @@ UNREADY_MEMORY = 600.0
 #: timer is at most 600 s, and a hand's end pauses a few seconds).
 MOVING_SECONDS = 120.0
 #: Called with a table's name and the record of a game that ended there.
-OnRecord = Callable[[str, dict[str, Any]], None]
+#: Writes a game's record (the table's name, the record): where it went, if it says.
+OnRecord = Callable[[str, dict[str, Any]], "str | None"]
 
 #: What a table's members are told when its journal cannot be written.
 CANNOT_WRITE = "the server cannot write its journal (disk full?); the table is paused"
@@ -151,6 +152,13 @@ class Table:
         #: The view that will tell everyone here who watches (`_watchers_changed`).
         self._telling_watchers: asyncio.Task[None] | None = None
         self.on_record = on_record
+        #: The record of the game that last ended here (where it was written, None if
+        #: nowhere, or none since the server started), and the player keys (ids) of the
+        #: people who played it, who may ask for it (`record_ask`): those in its chairs
+        #: at its end, and those who left it (`left_keys`, this game's).
+        self.record_file: str | None = None
+        self.record_keys: frozenset[str] = frozenset()
+        self.left_keys: set[str] = set()
         self.clock = clock
         #: Since when its maker has held tables without a break (`Lobby.held_since`; when
         #: it was made, or brought back by a restart, until the lobby says), which
@@ -982,6 +990,7 @@ class Table:
         for slot in self.chairs.slots:  # (a new game: every seat's turns have their time)
             slot.idle_turns, slot.behind = 0, 0.0
         self.timeouts = {}
+        self.left_keys = set()  # (the game's players who leave it: they may have its record)
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
         self.moved_at = self.clock()
@@ -1147,6 +1156,7 @@ class Table:
             )
             if gone and slot.name in game.next_seating():
                 game.leave(slot.name)
+                self.left_keys.add(slot.player_id)
                 self.note("leave", {"name": slot.name})
                 self.chairs.vacate(index)
                 left = True
@@ -1201,7 +1211,10 @@ class Table:
         recorded = not game.history
         if game.history:
             try:
-                self.on_record(self.name, to_record(game, self.settings.preset, self.timeouts))
+                record = to_record(game, self.settings.preset, self.timeouts)
+                self.record_file = self.on_record(self.name, record)
+                seated = {slot.player_id for slot in self.chairs.slots if slot.bot is None}
+                self.record_keys = frozenset((seated | self.left_keys) - {""})
                 recorded = True
             except Exception as exc:
                 log.error("table %s: could not write the game record: %s", self.name, exc)

@@ -111,6 +111,9 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         assert bots.count("game 1 over") == 3, bots.text()
         await ann.shows("game over")
         await sam.shows("game over")  # sam watched on through both stops
+        # (README: `v` at a game over reviews it, the record sent by the server)
+        ann.send("v")
+        await ann.shows("review of ann", 60)
         assert server.stop(signal.SIGINT) == 0
         assert "1 game record written" in server.text(), server.text() + server.errors()
     finally:

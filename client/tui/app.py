@@ -36,7 +36,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from ..model import Chair, Heard, Ladder
 from .coach import HELP as PLAY_HELP
-from .coach import PlayExtras, add_play_keys
+from .coach import PlayExtras, add_play_keys, show_review
 from .fit import (
     COMPACT_CELL,
     cells,
@@ -98,7 +98,7 @@ HELP = (
     ("n", "nudge a slow player (no turn timer)"),
     ("pgup/pgdn", "scroll the log, or the standings (↑/↓ too); end follows the log"),
     ("?", "this help (esc closes it)"),
-    ("q", "leave the table (asks again while a game is on)"),
+    ("q", "leave the table (asked again in a game)"),
 )
 #: The keys of `president play`'s table: no one else to wait for, chat with or nudge,
 #: no seat to fill, the coach's key beside `s` and the review's beside `r`, and q quits
@@ -124,6 +124,9 @@ WATCH_HELP = (
     ("q", "stop watching: back to the lobby"),
 )
 #: What a seat's line shows that its words do not say.
+#: The protocol version from which a server sends a game's record to its players.
+RECORDS_SENT = m.GameRecord.SINCE
+
 SEAT_LEGEND = (("rating N?", "a rating not settled yet: few games rated"),)
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
 #: (Ctrl-Z, to the shell, as in any terminal program, is said in the lobby's help and
@@ -178,11 +181,14 @@ class TableApp:
         self.client = client
         self.screen = TableScreen(client.model)
         self._extras: PlayExtras | None = None
+        self.screen.records_sent = client.version >= RECORDS_SENT
         self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The table whose game's record `v` asked for, until it comes.
+        self._record_asked: str | None = None
         #: The people whose ratings were last asked for (see `ask_ratings`).
         self._rated: tuple[str, ...] = ()
         self.container = self._layout()
@@ -257,6 +263,8 @@ class TableApp:
             screen.leave_asked = False
 
     async def on_message(self, message: m.Message) -> None:
+        if isinstance(message, m.GameRecord) and self.client.game_record is not None:
+            self._record_came()
         news = self.screen.record(message)
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:
@@ -373,6 +381,32 @@ class TableApp:
             floats=[Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.help)))],
         )
 
+    def ask_record(self) -> None:
+        """`v` at a server's table, the game over: its record asked of the server (sent to
+        the game's players, protocol 17); its review opens when it comes (`on_message`)."""
+        table = self.client.model.table
+        if table is None:
+            return
+        if not self.screen.records_sent:
+            self.screen.message = (
+                "this server does not send a game's record (an older president): the host"
+                " has it in the server's records/ folder"
+            )
+            return
+        self.client.game_record = None
+        self._record_asked = table.name
+        self.screen.message = "asking the server for the game's record ..."
+        self.spawn(self.client.send(m.RecordAsk(table=table.name)))
+
+    def _record_came(self) -> None:
+        """The record asked for, whole: its review over the table (it follows me)."""
+        came, self.client.game_record = self.client.game_record, None
+        if came is None or came[0] != self._record_asked:
+            return
+        self._record_asked = None
+        self.screen.message = ""
+        show_review(self, came[2], came[1], self.client.model.me)
+
     @property
     def extras(self) -> PlayExtras | None:
         """The coach's key and the review's, in a game against bots (`president play`)."""
@@ -463,8 +497,10 @@ class TableApp:
             keys = LOCAL_HELP + QUIT_PLAY
         elif self.client.model.slot is None:
             keys = WATCH_HELP + QUIT_PLAY
-        else:
-            keys = HELP + QUIT_KEEPING
+        else:  # (a server that sends a game's record: `v`, as `president play` has it)
+            review = (("v", "its review, once the game is over"),)
+            keys = HELP[:-1] + (review if self.screen.records_sent else ()) + HELP[-1:]
+            keys += QUIT_KEEPING
         return help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), self._help_width())
 
     def _unsettled(self) -> bool:

@@ -60,6 +60,9 @@ class Table(Protocol):
     shell: Shell
     extras: PlayExtras | None
 
+    def ask_record(self) -> None:
+        """Ask the server for the record of the game just ended (its review then opens)."""
+
 
 def add_play_keys(kb: KeyBindings, table: Table, filter: Filter) -> None:
     """The coach's key and the review's, on a table that has `PlayExtras`."""
@@ -133,22 +136,33 @@ def open_review(table: Table) -> None:
     """The review of the game just played, in the replay viewer over the table (q comes
     back)."""
     screen, extras = table.screen, table.extras
-    if extras is None:
-        screen.message = "the review is for games against bots (president play)"
-        return
     if not screen.game_over():
         screen.message = "the review opens once the game is over"
+        return
+    if extras is None:  # (a server's game: its record is the server's to send)
+        table.ask_record()
         return
     path = extras.record()
     if path is None:
         screen.message = "the game's record is not written yet"
         return
     try:
-        document = loads(Path(path).read_bytes())  # (its own record, just written)
-    except (OSError, NotARecord) as exc:
+        data = Path(path).read_bytes()  # (its own record, just written)
+    except OSError as exc:
         screen.message = f"cannot read the record {path}: {exc}"
         return
-    replay = ReplayScreen.of(document, Path(path).name)
-    state, reviewer = reviewed(replay, focus=extras.me)
+    show_review(table, data, Path(path).name, extras.me)
+
+
+def show_review(table: Table, data: bytes, name: str, me: str) -> None:
+    """A game's record (`data`, the file `name`) reviewed in the replay viewer over the
+    table, following `me` (q comes back)."""
+    try:
+        document = loads(data)
+    except NotARecord as exc:
+        table.screen.message = f"cannot read the record {name}: {exc}"
+        return
+    replay = ReplayScreen.of(document, name)
+    state, reviewer = reviewed(replay, focus=me)
     viewer = ReplayApp(replay, shell=table.shell, review=state, reviewer=reviewer)
     table.shell.push(viewer)

@@ -164,8 +164,12 @@ class TableScreen:
     message: str = ""
     help: bool = False
     help_pages: HelpPages = field(default_factory=HelpPages, repr=False)
-    #: A game over here can be reviewed (`v`: `president play`'s tables).
+    #: `president play`'s table (a game against bots on this machine): `v` reviews the
+    #: game over, and the keys are a lone player's ("q = quit", "r = another game").
     reviewable: bool = False
+    #: At a server's table, the server sends a game's record to its players (protocol
+    #: 17): `v` asks for it, and its review opens.
+    records_sent: bool = False
     #: The moment (`seat_view()`) at which `s` suggested passing: enter then passes, as
     #: it plays a suggested play (at that moment only, with nothing chosen since).
     pass_suggested: SeatView | None = None
@@ -886,7 +890,7 @@ class TableScreen:
             self.winners = tuple(event.winners)
             winners = " and ".join(event.winners)
             again = ", r: ready for another game" if self.model.slot is not None else ""
-            review = ", v: its review" if self.reviewable else ""
+            review = ", v: its review" if self.can_review() else ""
             self.summary = [
                 f"GAME OVER — {winners} won!" if winners else "GAME OVER",
                 f"q leaves{again}{review}",
@@ -984,7 +988,7 @@ class TableScreen:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if table.status == "finished" else "the game stopped"
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
-        review = "v = review, " if self.reviewable and self.game_over() else ""
+        review = "v = review, " if self.can_review() and self.game_over() else ""
         if self.reviewable:  # (`president play`: its help's words, a newcomer's pass)
             ready, leave = "r = another game", "q = quit"
         else:
@@ -1078,6 +1082,11 @@ class TableScreen:
 
     # --- the end of the game ----------------------------------------------------------
 
+    def can_review(self) -> bool:
+        """Whether `v` reviews a game over here: `president play`'s, or a server's that
+        sends its record to the players (protocol 17), seated here."""
+        return self.reviewable or (self.records_sent and self.model.slot is not None)
+
     def game_over(self) -> bool:
         public = self.model.public
         return public is not None and public.phase is Phase.GAME_OVER
@@ -1101,7 +1110,7 @@ class TableScreen:
             width,
         )
         again = "r: ready for another game · " if self.model.slot is not None else ""
-        review = "v: its review · " if self.reviewable else ""
+        review = "v: its review · " if self.can_review() else ""
         leave = "q: quit · r: another game · " if self.reviewable else f"q: leave · {again}"
         keys = shorten(f"{review}{leave}esc: the table", width, (" · ",))
         out = [*lines, "", keys]

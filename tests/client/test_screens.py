@@ -70,6 +70,8 @@ class FakeClient:
     seat_lost: m.Error | None = None
     sent: list[object] = field(default_factory=list)
     ladder: Ladder = field(default_factory=Ladder)
+    version: int = m.VERSIONS[-1]
+    game_record: tuple[str, str, bytes] | None = None
 
     async def act(self, action: object, seen: int | None = None) -> None:
         self.sent.append(action)

@@ -226,6 +226,9 @@ EXAMPLES: list[m.Message] = [
     ),
     # the lobby's last lines of chat with the table list (version 12)
     m.ChatHistory(lines=(m.ChatLine(sender="bob", text="we start at 8", ago=300),)),
+    # a game's record for its players (version 17)
+    m.RecordAsk(table="Friday"),
+    m.GameRecord(table="Friday", name="20261207-201500-Friday.json", page=0, more=False, data=b"{"),
     # the ladder (issue 15)
     m.Leaderboard(start=20, count=10, players=("Ann",)),
     m.Ratings(

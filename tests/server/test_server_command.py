@@ -15,7 +15,7 @@ from president.protocol import messages as m
 
 from ..harness.processes import ServerProcess, president
 from ..harness.records import replayed
-from ..harness.servers import deals_check_out, dialer, sit_among_server_bots
+from ..harness.servers import bot_key, deals_check_out, dialer, sit_among_server_bots
 from ..harness.waiting import wait_for
 
 pytestmark = pytest.mark.slow
@@ -47,6 +47,39 @@ async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Pa
     assert len(records) == 1
     summary = replayed(records[0])
     assert summary["ok"] and summary["game_over"] is True
+
+
+async def test_a_host_keeps_the_records_to_the_server_with_private_records(
+    tmp_path: Path,
+) -> None:
+    """`president server --private-records`: said at the start, and a game's player who
+    asks for its record once it has ended is told why not (protocol 17; without it the
+    players have it: tests/test_restarts.py, `v` through `president connect`)."""
+    server = await ServerProcess.started(tmp_path / "data", 0, "--private-records")
+    try:
+        assert "game records kept to this machine (--private-records)" in server.head
+        link = await dialer(
+            server.address, "ann", tmp_path, pin=server.pin, identity=bot_key("ann")
+        )()
+        ann = Client(link)
+        task = asyncio.create_task(ann.run())
+        bot = BotPlayer(ann, RandomBot(random.Random(5)))
+        table = m.CreateTable(name="Friday", preset="table", toggles={"target": 1}, seats=3)
+        await ann.send(table)
+        await ann.send(m.Join(table="Friday"))
+        await wait_for(lambda: ann.model.slot is not None)
+        for _ in range(2):
+            await ann.send(m.AddBot(table="Friday", strategy="random"))
+        await ann.send(m.Ready())
+        await wait_for(bot.game_over.is_set, 60)
+        heard = ann.errors_heard
+        await ann.send(m.RecordAsk(table="Friday"))
+        await wait_for(lambda: ann.errors_heard > heard)
+        assert "keeps its game records to itself (--private-records)" in ann.errors[-1].message
+        assert ann.game_record is None
+        task.cancel()
+    finally:
+        server.kill()
 
 
 async def test_the_server_command_refuses_a_busy_port(tmp_path: Path) -> None:

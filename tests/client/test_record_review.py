@@ -1,0 +1,61 @@
+"""`v` at a server's table, the game over: the record asked of the server (protocol 17)
+and its review in the replay viewer, as `president play`'s player has it (a review pass:
+a server's player had no way to the record of the game they had just played)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from president.client.tui.app import TableApp
+from president.client.tui.replay_app import ReplayApp
+from president.protocol import messages as m
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from ..harness.servers import bot_key, client, running_server
+from ..harness.waiting import wait_for
+
+
+async def test_v_at_a_game_over_asks_its_record_and_opens_its_review(tmp_path: Path) -> None:
+    async with running_server(tmp_path, bot_delay=0.0, pause_between_hands=0.0) as server:
+        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3))
+        await ann.send(m.Join(table="T"))
+        for _ in range(2):
+            await ann.send(m.AddBot(table="T", strategy="greedy"))
+        with create_pipe_input() as keys:
+            table = TableApp(ann, input=keys, output=DummyOutput())
+            network = asyncio.create_task(table.network())
+            running = asyncio.create_task(table.app.run_async())
+            try:
+                await wait_for(lambda: ann.model.slot is not None)
+                keys.send_text("r")
+                while not table.screen.game_over():  # (ann plays s's moves to the end)
+                    await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60)
+                    if table.screen.game_over():
+                        break
+                    since = len(ann.model.events)
+                    table.screen.message = ""
+                    keys.send_text("s")
+                    await wait_for(lambda: bool(table.screen.selected or table.screen.message))
+                    keys.send_text("\r" if table.screen.selected else "p")
+                    await wait_for(
+                        lambda since=since: (
+                            len(ann.model.events) > since or table.screen.game_over()
+                        ),
+                        30,
+                    )
+                assert "v: its review" in " ".join(table.screen.standings())
+                await wait_for(lambda: len(server.records) == 1)
+                table.screen.message = ""
+                keys.send_text("v")
+                await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 30)
+                viewer = table.shell.top
+                assert isinstance(viewer, ReplayApp)
+                assert viewer.screen.name == Path(server.records[0]).name
+            finally:
+                network.cancel()
+                running.cancel()
+                await asyncio.gather(running, return_exceptions=True)
+                await ann.link.close()
