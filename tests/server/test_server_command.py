@@ -21,6 +21,19 @@ from ..harness.waiting import wait_for
 pytestmark = pytest.mark.slow
 
 
+async def a_game_among_two_bots(ann: Client, toggles: dict[str, m.Scalar]) -> None:
+    """ann makes table Friday, sits there with two random server bots and plays (as a
+    random bot) its game to the end."""
+    bot = BotPlayer(ann, RandomBot(random.Random(5)))
+    await ann.send(m.CreateTable(name="Friday", preset="table", toggles=toggles, seats=3))
+    await ann.send(m.Join(table="Friday"))
+    await wait_for(lambda: ann.model.slot is not None)
+    for _ in range(2):
+        await ann.send(m.AddBot(table="Friday", strategy="random"))
+    await ann.send(m.Ready())
+    await wait_for(bot.game_over.is_set, 60)
+
+
 async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Path) -> None:
     server = await ServerProcess.started(tmp_path / "data", 0, "--name", "kitchen")
     try:
@@ -29,14 +42,7 @@ async def test_the_server_command_plays_a_game_and_stops_on_sigterm(tmp_path: Pa
         assert link.server == "kitchen" and link.fingerprint == server.pin
         ann = Client(link)
         task = asyncio.create_task(ann.run())
-        bot = BotPlayer(ann, RandomBot(random.Random(5)))
-        await ann.send(m.CreateTable(name="Friday", preset="table", toggles={}, seats=3))
-        await ann.send(m.Join(table="Friday"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="Friday", strategy="random"))
-        await ann.send(m.Ready())
-        await wait_for(bot.game_over.is_set, 60)
+        await a_game_among_two_bots(ann, {})
         assert deals_check_out(ann.model.deal_results), ann.model.deal_results
         assert server.stop(signal.SIGTERM) == 0, server.errors()
         assert "1 game record written" in server.text()
@@ -63,15 +69,7 @@ async def test_a_host_keeps_the_records_to_the_server_with_private_records(
         )()
         ann = Client(link)
         task = asyncio.create_task(ann.run())
-        bot = BotPlayer(ann, RandomBot(random.Random(5)))
-        table = m.CreateTable(name="Friday", preset="table", toggles={"target": 1}, seats=3)
-        await ann.send(table)
-        await ann.send(m.Join(table="Friday"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="Friday", strategy="random"))
-        await ann.send(m.Ready())
-        await wait_for(bot.game_over.is_set, 60)
+        await a_game_among_two_bots(ann, {"target": 1})
         heard = ann.errors_heard
         await ann.send(m.RecordAsk(table="Friday"))
         await wait_for(lambda: ann.errors_heard > heard)
