@@ -354,8 +354,8 @@ RECORD_BYTES = 64 * 1024 * 1024
 def before_the_cut(whole: dict[str, Any]) -> str:
     """What a record cut short holds whole (`CutShort.whole`), in words: "before the cut,
     2 hands (11 actions of the last)"."""
-    hands = whole.get("hands", [])
-    if not hands:
+    hands = whole.get("hands")
+    if not isinstance(hands, list) or not hands:
         return "before the cut, no hand"
     last = hands[-1].get("actions", []) if isinstance(hands[-1], dict) else []
     actions = len(last) if isinstance(last, list) else 0

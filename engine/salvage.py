@@ -11,9 +11,6 @@ from typing import Any
 #: A JSON string, a string with no end (the cut is in it), or one of the characters that
 #: shape the document.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|"|[\[\]{},:]', re.S)
-#: The lists a record may be cut in between two of their items: what is before such a cut
-#: is whole hands, and whole actions of the last.
-_LISTS = frozenset({"hands", "actions"})
 _CLOSER = {"[": "]", "{": "}"}
 
 
@@ -37,15 +34,15 @@ def whole_part(text: str) -> dict[str, Any] | None:
             continue
         if kind in "[{":
             stack.append((kind, named))
-            if kind == "[" and named in _LISTS:
+            if _between_items(stack):
                 cut = token.end(), _closers(stack)
         elif kind in "]}":
             if not stack:
                 return None
             stack.pop()
-            if stack and stack[-1][0] == "[" and stack[-1][1] in _LISTS:
+            if _between_items(stack):
                 cut = token.end(), _closers(stack)  # (a hand or an action just ended)
-        elif kind == "," and stack and stack[-1][0] == "[" and stack[-1][1] in _LISTS:
+        elif kind == "," and _between_items(stack):
             cut = token.start(), _closers(stack)
         named = key = None
     if cut is None:
@@ -55,6 +52,18 @@ def whole_part(text: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
+
+
+def _between_items(stack: list[tuple[str, str | None]]) -> bool:
+    """Whether `stack` is inside the document's `hands`, or inside a hand's `actions`,
+    and nowhere else: a list of that name deeper in (a hostile pass cut a file in
+    `"x": {"actions": [...` and its `hands` was a number) is no record's, and a cut is
+    never deeper than four brackets (one made at every comma of a deep one took time in
+    proportion to its depth)."""
+    depth = len(stack)
+    if depth not in (2, 4) or stack[0] != ("{", None) or stack[1] != ("[", "hands"):
+        return False
+    return depth == 2 or (stack[2][0] == "{" and stack[3] == ("[", "actions"))
 
 
 def _key(token: str | None) -> str | None:
