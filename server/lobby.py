@@ -54,6 +54,9 @@ class Guest(Protocol):
     def chat_allowed(self, now: float) -> bool: ...
 
 
+#: Tables gone whose last game's record their players may still ask for (the latest).
+ENDED_KEPT = 1000
+
 Handler = Callable[["Lobby", Guest, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Message], Handler] = {}
 
@@ -86,6 +89,11 @@ class Lobby:
         #: attaches it to the journal's database).
         self.ratings = Ratings()
         self.tables: dict[str, Table] = {}
+        #: The last game's record of each table gone (where it was written, and the keys
+        #: of those who played it), the latest `ENDED_KEPT`: a table goes a few seconds
+        #: after its last player leaves it, and its players may ask for the record later
+        #: (a hostile pass: "no such table" to a player back from the lobby).
+        self.ended: dict[str, tuple[str, frozenset[str]]] = {}
         #: What each address and each room may still say this minute.
         self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
@@ -322,6 +330,11 @@ class Lobby:
                 for address in [a for a, (_, at) in self._let_go.items() if now - at > wait]:
                     del self._let_go[address]
         await table.stop()  # a game still going has its record written here
+        if table.record_file is not None:  # (its players may still ask for it)
+            self.ended.pop(name, None)  # (the latest last)
+            self.ended[name] = (table.record_file, table.record_keys)
+            while len(self.ended) > ENDED_KEPT:
+                del self.ended[next(iter(self.ended))]
         if self.journal is not None and table.log_id is not None:
             # gone for good: its rows go too (close_table is for a table that did not
             # rebuild, whose rows wait to be set aside as damaged at the next start)
@@ -870,24 +883,27 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
     """The record of the game that last ended at a table, to one of its players (by the
     player key they played it with), in pages (the answer's size is charged to the
     connection's rate, as a table list's is)."""
-    table = lobby.tables.get(message.table)
-    if table is None:
-        raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {message.table!r}")
+    name = message.table
+    table = lobby.tables.get(name)
+    ended = lobby.ended.get(name)
+    if table is None and ended is None:
+        raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {name!r}")
     if not lobby.config.share_records:
         raise TableError(
             Code.NOT_ALLOWED,
             "this server keeps its game records to itself (--private-records): ask the host",
         )
-    if table.record_file is None:
-        raise TableError(
-            Code.NOT_ALLOWED, f"no game has ended at {table.name} since the server started"
-        )
-    if not guest.player_id or guest.player_id not in table.record_keys:
+    if table is not None and table.record_file is not None:
+        ended = table.record_file, table.record_keys
+    if ended is None:
+        raise TableError(Code.NOT_ALLOWED, f"no game has ended at {name} since the server started")
+    written, keys = ended
+    if not guest.player_id or guest.player_id not in keys:
         raise TableError(
             Code.NOT_ALLOWED,
-            f"only the players of the game that last ended at {table.name} may have its record",
+            f"only the players of the game that last ended at {name} may have its record",
         )
-    path = Path(table.record_file)
+    path = Path(written)
     most = m.RECORD_PAGE * m.RECORD_PAGES
     try:
         with path.open("rb") as kept:
@@ -904,7 +920,7 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
     pages = [data[at : at + m.RECORD_PAGE] for at in range(0, len(data), m.RECORD_PAGE)]
     for number, page in enumerate(pages):
         more = number < len(pages) - 1
-        guest.deliver(m.GameRecord(table.name, path.name, number, more, page))
+        guest.deliver(m.GameRecord(name, path.name, number, more, page))
 
 
 # --- the ladder (issue 15) ------------------------------------------------------------

@@ -154,11 +154,12 @@ class Table:
         self.on_record = on_record
         #: The record of the game that last ended here (where it was written, None if
         #: nowhere, or none since the server started), and the player keys (ids) of the
-        #: people who played it, who may ask for it (`record_ask`): those in its chairs
-        #: at its end, and those who left it (`left_keys`, this game's).
+        #: people who played it, who may ask for it (`record_ask`): each dealt a hand of
+        #: it (`dealt_keys`, this game's), those who left it too, and nobody who only sat
+        #: in a chair freed during its last hand (a hostile pass had every hand so).
         self.record_file: str | None = None
         self.record_keys: frozenset[str] = frozenset()
-        self.left_keys: set[str] = set()
+        self.dealt_keys: set[str] = set()
         self.clock = clock
         #: Since when its maker has held tables without a break (`Lobby.held_since`; when
         #: it was made, or brought back by a restart, until the lobby says), which
@@ -990,7 +991,7 @@ class Table:
         for slot in self.chairs.slots:  # (a new game: every seat's turns have their time)
             slot.idle_turns, slot.behind = 0, 0.0
         self.timeouts = {}
-        self.left_keys = set()  # (the game's players who leave it: they may have its record)
+        self.dealt_keys = set()  # (who is dealt a hand of this game: they may have its record)
         self.game_id = secrets.token_hex(16)
         self.status = "playing"
         self.moved_at = self.clock()
@@ -1156,7 +1157,6 @@ class Table:
             )
             if gone and slot.name in game.next_seating():
                 game.leave(slot.name)
-                self.left_keys.add(slot.player_id)
                 self.note("leave", {"name": slot.name})
                 self.chairs.vacate(index)
                 left = True
@@ -1168,6 +1168,18 @@ class Table:
                 game.join(slot.name)
                 self.note("join", {"name": slot.name})
         return len(game.next_seating()) >= 3
+
+    def _keys_dealt(self) -> set[str]:
+        """The player keys of the people dealt the hand in play (its seating's)."""
+        game = self.game
+        if game is None or game.hand < 0:
+            return set()
+        dealt = set(game.seating)
+        return {
+            slot.player_id
+            for slot in self.chairs.slots
+            if slot.name in dealt and slot.bot is None and slot.player_id
+        }
 
     def open_deal(self) -> list[str]:
         """Commit to the next hand's seed; the names of the people whose seeds are waited
@@ -1193,6 +1205,7 @@ class Table:
         assert game is not None and secret is not None
         dealt = secret.cut(self.settings.rules)
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
+        self.dealt_keys |= self._keys_dealt()
         self._hand_began = self._last_move = self.number + 1
         self._timed_out = {}
         self._reckon_owed()  # (anything still counted, closed first)
@@ -1213,8 +1226,8 @@ class Table:
             try:
                 record = to_record(game, self.settings.preset, self.timeouts)
                 self.record_file = self.on_record(self.name, record)
-                seated = {slot.player_id for slot in self.chairs.slots if slot.bot is None}
-                self.record_keys = frozenset((seated | self.left_keys) - {""})
+                self.dealt_keys |= self._keys_dealt()  # (a hand dealt before a restart)
+                self.record_keys = frozenset(self.dealt_keys)
                 recorded = True
             except Exception as exc:
                 log.error("table %s: could not write the game record: %s", self.name, exc)

@@ -163,6 +163,10 @@ def show_review(table: Table, data: bytes, name: str, me: str) -> None:
         table.screen.message = f"cannot read the record {name}: {exc}"
         return
     replay = ReplayScreen.of(document, name)
+    if not replay.steps:  # (a server's bytes: a hostile pass's record of no step ended
+        # the table's screen, the viewer drawing a step it does not have)
+        table.screen.message = f"the record {name} has nothing to show: {replay.verdict()}"
+        return
     state, reviewer = reviewed(replay, focus=me)
     viewer = ReplayApp(replay, shell=table.shell, review=state, reviewer=reviewer)
     table.shell.push(viewer)

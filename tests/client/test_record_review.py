@@ -59,3 +59,31 @@ async def test_v_at_a_game_over_asks_its_record_and_opens_its_review(tmp_path: P
                 running.cancel()
                 await asyncio.gather(running, return_exceptions=True)
                 await ann.link.close()
+
+
+def test_a_record_with_nothing_to_show_is_said_not_viewed() -> None:
+    """A hostile pass: a server's record that passes `loads` but has no step to show (no
+    hand, or a fault at its first) ended the table's screen with an IndexError drawing
+    the viewer; it is said on the status line, and no viewer opens."""
+    from president.client.model import TableModel
+    from president.client.tui.coach import show_review
+    from president.client.tui.table import TableScreen
+
+    pushed: list[object] = []
+
+    class Shell:
+        def push(self, screen: object) -> None:
+            pushed.append(screen)
+
+    class Table:
+        screen = TableScreen(TableModel(me="ann"))
+        shell = Shell()
+        extras = None
+
+    for document in (
+        b'{"format": "president-record/1", "players": ["ann", "bob", "cat"], "hands": []}',
+        b'{"format": "president-record/1", "rules": {"decks": 7}, "players": ["ann"]}',
+    ):
+        show_review(Table(), document, "x.json", "ann")  # type: ignore[arg-type]
+        assert Table.screen.message.startswith("the record x.json has nothing to show: ")
+        assert pushed == []

@@ -48,6 +48,12 @@ async def test_a_games_players_may_have_its_record_and_nobody_else(tmp_path: Pat
         )
         refused = await asked(stranger, "Nowhere")
         assert isinstance(refused, m.Error) and refused.code == "no_such_table"
+        # the table gone (everyone left it): its players may still have the record (a
+        # hostile pass: "no such table" to a player back from the lobby)
+        await server.lobby.remove("T", "a test: everyone left")
+        assert await asked(clients[1]) == ("T", Path(server.records[0]).name, kept)
+        refused = await asked(stranger)
+        assert isinstance(refused, m.Error) and refused.code == "not_allowed"
         for task in tasks:
             task.cancel()
 
@@ -63,17 +69,29 @@ async def test_a_host_may_keep_the_records_to_the_server(tmp_path: Path) -> None
             task.cancel()
 
 
-async def test_a_player_who_left_the_game_may_have_its_record(tmp_path: Path) -> None:
-    """One who left before its end played it too (by the key they played with)."""
+async def test_who_left_the_game_may_have_its_record_and_who_sat_in_at_its_end_not(
+    tmp_path: Path,
+) -> None:
+    """One who left before its end played it too (by the key they played with); one who
+    sat down in the chair so freed during the last hand, dealt no hand of it, did not (a
+    hostile pass had every hand so, as a watcher who sat a few seconds)."""
     async with running_server(tmp_path, seed_seconds=120) as server:
-        clients, _bots, tasks = await table_of_bots(server, tmp_path, players=5)
+        clients, _bots, tasks = await table_of_bots(server, tmp_path, players=4)
+        eve = await client(server, "eve", tmp_path, identity=bot_key("eve"))
+        tasks.append(asyncio.create_task(eve.run()))
         await wait_for(lambda: all(c.model.public is not None for c in clients))
         await clients[0].send(m.Leave())
         table = server.lobby.tables["T"]
-        await wait_for(lambda: table.left_keys, 60)  # (gone from the game, between hands)
+        game = table.game
+        assert game is not None
+        await wait_for(lambda: game.hand >= 1 and "bot0" not in game.seating, 60)
+        await eve.send(m.Join(table="T"))  # (the chair bot0 left: eve plays from the next hand)
+        await wait_for(lambda: eve.model.slot is not None, 30)
         table.finish()  # (the game stopped here: its record written, as at a game's end)
         await wait_for(lambda: len(server.records) == 1)
         got = await asked(clients[0])
         assert isinstance(got, tuple) and got[2] == Path(server.records[0]).read_bytes()
+        refused = await asked(eve)
+        assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
         for task in tasks:
             task.cancel()
