@@ -909,9 +909,11 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
         with path.open("rb") as kept:
             data = kept.read(most + 1)
     except OSError:
+        data = b""
+    if not data:  # (gone past `--max-records`, or taken away: an answer all the same)
         raise TableError(
             Code.NOT_ALLOWED, f"the record of that game is not kept any more ({path.name})"
-        ) from None
+        )
     if len(data) > most:
         raise TableError(
             Code.NOT_ALLOWED,

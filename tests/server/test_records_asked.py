@@ -54,6 +54,14 @@ async def test_a_games_players_may_have_its_record_and_nobody_else(tmp_path: Pat
         assert await asked(clients[1]) == ("T", Path(server.records[0]).name, kept)
         refused = await asked(stranger)
         assert isinstance(refused, m.Error) and refused.code == "not_allowed"
+        # the record gone from the disk (past --max-records): said, never no answer
+        for emptied in (b"", None):
+            if emptied is None:
+                Path(server.records[0]).unlink()
+            else:
+                Path(server.records[0]).write_bytes(emptied)
+            refused = await asked(clients[1])
+            assert isinstance(refused, m.Error) and "not kept any more" in refused.message
         for task in tasks:
             task.cancel()
 
