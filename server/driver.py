@@ -393,6 +393,10 @@ class Driver:
                 for seat in gone:
                     if seat in game.actors and table.left(seat):
                         self._time_out(game, seat, "left")
+            # (let the connections' writers run between such moves: when 10 of 12 left at
+            # once, the rest of the hand was played for them in one burst, and the two who
+            # stayed were dropped as too slow, their queues full: a hostile pass)
+            await asyncio.sleep(0)
             return
         if timer.resume_until is not None:  # everyone owing a move is back after a restart:
             async with lock:  # their clock runs again, and a later drop is an ordinary one
