@@ -182,7 +182,7 @@ async def test_a_seat_that_is_gone_or_a_changed_certificate_ends_in_a_clear_stat
         await second.said("seated at U")
         server.stop(signal.SIGKILL)
         server = await server.again(tmp_path / "other")
-        assert await second.exits(60) == 1
+        assert await second.exits(60) == 1, second.text() + second.errors()
         err = second.errors()
         assert err.count("\n") == 1 and "Traceback" not in err, err
         assert "bot-U: gave up reconnecting after 20 s" in err and pin in err, err
