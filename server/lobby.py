@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -56,6 +57,10 @@ class Guest(Protocol):
 
 #: Tables gone whose last game's record their players may still ask for (the latest).
 ENDED_KEPT = 1000
+#: Seconds between two records sent under one player key: a player asks once a game,
+#: and a crowd of connections under one key pulled 17 MB/s of them beside a friend's
+#: table (a hostile pass: its bots' events fell from 700 to 300 a second).
+RECORD_EVERY = 5.0
 
 Handler = Callable[["Lobby", Guest, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Message], Handler] = {}
@@ -94,6 +99,8 @@ class Lobby:
         #: after its last player leaves it, and its players may ask for the record later
         #: (a hostile pass: "no such table" to a player back from the lobby).
         self.ended: dict[str, tuple[str, frozenset[str]]] = {}
+        #: When a record was last sent under each player key (`RECORD_EVERY`).
+        self.record_sent: dict[str, float] = {}
         #: What each address and each room may still say this minute.
         self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
@@ -903,6 +910,17 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
             Code.NOT_ALLOWED,
             f"only the players of the game that last ended at {name} may have its record",
         )
+    now, sent = time.monotonic(), lobby.record_sent
+    wait = sent.get(guest.player_id, -RECORD_EVERY) + RECORD_EVERY - now
+    if wait > 0:
+        raise TableError(
+            Code.RATE_LIMITED,
+            f"one record every {RECORD_EVERY:g} s: ask again in {math.ceil(wait)} s",
+        )
+    if len(sent) > 4096:  # (memory bounded by recent askers)
+        for key in [key for key, at in sent.items() if now - at > RECORD_EVERY]:
+            del sent[key]
+    sent[guest.player_id] = now
     path = Path(written)
     most = m.RECORD_PAGE * m.RECORD_PAGES
     try:

@@ -187,8 +187,11 @@ class TableApp:
         self.chatting = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
-        #: The table whose game's record `v` asked for, until it comes.
+        #: The table whose game's record `v` asked for, until it comes; and the record
+        #: that came, while its game is the one over here (`v` again opens it: the server
+        #: sends a key one record every few seconds).
         self._record_asked: str | None = None
+        self._record_kept: tuple[str, str, bytes] | None = None
         #: The people whose ratings were last asked for (see `ask_ratings`).
         self._rated: tuple[str, ...] = ()
         self.container = self._layout()
@@ -266,6 +269,8 @@ class TableApp:
         if isinstance(message, m.GameRecord) and self.client.game_record is not None:
             self._record_came()
         news = self.screen.record(message)
+        if not self.screen.game_over():  # (another game: its record is another)
+            self._record_kept = None
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:
             self.leave()  # the seat was not given back: the lobby says why
@@ -393,6 +398,10 @@ class TableApp:
                 " has it in the server's records/ folder"
             )
             return
+        kept = self._record_kept
+        if kept is not None and kept[0] == table.name:
+            show_review(self, kept[2], kept[1], self.client.model.me)
+            return
         self.client.game_record = None
         self._record_asked = table.name
         self.screen.message = "asking the server for the game's record ..."
@@ -403,7 +412,7 @@ class TableApp:
         came, self.client.game_record = self.client.game_record, None
         if came is None or came[0] != self._record_asked:
             return
-        self._record_asked = None
+        self._record_asked, self._record_kept = None, came
         self.screen.message = ""
         show_review(self, came[2], came[1], self.client.model.me)
 

@@ -54,6 +54,13 @@ async def test_v_at_a_game_over_asks_its_record_and_opens_its_review(tmp_path: P
                 viewer = table.shell.top
                 assert isinstance(viewer, ReplayApp)
                 assert viewer.screen.name == Path(server.records[0]).name
+                # q, then v again: the record kept opens again (the server sends one key
+                # one record every few seconds: asked again, it said "ask again in 5 s")
+                keys.send_text("q")
+                await wait_for(lambda: table.shell.top is not viewer, 10)
+                keys.send_text("v")
+                await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 10)
+                assert table.shell.top is not viewer and not table.screen.message
             finally:
                 network.cancel()
                 running.cancel()

@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from president.client.connection import Client
 from president.engine.record import loads, replay
 from president.protocol import messages as m
+from president.server import lobby
 
 from ..harness.servers import bot_key, client, running_server, table_of_bots
 from ..harness.waiting import wait_for
@@ -25,7 +27,10 @@ async def asked(who: Client, table: str = "T") -> m.Error | tuple[str, str, byte
     return who.game_record if who.game_record is not None else who.errors[-1]
 
 
-async def test_a_games_players_may_have_its_record_and_nobody_else(tmp_path: Path) -> None:
+async def test_a_games_players_may_have_its_record_and_nobody_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby, "RECORD_EVERY", 0.0)  # (asked again and again here)
     async with running_server(tmp_path, seed_seconds=120) as server:
         clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 2})
         stranger = await client(server, "eve", tmp_path, identity=bot_key("eve"))
@@ -101,5 +106,25 @@ async def test_who_left_the_game_may_have_its_record_and_who_sat_in_at_its_end_n
         assert isinstance(got, tuple) and got[2] == Path(server.records[0]).read_bytes()
         refused = await asked(eve)
         assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
+        for task in tasks:
+            task.cancel()
+
+
+async def test_one_key_is_sent_one_record_every_few_seconds(tmp_path: Path) -> None:
+    """A hostile pass: 48 connections under one player's key pulled 17 MB/s of records
+    beside a friend's table, whose bots' events fell from 700 to 300 a second; a player
+    asks once a game."""
+    async with running_server(tmp_path, seed_seconds=120) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        again = await client(server, "bot0", tmp_path, identity=bot_key("bot0"))  # (its key)
+        tasks.append(asyncio.create_task(again.run()))
+        assert isinstance(await asked(clients[0]), tuple)
+        refused = await asked(again)
+        assert isinstance(refused, m.Error) and refused.code == "rate_limited", refused
+        assert refused.message.startswith(
+            f"one record every {lobby.RECORD_EVERY:g} s: ask again in "
+        )
+        assert isinstance(await asked(clients[1]), tuple)  # (another player's key)
         for task in tasks:
             task.cancel()
