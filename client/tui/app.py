@@ -123,10 +123,9 @@ WATCH_HELP = (
     ("?", "this help (esc closes it)"),
     ("q", "stop watching: back to the lobby"),
 )
-#: What a seat's line shows that its words do not say.
 #: The protocol version from which a server sends a game's record to its players.
 RECORDS_SENT = m.GameRecord.SINCE
-
+#: What a seat's line shows that its words do not say.
 SEAT_LEGEND = (("rating N?", "a rating not settled yet: few games rated"),)
 #: Ctrl-C at a server's table, and in `president play` (whose game ends with it).
 #: (Ctrl-Z, to the shell, as in any terminal program, is said in the lobby's help and
