@@ -91,8 +91,8 @@ UNREADY_MEMORY = 600.0
 #: are not evicted for a newcomer (`Table.moving`; a person may think a while, the turn
 #: timer is at most 600 s, and a hand's end pauses a few seconds).
 MOVING_SECONDS = 120.0
-#: Called with a table's name and the record of a game that ended there.
-#: Writes a game's record (the table's name, the record): where it went, if it says.
+#: Called with a table's name and the record of a game that ended there: writes it, and
+#: says where it went (None: nowhere a player may be sent it from).
 OnRecord = Callable[[str, dict[str, Any]], "str | None"]
 
 #: What a table's members are told when its journal cannot be written.
