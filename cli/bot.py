@@ -267,7 +267,11 @@ async def play_games(bot: RunningBot, games: int, say: Callable[[str], None]) ->
         stopped = player.stopped
         player.game_over.clear()
         player.ready = True
-        await client.send(m.Ready())
+        # (the connection down: the reader reconnects, and the seat taken back says ready
+        # again; a CI run's server went between the seat and the ready, and the bot ended
+        # with "Connection lost", status 2, not reconnecting)
+        with contextlib.suppress(ConnectionError, OSError):
+            await client.send(m.Ready())
         waiter = asyncio.ensure_future(player.game_over.wait())
         lost = asyncio.ensure_future(player.seat_lost.wait())
         failed = asyncio.ensure_future(player.failed.wait())

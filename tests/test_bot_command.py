@@ -575,3 +575,31 @@ async def test_president_bot_waits_out_password_checks_held_by_guessers(
         assert await asyncio.wait_for(bots, 60) == 0, said
         assert any("greedy-bot-1: seated at P" in line for line in said), said
         await host.link.close()
+
+
+async def test_a_connection_lost_between_the_seat_and_the_ready_is_reconnected_not_fatal() -> None:
+    """A CI run: the server went just after the bot sat, its `ready` found the connection
+    gone, and the bot ended at once with "president bot: Connection lost", status 2,
+    where it reconnects (its seat taken back says ready again) or gives up, status 1."""
+    from president.bots.strategies import RandomBot
+    from president.cli.bot import BotFailed, RunningBot, play_games
+    from president.client.headless import BotPlayer
+    from president.client.model import TableModel
+
+    class Gone:
+        """A client whose connection has just dropped, and whose reader gives up."""
+
+        model = TableModel(me="bot")
+        seat_lost = bye = None
+        gave_up = "gave up reconnecting after 20 s"
+        on_message = None
+
+        async def send(self, message: m.Message) -> None:
+            raise ConnectionError("Connection lost")
+
+    gone = Gone()
+    player = BotPlayer(gone, RandomBot(random.Random(1)))  # type: ignore[arg-type]
+    reader = asyncio.ensure_future(asyncio.sleep(0))  # (the reader: it has given up)
+    bot = RunningBot("bot", gone, player, reader)  # type: ignore[arg-type]
+    with pytest.raises(BotFailed, match="bot: gave up reconnecting after 20 s"):
+        await play_games(bot, 1, print)
