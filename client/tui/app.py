@@ -268,7 +268,7 @@ class TableApp:
         if isinstance(message, m.GameRecord) and self.client.game_record is not None:
             self._record_came()
         news = self.screen.record(message)
-        if not self.screen.game_over():  # (another game: its record is another)
+        if not self.screen.game_ended():  # (another game: its record is another)
             self._record_kept = None
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:

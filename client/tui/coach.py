@@ -136,10 +136,11 @@ def open_review(table: Table) -> None:
     """The review of the game just played, in the replay viewer over the table (q comes
     back)."""
     screen, extras = table.screen, table.extras
-    if not screen.game_over():
+    ended = screen.game_ended() if extras is None else screen.game_over()
+    if not ended:
         screen.message = "the review opens once the game is over"
         return
-    if extras is None:  # (a server's game: its record is the server's to send)
+    if extras is None:  # (a server's game, over or stopped: its record is the server's)
         table.ask_record()
         return
     path = extras.record()

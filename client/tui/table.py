@@ -988,7 +988,7 @@ class TableScreen:
             return "class:turn", f" before the game: {ready}{bot}, q = leave"
         over = "game over" if table.status == "finished" else "the game stopped"
         shown = ", esc = standings" if self.game_over() and self.standings_hidden else ""
-        review = "v = review, " if self.can_review() and self.game_over() else ""
+        review = "v = review, " if self.can_review() and self.game_ended() else ""
         if self.reviewable:  # (`president play`: its help's words, a newcomer's pass)
             ready, leave = "r = another game", "q = quit"
         else:
@@ -1086,6 +1086,13 @@ class TableScreen:
         """Whether `v` reviews a game over here: `president play`'s, or a server's that
         sends its record to the players (protocol 17), seated here."""
         return self.reviewable or (self.records_sent and self.model.slot is not None)
+
+    def game_ended(self) -> bool:
+        """Whether the game here has ended: over, or stopped (too few players left: the
+        table waits again, the game's last view still held); its record is written."""
+        table = self.model.table
+        stopped = table is not None and table.status == "waiting" and self.model.public is not None
+        return self.game_over() or stopped
 
     def game_over(self) -> bool:
         public = self.model.public

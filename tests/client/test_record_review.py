@@ -94,3 +94,33 @@ def test_a_record_with_nothing_to_show_is_said_not_viewed() -> None:
         show_review(Table(), document, "x.json", "ann")  # type: ignore[arg-type]
         assert Table.screen.message.startswith("the record x.json has nothing to show: ")
         assert pushed == []
+
+
+def test_a_game_stopped_for_too_few_players_is_reviewed_too() -> None:
+    """A hostile pass: a game the server stopped (too few players left) has its record
+    written, yet `v` said "the review opens once the game is over"."""
+    from president.client.tui.coach import open_review
+
+    from ..views import a_public_view
+    from .test_table_words import SEATING, screen_at
+
+    stopped = screen_at(a_public_view(SEATING), status="waiting")
+    stopped.records_sent = True
+    assert stopped.status_line()[1].startswith(" the game stopped: v = review, ")
+    asked: list[str] = []
+
+    class Table:
+        screen = stopped
+        shell = None
+        extras = None
+
+        def ask_record(self) -> None:
+            asked.append("asked")
+
+    open_review(Table())  # type: ignore[arg-type]
+    assert asked == ["asked"]
+    playing = screen_at(a_public_view(SEATING))  # (a game on: not yet)
+    playing.records_sent = True
+    Table.screen = playing
+    open_review(Table())  # type: ignore[arg-type]
+    assert asked == ["asked"] and playing.message == "the review opens once the game is over"
