@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from president.client.tui.app import TableApp
 from president.protocol import messages as m
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
+from ..harness.apps import my_turn_by_keys, table_app
 from ..harness.servers import bot_key, client, running_server
 from ..harness.waiting import wait_for
 
@@ -30,10 +28,7 @@ async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
         for person in (ann, mal):
             await person.send(m.Join(table="T"))
         await ann.send(m.AddBot(table="T", strategy="greedy"))
-        with create_pipe_input() as keys:
-            table = TableApp(ann, input=keys, output=DummyOutput())
-            network = asyncio.create_task(table.network())
-            running = asyncio.create_task(table.app.run_async())
+        async with table_app(ann) as (table, keys):
             try:
                 await wait_for(lambda: ann.model.slot is not None and mal.model.slot is not None)
                 keys.send_text("r")
@@ -47,14 +42,8 @@ async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
                         ),
                         30,
                     )
-                    if not ann.model.my_turn:
-                        continue
-                    since = len(ann.model.events)
-                    screen.message = ""
-                    keys.send_text("s")
-                    await wait_for(lambda: bool(screen.selected) or bool(screen.message))
-                    keys.send_text("\r" if screen.selected else "p")
-                    await wait_for(lambda since=since: len(ann.model.events) > since, 30)
+                    if ann.model.my_turn:
+                        await my_turn_by_keys(table, keys)
                 seat = mal.model.seat
                 keys.send_text("n")
                 await wait_for(
@@ -70,8 +59,6 @@ async def test_n_nudges_the_seat_the_table_waits_for_and_the_timer_then_moves(
                 await wait_for(moved_for_mal, 30)
                 assert [e for e in ann.errors if e.about] == []
             finally:
-                network.cancel()
-                running.cancel()
                 reading.cancel()
                 await ann.link.close()
                 await mal.link.close()

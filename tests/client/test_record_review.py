@@ -4,15 +4,12 @@ a server's player had no way to the record of the game they had just played)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from president.client.tui.app import TableApp
 from president.client.tui.replay_app import ReplayApp
 from president.protocol import messages as m
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
+from ..harness.apps import my_turn_by_keys, table_app
 from ..harness.servers import bot_key, client, running_server
 from ..harness.waiting import wait_for
 
@@ -24,48 +21,29 @@ async def test_v_at_a_game_over_asks_its_record_and_opens_its_review(tmp_path: P
         await ann.send(m.Join(table="T"))
         for _ in range(2):
             await ann.send(m.AddBot(table="T", strategy="greedy"))
-        with create_pipe_input() as keys:
-            table = TableApp(ann, input=keys, output=DummyOutput())
-            network = asyncio.create_task(table.network())
-            running = asyncio.create_task(table.app.run_async())
-            try:
-                await wait_for(lambda: ann.model.slot is not None)
-                keys.send_text("r")
-                while not table.screen.game_over():  # (ann plays s's moves to the end)
-                    await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60)
-                    if table.screen.game_over():
-                        break
-                    since = len(ann.model.events)
-                    table.screen.message = ""
-                    keys.send_text("s")
-                    await wait_for(lambda: bool(table.screen.selected or table.screen.message))
-                    keys.send_text("\r" if table.screen.selected else "p")
-                    await wait_for(
-                        lambda since=since: (
-                            len(ann.model.events) > since or table.screen.game_over()
-                        ),
-                        30,
-                    )
-                assert "v: its review" in " ".join(table.screen.standings())
-                await wait_for(lambda: len(server.records) == 1)
-                table.screen.message = ""
-                keys.send_text("v")
-                await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 30)
-                viewer = table.shell.top
-                assert isinstance(viewer, ReplayApp)
-                assert viewer.screen.name == Path(server.records[0]).name
-                # q, then v again: the record kept opens again (the server sends one key
-                # one record every few seconds: asked again, it said "ask again in 5 s")
-                keys.send_text("q")
-                await wait_for(lambda: table.shell.top is not viewer, 10)
-                keys.send_text("v")
-                await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 10)
-                assert table.shell.top is not viewer and not table.screen.message
-            finally:
-                network.cancel()
-                running.cancel()
-                await asyncio.gather(running, return_exceptions=True)
-                await ann.link.close()
+        async with table_app(ann) as (table, keys):
+            await wait_for(lambda: ann.model.slot is not None)
+            keys.send_text("r")
+            while not table.screen.game_over():  # (ann plays s's moves to the end)
+                await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60)
+                if ann.model.my_turn and not table.screen.game_over():
+                    await my_turn_by_keys(table, keys)
+            assert "v: its review" in " ".join(table.screen.standings())
+            await wait_for(lambda: len(server.records) == 1)
+            table.screen.message = ""
+            keys.send_text("v")
+            await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 30)
+            viewer = table.shell.top
+            assert isinstance(viewer, ReplayApp)
+            assert viewer.screen.name == Path(server.records[0]).name
+            # q, then v again: the record kept opens again (the server sends one key
+            # one record every few seconds: asked again, it said "ask again in 5 s")
+            keys.send_text("q")
+            await wait_for(lambda: table.shell.top is not viewer, 10)
+            keys.send_text("v")
+            await wait_for(lambda: isinstance(table.shell.top, ReplayApp), 10)
+            assert table.shell.top is not viewer and not table.screen.message
+        await ann.link.close()
 
 
 def test_a_record_with_nothing_to_show_is_said_not_viewed() -> None:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
+from president.client.connection import Client
+from president.client.tui.app import TableApp
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.output import DummyOutput, Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from .screen import Screen
@@ -144,3 +147,33 @@ def app_terminal(rows: int, columns: int) -> Iterator[AppTerminal]:
     """A virtual terminal with its key pipe, closed after."""
     with create_pipe_input() as keys:
         yield AppTerminal(rows, columns, keys)
+
+
+@contextlib.asynccontextmanager
+async def table_app(
+    client: Client, output: Output | None = None
+) -> AsyncIterator[tuple[TableApp, PipeInput]]:
+    """`client`'s table screen running in this process, reading from its server, its keys
+    typed through a pipe (drawn nowhere, or on `output`); stopped at the end."""
+    with create_pipe_input() as keys:
+        table = TableApp(client, input=keys, output=output or DummyOutput())
+        network = asyncio.create_task(table.network())
+        running = asyncio.create_task(table.app.run_async())
+        try:
+            yield table, keys
+        finally:
+            network.cancel()
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+
+
+async def my_turn_by_keys(table: TableApp, keys: PipeInput) -> None:
+    """One turn of mine played by keys, as a person following `s` would: the suggested
+    play and enter, or a pass; back once the server has told of it."""
+    model, screen = table.client.model, table.screen
+    since = len(model.events)
+    screen.message = ""
+    keys.send_text("s")
+    await wait_for(lambda: bool(screen.selected or screen.message))
+    keys.send_text("\r" if screen.selected else "p")
+    await wait_for(lambda: len(model.events) > since or screen.game_over(), 30)
