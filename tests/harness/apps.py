@@ -171,6 +171,11 @@ async def my_turn_by_keys(table: TableApp, keys: PipeInput) -> None:
     """One turn of mine played by keys, as a person following `s` would: the suggested
     play and enter, or a pass; back once the server has told of it."""
     model, screen = table.client.model, table.screen
+    # (the turn can be told before the cards sealed to me are: s then suggests nothing,
+    # a CI run)
+    await wait_for(lambda: bool(model.hand) or not model.my_turn, 30)
+    if not model.my_turn:
+        return
     since = len(model.events)
     screen.message = ""
     keys.send_text("s")
