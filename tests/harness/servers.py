@@ -165,13 +165,15 @@ async def sit_among_server_bots(
     seats: int = 4,
     turn_seconds: int = 60,
     toggles: dict[str, object] | None = None,
+    preset: str = "classic",
+    strategy: str = "random",
 ) -> None:
     """`person` (whose messages are being read) makes table "T", sits in it, and fills
-    the other seats with server-side random bots; not ready yet."""
+    the other seats with server-side bots of `strategy`; not ready yet."""
     await person.send(
         m.CreateTable(
             name="T",
-            preset="classic",
+            preset=preset,
             toggles=toggles or {},  # type: ignore[arg-type]
             seats=seats,
             turn_seconds=turn_seconds,
@@ -180,7 +182,7 @@ async def sit_among_server_bots(
     await person.send(m.Join(table="T"))
     await wait_for(lambda: person.model.slot is not None)
     for _ in range(seats - 1):
-        await person.send(m.AddBot(table="T", strategy="random"))
+        await person.send(m.AddBot(table="T", strategy=strategy))
 
 
 async def round_trip(c: Client, timeout: float = 20) -> None:

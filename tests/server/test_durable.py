@@ -32,6 +32,7 @@ from ..harness.servers import (
     in_play,
     round_trip,
     running_server,
+    sit_among_server_bots,
     table_of_bots,
     tables_of_bots,
     watching,
@@ -467,11 +468,7 @@ async def test_the_hosts_terminal_closed_stops_the_server_as_ctrl_c_does(tmp_pat
     )
     reading = asyncio.create_task(ann.run())
     try:
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="T", strategy="greedy"))
+        await sit_among_server_bots(ann, seats=3, strategy="greedy")
         await ann.send(m.Ready())
         await wait_for(lambda: in_play(ann))
         assert await asyncio.to_thread(server.stop, signal.SIGHUP) == 0, server.errors()

@@ -21,15 +21,11 @@ from ..harness.waiting import wait_for
 pytestmark = pytest.mark.slow
 
 
-async def a_game_among_two_bots(ann: Client, toggles: dict[str, m.Scalar]) -> None:
-    """ann makes table Friday, sits there with two random server bots and plays (as a
-    random bot) its game to the end."""
+async def a_game_among_two_bots(ann: Client, toggles: dict[str, object]) -> None:
+    """ann makes table T (the preset `table`), sits there with two random server bots and
+    plays (as a random bot) its game to the end."""
     bot = BotPlayer(ann, RandomBot(random.Random(5)))
-    await ann.send(m.CreateTable(name="Friday", preset="table", toggles=toggles, seats=3))
-    await ann.send(m.Join(table="Friday"))
-    await wait_for(lambda: ann.model.slot is not None)
-    for _ in range(2):
-        await ann.send(m.AddBot(table="Friday", strategy="random"))
+    await sit_among_server_bots(ann, seats=3, toggles=toggles, preset="table")
     await ann.send(m.Ready())
     await wait_for(bot.game_over.is_set, 60)
 
@@ -71,7 +67,7 @@ async def test_a_host_keeps_the_records_to_the_server_with_private_records(
         task = asyncio.create_task(ann.run())
         await a_game_among_two_bots(ann, {"target": 1})
         heard = ann.errors_heard
-        await ann.send(m.RecordAsk(table="Friday"))
+        await ann.send(m.RecordAsk(table="T"))
         await wait_for(lambda: ann.errors_heard > heard)
         assert "keeps its game records to itself (--private-records)" in ann.errors[-1].message
         assert ann.game_record is None

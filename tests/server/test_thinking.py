@@ -21,7 +21,7 @@ from president.server import thinking
 
 from ..bots.test_strategies import view_with
 from ..harness.processes import ServerProcess
-from ..harness.servers import dialer
+from ..harness.servers import dialer, sit_among_server_bots
 from ..harness.waiting import wait_for
 
 
@@ -154,11 +154,7 @@ async def test_a_bot_worker_ends_when_its_server_is_killed(tmp_path: Path) -> No
         # no search bot had a turn)
         BotPlayer(ann, RandomBot(random.Random(1)))
         task = asyncio.create_task(ann.run())
-        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=3))
-        await ann.send(m.Join(table="T"))
-        await wait_for(lambda: ann.model.slot is not None)
-        for _ in range(2):
-            await ann.send(m.AddBot(table="T", strategy="search"))
+        await sit_among_server_bots(ann, seats=3, strategy="search")
         await ann.send(m.Ready())
 
         def errors() -> list[m.Message]:
