@@ -967,7 +967,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
             screen.message = "a nudge is for a player at the table"
         elif not model.playing:
             screen.message = "nobody to nudge: no hand is being played"
-        elif (table.client.link.conn.version or 0) < m.Nudge.SINCE:
+        elif table.client.version < m.Nudge.SINCE:
             screen.message = "this server is of an older version: it takes no nudges"
         else:  # (the server says why not, if it will not: a timer already runs, ...)
             later(table.client.send(m.Nudge(seen=model.seen)))
