@@ -172,6 +172,32 @@ async def test_president_bot_games_n_plays_exactly_n_games(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+async def test_quick_runs_one_after_another_each_make_their_table(tmp_path: Path) -> None:
+    """A bot writer's fourth quick run, each making its own table (`--table eN`), was
+    refused ("your address already has 3 tables open"): the three before had finished and
+    their bots had left, but their tables counted toward the address's 3 until the
+    server's sweep came (up to 30 s).  A finished game nobody is at counts no more."""
+    from .harness.processes import ServerProcess, bot_process, stop
+
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    bots = None
+    try:
+        for run in range(5):  # (the default cap: 3 tables an address)
+            bots = bot_process(
+                server,
+                env,
+                *("--table", f"e{run}", "--count", "4", "--strategy", "greedy"),
+                *("--set", "target=1", "--name", f"r{run}"),
+            )
+            assert await bots.exits(120) == 0, bots.text() + bots.errors()
+            assert f"r{run}-1: game 1 over" in bots.text(), bots.text()
+    finally:
+        stop(bots)
+        server.stop()
+
+
+@pytest.mark.slow
 async def test_more_bots_than_free_seats_fill_them_and_play(tmp_path: Path) -> None:
     """A game-night pass: `president bot --count 2` at a table with one free seat said
     the second could not sit, and the first left again, unsaid (the command failed).  The

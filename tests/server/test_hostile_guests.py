@@ -95,6 +95,74 @@ async def test_one_address_cannot_hold_the_servers_tables() -> None:
     assert "Friday" in hall.tables and ann.errors() == []
 
 
+async def test_a_finished_game_nobody_is_at_counts_toward_no_address() -> None:
+    """A bot writer's fourth quick run was refused: its three tables' games were over and
+    their bots gone, yet they counted toward its address's 3 until the sweep came.  A
+    finished game where no person is connected counts no more, and at the server's cap
+    it is the first to make room; a table before its game, or a game over that someone
+    still watches, counts as before."""
+    hall = lobby(max_tables=20, tables_per_address=3, bots_per_address=20)
+    tinker, friend = Guest("tinker", address="10.0.0.5"), Guest("friend", address="10.0.0.5")
+    watcher = Guest("w", address="10.0.0.9")
+    for guest in (tinker, friend, watcher):
+        hall.welcome(guest)
+    await hall.handle(tinker, create("waiting"))
+    await hall.handle(friend, m.Join(table="waiting"))
+
+    async def bots_play(name: str, seen_by: Guest) -> None:
+        """A game of four bots to 1 point, watched to its end by `seen_by` (a game
+        plays on only while a person is there)."""
+        await hall.handle(tinker, create(name, toggles={"target": 1}))
+        for _ in range(4):
+            await hall.handle(tinker, m.AddBot(table=name, strategy="random"))
+        await hall.handle(seen_by, m.Spectate(table=name))
+        await wait_for(lambda: hall.tables[name].status == "finished")
+
+    for name in ("over 1", "over 2"):
+        await bots_play(name, tinker)
+        await hall.handle(tinker, m.Leave())
+    await bots_play("watched", watcher)  # counted: waiting
+    assert tinker.errors() == []
+    await hall.handle(tinker, create("fourth"))  # counted: waiting, watched
+    assert "fourth" in hall.tables and tinker.errors() == []
+    await hall.handle(tinker, m.Join(table="fourth"))
+    await hall.handle(tinker, create("fifth"))  # counted: waiting, watched, fourth
+    assert tinker.errors() == [Code.NOT_ALLOWED] and "fifth" not in hall.tables
+    # a game over whose one person dropped at its end, away in the chair: it counts no
+    # more either, and at the server's cap it is the first to make room (before the
+    # watched game over of bots alone, which made room before)
+    for name in ("over 1", "over 2"):
+        await hall.remove(name, "a test")
+    sam = Guest("sam", address="10.0.0.6")
+    hall.welcome(sam)
+    await hall.handle(sam, create("dropped", seats=3, toggles={"target": 1}))
+    await hall.handle(sam, m.Join(table="dropped"))
+    for _ in range(2):
+        await hall.handle(sam, m.AddBot(table="dropped", strategy="random"))
+    await hall.handle(sam, m.Ready())
+    dropped = hall.tables["dropped"]
+
+    def sams_turn() -> int | None:
+        game = dropped.game
+        return None if game is None or game.actor is None else game.actor
+
+    while dropped.status != "finished":
+        await wait_for(lambda: dropped.status == "finished" or sams_turn() == 0)
+        async with dropped.lock:
+            game, seat = dropped.game, sams_turn()
+        if seat == 0 and game is not None and dropped.status != "finished":
+            await dropped.act(sam, game.timeout_action(seat))
+    await hall.disconnect(sam)
+    assert dropped.chairs.slots[0].away_since is not None and sam.errors() == []
+    hall.config = replace(hall.config, max_tables=len(hall.tables))
+    ann = Guest("ann", address="10.0.0.7")
+    hall.welcome(ann)
+    await hall.handle(ann, create("Friday"))
+    assert ann.errors() == [] and "Friday" in hall.tables
+    assert set(hall.tables) == {"waiting", "watched", "fourth", "Friday"}
+    await hall.close()
+
+
 async def test_many_addresses_cannot_hold_every_table_for_ever() -> None:
     """At the table cap, room for a new table: first a table of server bots alone, then
     one that has not started `unstarted_table_seconds` after it was made, whoever sits
