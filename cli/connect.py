@@ -26,7 +26,7 @@ from president.client.connection import (
     resolve_pin,
 )
 from president.client.identity import default_identity
-from president.client.model import TableModel
+from president.client.model import Sealed, TableModel
 from president.client.pinning import KnownServers, PinError, ask_the_host
 from president.client.tui.app import TableApp
 from president.client.tui.background import ask_background
@@ -131,8 +131,17 @@ async def lobby_and_tables(
                 with contextlib.suppress(ConnectionError, OSError):
                     await client.send(m.Leave())
             client.model = TableModel(me=client.model.me)
+            review = ""
+            dealt = any(isinstance(news, Sealed) for news in model.news)
+            if model.slot is not None and dealt and model.name:
+                # a game dealt me a hand here: `v` in the lobby asks its record (a review
+                # pass: once the table was left, the game's review was out of reach)
+                screen.last_game, screen.last_record = model.name, table.kept_record
+                if table.screen.records_sent:
+                    over = "" if table.screen.game_ended() else ", once it is over"
+                    review = f"v: the review of your game at {model.name}{over}"
             if lost is None:
-                screen.message = ""
+                screen.message = review
             elif lost.about == m.Spectate.TYPE:  # (watching, not let watch again after a drop)
                 screen.message = f"you are no longer watching: {lost.message}"
             else:

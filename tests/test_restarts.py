@@ -114,6 +114,13 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         # (README: `v` at a game over reviews it, the record sent by the server)
         ann.send("v")
         await ann.shows("review of ann", 60)
+        # and from the lobby, once she has left the table (the record kept opens again)
+        ann.send("q")
+        await ann.shows("v: its review")
+        ann.send("q")
+        await ann.shows("v: the review of your game at")
+        ann.send("v")
+        await ann.shows("review of ann")
         assert server.stop(signal.SIGINT) == 0
         assert "1 game record written" in server.text(), server.text() + server.errors()
     finally:

@@ -406,6 +406,11 @@ class TableApp:
         self.screen.message = "asking the server for the game's record ..."
         self.spawn(self.client.send(m.RecordAsk(table=table.name)))
 
+    @property
+    def kept_record(self) -> tuple[str, str, bytes] | None:
+        """The record of the game over here that `v` fetched (table, file name, bytes)."""
+        return self._record_kept
+
     def _record_came(self) -> None:
         """The record asked for, whole: its review over the table (it follows me)."""
         came, self.client.game_record = self.client.game_record, None

@@ -155,9 +155,24 @@ def open_review(table: Table) -> None:
     show_review(table, data, Path(path).name, extras.me)
 
 
-def show_review(table: Table, data: bytes, name: str, me: str) -> None:
+class _Says(Protocol):
+    message: str
+
+
+class Viewing(Protocol):
+    """What a review opens over: a screen with a message line, on a shell (the table's
+    screen, or the lobby's: a player's last game, reviewed after leaving its table)."""
+
+    @property
+    def screen(self) -> _Says: ...
+
+    @property
+    def shell(self) -> Shell: ...
+
+
+def show_review(table: Viewing, data: bytes, name: str, me: str) -> None:
     """A game's record (`data`, the file `name`) reviewed in the replay viewer over the
-    table, following `me` (q comes back)."""
+    table (or the lobby), following `me` (q comes back)."""
     try:
         document = loads(data)
     except NotARecord as exc:

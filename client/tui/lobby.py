@@ -273,6 +273,11 @@ class LobbyScreen:
     #: The server's last refusal, while it is the message: it goes after a while
     #: (`LobbyApp`; a recheck read "try again in 11 s" minutes after the wait was over).
     refusal: str = ""
+    #: The table of the last game this client played here (dealt a hand in it, over or
+    #: left), whose record `v` asks of the server; and that record once it came (table,
+    #: file name, bytes: `v` again opens it, the server sends a key one every few seconds).
+    last_game: str = ""
+    last_record: tuple[str, str, bytes] | None = field(default=None, repr=False)
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None

@@ -31,6 +31,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
+from .coach import show_review
 from .fit import (
     cells,
     cut,
@@ -70,7 +71,8 @@ LOBBY_HELP = (
     ),
     ("c", "chat to the lobby (enter sends, esc cancels)"),
     ("r", "ask the server for the table list again"),
-    ("l", "the server's ladder (ratings, mu - 3 sigma) beside the tables; l again: the table"),
+    ("v", "review your last game here (from the server)"),
+    ("l", "the server's ladder (l again: the tables)"),
     ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (esc closes it)"),
     ("q  ctrl-c", "quit; ctrl-z: to the shell (fg comes back)"),
@@ -140,6 +142,9 @@ class LobbyApp:
         screen.ladder = client.ladder  # (one ladder, as the client hears it)
         #: The players whose ratings were last asked for (the chosen table's).
         self.rated: tuple[str, ...] = ()
+        #: The table whose game's record `v` asked for, until it comes.
+        self._record_asked = ""
+        self._covered = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.container = self._layout()
         self.bindings = create_lobby_bindings(self)
@@ -163,12 +168,19 @@ class LobbyApp:
         """The server's refusal goes after `REFUSAL_SECONDS` (the app redraws every half
         second); any other message stays until replaced."""
         screen = self.screen
+        if self._covered:  # (on top again: the list may have changed meanwhile)
+            self._covered = False
+            self.send(m.ListTables())
         age = self._message.of(screen.message, self.clock())
         if screen.message and screen.message == screen.refusal and age >= REFUSAL_SECONDS:
             screen.message = screen.refusal = ""
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
+        if isinstance(message, m.GameRecord) and self.client.game_record is not None:
+            self._record_came()
+        elif isinstance(message, m.Error) and message.about == m.RecordAsk.TYPE:
+            self._record_asked = ""  # (refused: the screen says why)
         if isinstance(message, m.Tables) and not message.more and not self.screen.ladder.heard:
             self.ask_ladder()
         if isinstance(message, (m.Tables, m.TableChanged)):
@@ -212,6 +224,42 @@ class LobbyApp:
         task = asyncio.ensure_future(go())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def ask_record(self) -> None:
+        """`v`: the review of my last game here, over the lobby (its record asked of the
+        server, protocol 17; kept once it came)."""
+        s = self.screen
+        if not s.last_game:
+            s.message = "v reviews your last game here: you have played none since connecting"
+            return
+        if self.client.version < m.GameRecord.SINCE:
+            s.message = (
+                "this server does not send a game's record (an older president): the host"
+                " has it in the server's records/ folder"
+            )
+            return
+        kept = s.last_record
+        if kept is not None and kept[0] == s.last_game:
+            self._review(kept)
+            return
+        self.client.game_record = None
+        self._record_asked = s.last_game
+        s.message = f"asking the server for the record of your game at {s.last_game} ..."
+        self.send(m.RecordAsk(table=s.last_game))
+
+    def _record_came(self) -> None:
+        came, self.client.game_record = self.client.game_record, None
+        if came is None or came[0] != self._record_asked:
+            return
+        self._record_asked, self.screen.last_record = "", came
+        self.screen.message = ""
+        self._review(came)
+
+    def _review(self, record: tuple[str, str, bytes]) -> None:
+        """The viewer over the lobby; the table list asked again when the lobby is on top
+        once more (the viewer heard the server meanwhile, not the lobby)."""
+        show_review(self, record[2], record[1], self.screen.me)
+        self._covered = self.shell.top is not self
 
     def ask_ladder(self) -> None:
         """The top of the ladder (for the pane `l` shows)."""
@@ -370,10 +418,12 @@ class LobbyApp:
             return "class:dim", s.form.hint()
         if s.showing_ladder:  # (first: at 60x16 nothing said how to put it away)
             return "class:dim", "l back to the tables · enter sits · c chat · ? help · q quits"
+        # the least needed last: a narrow screen drops them first (the help has all)
+        review = " · v reviews your last game" if s.last_game else ""
         return (
             "class:dim",
-            # the least needed last: a narrow screen drops them first (the help has all)
-            "enter sits · n new table · w watches · c chat · l ladder · b adds a bot · ? help · q quits",
+            f"enter sits{review} · n new table · w watches · c chat · l ladder · b adds a bot"
+            " · ? help · q quits",
         )
 
     def _status_lines(self) -> list[tuple[str, str]]:
@@ -615,6 +665,10 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
     @kb.add("c", filter=browsing)
     def _chat(event: KeyPressEvent) -> None:
         lobby.ask("chat", "say: ")
+
+    @kb.add("v", filter=browsing)
+    def _review(event: KeyPressEvent) -> None:
+        lobby.ask_record()
 
     @kb.add("r", filter=browsing)
     def _refresh(event: KeyPressEvent) -> None:

@@ -4,6 +4,7 @@ a server's player had no way to the record of the game they had just played)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from president.client.tui.replay_app import ReplayApp
@@ -102,3 +103,86 @@ def test_a_game_stopped_for_too_few_players_is_reviewed_too() -> None:
     Table.screen = playing
     open_review(Table())  # type: ignore[arg-type]
     assert asked == ["asked"] and playing.message == "the review opens once the game is over"
+
+
+async def test_v_in_the_lobby_reviews_the_game_i_left_its_table_after(tmp_path: Path) -> None:
+    """A review pass: once a player had left the table of a game over, its review was out
+    of reach (`v` was a key of the table screen alone).  Back in the lobby the message
+    line says `v` reviews it, and `v` opens it: asked of the server, then kept."""
+    from president.cli.connect import lobby_and_tables
+    from president.client.connection import Client, connect
+    from president.client.pinning import KnownServers
+    from president.client.tui.app import TableApp
+    from president.client.tui.lobby import LobbyScreen
+    from president.client.tui.lobby_app import LobbyApp
+    from president.client.tui.shell import Shell
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from ..harness.apps import my_turn_by_keys
+
+    async with running_server(tmp_path, bot_delay=0.0, pause_between_hands=0.0) as server:
+        address = f"127.0.0.1:{server.port}"
+        link = await connect(
+            address,
+            "ann",
+            pin=server.fingerprint,
+            known=KnownServers(tmp_path / "k"),
+            identity=bot_key("ann"),
+        )
+        ann = Client(link)
+        screen = LobbyScreen(me="ann", server=link.server, address=address)
+        with create_pipe_input() as keys:
+            shell = Shell(input=keys, output=DummyOutput())
+            screens = asyncio.create_task(lobby_and_tables(ann, screen, bots="greedy", shell=shell))
+            await wait_for(lambda: isinstance(shell.top, LobbyApp))
+            lobby = shell.top
+            assert isinstance(lobby, LobbyApp)
+
+            def lobby_now() -> LobbyApp:
+                top = shell.top
+                assert isinstance(top, LobbyApp)
+                return top
+
+            assert "v reviews" not in lobby._status_text()[1]
+            keys.send_text("v")  # no game yet
+            await wait_for(lambda: "you have played none" in screen.message)
+            await ann.send(
+                m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3)
+            )
+            await wait_for(lambda: any(t.name == "T" for t in screen.tables))
+            keys.send_text("\r")  # sit at it
+            await wait_for(lambda: isinstance(shell.top, TableApp) and ann.model.slot is not None)
+            table = shell.top
+            assert isinstance(table, TableApp)
+            keys.send_text("bb")
+            await wait_for(
+                lambda: ann.model.view is not None and all(c.name for c in ann.model.view.chairs)
+            )
+            keys.send_text("r")
+            while not table.screen.game_over():
+                await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60)
+                if ann.model.my_turn and not table.screen.game_over():
+                    await my_turn_by_keys(table, keys)
+            await wait_for(lambda: len(server.records) == 1)
+            keys.send_text("q")  # back to the lobby
+            await wait_for(lambda: isinstance(shell.top, LobbyApp))
+            assert screen.message == "v: the review of your game at T"
+            screen.message = ""  # (then the keys: v among them)
+            assert "v reviews your last game" in lobby_now()._status_text()[1]
+            keys.send_text("v")
+            await wait_for(lambda: isinstance(shell.top, ReplayApp), 30)
+            viewer = shell.top
+            assert isinstance(viewer, ReplayApp)
+            assert viewer.screen.name == Path(server.records[0]).name
+            keys.send_text("q")
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10)
+            keys.send_text("v")  # kept: the server is not asked again (one every 5 s)
+            await wait_for(lambda: isinstance(shell.top, ReplayApp), 10)
+            assert shell.top is not viewer
+            keys.send_text("q")
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10)
+            keys.send_text("q")
+            await asyncio.wait_for(screens, 30)
+        await link.close()
+        assert not [e for e in ann.errors if e.about == m.RecordAsk.TYPE], ann.errors
