@@ -168,10 +168,12 @@ def lines(
                     line = "     "
                 line += item
             out.append(line)
-    if any(e.provisional for e in entries):
+    if any(e.provisional and not e.unrated for e in entries):
         out.append(  # (under 80 columns: at 100 its last letter went to a line alone)
             "? provisional: not yet met by enough settled players, listed after them"
         )
+    if any(e.unrated for e in entries):
+        out.append("unrated: no hand has rated them yet (server bots rate nobody)")
     return [shown(line) for line in out]
 
 

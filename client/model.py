@@ -545,7 +545,10 @@ class Ladder:
 
 def shown(entry: m.RatingEntry) -> str:
     """A rating as a screen shows it: marked `?` while provisional (not established:
-    listed after every established player, and not settled), as lichess marks one."""
+    listed after every established player, and not settled), as lichess marks one;
+    "unrated" while no hand has rated the player (its mu - 3 sigma is 0)."""
+    if entry.unrated:
+        return "unrated"
     return f"{entry.rating}?" if entry.provisional else str(entry.rating)
 
 

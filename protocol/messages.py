@@ -7,7 +7,7 @@ import dataclasses
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
 from .codec import pack
 from .errors import Code, RemoteProtocolError
@@ -1172,6 +1172,13 @@ class Office:
     kept: Count
 
 
+#: A player no hand has rated yet, as the wire gives it (mu, sigma: OpenSkill's defaults
+#: times 60, server/ratings.py's): the shown rating, mu - 3 sigma, is 0, which a screen
+#: says as "unrated", not as a rating of zero (a player's pass read "rating 0?" at their
+#: seat, among server bots, which rate nobody, as "you are rated zero").
+UNRATED: Final = (1500, 500)
+
+
 @dataclass(frozen=True)
 class RatingEntry:
     """One player on the server's ladder."""
@@ -1193,6 +1200,12 @@ class RatingEntry:
     #: Not yet established (docs/ratings.md): listed after every established player, and
     #: its rating not settled.  Version 11.
     provisional: Annotated[bool, Since(11)] = False
+
+    @property
+    def unrated(self) -> bool:
+        """No hand has rated the player yet (`UNRATED`): provisional, at the newcomer's
+        mu and sigma."""
+        return self.provisional and (self.mu, self.sigma) == UNRATED
 
 
 @message("leaderboard")

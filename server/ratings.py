@@ -18,11 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openskill.models import PlackettLuce
+from president.protocol.messages import UNRATED
 
 #: OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) times 60, so that the
 #: shown numbers are whole: a newcomer is 1500 +- 500, shown as 1500 - 3 x 500 = 0.
-MU = 1500.0
-SIGMA = 500.0
+MU = float(UNRATED[0])
+SIGMA = float(UNRATED[1])
 #: A game at the default target is about ten hands.
 HANDS_PER_GAME = 10
 #: The drift added to sigma per rated hand: OpenSkill's tau is per match (here a game),

@@ -77,7 +77,7 @@ class SeatRow:
 
 def rating_text(rating: str | None) -> str:
     """A seat's rating as its row shows it ("" when not rated or not heard)."""
-    return "" if rating is None else f"rating {rating}"
+    return "" if rating is None else rating if rating == "unrated" else f"rating {rating}"
 
 
 def skipped_seats(events: Sequence[Event], start: int = 0) -> frozenset[int]:

@@ -614,6 +614,27 @@ async def test_the_help_explains_a_rating_not_settled_when_a_seat_shows_one(sett
         assert ("not settled yet" in text) is not settled, text
 
 
+async def test_a_player_no_hand_has_rated_shows_as_unrated_not_as_zero() -> None:
+    """A player's pass: among server bots all evening (which rate nobody), their seat
+    read "rating 0?" (mu - 3 sigma of a newcomer), as if rated zero.  It reads "unrated"
+    at the seat, on the lobby's ladder and in `president stats`; a provisional player a
+    hand has moved keeps its number and its mark."""
+    from president.cli.stats import lines as ladder_lines
+    from president.client.model import shown
+
+    newcomer = replace(rated("cat", 2, 0, hands=5), mu=1500, sigma=500, provisional=True)
+    moved = replace(rated("dan", 3, 0), mu=1290, sigma=430, provisional=True)
+    assert (shown(newcomer), shown(moved)) == ("unrated", "0?")
+    async with open_table(mid_hand, 30, 100) as (table, terminal):
+        table.client.ladder.take(m.Ratings(start=0, total=1, entries=(newcomer,), players=("cat",)))
+        text = await terminal.redraw()
+        assert "unrated" in text and "rating 0" not in text, text
+    lines = ladder_lines("srv", 2, [rated("ann", 1, 700), newcomer])
+    row = next(line for line in lines if " cat " in line)
+    assert "unrated" in row and " 0?" not in row, lines
+    assert lines[-1] == "unrated: no hand has rated them yet (server bots rate nobody)"
+
+
 async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
     """At 60x16 the table's help does not fit: a page, and a line saying how to see the
     next; `?` (or space) shows it, every line of the help on one page or the other, and
