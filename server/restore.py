@@ -78,6 +78,7 @@ def _rebuild(
     game_id = ""
     hand_log = HandLog()  # the hand in play's events, numbered as they were sent
     timeouts = marks if marks is not None else {}
+    dealt_keys: set[str] = set()  # (`Table.dealt_keys`: who may have the game's record)
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -90,6 +91,7 @@ def _rebuild(
             game = Game(settings.rules, body["players"])
             games.append(game)
             timeouts.clear()
+            dealt_keys.clear()
             # (a journal from before the ladder: an id of its own, from where it began)
             game_id = str(body.get("game_id") or f"journal-{log_id}-{body.get('number', 0)}")
             status, secret = "playing", None
@@ -110,6 +112,7 @@ def _rebuild(
                 )
                 hand_log.replay(settings.name, number, events)
                 secret = DealSecret.from_entry(body)
+                dealt_keys.update(str(key) for key in body.get("keys", ()))
             else:
                 events = game.apply(*action_from_json(body["action"]))
                 why = body.get("timeout", "")
@@ -144,6 +147,7 @@ def _rebuild(
         game_id=game_id,
         hand_log=hand_log,
         timeouts=timeouts,
+        dealt_keys=dealt_keys,
     )
 
 
@@ -193,6 +197,8 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
     if live.status == "playing":  # the id its hands are counted under on the ladder
         compare("game id", live.game_id, rebuilt.game_id)
         compare("the table's moves", live.timeouts, rebuilt.timeouts)  # (in its record)
+        # (who may have its record: a leaver before a restart was refused it after)
+        compare("the keys dealt a hand", live.dealt_keys, rebuilt.dealt_keys)
     if not found and game.hand >= 0:
         for seat in range(len(game.seating)):
             compare(f"seat {seat}'s view", game.view_for(seat), again.view_for(seat))

@@ -15,7 +15,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from president.bots.strategies import Strategy
@@ -232,6 +232,7 @@ class Table:
         game_id: str = "",
         hand_log: HandLog | None = None,
         timeouts: Mapping[tuple[int, int], m.TimeoutReason] | None = None,
+        dealt_keys: Iterable[str] = (),
     ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
@@ -252,6 +253,7 @@ class Table:
         table._last_move = number
         table.hand_log = hand_log or HandLog()
         table.timeouts = dict(timeouts or {})
+        table.dealt_keys = set(dealt_keys)
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -1205,14 +1207,18 @@ class Table:
         assert game is not None and secret is not None
         dealt = secret.cut(self.settings.rules)
         events = game.start_hand(seating=secret.order_names, dealer=secret.dealer, deal=dealt)
-        self.dealt_keys |= self._keys_dealt()
+        keys = self._keys_dealt()
+        self.dealt_keys |= keys
+        entry = secret.entry(dealt)
+        if keys:  # (journaled: one who leaves before a restart may still have the record)
+            entry["keys"] = sorted(keys)
         self._hand_began = self._last_move = self.number + 1
         self._timed_out = {}
         self._reckon_owed()  # (anything still counted, closed first)
         for slot in self.chairs.slots:  # (here at the deal: a hand of its own)
             if slot.present:
                 slot.owed_away = 0.0
-        self._after(events, "deal", secret.entry(dealt))
+        self._after(events, "deal", entry)
 
     def finish(self) -> None:
         """The game is over (or stopped): its record, and the chairs ready for another."""

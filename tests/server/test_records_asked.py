@@ -128,3 +128,29 @@ async def test_one_key_is_sent_one_record_every_few_seconds(tmp_path: Path) -> N
         assert isinstance(await asked(clients[1]), tuple)  # (another player's key)
         for task in tasks:
             task.cancel()
+
+
+async def test_who_left_before_a_restart_may_still_have_the_record(tmp_path: Path) -> None:
+    """Who was dealt a hand of the game was kept in memory alone: one who left it, the
+    server then restarted mid-game, was refused its record at its end (only the keys of
+    the hand in play were known again).  Each deal's keys are journaled."""
+    async with running_server(tmp_path, seed_seconds=120) as server:
+        clients, _bots, tasks = await table_of_bots(server, tmp_path, players=4)
+        await wait_for(lambda: all(c.model.public is not None for c in clients))
+        await clients[0].send(m.Leave())
+        game = server.lobby.tables["T"].game
+        assert game is not None
+        await wait_for(lambda: game.hand >= 1 and "bot0" not in game.seating, 60)
+        for task in tasks:
+            task.cancel()
+    async with running_server(tmp_path, seed_seconds=120) as again:
+        table = again.lobby.tables["T"]
+        assert table.status == "playing"
+        table.finish()  # (the game stopped here: its record written, as at a game's end)
+        await wait_for(lambda: len(again.records) == 1)
+        bot0 = await client(again, "bot0", tmp_path, identity=bot_key("bot0"))
+        reading = asyncio.create_task(bot0.run())
+        got = await asked(bot0)
+        assert isinstance(got, tuple) and got[2] == Path(again.records[0]).read_bytes(), got
+        reading.cancel()
+        await bot0.link.close()
