@@ -134,8 +134,17 @@ async def test_v_in_the_lobby_reviews_the_game_i_left_its_table_after(tmp_path: 
         screen = LobbyScreen(me="ann", server=link.server, address=address)
         with create_pipe_input() as keys:
             shell = Shell(input=keys, output=DummyOutput())
+
+            def state() -> str:  # (what a failed wait says)
+                top = shell.top
+                said = getattr(getattr(top, "screen", None), "message", None)
+                return (
+                    f"stack {[type(s).__name__ for s in shell.stack]}, its message {said!r},"
+                    f" the lobby's {screen.message!r}, ann's errors {ann.errors}"
+                )
+
             screens = asyncio.create_task(lobby_and_tables(ann, screen, bots="greedy", shell=shell))
-            await wait_for(lambda: isinstance(shell.top, LobbyApp))
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 20, state)
             lobby = shell.top
             assert isinstance(lobby, LobbyApp)
 
@@ -146,42 +155,46 @@ async def test_v_in_the_lobby_reviews_the_game_i_left_its_table_after(tmp_path: 
 
             assert "v reviews" not in lobby._status_text()[1]
             keys.send_text("v")  # no game yet
-            await wait_for(lambda: "you have played none" in screen.message)
+            await wait_for(lambda: "you have played none" in screen.message, 20, state)
             await ann.send(
                 m.CreateTable(name="T", preset="classic", toggles={"target": 1}, seats=3)
             )
-            await wait_for(lambda: any(t.name == "T" for t in screen.tables))
+            await wait_for(lambda: any(t.name == "T" for t in screen.tables), 20, state)
             keys.send_text("\r")  # sit at it
-            await wait_for(lambda: isinstance(shell.top, TableApp) and ann.model.slot is not None)
+            await wait_for(
+                lambda: isinstance(shell.top, TableApp) and ann.model.slot is not None, 20, state
+            )
             table = shell.top
             assert isinstance(table, TableApp)
             keys.send_text("bb")
             await wait_for(
-                lambda: ann.model.view is not None and all(c.name for c in ann.model.view.chairs)
+                lambda: ann.model.view is not None and all(c.name for c in ann.model.view.chairs),
+                20,
+                state,
             )
             keys.send_text("r")
             while not table.screen.game_over():
-                await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60)
+                await wait_for(lambda: table.screen.game_over() or ann.model.my_turn, 60, state)
                 if ann.model.my_turn and not table.screen.game_over():
                     await my_turn_by_keys(table, keys)
-            await wait_for(lambda: len(server.records) == 1)
+            await wait_for(lambda: len(server.records) == 1, 20, state)
             keys.send_text("q")  # back to the lobby
-            await wait_for(lambda: isinstance(shell.top, LobbyApp))
-            assert screen.message == "v: the review of your game at T"
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 20, state)
+            assert screen.message == "v: the review of your game at T", state()
             screen.message = ""  # (then the keys: v among them)
             assert "v reviews your last game" in lobby_now()._status_text()[1]
             keys.send_text("v")
-            await wait_for(lambda: isinstance(shell.top, ReplayApp), 30)
+            await wait_for(lambda: isinstance(shell.top, ReplayApp), 30, state)
             viewer = shell.top
             assert isinstance(viewer, ReplayApp)
             assert viewer.screen.name == Path(server.records[0]).name
             keys.send_text("q")
-            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10)
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10, state)
             keys.send_text("v")  # kept: the server is not asked again (one every 5 s)
-            await wait_for(lambda: isinstance(shell.top, ReplayApp), 10)
+            await wait_for(lambda: isinstance(shell.top, ReplayApp), 10, state)
             assert shell.top is not viewer
             keys.send_text("q")
-            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10)
+            await wait_for(lambda: isinstance(shell.top, LobbyApp), 10, state)
             keys.send_text("q")
             await asyncio.wait_for(screens, 30)
         await link.close()
