@@ -419,10 +419,10 @@ class LobbyApp:
         if s.showing_ladder:  # (first: at 60x16 nothing said how to put it away)
             return "class:dim", "l back to the tables · enter sits · c chat · ? help · q quits"
         # the least needed last: a narrow screen drops them first (the help has all)
-        review = " · v reviews your last game" if s.last_game else ""
+        review = " · v reviews your game" if s.last_game else ""
         return (
             "class:dim",
-            f"enter sits{review} · n new table · w watches · c chat · l ladder · b adds a bot"
+            f"enter sits · n new table{review} · w watches · c chat · l ladder · b adds a bot"
             " · ? help · q quits",
         )
 

@@ -182,7 +182,7 @@ async def test_v_in_the_lobby_reviews_the_game_i_left_its_table_after(tmp_path: 
             await wait_for(lambda: isinstance(shell.top, LobbyApp), 20, state)
             assert screen.message == "v: the review of your game at T", state()
             screen.message = ""  # (then the keys: v among them)
-            assert "v reviews your last game" in lobby_now()._status_text()[1]
+            assert "v reviews your game" in lobby_now()._status_text()[1]
             keys.send_text("v")
             await wait_for(lambda: isinstance(shell.top, ReplayApp), 30, state)
             viewer = shell.top
