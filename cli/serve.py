@@ -18,7 +18,7 @@ from president.client.tui.fit import fitted
 from president.client.tui.narrator import plural
 from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import Announcement, host_port
-from president.protocol.messages import VERSIONS
+from president.protocol.messages import OFFERED
 from president.server.announce import (
     EVERYWHERE,
     Announcer,
@@ -108,7 +108,7 @@ def announcer(config: ServerConfig, server: Server, interface: str | None) -> An
     announcement = Announcement(
         name=config.name,
         port=server.port,
-        versions=VERSIONS,
+        versions=OFFERED,
         password=config.password is not None,
         fingerprint=normalise_fingerprint(server.fingerprint),
     )

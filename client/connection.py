@@ -32,6 +32,7 @@ from president.protocol.identity import (
     public_bytes,
     sign_proof,
 )
+from president.protocol.packing import unpack_record
 from president.protocol.sealing import SealError, open_hand, public_key_bytes
 
 from .identity import IdentityError
@@ -237,6 +238,13 @@ async def resolve_pin(
     return shown
 
 
+def versions_offered(keyed: bool) -> tuple[int, ...]:
+    """What `hello.versions` lists: with a player key, the newest `LISTED` versions this
+    client speaks (`messages.OFFERED`: a server of an older version refuses a longer
+    list); without one, only the versions before keys."""
+    return m.VERSIONS[-m.LISTED :] if keyed else KEYLESS_VERSIONS
+
+
 async def connect(
     address: str,
     name: str,
@@ -293,7 +301,7 @@ async def connect(
     key = X25519PrivateKey.generate()
     conn = Connection("client")
     link = Link(reader, writer, conn, key, name, shown, "")
-    versions = m.VERSIONS if identity else KEYLESS_VERSIONS
+    versions = versions_offered(identity is not None)
     await link.send(
         m.Hello(
             versions=versions,
@@ -390,6 +398,8 @@ class Client:
         #: The last game record asked for (`record_ask`) and heard whole: (the table, the
         #: record's file name, its JSON's bytes); the pages of one still coming.
         self.game_record: tuple[str, str, bytes] | None = None
+        #: Why the last record's last page made no `game_record` ("" when it did).
+        self.record_dropped = ""
         self._record_pages: list[m.GameRecord] = []
         self.keep = False  # keep every message in `received` (tests, debugging)
         #: Opens a new link to the same server (for taking the seat back after a drop).
@@ -611,11 +621,25 @@ class Client:
             pages[-1].name,
         ):
             pages.clear()
+            self.record_dropped = "its pages came out of order"
             return
         pages.append(page)
         if not page.more:
-            self.game_record = (page.table, page.name, b"".join(p.data for p in pages))
+            data = b"".join(p.data for p in pages)
+            packed = {p.packed for p in pages}
             pages.clear()
+            try:
+                if len(packed) > 1:
+                    raise RemoteProtocolError(
+                        Code.BAD_MESSAGE, "game_record: its pages are packed and not packed"
+                    )
+                if page.packed:
+                    data = unpack_record(data)
+            except RemoteProtocolError as error:  # (dropped: said as the server's error)
+                self._keep(error.code, error.message)
+                self.record_dropped = error.message
+                return
+            self.game_record, self.record_dropped = (page.table, page.name, data), ""
 
     @property
     def version(self) -> int:

@@ -47,12 +47,19 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: `TableView.turn_ms` (the table's turn time, and the running turn's: a player whose
 #: turn has less is told why); version 17 `record_ask` / `game_record` (the record of a
 #: game that has ended, for its players: was it the cards or the play, asked of a
-#: server's game as of `president play`'s).  A field or a
+#: server's game as of `president play`'s); version 18 `GameRecord.packed` (the record
+#: sent compressed: a long game of twelve passed the pages' limit raw).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)
+#: The versions a peer lists (`hello.versions`, `reject.versions`, a LAN announcement's
+#: `proto`): its newest 16, the most those lists hold, as a peer of every earlier version
+#: reads them (a client offering all 17 of version 18 was refused by a server of 17:
+#: "hello.versions: 17 items is outside 1..16").  It speaks the older ones when offered.
+LISTED = 16
+OFFERED: tuple[int, ...] = VERSIONS[-LISTED:]
 
 Name = Annotated[str, Text(1, 32)]
 TableName = Annotated[str, Text(1, 40)]
@@ -251,7 +258,7 @@ class Hello(Message):
     """Client to server, first: the versions it speaks, its name and role, and the
     X25519 public key its hand is sealed to."""
 
-    versions: Annotated[tuple[Annotated[int, Range(1, 255)], ...], Items(1, 16)]
+    versions: Annotated[tuple[Annotated[int, Range(1, 255)], ...], Items(1, LISTED)]
     name: Name
     role: Role
     hand_key: Key
@@ -269,7 +276,7 @@ class Welcome(Message):
 @message("reject")
 @dataclass(frozen=True)
 class Reject(Message):
-    versions: Annotated[tuple[Annotated[int, Range(1, 255)], ...], Items(0, 16)]
+    versions: Annotated[tuple[Annotated[int, Range(1, 255)], ...], Items(0, LISTED)]
     reason: Sentence
 
 
@@ -897,6 +904,9 @@ class GameResults(Message):
 #: is about 40 KB.
 RECORD_PAGE = 4096
 RECORD_PAGES = 48
+#: The most bytes of a record sent `packed` (version 18), unpacked: a client unpacks no
+#: more (a hostile server's few kilobytes that would unpack to gigabytes).
+RECORD_UNPACKED = 4 * 1024 * 1024
 
 
 @message("record_ask")
@@ -916,7 +926,9 @@ class RecordAsk(Message):
 class GameRecord(Message):
     """Version 17: a page of the record asked for with `record_ask`, its JSON's UTF-8
     bytes (page 0 first, the last has `more` false); `name` is the record's file name in
-    the host's `records/`.  A client drops a record of more than `RECORD_PAGES` pages."""
+    the host's `records/`.  A client drops a record of more than `RECORD_PAGES` pages.
+    `packed` (version 18, the same on every page): the pages' bytes, joined, are the
+    record compressed by zlib (RFC 1950), at most `RECORD_UNPACKED` bytes unpacked."""
 
     SINCE = 17
 
@@ -925,6 +937,7 @@ class GameRecord(Message):
     page: Annotated[int, Range(0, RECORD_PAGES - 1)]
     more: bool
     data: Annotated[bytes, Size(1, RECORD_PAGE)]
+    packed: Annotated[bool, Since(18)] = False
 
 
 def pages_most(kind: type[HandHistory | GameResults]) -> int:

@@ -18,6 +18,7 @@ from president.engine import Rules, RulesError, find_preset
 from president.protocol import messages as m
 from president.protocol import wire
 from president.protocol.errors import Code, RemoteProtocolError
+from president.protocol.packing import pack_record
 
 from . import thinking
 from .chat import ChatBudget, ChatKept, line_problem
@@ -935,16 +936,19 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
             del sent[key]
     sent[guest.player_id] = now
     path = Path(written)
-    most = m.RECORD_PAGE * m.RECORD_PAGES
+    most = m.RECORD_PAGE * m.RECORD_PAGES  # (on the wire)
+    packed = guest.version >= 18  # (`GameRecord.packed`: a long game of 12 passed `most`)
     try:
         with path.open("rb") as kept:
-            data = kept.read(most + 1)
+            data = kept.read((m.RECORD_UNPACKED if packed else most) + 1)
     except OSError:
         data = b""
     if not data:  # (gone past `--max-records`, or taken away: an answer all the same)
         raise TableError(
             Code.NOT_ALLOWED, f"the record of that game is not kept any more ({path.name})"
         )
+    if packed and len(data) <= m.RECORD_UNPACKED:
+        data = await asyncio.to_thread(pack_record, data)  # (zlib: not on the loop)
     if len(data) > most:
         raise TableError(
             Code.NOT_ALLOWED,
@@ -953,7 +957,7 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
     pages = [data[at : at + m.RECORD_PAGE] for at in range(0, len(data), m.RECORD_PAGE)]
     for number, page in enumerate(pages):
         more = number < len(pages) - 1
-        guest.deliver(m.GameRecord(name, path.name, number, more, page))
+        guest.deliver(m.GameRecord(name, path.name, number, more, page, packed))
 
 
 # --- the ladder (issue 15) ------------------------------------------------------------

@@ -310,7 +310,7 @@ class Session:
                 message = self.conn.next_event()
             except RemoteProtocolError as error:
                 if fatal:
-                    self.deliver(m.Reject(versions=m.VERSIONS, reason=error.message[:500]))
+                    self.deliver(m.Reject(versions=m.OFFERED, reason=error.message[:500]))
                     self.closed = True
                     return None
                 self._refuse(error)
@@ -353,15 +353,15 @@ class Session:
             return False
         version = choose_version(hello.versions)
         if version is None:
-            self.deliver(m.Reject(versions=m.VERSIONS, reason="no protocol version in common"))
+            self.deliver(m.Reject(versions=m.OFFERED, reason="no protocol version in common"))
             return False
         password = self.config.password
         if password is not None and hello.password is None:  # not a guess: no wait after it
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=m.NEEDS_PASSWORD))
+            self.deliver(m.Reject(versions=m.OFFERED, reason=m.NEEDS_PASSWORD))
             return False
         problem = key_problem(hello.hand_key)
         if problem is not None:
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
+            self.deliver(m.Reject(versions=m.OFFERED, reason=problem))
             return False
         proven: bytes | None = None
         if version >= IDENTITY_VERSION:
@@ -379,11 +379,11 @@ class Session:
             seated = None if key is None else lambda: self.handler.holds_seat(player_id(key))
             async with guard.turn(self.address, "server"):  # (one check at a time an address)
                 if wait := guard.refusal(self.address, "server", proven, seated):
-                    self.deliver(m.Reject(versions=m.VERSIONS, reason=wait))  # not checked
+                    self.deliver(m.Reject(versions=m.OFFERED, reason=wait))  # not checked
                     return False
                 if not await password_checks(password, hello.password, self.address):
                     guard.wrong(self.address, "server")
-                    self.deliver(m.Reject(versions=m.VERSIONS, reason=m.WRONG_PASSWORD))
+                    self.deliver(m.Reject(versions=m.OFFERED, reason=m.WRONG_PASSWORD))
                     return False
                 # (the right password is no guess: its check is not counted against the
                 # budgets; a crowd giving it, or a guest's reconnection loop, held every
@@ -405,10 +405,10 @@ class Session:
             refusal = self.names.refusal(hello.name, self.player_id, self.address, not watching)
         if refusal is not None:
             log.info("%s: %s refused: %s", self.address, hello.name, refusal)
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=refusal))
+            self.deliver(m.Reject(versions=m.OFFERED, reason=refusal))
             return False
         if (full := self.admit(self)) is not None:
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=full))
+            self.deliver(m.Reject(versions=m.OFFERED, reason=full))
             return False
         self.name, self.role, self.hand_key = hello.name, hello.role, hello.hand_key
         self.welcomed = True
@@ -435,7 +435,7 @@ class Session:
         )
         if problem is not None:
             log.info("%s: player key refused: %s", self.address, problem)
-            self.deliver(m.Reject(versions=m.VERSIONS, reason=problem))
+            self.deliver(m.Reject(versions=m.OFFERED, reason=problem))
             return None
         return proof.player_key
 

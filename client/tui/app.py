@@ -267,6 +267,11 @@ class TableApp:
     async def on_message(self, message: m.Message) -> None:
         if isinstance(message, m.GameRecord) and self.client.game_record is not None:
             self._record_came()
+        elif isinstance(message, m.GameRecord) and not message.more and self._record_asked:
+            self._record_asked = None  # (dropped: the client says why)
+            self.screen.message = (
+                f"the server's record could not be read: {self.client.record_dropped}"
+            )
         news = self.screen.record(message)
         if not self.screen.game_ended():  # (another game: its record is another)
             self._record_kept = None

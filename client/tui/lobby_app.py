@@ -179,6 +179,11 @@ class LobbyApp:
         self.screen.record(message)
         if isinstance(message, m.GameRecord) and self.client.game_record is not None:
             self._record_came()
+        elif isinstance(message, m.GameRecord) and not message.more and self._record_asked:
+            self._record_asked = ""  # (dropped: the client says why)
+            self.screen.message = (
+                f"the server's record could not be read: {self.client.record_dropped}"
+            )
         elif isinstance(message, m.Error) and message.about == m.RecordAsk.TYPE:
             self._record_asked = ""  # (refused: the screen says why)
         if isinstance(message, m.Tables) and not message.more and not self.screen.ladder.heard:

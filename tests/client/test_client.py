@@ -433,3 +433,40 @@ async def test_a_frame_over_the_limit_ends_the_link_instead_of_leaving_it_deaf()
     client = Client(link)  # type: ignore[arg-type]
     await asyncio.wait_for(client.run(), 5)
     assert client.errors[-1].code == Code.FRAME_TOO_LARGE
+
+
+async def test_a_packed_record_that_does_not_unpack_is_dropped_and_said() -> None:
+    """`game_record.packed` (version 18): a hostile server's few kilobytes that unpack to
+    more than `RECORD_UNPACKED`, bytes that are no zlib, a stream cut short or running
+    on, or pages packed and not: no record, and why (`record_dropped`, an error kept);
+    a good one unpacks to the record."""
+    import zlib
+
+    from president.protocol.packing import pack_record
+
+    record = b'{"hands": []}'
+    bomb = zlib.compress(b" " * (m.RECORD_UNPACKED + 1), 9)
+    assert len(bomb) < m.RECORD_PAGE
+    good = pack_record(record)
+    cases: list[tuple[list[tuple[bytes, bool]], str]] = [
+        ([(bomb, True)], "unpacks to more than"),
+        ([(b"not zlib at all", True)], "not zlib's"),
+        ([(good[:-3], True)], "cut short or run on"),
+        ([(good + b"more", True)], "cut short or run on"),
+        ([(good[:10], True), (good[10:], False)], "packed and not packed"),
+    ]
+    for pages, why in cases:
+        messages = [
+            m.GameRecord("T", "r.json", n, n < len(pages) - 1, data, packed)
+            for n, (data, packed) in enumerate(pages)
+        ]
+        client = Client(FakeLink(messages))  # type: ignore[arg-type]
+        await client.run()
+        assert client.game_record is None and why in client.record_dropped, (
+            why,
+            client.record_dropped,
+        )
+        assert client.errors and why in client.errors[-1].message
+    client = Client(FakeLink([m.GameRecord("T", "r.json", 0, False, good, True)]))  # type: ignore[arg-type]
+    await client.run()
+    assert client.game_record == ("T", "r.json", record) and client.record_dropped == ""

@@ -25,12 +25,12 @@ from president.client.discovery import (
 )
 from president.protocol.certs import normalise_fingerprint
 from president.protocol.discovery import SERVICE_TYPE, Announcement
-from president.protocol.messages import VERSIONS
+from president.protocol.messages import OFFERED
 from zeroconf import DNSCache, ServiceInfo, ServiceStateChange
 
 PIN = normalise_fingerprint("ab" * 32)
 REAL = Announcement(
-    name="kitchen", port=7766, addresses=("192.168.1.20",), versions=VERSIONS, fingerprint=PIN
+    name="kitchen", port=7766, addresses=("192.168.1.20",), versions=OFFERED, fingerprint=PIN
 )
 #: known_servers: the kitchen server, trusted at its address.
 KNOWN = {"192.168.1.20:7766": PIN}

@@ -14,7 +14,7 @@ from president.protocol.errors import LocalProtocolError, RemoteProtocolError
 from president.protocol.framing import encode_frame
 
 KEY = bytes(32)
-HELLO = m.Hello(versions=m.VERSIONS, name="Ann", role="player", hand_key=KEY)
+HELLO = m.Hello(versions=m.OFFERED, name="Ann", role="player", hand_key=KEY)
 
 
 def pair() -> tuple[Connection, Connection]:
@@ -164,7 +164,7 @@ def test_version_negotiation() -> None:
     assert choose_version((1,)) is None  # version 1 carried events as kind + data: gone
     client, server = pair()
     deliver(client.send(m.Hello(versions=(9,), name="Old", role="bot", hand_key=KEY)), server)
-    reject = m.Reject(versions=m.VERSIONS, reason="no version in common")
+    reject = m.Reject(versions=m.OFFERED, reason="no version in common")
     assert deliver(server.send(reject), client) == [reject]
     assert client.state == "closed" and server.state == "closed"
 
@@ -350,3 +350,21 @@ def test_a_rating_s_provisional_mark_goes_to_version_11_only() -> None:
         m.Ratings(start=0, total=2, entries=(dataclasses.replace(entry, provisional=False),))
     ]
     assert "provisional" not in m.for_version(ratings.to_wire(), m.Ratings, 10)["entries"][0]
+
+
+def test_a_client_offers_its_newest_versions_which_an_older_server_reads() -> None:
+    """A client of version 18 offering all 17 of its versions was refused by a server of
+    version 17 ("hello.versions: 17 items is outside 1..16", its schema's bound, which
+    every earlier version's has too): a client offers its newest 16, and a server of 17
+    answers them with 17."""
+    from president.client.connection import versions_offered
+    from president.protocol.connection import choose_version
+
+    offered = versions_offered(True)
+    assert offered == m.OFFERED and max(offered) == max(m.VERSIONS)
+    hello = m.Hello(versions=offered, name="Ann", role="player", hand_key=KEY)
+    server = Connection("server")
+    server.receive_data(Connection("client").send(hello))
+    assert server.next_event() == hello  # (within the bound of every version's schema)
+    assert choose_version(offered, [v for v in m.VERSIONS if v <= 17]) == 17
+    assert versions_offered(False) == (2, 3)

@@ -11,7 +11,7 @@ from president.protocol.discovery import (
     BadAnnouncement,
     reachable,
 )
-from president.protocol.messages import VERSIONS
+from president.protocol.messages import OFFERED, VERSIONS
 from president.protocol.schema import CONTROLS
 
 FP = ":".join(["AB"] * 16 + ["01"] * 16)
@@ -36,7 +36,7 @@ def test_an_announcement_round_trips() -> None:
         name="Kitchen table",
         port=7766,
         addresses=("192.168.1.20", "fd00::2"),
-        versions=VERSIONS,
+        versions=OFFERED,
         tables=3,
         password=True,
         fingerprint=FP.lower().replace(":", ""),
@@ -48,7 +48,7 @@ def test_an_announcement_round_trips() -> None:
         name="Kitchen table",
         port=7766,
         addresses=("192.168.1.20", "fd00::2"),
-        versions=VERSIONS,
+        versions=OFFERED,
         tables=3,
         password=True,
         fingerprint=FP,

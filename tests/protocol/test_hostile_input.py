@@ -83,7 +83,7 @@ def test_a_read_of_tiny_frames_is_decoded_one_message_at_a_time(
 
     monkeypatch.setattr(connection, "unpack", counting)
     server = Connection("server")
-    hello = m.Hello(versions=m.VERSIONS, name="Ann", role="player", hand_key=KEY)
+    hello = m.Hello(versions=m.OFFERED, name="Ann", role="player", hand_key=KEY)
     ping = encode_frame(pack(m.Ping(nonce=1).to_wire()))
     server.receive_data(encode_frame(pack(hello.to_wire())) + ping * 5000)
     assert decoded == [0]  # nothing decoded until asked for

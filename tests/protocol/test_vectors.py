@@ -286,3 +286,17 @@ def test_the_player_key_proof_vector_holds() -> None:
     assert problem is None
     assert hashlib.sha256(hexed["player_key"]).hexdigest() == v["player_id"]
     assert identity.player_id(hexed["player_key"]) == v["player_id"]
+
+
+# --- a record sent packed ------------------------------------------------------------------
+
+
+def test_the_packed_record_vector_packs_and_unpacks_as_the_document_says() -> None:
+    import zlib
+
+    from president.protocol.packing import pack_record, unpack_record
+
+    for v in vectors("packed record"):
+        record, packed = v["record"].encode(), bytes.fromhex(v["packed"])
+        assert pack_record(record) == packed and unpack_record(packed) == record
+        assert zlib.decompress(packed) == record  # (RFC 1950 as any zlib reads it)

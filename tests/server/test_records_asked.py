@@ -154,3 +154,39 @@ async def test_who_left_before_a_restart_may_still_have_the_record(tmp_path: Pat
         assert isinstance(got, tuple) and got[2] == Path(again.records[0]).read_bytes(), got
         reading.cancel()
         await bot0.link.close()
+
+
+async def test_a_long_record_goes_packed_to_version_18_and_raw_to_17(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long game of twelve passed the 192 KiB the pages hold after some 11 hands, and
+    its players were refused its record.  A connection of version 18 is sent it packed
+    (zlib), in fewer pages; one of 17 gets the record as it is, or, too long, the
+    refusal it got before."""
+    monkeypatch.setattr(lobby, "RECORD_EVERY", 0.0)
+    async with running_server(tmp_path, seed_seconds=120) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        await wait_for(lambda: len(server.records) == 1)
+        path = Path(server.records[0])
+        long = path.read_bytes().replace(b"{", b"{" + b" " * 4000)  # (JSON all the same)
+        assert len(long) > m.RECORD_PAGE * m.RECORD_PAGES
+        path.write_bytes(long)
+        clients[0].keep = True
+        assert await asked(clients[0]) == ("T", path.name, long)
+        pages = [x for x in clients[0].received if isinstance(x, m.GameRecord)]
+        assert all(page.packed for page in pages) and len(pages) < 10
+        monkeypatch.setattr(m, "VERSIONS", tuple(v for v in m.VERSIONS if v <= 17))
+        old = await client(server, "bot1", tmp_path, identity=bot_key("bot1"))
+        monkeypatch.undo()
+        monkeypatch.setattr(lobby, "RECORD_EVERY", 0.0)
+        assert old.link.conn.version == 17
+        old.keep = True
+        tasks.append(asyncio.create_task(old.run()))
+        refused = await asked(old)
+        assert isinstance(refused, m.Error) and "too long to send" in refused.message
+        path.write_bytes(long[: m.RECORD_PAGE * 3])  # (cut: a record of 3 pages)
+        assert await asked(old) == ("T", path.name, long[: m.RECORD_PAGE * 3])
+        assert not any(x.packed for x in old.received if isinstance(x, m.GameRecord))
+        for task in tasks:
+            task.cancel()
