@@ -108,7 +108,7 @@ async def test_servers_lists_what_is_announced(tmp_path: Path) -> None:
             "address": f"127.0.0.1:{k_port}",
             "addresses": ["127.0.0.1"],
             "port": k_port,
-            "versions": list(m.VERSIONS),
+            "versions": list(m.OFFERED),
             "compatible": True,
             "tables": 0,
             "password": False,
