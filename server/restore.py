@@ -79,6 +79,7 @@ def _rebuild(
     hand_log = HandLog()  # the hand in play's events, numbered as they were sent
     timeouts = marks if marks is not None else {}
     dealt_keys: set[str] = set()  # (`Table.dealt_keys`: who may have the game's record)
+    ended: tuple[str, frozenset[str]] | None = None  # (the last game's record, its keys)
     for index, entry in enumerate(entries[1:], start=1):
         kind, body = entry.kind, entry.body
         if kind == "seats":
@@ -127,6 +128,8 @@ def _rebuild(
             if body["status"] not in ("waiting", "finished"):
                 raise RestoreError(f"entry {index}: a game ended as {body['status']!r}")
             status = body["status"]
+            record = body.get("record")
+            ended = (str(record), frozenset(map(str, body.get("keys", ())))) if record else None
         elif kind != "snapshot":
             raise RestoreError(f"entry {index}: an entry of kind {kind!r}")
         if "number" in body:
@@ -148,6 +151,7 @@ def _rebuild(
         hand_log=hand_log,
         timeouts=timeouts,
         dealt_keys=dealt_keys,
+        ended=ended,
     )
 
 
@@ -186,6 +190,11 @@ def differences(live: Table, rebuilt: Table) -> list[str]:
     compare("event number", live.number, rebuilt.number)
     compare("seats", live.chairs.entries(), rebuilt.chairs.entries())
     compare("rules", live.settings.entry(), rebuilt.settings.entry())
+    compare(  # (`record_ask` after a restart)
+        "the last game's record",
+        (live.record_file, live.record_keys),
+        (rebuilt.record_file, rebuilt.record_keys),
+    )
     if live.game is not None and live.game.phase in (Phase.PLAY, Phase.EXCHANGE):
         compare("hand history", live.hand_log.events, rebuilt.hand_log.events)
     game, again = live.game, rebuilt.game

@@ -233,6 +233,7 @@ class Table:
         hand_log: HandLog | None = None,
         timeouts: Mapping[tuple[int, int], m.TimeoutReason] | None = None,
         dealt_keys: Iterable[str] = (),
+        ended: tuple[str, frozenset[str]] | None = None,
     ) -> Table:
         """The table as its journal left it (restore.py replays the journal): a game in
         progress waits `resume_seconds` for its people, its turn timer held at what was
@@ -254,6 +255,8 @@ class Table:
         table.hand_log = hand_log or HandLog()
         table.timeouts = dict(timeouts or {})
         table.dealt_keys = set(dealt_keys)
+        if ended is not None:
+            table.record_file, table.record_keys = ended
         table.driver.timer.resume_until = clock() + settings.resume_seconds
         if status == "playing":
             table.driver.timer.held = remaining
@@ -341,8 +344,18 @@ class Table:
         return [
             Entry("table", self.settings.entry()),
             Entry("seats", {"seats": self.chairs.entries()}),
-            Entry("end", {"status": self.status, "number": self.number}),
+            Entry("end", self._end_entry()),
         ]
+
+    def _end_entry(self) -> dict[str, Any]:
+        """The journal's "end" entry: the status, and the record of the game that ended
+        here with who may have it (`record_ask` after a restart: a pass was told "no game
+        has ended at friday since the server started" beside that game's standings)."""
+        entry: dict[str, Any] = {"status": self.status, "number": self.number}
+        if self.record_file is not None:
+            entry["record"] = self.record_file
+            entry["keys"] = sorted(self.record_keys)
+        return entry
 
     def _pause(self, exc: BaseException) -> None:
         """A journal write failed: hold back everything this table would send from here,
@@ -1244,7 +1257,7 @@ class Table:
                     self.chairs.vacate(index)
                 else:  # away as the game ended: they may still come back to see it
                     self._hold_for_grace(slot)
-        self.note("end", {"status": self.status, "number": self.number})
+        self.note("end", self._end_entry())
         self.note_seats()
         self.broadcast_view()
         self._recorded = recorded

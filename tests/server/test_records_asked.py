@@ -190,3 +190,26 @@ async def test_a_long_record_goes_packed_to_version_18_and_raw_to_17(
         assert not any(x.packed for x in old.received if isinstance(x, m.GameRecord))
         for task in tasks:
             task.cancel()
+
+
+async def test_a_game_over_before_a_restart_is_still_asked_of_after_it(tmp_path: Path) -> None:
+    """A pass: the server restarted after a game's end, and `v` at its standings, still on
+    the screen, was told "no game has ended at T since the server started".  The journal's
+    end of the game keeps its record and who may have it."""
+    async with running_server(tmp_path, seed_seconds=120) as server:
+        clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
+        await wait_for(lambda: len(server.records) == 1)
+        kept = Path(server.records[0])
+        for task in tasks:
+            task.cancel()
+    async with running_server(tmp_path, seed_seconds=120) as again:
+        assert again.lobby.tables["T"].status == "finished"
+        bot2 = await client(again, "bot2", tmp_path, identity=bot_key("bot2"))
+        eve = await client(again, "eve", tmp_path, identity=bot_key("eve"))
+        reading = [asyncio.create_task(c.run()) for c in (bot2, eve)]
+        assert await asked(bot2) == ("T", kept.name, kept.read_bytes())
+        refused = await asked(eve)
+        assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
+        for task in reading:
+            task.cancel()
