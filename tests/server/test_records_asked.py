@@ -197,7 +197,7 @@ async def test_a_game_over_before_a_restart_is_still_asked_of_after_it(tmp_path:
     the screen, was told "no game has ended at T since the server started".  The journal's
     end of the game keeps its record and who may have it."""
     async with running_server(tmp_path, seed_seconds=120) as server:
-        clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
+        _clients, bots, tasks = await table_of_bots(server, tmp_path, toggles={"target": 1})
         await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in bots)), 60)
         await wait_for(lambda: len(server.records) == 1)
         kept = Path(server.records[0])
