@@ -112,7 +112,9 @@ async def lobby_and_tables(
             if table.quitting and model.slot is not None and client.seat_lost is None:
                 # (no `leave`: the seat waits, as for a client that crashed)
                 meanwhile = (
-                    "the turn timer, or after a while the timeout rule, plays it meanwhile"
+                    "the turn timer, or after a while the timeout rule, plays it meanwhile;"
+                    " away past the host's grace period, 2 minutes unless it set"
+                    " --grace-seconds, the game goes on without you from the next hand"
                     if model.playing
                     else "kept for a while with no game on"
                 )

@@ -235,6 +235,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         share_records=args.share_records,
         ready_seconds=args.ready_seconds,
         nudge_seconds=args.nudge_seconds,
+        grace_seconds=args.grace_seconds,
     )
     interface = chosen_interface(args)
     return asyncio.run(serve(config, given, announce=args.announce, interface=interface))
@@ -291,6 +292,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="at a table with no turn timer, how long a player another one nudged has "
         f"to move before the timeout rule moves for them (default {defaults.nudge_seconds})",
+    )
+    parser.add_argument(
+        "--grace-seconds",
+        type=seconds(86400),
+        default=defaults.grace_seconds,
+        metavar="SECONDS",
+        help="how long a player whose client quit or lost its connection keeps their "
+        "place in a game (the table plays their turns meanwhile); away longer, the game "
+        "goes on without them from the next hand, and back, they sit in again as a "
+        f"newcomer, from 0 points (default {defaults.grace_seconds:g})",
     )
     parser.add_argument(
         "--ready-seconds",

@@ -629,3 +629,38 @@ async def test_a_connection_lost_between_the_seat_and_the_ready_is_reconnected_n
     bot = RunningBot("bot", gone, player, reader)  # type: ignore[arg-type]
     with pytest.raises(BotFailed, match="bot: gave up reconnecting after 20 s"):
         await play_games(bot, 1, print)
+
+
+@pytest.mark.slow
+async def test_a_player_away_past_the_hosts_grace_is_out_of_the_game_from_the_next_hand(
+    tmp_path: Path,
+) -> None:
+    """`president server --grace-seconds 1` (README: a seat waits the host's grace
+    period; a pass found it promised "for as long as the game lasts", and 2 minutes
+    away cost a seat): ann's bot process is killed once her table is full, and the three
+    others play the game to its end without her from the next hand on."""
+    from .harness.processes import ServerProcess, bot_process, stop
+
+    data = tmp_path / "data"
+    server = await ServerProcess.started(data, 0, "--grace-seconds", "1")
+    env = environment(tmp_path)
+    ann = others = None
+    try:
+        ann = bot_process(
+            server,
+            env,
+            *("--table", "T", "--name", "ann", "--strategy", "greedy", "--turn-seconds", "1"),
+            *("--set", "target=4"),
+        )
+        await ann.said("ann: seated at T")
+        others = bot_process(
+            server, env, *("--table", "T", "--count", "3", "--name", "b", "--strategy", "greedy")
+        )
+        await others.said("seated at T", 3)
+        ann.kill()  # (no goodbye: her chair is away)
+        assert await others.exits(120) == 0, others.text() + others.errors()
+        (record,) = [json.loads(p.read_text()) for p in (data / "records").iterdir()]
+        assert "ann" not in record["hands"][-1]["seating"], record["hands"][-1]["seating"]
+    finally:
+        stop(ann, others)
+        server.stop()

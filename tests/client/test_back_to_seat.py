@@ -100,7 +100,9 @@ async def test_a_client_killed_mid_game_finds_its_seat_from_the_lobby(
             assert await ann.exits() == 0
             said = " ".join(ann.output().split())
             assert (
-                "your seat at T waits for you (the turn timer, or after a while the timeout rule, plays it meanwhile): president "
+                "your seat at T waits for you (the turn timer, or after a while the timeout rule, plays it meanwhile;"
+                " away past the host's grace period, 2 minutes unless it set --grace-seconds,"
+                " the game goes on without you from the next hand): president "
                 f"connect {server.address} --name ann takes you back to it"
             ) in said, said
         ann.close()  # SIGKILL: no goodbye
