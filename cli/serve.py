@@ -177,10 +177,10 @@ async def serve(
     tables = server.lobby.tables.values()
     if tables:
         playing = sum(t.status == "playing" for t in tables)
+        back = f": players have {config.resume_seconds:g} s to reconnect" if playing else ""
+        # (none in progress: nothing waits for anyone; a host pass read the 120 s as if)
         say(
-            f"restored {plural(len(tables), 'table')}, {playing or 'none'} with a game in progress: "
-            "players have "
-            f"{config.resume_seconds:g} s to reconnect"
+            f"restored {plural(len(tables), 'table')}, {playing or 'none'} with a game in progress{back}"
         )
     for problem in server.restore_problems:
         say(f"  {problem}")

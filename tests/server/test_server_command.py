@@ -112,3 +112,23 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
         assert "1 with a game in progress" in again.head, again.head
     finally:
         again.stop()
+
+
+@pytest.mark.slow
+async def test_a_restart_with_no_game_on_asks_nobody_to_reconnect(tmp_path: Path) -> None:
+    """A host pass: a server whose only table had no game on, started again, said
+    "restored 1 table, none with a game in progress: players have 120 s to reconnect",
+    where nothing waits for anyone."""
+    from ..harness.servers import make_table
+
+    server = await ServerProcess.started(tmp_path / "data")
+    try:
+        await make_table(server.address, server.pin, tmp_path)
+    finally:
+        assert server.stop(signal.SIGINT) == 0
+    again = await server.again()
+    try:
+        assert "restored 1 table, none with a game in progress\n" in again.head, again.head
+        assert "to reconnect" not in again.head
+    finally:
+        again.stop()
