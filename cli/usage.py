@@ -121,7 +121,15 @@ class Parser(argparse.ArgumentParser):
             options = [o for action in owner._actions for o in action.option_strings]
             message = f"unrecognized arguments: {' '.join(extra)}"
             typed = next((a.split("=", 1)[0] for a in extra if a.startswith("--")), None)
-            owner.error(message + (_meant(typed, options) if typed else ""))
+            if typed:
+                message += _meant(typed, options)
+            elif "--host" in options and "--port" in options and not extra[0].startswith("-"):
+                # (`president server 127.0.0.1:18209`, as connect, bot and stats take it:
+                # a host pass)
+                host, colon, port = extra[0].rpartition(":")
+                where = f"--host {host} --port {port}" if colon and host else f"--host {extra[0]}"
+                message += f"; this command takes the address as {where}"
+            owner.error(message)
         return args
 
 

@@ -244,6 +244,12 @@ CASES: dict[str, Case] = {
         words="president server: unrecognized arguments: --prot 7766; did you mean --port? "
         "(see president server --help)",
     ),
+    "server-address-as-connect-takes-it": case(
+        "server",
+        "127.0.0.1:18209",
+        words="president server: unrecognized arguments: 127.0.0.1:18209; this command takes"
+        " the address as --host 127.0.0.1 --port 18209 (see president server --help)",
+    ),
     "sim-word-left-over": case(
         "sim", "--games", "1", "extra", words="president sim: unrecognized arguments: extra"
     ),
