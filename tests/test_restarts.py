@@ -111,7 +111,9 @@ async def test_after_ctrl_c_and_after_kill_every_client_comes_back_and_the_game_
         assert bots.count("game 1 over") == 3, bots.text()
         await ann.shows("game over")
         await sam.shows("game over")  # sam watched on through both stops
-        # (README: `v` at a game over reviews it, the record sent by the server)
+        # (README: `v` at a game over reviews it, the record sent by the server; the
+        # standings' title says so, as `president play`'s does)
+        await ann.shows("final standings (esc shows the table, v its review)")
         ann.send("v")
         await ann.shows("review of ann", 60)
         # and from the lobby, once she has left the table (the record kept opens again)

@@ -1045,7 +1045,7 @@ class FinalStandings:
             ),
             title=lambda: (
                 "final standings (esc shows the table"
-                + (", v its review)" if table.extras else ")")
+                + (", v its review)" if table.screen.can_review() else ")")
             ),
         )
         # (the help, `?`, is the table's float: the standings give way to it, or they hid it)
