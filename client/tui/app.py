@@ -576,8 +576,13 @@ class TableApp:
         hand = f"hand {public.hand_number + 1}" if public is not None else "not started"
         phase = public.phase.value.replace("_", " ") if public is not None else table.status
         # (no clock once the connection is gone for good: it counted down a turn this
-        # window no longer plays, a host's pass, the seat taken back from another)
-        left = self.screen.seconds_left() if self.screen.connection != "disconnected" else None
+        # window no longer plays, a host's pass, the seat taken back from another; nor
+        # while the server restarts, which charges nobody the wait: 53 s, 45 s, then 57 s
+        # once back, another host's pass.  A connection lost for a moment keeps it: the
+        # turn still runs at the server)
+        state = self.screen.connection
+        away = state == "disconnected" or state.startswith("server restarting")
+        left = None if away else self.screen.seconds_left()
         # (the order in force, while a game goes on: a game over reverses nothing)
         going = public if public is not None and public.phase is not Phase.GAME_OVER else None
         # (importance, text): the least important go first when the line is too narrow

@@ -1911,6 +1911,10 @@ async def test_the_clock_goes_from_the_header_once_the_connection_is_gone_for_go
         assert "⏱ 30s" in header()  # (a drop for a moment: the turn still runs)
         screen.connection = "disconnected"
         assert "⏱" not in header(), header()
+        # (a server restarting charges nobody the wait: its clock stands still, and
+        # counting down here said the turn was running out, a host's pass)
+        screen.connection = "server restarting — reconnecting (attempt 3)"
+        assert "⏱" not in header(), header()
 
 
 async def test_the_lobbys_refusal_goes_after_a_while() -> None:
