@@ -357,8 +357,7 @@ class Lobby:
     async def make_room(self) -> bool:
         """At the table cap, room for a new table: remove the oldest table (creation
         order) that never started where no person is connected, in a chair or watching
-        (after a restart, nobody is yet); else the oldest whose game is over where no
-        person is connected (`_over_and_left`); else the oldest where no person sits or watches
+        (after a restart, nobody is yet); else the oldest where no person sits or watches
         (server bots alone, playing or not: its game ends, with its record); else one
         that started where no person sits, however many watch (a finished game first,
         then the oldest); else the oldest that has not started `unstarted_table_seconds`
@@ -371,10 +370,6 @@ class Lobby:
         for name, table in unstarted:
             if not table.chairs.spectators and all(slot.member is None for slot in table.slots):
                 await self.remove(name, "never started and nobody there: room for a new table")
-                return True
-        for name, table in tables:  # (a game over and left: nobody there is told)
-            if _over_and_left(table):
-                await self.remove(name, "its game is over and nobody is there")
                 return True
         for name, table in tables:
             if table.status != "finished" and not _holds_people(table):
@@ -527,10 +522,10 @@ def _unstarted(table: Table) -> bool:
     return table.status == "waiting" and table.game is None
 
 
-def _over_and_left(table: Table) -> bool:
-    """Its game is over and no person is connected there (in a chair or watching): it
-    counts toward no address's tables and is the first to make room."""
-    return table.status == "finished" and not _holds_people(table, present=True)
+def _over_and_empty(table: Table) -> bool:
+    """Its game is over and no person sits or watches there, away or not (the sweep's
+    "finished and empty": it goes at the next sweep)."""
+    return table.status == "finished" and not _holds_people(table)
 
 
 def _bots_alone(table: Table) -> bool:
@@ -640,14 +635,22 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             f"the name {name!r} looks like table {alike!r}: choose a name that looks different",
         )
     config = lobby.config
-    # (a finished game nobody is connected at does not count: it goes at the next sweep,
-    # or for room; a bot writer's third quick run was refused until the sweep came)
-    mine = sum(not _over_and_left(table) for table in lobby.made_by(guest.address))
+    made = lobby.made_by(guest.address)
+    if len(made) >= config.tables_per_address:
+        # its own tables whose game is over and that nobody is at go now, not at the next
+        # sweep (a bot writer's fourth quick run was refused until the sweep came); one
+        # that someone is at still counts (a hostile pass held 6 tables under a cap of 2,
+        # each finished, left, and sat at again)
+        for table in [table for table in made if _over_and_empty(table)]:
+            await lobby.remove(table.name, "finished and empty: room for its maker's next")
+        made = lobby.made_by(guest.address)
+    mine = len(made)
     if mine >= config.tables_per_address:
         raise TableError(
             Code.NOT_ALLOWED,
-            f"your address already has {mine} tables open (the most one address may have);"
-            f" a table with nobody at it closes after {_minutes(config.idle_table_seconds)}",
+            f"your address already has {mine} tables open (at most"
+            f" {config.tables_per_address}); a table with nobody at it closes after"
+            f" {_minutes(config.idle_table_seconds)}",
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.make_room():
         wait = _minutes(config.unstarted_table_seconds)
