@@ -62,6 +62,8 @@ ENDED_KEPT = 1000
 #: and a crowd of connections under one key pulled 17 MB/s of them beside a friend's
 #: table (a hostile pass: its bots' events fell from 700 to 300 a second).
 RECORD_EVERY = 5.0
+#: How many packed records the lobby keeps (`Lobby.packed_record`): the last few asked.
+PACKED_KEPT = 8
 
 Handler = Callable[["Lobby", Guest, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Message], Handler] = {}
@@ -102,6 +104,8 @@ class Lobby:
         self.ended: dict[str, tuple[str, frozenset[str]]] = {}
         #: When a record was last sent under each player key (`RECORD_EVERY`).
         self.record_sent: dict[str, float] = {}
+        #: Records packed lately, by file, its change time and size: (its size, packed).
+        self._packed: dict[tuple[str, int, int], tuple[int, bytes]] = {}
         #: What each address and each room may still say this minute.
         self.chat_budget = ChatBudget(config.chat_per_address, config.chat_per_room)
         self.guests: set[Guest] = set()
@@ -354,6 +358,23 @@ class Lobby:
         self.changed(name)
         self.on_tables()
 
+    async def packed_record(self, path: Path) -> tuple[int, bytes]:
+        """The record at `path` packed for `game_record` (version 18): (its size, the
+        packed bytes; none past `RECORD_UNPACKED`), read and packed off the event loop,
+        once for each version of the file (a hostile pass: 50 keys asking for a 3.3 MB
+        record at once took 2.1 s of CPU, each ask packing it again)."""
+        known = path.stat()
+        key = (str(path), known.st_mtime_ns, known.st_size)
+        found = self._packed.get(key)
+        if found is None:
+            if known.st_size > m.RECORD_UNPACKED:  # (too long: not read)
+                return known.st_size, b""
+            found = await asyncio.to_thread(_read_and_pack, path)
+            self._packed[key] = found
+            while len(self._packed) > PACKED_KEPT:
+                del self._packed[next(iter(self._packed))]
+        return found
+
     async def make_room(self) -> bool:
         """At the table cap, room for a new table: remove the oldest table (creation
         order) that never started where no person is connected, in a chair or watching
@@ -520,6 +541,14 @@ class Lobby:
 def _unstarted(table: Table) -> bool:
     """Its first game has not begun."""
     return table.status == "waiting" and table.game is None
+
+
+def _read_and_pack(path: Path) -> tuple[int, bytes]:
+    """A record's size and its bytes packed (in a worker thread: zlib, and the read);
+    none past `RECORD_UNPACKED`."""
+    with path.open("rb") as kept:
+        data = kept.read(m.RECORD_UNPACKED + 1)
+    return len(data), (pack_record(data) if data and len(data) <= m.RECORD_UNPACKED else b"")
 
 
 def _over_and_empty(table: Table) -> bool:
@@ -942,17 +971,19 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
     most = m.RECORD_PAGE * m.RECORD_PAGES  # (on the wire)
     packed = guest.version >= 18  # (`GameRecord.packed`: a long game of 12 passed `most`)
     try:
-        with path.open("rb") as kept:
-            data = kept.read((m.RECORD_UNPACKED if packed else most) + 1)
+        if packed:
+            size, data = await lobby.packed_record(path)
+        else:
+            with path.open("rb") as kept:
+                data = kept.read(most + 1)
+            size = len(data)
     except OSError:
-        data = b""
-    if not data:  # (gone past `--max-records`, or taken away: an answer all the same)
+        size, data = 0, b""
+    if not size:  # (gone past `--max-records`, or taken away: an answer all the same)
         raise TableError(
             Code.NOT_ALLOWED, f"the record of that game is not kept any more ({path.name})"
         )
-    if packed and len(data) <= m.RECORD_UNPACKED:
-        data = await asyncio.to_thread(pack_record, data)  # (zlib: not on the loop)
-    if len(data) > most:
+    if len(data) > most or size > m.RECORD_UNPACKED:
         raise TableError(
             Code.NOT_ALLOWED,
             f"the record of that game is too long to send ({path.name}): ask the host for it",

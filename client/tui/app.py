@@ -36,7 +36,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from ..model import Chair, Heard, Ladder
 from .coach import HELP as PLAY_HELP
-from .coach import PlayExtras, add_play_keys, show_review
+from .coach import PlayExtras, add_play_keys, show_review_soon
 from .fit import (
     COMPACT_CELL,
     cells,
@@ -404,7 +404,7 @@ class TableApp:
             return
         kept = self._record_kept
         if kept is not None and kept[0] == table.name:
-            show_review(self, kept[2], kept[1], self.client.model.me)
+            self.spawn(show_review_soon(self, kept[2], kept[1], self.client.model.me))
             return
         self.client.game_record = None
         self._record_asked = table.name
@@ -423,7 +423,7 @@ class TableApp:
             return
         self._record_asked, self._record_kept = None, came
         self.screen.message = ""
-        show_review(self, came[2], came[1], self.client.model.me)
+        self.spawn(show_review_soon(self, came[2], came[1], self.client.model.me))
 
     @property
     def extras(self) -> PlayExtras | None:

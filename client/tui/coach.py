@@ -173,15 +173,37 @@ class Viewing(Protocol):
 def show_review(table: Viewing, data: bytes, name: str, me: str) -> None:
     """A game's record (`data`, the file `name`) reviewed in the replay viewer over the
     table (or the lobby), following `me` (q comes back)."""
+    _open(table, read_review(data, name), me)
+
+
+async def show_review_soon(table: Viewing, data: bytes, name: str, me: str) -> None:
+    """`show_review` for a record a server sent: read off the screen's loop (a long
+    game's record of 3 MB took 9 s to read, the screen frozen, a hostile pass), the
+    message line saying so meanwhile."""
+    table.screen.message = f"reading the record {name} ..."
+    read = await asyncio.to_thread(read_review, data, name)
+    if table.screen.message == f"reading the record {name} ...":
+        table.screen.message = ""
+    _open(table, read, me)
+
+
+def read_review(data: bytes, name: str) -> ReplayScreen | str:
+    """A record's steps for the viewer, or why it shows none."""
     try:
         document = loads(data)
     except NotARecord as exc:
-        table.screen.message = f"cannot read the record {name}: {exc}"
-        return
+        return f"cannot read the record {name}: {exc}"
     replay = ReplayScreen.of(document, name)
     if not replay.steps:  # (a server's bytes: a hostile pass's record of no step ended
         # the table's screen, the viewer drawing a step it does not have)
-        table.screen.message = f"the record {name} has nothing to show: {replay.verdict()}"
+        return f"the record {name} has nothing to show: {replay.verdict()}"
+    return replay
+
+
+def _open(table: Viewing, replay: ReplayScreen | str, me: str) -> None:
+    """The viewer over `table` on what `read_review` gave (or its words on the line)."""
+    if isinstance(replay, str):
+        table.screen.message = replay
         return
     state, reviewer = reviewed(replay, focus=me)
     viewer = ReplayApp(replay, shell=table.shell, review=state, reviewer=reviewer)

@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .coach import show_review
+from .coach import show_review_soon
 from .fit import (
     cells,
     cut,
@@ -263,8 +263,15 @@ class LobbyApp:
     def _review(self, record: tuple[str, str, bytes]) -> None:
         """The viewer over the lobby; the table list asked again when the lobby is on top
         once more (the viewer heard the server meanwhile, not the lobby)."""
-        show_review(self, record[2], record[1], self.screen.me)
-        self._covered = self.shell.top is not self
+
+        async def go() -> None:
+            await show_review_soon(self, record[2], record[1], self.screen.me)
+            self._covered = self.shell.top is not self
+            self.app.invalidate()
+
+        task = asyncio.get_running_loop().create_task(go())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def ask_ladder(self) -> None:
         """The top of the ladder (for the pane `l` shows)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from president.client.tui.replay_app import ReplayApp
 from president.protocol import messages as m
 
@@ -199,3 +200,32 @@ async def test_v_in_the_lobby_reviews_the_game_i_left_its_table_after(tmp_path: 
             await asyncio.wait_for(screens, 30)
         await link.close()
         assert not [e for e in ann.errors if e.about == m.RecordAsk.TYPE], ann.errors
+
+
+async def test_a_servers_record_is_read_off_the_screens_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hostile pass: a long game's record (3.3 MB, twelve players to 100 points) took 9
+    s to read for the viewer, on the screen's own loop: the screen froze.  A server's
+    record is read in a worker thread, the message line saying so meanwhile."""
+    import threading
+
+    from president.client.model import TableModel
+    from president.client.tui import coach
+    from president.client.tui.table import TableScreen
+
+    seen: list[tuple[str, str]] = []
+
+    class Table:
+        screen = TableScreen(TableModel(me="ann"))
+        shell = None
+
+    def read(data: bytes, name: str) -> str:
+        seen.append((threading.current_thread().name, Table.screen.message))
+        return f"the record {name} has nothing to show"
+
+    monkeypatch.setattr(coach, "read_review", read)
+    await coach.show_review_soon(Table(), b"{}", "x.json", "ann")  # type: ignore[arg-type]
+    ((thread, said),) = seen
+    assert thread != threading.main_thread().name and said == "reading the record x.json ..."
+    assert Table.screen.message == "the record x.json has nothing to show"

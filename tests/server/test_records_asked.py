@@ -172,10 +172,25 @@ async def test_a_long_record_goes_packed_to_version_18_and_raw_to_17(
         long = path.read_bytes().replace(b"{", b"{" + b" " * 4000)  # (JSON all the same)
         assert len(long) > m.RECORD_PAGE * m.RECORD_PAGES
         path.write_bytes(long)
+        packings: list[Path] = []
+        read_and_pack = lobby._read_and_pack
+
+        def counted(path: Path) -> tuple[int, bytes]:
+            packings.append(path)
+            return read_and_pack(path)
+
+        monkeypatch.setattr(lobby, "_read_and_pack", counted)
         clients[0].keep = True
         assert await asked(clients[0]) == ("T", path.name, long)
         pages = [x for x in clients[0].received if isinstance(x, m.GameRecord)]
         assert all(page.packed for page in pages) and len(pages) < 10
+        # packed once for all its players (a hostile pass: 50 keys at once, each ask
+        # packing it again, took 2.1 s of CPU); again once the file is another
+        assert await asked(clients[2]) == ("T", path.name, long) and len(packings) == 1
+        longer = long + b" " * 10
+        path.write_bytes(longer)
+        assert await asked(clients[2]) == ("T", path.name, longer) and len(packings) == 2
+        path.write_bytes(long)
         monkeypatch.setattr(m, "VERSIONS", tuple(v for v in m.VERSIONS if v <= 17))
         old = await client(server, "bot1", tmp_path, identity=bot_key("bot1"))
         monkeypatch.undo()
