@@ -139,6 +139,7 @@ async def lobby_and_tables(
                 # a game dealt me a hand here: `v` in the lobby asks its record (a review
                 # pass: once the table was left, the game's review was out of reach)
                 screen.last_game, screen.last_record = model.name, table.kept_record
+                screen.left_under_way = not table.screen.game_ended()
                 if table.screen.records_sent:
                     over = "" if table.screen.game_ended() else ", once it is over"
                     review = f"v: the review of your game at {model.name}{over}"

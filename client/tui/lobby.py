@@ -278,6 +278,8 @@ class LobbyScreen:
     #: file name, bytes: `v` again opens it, the server sends a key one every few seconds).
     last_game: str = ""
     last_record: tuple[str, str, bytes] | None = field(default=None, repr=False)
+    #: That game was under way when this client left it.
+    left_under_way: bool = False
 
     def selected(self) -> m.TableInfo | None:
         return self.tables[self.cursor] if 0 <= self.cursor < len(self.tables) else None

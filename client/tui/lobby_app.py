@@ -247,6 +247,15 @@ class LobbyApp:
         if kept is not None and kept[0] == s.last_game:
             self._review(kept)
             return
+        info = next((t for t in s.tables if t.name == s.last_game), None)
+        if s.left_under_way and info is not None and info.status == "playing":
+            # (the server sends the last game that ended there: an earlier one, opened as
+            # "your game", a hostile pass)
+            s.message = (
+                f"the game you left at {s.last_game} is still on: v opens its review once"
+                " it is over"
+            )
+            return
         self.client.game_record = None
         self._record_asked = s.last_game
         s.message = f"asking the server for the record of your game at {s.last_game} ..."

@@ -1896,6 +1896,27 @@ async def test_a_full_table_is_said_full_before_its_password_is_asked() -> None:
     assert "is taken" not in texts[0] and client.sent == [m.Join(table="friday")], texts[0]
 
 
+async def test_v_in_the_lobby_waits_for_the_end_of_a_game_left_under_way() -> None:
+    """A hostile pass: `v` in the lobby, the game left still on, opened the table's
+    previous game (the last that ended there, all the server sends) as "your game at
+    T".  While the lobby lists it playing, it says so and asks nothing."""
+    for status, asked in (("playing", []), ("finished", [m.RecordAsk(table="T")])):
+        screen = LobbyScreen(me="ann", server="s", address="192.168.1.20:7766")
+        screen.record(m.Tables(tables=(a_table("T", status, ("ann", "bob", "cat")),)))
+        screen.last_game, screen.left_under_way = "T", True
+        client = FakeClient(TableModel(me="ann"))
+        with create_pipe_input() as keys:
+            terminal = AppTerminal(24, 80, keys)
+            lobby = LobbyApp(client, screen, input=keys, output=terminal.output)  # type: ignore[arg-type]
+            await terminal.start(lobby.app)
+            text = " ".join((await terminal.press("v")).split())
+            await wait_for(lambda c=client, a=asked: c.sent == a)  # type: ignore[misc]
+            await terminal.stop()
+        assert client.sent == asked, (status, client.sent)
+        said = "the game you left at T is still on: v opens its review once it is over"
+        assert (said in text) is (status == "playing"), text
+
+
 async def test_the_clock_goes_from_the_header_once_the_connection_is_gone_for_good() -> None:
     """A host's pass: the window whose seat was taken back from another counted down a
     turn it no longer played."""
