@@ -36,7 +36,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from ..connection import Client, Link
 from ..model import Chair, Heard, Ladder
 from .coach import HELP as PLAY_HELP
-from .coach import PlayExtras, add_play_keys, show_review_soon
+from .coach import Kept, PlayExtras, RecordAsker, add_play_keys
 from .fit import (
     COMPACT_CELL,
     cells,
@@ -186,11 +186,9 @@ class TableApp:
         self.chatting = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
-        #: The table whose game's record `v` asked for, until it comes; and the record
-        #: that came, while its game is the one over here (`v` again opens it: the server
-        #: sends a key one record every few seconds).
-        self._record_asked: str | None = None
-        self._record_kept: tuple[str, str, bytes] | None = None
+        #: `v`: the record of the game over here, asked of the server, and kept while
+        #: its game is the one over here.
+        self.records = RecordAsker(client, self, lambda: client.model.me, self._send_message)
         #: The people whose ratings were last asked for (see `ask_ratings`).
         self._rated: tuple[str, ...] = ()
         self.container = self._layout()
@@ -265,16 +263,10 @@ class TableApp:
             screen.leave_asked = False
 
     async def on_message(self, message: m.Message) -> None:
-        if isinstance(message, m.GameRecord) and self.client.game_record is not None:
-            self._record_came()
-        elif isinstance(message, m.GameRecord) and not message.more and self._record_asked:
-            self._record_asked = None  # (dropped: the client says why)
-            self.screen.message = (
-                f"the server's record could not be read: {self.client.record_dropped}"
-            )
+        self.records.heard(message)
         news = self.screen.record(message)
         if not self.screen.game_ended():  # (another game: its record is another)
-            self._record_kept = None
+            self.records.kept = None
         self.ask_ratings(any(isinstance(n, Heard) and isinstance(n.event, HandOver) for n in news))
         if message is self.client.seat_lost:
             self.leave()  # the seat was not given back: the lobby says why
@@ -396,34 +388,15 @@ class TableApp:
         table = self.client.model.table
         if table is None:
             return
-        if not self.screen.records_sent:
-            self.screen.message = (
-                "this server does not send a game's record (an older president): the host"
-                " has it in the server's records/ folder"
-            )
-            return
-        kept = self._record_kept
-        if kept is not None and kept[0] == table.name:
-            self.spawn(show_review_soon(self, kept[2], kept[1], self.client.model.me))
-            return
-        self.client.game_record = None
-        self._record_asked = table.name
-        self.screen.message = "asking the server for the game's record ..."
-        self.spawn(self.client.send(m.RecordAsk(table=table.name)))
+        self.records.ask(table.name, "asking the server for the game's record ...")
+
+    def _send_message(self, message: m.Message) -> None:
+        self.spawn(self.client.send(message))
 
     @property
-    def kept_record(self) -> tuple[str, str, bytes] | None:
+    def kept_record(self) -> Kept | None:
         """The record of the game over here that `v` fetched (table, file name, bytes)."""
-        return self._record_kept
-
-    def _record_came(self) -> None:
-        """The record asked for, whole: its review over the table (it follows me)."""
-        came, self.client.game_record = self.client.game_record, None
-        if came is None or came[0] != self._record_asked:
-            return
-        self._record_asked, self._record_kept = None, came
-        self.screen.message = ""
-        self.spawn(show_review_soon(self, came[2], came[1], self.client.model.me))
+        return self.records.kept
 
     @property
     def extras(self) -> PlayExtras | None:

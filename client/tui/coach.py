@@ -12,11 +12,12 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from president.bots.review import MORE_WORLDS, WORLDS, Advice, advise
 from president.engine import Phase
 from president.engine.record import NotARecord, loads
+from president.protocol import messages as m
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -25,6 +26,9 @@ from .replay_app import ReplayApp, reviewed
 from .review import action_text
 from .shell import Shell
 from .table import TableScreen, suggested
+
+if TYPE_CHECKING:
+    from ..connection import Client
 
 #: Worlds the coach chooses its play in, and as many it measures both figures in: the
 #: review's second look near a threshold (`review.MORE_WORLDS` times its 48).  At 48 the
@@ -208,3 +212,78 @@ def _open(table: Viewing, replay: ReplayScreen | str, me: str) -> None:
     state, reviewer = reviewed(replay, focus=me)
     viewer = ReplayApp(replay, shell=table.shell, review=state, reviewer=reviewer)
     table.shell.push(viewer)
+
+
+#: A kept record: (the table, the record's file name, its bytes), as `Client.game_record`.
+Kept = tuple[str, str, bytes]
+
+
+class RecordAsker:
+    """`v` at a server (protocol 17), at its table or in the lobby: the record of a
+    table's last game asked of the server, its review opened over `over` once it comes
+    whole (`heard`), and kept, so that `v` again opens it (the server sends a key one
+    record every few seconds)."""
+
+    def __init__(
+        self,
+        client: Client,
+        over: Viewing,
+        me: Callable[[], str],
+        send: Callable[[m.Message], object],
+        opened: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.client, self.over, self.me, self.send, self.opened = client, over, me, send, opened
+        #: The table whose game's record was asked for, until it comes ("": none).
+        self.asked = ""
+        self.kept: Kept | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def ask(self, table: str, asking: str, wait: str = "") -> None:
+        """`table`'s record: the kept one opened, or asked of the server (the message line
+        saying `asking`), unless `wait` says why not now."""
+        says = self.over.screen
+        if self.client.version < m.GameRecord.SINCE:
+            says.message = (
+                "this server does not send a game's record (an older president): the host"
+                " has it in the server's records/ folder"
+            )
+            return
+        kept = self.kept
+        if kept is not None and kept[0] == table:
+            self.review(kept)
+            return
+        if wait:
+            says.message = wait
+            return
+        self.client.game_record = None
+        self.asked, says.message = table, asking
+        self.send(m.RecordAsk(table=table))
+
+    def heard(self, message: m.Message) -> None:
+        """A server message: the record asked for, whole (its review opens), or dropped
+        (the client says why), or refused (the screen says why)."""
+        if isinstance(message, m.Error) and message.about == m.RecordAsk.TYPE:
+            self.asked = ""
+        if not isinstance(message, m.GameRecord):
+            return
+        came, self.client.game_record = self.client.game_record, None
+        if came is not None:
+            if came[0] == self.asked:
+                self.asked, self.kept, self.over.screen.message = "", came, ""
+                self.review(came)
+        elif not message.more and self.asked:
+            self.asked = ""
+            self.over.screen.message = (
+                f"the server's record could not be read: {self.client.record_dropped}"
+            )
+
+    def review(self, record: Kept) -> None:
+        """The record's review over `over`, read off the screen's loop; `opened` after."""
+
+        async def go() -> None:
+            await show_review_soon(self.over, record[2], record[1], self.me())
+            self.opened()
+
+        task = asyncio.ensure_future(go())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame, TextArea
 
 from ..connection import Client
-from .coach import show_review_soon
+from .coach import RecordAsker
 from .fit import (
     cells,
     cut,
@@ -142,8 +142,10 @@ class LobbyApp:
         screen.ladder = client.ladder  # (one ladder, as the client hears it)
         #: The players whose ratings were last asked for (the chosen table's).
         self.rated: tuple[str, ...] = ()
-        #: The table whose game's record `v` asked for, until it comes.
-        self._record_asked = ""
+        #: `v`: the record of my last game here, asked of the server (kept in `screen`,
+        #: which outlives this lobby); the list asked again once its review is put away.
+        self.records = RecordAsker(client, self, lambda: screen.me, self.send, self._opened)
+        self.records.kept = screen.last_record
         self._covered = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.container = self._layout()
@@ -177,15 +179,8 @@ class LobbyApp:
 
     async def on_message(self, message: m.Message) -> None:
         self.screen.record(message)
-        if isinstance(message, m.GameRecord) and self.client.game_record is not None:
-            self._record_came()
-        elif isinstance(message, m.GameRecord) and not message.more and self._record_asked:
-            self._record_asked = ""  # (dropped: the client says why)
-            self.screen.message = (
-                f"the server's record could not be read: {self.client.record_dropped}"
-            )
-        elif isinstance(message, m.Error) and message.about == m.RecordAsk.TYPE:
-            self._record_asked = ""  # (refused: the screen says why)
+        self.records.heard(message)
+        self.screen.last_record = self.records.kept
         if isinstance(message, m.Tables) and not message.more and not self.screen.ladder.heard:
             self.ask_ladder()
         if isinstance(message, (m.Tables, m.TableChanged)):
@@ -237,50 +232,24 @@ class LobbyApp:
         if not s.last_game:
             s.message = "v reviews your last game here: you have played none since connecting"
             return
-        if self.client.version < m.GameRecord.SINCE:
-            s.message = (
-                "this server does not send a game's record (an older president): the host"
-                " has it in the server's records/ folder"
-            )
-            return
-        kept = s.last_record
-        if kept is not None and kept[0] == s.last_game:
-            self._review(kept)
-            return
         info = next((t for t in s.tables if t.name == s.last_game), None)
+        wait = ""
         if s.left_under_way and info is not None and info.status == "playing":
             # (the server sends the last game that ended there: an earlier one, opened as
             # "your game", a hostile pass)
-            s.message = (
+            wait = (
                 f"the game you left at {s.last_game} is still on: v opens its review once"
                 " it is over"
             )
-            return
-        self.client.game_record = None
-        self._record_asked = s.last_game
-        s.message = f"asking the server for the record of your game at {s.last_game} ..."
-        self.send(m.RecordAsk(table=s.last_game))
+        self.records.ask(
+            s.last_game, f"asking the server for the record of your game at {s.last_game} ...", wait
+        )
 
-    def _record_came(self) -> None:
-        came, self.client.game_record = self.client.game_record, None
-        if came is None or came[0] != self._record_asked:
-            return
-        self._record_asked, self.screen.last_record = "", came
-        self.screen.message = ""
-        self._review(came)
-
-    def _review(self, record: tuple[str, str, bytes]) -> None:
-        """The viewer over the lobby; the table list asked again when the lobby is on top
-        once more (the viewer heard the server meanwhile, not the lobby)."""
-
-        async def go() -> None:
-            await show_review_soon(self, record[2], record[1], self.screen.me)
-            self._covered = self.shell.top is not self
-            self.app.invalidate()
-
-        task = asyncio.get_running_loop().create_task(go())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _opened(self) -> None:
+        """A review opened over the lobby: the table list asked again when the lobby is on
+        top once more (the viewer heard the server meanwhile, not the lobby)."""
+        self._covered = self.shell.top is not self
+        self.app.invalidate()
 
     def ask_ladder(self) -> None:
         """The top of the ladder (for the pane `l` shows)."""
