@@ -453,8 +453,22 @@ def action_from_json(step: Any) -> tuple[int, Action]:
     cards = step[kind]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ValueError(f"{kind} must be a list of cards")
-    return seat, _KINDS[kind](parse_cards(cards))
+    key = (kind, *cards)
+    action = _PARSED.get(key)
+    if action is None:
+        action = _KINDS[kind](parse_cards(cards))
+        if len(_PARSED) < PARSED_KEPT:
+            _PARSED[key] = action
+    return seat, action
 
+
+#: Actions read before, by their key and cards as written: a game's record writes the
+#: same few hundred actions again and again, and `president stats` reads every record
+#: of a folder (actions are immutable, so one may stand for every step that writes it).
+_PARSED: dict[tuple[str, ...], Action] = {}
+#: At most this many kept (a discard may hold any cards: a hostile record could write
+#: a new one each step; a game writes a few hundred).
+PARSED_KEPT = 8192
 
 #: Each kind of decision with cards by its key in a record (and "pass": `"pass": true`).
 _KINDS: dict[str, Callable[[tuple[Card, ...]], Action]] = {

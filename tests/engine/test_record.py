@@ -306,3 +306,29 @@ def test_a_string_with_no_end_runs_to_the_end_of_the_text() -> None:
     with pytest.raises(CutShort) as cut:
         loads(HEAD + '"hands": [{"x": 1}, {"seating": ["' + 'ab\\"' * 2000)
     assert cut.value.whole["hands"] == [{"x": 1}]
+
+
+def test_actions_read_again_are_the_same_and_a_hostile_record_keeps_few(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record's actions are read once and kept (`president stats` reads every record of
+    a folder), each the action the cards say however often it comes, and no more are
+    kept than `PARSED_KEPT`, whatever new cards a record writes at each step."""
+    from president.engine import record
+    from president.engine.actions import Discard, Play
+
+    monkeypatch.setattr(record, "_PARSED", {})
+    monkeypatch.setattr(record, "PARSED_KEPT", 5)
+    first = record.action_from_json({"seat": 1, "play": ["3C", "3D"]})
+    again = record.action_from_json({"seat": 2, "play": ["3C", "3D"]})
+    assert first == (1, Play.parse("3C 3D")) and again == (2, Play.parse("3C 3D"))
+    assert record.action_from_json({"seat": 0, "discard": ["3C", "3D"]}) == (
+        0,
+        Discard.parse("3C 3D"),
+    )
+    cards = [f"{rank}{suit}" for rank in ("4", "5", "6", "10") for suit in "CDHS"]
+    for card in cards:
+        assert record.action_from_json({"seat": 0, "play": [card]}) == (0, Play.parse(card))
+    assert len(record._PARSED) == 5
+    with pytest.raises(ValueError, match="not a card"):
+        record.action_from_json({"seat": 0, "play": ["3X"]})
