@@ -177,7 +177,14 @@ async def serve(
     tables = server.lobby.tables.values()
     if tables:
         playing = sum(t.status == "playing" for t in tables)
-        back = f": players have {config.resume_seconds:g} s to reconnect" if playing else ""
+        back = (
+            f": the game waits {config.resume_seconds:g} s for its players to reconnect;"
+            f" after the grace ({config.grace_seconds:g} s) it goes on without whoever is"
+            " still away, from the next hand"
+            # (the bare 120 s read to a host who set --grace-seconds 90 as their grace)
+            if playing
+            else ""
+        )
         # (none in progress: nothing waits for anyone; a host pass read the 120 s as if)
         say(
             f"restored {plural(len(tables), 'table')}, {playing or 'none'} with a game in progress{back}"

@@ -93,7 +93,7 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
     the server's "shutting down" line meets a closed pipe.  That used to end the game in
     progress (a record of one hand, an `end` row) instead of keeping it for the next start."""
     data = tmp_path / "data"
-    server = ServerProcess(data, stdout_apart=True)
+    server = ServerProcess(data, 0, "--grace-seconds", "90", stdout_apart=True)
     ann = Client(await dialer(server.address, "ann", tmp_path, pin=server.pin)())
     reader = asyncio.create_task(ann.run())
     try:
@@ -110,6 +110,10 @@ async def test_ctrl_c_keeps_the_game_when_the_output_pipe_is_gone(tmp_path: Path
     again = await server.again()
     try:
         assert "1 with a game in progress" in again.head, again.head
+        # the wait after a restart and the host's own grace, each said as what it is (a
+        # host who set 90 read "players have 120 s to reconnect" as the grace)
+        assert "the game waits 120 s for its players to reconnect" in again.head, again.head
+        assert "after the grace (90 s)" in again.head, again.head
     finally:
         again.stop()
 
