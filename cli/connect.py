@@ -292,6 +292,7 @@ async def run_connect(args: argparse.Namespace, secret: str | None) -> int:
         screen = LobbyScreen(
             me=args.name, server=link.server, address=args.address, fingerprint=link.fingerprint
         )
+        screen.read_saved = table_rule_sets
         screen.saved, problems = table_rule_sets()
         screen.message = "; ".join(problems)
         try:

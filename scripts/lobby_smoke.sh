@@ -43,6 +43,8 @@ echo "--- the table:"; screen
 tmux send-keys -t "$session" q; sleep 0.3; tmux send-keys -t "$session" q
 wait_screen "smoke's table" "leaving did not come back to the lobby"
 tmux send-keys -t "$session" q
-wait_screen EXITED "q in the lobby did not quit"
+wait_screen "press q again to quit" "q in the lobby did not ask once"
+tmux send-keys -t "$session" q
+wait_screen EXITED "q q in the lobby did not quit"
 grep -q "127.0.0.1:$port" "$work/config/president/known_servers" || { echo "FAIL: the fingerprint was not remembered"; exit 1; }
 echo "OK: fingerprint confirmed and remembered, table created with a changed toggle, bots added, game started, left to the lobby, quit"

@@ -577,7 +577,7 @@ async def test_ctrl_c_at_the_trust_question(guarded: tuple[str, str], tmp_path: 
         await terminal.said(f"the password for {address} (not shown): ")
         terminal.send("sesame\r")
         await terminal.said("tables")
-        terminal.send("q")
+        terminal.send("qq")  # (the lobby's q asks once)
         assert await terminal.exits() == 0
     assert address in (tmp_path / "config" / "president" / "known_servers").read_text()
 
@@ -617,7 +617,7 @@ async def test_connect_asks_for_the_password_the_server_wants(
         await terminal.said(f"nothing typed: the password for {address} (not shown): ")
         terminal.send("sesame\r")
         await terminal.said("tables")  # the lobby
-        terminal.send("q")
+        terminal.send("qq")  # (the lobby's q asks once)
         assert await terminal.exits() == 0
         assert "sesame" not in terminal.output() + terminal.errors()
     # a wrong one (from the environment) is asked again, saying so; Ctrl-C there

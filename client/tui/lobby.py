@@ -3,6 +3,7 @@ selected table in words, lobby chat, and the create-table form.  No prompt_toolk
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,26 @@ class TableForm:
     suggested: bool = False
     #: What was typed on rows of choices since the last move: the row found by it.
     finding: str = ""
+    #: The server's refusal of this form as it was sent, and what was sent: said under
+    #: the form until a setting changes (a pass lost every setting to a lookalike name).
+    refused: tuple[str, m.CreateTable] | None = field(default=None, repr=False)
+
+    def refuse(self, reason: str, sent: m.CreateTable) -> None:
+        """The server refused the table as sent: the form shows why, on the name's row
+        when the reason is its name."""
+        self.refused = (reason, sent)
+        if repr(sent.name) in reason or "table name" in reason:
+            self.row, self.finding = 0, ""
+
+    def said(self) -> str:
+        """The line under the form: what is wrong, the server's refusal while nothing has
+        changed since, or that enter creates the table."""
+        problem = self.problem()
+        if problem is not None:
+            return problem
+        if self.refused is not None and self.refused[1] == self.request():
+            return f"{self.refused[0]} (change it and press enter again)"
+        return "ready: enter creates the table and sits you down"
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -266,8 +287,13 @@ class LobbyScreen:
     #: list shows it instead of the chosen table.
     ladder: Ladder = field(default_factory=Ladder, repr=False)
     showing_ladder: bool = False
-    #: The rule sets saved in the config folder, offered by the create-table form.
+    #: The rule sets saved in the config folder, offered by the create-table form; and
+    #: what reads them again each time the form opens (a set saved while connected: the
+    #: form offered it only after a restart), with a line for each that cannot be offered.
     saved: dict[str, RuleSet] = field(default_factory=dict, repr=False)
+    read_saved: Callable[[], tuple[dict[str, RuleSet], list[str]]] | None = field(
+        default=None, repr=False
+    )
     #: The tables where a seat of ours was found waiting in a game (said once each).
     told: set[str] = field(default_factory=set, repr=False)
     #: The server's last refusal, while it is the message: it goes after a while

@@ -75,13 +75,15 @@ LOBBY_HELP = (
     ("l", "the server's ladder (l again: the tables)"),
     ("pgup/pgdn", "scroll the lobby chat back and forth (or the mouse wheel); end follows it"),
     ("?", "this help (esc closes it)"),
-    ("q  ctrl-c", "quit; ctrl-z: to the shell (fg comes back)"),
+    ("q q", "quit (ctrl-c: at once; ctrl-z: to the shell)"),
 )
 
 #: From this many columns the table list and the chosen table stand side by side.
 WIDE = 76
 
 Outcome = Literal["table", "quit", "disconnected"]
+#: What the lobby's q says first (q again quits).
+QUIT_AGAIN = "press q again to quit president connect (ctrl-c quits at once)"
 Asking = Literal["", "chat", "join", "watch"]
 
 
@@ -131,6 +133,8 @@ class LobbyApp:
         )
         #: A table this client created and will sit at once the server lists it.
         self.creating: m.CreateTable | None = None
+        #: The form that request came from, opened again if the server refuses it.
+        self.sent_form: TableForm | None = None
         #: A join or watch was sent: the table's view, when it comes, opens the table.
         #: (Views of a table just left may still be on their way: they open nothing.)
         self.entering = False
@@ -139,6 +143,9 @@ class LobbyApp:
         self._message = MessageAge()
         self.clock = time.monotonic
         self.outcome: Outcome = "quit"
+        #: q was pressed (`quit_asked`), and the key before this one was q (`quit_armed`):
+        #: q asks once (a pass's q q from a table left it, then quit the program unasked)
+        self.quit_asked = self.quit_armed = False
         screen.ladder = client.ladder  # (one ladder, as the client hears it)
         #: The players whose ratings were last asked for (the chosen table's).
         self.rated: tuple[str, ...] = ()
@@ -164,7 +171,10 @@ class LobbyApp:
         self.shell.pop(self)
 
     def key_pressed(self) -> None:
-        pass
+        """The key now pressed answers "press q again" (the one before was q) or not."""
+        self.quit_armed, self.quit_asked = self.quit_asked, False
+        if self.screen.message == QUIT_AGAIN:
+            self.screen.message = ""
 
     def before_render(self) -> None:
         """The server's refusal goes after `REFUSAL_SECONDS` (the app redraws every half
@@ -198,6 +208,10 @@ class LobbyApp:
                 self.send(m.Join(table=creating.name, password=creating.password))
             elif isinstance(message, m.Error) and message.about == m.CreateTable.TYPE:
                 self.creating = None
+                form, self.sent_form = self.sent_form, None
+                if form is not None and self.screen.form is None:  # (open again, as it was)
+                    form.refuse(message.message, creating)
+                    self.screen.form = form
         if isinstance(message, m.Error) and message.about in (m.Join.TYPE, m.Spectate.TYPE):
             self.entering = False
         if isinstance(message, m.TableView) and self.entering:
@@ -510,8 +524,7 @@ class LobbyApp:
         room, width = max(4, self._rows() - 4), max(30, self._columns() - 4)
         label, value, words = rows[form.row]
         below = [("class:title", line) for line in wrap(f"{label}: {words}", width)]
-        problem = form.problem() or "ready: enter creates the table and sits you down"
-        below += [("class:message", line) for line in wrap(problem, width)]
+        below += [("class:message", line) for line in wrap(form.said(), width)]
         height = max(1, room - 1 - len(below))
         # each row: its label, its value and its words, wrapped under their column where
         # there is room for that (else a row's words only when they fit whole: the
@@ -649,8 +662,11 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
             for n in (f"{screen.me}'s table", *(f"{screen.me}'s table {i}" for i in range(2, 999)))
             if n.casefold() not in taken
         )
-        screen.form = TableForm(name=name[:40], saved=screen.saved, suggested=True)
         screen.message = ""
+        if screen.read_saved is not None:
+            screen.saved, problems = screen.read_saved()
+            screen.message = "; ".join(problems)
+        screen.form = TableForm(name=name[:40], saved=screen.saved, suggested=True)
 
     @kb.add("c", filter=browsing)
     def _chat(event: KeyPressEvent) -> None:
@@ -667,6 +683,13 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         lobby.ask_ladder()
 
     @kb.add("q", filter=browsing)
+    def _quit_asked(event: KeyPressEvent) -> None:
+        if lobby.quit_armed:
+            lobby.leave("quit")
+        else:
+            lobby.quit_asked = True
+            screen.message = QUIT_AGAIN
+
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         lobby.leave("quit")
@@ -725,10 +748,11 @@ def create_lobby_bindings(lobby: LobbyApp) -> KeyBindings:
         if problem:
             screen.message = problem
             return
-        request = form().request()
+        sent = form()
+        request = sent.request()
         screen.form = None
         screen.message = f"creating {request.name} ..."
-        lobby.creating = request
+        lobby.creating, lobby.sent_form = request, sent
         lobby.send(request)
 
     @kb.add("escape", filter=filling)

@@ -28,8 +28,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from ..harness.ports import free_port
+from ..harness.servers import bot_key, running_server
 from ..harness.servers import client as make_client
-from ..harness.servers import running_server
 from ..harness.waiting import wait_for
 
 
@@ -279,6 +279,9 @@ async def test_create_sit_play_leave_and_quit_through_the_lobby(tmp_path: Path) 
                 lambda: [type(s) for s in shell.stack] == [LobbyApp] and client.model.slot is None
             )
             await wait_for(lambda: screen.tables != ())
+            keys.send_text("q")  # in the lobby q asks once (a pass's q q from a table quit)
+            await wait_for(lambda: screen.message.startswith("press q again to quit"))
+            assert shell.stack
             keys.send_text("q")
             await asyncio.wait_for(screens, 30)
             assert not shell.stack and not shell.app.is_running
@@ -381,7 +384,7 @@ async def test_the_lobby_screen_shows_hundreds_of_tables(
             await wait_for(lambda: len(lobby.screen.tables) == 211)
             assert lobby.screen.tables[-1].name == "late"
             assert [x for x in client.received if isinstance(x, m.Tables)] == pages
-            keys.send_text("q")
+            keys.send_text("qq")  # (q asks once)
             await asyncio.wait_for(running, 30)
         reading.cancel()
         hosting.cancel()
@@ -565,3 +568,71 @@ def test_the_form_says_how_long_a_tables_name_may_be() -> None:
     assert (
         len(form.name) == 40 and form.rows()[0][2] == "40 characters: the most a table's name has"
     )
+
+
+async def test_a_table_the_server_refuses_brings_its_form_back_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server refuses a name that looks like a table's: the form comes back with every
+    setting as typed, on the name's row, saying why, until the name changes (a pass lost
+    its preset and toggles, and the next keys ran as the lobby's).  And a rule set saved
+    while connected is offered the next time the form opens (it was only after a restart)."""
+    from president.cli.connect import table_rule_sets
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    async with running_server(tmp_path) as server:
+        bob = await make_client(server, "bob", tmp_path)
+        await bob.send(m.CreateTable(name="friday", preset="classic", toggles={}, seats=4))
+        await wait_for(lambda: "friday" in server.lobby.tables)
+        link = await connect(
+            f"127.0.0.1:{server.port}",
+            "ann",
+            pin=server.fingerprint,
+            known=KnownServers(tmp_path / "k"),
+            identity=bot_key("ann"),
+        )
+        client = Client(link)
+        screen = LobbyScreen(me="ann", read_saved=table_rule_sets)
+        with create_pipe_input() as keys:
+            lobby = LobbyApp(client, screen, input=keys, output=DummyOutput())
+            client.on_message = lobby.on_message
+            reading = asyncio.create_task(client.run())
+            running = asyncio.create_task(lobby.app.run_async())
+            await wait_for(lambda: lobby.app.is_running)
+            await client.send(m.ListTables())
+            await wait_for(lambda: len(screen.tables) == 1)
+            saved = tmp_path / "config" / "president" / "rules" / "revo.toml"
+            saved.parent.mkdir(parents=True)
+            saved.write_text('preset = "daifugo"\nrounds = 1\n')
+            keys.send_text("n")
+            await wait_for(lambda: screen.form is not None)
+            assert screen.form is not None and "revo" in screen.form.saved
+            keys.send_text("Friday")
+            keys.send_text("\x1b[B")  # the preset row: daifugo
+            while screen.form is None or screen.form.preset != "daifugo":
+                keys.send_text("\x1b[C")
+                await asyncio.sleep(0.05)
+            keys.send_text("\x1b[B" * 3 + "pw")  # the password
+            keys.send_text("\r")
+            await wait_for(lambda: any(e.about == m.CreateTable.TYPE for e in client.errors))
+            await wait_for(lambda: screen.form is not None)
+            form = screen.form
+            assert form is not None
+            assert (form.name, form.preset, form.password, form.row) == (
+                "Friday",
+                "daifugo",
+                "pw",
+                0,
+            )
+            assert "looks like table 'friday'" in form.said()
+            keys.send_text("\x7f" * 6 + "saturday")  # a new name: the refusal is not said
+            await wait_for(lambda: form.name == "saturday")
+            assert "looks like" not in form.said()
+            keys.send_text("\r")
+            await wait_for(lambda: "saturday" in server.lobby.tables)
+            assert server.lobby.tables["saturday"].settings.preset == "daifugo"
+            keys.send_text("\x03")
+            await asyncio.wait_for(running, 30)
+        reading.cancel()
+        await link.close()
+        await bob.link.close()
