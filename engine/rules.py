@@ -173,9 +173,13 @@ class Rules(HouseRules):
         if count < 3:
             raise RulesError(f"President needs at least 3 players, not {count}")
         if count > self.max_players:
-            if self.decks == 1:
+            if self.decks == 1 and count <= 12:
                 raise RulesError(f"decks = 1 serves at most 8 players, not {count}: set decks = 2")
-            raise RulesError(f"decks = 2 serves at most 12 players, not {count}")
+            # (no "set decks = 2" past 12: a pass followed it, and was refused again)
+            raise RulesError(
+                f"decks = {self.decks} serves at most {self.max_players} players, not {count}"
+                + ("" if self.decks == 2 else " (decks = 2 serves at most 12)")
+            )
 
     def replace(self, **changes: Any) -> Rules:
         """These rules with `changes`; `RulesError` naming a toggle there is not."""

@@ -61,6 +61,12 @@ def test_table_sizes() -> None:
     Game(Rules(decks=2), [str(i) for i in range(12)])
     with pytest.raises(RulesError, match="decks = 2 serves at most 12"):
         Game(Rules(decks=2), [str(i) for i in range(13)])
+    # past 12 no "set decks = 2": it would be refused again (a tinkerer's pass)
+    with pytest.raises(RulesError) as refused:
+        Game(Rules(), [str(i) for i in range(13)])
+    assert str(refused.value) == (
+        "decks = 1 serves at most 8 players, not 13 (decks = 2 serves at most 12)"
+    )
     with pytest.raises(RulesError, match="unique"):
         Game(Rules(), ["A", "A", "B"])
 
