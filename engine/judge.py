@@ -267,6 +267,16 @@ class Judge:
         spade_three, the 2S under spade_two_return), or None: what a log says of it."""
         return tricks.beats_a_lone_joker(self.rules, play, top, reversed)
 
+    def lock_after(self, play: Play, top: Top | None, lock: tuple[int, ...]) -> tuple[int, ...]:
+        """The suits the trick is locked to once `play` goes on the pile `top` under the
+        lock `lock` (suit_lock; () for none): what a log says of a lock begun or lifted."""
+        return tricks.lock_after(self.rules, Trick(top, False, lock, False), play)
+
+    def dues_of(self, play: Play) -> tuple[tuple[str, int], ...]:
+        """The dues (kind, cards) `play` leaves its player unless it is their last cards
+        (seven_pass's hand-over, ten_discard's discard...): what a log says of a play."""
+        return self._facts_of(play).dues
+
     def effects_of(self, seat: int, play: Play, trick: Trick, going_out: bool) -> tricks.Effects:
         """What `seat`'s legal `play` on `trick` does (`tricks.effects_of`): what it does
         whatever the trick (`tricks.facts_of`) is kept by its cards, as first asked."""

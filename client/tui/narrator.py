@@ -55,6 +55,10 @@ def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card_text(card) for card in cards)
 
 
+#: A due a play leaves, as a log names it before it is paid.
+DUE_NAMES = {"handover": "a hand-over", "discard": "a discard"}
+
+
 def lock_text(lock: tuple[int, ...]) -> str:
     """A trick's suit lock as its suits' symbols ("locked: ♥♠"), "" when unlocked."""
     return "locked: " + "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock))) if lock else ""
@@ -214,6 +218,9 @@ class Narrator:
                     )
                 extra += self._jack_back(event.cards, before)
                 extra += self._direction(event.cards, before)
+                if not event.clears:
+                    extra += self._lock(event.cards, before)
+                extra += self._dues(event.seat, event.cards, before)
                 if timeout:
                     return f"{self.timed_out(event.seat, timeout)}: auto-play {shown}{extra}"
                 return f"{self.says(event.seat, 'plays', 'play')} {shown}{extra}"
@@ -336,6 +343,33 @@ class Narrator:
             return ""
         now = before is not None and before.jack_back
         return " — jack back ends: ranks as before" if now else " — JACK BACK: ranks reversed"
+
+    def _lock(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
+        """A play that locks the trick to its suits, or lifts the lock (suit_lock: a
+        game-night pass held aces and 2s over a king, was told nothing beats the pile, and
+        nothing had said the trick was locked)."""
+        if self.rules is None or not self.rules.suit_lock or before is None or before.top is None:
+            return ""
+        lock = judge_for(self.rules).lock_after(Play(cards), before.top, before.lock)
+        if lock == before.lock:
+            return ""
+        if not lock:
+            return " — the lock is lifted"
+        return f" — {lock_text(lock).replace('locked: ', 'locked to ')} until the trick ends"
+
+    def _dues(self, seat: int, cards: tuple[Card, ...], before: PublicView | None) -> str:
+        """The cards a play leaves its player owing (seven_pass, ten_discard...), unless
+        they were its last: said with the play, before the payment's own line."""
+        if self.rules is None or before is None or seat >= len(before.counts):
+            return ""
+        if before.counts[seat] <= len(cards):  # (its last cards: it owes nothing)
+            return ""
+        out = ""
+        for kind, size in judge_for(self.rules).dues_of(Play(cards)):
+            what = DUE_NAMES.get(kind)
+            if what is not None:
+                out += f" — {what} of {plural(size, 'card')} follows"
+        return out
 
     def _direction(self, cards: tuple[Card, ...], before: PublicView | None) -> str:
         """A play that turns the direction of play round (nine_reverse and its kin)."""

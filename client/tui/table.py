@@ -47,7 +47,7 @@ from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, cells, middle_cut, said, shorten
-from .narrator import Narrator, Payment, card_text, cards_text, plural
+from .narrator import Narrator, Payment, card_text, cards_text, lock_text, plural
 from .standings import HandResult, said_together, standings
 
 #: The log's note of a connection taken back by itself (said with the hand under way
@@ -64,6 +64,15 @@ MOVES = (Played, Passed, Returned, HandedOver, Discarded, Took, Bombed)
 WATCHER_LINES = 6
 #: The turn's hint and enter's answer when no play beats the pile.
 NOTHING_BEATS = "nothing you hold beats the pile: p passes"
+
+
+def nothing_beats(lock: tuple[int, ...]) -> str:
+    """`NOTHING_BEATS`, naming the suit lock when the trick has one (a game-night pass
+    held aces and 2s over a king locked to ♦ and read the hint as a bug)."""
+    if not lock:
+        return NOTHING_BEATS
+    suits = lock_text(lock).replace("locked: ", "")
+    return f"nothing you hold in {suits} beats the pile (the trick is locked to {suits}): p passes"
 
 
 #: What paying each kind of due is called: (what you owe, what enter then does).
@@ -408,7 +417,7 @@ class TableScreen:
                 or view.top is None
                 or any(isinstance(action, Play) for action in view.legal_actions())
             )
-            return "choose cards with space, then enter" if beats else NOTHING_BEATS
+            return "choose cards with space, then enter" if beats else nothing_beats(view.lock)
         action = Return(chosen) if view.phase is Phase.EXCHANGE else Play(chosen)
         problem = view.problem(action)
         problem = suited(problem) if problem else problem  # (its cards as the hand shows them)
@@ -1040,7 +1049,11 @@ class TableScreen:
                 )
             return "class:turn", " your turn to lead: space chooses, enter plays, s suggests"
         if not plays:
-            return "class:turn", " your turn: nothing you hold beats the pile: p passes"
+            said = f" your turn: {nothing_beats(view.lock)}"
+            if view.lock and width is not None and cells(said) > width:
+                suits = lock_text(view.lock).replace("locked: ", "")
+                said = f" locked to {suits}: nothing you hold beats it: p passes"
+            return "class:turn", said
         if PASS not in actions:
             return "class:turn", " your turn, must beat the pile: space chooses, enter plays"
         return "class:turn", " your turn: space chooses, enter plays, p passes, s suggests"

@@ -305,3 +305,37 @@ def test_the_engines_words_name_cards_as_the_screens_show_them() -> None:
     assert suited("10D, AH and 2S") == "10♦, A♥ and 2♠"
     for kept in ("ACE", "3Sx", "a 3 or 10", "13C", "mode 3C0"):
         assert suited(kept) == kept
+
+
+def test_a_play_that_locks_the_trick_or_owes_cards_says_so() -> None:
+    """A follow in the pile's suits locks the trick (suit_lock), and the line says so; a
+    queen under queen_release lifts it; a play of 7s or 10s says the hand-over or discard
+    that follows, unless they were its player's last cards (a game-night pass held aces
+    and 2s over a locked king and read "nothing you hold beats the pile" as a bug)."""
+    from president.engine import Top
+
+    rules = find_preset("daifugo").replace(queen_release=True)
+    narrator = Narrator(seating=SEATING, rules=rules)
+    start = Game(rules, list(SEATING)).public_view()._replace(counts=(9, 9, 9, 9))
+    on_king = start._replace(top=Top(0, 10, 1, 0, False, (1,)))  # K♦
+    diamond = tuple(parse_cards("AD"))
+    assert narrator.line(Played(1, diamond, False, False), on_king) == (
+        "bob plays A♦ — locked to ♦ until the trick ends"
+    )
+    assert narrator.line(Played(1, tuple(parse_cards("AS")), False, False), on_king) == (
+        "bob plays A♠"
+    )
+    locked = on_king._replace(lock=(1,))
+    assert narrator.line(Played(1, diamond, False, False), locked) == "bob plays A♦"
+    assert narrator.line(Played(1, tuple(parse_cards("QD")), False, False), locked) == (
+        "bob plays Q♦ — the lock is lifted"
+    )
+    sevens = tuple(parse_cards("7C 7H"))
+    assert narrator.line(Played(1, sevens, False, False), start) == (
+        "bob plays 7♣ 7♥ — a hand-over of 2 cards follows"
+    )
+    assert narrator.line(Played(1, tuple(parse_cards("10C")), False, False), start) == (
+        "bob plays 10♣ — a discard of 1 card follows"
+    )
+    last = start._replace(counts=(9, 2, 9, 9))
+    assert narrator.line(Played(1, sevens, False, False), last) == "bob plays 7♣ 7♥"

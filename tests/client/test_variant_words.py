@@ -286,7 +286,7 @@ def test_discards_falls_skips_jacks_and_forbidden_finishes_are_said() -> None:
     assert line(m.Skipped("t", 5, 2)) == "cat is skipped by the 5s"
     assert line(m.Skipped("t", 6, 3)) == "dan is skipped by the 5s"
     assert line(m.Played("t", 7, 2, ("9H", "10H", "JH"), False, False)) == (
-        "cat plays 9♥ 10♥ J♥ — JACK BACK: ranks reversed"
+        "cat plays 9♥ 10♥ J♥ — JACK BACK: ranks reversed — a discard of 1 card follows"
     )
     assert line(m.WentOut("t", 8, 1, 0)) == "bob is left holding cards: place 1"
     assert line(m.Fell("t", 9, 3, 3)) == "dan falls to Scum: capital fall"
@@ -297,8 +297,8 @@ def test_discards_falls_skips_jacks_and_forbidden_finishes_are_said() -> None:
     jacked = owing("discard", 1, turn=0, jack_back=True)
     receive(screen, table_view(jacked, toggles=DAIFUGO))
     assert line(m.Played("t", 12, 1, ("JC",), False, False)) == (
-        "bob plays J♣ — jack back ends: ranks as before"
-    )
+        "bob plays J♣ — jack back ends: ranks as before — locked to ♣ until the trick ends"
+    )  # (on 7♣: the same suit locks the trick)
 
 
 def test_a_locked_trick_and_jack_back_are_shown_and_the_hand_sorts_by_the_order() -> None:
@@ -308,6 +308,28 @@ def test_a_locked_trick_and_jack_back_are_shown_and_the_hand_sorts_by_the_order(
     assert lock_text(locked.lock) == "locked: ♥♠"
     assert lock_text((2, 2, 2)) == "locked: ♥" and lock_text(()) == ""
     assert screen.model.public is not None and screen.model.public.phase is Phase.PLAY
+
+
+def test_nothing_beats_a_locked_pile_names_the_lock() -> None:
+    """Aces and 2s over a king of ♦ locked to ♦: the hint names the lock, in full and at
+    60 columns (a game-night pass read "nothing you hold beats the pile" as a bug)."""
+    king = Play(parse_cards("KD"))
+    public = a_public_view(
+        SEATING,
+        top=Top(1, 10, 1, 0, False, (1,)),
+        trick=((2, Play(parse_cards("QD"))), (1, king)),
+        played=(*parse_cards("QD"), *king.cards),
+        lock=(1,),
+        turn=0,
+        counts=(4, 12, 12, 13),
+    )
+    screen = screen_at(public, "AC AS 2C 2S", toggles=DAIFUGO)
+    assert screen.actions() == []  # (no play: p passes)
+    said = "nothing you hold in ♦ beats the pile (the trick is locked to ♦): p passes"
+    assert screen.explain() == said
+    screen.message = ""  # (the turn's own hint, under no message)
+    assert screen.status_line()[1] == f" your turn: {said}"
+    assert screen.status_line(59)[1] == " locked to ♦: nothing you hold beats it: p passes"
 
 
 # --- on a terminal ------------------------------------------------------------------------
