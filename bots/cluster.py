@@ -9,11 +9,12 @@ scheduler gives the job of a worker that is gone to another), not the run."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from president.engine import Rules
@@ -23,6 +24,9 @@ from .strategies import BUILT_IN, STRATEGIES, BotMistake, Strategy
 
 #: How long to try to reach the scheduler before saying so.
 CONNECT_TIMEOUT = 10.0
+
+#: How often a run waiting for its jobs counts the cluster's workers, in seconds.
+WATCH_SECONDS = 0.5
 
 #: The most games in a job: a lost worker costs at most this many games again, and the
 #: progress moves at least this often; below it, each thread gets about 8 jobs.
@@ -50,6 +54,18 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     except OSError as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
+    try:  # (Dask's own client waits for good on a peer that never answers its handshake:
+        # a pass's `python -m http.server` held `sim` 5 minutes without a word)
+        asyncio.run(asyncio.wait_for(identity(address, timeout), timeout))
+    except TimeoutError:
+        raise ClusterError(
+            f"no Dask scheduler answered at {address} within {timeout:g} s: is that a"
+            " `dask scheduler`'s port (8786 unless it was given another)?"
+        ) from None
+    except Exception as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+
     base: Any = distributed.Client
 
     class President(base):  # type: ignore[misc]
@@ -65,6 +81,17 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     except Exception as exc:  # (what answers there may not speak Dask's protocol at all)
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+
+
+async def identity(address: str, timeout: float) -> Any:
+    """What the scheduler at `address` says it is (Dask's `identity` call), which only a
+    Dask scheduler answers."""
+    core = importlib.import_module("distributed.core")
+    remote = core.rpc(address, timeout=timeout)
+    try:
+        return await remote.identity()
+    finally:
+        await remote.close_rpc()
 
 
 def dask_distributed() -> Any:
@@ -101,10 +128,12 @@ def run_on(
     first: int = 0,
     chunk: int | None = None,
     task: Callable[[Job], tuple[int, list[Tally]]] = run_job,
+    warn: Callable[[str], None] | None = None,
 ) -> SimResult:
     """`president.bots.sim.run` on the workers of a Dask `client`: the same games in the
     same jobs, their tallies added in the jobs' order; `progress(done, games)` as each
-    job comes back.  `task` runs a job (a test's stand-in)."""
+    job comes back; `warn(line)` when the cluster is left with no workers mid-run.
+    `task` runs a job (a test's stand-in)."""
     players = len(bots)
     rules.check_players(players)
     workers = max(1, threads(client))
@@ -137,10 +166,40 @@ def run_on(
             out[future.key] = (job[0], future)
             done.add(future)
 
+    def arrivals() -> Iterator[Any]:
+        """The jobs as they come back; meanwhile, every second or so, the workers counted:
+        when the last of them goes with jobs out, `warn` says so, once until one joins (a
+        worker without this project ends itself at its first job, and a tinkerer's run
+        waited for good without a word)."""
+        had = threads(client) > 0
+        counted = time.monotonic()
+        arrived = getattr(done, "thread_condition", None)  # (what its own `next` waits on)
+        while not done.is_empty():
+            if done.has_ready():
+                yield next(done)
+                continue
+            if arrived is None:
+                time.sleep(0.05)
+            else:
+                with arrived:
+                    arrived.wait(timeout=0.1)
+            if time.monotonic() - counted < WATCH_SECONDS:
+                continue
+            counted = time.monotonic()
+            now = threads(client)
+            if had and not now and warn is not None:
+                warn(
+                    "the cluster has no workers now: its jobs wait for a `dask worker` to"
+                    " join (Ctrl-C stops). A worker that cannot read a job ends itself: its"
+                    " log says why (ModuleNotFoundError: install this project on every"
+                    " worker)"
+                )
+            had = now > 0
+
     try:
         for _ in range(AHEAD * workers):
             hand_on()
-        for future in done:
+        for future in arrivals():
             index, _ = out.pop(future.key)
             if future.status == "cancelled":  # (a job after a bot's mistake)
                 continue

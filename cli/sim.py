@@ -241,6 +241,7 @@ def on_cluster(
             preset=args.preset,
             progress=show,
             options=search_options(args),
+            warn=lambda line: print(f"president sim: {line}", file=sys.stderr, flush=True),
         )
     finally:
         client.close()

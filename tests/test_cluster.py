@@ -258,3 +258,65 @@ def test_a_lost_scheduler_and_a_job_it_cannot_read_are_said_as_such() -> None:
     assert said.startswith("the scheduler could not read a job (Error during deserialization")
     assert "This frequently occurs if the Scheduler and Client" in said
     assert "must be installed where the scheduler runs" in said
+
+
+def slow_job(job: Job) -> tuple[int, list[Tally]]:
+    """A job that takes a while: the run waits for it, counting the workers."""
+    time.sleep(0.2)
+    return sim.run_job(job)
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_cluster_left_without_workers_says_so_once(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tinkerer's pass: the only worker, without this project, ended itself at its first
+    job, and `sim` waited for good without a word.  Here the count of workers reads none
+    from the first job back until the warning is said: it is said once, and the run goes
+    on to the figures of a run on one machine once workers are counted again."""
+    rules = find_preset("classic")
+    here = sim.run(rules, BOTS, 8, 3, processes=1)
+    gone = threading.Event()
+    said: list[str] = []
+    real = cluster.threads
+
+    def counted(of: Any) -> int:
+        return 0 if gone.is_set() and not said else real(of)
+
+    def warned(line: str) -> None:
+        said.append(line)
+
+    monkeypatch.setattr(cluster, "threads", counted)
+    monkeypatch.setattr(cluster, "WATCH_SECONDS", 0.0)
+    there = cluster.run_on(
+        client,
+        rules,
+        BOTS,
+        8,
+        3,
+        chunk=1,
+        task=slow_job,
+        progress=lambda done, games: gone.set(),
+        warn=warned,
+    )
+    assert figures(there) == figures(here)
+    assert len(said) == 1 and said[0].startswith("the cluster has no workers now"), said
+    assert "install this project on every worker" in said[0]
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_peer_that_never_answers_is_one_line_after_the_wait() -> None:
+    """A tinkerer's pass: `--scheduler` at `python -m http.server`'s port (it waits for a
+    request line Dask never sends) held `sim` 5 minutes without a word."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        done = president_here("sim", "--games", "2", "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"president sim: no Dask scheduler answered at tcp://127.0.0.1:{port} within 10 s: is"
+        " that a `dask scheduler`'s port (8786 unless it was given another)?\n"
+    )
