@@ -9,6 +9,8 @@ import argparse
 import asyncio
 import contextlib
 import random
+import re
+import shlex
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from president.bots.strategies import STRATEGIES, make_strategy
-from president.client.connection import Client, ConnectFailed, Link, connect, resolve_pin
+from president.client.connection import (
+    Client,
+    ConnectFailed,
+    Link,
+    PasswordNeeded,
+    connect,
+    resolve_pin,
+)
 from president.client.headless import BotPlayer
 from president.client.identity import bot_identity
 from president.client.pinning import KnownServers
@@ -127,6 +136,10 @@ async def start_bot(
         try:
             link = await reconnect()
             break
+        except PasswordNeeded as exc:  # (said as `president stats` says it)
+            raise BotFailed(
+                f"{exc} (give it with --password-prompt or $PRESIDENT_PASSWORD)"
+            ) from None
         except ConnectFailed as exc:
             held = "refused: too many" in str(exc)
             await wait_out(held, str(exc), f"{name}: {exc}", deadline, say)
@@ -190,7 +203,11 @@ async def start_bot(
 
         await until(lambda: listed() or client.errors_heard > errors, 10, "the new table")
         if not listed():  # refused (this address's tables, a name taken meanwhile, ...)
-            raise BotFailed(f"{name} could not create {table}: {client.errors[-1].message}")
+            said = client.errors[-1].message
+            alike = re.search(r"looks like table '(.*)': ", said)
+            if alike is not None:  # (a pass meant that table: --table Friday for friday)
+                said += f" (--table {shlex.quote(alike.group(1))} sits at it)"
+            raise BotFailed(f"{name} could not create {table}: {said}")
         timer = f"{args.turn_seconds} s a turn" if args.turn_seconds else "no turn timer"
         say(f"{name}: created table {table} ({args.preset}, {args.seats} seats, {timer})")
     elif table is not None and args.table is not None and index == 0:
@@ -231,6 +248,8 @@ async def start_bot(
             break
         denied = client.errors[-1]
         failed = f"{name} could not sit at {table}: {denied.message}"
+        if denied.code == Code.WRONG_PASSWORD:  # (how a bot gives it: a pass had to look)
+            failed += " (--table-password-prompt or $PRESIDENT_TABLE_PASSWORD)"
         if denied.code == Code.TABLE_FULL:
             reader.cancel()  # (first: closed under it, it said "connection lost — reconnecting")
             await client.link.close()

@@ -21,6 +21,59 @@ from .harness.servers import client, running_server
 from .harness.waiting import wait_for
 
 
+async def test_a_bots_refusals_say_how_to_mend_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game-night pass: `--table Friday` beside the host's friday was refused as a
+    lookalike name, with nothing saying that `--table friday` sits there; and a table's
+    password refused said nothing of how a bot gives it."""
+    import argparse
+
+    from president.cli.bot import BotFailed, run_bots
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    async with running_server(tmp_path) as server:
+        host = await client(server, "host", tmp_path)
+        await host.send(
+            m.CreateTable(name="friday", preset="classic", toggles={}, seats=4, password="tacos")
+        )
+        await wait_for(lambda: "friday" in server.lobby.tables)
+        args = argparse.Namespace(
+            address=f"127.0.0.1:{server.port}",
+            strategy="greedy",
+            count=1,
+            table="Friday",
+            name=None,
+            games=1,
+            fingerprint=server.fingerprint,
+            password=None,
+            table_password=None,
+            preset="classic",
+            seats=4,
+            turn_seconds=30,
+            delay=0.0,
+            playouts=None,
+            think=None,
+            seed=3,
+            give_up=300.0,
+        )
+        said: list[str] = []
+        with pytest.raises(BotFailed) as lookalike:
+            await run_bots(args, said.append)
+        assert str(lookalike.value).endswith(
+            "looks like table 'friday': choose a name that looks different"
+            " (--table friday sits at it)"
+        ), lookalike.value
+        args.table = "friday"
+        with pytest.raises(BotFailed) as locked:
+            await run_bots(args, said.append)
+        assert str(locked.value).endswith(
+            "table friday has a password: give it to sit or watch"
+            " (--table-password-prompt or $PRESIDENT_TABLE_PASSWORD)"
+        ), locked.value
+        await host.link.close()
+
+
 async def test_president_bot_fills_a_table_and_plays_a_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -792,6 +792,8 @@ def test_the_password_is_read_from_the_environment(
     shut = president(*args, env=environment(tmp_path))
     assert shut.returncode == 2 and shut.stderr.count("\n") == 1, shut.stderr
     assert "refused: this server needs a password" in shut.stderr
+    # how a bot gives it (a game-night pass had to look it up)
+    assert "(give it with --password-prompt or $PRESIDENT_PASSWORD)" in shut.stderr
     env = environment(tmp_path, PRESIDENT_PASSWORD="sesame")
     let_in = president(*args, env=env)
     assert let_in.returncode == 2 and let_in.stderr.count("\n") == 1, let_in.stderr
