@@ -502,7 +502,15 @@ def chosen_rules(args: argparse.Namespace) -> RuleSet:
     changes = dict(parse_toggle(t) for t in getattr(args, "set", None) or ())
     if not changes:
         return chosen
-    return RuleSet.of(chosen.rules.replace(**changes), chosen.preset)
+    rules = chosen.rules.replace(**changes)
+    idle = rules.idle()
+    for name in changes:
+        if name in idle:  # (a host's --set rounds=1 under top_two played to 11 points unsaid)
+            print(
+                f"note: --set {name}={changes[name]} plays no part: {idle[name]}",
+                file=sys.stderr,
+            )
+    return RuleSet.of(rules, chosen.preset)
 
 
 def wire_rules(rule_set: RuleSet) -> RuleSet:

@@ -104,12 +104,12 @@ _WORDS: Final[dict[str, Callable[[Any, Rules], str]]] = {
     }[v],
     "target": lambda v, r: (
         f"{v} point{'s' * (v != 1)} to win"
-        if r.scoring == "top_two"
+        if "target" not in r.idle()
         else f"{v} point{'s' * (v != 1)} (not used by this scoring)"
     ),
     "rounds": lambda v, r: (
         f"{v} hand{'s' * (v != 1)}"
-        if r.scoring != "top_two"
+        if "rounds" not in r.idle()
         else f"{v} hand{'s' * (v != 1)} (not used by this scoring)"
     ),
     "title_scum": lambda v, r: f"the last place is called {v} (and next-to-last Vice-{v})",

@@ -168,6 +168,16 @@ class Rules(HouseRules):
     def max_players(self) -> int:
         return 8 if self.decks == 1 else 12
 
+    def idle(self) -> dict[str, str]:
+        """The toggles whose value plays no part under these rules, each with why: the
+        scoring reads either `target` or `rounds`, never both (a host's `--set rounds=1`
+        under `top_two` scoring played to 11 points, unsaid)."""
+        if self.scoring == "top_two":
+            return {"rounds": f"scoring = top_two ends the game at target = {self.target} points"}
+        return {
+            "target": f"scoring = {self.scoring} ends the game after rounds = {self.rounds} hands"
+        }
+
     def check_players(self, count: int) -> None:
         """Refuse a table size the deck cannot serve, naming the toggle."""
         if count < 3:

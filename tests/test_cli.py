@@ -695,3 +695,27 @@ async def test_analyze_on_a_terminal_wraps_its_lines_at_words(tmp_path: Path) ->
         terminal.close()
     assert lines[0].startswith("ok: ") and all(len(line) <= 39 for line in lines), lines
     assert max(len(line) for line in president("replay", str(record)).stdout.splitlines()) > 40
+
+
+def test_a_toggle_set_that_plays_no_part_is_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game-night pass: `president bot --preset classic --set rounds=1` made a table that
+    played to 11 points (top_two scoring reads target, not rounds), and nothing said so."""
+    from president.cli.usage import chosen_rules
+    from president.engine import find_preset
+
+    args = argparse.Namespace(preset="classic", rules=None, set=["rounds=1"])
+    assert chosen_rules(args).rules.rounds == 1  # (kept: a later --set scoring may read it)
+    assert capsys.readouterr().err == (
+        "note: --set rounds=1 plays no part: scoring = top_two ends the game at target = 11"
+        " points\n"
+    )
+    args = argparse.Namespace(preset="house", rules=None, set=["target=3", "rounds=2"])
+    chosen_rules(args)
+    assert capsys.readouterr().err == (
+        "note: --set target=3 plays no part: scoring = positional ends the game after"
+        " rounds = 2 hands\n"
+    )
+    chosen_rules(argparse.Namespace(preset="classic", rules=None, set=["target=3"]))
+    assert capsys.readouterr().err == ""
+    assert find_preset("classic").idle().keys() == {"rounds"}
+    assert find_preset("daifugo").idle().keys() == {"target"}
