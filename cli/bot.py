@@ -43,6 +43,7 @@ from .usage import (
     add_password,
     add_rules,
     address,
+    check_budget,
     chosen_rules,
     password,
     search_options,
@@ -374,6 +375,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     chosen = wire_rules(chosen_rules(args))  # --preset or --rules, then --set
     args.preset, args.toggles = chosen.preset, dict(chosen.changes)
     chosen.rules.check_players(args.seats)  # before any connection is made
+    check_budget(args, [args.strategy])
     if args.name is not None and args.count > 1 and len(args.name) > 29:
         raise UsageError("--name is at most 29 characters with --count (a number is added)")
     if args.identity is not None and args.count > 1:

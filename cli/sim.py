@@ -21,7 +21,6 @@ from president.bots.sim import (
     speed_line,
 )
 from president.bots.strategies import (
-    BUILT_IN,
     BotMistake,
     Interrupted,
     WorkerLost,
@@ -36,13 +35,11 @@ from .usage import (
     THINK,
     UsageError,
     add_rules,
+    check_budget,
     chosen_rules,
     search_options,
     whole,
 )
-
-#: The search's budget options, and their attributes.
-BUDGETS = (("--playouts", "playouts"), ("--think", "think"))
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -71,10 +68,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         bots = bots * players
     if len(bots) != players:
         raise UsageError(f"--bots names {len(bots)} strategies for {players} players")
-    budget = next((flag for flag, value in BUDGETS if getattr(args, value) is not None), None)
-    if budget and BUILT_IN.issuperset(bots) and "search" not in bots:
-        # (a script's own bots get the options too, and may use them)
-        raise UsageError(f"{budget} is the search bot's budget (hard), and no bot here searches")
+    check_budget(args, bots)
     if args.scheduler and (args.jobs is not None or args.record):
         flag = "--jobs" if args.jobs is not None else "--record"
         raise UsageError(f"{flag} is for a run on this machine, not with --scheduler")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn, TextIO
 
-from president.bots.strategies import strategy_name
+from president.bots.strategies import BUILT_IN, strategy_name
 from president.engine import PRESETS, TOGGLES, Rules, RulesError, find_preset
 from president.engine.record import NotARecord
 from president.engine.rulefile import RuleFileError, RuleSet, parse_rule_file
@@ -556,6 +556,21 @@ STRATEGY_HELP = "easy, normal or hard (greedy, heuristic, search), or a strategy
 #: The search bot's budget per decision: playouts, or seconds.
 PLAYOUTS = whole(1, 100_000)
 THINK = seconds(60, zero=False)
+
+
+#: The search bot's budget options, by flag and by attribute.
+BUDGETS = (("--playouts", "playouts"), ("--think", "think"))
+
+
+def check_budget(args: argparse.Namespace, bots: Sequence[str]) -> None:
+    """`--playouts` or `--think` (not both) where a bot of `bots` searches; a script's own
+    bots get the options too, and may use them (`UsageError` otherwise: `president bot
+    --strategy greedy --playouts 5` was taken without a word, `sim` refused it)."""
+    given = [flag for flag, value in BUDGETS if getattr(args, value, None) is not None]
+    if len(given) > 1:
+        raise UsageError("--think and --playouts: give one (--think is a time instead of a count)")
+    if given and BUILT_IN.issuperset(bots) and "search" not in bots:
+        raise UsageError(f"{given[0]} is the search bot's budget (hard), and no bot here searches")
 
 
 def search_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -130,6 +130,19 @@ CASES: dict[str, Case] = {
     "sim-think-unused": case(
         "sim", "--bots", "easy,normal,random", "--think", "0.1", words="no bot here searches"
     ),
+    "sim-think-and-playouts": case(
+        "sim", "--bots", "search", "--think", "0.1", "--playouts", "9", words="give one"
+    ),
+    # (the bot command took a budget no strategy of its used, a tinkerer's pass)
+    "bot-playouts-unused": case(
+        "bot",
+        "127.0.0.1:9",
+        "--strategy",
+        "greedy",
+        "--playouts",
+        "5",
+        words="--playouts is the search bot's budget (hard), and no bot here searches",
+    ),
     "sim-think-nan": case("sim", "--think", "nan", words="--think: must be more than 0"),
     "sim-think-inf": case("sim", "--think", "inf", words="--think: must be more than 0"),
     "sim-think-negative": case("sim", "--think", "-1", words="--think: must be more than 0"),
