@@ -349,7 +349,8 @@ def local_stats(args: argparse.Namespace) -> int:
     if not folder.is_dir() and (given or not args.json):  # (with --json and no games of
         # play's, the document of an empty ladder below: a script reads JSON whatever)
         if given:
-            print(f"president stats: {folder} is not a folder of game records", file=sys.stderr)
+            what = "is not a folder of game records" if folder.exists() else "does not exist"
+            print(f"president stats: {folder} {what}", file=sys.stderr)
             return 2
         print(
             f"No games of `president play` yet (their records go to {folder}). "

@@ -420,6 +420,8 @@ def rule_file_path(given: str) -> Path:
 def read_rule_file(given: str) -> RuleSet:
     """The rule set in the file `--rules` names; `UsageError`, one line naming the file
     (and the line and the toggle, from the engine), when it cannot be read as rules."""
+    if not given.strip():  # (the current folder was read, "Is a directory")
+        raise UsageError("--rules names a rules file or a saved set, not nothing")
     path = rule_file_path(given)
     try:
         with path.open("rb") as handle:
@@ -431,6 +433,11 @@ def read_rule_file(given: str) -> RuleSet:
             if isinstance(exc, FileNotFoundError) and is_set_name(given)
             else ""
         )
+        if isinstance(exc, FileNotFoundError) and given.strip().lower() in PRESETS:
+            unsaved = (  # (a pass wrote --rules classic for the preset)
+                f" ({given} is a preset: --rules takes a file president rules --save wrote,"
+                " or a saved set's name)"
+            )
         raise UsageError(
             f"cannot read the rules file {given}: {exc.strerror or exc}{unsaved}"
         ) from None

@@ -251,9 +251,9 @@ def loads(text: str | bytes) -> dict[str, Any]:
         whole = whole_part(exc.doc) if ends else None
         if whole is not None and whole.get("format") == FORMAT:
             raise CutShort(said, whole) from None
-        raise NotARecord(said) from None
+        raise NotARecord(f"not a game record: {said}") from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise NotARecord(f"not JSON: {exc}") from None
+        raise NotARecord(f"not a game record: not JSON: {exc}") from None
     except RecursionError:  # (the decoder recurses into nesting: a hostile file's, no record's)
         raise NotARecord("not a president record: JSON nested too deeply") from None
     if not isinstance(document, dict):

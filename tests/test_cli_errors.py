@@ -86,7 +86,12 @@ CASES: dict[str, Case] = {
         words="no bot strategy 'randm' (did you mean random?)",
     ),
     # replay: 2 for anything that is not a record
-    "replay-random-bytes": case("replay", "{garbage}", words="not JSON"),
+    "replay-random-bytes": case("replay", "{garbage}", words="not a game record: not JSON"),
+    # (a game-night pass: --rules classic meant the preset; --rules "" read the folder)
+    "replay-rules-a-preset": case(
+        "replay", str(RECORD), "--rules", "classic", words="(classic is a preset: --rules takes"
+    ),
+    "sim-rules-empty": case("sim", "--rules", "", words="--rules names a rules file or a saved"),
     "replay-truncated": case("replay", "--json", "{truncated}", words="truncated.json"),
     "replay-empty": case("replay", "{empty}", words="empty.json"),
     "replay-nested": case("replay", "{nested}", words="JSON nested too deeply"),
