@@ -487,9 +487,10 @@ def _rated(rating: str | None) -> str:
 
 
 def _facts(info: m.TableInfo) -> str:
-    """A table's line after its name: preset, seats taken, status, and "locked"."""
+    """A table's line after its name: preset, seats taken, status, and "password" (not
+    "locked": at a daifugo table a pass read it as the suit lock)."""
     taken = sum(1 for p in info.players if p)
-    lock = " locked" if info.password else ""
+    lock = " password" if info.password else ""
     # (a changed toggle marked as the table's own header marks it: "daifugo+")
     preset = f"{info.preset}{'+' if info.changes else ''}"
     return f"{preset:<8} {taken}/{info.seats} {info.status}{lock}"

@@ -132,7 +132,7 @@ def test_the_table_list_follows_the_server() -> None:
     assert screen.selected() == info
     screen.record(m.Tables(tables=(info,)))  # the cursor stays on the same table
     assert screen.selected() == info
-    assert screen.line(info).split() == ["b", "full+", "2/4", "waiting", "locked"]
+    assert screen.line(info).split() == ["b", "full+", "2/4", "waiting", "password"]
     assert screen.line(other).split() == ["a", "classic", "0/3", "playing"]  # as it is
     assert "  3: bot:random" in screen.details() and "  2: (empty)" in screen.details()
     # the changes as `president rules` and the create form say them (not Python's True)
