@@ -168,9 +168,12 @@ async def start_bot(
     )
     # (a strategy still choosing when the timer moved for it: said once a choice, a
     # `choose` stuck for good said nothing until the game's end)
+    # ("after 0 s" beside a 2 s timer read as a bug, a tinkerer's pass: that choose had
+    # started late, once the one before returned)
     player.on_stuck = lambda seconds: say(
-        f"{name}: still choosing after {seconds:.0f} s: the turn timer moved for it (and"
-        " moves for it at each turn until its choose returns)"
+        f"{name}: still choosing: the turn timer moved for it while its choose ran"
+        f" ({seconds:.1f} s of it; a choose slower than the timer starts each turn late),"
+        " and moves for it at each turn until its choose returns"
     )
     reader = asyncio.get_running_loop().create_task(
         client.follow(lambda what: say(f"{name}: {what}"), give_up=args.give_up)
