@@ -9,12 +9,41 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Any
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # (a pass without the extra met numpy's traceback)
+    print(
+        f"{sys.argv[0]}: a trained policy needs the optional extra rl: pip install '.[rl]'",
+        file=sys.stderr,
+    )
+    raise SystemExit(2) from None
 from president.cli import bot_script
+from president.cli.usage import UsageError, chosen_rules
 from president.env import register
+from president.env.actions import Catalog
+from president.env.observe import Observer
+
+
+def table_of(args: list[str]) -> tuple[Any, int] | None:
+    """The rules and the table size the command's options choose (sim's --players, bot's
+    --seats, play's --players; 4 unless given), or None where they cannot be read here
+    (the command itself then says what is wrong)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--preset")
+    parser.add_argument("--rules")
+    parser.add_argument("--set", action="append")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--seats", type=int)
+    try:
+        known, _ = parser.parse_known_args(args)
+        rules = chosen_rules(known).rules
+    except (SystemExit, UsageError, ValueError):
+        return None
+    return rules, known.players or known.seats or 4
 
 
 def main() -> int:
@@ -22,17 +51,36 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        saved = np.load(sys.argv[1])
+        saved = np.load(sys.argv[1], allow_pickle=False)
         weights, bias = saved["weights"], saved["bias"]
     except (OSError, ValueError, KeyError) as exc:  # (a pass: a missing file, a traceback)
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        why = (
+            exc.strerror
+            if isinstance(exc, OSError) and exc.strerror
+            # (numpy's words for a file it cannot read advised allow_pickle: never)
+            else "not a policy file"
+        )
         print(
             f"{sys.argv[0]}: cannot read the policy {sys.argv[1]}: {why} (train_example.py"
-            " writes one)",
+            " --save writes one)",
             file=sys.stderr,
         )
         return 2
     trained = str(saved["preset"]) if "preset" in saved else "the rules it was trained for"
+    table = table_of(sys.argv[3:])
+    if table is not None:  # (a pass's bot made a daifugo table, waited for three players,
+        # then failed at its first decision: the sizes are known before any game)
+        rules, players = table
+        actions, observed = len(Catalog(rules)), Observer(rules, players).layout.size
+        if (actions, observed) != (bias.size, weights.shape[1]):
+            print(
+                f"{sys.argv[0]}: this policy fits {trained} with 4 players ({bias.size}"
+                f" actions, {weights.shape[1]} observations), not these rules with"
+                f" {players} players ({actions} actions, {observed} observations): train one"
+                " for them (train_example.py --preset)",
+                file=sys.stderr,
+            )
+            return 2
 
     def choose(observation: Any, mask: Any) -> int:
         if len(mask) != bias.size or len(observation) != weights.shape[1]:

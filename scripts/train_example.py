@@ -15,11 +15,18 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+except ImportError:  # (a pass without the extra met numpy's traceback)
+    print(
+        f"{sys.argv[0]}: training needs the optional extra rl: pip install '.[rl]'", file=sys.stderr
+    )
+    raise SystemExit(2) from None
 from president.bots.sim import play_game
 from president.engine import find_preset
 from president.env import Catalog, Observer, SingleSeat, register
@@ -144,6 +151,7 @@ def main() -> int:
     print(
         f"command: python -m scripts.train_example --minutes {args.minutes:g} --preset {args.preset}"
         f" --opponents {args.opponents} --games {args.games} --seed {args.seed}"
+        + (f" --save {args.save}" if args.save else "")  # (left out before: a pass)
     )
     return 0
 

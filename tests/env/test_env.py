@@ -288,6 +288,41 @@ async def test_a_trained_policy_plays_a_person_in_president_play(tmp_path: Path)
         ann.close()
 
 
+@pytest.mark.slow
+def test_a_policy_for_other_rules_or_no_policy_is_one_line_before_any_game(
+    tmp_path: Path,
+) -> None:
+    """A tinkerer's pass: a classic policy's bot made a daifugo table, waited for three
+    players, then failed with a traceback at its first decision; a file that is no policy
+    got numpy's advice to allow pickles."""
+    import subprocess
+    import sys
+
+    from president.env import Observer
+
+    rules = PRESETS["classic"]
+    size, actions = Observer(rules, 4).layout.size, len(Catalog(rules))
+    weights = tmp_path / "policy.npz"
+    np.savez(weights, weights=np.zeros((actions, size)), bias=np.zeros(actions), preset="classic")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "policy_bot.py"
+    nothing = tmp_path / "notes.txt"
+    nothing.write_text("not a policy\n")
+    for args, words in (
+        ([weights, "sim", "--preset", "daifugo"], "this policy fits classic with 4 players"),
+        ([weights, "bot", "127.0.0.1:9", "--seats", "5"], "not these rules with 5 players"),
+        ([nothing, "sim"], "not a policy file (train_example.py --save writes one)"),
+    ):
+        done = subprocess.run(
+            [sys.executable, str(script), *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 2 and done.stdout == "", done
+        assert words in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert "allow_pickle" not in done.stderr
+
+
 def test_the_direction_of_play_is_in_the_observation() -> None:
     """Under nine_reverse a 9 turns play anticlockwise: the state says so (slot 5 of
     `state`, docs/rl.md), and says clockwise again before it turns."""
