@@ -748,11 +748,18 @@ def _kept(t: Tally) -> str:
     return f"{t.kept / t.chances:.1%} of {t.chances}" if t.chances else "—"
 
 
+def _interval(tally: Tally) -> str:
+    """A tally's 95% interval as the table shows it: "—" where there is none."""
+    half = tally.interval()
+    return "—" if math.isinf(half) else "±" + format(half, ".3f")
+
+
 def report(result: SimResult, title: str) -> list[str]:
     """The result table, in lines."""
     lines = [
         title,
-        f"{result.games} games, {result.hands:,} hands; average place 1 (President) "
+        f"{result.games} game{'s' * (result.games != 1)}, {result.hands:,} hands; average"
+        " place 1 (President) "
         f"to {result.players}, parity {(result.players + 1) / 2:g}",
         "",
     ]
@@ -770,7 +777,8 @@ def report(result: SimResult, title: str) -> list[str]:
     def row(label: str, t: Tally) -> str:
         won = format(float(t.games_won), ".1f").removesuffix(".0")
         return (
-            f"{label:<14} {t.average:>9.3f} {'±' + format(t.interval(), '.3f'):>7} "
+            # (one game is one sample: no interval, "—" where it read "±inf")
+            f"{label:<14} {t.average:>9.3f} {_interval(t):>7} "
             f"{t.presidents / max(1, t.hands):>9.1%} {_kept(t):>{kept_w}} {won:>9} "
             f"{t.think / max(1, t.hands):>9.4f}"
         )

@@ -101,6 +101,13 @@ def strategy_name(name: str) -> str:
             f"there is no bot strategy {name!r}"
             + (f" (did you mean {close[0]}?)" if close else "")
             + f": choose one of {', '.join(LEVELS)} or {', '.join(STRATEGIES)}"
+            # (a tinkerer named the bot their script registers: only the script knows it)
+            + (
+                "; a bot of your own plays through its script (python mybot.py sim ...,"
+                " docs/bots.md)"
+                if not close
+                else ""
+            )
         )
     return wanted
 

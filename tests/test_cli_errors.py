@@ -151,7 +151,9 @@ CASES: dict[str, Case] = {
     "sim-think-nan": case("sim", "--think", "nan", words="--think: must be more than 0"),
     "sim-think-inf": case("sim", "--think", "inf", words="--think: must be more than 0"),
     "sim-think-negative": case("sim", "--think", "-1", words="--think: must be more than 0"),
-    "sim-bots-unknown": case("sim", "--bots", "genius", words="no bot strategy 'genius'"),
+    "sim-bots-unknown": case(
+        "sim", "--bots", "genius", words="a bot of your own plays through its script"
+    ),
     "sim-bots-empty": case("sim", "--bots", ",,", words="at least one strategy"),
     "sim-record-a-file": case("sim", "--games", "1", "--record", "{file}", words="cannot write"),
     "sim-record-under-a-file": case(

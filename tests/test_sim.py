@@ -454,3 +454,16 @@ def test_a_bots_prints_go_to_stderr_not_into_the_runs_output(
     run(find_preset("classic"), ["printer", "random", "random", "random"], 1, 1)
     printed = capsys.readouterr()
     assert printed.out == "" and "my hand:" in printed.err
+
+
+def test_a_run_of_one_game_says_game_and_no_interval() -> None:
+    """A tinkerer's pass: `--games 1` read "1 games" and every interval "±inf"."""
+    from president.engine import PRESETS
+
+    lines = report(run(PRESETS["classic"], ["random"] * 4, 1, 1, processes=1), "t")
+    assert lines[1].startswith("1 game, "), lines
+    rows = [line for line in lines if line.startswith("random-")]
+    assert len(rows) == 4 and all(row.split()[2] == "—" for row in rows), rows
+    assert not any("inf" in line for line in lines)
+    two = report(run(PRESETS["classic"], ["random"] * 4, 2, 1, processes=1), "t")
+    assert two[1].startswith("2 games, ") and "±" in two[4], two
