@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import random
+import warnings
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -471,7 +472,13 @@ class raw_env(AECEnv):
         return self.catalog.index[self.catalog.key(action)]
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        if self.render_mode != "ansi":  # (None, said as PettingZoo's own envs say it: a
+            # researcher's pass got None back without a word)
+            warnings.warn(
+                "render() without a render_mode returns nothing: make the environment with"
+                " render_mode='ansi'",
+                stacklevel=2,
+            )
             return None
         game = self.game
         lines = [f"hand {game.hand + 1}, {game.phase.name.lower()}"]

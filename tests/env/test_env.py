@@ -48,6 +48,10 @@ def test_a_render_mode_it_does_not_have_is_refused() -> None:
     table = raw_env(render_mode="ansi")
     table.reset(seed=1)
     assert (table.render() or "").startswith("hand 1, ")
+    plain = raw_env()  # (no mode: nothing, and said, as PettingZoo's own environments do)
+    plain.reset(seed=1)
+    with pytest.warns(UserWarning, match="render_mode='ansi'"):
+        assert plain.render() is None
 
 
 def test_the_environment_passes_pettingzoos_seed_test() -> None:
