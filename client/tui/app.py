@@ -489,7 +489,7 @@ class TableApp:
         elif self.client.model.slot is None:
             keys = WATCH_HELP + QUIT_PLAY
         else:  # (a server that sends a game's record: `v`, as `president play` has it)
-            review = (("v", "its review, once the game is over"),)
+            review = (("v", "the game's review, once it is over"),)
             keys = HELP[:-1] + (review if self.screen.records_sent else ()) + HELP[-1:]
             keys += QUIT_KEEPING
         return help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), self._help_width())

@@ -273,7 +273,7 @@ class ReviewState:
         if judged.label:
             line += [("class:dim", lost), (f"class:{judged.label}", f" {judged.label}")]
             if judged.usual:  # (as analyze says: a pass that pressed s blamed itself)
-                line.append(("class:dim", " · s's choice too"))
+                line.append(("class:dim", " · s would suggest it too"))
         else:
             line.append(("class:dim", lost))
         return line

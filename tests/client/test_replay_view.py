@@ -1003,12 +1003,12 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     screen.go(at)
     decision = "".join(text for _, text in state.decision(screen))
     assert "(2.30) · best" in decision and "(1.70) · −0.60 blunder" in decision
-    assert "s's choice too" not in decision
+    assert "s would suggest it too" not in decision
     # the normal bot's choice too, as analyze says it (a pass that pressed s there read
     # the blunder as its own doing)
     state.judged[key] = replace(state.judged[key], usual=True)
     decision = "".join(text for _, text in state.decision(screen))
-    assert decision.endswith("−0.60 blunder · s's choice too"), decision
+    assert decision.endswith("−0.60 blunder · s would suggest it too"), decision
     state.judged[key] = replace(state.judged[key], usual=False)
     # the best in the text's own colour (it was dim grey: on white, the faintest thing
     # on the line), each label in its own (an inaccuracy was the green of "your turn")
