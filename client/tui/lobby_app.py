@@ -212,6 +212,7 @@ class LobbyApp:
                 if form is not None and self.screen.form is None:  # (open again, as it was)
                     form.refuse(message.message, creating)
                     self.screen.form = form
+                    self.screen.message = self.screen.refusal = ""  # (the form says it)
         if isinstance(message, m.Error) and message.about in (m.Join.TYPE, m.Spectate.TYPE):
             self.entering = False
         if isinstance(message, m.TableView) and self.entering:

@@ -625,6 +625,7 @@ async def test_a_table_the_server_refuses_brings_its_form_back_as_it_was(
                 0,
             )
             assert "looks like table 'friday'" in form.said()
+            assert screen.message == ""  # (said under the form, not cut on the line below)
             keys.send_text("\x7f" * 6 + "saturday")  # a new name: the refusal is not said
             await wait_for(lambda: form.name == "saturday")
             assert "looks like" not in form.said()
