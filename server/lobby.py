@@ -64,6 +64,9 @@ ENDED_KEPT = 1000
 RECORD_EVERY = 5.0
 #: How many packed records the lobby keeps (`Lobby.packed_record`): the last few asked.
 PACKED_KEPT = 8
+#: Seconds an unstarted table with nobody at it has been seen so by the sweep before its
+#: maker's next table may take its place at the maker's cap (`Lobby.spent`).
+SPENT_SECONDS = 30.0
 
 Handler = Callable[["Lobby", Guest, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Message], Handler] = {}
@@ -324,6 +327,19 @@ class Lobby:
                     name, f"finished and {why}" if table.status == "finished" else why
                 )
 
+    def spent(self, table: Table) -> bool:
+        """No person sits or watches at `table`, away or not, and its game is over, or it
+        never started and the sweep has seen it so for `SPENT_SECONDS` (a table just
+        made, its maker on the way to its chair, is not spent): at its maker's cap, its
+        maker's next table takes its place (a tinkerer's killed bot runs left their
+        tables unstarted, and each counted for 10 minutes)."""
+        if _holds_people(table):
+            return False
+        if table.status == "finished":
+            return True
+        since = self._empty_since.get(table.name)
+        return _unstarted(table) and since is not None and time.monotonic() - since >= SPENT_SECONDS
+
     async def remove(self, name: str, why: str) -> None:
         """Take a table out of the lobby and out of the journal (it does not come back at
         the next start); a game still going there ends, with its record."""
@@ -551,12 +567,6 @@ def _read_and_pack(path: Path) -> tuple[int, bytes]:
     return len(data), (pack_record(data) if data and len(data) <= m.RECORD_UNPACKED else b"")
 
 
-def _over_and_empty(table: Table) -> bool:
-    """Its game is over and no person sits or watches there, away or not (the sweep's
-    "finished and empty": it goes at the next sweep)."""
-    return table.status == "finished" and not _holds_people(table)
-
-
 def _bots_alone(table: Table) -> bool:
     """A game has begun at the table (over or not) and no person sits there, away or
     not: server bots alone, however many watch."""
@@ -670,8 +680,9 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
         # sweep (a bot writer's fourth quick run was refused until the sweep came); one
         # that someone is at still counts (a hostile pass held 6 tables under a cap of 2,
         # each finished, left, and sat at again)
-        for table in [table for table in made if _over_and_empty(table)]:
-            await lobby.remove(table.name, "finished and empty: room for its maker's next")
+        for table in [table for table in made if lobby.spent(table)]:
+            over = "finished" if table.status == "finished" else "not started"
+            await lobby.remove(table.name, f"{over} and empty: room for its maker's next")
         made = lobby.made_by(guest.address)
     mine = len(made)
     if mine >= config.tables_per_address:

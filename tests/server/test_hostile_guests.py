@@ -24,7 +24,7 @@ from president.protocol.framing import MAX_FRAME
 from president.protocol.sealing import public_key_bytes
 from president.server.app import Server
 from president.server.config import ServerConfig
-from president.server.lobby import Lobby
+from president.server.lobby import SPENT_SECONDS, Lobby
 from president.server.table import Table
 
 from ..harness.processes import ServerProcess
@@ -130,6 +130,18 @@ async def test_a_makers_finished_empty_tables_make_room_for_its_next_and_no_more
     assert tinker.errors() == [Code.NOT_ALLOWED] and "run 6" not in hall.tables
     refusal = next(x for x in tinker.sent if isinstance(x, m.Error))
     assert refusal.message.startswith("your address already has 2 tables open (at most 2)")
+    # a table that never started, which its bots left (killed), goes too, once the sweep
+    # has seen it empty a while (a tinkerer's dead runs each counted for 10 minutes);
+    # one just made, its maker not yet in its chair, stays
+    await hall.handle(again[0], m.Leave())  # (run 3: nobody there again)
+    await hall.handle(tinker, create("run 6"))  # run 3 goes, finished and empty
+    assert set(hall.tables) == {"run 5", "run 6"}
+    await hall.handle(tinker, m.Leave())
+    await hall.handle(tinker, create("run 7"))  # run 6 just made: not spent
+    assert set(hall.tables) == {"run 5", "run 6"} and "run 7" not in hall.tables
+    hall._empty_since["run 6"] = time.monotonic() - SPENT_SECONDS - 1  # (the sweep's note)
+    await hall.handle(tinker, create("run 7"))
+    assert set(hall.tables) == {"run 5", "run 7"}
     await hall.close()
 
 
