@@ -508,6 +508,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("president."):
+            raise
+        # (an editable install older than a module a pulled commit added: `president
+        # server --help` was a traceback to a helper's pass; CONTRIBUTING.md)
+        print(
+            f"{command}: this install has no {exc.name}: install the project again (pip"
+            " install -e '.[test]' --config-settings editable_mode=strict, CONTRIBUTING.md)",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as exc:  # what no command foresaw: still one line
         where = f"{exc.filename}: " if exc.filename else ""
         print(shown(f"{command}: {where}{exc.strerror or exc}"), file=sys.stderr)

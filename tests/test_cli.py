@@ -719,3 +719,37 @@ def test_a_toggle_set_that_plays_no_part_is_noted(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == ""
     assert find_preset("classic").idle().keys() == {"rounds"}
     assert find_preset("daifugo").idle().keys() == {"target"}
+
+
+def test_a_module_the_install_lacks_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A helper's pass: an editable install older than a pulled commit's new module made
+    `president server --help` a traceback (ModuleNotFoundError: president.protocol...)."""
+    import importlib
+
+    cli_main = importlib.import_module("president.cli.main")
+    missing = "president.protocol.packing"
+
+    def lacking(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    real = cli_main.build_parser
+
+    def build(argv: list[str]) -> argparse.ArgumentParser:
+        parser = real(argv)
+        parse = parser.parse_command  # type: ignore[attr-defined]
+
+        def parse_lacking(argv: list[str]) -> argparse.Namespace:
+            args: argparse.Namespace = parse(argv)
+            args.handler = lacking
+            return args
+
+        parser.parse_command = parse_lacking  # type: ignore[attr-defined]
+        return parser
+
+    monkeypatch.setattr(cli_main, "build_parser", build)
+    assert cli_main.main(["rules"]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"president rules: this install has no {missing}: install the project again"
+    )
