@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import random
 import re
 import shlex
@@ -213,7 +214,19 @@ async def start_bot(
                 said += f" (--table {shlex.quote(alike.group(1))} sits at it)"
             raise BotFailed(f"{name} could not create {table}: {said}")
         timer = f"{args.turn_seconds} s a turn" if args.turn_seconds else "no turn timer"
-        say(f"{name}: created table {table} ({args.preset}, {args.seats} seats, {timer})")
+
+        def numbered(text: str) -> str:  # (run 1, run 2...: a series, not a typo)
+            return re.sub(r"\s*\d+", "", text.casefold())
+
+        others = [t.name for t in client.tables or () if numbered(t.name) != numbered(table)]
+        near = difflib.get_close_matches(table, others, n=1, cutoff=0.75)
+        # (a game-night pass typed 'revo nite' for 'revo night': a stray table, unsaid)
+        also = (
+            f"; table {near[0]} is there too: --table {shlex.quote(near[0])} sits at it"
+            if near
+            else ""
+        )
+        say(f"{name}: created table {table} ({args.preset}, {args.seats} seats, {timer}){also}")
     elif table is not None and args.table is not None and index == 0:
         # (a guest who made the table first, to hold these bots there, made its rules and
         # its timer too: the host should know they did not make it; a bot back to its

@@ -71,6 +71,16 @@ async def test_a_bots_refusals_say_how_to_mend_them(
             "table friday has a password: give it to sit or watch"
             " (--table-password-prompt or $PRESIDENT_TABLE_PASSWORD)"
         ), locked.value
+        # a name a letter off another's makes a table, and says the other is there (a pass
+        # typed 'revo nite' for 'revo night'); a series ('friday 2') does not
+        args.table, args.count, args.seats, args.toggles = "fridya", 3, 3, {"target": 1}
+        assert await run_bots(args, said.append) == 0
+        made = next(line for line in said if "created table fridya" in line)
+        assert made.endswith("; table friday is there too: --table friday sits at it"), made
+        args.table = "friday 2"
+        assert await run_bots(args, said.append) == 0
+        made = next(line for line in said if "created table friday 2" in line)
+        assert "is there too" not in made, made
         await host.link.close()
 
 
