@@ -4,6 +4,7 @@ what it was refused; the example script runs offline and online as a process."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -21,14 +22,39 @@ from .harness.servers import client, running_server
 from .harness.waiting import wait_for
 
 
+def bot_args(server: Server, **changes: object) -> argparse.Namespace:
+    """`president bot`'s options as `cmd_bot` hands them to `run_bots`: four greedy bots
+    for table T (preset `table`, 30 s a turn), with `changes`."""
+    args = argparse.Namespace(
+        address=f"127.0.0.1:{server.port}",
+        strategy="greedy",
+        count=4,
+        table="T",
+        name=None,
+        games=1,
+        fingerprint=None,
+        password=None,
+        table_password=None,
+        preset="table",
+        seats=4,
+        turn_seconds=30,
+        delay=0.0,
+        playouts=None,
+        think=None,
+        seed=3,
+        give_up=300.0,
+    )
+    for name, value in changes.items():
+        setattr(args, name, value)
+    return args
+
+
 async def test_a_bots_refusals_say_how_to_mend_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game-night pass: `--table Friday` beside the host's friday was refused as a
     lookalike name, with nothing saying that `--table friday` sits there; and a table's
     password refused said nothing of how a bot gives it."""
-    import argparse
-
     from president.cli.bot import BotFailed, run_bots
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -38,24 +64,8 @@ async def test_a_bots_refusals_say_how_to_mend_them(
             m.CreateTable(name="friday", preset="classic", toggles={}, seats=4, password="tacos")
         )
         await wait_for(lambda: "friday" in server.lobby.tables)
-        args = argparse.Namespace(
-            address=f"127.0.0.1:{server.port}",
-            strategy="greedy",
-            count=1,
-            table="Friday",
-            name=None,
-            games=1,
-            fingerprint=server.fingerprint,
-            password=None,
-            table_password=None,
-            preset="classic",
-            seats=4,
-            turn_seconds=30,
-            delay=0.0,
-            playouts=None,
-            think=None,
-            seed=3,
-            give_up=300.0,
+        args = bot_args(
+            server, count=1, table="Friday", fingerprint=server.fingerprint, preset="classic"
         )
         said: list[str] = []
         with pytest.raises(BotFailed) as lookalike:
@@ -87,31 +97,11 @@ async def test_a_bots_refusals_say_how_to_mend_them(
 async def test_president_bot_fills_a_table_and_plays_a_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import argparse
-
     from president.cli.bot import BotFailed, run_bots
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     async with running_server(tmp_path) as server:
-        args = argparse.Namespace(
-            address=f"127.0.0.1:{server.port}",
-            strategy="greedy",
-            count=4,
-            table="T",
-            name=None,
-            games=1,
-            fingerprint=None,
-            password=None,
-            table_password=None,
-            preset="table",
-            seats=4,
-            turn_seconds=30,
-            delay=0.0,
-            playouts=None,
-            think=None,
-            seed=3,
-            give_up=300.0,
-        )
+        args = bot_args(server)
         said: list[str] = []
         with pytest.raises(BotFailed, match="not a server you trusted before"):
             await run_bots(args, said.append)  # a bot cannot ask: it needs --fingerprint
