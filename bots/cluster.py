@@ -54,9 +54,11 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     except OSError as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
+    deadline = time.monotonic() + timeout  # (the probe and the client share it: a peer
+    # that answered the probe at 9 s and then stalled held `sim` 30 s, a hostile pass)
     try:  # (Dask's own client waits for good on a peer that never answers its handshake:
         # a pass's `python -m http.server` held `sim` 5 minutes without a word)
-        asyncio.run(asyncio.wait_for(identity(address, timeout), timeout))
+        said = asyncio.run(asyncio.wait_for(identity(address, timeout), timeout))
     except TimeoutError:
         raise ClusterError(
             f"no Dask scheduler answered at {address} within {timeout:g} s: is that a"
@@ -65,6 +67,14 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     except Exception as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+
+    if not isinstance(said, dict) or said.get("type") != "Scheduler" or not plain(said):
+        # (a scheduler says who it is in plain values: anything else, pickled objects
+        # above all, is no scheduler this run talks to further, a hostile pass)
+        raise ClusterError(
+            f"what answers at {address} is not a Dask scheduler (it did not say so in plain"
+            " data): --scheduler is trusted like code you run (docs/cluster.md)"
+        )
 
     base: Any = distributed.Client
 
@@ -76,8 +86,9 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
             if getattr(self, "status", None) == "running":
                 super().__del__()
 
+    left = max(1.0, deadline - time.monotonic())
     try:
-        return President(address, timeout=timeout, set_as_default=False)
+        return President(address, timeout=left, set_as_default=False)
     except Exception as exc:  # (what answers there may not speak Dask's protocol at all)
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
@@ -87,11 +98,28 @@ async def identity(address: str, timeout: float) -> Any:
     """What the scheduler at `address` says it is (Dask's `identity` call), which only a
     Dask scheduler answers."""
     core = importlib.import_module("distributed.core")
-    remote = core.rpc(address, timeout=timeout)
+    # (its answer not unpickled: a probe only asks whether the peer is a scheduler, and a
+    # hostile pass's fake scheduler ran code in `sim` through it; the client after it
+    # trusts the scheduler, as Dask's does: docs/cluster.md)
+    remote = core.rpc(address, timeout=timeout, deserialize=False)
     try:
         return await remote.identity()
     finally:
         await remote.close_rpc()
+
+
+def plain(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is data and nothing else: strings, numbers, booleans, None, and
+    dicts, lists and tuples of them (not 20 deep)."""
+    if value is None or isinstance(value, (str, int, float, bool, bytes)):
+        return True
+    if depth > 20:
+        return False
+    if isinstance(value, dict):
+        return all(plain(k, depth + 1) and plain(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(plain(item, depth + 1) for item in value)
+    return False
 
 
 def dask_distributed() -> Any:

@@ -28,6 +28,7 @@ from president.bots.strategies import (
 )
 from president.client.tui.narrator import plural
 from president.engine import Rules, RulesError, find_preset
+from president.protocol.schema import shown
 
 from .usage import (
     PLAYOUTS,
@@ -140,8 +141,9 @@ def simulate(
 
             try:
                 result = on_cluster(args, rules, bots, show)
-            except ClusterError as exc:
-                print(f"president sim: {exc}", file=sys.stderr)
+            except ClusterError as exc:  # (a peer's own words in it: escapes shown, not
+                # acted on, a hostile pass's peer set the title and cleared the screen)
+                print(shown(f"president sim: {exc}"), file=sys.stderr)
                 return 2
         else:
             result = run(

@@ -320,3 +320,56 @@ def test_a_peer_that_never_answers_is_one_line_after_the_wait() -> None:
         f"president sim: no Dask scheduler answered at tcp://127.0.0.1:{port} within 10 s: is"
         " that a `dask scheduler`'s port (8786 unless it was given another)?\n"
     )
+
+
+#: A peer that speaks Dask's protocol but is no scheduler (a hostile pass's): its
+#: `identity` answers with a pickled object that writes a file when loaded, or raises
+#: with escape sequences in its words.  `python -c FAKE MODE PORT FILE`.
+FAKE = """
+import asyncio, os, sys
+from distributed.core import Server
+from distributed.protocol.serialize import to_serialize
+mode, port, mark = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+class Loaded:
+    def __reduce__(self):
+        return (os.system, (f"touch {mark}",))
+async def identity(comm=None, **kw):
+    if mode == "error":
+        raise RuntimeError("no\\x1b]0;TITLE\\x07\\x1b[2J scheduler")
+    return {"type": "Scheduler", "id": "x", "evil": to_serialize(Loaded())}
+async def main():
+    server = Server({"identity": identity})
+    await server.listen(f"tcp://127.0.0.1:{port}")
+    print("listening", flush=True)
+    await asyncio.sleep(600)
+asyncio.run(main())
+"""
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_peer_that_is_no_scheduler_runs_nothing_and_its_words_act_on_nothing(
+    tmp_path: Path,
+) -> None:
+    """A hostile pass: a fake scheduler's pickled answer to `sim`'s first question ran code
+    in the `sim` process, and its error's escape sequences set the terminal's title."""
+    mark = tmp_path / "loaded"
+    for mode, words in (
+        ("pickle", "is not a Dask scheduler (it did not say so in plain data)"),
+        ("error", "RuntimeError('no\\x1b]0;TITLE\\x07\\x1b[2J scheduler')"),
+    ):
+        port = free_port()
+        peer = subprocess.Popen(
+            [sys.executable, "-c", FAKE, mode, str(port), str(mark)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert peer.stdout is not None and peer.stdout.readline() == "listening\n"
+            done = president_here("sim", "--games", "2", "--scheduler", f"tcp://127.0.0.1:{port}")
+        finally:
+            peer.kill()
+            peer.wait()
+        assert done.returncode == 2 and done.stdout == "", done
+        assert words in done.stderr and "\x1b" not in done.stderr, done.stderr
+        assert not mark.exists()
