@@ -457,7 +457,9 @@ def action_from_json(step: Any) -> tuple[int, Action]:
     action = _PARSED.get(key)
     if action is None:
         action = _KINDS[kind](parse_cards(cards))
-        if len(_PARSED) < PARSED_KEPT:
+        # (only as a game writes them, "10H" at most: a hostile pass padded each card
+        # with 150k spaces, each padding a new key, and stats held 1.3 GB of them)
+        if len(_PARSED) < PARSED_KEPT and len(cards) <= 54 and all(len(c) <= 3 for c in cards):
             _PARSED[key] = action
     return seat, action
 

@@ -332,3 +332,9 @@ def test_actions_read_again_are_the_same_and_a_hostile_record_keeps_few(
     assert len(record._PARSED) == 5
     with pytest.raises(ValueError, match="not a card"):
         record.action_from_json({"seat": 0, "play": ["3X"]})
+    # a card as no game writes it (padded: a hostile record's, each padding a new key,
+    # held 1.3 GB in stats) is read, and not kept
+    monkeypatch.setattr(record, "_PARSED", {})
+    padded = "3S" + " " * 1000
+    assert record.action_from_json({"seat": 0, "play": [padded]}) == (0, Play.parse("3S"))
+    assert record._PARSED == {}
