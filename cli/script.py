@@ -49,7 +49,10 @@ def bot_script(strategy: str, argv: Sequence[str] | None = None) -> int:
         if command == "sim":  # the bot against greedy ones, in every seat but one
             players = _value(args, "--players")
             count = int(players) if players is not None and players.isdigit() else 4
-            args += [option, ",".join([strategy] + ["greedy"] * max(1, count - 1))]
+            # (past any table's size the command refuses --players itself; a line-up of
+            # 10^20 was an OverflowError, a hostile pass)
+            others = ["greedy"] * max(1, min(count, 99) - 1)
+            args += [option, ",".join([strategy, *others])]
         else:
             args += [option, strategy]
         if _asks_help(args):  # (the help below names president's own default)

@@ -10,7 +10,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
+import zipfile
 from typing import Any
 
 try:
@@ -27,6 +30,10 @@ from president.env import register
 from president.env.actions import Catalog
 from president.env.observe import Observer
 
+#: The most a policy file's arrays may hold unpacked: a linear policy of the largest
+#: catalog (some 3,300 actions by 500 observations, in float64) is some 13 MB.
+POLICY_BYTES = 256 * 1024 * 1024
+
 
 def table_of(args: list[str]) -> tuple[Any, int] | None:
     """The rules and the table size the command's options choose (sim's --players, bot's
@@ -36,14 +43,39 @@ def table_of(args: list[str]) -> tuple[Any, int] | None:
     parser.add_argument("--preset")
     parser.add_argument("--rules")
     parser.add_argument("--set", action="append")
-    parser.add_argument("--players", type=int)
-    parser.add_argument("--seats", type=int)
+    parser.add_argument("--players")  # (read as words: argparse's own error was 4 lines)
+    parser.add_argument("--seats")
     try:
         known, _ = parser.parse_known_args(args)
-        rules = chosen_rules(known).rules
+        with contextlib.redirect_stderr(io.StringIO()):  # (its notes: the command's to say)
+            rules = chosen_rules(known).rules
+        players = int(known.players or known.seats or 4)
+        rules.check_players(players)  # (-3 or 13 players: the command says so, as its own)
     except (SystemExit, UsageError, ValueError):
         return None
-    return rules, known.players or known.seats or 4
+    return rules, players
+
+
+def load(path: str) -> tuple[Any, Any, str]:
+    """The policy's weights, bias and the preset it was trained for; `ValueError` in one
+    line when the file is none (an .npy, a zip cut short, 1-D weights, an array larger
+    than any policy: a hostile pass met numpy's tracebacks, and 2 GB for a zip bomb)."""
+    try:
+        with zipfile.ZipFile(path) as kept:
+            # (before a byte is unpacked: a policy is some MB, not a zip bomb's GB)
+            if sum(info.file_size for info in kept.infolist()) > POLICY_BYTES:
+                raise ValueError("larger than any policy")
+        saved = np.load(path, allow_pickle=False)
+        weights, bias = saved["weights"], saved["bias"]
+        trained = str(saved["preset"]) if "preset" in saved else "the rules it was trained for"
+    except OSError as exc:
+        raise ValueError(exc.strerror or "cannot be read") from None
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile, MemoryError):
+        # (numpy's words for a file it cannot read advised allow_pickle: never)
+        raise ValueError("not a policy file") from None
+    if weights.ndim != 2 or bias.ndim != 1 or weights.shape[0] != bias.size:
+        raise ValueError("not a policy file (its weights and bias do not fit together)")
+    return weights, bias, trained
 
 
 def main() -> int:
@@ -51,22 +83,14 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        saved = np.load(sys.argv[1], allow_pickle=False)
-        weights, bias = saved["weights"], saved["bias"]
-    except (OSError, ValueError, KeyError) as exc:  # (a pass: a missing file, a traceback)
-        why = (
-            exc.strerror
-            if isinstance(exc, OSError) and exc.strerror
-            # (numpy's words for a file it cannot read advised allow_pickle: never)
-            else "not a policy file"
-        )
+        weights, bias, trained = load(sys.argv[1])
+    except ValueError as why:  # (a pass: a missing file, a traceback)
         print(
             f"{sys.argv[0]}: cannot read the policy {sys.argv[1]}: {why} (train_example.py"
             " --save writes one)",
             file=sys.stderr,
         )
         return 2
-    trained = str(saved["preset"]) if "preset" in saved else "the rules it was trained for"
     table = table_of(sys.argv[3:])
     if table is not None:  # (a pass's bot made a daifugo table, waited for three players,
         # then failed at its first decision: the sizes are known before any game)

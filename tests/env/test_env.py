@@ -311,10 +311,18 @@ def test_a_policy_for_other_rules_or_no_policy_is_one_line_before_any_game(
     script = Path(__file__).resolve().parents[2] / "scripts" / "policy_bot.py"
     nothing = tmp_path / "notes.txt"
     nothing.write_text("not a policy\n")
+    empty, flat = tmp_path / "empty.npz", tmp_path / "flat.npz"
+    empty.write_bytes(b"")
+    np.savez(flat, weights=np.zeros(size), bias=np.zeros(actions))
     for args, words in (
         ([weights, "sim", "--preset", "daifugo"], "this policy fits classic with 4 players"),
         ([weights, "bot", "127.0.0.1:9", "--seats", "5"], "not these rules with 5 players"),
         ([nothing, "sim"], "not a policy file (train_example.py --save writes one)"),
+        # (a hostile pass: numpy's tracebacks for these, and 4 lines for --players abc)
+        ([empty, "sim"], "not a policy file"),
+        ([flat, "sim"], "its weights and bias do not fit together"),
+        ([weights, "sim", "--players", "abc"], "--players: not a whole number"),
+        ([weights, "sim", "--players", "99999999999999999999"], "serves at most 8 players"),
     ):
         done = subprocess.run(
             [sys.executable, str(script), *map(str, args)],
