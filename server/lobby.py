@@ -680,9 +680,15 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
         # sweep (a bot writer's fourth quick run was refused until the sweep came); one
         # that someone is at still counts (a hostile pass held 6 tables under a cap of 2,
         # each finished, left, and sat at again)
-        for table in [table for table in made if lobby.spent(table)]:
-            over = "finished" if table.status == "finished" else "not started"
-            await lobby.remove(table.name, f"{over} and empty: room for its maker's next")
+        # (one that never started: only its maker's, under this name too; two people
+        # behind one address share the cap, and one's table, waiting for friends, went
+        # for the other's next, a hostile pass; a finished one: the address's, as a bot
+        # writer's quick runs each name their bots)
+        for table in made:
+            mine = table.status == "finished" or lobby.created(guest, table.name)
+            if mine and lobby.spent(table):  # (at its turn: a removal may wait on another)
+                over = "finished" if table.status == "finished" else "not started"
+                await lobby.remove(table.name, f"{over} and empty: room for its maker's next")
         made = lobby.made_by(guest.address)
     mine = len(made)
     if mine >= config.tables_per_address:
@@ -690,7 +696,9 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
             Code.NOT_ALLOWED,
             f"your address already has {mine} tables open (at most"
             f" {config.tables_per_address}); a table with nobody at it closes after"
-            f" {_minutes(config.idle_table_seconds)}",
+            f" {_minutes(config.idle_table_seconds)}; at this cap one that nobody is at"
+            " makes room: at once if its game is over, and one you made that never started"
+            f" {SPENT_SECONDS:g} s after it empties",
         )
     if len(lobby.tables) >= config.max_tables and not await lobby.make_room():
         wait = _minutes(config.unstarted_table_seconds)

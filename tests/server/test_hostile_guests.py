@@ -88,7 +88,9 @@ async def test_one_address_cannot_hold_the_servers_tables() -> None:
     refusal = next(x for x in mallory.sent if isinstance(x, m.Error))
     assert (
         refusal.message == "your address already has 3 tables open (at most 3);"
-        " a table with nobody at it closes after 10 minutes"
+        " a table with nobody at it closes after 10 minutes; at this cap one that nobody is"
+        " at makes room: at once if its game is over, and one you made that never started"
+        " 30 s after it empties"
     )
     ann = Guest("ann", address="10.0.0.7")  # another address still finds room
     await hall.handle(ann, create("Friday"))
@@ -142,6 +144,27 @@ async def test_a_makers_finished_empty_tables_make_room_for_its_next_and_no_more
     hall._empty_since["run 6"] = time.monotonic() - SPENT_SECONDS - 1  # (the sweep's note)
     await hall.handle(tinker, create("run 7"))
     assert set(hall.tables) == {"run 5", "run 7"}
+    await hall.close()
+
+
+async def test_only_its_makers_own_spent_tables_make_room_behind_one_address() -> None:
+    """Two people behind one address share its table cap: a table of ann's that waits for
+    her friends, nobody yet at it, does not go to make room for bob's next (a hostile
+    pass: it did, 30 s after it emptied); bob's own does."""
+    hall = lobby(max_tables=20, tables_per_address=2, bots_per_address=20)
+    ann, bob = Guest("ann", address="10.0.0.9"), Guest("bob", address="10.0.0.9")
+    for guest in (ann, bob):
+        hall.welcome(guest)
+    await hall.handle(ann, create("friday"))
+    await hall.handle(bob, create("bob 1"))
+    for name in ("friday", "bob 1"):  # (the sweep's note: empty for long)
+        hall._empty_since[name] = time.monotonic() - SPENT_SECONDS - 1
+    await hall.handle(bob, create("bob 2"))
+    assert set(hall.tables) == {"friday", "bob 2"} and bob.errors() == []
+    await hall.handle(bob, create("bob 3"))  # (bob 2 just made; friday is ann's)
+    assert set(hall.tables) == {"friday", "bob 2"} and bob.errors() == [Code.NOT_ALLOWED]
+    refusal = next(x for x in bob.sent if isinstance(x, m.Error))
+    assert "one you made that never started 30 s after it empties" in refusal.message
     await hall.close()
 
 
