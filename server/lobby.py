@@ -685,8 +685,8 @@ async def _room_for(lobby: Lobby, guest: Guest, name: str) -> None:
         # for the other's next, a hostile pass; a finished one: the address's, as a bot
         # writer's quick runs each name their bots)
         for table in made:
-            mine = table.status == "finished" or lobby.created(guest, table.name)
-            if mine and lobby.spent(table):  # (at its turn: a removal may wait on another)
+            own = table.status == "finished" or lobby.created(guest, table.name)
+            if own and lobby.spent(table):  # (at its turn: a removal may wait on another)
                 over = "finished" if table.status == "finished" else "not started"
                 await lobby.remove(table.name, f"{over} and empty: room for its maker's next")
         made = lobby.made_by(guest.address)
