@@ -210,8 +210,9 @@ async def start_bot(
         if not listed():  # refused (this address's tables, a name taken meanwhile, ...)
             said = client.errors[-1].message
             alike = re.search(r"looks like table '(.*)': ", said)
-            if alike is not None:  # (a pass meant that table: --table Friday for friday)
-                said += f" (--table {shlex.quote(alike.group(1))} sits at it)"
+            if alike is not None:  # (a pass meant that table: --table Friday for friday;
+                # --table=NAME, so that a name starting with "-" is no option, a hostile pass)
+                said += f" (--table={shlex.quote(alike.group(1))} sits at it)"
             raise BotFailed(f"{name} could not create {table}: {said}")
         timer = f"{args.turn_seconds} s a turn" if args.turn_seconds else "no turn timer"
 
@@ -222,7 +223,7 @@ async def start_bot(
         near = difflib.get_close_matches(table, others, n=1, cutoff=0.75)
         # (a game-night pass typed 'revo nite' for 'revo night': a stray table, unsaid)
         also = (
-            f"; table {near[0]} is there too: --table {shlex.quote(near[0])} sits at it"
+            f"; table {near[0]} is there too: --table={shlex.quote(near[0])} sits at it"
             if near
             else ""
         )

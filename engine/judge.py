@@ -282,12 +282,14 @@ class Judge:
         whatever the trick (`tricks.facts_of`) is kept by its cards, as first asked."""
         facts = self._facts.get(play.ids)  # (`_facts_of` inline: a hot path)
         if facts is None:
-            facts = self._facts[play.ids] = tricks.facts_of(self.rules, play)
+            facts = self._facts_of(play)
         return tricks.effects_of(self.rules, seat, play, trick, going_out, facts)
 
     def _facts_of(self, play: Play) -> tricks.Facts:
         facts = self._facts.get(play.ids)
         if facts is None:
+            if len(self._facts) >= FACTS_KEPT:  # (a client's judge hears a hostile
+                self._facts.clear()  # server's plays: ever new cards grew it for good)
             facts = self._facts[play.ids] = tricks.facts_of(self.rules, play)
         return facts
 
@@ -325,6 +327,9 @@ def _kind_counts(rows: Sequence[Row]) -> list[int]:
 #: The judges made, by the identity of their rules (a `Rules` hashes all its fields:
 #: too slow to ask per decision), each beside the rules it judges.
 _JUDGES: dict[int, tuple[Rules, Judge]] = {}
+#: The most plays a judge keeps the facts of (`Judge._facts_of`): a game's plays are a
+#: few thousand kinds at most, two decks and their runs included.
+FACTS_KEPT = 1 << 15
 
 
 def judge_for(rules: Rules) -> Judge:

@@ -72,7 +72,7 @@ async def test_a_bots_refusals_say_how_to_mend_them(
             await run_bots(args, said.append)
         assert str(lookalike.value).endswith(
             "looks like table 'friday': choose a name that looks different"
-            " (--table friday sits at it)"
+            " (--table=friday sits at it)"
         ), lookalike.value
         args.table = "friday"
         with pytest.raises(BotFailed) as locked:
@@ -86,7 +86,7 @@ async def test_a_bots_refusals_say_how_to_mend_them(
         args.table, args.count, args.seats, args.toggles = "fridya", 3, 3, {"target": 1}
         assert await run_bots(args, said.append) == 0
         made = next(line for line in said if "created table fridya" in line)
-        assert made.endswith("; table friday is there too: --table friday sits at it"), made
+        assert made.endswith("; table friday is there too: --table=friday sits at it"), made
         args.table = "friday 2"
         assert await run_bots(args, said.append) == 0
         made = next(line for line in said if "created table friday 2" in line)

@@ -525,7 +525,11 @@ class LobbyApp:
         room, width = max(4, self._rows() - 4), max(30, self._columns() - 4)
         label, value, words = rows[form.row]
         below = [("class:title", line) for line in wrap(f"{label}: {words}", width)]
-        below += [("class:message", line) for line in wrap(form.said(), width)]
+        said = wrap(form.said().replace("\t", " "), width)
+        most = max(1, room // 3)  # (a server's refusal of 500 wide characters filled the
+        if len(said) > most:  # form at 60x16 and hid its rows, a hostile pass)
+            said = [*said[: most - 1], head(said[most - 1], width - 1) + "…"]
+        below += [("class:message", line) for line in said]
         height = max(1, room - 1 - len(below))
         # each row: its label, its value and its words, wrapped under their column where
         # there is room for that (else a row's words only when they fit whole: the

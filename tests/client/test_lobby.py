@@ -626,6 +626,14 @@ async def test_a_table_the_server_refuses_brings_its_form_back_as_it_was(
             )
             assert "looks like table 'friday'" in form.said()
             assert screen.message == ""  # (said under the form, not cut on the line below)
+            # a refusal as long as a server may send (500 wide characters) takes a third of
+            # the rows at most: the form's own rows stay in sight (a hostile pass)
+            form.refused = ("山" * 500, form.request())
+            drawn = "".join(text for _, text in lobby._form()).splitlines()
+            told = [line for line in drawn if "山" in line]
+            assert 1 <= len(told) <= max(1, (lobby._rows() - 4) // 3), drawn
+            assert told[-1].endswith("…") and any("preset" in line for line in drawn)
+            form.refused = None
             keys.send_text("\x7f" * 6 + "saturday")  # a new name: the refusal is not said
             await wait_for(lambda: form.name == "saturday")
             assert "looks like" not in form.said()

@@ -208,3 +208,19 @@ def test_quiet_plays_under_daifugo_are_the_ranks_without_effects() -> None:
     quiet = {rank for rank in "3456789TJQKA2" if judge.is_quiet(Play.parse(f"{rank}H {rank}D"))}
     assert quiet == set("469QKA2")
     assert not judge.is_quiet(Play.parse("4H 5H 6H"))  # sequences go the general way
+
+
+def test_a_judge_keeps_the_facts_of_a_bounded_number_of_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client's judge hears whatever plays its server sends (the log asks it what each
+    does): a hostile pass's ever-new cards grew its facts for good (166k, 54 MB)."""
+    from president.engine import Play, find_preset
+    from president.engine import judge as judging
+    from president.engine.cards import CARDS
+
+    monkeypatch.setattr(judging, "FACTS_KEPT", 10)
+    judge = judging.Judge(find_preset("daifugo"))
+    for card in CARDS[:40]:
+        assert judge.dues_of(Play((card,))) == judge.dues_of(Play((card,)))
+        assert len(judge._facts) <= 10
