@@ -12,6 +12,7 @@ import difflib
 import random
 import re
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -253,6 +254,10 @@ async def start_bot(
         raise BotFailed(
             "no table has a free seat: name one with --table (it is created if missing)"
         )
+    there = next((t for t in client.tables or () if t.name == table), None)
+    # (its own seat in a game under way, after a crash or a kill: said, a tinkerer's pass
+    # read "seated" alone as a fresh start)
+    back = there is not None and there.status == "playing" and name in there.players
     deadline = time.monotonic() + args.give_up
     while True:
         seen = client.errors_heard  # (the kept errors are bounded: a count that can fall)
@@ -274,7 +279,8 @@ async def start_bot(
             raise TableFull(failed)
         held = denied.code == Code.RATE_LIMITED
         await wait_out(held, failed, f"{name}: {denied.message}", deadline, say)
-    say(f"{name}: seated at {table}, seat {client.model.slot + 1}")  # (counted from 1)
+    again = ": back at its seat, a game under way there" if back else ""
+    say(f"{name}: seated at {table}, seat {client.model.slot + 1}{again}")  # (counted from 1)
     return bot
 
 
@@ -353,6 +359,11 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
     base = args.name or f"{args.strategy}-bot"
     names = [base] if args.count == 1 else [f"{base}-{i}" for i in range(1, args.count + 1)]
     bots: list[RunningBot] = []
+    running = asyncio.current_task()
+    if running is not None:  # (SIGTERM as Ctrl-C: the bots leave and the summary is said;
+        # a tinkerer's pass saw it print nothing at all)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, running.cancel)
     try:
         for index, name in enumerate(names):  # one after another: the first may create the table
             try:
@@ -372,19 +383,21 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
         await tell_empty_seats(bots[-1], say)
         await asyncio.gather(*(play_games(bot, args.games, say) for bot in bots))
     finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         for bot in bots:
             with contextlib.suppress(ConnectionError, OSError):
                 await bot.client.send(m.Leave())
             bot.reader.cancel()
             await bot.client.link.close()
-    places = [place for bot in bots for place in bot.player.places]
-    if places:
-        say(
-            # (a hand a bot, summed: "3 hands" of one hand's game read oddly, a pass)
-            f"all bots: {plural(len(places), 'hand')} played (summed over the bots), average"
-            f" place {sum(places) / len(places):.3f}, "
-            f"games won {sum(bot.player.won for bot in bots)}"
-        )
+        places = [place for bot in bots for place in bot.player.places]
+        if places:  # (said when stopped too: Ctrl-C or SIGTERM said nothing of the games)
+            say(
+                # (a hand a bot, summed: "3 hands" of one hand's game read oddly, a pass)
+                f"all bots: {plural(len(places), 'hand')} played (summed over the bots),"
+                f" average place {sum(places) / len(places):.3f}, "
+                f"games won {sum(bot.player.won for bot in bots)}"
+            )
     return 0
 
 
@@ -405,6 +418,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     )
     try:
         return asyncio.run(run_bots(args))
+    except asyncio.CancelledError:  # (SIGTERM: `run_bots` stopped as for Ctrl-C)
+        print("president bot: stopped (SIGTERM): its bots left their tables", file=sys.stderr)
+        return 143
     except StartFailed as exc:
         print(f"president bot: {exc}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -281,6 +282,32 @@ async def test_more_bots_than_free_seats_fill_them_and_play(tmp_path: Path) -> N
         assert await first.exits(60) == 0, first.text() + first.errors()
     finally:
         stop(first, more)
+        server.stop()
+
+
+@pytest.mark.slow
+async def test_sigterm_stops_the_bots_as_ctrl_c_does_with_their_summary(tmp_path: Path) -> None:
+    """A tinkerer's pass: `president bot --games 0` (for good) stopped by SIGTERM printed
+    nothing, and by Ctrl-C no closing summary.  Both leave the table and say the games."""
+    from .harness.processes import ServerProcess, bot_process, stop
+
+    server = await ServerProcess.started(tmp_path / "data")
+    env = environment(tmp_path)
+    bots = None
+    try:
+        for sig, code, words in (
+            (signal.SIGTERM, 143, "president bot: stopped (SIGTERM)"),
+            (signal.SIGINT, 130, "president bot: interrupted"),
+        ):
+            table = ("--table", f"T{code}", "--count", "3", "--seats", "3", "--set", "target=1")
+            bots = bot_process(server, env, *table, "--games", "0", "--strategy", "random")
+            await bots.said(": game 1 over", timeout=120)
+            bots.send_signal(sig)
+            assert await bots.exits(60) == code, bots.text() + bots.errors()
+            assert "all bots: " in bots.text(), bots.text()
+            assert words in bots.errors() and "Traceback" not in bots.errors(), bots.errors()
+    finally:
+        stop(bots)
         server.stop()
 
 

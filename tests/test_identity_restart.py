@@ -82,7 +82,8 @@ async def test_a_killed_bot_restarted_with_its_key_is_back_in_its_chair(tmp_path
 
         # the same key (the same state directory): back in chair 0, in the same game
         again = bot("--name", "ann", "--strategy", "greedy")
-        await again.said("ann: seated at T, seat 1")
+        # (said as a return, not a fresh start: a tinkerer's pass)
+        await again.said("ann: seated at T, seat 1: back at its seat, a game under way there")
         await wait_for(lambda: (v := view()) is not None and v.chairs[0].connected, 20)
         still = view()
         assert still is not None and still.status == "playing"  # not a new game: the same
