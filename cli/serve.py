@@ -242,6 +242,7 @@ def cmd_server(args: argparse.Namespace) -> int:
         share_records=args.share_records,
         ready_seconds=args.ready_seconds,
         nudge_seconds=args.nudge_seconds,
+        nudge_after_seconds=args.nudge_after,
         grace_seconds=args.grace_seconds,
     )
     interface = chosen_interface(args)
@@ -299,6 +300,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="at a table with no turn timer, how long a player another one nudged has "
         f"to move before the timeout rule moves for them (default {defaults.nudge_seconds})",
+    )
+    parser.add_argument(
+        "--nudge-after",
+        type=seconds(3600),
+        default=defaults.nudge_after_seconds,
+        metavar="SECONDS",
+        help="how long a turn lasts before another player may nudge it (default"
+        f" {defaults.nudge_after_seconds:g}; 0: at once)",
     )
     parser.add_argument(
         "--grace-seconds",

@@ -235,6 +235,9 @@ class ServerConfig:
     grace_seconds: float = 120.0
     #: At a table with no turn timer: how long a seat another player nudged has to move.
     nudge_seconds: int = 60
+    #: ... and how long a turn lasts before anyone may nudge (a game-night pass was
+    #: nudged a second into its turn: every turn could be put on a clock).
+    nudge_after_seconds: float = 10.0
     #: After a restart: how long tables wait for their players to come back.
     resume_seconds: float = 120.0
     seed_seconds: float = 5.0
@@ -256,6 +259,7 @@ class TableSettings:
     turn_seconds: int = 60
     grace_seconds: float = 120.0
     nudge_seconds: int = 60
+    nudge_after_seconds: float = 0.0
     seed_seconds: float = 5.0
     bot_delay: float = 0.3
     pause_between_hands: float = 2.0
@@ -292,6 +296,7 @@ class TableSettings:
             turn_seconds=turn_seconds,
             grace_seconds=config.grace_seconds,
             nudge_seconds=config.nudge_seconds,
+            nudge_after_seconds=config.nudge_after_seconds,
             seed_seconds=config.seed_seconds,
             bot_delay=config.bot_delay,
             pause_between_hands=config.pause_between_hands,

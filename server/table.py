@@ -789,6 +789,13 @@ class Table:
                 raise TableError(Code.NOT_ALLOWED, self._waiting_for(game, away))
             if timer.remaining() is not None:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
+            waited, floor = self.clock() - self.moved_at, self.settings.nudge_after_seconds
+            if waited < floor:  # (a pass was nudged a second into its turn)
+                who = game.seating[seats[0]]
+                raise TableError(
+                    Code.NOT_ALLOWED,
+                    f"{who} has had the turn {waited:.0f} s: a nudge waits until {floor:g} s",
+                )
             full = self.settings.nudge_seconds
             seconds = math.ceil(max(self.seat_time(seat, full, halved=False) for seat in seats))
             timer.start(seconds)

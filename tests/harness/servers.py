@@ -32,6 +32,7 @@ FAST = ServerConfig(
     pause_between_hands=0.0,
     seed_seconds=2.0,
     shutdown_seconds=2.0,
+    nudge_after_seconds=0.0,  # (a nudge at once: the tests of its own floor set one)
 )
 
 

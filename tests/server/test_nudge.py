@@ -105,10 +105,14 @@ async def test_the_seats_own_move_stops_the_nudges_clock() -> None:
         # (its grace is 120 s: the table's clock, not a test's, says how much is left)
         ("away", r"{waited} is away: the table moves for them in [12]:[0-5]\d"),
         ("restarted", "the table waits for its players to come back"),
+        # (a game-night pass was nudged a second into its turn: every turn on a clock)
+        ("too soon", r"{waited} has had the turn 0 s: a nudge waits until 10 s"),
     ],
 )
 async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str) -> None:
     t, _ = table(seats=3, nudge_seconds=600, turn_seconds=30 if case == "a timer" else 0)
+    if case == "too soon":
+        t.settings.nudge_after_seconds = 10.0
     if case == "bots only":
         t.settings.bot_delay = 3600.0  # (the bot on turn is still thinking)
         members = await seated(t, "ann", "bob")
@@ -136,7 +140,7 @@ async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str
     with pytest.raises(TableError) as refused:
         await t.nudge(nudger)
     assert refused.value.code is Code.NOT_ALLOWED
-    if case == "away":
+    if case in ("away", "too soon"):
         assert re.fullmatch(refusal.format(waited=waited.name), refused.value.message)
     else:
         assert refused.value.message == refusal
@@ -199,7 +203,9 @@ async def test_a_real_server_moves_for_a_seat_that_never_does_once_nudged(tmp_pa
     with no turn timer, one of whom never moves (a hostile guest, or one gone to bed with
     the window open).  Another nudges: every player is told, and the timeout rule moves
     for the silent seat; the game goes on."""
-    server = await ServerProcess.started(tmp_path / "data", 0, "--nudge-seconds", "1")
+    server = await ServerProcess.started(
+        tmp_path / "data", 0, "--nudge-seconds", "1", "--nudge-after", "3"
+    )
     names = ("ann", "bob", "mal")
     people = [
         Client(await dialer(server.address, n, tmp_path, pin=server.pin, identity=bot_key(n))())
@@ -237,7 +243,22 @@ async def test_a_real_server_moves_for_a_seat_that_never_does_once_nudged(tmp_pa
                 lambda m=mover, n=number: (m.model.view.number if m.model.view else 0) > n
             )
         seat = mal.model.seat
+        # too soon first (--nudge-after 3): refused in words, then 3 s on, taken (a
+        # machine that stalled 3 s between mal's turn and bob's nudge takes it at once)
         await bob.send(m.Nudge())
+
+        def answered() -> bool:
+            told = any(isinstance(x, m.Nudged) for x in heard["bob"])
+            return told or any(e.about == m.Nudge.TYPE for e in bob.errors)
+
+        await wait_for(answered)
+        if bob.errors:
+            assert re.fullmatch(
+                r"mal has had the turn [0-2] s: a nudge waits until 3 s", bob.errors[-1].message
+            ), bob.errors
+            bob.errors.clear()
+            await asyncio.sleep(3.2)
+            await bob.send(m.Nudge())
         for name in names:
             await wait_for(lambda name=name: any(isinstance(x, m.Nudged) for x in heard[name]))
         nudged = next(x for x in heard["mal"] if isinstance(x, m.Nudged))
