@@ -519,6 +519,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except (ConnectionResetError, ConnectionAbortedError) as exc:
+        # (a watcher's Ctrl-C as its server went down read "Connection lost", asyncio's
+        # own words alone, a game-night pass)
+        print(f"{command}: the connection to the server was lost ({exc})", file=sys.stderr)
+        return 2
     except OSError as exc:  # what no command foresaw: still one line
         where = f"{exc.filename}: " if exc.filename else ""
         print(shown(f"{command}: {where}{exc.strerror or exc}"), file=sys.stderr)

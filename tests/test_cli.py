@@ -730,9 +730,10 @@ def test_a_module_the_install_lacks_is_one_line(
 
     cli_main = importlib.import_module("president.cli.main")
     missing = "president.protocol.packing"
+    raised: list[BaseException] = [ModuleNotFoundError(f"No module {missing!r}", name=missing)]
 
-    def lacking(args: argparse.Namespace) -> int:
-        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+    def failing(args: argparse.Namespace) -> int:
+        raise raised[0]
 
     real = cli_main.build_parser
 
@@ -740,16 +741,23 @@ def test_a_module_the_install_lacks_is_one_line(
         parser = real(argv)
         parse = parser.parse_command  # type: ignore[attr-defined]
 
-        def parse_lacking(argv: list[str]) -> argparse.Namespace:
+        def parse_failing(argv: list[str]) -> argparse.Namespace:
             args: argparse.Namespace = parse(argv)
-            args.handler = lacking
+            args.handler = failing
             return args
 
-        parser.parse_command = parse_lacking  # type: ignore[attr-defined]
+        parser.parse_command = parse_failing  # type: ignore[attr-defined]
         return parser
 
     monkeypatch.setattr(cli_main, "build_parser", build)
     assert cli_main.main(["rules"]) == 2
     assert capsys.readouterr().err.startswith(
         f"president rules: this install has no {missing}: install the project again"
+    )
+    # and a stream dropped under a command says so in words (a game-night pass read
+    # asyncio's "Connection lost" alone)
+    raised[0] = ConnectionResetError("Connection lost")
+    assert cli_main.main(["rules"]) == 2
+    assert capsys.readouterr().err == (
+        "president rules: the connection to the server was lost (Connection lost)\n"
     )
