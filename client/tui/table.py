@@ -952,6 +952,13 @@ class TableScreen:
             return "class:dim", " watching (q leaves)"
         seat = model.seat
         if seat is None:
+            if any(model.me in result.finish for result in self.results):
+                # (in this game's ended hands before: a game-night pass, back after the
+                # grace, watched its last hand told only "you play from the next hand")
+                return "class:dim", (
+                    " your seat in this game was given up: you sit in again from the next"
+                    " hand, from 0 points (q leaves)"
+                )
             return "class:dim", " you play from the next hand: watching this one (q leaves)"
         if public.phase is Phase.BETWEEN_HANDS:
             return "class:dim", " the next hand is being dealt ..."

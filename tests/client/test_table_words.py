@@ -13,11 +13,20 @@ from pathlib import Path
 from typing import Any
 
 from president.client.connection import Client
-from president.client.model import KEPT_NEWS, Said, TableModel
+from president.client.model import KEPT_NEWS, Said, TableModel, Tallied
 from president.client.tui.fit import cells
 from president.client.tui.standings import HandResult, office_lines
 from president.client.tui.table import TableScreen
-from president.engine import Card, Gave, Phase, Play, PublicView, Returned, parse_cards
+from president.engine import (
+    Card,
+    Gave,
+    HandOver,
+    Phase,
+    Play,
+    PublicView,
+    Returned,
+    parse_cards,
+)
 from president.engine.moves import Top
 from president.protocol import messages as m
 from president.protocol import wire
@@ -1030,3 +1039,19 @@ def test_a_short_turn_of_mine_says_why_until_i_move() -> None:
     older = screen_at(following(turn=1))
     receive(older, dataclasses.replace(table_view(following(turn=0)), turn_deadline_ms=16_000))
     assert older.message == ""
+
+
+def test_a_player_back_in_a_game_it_left_is_told_its_seat_went() -> None:
+    """A game-night pass: back after the grace, its seat given up, a player sat down and
+    watched the game's last hand told only "you play from the next hand"; the score sheet
+    still lists it, so the screen knows it was in this game."""
+    seating = ("bob", "cat", "dan")
+    back = screen_at(a_public_view(seating), names=seating)
+    # (the game's ended hands, as a snapshot sends them: ann was in hand 1)
+    back.tallied(Tallied("T", (HandOver(0, ("ann", "bob", "cat", "dan"), ()),)))
+    assert back.status_line()[1] == (
+        " your seat in this game was given up: you sit in again from the next hand, from 0"
+        " points (q leaves)"
+    )
+    fresh = screen_at(a_public_view(seating), names=seating)
+    assert fresh.status_line()[1] == " you play from the next hand: watching this one (q leaves)"
