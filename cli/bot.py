@@ -385,11 +385,7 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
-        for bot in bots:
-            with contextlib.suppress(ConnectionError, OSError):
-                await bot.client.send(m.Leave())
-            bot.reader.cancel()
-            await bot.client.link.close()
+        await leave_all(bots)
         places = [place for bot in bots for place in bot.player.places]
         if places:  # (said when stopped too: Ctrl-C or SIGTERM said nothing of the games)
             say(
@@ -399,6 +395,33 @@ async def run_bots(args: argparse.Namespace, say: Callable[[str], None] = print)
                 f"games won {sum(bot.player.won for bot in bots)}"
             )
     return 0
+
+
+#: How long the bots take to leave their tables and close, together, before their
+#: connections are dropped (a server that stopped answering held each close 30 s).
+LEAVE_SECONDS = 3.0
+
+
+async def leave_all(bots: Sequence[RunningBot]) -> None:
+    """Every bot says `leave` and closes, all at once, within `LEAVE_SECONDS`; what is
+    not closed by then is dropped (a hostile pass froze the server: SIGTERM then took 30 s
+    a bot, the TLS close waiting for its answer)."""
+
+    async def leave(bot: RunningBot) -> None:
+        with contextlib.suppress(ConnectionError, OSError):
+            await bot.client.send(m.Leave())
+        bot.reader.cancel()
+        await bot.client.link.close()
+
+    if not bots:
+        return
+    leaving = {asyncio.ensure_future(leave(bot)): bot for bot in bots}
+    _, late = await asyncio.wait(leaving, timeout=LEAVE_SECONDS)
+    for task in late:
+        task.cancel()
+        bot = leaving[task]
+        bot.reader.cancel()
+        bot.client.link.writer.transport.abort()
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -419,7 +442,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(run_bots(args))
     except asyncio.CancelledError:  # (SIGTERM: `run_bots` stopped as for Ctrl-C)
-        print("president bot: stopped (SIGTERM): its bots left their tables", file=sys.stderr)
+        print("president bot: stopped (SIGTERM)", file=sys.stderr)
         return 143
     except StartFailed as exc:
         print(f"president bot: {exc}", file=sys.stderr)

@@ -306,6 +306,19 @@ async def test_sigterm_stops_the_bots_as_ctrl_c_does_with_their_summary(tmp_path
             assert await bots.exits(60) == code, bots.text() + bots.errors()
             assert "all bots: " in bots.text(), bots.text()
             assert words in bots.errors() and "Traceback" not in bots.errors(), bots.errors()
+        # a server that stopped answering (a hostile pass froze it: each bot's close then
+        # waited 30 s for its answer, so three took 90): the bots leave together and
+        # their connections drop after a few seconds; 60 s bounds only a hang here
+        table = ("--table", "frozen", "--count", "3", "--seats", "3", "--set", "target=1")
+        bots = bot_process(server, env, *table, "--games", "0", "--strategy", "random")
+        await bots.said(": game 1 over", timeout=120)
+        server.proc.send_signal(signal.SIGSTOP)
+        try:
+            bots.send_signal(signal.SIGTERM)
+            assert await bots.exits(60) == 143, bots.text() + bots.errors()
+        finally:
+            server.proc.send_signal(signal.SIGCONT)
+        assert "all bots: " in bots.text(), bots.text()
     finally:
         stop(bots)
         server.stop()
