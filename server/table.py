@@ -791,10 +791,12 @@ class Table:
                 raise TableError(Code.NOT_ALLOWED, "the clock is already running")
             waited, floor = self.clock() - self.moved_at, self.settings.nudge_after_seconds
             if waited < floor:  # (a pass was nudged a second into its turn)
-                who = game.seating[seats[0]]
+                who = " and ".join(game.seating[s] for s in seats)
+                # (whole seconds down: 9.6 read "has had the turn 10 s: waits until 10 s")
                 raise TableError(
                     Code.NOT_ALLOWED,
-                    f"{who} has had the turn {waited:.0f} s: a nudge waits until {floor:g} s",
+                    f"the table has waited {int(waited)} s for {who}: a nudge waits until"
+                    f" {floor:g} s",
                 )
             full = self.settings.nudge_seconds
             seconds = math.ceil(max(self.seat_time(seat, full, halved=False) for seat in seats))
@@ -1233,6 +1235,8 @@ class Table:
         if keys:  # (journaled: one who leaves before a restart may still have the record)
             entry["keys"] = sorted(keys)
         self._hand_began = self._last_move = self.number + 1
+        self.moved_at = self.clock()  # (a deal is the table's move: the hand's first turn
+        # begins here, and a nudge waits from here, a hostile pass nudged it at once)
         self._timed_out = {}
         self._reckon_owed()  # (anything still counted, closed first)
         for slot in self.chairs.slots:  # (here at the deal: a hand of its own)

@@ -106,7 +106,7 @@ async def test_the_seats_own_move_stops_the_nudges_clock() -> None:
         ("away", r"{waited} is away: the table moves for them in [12]:[0-5]\d"),
         ("restarted", "the table waits for its players to come back"),
         # (a game-night pass was nudged a second into its turn: every turn on a clock)
-        ("too soon", r"{waited} has had the turn 0 s: a nudge waits until 10 s"),
+        ("too soon", r"the table has waited 0 s for {waited}: a nudge waits until 10 s"),
     ],
 )
 async def test_what_cannot_be_nudged_is_refused_in_words(case: str, refusal: str) -> None:
@@ -254,7 +254,8 @@ async def test_a_real_server_moves_for_a_seat_that_never_does_once_nudged(tmp_pa
         await wait_for(answered)
         if bob.errors:
             assert re.fullmatch(
-                r"mal has had the turn [0-2] s: a nudge waits until 3 s", bob.errors[-1].message
+                r"the table has waited [0-2] s for mal: a nudge waits until 3 s",
+                bob.errors[-1].message,
             ), bob.errors
             bob.errors.clear()
             await asyncio.sleep(3.2)
@@ -427,4 +428,28 @@ async def test_a_restarts_window_is_waited_for_a_seat_away_however_it_went() -> 
         t.driver.wake()
     await wait_for(lambda: t.moved_at > moved, 10)
     assert t.moved_at - before >= 1.4, t.moved_at - before  # the window, not at once
+    await t.stop()
+
+
+async def test_a_hands_first_turn_waits_the_floor_from_its_deal() -> None:
+    """A hostile pass: the floor counted from the last hand's last move, so a long pause
+    between hands (or a seed held back) let the next hand's first turn be nudged at its
+    deal.  The deal is the table's move: the wait counts from it."""
+    t, _ = table(seats=3, nudge_seconds=600, pause_between_hands=2.0)  # (the clock moves in it)
+    t.settings.nudge_after_seconds = 10.0
+    now = [1000.0]
+    t.clock = lambda: now[0]  # (the table's clock, moved by hand here)
+    members = await seated(t, "ann", "bob", "cat")
+    await all_ready(t, members)
+    game = game_of(t)
+    first = game.hand
+    await play_until(t, members, lambda: game.hand != first or game.phase is Phase.BETWEEN_HANDS)
+    now[0] += 60.0  # (a long pause between hands, and its seeds: then the deal)
+    await wait_for(lambda: game.hand != first and bool(game.actors))
+    nudger = next(x for x in members if x.name not in [game.seating[s] for s in game.actors])
+    with pytest.raises(TableError, match="a nudge waits until 10 s"):
+        await t.nudge(nudger)
+    now[0] += 10.0  # (and once the turn has lasted the floor, taken)
+    await t.nudge(nudger)
+    assert t.driver.timer.remaining() is not None
     await t.stop()
