@@ -65,8 +65,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
             " `dask scheduler`'s port (8786 unless it was given another)?"
         ) from None
     except Exception as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+        raise ClusterError(f"no Dask scheduler answered at {address}: {_reason(exc)}") from None
 
     if not isinstance(said, dict) or said.get("type") != "Scheduler" or not plain(said):
         # (a scheduler says who it is in plain values: anything else, pickled objects
@@ -90,8 +89,12 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     try:
         return President(address, timeout=left, set_as_default=False)
     except Exception as exc:  # (what answers there may not speak Dask's protocol at all)
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ClusterError(f"no Dask scheduler answered at {address}: {reason[:200]}") from None
+        raise ClusterError(f"no Dask scheduler answered at {address}: {_reason(exc)}") from None
+
+
+def _reason(exc: Exception) -> str:
+    """An error from the peer in a line: its first, at most 200 characters (or its type)."""
+    return (str(exc).splitlines()[0] if str(exc) else type(exc).__name__)[:200]
 
 
 async def identity(address: str, timeout: float) -> Any:

@@ -59,9 +59,14 @@ def cards_text(cards: Sequence[Card]) -> str:
 DUE_NAMES = {"handover": "a hand-over", "discard": "a discard"}
 
 
+def lock_suits(lock: tuple[int, ...]) -> str:
+    """A trick's suit lock as its suits' symbols, once each ("♥♠")."""
+    return "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock)))
+
+
 def lock_text(lock: tuple[int, ...]) -> str:
     """A trick's suit lock as its suits' symbols ("locked: ♥♠"), "" when unlocked."""
-    return "locked: " + "".join(SUIT_SYMBOLS[suit] for suit in sorted(set(lock))) if lock else ""
+    return f"locked: {lock_suits(lock)}" if lock else ""
 
 
 def plural(count: int, word: str) -> str:
@@ -355,7 +360,7 @@ class Narrator:
             return ""
         if not lock:
             return " — the lock is lifted"
-        return f" — {lock_text(lock).replace('locked: ', 'locked to ')} until the trick ends"
+        return f" — locked to {lock_suits(lock)} until the trick ends"
 
     def _dues(self, seat: int, cards: tuple[Card, ...], before: PublicView | None) -> str:
         """The cards a play leaves its player owing (seven_pass, ten_discard...), unless

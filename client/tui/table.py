@@ -47,7 +47,7 @@ from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
 from .fit import HelpPages, cells, middle_cut, said, shorten
-from .narrator import Narrator, Payment, card_text, cards_text, lock_text, plural
+from .narrator import Narrator, Payment, card_text, cards_text, lock_suits, plural
 from .standings import HandResult, said_together, standings
 
 #: The log's note of a connection taken back by itself (said with the hand under way
@@ -71,7 +71,7 @@ def nothing_beats(lock: tuple[int, ...]) -> str:
     held aces and 2s over a king locked to ♦ and read the hint as a bug)."""
     if not lock:
         return NOTHING_BEATS
-    suits = lock_text(lock).replace("locked: ", "")
+    suits = lock_suits(lock)
     return f"nothing you hold in {suits} beats the pile (the trick is locked to {suits}): p passes"
 
 
@@ -1058,8 +1058,7 @@ class TableScreen:
         if not plays:
             said = f" your turn: {nothing_beats(view.lock)}"
             if view.lock and width is not None and cells(said) > width:
-                suits = lock_text(view.lock).replace("locked: ", "")
-                said = f" locked to {suits}: nothing you hold beats it: p passes"
+                said = f" locked to {lock_suits(view.lock)}: nothing you hold beats it: p passes"
             return "class:turn", said
         if PASS not in actions:
             return "class:turn", " your turn, must beat the pile: space chooses, enter plays"
