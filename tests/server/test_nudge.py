@@ -435,7 +435,7 @@ async def test_a_hands_first_turn_waits_the_floor_from_its_deal() -> None:
     """A hostile pass: the floor counted from the last hand's last move, so a long pause
     between hands (or a seed held back) let the next hand's first turn be nudged at its
     deal.  The deal is the table's move: the wait counts from it."""
-    t, _ = table(seats=3, nudge_seconds=600, pause_between_hands=2.0)  # (the clock moves in it)
+    t, _ = table(seats=3, nudge_seconds=600)
     t.settings.nudge_after_seconds = 10.0
     now = [1000.0]
     t.clock = lambda: now[0]  # (the table's clock, moved by hand here)
@@ -443,8 +443,14 @@ async def test_a_hands_first_turn_waits_the_floor_from_its_deal() -> None:
     await all_ready(t, members)
     game = game_of(t)
     first = game.hand
-    await play_until(t, members, lambda: game.hand != first or game.phase is Phase.BETWEEN_HANDS)
-    now[0] += 60.0  # (a long pause between hands, and its seeds: then the deal)
+    dealing = t.deal
+
+    def deal_late() -> None:  # (a long pause between hands, and its seeds: then the deal)
+        now[0] += 60.0
+        dealing()
+
+    t.deal = deal_late  # type: ignore[method-assign]
+    await play_until(t, members, lambda: game.hand != first)
     await wait_for(lambda: game.hand != first and bool(game.actors))
     nudger = next(x for x in members if x.name not in [game.seating[s] for s in game.actors])
     with pytest.raises(TableError, match="a nudge waits until 10 s"):
