@@ -1894,6 +1894,9 @@ async def test_a_full_table_is_said_full_before_its_password_is_asked() -> None:
     # too, whose seats the next game takes): asked for, not refused here (a review)
     texts, client = await lobby_of("ann", a_table("friday", "finished", players), "\r")
     assert "is taken" not in texts[0] and client.sent == [m.Join(table="friday")], texts[0]
+    # q asks once, on the line at the foot (a game-night pass's q q from a table quit)
+    texts, client = await lobby_of("ann", a_table("friday", "finished", players), "q")
+    assert "press q again to quit president connect" in texts[0], texts[0]
 
 
 async def test_v_in_the_lobby_waits_for_the_end_of_a_game_left_under_way() -> None:
