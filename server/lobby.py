@@ -90,6 +90,11 @@ class Lobby:
         self.config = config
 
         def recorded(table: str, record: dict[str, Any]) -> str | None:
+            there = self.tables.get(table)
+            if there is not None and there.record_file is not None:  # (its last game's,
+                # kept for its players as a gone table's is: a newer game there takes its
+                # place at the table, not from them)
+                self.keep_ended(table, there.record_file, there.record_keys)
             written = on_record(table, record)
             self.changed(table)  # the game there is over: the lobby hears of it
             return written
@@ -100,11 +105,14 @@ class Lobby:
         #: attaches it to the journal's database).
         self.ratings = Ratings()
         self.tables: dict[str, Table] = {}
-        #: The last game's record of each table gone (where it was written, and the keys
-        #: of those who played it), the latest `ENDED_KEPT`: a table goes a few seconds
-        #: after its last player leaves it, and its players may ask for the record later
-        #: (a hostile pass: "no such table" to a player back from the lobby).
-        self.ended: dict[str, tuple[str, frozenset[str]]] = {}
+        #: The records of games no longer their table's last (its table gone, or a newer
+        #: game there), by table name and record file: the keys of those who played it;
+        #: the latest `ENDED_KEPT`.  A table goes a few seconds after its last player
+        #: leaves it, and its players may ask for the record later (a hostile pass: "no
+        #: such table" to a player back from the lobby); another table of the name, or
+        #: another game there, takes none from them (a second pass: a guest's game at a
+        #: table remade under the name took the first game's record from its players).
+        self.ended: dict[tuple[str, str], frozenset[str]] = {}
         #: When a record was last sent under each player key (`RECORD_EVERY`).
         self.record_sent: dict[str, float] = {}
         #: Records packed lately, by file, its change time and size: (its size, packed).
@@ -340,6 +348,23 @@ class Lobby:
         since = self._empty_since.get(table.name)
         return _unstarted(table) and since is not None and time.monotonic() - since >= SPENT_SECONDS
 
+    def keep_ended(self, name: str, written: str, keys: frozenset[str]) -> None:
+        """Keep a game's record for its players (`ended`), the latest last."""
+        self.ended.pop((name, written), None)
+        self.ended[(name, written)] = keys
+        while len(self.ended) > ENDED_KEPT:
+            del self.ended[next(iter(self.ended))]
+
+    def records_of(self, name: str) -> list[tuple[str, frozenset[str]]]:
+        """The records a player may ask for by the table's name, latest first: the live
+        table's last game's, then those `ended` keeps."""
+        found = [(written, keys) for (there, written), keys in self.ended.items() if there == name]
+        found.reverse()
+        table = self.tables.get(name)
+        if table is not None and table.record_file is not None:
+            found.insert(0, (table.record_file, table.record_keys))
+        return found
+
     async def remove(self, name: str, why: str) -> None:
         """Take a table out of the lobby and out of the journal (it does not come back at
         the next start); a game still going there ends, with its record."""
@@ -359,10 +384,7 @@ class Lobby:
                     del self._let_go[address]
         await table.stop()  # a game still going has its record written here
         if table.record_file is not None:  # (its players may still ask for it)
-            self.ended.pop(name, None)  # (the latest last)
-            self.ended[name] = (table.record_file, table.record_keys)
-            while len(self.ended) > ENDED_KEPT:
-                del self.ended[next(iter(self.ended))]
+            self.keep_ended(name, table.record_file, table.record_keys)
         if self.journal is not None and table.log_id is not None:
             # gone for good: its rows go too (close_table is for a table that did not
             # rebuild, whose rows wait to be set aside as damaged at the next start)
@@ -956,25 +978,26 @@ async def _record_ask(lobby: Lobby, guest: Guest, message: m.RecordAsk) -> None:
     player key they played it with), in pages (the answer's size is charged to the
     connection's rate, as a table list's is)."""
     name = message.table
-    table = lobby.tables.get(name)
-    ended = lobby.ended.get(name)
-    if table is None and ended is None:
+    found = lobby.records_of(name)
+    if name not in lobby.tables and not found:
         raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {name!r}")
     if not lobby.config.share_records:
         raise TableError(
             Code.NOT_ALLOWED,
             "this server keeps its game records to itself (--private-records): ask the host",
         )
-    if table is not None and table.record_file is not None:
-        ended = table.record_file, table.record_keys
-    if ended is None:
+    if not found:
         raise TableError(Code.NOT_ALLOWED, f"no game has ended at {name} since the server started")
-    written, keys = ended
-    if not guest.player_id or guest.player_id not in keys:
+    # (the latest game at that name this player played: another's game there since, at
+    # a table remade under the name, takes nothing from them)
+    mine = [written for written, keys in found if guest.player_id and guest.player_id in keys]
+    if not mine:
         raise TableError(
             Code.NOT_ALLOWED,
-            f"only the players of the game that last ended at {name} may have its record",
+            f"only a game's players may have its record: none of the games that ended at"
+            f" {name} was yours",
         )
+    written = mine[0]
     now, sent = time.monotonic(), lobby.record_sent
     wait = sent.get(guest.player_id, -RECORD_EVERY) + RECORD_EVERY - now
     if wait > 0:

@@ -116,12 +116,13 @@ async def table_of_bots(
     players: int = 4,
     toggles: dict[str, object] | None = None,
     seed: int = 1,
+    names: list[str] | None = None,
 ) -> tuple[list[Client], list[BotPlayer], list[asyncio.Task[None]]]:
-    """`players` headless random bots, each over its own connection with a player key
-    (`bot_key`: rated on the ladder), seated and ready."""
+    """`players` headless random bots (`names`, or bot0, bot1...), each over its own
+    connection with a player key (`bot_key`: rated on the ladder), seated and ready."""
     clients = [
-        await client(server, f"bot{i}", tmp_path, identity=bot_key(f"bot{i}"))
-        for i in range(players)
+        await client(server, name, tmp_path, identity=bot_key(name))
+        for name in names or [f"bot{i}" for i in range(players)]
     ]
     for c in clients:
         c.keep = True

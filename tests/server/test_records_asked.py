@@ -49,7 +49,7 @@ async def test_a_games_players_may_have_its_record_and_nobody_else(
         refused = await asked(stranger)
         assert isinstance(refused, m.Error) and refused.code == "not_allowed"
         assert refused.message == (
-            "only the players of the game that last ended at T may have its record"
+            "only a game's players may have its record: none of the games that ended at T was yours"
         )
         refused = await asked(stranger, "Nowhere")
         assert isinstance(refused, m.Error) and refused.code == "no_such_table"
@@ -59,6 +59,21 @@ async def test_a_games_players_may_have_its_record_and_nobody_else(
         assert await asked(clients[1]) == ("T", Path(server.records[0]).name, kept)
         refused = await asked(stranger)
         assert isinstance(refused, m.Error) and refused.code == "not_allowed"
+        # another table made under the name, and a game finished there by others: the
+        # first game's players still have theirs, its own players theirs (a hostile pass:
+        # a guest's game at a table remade under the name took the first record away)
+        others, others_bots, more = await table_of_bots(
+            server, tmp_path, toggles={"target": 1}, names=["bot4", "bot5", "bot6", "bot7"]
+        )
+        tasks += more
+        await asyncio.wait_for(asyncio.gather(*(b.game_over.wait() for b in others_bots)), 60)
+        await wait_for(lambda: len(server.records) == 2)
+        assert await asked(clients[1]) == ("T", Path(server.records[0]).name, kept)
+        second = Path(server.records[1]).read_bytes()
+        assert await asked(others[0]) == ("T", Path(server.records[1]).name, second)
+        await server.lobby.remove("T", "a test: everyone left again")  # (both kept)
+        assert await asked(clients[2]) == ("T", Path(server.records[0]).name, kept)
+        assert await asked(others[0]) == ("T", Path(server.records[1]).name, second)
         # the record gone from the disk (past --max-records): said, never no answer
         for emptied in (b"", None):
             if emptied is None:
@@ -228,3 +243,21 @@ async def test_a_game_over_before_a_restart_is_still_asked_of_after_it(tmp_path:
         assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
         for task in reading:
             task.cancel()
+
+
+async def test_a_newer_game_at_a_table_leaves_the_last_ones_record_to_its_players() -> None:
+    """A table's next game ends: the one before stays its players' (asked by the table's
+    name, each player has the latest game they played there)."""
+    from types import SimpleNamespace
+
+    from ..harness.servers import FAST
+
+    hall = lobby.Lobby(FAST, lambda table, record: "second.json")
+    table = SimpleNamespace(record_file="first.json", record_keys=frozenset({"ann", "bob"}))
+    hall.tables["T"] = table  # type: ignore[assignment]
+    table.record_file = hall.on_record("T", {})  # (what `Table.finish` does)
+    table.record_keys = frozenset({"bob", "cy"})
+    assert hall.records_of("T") == [
+        ("second.json", frozenset({"bob", "cy"})),
+        ("first.json", frozenset({"ann", "bob"})),
+    ]
