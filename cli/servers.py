@@ -10,6 +10,7 @@ import ipaddress
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 
 from president.client.discovery import (
@@ -108,6 +109,16 @@ def as_line(found: Announcement, trust: Trust, trusted_at: Sequence[str]) -> str
     return f"{name} president connect {found.address:<22} {', '.join(notes)}"
 
 
+def shared_names(found: Sequence[Announcement]) -> list[tuple[str, int]]:
+    """Each name more than one server announces (as the first of them writes it), with
+    how many do: an impostor takes a known server's name (a hostile pass listed 64 so)."""
+    counts = Counter(a.name.casefold() for a in found)
+    first: dict[str, str] = {}
+    for a in found:
+        first.setdefault(a.name.casefold(), a.name)
+    return [(first[key], n) for key, n in counts.items() if n > 1]
+
+
 def cmd_servers(args: argparse.Namespace) -> int:
     quiet_zeroconf()
     try:
@@ -127,6 +138,11 @@ def cmd_servers(args: argparse.Namespace) -> int:
         print(
             f"({plural(ignored, 'other announcement')} not listed: unusable, not answered, or beyond "
             f"the {MAX_OTHERS} kept of servers not trusted before, {MAX_PER_HOST} an address)"
+        )
+    for name, count in shared_names([a for _, a in found]):
+        print(
+            f"({count} servers announce the name {as_written(name)}: only the fingerprint"
+            " the host printed tells which is theirs)"
         )
     if any(trust is Trust.CLAIMING for trust, _ in found):
         print(

@@ -127,8 +127,11 @@ def judged(
 class KeptServers:
     """The servers kept, by service name, in three bounded pools (`Trust`): at most
     `KEPT` of a kind and `MAX_PER_HOST` of a kind at one address.  A server is kept if
-    its pool has room when it comes; none is ever pushed out for another, so a flood of
-    strangers fills only theirs.  Pure: no zeroconf, no clock."""
+    its pool has room when it comes, or if the address with the most servers of its
+    kind has at least two more than its own would have: one of those goes (so a flood
+    of strangers fills only its own pool, and within it hides a server only with as
+    many addresses as the pool has places, not `KEPT / MAX_PER_HOST`: a hostile pass
+    hid a first-time guest's server behind 8 addresses).  Pure: no zeroconf, no clock."""
 
     def __init__(self, known: Mapping[str, str] | None = None) -> None:
         self.known: dict[str, str] = {}
@@ -146,7 +149,8 @@ class KeptServers:
         if self.servers.get(name) == announcement:
             return False
         was = self.remove(name)
-        if not self._room(trust, announcement.addresses[0]):
+        host = announcement.addresses[0]
+        if not self._room(trust, host) and not self._make_room(trust, host):
             return was
         self.servers[name] = announcement
         self.trust[name] = trust
@@ -159,6 +163,25 @@ class KeptServers:
     def _room(self, trust: Trust, host: str) -> bool:
         same = [self.servers[n] for n, t in self.trust.items() if t is trust]
         return len(same) < KEPT[trust] and sum(a.addresses[0] == host for a in same) < MAX_PER_HOST
+
+    def _make_room(self, trust: Trust, host: str) -> bool:
+        """With the pool of `trust` full, let the address with the most servers there
+        give one up (its latest) if it has at least two more than `host` would; True if
+        one went."""
+        by_host: dict[str, list[str]] = {}
+        for name, kind in self.trust.items():
+            if kind is trust:
+                by_host.setdefault(self.servers[name].addresses[0], []).append(name)
+        if (
+            len(by_host.get(host, ())) >= MAX_PER_HOST
+            or sum(map(len, by_host.values())) < KEPT[trust]
+        ):
+            return False  # (the address's own bound, not the pool's)
+        most = max(by_host.values(), key=len)
+        if len(most) < len(by_host.get(host, ())) + 2:
+            return False
+        self.remove(most[-1])
+        return True
 
     def ranked(self) -> list[tuple[Trust, Announcement]]:
         """Trusted servers first, then those claiming a trusted certificate, then the

@@ -119,8 +119,15 @@ class ServersScreen:
             theirs = ",".join(map(str, server.versions))
             mine = ",".join(map(str, self.versions))
             out.append(f"speaks protocol {theirs}, this client {mine}: it may refuse you")
-        for other in self.namesakes(server):
-            out.append(f"another server calls itself {server.name} too, at {other.address}")
+        others = self.namesakes(server)
+        if len(others) == 1:
+            out.append(f"another server calls itself {server.name} too, at {others[0].address}")
+        elif others:  # (a line each for 63 of them hid the rest, a hostile pass)
+            at = ", ".join(o.address for o in others[:2]) + (", …" if len(others) > 2 else "")
+            out.append(
+                f"{len(others)} other servers call themselves {server.name} too (at {at}):"
+                " only the fingerprint the host printed tells which is theirs"
+            )
         known = self.trusted(server)
         if known is not None:
             out.append("you trusted this address before")

@@ -75,9 +75,42 @@ def test_servers_at_one_address_are_capped_beside_the_total() -> None:
         kept.offer(f"spread {i}", fake(i))
     assert kinds(kept) == [Trust.OTHER] * MAX_OTHERS
     hosts = [a.addresses[0] for a in kept.listing()]
-    assert hosts.count("127.0.0.1") == MAX_PER_HOST
+    # (the pool full, each newcomer took a place of the address with the most)
+    assert hosts.count("127.0.0.1") == 1
     kept.offer("kitchen", REAL)  # full of strangers: still room for it
     assert kept.listing()[0] == REAL
+
+
+@pytest.mark.parametrize("claims", [False, True])
+def test_a_few_addresses_do_not_hide_a_server_from_a_first_time_guest(claims: bool) -> None:
+    """A hostile pass: 8 addresses, 8 announcements each under the real server's name
+    (its fingerprint copied, or not), filled the pool of servers not trusted before, and
+    a guest new to the LAN never saw the real one.  It takes a place of the address with
+    the most, and keeps it while they announce again and again."""
+    kept = KeptServers({})  # (nothing trusted before)
+    real = replace(REAL, name="real")
+    hosts = [f"10.26.0.{h}" for h in range(1, 9)]
+
+    def flood() -> None:
+        for h, host in enumerate(hosts):
+            for i in range(MAX_PER_HOST):
+                kept.offer(
+                    f"fake {h} {i}",
+                    replace(fake(h * 8 + i, host, PIN if claims else None), name="real"),
+                )
+
+    flood()
+    assert len(kept.listing()) == MAX_OTHERS and real not in kept.listing()
+    kept.offer("real", real)
+    for _ in range(3):
+        flood()
+        assert real in kept.listing() and len(kept.listing()) == MAX_OTHERS
+    # as many addresses as places hide it: the bound, said in the docs
+    crowd = KeptServers({})
+    for i in range(MAX_OTHERS):
+        crowd.offer(f"crowd {i}", fake(i))
+    crowd.offer("real", real)
+    assert real not in crowd.listing()
 
 
 def test_fakes_claiming_the_trusted_certificate_are_bounded_and_mislead_nobody() -> None:
@@ -243,3 +276,27 @@ def test_president_servers_says_no_question_comes_when_every_server_was_trusted(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("trusted before") and "asks" not in lines[-1], lines
     assert lines[-1].endswith("connecting checks the certificate you trusted)"), lines
+
+
+def test_president_servers_counts_the_servers_announcing_one_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hostile pass listed 64 servers all called "real", unsaid."""
+    kept = KeptServers({})
+    kept.offer("real", replace(REAL, name="Real"))
+    for i in range(5):
+        kept.offer(f"fake {i}", replace(fake(i), name="real"))
+    kept.offer("other", fake(99))
+
+    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
+        return kept, 0
+
+    monkeypatch.setattr(servers, "find_servers", found)
+    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
+    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    said = [line for line in lines if "announce the name" in line]
+    assert said == [
+        "(6 servers announce the name real: only the fingerprint the host printed tells"
+        " which is theirs)"
+    ], lines

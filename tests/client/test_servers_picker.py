@@ -147,3 +147,24 @@ def test_a_second_server_under_a_known_name_is_flagged() -> None:
     assert "192.168.1.20:7766 (a server you trusted)" in warning
     model.cursor = model.servers.index(impostor)
     assert any("192.168.1.20:7766" in line for line in model.details())
+
+
+def test_many_servers_under_one_name_are_counted_in_one_line() -> None:
+    """A hostile pass announced 63 servers under one name: the details said a line for
+    each, which hid the rest. One line counts them; one namesake is still named."""
+    from dataclasses import replace
+
+    fakes = [replace(KITCHEN, addresses=(f"10.26.0.{i}",), fingerprint=None) for i in range(1, 64)]
+    model = ServersScreen(versions=VERSIONS)
+    model.update([KITCHEN, *fakes])
+    model.cursor = model.servers.index(KITCHEN)
+    said = [line for line in model.details() if "call" in line]
+    assert said == [
+        f"63 other servers call themselves {KITCHEN.name} too (at 10.26.0.1:7766, 10.26.0.2:7766, …):"
+        " only the fingerprint the host printed tells which is theirs"
+    ]
+    model.update([KITCHEN, fakes[0]])
+    model.cursor = model.servers.index(KITCHEN)
+    assert [line for line in model.details() if "call" in line] == [
+        f"another server calls itself {KITCHEN.name} too, at 10.26.0.1:{KITCHEN.port}"
+    ]
