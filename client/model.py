@@ -137,6 +137,9 @@ class TableState:
     #: The whole time the running turn began with, in seconds (protocol 16; 0: no clock
     #: runs, not known, or an older server).
     turn_whole: float = 0.0
+    #: Whoever sits down or comes to watch gives a password (protocol 19; an older
+    #: server says nothing of it: False).
+    password: bool = False
 
     @classmethod
     def of(cls, view: m.TableView, now: float) -> TableState:
@@ -153,6 +156,7 @@ class TableState:
             kept=now + view.kept_ms / 1000 if view.kept_ms else None,
             turn_seconds=view.turn_seconds,
             turn_whole=view.turn_ms / 1000,
+            password=view.password,
         )
 
     def chair_of(self, name: str) -> Chair | None:

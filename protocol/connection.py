@@ -43,6 +43,7 @@ CLIENT_SENDS: frozenset[type[m.Message]] = frozenset(
         m.DealCheck,
         m.Leaderboard,  # the ladder (issue 15)
         m.RecordAsk,  # a game's record, for its players (version 17)
+        m.TablePassword,  # a table's password, from its creator (version 19)
     }
 )
 SERVER_SENDS: frozenset[type[m.Message]] = frozenset(

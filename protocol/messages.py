@@ -48,12 +48,15 @@ from .schema import Items, Range, Scalar, Since, Size, Tagged, Text, from_fields
 #: turn has less is told why); version 17 `record_ask` / `game_record` (the record of a
 #: game that has ended, for its players: was it the cards or the play, asked of a
 #: server's game as of `president play`'s); version 18 `GameRecord.packed` (the record
-#: sent compressed: a long game of twelve passed the pages' limit raw).  A field or a
+#: sent compressed: a long game of twelve passed the pages' limit raw); version 19
+#: `table_password` and `TableView.password` (a table's creator gives it a password, or
+#: takes it away, at any time: a guest with many addresses sat in its last free chair
+#: again and again, and kept the friend it waited for out).  A field or a
 #: message type newer than version 2
 #: says so where it is declared (`Since`, `SINCE`); a toggle or a preset, in
 #: `RULES_SINCE`.  A peer never gets what its version lacks,
 #: and is never let sit at or watch a table whose rules it does not know.
-VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)
+VERSIONS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
 #: The versions a peer lists (`hello.versions`, `reject.versions`, a LAN announcement's
 #: `proto`): its newest 16, the most those lists hold, as a peer of every earlier version
 #: reads them (a client offering all 17 of version 18 was refused by a server of 17:
@@ -68,7 +71,9 @@ Sentence = Annotated[str, Text(0, 500)]
 #: The most characters a line of chat holds.
 CHAT_MOST = 500
 ChatText = Annotated[str, Text(1, CHAT_MOST)]
-Password = Annotated[str, Text(1, 64)]
+#: The most characters a password holds.
+PASSWORD_MOST = 64
+Password = Annotated[str, Text(1, PASSWORD_MOST)]
 CardText = Annotated[str, Text(2, 3)]
 #: The cards of one play: a set holds at most 12 (two decks' naturals and jokers), a
 #: sequence at most 13 (3 to 2 in one suit).
@@ -648,6 +653,9 @@ class TableView(Message):
     #: turn's, or a nudge's: what `turn_deadline_ms` counts down from; 0 when none runs,
     #: or when it is not known, after a restart).
     turn_ms: Annotated[int, Range(0, 3_600_000), Since(16)] = 0
+    #: Version 19: whoever sits down or comes to watch gives a password
+    #: (`table_password` may give the table one, or take it away, after it is made).
+    password: Annotated[bool, Since(19)] = False
 
 
 @message("nudged")
@@ -920,6 +928,20 @@ class RecordAsk(Message):
     SINCE = 17
 
     table: TableName
+
+
+@message("table_password")
+@dataclass(frozen=True)
+class TablePassword(Message):
+    """Version 19, client to server: the creator of `table` gives it this password, or
+    with none takes its password away, at any time; whoever sits down or comes to watch
+    from then on gives the password (those there already stay, and a player takes their
+    own chair back by their key, as ever).  Answered by the `table` view (`password`)."""
+
+    SINCE = 19
+
+    table: TableName
+    password: Password | None = None
 
 
 @message("game_record")

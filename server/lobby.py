@@ -969,6 +969,27 @@ async def _check(lobby: Lobby, guest: Guest, message: m.DealCheck) -> None:
     await lobby.seated_table(guest).deal_check(guest, message.hand, message.ok)
 
 
+@handles(m.TablePassword)
+async def _table_password(lobby: Lobby, guest: Guest, message: m.TablePassword) -> None:
+    """Its creator gives a table a password, or takes it away (a hostile pass: guests
+    from many addresses took turns in a table's last free chair, each moved out for not
+    saying ready, and the friend it waited for never sat)."""
+    table = lobby.table_of(message.table)
+    if not lobby.created(guest, table.name):
+        raise TableError(
+            Code.NOT_ALLOWED, f"only the player who made {table.name} gives it a password"
+        )
+    stored = None
+    if message.password is not None:  # (scrypt off the event loop, in turn with the checks)
+        stored = await password_hashed(message.password, guest.address)
+        if guest.player_id:  # (its creator knows it: not held by the guessers' budgets)
+            lobby.guard.welcome("table", (stored, guest.player_id))
+    if lobby.tables.get(table.name) is not table:  # (gone meanwhile)
+        raise TableError(Code.NO_SUCH_TABLE, f"there is no table called {table.name!r}")
+    await table.set_password(stored)
+    lobby.changed(table.name)
+
+
 # --- a game's record, for its players -------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from president.engine import Game, IllegalAction, Phase, RulesError
 from president.engine.record import action_from_json, last_step
 from president.protocol import messages as m
 
-from .config import ServerConfig, TableSettings
+from .config import ServerConfig, TableSettings, is_password_hash
 from .dealing import DealSecret
 from .history import HandLog
 from .journal import Entry, Journal
@@ -130,6 +130,11 @@ def _rebuild(
             status = body["status"]
             record = body.get("record")
             ended = (str(record), frozenset(map(str, body.get("keys", ())))) if record else None
+        elif kind == "password":  # (its creator's, after it was made: `table_password`)
+            stored = body.get("password_scrypt")
+            if stored is not None and not (isinstance(stored, str) and is_password_hash(stored)):
+                raise RestoreError(f"entry {index}: a password that is no scrypt hash")
+            settings.password = stored
         elif kind != "snapshot":
             raise RestoreError(f"entry {index}: an entry of kind {kind!r}")
         if "number" in body:

@@ -470,6 +470,7 @@ class Table:
             kept_ms=int(min(self._kept_left(), 3600.0) * 1000),
             turn_seconds=self.settings.turn_seconds,
             turn_ms=self._turn_ms(),
+            password=self.settings.password is not None,
         )
 
     def _turn_ms(self) -> int:
@@ -587,6 +588,15 @@ class Table:
         if kept is None or not self.chairs.free() or self.status == "playing":
             return 0.0
         return max(0.0, kept - self.clock())
+
+    async def set_password(self, stored: str | None) -> None:
+        """Its creator's new password (its scrypt hash), or None: none.  Whoever sits down
+        or comes to watch from now on gives it; who is here stays (journaled: a restart
+        keeps it)."""
+        async with self.lock:
+            self.settings.password = stored
+            self.note("password", {"password_scrypt": stored})
+            self.broadcast_view()
 
     async def spectate(self, member: Member, password: str | None) -> None:
         self.chairs.may_watch(member)  # (this very connection: no password to ask)

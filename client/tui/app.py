@@ -88,7 +88,7 @@ HELP = (
     ("", " keys"),
     ("←/→  h/l", "move along your hand"),
     ("space", "choose / unchoose the card (or click it)"),
-    ("enter", "play the chosen cards (in the exchange: return them; owing a due: pay it)"),
+    ("enter", "play, return or pay the chosen cards"),
     ("s", "suggest a play (the normal bot's)"),
     ("p", "pass"),
     ("r", "ready / not ready (before a game starts)"),
@@ -100,6 +100,8 @@ HELP = (
     ("?", "this help (esc closes it)"),
     ("q", "leave the table (asked again in a game)"),
 )
+#: The table creator's key, after the rest (seldom needed: on the help's last page).
+CREATOR_HELP = (("o", "a password for the table, or none (its creator)"),)
 #: The keys of `president play`'s table: no one else to wait for, chat with or nudge,
 #: no seat to fill, the coach's key beside `s` and the review's beside `r`, and q quits
 #: the game (asked again while it is on).
@@ -184,6 +186,14 @@ class TableApp:
         self.bots = bots
         self.chat = TextArea(height=1, prompt="say: ", multiline=False)
         self.chatting = False
+        #: `o`: the table's password, typed by its creator (not shown).
+        self.secret = TextArea(
+            height=1,
+            prompt="password for this table (empty: none): ",
+            multiline=False,
+            password=True,
+        )
+        self.closing = False
         self.log = LogView(self._log)
         self._tasks: set[asyncio.Task[None]] = set()
         #: `v`: the record of the game over here, asked of the server, and kept while
@@ -367,12 +377,14 @@ class TableApp:
         hand = Frame(self.hand_window, title=self._hand_title)
         status = Window(FormattedTextControl(self._fitted_status), height=self._status_height)
         chat = ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting))
+        secret = ConditionalContainer(self.secret, filter=Condition(lambda: self.closing))
         body = HSplit(
             [
                 header,
                 DynamicContainer(lambda: wide if self._wide() else narrow),
                 hand,
                 chat,
+                secret,
                 status,
             ]
         )
@@ -397,6 +409,11 @@ class TableApp:
     def kept_record(self) -> Kept | None:
         """The record of the game over here that `v` fetched (table, file name, bytes)."""
         return self.records.kept
+
+    @property
+    def typing(self) -> bool:
+        """A line is being typed (chat, or the table's password): keys go to it."""
+        return self.chatting or self.closing
 
     @property
     def extras(self) -> PlayExtras | None:
@@ -491,7 +508,7 @@ class TableApp:
         else:  # (a server that sends a game's record: `v`, as `president play` has it)
             review = (("v", "the game's review, once it is over"),)
             keys = HELP[:-1] + (review if self.screen.records_sent else ()) + HELP[-1:]
-            keys += QUIT_KEEPING
+            keys += QUIT_KEEPING + CREATOR_HELP
         return help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), self._help_width())
 
     def _unsettled(self) -> bool:
@@ -568,6 +585,7 @@ class TableApp:
             (0, "JACK BACK" if going is not None and going.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
             (5, f"{table.watchers} watching" if table.watchers else ""),  # (the first to go)
+            (5, "password" if table.password else ""),
             self._connection_part(),
             (2, "? for help"),
         ]
@@ -848,7 +866,7 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     kb = KeyBindings()
     screen = table.screen
     # while the help is up, every key closes it and does nothing else
-    playing = Condition(lambda: not table.chatting and not screen.help)
+    playing = Condition(lambda: not table.typing and not screen.help)
 
     def later(coro: Awaitable[None]) -> None:
         table.log.follow()  # a move brings the log back to its newest line
@@ -942,6 +960,43 @@ def create_key_bindings(table: TableApp) -> KeyBindings:
     def _unsay(event: KeyPressEvent) -> None:
         table.chat.text = ""
         table.chatting = False
+        event.app.layout.focus(table.hand_window)
+
+    @kb.add("o", filter=playing)
+    def _close(event: KeyPressEvent) -> None:
+        model = table.client.model
+        if table.extras is not None:  # (`president play`: its own socket, no stranger)
+            screen.message = "nobody else can come to this table: it needs no password"
+        elif model.table is None or model.slot is None:
+            screen.message = "a table's password is for its creator, at the table"
+        elif table.client.version < m.TablePassword.SINCE:
+            screen.message = (
+                "this server is of an older version: a password is given when a table is made"
+            )
+        else:  # (the server says why not, if it will not: not its creator)
+            table.closing = True
+            event.app.layout.focus(table.secret)
+
+    @kb.add("enter", filter=Condition(lambda: table.closing))
+    def _closed(event: KeyPressEvent) -> None:
+        text, table.secret.text = table.secret.text[: m.PASSWORD_MOST], ""
+        table.closing = False
+        event.app.layout.focus(table.hand_window)
+        model = table.client.model
+        if model.table is None:
+            return
+        screen.message = (
+            "password set: tell it to the friends you wait for (who sits or watches from now on gives it)"
+            if text
+            else "password taken away: anyone may sit or watch"
+        )
+        later(table.client.send(m.TablePassword(table=model.table.name, password=text or None)))
+
+    @kb.add("escape", filter=Condition(lambda: table.closing))
+    def _unclosed(event: KeyPressEvent) -> None:
+        table.secret.text = ""
+        table.closing = False
+        screen.message = ""
         event.app.layout.focus(table.hand_window)
 
     @kb.add("n", filter=playing)
@@ -1052,7 +1107,7 @@ def create_standings_bindings(table: TableApp) -> KeyBindings:
     """The keys that scroll the final standings (esc, the table's, puts them away)."""
     kb = KeyBindings()
     screen = table.screen
-    playing = Condition(lambda: not table.chatting and not screen.help)
+    playing = Condition(lambda: not table.typing and not screen.help)
 
     @kb.add("down", filter=playing)
     @kb.add("j", filter=playing)

@@ -228,6 +228,8 @@ EXAMPLES: list[m.Message] = [
     m.ChatHistory(lines=(m.ChatLine(sender="bob", text="we start at 8", ago=300),)),
     # a game's record for its players (version 17)
     m.RecordAsk(table="Friday"),
+    m.TablePassword(table="Friday", password="hunter2"),
+    m.TablePassword(table="Friday"),
     m.GameRecord(table="Friday", name="20261207-201500-Friday.json", page=0, more=False, data=b"{"),
     # the ladder (issue 15)
     m.Leaderboard(start=20, count=10, players=("Ann",)),

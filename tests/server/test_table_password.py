@@ -1,0 +1,115 @@
+"""Protocol 19: a table's creator gives it a password, or takes it away, after it is made
+(`table_password`).  A hostile pass: guests from many addresses took turns in a public
+table's last free chair, each moved out for not saying ready and the next one sitting
+the moment the chair was free, and the friend the table waited for never sat
+(docs/hosting.md, "Caps, for a crowd and against one")."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import pytest
+from president.client.connection import Client
+from president.protocol import messages as m
+
+from ..harness.processes import ServerProcess, stop
+from ..harness.servers import bot_key, client, dialer, running_server
+from ..harness.waiting import wait_for
+
+
+async def refusal(who: Client, message: m.Message) -> m.Error:
+    """The error the server answers `who` sending `message` with."""
+    heard = who.errors_heard
+    await who.send(message)
+    await wait_for(lambda: who.errors_heard > heard, 20)
+    return who.errors[-1]
+
+
+async def test_its_creator_gives_a_table_a_password_which_a_restart_keeps(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server:
+        ann, bob, cy, mal = [
+            await client(server, name, tmp_path, identity=bot_key(name))
+            for name in ("ann", "bob", "cy", "mal")
+        ]
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob, cy, mal)]
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4))
+        await ann.send(m.Join(table="T"))
+        await mal.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.table is not None and mal.model.slot is not None)
+        table = server.lobby.tables["T"]
+        assert table.settings.password is None and not ann.model.table.password
+        # only its creator: not a guest sitting there
+        refused = await refusal(mal, m.TablePassword(table="T", password="mine"))
+        assert refused.code == "not_allowed", refused
+        assert refused.message == "only the player who made T gives it a password"
+        assert table.settings.password is None
+        # its creator: everyone there is told, the lobby lists it, who is there stays
+        await ann.send(m.TablePassword(table="T", password="friday night"))
+        await wait_for(lambda: ann.model.table is not None and ann.model.table.password)
+        await wait_for(lambda: mal.model.table is not None and mal.model.table.password)
+        assert table.info().password and mal.model.slot is not None
+        refused = await refusal(bob, m.Join(table="T"))
+        assert refused.code == "wrong_password", refused
+        refused = await refusal(bob, m.Spectate(table="T"))
+        assert refused.code == "wrong_password", refused
+        await bob.send(m.Join(table="T", password="friday night"))
+        await wait_for(lambda: bob.model.slot is not None)
+        for task in tasks:
+            task.cancel()
+    # a restart keeps it (the journal's "password" entry)
+    async with running_server(tmp_path) as again:
+        table = again.lobby.tables["T"]
+        assert table.settings.password is not None and table.info().password
+        cy = await client(again, "cy", tmp_path, identity=bot_key("cy"))
+        ann = await client(again, "ann", tmp_path, identity=bot_key("ann"))
+        tasks = [asyncio.create_task(c.run()) for c in (cy, ann)]
+        refused = await refusal(cy, m.Join(table="T"))
+        assert refused.code == "wrong_password", refused
+        # taken away by its creator (back after the restart, by name and address)
+        await ann.send(m.TablePassword(table="T"))
+        await wait_for(lambda: table.settings.password is None)
+        assert not table.info().password
+        await cy.send(m.Join(table="T"))
+        await wait_for(lambda: cy.model.slot is not None)
+        for task in tasks:
+            task.cancel()
+    async with running_server(tmp_path) as third:  # (taken away: kept so too)
+        assert third.lobby.tables["T"].settings.password is None
+
+
+@pytest.mark.slow
+async def test_a_real_servers_table_keeps_the_password_its_creator_gave_through_ctrl_c(
+    tmp_path: Path,
+) -> None:
+    """`president server`, a process: the creator's password asked of a newcomer, and
+    again after Ctrl-C and a start on the same data."""
+    server = await ServerProcess.started(tmp_path / "data", 0)
+    again: ServerProcess | None = None
+    try:
+
+        async def person(at: ServerProcess, name: str) -> Client:
+            link = await dialer(at.address, name, tmp_path, pin=at.pin, identity=bot_key(name))()
+            return Client(link)
+
+        ann, bob = await person(server, "ann"), await person(server, "bob")
+        tasks = [asyncio.create_task(c.run()) for c in (ann, bob)]
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.table is not None)
+        await ann.send(m.TablePassword(table="T", password="friday night"))
+        await wait_for(lambda: ann.model.table is not None and ann.model.table.password)
+        assert (await refusal(bob, m.Join(table="T"))).code == "wrong_password"
+        for task in tasks:
+            task.cancel()
+        assert server.stop(signal.SIGINT) == 0, server.errors()
+        again = await server.again()
+        cy = await person(again, "cy")
+        task = asyncio.create_task(cy.run())
+        assert (await refusal(cy, m.Spectate(table="T"))).code == "wrong_password"
+        await cy.send(m.Join(table="T", password="friday night"))
+        await wait_for(lambda: cy.model.slot is not None)
+        task.cancel()
+    finally:
+        stop(server, again)
