@@ -60,6 +60,27 @@ BACKLOG = 2048
 TLS_READ = 32 * 1024
 
 
+def _vouched(path: Path) -> bool:
+    """Whether the journal at `path` has rows that carry MACs (a journal from before them
+    takes a key at its first start), as far as its file or its -wal says; a file SQLite
+    cannot read says so later (`Server._open_journal`)."""
+    wal = path.with_name(path.name + "-wal")
+    logged = wal.exists() and wal.stat().st_size > 0  # (rows not yet in the file itself)
+    try:
+        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+            if not columns:  # (its tables made since the last checkpoint, in the -wal)
+                return logged
+            if "mac" not in columns:
+                return False
+            return logged or db.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+
+
 def _smaller_tls_reads() -> None:
     """asyncio's TLS protocol gives every connection a 256 KiB read buffer, zero-filled
     when the connection opens (Python 3.11-3.13): 500 idle connections held ~140 MiB.
@@ -309,8 +330,30 @@ class Server:
         aside and the rows SQLite can still read are carried into a new one."""
         storage = self.storage
         path = storage.journal
+        keyed = storage.journal_key_file.exists()
+        size = path.stat().st_size if path.exists() else -1
+        if size > 0 and not keyed and _vouched(path):  # (a new key would find every row
+            # "not authentic", and the tables would leave the journal: a host's pass, a
+            # backup without it)
+            raise JournalError(
+                f"{storage.journal_key_file} is missing, and the tables' journal {path} holds"
+                " rows only it can vouch for: put the key back (from where the data directory"
+                f" was copied), or move {path.name} away to start with no tables"
+            )
         storage.create_journal()
         key = storage.journal_key()
+        if keyed and size <= 0:  # (empty or gone, where a server kept tables: a host's
+            # pass emptied it, and the next start was a new server's, without a word)
+            wal = path.with_name(path.name + "-wal")
+            kept = ""
+            if wal.exists() and wal.stat().st_size:
+                copy_aside(path, self._aside())
+                kept = f" (its -wal is kept in {self.set_aside})"
+            self._problem(
+                f"the tables' journal {path} is {'empty' if size == 0 else 'missing'}, though"
+                f" {storage.journal_key_file.name} says a server kept tables here: no table"
+                f" comes back, nor the ladder{kept}"
+            )
         damage = check_wal(path.with_name(path.name + "-wal"))
         if damage is not None:
             copy_aside(path, self._aside())

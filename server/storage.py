@@ -3,8 +3,8 @@ its key, the names players' keys claimed, and the finished games' records.
 
 The directory is private (0700, every file in it 0600, owned by the server's user:
 anything else is refused with one line), one server uses it at a time (an exclusive
-`flock` on `DIR/lock`, taken before anything else is touched and held for the process's
-life), and secrets are never written through a symlink."""
+`flock` on `DIR/lock` and on DIR itself, taken before anything else is touched and held
+for the process's life), and secrets are never written through a symlink."""
 
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ class Storage:
     def __init__(self, root: Path) -> None:
         self._place(root)
         self._lock: int | None = None
+        self._folder_lock: int | None = None
         self._exclusive = True
         #: The directories this start made (the data directory and missing parents),
         #: outermost first: what `discard` takes away again if the start fails.
@@ -154,19 +155,30 @@ class Storage:
         self._made = []
 
     def lock(self, exclusive: bool = True) -> None:
-        """Take the directory's lock (DIR/lock, holding our pid) or say who holds it."""
+        """Take the directory's lock (DIR/lock, holding our pid, and the directory itself)
+        or say who holds it."""
         path = self.root / "lock"
+        try:
+            # (the directory too: a lock file removed by hand, as a stale one looks, let a
+            # second server use the data of a running one, a host's pass)
+            folder = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise StorageError(f"cannot open {self.root}: {exc.strerror}") from None
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as exc:
+            os.close(folder)
             if exc.errno == errno.ELOOP:
                 raise StorageError(f"{path} is a symlink; remove it") from None
             raise StorageError(f"cannot open {path}: {exc.strerror}") from None
+        how = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         try:
-            fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+            fcntl.flock(folder, how)
+            fcntl.flock(fd, how)
         except OSError:
             holder = os.read(fd, 100).decode("ascii", "replace").split()
             os.close(fd)
+            os.close(folder)
             who = f"process {holder[0]}" if holder else "another process"
             if len(holder) > 1:
                 who += f", listening on port {holder[1]}"
@@ -174,7 +186,7 @@ class Storage:
                 f"the data directory {self.root} is in use by another president server "
                 f"({who}); stop it, or give this one another --data"
             ) from None
-        self._lock, self._exclusive = fd, exclusive
+        self._lock, self._folder_lock, self._exclusive = fd, folder, exclusive
         if exclusive:
             self.note_port(None)
 
@@ -190,6 +202,9 @@ class Storage:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+        if self._folder_lock is not None:
+            os.close(self._folder_lock)
+            self._folder_lock = None
 
     # --- files ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from president.server.app import Server
 from president.server.config import ServerConfig
 from president.server.wal import check_wal
 
+from ..harness.ports import free_port
 from ..harness.processes import ServerProcess, president
 from ..harness.servers import (
     FAST,
@@ -84,6 +85,11 @@ async def test_a_second_server_on_the_same_data_dir_is_refused_and_changes_nothi
             assert "in use by another president server" in line
             assert f"process {proc.pid}" in line and f"port {port}" in line
         assert state_of(data) == before
+        # its lock file removed by hand (it stays when a server stops, and looks stale):
+        # still refused, by the lock on the directory itself (a host's pass ran two)
+        (data / "lock").unlink()
+        line = refused_in_one_line(await asyncio.to_thread(server_command, data, 0))
+        assert "in use by another president server" in line, line
         assert proc.poll() is None
         newcomer = await asyncio.wait_for(client_of(port, "bob", tmp_path), 30)
         listing = asyncio.create_task(newcomer.run())
@@ -704,3 +710,48 @@ def test_a_certificate_without_its_key_is_refused_not_replaced(tmp_path: Path) -
         again.certificate("kitchen")
     again.unlock()
     assert not (tmp_path / "data" / "key.pem").exists()  # nothing made
+
+
+@pytest.mark.slow
+async def test_an_emptied_journal_is_said_and_a_missing_key_refused_with_the_tables_kept(
+    tmp_path: Path,
+) -> None:
+    """A host's pass: `: > tables.sqlite3` while the server was down, and the next start
+    was a new server's without a word (every table and the ladder gone, the -wal dropped
+    uncopied); `journal.key` gone (a backup without it), and the next start called every
+    row "not authentic", made a new key and dropped the tables from the journal."""
+    await two_tables(tmp_path)
+    data = tmp_path / "data"
+    journal, key = data / "tables.sqlite3", data / "journal.key"
+    # the key gone: refused in one line, nothing changed; put back, every table is back
+    kept = key.read_bytes()
+    key.unlink()
+    before = state_of(data)
+    line = refused_in_one_line(await asyncio.to_thread(server_command, data, free_port()))
+    assert "journal.key is missing" in line and "put the key back" in line, line
+    after = state_of(data)
+    del before["lock"], after["lock"]  # (the pid and port of the last start)
+    assert after == before
+    key.write_bytes(kept)
+    key.chmod(0o600)
+    server = await ServerProcess.started(data, 0)
+    try:
+        assert "restored 2 tables" in server.head, server.head
+    finally:
+        assert server.stop(signal.SIGTERM) == 0, server.errors()
+    # the journal emptied, its -wal beside it: said, and the -wal kept
+    journal.write_bytes(b"")
+    wal = journal.with_name("tables.sqlite3-wal")
+    wal.write_bytes(b"x" * 4096)  # (what a server stopped hard leaves: some WAL)
+    wal.chmod(0o600)
+    server = await ServerProcess.started(data, 0)
+    try:
+        problems = [line for line in server.head.splitlines() if "is empty" in line]
+        assert len(problems) == 1, server.head
+        assert "journal.key says a server kept tables here: no table comes back" in problems[0]
+        (aside,) = (data / "damaged").iterdir()
+        assert (aside / "tables.sqlite3-wal").read_bytes() == b"x" * 4096
+        assert f"its -wal is kept in {aside}" in problems[0]
+    finally:
+        assert server.stop(signal.SIGTERM) == 0, server.errors()
+    assert "Traceback" not in server.errors() + server.head
