@@ -76,6 +76,12 @@ EPSILON = 0.1
 #: Whether the playouts' heuristic counts the cards (`playout.counted_policy`: the
 #: heuristic bots' own choices, dearer) when a decision is judged.
 COUNTING = False
+#: ... but for a decision with this many cards or fewer left in all hands together,
+#: whose playouts are short: there the cards are counted (a newcomer's pass, two players
+#: left with every card known: the uncounting heuristic never put its 2 on the player's
+#: ace, so the ace that lost the hand was an "inaccuracy" and an earlier pair the
+#: "blunder").
+COUNTED_FROM = 20
 #: The same when a hand's cards are weighed (`cards_worth`): without it the best hands
 #: came out too hopeful and the worst too gloomy (on the same games and deciles the
 #: mean gap to the place taken is smaller counted under four presets, `full` 0.041 ->
@@ -462,12 +468,13 @@ def _playing(
 ) -> Callable[[int], float]:
     """Candidate i made in `world`, the hand then played out with `play_rng`'s moves."""
     state = play_rng.getstate()
+    counting = COUNTING or sum(world.view.counts) <= COUNTED_FROM
 
     def play(index: int) -> float:
         trial = world.copy()
         trial.apply(seat, candidates[index])
         play_rng.setstate(state)  # (each action meets the same random moves)
-        return trial.playout(seat, EPSILON, play_rng, counting=COUNTING)
+        return trial.playout(seat, EPSILON, play_rng, counting=counting)
 
     return play
 

@@ -73,6 +73,21 @@ def test_keeping_a_card_instead_of_going_out_is_a_blunder() -> None:
     assert went_out.loss == 0.0 and went_out.label is None
 
 
+def test_near_a_hands_end_the_playouts_count_the_cards() -> None:
+    """A newcomer's game (hand 2, actions 52 and 56 as the review numbers them): two players
+    left, every card known.  root holds 7C AS 2C on bot-2's JC; 2C cannot be beaten and AS
+    then goes out (3rd for certain), where AS lets bot-2's 2D through (4th).  Judged with
+    the heuristic that does not count the cards, bot-2 never put its 2D on the ace: AS was
+    an "inaccuracy", and the pair of 5s just before the hand's "blunder"."""
+    doc = record.loads((Path(__file__).parent / "records" / "two_left_classic.json").read_text())
+    found, _ = review.moments(doc)
+    ace = next(m for m in found if (m.hand, m.number) == (1, 55))
+    assert ace.chosen == Play.parse("AS")
+    judged = review.judge(ace, "root", worlds=16)
+    assert judged.best == Play.parse("2C") and dict(judged.expected)[judged.best] == 3.0
+    assert judged.label == "blunder", judged
+
+
 def test_a_returns_worlds_give_the_seat_its_hand_and_the_giver_the_gifts() -> None:
     """Every return of the classic record (the President's and the Vice-President's):
     a world dealt again for it holds the seat's very hand, owing the same return, and
