@@ -83,6 +83,10 @@ TABLE_WHY = {"time": "its time ran out", "away": "away", "left": "it had left"}
 NO_BETTER, NONE_BETTER = " · no better action found", " · none better"
 
 
+#: A decision's note that the normal bot (`s`) would have made it too.
+USUAL = " · s would suggest it too"
+
+
 @dataclass
 class ReviewState:
     """The judged decisions of a record as they come in, and whose are followed."""
@@ -224,6 +228,12 @@ class ReviewState:
             return [(part[0], NONE_BETTER) if part[1] == NO_BETTER else part for part in line]
         if judged is None or not judged.label:
             return line
+        if judged.usual:  # ("s would suggest it too" goes first, then "s too": a pane of
+            # 71 columns lost the expected places for it, a newcomer's pass at 120x40)
+            plain = [part for part in line if part[1] != USUAL]
+            for said in ((("class:dim", " · s too"),), ()):
+                if fragment_list_width(plain) + fragment_list_width(list(said)) <= width:
+                    return plain + list(said)
         who = screen.step.view.seating[screen.step.actor]  # type: ignore[index]
         head = f" −{judged.loss:.2f} {judged.label}"
         chosen, best = action_text(judged.chosen), action_text(judged.best)
@@ -273,7 +283,7 @@ class ReviewState:
         if judged.label:
             line += [("class:dim", lost), (f"class:{judged.label}", f" {judged.label}")]
             if judged.usual:  # (as analyze says: a pass that pressed s blamed itself)
-                line.append(("class:dim", " · s would suggest it too"))
+                line.append(("class:dim", USUAL))
         else:
             line.append(("class:dim", lost))
         return line

@@ -1009,6 +1009,12 @@ def test_a_decision_shows_the_figures_that_measured_its_loss() -> None:
     state.judged[key] = replace(state.judged[key], usual=True)
     decision = "".join(text for _, text in state.decision(screen))
     assert decision.endswith("−0.60 blunder · s would suggest it too"), decision
+    # a little narrower (a pane of 71 columns at 120x40, a newcomer's pass): the note
+    # shortens, then goes, before the expected places do
+    short = "".join(text for _, text in state.decision(screen, len(decision) - 1))
+    assert short.endswith("(1.70) · −0.60 blunder · s too"), short
+    plain = "".join(text for _, text in state.decision(screen, len(short) - 1))
+    assert plain.endswith("(1.70) · −0.60 blunder"), plain
     state.judged[key] = replace(state.judged[key], usual=False)
     # the best in the text's own colour (it was dim grey: on white, the faintest thing
     # on the line), each label in its own (an inaccuracy was the green of "your turn")
