@@ -509,7 +509,9 @@ class TableApp:
             review = (("v", "the game's review, once it is over"),)
             keys = HELP[:-1] + (review if self.screen.records_sent else ()) + HELP[-1:]
             keys += QUIT_KEEPING + CREATOR_HELP
-        return help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), self._help_width())
+        width = self._help_width()
+        lines = help_lines(keys + (SEAT_LEGEND if self._unsettled() else ()), width)
+        return lines + self.screen.rules_help(width)
 
     def _unsettled(self) -> bool:
         """A seat shows a rating not settled yet ("rating 1520?"), which the help explains."""

@@ -398,6 +398,10 @@ def help_lines(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
     return out
 
 
+#: A help overlay's line that starts a new page where the overlay has more than one.
+PAGE_BREAK = "\f"
+
+
 @dataclass
 class HelpPages:
     """Which page of a help overlay shows, where the screen is too short for all of it
@@ -408,22 +412,33 @@ class HelpPages:
 
     def page_of(self, lines: Sequence[str], height: int) -> list[str]:
         """The lines of the page shown in `height`: all of them where they fit; else up
-        to `height - 1` of them, an entry's wrapped lines kept on one page, and a last
-        line saying how to see the next page."""
-        if len(lines) <= height or height < 2:
+        to `height - 1` of them, an entry's wrapped lines kept on one page, a new page
+        at each `PAGE_BREAK` (a section of its own: the table's rules after its keys),
+        and a last line saying how to see the next page."""
+        plain = [line for line in lines if line != PAGE_BREAK]
+        if len(plain) <= height or height < 2:
             self.pages = 1
-            return list(lines)
+            return plain
         per = height - 1
-        starts = [0]  # where each page begins: at an entry's first line where it can
-        while len(lines) - starts[-1] > per:
-            start = starts[-1] + per
-            while start > starts[-1] + 1 and lines[start].startswith("    "):
-                start -= 1  # (a wrapped entry's later lines are indented)
-            starts.append(start)
-        self.pages = len(starts)
+        pages: list[list[str]] = []
+        section: list[str] = []
+        for line in [*lines, PAGE_BREAK]:
+            if line != PAGE_BREAK:
+                section.append(line)
+                continue
+            start = 0  # where each page begins: at an entry's first line where it can
+            while len(section) - start > per:
+                end = start + per
+                while end > start + 1 and section[end].startswith("    "):
+                    end -= 1  # (a wrapped entry's later lines are indented)
+                pages.append(section[start:end])
+                start = end
+            if section[start:]:
+                pages.append(section[start:])
+            section = []
+        self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
-        end = starts[self.page + 1] if self.page + 1 < self.pages else len(lines)
-        shown = list(lines[starts[self.page] : end])
+        shown = pages[self.page]
         where = f"{self.page + 1}/{self.pages}"
         more = self.page + 1 < self.pages
         hint = f" ? or space: more ({where})" if more else f" ({where}) any key closes"

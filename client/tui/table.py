@@ -36,6 +36,7 @@ from president.engine import (
     Take,
     Took,
     TrickEnded,
+    find_preset,
     judge_for,
     strength,
 )
@@ -46,7 +47,7 @@ from president.engine.scoring import titles
 from president.protocol import messages as m
 
 from ..model import Heard, News, Nudged, Recalled, Said, Sealed, TableModel, Tallied, Viewed
-from .fit import HelpPages, cells, middle_cut, said, shorten
+from .fit import PAGE_BREAK, HelpPages, cells, middle_cut, said, shorten, wrap
 from .narrator import Narrator, Payment, card_text, cards_text, lock_suits, plural
 from .standings import HandResult, said_together, standings
 
@@ -1201,6 +1202,24 @@ class TableScreen:
         return [f"rules: {preset}" + (", changed:" if changed else " (see president rules)")] + [
             f"• {suited(toggle_words(name, getattr(rules, name), rules))}" for name in changed
         ]
+
+    def rules_help(self, width: int) -> list[str]:
+        """The table's rules for the help overlay, on a page of their own: each house rule
+        in words (what differs from classic), and how the game ends (a newcomer's pass:
+        `?` listed only keys, and an 8 played on a single ace under daifugo surprised).
+        None before the table's rules are known."""
+        table, rules = self.model.table, self.model.rules()
+        if table is None or rules is None:
+            return []
+        names = list(rules.changes_from(find_preset("classic")))
+        if "scoring" not in names:
+            names.append("scoring")
+        changed = " (changed)" if table.changed else ""
+        out = [PAGE_BREAK, f" the rules here: {table.preset}{changed}"]
+        for name in names:
+            lines = wrap(suited(toggle_words(name, getattr(rules, name), rules)), max(8, width - 4))
+            out += ["  • " + lines[0], *("    " + line for line in lines[1:])]
+        return [*out, f" (president rules {table.preset} says every rule)"]
 
     def deal_line(self) -> str:
         results = self.model.deal_results

@@ -643,13 +643,19 @@ async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
         screen = table.app.screen
         await terminal.redraw()
         first = await terminal.press("?")
-        assert screen.help and "? or space: more (1/2)" in first, first
-        second = await terminal.press("?")
-        assert screen.help and "(2/2) any key closes" in second, second
-        seen = first + second
+        assert screen.help and "? or space: more (1/" in first, first
+        seen, pages = first, screen.help_pages.pages
+        for page in range(2, pages + 1):
+            text = await terminal.press("?")
+            assert screen.help and f"({page}/{pages})" in text, text
+            seen += text
+        assert "any key closes" in text, text
         for keys_, words in (("ctrl-c", "quit, keeping your seat"), ("s", "suggest a play")):
             assert re.search(rf"{re.escape(keys_)} +.*{words}", seen), seen
         assert "this help" in seen
+        # the table's rules, on a page of their own after the keys (a newcomer's pass)
+        assert "the rules here: " in text and "ctrl-c" not in text, text
+        assert "President 2 points" in seen or "scores" in seen, seen
         text = await terminal.press("?")
         assert not screen.help and "this help" not in text
         await terminal.press("?")

@@ -303,6 +303,18 @@ def test_a_help_page_breaks_between_entries_not_inside_one() -> None:
     assert seen == lines
 
 
+def test_a_page_break_starts_a_page_only_where_the_help_has_more_than_one() -> None:
+    from president.client.tui.fit import PAGE_BREAK, HelpPages
+
+    keys, rules = [f"key {n}" for n in range(5)], [f"rule {n}" for n in range(3)]
+    lines = [*keys, PAGE_BREAK, *rules]
+    pages = HelpPages()
+    assert pages.page_of(lines, 8) == keys + rules and pages.pages == 1  # (all fit)
+    assert pages.page_of(lines, 7)[:5] == keys and pages.pages == 2  # (the rules' own page)
+    pages.next()
+    assert pages.page_of(lines, 7) == [*rules, "", "", "", " (2/2) any key closes"]
+
+
 async def test_only_the_player_reaches_president_plays_server(tmp_path: Path) -> None:
     """Loopback is every local user's: a hostile pass, as another user, listed the
     embedded server's tables (the player's name among them), watched the game and
