@@ -574,7 +574,7 @@ class TableApp:
         # turn still runs at the server)
         state = self.screen.connection
         away = state == "disconnected" or state.startswith("server restarting")
-        left = None if away else self.screen.seconds_left()
+        left = None if away or self.screen.paused else self.screen.seconds_left()
         # (the order in force, while a game goes on: a game over reverses nothing)
         going = public if public is not None and public.phase is not Phase.GAME_OVER else None
         # (importance, text): the least important go first when the line is too narrow
@@ -586,6 +586,7 @@ class TableApp:
             (0, "REVOLUTION" if going is not None and going.revolution else ""),
             (0, "JACK BACK" if going is not None and going.jack_back else ""),
             (0, f"⏱ {left}s" if left is not None else ""),
+            (0, "PAUSED" if self.screen.paused else ""),
             (5, f"{table.watchers} watching" if table.watchers else ""),  # (the first to go)
             (5, "password" if table.password else ""),
             self._connection_part(),

@@ -202,6 +202,10 @@ class TableScreen:
     log: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     connection: str = "connected"
+    #: The server said it cannot write its journal: the table is paused, and its clock
+    #: with it, until what it holds back comes (a host's pass: the line went after a few
+    #: seconds, and the header's clock ran to 0s, a table that looked hung).
+    paused: bool = False
     exchange_line: str = ""
     #: What the log shows, oldest first, as (where, style, text): where is "" for every
     #: screen, "narrow" for what a wide screen has in its notes beside the log instead
@@ -521,7 +525,14 @@ class TableScreen:
         one."""
         if isinstance(message, m.Error) and "leaderboard" not in message.message:
             self.message = message.message  # (an older server: no ratings shown)
-        return self.catch_up()
+            if message.code == "server_error" and "paused" in message.message and not self.paused:
+                self.paused = True
+                self._add(f"— {message.message} —", "class:dim")
+        news = self.catch_up()
+        if self.paused and news:  # (what the table held back: it goes on)
+            self.paused = False
+            self._add("— the server writes again: the table goes on —", "class:dim")
+        return news
 
     def catch_up(self) -> list[News]:
         """Tell what the model heard since this screen last looked (all of it for a screen

@@ -1974,3 +1974,23 @@ async def test_the_lobbys_refusal_goes_after_a_while() -> None:
             assert "your seat at T is waiting" in await terminal.redraw()
         finally:
             await terminal.stop()
+
+
+async def test_a_paused_table_says_so_until_it_goes_on_and_shows_no_clock() -> None:
+    """A host's pass filled the server's disk: the table paused, the line said so for a
+    few seconds and went, and the header's clock ran down to 0s on a table that looked
+    hung.  Now the log says it, the header says PAUSED in place of the clock, and both
+    say when the table goes on."""
+    async with open_table(mid_hand, 24, 80) as (table, terminal):
+        screen = table.app.screen
+        pause = "the server cannot write its journal (disk full?); the table is paused"
+        table.deliver(m.Error(code="server_error", message=pause))
+        text = await terminal.redraw()
+        assert screen.paused and "PAUSED" in text and "⏱" not in text, text
+        assert f"— {pause} —" in screen.log
+        table.deliver(m.Error(code="server_error", message=pause))  # (said once)
+        assert screen.log.count(f"— {pause} —") == 1
+        table.step()  # (what it held back comes)
+        text = await terminal.redraw()
+        assert not screen.paused and "PAUSED" not in text, text
+        assert screen.log[-1] != f"— {pause} —" and any("goes on" in line for line in screen.log)
