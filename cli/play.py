@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -292,8 +293,21 @@ async def play(args: argparse.Namespace, input: object = None, output: object = 
             print(f"game record: {record}")
         if server.records:  # (where to see them all: `president stats` reads them)
             records = "" if args.data is None else f" --records {Path(data) / 'records'}"
-            print(f"the ladder of all your games here: president stats{records}")
+            command = invoked_as()
+            print(f"was it the cards or you: {command} analyze {shlex.quote(server.records[-1])}")
+            print(f"the ladder of all your games here: {command} stats{records}")
     return 0
+
+
+def invoked_as() -> str:
+    """How to type this command again: `president` where that is the one on the PATH,
+    else the path it was run by (a newcomer's pass: README's first command runs
+    `.venv/bin/president`, and the hint's `president stats` was not found)."""
+    ran = Path(sys.argv[0])
+    found = shutil.which("president")
+    if ran.name != "president" or (found is not None and Path(found).resolve() == ran.resolve()):
+        return "president"
+    return shlex.quote(str(ran))
 
 
 def cmd_play(args: argparse.Namespace) -> int:

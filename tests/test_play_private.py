@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -174,6 +175,8 @@ async def test_a_game_left_early_keeps_its_record(how: str, tmp_path: Path) -> N
         assert "game record: " in ann.output()
         # and where to see every game's: `president stats`, which reads them
         assert "the ladder of all your games here: president stats\r\n" in ann.output()
+        (kept,) = records.glob("*.json")  # (and was it the cards: `analyze`, a newcomer's pass)
+        assert f"was it the cards or you: president analyze {kept}\r\n" in ann.output()
         ladder = president("stats", env=environment(tmp_path))
         assert ladder.stdout.startswith(f"Ladder of the 1 game record in {records}:"), ladder
     finally:
@@ -221,3 +224,24 @@ async def test_a_temporary_folder_too_long_for_a_socket_is_passed_over(tmp_path:
         assert not Path(paths[0]).parent.exists()
     finally:
         ann.close()
+
+
+def test_the_hints_name_the_command_as_it_was_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README's first command runs `.venv/bin/president`, with no `president` on the
+    PATH: the hints' `president stats` was not found (a newcomer's pass)."""
+    from president.cli.play import invoked_as
+
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    ran = venv / "president"
+    ran.write_text("#!/bin/sh\n")
+    ran.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(ran), "play"])
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert invoked_as() == str(ran)
+    monkeypatch.setenv("PATH", str(venv))  # (activated: its own `president` is found)
+    assert invoked_as() == "president"
+    monkeypatch.setattr(sys, "argv", ["/x/president/cli/__main__.py"])  # (python -m)
+    assert invoked_as() == "president"
