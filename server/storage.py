@@ -322,12 +322,19 @@ def _check_private(path: Path, *, directory: bool, follow: bool = False) -> None
             f"{path} belongs to user {info.st_uid}, not to this server's user "
             f"{os.geteuid()}: use a data directory of your own (--data)"
         )
-    if stat.S_IMODE(info.st_mode) & 0o077:
-        fix = f"chmod 700 {path}" if directory else f"chmod 600 {path}"
+    mode = stat.S_IMODE(info.st_mode)
+    fix = f"chmod 700 {path}" if directory else f"chmod 600 {path}"
+    if mode & 0o077:
         raise StorageError(
-            f"{path} is open to other users (mode {stat.S_IMODE(info.st_mode):o}); it holds "
-            f"secrets: {fix}"
+            f"{path} is open to other users (mode {mode:o}); it holds secrets: {fix}"
         )
+    # (the server reads and writes each of them: a journal of 0400 was taken at start, its
+    # tables then refused as "disk full?", and its -wal and -shm left 0400 after it, a
+    # host's pass; an unreadable key.pem was said as the certificate)
+    wanted = 0o700 if directory else 0o600
+    if mode & wanted != wanted:
+        what = "read, written and entered" if directory else "read and written"
+        raise StorageError(f"{path} cannot be {what} by this server (mode {mode:o}): {fix}")
 
 
 def write_private(path: Path, data: bytes) -> None:

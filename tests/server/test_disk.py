@@ -755,3 +755,26 @@ async def test_an_emptied_journal_is_said_and_a_missing_key_refused_with_the_tab
     finally:
         assert server.stop(signal.SIGTERM) == 0, server.errors()
     assert "Traceback" not in server.errors() + server.head
+
+
+@pytest.mark.slow
+async def test_a_file_the_server_cannot_write_or_read_is_refused_at_start_naming_it(
+    tmp_path: Path,
+) -> None:
+    """A host's pass: a journal of 0400 was taken at start, its tables then refused as
+    "disk full?", and its -wal and -shm were left 0400 (the next start, the journal
+    fixed, said "attempt to write a readonly database"); an unreadable key.pem was said
+    as "cannot keep the certificate (cert.pem)"."""
+    data = tmp_path / "data"
+    server = await ServerProcess.started(data, 0)
+    assert server.stop(signal.SIGTERM) == 0, server.errors()
+    for name, mode in (("tables.sqlite3", 0o400), ("key.pem", 0o000), ("names.sqlite3", 0o400)):
+        path = data / name
+        path.chmod(mode)
+        line = refused_in_one_line(await asyncio.to_thread(server_command, data, free_port()))
+        assert line.endswith(
+            f"{path} cannot be read and written by this server (mode {mode:o}): chmod 600 {path}"
+        ), line
+        path.chmod(0o600)
+    server = await ServerProcess.started(data, 0)  # (mended, as the line said)
+    assert server.stop(signal.SIGTERM) == 0, server.errors()
