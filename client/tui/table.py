@@ -346,7 +346,7 @@ class TableScreen:
             owed = view.return_size if view.phase is Phase.EXCHANGE else 0
             chosen = len(self.chosen())
             return (
-                f"{plural(owed, 'card')} chosen: enter gives them back"
+                f"{plural(owed, 'card')} chosen: enter gives {'it' if owed == 1 else 'them'} back"
                 if owed and chosen == owed
                 else ""
             )

@@ -1055,3 +1055,12 @@ def test_a_player_back_in_a_game_it_left_is_told_its_seat_went() -> None:
     )
     fresh = screen_at(a_public_view(seating), names=seating)
     assert fresh.status_line()[1] == " you play from the next hand: watching this one (q leaves)"
+
+
+def test_one_card_owed_back_is_it_not_them() -> None:
+    """A newcomer's pass: "1 card chosen: enter gives them back"."""
+    public = a_public_view(SEATING, phase=Phase.EXCHANGE, turn=None, owed=((0, 1),))
+    mine = screen_at(public, "4C 5D 9H AS")
+    mine.model.exchange = (Gave(3, 0, 1, tuple(parse_cards("AS"))),)
+    mine.toggle(0)
+    assert mine.message == "1 card chosen: enter gives it back"
