@@ -41,7 +41,7 @@ from president.engine import (
     strength,
 )
 from president.engine.actions import DUE_ACTIONS
-from president.engine.cards import JOKER_ID
+from president.engine.cards import JOKER, JOKER_ID
 from president.engine.describe import suited, toggle_words
 from president.engine.scoring import titles
 from president.protocol import messages as m
@@ -1228,7 +1228,10 @@ class TableScreen:
         changed = " (changed)" if table.changed else ""
         out = [PAGE_BREAK, f" the rules here: {table.preset}{changed}"]
         for name in names:
-            lines = wrap(suited(toggle_words(name, getattr(rules, name), rules)), max(8, width - 4))
+            text = suited(toggle_words(name, getattr(rules, name), rules))
+            if name == "jokers" and rules.jokers:  # (a newcomer's pass: "you gave JK")
+                text += f" (written {card_text(JOKER)})"
+            lines = wrap(text, max(8, width - 4))
             out += ["  • " + lines[0], *("    " + line for line in lines[1:])]
         return [*out, f" (president rules {table.preset} says every rule)"]
 

@@ -656,6 +656,8 @@ async def test_a_help_too_long_for_the_screen_shows_a_page_at_a_time() -> None:
         # the table's rules, on a page of their own after the keys (a newcomer's pass)
         assert "the rules here: " in text and "ctrl-c" not in text, text
         assert "President 2 points" in seen or "scores" in seen, seen
+        if "per deck" in seen:  # (jokers: how a screen writes one, a newcomer's pass)
+            assert "(written JK)" in seen, seen
         text = await terminal.press("?")
         assert not screen.help and "this help" not in text
         await terminal.press("?")
@@ -1994,3 +1996,29 @@ async def test_a_paused_table_says_so_until_it_goes_on_and_shows_no_clock() -> N
         text = await terminal.redraw()
         assert not screen.paused and "PAUSED" not in text, text
         assert screen.log[-1] != f"— {pause} —" and any("goes on" in line for line in screen.log)
+
+
+def test_the_rules_page_says_each_house_rule_and_how_a_joker_is_written() -> None:
+    """`?`'s last pages under daifugo (a newcomer's pass: a pair of 8s on a single ace
+    surprised, and "you gave JK" said nothing)."""
+    from president.client.model import TableModel
+    from president.client.tui.table import TableScreen
+
+    model = TableModel(me="ann")
+    chair = m.Chair(name="ann", bot="", connected=True, ready=False)
+    model.see(
+        m.TableView(
+            table="T",
+            number=0,
+            status="waiting",
+            rules={"preset": "daifugo"},
+            chairs=(chair, *[m.Chair(name="", bot="", connected=False, ready=False)] * 3),
+            turn_deadline_ms=0,
+        )
+    )
+    lines = TableScreen(model).rules_help(56)
+    text = "\n".join(lines)
+    assert lines[1] == " the rules here: daifugo", lines
+    assert "a set of 8s may be played on any pile and clears it" in " ".join(text.split())
+    assert "1 joker per deck (written JK)" in text, text
+    assert all(len(line) <= 56 for line in lines), lines
