@@ -150,7 +150,9 @@ class Journal:
 
     def append(self, table_id: int, kind: str, body: dict[str, Any]) -> None:
         """One row at the end of the table's log (a `seats` row right after a `seats`
-        row takes its place).  Raises sqlite3.Error or OSError if it cannot be written."""
+        row takes its place, and a `password` row after a `password` row: a creator
+        changing it again and again grew the journal 200 MB an hour, a hostile pass).
+        Raises sqlite3.Error or OSError if it cannot be written."""
         text = _dump(body)
         last = self._last.get(table_id)
         if last is None:
@@ -160,7 +162,7 @@ class Journal:
             ).fetchone()
             last = found if found is not None else (0, -1, "")
         row_id, seq, last_kind = last
-        if kind == "seats" and last_kind == "seats":
+        if kind in ("seats", "password") and last_kind == kind:
             self.db.execute(
                 "UPDATE events SET body = ?, mac = ? WHERE id = ?",
                 (text, self.mac(table_id, seq, kind, text), row_id),

@@ -58,6 +58,9 @@ class Guest(Protocol):
 
 #: Tables gone whose last game's record their players may still ask for (the latest).
 ENDED_KEPT = 1000
+#: Seconds between two changes of a table's password (`table_password`): a hostile pass
+#: changed it 178 times a second, each a journal row and a view to everyone there.
+PASSWORD_EVERY = 2.0
 #: Seconds between two records sent under one player key: a player asks once a game,
 #: and a crowd of connections under one key pulled 17 MB/s of them beside a friend's
 #: table (a hostile pass: its bots' events fell from 700 to 300 a second).
@@ -979,6 +982,17 @@ async def _table_password(lobby: Lobby, guest: Guest, message: m.TablePassword) 
         raise TableError(
             Code.NOT_ALLOWED, f"only the player who made {table.name} gives it a password"
         )
+    if message.password is None and table.settings.password is None:
+        return  # (no change: nothing written, nobody told)
+    now = time.monotonic()
+    wait = table.password_changed + PASSWORD_EVERY - now
+    if wait > 0:  # (each change is a journal row, a view to everyone there, and an scrypt)
+        raise TableError(
+            Code.RATE_LIMITED,
+            f"one password change every {PASSWORD_EVERY:g} s at a table: again in"
+            f" {math.ceil(wait)} s",
+        )
+    table.password_changed = now
     stored = None
     if message.password is not None:  # (scrypt off the event loop, in turn with the checks)
         stored = await password_hashed(message.password, guest.address)

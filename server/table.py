@@ -180,6 +180,8 @@ class Table:
         #: Until when the chairs `unseat_unready` last freed are kept for a bot the
         #: table's own players add (`KEPT_SECONDS`; None: none kept).
         self._kept_until: float | None = None
+        #: When its creator last changed its password (`lobby._table_password`).
+        self.password_changed = float("-inf")
         #: The name and address of the person whose leaving kept the chair (empty if none).
         self._kept_from = ("", "")
         #: The ready time the lobby last looked with (`unseat_unready`'s `wait`).

@@ -7,14 +7,19 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from president.protocol import messages as m
+from president.server import lobby
 
 from ..harness.apps import table_app
 from ..harness.servers import bot_key, client, running_server
 from ..harness.waiting import wait_for
 
 
-async def test_o_gives_the_table_a_password_unseen_and_takes_it_away(tmp_path: Path) -> None:
+async def test_o_gives_the_table_a_password_unseen_and_takes_it_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby, "PASSWORD_EVERY", 0.0)  # (changed twice at once here)
     async with running_server(tmp_path) as server:
         ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
         ann.keep = True

@@ -113,3 +113,46 @@ async def test_a_real_servers_table_keeps_the_password_its_creator_gave_through_
         task.cancel()
     finally:
         stop(server, again)
+
+
+async def test_a_password_changes_at_most_every_few_seconds_and_a_no_change_is_nothing(
+    tmp_path: Path,
+) -> None:
+    """A hostile pass: a creator sent 5,000 changes in 28 s, each a journal row (1.5 MB)
+    and a view to everyone there."""
+    async with running_server(tmp_path) as server:
+        ann = await client(server, "ann", tmp_path, identity=bot_key("ann"))
+        ann.keep = True
+        task = asyncio.create_task(ann.run())
+        await ann.send(m.CreateTable(name="T", preset="classic", toggles={}, seats=4))
+        await ann.send(m.Join(table="T"))
+        await wait_for(lambda: ann.model.table is not None)
+        table = server.lobby.tables["T"]
+        views = sum(isinstance(x, m.TableView) for x in ann.received)
+        await ann.send(m.TablePassword(table="T"))  # (none already: nothing happens)
+        await ann.send(m.Ping(nonce=7))
+        await wait_for(lambda: any(isinstance(x, m.Pong) for x in ann.received))
+        assert sum(isinstance(x, m.TableView) for x in ann.received) == views
+        assert not ann.errors
+        await ann.send(m.TablePassword(table="T", password="one"))
+        await wait_for(lambda: table.settings.password is not None)
+        refused = await refusal(ann, m.TablePassword(table="T"))
+        assert refused.code == "rate_limited", refused
+        assert refused.message.startswith("one password change every 2 s at a table")
+        assert table.settings.password is not None
+        task.cancel()
+
+
+def test_password_rows_in_a_row_are_one_row(tmp_path: Path) -> None:
+    from president.server.journal import Journal
+
+    journal = Journal(tmp_path / "j.sqlite3", bytes(32))
+    table = journal.open_table("T")
+    journal.append(table, "table", {"name": "T"})
+    for stored in ("a", None, "b"):
+        journal.append(table, "password", {"password_scrypt": stored})
+    ((_, _, entries),) = list(journal.open_tables())
+    assert [(e.kind, e.body) for e in entries] == [
+        ("table", {"name": "T"}),
+        ("password", {"password_scrypt": "b"}),
+    ]
