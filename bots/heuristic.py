@@ -527,6 +527,10 @@ def revolution_helps(facts: Facts, play: Play) -> bool:
     return sum((after[rank] - now[rank]) * held[rank] for rank in range(13)) > 0
 
 
+#: With two sets left, follow with one nobody can beat, and lead the other out.
+BOSS_FINISH = True
+
+
 def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
     top = facts.top
     assert top is not None
@@ -539,6 +543,16 @@ def _follow(facts: Facts, plays: Sequence[Play], can_pass: bool) -> Action:
         if not kept and can_pass:
             return PASS
         plays = kept or plays
+    held = facts.held
+    if BOSS_FINISH and sum(1 for n in held if n) == 2:
+        # two sets left: one nobody can beat takes the trick, and the other then goes
+        # out as a lead (a newcomer's pass: the normal bot put its ace on a jack, holding
+        # a 2 none could beat, and the 2 that beat the ace came last)
+        for play in plays:
+            if play.rank >= 0 and facts.whole(play) and facts.boss(play):
+                rest = [r for r in range(14) if held[r] and r != play.rank]
+                if len(rest) == 1 and not facts.costly_rank(rest[0]):
+                    return play
     # the cheapest answer that keeps its set whole, cheap ones before precious ones
     best: Play | None = None
     best_key = (2, 99, 99)

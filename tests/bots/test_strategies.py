@@ -90,6 +90,22 @@ def test_a_player_about_to_go_out_is_pressed() -> None:
     assert isinstance(choice, Play) and choice.rank == 1 and choice.count == 1  # a single 4
 
 
+def test_with_two_sets_left_a_follow_nobody_can_beat_comes_before_the_last() -> None:
+    """A newcomer's pass (the review's record of it): two players left, root holds AS 2C
+    on bot-2's JC, and the 2s still out cannot beat a 2.  The normal bot put its ace on
+    the jack, and the 2D beat it; the 2C takes the trick, and the ace then goes out."""
+    from pathlib import Path
+
+    from president.bots import review
+    from president.engine import record
+
+    records = Path(__file__).parent / "records"
+    doc = record.loads((records / "two_left_classic.json").read_text())
+    found, _ = review.moments(doc)
+    ace = next(m for m in found if (m.hand, m.number) == (1, 55))
+    assert HeuristicBot().choose(ace.view) == Play.parse("2C")
+
+
 def test_returns_are_junk_singles_that_break_nothing() -> None:
     view = view_with("3C 5D 5S 8H KC 2S 2D", phase=Phase.EXCHANGE, owed=((0, 2),), turn=None)
     held = [len(row) for row in view.rows]
