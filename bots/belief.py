@@ -193,6 +193,9 @@ class VariantTrick:
         players = self.players = len(view.counts)
         self.holding = (1 << players) - 1
         self.exits = exits_of(view)
+        self.places = view.places
+        #: Seats out this hand not at the bottom (the next such one's place).
+        self.normal = 0
         standing = view.standing
         self.president = (
             view.seating.index(standing[0])
@@ -209,6 +212,8 @@ class VariantTrick:
         self.plays: list[tuple[int, Play]] = []
         self.moves = 0
         self.first_out = False
+        #: A seat whose last play owed a due that emptied its hand (`_play`).
+        self._due_out: int | None = None
         #: Seats handed cards this hand (seven_pass): what the exchange said of their
         #: hands holds no more.
         self.received: set[int] = set()
@@ -237,6 +242,17 @@ class VariantTrick:
     def _play(self, seat: int, play: Play, trick: Trick, out: bool) -> None:
         rules = self.rules
         effects = self.judge.effects_of(seat, play, trick, out)
+        if out and effects.bottom and not effects.wins:
+            # its last play, but perhaps not its last cards: a play holding 7s or 10s
+            # owes a handover or a discard, and paying it can empty the hand (out of
+            # sight); then it went out by the due, at the top of the free places, not on
+            # the play at the bottom (a hypothesis example: a 7 and a joker, then the
+            # last two cards handed over, first, and the President fell)
+            owing = self.judge.effects_of(seat, play, trick, False)
+            place = self.places[seat] if self.places else None
+            if owing.dues and place == self.normal:
+                effects, out = owing, False
+                self._due_out = seat
         self.opening = False
         if effects.revolt and not self.omened:
             self.revolution = not self.revolution
@@ -259,6 +275,9 @@ class VariantTrick:
             self.locked |= 1 << seat
         if out or effects.wins:
             self._out(seat, effects.bottom and not effects.wins)
+        elif self._due_out == seat:  # (gone by the due it paid: `Game._pay_due`)
+            self._due_out = None
+            self._out(seat, False)
         if effects.cleared:
             self._end(seat)
             return
@@ -287,6 +306,8 @@ class VariantTrick:
 
     def _out(self, seat: int, bottom: bool) -> None:
         self.holding &= ~(1 << seat)
+        if not bottom:
+            self.normal += 1
         if bottom or self.first_out:
             return
         self.first_out = True

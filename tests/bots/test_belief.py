@@ -399,3 +399,31 @@ def test_no_move_is_replayed_where_a_card_played_comes_back() -> None:
     view = game.view_for(0)
     assert public_trick(view) is None
     assert public_trick(view._replace(rules=rules)) is not None
+
+
+@pytest.mark.parametrize(("players", "seed"), [(5, 18702), (6, 879), (6, 1007)])
+def test_a_seat_that_goes_out_by_the_handover_its_play_owed_is_out_first(
+    players: int, seed: int
+) -> None:
+    """Found by the test above (japanese, five players): a seat played 7C JK, then handed
+    over its last two cards and went out first, so the President fell; the replay took
+    the play for a finish on a joker (the bottom place) and kept the President in the
+    trick, which the engine had ended."""
+    rules = find_preset("japanese")
+    rng = random.Random(seed)
+    game = Game(rules, [f"P{i}" for i in range(players)])
+    for _ in range(3):
+        if game.phase is Phase.GAME_OVER:
+            break
+        game.start_hand(rng=rng)
+        while game.actor is not None:
+            seat = game.actor
+            if game.phase is Phase.PLAY and game.due is None:
+                view = game.view_for(seat)
+                trick = public_trick(view)
+                assert trick is not None
+                for mover, action in view.history:
+                    trick.step(mover, action)
+                now = trick.trick()  # type: ignore[union-attr]
+                assert (now.top, now.lock) == (game.top, game.lock)
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
