@@ -76,6 +76,7 @@ async def find_servers(wait: float, interface: str | None) -> tuple[KeptServers,
     known_servers first), and how many announcements were not listed."""
     async with ServerFinder(interface=interface) as finder:
         await asyncio.sleep(wait)
+        await finder.settled()  # (which of them answered with their certificate)
         return finder.kept, finder.ignored
 
 

@@ -5,7 +5,11 @@ to one checks its certificate exactly as connecting to a typed address does.
 
 Anyone on the LAN can announce hundreds of servers, so the list is bounded, and a
 server this client trusted before (its address and fingerprint in known_servers) is
-kept apart from the rest and listed first: a flood of others never hides it."""
+kept apart from the rest and listed first: a flood of others never hides it.  Of the
+others, one whose address answers with the certificate it announces (a TLS handshake,
+`answers`) is kept apart from those that do not: an announcement may name any address,
+and a flood naming a real server's own address filled that address's places (a
+hostile pass), where a fake cannot answer there with a certificate of its own."""
 
 from __future__ import annotations
 
@@ -14,12 +18,14 @@ import contextlib
 import enum
 import ipaddress
 import logging
+import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import TracebackType
 
 import ifaddr
-from president.protocol.certs import normalise_fingerprint
+from president.protocol.certs import fingerprint as fingerprint_of
+from president.protocol.certs import normalise_fingerprint, same_fingerprint
 from president.protocol.discovery import SERVICE_TYPE, Announcement, BadAnnouncement, host_port
 from zeroconf import (
     InterfaceChoice,
@@ -46,6 +52,12 @@ MAX_CLAIMING = 16
 MAX_TRUSTED = 64
 #: Servers of any one kind kept at one address (the one a client would connect to).
 MAX_PER_HOST = 8
+#: Servers not trusted before whose address is asked, once each, whether it answers with
+#: the certificate announced (`answers`), at most, in a finder's life: the addresses
+#: come from whoever announces, so this client's connections to them are bounded.
+MAX_PROBES = 256
+#: Seconds a probe waits for the handshake.
+PROBE_SECONDS = 3.0
 #: Servers looked up at once that are not kept yet (an announcement whose records are
 #: not all in the library's cache); one turned away is tried again when it changes.
 MAX_LOOKUPS = 16
@@ -100,12 +112,20 @@ class Trust(enum.IntEnum):
     #: Claiming a trusted fingerprint at another address: the server moved, or someone
     #: copied its (public) fingerprint; connecting checks the certificate either way.
     CLAIMING = 1
+    #: Nothing known, but its address answers with the certificate it announces (not
+    #: trust: connecting still asks about it; a fake naming another's address cannot).
+    ANSWERED = 2
     #: Nothing known.
-    OTHER = 2
+    OTHER = 3
 
 
 #: How many of each kind are kept at once.
-KEPT = {Trust.TRUSTED: MAX_TRUSTED, Trust.CLAIMING: MAX_CLAIMING, Trust.OTHER: MAX_OTHERS}
+KEPT = {
+    Trust.TRUSTED: MAX_TRUSTED,
+    Trust.CLAIMING: MAX_CLAIMING,
+    Trust.ANSWERED: MAX_OTHERS,
+    Trust.OTHER: MAX_OTHERS,
+}
 
 
 def judged(
@@ -142,11 +162,14 @@ class KeptServers:
         self.servers: dict[str, Announcement] = {}
         self.trust: dict[str, Trust] = {}
 
-    def offer(self, name: str, announcement: Announcement) -> bool:
+    def offer(self, name: str, announcement: Announcement, answered: bool = False) -> bool:
         """Keep `announcement` for `name` (in place of what was kept for it) if its pool
-        has room; True if what is kept changed."""
+        has room; True if what is kept changed.  `answered`: its address answered with
+        the certificate it announces (`answers`)."""
         trust, announcement = judged(announcement, self.known, self._fingerprints)
-        if self.servers.get(name) == announcement:
+        if trust is Trust.OTHER and answered:
+            trust = Trust.ANSWERED
+        if self.servers.get(name) == announcement and self.trust.get(name) is trust:
             return False
         was = self.remove(name)
         host = announcement.addresses[0]
@@ -200,6 +223,33 @@ class KeptServers:
         return name in self.servers
 
 
+async def answers(announcement: Announcement, timeout: float = PROBE_SECONDS) -> bool:
+    """Whether the announcement's address and port answer a TLS 1.3 handshake with the
+    certificate whose fingerprint it announces (nothing is sent after it)."""
+    claimed = announcement.fingerprint
+    if claimed is None:
+        return False
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # (the fingerprint is what is compared)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    host, port = announcement.addresses[0], announcement.port
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=context), timeout
+        )
+    except (OSError, TimeoutError, ValueError, ssl.SSLError):
+        return False
+    try:
+        tls = writer.get_extra_info("ssl_object")
+        der = tls.getpeercert(binary_form=True) if tls is not None else None
+        return der is not None and same_fingerprint(fingerprint_of(der), claimed)
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer.wait_closed(), 1.0)
+
+
 class ServerFinder:
     """Browses the LAN while open (`async with`): `servers` holds what is announced
     now, keyed by service name (`KeptServers`: those trusted in `known`, by default this
@@ -226,6 +276,12 @@ class ServerFinder:
         self._again: set[str] = set()
         self._networks = local_networks()
         self._ignored_at_close = 0
+        #: What each (address, port, fingerprint) answered (`answers`), and the probes
+        #: under way by service name.
+        self._answered: dict[tuple[str, int, str], bool] = {}
+        self._probes: dict[str, asyncio.Task[None]] = {}
+        #: Servers to probe once a probe under way ends (the latest of each name).
+        self._queued: dict[str, Announcement] = {}
 
     @property
     def servers(self) -> Mapping[str, Announcement]:
@@ -281,7 +337,7 @@ class ServerFinder:
     async def close(self) -> None:
         if self._zeroconf is not None:
             self._ignored_at_close = self.ignored
-        for task in [*self._lookups.values(), self._rechecking]:
+        for task in [*self._lookups.values(), *self._probes.values(), self._rechecking]:
             if task is not None:
                 task.cancel()
         browser, self._browser = self._browser, None
@@ -396,8 +452,68 @@ class ServerFinder:
             log.info("%r: left out: %r", name, exc)
             self._left_out(name)
             return
-        if self.kept.offer(name, nearest_first(found, self._networks)):
+        self._offer(name, nearest_first(found, self._networks))
+
+    def _offer(self, name: str, found: Announcement) -> None:
+        """Keep `found` (`KeptServers.offer`), as answered if its address answered with
+        its certificate; a server not trusted before, on this machine's networks, is
+        asked that once (a bounded number of times in all)."""
+        key = (found.addresses[0], found.port, found.fingerprint or "")
+        answered = self._answered.get(key)
+        if self.kept.offer(name, found, bool(answered)):
             self.on_change()
+        if (
+            answered is None
+            and found.fingerprint is not None
+            and self.kept.trust.get(name, Trust.OTHER) is Trust.OTHER
+            and name not in self._probes
+            and len(self._answered) + len(self._queued) < MAX_PROBES
+            and self._near(found.addresses[0])
+        ):
+            # (at most `MAX_LOOKUPS` at once, the rest in turn: a flood's probes that
+            # took every slot kept the real server's from ever starting)
+            self._queued[name] = found
+            self._next_probes()
+
+    def _next_probes(self) -> None:
+        if self._zeroconf is None:  # (closed: nothing more is asked)
+            self._queued.clear()
+            return
+        while self._queued and len(self._probes) < MAX_LOOKUPS:
+            name = next(iter(self._queued))
+            found = self._queued.pop(name)
+            key = (found.addresses[0], found.port, found.fingerprint or "")
+            if key in self._answered or name in self._probes:
+                continue
+            self._answered[key] = False  # (asked once: a later offer waits for it)
+            task = asyncio.get_running_loop().create_task(self._probe(name, found, key))
+            self._probes[name] = task
+
+    async def _probe(self, name: str, found: Announcement, key: tuple[str, int, str]) -> None:
+        try:
+            answered = self._answered[key] = await answers(found)
+            now = self.kept.servers.get(name, found)  # (turned away meanwhile: as found)
+            same = (now.addresses[0], now.port, now.fingerprint or "") == key
+            if answered and same and self.kept.offer(name, now, True):
+                self.on_change()
+        finally:
+            self._probes.pop(name, None)
+            self._next_probes()
+
+    async def settled(self) -> None:
+        """Every probe under way answered (each within `PROBE_SECONDS`; `MAX_PROBES` in
+        all), so that what is kept says which servers answered."""
+        while self._probes:  # (each ending starts the next queued)
+            await asyncio.gather(*list(self._probes.values()), return_exceptions=True)
+
+    def _near(self, address: str) -> bool:
+        """`address` is on one of this machine's networks (a LAN server is), or is
+        this machine's own."""
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return ip.is_loopback or any(ip in net for net in self._networks)
 
     @staticmethod
     async def _request(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -300,3 +301,44 @@ def test_president_servers_counts_the_servers_announcing_one_name(
         "(6 servers announce the name real: only the fingerprint the host printed tells"
         " which is theirs)"
     ], lines
+
+
+async def test_fakes_naming_a_servers_own_address_do_not_hide_it_from_a_first_timer(
+    tmp_path: Path,
+) -> None:
+    """A hostile pass: 8 announcements naming the real server's own address (and its
+    name, and its fingerprint) filled that address's places, and a guest new to the LAN
+    never saw it; 64 naming made-up addresses from one socket filled the pool.  Its
+    address answers a handshake with the certificate it announces, which a fake naming
+    it cannot: it is kept apart from them, and listed before them."""
+    from ..harness.ports import free_port
+    from ..harness.servers import running_server
+
+    async with running_server(tmp_path) as server:
+        pin = normalise_fingerprint(server.fingerprint)
+        real = Announcement(
+            name="real",
+            port=server.port,
+            addresses=("127.0.0.1",),
+            versions=OFFERED,
+            fingerprint=pin,
+        )
+        library = Library()
+        finder = ServerFinder(interface="127.0.0.1", known={})
+        finder._zeroconf = SimpleNamespace(zeroconf=library)  # type: ignore[assignment]
+        for i in range(MAX_PER_HOST * 2):  # (its own address, other ports, its name)
+            claim = pin if i % 2 else normalise_fingerprint(f"{i + 1:064x}")
+            added(
+                finder,
+                library,
+                library.hear(replace(real, name=f"real {i}", port=free_port(), fingerprint=claim)),
+            )
+        for i in range(MAX_OTHERS):  # (made-up addresses: not this machine's networks)
+            added(finder, library, library.hear(replace(fake(i), name=f"real x{i}")))
+        added(finder, library, library.hear(real))
+        await finder.settled()
+        kinds_of = {a.port: t for t, a in finder.kept.ranked()}
+        assert kinds_of.get(server.port) is Trust.ANSWERED, finder.kept.ranked()[:3]
+        assert finder.listing()[0].port == server.port  # (before the ones that did not)
+        assert list(kinds_of.values()).count(Trust.ANSWERED) == 1
+        await finder.close()
