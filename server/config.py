@@ -271,6 +271,10 @@ class TableSettings:
     #: Journaled with the table, so that it is still theirs after a restart (the ready
     #: time's say, removing bots, the tables an address has open).
     creator: tuple[str, str] | None = None
+    #: The creator's player key, where they had one ("": none, or a table made before
+    #: keys were kept): the table is theirs by it too (a hostile pass took a creator's
+    #: name from the creator's own address, under another key, and set the password).
+    creator_key: str = ""
 
     @classmethod
     def on(
@@ -284,6 +288,7 @@ class TableSettings:
         password: str | None,
         turn_seconds: int,
         creator: tuple[str, str] | None = None,
+        creator_key: str = "",
     ) -> TableSettings:
         """A table as created (or restored), with the timings of this server's
         configuration; `password` in clear (kept as its hash)."""
@@ -303,6 +308,7 @@ class TableSettings:
             resume_seconds=config.resume_seconds,
             journal_retry_seconds=config.journal_retry_seconds,
             creator=creator,
+            creator_key=creator_key,
         )
 
     @classmethod
@@ -319,6 +325,7 @@ class TableSettings:
             password=body.get("password"),
             turn_seconds=body["turn_seconds"],
             creator=_creator(body.get("creator")),
+            creator_key=str(body.get("creator_key", "")),
         )
         if "password_scrypt" in body:
             stored = body["password_scrypt"]
@@ -338,6 +345,7 @@ class TableSettings:
             "password_scrypt": self.password,
             "turn_seconds": self.turn_seconds,
             **({} if self.creator is None else {"creator": list(self.creator)}),
+            **({"creator_key": self.creator_key} if self.creator_key else {}),
         }
 
 

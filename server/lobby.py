@@ -508,7 +508,10 @@ class Lobby:
     def created(self, guest: Guest, table: str) -> bool:
         """Whether `guest` created `table` (its address and name, kept in the journal)."""
         made = self.tables.get(table)
-        return made is not None and made.settings.creator == (guest.address, guest.name)
+        if made is None or made.settings.creator != (guest.address, guest.name):
+            return False
+        key = made.settings.creator_key
+        return not key or key == guest.player_id
 
     def forget_moved_out(self) -> None:
         """Drop the moves out older than `UNREADY_MEMORY` (memory bounded by recent ones)."""
@@ -766,6 +769,7 @@ async def _create(lobby: Lobby, guest: Guest, message: m.CreateTable) -> None:
         password=None,
         turn_seconds=message.turn_seconds,
         creator=(guest.address, guest.name),
+        creator_key=guest.player_id,
     )
     if message.password is not None:
         # (scrypt off the event loop, in turn with the checks; while it runs, the name

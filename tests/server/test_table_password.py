@@ -156,3 +156,23 @@ def test_password_rows_in_a_row_are_one_row(tmp_path: Path) -> None:
         ("table", {"name": "T"}),
         ("password", {"password_scrypt": "b"}),
     ]
+
+
+async def test_the_creator_is_known_by_key_too() -> None:
+    """A hostile pass: another key, from the creator's own address, under the creator's
+    name (left unclaimed: the address's name claims were used up) set the password."""
+    from ..server.test_hostile_guests import Guest, create, lobby
+
+    hall = lobby()
+    ann = Guest("ann", player_id="ann-key")
+    await hall.handle(ann, create("Friday"))
+    mallory = Guest("ann", player_id="mallory-key")  # (same address, same name)
+    await hall.handle(mallory, m.TablePassword(table="Friday", password="mine"))
+    assert mallory.errors() == ["not_allowed"]
+    assert hall.tables["Friday"].settings.password is None
+    await hall.handle(ann, m.TablePassword(table="Friday", password="ours"))
+    assert hall.tables["Friday"].settings.password is not None and not ann.errors()
+    keyless = Guest("bob")  # (a table made before keys were kept, or keyless: by name)
+    await hall.handle(keyless, create("Old"))
+    await hall.handle(Guest("bob"), m.TablePassword(table="Old", password="x"))
+    assert hall.tables["Old"].settings.password is not None
