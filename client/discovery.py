@@ -55,7 +55,7 @@ MAX_PER_HOST = 8
 #: Servers not trusted before whose address is asked, once each, whether it answers with
 #: the certificate announced (`answers`), at most, in a finder's life: the addresses
 #: come from whoever announces, so this client's connections to them are bounded.
-MAX_PROBES = 256
+MAX_PROBES = 1024
 #: Seconds a probe waits for the handshake.
 PROBE_SECONDS = 3.0
 #: Servers looked up at once that are not kept yet (an announcement whose records are
@@ -149,9 +149,9 @@ class KeptServers:
     `KEPT` of a kind and `MAX_PER_HOST` of a kind at one address.  A server is kept if
     its pool has room when it comes, or if the address with the most servers of its
     kind has at least two more than its own would have: one of those goes (so a flood
-    of strangers fills only its own pool, and within it hides a server only with as
-    many addresses as the pool has places, not `KEPT / MAX_PER_HOST`: a hostile pass
-    hid a first-time guest's server behind 8 addresses).  Pure: no zeroconf, no clock."""
+    of strangers fills only its own pool, and within it a few addresses do not keep out
+    a server of another).  Addresses are as announced: only `Trust.ANSWERED` ones have
+    been seen to answer there.  Pure: no zeroconf, no clock."""
 
     def __init__(self, known: Mapping[str, str] | None = None) -> None:
         self.known: dict[str, str] = {}
