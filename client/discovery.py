@@ -88,6 +88,14 @@ def local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     return networks
 
 
+def on_networks(
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network],
+) -> bool:
+    """`ip` is on one of `networks` (this machine's: `local_networks`)."""
+    return any(ip in net for net in networks)
+
+
 def nearest_first(
     announcement: Announcement, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]
 ) -> Announcement:
@@ -96,7 +104,7 @@ def nearest_first(
 
     def distance(text: str) -> tuple[int, int]:
         ip = ipaddress.ip_address(text)
-        return (0 if any(ip in net for net in networks) else 1, ip.version)
+        return (0 if on_networks(ip, networks) else 1, ip.version)
 
     ordered = tuple(sorted(announcement.addresses, key=distance))
     if ordered == announcement.addresses:
@@ -513,7 +521,7 @@ class ServerFinder:
             ip = ipaddress.ip_address(address)
         except ValueError:
             return False
-        return ip.is_loopback or any(ip in net for net in self._networks)
+        return ip.is_loopback or on_networks(ip, self._networks)
 
     @staticmethod
     async def _request(

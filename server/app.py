@@ -330,6 +330,7 @@ class Server:
         aside and the rows SQLite can still read are carried into a new one."""
         storage = self.storage
         path = storage.journal
+        wal = path.with_name(path.name + "-wal")
         keyed = storage.journal_key_file.exists()
         size = path.stat().st_size if path.exists() else -1
         if size > 0 and not keyed and _vouched(path):  # (a new key would find every row
@@ -344,7 +345,6 @@ class Server:
         key = storage.journal_key()
         if keyed and size <= 0:  # (empty or gone, where a server kept tables: a host's
             # pass emptied it, and the next start was a new server's, without a word)
-            wal = path.with_name(path.name + "-wal")
             kept = ""
             if wal.exists() and wal.stat().st_size:
                 copy_aside(path, self._aside())
@@ -354,7 +354,7 @@ class Server:
                 f" {storage.journal_key_file.name} says a server kept tables here: no table"
                 f" comes back, nor the ladder{kept}"
             )
-        damage = check_wal(path.with_name(path.name + "-wal"))
+        damage = check_wal(wal)
         if damage is not None:
             copy_aside(path, self._aside())
             self._problem(f"{damage.line()}; a copy is kept in {self.set_aside}")

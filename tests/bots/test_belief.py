@@ -34,6 +34,7 @@ from president.engine import (
     Phase,
     Play,
     Returned,
+    Rules,
     SeatView,
     deck,
     find_preset,
@@ -142,10 +143,18 @@ def test_the_public_replay_follows_the_engine_under_the_variants(
         )
     if rules.takes:  # type: ignore[attr-defined]
         rules = find_preset("japanese")  # a card played comes back (salvage...): not replayed
+    game, followed = replayed_as_the_engine(rules, players, seed, hands=2)  # type: ignore[arg-type]
+    assert followed or game.phase is Phase.GAME_OVER
+
+
+def replayed_as_the_engine(rules: Rules, players: int, seed: int, hands: int) -> tuple[Game, int]:
+    """`hands` hands of random play: at every decision in play, the pile, the order in
+    force and the lock the seat's public replay rebuilds are asserted to be the engine's.
+    The game, and how many decisions were followed."""
     rng = random.Random(seed)
-    game = Game(rules, [f"P{i}" for i in range(players)])  # type: ignore[arg-type]
+    game = Game(rules, [f"P{i}" for i in range(players)])
     followed = 0
-    for _ in range(2):
+    for _ in range(hands):
         if game.phase is Phase.GAME_OVER:
             break
         game.start_hand(rng=rng)
@@ -165,7 +174,7 @@ def test_the_public_replay_follows_the_engine_under_the_variants(
                 )
                 followed += 1
             game.apply(seat, rng.choice(game.legal_actions(seat)))
-    assert followed or game.phase is Phase.GAME_OVER
+    return game, followed
 
 
 def test_a_history_that_misses_the_start_of_the_hand_is_not_read() -> None:
@@ -409,21 +418,4 @@ def test_a_seat_that_goes_out_by_the_handover_its_play_owed_is_out_first(
     over its last two cards and went out first, so the President fell; the replay took
     the play for a finish on a joker (the bottom place) and kept the President in the
     trick, which the engine had ended."""
-    rules = find_preset("japanese")
-    rng = random.Random(seed)
-    game = Game(rules, [f"P{i}" for i in range(players)])
-    for _ in range(3):
-        if game.phase is Phase.GAME_OVER:
-            break
-        game.start_hand(rng=rng)
-        while game.actor is not None:
-            seat = game.actor
-            if game.phase is Phase.PLAY and game.due is None:
-                view = game.view_for(seat)
-                trick = public_trick(view)
-                assert trick is not None
-                for mover, action in view.history:
-                    trick.step(mover, action)
-                now = trick.trick()  # type: ignore[union-attr]
-                assert (now.top, now.lock) == (game.top, game.lock)
-            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    replayed_as_the_engine(find_preset("japanese"), players, seed, hands=3)

@@ -180,9 +180,9 @@ class Library:
         return name
 
 
-def finder_on(library: Library) -> ServerFinder:
-    """A finder reading `library` as if started (no socket, no browser)."""
-    finder = ServerFinder(interface="127.0.0.1", known=KNOWN)
+def finder_on(library: Library, known: dict[str, str] = KNOWN) -> ServerFinder:
+    """A finder reading `library` as if started (no socket, no browser), `known` trusted."""
+    finder = ServerFinder(interface="127.0.0.1", known=known)
     finder._zeroconf = SimpleNamespace(zeroconf=library)  # type: ignore[assignment]
     return finder
 
@@ -232,6 +232,25 @@ async def test_announcements_waiting_for_records_take_a_bounded_number_of_lookup
     await finder.close()
 
 
+def printed(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kept: KeptServers,
+    ignored: int = 0,
+    json: bool = False,
+) -> str:
+    """What `president servers` prints (`--json` with `json`) when the LAN holds what
+    `kept` keeps, and `ignored` announcements more."""
+
+    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
+        return kept, ignored
+
+    monkeypatch.setattr(servers, "find_servers", found)
+    args = SimpleNamespace(wait=3.0, json=json, mdns_interface="127.0.0.1")
+    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
+    return capsys.readouterr().out
+
+
 def test_president_servers_prints_the_trusted_server_first_and_counts_the_rest(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -240,23 +259,14 @@ def test_president_servers_prints_the_trusted_server_first_and_counts_the_rest(
         kept.offer(f"fake {i}", fake(i))
     kept.offer("impostor", fake(999, fingerprint=PIN))
     kept.offer("kitchen", REAL)
-
-    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
-        return kept, FAKES - MAX_OTHERS
-
-    monkeypatch.setattr(servers, "find_servers", found)
-    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
-    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
-    lines = capsys.readouterr().out.splitlines()
+    lines = printed(monkeypatch, capsys, kept, FAKES - MAX_OTHERS).splitlines()
     assert lines[0].startswith("kitchen ") and lines[0].endswith("trusted before")
     assert lines[1].startswith("fake 999 ")
     assert lines[1].endswith("claims the certificate you trusted at 192.168.1.20:7766")
     assert all(line.startswith("fake ") for line in lines[2 : 2 + MAX_OTHERS])
     assert lines[2 + MAX_OTHERS].startswith(f"({FAKES - MAX_OTHERS} other announcements not")
     assert lines[-1].endswith("not trusted before still asks about its certificate)")
-    args.json = True
-    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
-    listed = json.loads(capsys.readouterr().out)
+    listed = json.loads(printed(monkeypatch, capsys, kept, FAKES - MAX_OTHERS, json=True))
     assert [s["trust"] for s in listed[:3]] == ["trusted", "claiming", "other"]
 
 
@@ -267,14 +277,7 @@ def test_president_servers_says_no_question_comes_when_every_server_was_trusted(
     connection still asks about the certificate"."""
     kept = KeptServers(KNOWN)
     kept.offer("kitchen", REAL)
-
-    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
-        return kept, 0
-
-    monkeypatch.setattr(servers, "find_servers", found)
-    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
-    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
-    lines = capsys.readouterr().out.splitlines()
+    lines = printed(monkeypatch, capsys, kept).splitlines()
     assert lines[0].endswith("trusted before") and "asks" not in lines[-1], lines
     assert lines[-1].endswith("connecting checks the certificate you trusted)"), lines
 
@@ -288,14 +291,7 @@ def test_president_servers_counts_the_servers_announcing_one_name(
     for i in range(5):
         kept.offer(f"fake {i}", replace(fake(i), name="real"))
     kept.offer("other", fake(99))
-
-    async def found(wait: float, interface: str | None) -> tuple[KeptServers, int]:
-        return kept, 0
-
-    monkeypatch.setattr(servers, "find_servers", found)
-    args = SimpleNamespace(wait=3.0, json=False, mdns_interface="127.0.0.1")
-    assert servers.cmd_servers(args) == 0  # type: ignore[arg-type]
-    lines = capsys.readouterr().out.splitlines()
+    lines = printed(monkeypatch, capsys, kept).splitlines()
     said = [line for line in lines if "announce the name" in line]
     assert said == [
         "(6 servers announce the name real: only the fingerprint the host printed tells"
@@ -324,8 +320,7 @@ async def test_fakes_naming_a_servers_own_address_do_not_hide_it_from_a_first_ti
             fingerprint=pin,
         )
         library = Library()
-        finder = ServerFinder(interface="127.0.0.1", known={})
-        finder._zeroconf = SimpleNamespace(zeroconf=library)  # type: ignore[assignment]
+        finder = finder_on(library, known={})
         for i in range(MAX_PER_HOST * 2):  # (its own address, other ports, its name)
             claim = pin if i % 2 else normalise_fingerprint(f"{i + 1:064x}")
             added(
