@@ -176,9 +176,14 @@ async def my_turn_by_keys(table: TableApp, keys: PipeInput) -> None:
     await wait_for(lambda: bool(model.hand) or not model.my_turn, 30)
     if not model.my_turn:
         return
-    since = len(model.events)
+    since, viewed = len(model.events), model.seen
     screen.message = ""
     keys.send_text("s")
     await wait_for(lambda: bool(screen.selected or screen.message))
     keys.send_text("\r" if screen.selected else "p")
-    await wait_for(lambda: len(model.events) > since or screen.game_over(), 30)
+    # (back once the move is told, and the view after it too: my own play's event comes
+    # before the view that ends my turn, and a next turn taken from the view before it,
+    # stale, pressed s on a turn that was not mine: a CI run hung on correct code)
+    await wait_for(
+        lambda: (len(model.events) > since and model.seen > viewed) or screen.game_over(), 30
+    )
